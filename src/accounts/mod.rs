@@ -1,0 +1,638 @@
+//! Accounts API (spec section 7): list, get, create with invitation, sign-up, update,
+//! delete, second-factor switch, re-invite, current user — plus password, phone and
+//! avatar changes for the dashboard's preferences and users pages.
+
+pub mod model;
+pub mod policy;
+pub mod store;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+
+use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Role};
+use self::policy::Target;
+use crate::app::AppState;
+use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::{oauth, store as auth_store, tokens};
+use crate::crypto::random_digits;
+use crate::db::{iso8601, now_ms};
+use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::error::{Error, Result};
+use crate::messaging::OutboundMessage;
+use crate::notifications::{self, NewNotification};
+
+const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
+const AVATAR_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
+pub const FILE_TYPE_INCORRECT: &str = "File type is incorrect";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/accounts", get(list).post(create))
+        .route("/accounts/signup", post(signup))
+        .route("/accounts/userinfo/me", get(me))
+        .route("/accounts/stats", get(stats))
+        .route("/accounts/{id}", get(show).put(update).delete(remove))
+        .route("/accounts/{id}/changemfa", post(change_mfa))
+        .route("/accounts/{id}/reinvite", post(reinvite))
+        .route("/accounts/{id}/password", post(change_password))
+        .route(
+            "/accounts/{id}/phone",
+            post(start_phone_change).delete(remove_phone),
+        )
+        .route("/accounts/{id}/phone/verify", post(verify_phone_change))
+        .route(
+            "/accounts/{id}/avatar",
+            get(avatar)
+                .post(upload_avatar)
+                .layer(DefaultBodyLimit::max(AVATAR_MAX_BYTES + 64 * 1024)),
+        )
+}
+
+async fn load(app: &AppState, id: &str) -> Result<AccountRow> {
+    store::by_id(&app.db, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Account not found."))
+}
+
+fn target(row: &AccountRow) -> Target<'_> {
+    Target {
+        id: &row.id,
+        role: row.role(),
+    }
+}
+
+// --------------------------------------------------------------------------------- read
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+    search: Option<String>,
+    active: Option<bool>,
+    role: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountPage {
+    items: Vec<Account>,
+    total: i64,
+    page: i64,
+    page_size: i64,
+}
+
+#[tracing::instrument(skip_all)]
+async fn list(
+    State(app): State<AppState>,
+    Staff(user): Staff,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> Result<Api<AccountPage>> {
+    policy::can_list(user.actor())?;
+    let filter = store::ListFilter {
+        search: q.search,
+        active: q.active,
+        role: q.role.as_deref().map(Role::parse).transpose()?,
+        page: q.page.unwrap_or(1).max(1),
+        page_size: q.page_size.unwrap_or(10).clamp(1, 100),
+    };
+    let (rows, total) = store::list(&app.db, &filter).await?;
+    Ok(Api::ok(AccountPage {
+        items: rows.iter().map(Account::from).collect(),
+        total,
+        page: filter.page,
+        page_size: filter.page_size,
+    }))
+}
+
+async fn show(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Account>> {
+    let row = load(&app, &id).await?;
+    policy::can_view(user.actor(), target(&row))?;
+    Ok(Api::ok(Account::from(&row)))
+}
+
+/// The spec's payload is a list whose first item is the user.
+async fn me(user: CurrentUser) -> Api<Vec<Account>> {
+    Api::ok(vec![Account::from(&user.account)])
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RoleCounts {
+    user: i64,
+    admin: i64,
+    sa: i64,
+}
+
+#[derive(Debug, Serialize)]
+struct DayCount {
+    date: String,
+    count: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Stats {
+    by_role: RoleCounts,
+    enabled: i64,
+    disabled: i64,
+    with_mfa: i64,
+    signups: Vec<DayCount>,
+}
+
+const DAY_MS: i64 = 86_400_000;
+const STATS_DAYS: i64 = 30;
+
+async fn stats(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Stats>> {
+    let today = now_ms() / DAY_MS;
+    let first_day = today - (STATS_DAYS - 1);
+    let figures = store::figures(&app.db, first_day * DAY_MS).await?;
+    let mut per_day = vec![0i64; STATS_DAYS as usize];
+    for created in figures.created_since {
+        let index = created / DAY_MS - first_day;
+        if let Some(slot) = usize::try_from(index).ok().and_then(|i| per_day.get_mut(i)) {
+            *slot += 1;
+        }
+    }
+    let count_of = |role: Role| {
+        figures
+            .by_role
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map_or(0, |(_, n)| *n)
+    };
+    Ok(Api::ok(Stats {
+        by_role: RoleCounts {
+            user: count_of(Role::User),
+            admin: count_of(Role::Admin),
+            sa: count_of(Role::Sa),
+        },
+        enabled: figures.enabled,
+        disabled: figures.disabled,
+        with_mfa: figures.with_mfa,
+        signups: per_day
+            .into_iter()
+            .enumerate()
+            .map(|(i, count)| DayCount {
+                date: iso8601((first_day + i as i64) * DAY_MS)[..10].to_owned(),
+                count,
+            })
+            .collect(),
+    }))
+}
+
+// ------------------------------------------------------------------------------- create
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateRequest {
+    #[serde(alias = "email")]
+    login: String,
+    #[serde(default)]
+    person: Person,
+    #[serde(default)]
+    roles: Vec<String>,
+    #[serde(default)]
+    notes: String,
+}
+
+fn first_role(roles: &[String]) -> Result<Role> {
+    roles.first().map_or(Ok(Role::User), |r| Role::parse(r))
+}
+
+#[tracing::instrument(skip_all)]
+async fn create(
+    State(app): State<AppState>,
+    Staff(user): Staff,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<Api<Account>> {
+    let role = first_role(&req.roles)?;
+    policy::can_create(user.actor(), role)?;
+    let email = Email::parse(&req.login)?;
+    let row = store::insert(
+        &app.db,
+        store::NewAccount {
+            login: email.as_str(),
+            first_name: &req.person.first_name,
+            last_name: &req.person.last_name,
+            role,
+            password_hash: None,
+            phone: None,
+            use_mfa: false,
+            notes: &req.notes,
+            tenant_key: &app.config.tenant_key,
+        },
+    )
+    .await?;
+    let inviter = user.account.display_name();
+    oauth::send_invitation(&app, &row, &inviter).await?;
+    notifications::notify(
+        &app.db,
+        &row.id,
+        &NewNotification::message(
+            &inviter,
+            "Welcome to Encore",
+            format!("{inviter} created your account. Enjoy the shows!"),
+        ),
+    )
+    .await?;
+    Ok(Api::created(Account::from(&row)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SignupRequest {
+    #[serde(alias = "email")]
+    login: String,
+    password: String,
+    #[serde(default)]
+    person: Person,
+}
+
+#[tracing::instrument(skip_all)]
+async fn signup(
+    State(app): State<AppState>,
+    crate::auth::extract::ClientIp(ip): crate::auth::extract::ClientIp,
+    JsonBody(req): JsonBody<SignupRequest>,
+) -> Result<Api<Account>> {
+    app.limits
+        .check_ip(ip, crate::auth::rate_limit::Endpoint::Register)?;
+    let email = Email::parse(&req.login)?;
+    let password = Password::parse(&req.password)?;
+    let account = oauth::sign_up(
+        &app,
+        &email,
+        &password,
+        &req.person.first_name,
+        &req.person.last_name,
+    )
+    .await?;
+    Ok(Api::created(account))
+}
+
+// ------------------------------------------------------------------------------- update
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PersonPatch {
+    first_name: Option<String>,
+    last_name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct EnablementPatch {
+    enabled: Option<bool>,
+    #[serde(rename = "useMFA")]
+    use_mfa: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UpdateRequest {
+    #[serde(alias = "email")]
+    login: Option<String>,
+    person: Option<PersonPatch>,
+    notes: Option<String>,
+    roles: Option<Vec<String>>,
+    enablement: Option<EnablementPatch>,
+}
+
+#[tracing::instrument(skip_all)]
+async fn update(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<UpdateRequest>,
+) -> Result<Api<Account>> {
+    let mut row = load(&app, &id).await?;
+    let actor = user.actor();
+    policy::can_view(actor, target(&row))?;
+    let before = row.clone();
+
+    if req.login.is_some() || req.person.is_some() || req.notes.is_some() {
+        policy::can_edit_profile(actor, target(&before))?;
+    }
+    if let Some(login) = &req.login {
+        row.login = Email::parse(login)?.as_str().to_owned();
+    }
+    if let Some(person) = req.person {
+        if let Some(first) = person.first_name {
+            row.first_name = first.trim().to_owned();
+        }
+        if let Some(last) = person.last_name {
+            row.last_name = last.trim().to_owned();
+        }
+    }
+    if let Some(notes) = req.notes {
+        row.notes = notes;
+    }
+    if let Some(roles) = &req.roles {
+        let role = first_role(roles)?;
+        policy::can_change_role(actor, target(&before), role)?;
+        row.role = role.as_str().to_owned();
+    }
+    let mut disabled_now = false;
+    if let Some(enablement) = req.enablement {
+        if let Some(enabled) = enablement.enabled
+            && enabled != before.enabled()
+        {
+            policy::can_set_enabled(actor, target(&before))?;
+            row.enabled = i64::from(enabled);
+            disabled_now = !enabled;
+        }
+        if let Some(use_mfa) = enablement.use_mfa
+            && use_mfa != before.use_mfa()
+        {
+            policy::can_edit_profile(actor, target(&before))?;
+            row.use_mfa = i64::from(use_mfa);
+        }
+    }
+    store::save_profile(&app.db, &row).await?;
+    if disabled_now {
+        tokens::revoke_all_sessions(&app.db, &row.id, "account disabled").await?;
+    }
+    Ok(Api::ok(Account::from(&load(&app, &id).await?)))
+}
+
+#[derive(Debug, Deserialize)]
+struct MfaRequest {
+    #[serde(rename = "useMFA")]
+    use_mfa: bool,
+}
+
+async fn change_mfa(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<MfaRequest>,
+) -> Result<Api<Account>> {
+    let mut row = load(&app, &id).await?;
+    policy::can_edit_profile(user.actor(), target(&row))?;
+    row.use_mfa = i64::from(req.use_mfa);
+    store::save_profile(&app.db, &row).await?;
+    Ok(Api::ok(Account::from(&row)))
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<()>> {
+    let row = load(&app, &id).await?;
+    policy::can_delete(user.actor(), target(&row))?;
+    store::delete(&app.db, &id).await?;
+    let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;
+    Ok(Api::ok(()))
+}
+
+async fn reinvite(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<()>> {
+    let row = load(&app, &id).await?;
+    policy::can_reinvite(user.actor(), target(&row))?;
+    oauth::send_invitation(&app, &row, &user.account.display_name()).await?;
+    Ok(Api::ok(()))
+}
+
+// ---------------------------------------------------------------- password and phone
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PasswordRequest {
+    current_password: String,
+    new_password: String,
+}
+
+async fn change_password(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<PasswordRequest>,
+) -> Result<Api<()>> {
+    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    let new_password = Password::parse(&req.new_password)?;
+    let email = Email::parse(&user.account.login).ok();
+    oauth::verify_credentials(&app, email, &req.current_password)
+        .await
+        .map_err(|e| match e {
+            Error::Unauthorized(_) => Error::unprocessable("The current password is incorrect."),
+            other => other,
+        })?;
+    let hash = app.passwords.hash(&new_password).await?;
+    store::set_password_hash(&app.db, &id, &hash).await?;
+    tokens::revoke_other_sessions(&app.db, &id, &user.session_id, "password changed").await?;
+    Ok(Api::ok(()))
+}
+
+#[derive(Debug, Deserialize)]
+struct PhoneRequest {
+    phone: String,
+}
+
+async fn start_phone_change(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<PhoneRequest>,
+) -> Result<Api<()>> {
+    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    let phone = PhoneNumber::parse(&req.phone)?;
+    app.limits
+        .messages_sent
+        .take(&format!("sms:{}", user.account.id))?;
+    let code = random_digits(6);
+    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
+        .bind(&id)
+        .execute(&app.db)
+        .await?;
+    sqlx::query(
+        "INSERT INTO phone_verifications (account_id, phone, otp_hash, expires_at) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&id)
+    .bind(phone.as_str())
+    .bind(auth_store::otp_hash(&id, &code))
+    .bind(now_ms() + auth_store::OTP_TTL_MS)
+    .execute(&app.db)
+    .await?;
+    app.messenger.send(OutboundMessage::sms(
+        phone.as_str(),
+        format!("Your Encore code to confirm this phone is {code}. It expires in 5 minutes."),
+    ));
+    Ok(Api::ok(()))
+}
+
+#[derive(Debug, Deserialize)]
+struct CodeRequest {
+    code: String,
+}
+
+async fn verify_phone_change(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<CodeRequest>,
+) -> Result<Api<Account>> {
+    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    let now = now_ms();
+    let taken = sqlx::query(
+        "UPDATE phone_verifications SET attempts = attempts + 1 \
+         WHERE account_id = $1 AND attempts < $2 AND expires_at > $3",
+    )
+    .bind(&id)
+    .bind(auth_store::OTP_MAX_TRIES)
+    .bind(now)
+    .execute(&app.db)
+    .await?
+    .rows_affected();
+    if taken != 1 {
+        return Err(Error::bad_request(
+            "The code has expired or was entered wrong too often. Ask for a new one.",
+        ));
+    }
+    let (phone, expected): (String, String) =
+        sqlx::query_as("SELECT phone, otp_hash FROM phone_verifications WHERE account_id = $1")
+            .bind(&id)
+            .fetch_one(&app.db)
+            .await?;
+    if !crate::crypto::constant_time_eq(&auth_store::otp_hash(&id, req.code.trim()), &expected) {
+        return Err(Error::bad_request("The code is incorrect."));
+    }
+    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
+        .bind(&id)
+        .execute(&app.db)
+        .await?;
+    store::set_phone(&app.db, &id, Some(&phone)).await?;
+    Ok(Api::ok(Account::from(&load(&app, &id).await?)))
+}
+
+async fn remove_phone(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Account>> {
+    let row = load(&app, &id).await?;
+    policy::can_remove_phone(user.actor(), target(&row))?;
+    store::set_phone(&app.db, &id, None).await?;
+    Ok(Api::ok(Account::from(&load(&app, &id).await?)))
+}
+
+// ------------------------------------------------------------------------------- avatar
+
+fn avatar_path(app: &AppState, id: &str) -> std::path::PathBuf {
+    // Ids are UUIDs we generate; keep only safe characters all the same.
+    let safe: String = id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    app.config.data_dir.join("avatars").join(safe)
+}
+
+#[tracing::instrument(skip_all)]
+async fn upload_avatar(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    mut multipart: Multipart,
+) -> Result<Api<Account>> {
+    let row = load(&app, &id).await?;
+    policy::can_edit_profile(user.actor(), target(&row))?;
+    let mut bytes = None;
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| Error::bad_request(format!("Malformed upload: {}", e.body_text())))?
+    {
+        if field.name() == Some("file") {
+            let data = field.bytes().await.map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    Error::PayloadTooLarge("The image must be at most 2 MiB.".into())
+                } else {
+                    Error::bad_request(format!("Malformed upload: {}", e.body_text()))
+                }
+            })?;
+            bytes = Some(data);
+            break;
+        }
+    }
+    let bytes = bytes.ok_or_else(|| Error::bad_request("Send the image in the field \"file\"."))?;
+    if bytes.len() > AVATAR_MAX_BYTES {
+        return Err(Error::PayloadTooLarge(
+            "The image must be at most 2 MiB.".into(),
+        ));
+    }
+    // Judge the file by its content, never by its name or declared type.
+    let media_type = infer::get(&bytes)
+        .map(|kind| kind.mime_type())
+        .filter(|mime| AVATAR_TYPES.contains(mime))
+        .ok_or_else(|| Error::UnsupportedMediaType(FILE_TYPE_INCORRECT.into()))?;
+    let path = avatar_path(&app, &id);
+    if let Some(dir) = path.parent() {
+        tokio::fs::create_dir_all(dir)
+            .await
+            .map_err(Error::internal)?;
+    }
+    let partial = path.with_extension("partial");
+    tokio::fs::write(&partial, &bytes)
+        .await
+        .map_err(Error::internal)?;
+    tokio::fs::rename(&partial, &path)
+        .await
+        .map_err(Error::internal)?;
+    store::set_avatar(&app.db, &id, media_type).await?;
+    notifications::notify(
+        &app.db,
+        &id,
+        &NewNotification::upload(
+            "avatar",
+            "Profile picture updated",
+            format!(
+                "{} uploaded a new profile picture.",
+                user.account.display_name()
+            ),
+        ),
+    )
+    .await?;
+    Ok(Api::ok(Account::from(&load(&app, &id).await?)))
+}
+
+async fn avatar(
+    State(app): State<AppState>,
+    _user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Response> {
+    let row = load(&app, &id).await?;
+    let media_type = row
+        .avatar_type
+        .ok_or_else(|| Error::not_found("This account has no picture."))?;
+    let bytes = tokio::fs::read(avatar_path(&app, &id))
+        .await
+        .map_err(|_| Error::not_found("This account has no picture."))?;
+    Response::builder()
+        .header(header::CONTENT_TYPE, media_type)
+        .header(header::CACHE_CONTROL, "private, max-age=86400")
+        .header("x-content-type-options", "nosniff")
+        .body(Body::from(bytes))
+        .map_err(Error::internal)
+}
+
+impl<'a> Target<'a> {
+    /// The same role with the id from the path: owner checks compare ids.
+    fn with_id(self, id: &'a str) -> Self {
+        Target {
+            id,
+            role: self.role,
+        }
+    }
+}

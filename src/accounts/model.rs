@@ -1,0 +1,284 @@
+//! Account domain types. Input is parsed into these at the edge; once parsed it is valid.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::db::iso8601;
+use crate::error::Error;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Admin,
+    Sa,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Admin => "admin",
+            Self::Sa => "sa",
+        }
+    }
+
+    pub fn parse(value: &str) -> Result<Self, Error> {
+        match value {
+            "user" => Ok(Self::User),
+            "admin" => Ok(Self::Admin),
+            "sa" => Ok(Self::Sa),
+            other => Err(Error::unprocessable(format!(
+                "Unknown role \"{other}\": use user, admin or sa."
+            ))),
+        }
+    }
+
+    /// Admins and super admins run the platform.
+    pub fn is_staff(self) -> bool {
+        matches!(self, Self::Admin | Self::Sa)
+    }
+}
+
+/// A lower-cased, syntactically valid e-mail address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let lowered = raw.trim().to_lowercase();
+        if lowered.len() > 254 || !email_address::EmailAddress::is_valid(&lowered) {
+            return Err(Error::unprocessable("Enter a valid e-mail address."));
+        }
+        Ok(Self(lowered))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+static COMMON_PASSWORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("../../assets/common-passwords.txt")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .collect()
+});
+
+/// A password that meets the policy: 8–128 characters, not among the 10,000 most common.
+pub struct Password(String);
+
+impl Password {
+    pub const MIN_CHARS: usize = 8;
+    pub const MAX_CHARS: usize = 128;
+
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let chars = raw.chars().count();
+        if chars < Self::MIN_CHARS {
+            return Err(Error::unprocessable(
+                "The password must be at least 8 characters long.",
+            ));
+        }
+        if chars > Self::MAX_CHARS {
+            return Err(Error::unprocessable(
+                "The password must be at most 128 characters long.",
+            ));
+        }
+        if COMMON_PASSWORDS.contains(raw.to_lowercase().as_str()) {
+            return Err(Error::unprocessable(
+                "This password is too common. Choose one that is harder to guess.",
+            ));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+/// A phone number in E.164 form: `+` then 8 to 15 digits, no leading zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneNumber(String);
+
+impl PhoneNumber {
+    pub fn parse(raw: &str) -> Result<Self, Error> {
+        let compact: String = raw
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '(' | ')' | '.'))
+            .collect();
+        let digits = compact.strip_prefix('+').unwrap_or("");
+        let valid = (8..=15).contains(&digits.len())
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && !digits.starts_with('0');
+        if !valid {
+            return Err(Error::unprocessable(
+                "Enter the phone number in international form, e.g. +447700900123.",
+            ));
+        }
+        Ok(Self(compact))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Show only the country code start and the last three digits: `+44 •••• ••• 123`.
+pub fn mask_phone(phone: &str) -> String {
+    let digits: Vec<char> = phone.chars().filter(char::is_ascii_digit).collect();
+    if digits.len() < 6 {
+        return "•••".to_owned();
+    }
+    let head: String = digits[..2].iter().collect();
+    let tail: String = digits[digits.len() - 3..].iter().collect();
+    format!("+{head} •••• ••• {tail}")
+}
+
+/// A stored account.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccountRow {
+    pub id: String,
+    pub login: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub role: String,
+    pub enabled: i64,
+    pub use_mfa: i64,
+    pub phone: Option<String>,
+    pub password_hash: Option<String>,
+    pub notes: String,
+    pub avatar_type: Option<String>,
+    pub avatar_version: Option<i64>,
+    pub tenant_key: String,
+    pub created_at: i64,
+}
+
+impl AccountRow {
+    pub fn role(&self) -> Role {
+        Role::parse(&self.role).unwrap_or(Role::User)
+    }
+    pub fn enabled(&self) -> bool {
+        self.enabled != 0
+    }
+    pub fn use_mfa(&self) -> bool {
+        self.use_mfa != 0
+    }
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.first_name, self.last_name)
+            .trim()
+            .to_owned()
+    }
+    /// A name to show people: the full name, else the e-mail.
+    pub fn display_name(&self) -> String {
+        let name = self.full_name();
+        if name.is_empty() {
+            self.login.clone()
+        } else {
+            name
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Person {
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Enablement {
+    pub enabled: bool,
+    #[serde(rename = "useMFA")]
+    pub use_mfa: bool,
+}
+
+/// The account as the API shows it (spec section 3, plus avatar, notes and masked phone).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    pub id: String,
+    pub login: String,
+    pub person: Person,
+    pub roles: Vec<Role>,
+    pub enablement: Enablement,
+    pub created_at: String,
+    pub tenant_key: String,
+    pub avatar: Option<String>,
+    pub notes: String,
+    pub phone: Option<String>,
+}
+
+impl From<&AccountRow> for Account {
+    fn from(row: &AccountRow) -> Self {
+        Self {
+            id: row.id.clone(),
+            login: row.login.clone(),
+            person: Person {
+                first_name: row.first_name.clone(),
+                last_name: row.last_name.clone(),
+            },
+            roles: vec![row.role()],
+            enablement: Enablement {
+                enabled: row.enabled(),
+                use_mfa: row.use_mfa(),
+            },
+            created_at: iso8601(row.created_at),
+            tenant_key: row.tenant_key.clone(),
+            avatar: row
+                .avatar_version
+                .map(|v| format!("/api/v1/accounts/{}/avatar?v={v}", row.id)),
+            notes: row.notes.clone(),
+            phone: row.phone.as_deref().map(mask_phone),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_lower_cased_and_checked() {
+        assert_eq!(
+            Email::parse(" Fan@Example.COM ").unwrap().as_str(),
+            "fan@example.com"
+        );
+        assert!(Email::parse("not-an-email").is_err());
+        assert!(Email::parse("").is_err());
+    }
+
+    #[test]
+    fn the_password_policy_refuses_short_long_and_common_passwords() {
+        assert!(Password::parse("short").is_err());
+        assert!(Password::parse(&"x".repeat(129)).is_err());
+        assert!(Password::parse("password1").is_err());
+        assert!(
+            Password::parse("Baseball1").is_err(),
+            "case does not hide a common password"
+        );
+        assert!(Password::parse("correct horse battery").is_ok());
+        assert_eq!(COMMON_PASSWORDS.len(), 10_000);
+    }
+
+    #[test]
+    fn phones_must_be_e164_and_are_masked() {
+        assert_eq!(
+            PhoneNumber::parse("+44 7700 900123").unwrap().as_str(),
+            "+447700900123"
+        );
+        assert!(PhoneNumber::parse("07700900123").is_err());
+        assert!(PhoneNumber::parse("+0123456789").is_err());
+        assert!(PhoneNumber::parse("+12").is_err());
+        assert_eq!(mask_phone("+447700900123"), "+44 •••• ••• 123");
+    }
+}

@@ -1,0 +1,252 @@
+//! Account persistence.
+
+use sqlx::AssertSqlSafe;
+
+use super::model::{AccountRow, Role};
+use crate::db::{Db, flag, now_ms};
+use crate::error::{Result, conflict_on_unique};
+
+pub const USER_EXISTS: &str = "User already exists";
+
+const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
+    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at";
+
+pub struct NewAccount<'a> {
+    pub login: &'a str,
+    pub first_name: &'a str,
+    pub last_name: &'a str,
+    pub role: Role,
+    pub password_hash: Option<String>,
+    pub phone: Option<&'a str>,
+    pub use_mfa: bool,
+    pub notes: &'a str,
+    pub tenant_key: &'a str,
+}
+
+#[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
+pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO accounts (id, login, first_name, last_name, role, enabled, use_mfa, phone, \
+         password_hash, notes, tenant_key, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $11)",
+    )
+    .bind(&id)
+    .bind(new.login)
+    .bind(new.first_name.trim())
+    .bind(new.last_name.trim())
+    .bind(new.role.as_str())
+    .bind(flag(new.use_mfa))
+    .bind(new.phone)
+    .bind(new.password_hash)
+    .bind(new.notes)
+    .bind(new.tenant_key)
+    .bind(now)
+    .execute(db)
+    .await
+    .map_err(|e| conflict_on_unique(e, USER_EXISTS))?;
+    by_id(db, &id)
+        .await?
+        .ok_or_else(|| crate::error::Error::internal("inserted account vanished"))
+}
+
+pub async fn by_id(db: &Db, id: &str) -> Result<Option<AccountRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM accounts WHERE id = $1");
+    Ok(sqlx::query_as::<_, AccountRow>(AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
+}
+
+pub async fn by_login(db: &Db, login: &str) -> Result<Option<AccountRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM accounts WHERE login = $1");
+    Ok(sqlx::query_as::<_, AccountRow>(AssertSqlSafe(sql))
+        .bind(login)
+        .fetch_optional(db)
+        .await?)
+}
+
+pub async fn count(db: &Db) -> Result<i64> {
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM accounts")
+        .fetch_one(db)
+        .await?;
+    Ok(n)
+}
+
+#[derive(Debug, Default)]
+pub struct ListFilter {
+    pub search: Option<String>,
+    pub active: Option<bool>,
+    pub role: Option<Role>,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+/// One page of accounts, newest first, and the total matching the filter.
+pub async fn list(db: &Db, filter: &ListFilter) -> Result<(Vec<AccountRow>, i64)> {
+    let mut clauses = Vec::new();
+    let mut args: Vec<String> = Vec::new();
+    if let Some(search) = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let escaped = search
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        args.push(format!("%{escaped}%"));
+        let n = args.len();
+        clauses.push(format!(
+            "(LOWER(login) LIKE ${n} ESCAPE '\\' \
+             OR LOWER(first_name || ' ' || last_name) LIKE ${n} ESCAPE '\\')"
+        ));
+    }
+    if let Some(active) = filter.active {
+        clauses.push(format!("enabled = {}", flag(active)));
+    }
+    if let Some(role) = filter.role {
+        args.push(role.as_str().to_owned());
+        clauses.push(format!("role = ${}", args.len()));
+    }
+    let where_sql = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", clauses.join(" AND "))
+    };
+
+    let count_sql = format!("SELECT COUNT(*) FROM accounts {where_sql}");
+    let mut count_query = sqlx::query_as::<_, (i64,)>(AssertSqlSafe(count_sql));
+    for arg in &args {
+        count_query = count_query.bind(arg);
+    }
+    let (total,) = count_query.fetch_one(db).await?;
+
+    let offset = (filter.page - 1) * filter.page_size;
+    let page_sql = format!(
+        "SELECT {COLUMNS} FROM accounts {where_sql} ORDER BY created_at DESC, id \
+         LIMIT {} OFFSET {offset}",
+        filter.page_size
+    );
+    let mut page_query = sqlx::query_as::<_, AccountRow>(AssertSqlSafe(page_sql));
+    for arg in &args {
+        page_query = page_query.bind(arg);
+    }
+    Ok((page_query.fetch_all(db).await?, total))
+}
+
+/// Write back the editable fields of a row.
+pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
+    sqlx::query(
+        "UPDATE accounts SET login = $2, first_name = $3, last_name = $4, role = $5, \
+         enabled = $6, use_mfa = $7, notes = $8, updated_at = $9 WHERE id = $1",
+    )
+    .bind(&row.id)
+    .bind(&row.login)
+    .bind(&row.first_name)
+    .bind(&row.last_name)
+    .bind(&row.role)
+    .bind(row.enabled)
+    .bind(row.use_mfa)
+    .bind(&row.notes)
+    .bind(now_ms())
+    .execute(db)
+    .await
+    .map_err(|e| conflict_on_unique(e, USER_EXISTS))?;
+    Ok(())
+}
+
+pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<()> {
+    sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(hash)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Enrol (or, with `None`, remove) the second-factor phone. Removing it also turns the
+/// second factor off: an account cannot require a factor it no longer has.
+pub async fn set_phone(db: &Db, id: &str, phone: Option<&str>) -> Result<()> {
+    let sql = if phone.is_some() {
+        "UPDATE accounts SET phone = $2, updated_at = $3 WHERE id = $1"
+    } else {
+        "UPDATE accounts SET phone = $2, use_mfa = 0, updated_at = $3 WHERE id = $1"
+    };
+    sqlx::query(sql)
+        .bind(id)
+        .bind(phone)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_avatar(db: &Db, id: &str, media_type: &str) -> Result<()> {
+    let now = now_ms();
+    sqlx::query(
+        "UPDATE accounts SET avatar_type = $2, avatar_version = $3, updated_at = $3 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(media_type)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn delete(db: &Db, id: &str) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM accounts WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub struct Figures {
+    pub by_role: [(Role, i64); 3],
+    pub enabled: i64,
+    pub disabled: i64,
+    pub with_mfa: i64,
+    pub created_since: Vec<i64>,
+}
+
+/// Counts for the admin dashboard, and the creation times since `since_ms`.
+pub async fn figures(db: &Db, since_ms: i64) -> Result<Figures> {
+    let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT role, enabled, use_mfa, COUNT(*) FROM accounts GROUP BY role, enabled, use_mfa",
+    )
+    .fetch_all(db)
+    .await?;
+    let mut by_role = [(Role::User, 0), (Role::Admin, 0), (Role::Sa, 0)];
+    let (mut enabled, mut disabled, mut with_mfa) = (0, 0, 0);
+    for (role, is_enabled, mfa, n) in rows {
+        if let Some(slot) = by_role.iter_mut().find(|(r, _)| r.as_str() == role) {
+            slot.1 += n;
+        }
+        if is_enabled != 0 {
+            enabled += n;
+        } else {
+            disabled += n;
+        }
+        if mfa != 0 {
+            with_mfa += n;
+        }
+    }
+    let created_since: Vec<(i64,)> =
+        sqlx::query_as("SELECT created_at FROM accounts WHERE created_at >= $1")
+            .bind(since_ms)
+            .fetch_all(db)
+            .await?;
+    Ok(Figures {
+        by_role,
+        enabled,
+        disabled,
+        with_mfa,
+        created_since: created_since.into_iter().map(|(t,)| t).collect(),
+    })
+}

@@ -1,0 +1,122 @@
+//! Application state, the router, and serving it from a given listener.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::auth::passwords::Passwords;
+use crate::auth::rate_limit::RateLimits;
+use crate::auth::tokens::TokenKeys;
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::Error;
+use crate::messaging::Messenger;
+
+/// Everything a handler may need, cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub keys: Arc<TokenKeys>,
+    pub passwords: Passwords,
+    pub limits: Arc<RateLimits>,
+    pub messenger: Messenger,
+}
+
+impl AppState {
+    /// Connect to the database (running migrations) and build the services.
+    pub async fn new(config: Config) -> anyhow::Result<Self> {
+        let db = crate::db::connect(&config.database_url).await?;
+        crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
+        Ok(Self {
+            keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
+            passwords: Passwords::new(),
+            limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
+            messenger: Messenger::from_config(&config)?,
+            config: Arc::new(config),
+            db,
+        })
+    }
+}
+
+/// JSON bodies are small; uploads set their own limit on their route.
+const BODY_LIMIT: usize = 64 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .merge(crate::meta::router())
+        .merge(crate::accounts::router())
+        .merge(crate::notifications::router())
+        .fallback(api_not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    let oauth_prefix = state.config.oauth_prefix.clone();
+    let web_dir = state.config.web_dir.clone();
+    Router::new()
+        .nest(&oauth_prefix, crate::auth::router().fallback(api_not_found))
+        .nest("/api/v1", api)
+        .nest("/api", Router::new().fallback(api_not_found))
+        .fallback_service(crate::web::service(&web_dir))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn api_not_found() -> Error {
+    Error::not_found("No such API endpoint.")
+}
+
+async fn method_not_allowed() -> Response {
+    let mut response = Error::bad_request("This method is not allowed here.").into_response();
+    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    response
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    Error::internal("handler panicked").into_response()
+}
+
+/// Background upkeep: forget idle rate-limit buckets and expired one-time secrets.
+fn spawn_housekeeping(state: &AppState) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            state.limits.prune();
+            if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
+                tracing::warn!(error = %err, "purging expired secrets failed");
+            }
+        }
+    });
+}
+
+/// Serve on an already-bound listener until `shutdown` resolves.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    spawn_housekeeping(&state);
+    let app = router(state);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! Registered OAuth clients and how they authenticate.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
+use crate::crypto::{constant_time_eq, token_hash};
+use crate::db::{Db, now_ms};
+use crate::error::{Error, Result};
+
+/// The dashboard: a public client (no secret).
+pub const WEB_CLIENT_ID: &str = "encore-web";
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Client {
+    pub id: String,
+    pub name: String,
+    pub secret_hash: Option<String>,
+    pub redirect_uris: String,
+}
+
+impl Client {
+    pub fn allows_redirect(&self, uri: &str) -> bool {
+        self.redirect_uris.lines().any(|allowed| allowed == uri)
+    }
+}
+
+/// Register (or re-point at the current public URL) the built-in web client.
+pub async fn seed_web_client(db: &Db, redirect_uri: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at) \
+         VALUES ($1, 'Encore web', NULL, $2, $3) \
+         ON CONFLICT (id) DO UPDATE SET redirect_uris = excluded.redirect_uris",
+    )
+    .bind(WEB_CLIENT_ID)
+    .bind(redirect_uri)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Register a confidential client; its secret is stored hashed.
+pub async fn register_confidential(
+    db: &Db,
+    id: &str,
+    name: &str,
+    secret: &str,
+    redirect_uris: &[&str],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(token_hash(secret))
+    .bind(redirect_uris.join("\n"))
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// `Authorization: Basic base64(client_id:secret)`.
+#[derive(Debug)]
+pub struct BasicCredentials {
+    pub client_id: String,
+    pub secret: String,
+}
+
+const BAD_CLIENT: &str = "Invalid client credentials.";
+
+/// Parse a Basic header; `Ok(None)` when absent, an error when present but malformed.
+pub fn parse_basic(header: Option<&str>) -> Result<Option<BasicCredentials>> {
+    let Some(value) = header else { return Ok(None) };
+    let encoded = value
+        .strip_prefix("Basic ")
+        .or_else(|| value.strip_prefix("basic "))
+        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+    let decoded = STANDARD
+        .decode(encoded.trim())
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+    let (client_id, secret) = decoded
+        .split_once(':')
+        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+    Ok(Some(BasicCredentials {
+        client_id: client_id.to_owned(),
+        secret: secret.to_owned(),
+    }))
+}
+
+/// Authenticate the client of a request: it must exist; a confidential client must
+/// present its secret (Basic header or `client_secret`); a public client must not claim
+/// one; a Basic header must name the same client as the body.
+pub async fn authenticate(
+    db: &Db,
+    client_id: &str,
+    basic: Option<&BasicCredentials>,
+    body_secret: Option<&str>,
+) -> Result<Client> {
+    if let Some(basic) = basic
+        && basic.client_id != client_id
+    {
+        return Err(Error::unauthorized(BAD_CLIENT));
+    }
+    let client = sqlx::query_as::<_, Client>(
+        "SELECT id, name, secret_hash, redirect_uris FROM oauth_clients WHERE id = $1",
+    )
+    .bind(client_id)
+    .fetch_optional(db)
+    .await?
+    .ok_or_else(|| Error::unauthorized("Unknown client."))?;
+    let presented = basic
+        .map(|b| b.secret.as_str())
+        .or(body_secret)
+        .filter(|s| !s.is_empty());
+    match (&client.secret_hash, presented) {
+        (None, None) => Ok(client),
+        (Some(stored), Some(secret)) if constant_time_eq(stored, &token_hash(secret)) => Ok(client),
+        _ => Err(Error::unauthorized(BAD_CLIENT)),
+    }
+}

@@ -1,0 +1,134 @@
+//! Request extractors: the signed-in account, staff-only access, the client IP.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+
+use crate::accounts::model::{AccountRow, Role};
+use crate::accounts::policy::Actor;
+use crate::app::AppState;
+use crate::error::Error;
+
+const SIGN_IN_AGAIN: &str = "Your session has ended. Please sign in again.";
+
+/// The bearer token of a request: `Authorization: Bearer …` or `x-access-token: …`.
+pub fn bearer_token(parts: &Parts) -> Option<&str> {
+    if let Some(value) = parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        let (scheme, token) = value.split_once(' ')?;
+        return scheme
+            .eq_ignore_ascii_case("bearer")
+            .then_some(token.trim());
+    }
+    parts
+        .headers
+        .get("x-access-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+}
+
+/// A signed-in, enabled account with a live session.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    pub account: AccountRow,
+    pub session_id: String,
+}
+
+impl CurrentUser {
+    pub fn actor(&self) -> Actor<'_> {
+        Actor {
+            id: &self.account.id,
+            role: self.account.role(),
+        }
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionAccount {
+    #[sqlx(flatten)]
+    account: AccountRow,
+    revoked_at: Option<i64>,
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        let token =
+            bearer_token(parts).ok_or_else(|| Error::unauthorized("Sign in to continue."))?;
+        let claims = state
+            .keys
+            .verify(token)
+            .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
+        // One indexed join: the session must be live and the account enabled, so logout,
+        // refresh-token reuse and disabling end access before the JWT expires.
+        let row = sqlx::query_as::<_, SessionAccount>(
+            "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
+             a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
+             a.created_at, s.revoked_at \
+             FROM sessions s JOIN accounts a ON a.id = s.account_id \
+             WHERE s.id = $1 AND a.id = $2",
+        )
+        .bind(&claims.sid)
+        .bind(&claims.sub)
+        .fetch_optional(&state.db)
+        .await?
+        .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
+        if row.revoked_at.is_some() || !row.account.enabled() {
+            return Err(Error::unauthorized(SIGN_IN_AGAIN));
+        }
+        Ok(Self {
+            account: row.account,
+            session_id: claims.sid,
+        })
+    }
+}
+
+/// A signed-in admin or super admin.
+#[derive(Debug, Clone)]
+pub struct Staff(pub CurrentUser);
+
+impl FromRequestParts<AppState> for Staff {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        match user.account.role() {
+            Role::Admin | Role::Sa => Ok(Self(user)),
+            Role::User => Err(Error::forbidden("This is for administrators only.")),
+        }
+    }
+}
+
+/// The client's IP: the socket peer, or the last `X-Forwarded-For` hop when configured
+/// to trust one proxy in front.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        if state.config.trust_forwarded_for
+            && let Some(ip) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.rsplit(',').next())
+                .and_then(|v| v.trim().parse().ok())
+        {
+            return Ok(Self(ip));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip())
+            .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        Ok(Self(peer))
+    }
+}

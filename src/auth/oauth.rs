@@ -1,0 +1,821 @@
+//! The OAuth2 sign-in endpoints: authorization code + PKCE (S256), the SMS second factor
+//! (E108 → authenticators → associate → `mfa_code`), refresh rotation, logout, forgotten
+//! passwords and registration. Every answer echoes the client's `state`.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::clients::{self, BasicCredentials, Client};
+use super::extract::{ClientIp, CurrentUser};
+use super::rate_limit::Endpoint;
+use super::store::{self, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
+use super::tokens::{self, TokenSet};
+use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
+use crate::accounts::store as accounts;
+use crate::app::AppState;
+use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
+use crate::db::now_ms;
+use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
+use crate::error::{Error, Result};
+use crate::messaging::OutboundMessage;
+use crate::notifications;
+
+pub const INVALID_CREDENTIALS: &str = "Invalid e-mail or password";
+const DEFAULT_SCOPE: &str = "openid profile email";
+const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
+const INVALID_CODE: &str = "The authorization code is invalid or has expired.";
+const INVALID_MFA_TOKEN: &str = "The second-factor session has expired. Sign in again.";
+
+fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
+    value
+        .as_deref()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| Error::bad_request(format!("The field \"{name}\" is required.")))
+}
+
+fn basic_header(headers: &HeaderMap) -> Result<Option<BasicCredentials>> {
+    clients::parse_basic(headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()))
+}
+
+/// Authenticate the client named in the body (and Basic header, when sent).
+async fn client_of(
+    app: &AppState,
+    headers: &HeaderMap,
+    client_id: &Option<String>,
+    client_secret: &Option<String>,
+) -> Result<Client> {
+    let basic = basic_header(headers)?;
+    let client_id = match (client_id.as_deref(), &basic) {
+        (Some(id), _) if !id.is_empty() => id.to_owned(),
+        (_, Some(basic)) => basic.client_id.clone(),
+        _ => return Err(Error::bad_request("The field \"client_id\" is required.")),
+    };
+    clients::authenticate(
+        &app.db,
+        &client_id,
+        basic.as_ref(),
+        client_secret.as_deref(),
+    )
+    .await
+}
+
+fn parse_scope(scope: &Option<String>) -> Result<String> {
+    let scope = scope
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or(DEFAULT_SCOPE);
+    for part in scope.split_whitespace() {
+        if !KNOWN_SCOPES.contains(&part) {
+            return Err(Error::bad_request(format!("Unknown scope \"{part}\".")));
+        }
+    }
+    Ok(scope.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The PKCE parameters of an authorization request: S256 only.
+fn check_challenge(challenge: &str, method: &str) -> Result<()> {
+    if method != "S256" {
+        return Err(Error::bad_request(
+            "Only the S256 code challenge method is supported.",
+        ));
+    }
+    let well_formed = challenge.len() == 43
+        && challenge
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !well_formed {
+        return Err(Error::bad_request(
+            "The code challenge must be the base64url SHA-256 of the verifier (43 characters).",
+        ));
+    }
+    Ok(())
+}
+
+fn verifier_matches(verifier: &str, challenge: &str) -> bool {
+    is_valid_pkce_verifier(verifier) && constant_time_eq(&pkce_challenge(verifier), challenge)
+}
+
+/// The checked parameters of an authorization request (shared by `authorize` and QR).
+pub struct AuthorizationParams {
+    pub client: Client,
+    pub redirect_uri: String,
+    pub code_challenge: String,
+    pub scope: String,
+}
+
+impl AuthorizationParams {
+    #[allow(clippy::too_many_arguments)]
+    pub async fn check(
+        app: &AppState,
+        headers: &HeaderMap,
+        client_id: &Option<String>,
+        client_secret: &Option<String>,
+        redirect_uri: &Option<String>,
+        code_challenge: &Option<String>,
+        code_challenge_method: &Option<String>,
+        scope: &Option<String>,
+    ) -> Result<Self> {
+        let challenge = required(code_challenge, "code_challenge")?;
+        check_challenge(
+            challenge,
+            required(code_challenge_method, "code_challenge_method")?,
+        )?;
+        let redirect_uri = required(redirect_uri, "redirect_uri")?;
+        let scope = parse_scope(scope)?;
+        let client = client_of(app, headers, client_id, client_secret).await?;
+        if !client.allows_redirect(redirect_uri) {
+            return Err(Error::bad_request(
+                "The redirect_uri is not registered for this client.",
+            ));
+        }
+        Ok(Self {
+            client,
+            redirect_uri: redirect_uri.to_owned(),
+            code_challenge: challenge.to_owned(),
+            scope,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------- authorize
+
+#[derive(Debug, Deserialize)]
+pub struct AuthorizeRequest {
+    email: Option<String>,
+    password: Option<String>,
+    response_type: Option<String>,
+    response_mode: Option<String>,
+    scope: Option<String>,
+    redirect_uri: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    state: Option<String>,
+    nonce: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CodePayload {
+    code: String,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn authorize(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<AuthorizeRequest>,
+) -> OAuthReply<CodePayload> {
+    let state = req.state.clone();
+    OAuthReply::new(state, authorize_inner(&app, ip, &headers, req).await)
+}
+
+async fn authorize_inner(
+    app: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    req: AuthorizeRequest,
+) -> Result<CodePayload> {
+    app.limits.check_ip(ip, Endpoint::Authorize)?;
+    if req.response_type.as_deref() != Some("code") {
+        return Err(Error::bad_request("response_type must be \"code\"."));
+    }
+    if let Some(mode) = req.response_mode.as_deref()
+        && mode != "query"
+    {
+        return Err(Error::bad_request("response_mode must be \"query\"."));
+    }
+    let params = AuthorizationParams::check(
+        app,
+        headers,
+        &req.client_id,
+        &req.client_secret,
+        &req.redirect_uri,
+        &req.code_challenge,
+        &req.code_challenge_method,
+        &req.scope,
+    )
+    .await?;
+    let password = required(&req.password, "password")?;
+    let email = Email::parse(required(&req.email, "email")?);
+
+    let account = verify_credentials(app, email.ok(), password).await?;
+    let code = store::issue_code(
+        &app.db,
+        store::CodeGrant {
+            account_id: &account.id,
+            client_id: &params.client.id,
+            redirect_uri: &params.redirect_uri,
+            code_challenge: &params.code_challenge,
+            scope: &params.scope,
+            nonce: req.nonce.as_deref(),
+            second_factor_done: false,
+        },
+    )
+    .await?;
+    Ok(CodePayload { code })
+}
+
+/// Check an e-mail and password. Unknown accounts cost a real hash too, and every
+/// failure reads the same; an account is locked for a while after repeated failures.
+pub async fn verify_credentials(
+    app: &AppState,
+    email: Option<Email>,
+    password: &str,
+) -> Result<AccountRow> {
+    let login = email
+        .as_ref()
+        .map(|e| e.as_str().to_owned())
+        .unwrap_or_default();
+    app.limits.password_failures.check(&login)?;
+    let account = match &email {
+        Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
+        None => None,
+    };
+    let stored = account.as_ref().and_then(|a| a.password_hash.as_deref());
+    let matched = app.passwords.verify(password, stored).await?;
+    match account {
+        Some(account) if matched => {
+            app.limits.password_failures.clear(&login);
+            if !account.enabled() {
+                return Err(Error::unauthorized("This account is disabled."));
+            }
+            Ok(account)
+        }
+        _ => {
+            app.limits.password_failures.record(&login);
+            Err(Error::unauthorized(INVALID_CREDENTIALS))
+        }
+    }
+}
+
+// -------------------------------------------------------------------------------- token
+
+#[derive(Debug, Deserialize)]
+pub struct TokenRequest {
+    grant_type: Option<String>,
+    code: Option<String>,
+    redirect_uri: Option<String>,
+    code_verifier: Option<String>,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    state: Option<String>,
+    binding_code: Option<String>,
+    mfa_token: Option<String>,
+    refresh_token: Option<String>,
+}
+
+/// `status: "OK"` with tokens, or `status: "E108"` with an MFA token.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum TokenPayload {
+    Tokens(TokenSet),
+    SecondFactor {
+        status: &'static str,
+        mfa_token: String,
+        expires_in: i64,
+    },
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn token(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<TokenRequest>,
+) -> OAuthReply<TokenPayload> {
+    let state = req.state.clone();
+    OAuthReply::new(state, token_inner(&app, ip, &headers, req).await)
+}
+
+async fn token_inner(
+    app: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    req: TokenRequest,
+) -> Result<TokenPayload> {
+    let grant = required(&req.grant_type, "grant_type")?.to_owned();
+    let endpoint = if grant == "mfa_code" {
+        Endpoint::CodeCheck
+    } else {
+        Endpoint::Token
+    };
+    app.limits.check_ip(ip, endpoint)?;
+    let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
+    match grant.as_str() {
+        "authorization_code" => exchange_code(app, &client, &req).await,
+        "mfa_code" => complete_second_factor(app, &client, &req).await,
+        "refresh_token" => {
+            let refresh = required(&req.refresh_token, "refresh_token")?;
+            tokens::rotate(&app.db, &app.keys, refresh, &client.id)
+                .await
+                .map(TokenPayload::Tokens)
+        }
+        other => Err(Error::bad_request(format!(
+            "Unsupported grant_type \"{other}\": use authorization_code, mfa_code or refresh_token."
+        ))),
+    }
+}
+
+async fn exchange_code(
+    app: &AppState,
+    client: &Client,
+    req: &TokenRequest,
+) -> Result<TokenPayload> {
+    let code = required(&req.code, "code")?;
+    let redirect_uri = required(&req.redirect_uri, "redirect_uri")?;
+    let verifier = required(&req.code_verifier, "code_verifier")?;
+    let grant = match store::spend_code(&app.db, code).await? {
+        SpentCode::Fresh(grant) => grant,
+        SpentCode::Replayed(session) => {
+            // A code used twice was intercepted: end what the first use produced.
+            if let Some(session) = session {
+                tokens::revoke_session(&app.db, &session, "authorization code replay").await?;
+            }
+            return Err(Error::bad_request(
+                "This authorization code has already been used.",
+            ));
+        }
+        SpentCode::Unknown => return Err(Error::bad_request(INVALID_CODE)),
+    };
+    if grant.expires_at <= now_ms() {
+        return Err(Error::bad_request(INVALID_CODE));
+    }
+    if grant.client_id != client.id {
+        return Err(Error::bad_request(
+            "This authorization code was issued to another client.",
+        ));
+    }
+    if grant.redirect_uri != redirect_uri {
+        return Err(Error::bad_request(
+            "The redirect_uri does not match the authorization request.",
+        ));
+    }
+    if !verifier_matches(verifier, &grant.code_challenge) {
+        return Err(Error::bad_request(
+            "The code verifier does not match the code challenge.",
+        ));
+    }
+    let account = live_account(app, &grant.account_id).await?;
+
+    if account.use_mfa() && grant.second_factor_done == 0 {
+        return begin_second_factor(app, &account, &grant).await;
+    }
+    let (session, tokens) =
+        tokens::start_session(&app.db, &app.keys, &account, &client.id, &grant.scope).await?;
+    store::link_code_to_session(&app.db, code, &session).await?;
+    Ok(TokenPayload::Tokens(tokens))
+}
+
+async fn live_account(app: &AppState, id: &str) -> Result<AccountRow> {
+    let account = accounts::by_id(&app.db, id)
+        .await?
+        .ok_or_else(|| Error::bad_request(INVALID_CODE))?;
+    if !account.enabled() {
+        return Err(Error::unauthorized("This account is disabled."));
+    }
+    Ok(account)
+}
+
+/// E108: the password was right; now the second factor. When a phone is enrolled its
+/// code goes out at once.
+async fn begin_second_factor(
+    app: &AppState,
+    account: &AccountRow,
+    grant: &CodeRow,
+) -> Result<TokenPayload> {
+    let mfa_token = store::create_mfa_challenge(&app.db, grant).await?;
+    if let Some(phone) = &account.phone {
+        let hash = crate::crypto::token_hash(&mfa_token);
+        send_code(app, &hash, account, phone, false).await?;
+    }
+    Ok(TokenPayload::SecondFactor {
+        status: "E108",
+        mfa_token,
+        expires_in: store::MFA_TOKEN_TTL_MS / 1000,
+    })
+}
+
+async fn send_code(
+    app: &AppState,
+    challenge_hash: &str,
+    account: &AccountRow,
+    phone: &str,
+    enrolling: bool,
+) -> Result<()> {
+    app.limits
+        .messages_sent
+        .take(&format!("sms:{}", account.id))?;
+    let code = random_digits(6);
+    store::set_challenge_code(&app.db, challenge_hash, &code, enrolling.then_some(phone)).await?;
+    app.messenger.send(OutboundMessage::sms(
+        phone,
+        format!("Your Encore sign-in code is {code}. It expires in 5 minutes."),
+    ));
+    Ok(())
+}
+
+/// A live challenge from an MFA token, for the given client.
+async fn live_challenge(app: &AppState, mfa_token: &str, client: &Client) -> Result<MfaChallenge> {
+    let challenge = store::mfa_challenge(&app.db, mfa_token)
+        .await?
+        .filter(|c| c.is_live(now_ms()))
+        .ok_or_else(|| Error::unauthorized(INVALID_MFA_TOKEN))?;
+    if challenge.client_id != client.id {
+        return Err(Error::unauthorized(INVALID_MFA_TOKEN));
+    }
+    Ok(challenge)
+}
+
+async fn complete_second_factor(
+    app: &AppState,
+    client: &Client,
+    req: &TokenRequest,
+) -> Result<TokenPayload> {
+    let mfa_token = required(&req.mfa_token, "mfa_token")?;
+    let binding_code = required(&req.binding_code, "binding_code")?.trim();
+    let challenge = live_challenge(app, mfa_token, client).await?;
+    if let Some(verifier) = req.code_verifier.as_deref().filter(|v| !v.is_empty())
+        && !verifier_matches(verifier, &challenge.code_challenge)
+    {
+        return Err(Error::bad_request(
+            "The code verifier does not match the code challenge.",
+        ));
+    }
+    let (Some(expected), Some(code_expires)) = (&challenge.otp_hash, challenge.otp_expires_at)
+    else {
+        return Err(Error::bad_request(
+            "No code has been sent yet. Add a phone to receive one.",
+        ));
+    };
+    if code_expires <= now_ms() {
+        return Err(Error::bad_request(
+            "The code has expired. Sign in again to get a new one.",
+        ));
+    }
+    if !store::take_challenge_try(&app.db, &challenge.token_hash).await? {
+        return Err(Error::bad_request(
+            "Too many wrong codes. Sign in again to get a new one.",
+        ));
+    }
+    let given = store::otp_hash(&challenge.token_hash, binding_code);
+    if !constant_time_eq(&given, expected) {
+        let left = store::OTP_MAX_TRIES - challenge.otp_attempts - 1;
+        return Err(if left > 0 {
+            Error::bad_request(format!("The code is incorrect. {left} tries left."))
+        } else {
+            Error::bad_request("Too many wrong codes. Sign in again to get a new one.")
+        });
+    }
+    if !store::consume_challenge(&app.db, &challenge.token_hash).await? {
+        return Err(Error::unauthorized(INVALID_MFA_TOKEN));
+    }
+    if let Some(phone) = &challenge.pending_phone {
+        accounts::set_phone(&app.db, &challenge.account_id, Some(phone)).await?;
+    }
+    let account = live_account(app, &challenge.account_id).await?;
+    let (_, tokens) =
+        tokens::start_session(&app.db, &app.keys, &account, &client.id, &challenge.scope).await?;
+    Ok(TokenPayload::Tokens(tokens))
+}
+
+// ------------------------------------------------------------------ second-factor setup
+
+fn mfa_bearer(headers: &HeaderMap) -> Result<String> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim().to_owned())
+        .ok_or_else(|| Error::unauthorized(INVALID_MFA_TOKEN))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AuthenticatorsQuery {
+    code_verifier: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Authenticator {
+    id: String,
+    authenticator_type: &'static str,
+    oob_channel: &'static str,
+    name: String,
+    active: bool,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn authenticators(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    QueryParams(query): QueryParams<AuthenticatorsQuery>,
+) -> OAuthReply<Vec<Authenticator>> {
+    let state = query.state.clone();
+    let result = async {
+        let client = client_of(&app, &headers, &query.client_id, &None).await?;
+        let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
+        let verifier = required(&query.code_verifier, "code_verifier")?;
+        if !verifier_matches(verifier, &challenge.code_challenge) {
+            return Err(Error::bad_request(
+                "The code verifier does not match the code challenge.",
+            ));
+        }
+        let account = live_account(&app, &challenge.account_id).await?;
+        Ok(account
+            .phone
+            .iter()
+            .map(|phone| Authenticator {
+                id: format!("sms|{}", account.id),
+                authenticator_type: "oob",
+                oob_channel: "sms",
+                name: mask_phone(phone),
+                active: true,
+            })
+            .collect())
+    }
+    .await;
+    OAuthReply::new(state, result)
+}
+
+/// A list field that also accepts a single value (form bodies cannot carry arrays).
+fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(d)? {
+        None => Vec::new(),
+        Some(OneOrMany::One(s)) => s.split_whitespace().map(str::to_owned).collect(),
+        Some(OneOrMany::Many(v)) => v,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AssociateRequest {
+    #[serde(default, deserialize_with = "one_or_many")]
+    authenticator_types: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    oob_channels: Vec<String>,
+    phone_number: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Association {
+    authenticator_type: &'static str,
+    oob_channel: &'static str,
+    binding_method: &'static str,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn associate(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<AssociateRequest>,
+) -> OAuthReply<Association> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::CodeCheck)?;
+        let client = client_of(&app, &headers, &req.client_id, &None).await?;
+        let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
+        if !req.authenticator_types.iter().any(|t| t == "oob")
+            || !req.oob_channels.iter().any(|c| c == "sms")
+        {
+            return Err(Error::bad_request(
+                "Only SMS codes are supported: authenticator_types [\"oob\"], oob_channels [\"sms\"].",
+            ));
+        }
+        let phone = PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?;
+        let account = live_account(&app, &challenge.account_id).await?;
+        // Someone holding only the password must not swap in their own phone.
+        if account.phone.is_some() {
+            return Err(Error::conflict(
+                "A phone is already enrolled. Enter the code sent to it.",
+            ));
+        }
+        send_code(&app, &challenge.token_hash, &account, phone.as_str(), true).await?;
+        Ok(Association {
+            authenticator_type: "oob",
+            oob_channel: "sms",
+            binding_method: "prompt",
+        })
+    }
+    .await;
+    OAuthReply::new(state, result)
+}
+
+// --------------------------------------------------------- logout, forgot, reset, register
+
+#[tracing::instrument(skip_all)]
+pub async fn logout(State(app): State<AppState>, user: CurrentUser) -> OAuthReply<()> {
+    OAuthReply::new(
+        None,
+        tokens::revoke_session(&app.db, &user.session_id, "logout").await,
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ForgotRequest {
+    email: Option<String>,
+    #[allow(dead_code)]
+    code_verifier: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn forgot(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<ForgotRequest>,
+) -> OAuthReply<()> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::Forgot)?;
+        client_of(&app, &headers, &req.client_id, &None).await?;
+        let email = Email::parse(required(&req.email, "email")?)?;
+        // The answer is the same, and as fast, whether or not the account exists: the
+        // lookup and the e-mail happen after it.
+        let app = app.clone();
+        tokio::spawn(async move {
+            if let Err(err) = send_reset_link(&app, &email).await {
+                tracing::error!(error = %err, "sending a reset link failed");
+            }
+        });
+        Ok(())
+    }
+    .await;
+    OAuthReply::new(state, result)
+}
+
+async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
+    let Some(account) = accounts::by_login(&app.db, email.as_str()).await? else {
+        return Ok(());
+    };
+    if !account.enabled()
+        || app
+            .limits
+            .messages_sent
+            .take(&format!("mail:{}", account.id))
+            .is_err()
+    {
+        return Ok(());
+    }
+    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Reset).await?;
+    let link = format!(
+        "{}/auth/recover-password?token={token}",
+        app.config.public_url
+    );
+    app.messenger.send(OutboundMessage::email(
+        &account.login,
+        "Reset your Encore password",
+        format!(
+            "Hello {},\n\nSomeone (hopefully you) asked to reset your Encore password. \
+             Open this link within 30 minutes to choose a new one:\n\n{link}\n\n\
+             If you did not ask for this, ignore this e-mail: your password stays as it is.\n",
+            account.display_name()
+        ),
+    ));
+    Ok(())
+}
+
+/// Send an invitation link (an account created by an admin sets its password here).
+pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str) -> Result<()> {
+    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Invite).await?;
+    let link = format!(
+        "{}/auth/recover-password?token={token}&invite=1",
+        app.config.public_url
+    );
+    app.messenger.send(OutboundMessage::email(
+        &account.login,
+        "You are invited to Encore",
+        format!(
+            "Hello {},\n\n{inviter} created an Encore account for you. Open this link within \
+             7 days to choose your password and sign in:\n\n{link}\n",
+            account.display_name()
+        ),
+    ));
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResetRequest {
+    token: Option<String>,
+    password: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn reset(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<ResetRequest>,
+) -> OAuthReply<()> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::Forgot)?;
+        client_of(&app, &headers, &req.client_id, &None).await?;
+        let token = required(&req.token, "token")?;
+        let password = Password::parse(required(&req.password, "password")?)?;
+        let hash = app.passwords.hash(&password).await?;
+        let mut tx = app.db.begin().await?;
+        let account_id = store::spend_link(&mut tx, token)
+            .await?
+            .ok_or_else(|| Error::bad_request("This link is invalid or has expired."))?;
+        sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
+            .bind(&account_id)
+            .bind(&hash)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        // A new password ends every existing session.
+        tokens::revoke_all_sessions(&app.db, &account_id, "password reset").await?;
+        if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
+            app.limits.password_failures.clear(&account.login);
+        }
+        Ok(())
+    }
+    .await;
+    OAuthReply::new(state, result)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RegisterRequest {
+    email: Option<String>,
+    password: Option<String>,
+    #[allow(dead_code)]
+    code_verifier: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn register(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<RegisterRequest>,
+) -> OAuthReply<Account> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::Register)?;
+        client_of(&app, &headers, &req.client_id, &None).await?;
+        let email = Email::parse(required(&req.email, "email")?)?;
+        let password = Password::parse(required(&req.password, "password")?)?;
+        sign_up(&app, &email, &password, "", "").await
+    }
+    .await;
+    OAuthReply::created(state, result)
+}
+
+/// Create a `user` account from a self-service sign-up and tell the staff.
+pub async fn sign_up(
+    app: &AppState,
+    email: &Email,
+    password: &Password,
+    first_name: &str,
+    last_name: &str,
+) -> Result<Account> {
+    if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
+        return Err(Error::conflict(accounts::USER_EXISTS));
+    }
+    let hash = app.passwords.hash(password).await?;
+    let row = accounts::insert(
+        &app.db,
+        accounts::NewAccount {
+            login: email.as_str(),
+            first_name,
+            last_name,
+            role: Role::User,
+            password_hash: Some(hash),
+            phone: None,
+            use_mfa: false,
+            notes: "",
+            tenant_key: &app.config.tenant_key,
+        },
+    )
+    .await?;
+    notifications::notify_staff(
+        &app.db,
+        notifications::NewNotification::topic(
+            "New sign-up",
+            format!("{} created an account.", row.login),
+        ),
+    )
+    .await?;
+    Ok(Account::from(&row))
+}

@@ -1,0 +1,105 @@
+//! The subcommands: `serve` and `admin create`.
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::accounts::model::{Email, Password, PhoneNumber, Role};
+use crate::accounts::store;
+use crate::app::AppState;
+use crate::config::{AdminCommand, Cli, Command, Config, CreateAccountArgs, RoleArg, ServeArgs};
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => serve(args).await,
+        Command::Admin {
+            command: AdminCommand::Create(args),
+        } => create_account(args).await,
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = Config::from_args(args)?;
+    let state = AppState::new(config.clone()).await?;
+    if config.demo {
+        crate::demo::seed(&state).await?;
+    }
+    let listener = TcpListener::bind(config.bind)
+        .await
+        .with_context(|| format!("binding {}", config.bind))?;
+    tracing::info!(
+        address = %listener.local_addr()?, public_url = %config.public_url,
+        database = %crate::db::Backend::of(&config.database_url).map(|b| format!("{b:?}")).unwrap_or_default(),
+        "Encore is listening"
+    );
+    crate::app::serve(listener, state, shutdown_signal()).await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}
+
+async fn create_account(args: CreateAccountArgs) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.storage.data_dir)?;
+    let db = crate::db::connect(&args.storage.database_url()).await?;
+    let email = Email::parse(&args.email).map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+    let password =
+        Password::parse(&args.password).map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+    let phone = args
+        .phone
+        .as_deref()
+        .map(PhoneNumber::parse)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+    if args.mfa && phone.is_none() {
+        anyhow::bail!("--mfa needs --phone: the second factor sends its codes there");
+    }
+    let role = match args.role {
+        RoleArg::Sa => Role::Sa,
+        RoleArg::Admin => Role::Admin,
+        RoleArg::User => Role::User,
+    };
+    let hash = crate::auth::passwords::Passwords::new()
+        .hash(&password)
+        .await?;
+    let tenant_key = std::env::var("ENCORE_TENANT_KEY").unwrap_or_else(|_| "encore".to_owned());
+    let row = store::insert(
+        &db,
+        store::NewAccount {
+            login: email.as_str(),
+            first_name: &args.first_name,
+            last_name: &args.last_name,
+            role,
+            password_hash: Some(hash),
+            phone: phone.as_ref().map(PhoneNumber::as_str),
+            use_mfa: args.mfa,
+            notes: "",
+            tenant_key: &tenant_key,
+        },
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("{}", e.public_message()))?;
+    println!(
+        "created {} account {} ({})",
+        role.as_str(),
+        row.login,
+        row.id
+    );
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! Command line and environment configuration (`ENCORE_` prefix; flags win over env).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "encore",
+    version,
+    about = "Ticketed live concerts: tickets, live audio, dashboard"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the server (API, live hub and the web app).
+    Serve(ServeArgs),
+    /// Administrative tasks on the database.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create an account (or fail if the e-mail is taken).
+    Create(CreateAccountArgs),
+}
+
+/// Where the data lives; shared by every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct StorageArgs {
+    /// Directory for the SQLite database, secrets, uploads and the dev outbox.
+    #[arg(long, env = "ENCORE_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// `sqlite://…` or `postgres://…`; defaults to `sqlite://<data-dir>/encore.db`.
+    #[arg(long, env = "ENCORE_DATABASE_URL")]
+    pub database_url: Option<String>,
+}
+
+impl StorageArgs {
+    pub fn database_url(&self) -> String {
+        self.database_url.clone().unwrap_or_else(|| {
+            format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("encore.db").display()
+            )
+        })
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    /// Address to listen on.
+    #[arg(long, env = "ENCORE_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// The origin people reach Encore at; used in links, e-mails and OAuth redirect URIs.
+    #[arg(long, env = "ENCORE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// The built web app to serve at `/`.
+    #[arg(long, env = "ENCORE_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+    /// Path prefix of the OAuth2 endpoints.
+    #[arg(long, env = "ENCORE_OAUTH_PREFIX", default_value = "/api/v1/oauth2")]
+    pub oauth_prefix: String,
+    /// HMAC secret for access tokens; generated once into the data dir when unset.
+    #[arg(long, env = "ENCORE_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<String>,
+    /// Tenant key reported on every account.
+    #[arg(long, env = "ENCORE_TENANT_KEY", default_value = "encore")]
+    pub tenant_key: String,
+    /// Sign-in attempts allowed per client IP per minute (authorize, token, register…).
+    #[arg(long, env = "ENCORE_AUTH_RATE_PER_MINUTE", default_value_t = 20)]
+    pub auth_rate_per_minute: u32,
+    /// Take the client IP from the last X-Forwarded-For entry (behind one trusted proxy).
+    #[arg(long, env = "ENCORE_TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
+    /// SMTP server URL, e.g. `smtps://user:pass@smtp.example.com:465`; unset = dev outbox.
+    #[arg(long, env = "ENCORE_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Sender address for e-mail.
+    #[arg(
+        long,
+        env = "ENCORE_MAIL_FROM",
+        default_value = "Encore <no-reply@encore.local>"
+    )]
+    pub mail_from: String,
+    /// HTTP SMS provider endpoint (receives `{"to","body"}` as JSON); unset = dev outbox.
+    #[arg(long, env = "ENCORE_SMS_URL")]
+    pub sms_url: Option<String>,
+    /// Bearer token for the SMS provider.
+    #[arg(long, env = "ENCORE_SMS_TOKEN", hide_env_values = true)]
+    pub sms_token: Option<String>,
+    /// Create demo accounts on first start and print their sign-in details.
+    #[arg(long, env = "ENCORE_DEMO", default_value_t = false)]
+    pub demo: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RoleArg {
+    Sa,
+    Admin,
+    User,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CreateAccountArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    #[arg(long)]
+    pub email: String,
+    #[arg(long, env = "ENCORE_ADMIN_PASSWORD", hide_env_values = true)]
+    pub password: String,
+    #[arg(long, value_enum)]
+    pub role: RoleArg,
+    #[arg(long, default_value = "")]
+    pub first_name: String,
+    #[arg(long, default_value = "")]
+    pub last_name: String,
+    /// Enrol this phone (E.164) for the SMS second factor.
+    #[arg(long)]
+    pub phone: Option<String>,
+    /// Require the second factor at sign-in.
+    #[arg(long, default_value_t = false)]
+    pub mfa: bool,
+}
+
+/// A secret whose `Debug` never prints it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: String) -> Self {
+        Self(value)
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// The resolved configuration the server runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    pub public_url: String,
+    pub web_dir: PathBuf,
+    pub oauth_prefix: String,
+    pub jwt_secret: Secret,
+    pub tenant_key: String,
+    pub auth_rate_per_minute: u32,
+    pub trust_forwarded_for: bool,
+    pub smtp_url: Option<Secret>,
+    pub mail_from: String,
+    pub sms_url: Option<String>,
+    pub sms_token: Option<Secret>,
+    pub demo: bool,
+}
+
+impl Config {
+    /// Resolve arguments into a configuration: creates the data dir and the JWT secret
+    /// file on first use.
+    pub fn from_args(args: ServeArgs) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(&args.storage.data_dir)?;
+        let jwt_secret = match args.jwt_secret {
+            Some(s) if s.len() >= 32 => Secret::new(s),
+            Some(_) => anyhow::bail!("ENCORE_JWT_SECRET must be at least 32 characters"),
+            None => load_or_create_secret(&args.storage.data_dir.join("jwt-secret"))?,
+        };
+        let public_url = args
+            .public_url
+            .unwrap_or_else(|| format!("http://{}", args.bind))
+            .trim_end_matches('/')
+            .to_owned();
+        let mut oauth_prefix = args.oauth_prefix.trim_end_matches('/').to_owned();
+        if !oauth_prefix.starts_with('/') {
+            oauth_prefix.insert(0, '/');
+        }
+        Ok(Self {
+            bind: args.bind,
+            database_url: args.storage.database_url(),
+            data_dir: args.storage.data_dir,
+            public_url,
+            web_dir: args.web_dir,
+            oauth_prefix,
+            jwt_secret,
+            tenant_key: args.tenant_key,
+            auth_rate_per_minute: args.auth_rate_per_minute.max(1),
+            trust_forwarded_for: args.trust_forwarded_for,
+            smtp_url: args.smtp_url.map(Secret::new),
+            mail_from: args.mail_from,
+            sms_url: args.sms_url,
+            sms_token: args.sms_token.map(Secret::new),
+            demo: args.demo,
+        })
+    }
+
+    /// The redirect URI of the built-in web client.
+    pub fn web_redirect_uri(&self) -> String {
+        format!("{}/auth/callback", self.public_url)
+    }
+}
+
+fn load_or_create_secret(path: &Path) -> anyhow::Result<Secret> {
+    if let Ok(existing) = std::fs::read_to_string(path) {
+        let existing = existing.trim().to_owned();
+        if existing.len() >= 32 {
+            return Ok(Secret::new(existing));
+        }
+    }
+    let secret = crate::crypto::random_token(48);
+    write_private(path, &secret)?;
+    Ok(Secret::new(secret))
+}
+
+/// Write a file readable by its owner only (0600).
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents.as_bytes())?;
+    Ok(())
+}

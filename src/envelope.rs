@@ -1,0 +1,194 @@
+//! The API envelope `{success, payload, error}` and the extractors that turn malformed
+//! input into envelope errors instead of axum's plain-text rejections.
+
+use axum::Json;
+use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::Error;
+
+#[derive(Debug, Serialize)]
+pub struct Envelope<T> {
+    pub success: bool,
+    pub payload: Option<T>,
+    pub error: Option<String>,
+    /// Echoed on OAuth answers only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+}
+
+impl<T: Serialize> Envelope<T> {
+    pub fn success(payload: T, state: Option<String>) -> Json<Self> {
+        Json(Self {
+            success: true,
+            payload: Some(payload),
+            error: None,
+            state,
+        })
+    }
+}
+
+impl Envelope<()> {
+    pub fn failure(message: String, state: Option<String>) -> Json<Self> {
+        Json(Self {
+            success: false,
+            payload: None,
+            error: Some(message),
+            state,
+        })
+    }
+}
+
+/// A successful answer: status plus payload, rendered into the envelope.
+#[derive(Debug)]
+pub struct Api<T>(pub StatusCode, pub T);
+
+impl<T> Api<T> {
+    pub fn ok(payload: T) -> Self {
+        Self(StatusCode::OK, payload)
+    }
+    pub fn created(payload: T) -> Self {
+        Self(StatusCode::CREATED, payload)
+    }
+}
+
+impl<T: Serialize> IntoResponse for Api<T> {
+    fn into_response(self) -> Response {
+        (self.0, Envelope::success(self.1, None)).into_response()
+    }
+}
+
+/// An OAuth answer: like [`Api`] but the request's `state` is echoed, on success and on
+/// failure alike, so the client can check it.
+pub struct OAuthReply<T> {
+    pub status: StatusCode,
+    pub state: Option<String>,
+    pub result: Result<T, Error>,
+}
+
+impl<T> OAuthReply<T> {
+    pub fn new(state: Option<String>, result: Result<T, Error>) -> Self {
+        Self {
+            status: StatusCode::OK,
+            state,
+            result,
+        }
+    }
+    pub fn created(state: Option<String>, result: Result<T, Error>) -> Self {
+        Self {
+            status: StatusCode::CREATED,
+            state,
+            result,
+        }
+    }
+}
+
+impl<T: Serialize> IntoResponse for OAuthReply<T> {
+    fn into_response(self) -> Response {
+        match self.result {
+            Ok(payload) => (self.status, Envelope::success(payload, self.state)).into_response(),
+            Err(err) => err.into_response_with_state(self.state),
+        }
+    }
+}
+
+fn rejection_message(status: StatusCode, body: String) -> Error {
+    // axum's texts name the failing field ("missing field `email`"); keep that part.
+    let detail = body
+        .split_once(": ")
+        .map(|(_, rest)| rest.to_owned())
+        .unwrap_or(body);
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            Error::PayloadTooLarge("The request body is too large.".into())
+        }
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Error::UnsupportedMediaType(
+            "Send the body as JSON (Content-Type: application/json).".into(),
+        ),
+        StatusCode::UNPROCESSABLE_ENTITY => {
+            Error::Unprocessable(format!("Invalid request body: {detail}"))
+        }
+        _ => Error::BadRequest(format!("Malformed request body: {detail}")),
+    }
+}
+
+/// A JSON body; malformed, mistyped or oversized bodies become envelope errors.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Self(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> Error {
+    rejection_message(rejection.status(), rejection.body_text())
+}
+
+/// An OAuth request body: JSON (as the dashboard sends it) or form-encoded (as OAuth
+/// clients do), chosen by Content-Type.
+pub struct OAuthBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OAuthBody<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_form = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+        if is_form {
+            match axum::Form::<T>::from_request(req, state).await {
+                Ok(axum::Form(value)) => Ok(Self(value)),
+                Err(rejection) => Err(form_rejection(rejection)),
+            }
+        } else {
+            JsonBody::<T>::from_request(req, state)
+                .await
+                .map(|JsonBody(v)| Self(v))
+        }
+    }
+}
+
+fn form_rejection(rejection: FormRejection) -> Error {
+    let status = match rejection.status() {
+        // A form that parses but lacks a field is a client error of the same kind as JSON's.
+        StatusCode::BAD_REQUEST => StatusCode::UNPROCESSABLE_ENTITY,
+        other => other,
+    };
+    rejection_message(status, rejection.body_text())
+}
+
+/// Query parameters with envelope errors.
+pub struct QueryParams<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Self(value)),
+            Err(rejection) => Err(query_rejection(rejection)),
+        }
+    }
+}
+
+fn query_rejection(rejection: QueryRejection) -> Error {
+    let detail = rejection.body_text();
+    let detail = detail
+        .split_once(": ")
+        .map(|(_, rest)| rest.to_owned())
+        .unwrap_or(detail);
+    Error::BadRequest(format!("Invalid query parameters: {detail}"))
+}

@@ -1,0 +1,128 @@
+//! One error type for the whole server, rendered into the API envelope.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::envelope::Envelope;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Every failure a handler can answer with. The message of the client-facing variants is
+/// shown to people as is; internal causes are logged and replaced by a generic text.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("Too many attempts. Try again in {retry_after} seconds.")]
+    RateLimited { retry_after: u64 },
+    #[error("The server is busy. Try again in a moment.")]
+    Busy,
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("internal error: {0}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl Error {
+    pub fn bad_request(msg: impl Into<String>) -> Self {
+        Self::BadRequest(msg.into())
+    }
+    pub fn unauthorized(msg: impl Into<String>) -> Self {
+        Self::Unauthorized(msg.into())
+    }
+    pub fn forbidden(msg: impl Into<String>) -> Self {
+        Self::Forbidden(msg.into())
+    }
+    pub fn not_found(msg: impl Into<String>) -> Self {
+        Self::NotFound(msg.into())
+    }
+    pub fn conflict(msg: impl Into<String>) -> Self {
+        Self::Conflict(msg.into())
+    }
+    pub fn unprocessable(msg: impl Into<String>) -> Self {
+        Self::Unprocessable(msg.into())
+    }
+    pub fn internal(msg: impl std::fmt::Display) -> Self {
+        Self::Internal(anyhow::anyhow!("{msg}"))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The text a client may see: never a database or internal cause.
+    pub fn public_message(&self) -> String {
+        match self {
+            Self::Database(_) | Self::Internal(_) => {
+                "Something went wrong on our side. Please try again.".to_owned()
+            }
+            other => other.to_string(),
+        }
+    }
+
+    /// Render with an OAuth `state` echoed beside the envelope.
+    pub fn into_response_with_state(self, state: Option<String>) -> Response {
+        let status = self.status();
+        if status.is_server_error() && !matches!(self, Self::Busy) {
+            tracing::error!(error = %self, "request failed");
+        }
+        let retry_after = match &self {
+            Self::RateLimited { retry_after } => Some(*retry_after),
+            _ => None,
+        };
+        let mut response = (
+            status,
+            Envelope::<()>::failure(self.public_message(), state),
+        )
+            .into_response();
+        if let Some(secs) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        self.into_response_with_state(None)
+    }
+}
+
+/// Map unique-constraint violations to a 409 with the given message; everything else is
+/// an internal error. One helper so no handler inspects database error codes itself.
+pub fn conflict_on_unique(err: sqlx::Error, message: &str) -> Error {
+    if let sqlx::Error::Database(db) = &err
+        && db.is_unique_violation()
+    {
+        return Error::conflict(message);
+    }
+    Error::Database(err)
+}

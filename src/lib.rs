@@ -1,0 +1,16 @@
+//! Encore: ticketed live concerts — sign-in, accounts, tickets, live audio, dashboard.
+
+pub mod accounts;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod crypto;
+pub mod db;
+pub mod demo;
+pub mod envelope;
+pub mod error;
+pub mod messaging;
+pub mod meta;
+pub mod notifications;
+pub mod web;

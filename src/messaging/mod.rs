@@ -1,0 +1,191 @@
+//! Outbound e-mail and SMS. Each channel goes to its configured provider (SMTP via
+//! lettre; an HTTP SMS gateway), or by default to the dev outbox: the log plus one JSON
+//! line per message in `<data-dir>/outbox.jsonl`, which admins can read in the dashboard.
+//!
+//! Sending happens in the background: a slow provider never holds a request, and the
+//! answer to "forgot password" takes the same time whether or not a message goes out.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use lettre::message::Mailbox;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use serde::{Deserialize, Serialize};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::Mutex;
+
+use crate::config::Config;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    Email,
+    Sms,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OutboundMessage {
+    pub channel: Channel,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub created_at: String,
+}
+
+impl OutboundMessage {
+    pub fn email(to: &str, subject: impl Into<String>, body: impl Into<String>) -> Self {
+        Self::new(Channel::Email, to, subject.into(), body.into())
+    }
+    pub fn sms(to: &str, body: impl Into<String>) -> Self {
+        Self::new(Channel::Sms, to, String::new(), body.into())
+    }
+    fn new(channel: Channel, to: &str, subject: String, body: String) -> Self {
+        Self {
+            channel,
+            to: to.to_owned(),
+            subject,
+            body,
+            created_at: crate::db::iso8601(crate::db::now_ms()),
+        }
+    }
+}
+
+enum EmailSender {
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: Mailbox,
+    },
+    Outbox,
+}
+
+enum SmsSender {
+    Http {
+        client: reqwest::Client,
+        url: String,
+        token: Option<String>,
+    },
+    Outbox,
+}
+
+#[derive(Clone)]
+pub struct Messenger {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    email: EmailSender,
+    sms: SmsSender,
+    outbox_path: PathBuf,
+    outbox_lock: Mutex<()>,
+}
+
+impl Messenger {
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        let email = match &config.smtp_url {
+            Some(url) => EmailSender::Smtp {
+                transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())?.build(),
+                from: config.mail_from.parse()?,
+            },
+            None => EmailSender::Outbox,
+        };
+        let sms = match &config.sms_url {
+            Some(url) => SmsSender::Http {
+                client: reqwest::Client::builder()
+                    .timeout(std::time::Duration::from_secs(10))
+                    .build()?,
+                url: url.clone(),
+                token: config.sms_token.as_ref().map(|t| t.expose().to_owned()),
+            },
+            None => SmsSender::Outbox,
+        };
+        Ok(Self {
+            inner: Arc::new(Inner {
+                email,
+                sms,
+                outbox_path: config.data_dir.join("outbox.jsonl"),
+                outbox_lock: Mutex::new(()),
+            }),
+        })
+    }
+
+    /// Whether any channel writes to the dev outbox (then admins may read it).
+    pub fn uses_outbox(&self) -> bool {
+        matches!(self.inner.email, EmailSender::Outbox)
+            || matches!(self.inner.sms, SmsSender::Outbox)
+    }
+
+    pub fn outbox_path(&self) -> &std::path::Path {
+        &self.inner.outbox_path
+    }
+
+    /// Queue a message; failures are logged, never surfaced to the requester.
+    pub fn send(&self, message: OutboundMessage) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let channel = message.channel;
+            if let Err(err) = this.deliver(message).await {
+                tracing::error!(?channel, error = %err, "message delivery failed");
+            }
+        });
+    }
+
+    async fn deliver(&self, message: OutboundMessage) -> anyhow::Result<()> {
+        match (message.channel, &self.inner.email, &self.inner.sms) {
+            (Channel::Email, EmailSender::Smtp { transport, from }, _) => {
+                let email = Message::builder()
+                    .from(from.clone())
+                    .to(message.to.parse()?)
+                    .subject(&message.subject)
+                    .body(message.body.clone())?;
+                transport.send(email).await?;
+                tracing::info!(to = %message.to, subject = %message.subject, "e-mail sent");
+                Ok(())
+            }
+            (Channel::Sms, _, SmsSender::Http { client, url, token }) => {
+                let mut request = client
+                    .post(url)
+                    .json(&serde_json::json!({ "to": message.to, "body": message.body }));
+                if let Some(token) = token {
+                    request = request.bearer_auth(token);
+                }
+                request.send().await?.error_for_status()?;
+                tracing::info!(to = %message.to, "sms sent");
+                Ok(())
+            }
+            _ => self.write_outbox(&message).await,
+        }
+    }
+
+    async fn write_outbox(&self, message: &OutboundMessage) -> anyhow::Result<()> {
+        tracing::info!(
+            channel = ?message.channel, to = %message.to, subject = %message.subject,
+            body = %message.body, "dev outbox"
+        );
+        let mut line = serde_json::to_string(message)?;
+        line.push('\n');
+        let _guard = self.inner.outbox_lock.lock().await;
+        let mut file = tokio::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.inner.outbox_path)
+            .await?;
+        file.write_all(line.as_bytes()).await?;
+        file.flush().await?;
+        Ok(())
+    }
+
+    /// The newest `limit` messages of the dev outbox, newest first.
+    pub async fn read_outbox(&self, limit: usize) -> anyhow::Result<Vec<OutboundMessage>> {
+        let text = match tokio::fs::read_to_string(&self.inner.outbox_path).await {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(text
+            .lines()
+            .rev()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .take(limit)
+            .collect())
+    }
+}
