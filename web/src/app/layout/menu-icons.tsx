@@ -1,0 +1,40 @@
+import {
+  IconAlertTriangle,
+  IconCalendarEvent,
+  IconCalendarUser,
+  IconCreditCard,
+  IconHelpCircle,
+  IconInfoCircle,
+  IconLayoutDashboard,
+  IconReceipt,
+  IconSettings,
+  IconTags,
+  IconTicket,
+  IconUserCog,
+  IconUsers,
+  IconWallet,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { MenuIcon } from '../access';
+
+const ICONS: Record<MenuIcon, typeof IconUsers> = {
+  dashboard: IconLayoutDashboard,
+  events: IconCalendarEvent,
+  'my-events': IconTicket,
+  users: IconUsers,
+  'manage-events': IconCalendarUser,
+  about: IconInfoCircle,
+  payments: IconWallet,
+  'payment-methods': IconCreditCard,
+  'pricing-plans': IconTags,
+  billing: IconReceipt,
+  faq: IconHelpCircle,
+  '404': IconAlertTriangle,
+  preferences: IconUserCog,
+  settings: IconSettings,
+};
+
+export function MenuIconView({ icon, size = 18 }: { icon: MenuIcon; size?: number }): ReactNode {
+  const Icon = ICONS[icon];
+  return <Icon size={size} stroke={1.6} />;
+}

@@ -1,0 +1,54 @@
+import { AppShell } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import type { ReactNode } from 'react';
+import { Outlet } from 'react-router';
+import { meQueryOptions } from '../../features/auth/queries';
+import { SIDEBAR_WIDTH } from '../../lib/constants';
+import { useNavigationLayout } from '../layout-store';
+import { PageLoader } from '../providers';
+import { AppBreadcrumbs } from './breadcrumbs';
+import { SidebarMenu } from './sidebar-menu';
+import { TopBar } from './top-bar';
+
+/** The signed-in shell: navbar, sidebar (280 px, full width on mobile, collapsed on md
+ * and below) or top-bar menu, breadcrumbs and the page. */
+export function ShellLayout(): ReactNode {
+  const { data: user } = useSuspenseQuery(meQueryOptions());
+  const layout = useNavigationLayout();
+  const [mobileOpened, mobile] = useDisclosure(false);
+  const [desktopOpened, desktop] = useDisclosure(true);
+  const sideNav = layout === 'side';
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{
+        width: SIDEBAR_WIDTH,
+        breakpoint: 'md',
+        collapsed: { mobile: !mobileOpened, desktop: !sideNav || !desktopOpened },
+      }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <TopBar
+          user={user}
+          layout={layout}
+          mobileOpened={mobileOpened}
+          desktopOpened={desktopOpened}
+          onToggleMobile={mobile.toggle}
+          onToggleDesktop={desktop.toggle}
+        />
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>
+        <SidebarMenu role={user.role} onNavigate={mobile.close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <AppBreadcrumbs />
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,66 @@
+import { Burger, Group, Text, UnstyledButton } from '@mantine/core';
+import { IconBroadcast } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { User } from '../../features/users/model';
+import { CartButton } from '../../features/cart/components/cart-button';
+import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
+import { ProfileMenu } from './profile-menu';
+import { TopMenu } from './top-menu';
+
+interface TopBarProps {
+  user: User;
+  layout: 'side' | 'top';
+  mobileOpened: boolean;
+  desktopOpened: boolean;
+  onToggleMobile: () => void;
+  onToggleDesktop: () => void;
+}
+
+/** The navbar: burger, logo → home, (top layout: menu), notifications, cart, profile. */
+export function TopBar(props: TopBarProps): ReactNode {
+  const { t } = useTranslation();
+  const { user, layout } = props;
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Burger
+          opened={props.mobileOpened}
+          onClick={props.onToggleMobile}
+          hiddenFrom="md"
+          size="sm"
+          aria-label={t('nav.toggleMenu')}
+          data-testid="burger"
+        />
+        {layout === 'side' ? (
+          <Burger
+            opened={props.desktopOpened}
+            onClick={props.onToggleDesktop}
+            visibleFrom="md"
+            size="sm"
+            aria-label={t('nav.toggleMenu')}
+          />
+        ) : null}
+        <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo">
+          <Group gap={6} wrap="nowrap">
+            <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />
+            <Text fw={800} size="lg">
+              {t('app.name')}
+            </Text>
+          </Group>
+        </UnstyledButton>
+        {layout === 'top' ? (
+          <Group visibleFrom="md" ml="md">
+            <TopMenu role={user.role} />
+          </Group>
+        ) : null}
+      </Group>
+      <Group gap="xs" wrap="nowrap">
+        <NotificationsMenu />
+        <CartButton />
+        <ProfileMenu user={user} />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,77 @@
+import { createBrowserRouter, redirect } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { ROUTE_ROLES } from './access';
+import type { RouteName } from './access';
+import { redirectIfSignedIn, requireRoles } from './guard';
+import { RouteError } from '../features/errors/components/route-error';
+
+type PageModule = Record<string, unknown>;
+
+/** Lazy route: the page's code is its own chunk. */
+function page(load: () => Promise<PageModule>, exportName: string): RouteObject['lazy'] {
+  return async () => {
+    const module = await load();
+    return { Component: module[exportName] as React.ComponentType };
+  };
+}
+
+function guarded(name: RouteName, path: string, lazy: RouteObject['lazy'], crumb: string): RouteObject {
+  return { path, loader: requireRoles(ROUTE_ROLES[name]), lazy, handle: { crumb } };
+}
+
+export const routes: RouteObject[] = [
+  { index: true, loader: () => redirect('/home') },
+  {
+    path: '/auth',
+    lazy: page(() => import('../features/auth/components/auth-layout'), 'AuthLayout'),
+    errorElement: <RouteError />,
+    children: [
+      { index: true, loader: () => redirect('/auth/login') },
+      { path: 'login', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/login-page'), 'LoginPage') },
+      { path: 'signup', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/signup-page'), 'SignupPage') },
+      { path: 'registrate', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/registrate-page'), 'RegistratePage') },
+      { path: 'recover-password', lazy: page(() => import('../features/auth/components/recover-password-page'), 'RecoverPasswordPage') },
+      { path: 'lostpassword', lazy: page(() => import('../features/auth/components/lost-password-page'), 'LostPasswordPage') },
+      { path: 'recover-password-email', lazy: page(() => import('../features/auth/components/check-email-page'), 'CheckEmailPage') },
+      { path: 'qr', lazy: page(() => import('../features/auth/components/qr-approve-page'), 'QrApprovePage') },
+    ],
+  },
+  { path: '/404', lazy: page(() => import('../features/errors/components/not-found-page'), 'NotFoundPage') },
+  { path: '/403', lazy: page(() => import('../features/errors/components/forbidden-page'), 'ForbiddenPage') },
+  {
+    lazy: page(() => import('./layout/shell-layout'), 'ShellLayout'),
+    loader: requireRoles(ROUTE_ROLES.home),
+    errorElement: <RouteError />,
+    children: [
+      guarded('home', '/home', page(() => import('../features/home/components/home-page'), 'HomePage'), 'nav.home'),
+      guarded('dashboard', '/dashboard', page(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage'), 'nav.dashboard'),
+      guarded('settings', '/settings', page(() => import('../features/settings/components/settings-page'), 'SettingsPage'), 'nav.settings'),
+      guarded('preferences', '/preferences', page(() => import('../features/preferences/components/preferences-page'), 'PreferencesPage'), 'nav.preferences'),
+      guarded('projects', '/projects', page(() => import('../features/projects/components/projects-page'), 'ProjectsPage'), 'nav.projects'),
+      guarded('users', '/users', page(() => import('../features/users/components/users-page'), 'UsersPage'), 'nav.users'),
+      guarded('cart', '/cart', page(() => import('../features/cart/components/cart-page'), 'CartPage'), 'nav.cart'),
+      guarded('checkout', '/checkout', page(() => import('../features/cart/components/checkout-page'), 'CheckoutPage'), 'nav.checkout'),
+      guarded('checkout-success', '/checkout-success', page(() => import('../features/cart/components/checkout-success-page'), 'CheckoutSuccessPage'), 'nav.checkoutSuccess'),
+      guarded('events', '/events', page(() => import('../features/events/components/events-page'), 'EventsPage'), 'nav.events'),
+      guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents'),
+      guarded('manage-events', '/manage-events', page(() => import('../features/events/components/manage-events-page'), 'ManageEventsPage'), 'nav.manageEvents'),
+      guarded('about', '/about', page(() => import('../features/about/components/about-page'), 'AboutPage'), 'nav.about'),
+      {
+        path: '/payments',
+        handle: { crumb: 'nav.payments' },
+        children: [
+          { index: true, loader: () => redirect('/payments/payment-methods') },
+          guarded('payment-methods', 'payment-methods', page(() => import('../features/payments/components/payment-methods-page'), 'PaymentMethodsPage'), 'nav.paymentMethods'),
+          guarded('billing', 'billing', page(() => import('../features/payments/components/billing-page'), 'BillingPage'), 'nav.billing'),
+          guarded('pricing-plans', 'pricing-plans', page(() => import('../features/payments/components/pricing-plans-page'), 'PricingPlansPage'), 'nav.pricingPlans'),
+        ],
+      },
+      guarded('faq', '/faq', page(() => import('../features/faq/components/faq-page'), 'FaqPage'), 'nav.faq'),
+    ],
+  },
+  { path: '*', loader: () => redirect('/home') },
+];
+
+export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,100 @@
+import { Card, Code, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../app/components/page-header';
+import type { LicenceEntry } from '../api';
+import { aboutQueryOptions, webLicencesQueryOptions } from '../queries';
+
+function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string }): ReactNode {
+  const { t } = useTranslation('dashboard');
+  const needle = filter.trim().toLowerCase();
+  const rows = items.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.license.toLowerCase().includes(needle));
+  if (rows.length === 0) return <Text c="dimmed">{t('common:empty.itemsNotFound')}</Text>;
+  return (
+    <Table.ScrollContainer minWidth={420}>
+      <Table striped highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('about.package')}</Table.Th>
+            <Table.Th>{t('about.version')}</Table.Th>
+            <Table.Th>{t('about.licence')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((item) => (
+            <Table.Tr key={`${item.name}@${item.version}`}>
+              <Table.Td>{item.name}</Table.Td>
+              <Table.Td>
+                <Code>{item.version}</Code>
+              </Table.Td>
+              <Table.Td>{item.license}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** About: what Encore is, the running version and build, and the licences of what it ships. */
+export function AboutPage(): ReactNode {
+  const { t } = useTranslation('dashboard');
+  const server = useQuery(aboutQueryOptions());
+  const web = useQuery(webLicencesQueryOptions());
+  const [filter, setFilter] = useState('');
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('about.title')} description={t('about.intro')} />
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        {(['name', 'version', 'build'] as const).map((field) => (
+          <Card withBorder key={field}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+              {t(`about.${field}`)}
+            </Text>
+            {server.isPending ? (
+              <Skeleton h={24} mt={6} />
+            ) : (
+              <Text fw={700} data-testid={`about-${field}`}>
+                {server.data?.[field] ?? '—'}
+              </Text>
+            )}
+          </Card>
+        ))}
+      </SimpleGrid>
+      {server.isError ? <Text c="red">{t('about.loadFailed')}</Text> : null}
+      <Card withBorder>
+        <Group justify="space-between" mb="sm">
+          <Title order={3}>{t('about.licences')}</Title>
+          <TextInput
+            placeholder={t('about.filter')}
+            value={filter}
+            onChange={(event) => {
+              setFilter(event.currentTarget.value);
+            }}
+            aria-label={t('about.filter')}
+          />
+        </Group>
+        <Tabs defaultValue="web">
+          <Tabs.List mb="sm">
+            <Tabs.Tab value="web">{t('about.webTab', { count: web.data?.length ?? 0 })}</Tabs.Tab>
+            <Tabs.Tab value="server">{t('about.serverTab', { count: server.data?.licenses.length ?? 0 })}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="web">
+            {web.isError ? (
+              <Text c="dimmed">{t('about.webUnavailable')}</Text>
+            ) : web.isPending ? (
+              <Skeleton h={120} />
+            ) : (
+              <LicenceTable items={web.data} filter={filter} />
+            )}
+          </Tabs.Panel>
+          <Tabs.Panel value="server">
+            {server.data ? <LicenceTable items={server.data.licenses} filter={filter} /> : <Skeleton h={120} />}
+          </Tabs.Panel>
+        </Tabs>
+      </Card>
+    </Stack>
+  );
+}

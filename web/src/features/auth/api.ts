@@ -1,0 +1,249 @@
+/** Sign-in client (spec 4, 5, 7, 9 and docs/api-contract.md). */
+import { API_PREFIX, CLIENT_ID, OAUTH_PREFIX } from '../../lib/constants';
+import { ClientError } from '../../lib/errors';
+import { request, requestEnvelope } from '../../lib/http';
+import type { RequestOptions } from '../../lib/http';
+import { assertState, createCodeChallenge, createCodeVerifier, createNonce, createState } from '../../lib/pkce';
+import type { Account } from '../users/model';
+import {
+  clearSession,
+  getAccessTokenCookie,
+  getCodeVerifier,
+  getMfaToken,
+  installRefresher,
+  setHasAuthenticators,
+  storeAuthorizationCode,
+  storeCodeVerifier,
+  storeMfaToken,
+  storeTokens,
+} from './session';
+import type { TokenSet } from './session';
+
+export interface TokenPayload {
+  status: 'OK' | 'E108' | string;
+  access_token?: string;
+  refresh_token?: string;
+  token_type?: string;
+  expires_in?: number;
+  id_token?: string;
+  mfa_token?: string;
+}
+
+export interface Authenticator {
+  id: string;
+  authenticator_type: string;
+  oob_channel: string;
+  name: string;
+  active: boolean;
+}
+
+export interface QrStart {
+  qr_id: string;
+  poll_token: string;
+  approve_url: string;
+  expires_in: number;
+  interval: number;
+}
+
+export interface QrInfo {
+  qr_id: string;
+  client_name: string;
+  status: string;
+  expires_in: number;
+}
+
+export type SignInResult = { kind: 'signed-in' } | { kind: 'mfa-required' };
+
+export const redirectUri = (): string => `${window.location.origin}/auth/callback`;
+
+const basicHeader = (): Record<string, string> => ({ Authorization: `Basic ${btoa(`${CLIENT_ID}:`)}` });
+
+/** POST to the OAuth prefix with a fresh state, and check the echoed state. */
+async function oauth<T>(
+  path: string,
+  body: Record<string, unknown>,
+  options: Omit<RequestOptions, 'body'> = {},
+): Promise<T> {
+  const state = createState();
+  const envelope = await requestEnvelope<T>(`${OAUTH_PREFIX}${path}`, {
+    method: 'POST',
+    auth: false,
+    ...options,
+    body: { ...body, client_id: CLIENT_ID, state },
+  });
+  assertState(state, envelope.state);
+  return envelope.payload;
+}
+
+async function newPkce(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = createCodeVerifier();
+  storeCodeVerifier(verifier);
+  return { verifier, challenge: await createCodeChallenge(verifier) };
+}
+
+function handleTokenPayload(payload: TokenPayload): SignInResult {
+  if (payload.status === 'E108') {
+    if (!payload.mfa_token) throw new ClientError('errors.unknown', 'Second factor required, but no MFA token.');
+    storeMfaToken(payload.mfa_token);
+    return { kind: 'mfa-required' };
+  }
+  if (!payload.access_token || !payload.refresh_token) {
+    throw new ClientError('errors.unknown', 'The server sent no tokens.');
+  }
+  storeTokens({ access_token: payload.access_token, refresh_token: payload.refresh_token });
+  return { kind: 'signed-in' };
+}
+
+/** Exchanges the stored authorization code at the token step. */
+export async function exchangeCode(code: string): Promise<SignInResult> {
+  storeAuthorizationCode(code);
+  const payload = await oauth<TokenPayload>('/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri(),
+    code_verifier: getCodeVerifier() ?? '',
+  });
+  return handleTokenPayload(payload);
+}
+
+/** Authorize (e-mail lower-cased) then token. */
+export async function signIn(email: string, password: string): Promise<SignInResult> {
+  const { challenge } = await newPkce();
+  const payload = await oauth<{ code: string }>(
+    '/authorize',
+    {
+      email: email.trim().toLowerCase(),
+      password,
+      response_type: 'code',
+      response_mode: 'query',
+      scope: 'openid profile email',
+      redirect_uri: redirectUri(),
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      nonce: createNonce(),
+    },
+    { headers: basicHeader() },
+  );
+  return exchangeCode(payload.code);
+}
+
+function mfaBearer(): string {
+  const token = getMfaToken();
+  if (!token) throw new ClientError('errors.mfaExpired', 'The sign-in attempt has expired. Please sign in again.');
+  return token;
+}
+
+export async function listAuthenticators(): Promise<Authenticator[]> {
+  const state = createState();
+  const envelope = await requestEnvelope<Authenticator[]>(`${OAUTH_PREFIX}/authenticators`, {
+    auth: false,
+    bearer: mfaBearer(),
+    query: { code_verifier: getCodeVerifier() ?? '', client_id: CLIENT_ID, state },
+  });
+  assertState(state, envelope.state);
+  setHasAuthenticators(envelope.payload.length > 0);
+  return envelope.payload;
+}
+
+export async function associatePhone(phoneNumber: string): Promise<void> {
+  await oauth<unknown>(
+    '/associate',
+    { authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: phoneNumber.replace(/[\s()-]/g, '') },
+    { bearer: mfaBearer() },
+  );
+  setHasAuthenticators(true);
+}
+
+export async function completeMfa(bindingCode: string): Promise<SignInResult> {
+  const payload = await oauth<TokenPayload>('/token', {
+    grant_type: 'mfa_code',
+    mfa_token: mfaBearer(),
+    binding_code: bindingCode.trim(),
+    code_verifier: getCodeVerifier() ?? '',
+  });
+  return handleTokenPayload(payload);
+}
+
+export async function refreshTokens(refreshToken: string): Promise<TokenSet> {
+  const payload = await oauth<TokenPayload>('/token', { grant_type: 'refresh_token', refresh_token: refreshToken });
+  if (!payload.access_token || !payload.refresh_token) throw new ClientError('errors.unknown', 'No tokens.');
+  return { access_token: payload.access_token, refresh_token: payload.refresh_token };
+}
+
+installRefresher(refreshTokens);
+
+/** Signs out on the server (best effort) and clears every session piece. */
+export async function signOut(): Promise<void> {
+  const token = getAccessTokenCookie();
+  try {
+    if (token) await request<null>(`${OAUTH_PREFIX}/logout`, { method: 'POST', auth: false, bearer: token });
+  } finally {
+    clearSession();
+  }
+}
+
+export async function forgotPassword(email: string): Promise<void> {
+  clearSession();
+  const { verifier } = await newPkce();
+  await oauth<null>('/forgot', { email: email.trim().toLowerCase(), code_verifier: verifier });
+  clearSession();
+}
+
+export async function resetPassword(token: string, password: string): Promise<void> {
+  await oauth<null>('/reset', { token, password });
+}
+
+/** OAuth registration: does not sign in (spec 4). */
+export async function register(email: string, password: string): Promise<Account> {
+  const { verifier } = await newPkce();
+  return oauth<Account>('/register', { email: email.trim().toLowerCase(), password, code_verifier: verifier });
+}
+
+/** Account sign-up (409 → "User already exists"). Does not sign in. */
+export async function signUp(input: {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}): Promise<Account> {
+  return request<Account>(`${API_PREFIX}/accounts/signup`, {
+    method: 'POST',
+    auth: false,
+    body: {
+      login: input.email.trim().toLowerCase(),
+      password: input.password,
+      person: { firstName: input.firstName, lastName: input.lastName },
+    },
+  });
+}
+
+export async function startQrSignIn(): Promise<QrStart> {
+  const { challenge } = await newPkce();
+  return oauth<QrStart>('/token/qr', {
+    redirect_uri: redirectUri(),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'openid profile email',
+    nonce: createNonce(),
+    response_type: 'code',
+  });
+}
+
+export async function pollQrSignIn(pollToken: string): Promise<{ status: string; code?: string }> {
+  return oauth<{ status: string; code?: string }>('/token/qr/poll', { poll_token: pollToken });
+}
+
+export async function getQrRequest(qrId: string): Promise<QrInfo> {
+  return request<QrInfo>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}`);
+}
+
+export async function approveQrRequest(qrId: string): Promise<void> {
+  await request<null>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}/approve`, { method: 'POST' });
+}
+
+export async function fetchMe(): Promise<Account> {
+  const list = await request<Account[]>(`${API_PREFIX}/accounts/userinfo/me`);
+  const me = list[0];
+  if (!me) throw new ClientError('errors.unknown', 'No user information.');
+  return me;
+}

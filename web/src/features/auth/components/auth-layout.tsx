@@ -1,0 +1,60 @@
+import { Box, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBroadcast, IconClockHour4, IconWorld } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { LanguagePicker } from '../../../app/components/language-picker';
+
+/** The /auth layout: the form on one side, the sign-in side panel on the other. */
+export function AuthLayout(): ReactNode {
+  const { t } = useTranslation('auth');
+  return (
+    <Box mih="100vh" style={{ display: 'flex', flexWrap: 'wrap' }}>
+      <Box
+        className="encore-auth-panel"
+        p={{ base: 'lg', md: 48 }}
+        style={{ flex: '1 1 360px', display: 'flex', alignItems: 'center' }}
+      >
+        <Stack gap="lg" maw={480} mx="auto">
+          <Group gap="xs">
+            <IconBroadcast size={36} />
+            <Title order={1}>{t('common:app.name')}</Title>
+          </Group>
+          <Text size="xl" fw={600}>
+            {t('panel.headline')}
+          </Text>
+          <List spacing="md" size="md" center>
+            <List.Item
+              icon={
+                <ThemeIcon color="white" variant="white" radius="xl">
+                  <IconClockHour4 size={16} color="#154EC1" />
+                </ThemeIcon>
+              }
+            >
+              {t('panel.access')}
+            </List.Item>
+            <List.Item
+              icon={
+                <ThemeIcon color="white" variant="white" radius="xl">
+                  <IconWorld size={16} color="#154EC1" />
+                </ThemeIcon>
+              }
+            >
+              {t('panel.artists')}
+            </List.Item>
+          </List>
+        </Stack>
+      </Box>
+      <Box p={{ base: 'md', md: 48 }} style={{ flex: '1 1 420px', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+        <Stack w="100%" maw={440} gap="md">
+          <Paper withBorder shadow="sm" p="xl" radius="md">
+            <Outlet />
+          </Paper>
+          <Box maw={220}>
+            <LanguagePicker label={t('common:language.label')} />
+          </Box>
+        </Stack>
+      </Box>
+    </Box>
+  );
+}

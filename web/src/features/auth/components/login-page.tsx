@@ -1,0 +1,115 @@
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { queryClient } from '../../../app/query-client';
+import { safeRedirect } from '../../../app/guard';
+import { errorText } from '../../../lib/errors';
+import { signIn } from '../api';
+import type { SignInResult } from '../api';
+import { authKeys } from '../queries';
+import { validateEmail } from '../validation';
+import { MfaStep } from './mfa-step';
+import { QrSignIn } from './qr-sign-in';
+
+export function useFinishSignIn(): () => void {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  return () => {
+    queryClient.removeQueries({ queryKey: authKeys.me });
+    void navigate(safeRedirect(params.get('redirect')), { replace: true });
+  };
+}
+
+export function LoginPage(): ReactNode {
+  const { t } = useTranslation('auth');
+  const [step, setStep] = useState<'credentials' | 'mfa'>('credentials');
+  const finish = useFinishSignIn();
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: {
+      email: (value) => {
+        const key = validateEmail(value);
+        return key ? t(key) : null;
+      },
+      password: (value) => (value ? null : t('validation.passwordRequired')),
+    },
+  });
+  const login = useMutation({
+    mutationFn: (values: { email: string; password: string }) => signIn(values.email, values.password),
+    onSuccess: (result: SignInResult) => {
+      if (result.kind === 'mfa-required') setStep('mfa');
+      else finish();
+    },
+  });
+
+  if (step === 'mfa') {
+    return (
+      <MfaStep
+        onDone={finish}
+        onCancel={() => {
+          setStep('credentials');
+        }}
+      />
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>{t('login.title')}</Title>
+        <Text c="dimmed" size="sm">
+          {t('login.subtitle')}
+        </Text>
+      </div>
+      <form
+        onSubmit={form.onSubmit((values) => {
+          login.mutate(values);
+        })}
+        noValidate
+      >
+        <Stack gap="sm">
+          {login.isError ? (
+            <Alert color="red" data-testid="login-error">
+              {errorText(login.error, t)}
+            </Alert>
+          ) : null}
+          <TextInput
+            label={t('fields.email')}
+            type="email"
+            autoComplete="username"
+            required
+            {...form.getInputProps('email')}
+            name="email"
+          />
+          <PasswordInput
+            label={t('fields.password')}
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('password')}
+            name="password"
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} to="/auth/lostpassword" size="sm">
+              {t('login.forgot')}
+            </Anchor>
+          </Group>
+          <Button type="submit" loading={login.isPending} fullWidth data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <Divider label={t('login.or')} labelPosition="center" />
+      <QrSignIn onSignedIn={finish} />
+      <Text size="sm" ta="center">
+        {t('login.noAccount')}{' '}
+        <Anchor component={Link} to="/auth/signup">
+          {t('login.signUp')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

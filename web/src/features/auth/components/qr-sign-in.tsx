@@ -1,0 +1,103 @@
+import { Alert, Button, Center, Paper, Stack, Text } from '@mantine/core';
+import { IconQrcode } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { QRCodeSVG } from 'qrcode.react';
+import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../lib/errors';
+import { exchangeCode, pollQrSignIn, startQrSignIn } from '../api';
+import type { QrStart } from '../api';
+
+/** QR sign-in: show approve_url as a QR code, poll until a signed-in device approves. */
+export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode {
+  const { t } = useTranslation('auth');
+  const [session, setSession] = useState<QrStart | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const start = useMutation({
+    mutationFn: startQrSignIn,
+    onSuccess: (data) => {
+      setFailure(null);
+      setSession(data);
+    },
+  });
+
+  useEffect(() => {
+    if (!session) return undefined;
+    let stopped = false;
+    const deadline = Date.now() + session.expires_in * 1000;
+    const intervalMs = Math.max(1, session.interval) * 1000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async (): Promise<void> => {
+      if (stopped) return;
+      if (Date.now() > deadline) {
+        setSession(null);
+        setFailure('expired');
+        return;
+      }
+      try {
+        const answer = await pollQrSignIn(session.poll_token);
+        if (stopped) return;
+        if (answer.status === 'approved' && answer.code) {
+          const result = await exchangeCode(answer.code);
+          if (result.kind === 'signed-in') onSignedIn();
+          return;
+        }
+        timer = setTimeout(() => void tick(), intervalMs);
+      } catch (error) {
+        if (!stopped) {
+          setSession(null);
+          setFailure(error);
+        }
+      }
+    };
+    timer = setTimeout(() => void tick(), intervalMs);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [session, onSignedIn]);
+
+  if (!session) {
+    return (
+      <Stack gap="xs">
+        {failure ? (
+          <Alert color="yellow">{failure === 'expired' ? t('qr.expired') : errorText(failure, t)}</Alert>
+        ) : null}
+        {start.isError ? <Alert color="red">{errorText(start.error, t)}</Alert> : null}
+        <Button
+          variant="default"
+          leftSection={<IconQrcode size={18} />}
+          loading={start.isPending}
+          onClick={() => {
+            start.mutate();
+          }}
+          data-testid="qr-start"
+        >
+          {t('qr.start')}
+        </Button>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="xs" align="center" data-testid="qr-panel">
+      <Paper p="sm" bg="white" radius="md">
+        <Center>
+          <QRCodeSVG value={session.approve_url} size={184} marginSize={1} title={t('qr.alt')} />
+        </Center>
+      </Paper>
+      <Text size="sm" ta="center" c="dimmed">
+        {t('qr.scan')}
+      </Text>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        onClick={() => {
+          setSession(null);
+        }}
+      >
+        {t('qr.cancel')}
+      </Button>
+    </Stack>
+  );
+}

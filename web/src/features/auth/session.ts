@@ -1,0 +1,163 @@
+/**
+ * The authentication session pieces (spec 3, 4): authorization code, access token,
+ * refresh token, MFA token and code verifier, all kept in cookies; and the auth status
+ * flags isAuthorized, hasAuthenticators, hasToken.
+ */
+import { useSyncExternalStore } from 'react';
+import { COOKIE_DEFAULT_SECONDS, COOKIE_LONG_SECONDS, REFRESH_MARGIN_SECONDS } from '../../lib/constants';
+import { deleteCookie, getCookie, setCookie } from '../../lib/cookies';
+import { setTokenProvider } from '../../lib/http';
+
+export const COOKIE = {
+  code: 'encore_code',
+  accessToken: 'encore_access_token',
+  refreshToken: 'encore_refresh_token',
+  mfaToken: 'encore_mfa_token',
+  codeVerifier: 'encore_code_verifier',
+} as const;
+
+export interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface AuthStatus {
+  isAuthorized: boolean;
+  hasAuthenticators: boolean;
+  hasToken: boolean;
+}
+
+let hasAuthenticators = false;
+let snapshot: AuthStatus = computeStatus();
+const listeners = new Set<() => void>();
+
+function computeStatus(): AuthStatus {
+  const hasToken = getCookie(COOKIE.accessToken) !== null || getCookie(COOKIE.refreshToken) !== null;
+  return { isAuthorized: hasToken, hasAuthenticators, hasToken };
+}
+
+function emit(): void {
+  snapshot = computeStatus();
+  for (const listener of listeners) listener();
+}
+
+export function getAuthStatus(): AuthStatus {
+  return snapshot;
+}
+
+export function useAuthStatus(): AuthStatus {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getAuthStatus,
+    getAuthStatus,
+  );
+}
+
+export function setHasAuthenticators(value: boolean): void {
+  hasAuthenticators = value;
+  emit();
+}
+
+export function storeCodeVerifier(verifier: string): void {
+  setCookie(COOKIE.codeVerifier, verifier, COOKIE_DEFAULT_SECONDS);
+}
+
+export function getCodeVerifier(): string | null {
+  return getCookie(COOKIE.codeVerifier);
+}
+
+export function storeAuthorizationCode(code: string): void {
+  setCookie(COOKIE.code, code, COOKIE_LONG_SECONDS);
+}
+
+export function getAuthorizationCode(): string | null {
+  return getCookie(COOKIE.code);
+}
+
+/** Token answer with status E108: the code is cleared and the MFA token stored. */
+export function storeMfaToken(mfaToken: string): void {
+  deleteCookie(COOKIE.code);
+  setCookie(COOKIE.mfaToken, mfaToken, COOKIE_LONG_SECONDS);
+  emit();
+}
+
+export function getMfaToken(): string | null {
+  return getCookie(COOKIE.mfaToken);
+}
+
+/** Any other token answer: MFA token and code cleared, access and refresh tokens stored. */
+export function storeTokens(tokens: TokenSet): void {
+  deleteCookie(COOKIE.mfaToken);
+  deleteCookie(COOKIE.code);
+  setCookie(COOKIE.accessToken, tokens.access_token, COOKIE_LONG_SECONDS);
+  setCookie(COOKIE.refreshToken, tokens.refresh_token, COOKIE_LONG_SECONDS);
+  emit();
+}
+
+export function getAccessTokenCookie(): string | null {
+  return getCookie(COOKIE.accessToken);
+}
+
+export function getRefreshToken(): string | null {
+  return getCookie(COOKIE.refreshToken);
+}
+
+/** Logout and forgot-password clear every piece. */
+export function clearSession(): void {
+  for (const name of Object.values(COOKIE)) deleteCookie(name);
+  hasAuthenticators = false;
+  emit();
+}
+
+/** Seconds since the epoch at which a JWT expires, or null when it cannot be read. */
+export function jwtExpiry(token: string): number | null {
+  const part = token.split('.')[1];
+  if (!part) return null;
+  try {
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const claims = JSON.parse(json) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp : null;
+  } catch {
+    return null;
+  }
+}
+
+export function needsRefresh(token: string | null, nowSeconds: number): boolean {
+  if (!token) return true;
+  const exp = jwtExpiry(token);
+  return exp !== null && exp - nowSeconds < REFRESH_MARGIN_SECONDS;
+}
+
+type Refresher = (refreshToken: string) => Promise<TokenSet>;
+let refresher: Refresher | null = null;
+let inflight: Promise<string | null> | null = null;
+
+/** Installs the refresh call (features/auth/api.ts) and the token provider of the HTTP client. */
+export function installRefresher(fn: Refresher): void {
+  refresher = fn;
+  setTokenProvider(getValidAccessToken);
+}
+
+export async function getValidAccessToken(): Promise<string | null> {
+  const access = getAccessTokenCookie();
+  if (!needsRefresh(access, Date.now() / 1000)) return access;
+  const refreshToken = getRefreshToken();
+  if (!refreshToken || !refresher) return access;
+  const run = refresher;
+  inflight ??= run(refreshToken)
+    .then((tokens) => {
+      storeTokens(tokens);
+      return tokens.access_token;
+    })
+    .catch(() => {
+      clearSession();
+      return null;
+    })
+    .finally(() => {
+      inflight = null;
+    });
+  return inflight;
+}

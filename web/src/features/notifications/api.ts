@@ -1,0 +1,31 @@
+import { API_PREFIX } from '../../lib/constants';
+import { request } from '../../lib/http';
+
+export interface AppNotification {
+  id: string;
+  type: 'message' | 'upload' | 'topic';
+  title: string;
+  body: string;
+  sender: string | null;
+  uploadType: string | null;
+  read: boolean;
+  createdAt: string;
+}
+
+export interface NotificationPage {
+  items: AppNotification[];
+  total: number;
+  unread: number;
+  page: number;
+  pageSize: number;
+}
+
+const BASE = `${API_PREFIX}/notifications`;
+
+export const listNotifications = (page: number, pageSize: number): Promise<NotificationPage> =>
+  request<NotificationPage>(BASE, { query: { page, pageSize } });
+
+export const markNotificationRead = (id: string): Promise<AppNotification> =>
+  request<AppNotification>(`${BASE}/${encodeURIComponent(id)}/read`, { method: 'POST' });
+
+export const markAllNotificationsRead = (): Promise<null> => request<null>(`${BASE}/read-all`, { method: 'POST' });

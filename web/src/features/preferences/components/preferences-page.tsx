@@ -1,0 +1,260 @@
+import { Alert, Badge, Button, Card, FileButton, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LanguagePicker } from '../../../app/components/language-picker';
+import { PageHeader } from '../../../app/components/page-header';
+import { errorText } from '../../../lib/errors';
+import { authKeys, meQueryOptions } from '../../auth/queries';
+import { validateCode, validateEmail, validatePassword, validatePasswordCheck, validatePhone } from '../../auth/validation';
+import { changeMfa, changePassword, removePhone, startPhoneEnrolment, updateAccount, uploadAvatar, verifyPhone } from '../../users/api';
+import { UserAvatar } from '../../users/components/user-avatar';
+import type { User } from '../../users/model';
+import { splitFullname } from '../../users/model';
+import { accountKeys } from '../../users/queries';
+import { ALLOWED_AVATAR_TYPES, checkAvatarFile } from '../../users/upload';
+
+function useAccountMutation<TVars>(fn: (vars: TVars) => Promise<unknown>, successKey: string) {
+  const { t } = useTranslation('account');
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t(successKey) });
+      await queryClient.invalidateQueries({ queryKey: authKeys.me });
+      await queryClient.invalidateQueries({ queryKey: accountKeys.all });
+    },
+    onError: (error) => {
+      notifications.show({ color: 'red', title: t('toast.failed'), message: errorText(error, t) });
+    },
+  });
+}
+
+function ProfileCard({ user }: { user: User }): ReactNode {
+  const { t } = useTranslation('account');
+  const form = useForm({
+    initialValues: { fullname: user.fullname, email: user.email, notes: user.notes },
+    validate: {
+      fullname: (value) => (value.trim() ? null : t('profile.nameRequired')),
+      email: (value) => (validateEmail(value) ? t('profile.emailInvalid') : null),
+    },
+  });
+  const save = useAccountMutation(
+    (values: typeof form.values) =>
+      updateAccount(user.id, { person: splitFullname(values.fullname), login: values.email.trim().toLowerCase(), notes: values.notes }),
+    'toast.profileSaved',
+  );
+  const avatar = useAccountMutation((file: File) => {
+    checkAvatarFile(file);
+    return uploadAvatar(user.id, file);
+  }, 'toast.avatarSaved');
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="md">
+        {t('profile.title')}
+      </Title>
+      <Group mb="md">
+        <UserAvatar user={user} size={72} />
+        <Stack gap={4}>
+          <FileButton
+            accept={ALLOWED_AVATAR_TYPES.join(',')}
+            onChange={(file) => {
+              if (file) avatar.mutate(file);
+            }}
+          >
+            {(props) => (
+              <Button variant="light" size="xs" loading={avatar.isPending} {...props} data-testid="avatar-upload">
+                {t('profile.changeAvatar')}
+              </Button>
+            )}
+          </FileButton>
+          <Text size="xs" c="dimmed">
+            {t('profile.avatarHint')}
+          </Text>
+        </Stack>
+      </Group>
+      <form
+        onSubmit={form.onSubmit((values) => {
+          save.mutate(values);
+        })}
+        noValidate
+      >
+        <Stack gap="sm">
+          <TextInput label={t('profile.fullname')} {...form.getInputProps('fullname')} name="fullname" />
+          <TextInput label={t('profile.email')} type="email" {...form.getInputProps('email')} name="email" />
+          <Textarea label={t('profile.notes')} autosize minRows={2} {...form.getInputProps('notes')} name="notes" />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending}>
+              {t('profile.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function PasswordCard({ user }: { user: User }): ReactNode {
+  const { t } = useTranslation('account');
+  const form = useForm({
+    initialValues: { currentPassword: '', password: '', passwordCheck: '' },
+    validate: {
+      currentPassword: (value) => (value ? null : t('password.currentRequired')),
+      password: (value) => {
+        const key = validatePassword(value);
+        return key ? t(`auth:${key}`) : null;
+      },
+      passwordCheck: (value, values) => (validatePasswordCheck(value, values.password) ? t('auth:validation.passwordMismatch') : null),
+    },
+  });
+  const change = useAccountMutation(
+    (values: typeof form.values) => changePassword(user.id, values.currentPassword, values.password),
+    'toast.passwordChanged',
+  );
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="md">
+        {t('password.title')}
+      </Title>
+      <form
+        onSubmit={form.onSubmit((values) => {
+          change.mutate(values, { onSuccess: () => { form.reset(); } });
+        })}
+        noValidate
+      >
+        <Stack gap="sm">
+          <PasswordInput label={t('password.current')} autoComplete="current-password" {...form.getInputProps('currentPassword')} />
+          <PasswordInput label={t('password.new')} description={t('auth:validation.passwordRules')} autoComplete="new-password" {...form.getInputProps('password')} />
+          <PasswordInput label={t('password.check')} autoComplete="new-password" {...form.getInputProps('passwordCheck')} />
+          <Group justify="flex-end">
+            <Button type="submit" loading={change.isPending}>
+              {t('password.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function SecondFactorCard({ user }: { user: User }): ReactNode {
+  const { t } = useTranslation('account');
+  const [codeSent, setCodeSent] = useState(false);
+  const phoneForm = useForm({
+    initialValues: { phone: '' },
+    validate: { phone: (value) => (validatePhone(value) ? t('auth:validation.phoneInvalid') : null) },
+  });
+  const codeForm = useForm({
+    initialValues: { code: '' },
+    validate: { code: (value) => (validateCode(value) ? t('auth:validation.codeInvalid') : null) },
+  });
+  const sendCode = useAccountMutation((phone: string) => startPhoneEnrolment(user.id, phone), 'toast.codeSent');
+  const verify = useAccountMutation((code: string) => verifyPhone(user.id, code), 'toast.phoneSaved');
+  const remove = useAccountMutation(() => removePhone(user.id), 'toast.phoneRemoved');
+  const toggle = useAccountMutation((useMFA: boolean) => changeMfa(user.id, useMFA), 'toast.mfaSaved');
+  return (
+    <Card withBorder padding="lg">
+      <Group justify="space-between" mb="md">
+        <Title order={4}>{t('mfa.title')}</Title>
+        <Badge color={user.useMFA ? 'green' : 'gray'} variant="light">
+          {user.useMFA ? t('mfa.on') : t('mfa.off')}
+        </Badge>
+      </Group>
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('mfa.intro')}
+        </Text>
+        <Switch
+          label={t('mfa.toggle')}
+          checked={user.useMFA}
+          disabled={!user.phone || toggle.isPending}
+          onChange={(event) => {
+            toggle.mutate(event.currentTarget.checked);
+          }}
+          data-testid="mfa-toggle"
+        />
+        {user.phone ? (
+          <Group justify="space-between">
+            <Text size="sm">{t('mfa.phoneEnrolled', { phone: user.phone })}</Text>
+            <Button
+              variant="light"
+              color="red"
+              size="xs"
+              loading={remove.isPending}
+              onClick={() => {
+                remove.mutate(undefined);
+              }}
+            >
+              {t('mfa.removePhone')}
+            </Button>
+          </Group>
+        ) : (
+          <>
+            <Alert variant="light">{t('mfa.noPhone')}</Alert>
+            {codeSent ? (
+              <form
+                onSubmit={codeForm.onSubmit((values) => {
+                  verify.mutate(values.code, {
+                    onSuccess: () => {
+                      setCodeSent(false);
+                      codeForm.reset();
+                    },
+                  });
+                })}
+                noValidate
+              >
+                <Group align="flex-end">
+                  <TextInput label={t('mfa.code')} inputMode="numeric" maxLength={6} {...codeForm.getInputProps('code')} />
+                  <Button type="submit" loading={verify.isPending}>
+                    {t('mfa.verify')}
+                  </Button>
+                </Group>
+              </form>
+            ) : (
+              <form
+                onSubmit={phoneForm.onSubmit((values) => {
+                  sendCode.mutate(values.phone, { onSuccess: () => { setCodeSent(true); } });
+                })}
+                noValidate
+              >
+                <Group align="flex-end">
+                  <TextInput label={t('mfa.phone')} placeholder="+447700900123" type="tel" {...phoneForm.getInputProps('phone')} />
+                  <Button type="submit" loading={sendCode.isPending}>
+                    {t('mfa.sendCode')}
+                  </Button>
+                </Group>
+              </form>
+            )}
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Preferences: own profile, avatar, password, second factor and phone, language. */
+export function PreferencesPage(): ReactNode {
+  const { t } = useTranslation('account');
+  const { data: user } = useSuspenseQuery(meQueryOptions());
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('preferences.title')} description={t('preferences.subtitle')} />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <ProfileCard key={`${user.id}-${user.fullname}-${user.email}`} user={user} />
+        <Stack gap="lg">
+          <SecondFactorCard user={user} />
+          <PasswordCard user={user} />
+          <Card withBorder padding="lg">
+            <Title order={4} mb="md">
+              {t('language.title')}
+            </Title>
+            <LanguagePicker />
+          </Card>
+        </Stack>
+      </SimpleGrid>
+    </Stack>
+  );
+}

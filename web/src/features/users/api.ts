@@ -1,0 +1,76 @@
+import { API_PREFIX } from '../../lib/constants';
+import { request, requestBlob } from '../../lib/http';
+import type { Role } from '../../lib/roles';
+import type { Account, AccountPage } from './model';
+
+const BASE = `${API_PREFIX}/accounts`;
+
+export interface AccountListQuery {
+  page: number;
+  pageSize: number;
+  search?: string;
+  active?: 'true' | 'false';
+  role?: Role;
+}
+
+export interface AccountStats {
+  byRole: { user: number; admin: number; sa: number };
+  enabled: number;
+  disabled: number;
+  withMfa: number;
+  signups: { date: string; count: number }[];
+}
+
+export const listAccounts = (query: AccountListQuery): Promise<AccountPage> =>
+  request<AccountPage>(BASE, { query: { ...query } });
+
+export const getAccount = (id: string): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`);
+
+export const getAccountStats = (): Promise<AccountStats> => request<AccountStats>(`${BASE}/stats`);
+
+export const createAccount = (input: {
+  login: string;
+  person: { firstName: string; lastName: string };
+  roles: Role[];
+  notes?: string;
+}): Promise<Account> => request<Account>(BASE, { method: 'POST', body: input });
+
+export const updateAccount = (
+  id: string,
+  patch: {
+    login?: string;
+    person?: { firstName: string; lastName: string };
+    notes?: string;
+    roles?: Role[];
+    enablement?: { enabled: boolean };
+  },
+): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
+
+export const deleteAccount = (id: string): Promise<null> =>
+  request<null>(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+export const changeMfa = (id: string, useMFA: boolean): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/changemfa`, { method: 'POST', body: { useMFA } });
+
+export const reinviteAccount = (id: string): Promise<null> =>
+  request<null>(`${BASE}/${encodeURIComponent(id)}/reinvite`, { method: 'POST' });
+
+export const changePassword = (id: string, currentPassword: string, newPassword: string): Promise<null> =>
+  request<null>(`${BASE}/${encodeURIComponent(id)}/password`, { method: 'POST', body: { currentPassword, newPassword } });
+
+export const startPhoneEnrolment = (id: string, phone: string): Promise<null> =>
+  request<null>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'POST', body: { phone: phone.replace(/[\s()-]/g, '') } });
+
+export const verifyPhone = (id: string, code: string): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone/verify`, { method: 'POST', body: { code: code.trim() } });
+
+export const removePhone = (id: string): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'DELETE' });
+
+export const uploadAvatar = (id: string, file: File): Promise<Account> => {
+  const form = new FormData();
+  form.append('file', file);
+  return request<Account>(`${BASE}/${encodeURIComponent(id)}/avatar`, { method: 'POST', form });
+};
+
+export const fetchAvatar = (url: string): Promise<Blob> => requestBlob(url);

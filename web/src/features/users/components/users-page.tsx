@@ -1,0 +1,285 @@
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Menu,
+  Modal,
+  Pagination,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDots, IconMailForward, IconPencil, IconPhoto, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../app/components/page-header';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../lib/constants';
+import type { Role } from '../../../lib/roles';
+import { meQueryOptions } from '../../auth/queries';
+import type { User } from '../model';
+import { useUserMutations } from '../mutations';
+import { accountListQueryOptions } from '../queries';
+import { ALLOWED_AVATAR_TYPES } from '../upload';
+import { UserAvatar } from './user-avatar';
+import { UserFormModal } from './user-form-modal';
+
+type ActiveFilter = 'all' | 'true' | 'false';
+
+/** Users admin (admin, sa): list with active filter and search, create, edit, delete… */
+export function UsersPage(): ReactNode {
+  const { t, i18n } = useTranslation('users');
+  const { data: me } = useSuspenseQuery(meQueryOptions());
+  const [page, setPage] = useState(DEFAULT_PAGE);
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, 300);
+  const [active, setActive] = useState<ActiveFilter>('all');
+  const [editing, setEditing] = useState<User | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const mutations = useUserMutations();
+
+  const list = useQuery(
+    accountListQueryOptions({
+      page,
+      pageSize: DEFAULT_PAGE_SIZE,
+      search: debouncedSearch.trim() || undefined,
+      active: active === 'all' ? undefined : active,
+    }),
+  );
+  const isSa = me.role === 'sa';
+  const roleOptions: Role[] = isSa ? ['user', 'admin', 'sa'] : ['user', 'admin'];
+  const canManage = (user: User): boolean => isSa || user.role !== 'sa';
+  const totalPages = list.data ? Math.max(1, Math.ceil(list.data.total / DEFAULT_PAGE_SIZE)) : 1;
+  const users = list.data?.users ?? [];
+
+  const openCreate = (): void => {
+    setEditing(null);
+    setFormOpen(true);
+  };
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('title')}
+        description={t('subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={openCreate} data-testid="user-create">
+            {t('create')}
+          </Button>
+        }
+      />
+      <Card withBorder padding="md">
+        <Group mb="md" justify="space-between" wrap="wrap">
+          <TextInput
+            leftSection={<IconSearch size={16} />}
+            placeholder={t('searchPlaceholder')}
+            aria-label={t('searchPlaceholder')}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setPage(1);
+            }}
+            w={{ base: '100%', sm: 320 }}
+            data-testid="user-search"
+          />
+          <SegmentedControl
+            value={active}
+            onChange={(value) => {
+              setActive(value as ActiveFilter);
+              setPage(1);
+            }}
+            data={[
+              { value: 'all', label: t('filter.all') },
+              { value: 'true', label: t('filter.active') },
+              { value: 'false', label: t('filter.inactive') },
+            ]}
+          />
+        </Group>
+        {list.isError ? (
+          <Text c="red">{t('loadFailed')}</Text>
+        ) : users.length === 0 && !list.isPending ? (
+          <Text ta="center" c="dimmed" py="xl" data-testid="users-empty">
+            {t('common:empty.itemsNotFound')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table highlightOnHover verticalSpacing="sm" data-testid="users-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('table.user')}</Table.Th>
+                  <Table.Th>{t('table.role')}</Table.Th>
+                  <Table.Th>{t('table.active')}</Table.Th>
+                  <Table.Th>{t('table.mfa')}</Table.Th>
+                  <Table.Th>{t('table.created')}</Table.Th>
+                  <Table.Th aria-label={t('table.actions')} />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {users.map((user) => {
+                  const manageable = canManage(user);
+                  const self = user.id === me.id;
+                  return (
+                    <Table.Tr key={user.id} data-testid="user-row">
+                      <Table.Td>
+                        <Group gap="sm" wrap="nowrap">
+                          <UserAvatar user={user} size={34} />
+                          <div>
+                            <Text size="sm" fw={600}>
+                              {user.fullname || '—'}
+                            </Text>
+                            <Text size="xs" c="dimmed">
+                              {user.email}
+                            </Text>
+                          </div>
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={user.role === 'user' ? 'gray' : 'encore'}>
+                          {t(`common:roles.${user.role}`)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Switch
+                          checked={user.active}
+                          disabled={!manageable || self}
+                          aria-label={t('table.active')}
+                          onChange={(event) => {
+                            mutations.setEnabled.mutate({ id: user.id, enabled: event.currentTarget.checked });
+                          }}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Switch
+                          checked={user.useMFA}
+                          disabled={!manageable}
+                          aria-label={t('table.mfa')}
+                          onChange={(event) => {
+                            mutations.setMfa.mutate({ id: user.id, useMFA: event.currentTarget.checked });
+                          }}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{new Date(user.created_at).toLocaleDateString(i18n.language === 'gb' ? 'en-GB' : undefined)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <ActionIcon variant="subtle" aria-label={t('table.actions')} disabled={!manageable}>
+                              <IconDots size={18} />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            <Menu.Item
+                              leftSection={<IconPencil size={16} />}
+                              onClick={() => {
+                                setEditing(user);
+                                setFormOpen(true);
+                              }}
+                            >
+                              {t('actions.edit')}
+                            </Menu.Item>
+                            <FileButton
+                              accept={ALLOWED_AVATAR_TYPES.join(',')}
+                              onChange={(file) => {
+                                if (file) mutations.avatar.mutate({ id: user.id, file });
+                              }}
+                            >
+                              {(props) => (
+                                <Menu.Item leftSection={<IconPhoto size={16} />} closeMenuOnClick={false} {...props}>
+                                  {t('actions.avatar')}
+                                </Menu.Item>
+                              )}
+                            </FileButton>
+                            <Menu.Item
+                              leftSection={<IconMailForward size={16} />}
+                              onClick={() => {
+                                mutations.reinvite.mutate(user.id);
+                              }}
+                            >
+                              {t('actions.reinvite')}
+                            </Menu.Item>
+                            <Menu.Divider />
+                            <Menu.Item
+                              color="red"
+                              leftSection={<IconTrash size={16} />}
+                              disabled={self}
+                              onClick={() => {
+                                setDeleting(user);
+                              }}
+                            >
+                              {t('actions.delete')}
+                            </Menu.Item>
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <Group justify="space-between" mt="md">
+          <Text size="sm" c="dimmed">
+            {t('total', { count: list.data?.total ?? 0 })}
+          </Text>
+          <Pagination total={totalPages} value={page} onChange={setPage} size="sm" />
+        </Group>
+      </Card>
+      <UserFormModal
+        opened={formOpen}
+        user={editing}
+        roleOptions={roleOptions}
+        canChangeRole={isSa}
+        loading={mutations.create.isPending || mutations.update.isPending}
+        onClose={() => {
+          setFormOpen(false);
+        }}
+        onSubmit={(values) => {
+          const close = { onSuccess: () => { setFormOpen(false); } };
+          if (editing) mutations.update.mutate({ id: editing.id, values, withRole: isSa && values.role !== editing.role }, close);
+          else mutations.create.mutate(values, close);
+        }}
+      />
+      <Modal
+        opened={deleting !== null}
+        onClose={() => {
+          setDeleting(null);
+        }}
+        title={t('delete.title')}
+        centered
+      >
+        <Text mb="lg">{t('delete.text', { name: deleting?.fullname || deleting?.email })}</Text>
+        <Group justify="flex-end">
+          <Button
+            variant="default"
+            onClick={() => {
+              setDeleting(null);
+            }}
+          >
+            {t('form.cancel')}
+          </Button>
+          <Button
+            color="red"
+            loading={mutations.remove.isPending}
+            onClick={() => {
+              if (deleting) mutations.remove.mutate(deleting.id, { onSuccess: () => { setDeleting(null); } });
+            }}
+            data-testid="user-delete-confirm"
+          >
+            {t('delete.confirm')}
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

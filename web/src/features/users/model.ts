@@ -1,0 +1,72 @@
+import type { Role } from '../../lib/roles';
+import { isRole } from '../../lib/roles';
+
+/** Account as the server sends it (docs/api-contract.md). */
+export interface Account {
+  id: string;
+  login: string;
+  person: { firstName: string; lastName: string };
+  roles: string[];
+  enablement: { enabled: boolean; useMFA: boolean };
+  createdAt: string;
+  tenantKey: string;
+  avatar?: string | null;
+  notes?: string | null;
+  phone?: string | null;
+}
+
+export interface AccountPage {
+  items: Account[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** User as the interface sees it (spec 3). */
+export interface User {
+  id: string;
+  fullname: string;
+  username: string;
+  email: string;
+  role: Role;
+  projects: string[];
+  avatar: string | null;
+  notes: string;
+  active: boolean;
+  useMFA: boolean;
+  phone: string | null;
+  created_at: string;
+  tenantKey: string;
+}
+
+/** Fullname is built from first and last name. */
+export function joinFullname(firstName: string | undefined, lastName: string | undefined): string {
+  return [firstName?.trim() ?? '', lastName?.trim() ?? ''].filter((part) => part.length > 0).join(' ');
+}
+
+/** When sending, fullname is split on a space into first and last name. */
+export function splitFullname(fullname: string): { firstName: string; lastName: string } {
+  const text = fullname.trim().replace(/\s+/g, ' ');
+  const space = text.indexOf(' ');
+  if (space < 0) return { firstName: text, lastName: '' };
+  return { firstName: text.slice(0, space), lastName: text.slice(space + 1) };
+}
+
+export function toUser(account: Account): User {
+  const first = account.roles[0];
+  return {
+    id: account.id,
+    fullname: joinFullname(account.person.firstName, account.person.lastName),
+    username: account.login,
+    email: account.login,
+    role: isRole(first) ? first : 'user',
+    projects: [],
+    avatar: account.avatar ?? null,
+    notes: account.notes ?? '',
+    active: account.enablement.enabled,
+    useMFA: account.enablement.useMFA,
+    phone: account.phone ?? null,
+    created_at: account.createdAt,
+    tenantKey: account.tenantKey,
+  };
+}

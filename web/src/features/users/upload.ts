@@ -1,0 +1,14 @@
+import { ClientError } from '../../lib/errors';
+
+export const ALLOWED_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
+
+/** Client-side pre-check; the server checks the content itself (415 "File type is incorrect"). */
+export function checkAvatarFile(file: File): void {
+  if (!ALLOWED_AVATAR_TYPES.includes(file.type)) {
+    throw new ClientError('errors.fileType', 'File type is incorrect');
+  }
+  if (file.size > MAX_AVATAR_BYTES) {
+    throw new ClientError('errors.fileTooLarge', 'The file is too large (2 MiB at most).');
+  }
+}

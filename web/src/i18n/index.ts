@@ -1,0 +1,92 @@
+import i18n from 'i18next';
+import type { BackendModule, ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LANGUAGE_STORAGE_KEY } from '../lib/constants';
+import {
+  DEFAULT_LANGUAGE,
+  NAMESPACES,
+  fromBrowserLanguage,
+  isLanguageCode,
+  languageInfo,
+} from './languages';
+import type { LanguageCode } from './languages';
+
+/** English ships with the first page; the other languages load when chosen. */
+const english = import.meta.glob<ResourceKey>('../locales/gb/*.json', { eager: true, import: 'default' });
+const others = import.meta.glob<ResourceKey>(['../locales/*/*.json', '!../locales/gb/*.json'], { import: 'default' });
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const loader = others[`../locales/${language}/${namespace}.json`];
+    if (!loader) {
+      callback(null, {});
+      return;
+    }
+    loader().then(
+      (data) => {
+        callback(null, data);
+      },
+      (error: unknown) => {
+        callback(error instanceof Error ? error : new Error(String(error)), null);
+      },
+    );
+  },
+};
+
+function englishResources(): Record<string, ResourceKey> {
+  const resources: Record<string, ResourceKey> = {};
+  for (const [path, data] of Object.entries(english)) {
+    const namespace = /\/([^/]+)\.json$/.exec(path)?.[1];
+    if (namespace) resources[namespace] = data;
+  }
+  return resources;
+}
+
+export function storedLanguage(): LanguageCode {
+  try {
+    const saved = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    if (isLanguageCode(saved)) return saved;
+  } catch {
+    // storage unavailable: fall through
+  }
+  return typeof navigator === 'undefined' ? DEFAULT_LANGUAGE : fromBrowserLanguage(navigator.language);
+}
+
+export function applyDocumentLanguage(code: string): void {
+  const info = languageInfo(code);
+  document.documentElement.lang = info.htmlLang;
+  document.documentElement.dir = info.dir;
+}
+
+export async function setupI18n(language: LanguageCode = storedLanguage()): Promise<typeof i18n> {
+  if (i18n.isInitialized) return i18n;
+  i18n.on('languageChanged', (code) => {
+    applyDocumentLanguage(code);
+    try {
+      if (isLanguageCode(code)) localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
+    } catch {
+      // storage unavailable: the choice lasts for this visit
+    }
+  });
+  await i18n
+    .use(lazyBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: DEFAULT_LANGUAGE,
+      supportedLngs: ['gb', 'br', 'es', 'cn', 'ir'],
+      ns: [...NAMESPACES],
+      defaultNS: 'common',
+      partialBundledLanguages: true,
+      resources: { [DEFAULT_LANGUAGE]: englishResources() },
+      interpolation: { escapeValue: false },
+      react: { useSuspense: true },
+      returnNull: false,
+    });
+  applyDocumentLanguage(i18n.language);
+  return i18n;
+}
+
+export default i18n;

@@ -1,0 +1,33 @@
+import type { TFunction } from 'i18next';
+
+/** An error raised by the server: its text is shown as is (spec 8). */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** An error raised by this app: carries a translation key and the English text. */
+export class ClientError extends Error {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super(message);
+    this.name = 'ClientError';
+    this.key = key;
+  }
+}
+
+export const INVALID_STATE = 'Invalid state.';
+
+export function invalidStateError(): ClientError {
+  return new ClientError('errors.invalidState', INVALID_STATE);
+}
+
+export function errorText(error: unknown, t: TFunction): string {
+  if (error instanceof ClientError) return t(error.key, { ns: 'common', defaultValue: error.message });
+  if (error instanceof Error && error.message) return error.message;
+  return t('errors.unknown', { ns: 'common' });
+}
