@@ -52,16 +52,16 @@ impl AppState {
 const BODY_LIMIT: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .merge(crate::meta::router())
-        .merge(crate::accounts::router())
-        .merge(crate::notifications::router())
-        .fallback(api_not_found)
-        .method_not_allowed_fallback(method_not_allowed);
+    let api = with_api_fallbacks(
+        Router::new()
+            .merge(crate::meta::router())
+            .merge(crate::accounts::router())
+            .merge(crate::notifications::router()),
+    );
     let oauth_prefix = state.config.oauth_prefix.clone();
     let web_dir = state.config.web_dir.clone();
     Router::new()
-        .nest(&oauth_prefix, crate::auth::router().fallback(api_not_found))
+        .nest(&oauth_prefix, with_api_fallbacks(crate::auth::router()))
         .nest("/api/v1", api)
         .nest("/api", Router::new().fallback(api_not_found))
         .fallback_service(crate::web::service(&web_dir))
@@ -73,6 +73,13 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// Unknown paths and methods under an API router answer in the envelope too.
+fn with_api_fallbacks(router: Router<AppState>) -> Router<AppState> {
+    router
+        .fallback(api_not_found)
+        .method_not_allowed_fallback(method_not_allowed)
 }
 
 async fn api_not_found() -> Error {

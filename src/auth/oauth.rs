@@ -61,6 +61,16 @@ async fn client_of(
     .await
 }
 
+/// The client of a call whose Authorization header carries a bearer token instead of
+/// client credentials (authenticators, associate): public clients only.
+async fn bearer_call_client(app: &AppState, client_id: &Option<String>) -> Result<Client> {
+    let client_id = client_id
+        .as_deref()
+        .filter(|id| !id.is_empty())
+        .ok_or_else(|| Error::bad_request("The field \"client_id\" is required."))?;
+    clients::authenticate(&app.db, client_id, None, None).await
+}
+
 fn parse_scope(scope: &Option<String>) -> Result<String> {
     let scope = scope
         .as_deref()
@@ -518,7 +528,7 @@ pub async fn authenticators(
 ) -> OAuthReply<Vec<Authenticator>> {
     let state = query.state.clone();
     let result = async {
-        let client = client_of(&app, &headers, &query.client_id, &None).await?;
+        let client = bearer_call_client(&app, &query.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
         let verifier = required(&query.code_verifier, "code_verifier")?;
         if !verifier_matches(verifier, &challenge.code_challenge) {
@@ -586,7 +596,7 @@ pub async fn associate(
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::CodeCheck)?;
-        let client = client_of(&app, &headers, &req.client_id, &None).await?;
+        let client = bearer_call_client(&app, &req.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
         if !req.authenticator_types.iter().any(|t| t == "oob")
             || !req.oob_channels.iter().any(|c| c == "sms")

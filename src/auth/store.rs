@@ -11,7 +11,7 @@ pub const MFA_TOKEN_TTL_MS: i64 = 5 * 60_000;
 pub const OTP_TTL_MS: i64 = 5 * 60_000;
 pub const OTP_MAX_TRIES: i64 = 5;
 pub const RESET_TTL_MS: i64 = 30 * 60_000;
-pub const INVITE_TTL_MS: i64 = 7 * 24 * 3600_000;
+pub const INVITE_TTL_MS: i64 = 7 * 24 * 3_600_000;
 pub const QR_TTL_MS: i64 = 120_000;
 
 /// What an authorization code is bound to.
@@ -372,7 +372,7 @@ pub async fn collect_qr(db: &Db, id_hash: &str) -> Result<bool> {
 /// Forget spent and expired secrets (run periodically).
 pub async fn purge_expired(db: &Db) -> Result<()> {
     let now = now_ms();
-    let day_ago = now - 24 * 3600_000;
+    let day_ago = now - 24 * 3_600_000;
     for sql in [
         "DELETE FROM auth_codes WHERE expires_at < $1",
         "DELETE FROM mfa_challenges WHERE expires_at < $1",

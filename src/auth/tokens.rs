@@ -138,6 +138,15 @@ async fn insert_refresh(
     Ok(())
 }
 
+/// The session a refresh token belongs to.
+#[derive(sqlx::FromRow)]
+struct RefreshOwner {
+    session_id: String,
+    revoked_at: Option<i64>,
+    client_id: String,
+    account_id: String,
+}
+
 const INVALID_REFRESH: &str = "The refresh token is invalid or has expired. Sign in again.";
 
 /// Spend a refresh token and answer the next pair. A spent token presented again
@@ -158,14 +167,20 @@ pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str, client_id: &str) -
     .await?
     .rows_affected();
 
-    let found: Option<(String, Option<i64>, String, Option<i64>, String)> = sqlx::query_as(
-        "SELECT s.id, s.revoked_at, s.client_id, r.used_at, s.account_id \
+    let found = sqlx::query_as::<_, RefreshOwner>(
+        "SELECT s.id AS session_id, s.revoked_at, s.client_id, s.account_id \
          FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1",
     )
     .bind(&hash)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((session_id, revoked_at, session_client, _used_at, account_id)) = found else {
+    let Some(RefreshOwner {
+        session_id,
+        revoked_at,
+        client_id: session_client,
+        account_id,
+    }) = found
+    else {
         return Err(Error::bad_request(INVALID_REFRESH));
     };
 

@@ -1,0 +1,81 @@
+# Encore — the two commands a new machine needs are `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+
+CARGO ?= cargo
+PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432
+NEXTEST := $(shell command -v cargo-nextest >/dev/null 2>&1 && echo "nextest run" || echo test)
+WEB_PRESENT := $(wildcard web/package.json)
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: run test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
+        web-test e2e system-deps services clean
+
+## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
+run: system-deps web
+	$(CARGO) build --release --bin encore
+	./target/release/encore serve --demo
+
+## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
+## tests, the bundle budget, and the end-to-end tests in Debian's chromium.
+test: system-deps services lint rust-test web-test e2e
+
+system-deps:
+	@missing=""; \
+	command -v node >/dev/null || missing="$$missing nodejs npm"; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+
+services:
+	@scripts/ensure-services.sh
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+rust-test: rust-test-sqlite rust-test-postgres
+
+rust-test-sqlite:
+	@echo "== Rust tests on SQLite"
+	RUST_BACKTRACE=0 $(CARGO) $(NEXTEST) --locked --no-fail-fast
+
+rust-test-postgres: services
+	@echo "== Rust tests on PostgreSQL"
+	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS encore_test WITH (FORCE)" \
+	  -c "CREATE DATABASE encore_test"
+	ENCORE_TEST_DB=postgres ENCORE_TEST_POSTGRES_URL=$(PG_TEST_URL) RUST_BACKTRACE=0 \
+	  $(CARGO) $(NEXTEST) --locked --no-fail-fast
+
+web-deps:
+ifneq ($(WEB_PRESENT),)
+	cd web && npm ci --no-audit --no-fund
+endif
+
+web: web-deps
+ifneq ($(WEB_PRESENT),)
+	cd web && npm run build
+endif
+
+web-test: web-deps
+ifneq ($(WEB_PRESENT),)
+	cd web && npm run lint && npm run typecheck && npm test
+	cd web && npm run build && npm run check-size
+endif
+
+e2e: web
+ifneq ($(WEB_PRESENT),)
+	$(CARGO) build --locked --bin encore
+	cd web && ENCORE_BIN=$(CURDIR)/target/debug/encore npm run e2e
+endif
+
+## make bench: release build and the load tests; results go to docs/benchmarks.md by hand.
+bench: services
+	loadtests/run-all.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules

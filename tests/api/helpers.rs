@@ -1,0 +1,348 @@
+//! `spawn_app()`: the real server on a free port with its own database — a new SQLite
+//! file, or a new schema in the `encore_test` PostgreSQL database when
+//! `ENCORE_TEST_DB=postgres` — and a client that speaks the envelope.
+
+use std::time::Duration;
+
+use clap::Parser;
+use encore::accounts::model::{AccountRow, Password, PhoneNumber, Role};
+use encore::accounts::store;
+use encore::app::AppState;
+use encore::config::{Cli, Command, Config};
+use encore::crypto::{pkce_challenge, random_token};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sqlx::Connection;
+
+pub const WEB: &str = "encore-web";
+pub const PASSWORD: &str = "a fine long passphrase";
+
+pub struct TestApp {
+    pub url: String,
+    pub state: AppState,
+    pub http: reqwest::Client,
+    _data: tempfile::TempDir,
+}
+
+pub struct Options {
+    pub auth_rate_per_minute: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            auth_rate_per_minute: 1000,
+        }
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Options::default()).await
+}
+
+pub async fn spawn_app_with(options: Options) -> TestApp {
+    let data = tempfile::tempdir().expect("temp dir");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let database_url = test_database_url(data.path()).await;
+    let cli = Cli::try_parse_from([
+        "encore",
+        "serve",
+        "--data-dir",
+        data.path().to_str().expect("utf-8 path"),
+        "--database-url",
+        &database_url,
+        "--public-url",
+        &url,
+        "--jwt-secret",
+        "test-secret-test-secret-test-secret-42",
+        "--auth-rate-per-minute",
+        &options.auth_rate_per_minute.to_string(),
+    ])
+    .expect("arguments");
+    let Command::Serve(args) = cli.command else {
+        unreachable!()
+    };
+    let config = Config::from_args(args).expect("config");
+    let state = AppState::new(config).await.expect("state");
+    tokio::spawn(encore::app::serve(
+        listener,
+        state.clone(),
+        std::future::pending(),
+    ));
+    TestApp {
+        url,
+        state,
+        http: reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .expect("client"),
+        _data: data,
+    }
+}
+
+async fn test_database_url(dir: &std::path::Path) -> String {
+    match std::env::var("ENCORE_TEST_DB").as_deref() {
+        Ok("postgres") => {
+            let base = std::env::var("ENCORE_TEST_POSTGRES_URL")
+                .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned());
+            let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = sqlx::PgConnection::connect(&format!("{base}/encore_test"))
+                .await
+                .expect("PostgreSQL test database encore_test (make test creates it)");
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+                .execute(&mut conn)
+                .await
+                .expect("create schema");
+            format!("{base}/encore_test?options=-c%20search_path%3D{schema}")
+        }
+        _ => format!("sqlite://{}?mode=rwc", dir.join("encore.db").display()),
+    }
+}
+
+/// A PKCE pair: (verifier, challenge).
+pub fn pkce() -> (String, String) {
+    let verifier = random_token(32); // 43 characters
+    let challenge = pkce_challenge(&verifier);
+    (verifier, challenge)
+}
+
+pub fn basic_web() -> String {
+    use base64::Engine;
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{WEB}:"))
+    )
+}
+
+/// Tokens of a signed-in test account.
+#[derive(Debug, Clone)]
+pub struct Tokens {
+    pub access: String,
+    pub refresh: String,
+}
+
+impl TestApp {
+    pub fn redirect_uri(&self) -> String {
+        format!("{}/auth/callback", self.url)
+    }
+
+    pub fn db(&self) -> &encore::db::Db {
+        &self.state.db
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        (status, body)
+    }
+
+    pub async fn post(&self, path: &str, body: Value, token: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self.http.post(format!("{}{path}", self.url)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        self.send(request).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value, token: &str) -> (StatusCode, Value) {
+        self.send(
+            self.http
+                .put(format!("{}{path}", self.url))
+                .json(&body)
+                .bearer_auth(token),
+        )
+        .await
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self.http.get(format!("{}{path}", self.url));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        self.send(request).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> (StatusCode, Value) {
+        self.send(
+            self.http
+                .delete(format!("{}{path}", self.url))
+                .bearer_auth(token),
+        )
+        .await
+    }
+
+    pub async fn oauth(&self, endpoint: &str, body: Value) -> (StatusCode, Value) {
+        self.send(
+            self.http
+                .post(format!("{}/api/v1/oauth2/{endpoint}", self.url))
+                .header("authorization", basic_web())
+                .json(&body),
+        )
+        .await
+    }
+
+    /// Create an account straight in the store (no HTTP), with a password.
+    pub async fn account(&self, email: &str, role: Role) -> AccountRow {
+        self.account_with(email, role, None, false).await
+    }
+
+    pub async fn account_with(
+        &self,
+        email: &str,
+        role: Role,
+        phone: Option<&str>,
+        mfa: bool,
+    ) -> AccountRow {
+        let hash = self
+            .state
+            .passwords
+            .hash(&Password::parse(PASSWORD).expect("policy"))
+            .await
+            .expect("hash");
+        let phone = phone.map(|p| PhoneNumber::parse(p).expect("phone"));
+        store::insert(
+            self.db(),
+            store::NewAccount {
+                login: email,
+                first_name: "Test",
+                last_name: role.as_str(),
+                role,
+                password_hash: Some(hash),
+                phone: phone.as_ref().map(PhoneNumber::as_str),
+                use_mfa: mfa,
+                notes: "",
+                tenant_key: "encore",
+            },
+        )
+        .await
+        .expect("insert account")
+    }
+
+    pub fn authorize_body(&self, email: &str, password: &str, challenge: &str) -> Value {
+        json!({
+            "email": email, "password": password,
+            "response_type": "code", "response_mode": "query",
+            "scope": "openid profile email", "redirect_uri": self.redirect_uri(),
+            "code_challenge": challenge, "code_challenge_method": "S256",
+            "client_id": WEB, "state": "s-123", "nonce": "n-456",
+        })
+    }
+
+    /// authorize → code.
+    pub async fn code_for(&self, email: &str, password: &str) -> (String, String) {
+        let (verifier, challenge) = pkce();
+        let (status, body) = self
+            .oauth(
+                "authorize",
+                self.authorize_body(email, password, &challenge),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "authorize: {body}");
+        assert_eq!(body["state"], "s-123");
+        (
+            body["payload"]["code"].as_str().expect("code").to_owned(),
+            verifier,
+        )
+    }
+
+    pub async fn exchange(&self, code: &str, verifier: &str) -> (StatusCode, Value) {
+        self.oauth(
+            "token",
+            json!({
+                "grant_type": "authorization_code", "code": code,
+                "redirect_uri": self.redirect_uri(), "code_verifier": verifier,
+                "client_id": WEB, "state": "s-789",
+            }),
+        )
+        .await
+    }
+
+    /// The whole sign-in without a second factor.
+    pub async fn sign_in(&self, email: &str) -> Tokens {
+        self.sign_in_with(email, PASSWORD).await
+    }
+
+    pub async fn sign_in_with(&self, email: &str, password: &str) -> Tokens {
+        let (code, verifier) = self.code_for(email, password).await;
+        let (status, body) = self.exchange(&code, &verifier).await;
+        assert_eq!(status, StatusCode::OK, "token: {body}");
+        assert_eq!(body["payload"]["status"], "OK", "{body}");
+        tokens_of(&body)
+    }
+
+    pub async fn me(&self, token: &str) -> (StatusCode, Value) {
+        self.get("/api/v1/accounts/userinfo/me", Some(token)).await
+    }
+
+    /// Wait for the newest dev-outbox message to `to` on `channel` (sending is async).
+    pub async fn outbox_message(&self, to: &str, channel: &str) -> Value {
+        self.outbox_messages_after(to, channel, 0).await
+    }
+
+    /// Wait until at least `seen + 1` messages went to `to`, and answer the newest.
+    pub async fn outbox_messages_after(&self, to: &str, channel: &str, seen: usize) -> Value {
+        for _ in 0..100 {
+            let matching = self.outbox_to(to, channel);
+            if matching.len() > seen {
+                return matching.last().cloned().expect("message");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("no {channel} message to {to} in the outbox");
+    }
+
+    pub fn outbox_to(&self, to: &str, channel: &str) -> Vec<Value> {
+        let path = self.state.config.data_dir.join("outbox.jsonl");
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|m| m["to"] == to && m["channel"] == channel)
+            .collect()
+    }
+
+    pub async fn count(&self, sql: &'static str, arg: &str) -> i64 {
+        let (n,): (i64,) = sqlx::query_as(sql)
+            .bind(arg)
+            .fetch_one(self.db())
+            .await
+            .expect("count");
+        n
+    }
+}
+
+pub fn tokens_of(body: &Value) -> Tokens {
+    Tokens {
+        access: body["payload"]["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_owned(),
+        refresh: body["payload"]["refresh_token"]
+            .as_str()
+            .expect("refresh_token")
+            .to_owned(),
+    }
+}
+
+/// The 6-digit code in an SMS body.
+pub fn code_in(message: &Value) -> String {
+    let body = message["body"].as_str().expect("body");
+    body.split(|c: char| !c.is_ascii_digit())
+        .find(|part| part.len() == 6)
+        .expect("a 6-digit code")
+        .to_owned()
+}
+
+/// The `token=` parameter of the link in an e-mail body.
+pub fn link_token(message: &Value) -> String {
+    let body = message["body"].as_str().expect("body");
+    let start = body.find("token=").expect("a link with a token") + "token=".len();
+    body[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}

@@ -1,0 +1,13 @@
+//! API integration tests: the real server over HTTP, each test with its own database.
+//! Run on SQLite by default and on PostgreSQL with `ENCORE_TEST_DB=postgres`.
+
+mod accounts;
+mod envelope;
+mod helpers;
+mod mfa;
+mod qr;
+mod rate_limits;
+mod reset;
+mod roles;
+mod sign_in;
+mod tokens;

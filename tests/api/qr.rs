@@ -1,0 +1,147 @@
+//! Sign-in by QR code: one device asks, a signed-in device approves, the first collects.
+
+use encore::accounts::model::Role;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+async fn start(app: &TestApp, challenge: &str) -> serde_json::Value {
+    let (status, body) = app
+        .oauth(
+            "token/qr",
+            json!({ "response_type": "code", "scope": "openid profile email",
+                    "redirect_uri": app.redirect_uri(), "code_challenge": challenge,
+                    "code_challenge_method": "S256", "client_id": WEB, "state": "q-1", "nonce": "n" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["state"], "q-1");
+    body["payload"].clone()
+}
+
+async fn poll(app: &TestApp, poll_token: &str) -> (StatusCode, serde_json::Value) {
+    app.oauth(
+        "token/qr/poll",
+        json!({ "poll_token": poll_token, "client_id": WEB, "state": "p" }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
+    let app = spawn_app().await;
+    // A second-factor account: the approving device already passed it, so no E108.
+    app.account_with("fan@example.com", Role::User, Some("+447700900123"), true)
+        .await;
+    let (verifier, challenge) = pkce();
+    let qr = start(&app, &challenge).await;
+    let qr_id = qr["qr_id"].as_str().unwrap();
+    assert_eq!(qr["approve_url"], format!("{}/auth/qr?id={qr_id}", app.url));
+    let poll_token = qr["poll_token"].as_str().unwrap();
+    assert_eq!(
+        poll(&app, poll_token).await.1["payload"]["status"],
+        "pending"
+    );
+
+    // Approving needs a signed-in account.
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
+            json!({}),
+            None
+        )
+        .await
+        .0,
+        StatusCode::UNAUTHORIZED
+    );
+    let approver = {
+        let pending = app.code_for("fan@example.com", PASSWORD).await;
+        let (_, body) = app.exchange(&pending.0, &pending.1).await;
+        let mfa = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
+        let code = code_in(&app.outbox_message("+447700900123", "sms").await);
+        let (_, body) = app
+            .oauth("token", json!({ "grant_type": "mfa_code", "mfa_token": mfa, "binding_code": code, "client_id": WEB }))
+            .await;
+        tokens_of(&body)
+    };
+    let (status, info) = app
+        .get(
+            &format!("/api/v1/oauth2/token/qr/{qr_id}"),
+            Some(&approver.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(info["payload"]["client_name"], "Encore web");
+    assert_eq!(info["payload"]["status"], "pending");
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
+            json!({}),
+            Some(&approver.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let (status, body) = poll(&app, poll_token).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["payload"]["status"], "approved");
+    let code = body["payload"]["code"].as_str().unwrap();
+    let (status, body) = app.exchange(code, &verifier).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body["payload"]["status"], "OK",
+        "no second factor asked: {body}"
+    );
+    let tokens = tokens_of(&body);
+    assert_eq!(
+        app.me(&tokens.access).await.1["payload"][0]["login"],
+        "fan@example.com"
+    );
+
+    // Collected once only.
+    assert_eq!(poll(&app, poll_token).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn an_expired_qr_cannot_be_approved_or_collected_and_its_code_needs_the_verifier() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let approver = app.sign_in("fan@example.com").await;
+
+    let (_, challenge) = pkce();
+    let qr = start(&app, &challenge).await;
+    let qr_id = qr["qr_id"].as_str().unwrap();
+    app.post(
+        &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
+        json!({}),
+        Some(&approver.access),
+    )
+    .await;
+    let (_, body) = poll(&app, qr["poll_token"].as_str().unwrap()).await;
+    let code = body["payload"]["code"].as_str().unwrap();
+    assert_eq!(
+        app.exchange(code, &pkce().0).await.0,
+        StatusCode::BAD_REQUEST,
+        "someone else's verifier"
+    );
+
+    let qr = start(&app, &challenge).await;
+    sqlx::query("UPDATE qr_logins SET expires_at = expires_at - 120001")
+        .execute(app.db())
+        .await
+        .unwrap();
+    let qr_id = qr["qr_id"].as_str().unwrap();
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
+            json!({}),
+            Some(&approver.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        poll(&app, qr["poll_token"].as_str().unwrap()).await.0,
+        StatusCode::BAD_REQUEST
+    );
+}
