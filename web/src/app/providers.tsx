@@ -43,7 +43,8 @@ export function AppProviders({ children }: { children: ReactNode }): ReactNode {
           <Notifications
             position="top-right"
             autoClose={TOAST_DURATION_MS}
-            style={{ top: TOAST_OFFSET_PX, insetInlineEnd: TOAST_OFFSET_PX }}
+            classNames={{ root: 'encore-toasts' }}
+            style={{ '--encore-toast-offset': `${String(TOAST_OFFSET_PX)}px` } as React.CSSProperties}
           />
           <Suspense fallback={<PageLoader />}>
             <DirectionSync />

@@ -1,0 +1,222 @@
+// End-to-end: the dashboard in Debian's chromium against the real encore binary.
+// Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+
+const PASSWORD = 'Encore-e2e-Passw0rd';
+const ACCOUNTS = {
+  sa: { email: 'root@example.com', password: PASSWORD, role: 'sa', firstName: 'Sasha', lastName: 'Root' },
+  admin: { email: 'admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
+  user: { email: 'fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fiona', lastName: 'Fan' },
+  mfa: { email: 'mfa@example.com', password: PASSWORD, role: 'user', firstName: 'Max', lastName: 'Factor', phone: '+15550100123' },
+};
+
+let server;
+const browsers = [];
+
+async function browser(options) {
+  const opened = await openBrowser(options);
+  browsers.push(opened);
+  return opened;
+}
+
+/** Closes the browser and fails the test on any console error it saw. */
+async function finish(opened) {
+  await opened.close();
+  assert.deepEqual(opened.errors, [], 'the browser logged errors');
+}
+
+async function signInAs(page, account) {
+  await signIn(page, server.url, account.email, account.password);
+  await page.waitForURL(/\/dashboard$/);
+  await page.getByTestId('account-summary').waitFor();
+}
+
+before(async () => {
+  server = await startServer(Object.values(ACCOUNTS));
+});
+
+after(async () => {
+  for (const opened of browsers) await opened.close().catch(() => undefined);
+  await server?.stop();
+});
+
+describe('Encore dashboard', () => {
+  test('sign up → sign in → dashboard', async () => {
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${server.url}/auth/signup`);
+    await page.locator('input[name="fullname"]').fill('Nina New');
+    await page.locator('input[name="email"]').fill('Nina.New@Example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+    await page.getByTestId('signup-submit').click();
+    await page.waitForURL(/\/auth\/login$/);
+    // The e-mail is lower-cased before sending: type it in another case.
+    await signIn(page, server.url, 'NINA.NEW@example.com', PASSWORD);
+    await page.waitForURL(/\/dashboard$/);
+    const summary = page.getByTestId('account-summary');
+    await summary.waitFor();
+    assert.match(await summary.innerText(), /Nina New/);
+    assert.match(await summary.innerText(), /nina\.new@example\.com/);
+    await finish(b);
+  });
+
+  test('sign in with the second factor, using the code from the outbox', async () => {
+    const b = await browser();
+    const { page } = b;
+    const before = server.outbox().length;
+    await signIn(page, server.url, ACCOUNTS.mfa.email, ACCOUNTS.mfa.password);
+    await page.getByTestId('mfa-step').waitFor();
+    let sms;
+    for (let i = 0; i < 50 && !sms; i++) {
+      sms = server
+        .outbox()
+        .slice(before)
+        .reverse()
+        .find((line) => line.channel === 'sms' && line.to.replace(/\s/g, '') === ACCOUNTS.mfa.phone);
+      if (!sms) await page.waitForTimeout(100);
+    }
+    assert.ok(sms, 'an SMS with the code reached the outbox');
+    const code = /\b(\d{6})\b/.exec(sms.body)?.[1];
+    assert.ok(code, `the SMS has a 6-digit code: ${sms.body}`);
+    await page.getByTestId('mfa-step').locator('input').first().click();
+    await page.keyboard.type(code);
+    await page.getByTestId('mfa-submit').click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('account-summary').waitFor();
+    await finish(b);
+  });
+
+  test('a user opening /users lands on /403', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    assert.equal(await page.locator('[data-menu-key="users"]').count(), 0, 'no Users entry in the menu');
+    await page.goto(`${server.url}/users`);
+    await page.waitForURL(/\/403$/);
+    await page.getByTestId('forbidden-title').waitFor();
+    await finish(b);
+  });
+
+  test('an admin creates a user and finds them by search', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.locator('[data-menu-key="users"]').click();
+    await page.waitForURL(/\/users$/);
+    await page.getByTestId('users-table').waitFor();
+    await page.getByTestId('user-create').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('input[name="fullname"]').fill('Grace Hopper');
+    await dialog.locator('input[name="email"]').fill('grace@example.com');
+    await dialog.getByTestId('user-form-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('user-search').fill('Grace');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+    assert.match(await page.getByTestId('user-row').innerText(), /grace@example\.com/);
+    await page.getByTestId('user-search').fill('nobody-by-this-name');
+    await page.getByTestId('users-empty').waitFor();
+    assert.equal(await page.getByTestId('users-empty').innerText(), 'Items not found');
+    // The invitation went out.
+    assert.ok(server.outbox().some((line) => line.channel === 'email' && line.to === 'grace@example.com'));
+    await finish(b);
+  });
+
+  test('an unknown path goes home; /404 shows its text', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    await page.goto(`${server.url}/no/such/page`);
+    await page.waitForURL(/\/home$/);
+    await page.getByTestId('home-title').waitFor();
+    await page.goto(`${server.url}/404`);
+    assert.equal(await page.getByTestId('not-found-title').innerText(), "This page's gone fishing.");
+    await page.getByRole('link', { name: 'Back to dashboard' }).waitFor();
+    await finish(b);
+  });
+
+  test('switching to Persian mirrors the layout (dir="rtl") and is kept', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    await page.goto(`${server.url}/settings`);
+    await page.getByTestId('language-picker').click();
+    await page.getByRole('option', { name: 'فارسی' }).click();
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'fa-IR');
+    await page.reload();
+    await page.getByTestId('theme-control').waitFor();
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    await finish(b);
+  });
+
+  test('the theme choice survives a reload', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'dark', 'dark by default');
+    await page.goto(`${server.url}/settings`);
+    await page.getByTestId('theme-control').getByText('Light').click();
+    await page.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'light');
+    assert.equal(await page.evaluate(() => localStorage.getItem('theme-preset')), 'light');
+    await page.reload();
+    await page.getByTestId('theme-control').waitFor();
+    assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'light');
+    await finish(b);
+  });
+
+  test('the sidebar collapses at 800 px width and opens full width', async () => {
+    const wide = await browser({ width: 1280, height: 800 });
+    await signInAs(wide.page, ACCOUNTS.admin);
+    const wideBox = await wide.page.getByTestId('sidebar').boundingBox();
+    assert.ok(wideBox && wideBox.x >= 0 && Math.round(wideBox.width) === 280, `280 px sidebar at 1280: ${JSON.stringify(wideBox)}`);
+    await finish(wide);
+
+    const narrow = await browser({ width: 800, height: 800 });
+    const { page } = narrow;
+    await signInAs(page, ACCOUNTS.admin);
+    const collapsed = await page.getByTestId('sidebar').boundingBox();
+    assert.ok(collapsed && collapsed.x + collapsed.width <= 0, `collapsed at 800: ${JSON.stringify(collapsed)}`);
+    await page.getByTestId('burger').click();
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-testid="sidebar"]')?.getBoundingClientRect();
+      return box !== undefined && box.x >= 0 && box.width > 0;
+    });
+    const opened = await page.getByTestId('sidebar').boundingBox();
+    assert.equal(Math.round(opened?.width ?? 0), 800, 'full width when opened on a small screen');
+    await finish(narrow);
+  });
+
+  test('screenshots of the main screens in each theme', async () => {
+    for (const theme of ['dark', 'light']) {
+      const b = await browser();
+      const { page } = b;
+      await page.addInitScript((preset) => {
+        localStorage.setItem('theme-preset', preset);
+      }, theme);
+      await page.goto(`${server.url}/auth/login`);
+      await page.getByTestId('login-submit').waitFor();
+      await screenshot(page, `${theme}-login`);
+      await signInAs(page, ACCOUNTS.sa);
+      await page.getByTestId('signups-chart').waitFor();
+      await screenshot(page, `${theme}-dashboard`);
+      for (const [path, name, ready] of [
+        ['/users', 'users', 'users-table'],
+        ['/preferences', 'preferences', 'mfa-toggle'],
+        ['/settings', 'settings', 'theme-control'],
+        ['/about', 'about', 'about-version'],
+        ['/home', 'home', 'home-title'],
+        ['/events', 'events', 'empty-state'],
+        ['/404', 'not-found', 'not-found-title'],
+      ]) {
+        await page.goto(`${server.url}${path}`);
+        await page.getByTestId(ready).first().waitFor();
+        await screenshot(page, `${theme}-${name}`);
+      }
+      assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), theme);
+      await finish(b);
+    }
+  });
+});

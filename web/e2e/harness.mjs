@@ -1,0 +1,144 @@
+// End-to-end harness: the real `encore` binary on a free port and a temporary data dir,
+// and Debian's chromium driven by playwright-core. Never downloads a browser.
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_DIST = resolve(here, '..', 'dist');
+export const SCREENSHOTS = resolve(here, 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Seeds the accounts (before `serve`: SQLite file locking), starts the server and waits
+ * for /api/v1/health.
+ */
+export async function startServer(accounts) {
+  const bin = process.env.ENCORE_BIN;
+  if (!bin || !existsSync(bin)) throw new Error('Set ENCORE_BIN to the path of the encore server binary.');
+  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error(`${WEB_DIST} is missing: run "npm run build" first.`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'encore-e2e-'));
+  for (const account of accounts) {
+    const args = ['admin', 'create', '--data-dir', dataDir, '--email', account.email, '--password', account.password, '--role', account.role];
+    if (account.firstName) args.push('--first-name', account.firstName, '--last-name', account.lastName ?? '');
+    if (account.phone) args.push('--phone', account.phone, '--mfa');
+    execFileSync(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(join(dataDir, 'server.log'));
+  const child = spawn(
+    bin,
+    ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--public-url', url, '--web-dir', WEB_DIST],
+    { env: { ...process.env, ENCORE_AUTH_RATE_PER_MINUTE: '1000' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let exited = null;
+  child.on('exit', (code) => {
+    exited = code;
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`encore serve exited with ${exited}; see ${join(dataDir, 'server.log')}`);
+    try {
+      const response = await fetch(`${url}/api/v1/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('encore serve did not become healthy in 30 s');
+    await sleep(100);
+  }
+  return {
+    url,
+    dataDir,
+    /** The dev outbox: JSON lines with channel, to, subject, body, created_at. */
+    outbox() {
+      const file = join(dataDir, 'outbox.jsonl');
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line));
+    },
+    async stop() {
+      if (exited === null) {
+        child.kill('SIGTERM');
+        for (let i = 0; i < 50 && exited === null; i++) await sleep(100);
+        if (exited === null) child.kill('SIGKILL');
+      }
+      if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh browser profile; every console error or page error is recorded. */
+export async function openBrowser({ width = 1280, height = 800, colorScheme } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), 'encore-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    viewport: { width, height },
+    ...(colorScheme ? { colorScheme } : {}),
+  });
+  const errors = [];
+  const watch = (page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${page.url()} console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`${page.url()} page error: ${error.message}`));
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export async function signIn(page, url, email, password) {
+  await page.goto(`${url}/auth/login`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+}
