@@ -21,11 +21,27 @@ async function browser(options) {
   return opened;
 }
 
-/** Closes the browser and fails the test on any console error it saw. */
-async function finish(opened) {
+/** Closes the browser and fails the test on any console error it saw (except the ones
+ * a test provokes on purpose, listed in `allow`). */
+async function finish(opened, allow = []) {
   await opened.close();
-  assert.deepEqual(opened.errors, [], 'the browser logged errors');
+  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
+  assert.deepEqual(unexpected, [], 'the browser logged errors');
 }
+
+const lastMail = (to) =>
+  server
+    .outbox()
+    .filter((line) => line.channel === 'email' && line.to === to)
+    .at(-1);
+
+const linkIn = (body) => /https?:\/\/\S+\/auth\/recover-password\?\S+/.exec(body)?.[0];
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function signInAs(page, account) {
   await signIn(page, server.url, account.email, account.password);
@@ -146,6 +162,8 @@ describe('Encore dashboard', () => {
     await page.getByRole('option', { name: 'فارسی' }).click();
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     assert.equal(await page.locator('html').getAttribute('lang'), 'fa-IR');
+    await page.getByText('تنظیمات').first().waitFor();
+    await screenshot(page, 'dark-settings-persian');
     await page.reload();
     await page.getByTestId('theme-control').waitFor();
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
@@ -187,6 +205,98 @@ describe('Encore dashboard', () => {
     const opened = await page.getByTestId('sidebar').boundingBox();
     assert.equal(Math.round(opened?.width ?? 0), 800, 'full width when opened on a small screen');
     await finish(narrow);
+  });
+
+  test('QR sign-in: a signed-in device approves, the other one is signed in', async () => {
+    const other = await browser();
+    await other.page.goto(`${server.url}/auth/login`);
+    await other.page.getByTestId('qr-start').click();
+    const panel = other.page.getByTestId('qr-panel');
+    await panel.waitFor();
+    const approveUrl = await panel.getAttribute('data-approve-url');
+    assert.match(approveUrl ?? '', /\/auth\/qr\?id=/);
+    await screenshot(other.page, 'dark-qr-sign-in');
+
+    const phone = await browser();
+    await signInAs(phone.page, ACCOUNTS.user);
+    await phone.page.goto(approveUrl);
+    await phone.page.getByTestId('qr-approve').click();
+    await phone.page.getByText('Sign-in approved').waitFor();
+
+    await other.page.waitForURL(/\/dashboard$/, { timeout: 20_000 });
+    assert.match(await other.page.getByTestId('account-summary').innerText(), /fan@example\.com/);
+    await finish(phone);
+    await finish(other);
+  });
+
+  test('forgot password: check-your-email page, reset link from the outbox, sign in with the new one', async () => {
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${server.url}/auth/lostpassword`);
+    await page.locator('input[name="email"]').fill(ACCOUNTS.admin.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.waitForURL(/\/auth\/recover-password-email/);
+    await page.getByText('Check your e-mail').waitFor();
+    let link;
+    for (let i = 0; i < 50 && !link; i++) {
+      link = linkIn(lastMail(ACCOUNTS.admin.email)?.body ?? '');
+      if (!link) await page.waitForTimeout(100);
+    }
+    assert.ok(link, 'a reset link reached the outbox');
+    const newPassword = 'Another-e2e-Passw0rd';
+    await page.goto(link);
+    await page.locator('input[name="password"]').fill(newPassword);
+    await page.locator('input[name="passwordCheck"]').fill(newPassword);
+    await page.getByTestId('reset-submit').click();
+    await page.waitForURL(/\/auth\/login$/);
+    ACCOUNTS.admin.password = newPassword;
+    await signInAs(page, ACCOUNTS.admin);
+    await finish(b);
+  });
+
+  test('an invited user sets a password from the invitation and signs in', async () => {
+    const b = await browser();
+    const { page } = b;
+    const mail = lastMail('grace@example.com');
+    const link = linkIn(mail?.body ?? '');
+    assert.ok(link && link.includes('invite=1'), `invitation link: ${mail?.body}`);
+    await page.goto(link);
+    await page.getByText('Welcome to Encore').waitFor();
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+    await page.getByTestId('reset-submit').click();
+    await page.waitForURL(/\/auth\/login$/);
+    await signInAs(page, { email: 'grace@example.com', password: PASSWORD });
+    await finish(b);
+  });
+
+  test('avatar: an image is shown; a non-image is refused with "File type is incorrect"', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    await page.goto(`${server.url}/preferences`);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('avatar-upload').click()]);
+    await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    await page.waitForFunction(() => [...document.querySelectorAll('img')].some((img) => img.src.startsWith('blob:')));
+    // Named and typed as a PNG, but the content is text: the server checks the content.
+    const [second] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('avatar-upload').click()]);
+    await second.setFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+    await page.getByText('File type is incorrect').waitFor();
+    await finish(b, [/status of 415/]);
+  });
+
+  test('logout signs out and goes to the login page', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    await page.getByTestId('profile-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/auth\/login$/);
+    const cookies = await b.context.cookies();
+    assert.deepEqual(cookies.filter((cookie) => cookie.name.startsWith('encore_')), []);
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(/\/auth\/login\?redirect=%2Fdashboard$/);
+    await finish(b);
   });
 
   test('screenshots of the main screens in each theme', async () => {

@@ -80,7 +80,7 @@ export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode 
     );
   }
   return (
-    <Stack gap="xs" align="center" data-testid="qr-panel">
+    <Stack gap="xs" align="center" data-testid="qr-panel" data-approve-url={session.approve_url}>
       <Paper p="sm" bg="white" radius="md">
         <Center>
           <QRCodeSVG value={session.approve_url} size={184} marginSize={1} title={t('qr.alt')} />
