@@ -10,7 +10,22 @@ const ACCOUNTS = {
   admin: { email: 'admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
   user: { email: 'fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fiona', lastName: 'Fan' },
   mfa: { email: 'mfa@example.com', password: PASSWORD, role: 'user', firstName: 'Max', lastName: 'Factor', phone: '+15550100123' },
+  enrol: { email: 'enrol@example.com', password: PASSWORD, role: 'user', firstName: 'Enzo', lastName: 'Rol' },
 };
+
+async function smsCode(page, to, since) {
+  for (let i = 0; i < 50; i++) {
+    const sms = server
+      .outbox()
+      .slice(since)
+      .reverse()
+      .find((line) => line.channel === 'sms' && line.to.replace(/\s/g, '') === to);
+    const code = sms ? /\b(\d{6})\b/.exec(sms.body)?.[1] : undefined;
+    if (code) return code;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no SMS code for ${to} in the outbox`);
+}
 
 let server;
 const browsers = [];
@@ -97,6 +112,32 @@ describe('Encore dashboard', () => {
     assert.ok(sms, 'an SMS with the code reached the outbox');
     const code = /\b(\d{6})\b/.exec(sms.body)?.[1];
     assert.ok(code, `the SMS has a 6-digit code: ${sms.body}`);
+    await page.getByTestId('mfa-step').locator('input').first().click();
+    await page.keyboard.type(code);
+    await page.getByTestId('mfa-submit').click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('account-summary').waitFor();
+    await finish(b);
+  });
+
+  test('admin turns on the second factor for a user without a phone; the user enrols a phone at sign-in', async () => {
+    const admin = await browser();
+    await signInAs(admin.page, ACCOUNTS.admin);
+    await admin.page.goto(`${server.url}/users`);
+    await admin.page.getByTestId('user-search').fill('enrol@');
+    await admin.page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+    const row = admin.page.getByTestId('user-row');
+    await row.locator('.mantine-Switch-track').nth(1).click();
+    await admin.page.getByText('Changes saved.').waitFor();
+    await finish(admin);
+
+    const b = await browser();
+    const { page } = b;
+    await signIn(page, server.url, ACCOUNTS.enrol.email, ACCOUNTS.enrol.password);
+    await page.getByTestId('mfa-step').locator('input[name="phone"]').fill('+15550100999');
+    const since = server.outbox().length;
+    await page.getByRole('button', { name: 'Send the code' }).click();
+    const code = await smsCode(page, '+15550100999', since);
     await page.getByTestId('mfa-step').locator('input').first().click();
     await page.keyboard.type(code);
     await page.getByTestId('mfa-submit').click();
