@@ -226,6 +226,24 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
+  test('the navigation layout can move the menu to the top bar, and stays so', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${server.url}/settings`);
+    await page.getByTestId('layout-control').getByText('Top bar').click();
+    const topUsers = page.locator('header [data-menu-key="users"]');
+    await topUsers.waitFor();
+    await page.reload();
+    await topUsers.waitFor();
+    const sidebar = await page.getByTestId('sidebar').boundingBox();
+    assert.ok(!sidebar || sidebar.x + sidebar.width <= 0, `no sidebar in the top-bar layout: ${JSON.stringify(sidebar)}`);
+    await topUsers.click();
+    await page.waitForURL(/\/users$/);
+    await screenshot(page, 'dark-top-bar-layout');
+    await finish(b);
+  });
+
   test('the sidebar collapses at 800 px width and opens full width', async () => {
     const wide = await browser({ width: 1280, height: 800 });
     await signInAs(wide.page, ACCOUNTS.admin);
@@ -308,6 +326,32 @@ describe('Encore dashboard', () => {
     await page.getByTestId('reset-submit').click();
     await page.waitForURL(/\/auth\/login$/);
     await signInAs(page, { email: 'grace@example.com', password: PASSWORD });
+    // The welcome message from the inviter waits in the notifications menu, unread.
+    const badge = page.getByTestId('notifications-badge').locator('.mantine-Indicator-indicator');
+    await badge.waitFor();
+    assert.equal(await badge.innerText(), '1');
+    await page.getByRole('button', { name: 'Open notifications' }).click();
+    const item = page.locator('[data-read="false"]').filter({ hasText: 'Welcome to Encore' });
+    await item.waitFor();
+    assert.match(await item.innerText(), /From Ada Admin/);
+    await item.click();
+    await page.locator('[data-read="true"]').filter({ hasText: 'Welcome to Encore' }).waitFor();
+    await badge.waitFor({ state: 'detached' });
+    await finish(b);
+  });
+
+  test('staff see sign-up notifications and mark them all as read', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.sa);
+    const badge = page.getByTestId('notifications-badge').locator('.mantine-Indicator-indicator');
+    await badge.waitFor();
+    await page.getByRole('button', { name: 'Open notifications' }).click();
+    await page.locator('[data-read="false"]').filter({ hasText: 'New sign-up' }).first().waitFor();
+    await screenshot(page, 'dark-notifications');
+    await page.getByRole('button', { name: 'Mark all as read' }).click();
+    await badge.waitFor({ state: 'detached' });
+    assert.equal(await page.locator('[data-read="false"]').count(), 0);
     await finish(b);
   });
 

@@ -9,6 +9,7 @@ import {
   Modal,
   Pagination,
   SegmentedControl,
+  Skeleton,
   Stack,
   Switch,
   Table,
@@ -106,7 +107,13 @@ export function UsersPage(): ReactNode {
         </Group>
         {list.isError ? (
           <Text c="red">{t('loadFailed')}</Text>
-        ) : users.length === 0 && !list.isPending ? (
+        ) : list.isPending ? (
+          <Stack gap="xs" data-testid="users-loading">
+            {Array.from({ length: 4 }, (_, index) => (
+              <Skeleton key={index} h={44} />
+            ))}
+          </Stack>
+        ) : users.length === 0 ? (
           <Text ta="center" c="dimmed" py="xl" data-testid="users-empty">
             {t('common:empty.itemsNotFound')}
           </Text>
