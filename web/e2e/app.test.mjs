@@ -384,6 +384,50 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
+  test('users admin: edit with a full name and a role (sa), disable, delete with confirmation', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.sa);
+    await page.goto(`${server.url}/users`);
+    const search = async (text) => {
+      await page.getByTestId('user-search').fill(text);
+      await page.waitForFunction(
+        (needle) => {
+          const rows = [...document.querySelectorAll('[data-testid="user-row"]')];
+          return rows.length === 1 && rows[0].textContent.includes(needle);
+        },
+        text,
+      );
+      return page.getByTestId('user-row');
+    };
+
+    let row = await search('grace@');
+    await row.getByRole('button', { name: 'Actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('input[name="fullname"]').fill('Grace Brewster Hopper');
+    await dialog.getByTestId('user-role').click();
+    await page.getByRole('option', { name: 'Admin', exact: true }).click();
+    await dialog.getByTestId('user-form-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('Grace Brewster Hopper').waitFor();
+    await row.getByText('Admin', { exact: true }).waitFor();
+
+    // Disabled accounts show under the "Disabled" filter.
+    await row.locator('.mantine-Switch-track').first().click();
+    await page.getByText('Changes saved.').first().waitFor();
+    await page.getByText('Disabled', { exact: true }).click();
+    await row.getByText('grace@example.com').waitFor();
+
+    await page.getByText('All', { exact: true }).click();
+    row = await search('nina.new@');
+    await row.getByRole('button', { name: 'Actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByTestId('user-delete-confirm').click();
+    await page.getByTestId('users-empty').waitFor();
+    await finish(b);
+  });
+
   test('screenshots of the main screens in each theme', async () => {
     for (const theme of ['dark', 'light']) {
       const b = await browser();

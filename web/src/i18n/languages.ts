@@ -28,3 +28,8 @@ export function fromBrowserLanguage(tag: string | undefined): LanguageCode {
   if (lower.startsWith('fa')) return 'ir';
   return DEFAULT_LANGUAGE;
 }
+
+/** BCP 47 tag for dates and numbers in the chosen language. */
+export function localeOf(code: string): string {
+  return languageInfo(code).htmlLang;
+}

@@ -1,4 +1,5 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
@@ -14,6 +15,11 @@ export function AppBreadcrumbs(): ReactNode {
   const crumbs = matches
     .map((match) => ({ key: (match.handle as CrumbHandle | undefined)?.crumb, path: match.pathname }))
     .filter((crumb): crumb is { key: string; path: string } => Boolean(crumb.key) && crumb.key !== 'nav.home');
+  const current = crumbs.at(-1)?.key ?? 'nav.home';
+  const title = `${t(current)} · ${t('app.name')}`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <Breadcrumbs mb="md" aria-label={t('nav.breadcrumbs')}>
       <Anchor component={Link} to="/home" size="sm">

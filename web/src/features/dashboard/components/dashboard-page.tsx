@@ -3,6 +3,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
 import { PageHeader } from '../../../app/components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
@@ -72,7 +73,7 @@ export function DashboardPage(): ReactNode {
               </Badge>
             </Group>
             <Text size="sm" c="dimmed">
-              {t('summary.memberSince', { date: new Date(user.created_at).toLocaleDateString(i18n.language === 'gb' ? 'en-GB' : undefined) })}
+              {t('summary.memberSince', { date: new Date(user.created_at).toLocaleDateString(localeOf(i18n.language)) })}
             </Text>
           </Stack>
         </Group>

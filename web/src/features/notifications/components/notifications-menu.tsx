@@ -3,6 +3,7 @@ import { IconBell, IconFileZip, IconMessage, IconMessages } from '@tabler/icons-
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
 import type { AppNotification } from '../api';
 import { markAllNotificationsRead, markNotificationRead } from '../api';
 import { notificationKeys, notificationsQueryOptions } from '../queries';
@@ -12,7 +13,7 @@ const TYPE_ICON = { message: IconMessage, upload: IconFileZip, topic: IconMessag
 function NotificationLine({ item, onRead }: { item: AppNotification; onRead: (id: string) => void }): ReactNode {
   const { t, i18n } = useTranslation();
   const Icon = TYPE_ICON[item.type];
-  const when = new Date(item.createdAt).toLocaleString(i18n.language === 'gb' ? 'en-GB' : undefined);
+  const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language));
   const subtitle =
     item.type === 'message' && item.sender
       ? t('notifications.from', { sender: item.sender })

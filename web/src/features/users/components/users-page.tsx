@@ -22,6 +22,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
 import { PageHeader } from '../../../app/components/page-header';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../lib/constants';
 import type { Role } from '../../../lib/roles';
@@ -175,7 +176,7 @@ export function UsersPage(): ReactNode {
                         />
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm">{new Date(user.created_at).toLocaleDateString(i18n.language === 'gb' ? 'en-GB' : undefined)}</Text>
+                        <Text size="sm">{new Date(user.created_at).toLocaleDateString(localeOf(i18n.language))}</Text>
                       </Table.Td>
                       <Table.Td>
                         <Menu position="bottom-end" withinPortal>
