@@ -276,9 +276,14 @@ describe('Encore dashboard', () => {
     assert.match(approveUrl ?? '', /\/auth\/qr\?id=/);
     await screenshot(other.page, 'dark-qr-sign-in');
 
+    // The approving device is not signed in yet: it signs in, then comes back to the approval.
     const phone = await browser();
-    await signInAs(phone.page, ACCOUNTS.user);
     await phone.page.goto(approveUrl);
+    await phone.page.waitForURL(/\/auth\/login\?redirect=/);
+    await phone.page.locator('input[name="email"]').fill(ACCOUNTS.user.email);
+    await phone.page.locator('input[name="password"]').fill(ACCOUNTS.user.password);
+    await phone.page.getByTestId('login-submit').click();
+    await phone.page.getByText('Sign in on the other device?').waitFor();
     await phone.page.getByTestId('qr-approve').click();
     await phone.page.getByText('Sign-in approved').waitFor();
 

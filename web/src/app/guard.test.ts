@@ -70,5 +70,7 @@ describe('navigation guard (route loader)', () => {
     expect(safeRedirect('//evil.example')).toBe('/dashboard');
     expect(safeRedirect('https://evil.example')).toBe('/dashboard');
     expect(safeRedirect(null)).toBe('/dashboard');
+    expect(safeRedirect('/auth/login')).toBe('/dashboard');
+    expect(safeRedirect('/auth/qr?id=abc')).toBe('/auth/qr?id=abc');
   });
 });

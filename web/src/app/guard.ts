@@ -12,10 +12,11 @@ export function loginPath(from?: string): string {
   return from && from !== '/' ? `/auth/login?redirect=${encodeURIComponent(from)}` : '/auth/login';
 }
 
-/** Only same-site paths are followed after sign-in. */
+/** Only same-site paths are followed after sign-in (of the sign-in pages, only the QR approval). */
 export function safeRedirect(target: string | null): string {
-  if (target?.startsWith('/') && !target.startsWith('//') && !target.startsWith('/auth')) return target;
-  return '/dashboard';
+  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/dashboard';
+  if (target.startsWith('/auth') && !target.startsWith('/auth/qr?')) return '/dashboard';
+  return target;
 }
 
 /** Loader for routes with a roles list: fetch userinfo/me, then allow, sign in or 403. */

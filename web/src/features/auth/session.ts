@@ -144,20 +144,30 @@ export function installRefresher(fn: Refresher): void {
 export async function getValidAccessToken(): Promise<string | null> {
   const access = getAccessTokenCookie();
   if (!needsRefresh(access, Date.now() / 1000)) return access;
-  const refreshToken = getRefreshToken();
-  if (!refreshToken || !refresher) return access;
+  if (!getRefreshToken() || !refresher) return access;
   const run = refresher;
-  inflight ??= run(refreshToken)
-    .then((tokens) => {
+  inflight ??= withRefreshLock(async () => {
+    // Another tab may have refreshed while this one waited for the lock: the cookies are shared.
+    const current = getAccessTokenCookie();
+    if (!needsRefresh(current, Date.now() / 1000)) return current;
+    const refreshToken = getRefreshToken();
+    if (!refreshToken) return current;
+    try {
+      const tokens = await run(refreshToken);
       storeTokens(tokens);
       return tokens.access_token;
-    })
-    .catch(() => {
+    } catch {
       clearSession();
       return null;
-    })
-    .finally(() => {
-      inflight = null;
-    });
+    }
+  }).finally(() => {
+    inflight = null;
+  });
   return inflight;
+}
+
+/** Refresh tokens rotate (a spent one is refused), so tabs take turns refreshing. */
+function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = (typeof navigator === 'undefined' ? undefined : navigator.locks) as LockManager | undefined;
+  return locks ? (locks.request('encore-token-refresh', task) as Promise<T>) : task();
 }
