@@ -94,6 +94,33 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
+  test('signing up twice with the same e-mail says "User already exists"', async () => {
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${server.url}/auth/signup`);
+    await page.locator('input[name="fullname"]').fill('Nina Again');
+    await page.locator('input[name="email"]').fill('nina.new@example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+    await page.getByTestId('signup-submit').click();
+    assert.equal(await page.getByTestId('signup-error').innerText(), 'User already exists');
+    await finish(b, [/status of 409/]);
+  });
+
+  test('a 401 from the server logs out and goes to the login page', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    // The session is revoked on the server side (here: the token is replaced by a forged one).
+    await b.context.addCookies([{ name: 'encore_access_token', value: 'forged.token.value', url: server.url }]);
+    await b.context.clearCookies({ name: 'encore_refresh_token' });
+    await page.goto(`${server.url}/preferences`);
+    await page.waitForURL(/\/auth\/login/);
+    const left = (await b.context.cookies()).filter((cookie) => cookie.name.startsWith('encore_'));
+    assert.deepEqual(left, []);
+    await finish(b, [/status of 401/]);
+  });
+
   test('sign in with the second factor, using the code from the outbox', async () => {
     const b = await browser();
     const { page } = b;
