@@ -15,6 +15,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
+use crate::auth::session_cache::SessionCache;
 use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::Db;
@@ -30,6 +31,7 @@ pub struct AppState {
     pub passwords: Passwords,
     pub limits: Arc<RateLimits>,
     pub messenger: Messenger,
+    pub sessions: SessionCache,
 }
 
 impl AppState {
@@ -42,9 +44,18 @@ impl AppState {
             passwords: Passwords::new(),
             limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
             messenger: Messenger::from_config(&config)?,
+            sessions: SessionCache::new(),
             config: Arc::new(config),
             db,
         })
+    }
+}
+
+impl AppState {
+    /// An account changed (profile, role, second factor, enablement, deletion): cached
+    /// sessions must read it afresh.
+    pub fn forget_account(&self, account_id: &str) {
+        self.sessions.forget_account(account_id);
     }
 }
 

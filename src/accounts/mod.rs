@@ -357,8 +357,9 @@ async fn update(
         }
     }
     store::save_profile(&app.db, &row).await?;
+    app.forget_account(&row.id);
     if disabled_now {
-        tokens::revoke_all_sessions(&app.db, &row.id, "account disabled").await?;
+        tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
     }
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
@@ -379,6 +380,7 @@ async fn change_mfa(
     policy::can_edit_profile(user.actor(), target(&row))?;
     row.use_mfa = i64::from(req.use_mfa);
     store::save_profile(&app.db, &row).await?;
+    app.forget_account(&row.id);
     Ok(Api::ok(Account::from(&row)))
 }
 
@@ -390,6 +392,7 @@ async fn remove(
     let row = load(&app, &id).await?;
     policy::can_delete(user.actor(), target(&row))?;
     store::delete(&app.db, &id).await?;
+    app.forget_account(&id);
     let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;
     Ok(Api::ok(()))
 }
@@ -431,7 +434,14 @@ async fn change_password(
         })?;
     let hash = app.passwords.hash(&new_password).await?;
     store::set_password_hash(&app.db, &id, &hash).await?;
-    tokens::revoke_other_sessions(&app.db, &id, &user.session_id, "password changed").await?;
+    tokens::revoke_other_sessions(
+        &app.db,
+        &app.sessions,
+        &id,
+        &user.session_id,
+        "password changed",
+    )
+    .await?;
     Ok(Api::ok(()))
 }
 
@@ -514,6 +524,7 @@ async fn verify_phone_change(
         .execute(&app.db)
         .await?;
     store::set_phone(&app.db, &id, Some(&phone)).await?;
+    app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -525,6 +536,7 @@ async fn remove_phone(
     let row = load(&app, &id).await?;
     policy::can_remove_phone(user.actor(), target(&row))?;
     store::set_phone(&app.db, &id, None).await?;
+    app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -591,6 +603,7 @@ async fn upload_avatar(
         .await
         .map_err(Error::internal)?;
     store::set_avatar(&app.db, &id, media_type).await?;
+    app.forget_account(&id);
     notifications::notify(
         &app.db,
         &id,

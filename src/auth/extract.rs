@@ -65,6 +65,12 @@ impl FromRequestParts<AppState> for CurrentUser {
             .keys
             .verify(token)
             .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
+        if let Some(account) = state.sessions.get(&claims.sid) {
+            return Ok(Self {
+                account: AccountRow::clone(&account),
+                session_id: claims.sid,
+            });
+        }
         // One indexed join: the session must be live and the account enabled, so logout,
         // refresh-token reuse and disabling end access before the JWT expires.
         let row = sqlx::query_as::<_, SessionAccount>(
@@ -82,6 +88,9 @@ impl FromRequestParts<AppState> for CurrentUser {
         if row.revoked_at.is_some() || !row.account.enabled() {
             return Err(Error::unauthorized(SIGN_IN_AGAIN));
         }
+        state
+            .sessions
+            .insert(claims.sid.clone(), row.account.clone());
         Ok(Self {
             account: row.account,
             session_id: claims.sid,

@@ -7,6 +7,7 @@ pub mod oauth;
 pub mod passwords;
 pub mod qr;
 pub mod rate_limit;
+pub mod session_cache;
 pub mod store;
 pub mod tokens;
 

@@ -320,7 +320,7 @@ async fn token_inner(
         "mfa_code" => complete_second_factor(app, &client, &req).await,
         "refresh_token" => {
             let refresh = required(&req.refresh_token, "refresh_token")?;
-            tokens::rotate(&app.db, &app.keys, refresh, &client.id)
+            tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id)
                 .await
                 .map(TokenPayload::Tokens)
         }
@@ -343,7 +343,13 @@ async fn exchange_code(
         SpentCode::Replayed(session) => {
             // A code used twice was intercepted: end what the first use produced.
             if let Some(session) = session {
-                tokens::revoke_session(&app.db, &session, "authorization code replay").await?;
+                tokens::revoke_session(
+                    &app.db,
+                    &app.sessions,
+                    &session,
+                    "authorization code replay",
+                )
+                .await?;
             }
             return Err(Error::bad_request(
                 "This authorization code has already been used.",
@@ -485,6 +491,7 @@ async fn complete_second_factor(
     }
     if let Some(phone) = &challenge.pending_phone {
         accounts::set_phone(&app.db, &challenge.account_id, Some(phone)).await?;
+        app.forget_account(&challenge.account_id);
     }
     let account = live_account(app, &challenge.account_id).await?;
     let (_, tokens) =
@@ -630,7 +637,7 @@ pub async fn associate(
 pub async fn logout(State(app): State<AppState>, user: CurrentUser) -> OAuthReply<()> {
     OAuthReply::new(
         None,
-        tokens::revoke_session(&app.db, &user.session_id, "logout").await,
+        tokens::revoke_session(&app.db, &app.sessions, &user.session_id, "logout").await,
     )
 }
 
@@ -753,7 +760,7 @@ pub async fn reset(
             .await?;
         tx.commit().await?;
         // A new password ends every existing session.
-        tokens::revoke_all_sessions(&app.db, &account_id, "password reset").await?;
+        tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
             app.limits.password_failures.clear(&account.login);
         }

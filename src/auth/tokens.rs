@@ -7,6 +7,7 @@
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
+use super::session_cache::SessionCache;
 use crate::accounts::model::AccountRow;
 use crate::config::Secret;
 use crate::crypto::{random_token, token_hash};
@@ -151,7 +152,13 @@ const INVALID_REFRESH: &str = "The refresh token is invalid or has expired. Sign
 
 /// Spend a refresh token and answer the next pair. A spent token presented again
 /// revokes its whole session.
-pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str, client_id: &str) -> Result<TokenSet> {
+pub async fn rotate(
+    db: &Db,
+    keys: &TokenKeys,
+    cache: &SessionCache,
+    refresh: &str,
+    client_id: &str,
+) -> Result<TokenSet> {
     let hash = token_hash(refresh);
     let now = now_ms();
     // Write first: the conditional update is the single point where two racing uses of
@@ -197,6 +204,7 @@ pub async fn rotate(db: &Db, keys: &TokenKeys, refresh: &str, client_id: &str) -
         if reused && revoked_at.is_none() {
             revoke_session_in(&mut tx, &session_id, "refresh token reuse").await?;
             tx.commit().await?;
+            cache.forget_session(&session_id);
             tracing::warn!(session = %session_id, "refresh token reuse detected; session revoked");
             return Err(Error::bad_request(
                 "This refresh token was already used. For your safety the session has been ended; sign in again.",
@@ -246,15 +254,26 @@ async fn revoke_session_in(
     Ok(())
 }
 
-pub async fn revoke_session(db: &Db, session_id: &str, reason: &str) -> Result<()> {
+pub async fn revoke_session(
+    db: &Db,
+    cache: &SessionCache,
+    session_id: &str,
+    reason: &str,
+) -> Result<()> {
     let mut tx = db.begin().await?;
     revoke_session_in(&mut tx, session_id, reason).await?;
     tx.commit().await?;
+    cache.forget_session(session_id);
     Ok(())
 }
 
 /// End every session of an account (password reset, disabling).
-pub async fn revoke_all_sessions(db: &Db, account_id: &str, reason: &str) -> Result<()> {
+pub async fn revoke_all_sessions(
+    db: &Db,
+    cache: &SessionCache,
+    account_id: &str,
+    reason: &str,
+) -> Result<()> {
     sqlx::query(
         "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
          WHERE account_id = $1 AND revoked_at IS NULL",
@@ -264,12 +283,14 @@ pub async fn revoke_all_sessions(db: &Db, account_id: &str, reason: &str) -> Res
     .bind(reason)
     .execute(db)
     .await?;
+    cache.forget_account(account_id);
     Ok(())
 }
 
 /// End every session of an account except the one making the change.
 pub async fn revoke_other_sessions(
     db: &Db,
+    cache: &SessionCache,
     account_id: &str,
     keep: &str,
     reason: &str,
@@ -284,5 +305,6 @@ pub async fn revoke_other_sessions(
     .bind(reason)
     .execute(db)
     .await?;
+    cache.forget_account(account_id);
     Ok(())
 }

@@ -141,6 +141,11 @@ async fn a_disabled_account_cannot_sign_in_and_its_tokens_stop_working() {
     let fan = app.account("fan@example.com", Role::User).await;
     let admin_tokens = app.sign_in(&admin.login).await;
     let fan_tokens = app.sign_in(&fan.login).await;
+    assert_eq!(
+        app.me(&fan_tokens.access).await.0,
+        StatusCode::OK,
+        "now cached in memory"
+    );
 
     let (status, body) = app
         .put(

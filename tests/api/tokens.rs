@@ -39,6 +39,7 @@ async fn reusing_a_spent_refresh_token_revokes_the_whole_family() {
     let first = app.sign_in("fan@example.com").await;
     let (_, body) = refresh(&app, &first.refresh).await;
     let second = tokens_of(&body);
+    assert_eq!(app.me(&second.access).await.0, StatusCode::OK);
 
     // The spent token comes back (someone copied it): the session ends for everyone.
     let (status, body) = refresh(&app, &first.refresh).await;

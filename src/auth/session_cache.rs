@@ -1,0 +1,64 @@
+//! A short-lived in-memory cache of live sessions and their accounts, so an
+//! authenticated request costs a JWT check and a map lookup instead of a database query.
+//!
+//! Every revocation and account change on this instance forgets the affected entries at
+//! once; the time-to-live bounds how long another instance may keep serving an entry it
+//! cached before a change made elsewhere.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use moka::sync::Cache;
+
+use crate::accounts::model::AccountRow;
+
+const TIME_TO_LIVE: Duration = Duration::from_secs(30);
+const CAPACITY: u64 = 200_000;
+
+#[derive(Clone)]
+pub struct SessionCache {
+    sessions: Cache<String, Arc<AccountRow>>,
+}
+
+impl SessionCache {
+    pub fn new() -> Self {
+        Self {
+            sessions: Cache::builder()
+                .max_capacity(CAPACITY)
+                .time_to_live(TIME_TO_LIVE)
+                .support_invalidation_closures()
+                .build(),
+        }
+    }
+
+    pub fn get(&self, session_id: &str) -> Option<Arc<AccountRow>> {
+        self.sessions.get(session_id)
+    }
+
+    pub fn insert(&self, session_id: String, account: AccountRow) {
+        self.sessions.insert(session_id, Arc::new(account));
+    }
+
+    pub fn forget_session(&self, session_id: &str) {
+        self.sessions.invalidate(session_id);
+    }
+
+    /// Forget every session of an account (it changed, was disabled or deleted).
+    pub fn forget_account(&self, account_id: &str) {
+        let account_id = account_id.to_owned();
+        if self
+            .sessions
+            .invalidate_entries_if(move |_, account| account.id == account_id)
+            .is_err()
+        {
+            // Only fails when closures are unsupported, which `new` enables; be safe anyway.
+            self.sessions.invalidate_all();
+        }
+    }
+}
+
+impl Default for SessionCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
