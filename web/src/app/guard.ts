@@ -9,7 +9,8 @@ import { decideAccess } from './access';
 import { queryClient } from './query-client';
 
 export function loginPath(from?: string): string {
-  return from && from !== '/' ? `/auth/login?redirect=${encodeURIComponent(from)}` : '/auth/login';
+  // The default landing (root → home) is not worth remembering: sign-in lands on the dashboard.
+  return from && from !== '/' && from !== '/home' ? `/auth/login?redirect=${encodeURIComponent(from)}` : '/auth/login';
 }
 
 /** Only same-site paths are followed after sign-in (of the sign-in pages, only the QR approval). */

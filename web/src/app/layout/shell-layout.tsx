@@ -5,7 +5,7 @@ import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { meQueryOptions } from '../../features/auth/queries';
-import { SIDEBAR_WIDTH } from '../../lib/constants';
+import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
 import { PageLoader } from '../providers';
 import { AppBreadcrumbs } from './breadcrumbs';
@@ -25,7 +25,8 @@ export function ShellLayout(): ReactNode {
       header={{ height: 60 }}
       navbar={{
         width: SIDEBAR_WIDTH,
-        breakpoint: 'md',
+        // Collapses on the shell's md range and below (< lg, 1024 px); full width there.
+        breakpoint: `${String(SHELL_BREAKPOINTS.lg / 16)}em`,
         collapsed: { mobile: !mobileOpened, desktop: !sideNav || !desktopOpened },
       }}
       padding="md"

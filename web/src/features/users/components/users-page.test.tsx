@@ -1,0 +1,66 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { setupI18n } from '../../../i18n';
+import { storeTokens } from '../../auth/session';
+import { authKeys } from '../../auth/queries';
+import type { Account } from '../model';
+import { toUser } from '../model';
+import { UsersPage } from './users-page';
+
+const admin: Account = {
+  id: 'admin-1',
+  login: 'admin@example.com',
+  person: { firstName: 'Ada', lastName: 'Admin' },
+  roles: ['admin'],
+  enablement: { enabled: true, useMFA: false },
+  createdAt: '2026-11-22T10:00:00Z',
+  tenantKey: 'encore',
+};
+
+function page(items: Account[]): Response {
+  return new Response(JSON.stringify({ success: true, payload: { items, total: items.length, page: 1, pageSize: 10 }, error: null }));
+}
+
+function renderPage(): void {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(authKeys.me, toUser(admin));
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <UsersPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('users page', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+    storeTokens({ access_token: 'a', refresh_token: 'r' });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for page 1, 10 per page, and says "Items not found" when the list is empty', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(page([]));
+    vi.stubGlobal('fetch', fetchMock);
+    renderPage();
+    expect(await screen.findByText('Items not found')).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/v1/accounts?page=1&pageSize=10');
+  });
+
+  it('lists users with their full name, e-mail and role', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(page([admin, { ...admin, id: 'u2', login: 'fan@example.com', person: { firstName: 'Fiona', lastName: 'Fan' }, roles: ['user'] }])));
+    renderPage();
+    expect(await screen.findByText('Fiona Fan')).toBeInTheDocument();
+    expect(screen.getByText('fan@example.com')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(screen.getAllByTestId('user-row')).toHaveLength(2);
+    });
+  });
+});
