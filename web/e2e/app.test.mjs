@@ -11,6 +11,7 @@ const ACCOUNTS = {
   user: { email: 'fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fiona', lastName: 'Fan' },
   mfa: { email: 'mfa@example.com', password: PASSWORD, role: 'user', firstName: 'Max', lastName: 'Factor', phone: '+15550100123' },
   enrol: { email: 'enrol@example.com', password: PASSWORD, role: 'user', firstName: 'Enzo', lastName: 'Rol' },
+  prefs: { email: 'prefs@example.com', password: PASSWORD, role: 'user', firstName: 'Pat', lastName: 'Prefs' },
 };
 
 async function smsCode(page, to, since) {
@@ -457,6 +458,46 @@ describe('Encore dashboard', () => {
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByTestId('user-delete-confirm').click();
     await page.getByTestId('users-empty').waitFor();
+    await finish(b);
+  });
+
+  test('preferences: change the password, enrol a phone, turn on the second factor', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.prefs);
+    await page.goto(`${server.url}/preferences`);
+    const newPassword = 'Prefs-new-Passw0rd';
+    await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password was changed.').waitFor();
+    ACCOUNTS.prefs.password = newPassword;
+
+    const phone = '+15550100777';
+    const since = server.outbox().length;
+    await page.getByLabel('Mobile phone number').fill(phone);
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    const code = await smsCode(page, phone, since);
+    await page.getByLabel('Code received by SMS').fill(code);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('button', { name: 'Remove phone' }).waitFor();
+    // Toasts (top-right, 5 s) cover the switch for a moment, as they would for a person.
+    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
+    await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
+    await page.getByText('Two-step verification was updated.').waitFor();
+
+    await page.getByTestId('profile-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/auth\/login$/);
+    const before = server.outbox().length;
+    await signIn(page, server.url, ACCOUNTS.prefs.email, newPassword);
+    await page.getByTestId('mfa-step').waitFor();
+    const second = await smsCode(page, phone, before);
+    await page.getByTestId('mfa-step').locator('input').first().click();
+    await page.keyboard.type(second);
+    await page.getByTestId('mfa-submit').click();
+    await page.waitForURL(/\/dashboard$/);
     await finish(b);
   });
 
