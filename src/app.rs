@@ -17,6 +17,7 @@ use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
 use crate::auth::tokens::TokenKeys;
+use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::Error;
@@ -32,6 +33,7 @@ pub struct AppState {
     pub limits: Arc<RateLimits>,
     pub messenger: Messenger,
     pub sessions: SessionCache,
+    pub payments: Provider,
 }
 
 impl AppState {
@@ -45,6 +47,11 @@ impl AppState {
             limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
             messenger: Messenger::from_config(&config)?,
             sessions: SessionCache::new(),
+            payments: Provider::from_config(
+                config.stripe_secret_key.as_ref(),
+                config.stripe_webhook_secret.as_ref(),
+                &config.stripe_api_base,
+            )?,
             config: Arc::new(config),
             db,
         })
@@ -67,7 +74,10 @@ pub fn router(state: AppState) -> Router {
         Router::new()
             .merge(crate::meta::router())
             .merge(crate::accounts::router())
-            .merge(crate::notifications::router()),
+            .merge(crate::notifications::router())
+            .merge(crate::projects::router())
+            .merge(crate::events::router())
+            .merge(crate::commerce::router()),
     );
     let oauth_prefix = state.config.oauth_prefix.clone();
     let web_dir = state.config.web_dir.clone();
@@ -75,6 +85,7 @@ pub fn router(state: AppState) -> Router {
         .nest(&oauth_prefix, with_api_fallbacks(crate::auth::router()))
         .nest("/api/v1", api)
         .nest("/api", Router::new().fallback(api_not_found))
+        .merge(crate::commerce::pages())
         .fallback_service(crate::web::service(&web_dir))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -111,12 +122,16 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 fn spawn_housekeeping(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        let mut tick = tokio::time::interval(Duration::from_secs(30));
         loop {
             tick.tick().await;
             state.limits.prune();
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
+            }
+            // Give back the seats of checkouts nobody paid for.
+            if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
+                tracing::warn!(error = %err, "expiring unpaid orders failed");
             }
         }
     });

@@ -99,6 +99,19 @@ pub struct ServeArgs {
     /// Bearer token for the SMS provider.
     #[arg(long, env = "ENCORE_SMS_TOKEN", hide_env_values = true)]
     pub sms_token: Option<String>,
+    /// Stripe secret key; with the webhook secret, switches checkout to Stripe.
+    #[arg(long, env = "ENCORE_STRIPE_SECRET_KEY", hide_env_values = true)]
+    pub stripe_secret_key: Option<String>,
+    /// Signing secret of the Stripe webhook endpoint (`whsec_…`).
+    #[arg(long, env = "ENCORE_STRIPE_WEBHOOK_SECRET", hide_env_values = true)]
+    pub stripe_webhook_secret: Option<String>,
+    /// Stripe API origin (for a proxy or a recording server).
+    #[arg(
+        long,
+        env = "ENCORE_STRIPE_API_BASE",
+        default_value = "https://api.stripe.com"
+    )]
+    pub stripe_api_base: String,
     /// Create demo accounts on first start and print their sign-in details.
     #[arg(long, env = "ENCORE_DEMO", default_value_t = false)]
     pub demo: bool,
@@ -169,6 +182,9 @@ pub struct Config {
     pub mail_from: String,
     pub sms_url: Option<String>,
     pub sms_token: Option<Secret>,
+    pub stripe_secret_key: Option<Secret>,
+    pub stripe_webhook_secret: Option<Secret>,
+    pub stripe_api_base: String,
     pub demo: bool,
 }
 
@@ -206,6 +222,9 @@ impl Config {
             mail_from: args.mail_from,
             sms_url: args.sms_url,
             sms_token: args.sms_token.map(Secret::new),
+            stripe_secret_key: args.stripe_secret_key.map(Secret::new),
+            stripe_webhook_secret: args.stripe_webhook_secret.map(Secret::new),
+            stripe_api_base: args.stripe_api_base,
             demo: args.demo,
         })
     }

@@ -141,3 +141,21 @@ impl FromRequestParts<AppState> for ClientIp {
         Ok(Self(peer))
     }
 }
+
+/// The signed-in account when a token is sent; `None` for anonymous requests. A token
+/// that is sent but invalid is still a 401, so the client knows to refresh it.
+#[derive(Debug, Clone)]
+pub struct MaybeUser(pub Option<CurrentUser>);
+
+impl FromRequestParts<AppState> for MaybeUser {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        if bearer_token(parts).is_none() {
+            return Ok(Self(None));
+        }
+        CurrentUser::from_request_parts(parts, state)
+            .await
+            .map(|user| Self(Some(user)))
+    }
+}

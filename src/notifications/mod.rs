@@ -175,7 +175,7 @@ async fn list(
         .fetch_all(&app.db)
         .await?;
     let (total, unread): (i64, i64) = sqlx::query_as(
-        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN read_at IS NULL THEN 1 ELSE 0 END), 0) \
+        "SELECT COUNT(*), CAST(COALESCE(SUM(CASE WHEN read_at IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT) \
          FROM notifications WHERE account_id = $1",
     )
     .bind(&user.account.id)

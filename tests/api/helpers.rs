@@ -26,12 +26,15 @@ pub struct TestApp {
 
 pub struct Options {
     pub auth_rate_per_minute: u32,
+    /// Configure Stripe with this webhook secret (its API base points nowhere).
+    pub stripe_webhook_secret: Option<&'static str>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
             auth_rate_per_minute: 1000,
+            stripe_webhook_secret: None,
         }
     }
 }
@@ -41,13 +44,18 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(options: Options) -> TestApp {
+    // Server errors (logged, never sent to clients) show up in a failing test's output.
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter("encore=warn")
+        .try_init();
     let data = tempfile::tempdir().expect("temp dir");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let database_url = test_database_url(data.path()).await;
-    let cli = Cli::try_parse_from([
+    let mut args: Vec<String> = [
         "encore",
         "serve",
         "--data-dir",
@@ -60,8 +68,24 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         "test-secret-test-secret-test-secret-42",
         "--auth-rate-per-minute",
         &options.auth_rate_per_minute.to_string(),
-    ])
-    .expect("arguments");
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(secret) = options.stripe_webhook_secret {
+        args.extend(
+            [
+                "--stripe-secret-key",
+                "sk_test_unused",
+                "--stripe-webhook-secret",
+                secret,
+                "--stripe-api-base",
+                "http://127.0.0.1:9",
+            ]
+            .map(String::from),
+        );
+    }
+    let cli = Cli::try_parse_from(args).expect("arguments");
     let Command::Serve(args) = cli.command else {
         unreachable!()
     };
@@ -346,3 +370,123 @@ pub fn link_token(message: &Value) -> String {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .collect()
 }
+
+/// A published concert of a new project, starting in `starts_in_ms`.
+pub async fn concert(
+    app: &TestApp,
+    capacity: Option<i64>,
+    price: i64,
+    starts_in_ms: i64,
+) -> String {
+    use encore::events::model::EventStatus;
+    use encore::events::store as events;
+    let project = encore::projects::store::insert(
+        app.db(),
+        &format!("Band {}", uuid::Uuid::new_v4().simple()),
+        "",
+        encore::projects::ProjectStatus::Active,
+    )
+    .await
+    .expect("project");
+    let event = events::insert(
+        app.db(),
+        events::NewEvent {
+            project_id: &project.id,
+            title: "Live at the Roundhouse",
+            artist_name: "The Testers",
+            description: "",
+            starts_at: encore::db::now_ms() + starts_in_ms,
+            duration_minutes: 90,
+            price_minor: price,
+            currency: "EUR",
+            capacity,
+        },
+    )
+    .await
+    .expect("event");
+    events::set_status(
+        app.db(),
+        &event.id,
+        &[EventStatus::Draft],
+        EventStatus::Published,
+    )
+    .await
+    .expect("publish");
+    event.id
+}
+
+impl TestApp {
+    /// Many fans at once: one shared password hash, sessions minted directly.
+    pub async fn fans(&self, n: usize) -> Vec<(AccountRow, String)> {
+        let hash = self
+            .state
+            .passwords
+            .hash(&Password::parse(PASSWORD).expect("policy"))
+            .await
+            .expect("hash");
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let row = store::insert(
+                self.db(),
+                store::NewAccount {
+                    login: &format!("fan{i}-{}@example.com", uuid::Uuid::new_v4().simple()),
+                    first_name: "Fan",
+                    last_name: &i.to_string(),
+                    role: Role::User,
+                    password_hash: Some(hash.clone()),
+                    phone: None,
+                    use_mfa: false,
+                    notes: "",
+                    tenant_key: "encore",
+                },
+            )
+            .await
+            .expect("fan");
+            let (_, tokens) = encore::auth::tokens::start_session(
+                self.db(),
+                &self.state.keys,
+                &row,
+                WEB,
+                "openid",
+            )
+            .await
+            .expect("session");
+            out.push((row, tokens.access_token));
+        }
+        out
+    }
+
+    /// Add to cart, check out, pay with `card`: answers the payment's status and body.
+    pub async fn buy(&self, token: &str, event_id: &str, card: &str) -> (StatusCode, Value) {
+        let (status, body) = self
+            .post(&format!("/api/v1/cart/{event_id}"), json!({}), Some(token))
+            .await;
+        if status != StatusCode::OK {
+            return (status, body);
+        }
+        let (status, body) = self
+            .post("/api/v1/cart/checkout", json!({}), Some(token))
+            .await;
+        if status != StatusCode::OK {
+            return (status, body);
+        }
+        let url = body["payload"].as_str().expect("checkout url").to_owned();
+        self.pay(&url, card).await
+    }
+
+    /// Pay a test checkout URL (`…/pay/{order}?token=…`) with a card.
+    pub async fn pay(&self, checkout_url: &str, card: &str) -> (StatusCode, Value) {
+        let (path, token) = checkout_url.split_once("?token=").expect("checkout url");
+        let order = path.rsplit('/').next().expect("order id");
+        self.post(
+            &format!("/api/v1/payments/test/{order}"),
+            json!({ "token": token, "cardNumber": card, "expiry": "12/40", "cvc": "123", "name": "A Fan" }),
+            None,
+        )
+        .await
+    }
+}
+
+pub const HOUR_MS: i64 = 3_600_000;
+pub const CARD_OK: &str = "4242 4242 4242 4242";
+pub const CARD_DECLINED: &str = "4000 0000 0000 0002";

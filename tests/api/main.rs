@@ -2,7 +2,10 @@
 //! Run on SQLite by default and on PostgreSQL with `ENCORE_TEST_DB=postgres`.
 
 mod accounts;
+mod commerce;
+mod concurrency;
 mod envelope;
+mod events;
 mod helpers;
 mod mfa;
 mod qr;

@@ -10,6 +10,7 @@ use crate::helpers::*;
 async fn authorize_is_limited_per_ip_with_retry_after() {
     let app = spawn_app_with(Options {
         auth_rate_per_minute: 3,
+        ..Options::default()
     })
     .await;
     app.account("fan@example.com", Role::User).await;
@@ -50,6 +51,7 @@ async fn authorize_is_limited_per_ip_with_retry_after() {
 async fn register_forgot_and_token_are_limited_per_ip() {
     let app = spawn_app_with(Options {
         auth_rate_per_minute: 2,
+        ..Options::default()
     })
     .await;
     for (endpoint, body) in [

@@ -1,0 +1,124 @@
+//! The cart (spec section 7): one ticket per concert per account, passes beside them.
+
+use serde::Serialize;
+
+use crate::app::AppState;
+use crate::db::{iso8601, now_ms};
+use crate::error::{Error, Result};
+use crate::events::model::{Event, sale_refusal};
+use crate::events::store as events;
+
+use super::plans::{self, Plan};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CartEntry {
+    /// "event" or "pass".
+    pub kind: &'static str,
+    pub event: Option<Event>,
+    pub plan: Option<Plan>,
+    pub added_at: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct ItemRow {
+    item_kind: String,
+    item_id: String,
+    added_at: i64,
+}
+
+pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
+    let rows = sqlx::query_as::<_, ItemRow>(
+        "SELECT item_kind, item_id, added_at FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
+    )
+    .bind(account_id)
+    .fetch_all(&app.db)
+    .await?;
+    let now = now_ms();
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let added_at = iso8601(row.added_at);
+        if row.item_kind == "event" {
+            if let Some(event) = events::by_id(&app.db, &row.item_id).await? {
+                let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event))
+                    .await?
+                    .first()
+                    .copied()
+                    .unwrap_or(false);
+                out.push(CartEntry {
+                    kind: "event",
+                    event: Some(Event::from_row(&event, owned, now)),
+                    plan: None,
+                    added_at,
+                });
+            }
+        } else if let Some(plan) = plans::by_id(&app.db, &row.item_id).await? {
+            out.push(CartEntry {
+                kind: "pass",
+                event: None,
+                plan: Some(plan.into()),
+                added_at,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Put a concert in the cart, if it can be bought by this account now.
+pub async fn add_event(app: &AppState, account_id: &str, event_id: &str) -> Result<()> {
+    let event = events::by_id(&app.db, event_id)
+        .await?
+        .filter(|e| e.status != "draft")
+        .ok_or_else(|| Error::not_found("Concert not found."))?;
+    if let Some(reason) = sale_refusal(&event, now_ms()) {
+        return Err(Error::conflict(reason));
+    }
+    let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?;
+    if owned.first() == Some(&true) {
+        return Err(Error::conflict(
+            "You already have access to this concert: it is in My events.",
+        ));
+    }
+    insert(app, account_id, "event", event_id).await
+}
+
+pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result<()> {
+    plans::by_id(&app.db, plan_id)
+        .await?
+        .filter(|p| p.active != 0)
+        .ok_or_else(|| Error::not_found("This pass is not on sale."))?;
+    insert(app, account_id, "pass", plan_id).await
+}
+
+async fn insert(app: &AppState, account_id: &str, kind: &str, id: &str) -> Result<()> {
+    // Adding twice keeps one entry: a ticket is personal, one per concert.
+    sqlx::query(
+        "INSERT INTO cart_items (account_id, item_kind, item_id, added_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (account_id, item_kind, item_id) DO NOTHING",
+    )
+    .bind(account_id)
+    .bind(kind)
+    .bind(id)
+    .bind(now_ms())
+    .execute(&app.db)
+    .await?;
+    Ok(())
+}
+
+pub async fn remove(app: &AppState, account_id: &str, kind: &str, id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3")
+        .bind(account_id)
+        .bind(kind)
+        .bind(id)
+        .execute(&app.db)
+        .await?;
+    Ok(())
+}
+
+pub async fn clear(app: &AppState, account_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM cart_items WHERE account_id = $1")
+        .bind(account_id)
+        .execute(&app.db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,461 @@
+//! Checkout: the cart becomes a pending order holding its seats, the buyer pays through
+//! the configured provider, and the confirmation (the test provider's answer or Stripe's
+//! signed webhook) fulfils the order once.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{Html, IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppState;
+use crate::auth::extract::{CurrentUser, Staff};
+use crate::crypto::{constant_time_eq, token_hash};
+use crate::db::now_ms;
+use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::error::{Error, Result};
+use crate::events::model::sale_refusal;
+use crate::events::store as events;
+
+use super::money;
+use super::orders::{self, Fulfilment, NewItem};
+use super::plans;
+use super::providers::{self, LineItem, Provider, TestCard};
+
+/// `POST /cart/checkout`: answers the URL of the payment page.
+pub async fn checkout(State(app): State<AppState>, user: CurrentUser) -> Result<Api<String>> {
+    Ok(Api::ok(start(&app, &user).await?))
+}
+
+pub async fn start(app: &AppState, user: &CurrentUser) -> Result<String> {
+    let account_id = &user.account.id;
+    orders::expire_overdue(&app.db).await?;
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT item_kind, item_id FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
+    )
+    .bind(account_id)
+    .fetch_all(&app.db)
+    .await?;
+    if rows.is_empty() {
+        return Err(Error::bad_request("Your cart is empty."));
+    }
+    let now = now_ms();
+    let mut items = Vec::with_capacity(rows.len());
+    let mut currencies = Vec::new();
+    for (kind, id) in rows {
+        if kind == "event" {
+            let event = events::by_id(&app.db, &id)
+                .await?
+                .ok_or_else(|| Error::conflict("A concert in your cart no longer exists."))?;
+            if let Some(reason) = sale_refusal(&event, now) {
+                return Err(Error::conflict(format!("{}: {reason}", event.title)));
+            }
+            if events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?[0] {
+                return Err(Error::conflict(format!(
+                    "{}: you already have access to this concert.",
+                    event.title
+                )));
+            }
+            currencies.push(event.currency.clone());
+            items.push(NewItem {
+                kind: "event",
+                id,
+                title: format!("{} — {}", event.artist_name, event.title),
+                price_minor: event.price_minor,
+            });
+        } else {
+            let plan = plans::by_id(&app.db, &id)
+                .await?
+                .filter(|p| p.active != 0)
+                .ok_or_else(|| Error::conflict("A pass in your cart is no longer on sale."))?;
+            currencies.push(plan.currency.clone());
+            items.push(NewItem {
+                kind: "pass",
+                id,
+                title: format!("{} ({} days)", plan.name, plan.days),
+                price_minor: plan.price_minor,
+            });
+        }
+    }
+    currencies.dedup();
+    if currencies.len() > 1 {
+        return Err(Error::conflict(
+            "Your cart mixes currencies: check out the items of one currency at a time.",
+        ));
+    }
+    let currency = currencies.remove(0);
+    // A new checkout replaces any earlier one of this account (its seats go back first).
+    orders::abandon_pending(&app.db, account_id).await?;
+    let (order_id, token) =
+        orders::create_pending(&app.db, account_id, &items, &currency, app.payments.name()).await?;
+    let public = &app.config.public_url;
+    match &app.payments {
+        Provider::Test => Ok(format!("{public}/pay/{order_id}?token={token}")),
+        Provider::Stripe(stripe) => {
+            let lines: Vec<LineItem<'_>> = items
+                .iter()
+                .map(|i| LineItem {
+                    name: &i.title,
+                    amount_minor: i.price_minor,
+                })
+                .collect();
+            // Stripe sessions live at least 30 minutes; a payment after our 15-minute hold
+            // is still honoured when the seats are free (see `orders::fulfil`).
+            let success_url = format!("{public}/checkout-success?order={order_id}");
+            let cancel_url = format!("{public}/cart");
+            let created = stripe
+                .create_session(&providers::SessionRequest {
+                    order_id: &order_id,
+                    currency: &currency,
+                    items: &lines,
+                    email: &user.account.login,
+                    success_url: &success_url,
+                    cancel_url: &cancel_url,
+                    expires_at_secs: now / 1000 + 31 * 60,
+                })
+                .await;
+            match created {
+                Ok((session_id, url)) => {
+                    orders::set_provider_ref(&app.db, &order_id, &session_id).await?;
+                    Ok(url)
+                }
+                Err(err) => {
+                    orders::close_unpaid(
+                        &app.db,
+                        &order_id,
+                        "failed",
+                        Some("provider unavailable"),
+                    )
+                    .await?;
+                    Err(err)
+                }
+            }
+        }
+    }
+}
+
+async fn payable_order(app: &AppState, order_id: &str, token: &str) -> Result<orders::OrderRow> {
+    let order = orders::by_id(&app.db, order_id)
+        .await?
+        .filter(|o| constant_time_eq(&o.checkout_token_hash, &token_hash(token)))
+        .ok_or_else(|| Error::not_found("This checkout does not exist."))?;
+    Ok(order)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct PayPageQuery {
+    token: Option<String>,
+}
+
+/// The test provider's hosted checkout page (what Stripe's page is for Stripe).
+pub async fn pay_page(
+    State(app): State<AppState>,
+    Path(order_id): Path<String>,
+    QueryParams(q): QueryParams<PayPageQuery>,
+) -> Response {
+    let token = q.token.unwrap_or_default();
+    let order = match payable_order(&app, &order_id, &token).await {
+        Ok(order) => order,
+        Err(err) => {
+            return page("Checkout not found", &escape(&err.public_message()));
+        }
+    };
+    let items = orders::items(&app.db, &order.id).await.unwrap_or_default();
+    let lines: String = items
+        .iter()
+        .map(|i| {
+            format!(
+                "<tr><td>{}</td><td class=num>{}</td></tr>",
+                escape(&i.title),
+                money::format(i.price_minor, &order.currency)
+            )
+        })
+        .collect();
+    let total = money::format(order.total_minor, &order.currency);
+    let body = if order.status == "pending" {
+        format!(
+            r#"<table>{lines}<tr class=total><td>Total</td><td class=num>{total}</td></tr></table>
+<form id=pay>
+<label>Name on card<input name=name autocomplete=cc-name required></label>
+<label>Card number<input name=cardNumber inputmode=numeric autocomplete=cc-number placeholder="4242 4242 4242 4242" required></label>
+<div class=row><label>Expiry<input name=expiry placeholder="MM/YY" autocomplete=cc-exp required></label>
+<label>CVC<input name=cvc inputmode=numeric autocomplete=cc-csc placeholder="123" required></label></div>
+<button type=submit>Pay {total}</button>
+<p id=message role=alert></p>
+</form>
+<details><summary>Test cards</summary><ul>
+<li>4242 4242 4242 4242 — succeeds</li><li>4000 0000 0000 0002 — declined</li>
+<li>4000 0000 0000 9995 — insufficient funds</li><li>4000 0000 0000 0119 — processing error, try again</li>
+</ul>Any future expiry date and any 3-digit CVC.</details>
+<script>
+document.getElementById('pay').addEventListener('submit', async (e) => {{
+  e.preventDefault();
+  const form = new FormData(e.target);
+  const message = document.getElementById('message');
+  message.textContent = 'Processing…';
+  const body = Object.fromEntries(form.entries());
+  body.token = {token_json};
+  const res = await fetch('/api/v1/payments/test/{order_id}', {{ method: 'POST',
+    headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify(body) }});
+  const answer = await res.json();
+  if (answer.success) {{ window.location.assign(answer.payload.redirect); }}
+  else {{ message.textContent = answer.error; }}
+}});
+</script>"#,
+            token_json = serde_json::to_string(&token).unwrap_or_default(),
+            order_id = order.id,
+        )
+    } else {
+        format!(
+            "<p>This checkout is {}.</p><p><a href=\"/cart\">Back to your cart</a></p>",
+            escape(&order.status)
+        )
+    };
+    page("Encore checkout", &body)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn page(title: &str, body: &str) -> Response {
+    let html = format!(
+        r#"<!doctype html><html lang=en><head><meta charset=utf-8>
+<meta name=viewport content="width=device-width, initial-scale=1"><title>{title}</title>
+<style>
+body{{font-family:system-ui,sans-serif;background:#1a1b1e;color:#e9ecef;margin:0;display:flex;justify-content:center}}
+main{{max-width:28rem;width:100%;padding:2rem 1.25rem}}h1{{font-size:1.4rem}}
+table{{width:100%;border-collapse:collapse;margin-bottom:1.5rem}}td{{padding:.4rem 0;border-bottom:1px solid #373a40}}
+.num{{text-align:right}}.total td{{font-weight:700;border:0}}
+label{{display:block;margin:.6rem 0;font-size:.9rem}}input{{display:block;width:100%;box-sizing:border-box;margin-top:.25rem;padding:.6rem;border-radius:6px;border:1px solid #5c5f66;background:#25262b;color:inherit;font-size:1rem}}
+.row{{display:flex;gap:1rem}}.row label{{flex:1}}
+button{{width:100%;margin-top:1rem;padding:.75rem;border:0;border-radius:6px;background:#3472F0;color:#fff;font-size:1rem;cursor:pointer}}
+#message{{min-height:1.5rem;color:#ffa8a8}}details{{margin-top:1.5rem;font-size:.85rem;color:#adb5bd}}a{{color:#74a6ff}}
+</style></head><body><main><h1>{title}</h1><p>Test mode: no real card is charged.</p>{body}</main></body></html>"#
+    );
+    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TestPayment {
+    token: String,
+    card_number: String,
+    expiry: String,
+    cvc: String,
+    #[allow(dead_code)]
+    name: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Paid {
+    order: String,
+    status: &'static str,
+    redirect: String,
+}
+
+/// The test provider charging a card.
+pub async fn pay_test(
+    State(app): State<AppState>,
+    Path(order_id): Path<String>,
+    JsonBody(input): JsonBody<TestPayment>,
+) -> Result<Api<Paid>> {
+    if !matches!(app.payments, Provider::Test) {
+        return Err(Error::not_found("The test provider is not enabled."));
+    }
+    let order = payable_order(&app, &order_id, &input.token).await?;
+    if order.status != "pending" || order.expires_at <= now_ms() {
+        if order.status == "pending" {
+            orders::close_unpaid(&app.db, &order.id, "expired", None).await?;
+        }
+        return Err(Error::conflict(
+            "This checkout has expired or is closed. Go back to your cart to start again.",
+        ));
+    }
+    let today = time::OffsetDateTime::now_utc();
+    let outcome = providers::test_card(
+        &input.card_number,
+        &input.expiry,
+        &input.cvc,
+        today.year(),
+        u8::from(today.month()),
+    )?;
+    let decline = |message: &str| Error::PaymentRequired(message.to_owned());
+    match outcome {
+        TestCard::Succeeds => {
+            let reference = format!("test_{}", crate::crypto::random_token(12));
+            orders::fulfil(&app, &order.id, Some(&reference)).await?;
+            Ok(Api::ok(Paid {
+                redirect: format!("/checkout-success?order={}", order.id),
+                order: order.id,
+                status: "fulfilled",
+            }))
+        }
+        TestCard::ProcessingError => Err(decline(
+            "A processing error occurred. Your card was not charged; try again.",
+        )),
+        TestCard::Declined | TestCard::InsufficientFunds => {
+            let message = if outcome == TestCard::Declined {
+                "Your card was declined. Your cart is unchanged: try another card."
+            } else {
+                "Your card has insufficient funds. Your cart is unchanged: try another card."
+            };
+            orders::close_unpaid(&app.db, &order.id, "failed", Some(message)).await?;
+            Err(decline(message))
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct WebhookAnswer {
+    received: bool,
+    duplicate: bool,
+}
+
+/// Stripe's webhook: signature over the raw body, 300 s tolerance, each event once.
+pub async fn stripe_webhook(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Api<WebhookAnswer>> {
+    let stripe = app
+        .payments
+        .stripe()
+        .ok_or_else(|| Error::not_found("Stripe is not configured."))?;
+    let signature = headers
+        .get("stripe-signature")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| Error::bad_request("Missing Stripe-Signature header."))?;
+    stripe.verify_signature(signature, &body, now_ms() / 1000)?;
+    let event: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|_| Error::bad_request("The webhook body is not JSON."))?;
+    let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
+        return Err(Error::bad_request("The webhook event has no id or type."));
+    };
+    let first_time = sqlx::query(
+        "INSERT INTO payment_events (provider, event_id, kind, received_at) VALUES ('stripe', $1, $2, $3) \
+         ON CONFLICT (provider, event_id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(kind)
+    .bind(now_ms())
+    .execute(&app.db)
+    .await?
+    .rows_affected()
+        == 1;
+    if !first_time {
+        return Ok(Api::ok(WebhookAnswer {
+            received: true,
+            duplicate: true,
+        }));
+    }
+    let session = &event["data"]["object"];
+    let order_id = session["client_reference_id"]
+        .as_str()
+        .or_else(|| session["metadata"]["order_id"].as_str());
+    let handled = match (kind, order_id) {
+        ("checkout.session.completed", Some(order)) if session["payment_status"] == "paid" => {
+            fulfil_from_webhook(&app, order, session["payment_intent"].as_str()).await
+        }
+        ("checkout.session.async_payment_succeeded", Some(order)) => {
+            fulfil_from_webhook(&app, order, session["payment_intent"].as_str()).await
+        }
+        ("checkout.session.async_payment_failed", Some(order)) => {
+            orders::close_unpaid(&app.db, order, "failed", Some("The payment failed."))
+                .await
+                .map(|_| ())
+        }
+        ("checkout.session.expired", Some(order)) => {
+            orders::close_unpaid(&app.db, order, "expired", None)
+                .await
+                .map(|_| ())
+        }
+        _ => Ok(()),
+    };
+    if let Err(err) = handled {
+        // Let Stripe retry: forget that we saw this event.
+        sqlx::query("DELETE FROM payment_events WHERE provider = 'stripe' AND event_id = $1")
+            .bind(id)
+            .execute(&app.db)
+            .await?;
+        return Err(err);
+    }
+    Ok(Api::ok(WebhookAnswer {
+        received: true,
+        duplicate: false,
+    }))
+}
+
+async fn fulfil_from_webhook(app: &AppState, order_id: &str, payment: Option<&str>) -> Result<()> {
+    match orders::fulfil(app, order_id, payment).await {
+        Ok(Fulfilment::Done | Fulfilment::AlreadyDone) => Ok(()),
+        Err(Error::Conflict(message)) if message.starts_with(orders::SOLD_OUT) => {
+            // Paid after the hold lapsed and the seats are gone: give the money back.
+            tracing::warn!(
+                order = order_id,
+                "late payment for a sold-out concert; refunding"
+            );
+            if let (Some(stripe), Some(payment)) = (app.payments.stripe(), payment)
+                && let Some(order) = orders::by_id(&app.db, order_id).await?
+            {
+                stripe
+                    .refund(payment, order.total_minor, &format!("late-{order_id}"))
+                    .await?;
+                orders::close_unpaid(
+                    &app.db,
+                    order_id,
+                    "failed",
+                    Some("Sold out before the payment arrived; refunded."),
+                )
+                .await?;
+            }
+            Ok(())
+        }
+        Err(err) => Err(err),
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Method {
+    id: &'static str,
+    name: &'static str,
+    enabled: bool,
+    configured: bool,
+    keys_valid: Option<bool>,
+    last_webhook_at: Option<String>,
+}
+
+/// Which providers are enabled and configured; for Stripe, whether its keys and webhook work.
+pub async fn methods(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Vec<Method>>> {
+    let stripe = app.payments.stripe();
+    let (last,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(received_at) FROM payment_events WHERE provider = 'stripe'")
+            .fetch_one(&app.db)
+            .await?;
+    let keys_valid = match stripe {
+        Some(stripe) => Some(stripe.keys_work().await),
+        None => None,
+    };
+    Ok(Api::ok(vec![
+        Method {
+            id: "test",
+            name: "Encore test checkout",
+            enabled: stripe.is_none(),
+            configured: true,
+            keys_valid: None,
+            last_webhook_at: None,
+        },
+        Method {
+            id: "stripe",
+            name: "Stripe Checkout",
+            enabled: stripe.is_some(),
+            configured: stripe.is_some(),
+            keys_valid,
+            last_webhook_at: last.map(crate::db::iso8601),
+        },
+    ]))
+}

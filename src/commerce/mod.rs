@@ -1,0 +1,180 @@
+//! Selling access: the cart, checkout through a payment provider, orders, tickets,
+//! all-access passes, refunds and the organiser's billing details.
+
+pub mod billing;
+pub mod cart;
+pub mod checkout;
+pub mod money;
+pub mod orders;
+pub mod plans;
+pub mod providers;
+pub mod refunds;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::{get, post, put};
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppState;
+use crate::auth::extract::{CurrentUser, Staff};
+use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::error::{Error, Result};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/cart", get(show_cart).delete(clear_cart))
+        .route("/cart/", get(show_cart).delete(clear_cart))
+        .route("/cart/checkout", post(checkout::checkout))
+        .route("/cart/passes/{plan_id}", post(add_pass).delete(remove_pass))
+        .route("/cart/{event_id}", post(add_event).delete(remove_event))
+        .route("/purchases/my", get(my_purchases))
+        .route("/purchases/my/", get(my_purchases))
+        .route("/orders", get(all_orders))
+        .route("/orders/{id}", get(show_order))
+        .route("/orders/{id}/refund", post(refund))
+        .route("/pricing-plans", get(plans::list).post(plans::create))
+        .route(
+            "/pricing-plans/{id}",
+            put(plans::update).delete(plans::retire),
+        )
+        .route("/payments/methods", get(checkout::methods))
+        .route("/payments/billing", get(billing::show).put(billing::save))
+        .route("/payments/test/{order_id}", post(checkout::pay_test))
+        .route("/payments/stripe/webhook", post(checkout::stripe_webhook))
+}
+
+/// The hosted test checkout page lives outside the API, at `/pay/{order}`.
+pub fn pages() -> Router<AppState> {
+    Router::new().route("/pay/{order_id}", get(checkout::pay_page))
+}
+
+async fn show_cart(
+    State(app): State<AppState>,
+    user: CurrentUser,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    Ok(Api::ok(cart::entries(&app, &user.account.id).await?))
+}
+
+async fn add_event(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(event_id): Path<String>,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::add_event(&app, &user.account.id, &event_id).await?;
+    show_cart(State(app), user).await
+}
+
+async fn remove_event(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(event_id): Path<String>,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, "event", &event_id).await?;
+    show_cart(State(app), user).await
+}
+
+async fn add_pass(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(plan_id): Path<String>,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::add_pass(&app, &user.account.id, &plan_id).await?;
+    show_cart(State(app), user).await
+}
+
+async fn remove_pass(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(plan_id): Path<String>,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, "pass", &plan_id).await?;
+    show_cart(State(app), user).await
+}
+
+async fn clear_cart(
+    State(app): State<AppState>,
+    user: CurrentUser,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::clear(&app, &user.account.id).await?;
+    Ok(Api::ok(Vec::new()))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PageQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderPage {
+    items: Vec<orders::Order>,
+    total: i64,
+    page: i64,
+    page_size: i64,
+}
+
+async fn page_of(app: &AppState, account: Option<&str>, q: PageQuery) -> Result<OrderPage> {
+    let page = q.page.unwrap_or(1).max(1);
+    let page_size = q.page_size.unwrap_or(20).clamp(1, 100);
+    let (rows, total) = orders::list(&app.db, account, page, page_size).await?;
+    let mut items = Vec::with_capacity(rows.len());
+    for row in rows {
+        items.push(orders::view(&app.db, row).await?);
+    }
+    Ok(OrderPage {
+        items,
+        total,
+        page,
+        page_size,
+    })
+}
+
+/// The signed-in account's orders, newest first (spec: `GET /api/v1/purchases/my/`).
+async fn my_purchases(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    QueryParams(q): QueryParams<PageQuery>,
+) -> Result<Api<OrderPage>> {
+    Ok(Api::ok(page_of(&app, Some(&user.account.id), q).await?))
+}
+
+async fn all_orders(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    QueryParams(q): QueryParams<PageQuery>,
+) -> Result<Api<OrderPage>> {
+    Ok(Api::ok(page_of(&app, None, q).await?))
+}
+
+async fn show_order(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<orders::Order>> {
+    let order = orders::by_id(&app.db, &id)
+        .await?
+        .filter(|o| o.account_id == user.account.id || user.account.role().is_staff())
+        .ok_or_else(|| Error::not_found("Order not found."))?;
+    Ok(Api::ok(orders::view(&app.db, order).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct RefundInput {
+    reason: Option<String>,
+}
+
+async fn refund(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+    JsonBody(input): JsonBody<RefundInput>,
+) -> Result<Api<orders::Order>> {
+    let reason = input
+        .reason
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or_else(|| "refunded by the organiser".to_owned());
+    let order = refunds::refund_order(&app, &id, &reason).await?;
+    Ok(Api::ok(orders::view(&app.db, order).await?))
+}

@@ -1,0 +1,97 @@
+//! Prices in minor units with an ISO 4217 currency.
+
+use crate::error::{Error, Result};
+
+/// ISO 4217 codes accepted for prices, with their minor-unit exponent.
+const CURRENCIES: &[(&str, u32)] = &[
+    ("AUD", 2),
+    ("BRL", 2),
+    ("CAD", 2),
+    ("CHF", 2),
+    ("CNY", 2),
+    ("CZK", 2),
+    ("DKK", 2),
+    ("EUR", 2),
+    ("GBP", 2),
+    ("HKD", 2),
+    ("HUF", 2),
+    ("IDR", 2),
+    ("ILS", 2),
+    ("INR", 2),
+    ("IRR", 2),
+    ("JPY", 0),
+    ("KRW", 0),
+    ("MXN", 2),
+    ("NOK", 2),
+    ("NZD", 2),
+    ("PLN", 2),
+    ("SEK", 2),
+    ("SGD", 2),
+    ("TRY", 2),
+    ("USD", 2),
+    ("ZAR", 2),
+    ("ARS", 2),
+    ("CLP", 0),
+    ("COP", 2),
+    ("KWD", 3),
+    ("BHD", 3),
+];
+
+/// Upper-case and check a currency code.
+pub fn parse_currency(code: &str) -> Result<String> {
+    let upper = code.trim().to_ascii_uppercase();
+    if CURRENCIES.iter().any(|(c, _)| *c == upper) {
+        Ok(upper)
+    } else {
+        Err(Error::unprocessable(format!(
+            "Unsupported currency \"{code}\": use an ISO 4217 code such as EUR, USD or BRL."
+        )))
+    }
+}
+
+pub fn minor_digits(currency: &str) -> u32 {
+    CURRENCIES
+        .iter()
+        .find(|(c, _)| *c == currency)
+        .map_or(2, |(_, digits)| *digits)
+}
+
+/// `1250, "EUR"` → `"12.50 EUR"`, for e-mails and the hosted checkout page.
+pub fn format(minor: i64, currency: &str) -> String {
+    let digits = minor_digits(currency);
+    if digits == 0 {
+        return format!("{minor} {currency}");
+    }
+    let unit = 10i64.pow(digits);
+    format!(
+        "{}.{:0width$} {currency}",
+        minor / unit,
+        (minor % unit).abs(),
+        width = digits as usize
+    )
+}
+
+pub fn check_price(minor: i64) -> Result<i64> {
+    if (0..=100_000_000).contains(&minor) {
+        Ok(minor)
+    } else {
+        Err(Error::unprocessable(
+            "The price must be between 0 and 1,000,000.00 (in minor units, e.g. cents).",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prices_are_formatted_with_the_currency_minor_unit() {
+        assert_eq!(format(1250, "EUR"), "12.50 EUR");
+        assert_eq!(format(5, "USD"), "0.05 USD");
+        assert_eq!(format(1500, "JPY"), "1500 JPY");
+        assert_eq!(format(1234, "KWD"), "1.234 KWD");
+        assert_eq!(parse_currency("eur").unwrap(), "EUR");
+        assert!(parse_currency("XYZ").is_err());
+    }
+}

@@ -1,0 +1,194 @@
+//! Pricing plans: all-access passes an admin defines (name, price, days of validity).
+//! A pass unlocks every concert starting within its validity.
+
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+
+use crate::app::AppState;
+use crate::auth::extract::{MaybeUser, Staff};
+use crate::db::{Db, now_ms};
+use crate::envelope::{Api, JsonBody};
+use crate::error::{Error, Result};
+
+use super::money;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlanRow {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub price_minor: i64,
+    pub currency: String,
+    pub days: i64,
+    pub active: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// Minor units, like a concert's price.
+    pub price: i64,
+    pub currency: String,
+    pub days: i64,
+    pub active: bool,
+}
+
+impl From<PlanRow> for Plan {
+    fn from(r: PlanRow) -> Self {
+        Self {
+            id: r.id,
+            name: r.name,
+            description: r.description,
+            price: r.price_minor,
+            currency: r.currency,
+            days: r.days,
+            active: r.active != 0,
+        }
+    }
+}
+
+pub async fn by_id(db: &Db, id: &str) -> Result<Option<PlanRow>> {
+    Ok(sqlx::query_as::<_, PlanRow>(
+        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Active plans for everyone; staff also see retired ones.
+pub async fn list(
+    State(app): State<AppState>,
+    MaybeUser(user): MaybeUser,
+) -> Result<Api<Vec<Plan>>> {
+    let staff = user.is_some_and(|u| u.account.role().is_staff());
+    let sql = if staff {
+        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans ORDER BY price_minor, name"
+    } else {
+        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans WHERE active = 1 ORDER BY price_minor, name"
+    };
+    let rows = sqlx::query_as::<_, PlanRow>(sql).fetch_all(&app.db).await?;
+    Ok(Api::ok(rows.into_iter().map(Plan::from).collect()))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct PlanInput {
+    name: Option<String>,
+    description: Option<String>,
+    price: Option<i64>,
+    currency: Option<String>,
+    days: Option<i64>,
+    active: Option<bool>,
+}
+
+fn apply(row: &mut PlanRow, input: PlanInput) -> Result<()> {
+    if let Some(name) = input.name {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 120 {
+            return Err(Error::unprocessable(
+                "A pass needs a name of 1 to 120 characters.",
+            ));
+        }
+        row.name = name.to_owned();
+    }
+    if let Some(description) = input.description {
+        row.description = description;
+    }
+    if let Some(price) = input.price {
+        row.price_minor = money::check_price(price)?;
+    }
+    if let Some(currency) = input.currency {
+        row.currency = money::parse_currency(&currency)?;
+    }
+    if let Some(days) = input.days {
+        if !(1..=3660).contains(&days) {
+            return Err(Error::unprocessable("A pass is valid for 1 to 3,660 days."));
+        }
+        row.days = days;
+    }
+    if let Some(active) = input.active {
+        row.active = i64::from(active);
+    }
+    Ok(())
+}
+
+async fn save(db: &Db, row: &PlanRow, insert: bool) -> Result<()> {
+    let sql = if insert {
+        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
+    } else {
+        "UPDATE pricing_plans SET name = $2, description = $3, price_minor = $4, currency = $5, \
+         days = $6, active = $7, updated_at = $8 WHERE id = $1"
+    };
+    sqlx::query(sql)
+        .bind(&row.id)
+        .bind(&row.name)
+        .bind(&row.description)
+        .bind(row.price_minor)
+        .bind(&row.currency)
+        .bind(row.days)
+        .bind(row.active)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn create(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    JsonBody(input): JsonBody<PlanInput>,
+) -> Result<Api<Plan>> {
+    if input.name.is_none() || input.price.is_none() || input.days.is_none() {
+        return Err(Error::unprocessable(
+            "A pass needs a name, a price and a number of days.",
+        ));
+    }
+    let mut row = PlanRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        name: String::new(),
+        description: String::new(),
+        price_minor: 0,
+        currency: "EUR".into(),
+        days: 30,
+        active: 1,
+    };
+    apply(&mut row, input)?;
+    save(&app.db, &row, true).await?;
+    Ok(Api::created(row.into()))
+}
+
+pub async fn update(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+    JsonBody(input): JsonBody<PlanInput>,
+) -> Result<Api<Plan>> {
+    let mut row = by_id(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found("Pass not found."))?;
+    apply(&mut row, input)?;
+    save(&app.db, &row, false).await?;
+    Ok(Api::ok(row.into()))
+}
+
+/// Retire a plan: it stops being sold; passes already bought stay valid.
+pub async fn retire(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+) -> Result<Api<Plan>> {
+    let mut row = by_id(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found("Pass not found."))?;
+    row.active = 0;
+    save(&app.db, &row, false).await?;
+    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'pass' AND item_id = $1")
+        .bind(&id)
+        .execute(&app.db)
+        .await?;
+    Ok(Api::ok(row.into()))
+}

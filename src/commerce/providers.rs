@@ -1,0 +1,371 @@
+//! Payment providers, chosen by configuration: the built-in test provider (a hosted
+//! checkout page served by Encore with test card numbers, like the big providers' test
+//! modes), or Stripe Checkout when its keys are set.
+
+use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use serde::Serialize;
+use sha2::Sha256;
+
+use crate::config::Secret;
+use crate::error::{Error, Result};
+
+#[derive(Clone)]
+pub enum Provider {
+    Test,
+    Stripe(Stripe),
+}
+
+impl Provider {
+    pub fn from_config(
+        secret_key: Option<&Secret>,
+        webhook_secret: Option<&Secret>,
+        api_base: &str,
+    ) -> anyhow::Result<Self> {
+        match (secret_key, webhook_secret) {
+            (Some(key), Some(webhook)) => Ok(Self::Stripe(Stripe {
+                client: reqwest::Client::builder()
+                    .timeout(Duration::from_secs(20))
+                    .build()?,
+                secret_key: key.clone(),
+                webhook_secret: webhook.clone(),
+                api_base: api_base.trim_end_matches('/').to_owned(),
+            })),
+            (None, None) => Ok(Self::Test),
+            _ => anyhow::bail!(
+                "set both ENCORE_STRIPE_SECRET_KEY and ENCORE_STRIPE_WEBHOOK_SECRET, or neither"
+            ),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Test => "test",
+            Self::Stripe(_) => "stripe",
+        }
+    }
+
+    pub fn stripe(&self) -> Option<&Stripe> {
+        match self {
+            Self::Stripe(stripe) => Some(stripe),
+            Self::Test => None,
+        }
+    }
+}
+
+// ------------------------------------------------------------------------- test provider
+
+/// What the test provider does with a card number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestCard {
+    Succeeds,
+    Declined,
+    InsufficientFunds,
+    /// A transient processing error: the same card may be tried again.
+    ProcessingError,
+}
+
+pub const TEST_CARDS: &[(&str, TestCard)] = &[
+    ("4242424242424242", TestCard::Succeeds),
+    ("5555555555554444", TestCard::Succeeds),
+    ("4000000000000002", TestCard::Declined),
+    ("4000000000009995", TestCard::InsufficientFunds),
+    ("4000000000000119", TestCard::ProcessingError),
+];
+
+fn luhn_valid(digits: &str) -> bool {
+    let sum: u32 = digits
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| {
+            let d = u32::from(b - b'0');
+            if i % 2 == 1 {
+                let doubled = d * 2;
+                if doubled > 9 { doubled - 9 } else { doubled }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+/// Check a card as a real form would, then say what the test provider does with it.
+pub fn test_card(
+    number: &str,
+    expiry: &str,
+    cvc: &str,
+    now_year: i32,
+    now_month: u8,
+) -> Result<TestCard> {
+    let digits: String = number
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect();
+    if !(12..=19).contains(&digits.len())
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || !luhn_valid(&digits)
+    {
+        return Err(Error::unprocessable("The card number is invalid."));
+    }
+    let (month, year) = expiry
+        .split_once('/')
+        .and_then(|(m, y)| Some((m.trim().parse::<u8>().ok()?, y.trim().parse::<i32>().ok()?)))
+        .filter(|(m, _)| (1..=12).contains(m))
+        .ok_or_else(|| Error::unprocessable("Enter the expiry date as MM/YY."))?;
+    let year = if year < 100 { 2000 + year } else { year };
+    if (year, month) < (now_year, now_month) {
+        return Err(Error::unprocessable("The card has expired."));
+    }
+    if !(3..=4).contains(&cvc.trim().len()) || !cvc.trim().bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::unprocessable("The security code (CVC) is invalid."));
+    }
+    TEST_CARDS
+        .iter()
+        .find(|(n, _)| *n == digits)
+        .map(|(_, outcome)| *outcome)
+        .ok_or_else(|| {
+            Error::unprocessable(
+                "This is a test checkout: use a test card such as 4242 4242 4242 4242.",
+            )
+        })
+}
+
+// -------------------------------------------------------------------------------- Stripe
+
+#[derive(Clone)]
+pub struct Stripe {
+    client: reqwest::Client,
+    secret_key: Secret,
+    webhook_secret: Secret,
+    api_base: String,
+}
+
+/// Webhooks older (or newer) than this are refused: replay protection.
+pub const SIGNATURE_TOLERANCE_SECS: i64 = 300;
+
+/// What a Stripe Checkout Session is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionRequest<'a> {
+    pub order_id: &'a str,
+    pub currency: &'a str,
+    pub items: &'a [LineItem<'a>],
+    pub email: &'a str,
+    pub success_url: &'a str,
+    pub cancel_url: &'a str,
+    pub expires_at_secs: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LineItem<'a> {
+    pub name: &'a str,
+    pub amount_minor: i64,
+}
+
+impl Stripe {
+    /// Create a Checkout Session; answers (session id, URL to send the buyer to).
+    pub async fn create_session(&self, session: &SessionRequest<'_>) -> Result<(String, String)> {
+        let SessionRequest {
+            order_id,
+            currency,
+            items,
+            email,
+            success_url,
+            cancel_url,
+            expires_at_secs,
+        } = *session;
+        let mut form: Vec<(String, String)> = vec![
+            ("mode".into(), "payment".into()),
+            ("client_reference_id".into(), order_id.into()),
+            ("customer_email".into(), email.into()),
+            ("success_url".into(), success_url.into()),
+            ("cancel_url".into(), cancel_url.into()),
+            ("expires_at".into(), expires_at_secs.to_string()),
+            ("metadata[order_id]".into(), order_id.into()),
+        ];
+        for (i, item) in items.iter().enumerate() {
+            let p = format!("line_items[{i}]");
+            form.push((format!("{p}[quantity]"), "1".into()));
+            form.push((
+                format!("{p}[price_data][currency]"),
+                currency.to_ascii_lowercase(),
+            ));
+            form.push((
+                format!("{p}[price_data][unit_amount]"),
+                item.amount_minor.to_string(),
+            ));
+            form.push((
+                format!("{p}[price_data][product_data][name]"),
+                item.name.into(),
+            ));
+        }
+        let body = serde_urlencoded::to_string(&form).map_err(Error::internal)?;
+        let answer: serde_json::Value = self
+            .post(
+                "checkout/sessions",
+                body,
+                Some(&format!("checkout-{order_id}")),
+            )
+            .await?;
+        match (answer["id"].as_str(), answer["url"].as_str()) {
+            (Some(id), Some(url)) => Ok((id.to_owned(), url.to_owned())),
+            _ => Err(Error::BadGateway(
+                "Stripe did not return a checkout URL.".into(),
+            )),
+        }
+    }
+
+    /// Refund part or all of a payment.
+    pub async fn refund(
+        &self,
+        payment_intent: &str,
+        amount_minor: i64,
+        idempotency: &str,
+    ) -> Result<String> {
+        let body = serde_urlencoded::to_string([
+            ("payment_intent", payment_intent),
+            ("amount", &amount_minor.to_string()),
+        ])
+        .map_err(Error::internal)?;
+        let answer = self.post("refunds", body, Some(idempotency)).await?;
+        answer["id"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| Error::BadGateway("Stripe did not confirm the refund.".into()))
+    }
+
+    /// Whether the secret key is accepted (for the payment-methods page).
+    pub async fn keys_work(&self) -> bool {
+        self.client
+            .get(format!("{}/v1/balance", self.api_base))
+            .bearer_auth(self.secret_key.expose())
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+    }
+
+    async fn post(
+        &self,
+        path: &str,
+        body: String,
+        idempotency: Option<&str>,
+    ) -> Result<serde_json::Value> {
+        let mut request = self
+            .client
+            .post(format!("{}/v1/{path}", self.api_base))
+            .bearer_auth(self.secret_key.expose())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        if let Some(key) = idempotency {
+            request = request.header("idempotency-key", key);
+        }
+        let response = request.send().await.map_err(|e| {
+            tracing::error!(error = %e, "Stripe unreachable");
+            Error::BadGateway("The payment provider could not be reached. Try again.".into())
+        })?;
+        let status = response.status();
+        let answer: serde_json::Value = response.json().await.unwrap_or_default();
+        if !status.is_success() {
+            tracing::error!(%status, error = %answer["error"]["message"], "Stripe refused a request");
+            return Err(Error::BadGateway(
+                "The payment provider refused the request.".into(),
+            ));
+        }
+        Ok(answer)
+    }
+
+    /// Check a `Stripe-Signature` header (`t=…,v1=…`) over the raw body.
+    pub fn verify_signature(&self, header: &str, body: &[u8], now_secs: i64) -> Result<()> {
+        verify_signature(self.webhook_secret.expose(), header, body, now_secs)
+    }
+}
+
+pub fn verify_signature(secret: &str, header: &str, body: &[u8], now_secs: i64) -> Result<()> {
+    let bad = || Error::bad_request("Invalid Stripe signature.");
+    let mut timestamp = None;
+    let mut signatures = Vec::new();
+    for part in header.split(',') {
+        match part.trim().split_once('=') {
+            Some(("t", t)) => timestamp = t.parse::<i64>().ok(),
+            Some(("v1", sig)) => signatures.push(sig),
+            _ => {}
+        }
+    }
+    let timestamp = timestamp.ok_or_else(bad)?;
+    if (now_secs - timestamp).abs() > SIGNATURE_TOLERANCE_SECS {
+        return Err(Error::bad_request("Stale Stripe signature timestamp."));
+    }
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).map_err(Error::internal)?;
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    let expected = mac.finalize().into_bytes();
+    let expected_hex: String = expected.iter().map(|b| format!("{b:02x}")).collect();
+    if signatures
+        .iter()
+        .any(|sig| crate::crypto::constant_time_eq(sig, &expected_hex))
+    {
+        Ok(())
+    } else {
+        Err(bad())
+    }
+}
+
+/// Sign a payload as Stripe does (used by tests and local tooling).
+pub fn sign(secret: &str, body: &[u8], timestamp: i64) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("t={timestamp},v1={hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_cards_are_checked_like_real_ones() {
+        assert_eq!(
+            test_card("4242 4242 4242 4242", "12/30", "123", 2026, 11).unwrap(),
+            TestCard::Succeeds
+        );
+        assert_eq!(
+            test_card("4000000000000002", "12/30", "123", 2026, 11).unwrap(),
+            TestCard::Declined
+        );
+        assert!(
+            test_card("4242424242424241", "12/30", "123", 2026, 11).is_err(),
+            "Luhn"
+        );
+        assert!(
+            test_card("4242424242424242", "10/26", "123", 2026, 11).is_err(),
+            "expired"
+        );
+        assert!(test_card("4242424242424242", "13/30", "123", 2026, 11).is_err());
+        assert!(test_card("4242424242424242", "12/30", "1", 2026, 11).is_err());
+        assert!(
+            test_card("4111111111111111", "12/30", "123", 2026, 11).is_err(),
+            "not a test card"
+        );
+    }
+
+    #[test]
+    fn stripe_signatures_verify_and_refuse_tampering_and_staleness() {
+        let body = br#"{"id":"evt_1"}"#;
+        let header = sign("whsec_test", body, 1_000_000);
+        assert!(verify_signature("whsec_test", &header, body, 1_000_100).is_ok());
+        assert!(verify_signature("whsec_other", &header, body, 1_000_100).is_err());
+        assert!(verify_signature("whsec_test", &header, br#"{"id":"evt_2"}"#, 1_000_100).is_err());
+        assert!(verify_signature("whsec_test", &header, body, 1_000_301).is_err());
+        assert!(verify_signature("whsec_test", "garbage", body, 1_000_000).is_err());
+    }
+}

@@ -1,0 +1,183 @@
+//! Refunds: an admin refunding an order, and a cancelled concert refunding its tickets.
+//! The provider is refunded first; only then are tickets and passes revoked, so a failed
+//! provider call leaves everything as it was.
+
+use crate::app::AppState;
+use crate::db::now_ms;
+use crate::error::{Error, Result};
+use crate::events::model::EventRow;
+use crate::messaging::OutboundMessage;
+use crate::notifications::{self, NewNotification};
+
+use super::money;
+use super::orders::{self, OrderRow};
+use super::providers::Provider;
+
+async fn refunded_so_far(app: &AppState, order_id: &str) -> Result<i64> {
+    let (sum,): (i64,) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM refunds WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_one(&app.db)
+    .await?;
+    Ok(sum)
+}
+
+async fn pay_back(
+    app: &AppState,
+    order: &OrderRow,
+    amount: i64,
+    key: &str,
+) -> Result<Option<String>> {
+    match (
+        &app.payments,
+        order.provider.as_str(),
+        order.provider_ref.as_deref(),
+    ) {
+        (Provider::Stripe(stripe), "stripe", Some(payment)) if amount > 0 => {
+            Ok(Some(stripe.refund(payment, amount, key).await?))
+        }
+        (_, "stripe", _) if amount > 0 => Err(Error::conflict(
+            "This order was paid through Stripe, which is not configured now: refund it in Stripe.",
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// Refund what is left of an order and end its access.
+pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Result<OrderRow> {
+    let order = orders::by_id(&app.db, order_id)
+        .await?
+        .ok_or_else(|| Error::not_found("Order not found."))?;
+    if order.status != "fulfilled" {
+        return Err(Error::conflict(format!(
+            "Only a fulfilled order can be refunded; this one is {}.",
+            order.status
+        )));
+    }
+    let amount = order.total_minor - refunded_so_far(app, order_id).await?;
+    let provider_ref = pay_back(app, &order, amount, &format!("refund-{order_id}")).await?;
+    let now = now_ms();
+    let mut tx = app.db.begin().await?;
+    let changed = sqlx::query(
+        "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 AND status = 'fulfilled'",
+    )
+    .bind(order_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if changed != 1 {
+        return Err(Error::conflict("This order was refunded already."));
+    }
+    sqlx::query(
+        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+         (SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
+    )
+    .bind(order_id)
+    .execute(&mut *tx)
+    .await?;
+    for table in ["tickets", "passes"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE {table} SET revoked_at = $2 WHERE order_id = $1 AND revoked_at IS NULL"
+        )))
+        .bind(order_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    record(&mut tx, order_id, amount, reason, provider_ref.as_deref()).await?;
+    tx.commit().await?;
+    tell_buyer(app, &order, amount, reason).await;
+    Ok(orders::by_id(&app.db, order_id).await?.unwrap_or(order))
+}
+
+async fn record(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    order_id: &str,
+    amount: i64,
+    reason: &str,
+    provider_ref: Option<&str>,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO refunds (id, order_id, amount_minor, reason, provider_ref, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(order_id)
+    .bind(amount)
+    .bind(reason)
+    .bind(provider_ref)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Refund every live ticket of a concert (it was cancelled). An order left with nothing
+/// live becomes `refunded`.
+pub async fn refund_event(app: &AppState, event: &EventRow, reason: &str) -> Result<usize> {
+    let tickets: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT t.id, t.order_id, i.price_minor FROM tickets t \
+         JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
+         WHERE t.event_id = $1 AND t.revoked_at IS NULL",
+    )
+    .bind(&event.id)
+    .fetch_all(&app.db)
+    .await?;
+    let mut refunded = 0;
+    for (ticket_id, order_id, price) in tickets {
+        let Some(order) = orders::by_id(&app.db, &order_id).await? else {
+            continue;
+        };
+        let provider_ref = pay_back(app, &order, price, &format!("refund-{ticket_id}")).await?;
+        let mut tx = app.db.begin().await?;
+        let revoked =
+            sqlx::query("UPDATE tickets SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+                .bind(&ticket_id)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        if revoked != 1 {
+            continue;
+        }
+        record(&mut tx, &order_id, price, reason, provider_ref.as_deref()).await?;
+        sqlx::query(
+            "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 AND status = 'fulfilled' \
+             AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = $1 AND revoked_at IS NULL) \
+             AND NOT EXISTS (SELECT 1 FROM passes WHERE order_id = $1 AND revoked_at IS NULL)",
+        )
+        .bind(&order_id)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        tell_buyer(app, &order, price, &format!("{}: {reason}", event.title)).await;
+        refunded += 1;
+    }
+    Ok(refunded)
+}
+
+async fn tell_buyer(app: &AppState, order: &OrderRow, amount: i64, reason: &str) {
+    let Ok(Some(account)) = crate::accounts::store::by_id(&app.db, &order.account_id).await else {
+        return;
+    };
+    let amount = money::format(amount, &order.currency);
+    app.messenger.send(OutboundMessage::email(
+        &account.login,
+        "Your Encore refund",
+        format!(
+            "Hello {},\n\nWe refunded {amount} of your order {} ({reason}). \
+             Access to what it bought has ended.\n",
+            account.display_name(),
+            order.id
+        ),
+    ));
+    let _ = notifications::notify(
+        &app.db,
+        &order.account_id,
+        &NewNotification::topic("Refund issued", format!("{amount} — {reason}")),
+    )
+    .await;
+}

@@ -1,0 +1,574 @@
+//! Concerts API: the public list and details, and management for staff and for the
+//! members of the concert's project (the manage-events page).
+
+pub mod image;
+pub mod model;
+pub mod store;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+
+use self::model::{Event, EventRow, EventStatus};
+use crate::app::AppState;
+use crate::auth::extract::{CurrentUser, MaybeUser};
+use crate::commerce::{money, refunds};
+use crate::db::{iso8601, now_ms};
+use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::error::{Error, Result};
+use crate::projects::store as projects;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/events", get(list).post(create))
+        .route("/events/manage", get(managed))
+        .route("/events/{id}", get(show).put(update).delete(remove))
+        .route("/events/{id}/publish", post(publish))
+        .route("/events/{id}/cancel", post(cancel))
+        .route("/events/{id}/sales", get(sales))
+        .route("/events/{id}/stream-key", get(stream_key))
+        .route("/events/{id}/stream-key/rotate", post(rotate_stream_key))
+        .route(
+            "/events/{id}/image",
+            get(image_file)
+                .post(upload_image)
+                .layer(DefaultBodyLimit::max(image::MAX_BYTES + 64 * 1024)),
+        )
+}
+
+pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
+    store::by_id(&app.db, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Concert not found."))
+}
+
+/// Staff manage every concert; project members manage their project's concerts.
+pub async fn can_manage(app: &AppState, user: &CurrentUser, project_id: &str) -> Result<bool> {
+    Ok(user.account.role().is_staff()
+        || projects::is_member(&app.db, project_id, &user.account.id).await?)
+}
+
+async fn require_manager(app: &AppState, user: &CurrentUser, event: &EventRow) -> Result<()> {
+    if can_manage(app, user, &event.project_id).await? {
+        Ok(())
+    } else {
+        Err(Error::forbidden(
+            "Only administrators and the project's artists manage this concert.",
+        ))
+    }
+}
+
+async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> Result<Vec<Event>> {
+    let now = now_ms();
+    let owned = match user {
+        Some(user) => store::owned_among(&app.db, &user.account.id, rows).await?,
+        None => vec![false; rows.len()],
+    };
+    Ok(rows
+        .iter()
+        .zip(owned)
+        .map(|(row, owned)| Event::from_row(row, owned, now))
+        .collect())
+}
+
+// ------------------------------------------------------------------------------- reading
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+    search: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EventPage {
+    items: Vec<Event>,
+    total: i64,
+    page: i64,
+    page_size: i64,
+}
+
+/// Published, live and recently ended concerts; public (the home page lists them).
+async fn list(
+    State(app): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> Result<Api<EventPage>> {
+    let page = q.page.unwrap_or(1).max(1);
+    let page_size = q.page_size.unwrap_or(12).clamp(1, 100);
+    let (rows, total) = store::list_active(&app.db, q.search.as_deref(), page, page_size).await?;
+    Ok(Api::ok(EventPage {
+        items: view(&app, user.as_ref(), &rows).await?,
+        total,
+        page,
+        page_size,
+    }))
+}
+
+async fn show(
+    State(app): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(id): Path<String>,
+) -> Result<Api<Event>> {
+    let row = load(&app, &id).await?;
+    if row.status() == EventStatus::Draft {
+        let manager = match &user {
+            Some(user) => can_manage(&app, user, &row.project_id).await?,
+            None => false,
+        };
+        if !manager {
+            return Err(Error::not_found("Concert not found."));
+        }
+    }
+    let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
+    Ok(Api::ok(events.remove(0)))
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ManagedEvent {
+    #[serde(flatten)]
+    event: Event,
+    tickets_sold: i64,
+    revenue: i64,
+}
+
+/// The manage-events list: every concert for staff, a member's projects' concerts.
+async fn managed(State(app): State<AppState>, user: CurrentUser) -> Result<Api<Vec<ManagedEvent>>> {
+    let rows = if user.account.role().is_staff() {
+        store::list_managed(&app.db, None).await?
+    } else {
+        let ids = projects::project_ids_of(&app.db, &user.account.id).await?;
+        if ids.is_empty() {
+            return Err(Error::forbidden(
+                "Only administrators and project artists manage concerts.",
+            ));
+        }
+        store::list_managed(&app.db, Some(&ids)).await?
+    };
+    let now = now_ms();
+    let mut out = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let sales = store::sales(&app.db, &row.id).await?;
+        out.push(ManagedEvent {
+            event: Event::from_row(row, false, now),
+            tickets_sold: sales.len() as i64,
+            revenue: sales.iter().map(|s| s.price_minor).sum(),
+        });
+    }
+    Ok(Api::ok(out))
+}
+
+#[derive(Debug, Serialize)]
+struct DaySales {
+    date: String,
+    tickets: i64,
+    revenue: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Sales {
+    tickets_sold: i64,
+    revenue: i64,
+    currency: String,
+    capacity: Option<i64>,
+    per_day: Vec<DaySales>,
+}
+
+async fn sales(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Sales>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    let sales = store::sales(&app.db, &id).await?;
+    let mut per_day: Vec<DaySales> = Vec::new();
+    for sale in &sales {
+        let date = iso8601(sale.created_at)[..10].to_owned();
+        match per_day.last_mut() {
+            Some(day) if day.date == date => {
+                day.tickets += 1;
+                day.revenue += sale.price_minor;
+            }
+            _ => per_day.push(DaySales {
+                date,
+                tickets: 1,
+                revenue: sale.price_minor,
+            }),
+        }
+    }
+    Ok(Api::ok(Sales {
+        tickets_sold: sales.len() as i64,
+        revenue: sales.iter().map(|s| s.price_minor).sum(),
+        currency: row.currency,
+        capacity: row.capacity,
+        per_day,
+    }))
+}
+
+// ------------------------------------------------------------------------------- writing
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EventInput {
+    project_id: Option<String>,
+    title: Option<String>,
+    artist_name: Option<String>,
+    description: Option<String>,
+    starts_at: Option<String>,
+    duration_minutes: Option<i64>,
+    price: Option<i64>,
+    currency: Option<String>,
+    /// `null` clears the capacity (unlimited); absent leaves it unchanged.
+    #[serde(default, deserialize_with = "present")]
+    capacity: Option<Option<i64>>,
+}
+
+/// Tell a JSON `null` (Some(None)) from an absent field (None).
+fn present<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Option<i64>>, D::Error> {
+    Option::<i64>::deserialize(d).map(Some)
+}
+
+fn parse_start(value: &str) -> Result<i64> {
+    use time::format_description::well_known::Rfc3339;
+    let parsed = time::OffsetDateTime::parse(value, &Rfc3339).map_err(|_| {
+        Error::unprocessable(
+            "startsAt must be an ISO 8601 time with a zone, e.g. 2026-12-31T20:00:00Z.",
+        )
+    })?;
+    Ok((parsed.unix_timestamp_nanos() / 1_000_000) as i64)
+}
+
+fn text(value: &str, field: &str, max: usize) -> Result<String> {
+    let value = value.trim();
+    if value.is_empty() || value.chars().count() > max {
+        return Err(Error::unprocessable(format!(
+            "{field} must be 1 to {max} characters."
+        )));
+    }
+    Ok(value.to_owned())
+}
+
+/// Apply the input's fields to a row, checking each.
+fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
+    if let Some(title) = &input.title {
+        row.title = text(title, "The title", 200)?;
+    }
+    if let Some(artist) = &input.artist_name {
+        row.artist_name = text(artist, "The artist name", 200)?;
+    }
+    if let Some(description) = &input.description {
+        if description.chars().count() > 10_000 {
+            return Err(Error::unprocessable(
+                "The description is too long (10,000 characters at most).",
+            ));
+        }
+        row.description = description.clone();
+    }
+    if let Some(start) = &input.starts_at {
+        row.starts_at = parse_start(start)?;
+    }
+    if let Some(minutes) = input.duration_minutes {
+        if !(1..=24 * 60).contains(&minutes) {
+            return Err(Error::unprocessable(
+                "The duration must be 1 to 1,440 minutes.",
+            ));
+        }
+        row.duration_minutes = minutes;
+    }
+    if let Some(price) = input.price {
+        row.price_minor = money::check_price(price)?;
+    }
+    if let Some(currency) = &input.currency {
+        row.currency = money::parse_currency(currency)?;
+    }
+    if let Some(capacity) = input.capacity {
+        if capacity.is_some_and(|c| !(1..=1_000_000).contains(&c)) {
+            return Err(Error::unprocessable(
+                "The capacity must be 1 to 1,000,000, or empty for unlimited.",
+            ));
+        }
+        row.capacity = capacity;
+    }
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+async fn create(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    JsonBody(input): JsonBody<EventInput>,
+) -> Result<Api<Event>> {
+    let project_id = input
+        .project_id
+        .clone()
+        .ok_or_else(|| Error::unprocessable("Choose the project (artist) of the concert."))?;
+    projects::by_id(&app.db, &project_id)
+        .await?
+        .ok_or_else(|| Error::unprocessable("That project does not exist."))?;
+    if !can_manage(&app, &user, &project_id).await? {
+        return Err(Error::forbidden(
+            "Only administrators and the project's artists create its concerts.",
+        ));
+    }
+    let required = |v: &Option<String>, name: &str| {
+        v.clone()
+            .ok_or_else(|| Error::unprocessable(format!("{name} is required.")))
+    };
+    let mut row = EventRow {
+        id: String::new(),
+        project_id: project_id.clone(),
+        title: required(&input.title, "The title")?,
+        artist_name: required(&input.artist_name, "The artist name")?,
+        description: String::new(),
+        starts_at: parse_start(&required(&input.starts_at, "The start time")?)?,
+        duration_minutes: 90,
+        price_minor: input
+            .price
+            .ok_or_else(|| Error::unprocessable("The price is required."))?,
+        currency: "EUR".to_owned(),
+        capacity: None,
+        seats_taken: 0,
+        status: "draft".to_owned(),
+        stream_key: String::new(),
+        image_type: None,
+        image_version: None,
+        created_at: 0,
+    };
+    apply(&mut row, &input)?;
+    let created = store::insert(
+        &app.db,
+        store::NewEvent {
+            project_id: &row.project_id,
+            title: &row.title,
+            artist_name: &row.artist_name,
+            description: &row.description,
+            starts_at: row.starts_at,
+            duration_minutes: row.duration_minutes,
+            price_minor: row.price_minor,
+            currency: &row.currency,
+            capacity: row.capacity,
+        },
+    )
+    .await?;
+    Ok(Api::created(Event::from_row(&created, false, now_ms())))
+}
+
+async fn update(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    JsonBody(input): JsonBody<EventInput>,
+) -> Result<Api<Event>> {
+    let mut row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    if row.status() == EventStatus::Cancelled {
+        return Err(Error::conflict("A cancelled concert cannot be changed."));
+    }
+    if let Some(project_id) = &input.project_id
+        && *project_id != row.project_id
+    {
+        if !can_manage(&app, &user, project_id).await? {
+            return Err(Error::forbidden(
+                "You cannot move concerts to that project.",
+            ));
+        }
+        row.project_id = project_id.clone();
+    }
+    let sold = store::ticket_count_ever(&app.db, &id).await? > 0;
+    if sold
+        && (input.price.is_some_and(|p| p != row.price_minor)
+            || input
+                .currency
+                .as_deref()
+                .is_some_and(|c| !c.eq_ignore_ascii_case(&row.currency)))
+    {
+        return Err(Error::conflict(
+            "Tickets were already sold at this price; the price and currency stay as they are.",
+        ));
+    }
+    apply(&mut row, &input)?;
+    if !store::save(&app.db, &row).await? {
+        return Err(Error::conflict(
+            "The capacity cannot be lower than the seats already sold or reserved.",
+        ));
+    }
+    let row = load(&app, &id).await?;
+    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+}
+
+async fn publish(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Event>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    if row.access_until() <= now_ms() {
+        return Err(Error::conflict(
+            "This concert's start is more than 24 hours ago.",
+        ));
+    }
+    if !store::set_status(&app.db, &id, &[EventStatus::Draft], EventStatus::Published).await? {
+        return Err(Error::conflict("Only a draft can be published."));
+    }
+    let row = load(&app, &id).await?;
+    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+}
+
+async fn cancel(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Event>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    let from = [
+        EventStatus::Draft,
+        EventStatus::Published,
+        EventStatus::Live,
+    ];
+    if !store::set_status(&app.db, &id, &from, EventStatus::Cancelled).await? {
+        return Err(Error::conflict(
+            "This concert has already ended or was cancelled.",
+        ));
+    }
+    // Everyone who bought it gets their money back; their access ends.
+    refunds::refund_event(&app, &row, "concert cancelled").await?;
+    let row = load(&app, &id).await?;
+    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<()>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    if store::ticket_count_ever(&app.db, &id).await? > 0 {
+        return Err(Error::conflict(
+            "Tickets were sold for this concert: cancel it instead, which refunds them.",
+        ));
+    }
+    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'event' AND item_id = $1")
+        .bind(&id)
+        .execute(&app.db)
+        .await?;
+    store::delete(&app.db, &id).await?;
+    let _ = tokio::fs::remove_dir_all(image::dir(&app.config.data_dir, &id)).await;
+    Ok(Api::ok(()))
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamKey {
+    stream_key: String,
+}
+
+async fn stream_key(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<StreamKey>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    Ok(Api::ok(StreamKey {
+        stream_key: row.stream_key,
+    }))
+}
+
+async fn rotate_stream_key(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<StreamKey>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    Ok(Api::ok(StreamKey {
+        stream_key: store::rotate_stream_key(&app.db, &id).await?,
+    }))
+}
+
+// -------------------------------------------------------------------------------- images
+
+async fn upload_image(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    mut multipart: Multipart,
+) -> Result<Api<Event>> {
+    let row = load(&app, &id).await?;
+    require_manager(&app, &user, &row).await?;
+    let mut bytes = None;
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| Error::bad_request(format!("Malformed upload: {}", e.body_text())))?
+    {
+        if field.name() == Some("file") {
+            let data = field.bytes().await.map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    Error::PayloadTooLarge("The image must be at most 5 MiB.".into())
+                } else {
+                    Error::bad_request(format!("Malformed upload: {}", e.body_text()))
+                }
+            })?;
+            bytes = Some(data.to_vec());
+            break;
+        }
+    }
+    let bytes = bytes.ok_or_else(|| Error::bad_request("Send the image in the field \"file\"."))?;
+    if bytes.len() > image::MAX_BYTES {
+        return Err(Error::PayloadTooLarge(
+            "The image must be at most 5 MiB.".into(),
+        ));
+    }
+    let media_type = image::store(&app.config.data_dir, &id, bytes).await?;
+    store::set_image(&app.db, &id, media_type).await?;
+    let row = load(&app, &id).await?;
+    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+}
+
+#[derive(Debug, Deserialize)]
+struct ImageQuery {
+    size: Option<String>,
+}
+
+/// Public, like the concert list it illustrates; cached by version in the URL.
+async fn image_file(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    QueryParams(q): QueryParams<ImageQuery>,
+) -> Result<Response> {
+    let row = load(&app, &id).await?;
+    let media_type = row
+        .image_type
+        .clone()
+        .ok_or_else(|| Error::not_found("This concert has no image."))?;
+    let thumb = q.size.as_deref() == Some("thumb");
+    let dir = image::dir(&app.config.data_dir, &id);
+    let (path, media_type) = if thumb {
+        (dir.join("thumb.jpg"), "image/jpeg".to_owned())
+    } else {
+        (dir.join("image"), media_type)
+    };
+    let bytes = tokio::fs::read(path)
+        .await
+        .map_err(|_| Error::not_found("This concert has no image."))?;
+    Response::builder()
+        .header(header::CONTENT_TYPE, media_type)
+        .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
+        .body(Body::from(bytes))
+        .map_err(Error::internal)
+}

@@ -1,0 +1,230 @@
+//! Concerts: stored rows, the API shape, and the rules of sale and access.
+
+use serde::{Deserialize, Serialize};
+
+use crate::db::iso8601;
+
+/// A ticket gives access from 15 minutes before the start until 24 hours after it.
+pub const ACCESS_WINDOW_MS: i64 = 24 * 3_600_000;
+pub const EARLY_ACCESS_MS: i64 = 15 * 60_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventStatus {
+    Draft,
+    Published,
+    Live,
+    Ended,
+    Cancelled,
+}
+
+impl EventStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Published => "published",
+            Self::Live => "live",
+            Self::Ended => "ended",
+            Self::Cancelled => "cancelled",
+        }
+    }
+    pub fn parse(value: &str) -> Self {
+        match value {
+            "published" => Self::Published,
+            "live" => Self::Live,
+            "ended" => Self::Ended,
+            "cancelled" => Self::Cancelled,
+            _ => Self::Draft,
+        }
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EventRow {
+    pub id: String,
+    pub project_id: String,
+    pub title: String,
+    pub artist_name: String,
+    pub description: String,
+    pub starts_at: i64,
+    pub duration_minutes: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    pub capacity: Option<i64>,
+    pub seats_taken: i64,
+    pub status: String,
+    pub stream_key: String,
+    pub image_type: Option<String>,
+    pub image_version: Option<i64>,
+    pub created_at: i64,
+}
+
+impl EventRow {
+    pub fn status(&self) -> EventStatus {
+        EventStatus::parse(&self.status)
+    }
+    pub fn access_until(&self) -> i64 {
+        self.starts_at + ACCESS_WINDOW_MS
+    }
+    pub fn seats_left(&self) -> Option<i64> {
+        self.capacity.map(|c| (c - self.seats_taken).max(0))
+    }
+}
+
+/// Why a concert cannot be bought now, if it cannot.
+pub fn sale_refusal(event: &EventRow, now: i64) -> Option<&'static str> {
+    match event.status() {
+        EventStatus::Cancelled => Some("This concert was cancelled."),
+        EventStatus::Draft => Some("This concert is not on sale yet."),
+        _ if now >= event.access_until() => {
+            Some("This concert's 24-hour listening window has closed.")
+        }
+        _ if event.seats_left() == Some(0) => Some("This concert is sold out."),
+        _ => None,
+    }
+}
+
+/// Where a ticket holder stands with a concert.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessState {
+    Upcoming,
+    Live,
+    Replay,
+    Expired,
+    Cancelled,
+}
+
+pub fn access_state(event: &EventRow, now: i64) -> AccessState {
+    let status = event.status();
+    if status == EventStatus::Cancelled {
+        return AccessState::Cancelled;
+    }
+    if now >= event.access_until() {
+        return AccessState::Expired;
+    }
+    let scheduled_end = event.starts_at + event.duration_minutes * 60_000;
+    match status {
+        EventStatus::Live => AccessState::Live,
+        EventStatus::Ended => AccessState::Replay,
+        _ if now < event.starts_at => AccessState::Upcoming,
+        _ if now < scheduled_end => AccessState::Live,
+        _ => AccessState::Replay,
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    pub id: String,
+    pub project_id: String,
+    pub title: String,
+    pub artist_name: String,
+    pub description: String,
+    pub image: Option<String>,
+    pub thumbnail: Option<String>,
+    pub starts_at: String,
+    pub duration_minutes: i64,
+    pub access_until: String,
+    /// Minor units (cents); the cart total is the sum of these.
+    pub price: i64,
+    pub currency: String,
+    pub capacity: Option<i64>,
+    pub seats_left: Option<i64>,
+    pub status: EventStatus,
+    pub access: AccessState,
+    /// The viewer holds a ticket or a pass covering it.
+    pub owned: bool,
+    /// Why it cannot be bought now (null when it can).
+    pub not_on_sale: Option<&'static str>,
+}
+
+impl Event {
+    pub fn from_row(row: &EventRow, owned: bool, now: i64) -> Self {
+        let image = row
+            .image_version
+            .map(|v| format!("/api/v1/events/{}/image?v={v}", row.id));
+        Self {
+            id: row.id.clone(),
+            project_id: row.project_id.clone(),
+            title: row.title.clone(),
+            artist_name: row.artist_name.clone(),
+            description: row.description.clone(),
+            thumbnail: image.as_ref().map(|url| format!("{url}&size=thumb")),
+            image,
+            starts_at: iso8601(row.starts_at),
+            duration_minutes: row.duration_minutes,
+            access_until: iso8601(row.access_until()),
+            price: row.price_minor,
+            currency: row.currency.clone(),
+            capacity: row.capacity,
+            seats_left: row.seats_left(),
+            status: row.status(),
+            access: access_state(row, now),
+            owned,
+            not_on_sale: sale_refusal(row, now),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(status: &str, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
+        EventRow {
+            id: "e".into(),
+            project_id: "p".into(),
+            title: "t".into(),
+            artist_name: "a".into(),
+            description: String::new(),
+            starts_at,
+            duration_minutes: 90,
+            price_minor: 1000,
+            currency: "EUR".into(),
+            capacity,
+            seats_taken: taken,
+            status: status.into(),
+            stream_key: "k".into(),
+            image_type: None,
+            image_version: None,
+            created_at: 0,
+        }
+    }
+
+    const HOUR: i64 = 3_600_000;
+
+    #[test]
+    fn a_concert_is_on_sale_until_24_hours_after_its_start() {
+        let start = 100 * HOUR;
+        assert_eq!(
+            sale_refusal(&event("published", start, None, 0), start - HOUR),
+            None
+        );
+        assert_eq!(
+            sale_refusal(&event("ended", start, None, 0), start + 23 * HOUR),
+            None
+        );
+        assert!(sale_refusal(&event("ended", start, None, 0), start + 24 * HOUR).is_some());
+        assert!(sale_refusal(&event("draft", start, None, 0), 0).is_some());
+        assert!(sale_refusal(&event("cancelled", start, None, 0), 0).is_some());
+        assert_eq!(
+            sale_refusal(&event("published", start, Some(2), 2), 0),
+            Some("This concert is sold out.")
+        );
+    }
+
+    #[test]
+    fn access_moves_from_upcoming_to_live_to_replay_to_expired() {
+        let start = 100 * HOUR;
+        let e = event("published", start, None, 0);
+        assert_eq!(access_state(&e, start - 1), AccessState::Upcoming);
+        assert_eq!(access_state(&e, start + HOUR), AccessState::Live);
+        assert_eq!(access_state(&e, start + 2 * HOUR), AccessState::Replay);
+        assert_eq!(access_state(&e, start + 24 * HOUR), AccessState::Expired);
+        assert_eq!(
+            access_state(&event("cancelled", start, None, 0), start),
+            AccessState::Cancelled
+        );
+    }
+}

@@ -1,0 +1,264 @@
+//! Concert persistence.
+
+use sqlx::AssertSqlSafe;
+
+use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
+use crate::db::{Db, now_ms};
+use crate::error::Result;
+
+const COLUMNS: &str = "id, project_id, title, artist_name, description, starts_at, \
+    duration_minutes, price_minor, currency, capacity, seats_taken, status, stream_key, \
+    image_type, image_version, created_at";
+
+pub struct NewEvent<'a> {
+    pub project_id: &'a str,
+    pub title: &'a str,
+    pub artist_name: &'a str,
+    pub description: &'a str,
+    pub starts_at: i64,
+    pub duration_minutes: i64,
+    pub price_minor: i64,
+    pub currency: &'a str,
+    pub capacity: Option<i64>,
+}
+
+pub fn new_stream_key() -> String {
+    crate::crypto::random_token(24)
+}
+
+pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO events (id, project_id, title, artist_name, description, starts_at, \
+         duration_minutes, price_minor, currency, capacity, status, stream_key, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'draft', $11, $12, $12)",
+    )
+    .bind(&id)
+    .bind(new.project_id)
+    .bind(new.title)
+    .bind(new.artist_name)
+    .bind(new.description)
+    .bind(new.starts_at)
+    .bind(new.duration_minutes)
+    .bind(new.price_minor)
+    .bind(new.currency)
+    .bind(new.capacity)
+    .bind(new_stream_key())
+    .bind(now)
+    .execute(db)
+    .await?;
+    by_id(db, &id)
+        .await?
+        .ok_or_else(|| crate::error::Error::internal("inserted event vanished"))
+}
+
+pub async fn by_id(db: &Db, id: &str) -> Result<Option<EventRow>> {
+    Ok(sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Save the editable fields. Capacity may not drop below the seats already taken.
+pub async fn save(db: &Db, row: &EventRow) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE events SET project_id = $2, title = $3, artist_name = $4, description = $5, \
+         starts_at = $6, duration_minutes = $7, price_minor = $8, currency = $9, capacity = $10, \
+         updated_at = $11 WHERE id = $1 AND ($10 IS NULL OR seats_taken <= $10)",
+    )
+    .bind(&row.id)
+    .bind(&row.project_id)
+    .bind(&row.title)
+    .bind(&row.artist_name)
+    .bind(&row.description)
+    .bind(row.starts_at)
+    .bind(row.duration_minutes)
+    .bind(row.price_minor)
+    .bind(&row.currency)
+    .bind(row.capacity)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Move to `to` only from one of `from` (so two admins cannot race a status).
+pub async fn set_status(db: &Db, id: &str, from: &[EventStatus], to: EventStatus) -> Result<bool> {
+    let allowed = from
+        .iter()
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let done = sqlx::query(AssertSqlSafe(format!(
+        "UPDATE events SET status = $2, updated_at = $3 WHERE id = $1 AND status IN ({allowed})"
+    )))
+    .bind(id)
+    .bind(to.as_str())
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
+    let now = now_ms();
+    sqlx::query(
+        "UPDATE events SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(media_type)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn rotate_stream_key(db: &Db, id: &str) -> Result<String> {
+    let key = new_stream_key();
+    sqlx::query("UPDATE events SET stream_key = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(&key)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(key)
+}
+
+pub async fn delete(db: &Db, id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM events WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+fn like_pattern(search: &str) -> String {
+    let escaped = search
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+/// Concerts people can see and buy: published, live, or ended less than 24 hours after
+/// their start; soonest first.
+pub async fn list_active(
+    db: &Db,
+    search: Option<&str>,
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<EventRow>, i64)> {
+    let cutoff = now_ms() - ACCESS_WINDOW_MS;
+    let mut filter = "status IN ('published', 'live', 'ended') AND starts_at > $1".to_owned();
+    let pattern = search
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(like_pattern);
+    if pattern.is_some() {
+        filter.push_str(
+            " AND (LOWER(title) LIKE $2 ESCAPE '\\' OR LOWER(artist_name) LIKE $2 ESCAPE '\\')",
+        );
+    }
+    let offset = (page - 1) * page_size;
+    let mut rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE {filter} \
+         ORDER BY CASE WHEN status = 'live' THEN 0 ELSE 1 END, starts_at, id \
+         LIMIT {page_size} OFFSET {offset}"
+    )))
+    .bind(cutoff);
+    let mut count = sqlx::query_as::<_, (i64,)>(AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM events WHERE {filter}"
+    )))
+    .bind(cutoff);
+    if let Some(pattern) = &pattern {
+        rows = rows.bind(pattern);
+        count = count.bind(pattern);
+    }
+    Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
+}
+
+/// Every concert (staff), or those of the given projects (members), newest start first.
+pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<EventRow>> {
+    match projects {
+        None => Ok(sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM events ORDER BY starts_at DESC, id"
+        )))
+        .fetch_all(db)
+        .await?),
+        Some([]) => Ok(Vec::new()),
+        Some(ids) => {
+            let placeholders = (1..=ids.len())
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut query = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+                "SELECT {COLUMNS} FROM events WHERE project_id IN ({placeholders}) \
+                 ORDER BY starts_at DESC, id"
+            )));
+            for id in ids {
+                query = query.bind(id);
+            }
+            Ok(query.fetch_all(db).await?)
+        }
+    }
+}
+
+/// Which of these concerts the account may listen to: a live ticket, or a live pass
+/// whose validity covers the concert's start.
+pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Result<Vec<bool>> {
+    if events.is_empty() {
+        return Ok(Vec::new());
+    }
+    let tickets: Vec<(String,)> =
+        sqlx::query_as("SELECT event_id FROM tickets WHERE account_id = $1 AND revoked_at IS NULL")
+            .bind(account_id)
+            .fetch_all(db)
+            .await?;
+    let passes: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT valid_from, valid_until FROM passes WHERE account_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
+    Ok(events
+        .iter()
+        .map(|e| {
+            tickets.iter().any(|(id,)| *id == e.id)
+                || passes
+                    .iter()
+                    .any(|(from, until)| (*from..*until).contains(&e.starts_at))
+        })
+        .collect())
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub struct Sale {
+    pub created_at: i64,
+    pub price_minor: i64,
+}
+
+/// Tickets sold for a concert (live ones), with the price paid.
+pub async fn sales(db: &Db, event_id: &str) -> Result<Vec<Sale>> {
+    Ok(sqlx::query_as::<_, Sale>(
+        "SELECT t.created_at, i.price_minor FROM tickets t \
+         JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
+         WHERE t.event_id = $1 AND t.revoked_at IS NULL ORDER BY t.created_at",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn ticket_count_ever(db: &Db, event_id: &str) -> Result<i64> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM order_items WHERE item_kind = 'event' AND item_id = $1",
+    )
+    .bind(event_id)
+    .fetch_one(db)
+    .await?;
+    Ok(n)
+}

@@ -1,0 +1,258 @@
+//! Artist projects: a band, act or tour with members. Concerts belong to a project and
+//! its members are its artists: they manage, sell and stream its concerts.
+
+pub mod store;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::{delete, get, post};
+use serde::{Deserialize, Serialize};
+
+use self::store::ProjectRow;
+use crate::accounts::model::Email;
+use crate::accounts::store as accounts;
+use crate::app::AppState;
+use crate::auth::extract::{CurrentUser, Staff};
+use crate::db::iso8601;
+use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProjectStatus {
+    Active,
+    Paused,
+    Archived,
+}
+
+impl ProjectStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Paused => "paused",
+            Self::Archived => "archived",
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Member {
+    id: String,
+    login: String,
+    fullname: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Project {
+    id: String,
+    name: String,
+    description: String,
+    status: String,
+    created_at: String,
+    members: Vec<Member>,
+    event_count: i64,
+}
+
+async fn to_project(app: &AppState, row: ProjectRow) -> Result<Project> {
+    let members = store::members(&app.db, &row.id)
+        .await?
+        .into_iter()
+        .map(|m| Member {
+            fullname: m.display_name(),
+            id: m.id,
+            login: m.login,
+        })
+        .collect();
+    let event_count = store::event_count(&app.db, &row.id).await?;
+    Ok(Project {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        status: row.status,
+        created_at: iso8601(row.created_at),
+        members,
+        event_count,
+    })
+}
+
+/// Staff see every project; anyone else the projects they belong to.
+async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<ProjectRow> {
+    let row = store::by_id(&app.db, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Project not found."))?;
+    if user.account.role().is_staff() || store::is_member(&app.db, id, &user.account.id).await? {
+        Ok(row)
+    } else {
+        Err(Error::forbidden("You are not a member of this project."))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PageQuery {
+    page: Option<i64>,
+    page_size: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectPage {
+    items: Vec<Project>,
+    total: i64,
+    page: i64,
+    page_size: i64,
+}
+
+async fn list(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    QueryParams(q): QueryParams<PageQuery>,
+) -> Result<Api<ProjectPage>> {
+    let page = q.page.unwrap_or(1).max(1);
+    let page_size = q.page_size.unwrap_or(10).clamp(1, 100);
+    let member_of = (!user.account.role().is_staff()).then_some(user.account.id.as_str());
+    let (rows, total) = store::list(&app.db, member_of, page, page_size).await?;
+    let mut items = Vec::with_capacity(rows.len());
+    for row in rows {
+        items.push(to_project(&app, row).await?);
+    }
+    Ok(Api::ok(ProjectPage {
+        items,
+        total,
+        page,
+        page_size,
+    }))
+}
+
+async fn show(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Project>> {
+    let row = visible(&app, &user, &id).await?;
+    Ok(Api::ok(to_project(&app, row).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct ProjectInput {
+    name: Option<String>,
+    description: Option<String>,
+    status: Option<ProjectStatus>,
+}
+
+fn clean_name(name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 120 {
+        return Err(Error::unprocessable(
+            "A project needs a name of 1 to 120 characters.",
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+async fn create(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    JsonBody(input): JsonBody<ProjectInput>,
+) -> Result<Api<Project>> {
+    let name = clean_name(input.name.as_deref().unwrap_or_default())?;
+    let row = store::insert(
+        &app.db,
+        &name,
+        input.description.as_deref().unwrap_or_default(),
+        input.status.unwrap_or(ProjectStatus::Active),
+    )
+    .await?;
+    Ok(Api::created(to_project(&app, row).await?))
+}
+
+async fn update(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+    JsonBody(input): JsonBody<ProjectInput>,
+) -> Result<Api<Project>> {
+    let mut row = store::by_id(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found("Project not found."))?;
+    if let Some(name) = &input.name {
+        row.name = clean_name(name)?;
+    }
+    if let Some(description) = input.description {
+        row.description = description;
+    }
+    if let Some(status) = input.status {
+        row.status = status.as_str().to_owned();
+    }
+    store::save(&app.db, &row).await?;
+    Ok(Api::ok(to_project(&app, row).await?))
+}
+
+async fn remove(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+) -> Result<Api<()>> {
+    if store::event_count(&app.db, &id).await? > 0 {
+        return Err(Error::conflict(
+            "This project has concerts. Archive it instead of deleting it.",
+        ));
+    }
+    if !store::delete(&app.db, &id).await? {
+        return Err(Error::not_found("Project not found."));
+    }
+    Ok(Api::ok(()))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberInput {
+    account_id: Option<String>,
+    #[serde(alias = "email")]
+    login: Option<String>,
+}
+
+async fn add_member(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+    JsonBody(input): JsonBody<MemberInput>,
+) -> Result<Api<Project>> {
+    let row = store::by_id(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found("Project not found."))?;
+    let account = match (&input.account_id, &input.login) {
+        (Some(account_id), _) => accounts::by_id(&app.db, account_id).await?,
+        (None, Some(login)) => accounts::by_login(&app.db, Email::parse(login)?.as_str()).await?,
+        (None, None) => {
+            return Err(Error::unprocessable(
+                "Name the account: accountId or login.",
+            ));
+        }
+    }
+    .ok_or_else(|| Error::not_found("Account not found."))?;
+    store::add_member(&app.db, &id, &account.id).await?;
+    Ok(Api::ok(to_project(&app, row).await?))
+}
+
+async fn remove_member(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path((id, account_id)): Path<(String, String)>,
+) -> Result<Api<Project>> {
+    let row = store::by_id(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found("Project not found."))?;
+    store::remove_member(&app.db, &id, &account_id).await?;
+    Ok(Api::ok(to_project(&app, row).await?))
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/projects", get(list).post(create))
+        .route("/projects/{id}", get(show).put(update).delete(remove))
+        .route("/projects/{id}/members", post(add_member))
+        .route("/projects/{id}/members/{account_id}", delete(remove_member))
+}

@@ -1,0 +1,183 @@
+//! Project persistence.
+
+use super::ProjectStatus;
+use crate::accounts::model::AccountRow;
+use crate::db::{Db, now_ms};
+use crate::error::{Result, conflict_on_unique};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ProjectRow {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub status: String,
+    pub created_at: i64,
+}
+
+const TAKEN: &str = "A project with this name already exists.";
+
+pub async fn insert(
+    db: &Db,
+    name: &str,
+    description: &str,
+    status: ProjectStatus,
+) -> Result<ProjectRow> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO projects (id, name, description, status, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $5)",
+    )
+    .bind(&id)
+    .bind(name)
+    .bind(description)
+    .bind(status.as_str())
+    .bind(now)
+    .execute(db)
+    .await
+    .map_err(|e| conflict_on_unique(e, TAKEN))?;
+    Ok(ProjectRow {
+        id,
+        name: name.to_owned(),
+        description: description.to_owned(),
+        status: status.as_str().to_owned(),
+        created_at: now,
+    })
+}
+
+pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
+    Ok(sqlx::query_as::<_, ProjectRow>(
+        "SELECT id, name, description, status, created_at FROM projects WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+pub async fn save(db: &Db, row: &ProjectRow) -> Result<()> {
+    sqlx::query(
+        "UPDATE projects SET name = $2, description = $3, status = $4, updated_at = $5 WHERE id = $1",
+    )
+    .bind(&row.id)
+    .bind(&row.name)
+    .bind(&row.description)
+    .bind(&row.status)
+    .bind(now_ms())
+    .execute(db)
+    .await
+    .map_err(|e| conflict_on_unique(e, TAKEN))?;
+    Ok(())
+}
+
+pub async fn delete(db: &Db, id: &str) -> Result<bool> {
+    Ok(sqlx::query("DELETE FROM projects WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?
+        .rows_affected()
+        > 0)
+}
+
+/// A page of projects (newest first), all or only those `member_of` belongs to.
+pub async fn list(
+    db: &Db,
+    member_of: Option<&str>,
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<ProjectRow>, i64)> {
+    let offset = (page - 1) * page_size;
+    let (rows, total) = match member_of {
+        None => {
+            let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
+                "SELECT id, name, description, status, created_at FROM projects \
+                 ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {offset}"
+            )))
+            .fetch_all(db)
+            .await?;
+            let (total,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM projects")
+                .fetch_one(db)
+                .await?;
+            (rows, total)
+        }
+        Some(account) => {
+            let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
+                "SELECT p.id, p.name, p.description, p.status, p.created_at FROM projects p \
+                 JOIN project_members m ON m.project_id = p.id WHERE m.account_id = $1 \
+                 ORDER BY p.created_at DESC, p.id LIMIT {page_size} OFFSET {offset}"
+            )))
+            .bind(account)
+            .fetch_all(db)
+            .await?;
+            let (total,): (i64,) =
+                sqlx::query_as("SELECT COUNT(*) FROM project_members WHERE account_id = $1")
+                    .bind(account)
+                    .fetch_one(db)
+                    .await?;
+            (rows, total)
+        }
+    };
+    Ok((rows, total))
+}
+
+pub async fn members(db: &Db, project_id: &str) -> Result<Vec<AccountRow>> {
+    Ok(sqlx::query_as::<_, AccountRow>(
+        "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, a.phone, \
+         a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, a.created_at \
+         FROM project_members m JOIN accounts a ON a.id = m.account_id \
+         WHERE m.project_id = $1 ORDER BY m.added_at",
+    )
+    .bind(project_id)
+    .fetch_all(db)
+    .await?)
+}
+
+pub async fn is_member(db: &Db, project_id: &str, account_id: &str) -> Result<bool> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM project_members WHERE project_id = $1 AND account_id = $2",
+    )
+    .bind(project_id)
+    .bind(account_id)
+    .fetch_one(db)
+    .await?;
+    Ok(n > 0)
+}
+
+/// The projects an account is a member of.
+pub async fn project_ids_of(db: &Db, account_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> =
+        sqlx::query_as("SELECT project_id FROM project_members WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+pub async fn add_member(db: &Db, project_id: &str, account_id: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO project_members (project_id, account_id, added_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (project_id, account_id) DO NOTHING",
+    )
+    .bind(project_id)
+    .bind(account_id)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+pub async fn remove_member(db: &Db, project_id: &str, account_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM project_members WHERE project_id = $1 AND account_id = $2")
+        .bind(project_id)
+        .bind(account_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn event_count(db: &Db, project_id: &str) -> Result<i64> {
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM events WHERE project_id = $1")
+        .bind(project_id)
+        .fetch_one(db)
+        .await?;
+    Ok(n)
+}

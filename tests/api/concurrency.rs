@@ -1,0 +1,230 @@
+//! Nothing oversold, nothing lost: buyers racing for the last seats, replayed
+//! confirmations, and Stripe's signed webhooks.
+
+use encore::commerce::orders::{self, NewItem};
+use encore::commerce::providers::sign;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets() {
+    let app = spawn_app().await;
+    let event = concert(&app, Some(50), 1000, HOUR_MS).await;
+    let fans = app.fans(200).await;
+    let mut racers = tokio::task::JoinSet::new();
+    for (_, token) in fans {
+        let (app_url, event, http) = (app.url.clone(), event.clone(), app.http.clone());
+        racers.spawn(async move {
+            let post = |path: String, body: serde_json::Value, bearer: Option<String>| {
+                let http = http.clone();
+                let url = format!("{app_url}{path}");
+                async move {
+                    let mut request = http.post(url).json(&body);
+                    if let Some(bearer) = bearer {
+                        request = request.bearer_auth(bearer);
+                    }
+                    let response = request.send().await.expect("request");
+                    (response.status(), response.json::<serde_json::Value>().await.unwrap_or_default())
+                }
+            };
+            let (status, body) = post(format!("/api/v1/cart/{event}"), json!({}), Some(token.clone())).await;
+            if status != StatusCode::OK {
+                return (status, body);
+            }
+            let (status, body) = post("/api/v1/cart/checkout".into(), json!({}), Some(token)).await;
+            if status != StatusCode::OK {
+                return (status, body);
+            }
+            let url = body["payload"].as_str().unwrap().to_owned();
+            let (path, pay_token) = url.split_once("?token=").unwrap();
+            let order = path.rsplit('/').next().unwrap().to_owned();
+            post(
+                format!("/api/v1/payments/test/{order}"),
+                json!({ "token": pay_token, "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123" }),
+                None,
+            )
+            .await
+        });
+    }
+    let (mut paid, mut sold_out, mut other) = (0, 0, Vec::new());
+    while let Some(result) = racers.join_next().await {
+        let (status, body) = result.expect("racer");
+        match status {
+            StatusCode::OK => paid += 1,
+            StatusCode::CONFLICT
+                if body["error"]
+                    .as_str()
+                    .is_some_and(|e| e.to_lowercase().contains("sold out")) =>
+            {
+                sold_out += 1
+            }
+            _ => other.push(format!("{status} {body}")),
+        }
+    }
+    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    assert_eq!(paid, 50);
+    assert_eq!(sold_out, 150, "everyone else is told it is sold out");
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM tickets WHERE event_id = $1", &event)
+            .await,
+        50
+    );
+    let (taken,): (i64,) = sqlx::query_as("SELECT seats_taken FROM events WHERE id = $1")
+        .bind(&event)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    assert_eq!(taken, 50);
+    // Nothing pending is left once reservations lapse.
+    sqlx::query("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
+        .execute(app.db())
+        .await
+        .unwrap();
+    orders::expire_overdue(app.db()).await.unwrap();
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM orders WHERE status = $1", "pending")
+            .await,
+        0
+    );
+}
+
+async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
+    let fans = app.fans(1).await;
+    let (fan, _) = &fans[0];
+    let (order, _) = orders::create_pending(
+        app.db(),
+        &fan.id,
+        &[NewItem {
+            kind: "event",
+            id: event.to_owned(),
+            title: "Concert".into(),
+            price_minor: 1000,
+        }],
+        "EUR",
+        "stripe",
+    )
+    .await
+    .unwrap();
+    (order, fan.id.clone())
+}
+
+const WHSEC: &str = "whsec_test_secret";
+
+async fn webhook(
+    app: &TestApp,
+    body: &serde_json::Value,
+    signature: &str,
+) -> (StatusCode, serde_json::Value) {
+    let response = app
+        .http
+        .post(format!("{}/api/v1/payments/stripe/webhook", app.url))
+        .header("stripe-signature", signature)
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(body).unwrap())
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap_or_default())
+}
+
+fn completed(event_id: &str, order: &str) -> serde_json::Value {
+    json!({ "id": event_id, "type": "checkout.session.completed",
+            "data": { "object": { "client_reference_id": order, "payment_status": "paid", "payment_intent": "pi_123" } } })
+}
+
+#[tokio::test]
+async fn a_signed_stripe_webhook_fulfils_once_however_often_it_is_replayed() {
+    let app = spawn_app_with(Options {
+        stripe_webhook_secret: Some(WHSEC),
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, Some(5), 1000, HOUR_MS).await;
+    let (order, _) = stripe_order(&app, &event).await;
+    let now = encore::db::now_ms() / 1000;
+    let body = completed("evt_1", &order);
+    let signature = sign(WHSEC, &serde_json::to_vec(&body).unwrap(), now);
+    for i in 0..10 {
+        let (status, answer) = webhook(&app, &body, &signature).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["payload"]["duplicate"], i > 0);
+    }
+    // Ten distinct deliveries confirming the same payment: still one set of tickets.
+    for i in 2..12 {
+        let body = completed(&format!("evt_{i}"), &order);
+        let signature = sign(WHSEC, &serde_json::to_vec(&body).unwrap(), now);
+        assert_eq!(webhook(&app, &body, &signature).await.0, StatusCode::OK);
+    }
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM tickets WHERE order_id = $1", &order)
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM orders WHERE id = $1 AND status = 'fulfilled'",
+            &order
+        )
+        .await,
+        1
+    );
+}
+
+#[tokio::test]
+async fn stripe_webhooks_with_a_bad_signature_or_a_stale_timestamp_are_refused() {
+    let app = spawn_app_with(Options {
+        stripe_webhook_secret: Some(WHSEC),
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, Some(5), 1000, HOUR_MS).await;
+    let (order, _) = stripe_order(&app, &event).await;
+    let body = completed("evt_bad", &order);
+    let bytes = serde_json::to_vec(&body).unwrap();
+    let now = encore::db::now_ms() / 1000;
+    for signature in [
+        sign("whsec_wrong", &bytes, now),
+        sign(WHSEC, &bytes, now - 301),
+        sign(WHSEC, b"{\"other\":true}", now),
+        "t=1,v1=deadbeef".to_owned(),
+    ] {
+        let (status, answer) = webhook(&app, &body, &signature).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{signature}: {answer}");
+        assert_eq!(answer["success"], false);
+    }
+    let missing = app
+        .http
+        .post(format!("{}/api/v1/payments/stripe/webhook", app.url))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM tickets WHERE order_id = $1", &order)
+            .await,
+        0
+    );
+    // An expiry event gives the seat back.
+    let expired = json!({ "id": "evt_exp", "type": "checkout.session.expired",
+                          "data": { "object": { "client_reference_id": order } } });
+    let signature = sign(WHSEC, &serde_json::to_vec(&expired).unwrap(), now);
+    assert_eq!(webhook(&app, &expired, &signature).await.0, StatusCode::OK);
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM orders WHERE id = $1 AND status = 'expired'",
+            &order
+        )
+        .await,
+        1
+    );
+}
+
+#[tokio::test]
+async fn without_stripe_the_webhook_is_not_there() {
+    let app = spawn_app().await;
+    let (status, _) = webhook(&app, &json!({}), "t=1,v1=x").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
