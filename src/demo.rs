@@ -48,9 +48,11 @@ const DEMO: [DemoAccount; 4] = [
     },
 ];
 
-/// Create the demo accounts on an empty database, and print how to sign in.
+/// Create the demo accounts and a demo concert on an empty database, and print how to
+/// sign in.
 pub async fn seed(state: &AppState) -> anyhow::Result<()> {
     if store::count(&state.db).await? == 0 {
+        seed_concert(state).await?;
         for demo in &DEMO {
             let password = Password::parse(demo.password)
                 .map_err(|e| anyhow::anyhow!("demo password: {}", e.public_message()))?;
@@ -91,5 +93,57 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
         );
     }
     println!();
+    Ok(())
+}
+
+/// A project with the demo fan as its artist, a concert starting in ten minutes (so its
+/// live window is open right away) and a 30-day pass.
+async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
+    use crate::events::model::EventStatus;
+    use crate::events::store as events;
+    let project = crate::projects::store::insert(
+        &state.db,
+        "The Encore House Band",
+        "Encore's demo act: a live set to try tickets and streaming.",
+        crate::projects::ProjectStatus::Active,
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("demo project: {e}"))?;
+    let event = events::insert(
+        &state.db,
+        events::NewEvent {
+            project_id: &project.id,
+            title: "Opening Night (demo concert)",
+            artist_name: "The Encore House Band",
+            description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+            starts_at: crate::db::now_ms() + 10 * 60_000,
+            duration_minutes: 90,
+            price_minor: 1500,
+            currency: "EUR",
+            capacity: Some(500),
+        },
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
+    events::set_status(
+        &state.db,
+        &event.id,
+        &[EventStatus::Draft],
+        EventStatus::Published,
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
+    sqlx::query(
+        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, created_at, updated_at) \
+         VALUES ($1, 'All-access month', 'Every concert starting in the next 30 days.', 4900, 'EUR', 30, 1, $2, $2)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(crate::db::now_ms())
+    .execute(&state.db)
+    .await?;
+    println!(
+        "Demo concert: \"{}\" (stream key {})",
+        event.title, event.stream_key
+    );
     Ok(())
 }
