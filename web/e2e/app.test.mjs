@@ -446,6 +446,13 @@ describe('Encore dashboard', () => {
     await row.getByText('Grace Brewster Hopper').waitFor();
     await row.getByText('Admin', { exact: true }).waitFor();
 
+    // Re-invite: a new invitation e-mail goes out.
+    const invitations = server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length;
+    await row.getByRole('button', { name: 'Actions' }).click();
+    await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
+    await page.getByText('A new invitation was sent.').waitFor();
+    assert.ok(server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length > invitations);
+
     // Disabled accounts show under the "Disabled" filter.
     await row.locator('.mantine-Switch-track').first().click();
     await page.getByText('Changes saved.').first().waitFor();
@@ -503,7 +510,7 @@ describe('Encore dashboard', () => {
 
   test('screenshots of the main screens in each theme', async () => {
     for (const theme of ['dark', 'light']) {
-      const b = await browser();
+      const b = await browser({ width: 1280, height: 960 });
       const { page } = b;
       await page.addInitScript((preset) => {
         localStorage.setItem('theme-preset', preset);

@@ -133,7 +133,8 @@ export async function openBrowser({ width = 1280, height = 800, colorScheme } = 
 
 export async function screenshot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Viewport shots: the shell's header and sidebar are fixed, which full-page shots distort.
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
 export async function signIn(page, url, email, password) {
