@@ -219,6 +219,10 @@ describe('Encore dashboard', () => {
     await page.goto(`${server.url}/404`);
     assert.equal(await page.getByTestId('not-found-title').innerText(), "This page's gone fishing.");
     await page.getByRole('link', { name: 'Back to dashboard' }).waitFor();
+    // The cart comes from GET /api/v1/cart/: empty for this user, so no badge and an empty state.
+    await page.goto(`${server.url}/cart`);
+    await page.getByTestId('empty-state').waitFor();
+    assert.equal(await page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator').count(), 0);
     await finish(b);
   });
 
@@ -505,6 +509,57 @@ describe('Encore dashboard', () => {
     await page.keyboard.type(second);
     await page.getByTestId('mfa-submit').click();
     await page.waitForURL(/\/dashboard$/);
+    await finish(b);
+  });
+
+  test('cart: the badge counts real entries, the page lists them with the total, remove empties it', async () => {
+    /** Calls the API from the page with the signed-in session, as the app does. */
+    const api = (page, method, path, body) =>
+      page.evaluate(
+        async ([m, p, b]) => {
+          const token = document.cookie.split('; ').find((c) => c.startsWith('encore_access_token='))?.split('=')[1];
+          const response = await fetch(p, {
+            method: m,
+            headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}`, 'Content-Type': 'application/json' },
+            body: b ? JSON.stringify(b) : undefined,
+          });
+          return { status: response.status, json: await response.json() };
+        },
+        [method, path, body],
+      );
+
+    const staff = await browser();
+    await signInAs(staff.page, ACCOUNTS.sa);
+    const project = await api(staff.page, 'POST', '/api/v1/projects', { name: 'The E2E Band' });
+    assert.equal(project.status, 201, JSON.stringify(project.json));
+    const startsAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const event = await api(staff.page, 'POST', '/api/v1/events', {
+      projectId: project.json.payload.id,
+      title: 'Live at the Harbour',
+      artistName: 'The E2E Band',
+      startsAt,
+      price: 1999,
+      currency: 'EUR',
+    });
+    assert.equal(event.status, 201, JSON.stringify(event.json));
+    const published = await api(staff.page, 'POST', `/api/v1/events/${event.json.payload.id}/publish`);
+    assert.equal(published.status, 200, JSON.stringify(published.json));
+    await finish(staff);
+
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    const added = await api(page, 'POST', `/api/v1/cart/${event.json.payload.id}`);
+    assert.equal(added.status, 200, JSON.stringify(added.json));
+    await page.goto(`${server.url}/cart`);
+    await page.getByTestId('cart-entries').getByText('Live at the Harbour').waitFor();
+    assert.equal(await page.getByTestId('cart-total').innerText(), '€19.99');
+    const badge = page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator');
+    assert.equal(await badge.innerText(), '1');
+    await screenshot(page, 'dark-cart');
+    await page.getByRole('button', { name: 'Remove from the cart' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    await badge.waitFor({ state: 'detached' });
     await finish(b);
   });
 

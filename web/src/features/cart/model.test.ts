@@ -1,15 +1,34 @@
-import { cartTotal } from './model';
+import { cartTotal, currencyDigits, formatPrice } from './model';
 
 describe('cart total', () => {
-  it('sums the prices of the events', () => {
-    expect(cartTotal([{ event: { id: '1', price: 10 } }, { event: { id: '2', price: 2.5 } }])).toBe(12.5);
+  it('sums the prices of the entries', () => {
+    expect(cartTotal([{ event: { id: '1', price: 1000 } }, { event: { id: '2', price: 250 } }])).toBe(1250);
   });
 
   it('counts a missing price as 0', () => {
-    expect(cartTotal([{ event: { id: '1', price: 10 } }, { event: { id: '2' } }, { event: { id: '3', price: null } }])).toBe(10);
+    expect(
+      cartTotal([{ event: { id: '1', price: 1000 } }, { event: { id: '2' } }, { event: { id: '3', price: null } }, { event: null }]),
+    ).toBe(1000);
+  });
+
+  it('counts passes by their plan price', () => {
+    expect(cartTotal([{ kind: 'pass', event: null, plan: { id: 'p', price: 500 } }, { event: { id: '1', price: 100 } }])).toBe(600);
   });
 
   it('is 0 for an empty cart', () => {
     expect(cartTotal([])).toBe(0);
+  });
+});
+
+describe('prices in minor units', () => {
+  it('knows the digits of each currency', () => {
+    expect(currencyDigits('EUR')).toBe(2);
+    expect(currencyDigits('jpy')).toBe(0);
+    expect(currencyDigits('KWD')).toBe(3);
+  });
+
+  it('formats for the chosen language', () => {
+    expect(formatPrice(1999, 'EUR', 'en-GB')).toBe('€19.99');
+    expect(formatPrice(1500, 'JPY', 'en-GB')).toBe('JP¥1,500');
   });
 });

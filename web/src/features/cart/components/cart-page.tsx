@@ -1,24 +1,108 @@
-import { Button } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTicket, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { localeOf } from '../../../i18n/languages';
+import { errorText } from '../../../lib/errors';
+import { clearCart, removeEventFromCart, removePassFromCart } from '../api';
+import type { CartEntry } from '../model';
+import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
+import { cartKeys, cartQueryOptions } from '../queries';
 
+function entryKey(entry: CartEntry, index: number): string {
+  return entry.event?.id ?? entry.plan?.id ?? String(index);
+}
+
+/** The cart: what the signed-in user has picked, with the total (a missing price counts 0). */
 export function CartPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = localeOf(i18n.language);
+  const queryClient = useQueryClient();
+  const cart = useQuery(cartQueryOptions());
+  const onError = (error: unknown): void => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: cartKeys.list });
+  const remove = useMutation({
+    mutationFn: (entry: CartEntry) =>
+      entry.event ? removeEventFromCart(entry.event.id) : removePassFromCart(entry.plan?.id ?? ''),
+    onSettled: refresh,
+    onError,
+  });
+  const clear = useMutation({ mutationFn: clearCart, onSettled: refresh, onError });
+  const entries = cart.data ?? [];
+
   return (
     <>
-      <PageHeader title={t('cart.title')} />
-      <EmptyState
-        title={t('cart.emptyTitle')}
-        description={t('cart.emptyText')}
-        action={
-          <Button component={Link} to="/events">
-            {t('cart.browse')}
-          </Button>
+      <PageHeader
+        title={t('cart.title')}
+        actions={
+          entries.length > 0 ? (
+            <Button variant="default" color="red" loading={clear.isPending} onClick={() => { clear.mutate(); }}>
+              {t('cart.clear')}
+            </Button>
+          ) : null
         }
       />
+      {cart.isPending ? (
+        <Skeleton h={120} />
+      ) : cart.isError ? (
+        <Text c="red">{t('cart.loadFailed')}</Text>
+      ) : entries.length === 0 ? (
+        <EmptyState
+          title={t('cart.emptyTitle')}
+          description={t('cart.emptyText')}
+          action={
+            <Button component={Link} to="/events">
+              {t('cart.browse')}
+            </Button>
+          }
+        />
+      ) : (
+        <Stack gap="sm" data-testid="cart-entries">
+          {entries.map((entry, index) => (
+            <Card withBorder key={entryKey(entry, index)} padding="md">
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap="sm" wrap="nowrap">
+                  <IconTicket size={22} />
+                  <div>
+                    <Text fw={600}>{entry.event?.title ?? entry.plan?.name ?? t('cart.pass')}</Text>
+                    <Text size="sm" c="dimmed">
+                      {entry.event?.artistName ?? t('cart.pass')}
+                      {entry.event?.startsAt ? ` · ${new Date(entry.event.startsAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })}` : ''}
+                    </Text>
+                  </div>
+                </Group>
+                <Group gap="sm" wrap="nowrap">
+                  <Text fw={600}>{formatPrice(entryPrice(entry), entryCurrency(entry), locale)}</Text>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('cart.remove')}
+                    loading={remove.isPending && remove.variables === entry}
+                    onClick={() => {
+                      remove.mutate(entry);
+                    }}
+                  >
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Group>
+              </Group>
+            </Card>
+          ))}
+          <Group justify="flex-end" gap="xs">
+            <Text c="dimmed">{t('cart.total')}</Text>
+            <Text fw={800} size="lg" data-testid="cart-total">
+              {formatPrice(cartTotal(entries), entryCurrency(entries[0] ?? { event: null }), locale)}
+            </Text>
+          </Group>
+        </Stack>
+      )}
     </>
   );
 }

@@ -13,7 +13,7 @@ const TYPE_ICON = { message: IconMessage, upload: IconFileZip, topic: IconMessag
 function NotificationLine({ item, onRead }: { item: AppNotification; onRead: (id: string) => void }): ReactNode {
   const { t, i18n } = useTranslation();
   const Icon = TYPE_ICON[item.type];
-  const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language));
+  const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   const subtitle =
     item.type === 'message' && item.sender
       ? t('notifications.from', { sender: item.sender })
