@@ -26,6 +26,7 @@ system-deps:
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi

@@ -6,3 +6,5 @@ echo "== argon2id time per hash (criterion)"
 cargo bench --locked --bench passwords -- --noplot 2>&1 | grep -E "^argon2id|time:" || true
 echo "== sign-in and accounts API"
 loadtests/auth-bench.sh "${BENCH_SECONDS:-10}"
+echo "== checkout and payment (100 concurrent buyers, SQLite then PostgreSQL)"
+loadtests/checkout-bench.sh

@@ -22,6 +22,8 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::Error;
 use crate::messaging::Messenger;
+use crate::stream::access::StreamAccess;
+use crate::stream::hub::Hub;
 
 /// Everything a handler may need, cheap to clone.
 #[derive(Clone)]
@@ -34,6 +36,8 @@ pub struct AppState {
     pub messenger: Messenger,
     pub sessions: SessionCache,
     pub payments: Provider,
+    pub hub: Arc<Hub>,
+    pub stream_access: Arc<StreamAccess>,
 }
 
 impl AppState {
@@ -47,6 +51,8 @@ impl AppState {
             limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
             messenger: Messenger::from_config(&config)?,
             sessions: SessionCache::new(),
+            hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
+            stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(
                 config.stripe_secret_key.as_ref(),
                 config.stripe_webhook_secret.as_ref(),
@@ -77,7 +83,8 @@ pub fn router(state: AppState) -> Router {
             .merge(crate::notifications::router())
             .merge(crate::projects::router())
             .merge(crate::events::router())
-            .merge(crate::commerce::router()),
+            .merge(crate::commerce::router())
+            .merge(crate::stream::http::api_router()),
     );
     let oauth_prefix = state.config.oauth_prefix.clone();
     let web_dir = state.config.web_dir.clone();
@@ -86,6 +93,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api/v1", api)
         .nest("/api", Router::new().fallback(api_not_found))
         .merge(crate::commerce::pages())
+        .merge(crate::stream::http::pages())
         .fallback_service(crate::web::service(&web_dir))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(SetResponseHeaderLayer::if_not_present(

@@ -14,6 +14,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Admin {
             command: AdminCommand::Create(args),
         } => create_account(args).await,
+        Command::Push(args) => crate::stream::push::run(args).await,
     }
 }
 

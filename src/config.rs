@@ -25,6 +25,26 @@ pub enum Command {
         #[command(subcommand)]
         command: AdminCommand,
     },
+    /// Push an AAC (ADTS) file to a concert in real time, as an encoder would.
+    Push(PushArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PushArgs {
+    /// The audio file: AAC in ADTS (`ffmpeg -i song.mp3 -c:a aac -f adts song.aac`).
+    pub file: PathBuf,
+    /// The concert's id.
+    #[arg(long)]
+    pub event: String,
+    /// The concert's stream key.
+    #[arg(long, env = "ENCORE_STREAM_KEY", hide_env_values = true)]
+    pub key: String,
+    /// The Encore server.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub server: String,
+    /// Play the file this many times in a row (0 = forever).
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
 }
 
 #[derive(Debug, Subcommand)]

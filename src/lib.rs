@@ -16,4 +16,5 @@ pub mod messaging;
 pub mod meta;
 pub mod notifications;
 pub mod projects;
+pub mod stream;
 pub mod web;

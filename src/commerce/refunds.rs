@@ -58,6 +58,16 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     let amount = order.total_minor - refunded_so_far(app, order_id).await?;
     let provider_ref = pay_back(app, &order, amount, &format!("refund-{order_id}")).await?;
     let now = now_ms();
+    let tickets: Vec<(String,)> =
+        sqlx::query_as("SELECT id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL")
+            .bind(order_id)
+            .fetch_all(&app.db)
+            .await?;
+    let passes: Vec<(String,)> =
+        sqlx::query_as("SELECT id FROM passes WHERE order_id = $1 AND revoked_at IS NULL")
+            .bind(order_id)
+            .fetch_all(&app.db)
+            .await?;
     let mut tx = app.db.begin().await?;
     let changed = sqlx::query(
         "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 AND status = 'fulfilled'",
@@ -88,6 +98,13 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     }
     record(&mut tx, order_id, amount, reason, provider_ref.as_deref()).await?;
     tx.commit().await?;
+    // Listening ends now, not at the next token check against the database.
+    for (ticket,) in &tickets {
+        app.stream_access.revoke(ticket);
+    }
+    for (pass,) in &passes {
+        app.stream_access.revoke_prefix(&format!("pass:{pass}:"));
+    }
     tell_buyer(app, &order, amount, reason).await;
     Ok(orders::by_id(&app.db, order_id).await?.unwrap_or(order))
 }
@@ -153,6 +170,7 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: &str) -> Res
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
+        app.stream_access.revoke(&ticket_id);
         tell_buyer(app, &order, price, &format!("{}: {reason}", event.title)).await;
         refunded += 1;
     }

@@ -445,6 +445,7 @@ async fn cancel(
     }
     // Everyone who bought it gets their money back; their access ends.
     refunds::refund_event(&app, &row, "concert cancelled").await?;
+    app.stream_access.revoke_event(&id);
     let row = load(&app, &id).await?;
     Ok(Api::ok(Event::from_row(&row, false, now_ms())))
 }

@@ -1,0 +1,205 @@
+//! Load test for checkout: N concurrent buyers each buy every concert once — add to
+//! cart, check out, pay with the test card — and the round trips per second and latency
+//! percentiles are printed. Run by `loadtests/checkout-bench.sh` against a release server.
+//!
+//! Usage: checkout_load BASE_URL ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS]
+
+use std::time::{Duration, Instant};
+
+use encore::crypto::{pkce_challenge, random_token};
+use serde_json::{Value, json};
+
+const BASIC: &str = "Basic ZW5jb3JlLXdlYjo="; // base64("encore-web:")
+const PASSWORD: &str = "a fine long passphrase";
+
+struct Client {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Client {
+    async fn post(&self, path: &str, body: Value, token: Option<&str>) -> anyhow::Result<Value> {
+        let mut request = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("authorization", BASIC)
+            .json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await?;
+        let status = response.status();
+        let body: Value = response.json().await?;
+        anyhow::ensure!(status.is_success(), "{path}: {status} {body}");
+        Ok(body["payload"].clone())
+    }
+
+    async fn sign_in(&self, email: &str, password: &str) -> anyhow::Result<String> {
+        let verifier = random_token(32);
+        let redirect = format!("{}/auth/callback", self.base);
+        let code = self
+            .post(
+                "/api/v1/oauth2/authorize",
+                json!({ "email": email, "password": password, "response_type": "code",
+                        "redirect_uri": redirect, "code_challenge": pkce_challenge(&verifier),
+                        "code_challenge_method": "S256", "client_id": "encore-web", "state": "load" }),
+                None,
+            )
+            .await?["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let tokens = self
+            .post(
+                "/api/v1/oauth2/token",
+                json!({ "grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
+                        "code_verifier": verifier, "client_id": "encore-web" }),
+                None,
+            )
+            .await?;
+        Ok(tokens["access_token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned())
+    }
+}
+
+/// One purchase: cart → checkout → pay.
+async fn buy(client: &Client, token: &str, event: &str) -> anyhow::Result<()> {
+    client
+        .post(&format!("/api/v1/cart/{event}"), json!({}), Some(token))
+        .await?;
+    let url = client
+        .post("/api/v1/cart/checkout", json!({}), Some(token))
+        .await?;
+    let url = url.as_str().unwrap_or_default();
+    let (path, pay_token) = url.split_once("?token=").unwrap_or_default();
+    let order = path.rsplit('/').next().unwrap_or_default();
+    client
+        .post(
+            &format!("/api/v1/payments/test/{order}"),
+            json!({ "token": pay_token, "cardNumber": "4242424242424242", "expiry": "12/40", "cvc": "123" }),
+            None,
+        )
+        .await?;
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[index]
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    anyhow::ensure!(
+        args.len() >= 4,
+        "usage: checkout_load BASE ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS]"
+    );
+    let buyers: usize = args.get(4).map_or(Ok(100), |s| s.parse())?;
+    let concerts: usize = args.get(5).map_or(Ok(10), |s| s.parse())?;
+    let client = std::sync::Arc::new(Client {
+        http: reqwest::Client::builder()
+            .pool_max_idle_per_host(buyers)
+            .timeout(Duration::from_secs(60))
+            .build()?,
+        base: args[1].trim_end_matches('/').to_owned(),
+    });
+
+    // Setup: concerts (admin), then buyers (register + sign in).
+    let admin = client.sign_in(&args[2], &args[3]).await?;
+    let project = client
+        .post(
+            "/api/v1/projects",
+            json!({ "name": format!("Load {}", random_token(6)) }),
+            Some(&admin),
+        )
+        .await?["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let mut events = Vec::with_capacity(concerts);
+    for i in 0..concerts {
+        let event = client
+            .post(
+                "/api/v1/events",
+                json!({ "projectId": project, "title": format!("Load concert {i}"), "artistName": "Load",
+                        "startsAt": "2099-01-01T20:00:00Z", "price": 1000, "currency": "EUR",
+                        "capacity": buyers }),
+                Some(&admin),
+            )
+            .await?["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        client
+            .post(
+                &format!("/api/v1/events/{event}/publish"),
+                json!({}),
+                Some(&admin),
+            )
+            .await?;
+        events.push(event);
+    }
+    let mut tokens = Vec::with_capacity(buyers);
+    for _ in 0..buyers {
+        let email = format!("buyer-{}@example.com", random_token(8).to_lowercase());
+        client
+            .post(
+                "/api/v1/oauth2/register",
+                json!({ "email": email, "password": PASSWORD, "client_id": "encore-web" }),
+                None,
+            )
+            .await?;
+        tokens.push(client.sign_in(&email, PASSWORD).await?);
+    }
+
+    // The run: every buyer buys every concert, starting at a different one.
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, token) in tokens.into_iter().enumerate() {
+        let (client, events) = (client.clone(), events.clone());
+        tasks.spawn(async move {
+            let mut latencies = Vec::with_capacity(events.len());
+            let mut errors = 0usize;
+            for k in 0..events.len() {
+                let event = &events[(i + k) % events.len()];
+                let t = Instant::now();
+                match buy(&client, &token, event).await {
+                    Ok(()) => latencies.push(t.elapsed()),
+                    Err(err) => {
+                        errors += 1;
+                        eprintln!("{err}");
+                    }
+                }
+            }
+            (latencies, errors)
+        });
+    }
+    let mut latencies = Vec::new();
+    let mut errors = 0;
+    while let Some(done) = tasks.join_next().await {
+        let (l, e) = done?;
+        latencies.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    println!(
+        "{} buyers x {} concerts: {} purchases in {:.1} s = {:.1} checkout+payment round trips/s; \
+         latency p50 {:.0} ms, p99 {:.0} ms; errors {}",
+        buyers,
+        concerts,
+        latencies.len(),
+        elapsed.as_secs_f64(),
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
+        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
+        errors
+    );
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! Per-ticket signed stream URLs. A listening session's token sits in the URL path, so
+//! every relative segment and part URI in the (shared, identical) playlist inherits it.
+//! Checking a request is an HMAC comparison plus an in-memory lookup — never a database
+//! call — and starting a new session for a ticket ends the previous one at once.
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use crate::crypto::constant_time_eq;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub event_id: String,
+    /// The ticket (or pass) that pays for it.
+    pub ticket_id: String,
+    pub session_id: String,
+    /// Unix ms after which the URL stops working (start + 24 h).
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Denied {
+    /// Malformed, tampered or signed with another key.
+    Invalid,
+    Expired,
+    /// Another session took over this ticket, or access was revoked.
+    Superseded,
+}
+
+pub struct StreamAccess {
+    key: Vec<u8>,
+    /// ticket → its one live listening session.
+    live: RwLock<HashMap<String, String>>,
+}
+
+impl StreamAccess {
+    pub fn new(secret: &[u8]) -> Self {
+        // A key of its own, derived from the server secret: stream tokens cannot be
+        // confused with any other signature.
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("any key length");
+        mac.update(b"encore stream access v1");
+        Self {
+            key: mac.finalize().into_bytes().to_vec(),
+            live: RwLock::new(HashMap::new()),
+        }
+    }
+
+    fn sign(&self, message: &str) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        mac.update(message.as_bytes());
+        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+    }
+
+    /// Start a listening session for a ticket (ending any other) and answer its token.
+    pub fn open(&self, event_id: &str, ticket_id: &str, expires_at: i64) -> (String, String) {
+        let session_id = crate::crypto::random_token(12);
+        self.live
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(ticket_id.to_owned(), session_id.clone());
+        let body = format!("{event_id}.{ticket_id}.{session_id}.{expires_at}");
+        let token = format!("{}.{}", URL_SAFE_NO_PAD.encode(&body), self.sign(&body));
+        (session_id, token)
+    }
+
+    /// End every session of a ticket (refund, cancellation).
+    pub fn revoke(&self, ticket_id: &str) {
+        self.live
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(ticket_id);
+    }
+
+    /// End the sessions of every key starting with `prefix` (a pass covers many concerts).
+    pub fn revoke_prefix(&self, prefix: &str) {
+        self.live
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|holder, _| !holder.starts_with(prefix));
+    }
+
+    /// End every session for a concert (cancelled, or its window closed).
+    pub fn revoke_event(&self, event_id: &str) {
+        let suffix = format!(":{event_id}");
+        self.live
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|holder, _| !holder.ends_with(&suffix));
+    }
+
+    pub fn verify(&self, token: &str, now_ms: i64) -> Result<Grant, Denied> {
+        let (body_b64, signature) = token.split_once('.').ok_or(Denied::Invalid)?;
+        let body = URL_SAFE_NO_PAD
+            .decode(body_b64)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .ok_or(Denied::Invalid)?;
+        if !constant_time_eq(&self.sign(&body), signature) {
+            return Err(Denied::Invalid);
+        }
+        let mut fields = body.rsplitn(4, '.');
+        let expires_at: i64 = fields
+            .next()
+            .and_then(|s| s.parse().ok())
+            .ok_or(Denied::Invalid)?;
+        let session_id = fields.next().ok_or(Denied::Invalid)?.to_owned();
+        let ticket_id = fields.next().ok_or(Denied::Invalid)?.to_owned();
+        let event_id = fields.next().ok_or(Denied::Invalid)?.to_owned();
+        if now_ms >= expires_at {
+            return Err(Denied::Expired);
+        }
+        let live = self.live.read().unwrap_or_else(|e| e.into_inner());
+        if live.get(&ticket_id) != Some(&session_id) {
+            return Err(Denied::Superseded);
+        }
+        Ok(Grant {
+            event_id,
+            ticket_id,
+            session_id,
+            expires_at,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_verifies_until_it_expires_or_is_superseded_or_tampered() {
+        let access = StreamAccess::new(b"secret");
+        let (_, token) = access.open("event-1", "ticket-1", 1_000);
+        let grant = access.verify(&token, 999).unwrap();
+        assert_eq!(grant.event_id, "event-1");
+        assert_eq!(access.verify(&token, 1_000), Err(Denied::Expired));
+
+        let mut tampered = token.clone();
+        tampered.replace_range(0..1, if token.starts_with('A') { "B" } else { "A" });
+        assert_eq!(access.verify(&tampered, 0), Err(Denied::Invalid));
+        assert_eq!(
+            StreamAccess::new(b"other").verify(&token, 0),
+            Err(Denied::Invalid)
+        );
+
+        let (_, newer) = access.open("event-1", "ticket-1", 1_000);
+        assert_eq!(
+            access.verify(&token, 0),
+            Err(Denied::Superseded),
+            "one session per ticket"
+        );
+        assert!(access.verify(&newer, 0).is_ok());
+        access.revoke("ticket-1");
+        assert_eq!(access.verify(&newer, 0), Err(Denied::Superseded));
+    }
+}

@@ -1,0 +1,302 @@
+//! Fragmented MP4 (CMAF) for AAC audio: the init segment (`ftyp` + `moov`) and one media
+//! fragment (`moof` + `mdat`) per LL-HLS part. A segment is its parts' bytes back to back,
+//! so parts and segments are served from the same bytes. Boxes follow ISO/IEC 14496-12
+//! and -14; every sample is a sync sample (AAC frames decode independently).
+
+use super::adts::AacConfig;
+
+/// Writes an MP4 box: 32-bit size, four-character type, body.
+struct BoxWriter {
+    buf: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+impl BoxWriter {
+    fn new() -> Self {
+        Self {
+            buf: Vec::with_capacity(1024),
+            starts: Vec::new(),
+        }
+    }
+    fn open(&mut self, kind: &[u8; 4]) {
+        self.starts.push(self.buf.len());
+        self.buf.extend_from_slice(&[0, 0, 0, 0]);
+        self.buf.extend_from_slice(kind);
+    }
+    /// A "full box": version and 24-bit flags after the type.
+    fn open_full(&mut self, kind: &[u8; 4], version: u8, flags: u32) {
+        self.open(kind);
+        self.u32((u32::from(version) << 24) | (flags & 0x00FF_FFFF));
+    }
+    fn close(&mut self) {
+        let start = self.starts.pop().expect("balanced boxes");
+        let size = (self.buf.len() - start) as u32;
+        self.buf[start..start + 4].copy_from_slice(&size.to_be_bytes());
+    }
+    fn u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_be_bytes());
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+    fn zeros(&mut self, n: usize) {
+        self.buf.resize(self.buf.len() + n, 0);
+    }
+    fn matrix(&mut self) {
+        for v in [0x0001_0000u32, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] {
+            self.u32(v);
+        }
+    }
+    fn finish(self) -> Vec<u8> {
+        debug_assert!(self.starts.is_empty());
+        self.buf
+    }
+}
+
+pub const TRACK_ID: u32 = 1;
+
+/// An MPEG-4 descriptor tag with its length (always written in the 4-byte form).
+fn descriptor(w: &mut BoxWriter, tag: u8, body: &[u8]) {
+    w.u8(tag);
+    let len = body.len() as u32;
+    w.bytes(&[
+        0x80 | ((len >> 21) & 0x7F) as u8,
+        0x80 | ((len >> 14) & 0x7F) as u8,
+        0x80 | ((len >> 7) & 0x7F) as u8,
+        (len & 0x7F) as u8,
+    ]);
+    w.bytes(body);
+}
+
+fn esds(w: &mut BoxWriter, config: &AacConfig) {
+    let asc = config.audio_specific_config();
+    let mut decoder_specific = BoxWriter::new();
+    descriptor(&mut decoder_specific, 0x05, &asc);
+    let mut decoder_config = vec![0x40, 0x15, 0, 0, 0]; // AAC, audio stream, buffer size
+    decoder_config.extend_from_slice(&0u32.to_be_bytes()); // max bitrate: unknown
+    decoder_config.extend_from_slice(&0u32.to_be_bytes()); // avg bitrate: unknown
+    decoder_config.extend_from_slice(&decoder_specific.finish());
+    let mut es = BoxWriter::new();
+    es.u16(TRACK_ID as u16);
+    es.u8(0);
+    descriptor(&mut es, 0x04, &decoder_config);
+    descriptor(&mut es, 0x06, &[0x02]);
+    let es = es.finish();
+    w.open_full(b"esds", 0, 0);
+    descriptor(w, 0x03, &es);
+    w.close();
+}
+
+/// `ftyp` + `moov` describing one AAC track whose timescale is its sample rate.
+pub fn init_segment(config: &AacConfig) -> Vec<u8> {
+    let rate = config.sample_rate();
+    let mut w = BoxWriter::new();
+    w.open(b"ftyp");
+    w.bytes(b"iso6");
+    w.u32(0);
+    for brand in [b"iso6", b"cmfc", b"mp41", b"dash"] {
+        w.bytes(brand);
+    }
+    w.close();
+
+    w.open(b"moov");
+    w.open_full(b"mvhd", 0, 0);
+    w.u32(0); // creation
+    w.u32(0); // modification
+    w.u32(1000); // timescale
+    w.u32(0); // duration: unknown (fragmented)
+    w.u32(0x0001_0000); // rate 1.0
+    w.u16(0x0100); // volume 1.0
+    w.zeros(10);
+    w.matrix();
+    w.zeros(24);
+    w.u32(TRACK_ID + 1); // next track id
+    w.close();
+
+    w.open(b"trak");
+    w.open_full(b"tkhd", 0, 0x0000_0003); // enabled, in movie
+    w.u32(0);
+    w.u32(0);
+    w.u32(TRACK_ID);
+    w.u32(0);
+    w.u32(0); // duration
+    w.zeros(8);
+    w.u16(0); // layer
+    w.u16(1); // alternate group: audio
+    w.u16(0x0100); // volume
+    w.u16(0);
+    w.matrix();
+    w.u32(0); // width
+    w.u32(0); // height
+    w.close();
+
+    w.open(b"mdia");
+    w.open_full(b"mdhd", 0, 0);
+    w.u32(0);
+    w.u32(0);
+    w.u32(rate);
+    w.u32(0);
+    w.u16(0x55C4); // language "und"
+    w.u16(0);
+    w.close();
+    w.open_full(b"hdlr", 0, 0);
+    w.u32(0);
+    w.bytes(b"soun");
+    w.zeros(12);
+    w.bytes(b"Encore audio\0");
+    w.close();
+    w.open(b"minf");
+    w.open_full(b"smhd", 0, 0);
+    w.u16(0);
+    w.u16(0);
+    w.close();
+    w.open(b"dinf");
+    w.open_full(b"dref", 0, 0);
+    w.u32(1);
+    w.open_full(b"url ", 0, 1); // media is in this file
+    w.close();
+    w.close();
+    w.close();
+    w.open(b"stbl");
+    w.open_full(b"stsd", 0, 0);
+    w.u32(1);
+    w.open(b"mp4a");
+    w.zeros(6);
+    w.u16(1); // data reference index
+    w.zeros(8);
+    w.u16(u16::from(config.channels));
+    w.u16(16); // sample size
+    w.u16(0);
+    w.u16(0);
+    w.u32(rate.min(0xFFFF) << 16);
+    esds(&mut w, config);
+    w.close(); // mp4a
+    w.close(); // stsd
+    for empty in [b"stts", b"stsc", b"stco"] {
+        w.open_full(empty, 0, 0);
+        w.u32(0);
+        w.close();
+    }
+    w.open_full(b"stsz", 0, 0);
+    w.u32(0);
+    w.u32(0);
+    w.close();
+    w.close(); // stbl
+    w.close(); // minf
+    w.close(); // mdia
+    w.close(); // trak
+
+    w.open(b"mvex");
+    w.open_full(b"trex", 0, 0);
+    w.u32(TRACK_ID);
+    w.u32(1); // sample description index
+    w.u32(0);
+    w.u32(0);
+    w.u32(0);
+    w.close();
+    w.close();
+    w.close(); // moov
+    w.finish()
+}
+
+/// One fragment: `moof` (with the decode time of its first sample) + `mdat`.
+pub fn fragment(
+    sequence: u32,
+    base_decode_time: u64,
+    samples: &[&[u8]],
+    sample_duration: u32,
+) -> Vec<u8> {
+    let mut w = BoxWriter::new();
+    w.open(b"moof");
+    w.open_full(b"mfhd", 0, 0);
+    w.u32(sequence);
+    w.close();
+    w.open(b"traf");
+    w.open_full(b"tfhd", 0, 0x02_0000); // default-base-is-moof
+    w.u32(TRACK_ID);
+    w.close();
+    w.open_full(b"tfdt", 1, 0);
+    w.u64(base_decode_time);
+    w.close();
+    // data offset, sample duration and sample size present for each sample
+    w.open_full(b"trun", 0, 0x0000_0301);
+    w.u32(samples.len() as u32);
+    let data_offset_at = w.buf.len();
+    w.u32(0);
+    for sample in samples {
+        w.u32(sample_duration);
+        w.u32(sample.len() as u32);
+    }
+    w.close(); // trun
+    w.close(); // traf
+    w.close(); // moof
+    let moof_len = w.buf.len();
+    // Sample data starts right after the moof and the 8-byte mdat header.
+    let offset = (moof_len + 8) as u32;
+    w.buf[data_offset_at..data_offset_at + 4].copy_from_slice(&offset.to_be_bytes());
+    w.open(b"mdat");
+    for sample in samples {
+        w.bytes(sample);
+    }
+    w.close();
+    w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boxes(mut data: &[u8]) -> Vec<(String, usize)> {
+        let mut out = Vec::new();
+        while data.len() >= 8 {
+            let size = u32::from_be_bytes([data[0], data[1], data[2], data[3]]) as usize;
+            out.push((String::from_utf8_lossy(&data[4..8]).into_owned(), size));
+            data = &data[size..];
+        }
+        out
+    }
+
+    #[test]
+    fn the_init_segment_is_ftyp_then_moov_with_sizes_that_add_up() {
+        let config = AacConfig {
+            object_type: 2,
+            sample_rate_index: 3,
+            channels: 2,
+        };
+        let init = init_segment(&config);
+        let top = boxes(&init);
+        assert_eq!(
+            top.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+            ["ftyp", "moov"]
+        );
+        assert_eq!(top.iter().map(|(_, s)| s).sum::<usize>(), init.len());
+        let asc = config.audio_specific_config();
+        assert!(
+            init.windows(2).any(|w| w == asc),
+            "the AudioSpecificConfig is in esds"
+        );
+    }
+
+    #[test]
+    fn a_fragment_points_its_data_offset_at_the_first_sample() {
+        let samples: [&[u8]; 3] = [b"aaaa", b"bb", b"cccccc"];
+        let frag = fragment(7, 1024 * 10, &samples, 1024);
+        let top = boxes(&frag);
+        assert_eq!(top[0].0, "moof");
+        assert_eq!(top[1].0, "mdat");
+        let moof_len = top[0].1;
+        assert_eq!(&frag[moof_len + 8..], b"aaaabbcccccc");
+        let trun = frag.windows(4).position(|w| w == b"trun").unwrap();
+        let offset = u32::from_be_bytes(frag[trun + 12..trun + 16].try_into().unwrap()) as usize;
+        assert_eq!(offset, moof_len + 8);
+    }
+}

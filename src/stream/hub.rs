@@ -1,0 +1,317 @@
+//! The live hub: one show per concert, fed by at most one publisher at a time. Each new
+//! part bumps a watch channel, which wakes blocking playlist reloads the moment the part
+//! they wait for exists. The rendered playlist is cached per version and shared by every
+//! listener (it is the same bytes for all of them: the access token is in the URL path).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
+
+use super::adts::AacFrame;
+use super::playlist::Playlist;
+use super::segmenter::{Progress, Segmenter};
+
+/// A publisher that drops may come back within this time and continue the same show.
+pub const RECONNECT_GRACE: Duration = Duration::from_secs(30);
+
+#[derive(Default)]
+struct State {
+    segmenter: Option<Segmenter>,
+    publisher: Option<u64>,
+    next_publisher: u64,
+    disconnected_at: Option<Instant>,
+    connected_at: Option<Instant>,
+    bytes_in: u64,
+    /// (version, full playlist, delta playlist)
+    cache: Option<(u64, Arc<str>, Arc<str>)>,
+}
+
+pub struct Show {
+    pub event_id: String,
+    dir: PathBuf,
+    state: Mutex<State>,
+    version: watch::Sender<u64>,
+}
+
+/// What a publisher sees when it asks to publish.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Claim {
+    Granted(u64),
+    Busy,
+    Ended,
+}
+
+/// Live status for the artist controls.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub publisher_connected: bool,
+    pub recorded_seconds: f64,
+    pub connected_seconds: f64,
+    pub bitrate_kbps: f64,
+    pub ended: bool,
+    pub segments: usize,
+}
+
+impl Show {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn claim(&self) -> Claim {
+        let mut state = self.lock();
+        if state.segmenter.as_ref().is_some_and(Segmenter::ended) {
+            return Claim::Ended;
+        }
+        if state.publisher.is_some() {
+            return Claim::Busy;
+        }
+        state.next_publisher += 1;
+        let id = state.next_publisher;
+        state.publisher = Some(id);
+        state.connected_at = Some(Instant::now());
+        state.bytes_in = 0;
+        // Coming back within the grace period: same show, a discontinuity, no gap.
+        if state.disconnected_at.take().is_some()
+            && let Some(segmenter) = state.segmenter.as_mut()
+            && let Err(err) = segmenter.mark_discontinuity()
+        {
+            tracing::error!(event = %self.event_id, error = %err, "closing the part before a reconnect failed");
+        }
+        Claim::Granted(id)
+    }
+
+    pub fn release(&self, publisher: u64) {
+        let mut state = self.lock();
+        if state.publisher == Some(publisher) {
+            state.publisher = None;
+            state.disconnected_at = Some(Instant::now());
+        }
+    }
+
+    /// Frames from the current publisher; false when it is no longer the publisher.
+    pub fn feed(
+        &self,
+        publisher: u64,
+        frames: Vec<AacFrame>,
+        bytes: usize,
+    ) -> std::io::Result<bool> {
+        let now = crate::db::now_ms();
+        let mut bumped = false;
+        {
+            let mut state = self.lock();
+            if state.publisher != Some(publisher) {
+                return Ok(false);
+            }
+            state.bytes_in += bytes as u64;
+            for frame in frames {
+                if state.segmenter.is_none() {
+                    state.segmenter = Some(Segmenter::create(&self.dir, frame.config)?);
+                }
+                if let Some(segmenter) = state.segmenter.as_mut()
+                    && let Some(Progress::Part { .. }) = segmenter.push(frame, now)?
+                {
+                    bumped = true;
+                }
+            }
+            if bumped {
+                state.cache = None;
+            }
+        }
+        if bumped {
+            self.version.send_modify(|v| *v += 1);
+        }
+        Ok(true)
+    }
+
+    /// End the show: the playlist gets ENDLIST and plays as on-demand.
+    pub fn end(&self) -> std::io::Result<()> {
+        {
+            let mut state = self.lock();
+            state.publisher = None;
+            if let Some(segmenter) = state.segmenter.as_mut()
+                && !segmenter.ended()
+            {
+                segmenter.end(crate::db::now_ms())?;
+            }
+            state.cache = None;
+        }
+        self.version.send_modify(|v| *v += 1);
+        Ok(())
+    }
+
+    /// Whether the publisher has been away past the grace period.
+    pub fn abandoned(&self) -> bool {
+        let state = self.lock();
+        state.publisher.is_none()
+            && state
+                .disconnected_at
+                .is_some_and(|t| t.elapsed() >= RECONNECT_GRACE)
+            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+    }
+
+    pub fn status(&self) -> Status {
+        let state = self.lock();
+        let connected = state
+            .connected_at
+            .map_or(0.0, |t| t.elapsed().as_secs_f64());
+        Status {
+            publisher_connected: state.publisher.is_some(),
+            recorded_seconds: state
+                .segmenter
+                .as_ref()
+                .map_or(0.0, Segmenter::recorded_seconds),
+            connected_seconds: if state.publisher.is_some() {
+                connected
+            } else {
+                0.0
+            },
+            bitrate_kbps: if connected > 0.5 && state.publisher.is_some() {
+                state.bytes_in as f64 * 8.0 / 1000.0 / connected
+            } else {
+                0.0
+            },
+            ended: state.segmenter.as_ref().is_some_and(Segmenter::ended),
+            segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
+        }
+    }
+
+    /// Is part `part` of segment `msn` (or the whole segment, without a part) there?
+    fn has(&self, msn: u64, part: Option<u32>) -> bool {
+        let state = self.lock();
+        let Some(segmenter) = state.segmenter.as_ref() else {
+            return false;
+        };
+        if segmenter.ended() {
+            return true;
+        }
+        let segments = segmenter.segments();
+        match segments.iter().find(|s| s.msn == msn) {
+            Some(s) => match part {
+                Some(p) => (p as usize) < s.parts.len() || s.complete,
+                None => s.complete,
+            },
+            None => segments.last().is_some_and(|s| s.msn > msn),
+        }
+    }
+
+    /// Wait (up to `timeout`) until the requested part exists: blocking playlist reload.
+    pub async fn wait_for(&self, msn: u64, part: Option<u32>, timeout: Duration) -> bool {
+        let mut changes = self.version.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if self.has(msn, part) {
+                return true;
+            }
+            match tokio::time::timeout_at(deadline, changes.changed()).await {
+                Ok(Ok(())) => continue,
+                _ => return self.has(msn, part),
+            }
+        }
+    }
+
+    /// The playlist text (full or delta), rendered once per change and shared.
+    pub fn playlist(&self, skip: bool) -> Option<Arc<str>> {
+        let version = *self.version.borrow();
+        let mut state = self.lock();
+        if let Some((v, full, delta)) = &state.cache
+            && *v == version
+        {
+            return Some(if skip { delta.clone() } else { full.clone() });
+        }
+        let segmenter = state.segmenter.as_ref()?;
+        let render = |skip| {
+            Playlist {
+                segments: segmenter.segments(),
+                part_target: segmenter.part_target(),
+                ended: segmenter.ended(),
+                skip,
+            }
+            .render()
+        };
+        let (full, delta): (Arc<str>, Arc<str>) = (render(false).into(), render(true).into());
+        state.cache = Some((version, full.clone(), delta.clone()));
+        Some(if skip { delta } else { full })
+    }
+
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Target duration in seconds (for the blocking-reload timeout).
+    pub fn target_duration(&self) -> u64 {
+        let state = self.lock();
+        state.segmenter.as_ref().map_or(1, |s| {
+            Playlist {
+                segments: s.segments(),
+                part_target: s.part_target(),
+                ended: false,
+                skip: false,
+            }
+            .target_duration()
+        })
+    }
+}
+
+/// All shows of this instance.
+pub struct Hub {
+    root: PathBuf,
+    shows: Mutex<HashMap<String, Arc<Show>>>,
+}
+
+impl Hub {
+    pub fn new(root: PathBuf) -> Self {
+        Self {
+            root,
+            shows: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn show(&self, event_id: &str) -> Arc<Show> {
+        let mut shows = self.shows.lock().unwrap_or_else(|e| e.into_inner());
+        shows
+            .entry(event_id.to_owned())
+            .or_insert_with(|| {
+                let safe: String = event_id
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
+                let dir = self.root.join(safe);
+                // After a restart the recording on disk is picked up where it stopped.
+                let segmenter = Segmenter::recover(&dir).unwrap_or_else(|err| {
+                    tracing::error!(event = event_id, error = %err, "recovering a show failed");
+                    None
+                });
+                Arc::new(Show {
+                    event_id: event_id.to_owned(),
+                    dir,
+                    state: Mutex::new(State {
+                        segmenter,
+                        ..State::default()
+                    }),
+                    version: watch::channel(0).0,
+                })
+            })
+            .clone()
+    }
+
+    pub fn existing(&self, event_id: &str) -> Option<Arc<Show>> {
+        self.shows
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(event_id)
+            .cloned()
+    }
+
+    pub fn all(&self) -> Vec<Arc<Show>> {
+        self.shows
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
+    }
+}

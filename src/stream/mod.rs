@@ -1,0 +1,13 @@
+//! Live audio: frame parsers for what encoders send (ADTS AAC, MP3), the fMP4/CMAF
+//! packager, the LL-HLS segmenter and playlists. Ingest endpoints, signed per-ticket
+//! access and serving build on these.
+
+pub mod access;
+pub mod adts;
+pub mod fmp4;
+pub mod http;
+pub mod hub;
+pub mod mp3;
+pub mod playlist;
+pub mod push;
+pub mod segmenter;

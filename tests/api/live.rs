@@ -1,0 +1,308 @@
+//! Live audio end to end: a real encoder pushes over the Icecast protocol, a fan with a
+//! ticket gets a signed playlist, ffprobe reads it; nobody else gets a byte.
+
+use std::process::Command;
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
+    let path = dir.join("show.aac");
+    let status = Command::new("ffmpeg")
+        .args([
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+        ])
+        .arg(format!(
+            "sine=frequency=330:sample_rate=48000:duration={seconds}"
+        ))
+        .args(["-ac", "2", "-c:a", "aac", "-f", "adts"])
+        .arg(&path)
+        .status()
+        .expect("ffmpeg");
+    assert!(status.success());
+    path
+}
+
+async fn stream_key(app: &TestApp, event: &str) -> String {
+    let (key,): (String,) = sqlx::query_as("SELECT stream_key FROM events WHERE id = $1")
+        .bind(event)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    key
+}
+
+async fn put_live(
+    app: &TestApp,
+    event: &str,
+    key: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> StatusCode {
+    app.http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+#[tokio::test]
+async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a_byte() {
+    let app = spawn_app().await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 4);
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let fans = app.fans(2).await;
+    let (_, fan) = &fans[0];
+    let (_, no_ticket) = &fans[1];
+    assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
+
+    assert_eq!(
+        put_live(&app, &event, "wrong", "audio/aac", vec![0; 10]).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        put_live(&app, &event, &key, "video/mp4", vec![0; 10]).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+
+    let push = tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
+        file: file.clone(),
+        event: event.clone(),
+        key: key.clone(),
+        server: app.url.clone(),
+        repeat: 1,
+    }));
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", vec![0; 10]).await,
+        StatusCode::CONFLICT,
+        "a second simultaneous publisher"
+    );
+
+    let (status, session) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{session}");
+    let playlist = format!(
+        "{}{}",
+        app.url,
+        session["payload"]["playlistUrl"].as_str().unwrap()
+    );
+    // Blocking reload: ask for a part that does not exist yet; the answer lists it.
+    let live = app
+        .http
+        .get(format!("{playlist}?_HLS_msn=2&_HLS_part=1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), StatusCode::OK);
+    let text = live.text().await.unwrap();
+    assert!(text.contains("seg2.1.m4s"), "{text}");
+    assert!(text.contains("#EXT-X-PRELOAD-HINT"));
+
+    let (_, status) = app.get(&format!("/api/v1/events/{event}"), Some(fan)).await;
+    assert_eq!(status["payload"]["status"], "live");
+    push.await.unwrap().expect("push");
+    let (status, _) = app
+        .post(&format!("/api/v1/events/{event}/end"), json!({}), Some(fan))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "fans cannot end a show");
+    let admin = {
+        app.account("admin@example.com", encore::accounts::model::Role::Admin)
+            .await;
+        app.sign_in("admin@example.com").await.access
+    };
+    let (status, ended) = app
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{ended}");
+    assert_eq!(ended["payload"]["ended"], true);
+
+    let text = app
+        .http
+        .get(&playlist)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+    // ffprobe blocks: run it off the runtime that also serves it.
+    let url = playlist.clone();
+    let probe = tokio::task::spawn_blocking(move || {
+        Command::new("ffprobe")
+            .args([
+                "-v",
+                "error",
+                "-show_entries",
+                "packet=pts_time",
+                "-of",
+                "csv=p=0",
+            ])
+            .arg(url)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        probe.status.success(),
+        "{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let pts: Vec<f64> = String::from_utf8_lossy(&probe.stdout)
+        .lines()
+        .filter_map(|l| l.trim_end_matches(',').parse().ok())
+        .collect();
+    assert!(pts.len() > 180, "{} packets for 4 s", pts.len());
+    assert!(
+        pts.windows(2)
+            .all(|w| ((w[1] - w[0]) - 1024.0 / 48_000.0).abs() < 1e-4),
+        "continuous timestamps"
+    );
+
+    // Nobody else gets a byte.
+    let token_start = playlist.find("/stream/").unwrap() + "/stream/".len();
+    let mut tampered = playlist.clone();
+    let c = if &playlist[token_start..token_start + 1] == "A" {
+        "B"
+    } else {
+        "A"
+    };
+    tampered.replace_range(token_start..token_start + 1, c);
+    for url in [
+        tampered.clone(),
+        tampered.replace("index.m3u8", "init.mp4"),
+        format!("{}/stream/garbage/seg0.m4s", app.url),
+    ] {
+        let response = app.http.get(&url).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{url}");
+        assert!(response.bytes().await.unwrap().is_empty());
+    }
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(no_ticket),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "no ticket, no stream");
+    // A second session on the same ticket ends the first.
+    let (_, again) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(
+        app.http.get(&playlist).send().await.unwrap().status(),
+        StatusCode::FORBIDDEN
+    );
+    let newer = format!(
+        "{}{}",
+        app.url,
+        again["payload"]["playlistUrl"].as_str().unwrap()
+    );
+    assert_eq!(
+        app.http.get(&newer).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+    // A refund ends it too.
+    let order: (String,) = sqlx::query_as("SELECT order_id FROM tickets WHERE event_id = $1")
+        .bind(&event)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    app.post(
+        &format!("/api/v1/orders/{}/refund", order.0),
+        json!({}),
+        Some(&admin),
+    )
+    .await;
+    assert_eq!(
+        app.http.get(&newer).send().await.unwrap().status(),
+        StatusCode::FORBIDDEN
+    );
+}
+
+#[tokio::test]
+async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 3)).unwrap();
+    let frames = encore::stream::adts::AdtsParser::new().push(&bytes);
+    let half = frames.len() / 2;
+    let before = {
+        let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+        let show = hub.show("event-1");
+        let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+            panic!("claim")
+        };
+        show.feed(id, frames[..half].to_vec(), 0).unwrap();
+        show.status().recorded_seconds
+    };
+    // A new process: the show is found on disk and continues from where it stopped.
+    let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let show = hub.show("event-1");
+    let recovered = show.status().recorded_seconds;
+    assert!(
+        recovered > 0.0 && recovered <= before + 0.01,
+        "{recovered} vs {before}"
+    );
+    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+        panic!("claim")
+    };
+    show.feed(id, frames[half..].to_vec(), 0).unwrap();
+    show.end().unwrap();
+    let text = show.playlist(false).unwrap();
+    assert!(
+        text.contains("#EXT-X-DISCONTINUITY"),
+        "the restart is marked for players"
+    );
+    std::fs::write(dir.path().join("event-1/index.m3u8"), text.as_bytes()).unwrap();
+    let probe = Command::new("ffprobe")
+        .args([
+            "-v",
+            "error",
+            "-show_entries",
+            "format=duration",
+            "-of",
+            "csv=p=0",
+        ])
+        .arg(dir.path().join("event-1/index.m3u8"))
+        .output()
+        .unwrap();
+    let duration: f64 = String::from_utf8_lossy(&probe.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0.0);
+    assert!(
+        duration > 2.5,
+        "the whole show is there after the restart: {duration}"
+    );
+}
