@@ -64,14 +64,20 @@ describe('guard decisions', () => {
     expect(decideAccess(ROUTE_ROLES.users, false, 'admin')).toBe('login');
   });
 
-  it('sends a user opening users, manage-events, payments or faq to 403', () => {
-    for (const route of ['users', 'manage-events', 'payment-methods', 'billing', 'pricing-plans', 'faq'] as const) {
+  it('sends a user opening users, payments, orders or faq to 403', () => {
+    for (const route of ['users', 'orders', 'order', 'payment-methods', 'billing', 'pricing-plans', 'faq'] as const) {
       expect(decideAccess(ROUTE_ROLES[route], true, 'user')).toBe('forbidden');
     }
   });
 
   it('lets every signed-in role open dashboard, preferences, settings, cart, checkout, events and about', () => {
     for (const route of ['dashboard', 'preferences', 'settings', 'cart', 'checkout', 'events', 'my-events', 'about', 'home'] as const) {
+      for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
+    }
+  });
+
+  it('lets a user open manage-events (a project member manages their concerts; the server refuses others)', () => {
+    for (const route of ['manage-events'] as const) {
       for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
     }
   });

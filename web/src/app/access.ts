@@ -20,11 +20,14 @@ export const ROUTE_ROLES = {
   'checkout-success': EVERY_ROLE,
   events: EVERY_ROLE,
   'my-events': EVERY_ROLE,
-  'manage-events': STAFF,
+  // Project members (role user) manage their projects' concerts; the server answers 403 to others.
+  'manage-events': EVERY_ROLE,
   about: EVERY_ROLE,
   'payment-methods': ['admin'],
   billing: ['admin'],
   'pricing-plans': ['admin'],
+  orders: STAFF,
+  order: STAFF,
   faq: STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 

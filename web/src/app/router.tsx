@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
       { path: 'qr', lazy: page(() => import('../features/auth/components/qr-approve-page'), 'QrApprovePage') },
     ],
   },
+  // Home is public (the spec gives it no roles): the landing page with the concerts on sale.
+  { path: '/home', lazy: page(() => import('../features/home/components/home-page'), 'HomePage'), errorElement: <RouteError /> },
   { path: '/404', lazy: page(() => import('../features/errors/components/not-found-page'), 'NotFoundPage') },
   { path: '/403', lazy: page(() => import('../features/errors/components/forbidden-page'), 'ForbiddenPage') },
   {
@@ -43,7 +45,6 @@ export const routes: RouteObject[] = [
     loader: requireRoles(ROUTE_ROLES.home),
     errorElement: <RouteError />,
     children: [
-      guarded('home', '/home', page(() => import('../features/home/components/home-page'), 'HomePage'), 'nav.home'),
       guarded('dashboard', '/dashboard', page(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage'), 'nav.dashboard'),
       guarded('settings', '/settings', page(() => import('../features/settings/components/settings-page'), 'SettingsPage'), 'nav.settings'),
       guarded('preferences', '/preferences', page(() => import('../features/preferences/components/preferences-page'), 'PreferencesPage'), 'nav.preferences'),
@@ -63,6 +64,8 @@ export const routes: RouteObject[] = [
           { index: true, loader: () => redirect('/payments/payment-methods') },
           guarded('payment-methods', 'payment-methods', page(() => import('../features/payments/components/payment-methods-page'), 'PaymentMethodsPage'), 'nav.paymentMethods'),
           guarded('billing', 'billing', page(() => import('../features/payments/components/billing-page'), 'BillingPage'), 'nav.billing'),
+          guarded('orders', 'orders', page(() => import('../features/payments/components/orders-page'), 'OrdersPage'), 'nav.orders'),
+          guarded('order', 'orders/:orderId', page(() => import('../features/payments/components/orders-page'), 'OrderPage'), 'nav.order'),
           guarded('pricing-plans', 'pricing-plans', page(() => import('../features/payments/components/pricing-plans-page'), 'PricingPlansPage'), 'nav.pricingPlans'),
         ],
       },

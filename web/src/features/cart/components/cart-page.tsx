@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconTicket, IconTrash } from '@tabler/icons-react';
+import { IconCreditCard, IconExternalLink, IconTicket, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
+import { startCheckout } from '../../events/api';
 import { clearCart, removeEventFromCart, removePassFromCart } from '../api';
 import type { CartEntry } from '../model';
 import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
@@ -35,6 +36,14 @@ export function CartPage(): ReactNode {
     onError,
   });
   const clear = useMutation({ mutationFn: clearCart, onSettled: refresh, onError });
+  // "Pay now": the test provider's checkout is a page of this site, so this window goes there.
+  const payHere = useMutation({
+    mutationFn: startCheckout,
+    onSuccess: (url) => {
+      window.location.assign(url);
+    },
+    onError,
+  });
   const entries = cart.data ?? [];
 
   return (
@@ -73,7 +82,7 @@ export function CartPage(): ReactNode {
                   <div>
                     <Text fw={600}>{entry.event?.title ?? entry.plan?.name ?? t('cart.pass')}</Text>
                     <Text size="sm" c="dimmed">
-                      {entry.event?.artistName ?? t('cart.pass')}
+                      {entry.event?.artistName ?? (entry.kind === 'pass' || entry.plan ? t('cart.passKind') : t('cart.pass'))}
                       {entry.event?.startsAt ? ` · ${new Date(entry.event.startsAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })}` : ''}
                     </Text>
                   </div>
@@ -100,6 +109,21 @@ export function CartPage(): ReactNode {
             <Text fw={800} size="lg" data-testid="cart-total">
               {formatPrice(cartTotal(entries), entryCurrency(entries[0] ?? { event: null }), locale)}
             </Text>
+          </Group>
+          <Group justify="flex-end" gap="sm">
+            <Button component={Link} to="/checkout" variant="default" leftSection={<IconExternalLink size={16} />} data-testid="checkout-new-window">
+              {t('cart.checkoutNewWindow')}
+            </Button>
+            <Button
+              leftSection={<IconCreditCard size={16} />}
+              loading={payHere.isPending}
+              onClick={() => {
+                payHere.mutate();
+              }}
+              data-testid="pay-now"
+            >
+              {t('cart.payNow')}
+            </Button>
           </Group>
         </Stack>
       )}

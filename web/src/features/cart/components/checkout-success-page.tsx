@@ -1,24 +1,92 @@
-import { Button } from '@mantine/core';
+import { Badge, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { localeOf } from '../../../i18n/languages';
+import { ORDER_STATUS_COLOR } from '../../events/model';
+import { eventKeys, orderQueryOptions } from '../../events/queries';
+import { formatPrice } from '../model';
+import { cartKeys } from '../queries';
 
+
+/** /checkout-success?order=: what was bought (GET /orders/{id}), with its status. */
 export function CheckoutSuccessPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = localeOf(i18n.language);
+  const [params] = useSearchParams();
+  const orderId = params.get('order');
+  const queryClient = useQueryClient();
+  const order = useQuery({
+    ...orderQueryOptions(orderId ?? ''),
+    enabled: orderId !== null,
+    // A Stripe webhook may land a moment after the fan is back: look again while pending.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.data?.status === 'paid' ? 2000 : false),
+  });
+  const status = order.data?.status;
+  useEffect(() => {
+    if (status === 'fulfilled') {
+      void queryClient.invalidateQueries({ queryKey: cartKeys.list });
+      void queryClient.invalidateQueries({ queryKey: eventKeys.all });
+    }
+  }, [status, queryClient]);
+
+  const myEvents = (
+    <Button component={Link} to="/my-events">
+      {t('nav.myEvents')}
+    </Button>
+  );
+  if (!orderId) {
+    return (
+      <>
+        <PageHeader title={t('nav.checkoutSuccess')} />
+        <EmptyState title={t('cart.successEmptyTitle')} description={t('cart.successEmptyText')} action={myEvents} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader title={t('nav.checkoutSuccess')} />
-      <EmptyState
-        title={t('cart.successEmptyTitle')}
-        description={t('cart.successEmptyText')}
-        action={
-          <Button component={Link} to="/my-events">
-            {t('nav.myEvents')}
-          </Button>
-        }
-      />
+      {order.isPending ? (
+        <Skeleton h={200} />
+      ) : order.isError ? (
+        <Text c="red">{t('cart.orderFailed')}</Text>
+      ) : (
+        <Card withBorder padding="lg" data-testid="order-summary">
+          <Stack>
+            <Group justify="space-between">
+              <Text fw={700}>{t('cart.orderNumber', { id: order.data.id.slice(0, 8) })}</Text>
+              <Badge color={ORDER_STATUS_COLOR[order.data.status]} data-testid="order-status">
+                {t(`cart.status.${order.data.status}`)}
+              </Badge>
+            </Group>
+            <Text c="dimmed">{t(`cart.statusText.${order.data.status}`)}</Text>
+            {order.data.failure ? <Text c="red">{order.data.failure}</Text> : null}
+            <Table>
+              <Table.Tbody>
+                {order.data.items.map((item) => (
+                  <Table.Tr key={`${item.itemKind}-${item.itemId}`}>
+                    <Table.Td>{item.title}</Table.Td>
+                    <Table.Td>{item.itemKind === 'pass' ? t('cart.passKind') : t('cart.ticketKind')}</Table.Td>
+                    <Table.Td ta="end">{formatPrice(item.price, order.data.currency, locale)}</Table.Td>
+                  </Table.Tr>
+                ))}
+                <Table.Tr>
+                  <Table.Td fw={700}>{t('cart.total')}</Table.Td>
+                  <Table.Td />
+                  <Table.Td ta="end" fw={700} data-testid="order-total">
+                    {formatPrice(order.data.total, order.data.currency, locale)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+            <Group justify="flex-end">{myEvents}</Group>
+          </Stack>
+        </Card>
+      )}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { PageHeader } from '../../../app/components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
 import { accountStatsQueryOptions } from '../../users/queries';
+import { NextConcerts, SalesPerConcert } from './dashboard-commerce';
 
 /** The chart library is heavy: it loads only when an admin's figures are on screen. */
 const SignupsChart = lazy(() => import('./signups-chart'));
@@ -78,6 +79,8 @@ export function DashboardPage(): ReactNode {
           </Stack>
         </Group>
       </Card>
+      {staff ? null : <NextConcerts />}
+      {staff ? <SalesPerConcert /> : null}
       {staff ? <AccountFigures /> : null}
     </Stack>
   );

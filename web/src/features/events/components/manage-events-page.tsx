@@ -1,14 +1,287 @@
+import { ActionIcon, Badge, Button, Card, Code, CopyButton, Drawer, Group, Menu, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { errorText } from '../../../lib/errors';
+import { formatPrice } from '../../cart/model';
+import { cartKeys } from '../../cart/queries';
+import { cancelEvent, createEvent, deleteEvent, getStreamKey, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from '../api';
+import type { EventStatus, ManagedEvent } from '../model';
+import { eventKeys, eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
+import { EventFormModal } from './event-form-modal';
+import type { EventFormResult } from './event-form-modal';
+import { formatWhen, useLocale } from './event-parts';
 
+const SalesChart = lazy(() => import('./sales-chart'));
+
+const STATUS_COLOR: Record<EventStatus, string> = {
+  draft: 'gray',
+  published: 'blue',
+  live: 'red',
+  ended: 'grape',
+  cancelled: 'orange',
+};
+
+function StreamKey({ eventId }: { eventId: string }): ReactNode {
+  const { t } = useTranslation('events');
+  const [key, setKey] = useState<string | null>(null);
+  const onError = (error: unknown): void => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+  const show = useMutation({ mutationFn: () => getStreamKey(eventId), onSuccess: (r) => { setKey(r.streamKey); }, onError });
+  const rotate = useMutation({
+    mutationFn: () => rotateStreamKey(eventId),
+    onSuccess: (r) => {
+      setKey(r.streamKey);
+      notifications.show({ color: 'green', message: t('manage.keyRotated') });
+    },
+    onError,
+  });
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Text fw={600}>{t('manage.streamKey')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('manage.streamKeyHint')}
+        </Text>
+        {key ? (
+          <Group gap="xs" wrap="nowrap">
+            <Code style={{ overflowWrap: 'anywhere' }} data-testid="stream-key">
+              {key}
+            </Code>
+            <CopyButton value={key}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="light" onClick={copy}>
+                  {copied ? t('manage.copied') : t('manage.copy')}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        ) : null}
+        <Group gap="xs">
+          {key ? null : (
+            <Button size="xs" variant="default" loading={show.isPending} onClick={() => { show.mutate(); }}>
+              {t('manage.showKey')}
+            </Button>
+          )}
+          <Button size="xs" variant="light" color="orange" loading={rotate.isPending} onClick={() => { rotate.mutate(); }}>
+            {t('manage.rotateKey')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  const sales = useQuery(eventSalesQueryOptions(event.id));
+  return (
+    <Stack>
+      {sales.isPending ? (
+        <Skeleton h={220} />
+      ) : sales.isError ? (
+        <Text c="red">{t('manage.salesFailed')}</Text>
+      ) : (
+        <Card withBorder>
+          <Group justify="space-between" mb="sm">
+            <Text>{t('manage.ticketsSold', { count: sales.data.ticketsSold })}</Text>
+            <Text fw={700}>{formatPrice(sales.data.revenue, sales.data.currency, locale)}</Text>
+          </Group>
+          {sales.data.perDay.length === 0 ? (
+            <Text c="dimmed">{t('manage.noSales')}</Text>
+          ) : (
+            <Suspense fallback={<Skeleton h={220} />}>
+              <SalesChart data={sales.data.perDay} label={t('manage.tickets')} />
+            </Suspense>
+          )}
+        </Card>
+      )}
+      <StreamKey eventId={event.id} />
+    </Stack>
+  );
+}
+
+/** Concerts the viewer manages (staff: all; project members: their projects'), with sales. */
 export function ManageEventsPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const list = useQuery(managedEventsQueryOptions());
+  const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
+  const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'cancel' | 'delete'; event: ManagedEvent } | null>(null);
+  const refresh = async (): Promise<void> => {
+    await queryClient.invalidateQueries({ queryKey: eventKeys.all });
+    await queryClient.invalidateQueries({ queryKey: cartKeys.list });
+  };
+  const onError = (error: unknown): void => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+  const save = useMutation({
+    mutationFn: async ({ input, image }: EventFormResult) => {
+      const saved = editing && editing !== 'new' ? await updateEvent(editing.id, input) : await createEvent(input);
+      if (image) {
+        try {
+          await uploadEventImage(saved.id, image);
+        } catch (error) {
+          await refresh();
+          throw error;
+        }
+      }
+      return saved;
+    },
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('manage.saved') });
+      setEditing(null);
+      await refresh();
+    },
+    onError,
+  });
+  const act = useMutation({
+    mutationFn: ({ kind, event }: { kind: 'publish' | 'cancel' | 'delete'; event: ManagedEvent }) =>
+      kind === 'publish' ? publishEvent(event.id) : kind === 'cancel' ? cancelEvent(event.id) : deleteEvent(event.id),
+    onSuccess: async (_result, { kind }) => {
+      notifications.show({ color: 'green', message: t(`manage.done.${kind}`) });
+      setConfirm(null);
+      await refresh();
+    },
+    onError,
+  });
+
   return (
     <>
-      <PageHeader title={t('nav.manageEvents')} description={t('pages.manageEvents.intro')} />
-      <EmptyState title={t('pages.manageEvents.emptyTitle')} description={t('pages.manageEvents.emptyText')} />
+      <PageHeader
+        title={t('common:nav.manageEvents')}
+        description={t('common:pages.manageEvents.intro')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => { setEditing('new'); }} data-testid="event-create">
+            {t('manage.create')}
+          </Button>
+        }
+      />
+      {list.isPending ? (
+        <Skeleton h={240} />
+      ) : list.isError ? (
+        <Text c="red">{t('manage.loadFailed')}</Text>
+      ) : list.data.length === 0 ? (
+        <EmptyState title={t('common:pages.manageEvents.emptyTitle')} description={t('common:pages.manageEvents.emptyText')} />
+      ) : (
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped highlightOnHover data-testid="manage-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('manage.concert')}</Table.Th>
+                <Table.Th>{t('manage.status')}</Table.Th>
+                <Table.Th>{t('manage.startsAt')}</Table.Th>
+                <Table.Th>{t('manage.price')}</Table.Th>
+                <Table.Th>{t('manage.sold')}</Table.Th>
+                <Table.Th>{t('manage.revenue')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((event) => (
+                <Table.Tr key={event.id} data-testid="manage-row">
+                  <Table.Td>
+                    <Text fw={600}>{event.title}</Text>
+                    <Text size="sm" c="dimmed">
+                      {event.artistName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLOR[event.status]} variant="light" data-testid="event-status">
+                      {t(`status.${event.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{formatWhen(event.startsAt, locale)}</Table.Td>
+                  <Table.Td>{formatPrice(event.price, event.currency, locale)}</Table.Td>
+                  <Table.Td data-testid="tickets-sold">
+                    {event.capacity === null ? event.ticketsSold : `${String(event.ticketsSold)} / ${String(event.capacity)}`}
+                  </Table.Td>
+                  <Table.Td data-testid="revenue">{formatPrice(event.revenue, event.currency, locale)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap" justify="flex-end">
+                      {event.status === 'draft' ? (
+                        <Button size="xs" leftSection={<IconSend size={14} />} loading={act.isPending && act.variables.event.id === event.id} onClick={() => { act.mutate({ kind: 'publish', event }); }} data-testid="event-publish">
+                          {t('manage.publish')}
+                        </Button>
+                      ) : null}
+                      <ActionIcon variant="subtle" aria-label={t('manage.sales')} onClick={() => { setSalesOf(event); }}>
+                        <IconChartBar size={18} />
+                      </ActionIcon>
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <ActionIcon variant="subtle" aria-label={t('manage.actions')}>
+                            <IconDots size={18} />
+                          </ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => { setEditing(event); }}>
+                            {t('manage.edit')}
+                          </Menu.Item>
+                          {event.status !== 'cancelled' && event.status !== 'ended' ? (
+                            <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
+                              {t('manage.cancel')}
+                            </Menu.Item>
+                          ) : null}
+                          {event.ticketsSold === 0 ? (
+                            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => { setConfirm({ kind: 'delete', event }); }}>
+                              {t('manage.delete')}
+                            </Menu.Item>
+                          ) : null}
+                        </Menu.Dropdown>
+                      </Menu>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {editing !== null ? (
+        <EventFormModal
+          opened
+          event={editing === 'new' ? null : editing}
+          saving={save.isPending}
+          onClose={() => { setEditing(null); }}
+          onSubmit={(result) => { save.mutate(result); }}
+        />
+      ) : null}
+      <Drawer opened={salesOf !== null} onClose={() => { setSalesOf(null); }} position="right" size="lg" title={salesOf?.title}>
+        {salesOf ? <SalesPanel event={salesOf} /> : null}
+      </Drawer>
+      <Modal opened={confirm !== null} onClose={() => { setConfirm(null); }} title={confirm?.kind === 'cancel' ? t('manage.cancelTitle') : t('manage.deleteTitle')}>
+        <Stack>
+          <Text>
+            {confirm?.kind === 'cancel'
+              ? t('manage.cancelText', { title: confirm.event.title, count: confirm.event.ticketsSold })
+              : t('manage.deleteText', { title: confirm?.event.title ?? '' })}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => { setConfirm(null); }}>
+              {t('form.cancel')}
+            </Button>
+            <Button
+              color="red"
+              loading={act.isPending}
+              onClick={() => {
+                if (confirm) act.mutate(confirm);
+              }}
+              data-testid="confirm-action"
+            >
+              {confirm?.kind === 'cancel' ? t('manage.cancel') : t('manage.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </>
   );
 }

@@ -1,14 +1,99 @@
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import type { EncoreEvent } from '../model';
+import { accessState, countdown, countdownText } from '../model';
+import { myEventsQueryOptions } from '../queries';
+import { AccessBadge, EventImage, formatWhen, useLocale } from './event-parts';
 
+/** The current time, ticking every second (for countdowns). */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, intervalMs);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [intervalMs]);
+  return now;
+}
+
+export function TicketCard({ event, now }: { event: EncoreEvent; now: number }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  const state = accessState(event, now);
+  return (
+    <Card withBorder padding="md" data-testid="ticket-card">
+      <Card.Section>
+        <EventImage event={event} height={140} />
+      </Card.Section>
+      <Stack gap={4} mt="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={700} lineClamp={1}>
+            {event.title}
+          </Text>
+          <AccessBadge state={state} />
+        </Group>
+        <Text size="sm">{event.artistName}</Text>
+        <Text size="sm" c="dimmed">
+          {formatWhen(event.startsAt, locale)}
+        </Text>
+        {state === 'upcoming' ? (
+          <Text fw={600} data-testid="countdown" dir="ltr" ta="start">
+            {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now)) })}
+          </Text>
+        ) : state === 'live' ? (
+          <Text fw={600} c="red">
+            {t('liveNow')}
+          </Text>
+        ) : state === 'replay' ? (
+          <Text size="sm">{t('replayUntil', { date: formatWhen(event.accessUntil, locale) })}</Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {state === 'cancelled' ? t('cancelledText') : t('expiredText')}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The fan's concerts with their access state (upcoming, live, replay, expired). */
 export function MyEventsPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t } = useTranslation('events');
+  const mine = useQuery(myEventsQueryOptions());
+  const now = useNow();
   return (
     <>
-      <PageHeader title={t('nav.myEvents')} description={t('pages.myEvents.intro')} />
-      <EmptyState title={t('pages.myEvents.emptyTitle')} description={t('pages.myEvents.emptyText')} />
+      <PageHeader title={t('common:nav.myEvents')} description={t('common:pages.myEvents.intro')} />
+      {mine.isPending ? (
+        <Skeleton h={240} />
+      ) : mine.isError ? (
+        <Text c="red">{t('myLoadFailed')}</Text>
+      ) : mine.data.length === 0 ? (
+        <EmptyState
+          title={t('common:pages.myEvents.emptyTitle')}
+          description={t('common:pages.myEvents.emptyText')}
+          action={
+            <Button component={Link} to="/events">
+              {t('common:cart.browse')}
+            </Button>
+          }
+        />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="my-events">
+          {mine.data.map((event) => (
+            <TicketCard key={event.id} event={event} now={now} />
+          ))}
+        </SimpleGrid>
+      )}
     </>
   );
 }

@@ -1,54 +1,144 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCalendarEvent, IconHeadphones, IconLayoutDashboard, IconTicket } from '@tabler/icons-react';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBroadcast, IconClockHour4, IconWorld } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LanguagePicker } from '../../../app/components/language-picker';
+import { useAuthStatus } from '../../auth/session';
 import { meQueryOptions } from '../../auth/queries';
+import { formatPrice } from '../../cart/model';
+import type { EncoreEvent } from '../../events/model';
+import { eventListQueryOptions } from '../../events/queries';
+import { EventImage, formatWhen, useLocale } from '../../events/components/event-parts';
 
-export function HomePage(): ReactNode {
-  const { t } = useTranslation();
-  const { data: user } = useSuspenseQuery(meQueryOptions());
-  const cards = [
-    { icon: IconCalendarEvent, title: t('home.eventsTitle'), text: t('home.eventsText'), to: '/events', cta: t('nav.events') },
-    { icon: IconTicket, title: t('home.ticketsTitle'), text: t('home.ticketsText'), to: '/my-events', cta: t('nav.myEvents') },
-    { icon: IconLayoutDashboard, title: t('home.dashboardTitle'), text: t('home.dashboardText'), to: '/dashboard', cta: t('nav.dashboard') },
-  ];
+function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  const details = `/events?event=${encodeURIComponent(event.id)}`;
+  const to = signedIn ? details : `/auth/login?redirect=${encodeURIComponent(details)}`;
   return (
-    <Stack gap="lg">
-      <Card withBorder padding="xl" className="encore-auth-panel">
-        <Group wrap="nowrap" gap="lg">
-          <ThemeIcon size={64} radius="xl" variant="white" color="encore">
-            <IconHeadphones size={36} />
-          </ThemeIcon>
-          <Stack gap={4}>
-            <Title order={2} data-testid="home-title">
-              {t('home.welcome', { name: user.fullname || user.email })}
-            </Title>
-            <Text>{t('home.tagline')}</Text>
-          </Stack>
+    <Card withBorder padding="md" component={Link} to={to} data-testid="home-event">
+      <Card.Section>
+        <EventImage event={event} height={160} />
+      </Card.Section>
+      <Stack gap={4} mt="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={700} lineClamp={1}>
+            {event.title}
+          </Text>
+          {event.access === 'live' ? <Badge color="red">{t('access.live')}</Badge> : null}
         </Group>
-      </Card>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {cards.map((card) => (
-          <Card key={card.to} withBorder padding="lg">
-            <Stack gap="sm" h="100%" justify="space-between">
-              <Stack gap="xs">
-                <ThemeIcon variant="light" size="lg">
-                  <card.icon size={20} />
-                </ThemeIcon>
-                <Text fw={600}>{card.title}</Text>
-                <Text size="sm" c="dimmed">
-                  {card.text}
-                </Text>
-              </Stack>
-              <Button component={Link} to={card.to} variant="light">
-                {card.cta}
-              </Button>
-            </Stack>
-          </Card>
+        <Text size="sm">{event.artistName}</Text>
+        <Text size="sm" c="dimmed">
+          {formatWhen(event.startsAt, locale)}
+        </Text>
+        <Group justify="space-between">
+          <Text fw={700}>{formatPrice(event.price, event.currency, locale)}</Text>
+          <Text size="sm" c="encore">
+            {signedIn ? t('details') : t('home.signInToBuy')}
+          </Text>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function EventSection({ title, events, signedIn, testId }: { title: string; events: EncoreEvent[]; signedIn: boolean; testId: string }): ReactNode {
+  if (events.length === 0) return null;
+  return (
+    <Stack gap="sm" data-testid={testId}>
+      <Title order={3}>{title}</Title>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        {events.map((event) => (
+          <HomeEventCard key={event.id} event={event} signedIn={signedIn} />
         ))}
       </SimpleGrid>
     </Stack>
+  );
+}
+
+function Welcome(): ReactNode {
+  const { t } = useTranslation('events');
+  const me = useQuery(meQueryOptions());
+  return (
+    <Title order={2} data-testid="home-title">
+      {me.data ? t('common:home.welcome', { name: me.data.fullname || me.data.email }) : t('home.headline')}
+    </Title>
+  );
+}
+
+/** The public landing page: live-now and upcoming concerts, no sign-in needed. */
+export function HomePage(): ReactNode {
+  const { t } = useTranslation('events');
+  const { hasToken } = useAuthStatus();
+  const list = useQuery(eventListQueryOptions({ page: 1, pageSize: 24 }));
+  const events = list.data?.items ?? [];
+  const live = events.filter((event) => event.access === 'live');
+  const upcoming = events.filter((event) => event.access === 'upcoming');
+  return (
+    <Box mih="100vh">
+      <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">
+        <Anchor component={Link} to="/home" c="inherit" underline="never">
+          <Group gap="xs">
+            <IconBroadcast size={28} />
+            <Title order={3}>{t('common:app.name')}</Title>
+          </Group>
+        </Anchor>
+        <Group gap="sm">
+          <Box w={180}>
+            <LanguagePicker label="" />
+          </Box>
+          {hasToken ? (
+            <Button component={Link} to="/dashboard" variant="white" data-testid="home-dashboard">
+              {t('common:nav.dashboard')}
+            </Button>
+          ) : (
+            <>
+              <Button component={Link} to="/auth/signup" variant="subtle" color="white">
+                {t('home.signUp')}
+              </Button>
+              <Button component={Link} to="/auth/login" variant="white" data-testid="home-sign-in">
+                {t('home.signIn')}
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+      <Container size="lg" py="xl">
+        <Stack gap="xl">
+          <Card withBorder padding="xl">
+            <Stack gap="md">
+              {hasToken ? (
+                <Welcome />
+              ) : (
+                <Title order={2} data-testid="home-title">
+                  {t('home.headline')}
+                </Title>
+              )}
+              <Text>{t('common:home.tagline')}</Text>
+              <List spacing="sm" center>
+                <List.Item icon={<ThemeIcon radius="xl" variant="light"><IconClockHour4 size={16} /></ThemeIcon>}>{t('auth:panel.access')}</List.Item>
+                <List.Item icon={<ThemeIcon radius="xl" variant="light"><IconWorld size={16} /></ThemeIcon>}>{t('auth:panel.artists')}</List.Item>
+              </List>
+            </Stack>
+          </Card>
+          {list.isPending ? (
+            <Skeleton h={260} />
+          ) : list.isError ? (
+            <Text c="red">{t('loadFailed')}</Text>
+          ) : live.length + upcoming.length === 0 ? (
+            <Text c="dimmed" ta="center" data-testid="home-empty">
+              {t('home.noConcerts')}
+            </Text>
+          ) : (
+            <>
+              <EventSection title={t('home.liveNow')} events={live} signedIn={hasToken} testId="home-live" />
+              <EventSection title={t('home.upcoming')} events={upcoming} signedIn={hasToken} testId="home-upcoming" />
+            </>
+          )}
+        </Stack>
+      </Container>
+    </Box>
   );
 }

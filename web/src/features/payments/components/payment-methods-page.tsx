@@ -1,14 +1,79 @@
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { IconReceipt } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { localeOf } from '../../../i18n/languages';
+import { paymentMethodsQueryOptions } from '../queries';
 
+function Flag({ on, yes, no }: { on: boolean; yes: string; no: string }): ReactNode {
+  return (
+    <Badge color={on ? 'green' : 'gray'} variant="light">
+      {on ? yes : no}
+    </Badge>
+  );
+}
+
+/** Which payment providers are enabled and configured; Stripe shows its keys and webhook. */
 export function PaymentMethodsPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation('payments');
+  const methods = useQuery(paymentMethodsQueryOptions());
   return (
     <>
-      <PageHeader title={t('nav.paymentMethods')} description={t('pages.paymentMethods.intro')} />
-      <EmptyState title={t('pages.paymentMethods.emptyTitle')} description={t('pages.paymentMethods.emptyText')} />
+      <PageHeader
+        title={t('common:nav.paymentMethods')}
+        description={t('common:pages.paymentMethods.intro')}
+        actions={
+          <Button component={Link} to="/payments/orders" variant="light" leftSection={<IconReceipt size={16} />}>
+            {t('orders.title')}
+          </Button>
+        }
+      />
+      {methods.isPending ? (
+        <Skeleton h={160} />
+      ) : methods.isError ? (
+        <Text c="red">{t('methods.loadFailed')}</Text>
+      ) : methods.data.length === 0 ? (
+        <EmptyState title={t('common:pages.paymentMethods.emptyTitle')} description={t('common:pages.paymentMethods.emptyText')} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
+          {methods.data.map((method) => (
+            <Card key={method.id} withBorder>
+              <Stack gap="xs">
+                <Text fw={700}>{method.name}</Text>
+                <Group gap="xs">
+                  <Flag on={method.enabled} yes={t('methods.enabled')} no={t('methods.disabled')} />
+                  <Flag on={method.configured} yes={t('methods.configured')} no={t('methods.notConfigured')} />
+                </Group>
+                {method.id === 'stripe' ? (
+                  <>
+                    <Group gap="xs">
+                      <Text size="sm">{t('methods.keys')}</Text>
+                      {method.keysValid === null ? (
+                        <Badge color="gray" variant="light">{t('methods.unknown')}</Badge>
+                      ) : (
+                        <Flag on={method.keysValid} yes={t('methods.keysValid')} no={t('methods.keysInvalid')} />
+                      )}
+                    </Group>
+                    <Text size="sm" c="dimmed">
+                      {method.lastWebhookAt
+                        ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
+                        : t('methods.noWebhook')}
+                    </Text>
+                  </>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {t('methods.testText')}
+                  </Text>
+                )}
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
     </>
   );
 }

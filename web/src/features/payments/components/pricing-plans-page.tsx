@@ -1,14 +1,148 @@
+import { Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { errorText } from '../../../lib/errors';
+import { meQueryOptions } from '../../auth/queries';
+import { currencyDigits } from '../../cart/model';
+import { CURRENCIES } from '../../events/components/event-form-modal';
+import { toMinorUnits } from '../../events/model';
+import { createPlan, retirePlan, updatePlan } from '../api';
+import type { PricingPlan } from '../api';
+import { paymentKeys, plansQueryOptions } from '../queries';
+import { PassBuyButton, PlanSummary } from './pass-offers';
 
+interface PlanValues {
+  name: string;
+  description: string;
+  price: number | string;
+  currency: string;
+  days: number | string;
+}
+
+function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: () => void }): ReactNode {
+  const { t } = useTranslation('payments');
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm<PlanValues>({
+    initialValues: plan
+      ? { name: plan.name, description: plan.description, price: plan.price / 10 ** currencyDigits(plan.currency), currency: plan.currency, days: plan.days }
+      : { name: '', description: '', price: '', currency: 'EUR', days: 30 },
+  });
+  const save = useMutation({
+    mutationFn: (values: PlanValues) => {
+      const input = {
+        name: values.name.trim(),
+        description: values.description,
+        price: toMinorUnits(Number(values.price), currencyDigits(values.currency)),
+        currency: values.currency,
+        days: Number(values.days),
+      };
+      return plan ? updatePlan(plan.id, input) : createPlan(input);
+    },
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('plans.saved') });
+      await queryClient.invalidateQueries({ queryKey: paymentKeys.plans });
+      onClose();
+    },
+    onError: (e) => {
+      setError(errorText(e, t));
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={plan ? t('plans.editTitle') : t('plans.createTitle')}>
+      <form onSubmit={form.onSubmit((values) => { setError(null); save.mutate(values); })}>
+        <Stack>
+          {error ? <Text c="red">{error}</Text> : null}
+          <TextInput label={t('plans.name')} name="name" {...form.getInputProps('name')} />
+          <Textarea label={t('plans.description')} autosize minRows={2} {...form.getInputProps('description')} />
+          <Group grow>
+            <NumberInput label={t('plans.price')} min={0} decimalScale={currencyDigits(form.values.currency)} {...form.getInputProps('price')} />
+            <Select label={t('plans.currency')} data={CURRENCIES} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
+            <NumberInput label={t('plans.validity')} min={1} allowDecimal={false} {...form.getInputProps('days')} />
+          </Group>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('plans.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {t('plans.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** All-access passes: staff create, edit and retire them; anyone may add one to the cart. */
 export function PricingPlansPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t } = useTranslation('payments');
+  const { data: me } = useSuspenseQuery(meQueryOptions());
+  const staff = me.role === 'admin' || me.role === 'sa';
+  const queryClient = useQueryClient();
+  const plans = useQuery(plansQueryOptions());
+  const [editing, setEditing] = useState<PricingPlan | 'new' | null>(null);
+  const retire = useMutation({
+    mutationFn: (plan: PricingPlan) => retirePlan(plan.id),
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('plans.retiredDone') });
+      await queryClient.invalidateQueries({ queryKey: paymentKeys.plans });
+    },
+    onError: (e) => {
+      notifications.show({ color: 'red', message: errorText(e, t) });
+    },
+  });
   return (
     <>
-      <PageHeader title={t('nav.pricingPlans')} description={t('pages.pricingPlans.intro')} />
-      <EmptyState title={t('pages.pricingPlans.emptyTitle')} description={t('pages.pricingPlans.emptyText')} />
+      <PageHeader
+        title={t('common:nav.pricingPlans')}
+        description={t('common:pages.pricingPlans.intro')}
+        actions={
+          staff ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => { setEditing('new'); }}>
+              {t('plans.create')}
+            </Button>
+          ) : null
+        }
+      />
+      {plans.isPending ? (
+        <Skeleton h={160} />
+      ) : plans.isError ? (
+        <Text c="red">{t('plans.loadFailed')}</Text>
+      ) : plans.data.length === 0 ? (
+        <EmptyState title={t('common:pages.pricingPlans.emptyTitle')} description={t('common:pages.pricingPlans.emptyText')} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="pricing-plans">
+          {plans.data.map((plan) => (
+            <Card key={plan.id} withBorder>
+              <Stack justify="space-between" h="100%">
+                <PlanSummary plan={plan} />
+                <Group gap="xs">
+                  {plan.active ? <PassBuyButton plan={plan} /> : null}
+                  {staff ? (
+                    <Button variant="default" size="sm" onClick={() => { setEditing(plan); }}>
+                      {t('plans.edit')}
+                    </Button>
+                  ) : null}
+                  {staff && plan.active ? (
+                    <Button variant="subtle" color="red" size="sm" loading={retire.isPending && retire.variables.id === plan.id} onClick={() => { retire.mutate(plan); }}>
+                      {t('plans.retire')}
+                    </Button>
+                  ) : null}
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      {editing !== null ? <PlanFormModal plan={editing === 'new' ? null : editing} onClose={() => { setEditing(null); }} /> : null}
     </>
   );
 }

@@ -1,14 +1,196 @@
+import { ActionIcon, Badge, Button, Card, Group, Modal, Pagination, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconEdit, IconPlus, IconUserMinus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
+import { errorText } from '../../../lib/errors';
+import { meQueryOptions } from '../../auth/queries';
+import { addProjectMember, createProject, removeProjectMember, updateProject } from '../api';
+import type { Project, ProjectInput, ProjectStatus } from '../api';
+import { projectKeys, projectListQueryOptions } from '../queries';
 
+const PAGE_SIZE = 9;
+const STATUSES: ProjectStatus[] = ['active', 'paused', 'archived'];
+const STATUS_COLOR: Record<ProjectStatus, string> = { active: 'green', paused: 'yellow', archived: 'gray' };
+
+export function ProjectStatusBadge({ status }: { status: ProjectStatus }): ReactNode {
+  const { t } = useTranslation('events');
+  return (
+    <Badge color={STATUS_COLOR[status]} variant="light" data-testid="project-status">
+      {t(`projects.status.${status}`)}
+    </Badge>
+  );
+}
+
+function ProjectFormModal({ project, onClose }: { project: Project | null; onClose: () => void }): ReactNode {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const form = useForm<Required<ProjectInput>>({
+    initialValues: { name: project?.name ?? '', description: project?.description ?? '', status: project?.status ?? 'active' },
+    validate: { name: (v) => (v.trim() ? null : t('form.required')) },
+  });
+  const save = useMutation({
+    mutationFn: (values: ProjectInput) => (project ? updateProject(project.id, values) : createProject(values)),
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('projects.saved') });
+      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      onClose();
+    },
+    onError: (error) => {
+      notifications.show({ color: 'red', message: errorText(error, t) });
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={project ? t('projects.editTitle') : t('projects.createTitle')}>
+      <form onSubmit={form.onSubmit((values) => { save.mutate({ ...values, name: values.name.trim() }); })}>
+        <Stack>
+          <TextInput label={t('projects.name')} name="name" {...form.getInputProps('name')} />
+          <Textarea label={t('form.description')} autosize minRows={2} {...form.getInputProps('description')} />
+          <Select
+            label={t('projects.statusLabel')}
+            data={STATUSES.map((s) => ({ value: s, label: t(`projects.status.${s}`) }))}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            {...form.getInputProps('status')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {t('form.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function Members({ project, staff }: { project: Project; staff: boolean }): ReactNode {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const [login, setLogin] = useState('');
+  const onError = (error: unknown): void => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: projectKeys.all });
+  const add = useMutation({
+    mutationFn: () => addProjectMember(project.id, login.trim().toLowerCase()),
+    onSuccess: async () => {
+      setLogin('');
+      await refresh();
+    },
+    onError,
+  });
+  const remove = useMutation({ mutationFn: (accountId: string) => removeProjectMember(project.id, accountId), onSuccess: refresh, onError });
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        {t('projects.members', { count: project.members.length })}
+      </Text>
+      {project.members.map((member) => (
+        <Group key={member.id} justify="space-between" wrap="nowrap" gap="xs">
+          <Text size="sm" lineClamp={1}>
+            {member.fullname || member.login}
+          </Text>
+          {staff ? (
+            <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('projects.removeMember')} onClick={() => { remove.mutate(member.id); }}>
+              <IconUserMinus size={14} />
+            </ActionIcon>
+          ) : null}
+        </Group>
+      ))}
+      {staff ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (login.trim()) add.mutate();
+          }}
+        >
+          <Group gap="xs" wrap="nowrap" mt={4}>
+            <TextInput size="xs" type="email" placeholder={t('projects.memberEmail')} aria-label={t('projects.memberEmail')} value={login} onChange={(e) => { setLogin(e.currentTarget.value); }} style={{ flex: 1 }} />
+            <Button size="xs" type="submit" variant="light" loading={add.isPending}>
+              {t('projects.addMember')}
+            </Button>
+          </Group>
+        </form>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Artist projects: paged, with status badges, members and concert counts. */
 export function ProjectsPage(): ReactNode {
-  const { t } = useTranslation();
+  const { t } = useTranslation('events');
+  const { data: me } = useSuspenseQuery(meQueryOptions());
+  const staff = me.role === 'admin' || me.role === 'sa';
+  const [page, setPage] = useState(1);
+  const list = useQuery(projectListQueryOptions(page, PAGE_SIZE));
+  const [editing, setEditing] = useState<Project | 'new' | null>(null);
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
   return (
     <>
-      <PageHeader title={t('nav.projects')} description={t('pages.projects.intro')} />
-      <EmptyState title={t('pages.projects.emptyTitle')} description={t('pages.projects.emptyText')} />
+      <PageHeader
+        title={t('common:nav.projects')}
+        description={t('common:pages.projects.intro')}
+        actions={
+          staff ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => { setEditing('new'); }}>
+              {t('projects.create')}
+            </Button>
+          ) : null
+        }
+      />
+      {list.isPending ? (
+        <Skeleton h={200} />
+      ) : list.isError ? (
+        <Text c="red">{t('projects.loadFailed')}</Text>
+      ) : list.data.items.length === 0 ? (
+        <EmptyState title={t('common:pages.projects.emptyTitle')} description={t('common:pages.projects.emptyText')} />
+      ) : (
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="projects-grid">
+            {list.data.items.map((project) => (
+              <Card key={project.id} withBorder>
+                <Stack gap="xs">
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text fw={700} lineClamp={1}>
+                      {project.name}
+                    </Text>
+                    <Group gap={4} wrap="nowrap">
+                      <ProjectStatusBadge status={project.status} />
+                      {staff ? (
+                        <ActionIcon variant="subtle" aria-label={t('projects.editTitle')} onClick={() => { setEditing(project); }}>
+                          <IconEdit size={16} />
+                        </ActionIcon>
+                      ) : null}
+                    </Group>
+                  </Group>
+                  {project.description ? (
+                    <Text size="sm" c="dimmed" lineClamp={3}>
+                      {project.description}
+                    </Text>
+                  ) : null}
+                  <Text size="sm">{t('projects.eventCount', { count: project.eventCount })}</Text>
+                  <Members project={project} staff={staff} />
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
+          {pages > 1 ? (
+            <Group justify="center">
+              <Pagination total={pages} value={page} onChange={setPage} />
+            </Group>
+          ) : null}
+        </Stack>
+      )}
+      {editing !== null ? <ProjectFormModal project={editing === 'new' ? null : editing} onClose={() => { setEditing(null); }} /> : null}
     </>
   );
 }

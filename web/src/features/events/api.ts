@@ -1,0 +1,59 @@
+import { API_PREFIX } from '../../lib/constants';
+import { request } from '../../lib/http';
+import { getAuthStatus } from '../auth/session';
+import type { EncoreEvent, EventInput, EventPage, EventSales, ManagedEvent, Order, OrderPage } from './model';
+
+export interface EventListQuery {
+  page: number;
+  pageSize: number;
+  search?: string;
+}
+
+const base = `${API_PREFIX}/events`;
+const id = (value: string): string => encodeURIComponent(value);
+
+/** Public list: sent with the token when signed in (so `owned` is set), without otherwise. */
+export const listEvents = (query: EventListQuery): Promise<EventPage> =>
+  request<EventPage>(base, { query: { ...query }, auth: getAuthStatus().hasToken });
+
+export const getEvent = (eventId: string): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}`, { auth: getAuthStatus().hasToken });
+
+export const listManagedEvents = (): Promise<ManagedEvent[]> => request<ManagedEvent[]>(`${base}/manage`);
+export const createEvent = (input: EventInput): Promise<EncoreEvent> =>
+  request<EncoreEvent>(base, { method: 'POST', body: input });
+export const updateEvent = (eventId: string, input: Partial<EventInput>): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}`, { method: 'PUT', body: input });
+export const publishEvent = (eventId: string): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}/publish`, { method: 'POST' });
+export const cancelEvent = (eventId: string): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}/cancel`, { method: 'POST' });
+export const deleteEvent = (eventId: string): Promise<unknown> =>
+  request<unknown>(`${base}/${id(eventId)}`, { method: 'DELETE' });
+export const getEventSales = (eventId: string): Promise<EventSales> => request<EventSales>(`${base}/${id(eventId)}/sales`);
+export const getStreamKey = (eventId: string): Promise<{ streamKey: string }> =>
+  request<{ streamKey: string }>(`${base}/${id(eventId)}/stream-key`);
+export const rotateStreamKey = (eventId: string): Promise<{ streamKey: string }> =>
+  request<{ streamKey: string }>(`${base}/${id(eventId)}/stream-key/rotate`, { method: 'POST' });
+
+export function uploadEventImage(eventId: string, file: File): Promise<EncoreEvent> {
+  const form = new FormData();
+  form.append('file', file);
+  return request<EncoreEvent>(`${base}/${id(eventId)}/image`, { method: 'POST', form });
+}
+
+export const addEventToCart = (eventId: string): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/${id(eventId)}`, { method: 'POST' });
+export const addPassToCart = (planId: string): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/passes/${id(planId)}`, { method: 'POST' });
+
+export const listMyPurchases = (): Promise<OrderPage> =>
+  request<OrderPage>(`${API_PREFIX}/purchases/my/`, { query: { page: 1, pageSize: 100 } });
+export const getOrder = (orderId: string): Promise<Order> => request<Order>(`${API_PREFIX}/orders/${id(orderId)}`);
+export const listOrders = (page: number, pageSize: number): Promise<OrderPage> =>
+  request<OrderPage>(`${API_PREFIX}/orders`, { query: { page, pageSize } });
+export const refundOrder = (orderId: string, reason?: string): Promise<Order> =>
+  request<Order>(`${API_PREFIX}/orders/${id(orderId)}/refund`, { method: 'POST', body: { reason } });
+
+/** POST /cart/checkout: the payload is the checkout URL. */
+export const startCheckout = (): Promise<string> => request<string>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });

@@ -1,0 +1,163 @@
+import { AspectRatio, Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { localeOf } from '../../../i18n/languages';
+import { errorText } from '../../../lib/errors';
+import { formatPrice } from '../../cart/model';
+import { cartKeys, cartQueryOptions } from '../../cart/queries';
+import { addEventToCart } from '../api';
+import type { AccessState, EncoreEvent } from '../model';
+import { eventKeys } from '../queries';
+
+export function useLocale(): string {
+  const { i18n } = useTranslation();
+  return localeOf(i18n.language);
+}
+
+/** Start time in the viewer's time zone, in the chosen language. */
+export function formatWhen(iso: string, locale: string): string {
+  return new Date(iso).toLocaleString(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+}
+
+export function EventImage({ event, height = 180, full = false }: { event: Pick<EncoreEvent, 'image' | 'thumbnail' | 'title'>; height?: number; full?: boolean }): ReactNode {
+  const src = full ? (event.image ?? event.thumbnail) : (event.thumbnail ?? event.image);
+  if (!src) {
+    return (
+      <AspectRatio ratio={16 / 9} mah={height}>
+        <ThemeIcon variant="light" radius={0} style={{ width: '100%', height: '100%' }}>
+          <IconMusic size={48} />
+        </ThemeIcon>
+      </AspectRatio>
+    );
+  }
+  return <Image src={src} alt={event.title} h={height} fit="cover" />;
+}
+
+const ACCESS_COLOR: Record<AccessState, string> = {
+  upcoming: 'blue',
+  live: 'red',
+  replay: 'grape',
+  expired: 'gray',
+  cancelled: 'gray',
+};
+
+export function AccessBadge({ state }: { state: AccessState }): ReactNode {
+  const { t } = useTranslation('events');
+  return (
+    <Badge color={ACCESS_COLOR[state]} variant={state === 'live' ? 'filled' : 'light'} data-testid="access-badge">
+      {t(`access.${state}`)}
+    </Badge>
+  );
+}
+
+export function SeatsText({ event }: { event: EncoreEvent }): ReactNode {
+  const { t } = useTranslation('events');
+  if (event.capacity === null || event.seatsLeft === null) return null;
+  if (event.seatsLeft <= 0) return <Badge color="red" variant="light">{t('soldOut')}</Badge>;
+  return (
+    <Text size="sm" c="dimmed">
+      {t('seatsLeft', { count: event.seatsLeft })}
+    </Text>
+  );
+}
+
+/** Buy (add to cart), in cart, owned, or the reason it is not on sale. */
+export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEvent; fullWidth?: boolean }): ReactNode {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const cart = useQuery(cartQueryOptions());
+  const add = useMutation({
+    mutationFn: () => addEventToCart(event.id),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
+    },
+    onError: (error) => {
+      notifications.show({ color: 'red', message: errorText(error, t) });
+    },
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: cartKeys.list });
+      await queryClient.invalidateQueries({ queryKey: eventKeys.all });
+    },
+  });
+  if (event.owned) {
+    return (
+      <Button component={Link} to="/my-events" variant="light" color="green" leftSection={<IconCheck size={16} />} fullWidth={fullWidth} data-testid="event-owned">
+        {t('owned')}
+      </Button>
+    );
+  }
+  const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id);
+  if (inCart) {
+    return (
+      <Button component={Link} to="/cart" variant="light" fullWidth={fullWidth} data-testid="event-in-cart">
+        {t('inCart')}
+      </Button>
+    );
+  }
+  const soldOut = event.seatsLeft !== null && event.seatsLeft <= 0;
+  const reason = soldOut ? t('soldOut') : event.notOnSale;
+  if (reason) {
+    return (
+      <Button disabled fullWidth={fullWidth} title={reason}>
+        {reason}
+      </Button>
+    );
+  }
+  return (
+    <Button
+      leftSection={<IconShoppingCartPlus size={16} />}
+      loading={add.isPending}
+      onClick={() => {
+        add.mutate();
+      }}
+      fullWidth={fullWidth}
+      data-testid="event-buy"
+    >
+      {t('addToCart')}
+    </Button>
+  );
+}
+
+export function EventCard({ event, onOpen, action }: { event: EncoreEvent; onOpen?: () => void; action?: ReactNode }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  return (
+    <Card withBorder padding="md" data-testid="event-card">
+      <Card.Section>
+        <EventImage event={event} />
+      </Card.Section>
+      <Stack gap={6} mt="sm" h="100%" justify="space-between">
+        <Stack gap={4}>
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Text fw={700} lineClamp={1}>
+              {event.title}
+            </Text>
+            {event.access === 'live' ? <AccessBadge state="live" /> : null}
+          </Group>
+          <Text size="sm">{event.artistName}</Text>
+          <Text size="sm" c="dimmed">
+            {formatWhen(event.startsAt, locale)}
+          </Text>
+          <Group justify="space-between">
+            <Text fw={700} data-testid="event-price">
+              {formatPrice(event.price, event.currency, locale)}
+            </Text>
+            <SeatsText event={event} />
+          </Group>
+        </Stack>
+        <Group grow gap="xs" mt="xs">
+          {onOpen ? (
+            <Button variant="default" onClick={onOpen}>
+              {t('details')}
+            </Button>
+          ) : null}
+          {action ?? <EventBuyButton event={event} />}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,119 @@
+import type { EncoreEvent, Order } from './model';
+import { accessState, countdown, countdownText, localInputToIso, mergeMyEvents, purchasedEventIds, toMinorUnits } from './model';
+
+const HOUR = 3_600_000;
+const START = Date.parse('2026-12-01T20:00:00Z');
+
+function event(id: string, overrides: Partial<EncoreEvent> = {}): EncoreEvent {
+  return {
+    id,
+    projectId: 'p',
+    title: id,
+    artistName: 'A',
+    description: '',
+    image: null,
+    thumbnail: null,
+    startsAt: new Date(START).toISOString(),
+    durationMinutes: 90,
+    accessUntil: new Date(START + 24 * HOUR).toISOString(),
+    price: 1000,
+    currency: 'EUR',
+    capacity: null,
+    seatsLeft: null,
+    status: 'published',
+    access: 'upcoming',
+    owned: false,
+    notOnSale: null,
+    ...overrides,
+  };
+}
+
+describe('access state', () => {
+  const e = event('e');
+  it('is upcoming before the start', () => {
+    expect(accessState(e, START - 1)).toBe('upcoming');
+  });
+  it('is live from the start for the expected duration', () => {
+    expect(accessState(e, START)).toBe('live');
+    expect(accessState(e, START + 89 * 60_000)).toBe('live');
+  });
+  it('is live while the server says so, even past the expected end', () => {
+    expect(accessState({ ...e, status: 'live' }, START + 3 * HOUR)).toBe('live');
+  });
+  it('offers the replay until start + 24 h, then expires', () => {
+    expect(accessState(e, START + 2 * HOUR)).toBe('replay');
+    expect(accessState({ ...e, status: 'ended' }, START + 30 * 60_000)).toBe('replay');
+    expect(accessState(e, START + 24 * HOUR - 1)).toBe('replay');
+    expect(accessState(e, START + 24 * HOUR)).toBe('expired');
+  });
+  it('uses start + 24 h when accessUntil is missing; cancelled wins', () => {
+    expect(accessState({ ...e, accessUntil: null }, START + 25 * HOUR)).toBe('expired');
+    expect(accessState({ ...e, status: 'cancelled' }, START - HOUR)).toBe('cancelled');
+  });
+});
+
+describe('countdown', () => {
+  it('splits the time left into days, hours, minutes and seconds', () => {
+    expect(countdown(START, START - (2 * 86_400_000 + 3 * HOUR + 4 * 60_000 + 5_000))).toEqual({ days: 2, hours: 3, minutes: 4, seconds: 5 });
+    expect(countdownText(countdown(START, START - (2 * 86_400_000 + 3 * HOUR + 4 * 60_000 + 5_000)))).toBe('2d 03:04:05');
+    expect(countdownText(countdown(START, START - 65_000))).toBe('00:01:05');
+  });
+  it('never goes negative', () => {
+    expect(countdown(START, START + 10_000)).toEqual({ days: 0, hours: 0, minutes: 0, seconds: 0 });
+  });
+});
+
+describe('my events', () => {
+  const order = (status: Order['status'], ids: string[], kind: 'event' | 'pass' = 'event'): Order => ({
+    id: `o-${ids.join()}`,
+    accountId: 'a',
+    status,
+    total: 0,
+    currency: 'EUR',
+    provider: 'test',
+    failure: null,
+    createdAt: '',
+    expiresAt: null,
+    paidAt: null,
+    refundedAt: null,
+    items: ids.map((itemId) => ({ itemKind: kind, itemId, title: itemId, price: 0 })),
+  });
+
+  it('takes the concerts of fulfilled orders only, each once, and no passes', () => {
+    expect(
+      purchasedEventIds([
+        order('fulfilled', ['a', 'b']),
+        order('failed', ['c']),
+        order('refunded', ['d']),
+        order('fulfilled', ['a']),
+        order('fulfilled', ['plan'], 'pass'),
+        order('pending', ['e']),
+      ]),
+    ).toEqual(['a', 'b']);
+  });
+
+  it('merges bought concerts with owned listed ones (passes), without duplicates, soonest first, expired last', () => {
+    const now = START - HOUR;
+    const later = event('later', { startsAt: new Date(START + 2 * 86_400_000).toISOString(), accessUntil: new Date(START + 3 * 86_400_000).toISOString() });
+    const old = event('old', { startsAt: new Date(START - 3 * 86_400_000).toISOString(), accessUntil: new Date(START - 2 * 86_400_000).toISOString() });
+    const merged = mergeMyEvents(
+      [later, old, event('soon')],
+      [event('soon', { owned: true }), event('pass', { owned: true, startsAt: new Date(START + 86_400_000).toISOString() }), event('not-mine')],
+      now,
+    );
+    expect(merged.map((e) => e.id)).toEqual(['soon', 'pass', 'later', 'old']);
+  });
+});
+
+describe('form values', () => {
+  it('sends a local date-time with the zone offset', () => {
+    const iso = localInputToIso('2026-12-01T20:30');
+    expect(iso).toMatch(/^2026-12-01T20:30:00[+-]\d\d:\d\d$/);
+    expect(new Date(iso).getTime()).toBe(new Date('2026-12-01T20:30').getTime());
+  });
+  it('converts major to minor units by currency digits', () => {
+    expect(toMinorUnits(19.99, 2)).toBe(1999);
+    expect(toMinorUnits(1500, 0)).toBe(1500);
+    expect(toMinorUnits(1.234, 3)).toBe(1234);
+  });
+});

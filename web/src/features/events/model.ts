@@ -1,0 +1,196 @@
+/** Concerts as the server sends them (docs/api-contract.md, "Concerts"). */
+export type EventStatus = 'draft' | 'published' | 'live' | 'ended' | 'cancelled';
+export type AccessState = 'upcoming' | 'live' | 'replay' | 'expired' | 'cancelled';
+
+export interface EncoreEvent {
+  id: string;
+  projectId: string;
+  title: string;
+  artistName: string;
+  description: string;
+  image: string | null;
+  thumbnail: string | null;
+  startsAt: string;
+  durationMinutes: number | null;
+  accessUntil: string;
+  /** Minor units (cents). */
+  price: number;
+  currency: string;
+  capacity: number | null;
+  seatsLeft: number | null;
+  status: EventStatus;
+  access: AccessState;
+  owned: boolean;
+  notOnSale: string | null;
+}
+
+export interface ManagedEvent extends EncoreEvent {
+  ticketsSold: number;
+  revenue: number;
+}
+
+export interface EventPage {
+  items: EncoreEvent[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface EventSales {
+  ticketsSold: number;
+  revenue: number;
+  currency: string;
+  capacity: number | null;
+  perDay: { date: string; tickets: number; revenue: number }[];
+}
+
+export interface EventInput {
+  projectId: string;
+  title: string;
+  artistName: string;
+  description?: string;
+  startsAt: string;
+  durationMinutes?: number | null;
+  price: number;
+  currency?: string;
+  capacity?: number | null;
+}
+
+/** Ticket access lasts 24 hours from the concert's start (spec 9). */
+export const ACCESS_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Access state of a ticket at `now`: upcoming before the start, live from the start until
+ * its expected end (or while the server says it is live), replay until accessUntil, then expired.
+ */
+export function accessState(
+  event: Pick<EncoreEvent, 'startsAt' | 'durationMinutes' | 'status'> & { accessUntil?: string | null },
+  now: number,
+): AccessState {
+  if (event.status === 'cancelled') return 'cancelled';
+  const start = Date.parse(event.startsAt);
+  const until = event.accessUntil ? Date.parse(event.accessUntil) : start + ACCESS_WINDOW_MS;
+  if (now < start) return 'upcoming';
+  if (now >= until) return 'expired';
+  if (event.status === 'live') return 'live';
+  if (event.status === 'ended') return 'replay';
+  const end = start + (event.durationMinutes ?? 120) * 60_000;
+  return now < end ? 'live' : 'replay';
+}
+
+export interface Countdown {
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
+/** Time left until `target` (never negative). */
+export function countdown(target: number, now: number): Countdown {
+  let rest = Math.max(0, Math.floor((target - now) / 1000));
+  const days = Math.floor(rest / 86_400);
+  rest -= days * 86_400;
+  const hours = Math.floor(rest / 3600);
+  rest -= hours * 3600;
+  const minutes = Math.floor(rest / 60);
+  return { days, hours, minutes, seconds: rest - minutes * 60 };
+}
+
+/** "2d 03:04:05" style, language-neutral digits laid out by the caller's translation. */
+export function countdownText(value: Countdown): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const clock = `${pad(value.hours)}:${pad(value.minutes)}:${pad(value.seconds)}`;
+  return value.days > 0 ? `${String(value.days)}d ${clock}` : clock;
+}
+
+export interface OrderItem {
+  itemKind: 'event' | 'pass';
+  itemId: string;
+  title: string;
+  price: number;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'failed' | 'expired' | 'refunded';
+
+export interface Order {
+  id: string;
+  accountId: string;
+  status: OrderStatus;
+  total: number;
+  currency: string;
+  provider: string;
+  failure: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  paidAt: string | null;
+  refundedAt: string | null;
+  items: OrderItem[];
+}
+
+export interface OrderPage {
+  items: Order[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Ids of the concerts bought through fulfilled (or paid) orders. */
+export function purchasedEventIds(orders: readonly Order[]): string[] {
+  const ids: string[] = [];
+  for (const order of orders) {
+    if (order.status !== 'fulfilled' && order.status !== 'paid') continue;
+    for (const item of order.items) {
+      if (item.itemKind === 'event' && !ids.includes(item.itemId)) ids.push(item.itemId);
+    }
+  }
+  return ids;
+}
+
+/**
+ * My events: the concerts from orders plus the listed concerts marked owned (passes),
+ * each once, soonest first; expired and cancelled ones last.
+ */
+export function mergeMyEvents(fromOrders: readonly EncoreEvent[], listed: readonly EncoreEvent[], now: number): EncoreEvent[] {
+  const byId = new Map<string, EncoreEvent>();
+  for (const event of [...fromOrders, ...listed.filter((e) => e.owned)]) {
+    if (!byId.has(event.id)) byId.set(event.id, event);
+  }
+  const rank = (event: EncoreEvent): number => {
+    const state = accessState(event, now);
+    return state === 'live' ? 0 : state === 'upcoming' || state === 'replay' ? 1 : 2;
+  };
+  return [...byId.values()].sort(
+    (a, b) => rank(a) - rank(b) || Date.parse(a.startsAt) - Date.parse(b.startsAt),
+  );
+}
+
+/** Local date-time input value (YYYY-MM-DDTHH:mm) → ISO with the viewer's zone offset. */
+export function localInputToIso(value: string): string {
+  const date = new Date(value);
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const abs = Math.abs(offset);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${value.length === 16 ? `${value}:00` : value}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** ISO instant → local date-time input value (YYYY-MM-DDTHH:mm). */
+export function isoToLocalInput(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${String(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Major units typed in a form → minor units for the API. */
+export function toMinorUnits(major: number, digits: number): number {
+  return Math.round(major * 10 ** digits);
+}
+
+export const ORDER_STATUS_COLOR: Record<OrderStatus, string> = {
+  pending: 'yellow',
+  paid: 'blue',
+  fulfilled: 'green',
+  failed: 'red',
+  expired: 'gray',
+  refunded: 'orange',
+};

@@ -1,0 +1,90 @@
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { localeOf } from '../../../i18n/languages';
+import { errorText } from '../../../lib/errors';
+import { formatPrice } from '../../cart/model';
+import { cartKeys, cartQueryOptions } from '../../cart/queries';
+import { addPassToCart } from '../../events/api';
+import type { PricingPlan } from '../api';
+import { plansQueryOptions } from '../queries';
+
+export function PassBuyButton({ plan }: { plan: PricingPlan }): ReactNode {
+  const { t } = useTranslation('payments');
+  const queryClient = useQueryClient();
+  const cart = useQuery(cartQueryOptions());
+  const add = useMutation({
+    mutationFn: () => addPassToCart(plan.id),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: t('plans.added', { name: plan.name }) });
+    },
+    onError: (error) => {
+      notifications.show({ color: 'red', message: errorText(error, t) });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
+  });
+  if ((cart.data ?? []).some((entry) => entry.plan?.id === plan.id)) {
+    return (
+      <Button component={Link} to="/cart" variant="light">
+        {t('plans.inCart')}
+      </Button>
+    );
+  }
+  return (
+    <Button
+      variant="light"
+      loading={add.isPending}
+      onClick={() => {
+        add.mutate();
+      }}
+      data-testid="pass-buy"
+    >
+      {t('plans.addToCart')}
+    </Button>
+  );
+}
+
+export function PlanSummary({ plan }: { plan: PricingPlan }): ReactNode {
+  const { t, i18n } = useTranslation('payments');
+  return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        <Text fw={700}>{plan.name}</Text>
+        {plan.active ? null : <Badge color="gray">{t('plans.retired')}</Badge>}
+      </Group>
+      <Text size="sm" c="dimmed">
+        {plan.description}
+      </Text>
+      <Text fw={700}>
+        {formatPrice(plan.price, plan.currency, localeOf(i18n.language))} · {t('plans.days', { count: plan.days })}
+      </Text>
+    </Stack>
+  );
+}
+
+/** All-access passes a fan can add to the cart (shown under the events list). */
+export function PassOffers(): ReactNode {
+  const { t } = useTranslation('payments');
+  const { data } = useQuery(plansQueryOptions());
+  const plans = (data ?? []).filter((plan) => plan.active);
+  if (plans.length === 0) return null;
+  return (
+    <Stack mt="xl" gap="sm" data-testid="pass-offers">
+      <Title order={3}>{t('plans.offerTitle')}</Title>
+      <Text c="dimmed">{t('plans.offerText')}</Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        {plans.map((plan) => (
+          <Card key={plan.id} withBorder>
+            <Stack justify="space-between" h="100%">
+              <PlanSummary plan={plan} />
+              <PassBuyButton plan={plan} />
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
