@@ -582,7 +582,7 @@ describe('Encore dashboard', () => {
         ['/settings', 'settings', 'theme-control'],
         ['/about', 'about', 'about-version'],
         ['/home', 'home', 'home-title'],
-        ['/events', 'events', 'empty-state'],
+        ['/events', 'events', 'events-grid'],
         ['/404', 'not-found', 'not-found-title'],
       ]) {
         await page.goto(`${server.url}${path}`);

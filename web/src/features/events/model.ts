@@ -96,11 +96,16 @@ export function countdown(target: number, now: number): Countdown {
   return { days, hours, minutes, seconds: rest - minutes * 60 };
 }
 
-/** "2d 03:04:05" style, language-neutral digits laid out by the caller's translation. */
-export function countdownText(value: Countdown): string {
+/** "2d 03:04:05" style; `days` words the day count in the chosen language. */
+export function countdownText(value: Countdown, days: (count: number) => string = (count) => `${String(count)}d`): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
   const clock = `${pad(value.hours)}:${pad(value.minutes)}:${pad(value.seconds)}`;
-  return value.days > 0 ? `${String(value.days)}d ${clock}` : clock;
+  return value.days > 0 ? `${days(value.days)} ${clock}` : clock;
+}
+
+/** Wraps text in a left-to-right isolate, so a clock reads right inside right-to-left text. */
+export function isolateLtr(text: string): string {
+  return `\u2066${text}\u2069`;
 }
 
 export interface OrderItem {

@@ -48,7 +48,7 @@ const ACCESS_COLOR: Record<AccessState, string> = {
 export function AccessBadge({ state }: { state: AccessState }): ReactNode {
   const { t } = useTranslation('events');
   return (
-    <Badge color={ACCESS_COLOR[state]} variant={state === 'live' ? 'filled' : 'light'} data-testid="access-badge">
+    <Badge color={ACCESS_COLOR[state]} variant={state === 'live' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="access-badge">
       {t(`access.${state}`)}
     </Badge>
   );

@@ -131,6 +131,8 @@ export function ManageEventsPage(): ReactNode {
         try {
           await uploadEventImage(saved.id, image);
         } catch (error) {
+          // The concert exists now: a second try edits it instead of creating another one.
+          if (editing === 'new') setEditing({ ...saved, ticketsSold: 0, revenue: 0 });
           await refresh();
           throw error;
         }

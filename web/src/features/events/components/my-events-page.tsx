@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import type { EncoreEvent } from '../model';
-import { accessState, countdown, countdownText } from '../model';
+import { accessState, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
 import { AccessBadge, EventImage, formatWhen, useLocale } from './event-parts';
 
@@ -46,8 +46,8 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
           {formatWhen(event.startsAt, locale)}
         </Text>
         {state === 'upcoming' ? (
-          <Text fw={600} data-testid="countdown" dir="ltr" ta="start">
-            {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now)) })}
+          <Text fw={600} data-testid="countdown">
+            {t('startsIn', { time: isolateLtr(countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }))) })}
           </Text>
         ) : state === 'live' ? (
           <Text fw={600} c="red">

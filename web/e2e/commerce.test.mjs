@@ -1,0 +1,285 @@
+// End-to-end: concerts, cart, checkout with the built-in test provider, my-events and
+// manage-events, in Debian's chromium against the real encore binary.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+
+const PASSWORD = 'Encore-e2e-Passw0rd';
+const ACCOUNTS = {
+  admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
+  fan: { email: 'listener@example.com', password: PASSWORD, role: 'user', firstName: 'Lee', lastName: 'Listener' },
+  unlucky: { email: 'unlucky@example.com', password: PASSWORD, role: 'user', firstName: 'Una', lastName: 'Lucky' },
+  popup: { email: 'popup@example.com', password: PASSWORD, role: 'user', firstName: 'Poppy', lastName: 'Window' },
+};
+const TITLE = 'Midnight at the Lighthouse';
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+// The declined card's 402 is logged by the browser on the hosted checkout page.
+const DECLINE_402 = /status of 402/;
+
+let server;
+const browsers = [];
+
+async function browser(options) {
+  const opened = await openBrowser(options);
+  browsers.push(opened);
+  return opened;
+}
+
+async function finish(opened, allow = []) {
+  await opened.close();
+  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
+  assert.deepEqual(unexpected, [], 'the browser logged errors');
+}
+
+async function signInAs(page, account) {
+  await signIn(page, server.url, account.email, account.password);
+  await page.waitForURL(/\/dashboard$/);
+  await page.getByTestId('account-summary').waitFor();
+}
+
+/** Calls the API from the page with the signed-in session, as the app does. */
+const api = (page, method, path, body) =>
+  page.evaluate(
+    async ([m, p, b]) => {
+      const token = document.cookie.split('; ').find((c) => c.startsWith('encore_access_token='))?.split('=')[1];
+      const response = await fetch(p, {
+        method: m,
+        headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}`, 'Content-Type': 'application/json' },
+        body: b ? JSON.stringify(b) : undefined,
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    [method, path, body],
+  );
+
+const badge = (page) => page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator');
+
+/** Fills the test provider's hosted card form and submits it. */
+async function payWithCard(page, card) {
+  await page.waitForURL(/\/pay\//);
+  await page.locator('input[name="name"]').fill('Card Holder');
+  await page.locator('input[name="cardNumber"]').fill(card);
+  await page.locator('input[name="expiry"]').fill('12/34');
+  await page.locator('input[name="cvc"]').fill('123');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+}
+
+/** Adds the concert to the cart from the events page (the badge then shows 1). */
+async function buyFromEvents(page) {
+  await page.goto(`${server.url}/events`);
+  const card = page.getByTestId('event-card').filter({ hasText: TITLE });
+  await card.getByTestId('event-buy').click();
+  await card.getByTestId('event-in-cart').waitFor();
+  await badge(page).waitFor();
+  assert.equal(await badge(page).innerText(), '1');
+}
+
+function localInput(date) {
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+before(async () => {
+  server = await startServer(Object.values(ACCOUNTS));
+});
+
+after(async () => {
+  for (const opened of browsers) await opened.close().catch(() => undefined);
+  await server?.stop();
+});
+
+describe('Encore concerts and checkout', () => {
+  test('an admin creates a concert with an image in manage-events and publishes it', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    const project = await api(page, 'POST', '/api/v1/projects', { name: 'The Lighthouse Keepers' });
+    assert.equal(project.status, 201, JSON.stringify(project.json));
+
+    await page.goto(`${server.url}/manage-events`);
+    await page.getByTestId('empty-state').waitFor();
+    await page.getByTestId('event-create').click();
+    const form = page.getByTestId('event-form');
+    await form.getByLabel('Project (artist)').click();
+    await page.getByRole('option', { name: 'The Lighthouse Keepers' }).click();
+    await form.locator('input[name="title"]').fill(TITLE);
+    await form.locator('input[name="artistName"]').fill('The Lighthouse Keepers');
+    await form.locator('textarea[name="description"]').fill('An acoustic set by the sea.');
+    const startsAt = new Date(Date.now() + 3 * 86_400_000);
+    startsAt.setSeconds(0, 0);
+    await form.locator('input[name="startsAt"]').fill(localInput(startsAt));
+    await form.locator('input[name="price"]').fill('15');
+    await form.locator('input[name="capacity"]').fill('100');
+    await form.locator('input[type="file"]').setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: PNG });
+    await screenshot(page, 'dark-manage-events-form');
+    await page.getByTestId('event-save').click();
+    const row = page.getByTestId('manage-row').filter({ hasText: TITLE });
+    await row.getByTestId('event-status').filter({ hasText: 'Draft' }).waitFor();
+    await row.getByTestId('event-publish').click();
+    await row.getByTestId('event-status').filter({ hasText: 'On sale' }).waitFor();
+
+    // Stored with the zone: the same instant comes back.
+    const managed = await api(page, 'GET', '/api/v1/events/manage');
+    const created = managed.json.payload.find((event) => event.title === TITLE);
+    assert.equal(Date.parse(created.startsAt), startsAt.getTime());
+    assert.equal(created.price, 1500);
+    assert.ok(created.image, 'the concert has an image');
+
+    await page.goto(`${server.url}/events`);
+    const card = page.getByTestId('event-card').filter({ hasText: TITLE });
+    await card.locator('img').waitFor();
+    assert.equal(await card.getByTestId('event-price').innerText(), '€15.00');
+    await finish(b);
+  });
+
+  test('a fan adds the concert to the cart, pays with 4242 4242 4242 4242, and sees it on checkout-success and in my-events', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.fan);
+    await page.goto(`${server.url}/events`);
+    await page.getByTestId('event-card').filter({ hasText: TITLE }).getByRole('button', { name: 'Details' }).click();
+    await page.getByTestId('event-details').getByText('An acoustic set by the sea.').waitFor();
+    await screenshot(page, 'dark-event-details');
+    await page.keyboard.press('Escape');
+    await buyFromEvents(page);
+    await screenshot(page, 'dark-events');
+
+    await page.goto(`${server.url}/cart`);
+    await page.getByTestId('cart-entries').getByText(TITLE).waitFor();
+    assert.equal(await page.getByTestId('cart-total').innerText(), '€15.00');
+    await page.getByTestId('pay-now').click();
+    await payWithCard(page, '4242 4242 4242 4242');
+    await page.waitForURL(/\/checkout-success\?order=/);
+    await page.getByTestId('order-status').filter({ hasText: 'Complete' }).waitFor();
+    await page.getByTestId('order-summary').getByText(TITLE).waitFor();
+    assert.equal(await page.getByTestId('order-total').innerText(), '€15.00');
+    await badge(page).waitFor({ state: 'detached' });
+    await screenshot(page, 'dark-checkout-success');
+
+    await page.goto(`${server.url}/my-events`);
+    const ticket = page.getByTestId('ticket-card').filter({ hasText: TITLE });
+    await ticket.getByTestId('access-badge').filter({ hasText: 'Upcoming' }).waitFor();
+    assert.match(await ticket.getByTestId('countdown').innerText(), /^Starts in \u2066?2d \d\d:\d\d:\d\d\u2069?$/);
+    await screenshot(page, 'dark-my-events');
+
+    // The events page now says the ticket is owned.
+    await page.goto(`${server.url}/events`);
+    await page.getByTestId('event-card').filter({ hasText: TITLE }).getByTestId('event-owned').waitFor();
+    await finish(b);
+  });
+
+  test('a declined card (4000 0000 0000 0002) says why and leaves the cart intact', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.unlucky);
+    await buyFromEvents(page);
+    await page.goto(`${server.url}/cart`);
+    await page.getByTestId('pay-now').click();
+    await payWithCard(page, '4000 0000 0000 0002');
+    await page.getByRole('alert').filter({ hasText: 'declined' }).waitFor();
+    assert.match(await page.getByRole('alert').innerText(), /Your card was declined\. Your cart is unchanged/);
+    await page.goto(`${server.url}/cart`);
+    await page.getByTestId('cart-entries').getByText(TITLE).waitFor();
+    assert.equal(await badge(page).innerText(), '1');
+    await finish(b, [DECLINE_402]);
+  });
+
+  test('checkout in a new window: /checkout opens the payment page and goes back to the cart', async () => {
+    const b = await browser();
+    const { page, context } = b;
+    await signInAs(page, ACCOUNTS.popup);
+    await buyFromEvents(page);
+    await page.goto(`${server.url}/cart`);
+    const opened = context.waitForEvent('page');
+    await page.getByTestId('checkout-new-window').click();
+    const payment = await opened;
+    await page.waitForURL(/\/cart$/);
+    await payWithCard(payment, '4242424242424242');
+    await payment.waitForURL(/\/checkout-success\?order=/);
+    await payment.getByTestId('order-status').filter({ hasText: 'Complete' }).waitFor();
+    await finish(b);
+  });
+
+  test('the admin sees the sales on manage-events, the sales chart, and the orders', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.getByTestId('sales-per-concert').getByText(TITLE).waitFor();
+    await page.goto(`${server.url}/manage-events`);
+    const row = page.getByTestId('manage-row').filter({ hasText: TITLE });
+    await row.getByTestId('tickets-sold').filter({ hasText: '2 / 100' }).waitFor();
+    assert.equal(await row.getByTestId('revenue').innerText(), '€30.00');
+    await screenshot(page, 'dark-manage-events');
+    await row.getByRole('button', { name: 'Sales and stream key' }).click();
+    await page.getByTestId('sales-chart').waitFor();
+    await page.getByRole('button', { name: 'Show the key' }).click();
+    await page.getByTestId('stream-key').waitFor();
+    await screenshot(page, 'dark-manage-events-sales');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${server.url}/payments/orders`);
+    await page.getByTestId('orders-table').waitFor();
+    await screenshot(page, 'dark-orders');
+    for (const [path, name, ready] of [
+      ['/projects', 'projects', 'projects-grid'],
+      ['/payments/payment-methods', 'payment-methods', 'payment-methods'],
+      ['/payments/billing', 'billing', 'billing-address-form'],
+      ['/payments/pricing-plans', 'pricing-plans', 'empty-state'],
+    ]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByTestId(ready).first().waitFor();
+      await screenshot(page, `dark-${name}`);
+    }
+    await finish(b);
+  });
+
+  test('the public home page lists the concert without sign-in and leads to sign-in, then to its details', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await page.goto(`${server.url}/home`);
+    await page.getByTestId('home-upcoming').getByText(TITLE).waitFor();
+    await screenshot(page, 'dark-home-public');
+    await page.getByTestId('home-event').filter({ hasText: TITLE }).click();
+    await page.waitForURL(/\/auth\/login\?redirect=/);
+    await page.locator('input[name="email"]').fill(ACCOUNTS.fan.email);
+    await page.locator('input[name="password"]').fill(ACCOUNTS.fan.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/events\?event=/);
+    await page.getByTestId('event-details').getByTestId('event-owned').waitFor();
+    await finish(b);
+  });
+
+  test('light theme and Persian (right-to-left) screenshots of the new screens', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await page.addInitScript(() => {
+      localStorage.setItem('theme-preset', 'light');
+    });
+    await signInAs(page, ACCOUNTS.fan);
+    for (const [path, name, ready] of [
+      ['/events', 'events', 'events-grid'],
+      ['/my-events', 'my-events', 'my-events'],
+      ['/dashboard', 'dashboard-fan', 'next-concerts'],
+    ]) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByTestId(ready).waitFor();
+      await screenshot(page, `light-${name}`);
+    }
+    await page.evaluate(() => {
+      localStorage.setItem('language', 'ir');
+    });
+    await page.goto(`${server.url}/my-events`);
+    await page.getByTestId('my-events').waitFor();
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    await page.getByText('بلیت دارید').count();
+    await screenshot(page, 'light-my-events-ir');
+    await page.goto(`${server.url}/events`);
+    await page.getByTestId('event-owned').first().getByText('بلیت دارید').waitFor();
+    await screenshot(page, 'light-events-ir');
+    await finish(b);
+  });
+});
