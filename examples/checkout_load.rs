@@ -19,14 +19,12 @@ struct Client {
 
 impl Client {
     async fn post(&self, path: &str, body: Value, token: Option<&str>) -> anyhow::Result<Value> {
-        let mut request = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .header("authorization", BASIC)
-            .json(&body);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
+        let request = self.http.post(format!("{}{path}", self.base)).json(&body);
+        // The OAuth client's Basic credentials, or the account's bearer token.
+        let request = match token {
+            Some(token) => request.bearer_auth(token),
+            None => request.header("authorization", BASIC),
+        };
         let response = request.send().await?;
         let status = response.status();
         let body: Value = response.json().await?;

@@ -145,13 +145,18 @@ fn spawn_housekeeping(state: &AppState) {
     });
 }
 
-/// Serve on an already-bound listener until `shutdown` resolves.
+/// Serve on already-bound listeners (HTTP, and the Icecast source port when given)
+/// until `shutdown` resolves.
 pub async fn serve(
     listener: TcpListener,
+    ingest: Option<TcpListener>,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     spawn_housekeeping(&state);
+    if let Some(ingest) = ingest {
+        tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
+    }
     let app = router(state);
     axum::serve(
         listener,

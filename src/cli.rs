@@ -10,7 +10,7 @@ use crate::config::{AdminCommand, Cli, Command, Config, CreateAccountArgs, RoleA
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Admin {
             command: AdminCommand::Create(args),
         } => create_account(args).await,
@@ -27,12 +27,24 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("binding {}", config.bind))?;
+    // Without the Icecast port, encoders can still PUT a chunked body to the HTTP port.
+    let ingest = match config.ingest_bind {
+        Some(addr) => match TcpListener::bind(addr).await {
+            Ok(listener) => Some(listener),
+            Err(err) => {
+                tracing::warn!(%addr, error = %err, "Icecast source port unavailable; encoders must use the HTTP port");
+                None
+            }
+        },
+        None => None,
+    };
     tracing::info!(
         address = %listener.local_addr()?, public_url = %config.public_url,
+        ingest = ?config.ingest_bind,
         database = %crate::db::Backend::of(&config.database_url).map(|b| format!("{b:?}")).unwrap_or_default(),
         "Encore is listening"
     );
-    crate::app::serve(listener, state, shutdown_signal()).await
+    crate::app::serve(listener, ingest, state, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

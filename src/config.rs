@@ -19,7 +19,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the server (API, live hub and the web app).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Administrative tasks on the database.
     Admin {
         #[command(subcommand)]
@@ -85,6 +85,9 @@ pub struct ServeArgs {
     /// The origin people reach Encore at; used in links, e-mails and OAuth redirect URIs.
     #[arg(long, env = "ENCORE_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Icecast source port for encoders (ffmpeg `icecast://`, butt, Mixxx); empty = off.
+    #[arg(long, env = "ENCORE_INGEST_BIND", default_value = "127.0.0.1:8000")]
+    pub ingest_bind: String,
     /// The built web app to serve at `/`.
     #[arg(long, env = "ENCORE_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,
@@ -189,6 +192,7 @@ impl std::fmt::Debug for Secret {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub bind: SocketAddr,
+    pub ingest_bind: Option<SocketAddr>,
     pub data_dir: PathBuf,
     pub database_url: String,
     pub public_url: String,
@@ -227,8 +231,16 @@ impl Config {
         if !oauth_prefix.starts_with('/') {
             oauth_prefix.insert(0, '/');
         }
+        let ingest_bind = if args.ingest_bind.trim().is_empty() {
+            None
+        } else {
+            Some(args.ingest_bind.parse().map_err(|_| {
+                anyhow::anyhow!("ENCORE_INGEST_BIND must be host:port, e.g. 0.0.0.0:8000")
+            })?)
+        };
         Ok(Self {
             bind: args.bind,
+            ingest_bind,
             database_url: args.storage.database_url(),
             data_dir: args.storage.data_dir,
             public_url,

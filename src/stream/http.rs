@@ -10,23 +10,18 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use base64::Engine;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use super::access::Denied;
-use super::adts::AdtsParser;
-use super::hub::{Claim, RECONNECT_GRACE, Status};
+use super::hub::Status;
+use super::ingest;
 use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::Api;
 use crate::error::{Error, Result};
+use crate::events;
 use crate::events::model::{EARLY_ACCESS_MS, EventStatus};
-use crate::events::{self, store as events_store};
-
-/// An encoder silent this long is disconnected.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub fn api_router() -> Router<AppState> {
     Router::new()
@@ -45,8 +40,9 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain")], text).into_response()
 }
 
-/// `PUT` (or Icecast's legacy `SOURCE`) with `source:<stream key>`; the body is the
-/// live audio, as long as the encoder sends it.
+/// `PUT` (or Icecast's legacy `SOURCE`) with `source:<stream key>` on the HTTP port,
+/// for clients that send a chunked body (`encore push`); raw Icecast encoders use the
+/// Icecast port (`super::icecast`).
 async fn ingest(
     State(app): State<AppState>,
     Path(event_id): Path<String>,
@@ -60,119 +56,31 @@ async fn ingest(
             "Publish with PUT or SOURCE.\n",
         );
     }
-    let Ok(Some(event)) = events_store::by_id(&app.db, &event_id).await else {
-        return plain(StatusCode::NOT_FOUND, "No such concert.\n");
-    };
-    let key = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Basic "))
-        .and_then(|v| {
-            base64::engine::general_purpose::STANDARD
-                .decode(v.trim())
-                .ok()
-        })
-        .and_then(|v| String::from_utf8(v).ok())
-        .and_then(|v| v.split_once(':').map(|(_, key)| key.to_owned()));
-    if !key.is_some_and(|k| crate::crypto::constant_time_eq(&k, &event.stream_key)) {
-        return (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Basic realm=\"Encore\"")],
-            "Wrong stream key.\n",
-        )
-            .into_response();
-    }
-    if !matches!(event.status(), EventStatus::Published | EventStatus::Live) {
-        return plain(
-            StatusCode::CONFLICT,
-            "This concert is not open for streaming.\n",
-        );
-    }
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    if ![
-        "audio/aac",
-        "audio/aacp",
-        "audio/x-aac",
-        "audio/x-hx-aac-adts",
-    ]
-    .iter()
-    .any(|t| content_type.starts_with(t))
-    {
-        return plain(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Send AAC in ADTS (Content-Type: audio/aac).\n",
-        );
-    }
-    let show = app.hub.show(&event_id);
-    let publisher = match show.claim() {
-        Claim::Granted(id) => id,
-        Claim::Busy => {
-            return plain(
-                StatusCode::CONFLICT,
-                "Another encoder is publishing this concert.\n",
-            );
-        }
-        Claim::Ended => return plain(StatusCode::CONFLICT, "This show has ended.\n"),
-    };
-    let _ = events_store::set_status(
-        &app.db,
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    match ingest::admit(
+        &app,
         &event_id,
-        &[EventStatus::Published],
-        EventStatus::Live,
+        header(header::AUTHORIZATION),
+        header(header::CONTENT_TYPE),
     )
-    .await;
-    tracing::info!(event = %event_id, "publisher connected");
-
-    let mut parser = AdtsParser::new();
-    let mut stream = body.into_data_stream();
-    loop {
-        match tokio::time::timeout(IDLE_TIMEOUT, stream.next()).await {
-            Ok(Some(Ok(chunk))) => {
-                let frames = parser.push(&chunk);
-                match show.feed(publisher, frames, chunk.len()) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(err) => {
-                        tracing::error!(event = %event_id, error = %err, "writing the recording failed");
-                        break;
-                    }
-                }
+    .await
+    {
+        Ok(publisher) => {
+            ingest::pump(&app, publisher, body.into_data_stream()).await;
+            plain(StatusCode::OK, "Stream ended.\n")
+        }
+        Err(refusal) => {
+            let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::BAD_REQUEST);
+            let mut response = (status, format!("{}\n", refusal.message)).into_response();
+            if refusal.status == 401 {
+                response.headers_mut().insert(
+                    header::WWW_AUTHENTICATE,
+                    axum::http::HeaderValue::from_static("Basic realm=\"Encore\""),
+                );
             }
-            Ok(Some(Err(_)) | None) => break,
-            Err(_) => {
-                tracing::info!(event = %event_id, "publisher idle; disconnecting");
-                break;
-            }
+            response
         }
     }
-    show.release(publisher);
-    tracing::info!(event = %event_id, "publisher disconnected");
-    // If nobody comes back within the grace period, the show ends.
-    let (app2, show2) = (app.clone(), show.clone());
-    tokio::spawn(async move {
-        tokio::time::sleep(RECONNECT_GRACE + Duration::from_millis(100)).await;
-        if show2.abandoned() {
-            finish(&app2, &show2).await;
-        }
-    });
-    plain(StatusCode::OK, "Stream ended.\n")
-}
-
-async fn finish(app: &AppState, show: &super::hub::Show) {
-    if let Err(err) = show.end() {
-        tracing::error!(event = %show.event_id, error = %err, "ending the show failed");
-    }
-    let _ = events_store::set_status(
-        &app.db,
-        &show.event_id,
-        &[EventStatus::Published, EventStatus::Live],
-        EventStatus::Ended,
-    )
-    .await;
 }
 
 #[derive(Debug, Serialize)]
@@ -357,6 +265,6 @@ async fn end_show(
         ));
     }
     let show = app.hub.show(&id);
-    finish(&app, &show).await;
+    ingest::finish(&app, &show).await;
     Ok(Api::ok(show.status()))
 }

@@ -7,6 +7,8 @@ pub mod adts;
 pub mod fmp4;
 pub mod http;
 pub mod hub;
+pub mod icecast;
+pub mod ingest;
 pub mod mp3;
 pub mod playlist;
 pub mod push;

@@ -19,6 +19,8 @@ pub const PASSWORD: &str = "a fine long passphrase";
 
 pub struct TestApp {
     pub url: String,
+    /// The Icecast source port, `host:port`.
+    pub ingest: String,
     pub state: AppState,
     pub http: reqwest::Client,
     _data: tempfile::TempDir,
@@ -54,6 +56,10 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         .await
         .expect("bind");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let ingest = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind ingest");
+    let ingest_addr = ingest.local_addr().expect("addr").to_string();
     let database_url = test_database_url(data.path()).await;
     let mut args: Vec<String> = [
         "encore",
@@ -89,15 +95,17 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     let Command::Serve(args) = cli.command else {
         unreachable!()
     };
-    let config = Config::from_args(args).expect("config");
+    let config = Config::from_args(*args).expect("config");
     let state = AppState::new(config).await.expect("state");
     tokio::spawn(encore::app::serve(
         listener,
+        Some(ingest),
         state.clone(),
         std::future::pending(),
     ));
     TestApp {
         url,
+        ingest: ingest_addr,
         state,
         http: reqwest::Client::builder()
             .timeout(Duration::from_secs(30))

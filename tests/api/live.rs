@@ -306,3 +306,72 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
         "the whole show is there after the restart: {duration}"
     );
 }
+
+#[tokio::test]
+async fn ffmpeg_publishes_over_the_icecast_protocol() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
+    let encoder = tokio::task::spawn_blocking(move || {
+        Command::new("ffmpeg")
+            .args([
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-re",
+                "-f",
+                "lavfi",
+                "-i",
+            ])
+            .arg("sine=frequency=500:sample_rate=44100:duration=3")
+            .args([
+                "-ac",
+                "2",
+                "-c:a",
+                "aac",
+                "-b:a",
+                "96k",
+                "-content_type",
+                "audio/aac",
+                "-f",
+                "adts",
+            ])
+            .arg(target)
+            .output()
+            .expect("ffmpeg")
+    });
+    let output = encoder.await.unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A wrong key is refused on the Icecast port too.
+    let wrong = format!("icecast://source:nope@{}/live/{event}", app.ingest);
+    let refused = tokio::task::spawn_blocking(move || {
+        Command::new("ffmpeg")
+            .args([
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-f",
+                "lavfi",
+                "-i",
+                "sine=duration=1",
+            ])
+            .args(["-c:a", "aac", "-content_type", "audio/aac", "-f", "adts"])
+            .arg(wrong)
+            .output()
+            .expect("ffmpeg")
+    })
+    .await
+    .unwrap();
+    assert!(!refused.status.success());
+    let show = app.state.hub.show(&event);
+    let status = show.status();
+    assert!(status.recorded_seconds > 2.5, "{status:?}");
+    assert!(status.segments >= 2);
+    let text = show.playlist(false).unwrap();
+    assert!(text.contains("seg1.m4s"), "{text}");
+}

@@ -1,0 +1,179 @@
+//! The Icecast source port. Encoders speaking the Icecast protocol (ffmpeg's
+//! `icecast://`, butt, Mixxx) send `PUT` with `Expect: 100-continue` — or the legacy
+//! `SOURCE` — and then raw audio with neither `Content-Length` nor chunked encoding,
+//! until they hang up. A general HTTP/1.1 server reads that as an empty body, so this
+//! port speaks the protocol itself and hands the bytes to the same pipeline as the
+//! HTTP ingest.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::io::ReaderStream;
+
+use super::ingest::{self, Refusal};
+use crate::app::AppState;
+
+const MAX_HEAD: usize = 16 * 1024;
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub async fn serve(listener: TcpListener, app: AppState) {
+    loop {
+        let Ok((conn, peer)) = listener.accept().await else {
+            continue;
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            if let Err(err) = handle(app, conn).await {
+                tracing::debug!(%peer, error = %err, "ingest connection failed");
+            }
+        });
+    }
+}
+
+struct Head {
+    method: String,
+    path: String,
+    headers: HashMap<String, String>,
+    rest: Vec<u8>,
+}
+
+async fn read_head(conn: &mut TcpStream) -> std::io::Result<Option<Head>> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 2048];
+    let end = loop {
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        if buf.len() > MAX_HEAD {
+            return Ok(None);
+        }
+        let n = tokio::time::timeout(HEAD_TIMEOUT, conn.read(&mut chunk))
+            .await
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let text = String::from_utf8_lossy(&buf[..end]).into_owned();
+    let mut lines = text.split("\r\n");
+    let mut request = lines.next().unwrap_or_default().split_whitespace();
+    let (Some(method), Some(target)) = (request.next(), request.next()) else {
+        return Ok(None);
+    };
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Ok(Some(Head {
+        method: method.to_owned(),
+        path: target.split('?').next().unwrap_or_default().to_owned(),
+        headers,
+        rest: buf[end + 4..].to_vec(),
+    }))
+}
+
+async fn answer(conn: &mut TcpStream, refusal: Refusal) -> std::io::Result<()> {
+    let reason = match refusal.status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        415 => "Unsupported Media Type",
+        _ => "Error",
+    };
+    let challenge = if refusal.status == 401 {
+        "WWW-Authenticate: Basic realm=\"Encore\"\r\n"
+    } else {
+        ""
+    };
+    let body = format!("{}\n", refusal.message);
+    let response = format!(
+        "HTTP/1.1 {} {reason}\r\n{challenge}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        refusal.status,
+        body.len()
+    );
+    conn.write_all(response.as_bytes()).await
+}
+
+async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
+    let Some(head) = read_head(&mut conn).await? else {
+        return answer(
+            &mut conn,
+            Refusal {
+                status: 400,
+                message: "Malformed request.",
+            },
+        )
+        .await;
+    };
+    if head.method != "PUT" && head.method != "SOURCE" {
+        return answer(
+            &mut conn,
+            Refusal {
+                status: 405,
+                message: "Publish with PUT or SOURCE.",
+            },
+        )
+        .await;
+    }
+    let Some(event_id) = head.path.strip_prefix("/live/").filter(|id| !id.is_empty()) else {
+        return answer(
+            &mut conn,
+            Refusal {
+                status: 404,
+                message: "Publish to /live/<concert id>.",
+            },
+        )
+        .await;
+    };
+    if head
+        .headers
+        .get("transfer-encoding")
+        .is_some_and(|v| v.contains("chunked"))
+    {
+        return answer(
+            &mut conn,
+            Refusal {
+                status: 400,
+                message: "Chunked uploads go to the HTTP port (e.g. encore push).",
+            },
+        )
+        .await;
+    }
+    let publisher = match ingest::admit(
+        &app,
+        event_id,
+        head.headers.get("authorization").map(String::as_str),
+        head.headers.get("content-type").map(String::as_str),
+    )
+    .await
+    {
+        Ok(publisher) => publisher,
+        Err(refusal) => return answer(&mut conn, refusal).await,
+    };
+    let expects_continue = head
+        .headers
+        .get("expect")
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+    if expects_continue {
+        conn.write_all(b"HTTP/1.1 100 Continue\r\n\r\n").await?;
+    } else {
+        // Icecast's answer to SOURCE (and to PUT without Expect): go ahead.
+        conn.write_all(b"HTTP/1.0 200 OK\r\n\r\n").await?;
+    }
+    let (reader, mut writer) = conn.into_split();
+    let first =
+        futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(head.rest))]);
+    let stream = futures_util::StreamExt::chain(first, ReaderStream::new(reader));
+    ingest::pump(&app, publisher, Box::pin(stream)).await;
+    if expects_continue {
+        let _ = writer
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            .await;
+    }
+    Ok(())
+}
