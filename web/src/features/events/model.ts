@@ -97,9 +97,13 @@ export function countdown(target: number, now: number): Countdown {
 }
 
 /** "2d 03:04:05" style; `days` words the day count in the chosen language. */
-export function countdownText(value: Countdown, days: (count: number) => string = (count) => `${String(count)}d`): string {
+export function countdownText(
+  value: Countdown,
+  days: (count: number) => string = (count) => `${String(count)}d`,
+  wrapClock: (clock: string) => string = (clock) => clock,
+): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
-  const clock = `${pad(value.hours)}:${pad(value.minutes)}:${pad(value.seconds)}`;
+  const clock = wrapClock(`${pad(value.hours)}:${pad(value.minutes)}:${pad(value.seconds)}`);
   return value.days > 0 ? `${days(value.days)} ${clock}` : clock;
 }
 

@@ -47,7 +47,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
         </Text>
         {state === 'upcoming' ? (
           <Text fw={600} data-testid="countdown">
-            {t('startsIn', { time: isolateLtr(countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }))) })}
+            {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr) })}
           </Text>
         ) : state === 'live' ? (
           <Text fw={600} c="red">

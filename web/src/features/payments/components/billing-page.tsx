@@ -12,7 +12,7 @@ import { saveBilling } from '../api';
 import type { BankDetails, Billing, BillingAddress } from '../api';
 import { billingQueryOptions, paymentKeys } from '../queries';
 
-function useSaveBilling(onDone: () => void) {
+function useSaveBilling(onDone: (saved: Billing) => void) {
   const { t } = useTranslation('payments');
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +24,7 @@ function useSaveBilling(onDone: () => void) {
     onSuccess: async (saved) => {
       queryClient.setQueryData(paymentKeys.billing, saved);
       notifications.show({ color: 'green', message: t('billing.saved') });
-      onDone();
+      onDone(saved);
       await queryClient.invalidateQueries({ queryKey: paymentKeys.billing });
     },
     onError: (e) => {
@@ -37,7 +37,7 @@ function useSaveBilling(onDone: () => void) {
 function AddressForm({ billing }: { billing: Billing }): ReactNode {
   const { t } = useTranslation('payments');
   const form = useForm<BillingAddress>({ initialValues: billing.address });
-  const { mutation, error } = useSaveBilling(() => { form.resetDirty(); });
+  const { mutation, error } = useSaveBilling((saved) => { form.setValues(saved.address); form.resetDirty(saved.address); });
   return (
     <form onSubmit={form.onSubmit((address) => { mutation.mutate({ address, bank: billing.bank }); })} data-testid="billing-address-form">
       <Stack maw={720}>
@@ -65,7 +65,7 @@ function AddressForm({ billing }: { billing: Billing }): ReactNode {
 function BankForm({ billing }: { billing: Billing }): ReactNode {
   const { t } = useTranslation('payments');
   const form = useForm<BankDetails>({ initialValues: billing.bank });
-  const { mutation, error } = useSaveBilling(() => { form.resetDirty(); });
+  const { mutation, error } = useSaveBilling((saved) => { form.setValues(saved.bank); form.resetDirty(saved.bank); });
   return (
     // The account number comes back masked; sending the masked value unchanged keeps it.
     <form onSubmit={form.onSubmit((bank) => { mutation.mutate({ address: billing.address, bank }); })} data-testid="billing-bank-form">

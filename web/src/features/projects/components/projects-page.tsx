@@ -10,6 +10,7 @@ import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { errorText } from '../../../lib/errors';
 import { meQueryOptions } from '../../auth/queries';
+import { managedEventsQueryOptions } from '../../events/queries';
 import { addProjectMember, createProject, removeProjectMember, updateProject } from '../api';
 import type { Project, ProjectInput, ProjectStatus } from '../api';
 import { projectKeys, projectListQueryOptions } from '../queries';
@@ -134,6 +135,8 @@ export function ProjectsPage(): ReactNode {
   const list = useQuery(projectListQueryOptions(page, PAGE_SIZE));
   const [editing, setEditing] = useState<Project | 'new' | null>(null);
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
+  // Whoever sees a project (staff, its members) manages its concerts: list them per project.
+  const concerts = useQuery({ ...managedEventsQueryOptions(), enabled: (list.data?.items.length ?? 0) > 0, retry: false });
   return (
     <>
       <PageHeader
@@ -178,6 +181,13 @@ export function ProjectsPage(): ReactNode {
                     </Text>
                   ) : null}
                   <Text size="sm">{t('projects.eventCount', { count: project.eventCount })}</Text>
+                  {(concerts.data ?? [])
+                    .filter((event) => event.projectId === project.id)
+                    .map((event) => (
+                      <Text key={event.id} size="sm" c="dimmed" lineClamp={1}>
+                        {t('projects.concertLine', { title: event.title, status: t(`status.${event.status}`) })}
+                      </Text>
+                    ))}
                   <Members project={project} staff={staff} />
                 </Stack>
               </Card>
