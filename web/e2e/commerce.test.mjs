@@ -394,4 +394,42 @@ describe('Encore concerts and checkout', () => {
     await screenshot(page, 'light-events-ir');
     await finish(b);
   });
+
+  test('manage-events: a non-image upload says "File type is incorrect"; cancel asks first and says tickets are refunded; delete removes an unsold concert', async () => {
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    const projects = await api(page, 'GET', '/api/v1/projects');
+    const projectId = projects.json.payload.items.find((p) => p.name === 'The Lighthouse Keepers').id;
+    const startsAt = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    for (const title of ['Rainy Day Session', 'Draft to delete']) {
+      const created = await api(page, 'POST', '/api/v1/events', { projectId, title, artistName: 'The Lighthouse Keepers', startsAt, price: 500, currency: 'EUR' });
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      if (title === 'Rainy Day Session') await api(page, 'POST', `/api/v1/events/${created.json.payload.id}/publish`);
+    }
+    await page.goto(`${server.url}/manage-events`);
+    const rainy = page.getByTestId('manage-row').filter({ hasText: 'Rainy Day Session' });
+    await rainy.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await page.getByTestId('event-form').locator('input[type="file"]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+    await page.getByTestId('event-save').click();
+    await page.getByText('File type is incorrect').first().waitFor();
+    await page.getByTestId('event-form').getByRole('button', { name: 'Close' }).click();
+
+    await rainy.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Cancel the concert' }).click();
+    await page.getByRole('dialog').getByText('every ticket sold (0) will be refunded').waitFor();
+    await page.getByTestId('confirm-action').click();
+    await rainy.getByTestId('event-status').filter({ hasText: 'Cancelled' }).waitFor();
+
+    const draft = page.getByTestId('manage-row').filter({ hasText: 'Draft to delete' });
+    await draft.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByTestId('confirm-action').click();
+    await draft.waitFor({ state: 'detached' });
+    // The sold concert offers no delete.
+    await page.getByTestId('manage-row').filter({ hasText: TITLE }).getByRole('button', { name: 'More actions' }).click();
+    assert.equal(await page.getByRole('menuitem', { name: 'Delete' }).count(), 0);
+    await finish(b, [/status of 415/]);
+  });
 });

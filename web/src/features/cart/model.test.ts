@@ -30,5 +30,8 @@ describe('prices in minor units', () => {
   it('formats for the chosen language', () => {
     expect(formatPrice(1999, 'EUR', 'en-GB')).toBe('€19.99');
     expect(formatPrice(1500, 'JPY', 'en-GB')).toBe('JP¥1,500');
+    expect(formatPrice(1234, 'KWD', 'en-GB')).toBe('KWD\u00a01.234');
+    expect(formatPrice(0, 'USD', 'en-GB')).toBe('US$0.00');
+    expect(formatPrice(1999, 'EUR', 'pt-BR')).toBe('€\u00a019,99');
   });
 });
