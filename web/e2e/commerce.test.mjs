@@ -143,6 +143,7 @@ describe('Encore concerts and checkout', () => {
     await page.goto(`${server.url}/events`);
     await page.getByTestId('event-card').filter({ hasText: TITLE }).getByRole('button', { name: 'Details' }).click();
     await page.getByTestId('event-details').getByText('An acoustic set by the sea.').waitFor();
+    await page.waitForTimeout(400); // the drawer's slide-in transition
     await screenshot(page, 'dark-event-details');
     await page.keyboard.press('Escape');
     await buyFromEvents(page);

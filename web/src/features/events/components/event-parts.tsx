@@ -149,14 +149,14 @@ export function EventCard({ event, onOpen, action }: { event: EncoreEvent; onOpe
             <SeatsText event={event} />
           </Group>
         </Stack>
-        <Group grow gap="xs" mt="xs">
+        <Stack gap="xs" mt="xs">
+          {action ?? <EventBuyButton event={event} fullWidth />}
           {onOpen ? (
-            <Button variant="default" onClick={onOpen}>
+            <Button variant="default" onClick={onOpen} fullWidth>
               {t('details')}
             </Button>
           ) : null}
-          {action ?? <EventBuyButton event={event} />}
-        </Group>
+        </Stack>
       </Stack>
     </Card>
   );
