@@ -259,6 +259,10 @@ describe('Encore concerts and checkout', () => {
     await member.page.goto(`${server.url}/projects`);
     await member.page.getByTestId('projects-grid').getByText('Harbour Choir').waitFor();
     assert.equal(await member.page.getByRole('button', { name: 'New project' }).count(), 0);
+    // A member (role user) manages the project's concerts; the list holds only theirs.
+    await member.page.getByTestId('projects-manage-events').click();
+    await member.page.waitForURL(/\/manage-events$/);
+    await member.page.getByTestId('empty-state').waitFor();
     await finish(member);
   });
 

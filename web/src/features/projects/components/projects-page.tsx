@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tansta
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { errorText } from '../../../lib/errors';
@@ -143,11 +144,18 @@ export function ProjectsPage(): ReactNode {
         title={t('common:nav.projects')}
         description={t('common:pages.projects.intro')}
         actions={
-          staff ? (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => { setEditing('new'); }}>
-              {t('projects.create')}
-            </Button>
-          ) : null
+          <Group gap="xs">
+            {(list.data?.items.length ?? 0) > 0 ? (
+              <Button component={Link} to="/manage-events" variant="light" data-testid="projects-manage-events">
+                {t('projects.manageConcerts')}
+              </Button>
+            ) : null}
+            {staff ? (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => { setEditing('new'); }}>
+                {t('projects.create')}
+              </Button>
+            ) : null}
+          </Group>
         }
       />
       {list.isPending ? (
