@@ -137,6 +137,7 @@ fn spawn_housekeeping(state: &AppState) {
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }
+            crate::stream::ingest::purge_recordings(&state).await;
             // Give back the seats of checkouts nobody paid for.
             if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
                 tracing::warn!(error = %err, "expiring unpaid orders failed");

@@ -88,6 +88,9 @@ pub struct ServeArgs {
     /// Icecast source port for encoders (ffmpeg `icecast://`, butt, Mixxx); empty = off.
     #[arg(long, env = "ENCORE_INGEST_BIND", default_value = "127.0.0.1:8000")]
     pub ingest_bind: String,
+    /// Hours after a concert's start when its recording is deleted (access ends at 24).
+    #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
+    pub recording_retention_hours: i64,
     /// The built web app to serve at `/`.
     #[arg(long, env = "ENCORE_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,
@@ -193,6 +196,7 @@ impl std::fmt::Debug for Secret {
 pub struct Config {
     pub bind: SocketAddr,
     pub ingest_bind: Option<SocketAddr>,
+    pub recording_retention_hours: i64,
     pub data_dir: PathBuf,
     pub database_url: String,
     pub public_url: String,
@@ -241,6 +245,7 @@ impl Config {
         Ok(Self {
             bind: args.bind,
             ingest_bind,
+            recording_retention_hours: args.recording_retention_hours.max(0),
             database_url: args.storage.database_url(),
             data_dir: args.storage.data_dir,
             public_url,

@@ -306,6 +306,33 @@ impl Hub {
             .cloned()
     }
 
+    /// Forget a show and delete its recording.
+    pub fn remove(&self, event_id: &str) -> std::io::Result<()> {
+        let show = self
+            .shows
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(event_id);
+        let dir = show.map_or_else(|| self.root.join(event_id), |s| s.dir.clone());
+        match std::fs::remove_dir_all(dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// The concerts with a recording on disk (directory names are event ids).
+    pub fn recorded(&self) -> Vec<String> {
+        std::fs::read_dir(&self.root)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     pub fn all(&self) -> Vec<Arc<Show>> {
         self.shows
             .lock()

@@ -144,3 +144,26 @@ pub async fn finish(app: &AppState, show: &Show) {
     )
     .await;
 }
+
+/// Delete recordings whose retention is over (by default when the 24-hour listening
+/// window closes), and end the sessions that listened to them.
+pub async fn purge_recordings(app: &AppState) {
+    let now = crate::db::now_ms();
+    let retention = app.config.recording_retention_hours * 3_600_000;
+    for event_id in app.hub.recorded() {
+        let expired = match events_store::by_id(&app.db, &event_id).await {
+            Ok(Some(event)) => now >= event.starts_at + retention.max(0),
+            Ok(None) => true,
+            Err(_) => false,
+        };
+        if expired {
+            app.stream_access.revoke_event(&event_id);
+            match app.hub.remove(&event_id) {
+                Ok(()) => tracing::info!(event = %event_id, "recording deleted (retention over)"),
+                Err(err) => {
+                    tracing::warn!(event = %event_id, error = %err, "deleting a recording failed")
+                }
+            }
+        }
+    }
+}

@@ -375,3 +375,32 @@ async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let text = show.playlist(false).unwrap();
     assert!(text.contains("seg1.m4s"), "{text}");
 }
+
+#[tokio::test]
+async fn a_recording_is_deleted_when_its_retention_is_over() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let show = app.state.hub.show(&event);
+    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+        panic!("claim")
+    };
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
+    show.feed(
+        id,
+        encore::stream::adts::AdtsParser::new().push(&bytes),
+        bytes.len(),
+    )
+    .unwrap();
+    let dir = show.dir().to_owned();
+    assert!(dir.join("init.mp4").exists());
+    encore::stream::ingest::purge_recordings(&app.state).await;
+    assert!(dir.exists(), "kept while the window is open");
+    sqlx::query("UPDATE events SET starts_at = starts_at - 25 * 3600000 WHERE id = $1")
+        .bind(&event)
+        .execute(app.db())
+        .await
+        .unwrap();
+    encore::stream::ingest::purge_recordings(&app.state).await;
+    assert!(!dir.exists(), "deleted at start + 24 h");
+}
