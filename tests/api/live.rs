@@ -404,3 +404,56 @@ async fn a_recording_is_deleted_when_its_retention_is_over() {
     encore::stream::ingest::purge_recordings(&app.state).await;
     assert!(!dir.exists(), "deleted at start + 24 h");
 }
+
+#[tokio::test]
+async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 4)).unwrap();
+    // Cut at a frame boundary: the ADTS frame length is in the header.
+    let mut cut = 0;
+    while cut < bytes.len() / 2 {
+        let len = (usize::from(bytes[cut + 3] & 0x03) << 11)
+            | (usize::from(bytes[cut + 4]) << 3)
+            | usize::from(bytes[cut + 5] >> 5);
+        cut += len;
+    }
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", bytes[..cut].to_vec()).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", bytes[cut..].to_vec()).await,
+        StatusCode::OK
+    );
+    let show = app.state.hub.show(&event);
+    show.end().unwrap();
+    let text = show.playlist(false).unwrap();
+    assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
+    let path = show.dir().join("index.m3u8");
+    std::fs::write(&path, text.as_bytes()).unwrap();
+    let probe = Command::new("ffprobe")
+        .args([
+            "-v",
+            "error",
+            "-show_entries",
+            "packet=pts_time",
+            "-of",
+            "csv=p=0",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let pts: Vec<f64> = String::from_utf8_lossy(&probe.stdout)
+        .lines()
+        .filter_map(|l| l.trim_end_matches(',').parse().ok())
+        .collect();
+    assert!(pts.len() > 180, "{} packets", pts.len());
+    let step = 1024.0 / 48_000.0;
+    assert!(
+        pts.windows(2).all(|w| ((w[1] - w[0]) - step).abs() < 1e-4),
+        "the timeline continues across the reconnect"
+    );
+}
