@@ -192,3 +192,35 @@ fn query_rejection(rejection: QueryRejection) -> Error {
         .unwrap_or(detail);
     Error::BadRequest(format!("Invalid query parameters: {detail}"))
 }
+
+/// The bytes of the multipart field `file`, at most `max` long; a larger upload is 413
+/// with `too_large` as the message, a malformed one 400.
+pub async fn file_field(
+    multipart: &mut axum::extract::Multipart,
+    max: usize,
+    too_large: &str,
+) -> Result<Vec<u8>, Error> {
+    let malformed = |text: String| Error::BadRequest(format!("Malformed upload: {text}"));
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| malformed(e.body_text()))?
+    {
+        if field.name() == Some("file") {
+            let data = field.bytes().await.map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    Error::PayloadTooLarge(too_large.to_owned())
+                } else {
+                    malformed(e.body_text())
+                }
+            })?;
+            if data.len() > max {
+                return Err(Error::PayloadTooLarge(too_large.to_owned()));
+            }
+            return Ok(data.to_vec());
+        }
+    }
+    Err(Error::BadRequest(
+        "Send the file in the multipart field \"file\".".into(),
+    ))
+}

@@ -9,7 +9,7 @@ pub mod store;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
@@ -21,7 +21,7 @@ use crate::auth::extract::{CurrentUser, Staff};
 use crate::auth::{oauth, store as auth_store, tokens};
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
-use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
@@ -560,30 +560,12 @@ async fn upload_avatar(
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
     policy::can_edit_profile(user.actor(), target(&row))?;
-    let mut bytes = None;
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| Error::bad_request(format!("Malformed upload: {}", e.body_text())))?
-    {
-        if field.name() == Some("file") {
-            let data = field.bytes().await.map_err(|e| {
-                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    Error::PayloadTooLarge("The image must be at most 2 MiB.".into())
-                } else {
-                    Error::bad_request(format!("Malformed upload: {}", e.body_text()))
-                }
-            })?;
-            bytes = Some(data);
-            break;
-        }
-    }
-    let bytes = bytes.ok_or_else(|| Error::bad_request("Send the image in the field \"file\"."))?;
-    if bytes.len() > AVATAR_MAX_BYTES {
-        return Err(Error::PayloadTooLarge(
-            "The image must be at most 2 MiB.".into(),
-        ));
-    }
+    let bytes = file_field(
+        &mut multipart,
+        AVATAR_MAX_BYTES,
+        "The image must be at most 2 MiB.",
+    )
+    .await?;
     // Judge the file by its content, never by its name or declared type.
     let media_type = infer::get(&bytes)
         .map(|kind| kind.mime_type())

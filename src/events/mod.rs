@@ -8,7 +8,7 @@ pub mod store;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
-use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::projects::store as projects;
 
@@ -511,30 +511,12 @@ async fn upload_image(
 ) -> Result<Api<Event>> {
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
-    let mut bytes = None;
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| Error::bad_request(format!("Malformed upload: {}", e.body_text())))?
-    {
-        if field.name() == Some("file") {
-            let data = field.bytes().await.map_err(|e| {
-                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    Error::PayloadTooLarge("The image must be at most 5 MiB.".into())
-                } else {
-                    Error::bad_request(format!("Malformed upload: {}", e.body_text()))
-                }
-            })?;
-            bytes = Some(data.to_vec());
-            break;
-        }
-    }
-    let bytes = bytes.ok_or_else(|| Error::bad_request("Send the image in the field \"file\"."))?;
-    if bytes.len() > image::MAX_BYTES {
-        return Err(Error::PayloadTooLarge(
-            "The image must be at most 5 MiB.".into(),
-        ));
-    }
+    let bytes = file_field(
+        &mut multipart,
+        image::MAX_BYTES,
+        "The image must be at most 5 MiB.",
+    )
+    .await?;
     let media_type = image::store(&app.config.data_dir, &id, bytes).await?;
     store::set_image(&app.db, &id, media_type).await?;
     let row = load(&app, &id).await?;
