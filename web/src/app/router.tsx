@@ -1,9 +1,12 @@
 import { createBrowserRouter, redirect } from 'react-router';
-import type { RouteObject } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { ROUTE_ROLES } from './access';
 import type { RouteName } from './access';
 import { redirectIfSignedIn, requireRoles } from './guard';
 import { RouteError } from '../features/errors/components/route-error';
+import { eventListQueryOptions, managedEventsQueryOptions, myEventsQueryOptions } from '../features/events/queries';
+import { queryClient } from './query-client';
+import { EVENTS_PAGE_SIZE } from '../features/events/model';
 
 type PageModule = Record<string, unknown>;
 
@@ -15,9 +18,29 @@ function page(load: () => Promise<PageModule>, exportName: string): RouteObject[
   };
 }
 
-function guarded(name: RouteName, path: string, lazy: RouteObject['lazy'], crumb: string): RouteObject {
-  return { path, loader: requireRoles(ROUTE_ROLES[name]), lazy, handle: { crumb } };
+function guarded(
+  name: RouteName,
+  path: string,
+  lazy: RouteObject['lazy'],
+  crumb: string,
+  prefetch?: () => Promise<unknown>,
+): RouteObject {
+  const guard = requireRoles(ROUTE_ROLES[name]);
+  if (!prefetch) return { path, loader: guard, lazy, handle: { crumb } };
+  return {
+    path,
+    // Once the guard allows it, the page's data starts loading alongside its code (not awaited:
+    // the page shows its own loading and error states).
+    loader: async (args: LoaderFunctionArgs) => {
+      const user = await guard(args);
+      prefetch().catch(() => undefined);
+      return user;
+    },
+    lazy,
+    handle: { crumb },
+  };
 }
+
 
 export const routes: RouteObject[] = [
   { index: true, loader: () => redirect('/home') },
@@ -53,9 +76,9 @@ export const routes: RouteObject[] = [
       guarded('cart', '/cart', page(() => import('../features/cart/components/cart-page'), 'CartPage'), 'nav.cart'),
       guarded('checkout', '/checkout', page(() => import('../features/cart/components/checkout-page'), 'CheckoutPage'), 'nav.checkout'),
       guarded('checkout-success', '/checkout-success', page(() => import('../features/cart/components/checkout-success-page'), 'CheckoutSuccessPage'), 'nav.checkoutSuccess'),
-      guarded('events', '/events', page(() => import('../features/events/components/events-page'), 'EventsPage'), 'nav.events'),
-      guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents'),
-      guarded('manage-events', '/manage-events', page(() => import('../features/events/components/manage-events-page'), 'ManageEventsPage'), 'nav.manageEvents'),
+      guarded('events', '/events', page(() => import('../features/events/components/events-page'), 'EventsPage'), 'nav.events', () => queryClient.prefetchQuery(eventListQueryOptions({ page: 1, pageSize: EVENTS_PAGE_SIZE, search: '' }))),
+      guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents', () => queryClient.prefetchQuery(myEventsQueryOptions())),
+      guarded('manage-events', '/manage-events', page(() => import('../features/events/components/manage-events-page'), 'ManageEventsPage'), 'nav.manageEvents', () => queryClient.prefetchQuery(managedEventsQueryOptions())),
       guarded('about', '/about', page(() => import('../features/about/components/about-page'), 'AboutPage'), 'nav.about'),
       {
         path: '/payments',

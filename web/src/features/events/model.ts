@@ -56,6 +56,9 @@ export interface EventInput {
   capacity?: number | null;
 }
 
+/** Concerts per page on the events page. */
+export const EVENTS_PAGE_SIZE = 12;
+
 /** Ticket access lasts 24 hours from the concert's start (spec 9). */
 export const ACCESS_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -10,10 +10,10 @@ import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { formatPrice } from '../../cart/model';
 import { PassOffers } from '../../payments/components/pass-offers';
+import { EVENTS_PAGE_SIZE } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
 import { AccessBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
 
-const PAGE_SIZE = 12;
 
 function EventDetails({ id }: { id: string }): ReactNode {
   const { t } = useTranslation('events');
@@ -51,7 +51,7 @@ export function EventsPage(): ReactNode {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
-  const list = useQuery(eventListQueryOptions({ page, pageSize: PAGE_SIZE, search: debounced }));
+  const list = useQuery(eventListQueryOptions({ page, pageSize: EVENTS_PAGE_SIZE, search: debounced }));
   const open = params.get('event');
   const setOpen = (id: string | null): void => {
     const next = new URLSearchParams(params);
