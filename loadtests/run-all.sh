@@ -8,3 +8,5 @@ echo "== sign-in and accounts API"
 loadtests/auth-bench.sh "${BENCH_SECONDS:-10}"
 echo "== checkout and payment (100 concurrent buyers, SQLite then PostgreSQL)"
 loadtests/checkout-bench.sh
+echo "== live audio: serving vs nginx, blocking-reload latency"
+loadtests/stream-bench.sh

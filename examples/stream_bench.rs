@@ -1,0 +1,178 @@
+//! Streaming benchmarks, in-process server (release build):
+//! 1. server-added latency: a blocking playlist reload waits for the next part; we feed
+//!    that part's last frame and time until the response arrives (p50/p99);
+//! 2. then it keeps serving, prints a signed part URL and the show directory, and waits,
+//!    so `loadtests/stream-bench.sh` can run wrk against it and against nginx serving
+//!    the same files.
+//!
+//! Usage: stream_bench ADTS_FILE PORT
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use encore::accounts::model::{Password, Role};
+use encore::app::AppState;
+use encore::commerce::orders::{self, NewItem};
+use encore::config::{Cli, Command, Config};
+use encore::events::model::EventStatus;
+use encore::stream::adts::AdtsParser;
+use encore::stream::hub::Claim;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    anyhow::ensure!(args.len() == 3, "usage: stream_bench ADTS_FILE PORT");
+    let frames = AdtsParser::new().push(&std::fs::read(&args[1])?);
+    anyhow::ensure!(frames.len() > 2000, "need at least ~45 s of audio");
+    let data = tempfile::tempdir()?;
+    let url = format!("http://127.0.0.1:{}", args[2]);
+    let cli = Cli::try_parse_from([
+        "encore",
+        "serve",
+        "--bind",
+        &format!("127.0.0.1:{}", args[2]),
+        "--public-url",
+        &url,
+        "--data-dir",
+        data.path().to_str().unwrap_or("."),
+        "--ingest-bind",
+        "",
+        "--jwt-secret",
+        "bench-secret-bench-secret-bench-secret",
+    ])?;
+    let Command::Serve(serve) = cli.command else {
+        unreachable!()
+    };
+    let state = AppState::new(Config::from_args(*serve)?).await?;
+    let listener = tokio::net::TcpListener::bind(state.config.bind).await?;
+    tokio::spawn(encore::app::serve(
+        listener,
+        None,
+        state.clone(),
+        std::future::pending(),
+    ));
+
+    // A concert, a fan, a paid ticket and a listening session.
+    let project = encore::projects::store::insert(
+        &state.db,
+        "Bench",
+        "",
+        encore::projects::ProjectStatus::Active,
+    )
+    .await?;
+    let event = encore::events::store::insert(
+        &state.db,
+        encore::events::store::NewEvent {
+            project_id: &project.id,
+            title: "Bench",
+            artist_name: "Bench",
+            description: "",
+            starts_at: encore::db::now_ms() + 60_000,
+            duration_minutes: 90,
+            price_minor: 100,
+            currency: "EUR",
+            capacity: None,
+        },
+    )
+    .await?;
+    encore::events::store::set_status(
+        &state.db,
+        &event.id,
+        &[EventStatus::Draft],
+        EventStatus::Published,
+    )
+    .await?;
+    let hash = state
+        .passwords
+        .hash(&Password::parse("a fine long passphrase")?)
+        .await?;
+    let fan = encore::accounts::store::insert(
+        &state.db,
+        encore::accounts::store::NewAccount {
+            login: "bench@example.com",
+            first_name: "",
+            last_name: "",
+            role: Role::User,
+            password_hash: Some(hash),
+            phone: None,
+            use_mfa: false,
+            notes: "",
+            tenant_key: "encore",
+        },
+    )
+    .await?;
+    let item = NewItem {
+        kind: "event",
+        id: event.id.clone(),
+        title: "Bench".into(),
+        price_minor: 100,
+    };
+    let (order, _) = orders::create_pending(&state.db, &fan.id, &[item], "EUR", "test").await?;
+    orders::fulfil(&state, &order, Some("bench")).await?;
+    let (ticket,): (String,) = sqlx::query_as("SELECT id FROM tickets WHERE order_id = $1")
+        .bind(&order)
+        .fetch_one(&state.db)
+        .await?;
+    let (_, token) = state
+        .stream_access
+        .open(&event.id, &ticket, event.starts_at + 86_400_000);
+
+    // 1. Server-added latency of blocking playlist reload.
+    let show = state.hub.show(&event.id);
+    let Claim::Granted(publisher) = show.claim() else {
+        anyhow::bail!("claim")
+    };
+    let per_part = encore::stream::segmenter::Layout::for_rate(frames[0].config.sample_rate())
+        .frames_per_part as usize;
+    let parts_per_segment = 4u64;
+    let client = reqwest::Client::new();
+    let mut latencies = Vec::new();
+    let mut chunks = frames.chunks(per_part).enumerate();
+    let (_, first) = chunks.next().expect("frames");
+    show.feed(publisher, first.to_vec(), 0)?;
+    for (index, chunk) in chunks {
+        if chunk.len() < per_part {
+            break;
+        }
+        let (msn, part) = (
+            index as u64 / parts_per_segment,
+            index as u64 % parts_per_segment,
+        );
+        let request = client
+            .get(format!(
+                "{url}/stream/{token}/index.m3u8?_HLS_msn={msn}&_HLS_part={part}"
+            ))
+            .send();
+        let waiting = tokio::spawn(async move {
+            let response = request.await;
+            (Instant::now(), response.map(|r| r.status()))
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await; // the request is parked
+        let (head, last) = chunk.split_at(per_part - 1);
+        show.feed(publisher, head.to_vec(), 0)?;
+        let fed = Instant::now();
+        show.feed(publisher, last.to_vec(), 0)?; // the part's last byte arrives
+        let (answered, status) = waiting.await?;
+        anyhow::ensure!(status? == reqwest::StatusCode::OK, "blocking reload failed");
+        latencies.push(answered.saturating_duration_since(fed));
+    }
+    latencies.sort();
+    let pct = |q: f64| {
+        latencies[((latencies.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1000.0
+    };
+    println!(
+        "server-added latency (part complete → blocking reload answered), {} parts: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        latencies.len(),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0)
+    );
+
+    // 2. Serve for wrk: a full part in the middle of the show.
+    println!(
+        "READY {url}/stream/{token}/seg3.1.m4s {}",
+        show.dir().display()
+    );
+    std::future::pending::<()>().await;
+    Ok(())
+}
