@@ -72,6 +72,7 @@ async fn buy(client: &Client, token: &str, event: &str) -> anyhow::Result<()> {
         .await?;
     let url = url.as_str().unwrap_or_default();
     let (path, pay_token) = url.split_once("?token=").unwrap_or_default();
+    let pay_token = pay_token.split('&').next().unwrap_or_default();
     let order = path.rsplit('/').next().unwrap_or_default();
     client
         .post(

@@ -19,15 +19,26 @@ use crate::events::store as events;
 
 use super::money;
 use super::orders::{self, Fulfilment, NewItem};
+use super::pay_text::{self, PayText};
 use super::plans;
-use super::providers::{self, LineItem, Provider, TestCard};
+use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 
-/// `POST /cart/checkout`: answers the URL of the payment page.
-pub async fn checkout(State(app): State<AppState>, user: CurrentUser) -> Result<Api<String>> {
-    Ok(Api::ok(start(&app, &user).await?))
+/// `POST /cart/checkout`: answers the URL of the payment page (in the language the
+/// dashboard sends as `Accept-Language`).
+pub async fn checkout(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    headers: HeaderMap,
+) -> Result<Api<String>> {
+    let language = pay_text::code_for_accept_language(
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    Ok(Api::ok(start(&app, &user, language).await?))
 }
 
-pub async fn start(app: &AppState, user: &CurrentUser) -> Result<String> {
+pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result<String> {
     let account_id = &user.account.id;
     orders::expire_overdue(&app.db).await?;
     let rows: Vec<(String, String)> = sqlx::query_as(
@@ -90,7 +101,9 @@ pub async fn start(app: &AppState, user: &CurrentUser) -> Result<String> {
         orders::create_pending(&app.db, account_id, &items, &currency, app.payments.name()).await?;
     let public = &app.config.public_url;
     match &app.payments {
-        Provider::Test => Ok(format!("{public}/pay/{order_id}?token={token}")),
+        Provider::Test => Ok(format!(
+            "{public}/pay/{order_id}?token={token}&lang={language}"
+        )),
         Provider::Stripe(stripe) => {
             let lines: Vec<LineItem<'_>> = items
                 .iter()
@@ -145,6 +158,7 @@ async fn payable_order(app: &AppState, order_id: &str, token: &str) -> Result<or
 #[derive(Debug, Deserialize)]
 pub struct PayPageQuery {
     token: Option<String>,
+    lang: Option<String>,
 }
 
 /// The test provider's hosted checkout page (what Stripe's page is for Stripe).
@@ -153,12 +167,11 @@ pub async fn pay_page(
     Path(order_id): Path<String>,
     QueryParams(q): QueryParams<PayPageQuery>,
 ) -> Response {
+    let text = pay_text::for_code(q.lang.as_deref());
     let token = q.token.unwrap_or_default();
     let order = match payable_order(&app, &order_id, &token).await {
         Ok(order) => order,
-        Err(err) => {
-            return page("Checkout not found", &escape(&err.public_message()));
-        }
+        Err(_) => return page(text, text.not_found_title, &escape(text.not_found)),
     };
     let items = orders::items(&app.db, &order.id).await.unwrap_or_default();
     let lines: String = items
@@ -174,27 +187,28 @@ pub async fn pay_page(
     let total = money::format(order.total_minor, &order.currency);
     let body = if order.status == "pending" {
         format!(
-            r#"<table>{lines}<tr class=total><td>Total</td><td class=num>{total}</td></tr></table>
+            r#"<table>{lines}<tr class=total><td>{t_total}</td><td class=num>{total}</td></tr></table>
 <form id=pay>
-<label>Name on card<input name=name autocomplete=cc-name required></label>
-<label>Card number<input name=cardNumber inputmode=numeric autocomplete=cc-number placeholder="4242 4242 4242 4242" required></label>
-<div class=row><label>Expiry<input name=expiry placeholder="MM/YY" autocomplete=cc-exp required></label>
-<label>CVC<input name=cvc inputmode=numeric autocomplete=cc-csc placeholder="123" required></label></div>
-<button type=submit>Pay {total}</button>
+<label>{t_name}<input name=name autocomplete=cc-name required></label>
+<label>{t_number}<input name=cardNumber inputmode=numeric autocomplete=cc-number placeholder="4242 4242 4242 4242" dir=ltr required></label>
+<div class=row><label>{t_expiry}<input name=expiry placeholder="MM/YY" autocomplete=cc-exp dir=ltr required></label>
+<label>{t_cvc}<input name=cvc inputmode=numeric autocomplete=cc-csc placeholder="123" dir=ltr required></label></div>
+<button type=submit>{t_pay}</button>
 <p id=message role=alert></p>
 </form>
-<details><summary>Test cards</summary><ul>
-<li>4242 4242 4242 4242 — succeeds</li><li>4000 0000 0000 0002 — declined</li>
-<li>4000 0000 0000 9995 — insufficient funds</li><li>4000 0000 0000 0119 — processing error, try again</li>
-</ul>Any future expiry date and any 3-digit CVC.</details>
+<details><summary>{t_cards}</summary><ul>
+<li><span dir=ltr>4242 4242 4242 4242</span> — {t_ok}</li><li><span dir=ltr>4000 0000 0000 0002</span> — {t_declined}</li>
+<li><span dir=ltr>4000 0000 0000 9995</span> — {t_funds}</li><li><span dir=ltr>4000 0000 0000 0119</span> — {t_retry}</li>
+</ul>{t_future}</details>
 <script>
 document.getElementById('pay').addEventListener('submit', async (e) => {{
   e.preventDefault();
   const form = new FormData(e.target);
   const message = document.getElementById('message');
-  message.textContent = 'Processing…';
+  message.textContent = {t_processing};
   const body = Object.fromEntries(form.entries());
   body.token = {token_json};
+  body.lang = {lang_json};
   const res = await fetch('/api/v1/payments/test/{order_id}', {{ method: 'POST',
     headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify(body) }});
   const answer = await res.json();
@@ -203,15 +217,30 @@ document.getElementById('pay').addEventListener('submit', async (e) => {{
 }});
 </script>"#,
             token_json = serde_json::to_string(&token).unwrap_or_default(),
+            lang_json = serde_json::to_string(text.code).unwrap_or_default(),
+            t_processing = serde_json::to_string(text.processing).unwrap_or_default(),
             order_id = order.id,
+            t_total = text.total,
+            t_name = text.name,
+            t_number = text.number,
+            t_expiry = text.expiry,
+            t_cvc = text.cvc,
+            t_pay = escape(&text.pay.replace("{total}", &total)),
+            t_cards = text.test_cards,
+            t_ok = text.succeeds,
+            t_declined = text.declined_card,
+            t_funds = text.insufficient_card,
+            t_retry = text.retry_card,
+            t_future = text.any_future,
         )
     } else {
         format!(
-            "<p>This checkout is {}.</p><p><a href=\"/cart\">Back to your cart</a></p>",
-            escape(&order.status)
+            "<p>{}</p><p><a href=\"/cart\">{}</a></p>",
+            escape(&text.closed.replace("{status}", &order.status)),
+            text.back
         )
     };
-    page("Encore checkout", &body)
+    page(text, text.title, &body)
 }
 
 fn escape(text: &str) -> String {
@@ -221,20 +250,25 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(title: &str, body: &str) -> Response {
+fn page(text: &PayText, title: &str, body: &str) -> Response {
+    let (lang, dir, test_mode) = (
+        text.html_lang,
+        if text.rtl { "rtl" } else { "ltr" },
+        text.test_mode,
+    );
     let html = format!(
-        r#"<!doctype html><html lang=en><head><meta charset=utf-8>
+        r#"<!doctype html><html lang={lang} dir={dir}><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1"><title>{title}</title>
 <style>
 body{{font-family:system-ui,sans-serif;background:#1a1b1e;color:#e9ecef;margin:0;display:flex;justify-content:center}}
 main{{max-width:28rem;width:100%;padding:2rem 1.25rem}}h1{{font-size:1.4rem}}
 table{{width:100%;border-collapse:collapse;margin-bottom:1.5rem}}td{{padding:.4rem 0;border-bottom:1px solid #373a40}}
-.num{{text-align:right}}.total td{{font-weight:700;border:0}}
+.num{{text-align:end}}.total td{{font-weight:700;border:0}}
 label{{display:block;margin:.6rem 0;font-size:.9rem}}input{{display:block;width:100%;box-sizing:border-box;margin-top:.25rem;padding:.6rem;border-radius:6px;border:1px solid #5c5f66;background:#25262b;color:inherit;font-size:1rem}}
 .row{{display:flex;gap:1rem}}.row label{{flex:1}}
 button{{width:100%;margin-top:1rem;padding:.75rem;border:0;border-radius:6px;background:#3472F0;color:#fff;font-size:1rem;cursor:pointer}}
 #message{{min-height:1.5rem;color:#ffa8a8}}details{{margin-top:1.5rem;font-size:.85rem;color:#adb5bd}}a{{color:#74a6ff}}
-</style></head><body><main><h1>{title}</h1><p>Test mode: no real card is charged.</p>{body}</main></body></html>"#
+</style></head><body><main><h1>{title}</h1><p>{test_mode}</p>{body}</main></body></html>"#
     );
     ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
 }
@@ -248,6 +282,7 @@ pub struct TestPayment {
     cvc: String,
     #[allow(dead_code)]
     name: Option<String>,
+    lang: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -266,14 +301,13 @@ pub async fn pay_test(
     if !matches!(app.payments, Provider::Test) {
         return Err(Error::not_found("The test provider is not enabled."));
     }
+    let text = pay_text::for_code(input.lang.as_deref());
     let order = payable_order(&app, &order_id, &input.token).await?;
     if order.status != "pending" || order.expires_at <= now_ms() {
         if order.status == "pending" {
             orders::close_unpaid(&app.db, &order.id, "expired", None).await?;
         }
-        return Err(Error::conflict(
-            "This checkout has expired or is closed. Go back to your cart to start again.",
-        ));
+        return Err(Error::conflict(text.expired_checkout));
     }
     let today = time::OffsetDateTime::now_utc();
     let outcome = providers::test_card(
@@ -282,7 +316,16 @@ pub async fn pay_test(
         &input.cvc,
         today.year(),
         u8::from(today.month()),
-    )?;
+    )
+    .map_err(|problem| {
+        Error::unprocessable(match problem {
+            CardProblem::InvalidNumber => text.invalid_number,
+            CardProblem::BadExpiry => text.bad_expiry,
+            CardProblem::Expired => text.card_expired,
+            CardProblem::BadCvc => text.bad_cvc,
+            CardProblem::NotATestCard => text.use_test_card,
+        })
+    })?;
     let decline = |message: &str| Error::PaymentRequired(message.to_owned());
     match outcome {
         TestCard::Succeeds => {
@@ -294,14 +337,12 @@ pub async fn pay_test(
                 status: "fulfilled",
             }))
         }
-        TestCard::ProcessingError => Err(decline(
-            "A processing error occurred. Your card was not charged; try again.",
-        )),
+        TestCard::ProcessingError => Err(decline(text.processing_error)),
         TestCard::Declined | TestCard::InsufficientFunds => {
             let message = if outcome == TestCard::Declined {
-                "Your card was declined. Your cart is unchanged: try another card."
+                text.declined
             } else {
-                "Your card has insufficient funds. Your cart is unchanged: try another card."
+                text.insufficient
             };
             orders::close_unpaid(&app.db, &order.id, "failed", Some(message)).await?;
             Err(decline(message))

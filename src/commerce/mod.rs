@@ -6,6 +6,7 @@ pub mod cart;
 pub mod checkout;
 pub mod money;
 pub mod orders;
+pub mod pay_text;
 pub mod plans;
 pub mod providers;
 pub mod refunds;

@@ -92,6 +92,16 @@ fn luhn_valid(digits: &str) -> bool {
     sum.is_multiple_of(10)
 }
 
+/// What is wrong with a card typed into the test checkout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardProblem {
+    InvalidNumber,
+    BadExpiry,
+    Expired,
+    BadCvc,
+    NotATestCard,
+}
+
 /// Check a card as a real form would, then say what the test provider does with it.
 pub fn test_card(
     number: &str,
@@ -99,7 +109,7 @@ pub fn test_card(
     cvc: &str,
     now_year: i32,
     now_month: u8,
-) -> Result<TestCard> {
+) -> std::result::Result<TestCard, CardProblem> {
     let digits: String = number
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-')
@@ -108,29 +118,25 @@ pub fn test_card(
         || !digits.bytes().all(|b| b.is_ascii_digit())
         || !luhn_valid(&digits)
     {
-        return Err(Error::unprocessable("The card number is invalid."));
+        return Err(CardProblem::InvalidNumber);
     }
     let (month, year) = expiry
         .split_once('/')
         .and_then(|(m, y)| Some((m.trim().parse::<u8>().ok()?, y.trim().parse::<i32>().ok()?)))
         .filter(|(m, _)| (1..=12).contains(m))
-        .ok_or_else(|| Error::unprocessable("Enter the expiry date as MM/YY."))?;
+        .ok_or(CardProblem::BadExpiry)?;
     let year = if year < 100 { 2000 + year } else { year };
     if (year, month) < (now_year, now_month) {
-        return Err(Error::unprocessable("The card has expired."));
+        return Err(CardProblem::Expired);
     }
     if !(3..=4).contains(&cvc.trim().len()) || !cvc.trim().bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::unprocessable("The security code (CVC) is invalid."));
+        return Err(CardProblem::BadCvc);
     }
     TEST_CARDS
         .iter()
         .find(|(n, _)| *n == digits)
         .map(|(_, outcome)| *outcome)
-        .ok_or_else(|| {
-            Error::unprocessable(
-                "This is a test checkout: use a test card such as 4242 4242 4242 4242.",
-            )
-        })
+        .ok_or(CardProblem::NotATestCard)
 }
 
 // -------------------------------------------------------------------------------- Stripe

@@ -453,3 +453,54 @@ async fn billing_details_are_validated_saved_and_the_account_number_masked() {
     assert_eq!(methods["payload"][0]["enabled"], true);
     assert_eq!(methods["payload"][1]["configured"], false);
 }
+
+#[tokio::test]
+async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persian() {
+    let app = spawn_app().await;
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    let event = concert(&app, None, 900, HOUR_MS).await;
+    app.post(&format!("/api/v1/cart/{event}"), json!({}), Some(fan))
+        .await;
+    let response = app
+        .http
+        .post(format!("{}/api/v1/cart/checkout", app.url))
+        .bearer_auth(fan)
+        .header("accept-language", "fa-IR")
+        .send()
+        .await
+        .unwrap();
+    let url = response.json::<serde_json::Value>().await.unwrap()["payload"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(url.ends_with("&lang=ir"), "{url}");
+    let page = app
+        .http
+        .get(&url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("dir=rtl") && page.contains("پرداخت Encore"),
+        "{page}"
+    );
+    let (path, token) = url.split_once("?token=").unwrap();
+    let token = token.split('&').next().unwrap();
+    let order = path.rsplit('/').next().unwrap();
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/payments/test/{order}"),
+            json!({ "token": token, "cardNumber": CARD_DECLINED, "expiry": "12/40", "cvc": "123", "lang": "ir" }),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    assert_eq!(
+        body["error"],
+        "کارت شما رد شد. سبد خرید شما تغییری نکرده است: کارت دیگری را امتحان کنید."
+    );
+}

@@ -39,6 +39,7 @@ async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets()
             }
             let url = body["payload"].as_str().unwrap().to_owned();
             let (path, pay_token) = url.split_once("?token=").unwrap();
+    let pay_token = pay_token.split('&').next().unwrap_or_default();
             let order = path.rsplit('/').next().unwrap().to_owned();
             post(
                 format!("/api/v1/payments/test/{order}"),

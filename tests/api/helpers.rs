@@ -485,6 +485,7 @@ impl TestApp {
     /// Pay a test checkout URL (`…/pay/{order}?token=…`) with a card.
     pub async fn pay(&self, checkout_url: &str, card: &str) -> (StatusCode, Value) {
         let (path, token) = checkout_url.split_once("?token=").expect("checkout url");
+        let token = token.split('&').next().unwrap_or_default();
         let order = path.rsplit('/').next().expect("order id");
         self.post(
             &format!("/api/v1/payments/test/{order}"),

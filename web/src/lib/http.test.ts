@@ -19,7 +19,8 @@ describe('HTTP client', () => {
     vi.useRealTimers();
   });
 
-  it('returns the payload and sends bearer and x-access-token headers', async () => {
+  it('returns the payload and sends bearer, x-access-token and the app language', async () => {
+    document.documentElement.lang = 'fa-IR';
     const fetchMock = vi.fn().mockResolvedValue(reply(200, { success: true, payload: { ok: 1 }, error: null }));
     vi.stubGlobal('fetch', fetchMock);
     await expect(request('/api/v1/x', { query: { page: 1, search: '' } })).resolves.toEqual({ ok: 1 });
@@ -28,6 +29,7 @@ describe('HTTP client', () => {
     const headers = init.headers as Record<string, string>;
     expect(headers.Authorization).toBe('Bearer token-123');
     expect(headers['x-access-token']).toBe('token-123');
+    expect(headers['Accept-Language']).toBe('fa-IR');
   });
 
   it('raises the server error text when success is false', async () => {

@@ -66,6 +66,11 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const authenticated = options.auth ?? true;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  // The app's language (not the browser's), so server-made pages such as the test
+  // checkout speak it too.
+  if (typeof document !== 'undefined' && document.documentElement.lang) {
+    headers['Accept-Language'] = document.documentElement.lang;
+  }
   let token: string | null = options.bearer ?? null;
   if (!token && authenticated) {
     token = await hooks.getAccessToken();
