@@ -122,7 +122,9 @@ async fn show(
 
 /// The spec's payload is a list whose first item is the user.
 async fn me(user: CurrentUser) -> Api<Vec<Account>> {
-    Api::ok(vec![Account::from(&user.account)])
+    let mut account = Account::from(&user.account);
+    account.projects = Some(user.projects);
+    Api::ok(vec![account])
 }
 
 #[derive(Debug, Serialize)]

@@ -202,6 +202,13 @@ pub struct Enablement {
     pub use_mfa: bool,
 }
 
+/// An artist project the account belongs to (the spec's user `projects` field).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, sqlx::FromRow)]
+pub struct ProjectRef {
+    pub id: String,
+    pub name: String,
+}
+
 /// The account as the API shows it (spec section 3, plus avatar, notes and masked phone).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
@@ -216,6 +223,9 @@ pub struct Account {
     pub avatar: Option<String>,
     pub notes: String,
     pub phone: Option<String>,
+    /// Artist projects; present on `userinfo/me`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projects: Option<Vec<ProjectRef>>,
 }
 
 impl From<&AccountRow> for Account {
@@ -239,6 +249,7 @@ impl From<&AccountRow> for Account {
                 .map(|v| format!("/api/v1/accounts/{}/avatar?v={v}", row.id)),
             notes: row.notes.clone(),
             phone: row.phone.as_deref().map(mask_phone),
+            projects: None,
         }
     }
 }

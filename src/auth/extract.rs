@@ -6,7 +6,8 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
-use crate::accounts::model::{AccountRow, Role};
+use super::session_cache::SessionEntry;
+use crate::accounts::model::{AccountRow, ProjectRef, Role};
 use crate::accounts::policy::Actor;
 use crate::app::AppState;
 use crate::error::Error;
@@ -37,6 +38,8 @@ pub fn bearer_token(parts: &Parts) -> Option<&str> {
 pub struct CurrentUser {
     pub account: AccountRow,
     pub session_id: String,
+    /// The artist projects the account is a member of.
+    pub projects: Vec<ProjectRef>,
 }
 
 impl CurrentUser {
@@ -65,9 +68,10 @@ impl FromRequestParts<AppState> for CurrentUser {
             .keys
             .verify(token)
             .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
-        if let Some(account) = state.sessions.get(&claims.sid) {
+        if let Some(entry) = state.sessions.get(&claims.sid) {
             return Ok(Self {
-                account: AccountRow::clone(&account),
+                account: entry.account.clone(),
+                projects: entry.projects.clone(),
                 session_id: claims.sid,
             });
         }
@@ -88,11 +92,23 @@ impl FromRequestParts<AppState> for CurrentUser {
         if row.revoked_at.is_some() || !row.account.enabled() {
             return Err(Error::unauthorized(SIGN_IN_AGAIN));
         }
-        state
-            .sessions
-            .insert(claims.sid.clone(), row.account.clone());
+        let projects = sqlx::query_as::<_, ProjectRef>(
+            "SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id \
+             WHERE m.account_id = $1 ORDER BY p.name",
+        )
+        .bind(&row.account.id)
+        .fetch_all(&state.db)
+        .await?;
+        let entry = state.sessions.insert(
+            claims.sid.clone(),
+            SessionEntry {
+                account: row.account,
+                projects,
+            },
+        );
         Ok(Self {
-            account: row.account,
+            account: entry.account.clone(),
+            projects: entry.projects.clone(),
             session_id: claims.sid,
         })
     }

@@ -10,14 +10,22 @@ use std::time::Duration;
 
 use moka::sync::Cache;
 
-use crate::accounts::model::AccountRow;
+use crate::accounts::model::{AccountRow, ProjectRef};
+
+/// What an authenticated request needs to know about its account.
+#[derive(Debug)]
+pub struct SessionEntry {
+    pub account: AccountRow,
+    /// The artist projects the account is a member of.
+    pub projects: Vec<ProjectRef>,
+}
 
 const TIME_TO_LIVE: Duration = Duration::from_secs(30);
 const CAPACITY: u64 = 200_000;
 
 #[derive(Clone)]
 pub struct SessionCache {
-    sessions: Cache<String, Arc<AccountRow>>,
+    sessions: Cache<String, Arc<SessionEntry>>,
 }
 
 impl SessionCache {
@@ -31,12 +39,14 @@ impl SessionCache {
         }
     }
 
-    pub fn get(&self, session_id: &str) -> Option<Arc<AccountRow>> {
+    pub fn get(&self, session_id: &str) -> Option<Arc<SessionEntry>> {
         self.sessions.get(session_id)
     }
 
-    pub fn insert(&self, session_id: String, account: AccountRow) {
-        self.sessions.insert(session_id, Arc::new(account));
+    pub fn insert(&self, session_id: String, entry: SessionEntry) -> Arc<SessionEntry> {
+        let entry = Arc::new(entry);
+        self.sessions.insert(session_id, entry.clone());
+        entry
     }
 
     pub fn forget_session(&self, session_id: &str) {
@@ -48,7 +58,7 @@ impl SessionCache {
         let account_id = account_id.to_owned();
         if self
             .sessions
-            .invalidate_entries_if(move |_, account| account.id == account_id)
+            .invalidate_entries_if(move |_, entry| entry.account.id == account_id)
             .is_err()
         {
             // Only fails when closures are unsupported, which `new` enables; be safe anyway.

@@ -187,6 +187,10 @@ async fn update(
         row.status = status.as_str().to_owned();
     }
     store::save(&app.db, &row).await?;
+    // Members' cached sessions carry the project's name.
+    for member in store::members(&app.db, &row.id).await? {
+        app.forget_account(&member.id);
+    }
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -200,8 +204,12 @@ async fn remove(
             "This project has concerts. Archive it instead of deleting it.",
         ));
     }
+    let members = store::members(&app.db, &id).await?;
     if !store::delete(&app.db, &id).await? {
         return Err(Error::not_found("Project not found."));
+    }
+    for member in members {
+        app.forget_account(&member.id);
     }
     Ok(Api::ok(()))
 }
@@ -234,6 +242,7 @@ async fn add_member(
     }
     .ok_or_else(|| Error::not_found("Account not found."))?;
     store::add_member(&app.db, &id, &account.id).await?;
+    app.forget_account(&account.id);
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -246,6 +255,7 @@ async fn remove_member(
         .await?
         .ok_or_else(|| Error::not_found("Project not found."))?;
     store::remove_member(&app.db, &id, &account_id).await?;
+    app.forget_account(&account_id);
     Ok(Api::ok(to_project(&app, row).await?))
 }
 

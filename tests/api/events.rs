@@ -399,3 +399,31 @@ async fn a_concert_image_is_checked_by_content_and_served_with_a_thumbnail() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn a_member_finds_their_projects_on_their_account_and_loses_them_when_removed() {
+    let w = world().await;
+    let app = &w.app;
+    let (_, me) = app.me(&w.member).await;
+    assert_eq!(me["payload"][0]["projects"][0]["id"], w.project.as_str());
+    assert_eq!(me["payload"][0]["projects"][0]["name"], "The Testers");
+    let (_, me) = app.me(&w.user).await;
+    assert_eq!(me["payload"][0]["projects"], json!([]));
+    let member_id = me_id(app, &w.member).await;
+    app.delete(
+        &format!("/api/v1/projects/{}/members/{member_id}", w.project),
+        &w.admin,
+    )
+    .await;
+    let (_, me) = app.me(&w.member).await;
+    assert_eq!(
+        me["payload"][0]["projects"],
+        json!([]),
+        "the cached session sees the change"
+    );
+}
+
+async fn me_id(app: &TestApp, token: &str) -> String {
+    let (_, me) = app.me(token).await;
+    me["payload"][0]["id"].as_str().unwrap().to_owned()
+}

@@ -7,6 +7,8 @@ const keys = (items: MenuItem[]): string[] =>
 describe('menu visibility per role', () => {
   it('shows a user the fan menu only', () => {
     expect(keys(visibleMenu('user'))).toEqual(['dashboard', 'events', 'my-events', 'about', 'preferences', 'settings']);
+    // A project member (an artist) also manages their concerts.
+    expect(keys(visibleMenu('user', undefined, true))).toContain('manage-events');
   });
 
   it('shows an admin users, manage-events and payments with its children, but not faq or 404', () => {

@@ -96,11 +96,12 @@ export const MENU: MenuItem[] = [
   { key: 'settings', label: 'nav.settings', path: '/settings', roles: EVERY_ROLE, icon: 'settings' },
 ];
 
-/** An entry is shown only if the user's role is in its list (children filtered too). */
-export function visibleMenu(role: Role, items: MenuItem[] = MENU): MenuItem[] {
+/** An entry is shown only if the user's role is in its list (children filtered too);
+ * manage-events is shown to the artists of a project (members, role user) as well. */
+export function visibleMenu(role: Role, items: MenuItem[] = MENU, artist = false): MenuItem[] {
   return items
-    .filter((item) => item.roles.includes(role))
-    .map((item) => (item.children ? { ...item, children: visibleMenu(role, item.children) } : item));
+    .filter((item) => item.roles.includes(role) || (artist && item.key === 'manage-events'))
+    .map((item) => (item.children ? { ...item, children: visibleMenu(role, item.children, artist) } : item));
 }
 
 /** Where "Help and support" leads: the FAQ when the role may open it, else About. */

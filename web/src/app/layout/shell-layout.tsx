@@ -42,7 +42,7 @@ export function ShellLayout(): ReactNode {
         />
       </AppShell.Header>
       <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>
-        <SidebarMenu role={user.role} onNavigate={mobile.close} />
+        <SidebarMenu role={user.role} artist={user.projects.length > 0} onNavigate={mobile.close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <AppBreadcrumbs />

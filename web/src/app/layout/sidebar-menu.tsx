@@ -46,12 +46,12 @@ function Entry({ item, onNavigate }: { item: MenuItem; onNavigate?: () => void }
 }
 
 /** The sidebar menu: only the entries the role may see. */
-export function SidebarMenu({ role, onNavigate }: { role: Role; onNavigate?: () => void }): ReactNode {
+export function SidebarMenu({ role, artist = false, onNavigate }: { role: Role; artist?: boolean; onNavigate?: () => void }): ReactNode {
   const { t } = useTranslation();
   return (
     <ScrollArea type="auto" h="100%">
       <Stack gap={2} component="nav" aria-label={t('nav.menu')}>
-        {visibleMenu(role).map((item) => (
+        {visibleMenu(role, undefined, artist).map((item) => (
           <Entry key={item.key} item={item} onNavigate={onNavigate} />
         ))}
       </Stack>

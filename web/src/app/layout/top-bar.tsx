@@ -52,7 +52,7 @@ export function TopBar(props: TopBarProps): ReactNode {
         </UnstyledButton>
         {layout === 'top' ? (
           <Group visibleFrom="md" ml="md">
-            <TopMenu role={user.role} />
+            <TopMenu role={user.role} artist={user.projects.length > 0} />
           </Group>
         ) : null}
       </Group>

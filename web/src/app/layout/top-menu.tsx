@@ -8,12 +8,12 @@ import { visibleMenu } from '../access';
 import { MenuIconView } from './menu-icons';
 
 /** The same menu laid out in the top bar (navigation layout "top"). */
-export function TopMenu({ role }: { role: Role }): ReactNode {
+export function TopMenu({ role, artist = false }: { role: Role; artist?: boolean }): ReactNode {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
     <Group gap={4} component="nav" aria-label={t('nav.menu')} wrap="nowrap">
-      {visibleMenu(role).map((item) =>
+      {visibleMenu(role, undefined, artist).map((item) =>
         item.children ? (
           <Menu key={item.key} trigger="click-hover" position="bottom-start">
             <Menu.Target>

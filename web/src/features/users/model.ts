@@ -13,6 +13,8 @@ export interface Account {
   avatar?: string | null;
   notes?: string | null;
   phone?: string | null;
+  /** Artist projects the account belongs to (sent with userinfo/me). */
+  projects?: { id: string; name: string }[];
 }
 
 export interface AccountPage {
@@ -60,7 +62,7 @@ export function toUser(account: Account): User {
     username: account.login,
     email: account.login,
     role: isRole(first) ? first : 'user',
-    projects: [],
+    projects: (account.projects ?? []).map((project) => project.name),
     avatar: account.avatar ?? null,
     notes: account.notes ?? '',
     active: account.enablement.enabled,
