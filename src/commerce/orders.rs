@@ -136,6 +136,40 @@ pub struct NewItem {
 
 pub const SOLD_OUT: &str = "Sold out";
 
+/// Whether a seat may only be held while the concert is on sale.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnSale {
+    Required,
+    /// A payment that arrived after its hold lapsed: honour it if a seat is free.
+    NotRequired,
+}
+
+/// Take one seat of a concert, never above its capacity. The conditional increment takes
+/// the concert's row lock (the write lock on SQLite), so concurrent buyers queue here.
+async fn hold_seat(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    event_id: &str,
+    on_sale: OnSale,
+) -> Result<bool> {
+    let sql = match on_sale {
+        OnSale::Required => {
+            "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
+             AND status IN ('published', 'live', 'ended') \
+             AND (capacity IS NULL OR seats_taken < capacity)"
+        }
+        OnSale::NotRequired => {
+            "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
+             AND (capacity IS NULL OR seats_taken < capacity)"
+        }
+    };
+    let held = sqlx::query(sql)
+        .bind(event_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    Ok(held == 1)
+}
+
 /// Hold a seat per concert and write the pending order, all or nothing. Answers the
 /// order id and its checkout token (the capability to pay it).
 pub async fn create_pending(
@@ -150,19 +184,9 @@ pub async fn create_pending(
     let now = now_ms();
     let total: i64 = items.iter().map(|i| i.price_minor).sum();
     let mut tx = db.begin().await?;
-    // Seats first: each conditional increment takes the concert's row lock (the write
-    // lock on SQLite), so concurrent buyers queue here and capacity is never exceeded.
+    // Seats first, so concurrent buyers queue on the concert row and none is oversold.
     for item in items.iter().filter(|i| i.kind == "event") {
-        let held = sqlx::query(
-            "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
-             AND status IN ('published', 'live', 'ended') \
-             AND (capacity IS NULL OR seats_taken < capacity)",
-        )
-        .bind(&item.id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if held != 1 {
+        if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
             tx.rollback().await?;
             return Err(Error::conflict(format!("{SOLD_OUT}: {}", item.title)));
         }
@@ -329,15 +353,7 @@ pub async fn fulfil(
                     .iter()
                     .filter(|i| i.item_kind == "event")
                 {
-                    let held = sqlx::query(
-                        "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
-                         AND (capacity IS NULL OR seats_taken < capacity)",
-                    )
-                    .bind(&item.item_id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if held != 1 {
+                    if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
                         tx.rollback().await?;
                         return Err(Error::conflict(format!(
                             "{SOLD_OUT}: {} sold out before the payment arrived; it will be refunded.",
