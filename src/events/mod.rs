@@ -475,6 +475,38 @@ async fn remove(
 #[serde(rename_all = "camelCase")]
 struct StreamKey {
     stream_key: String,
+    /// Where an Icecast encoder (ffmpeg, butt, Mixxx) connects; `None` when the
+    /// Icecast port is disabled.
+    encoder_url: Option<String>,
+    /// `PUT` ingest on the HTTP port (chunked bodies: `encore push`, curl).
+    push_url: String,
+    /// The browser "go live" WebSocket.
+    websocket_url: String,
+}
+
+impl StreamKey {
+    fn new(config: &crate::config::Config, event_id: &str, stream_key: String) -> Self {
+        let public = config.public_url.trim_end_matches('/');
+        let host = public
+            .split_once("://")
+            .map_or(public, |(_, rest)| rest)
+            .split(['/', ':'])
+            .next()
+            .unwrap_or("127.0.0.1");
+        Self {
+            stream_key,
+            encoder_url: config
+                .ingest_bind
+                .map(|bind| format!("icecast://{host}:{}/live/{event_id}", bind.port())),
+            push_url: format!("{public}/live/{event_id}"),
+            websocket_url: format!(
+                "{}/live/{event_id}/ws",
+                public
+                    .replacen("https://", "wss://", 1)
+                    .replacen("http://", "ws://", 1)
+            ),
+        }
+    }
 }
 
 async fn stream_key(
@@ -484,9 +516,7 @@ async fn stream_key(
 ) -> Result<Api<StreamKey>> {
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
-    Ok(Api::ok(StreamKey {
-        stream_key: row.stream_key,
-    }))
+    Ok(Api::ok(StreamKey::new(&app.config, &id, row.stream_key)))
 }
 
 async fn rotate_stream_key(
@@ -496,9 +526,8 @@ async fn rotate_stream_key(
 ) -> Result<Api<StreamKey>> {
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
-    Ok(Api::ok(StreamKey {
-        stream_key: store::rotate_stream_key(&app.db, &id).await?,
-    }))
+    let key = store::rotate_stream_key(&app.db, &id).await?;
+    Ok(Api::ok(StreamKey::new(&app.config, &id, key)))
 }
 
 // -------------------------------------------------------------------------------- images

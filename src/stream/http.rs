@@ -174,9 +174,15 @@ fn asset(name: &str) -> Option<Asset> {
     }
 }
 
-fn forbidden() -> Response {
-    // No bytes at all for anyone without a valid, current session.
-    StatusCode::FORBIDDEN.into_response()
+/// No body at all for anyone without a valid, current session; a header tells the
+/// player which message to show (the caller held the token, so it learns nothing new).
+fn forbidden(denied: Denied) -> Response {
+    let reason = match denied {
+        Denied::Invalid => "invalid",
+        Denied::Expired => "expired",
+        Denied::Superseded => "superseded",
+    };
+    (StatusCode::FORBIDDEN, [("encore-denied", reason)]).into_response()
 }
 
 async fn serve(
@@ -186,7 +192,7 @@ async fn serve(
 ) -> Response {
     let grant = match app.stream_access.verify(&token, now_ms()) {
         Ok(grant) => grant,
-        Err(Denied::Invalid | Denied::Expired | Denied::Superseded) => return forbidden(),
+        Err(denied) => return forbidden(denied),
     };
     let Some(asset) = asset(&file) else {
         return StatusCode::NOT_FOUND.into_response();
