@@ -88,6 +88,9 @@ pub struct ServeArgs {
     /// Icecast source port for encoders (ffmpeg `icecast://`, butt, Mixxx); empty = off.
     #[arg(long, env = "ENCORE_INGEST_BIND", default_value = "127.0.0.1:8000")]
     pub ingest_bind: String,
+    /// Seconds without a byte from a publisher before it is disconnected.
+    #[arg(long, env = "ENCORE_INGEST_IDLE_SECONDS", default_value_t = 10)]
+    pub ingest_idle_seconds: u64,
     /// Hours after a concert's start when its recording is deleted (access ends at 24).
     #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
     pub recording_retention_hours: i64,
@@ -196,6 +199,7 @@ impl std::fmt::Debug for Secret {
 pub struct Config {
     pub bind: SocketAddr,
     pub ingest_bind: Option<SocketAddr>,
+    pub ingest_idle_timeout: std::time::Duration,
     pub recording_retention_hours: i64,
     pub data_dir: PathBuf,
     pub database_url: String,
@@ -245,6 +249,7 @@ impl Config {
         Ok(Self {
             bind: args.bind,
             ingest_bind,
+            ingest_idle_timeout: std::time::Duration::from_secs(args.ingest_idle_seconds.max(1)),
             recording_retention_hours: args.recording_retention_hours.max(0),
             database_url: args.storage.database_url(),
             data_dir: args.storage.data_dir,

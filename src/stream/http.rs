@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
+use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 
 use super::access::Denied;
@@ -33,6 +35,7 @@ pub fn api_router() -> Router<AppState> {
 pub fn pages() -> Router<AppState> {
     Router::new()
         .route("/live/{event_id}", any(ingest))
+        .route("/live/{event_id}/ws", get(go_live))
         .route("/stream/{token}/{file}", get(serve))
 }
 
@@ -60,15 +63,25 @@ async fn ingest(
     match ingest::admit(
         &app,
         &event_id,
-        header(header::AUTHORIZATION),
+        header(header::AUTHORIZATION)
+            .and_then(ingest::basic_password)
+            .as_deref(),
         header(header::CONTENT_TYPE),
     )
     .await
     {
-        Ok(publisher) => {
-            ingest::pump(&app, publisher, body.into_data_stream()).await;
-            plain(StatusCode::OK, "Stream ended.\n")
-        }
+        Ok(publisher) => match ingest::pump(&app, publisher, body.into_data_stream()).await {
+            ingest::Outcome::Failed(message) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                [(header::CONTENT_TYPE, "text/plain")],
+                format!("{message}\n"),
+            )
+                .into_response(),
+            ingest::Outcome::Ended => plain(StatusCode::OK, "The show has ended.\n"),
+            ingest::Outcome::Stopped | ingest::Outcome::Idle => {
+                plain(StatusCode::OK, "Stream ended.\n")
+            }
+        },
         Err(refusal) => {
             let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::BAD_REQUEST);
             let mut response = (status, format!("{}\n", refusal.message)).into_response();
@@ -81,6 +94,91 @@ async fn ingest(
             response
         }
     }
+}
+
+/// The first message of a browser publisher.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GoLiveHello {
+    key: String,
+    mime_type: String,
+}
+
+/// What the server tells a browser publisher.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum GoLiveReply {
+    Live,
+    Ended,
+    Error { status: u16, message: String },
+}
+
+impl GoLiveReply {
+    fn message(&self) -> Message {
+        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
+    }
+}
+
+/// Browser "go live": a WebSocket carrying MediaRecorder chunks (Opus in WebM, …),
+/// decoded and encoded to AAC by GStreamer into the same segmenter as an encoder's.
+async fn go_live(
+    State(app): State<AppState>,
+    Path(event_id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    upgrade
+        .max_message_size(1 << 20)
+        .on_upgrade(move |socket| publish_from_browser(app, event_id, socket))
+}
+
+async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let refuse = |status: u16, message: &str| GoLiveReply::Error {
+        status,
+        message: message.to_owned(),
+    };
+    let hello = match tokio::time::timeout(Duration::from_secs(10), rx.next()).await {
+        Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<GoLiveHello>(&text).ok(),
+        _ => None,
+    };
+    let reply = match hello {
+        None => refuse(400, "Send { key, mimeType } first."),
+        Some(hello) => {
+            match ingest::admit(&app, &event_id, Some(&hello.key), Some(&hello.mime_type)).await {
+                Err(refusal) => refuse(refusal.status, refusal.message),
+                Ok(publisher) => {
+                    if tx.send(GoLiveReply::Live.message()).await.is_err() {
+                        // Gone already: let the pump see a closed stream.
+                    }
+                    // Binary messages are the recording's chunks; a close ends it.
+                    let chunks = rx
+                        .take_while(|m| {
+                            std::future::ready(
+                                matches!(m, Ok(m) if !matches!(m, Message::Close(_))),
+                            )
+                        })
+                        .filter_map(|m| {
+                            std::future::ready(match m {
+                                Ok(Message::Binary(bytes)) => {
+                                    Some(Ok::<_, std::convert::Infallible>(bytes))
+                                }
+                                _ => None,
+                            })
+                        });
+                    match ingest::pump(&app, publisher, Box::pin(chunks)).await {
+                        ingest::Outcome::Ended => GoLiveReply::Ended,
+                        ingest::Outcome::Failed(message) => refuse(422, &message),
+                        ingest::Outcome::Idle => {
+                            refuse(408, "No audio arrived for a while; the stream was stopped.")
+                        }
+                        ingest::Outcome::Stopped => return,
+                    }
+                }
+            }
+        }
+    };
+    let _ = tx.send(reply.message()).await;
+    let _ = tx.send(Message::Close(None)).await;
 }
 
 #[derive(Debug, Serialize)]

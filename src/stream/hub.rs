@@ -153,6 +153,11 @@ impl Show {
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
     }
 
+    /// The show's AAC format, once the first frame has set it.
+    pub fn config(&self) -> Option<super::adts::AacConfig> {
+        self.lock().segmenter.as_ref().map(|s| *s.config())
+    }
+
     pub fn status(&self) -> Status {
         let state = self.lock();
         let connected = state

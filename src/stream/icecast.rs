@@ -147,7 +147,10 @@ async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
     let publisher = match ingest::admit(
         &app,
         event_id,
-        head.headers.get("authorization").map(String::as_str),
+        head.headers
+            .get("authorization")
+            .and_then(|v| ingest::basic_password(v))
+            .as_deref(),
         head.headers.get("content-type").map(String::as_str),
     )
     .await
@@ -169,7 +172,7 @@ async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
     let first =
         futures_util::stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(head.rest))]);
     let stream = futures_util::StreamExt::chain(first, ReaderStream::new(reader));
-    ingest::pump(&app, publisher, Box::pin(stream)).await;
+    let _ = ingest::pump(&app, publisher, Box::pin(stream)).await;
     if expects_continue {
         let _ = writer
             .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

@@ -1,7 +1,8 @@
 //! Publishing, whatever the transport: check the stream key and the media type, claim
-//! the show (one publisher at a time), pump the bytes through the ADTS parser into the
-//! segmenter, and when the publisher goes, end the show unless it comes back within the
-//! grace period.
+//! the show (one publisher at a time), pump the bytes into the segmenter — AAC straight
+//! through the ADTS parser, anything else (MP3, a browser's Opus) through GStreamer to
+//! AAC first — and when the publisher goes, end the show unless it comes back within
+//! the grace period.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,21 +10,47 @@ use std::time::Duration;
 use base64::Engine;
 use futures_util::{Stream, StreamExt};
 
-use super::adts::AdtsParser;
+use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
+use super::transcode::{Output, Target, Transcoder};
 use crate::app::AppState;
 use crate::events::model::EventStatus;
 use crate::events::store as events_store;
 
-/// An encoder silent this long is disconnected.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+/// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
+const TRANSCODE_KBPS: u32 = 128;
 
-const AAC_TYPES: [&str; 4] = [
-    "audio/aac",
-    "audio/aacp",
-    "audio/x-aac",
-    "audio/x-hx-aac-adts",
-];
+/// A transcoded publisher whose bytes have produced no audio for this long is sending
+/// something GStreamer cannot recognise (its type finder would otherwise wait for more).
+const FIRST_AUDIO_DEADLINE: Duration = Duration::from_secs(5);
+
+/// What a publisher may send, by `Content-Type` (or a MediaRecorder's `mimeType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// AAC in ADTS: parsed and packaged as it is.
+    Aac,
+    /// MP3, or Opus/AAC in WebM, Ogg or MP4 from a browser: decoded and encoded to AAC.
+    Transcoded,
+}
+
+impl Format {
+    pub fn from_content_type(value: &str) -> Option<Self> {
+        let essence = value
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        match essence.as_str() {
+            "audio/aac" | "audio/aacp" | "audio/x-aac" | "audio/x-hx-aac-adts" => Some(Self::Aac),
+            "audio/mpeg" | "audio/mp3" | "audio/mpeg3" | "audio/x-mpeg" | "audio/webm"
+            | "video/webm" | "audio/ogg" | "application/ogg" | "audio/mp4" => {
+                Some(Self::Transcoded)
+            }
+            _ => None,
+        }
+    }
+}
 
 /// Why a publisher is turned away: an HTTP status and a line for the encoder's log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,14 +66,37 @@ const fn refuse(status: u16, message: &'static str) -> Refusal {
 pub struct Publisher {
     pub show: Arc<Show>,
     pub id: u64,
+    transcoder: Option<Transcoder>,
 }
 
-/// Admit a publisher for `/live/{event_id}` with its `Authorization` and
-/// `Content-Type` header values.
+/// How a publishing session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The publisher closed the connection.
+    Stopped,
+    /// Nothing arrived for the idle timeout.
+    Idle,
+    /// The show ended (the artist ended it) or another publisher holds it.
+    Ended,
+    /// The audio could not be decoded, or the recording could not be written.
+    Failed(String),
+}
+
+/// The password of an HTTP Basic `Authorization` value (Icecast's `source:<key>`).
+pub fn basic_password(authorization: &str) -> Option<String> {
+    let encoded = authorization.strip_prefix("Basic ")?;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    text.split_once(':').map(|(_, key)| key.to_owned())
+}
+
+/// Admit a publisher for `/live/{event_id}` with its stream key and media type.
 pub async fn admit(
     app: &AppState,
     event_id: &str,
-    authorization: Option<&str>,
+    key: Option<&str>,
     content_type: Option<&str>,
 ) -> Result<Publisher, Refusal> {
     let event = events_store::by_id(&app.db, event_id)
@@ -54,26 +104,29 @@ pub async fn admit(
         .ok()
         .flatten()
         .ok_or(refuse(404, "No such concert."))?;
-    let key = authorization
-        .and_then(|v| v.strip_prefix("Basic "))
-        .and_then(|v| {
-            base64::engine::general_purpose::STANDARD
-                .decode(v.trim())
-                .ok()
-        })
-        .and_then(|v| String::from_utf8(v).ok())
-        .and_then(|v| v.split_once(':').map(|(_, key)| key.to_owned()));
-    if !key.is_some_and(|k| crate::crypto::constant_time_eq(&k, &event.stream_key)) {
+    if !key.is_some_and(|k| crate::crypto::constant_time_eq(k, &event.stream_key)) {
         return Err(refuse(401, "Wrong stream key."));
     }
     if !matches!(event.status(), EventStatus::Published | EventStatus::Live) {
         return Err(refuse(409, "This concert is not open for streaming."));
     }
-    let content_type = content_type.unwrap_or_default().to_ascii_lowercase();
-    if !AAC_TYPES.iter().any(|t| content_type.starts_with(t)) {
-        return Err(refuse(415, "Send AAC in ADTS (Content-Type: audio/aac)."));
-    }
+    let format = Format::from_content_type(content_type.unwrap_or_default()).ok_or(refuse(
+        415,
+        "Send AAC in ADTS (Content-Type: audio/aac) or MP3 (audio/mpeg).",
+    ))?;
     let show = app.hub.show(event_id);
+    let transcoder = match format {
+        Format::Aac => None,
+        Format::Transcoded => Some(
+            Transcoder::start(Target::for_show(show.config()), TRANSCODE_KBPS).map_err(|err| {
+                tracing::error!(error = %err, "no transcoder");
+                refuse(
+                    415,
+                    "This server cannot decode that format; send AAC in ADTS.",
+                )
+            })?,
+        ),
+    };
     let id = match show.claim() {
         Claim::Granted(id) => id,
         Claim::Busy => return Err(refuse(409, "Another encoder is publishing this concert.")),
@@ -86,41 +139,97 @@ pub async fn admit(
         EventStatus::Live,
     )
     .await;
-    tracing::info!(event = %event_id, "publisher connected");
-    Ok(Publisher { show, id })
+    tracing::info!(event = %event_id, ?format, "publisher connected");
+    Ok(Publisher {
+        show,
+        id,
+        transcoder,
+    })
 }
 
-/// Feed the publisher's bytes until it stops, goes idle, or loses the show.
-pub async fn pump<S, B, E>(app: &AppState, publisher: Publisher, mut bytes: S)
+async fn next_output(transcoder: &mut Option<Transcoder>) -> Option<Output> {
+    match transcoder {
+        Some(t) => t.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Feed the publisher's bytes until it stops, goes idle, fails or loses the show.
+pub async fn pump<S, B, E>(app: &AppState, publisher: Publisher, mut bytes: S) -> Outcome
 where
     S: Stream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
 {
-    let Publisher { show, id } = publisher;
+    let Publisher {
+        show,
+        id,
+        mut transcoder,
+    } = publisher;
     let mut parser = AdtsParser::new();
-    loop {
-        match tokio::time::timeout(IDLE_TIMEOUT, bytes.next()).await {
-            Ok(Some(Ok(chunk))) => {
-                let chunk = chunk.as_ref();
-                let frames = parser.push(chunk);
-                match show.feed(id, frames, chunk.len()) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(err) => {
-                        tracing::error!(event = %show.event_id, error = %err, "writing the recording failed");
-                        break;
+    let feed = |frames: Vec<AacFrame>, bytes: usize| match show.feed(id, frames, bytes) {
+        Ok(true) => None,
+        Ok(false) => Some(Outcome::Ended),
+        Err(err) => {
+            tracing::error!(event = %show.event_id, error = %err, "writing the recording failed");
+            Some(Outcome::Failed(
+                "The recording could not be written.".into(),
+            ))
+        }
+    };
+    let idle = app.config.ingest_idle_timeout;
+    let started = tokio::time::Instant::now();
+    let mut heard = false;
+    let outcome = loop {
+        tokio::select! {
+            input = tokio::time::timeout(idle, bytes.next()) => match input {
+                Ok(Some(Ok(chunk))) => {
+                    let chunk = chunk.as_ref();
+                    let stop = match &transcoder {
+                        None => feed(parser.push(chunk), chunk.len()),
+                        Some(_) if !heard && started.elapsed() > FIRST_AUDIO_DEADLINE => {
+                            Some(Outcome::Failed("No audio could be decoded from this stream.".into()))
+                        }
+                        Some(t) => {
+                            t.push(chunk);
+                            feed(Vec::new(), chunk.len())
+                        }
+                    };
+                    if let Some(outcome) = stop {
+                        break outcome;
                     }
                 }
-            }
-            Ok(Some(Err(_)) | None) => break,
-            Err(_) => {
-                tracing::info!(event = %show.event_id, "publisher idle; disconnecting");
-                break;
-            }
+                Ok(Some(Err(_)) | None) => break Outcome::Stopped,
+                Err(_) => {
+                    tracing::info!(event = %show.event_id, "publisher idle; disconnecting");
+                    break Outcome::Idle;
+                }
+            },
+            output = next_output(&mut transcoder) => match output {
+                Some(Output::Adts(adts)) => {
+                    heard = true;
+                    if let Some(outcome) = feed(parser.push(&adts), 0) {
+                        break outcome;
+                    }
+                }
+                Some(Output::Failed(message)) => break Outcome::Failed(message),
+                Some(Output::Done) | None => break Outcome::Stopped,
+            },
         }
+    };
+    // What the codec still holds (≤ a frame or two) belongs to the recording.
+    if let (Some(mut t), Outcome::Stopped | Outcome::Idle) = (transcoder.take(), &outcome) {
+        t.finish();
+        let drained = tokio::time::timeout(Duration::from_secs(2), async {
+            while let Some(Output::Adts(adts)) = t.next().await {
+                if feed(parser.push(&adts), 0).is_some() {
+                    break;
+                }
+            }
+        });
+        let _ = drained.await;
     }
     show.release(id);
-    tracing::info!(event = %show.event_id, "publisher disconnected");
+    tracing::info!(event = %show.event_id, ?outcome, "publisher disconnected");
     // If nobody comes back within the grace period, the show ends.
     let app = app.clone();
     tokio::spawn(async move {
@@ -129,6 +238,7 @@ where
             finish(&app, &show).await;
         }
     });
+    outcome
 }
 
 /// End a show: ENDLIST in the playlist, the concert `ended`.

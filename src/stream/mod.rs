@@ -13,3 +13,4 @@ pub mod mp3;
 pub mod playlist;
 pub mod push;
 pub mod segmenter;
+pub mod transcode;

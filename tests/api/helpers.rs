@@ -30,6 +30,8 @@ pub struct Options {
     pub auth_rate_per_minute: u32,
     /// Configure Stripe with this webhook secret (its API base points nowhere).
     pub stripe_webhook_secret: Option<&'static str>,
+    /// Seconds of publisher silence before ingest disconnects it.
+    pub ingest_idle_seconds: u64,
 }
 
 impl Default for Options {
@@ -37,6 +39,7 @@ impl Default for Options {
         Self {
             auth_rate_per_minute: 1000,
             stripe_webhook_secret: None,
+            ingest_idle_seconds: 10,
         }
     }
 }
@@ -74,6 +77,8 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         "test-secret-test-secret-test-secret-42",
         "--auth-rate-per-minute",
         &options.auth_rate_per_minute.to_string(),
+        "--ingest-idle-seconds",
+        &options.ingest_idle_seconds.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::helpers::*;
 
-fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
+pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     let path = dir.join("show.aac");
     let status = Command::new("ffmpeg")
         .args([
@@ -32,7 +32,7 @@ fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     path
 }
 
-async fn stream_key(app: &TestApp, event: &str) -> String {
+pub(crate) async fn stream_key(app: &TestApp, event: &str) -> String {
     let (key,): (String,) = sqlx::query_as("SELECT stream_key FROM events WHERE id = $1")
         .bind(event)
         .fetch_one(app.db())

@@ -1,0 +1,267 @@
+//! The codec layer: anything GStreamer can decode (MP3 from an encoder, Opus in WebM or
+//! Ogg from a browser's MediaRecorder) in, AAC in ADTS out, for the same segmenter an
+//! AAC encoder feeds. GStreamer runs the pipeline on its own streaming threads; bytes go
+//! in through `appsrc` without blocking, and ADTS frames come back over a channel, so
+//! the async ingest loop never waits on the codec.
+
+use std::sync::OnceLock;
+
+use gstreamer as gst;
+use gstreamer::prelude::*;
+use gstreamer_app as gst_app;
+use tokio::sync::mpsc;
+
+use super::adts::AacConfig;
+
+/// What the pipeline hands back.
+#[derive(Debug)]
+pub enum Output {
+    /// One or more whole ADTS frames.
+    Adts(Vec<u8>),
+    /// Every byte pushed in has come out (after `finish`).
+    Done,
+    /// The input could not be decoded; the message is for the publisher.
+    Failed(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Unavailable {
+    #[error("GStreamer is not available on this server: {0}")]
+    Init(String),
+    #[error(
+        "this server lacks the GStreamer element {0} (install gstreamer1.0-libav and gstreamer1.0-plugins-good)"
+    )]
+    Missing(&'static str),
+    #[error("starting the transcoder failed: {0}")]
+    Pipeline(String),
+}
+
+/// The output format: the show's own (a reconnecting publisher must match it, as a
+/// player cannot switch formats mid-show), or 48 kHz stereo for a new show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    pub sample_rate: u32,
+    pub channels: u8,
+}
+
+impl Target {
+    pub fn for_show(existing: Option<AacConfig>) -> Self {
+        existing.map_or(
+            Self {
+                sample_rate: 48_000,
+                channels: 2,
+            },
+            |c| Self {
+                sample_rate: c.sample_rate(),
+                channels: c.channels.clamp(1, 2),
+            },
+        )
+    }
+}
+
+const ENCODERS: [&str; 2] = ["avenc_aac", "voaacenc"];
+
+/// Initialise GStreamer once and pick the AAC encoder; the answer is kept.
+fn encoder() -> Result<&'static str, Unavailable> {
+    static READY: OnceLock<Result<&'static str, String>> = OnceLock::new();
+    READY
+        .get_or_init(|| {
+            gst::init().map_err(|e| format!("init: {e}"))?;
+            for needed in ["appsrc", "appsink", "decodebin", "audioconvert", "aacparse"] {
+                if gst::ElementFactory::find(needed).is_none() {
+                    return Err(format!("missing:{needed}"));
+                }
+            }
+            ENCODERS
+                .into_iter()
+                .find(|name| gst::ElementFactory::find(name).is_some())
+                .ok_or_else(|| "missing:avenc_aac".to_owned())
+        })
+        .clone()
+        .map_err(|e| match e.strip_prefix("missing:") {
+            Some("appsrc") => Unavailable::Missing("appsrc"),
+            Some("appsink") => Unavailable::Missing("appsink"),
+            Some("decodebin") => Unavailable::Missing("decodebin"),
+            Some("audioconvert") => Unavailable::Missing("audioconvert"),
+            Some("aacparse") => Unavailable::Missing("aacparse"),
+            Some(_) => Unavailable::Missing("avenc_aac"),
+            None => Unavailable::Init(e),
+        })
+}
+
+/// One publisher's decode → AAC pipeline. Dropping it tears the pipeline down.
+pub struct Transcoder {
+    pipeline: gst::Pipeline,
+    src: gst_app::AppSrc,
+    output: mpsc::UnboundedReceiver<Output>,
+}
+
+impl Transcoder {
+    pub fn start(target: Target, bitrate_kbps: u32) -> Result<Self, Unavailable> {
+        let encoder = encoder()?;
+        let description = format!(
+            "appsrc name=src stream-type=stream format=bytes ! decodebin ! audioconvert ! \
+             audioresample ! audio/x-raw,rate={rate},channels={channels} ! \
+             {encoder} bitrate={bitrate} ! aacparse ! audio/mpeg,stream-format=adts ! \
+             appsink name=sink sync=false emit-signals=false",
+            rate = target.sample_rate,
+            channels = target.channels,
+            bitrate = bitrate_kbps * 1000,
+        );
+        let failed = |e: &dyn std::fmt::Display| Unavailable::Pipeline(e.to_string());
+        let pipeline = gst::parse::launch(&description)
+            .map_err(|e| failed(&e))?
+            .downcast::<gst::Pipeline>()
+            .map_err(|_| failed(&"not a pipeline"))?;
+        let src = pipeline
+            .by_name("src")
+            .and_then(|e| e.downcast::<gst_app::AppSrc>().ok())
+            .ok_or_else(|| failed(&"no appsrc"))?;
+        let sink = pipeline
+            .by_name("sink")
+            .and_then(|e| e.downcast::<gst_app::AppSink>().ok())
+            .ok_or_else(|| failed(&"no appsink"))?;
+        // A live publisher must never be slowed by the codec: queue whatever arrives.
+        src.set_max_bytes(0);
+
+        let (tx, output) = mpsc::unbounded_channel();
+        let frames = tx.clone();
+        sink.set_callbacks(
+            gst_app::AppSinkCallbacks::builder()
+                .new_sample(move |sink| {
+                    let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
+                    let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
+                    let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
+                    frames
+                        .send(Output::Adts(map.as_slice().to_vec()))
+                        .map_err(|_| gst::FlowError::Flushing)?;
+                    Ok(gst::FlowSuccess::Ok)
+                })
+                .build(),
+        );
+        let bus = pipeline.bus().ok_or_else(|| failed(&"no bus"))?;
+        bus.set_sync_handler(move |_, message| {
+            match message.view() {
+                gst::MessageView::Eos(_) => {
+                    let _ = tx.send(Output::Done);
+                }
+                gst::MessageView::Error(err) => {
+                    tracing::info!(error = %err.error(), debug = ?err.debug(), "transcoder error");
+                    let _ = tx.send(Output::Failed(describe(&err.error())));
+                }
+                _ => {}
+            }
+            gst::BusSyncReply::Drop
+        });
+        pipeline
+            .set_state(gst::State::Playing)
+            .map_err(|e| failed(&e))?;
+        Ok(Self {
+            pipeline,
+            src,
+            output,
+        })
+    }
+
+    /// Bytes from the publisher, as they come (any chunking).
+    pub fn push(&self, bytes: &[u8]) -> bool {
+        self.src
+            .push_buffer(gst::Buffer::from_slice(bytes.to_vec()))
+            .is_ok()
+    }
+
+    /// No more input: what is still inside comes out, then `Output::Done`.
+    pub fn finish(&self) {
+        let _ = self.src.end_of_stream();
+    }
+
+    /// The next output; `None` once the pipeline is gone.
+    pub async fn next(&mut self) -> Option<Output> {
+        self.output.recv().await
+    }
+}
+
+impl Drop for Transcoder {
+    fn drop(&mut self) {
+        let _ = self.pipeline.set_state(gst::State::Null);
+    }
+}
+
+fn describe(error: &gst::glib::Error) -> String {
+    if error.matches(gst::StreamError::TypeNotFound)
+        || error.matches(gst::StreamError::WrongType)
+        || error.matches(gst::StreamError::CodecNotFound)
+    {
+        "This audio format cannot be decoded.".to_owned()
+    } else if error.matches(gst::StreamError::Decode) || error.matches(gst::StreamError::Demux) {
+        "The audio could not be decoded (corrupt or truncated data).".to_owned()
+    } else {
+        format!("The audio could not be decoded: {error}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::adts::AdtsParser;
+
+    /// A few seconds of a tone in a container GStreamer must decode, made by ffmpeg.
+    fn sample(args: &[&str], ext: &str) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("in.{ext}"));
+        let status = std::process::Command::new("ffmpeg")
+            .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
+            .arg("sine=frequency=440:sample_rate=44100:duration=3")
+            .args(args)
+            .arg(&path)
+            .status()
+            .expect("ffmpeg");
+        assert!(status.success());
+        std::fs::read(path).unwrap()
+    }
+
+    async fn transcode(input: &[u8], chunk: usize) -> Result<Vec<u8>, String> {
+        let mut t = Transcoder::start(Target::for_show(None), 128).expect("gstreamer");
+        for piece in input.chunks(chunk) {
+            assert!(t.push(piece));
+        }
+        t.finish();
+        let mut out = Vec::new();
+        loop {
+            match tokio::time::timeout(std::time::Duration::from_secs(20), t.next()).await {
+                Ok(Some(Output::Adts(bytes))) => out.extend(bytes),
+                Ok(Some(Output::Done)) => return Ok(out),
+                Ok(Some(Output::Failed(message))) => return Err(message),
+                Ok(None) | Err(_) => return Err("no end of stream".into()),
+            }
+        }
+    }
+
+    fn seconds_of(adts: &[u8]) -> f64 {
+        let frames = AdtsParser::new().push(adts);
+        assert!(!frames.is_empty());
+        assert!(frames.iter().all(|f| f.config.sample_rate() == 48_000));
+        frames.len() as f64 * 1024.0 / 48_000.0
+    }
+
+    #[tokio::test]
+    async fn mp3_in_small_chunks_comes_out_as_the_same_length_of_aac() {
+        let mp3 = sample(&["-c:a", "libmp3lame", "-b:a", "128k", "-f", "mp3"], "mp3");
+        let seconds = seconds_of(&transcode(&mp3, 417).await.unwrap());
+        assert!((seconds - 3.0).abs() < 0.15, "{seconds}");
+    }
+
+    #[tokio::test]
+    async fn opus_in_webm_as_a_browser_records_it_comes_out_as_aac() {
+        let webm = sample(&["-c:a", "libopus", "-b:a", "64k", "-f", "webm"], "webm");
+        let seconds = seconds_of(&transcode(&webm, 1000).await.unwrap());
+        assert!((seconds - 3.0).abs() < 0.15, "{seconds}");
+    }
+
+    #[tokio::test]
+    async fn garbage_is_refused_with_a_message() {
+        let noise: Vec<u8> = (0..20_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let message = transcode(&noise, 4096).await.unwrap_err();
+        assert!(message.contains("decode"), "{message}");
+    }
+}

@@ -1,0 +1,301 @@
+//! Publishers that are not AAC encoders — MP3 from ffmpeg over the Icecast protocol, and a
+//! browser's Opus in WebM over the go-live WebSocket — are transcoded to AAC by
+//! GStreamer and heard like any other show; an encoder that goes silent is disconnected.
+
+use std::process::Command;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::helpers::*;
+use crate::live::{adts_file, stream_key};
+
+/// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
+fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
+    let output = Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"])
+        .arg(format!(
+            "sine=frequency=440:sample_rate=48000:duration={seconds}"
+        ))
+        .args(codec)
+        .args(["-f", format, "-"])
+        .output()
+        .expect("ffmpeg");
+    assert!(output.status.success());
+    output.stdout
+}
+
+/// A fan with a ticket listens to the ended show with ffprobe and ffmpeg: the duration
+/// of the audio, which must decode without an error.
+async fn heard_seconds(app: &TestApp, event: &str) -> f64 {
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    assert_eq!(app.buy(fan, event, CARD_OK).await.0, StatusCode::OK);
+    let (status, session) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{session}");
+    let playlist = format!(
+        "{}{}",
+        app.url,
+        session["payload"]["playlistUrl"].as_str().unwrap()
+    );
+    tokio::task::spawn_blocking(move || {
+        let decode = Command::new("ffmpeg")
+            .args(["-hide_banner", "-v", "error", "-i", &playlist])
+            .args(["-f", "null", "-"])
+            .output()
+            .unwrap();
+        assert!(decode.status.success());
+        assert!(
+            decode.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&decode.stderr)
+        );
+        let probe = Command::new("ffprobe")
+            .args([
+                "-v",
+                "error",
+                "-show_entries",
+                "stream=codec_name:format=duration",
+            ])
+            .args(["-of", "default=nw=1", &playlist])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&probe.stdout).to_string();
+        assert!(text.contains("codec_name=aac"), "{text}");
+        text.lines()
+            .find_map(|l| l.strip_prefix("duration="))
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(0.0)
+    })
+    .await
+    .unwrap()
+}
+
+async fn end_show(app: &TestApp, event: &str) -> Value {
+    app.account("admin@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let admin = app.sign_in("admin@example.com").await.access;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+#[tokio::test]
+async fn ffmpeg_publishes_mp3_over_the_icecast_protocol_and_fans_hear_it_as_aac() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
+            .args(["-i", "sine=frequency=500:sample_rate=44100:duration=3"])
+            .args(["-c:a", "libmp3lame", "-b:a", "128k"])
+            .args(["-content_type", "audio/mpeg", "-f", "mp3"])
+            .arg(target)
+            .output()
+            .expect("ffmpeg")
+    })
+    .await
+    .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    end_show(&app, &event).await;
+    let seconds = heard_seconds(&app, &event).await;
+    assert!((seconds - 3.0).abs() < 0.35, "heard {seconds} s of 3 s");
+}
+
+async fn go_live(
+    app: &TestApp,
+    event: &str,
+    hello: Value,
+) -> (
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    Value,
+) {
+    let url = format!("{}/live/{event}/ws", app.url.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket");
+    socket
+        .send(Message::Text(hello.to_string().into()))
+        .await
+        .unwrap();
+    let reply = next_text(&mut socket).await;
+    (socket, reply)
+}
+
+async fn next_text<S>(socket: &mut S) -> Value
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), socket.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) => return serde_json::from_str(&text).unwrap(),
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("no reply: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let webm = encoded(3, &["-c:a", "libopus", "-b:a", "64k"], "webm");
+
+    let (_, wrong_key) = go_live(
+        &app,
+        &event,
+        json!({ "key": "nope", "mimeType": "audio/webm;codecs=opus" }),
+    )
+    .await;
+    assert_eq!(wrong_key["type"], "error");
+    assert_eq!(wrong_key["status"], 401);
+    let (_, wrong_type) = go_live(
+        &app,
+        &event,
+        json!({ "key": key, "mimeType": "video/x-flv" }),
+    )
+    .await;
+    assert_eq!(wrong_type["status"], 415, "{wrong_type}");
+
+    let (mut socket, reply) = go_live(
+        &app,
+        &event,
+        json!({ "key": key, "mimeType": "audio/webm;codecs=opus" }),
+    )
+    .await;
+    assert_eq!(reply, json!({ "type": "live" }));
+    let (_, busy) = go_live(
+        &app,
+        &event,
+        json!({ "key": key, "mimeType": "audio/webm;codecs=opus" }),
+    )
+    .await;
+    assert_eq!(busy["status"], 409, "one publisher at a time: {busy}");
+
+    // MediaRecorder-sized chunks.
+    for chunk in webm.chunks(2_000) {
+        socket
+            .send(Message::Binary(chunk.to_vec().into()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let show = app.state.hub.show(&event);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let status = show.status();
+    assert!(status.publisher_connected, "{status:?}");
+    assert!(status.recorded_seconds >= 2.5, "{status:?}");
+
+    // The artist ends the show from the dashboard: the browser is told.
+    end_show(&app, &event).await;
+    socket
+        .send(Message::Binary(vec![0u8; 64].into()))
+        .await
+        .unwrap();
+    assert_eq!(next_text(&mut socket).await, json!({ "type": "ended" }));
+
+    let seconds = heard_seconds(&app, &event).await;
+    assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
+}
+
+#[tokio::test]
+async fn undecodable_browser_audio_is_refused_with_a_message() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let (socket, reply) = go_live(
+        &app,
+        &event,
+        json!({ "key": key, "mimeType": "audio/webm" }),
+    )
+    .await;
+    assert_eq!(reply["type"], "live");
+    // Noise at a MediaRecorder's pace: refused once nothing decodes within 5 seconds.
+    let noise: Vec<u8> = (0..2_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let (mut tx, mut rx) = socket.split();
+    let sender = tokio::spawn(async move {
+        for _ in 0..100 {
+            if tx
+                .send(Message::Binary(noise.clone().into()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    let error = next_text(&mut rx).await;
+    sender.abort();
+    assert_eq!(error["type"], "error", "{error}");
+    assert_eq!(error["status"], 422);
+    assert!(
+        error["message"].as_str().unwrap().contains("decode"),
+        "{error}"
+    );
+    assert!(!app.state.hub.show(&event).status().publisher_connected);
+}
+
+#[tokio::test]
+async fn an_encoder_that_goes_silent_is_disconnected_after_the_idle_timeout() {
+    let app = spawn_app_with(Options {
+        ingest_idle_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let aac = std::fs::read(adts_file(media.path(), 1)).unwrap();
+    // One second of audio, then the connection stays open with nothing on it.
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
+    tx.send(Ok(aac)).await.unwrap();
+    let body = reqwest::Body::wrap_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
+    }));
+    let started = std::time::Instant::now();
+    let response = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(&key))
+        .header("content-type", "audio/aac")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "disconnected by the idle timeout, not by the client"
+    );
+    let status = app.state.hub.show(&event).status();
+    assert!(!status.publisher_connected, "{status:?}");
+    assert!(!status.ended, "the reconnect grace period still runs");
+    assert!(status.recorded_seconds > 0.5, "{status:?}");
+    drop(tx);
+}
