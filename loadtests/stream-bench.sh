@@ -12,7 +12,7 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk 
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
 cargo build --release --locked --example stream_bench >/dev/null
 WORK=$(mktemp -d)
-trap 'kill $BENCH 2>/dev/null || true; [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill $BENCH 2>/dev/null || true; rm -rf "$WORK"' EXIT
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=60" \
   -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
 ./target/release/examples/stream_bench "$WORK/show.aac" $PORT >"$WORK/bench.out" 2>"$WORK/bench.err" &
@@ -20,25 +20,37 @@ BENCH=$!
 for _ in $(seq 1 600); do grep -q READY "$WORK/bench.out" 2>/dev/null && break; sleep 0.1; done
 grep "server-added" "$WORK/bench.out"
 read -r _ PART_URL SHOW_DIR < <(grep READY "$WORK/bench.out")
-cat >"$WORK/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
+# nginx twice: one worker (its classic single-process figure) and one per core (what
+# Encore's runtime uses), each serving the show directory with sendfile.
+nginx_conf() { # WORKERS PORT NAME
+  cat >"$WORK/$3.conf" <<CONF
+worker_processes $1;
+pid $WORK/$3.pid;
+error_log $WORK/$3-error.log;
 events { worker_connections 1024; }
 http {
   access_log off;
   sendfile on;
   tcp_nopush on;
-  server { listen 127.0.0.1:$NGINX_PORT; root $SHOW_DIR; }
+  server { listen 127.0.0.1:$2; root $SHOW_DIR; }
 }
 CONF
-nginx -c "$WORK/nginx.conf"
+  nginx -c "$WORK/$3.conf"
+}
+NGINX_AUTO_PORT=$((NGINX_PORT + 1))
+nginx_conf 1 $NGINX_PORT nginx1
+nginx_conf auto $NGINX_AUTO_PORT nginxauto
+trap 'kill $BENCH 2>/dev/null || true; for f in "$WORK"/*.pid; do kill "$(cat "$f")" 2>/dev/null; done; rm -rf "$WORK"' EXIT
 sleep 0.5
 rps() { awk '/Requests\/sec/ {print $2}'; }
 p99() { awk '$1 == "99%" {print $2}'; }
-echo "# stream serving $(date -u +%FT%TZ), $(nproc) cores, wrk -t2 -c50 -d${SECS}s, the same ~4.5 KB part"
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+PART=${PART_URL##*/}
+echo "# stream serving $(date -u +%FT%TZ), $(nproc) cores, wrk -t2 -c50 -d${SECS}s, the same ~4.5 KB part ($PART)"
 for round in 1 2; do
   e=$(wrk -t2 -c50 -d"${SECS}s" --latency "$PART_URL")
-  n=$(wrk -t2 -c50 -d"${SECS}s" --latency "http://127.0.0.1:$NGINX_PORT/seg3.1.m4s")
-  echo "round $round: encore $(echo "$e" | rps) req/s (p99 $(echo "$e" | p99)), nginx $(echo "$n" | rps) req/s (p99 $(echo "$n" | p99)), ratio $(python3 -c "print(f'{$(echo "$e" | rps)/$(echo "$n" | rps):.2f}')")"
+  n=$(wrk -t2 -c50 -d"${SECS}s" --latency "http://127.0.0.1:$NGINX_PORT/$PART")
+  a=$(wrk -t2 -c50 -d"${SECS}s" --latency "http://127.0.0.1:$NGINX_AUTO_PORT/$PART")
+  er=$(echo "$e" | rps); nr=$(echo "$n" | rps); ar=$(echo "$a" | rps)
+  echo "round $round: encore $er req/s (p99 $(echo "$e" | p99)), nginx 1 worker $nr req/s (p99 $(echo "$n" | p99)), nginx $(nproc) workers $ar req/s (p99 $(echo "$a" | p99)); encore/nginx-1 $(ratio "$er" "$nr"), encore/nginx-$(nproc) $(ratio "$er" "$ar")"
 done

@@ -321,26 +321,34 @@ async fn serve(
         Asset::Init => media(&show, "init.mp4").await,
         Asset::Segment(msn) => media(&show, &format!("seg{msn}.m4s")).await,
         Asset::Part(msn, part) => {
+            let name = super::segmenter::part_file(msn, part);
+            if let Some(bytes) = show.cached(&name) {
+                return media_response(bytes);
+            }
             // A hinted part is answered as soon as it exists (blocking preload).
             let timeout = Duration::from_secs(3 * show.target_duration().max(1));
             show.wait_for(msn, Some(part), timeout).await;
-            media(&show, &super::segmenter::part_file(msn, part)).await
+            media(&show, &name).await
         }
     }
 }
 
 async fn media(show: &super::hub::Show, name: &str) -> Response {
-    match tokio::fs::read(show.dir().join(name)).await {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, "audio/mp4"),
-                (header::CACHE_CONTROL, "private, max-age=86400"),
-            ],
-            bytes,
-        )
-            .into_response(),
-        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    match show.media(name).await {
+        Some(bytes) => media_response(bytes),
+        None => StatusCode::NOT_FOUND.into_response(),
     }
+}
+
+fn media_response(bytes: bytes::Bytes) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "audio/mp4"),
+            (header::CACHE_CONTROL, "private, max-age=86400"),
+        ],
+        bytes,
+    )
+        .into_response()
 }
 
 async fn live_status(

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use tokio::sync::watch;
 
 use super::adts::AacFrame;
@@ -34,7 +35,13 @@ pub struct Show {
     dir: PathBuf,
     state: Mutex<State>,
     version: watch::Sender<u64>,
+    /// Media files as shared bytes: every new part goes in as it is written (all the
+    /// live listeners ask for it at once), older ones on their first read from disk.
+    media: moka::sync::Cache<String, Bytes>,
 }
+
+/// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
+const MEDIA_CACHE_BYTES: u64 = 128 << 20;
 
 /// What a publisher sees when it asks to publish.
 #[derive(Debug, PartialEq, Eq)]
@@ -81,6 +88,7 @@ impl Show {
         {
             tracing::error!(event = %self.event_id, error = %err, "closing the part before a reconnect failed");
         }
+        self.keep_fresh(&mut state);
         Claim::Granted(id)
     }
 
@@ -119,6 +127,7 @@ impl Show {
             }
             if bumped {
                 state.cache = None;
+                self.keep_fresh(&mut state);
             }
         }
         if bumped {
@@ -138,6 +147,7 @@ impl Show {
                 segmenter.end(crate::db::now_ms())?;
             }
             state.cache = None;
+            self.keep_fresh(&mut state);
         }
         self.version.send_modify(|v| *v += 1);
         Ok(())
@@ -151,6 +161,29 @@ impl Show {
                 .disconnected_at
                 .is_some_and(|t| t.elapsed() >= RECONNECT_GRACE)
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+    }
+
+    fn keep_fresh(&self, state: &mut State) {
+        if let Some(segmenter) = state.segmenter.as_mut() {
+            for (name, bytes) in segmenter.take_fresh() {
+                self.media.insert(name, bytes);
+            }
+        }
+    }
+
+    /// A media file (`init.mp4`, `seg{n}.m4s`, `seg{n}.{p}.m4s`) from memory.
+    pub fn cached(&self, name: &str) -> Option<Bytes> {
+        self.media.get(name)
+    }
+
+    /// A media file from memory, else from the recording on disk (then kept).
+    pub async fn media(&self, name: &str) -> Option<Bytes> {
+        if let Some(bytes) = self.media.get(name) {
+            return Some(bytes);
+        }
+        let bytes = Bytes::from(tokio::fs::read(self.dir.join(name)).await.ok()?);
+        self.media.insert(name.to_owned(), bytes.clone());
+        Some(bytes)
     }
 
     /// The show's AAC format, once the first frame has set it.
@@ -277,6 +310,9 @@ impl Hub {
 
     pub fn show(&self, event_id: &str) -> Arc<Show> {
         let mut shows = self.shows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(show) = shows.get(event_id) {
+            return show.clone();
+        }
         shows
             .entry(event_id.to_owned())
             .or_insert_with(|| {
@@ -298,6 +334,10 @@ impl Hub {
                         ..State::default()
                     }),
                     version: watch::channel(0).0,
+                    media: moka::sync::Cache::builder()
+                        .weigher(|_, bytes: &Bytes| u32::try_from(bytes.len()).unwrap_or(u32::MAX))
+                        .max_capacity(MEDIA_CACHE_BYTES)
+                        .build(),
                 })
             })
             .clone()

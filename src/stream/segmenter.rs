@@ -69,6 +69,10 @@ pub struct Segmenter {
     fragment_seq: u32,
     discontinuity_next: bool,
     ended: bool,
+    /// Files written since the caller last took them, for its in-memory cache.
+    fresh: Vec<(String, bytes::Bytes)>,
+    /// The parts of the segment being written (joined into it when it closes).
+    open_parts: Vec<(String, bytes::Bytes)>,
 }
 
 /// The stream's configuration, and one line per written part: how a restarted server
@@ -90,7 +94,8 @@ impl Segmenter {
             return Ok(existing);
         }
         std::fs::create_dir_all(dir)?;
-        write_file(&dir.join("init.mp4"), &fmp4::init_segment(&config))?;
+        let init = bytes::Bytes::from(fmp4::init_segment(&config));
+        write_file(&dir.join("init.mp4"), &init)?;
         let c = config;
         write_file(
             &dir.join(STREAM_FILE),
@@ -107,6 +112,8 @@ impl Segmenter {
             fragment_seq: 1,
             discontinuity_next: false,
             ended: false,
+            fresh: vec![("init.mp4".to_owned(), init)],
+            open_parts: Vec::new(),
         })
     }
 
@@ -138,6 +145,8 @@ impl Segmenter {
             fragment_seq: 1,
             discontinuity_next: false,
             ended: false,
+            fresh: Vec::new(),
+            open_parts: Vec::new(),
         };
         let log = std::fs::read_to_string(dir.join(LOG_FILE)).unwrap_or_default();
         for line in log.lines() {
@@ -201,6 +210,11 @@ impl Segmenter {
     }
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The files written since the last call, with their bytes.
+    pub fn take_fresh(&mut self) -> Vec<(String, bytes::Bytes)> {
+        std::mem::take(&mut self.fresh)
     }
 
     /// Seconds of one full part (the playlist's PART-TARGET).
@@ -267,12 +281,12 @@ impl Segmenter {
         }
         let frames = std::mem::take(&mut self.pending);
         let samples: Vec<&[u8]> = frames.iter().map(Vec::as_slice).collect();
-        let bytes = fmp4::fragment(
+        let bytes = bytes::Bytes::from(fmp4::fragment(
             self.fragment_seq,
             self.next_time,
             &samples,
             SAMPLES_PER_FRAME,
-        );
+        ));
         self.fragment_seq += 1;
         let sample_count = frames.len() as u64 * u64::from(SAMPLES_PER_FRAME);
         let duration = sample_count as f64 / f64::from(self.config.sample_rate());
@@ -281,7 +295,8 @@ impl Segmenter {
         let dir = self.dir.clone();
         let segment = self.open_segment(now_ms);
         let part = segment.parts.len() as u32;
-        write_file(&dir.join(part_file(segment.msn, part)), &bytes)?;
+        let name = part_file(segment.msn, part);
+        write_file(&dir.join(&name), &bytes)?;
         segment.parts.push(Part {
             duration,
             size: bytes.len(),
@@ -297,7 +312,10 @@ impl Segmenter {
             ),
         )?;
         let msn = segment.msn;
-        if segment.parts.len() as u32 >= parts_per_segment {
+        let full = segment.parts.len() as u32 >= parts_per_segment;
+        self.open_parts.push((name.clone(), bytes.clone()));
+        self.fresh.push((name, bytes));
+        if full {
             self.close_segment();
         }
         Ok(Progress::Part { msn, part })
@@ -314,12 +332,21 @@ impl Segmenter {
         };
         let mut joined = Vec::new();
         for part in 0..segment.parts.len() as u32 {
-            if let Ok(bytes) = std::fs::read(self.dir.join(part_file(segment.msn, part))) {
-                joined.extend(bytes);
+            let name = part_file(segment.msn, part);
+            match self.open_parts.iter().find(|(n, _)| *n == name) {
+                Some((_, bytes)) => joined.extend_from_slice(bytes),
+                None => {
+                    if let Ok(bytes) = std::fs::read(self.dir.join(name)) {
+                        joined.extend(bytes);
+                    }
+                }
             }
         }
-        if write_file(&self.dir.join(format!("seg{}.m4s", segment.msn)), &joined).is_ok() {
+        self.open_parts.clear();
+        let name = format!("seg{}.m4s", segment.msn);
+        if write_file(&self.dir.join(&name), &joined).is_ok() {
             segment.complete = true;
+            self.fresh.push((name, joined.into()));
         }
     }
 

@@ -457,3 +457,36 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
         "the timeline continues across the reconnect"
     );
 }
+
+#[tokio::test]
+async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
+    let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let show = hub.show("event-1");
+    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+        panic!("claim")
+    };
+    show.feed(id, encore::stream::adts::AdtsParser::new().push(&bytes), 0)
+        .unwrap();
+    for name in [
+        "init.mp4",
+        "seg0.0.m4s",
+        "seg0.3.m4s",
+        "seg0.m4s",
+        "seg1.0.m4s",
+    ] {
+        let on_disk = std::fs::read(dir.path().join("event-1").join(name)).unwrap();
+        let in_memory = show
+            .cached(name)
+            .unwrap_or_else(|| panic!("{name} not cached"));
+        assert_eq!(in_memory.as_ref(), on_disk.as_slice(), "{name}");
+    }
+    // Older files (after a restart, or evicted) come from disk once, then from memory.
+    let again = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let recovered = again.show("event-1");
+    assert!(recovered.cached("seg0.m4s").is_none());
+    assert!(recovered.media("seg0.m4s").await.is_some());
+    assert!(recovered.cached("seg0.m4s").is_some());
+}
