@@ -10,3 +10,11 @@ echo "== checkout and payment (100 concurrent buyers, SQLite then PostgreSQL)"
 loadtests/checkout-bench.sh
 echo "== live audio: serving vs nginx, blocking-reload latency"
 loadtests/stream-bench.sh
+echo "== live audio: 5,000 LL-HLS listeners on one instance"
+loadtests/listeners.sh 5000 30
+PIN=1 loadtests/listeners.sh 5000 30
+echo "== live audio: glass-to-ear in chromium with hls.js"
+if [ -f loadtests/glass-to-ear.mjs ]; then
+  (cd web && npm run build >/dev/null) && cargo build --release --locked --bin encore >/dev/null
+  ENCORE_BIN="$PWD/target/release/encore" node loadtests/glass-to-ear.mjs
+fi

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 5, figure 4: N simulated LL-HLS listeners (default 5,000) on one Encore instance
+# (release build), each on its own connection, for SECONDS (default 30). The server runs
+# in its own process so its CPU time and memory are read from /proc on their own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-5000}
+SECS=${2:-30}
+PORT=18195
+cargo build --release --locked --example listeners >/dev/null
+WORK=$(mktemp -d)
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$((SECS + 30))" \
+  -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
+ulimit -n "$(ulimit -Hn)"
+# PIN=1: the server on the first core and the load generator on the second, so neither
+# steals the other's CPU (client and server otherwise share both cores).
+SERVER_CPU=(); CLIENT_CPU=()
+if [ "${PIN:-0}" = 1 ]; then SERVER_CPU=(taskset -c 0); CLIENT_CPU=(taskset -c 1); fi
+"${SERVER_CPU[@]}" ./target/release/examples/listeners serve $PORT "$N" "$WORK/sessions" >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER=$!
+for _ in $(seq 1 300); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status"; }
+idle_rss=$(rss_kb)
+before=$(cpu_ticks)
+t0=$(date +%s.%N)
+peak=0
+( while kill -0 $SERVER 2>/dev/null; do r=$(rss_kb); [ "$r" -gt "$peak" ] && peak=$r && echo "$peak" >"$WORK/peak"; sleep 0.5; done ) &
+SAMPLER=$!
+echo "# $N LL-HLS listeners $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s, client and server on the same machine$([ "${PIN:-0}" = 1 ] && echo ', server pinned to core 0, client to core 1')"
+"${CLIENT_CPU[@]}" ${CLIENT_TIME:-} ./target/release/examples/listeners load "http://127.0.0.1:$PORT" "$WORK/sessions" "$WORK/show.aac" "$SECS"
+after=$(cpu_ticks)
+t1=$(date +%s.%N)
+kill $SAMPLER 2>/dev/null || true
+hz=$(getconf CLK_TCK)
+python3 - "$before" "$after" "$t0" "$t1" "$hz" "$idle_rss" "$(cat "$WORK/peak" 2>/dev/null || echo 0)" <<'PY'
+import sys
+before, after, t0, t1, hz, idle, peak = sys.argv[1:]
+cpu = (int(after) - int(before)) / int(hz)
+wall = float(t1) - float(t0)
+print(f"server: {cpu / wall * 100:.0f}% of one core on average ({cpu:.1f} CPU-s in {wall:.0f} s), "
+      f"memory {int(idle) / 1024:.0f} MiB before, {int(peak) / 1024:.0f} MiB peak RSS")
+PY
