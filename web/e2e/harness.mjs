@@ -101,19 +101,24 @@ export async function startServer(accounts) {
   };
 }
 
-/** A fresh browser profile; every console error or page error is recorded. */
-export async function openBrowser({ width = 1280, height = 800, colorScheme } = {}) {
+/** A fresh browser profile; every console error or page error is recorded (with the URL
+ * of the resource it is about, when there is one). `args` adds chromium switches (fake
+ * microphone, autoplay). */
+export async function openBrowser({ width = 1280, height = 800, colorScheme, args = [] } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'encore-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...args],
     viewport: { width, height },
     ...(colorScheme ? { colorScheme } : {}),
   });
   const errors = [];
   const watch = (page) => {
     page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`${page.url()} console: ${message.text()}`);
+      if (message.type() !== 'error') return;
+      const source = message.location()?.url;
+      const about = source && source !== page.url() ? ` (${source})` : '';
+      errors.push(`${page.url()} console: ${message.text()}${about}`);
     });
     page.on('pageerror', (error) => errors.push(`${page.url()} page error: ${error.message}`));
   };
@@ -142,4 +147,42 @@ export async function signIn(page, url, email, password) {
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.getByTestId('login-submit').click();
+}
+
+/** Signs in through the OAuth endpoints (PKCE, as the web app does) and returns a caller
+ * `api(method, path, body)` → `{ status, json }` with that account's bearer token. */
+export async function apiSession(url, email, password) {
+  const { createHash, randomBytes } = await import('node:crypto');
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const basic = `Basic ${Buffer.from('encore-web:').toString('base64')}`;
+  const state = randomBytes(16).toString('hex');
+  const form = async (path, fields) => {
+    const response = await fetch(`${url}/api/v1/oauth2${path}`, {
+      method: 'POST',
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      body: JSON.stringify(fields),
+    });
+    const json = await response.json();
+    if (!response.ok || !json.success) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json.payload;
+  };
+  const redirect = `${url}/auth/callback`;
+  const { code } = await form('/authorize', {
+    email, password, response_type: 'code', response_mode: 'query', scope: 'openid profile email',
+    redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', client_id: 'encore-web',
+    state, nonce: randomBytes(16).toString('hex'),
+  });
+  const token = await form('/token', { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier, client_id: 'encore-web', state });
+  return async (method, path, body) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token.access_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { json = text; }
+    return { status: response.status, json, headers: response.headers };
+  };
 }

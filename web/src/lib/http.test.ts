@@ -1,5 +1,5 @@
 import { ApiError, ClientError } from './errors';
-import { request, requestEnvelope, setAuthErrorHandlers, setTokenProvider } from './http';
+import { probe, request, requestEnvelope, setAuthErrorHandlers, setTokenProvider } from './http';
 
 function reply(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -44,6 +44,22 @@ describe('HTTP client', () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply(403, { success: false, payload: null, error: 'no' })));
     await expect(request('/api/v1/x')).rejects.toThrow('no');
     expect(onForbidden).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the page on a 403 that is an answer (a stream session refused) and raises its reason', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply(403, { success: false, payload: null, error: 'Refunded.' })));
+    await expect(request('/api/v1/stream/e/session', { method: 'POST', forbiddenIsAnswer: true })).rejects.toThrow('Refunded.');
+    expect(onForbidden).not.toHaveBeenCalled();
+  });
+
+  it('probes a playlist without a token and returns its status and headers', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 403, headers: { 'Encore-Denied': 'superseded' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    const result = await probe('/stream/t/index.m3u8');
+    expect(result.status).toBe(403);
+    expect(result.headers.get('encore-denied')).toBe('superseded');
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[1].headers).not.toHaveProperty('Authorization');
+    expect(onForbidden).not.toHaveBeenCalled();
   });
 
   it('does not log out when an unauthenticated call (sign-in) answers 401', async () => {

@@ -29,6 +29,9 @@ export interface RequestOptions {
   bearer?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** A 403 is an answer of this call (shown with the server's reason), not a role failure:
+   * no redirect to /403. */
+  forbiddenIsAnswer?: boolean;
 }
 
 interface AuthHooks {
@@ -116,7 +119,7 @@ function applyStatusRules(response: Response, options: RequestOptions): void {
   const signedInCall = (options.auth ?? true) && !options.bearer;
   if (!signedInCall) return;
   if (response.status === 401) hooks.onUnauthorized();
-  else if (response.status === 403) hooks.onForbidden();
+  else if (response.status === 403 && !options.forbiddenIsAnswer) hooks.onForbidden();
 }
 
 /** Calls the API and returns the whole envelope (OAuth answers need its `state`). */
@@ -156,4 +159,17 @@ export async function requestStaticJson<T>(path: string): Promise<T> {
   const response = await send(path, { auth: false });
   if (!response.ok) throw new ApiError(response.statusText || `HTTP ${String(response.status)}`, response.status);
   return (await response.json()) as T;
+}
+
+export interface ProbeResult {
+  status: number;
+  headers: Headers;
+}
+
+/** Asks for a resource that is not enveloped (a stream playlist) and returns only its status
+ * and headers; no token, no 401/403 rules. */
+export async function probe(path: string, options: RequestOptions = {}): Promise<ProbeResult> {
+  const response = await send(path, { auth: false, ...options });
+  await response.body?.cancel();
+  return { status: response.status, headers: response.headers };
 }

@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
-import type { EncoreEvent, EventInput, EventPage, EventSales, ManagedEvent, Order, OrderPage } from './model';
+import type { EncoreEvent, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, Order, OrderPage, StreamKeyInfo } from './model';
 
 export interface EventListQuery {
   page: number;
@@ -31,10 +31,11 @@ export const cancelEvent = (eventId: string): Promise<EncoreEvent> =>
 export const deleteEvent = (eventId: string): Promise<unknown> =>
   request<unknown>(`${base}/${id(eventId)}`, { method: 'DELETE' });
 export const getEventSales = (eventId: string): Promise<EventSales> => request<EventSales>(`${base}/${id(eventId)}/sales`);
-export const getStreamKey = (eventId: string): Promise<{ streamKey: string }> =>
-  request<{ streamKey: string }>(`${base}/${id(eventId)}/stream-key`);
-export const rotateStreamKey = (eventId: string): Promise<{ streamKey: string }> =>
-  request<{ streamKey: string }>(`${base}/${id(eventId)}/stream-key/rotate`, { method: 'POST' });
+export const getStreamKey = (eventId: string): Promise<StreamKeyInfo> => request<StreamKeyInfo>(`${base}/${id(eventId)}/stream-key`);
+export const rotateStreamKey = (eventId: string): Promise<StreamKeyInfo> =>
+  request<StreamKeyInfo>(`${base}/${id(eventId)}/stream-key/rotate`, { method: 'POST' });
+export const getLiveStatus = (eventId: string): Promise<LiveStatus> => request<LiveStatus>(`${base}/${id(eventId)}/live`);
+export const endShow = (eventId: string): Promise<LiveStatus> => request<LiveStatus>(`${base}/${id(eventId)}/end`, { method: 'POST' });
 
 export function uploadEventImage(eventId: string, file: File): Promise<EncoreEvent> {
   const form = new FormData();

@@ -1,5 +1,5 @@
 import type { EncoreEvent, Order } from './model';
-import { accessState, countdown, countdownText, localInputToIso, mergeMyEvents, purchasedEventIds, toMinorUnits } from './model';
+import { accessState, countdown, countdownText, ffmpegExample, icecastSourceUrl, localInputToIso, mergeMyEvents, purchasedEventIds, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -115,5 +115,14 @@ describe('form values', () => {
     expect(toMinorUnits(19.99, 2)).toBe(1999);
     expect(toMinorUnits(1500, 0)).toBe(1500);
     expect(toMinorUnits(1.234, 3)).toBe(1234);
+  });
+});
+
+describe('encoder help', () => {
+  it('builds the Icecast source URL and the ffmpeg example from the encoder URL', () => {
+    expect(icecastSourceUrl('icecast://live.example.com:8000/live/e1', 'k/y')).toBe('icecast://source:k%2Fy@live.example.com:8000/live/e1');
+    expect(ffmpegExample('icecast://h:8000/live/e1', 'KEY')).toBe(
+      'ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:KEY@h:8000/live/e1',
+    );
   });
 });

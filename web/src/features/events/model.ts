@@ -206,3 +206,32 @@ export const ORDER_STATUS_COLOR: Record<OrderStatus, string> = {
   expired: 'gray',
   refunded: 'orange',
 };
+
+/** GET/POST /events/{id}/stream-key[/rotate]. */
+export interface StreamKeyInfo {
+  streamKey: string;
+  /** icecast://host:8000/live/{id}; null when the Icecast port is off. */
+  encoderUrl: string | null;
+  pushUrl: string;
+  websocketUrl: string;
+}
+
+/** GET /events/{id}/live and POST /events/{id}/end. */
+export interface LiveStatus {
+  publisherConnected: boolean;
+  recordedSeconds: number;
+  connectedSeconds: number;
+  bitrateKbps: number;
+  ended: boolean;
+  segments: number;
+}
+
+/** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
+export function icecastSourceUrl(encoderUrl: string, key: string): string {
+  return encoderUrl.replace(/^icecast:\/\//, `icecast://source:${encodeURIComponent(key)}@`);
+}
+
+/** A ready-to-copy ffmpeg command that streams a file to the concert in real time. */
+export function ffmpegExample(encoderUrl: string, key: string): string {
+  return `ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac ${icecastSourceUrl(encoderUrl, key)}`;
+}

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
-import { getEvent, getEventSales, getOrder, listEvents, listManagedEvents, listMyPurchases, listOrders } from './api';
+import { getEvent, getEventSales, getLiveStatus, getStreamKey, getOrder, listEvents, listManagedEvents, listMyPurchases, listOrders } from './api';
 import type { EncoreEvent } from './model';
 import { mergeMyEvents, purchasedEventIds } from './model';
 
@@ -11,7 +11,12 @@ export const eventKeys = {
   manage: ['events', 'manage'] as const,
   sales: (id: string) => ['events', 'sales', id] as const,
   mine: ['events', 'mine'] as const,
+  streamKey: (id: string) => ['events', 'stream-key', id] as const,
+  live: (id: string) => ['events', 'live', id] as const,
 };
+
+/** How often the manage-events live panel asks for the show's status. */
+export const LIVE_STATUS_POLL_MS = 2000;
 
 export const orderKeys = {
   all: ['orders'] as const,
@@ -29,6 +34,12 @@ export const managedEventsQueryOptions = () => queryOptions({ queryKey: eventKey
 
 export const eventSalesQueryOptions = (id: string) =>
   queryOptions({ queryKey: eventKeys.sales(id), queryFn: () => getEventSales(id) });
+
+export const streamKeyQueryOptions = (id: string) =>
+  queryOptions({ queryKey: eventKeys.streamKey(id), queryFn: () => getStreamKey(id), staleTime: Infinity });
+
+export const liveStatusQueryOptions = (id: string) =>
+  queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: LIVE_STATUS_POLL_MS });
 
 export const orderQueryOptions = (id: string) =>
   queryOptions({ queryKey: orderKeys.detail(id), queryFn: () => getOrder(id) });

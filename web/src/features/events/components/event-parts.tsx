@@ -1,4 +1,4 @@
-import { AspectRatio, Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,12 +26,11 @@ export function formatWhen(iso: string, locale: string): string {
 export function EventImage({ event, height = 180, full = false }: { event: Pick<EncoreEvent, 'image' | 'thumbnail' | 'title'>; height?: number; full?: boolean }): ReactNode {
   const src = full ? (event.image ?? event.thumbnail) : (event.thumbnail ?? event.image);
   if (!src) {
+    // As tall as a picture would be (a ratio box capped by max-height overflowed onto the title).
     return (
-      <AspectRatio ratio={16 / 9} mah={height}>
-        <ThemeIcon variant="light" radius={0} style={{ width: '100%', height: '100%' }}>
-          <IconMusic size={48} />
-        </ThemeIcon>
-      </AspectRatio>
+      <ThemeIcon variant="light" radius={0} w="100%" h={height} style={{ display: 'flex' }}>
+        <IconMusic size={48} />
+      </ThemeIcon>
     );
   }
   return <Image src={src} alt={event.title} h={height} fit="cover" />;

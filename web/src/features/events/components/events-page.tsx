@@ -9,6 +9,8 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { formatPrice } from '../../cart/model';
+import { LivePlayer } from '../../player/components/live-player';
+import { canListen } from '../../player/model';
 import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
@@ -39,6 +41,7 @@ function EventDetails({ id }: { id: string }): ReactNode {
         </Text>
         <SeatsText event={event} />
       </Group>
+      {canListen(event) ? <LivePlayer event={event} /> : null}
       <EventBuyButton event={event} fullWidth />
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Code, CopyButton, Drawer, Group, Menu, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,12 +10,13 @@ import { PageHeader } from '../../../app/components/page-header';
 import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
 import { cartKeys } from '../../cart/queries';
-import { cancelEvent, createEvent, deleteEvent, getStreamKey, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from '../api';
+import { cancelEvent, createEvent, deleteEvent, publishEvent, updateEvent, uploadEventImage } from '../api';
 import type { EventStatus, ManagedEvent } from '../model';
 import { eventKeys, eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
 import { EventFormModal } from './event-form-modal';
 import type { EventFormResult } from './event-form-modal';
 import { formatWhen, useLocale } from './event-parts';
+import { LivePanel } from './live-panel';
 
 const SalesChart = lazy(() => import('./sales-chart'));
 
@@ -26,57 +27,6 @@ const STATUS_COLOR: Record<EventStatus, string> = {
   ended: 'grape',
   cancelled: 'orange',
 };
-
-function StreamKey({ eventId }: { eventId: string }): ReactNode {
-  const { t } = useTranslation('events');
-  const [key, setKey] = useState<string | null>(null);
-  const onError = (error: unknown): void => {
-    notifications.show({ color: 'red', message: errorText(error, t) });
-  };
-  const show = useMutation({ mutationFn: () => getStreamKey(eventId), onSuccess: (r) => { setKey(r.streamKey); }, onError });
-  const rotate = useMutation({
-    mutationFn: () => rotateStreamKey(eventId),
-    onSuccess: (r) => {
-      setKey(r.streamKey);
-      notifications.show({ color: 'green', message: t('manage.keyRotated') });
-    },
-    onError,
-  });
-  return (
-    <Card withBorder>
-      <Stack gap="xs">
-        <Text fw={600}>{t('manage.streamKey')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('manage.streamKeyHint')}
-        </Text>
-        {key ? (
-          <Group gap="xs" wrap="nowrap">
-            <Code style={{ overflowWrap: 'anywhere' }} data-testid="stream-key">
-              {key}
-            </Code>
-            <CopyButton value={key}>
-              {({ copied, copy }) => (
-                <Button size="xs" variant="light" onClick={copy}>
-                  {copied ? t('manage.copied') : t('manage.copy')}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
-        ) : null}
-        <Group gap="xs">
-          {key ? null : (
-            <Button size="xs" variant="default" loading={show.isPending} onClick={() => { show.mutate(); }}>
-              {t('manage.showKey')}
-            </Button>
-          )}
-          <Button size="xs" variant="light" color="orange" loading={rotate.isPending} onClick={() => { rotate.mutate(); }}>
-            {t('manage.rotateKey')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
-  );
-}
 
 function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
   const { t } = useTranslation('events');
@@ -103,7 +53,7 @@ function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
           )}
         </Card>
       )}
-      <StreamKey eventId={event.id} />
+      <LivePanel eventId={event.id} />
     </Stack>
   );
 }

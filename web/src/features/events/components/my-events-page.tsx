@@ -9,6 +9,8 @@ import { PageHeader } from '../../../app/components/page-header';
 import type { EncoreEvent } from '../model';
 import { accessState, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
+import { canListen } from '../../player/model';
+import { LivePlayer } from '../../player/components/live-player';
 import { AccessBadge, EventImage, formatWhen, useLocale } from './event-parts';
 
 /** The current time, ticking every second (for countdowns). */
@@ -60,6 +62,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
             {state === 'cancelled' ? t('cancelledText') : t('expiredText')}
           </Text>
         )}
+        {canListen({ owned: event.owned, access: state }) ? <LivePlayer event={event} /> : null}
       </Stack>
     </Card>
   );

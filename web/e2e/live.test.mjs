@@ -1,0 +1,274 @@
+// End-to-end: live audio. A fan listens with hls.js in Debian's chromium while the real
+// `encore push` sends AAC; a second device takes the ticket over; the artist's live panel
+// shows the publisher, ends the show, and goes live from the browser's (fake) microphone.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { apiSession, openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+
+const PASSWORD = 'Encore-e2e-Passw0rd';
+const ACCOUNTS = {
+  admin: { email: 'stage@example.com', password: PASSWORD, role: 'admin', firstName: 'Stella', lastName: 'Stage' },
+  fan: { email: 'ears@example.com', password: PASSWORD, role: 'user', firstName: 'Ezra', lastName: 'Ears' },
+};
+const LIVE_TITLE = 'Sine Waves at Dawn';
+const MIC_TITLE = 'Open Mic Night';
+const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
+const MIC_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', ...PLAYBACK_ARGS];
+// The playlist answers 404 until the artist starts and 403 once another device took over:
+// the browser logs both requests, which the player expects.
+const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
+
+let server;
+let admin;
+let fan;
+let workDir;
+let audioFile;
+const browsers = [];
+const pushes = new Set();
+const concerts = {};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(check, { timeout = 20_000, interval = 250, message = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await check();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
+    await sleep(interval);
+  }
+}
+
+async function browser(options) {
+  const opened = await openBrowser(options);
+  browsers.push(opened);
+  return opened;
+}
+
+async function finish(opened, allow = []) {
+  await opened.close();
+  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
+  assert.deepEqual(unexpected, [], 'the browser logged errors');
+}
+
+async function signInAs(page, account) {
+  await signIn(page, server.url, account.email, account.password);
+  await page.waitForURL(/\/dashboard$/);
+  await page.getByTestId('account-summary').waitFor();
+}
+
+/** A published concert starting now; `buy` has the fan pay for it with the test card. */
+async function createConcert(title, { buy }) {
+  const project = await admin('POST', '/api/v1/projects', { name: `${title} band` });
+  assert.equal(project.status, 201, JSON.stringify(project.json));
+  const created = await admin('POST', '/api/v1/events', {
+    projectId: project.json.payload.id,
+    title,
+    artistName: `${title} band`,
+    startsAt: new Date().toISOString(),
+    durationMinutes: 60,
+    price: 900,
+    currency: 'EUR',
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json.payload.id;
+  assert.equal((await admin('POST', `/api/v1/events/${id}/publish`)).status, 200);
+  if (buy) {
+    assert.equal((await fan('POST', `/api/v1/cart/${id}`)).status, 200);
+    const checkout = await fan('POST', '/api/v1/cart/checkout');
+    const url = new URL(checkout.json.payload);
+    const order = url.pathname.split('/').pop();
+    const paid = await fan('POST', `/api/v1/payments/test/${order}`, {
+      token: url.searchParams.get('token'),
+      cardNumber: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+      name: 'Ezra Ears',
+    });
+    assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
+  }
+  const key = await admin('GET', `/api/v1/events/${id}/stream-key`);
+  return { id, key: key.json.payload.streamKey };
+}
+
+/** `encore push` of the sine file, paced in real time, looping. */
+function startPush(concert) {
+  const child = spawn(
+    process.env.ENCORE_BIN,
+    ['push', audioFile, '--event', concert.id, '--key', concert.key, '--server', server.url, '--repeat', '0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.exited = new Promise((resolve) => {
+    child.on('exit', (code) => {
+      pushes.delete(child);
+      resolve({ code, stderr });
+    });
+  });
+  pushes.add(child);
+  return child;
+}
+
+async function stopPush(child) {
+  child.kill('SIGKILL');
+  await child.exited;
+}
+
+const liveStatus = async (concert) => (await admin('GET', `/api/v1/events/${concert.id}/live`)).json.payload;
+
+const ticket = (page, title) => page.getByTestId('ticket-card').filter({ hasText: title });
+const currentTime = (player) => player.getByTestId('player-audio').evaluate((audio) => audio.currentTime);
+
+/** Waits until the audio element's clock moves on by `seconds` from where it is now. */
+async function advances(player, seconds, message) {
+  const from = await currentTime(player);
+  await waitUntil(async () => (await currentTime(player)) >= from + seconds, { timeout: 15_000, message });
+}
+
+before(async () => {
+  server = await startServer([ACCOUNTS.admin, ACCOUNTS.fan]);
+  admin = await apiSession(server.url, ACCOUNTS.admin.email, PASSWORD);
+  fan = await apiSession(server.url, ACCOUNTS.fan.email, PASSWORD);
+  workDir = mkdtempSync(join(tmpdir(), 'encore-live-e2e-'));
+  audioFile = join(workDir, 'sine.aac');
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60', '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', audioFile]);
+  concerts.live = await createConcert(LIVE_TITLE, { buy: true });
+  concerts.mic = await createConcert(MIC_TITLE, { buy: false });
+});
+
+after(async () => {
+  for (const child of pushes) child.kill('SIGKILL');
+  for (const opened of browsers) await opened.close().catch(() => undefined);
+  await server?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('Encore live audio', () => {
+  let first;
+
+  test('the player waits for the artist, starts by itself, plays live, seeks back and survives a publisher reconnect', async () => {
+    first = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
+    const { page } = first;
+    await signInAs(page, ACCOUNTS.fan);
+    await page.goto(`${server.url}/my-events`);
+    const card = ticket(page, LIVE_TITLE);
+    await card.getByTestId('player-listen').click();
+    const player = card.getByTestId('player');
+    await player.getByTestId('player-waiting').filter({ hasText: 'Waiting for the artist' }).waitFor();
+    await screenshot(page, 'dark-player-waiting');
+
+    let push = startPush(concerts.live);
+    await waitUntil(async () => (await player.getAttribute('data-phase')) === 'playing', { message: 'the player to start by itself' });
+    await advances(player, 2, 'live playback to start');
+    await player.getByTestId('player-live-badge').waitFor();
+    assert.equal(await player.getAttribute('data-live'), 'true');
+    await screenshot(page, 'dark-player-live');
+
+    // The whole show is seekable while live: back to the start, it keeps playing.
+    await player.getByTestId('player-audio').evaluate((audio) => {
+      audio.currentTime = 0.5;
+    });
+    await waitUntil(async () => (await currentTime(player)) < 3, { message: 'the seek to the start' });
+    await advances(player, 1.5, 'playback after seeking to the start');
+    await player.getByTestId('player-back-to-live').waitFor();
+    await player.getByTestId('player-back-to-live').click();
+    await player.getByTestId('player-live-badge').waitFor();
+
+    // The encoder drops and comes back within a few seconds: the listener keeps going.
+    await stopPush(push);
+    await sleep(2000);
+    push = startPush(concerts.live);
+    await waitUntil(async () => (await liveStatus(concerts.live)).publisherConnected, { message: 'the publisher to reconnect' });
+    await advances(player, 5, 'playback across the reconnect');
+    assert.equal(await player.getAttribute('data-phase'), 'playing');
+  });
+
+  test('a second device on the same ticket takes over; "Listen here" takes it back', async () => {
+    const second = await browser({ args: PLAYBACK_ARGS });
+    const other = second.page;
+    await signInAs(other, ACCOUNTS.fan);
+    // The second device opens the concert's details from the events page.
+    await other.goto(`${server.url}/events?event=${concerts.live.id}`);
+    const details = other.getByTestId('event-details');
+    await details.getByTestId('player-listen').click();
+    const otherPlayer = details.getByTestId('player');
+    await advances(otherPlayer, 1, 'playback on the second device');
+
+    const { page } = first;
+    const player = ticket(page, LIVE_TITLE).getByTestId('player');
+    const denied = player.getByTestId('player-denied');
+    await denied.waitFor({ timeout: 10_000 });
+    assert.equal(await denied.getAttribute('data-denial'), 'superseded');
+    assert.match(await denied.innerText(), /You are listening on another device/);
+    assert.ok(await player.getByTestId('player-audio').evaluate((audio) => audio.paused), 'the first device stopped');
+    await screenshot(page, 'dark-player-superseded');
+
+    await denied.getByTestId('player-listen-here').click();
+    await advances(player, 1, 'playback back on the first device');
+    await otherPlayer.getByTestId('player-denied').waitFor({ timeout: 10_000 });
+    await finish(second, [STREAM_ANSWERS]);
+  });
+
+  test('the artist sees the stream key, the encoder settings and the publisher; End show turns the player to replay', async () => {
+    const staff = await browser({ width: 1280, height: 900 });
+    const { page } = staff;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: LIVE_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const panel = page.getByTestId('live-panel');
+    await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
+    await panel.getByTestId('stream-key-hidden').waitFor();
+    assert.doesNotMatch(await panel.getByTestId('ffmpeg-example').innerText(), new RegExp(concerts.live.key));
+    await panel.getByRole('button', { name: 'Show the key' }).click();
+    assert.equal(await panel.getByTestId('stream-key').innerText(), concerts.live.key);
+    assert.match(
+      await panel.getByTestId('ffmpeg-example').innerText(),
+      new RegExp(`^ffmpeg -re -i input\\.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:${concerts.live.key}@127\\.0\\.0\\.1:\\d+/live/${concerts.live.id}$`),
+    );
+    const recorded = Number(await panel.getByTestId('live-recorded').getAttribute('data-seconds'));
+    assert.ok(recorded > 5, `recorded ${recorded} s`);
+    await screenshot(page, 'dark-live-panel');
+
+    await panel.getByTestId('live-end').click();
+    await page.getByTestId('live-end-confirm').click();
+    await panel.getByTestId('live-status').and(page.locator('[data-state="ended"]')).waitFor();
+    assert.equal((await liveStatus(concerts.live)).ended, true);
+
+    // The listener's playlist now ends (EXT-X-ENDLIST): the player shows the replay.
+    const player = ticket(first.page, LIVE_TITLE).getByTestId('player');
+    await player.getByTestId('player-replay').waitFor({ timeout: 15_000 });
+    assert.equal(await player.getAttribute('data-live'), 'false');
+    await screenshot(first.page, 'dark-player-replay');
+    await finish(staff);
+    await finish(first, [STREAM_ANSWERS]);
+  });
+
+  test('the artist goes live from the browser microphone: connected, and the recording grows', async () => {
+    const staff = await browser({ width: 1280, height: 900, args: MIC_ARGS });
+    const { page } = staff;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: MIC_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const panel = page.getByTestId('live-panel');
+    await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
+    await panel.getByTestId('go-live-start').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
+    await waitUntil(async () => (await liveStatus(concerts.mic)).publisherConnected, { message: 'the browser publisher' });
+    const first = (await liveStatus(concerts.mic)).recordedSeconds;
+    await waitUntil(async () => (await liveStatus(concerts.mic)).recordedSeconds >= first + 2, { timeout: 15_000, message: 'the recording to grow' });
+    await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
+    await screenshot(page, 'dark-go-live');
+    await panel.getByTestId('go-live-stop').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
+    await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });
+    await finish(staff);
+  });
+});

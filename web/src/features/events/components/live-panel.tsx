@@ -1,0 +1,250 @@
+import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Modal, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconMicrophone, IconPlayerStop } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../lib/errors';
+import { formatClock } from '../../player/model';
+import { endShow, rotateStreamKey } from '../api';
+import { goLive } from '../go-live';
+import type { GoLiveSession, GoLiveState } from '../go-live';
+import type { LiveStatus, StreamKeyInfo } from '../model';
+import { ffmpegExample } from '../model';
+import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
+
+const MASK = '••••••••••••••••';
+
+function Copyable({ value, shown, testId }: { value: string; shown: string; testId?: string }): ReactNode {
+  const { t } = useTranslation('events');
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Code block flex={1} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} dir="ltr" data-testid={testId}>
+        {shown}
+      </Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Button size="xs" variant="light" onClick={copy}>
+            {copied ? t('manage.copied') : t('manage.copy')}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
+  const { t } = useTranslation('events');
+  const state = status.ended ? 'ended' : status.publisherConnected ? 'connected' : 'offline';
+  const color = state === 'connected' ? 'red' : state === 'ended' ? 'grape' : 'gray';
+  const clock = (seconds: number): string => `\u2066${formatClock(seconds)}\u2069`;
+  return (
+    <Stack gap={6}>
+      <Group gap="xs">
+        <Badge color={color} variant={state === 'connected' ? 'filled' : 'light'} data-testid="live-status" data-state={state}>
+          {t(`manage.live.state.${state}`)}
+        </Badge>
+      </Group>
+      <SimpleGrid cols={2} spacing={4} verticalSpacing={2}>
+        <Text size="sm" data-testid="live-recorded" data-seconds={status.recordedSeconds.toFixed(1)}>
+          {t('manage.live.recorded', { time: clock(status.recordedSeconds) })}
+        </Text>
+        <Text size="sm">{t('manage.live.connected', { time: clock(status.connectedSeconds) })}</Text>
+        <Text size="sm">{t('manage.live.bitrate', { kbps: Math.round(status.bitrateKbps) })}</Text>
+        <Text size="sm">{t('manage.live.segments', { count: status.segments })}</Text>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function goLiveText(state: GoLiveState, t: (key: string, options?: Record<string, unknown>) => string): string {
+  switch (state.kind) {
+    case 'starting':
+      return t('manage.goLive.starting');
+    case 'live':
+      return t('manage.goLive.live');
+    case 'ended':
+      return t('manage.goLive.ended');
+    case 'stopped':
+      return t('manage.goLive.stopped');
+    case 'error':
+      if (state.reason === 'server') return state.message || t('manage.goLive.closed');
+      if (state.reason === 'mic') return t('manage.goLive.micFailed', { message: state.message });
+      return state.reason === 'unsupported' ? t('manage.goLive.unsupported') : t('manage.goLive.closed');
+    default:
+      return t('manage.goLive.hint');
+  }
+}
+
+/** The artist's microphone straight to the show, with a level meter and a Stop button. */
+function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean; onChange: () => void }): ReactNode {
+  const { t } = useTranslation('events');
+  const [state, setState] = useState<GoLiveState>({ kind: 'idle' });
+  const [level, setLevel] = useState(0);
+  const session = useRef<GoLiveSession | null>(null);
+  useEffect(
+    () => () => {
+      session.current?.stop();
+      session.current = null;
+    },
+    [],
+  );
+  const active = state.kind === 'starting' || state.kind === 'live';
+  const start = (): void => {
+    void goLive({
+      websocketUrl: info.websocketUrl,
+      streamKey: info.streamKey,
+      onState: (next) => {
+        setState(next);
+        onChange();
+      },
+      onLevel: setLevel,
+    }).then((started) => {
+      session.current = started;
+    });
+  };
+  return (
+    <Stack gap="xs" data-testid="go-live" data-state={state.kind}>
+      <Text fw={600}>{t('manage.goLive.title')}</Text>
+      {state.kind === 'error' ? (
+        <Alert color="red" p="xs" data-testid="go-live-error">
+          {goLiveText(state, t)}
+        </Alert>
+      ) : (
+        <Text size="sm" c={state.kind === 'live' ? 'red' : 'dimmed'} fw={state.kind === 'live' ? 600 : undefined} data-testid="go-live-text">
+          {goLiveText(state, t)}
+        </Text>
+      )}
+      {active ? <Progress value={level * 100} color={level > 0.9 ? 'red' : 'green'} size="sm" aria-label={t('manage.goLive.level')} data-testid="go-live-level" /> : null}
+      <Group gap="xs">
+        {active ? (
+          <Button
+            size="xs"
+            color="gray"
+            leftSection={<IconPlayerStop size={14} />}
+            onClick={() => {
+              session.current?.stop();
+              session.current = null;
+            }}
+            data-testid="go-live-stop"
+          >
+            {t('manage.goLive.stop')}
+          </Button>
+        ) : (
+          <Button size="xs" color="red" leftSection={<IconMicrophone size={14} />} disabled={ended} onClick={start} data-testid="go-live-start">
+            {t('manage.goLive.start')}
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}
+
+/** Manage-events live panel: stream key, encoder settings, live status, go live, end show. */
+export function LivePanel({ eventId }: { eventId: string }): ReactNode {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const key = useQuery(streamKeyQueryOptions(eventId));
+  const live = useQuery(liveStatusQueryOptions(eventId));
+  const [revealed, setRevealed] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const onError = (error: unknown): void => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+  const rotate = useMutation({
+    mutationFn: () => rotateStreamKey(eventId),
+    onSuccess: (info) => {
+      queryClient.setQueryData(eventKeys.streamKey(eventId), info);
+      notifications.show({ color: 'green', message: t('manage.keyRotated') });
+    },
+    onError,
+  });
+  const end = useMutation({
+    mutationFn: () => endShow(eventId),
+    onSuccess: async (status) => {
+      queryClient.setQueryData(eventKeys.live(eventId), status);
+      setConfirmEnd(false);
+      notifications.show({ color: 'green', message: t('manage.live.endedNotice') });
+      await queryClient.invalidateQueries({ queryKey: eventKeys.manage });
+    },
+    onError,
+  });
+  const refreshStatus = (): void => {
+    void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
+  };
+  const ended = live.data?.ended ?? false;
+
+  return (
+    <Card withBorder data-testid="live-panel">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Text fw={700}>{t('manage.live.title')}</Text>
+          {live.data && !ended ? (
+            <Button size="xs" color="red" variant="light" onClick={() => { setConfirmEnd(true); }} data-testid="live-end">
+              {t('manage.live.end')}
+            </Button>
+          ) : null}
+        </Group>
+        {live.isPending ? <Skeleton h={48} /> : live.isError ? <Text c="red">{errorText(live.error, t)}</Text> : <LiveStatusView status={live.data} />}
+        <Divider />
+        <Text fw={600}>{t('manage.streamKey')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('manage.streamKeyHint')}
+        </Text>
+        {key.isPending ? (
+          <Skeleton h={32} />
+        ) : key.isError ? (
+          <Text c="red">{errorText(key.error, t)}</Text>
+        ) : (
+          <>
+            {revealed ? (
+              <Copyable value={key.data.streamKey} shown={key.data.streamKey} testId="stream-key" />
+            ) : (
+              <Copyable value={key.data.streamKey} shown={MASK} testId="stream-key-hidden" />
+            )}
+            <Group gap="xs">
+              <Button size="xs" variant="default" onClick={() => { setRevealed(!revealed); }}>
+                {revealed ? t('manage.hideKey') : t('manage.showKey')}
+              </Button>
+              <Button size="xs" variant="light" color="orange" loading={rotate.isPending} onClick={() => { rotate.mutate(); }}>
+                {t('manage.rotateKey')}
+              </Button>
+            </Group>
+            {key.data.encoderUrl ? (
+              <>
+                <Text size="sm" fw={600}>
+                  {t('manage.live.encoderUrl')}
+                </Text>
+                <Copyable value={key.data.encoderUrl} shown={key.data.encoderUrl} testId="encoder-url" />
+                <Text size="sm" fw={600}>
+                  {t('manage.live.ffmpeg')}
+                </Text>
+                <Copyable
+                  value={ffmpegExample(key.data.encoderUrl, key.data.streamKey)}
+                  shown={ffmpegExample(key.data.encoderUrl, revealed ? key.data.streamKey : MASK)}
+                  testId="ffmpeg-example"
+                />
+              </>
+            ) : null}
+            <Divider />
+            <GoLive info={key.data} ended={ended} onChange={refreshStatus} />
+          </>
+        )}
+      </Stack>
+      <Modal opened={confirmEnd} onClose={() => { setConfirmEnd(false); }} title={t('manage.live.endTitle')}>
+        <Stack>
+          <Text>{t('manage.live.endText')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => { setConfirmEnd(false); }}>
+              {t('form.cancel')}
+            </Button>
+            <Button color="red" loading={end.isPending} onClick={() => { end.mutate(); }} data-testid="live-end-confirm">
+              {t('manage.live.end')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
+  );
+}

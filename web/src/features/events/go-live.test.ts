@@ -1,0 +1,22 @@
+import { parseServerMessage, pickMimeType } from './go-live';
+
+describe('go live', () => {
+  it('prefers WebM Opus, then Ogg Opus, then MP4', () => {
+    expect(pickMimeType(() => true)).toBe('audio/webm;codecs=opus');
+    expect(pickMimeType((type) => type.startsWith('audio/ogg'))).toBe('audio/ogg;codecs=opus');
+    expect(pickMimeType((type) => type === 'audio/mp4')).toBe('audio/mp4');
+    expect(pickMimeType(() => false)).toBeNull();
+  });
+
+  it('reads the server messages of the contract', () => {
+    expect(parseServerMessage('{"type":"live"}')).toEqual({ type: 'live' });
+    expect(parseServerMessage('{"type":"ended"}')).toEqual({ type: 'ended' });
+    expect(parseServerMessage('{"type":"error","status":409,"message":"Someone else is live."}')).toEqual({
+      type: 'error',
+      status: 409,
+      message: 'Someone else is live.',
+    });
+    expect(parseServerMessage('nope')).toBeNull();
+    expect(parseServerMessage('{"type":"other"}')).toBeNull();
+  });
+});

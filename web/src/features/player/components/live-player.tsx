@@ -1,0 +1,355 @@
+import { ActionIcon, Alert, Badge, Box, Button, Card, Group, Loader, Slider, Stack, Text } from '@mantine/core';
+import { IconHeadphones, IconPlayerPause, IconPlayerPlay, IconPlayerTrackNext, IconVolume, IconVolumeOff } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../lib/errors';
+import type { EncoreEvent } from '../../events/model';
+import { countdown, countdownText, isolateLtr } from '../../events/model';
+import { checkPlaylist, createStreamSession } from '../api';
+import type { Denial } from '../model';
+import { WAIT_RETRY_MS, formatClock, position } from '../model';
+import { attachStream } from '../stream-engine';
+import type { StreamEngine } from '../stream-engine';
+
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'connecting' }
+  | { kind: 'waiting' }
+  | { kind: 'playing' }
+  | { kind: 'denied'; denial: Denial }
+  | { kind: 'refused'; message: string }
+  | { kind: 'failed' };
+
+interface Snapshot {
+  now: number;
+  currentTime: number;
+  paused: boolean;
+  range: { start: number; end: number } | null;
+  liveEdge: number | null;
+  latency: number | null;
+}
+
+const TICK_MS = 250;
+
+function seekableRange(audio: HTMLAudioElement): { start: number; end: number } | null {
+  const ranges = audio.seekable;
+  if (ranges.length === 0) return null;
+  const end = ranges.end(ranges.length - 1);
+  if (!Number.isFinite(end)) return null;
+  return { start: ranges.start(0), end };
+}
+
+/**
+ * The fan's player: opens a stream session, waits for the artist (the playlist answers 404
+ * until then), plays live or the replay with hls.js, and says why when the server denies the
+ * stream (another device, access ended).
+ */
+export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsAt'> }): ReactNode {
+  const { t } = useTranslation('player');
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const engineRef = useRef<StreamEngine | null>(null);
+  const [session, setSession] = useState<string | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [live, setLive] = useState<boolean | null>(null);
+  const [volume, setVolume] = useState(1);
+  const [muted, setMuted] = useState(false);
+  const [seeking, setSeeking] = useState<number | null>(null);
+  const [snap, setSnap] = useState<Snapshot>(() => ({ now: Date.now(), currentTime: 0, paused: true, range: null, liveEdge: null, latency: null }));
+
+  const open = useMutation({
+    mutationFn: () => createStreamSession(event.id),
+    onMutate: () => {
+      setPhase({ kind: 'connecting' });
+    },
+    onSuccess: (result) => {
+      setLive(null);
+      setSession(result.playlistUrl);
+    },
+    onError: (error) => {
+      setSession(null);
+      setPhase({ kind: 'refused', message: errorText(error, t) });
+    },
+  });
+
+  // The session's life: probe the playlist, wait while it is missing, play once it is there,
+  // and stop for good when it is denied.
+  useEffect(() => {
+    const audio = audioRef.current;
+    if (!session || !audio) return;
+    let cancelled = false;
+    let generation = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => {
+      generation += 1;
+      engineRef.current?.destroy();
+      engineRef.current = null;
+    };
+    const retryLater = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        void check();
+      }, WAIT_RETRY_MS);
+    };
+    const start = async (): Promise<void> => {
+      stop();
+      const mine = generation;
+      const current = (): boolean => !cancelled && mine === generation;
+      setPhase({ kind: 'playing' });
+      const engine = await attachStream(audio, session, {
+        onDenied: () => {
+          if (!current()) return;
+          stop();
+          void check();
+        },
+        onMissing: () => {
+          if (!current()) return;
+          stop();
+          setPhase({ kind: 'waiting' });
+          retryLater();
+        },
+        onPlaylist: (isLive) => {
+          if (current()) setLive(isLive);
+        },
+        onFailed: () => {
+          if (!current()) return;
+          stop();
+          setPhase({ kind: 'failed' });
+        },
+      });
+      if (!current()) {
+        engine.destroy();
+        return;
+      }
+      engineRef.current = engine;
+      audio.play().catch(() => undefined);
+    };
+    const check = async (): Promise<void> => {
+      let state;
+      try {
+        state = await checkPlaylist(session);
+      } catch {
+        state = { kind: 'error' as const, status: 0 };
+      }
+      if (cancelled) return;
+      if (state.kind === 'ready') {
+        await start();
+      } else if (state.kind === 'denied') {
+        stop();
+        audio.pause();
+        setPhase({ kind: 'denied', denial: state.denial });
+      } else {
+        setPhase({ kind: 'waiting' });
+        retryLater();
+      }
+    };
+    void check();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      stop();
+    };
+  }, [session]);
+
+  // The controls' view of the media element (and of hls.js's live edge).
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const audio = audioRef.current;
+      if (!audio) return;
+      setSnap({
+        now: Date.now(),
+        currentTime: audio.currentTime,
+        paused: audio.paused,
+        range: seekableRange(audio),
+        liveEdge: engineRef.current?.liveEdge() ?? null,
+        latency: engineRef.current?.latency() ?? null,
+      });
+    }, TICK_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, []);
+
+  const where = position(snap.currentTime, snap.range, live === true, snap.liveEdge);
+
+  const togglePlay = (): void => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    if (audio.paused) audio.play().catch(() => undefined);
+    else audio.pause();
+  };
+  const backToLive = (): void => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    const edge = snap.liveEdge ?? (snap.range ? snap.range.end - 1 : null);
+    if (edge !== null) audio.currentTime = edge;
+    audio.play().catch(() => undefined);
+  };
+  const listen = (): void => {
+    open.mutate();
+  };
+
+  let body: ReactNode;
+  if (phase.kind === 'idle') {
+    body = (
+      <Button leftSection={<IconHeadphones size={16} />} onClick={listen} data-testid="player-listen">
+        {t('listen')}
+      </Button>
+    );
+  } else if (phase.kind === 'connecting') {
+    body = (
+      <Group gap="xs">
+        <Loader size="xs" />
+        <Text size="sm">{t('connecting')}</Text>
+      </Group>
+    );
+  } else if (phase.kind === 'waiting') {
+    const start = Date.parse(event.startsAt);
+    body = (
+      <Stack gap={4} data-testid="player-waiting">
+        <Group gap="xs" wrap="nowrap">
+          <Loader size="xs" type="dots" />
+          <Text size="sm" fw={600}>
+            {start > snap.now
+              ? t('startsIn', { time: countdownText(countdown(start, snap.now), (count) => t('events:countdownDays', { count }), isolateLtr) })
+              : t('waiting')}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('waitingHint')}
+        </Text>
+      </Stack>
+    );
+  } else if (phase.kind === 'denied') {
+    body = (
+      <Alert color={phase.denial === 'expired' ? 'gray' : 'orange'} data-testid="player-denied" data-denial={phase.denial}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{t(`denied.${phase.denial}`)}</Text>
+          {phase.denial === 'expired' ? null : (
+            <Button size="xs" onClick={listen} loading={open.isPending} data-testid="player-listen-here">
+              {phase.denial === 'superseded' ? t('listenHere') : t('listenAgain')}
+            </Button>
+          )}
+        </Stack>
+      </Alert>
+    );
+  } else if (phase.kind === 'refused' || phase.kind === 'failed') {
+    body = (
+      <Alert color="red" data-testid="player-refused">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{phase.kind === 'refused' ? phase.message : t('failed')}</Text>
+          <Button size="xs" variant="light" onClick={listen} loading={open.isPending}>
+            {t('listenAgain')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else {
+    const shownTime = seeking ?? where.elapsed + where.start;
+    body = (
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap">
+            <ActionIcon
+              size="lg"
+              radius="xl"
+              onClick={togglePlay}
+              aria-label={snap.paused ? t('play') : t('pause')}
+              data-testid="player-toggle"
+            >
+              {snap.paused ? <IconPlayerPlay size={18} /> : <IconPlayerPause size={18} />}
+            </ActionIcon>
+            {live === false ? (
+              <Badge color="grape" variant="light" data-testid="player-replay">
+                {t('replay')}
+              </Badge>
+            ) : where.atLiveEdge ? (
+              <Badge color="red" variant="filled" data-testid="player-live-badge">
+                {t('live')}
+              </Badge>
+            ) : null}
+          </Group>
+          {live === true && !where.atLiveEdge && where.duration > 0 ? (
+            <Button size="compact-xs" variant="light" color="red" rightSection={<IconPlayerTrackNext size={14} />} onClick={backToLive} data-testid="player-back-to-live">
+              {t('backToLive')}
+            </Button>
+          ) : null}
+        </Group>
+        {/* Media timelines read left to right in every language. */}
+        <Box dir="ltr">
+          <Slider
+            size="sm"
+            min={where.start}
+            max={Math.max(where.end, where.start + 0.001)}
+            step={0.1}
+            value={Math.min(shownTime, Math.max(where.end, where.start))}
+            label={(value) => formatClock(value - where.start)}
+            onChange={setSeeking}
+            onChangeEnd={(value) => {
+              setSeeking(null);
+              if (audioRef.current) audioRef.current.currentTime = value;
+            }}
+            disabled={where.duration <= 0}
+            aria-label={t('seek')}
+            data-testid="player-seek"
+          />
+          <Group justify="space-between" mt={4}>
+            <Text size="xs" c="dimmed" data-testid="player-time">
+              {formatClock(shownTime - where.start)} / {formatClock(where.duration)}
+            </Text>
+            <Group gap={4} wrap="nowrap" w={140}>
+              <ActionIcon
+                variant="subtle"
+                size="sm"
+                onClick={() => {
+                  const audio = audioRef.current;
+                  if (!audio) return;
+                  audio.muted = !muted;
+                  setMuted(!muted);
+                }}
+                aria-label={muted ? t('unmute') : t('mute')}
+              >
+                {muted || volume === 0 ? <IconVolumeOff size={16} /> : <IconVolume size={16} />}
+              </ActionIcon>
+              <Slider
+                flex={1}
+                size="xs"
+                min={0}
+                max={1}
+                step={0.05}
+                value={muted ? 0 : volume}
+                label={null}
+                onChange={(value) => {
+                  setVolume(value);
+                  const audio = audioRef.current;
+                  if (!audio) return;
+                  audio.volume = value;
+                  if (muted && value > 0) {
+                    audio.muted = false;
+                    setMuted(false);
+                  }
+                }}
+                aria-label={t('volume')}
+              />
+            </Group>
+          </Group>
+        </Box>
+      </Stack>
+    );
+  }
+
+  return (
+    <Card
+      withBorder
+      padding="sm"
+      data-testid="player"
+      data-phase={phase.kind}
+      data-live={live === null ? undefined : String(live)}
+      data-latency={snap.latency === null ? undefined : snap.latency.toFixed(3)}
+    >
+      <audio ref={audioRef} preload="none" data-testid="player-audio" style={{ display: 'none' }} />
+      {body}
+    </Card>
+  );
+}

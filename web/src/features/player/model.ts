@@ -1,0 +1,72 @@
+/** Live audio for fans (docs/api-contract.md, "Live audio"): sessions, denials, the clock. */
+import type { AccessState, EncoreEvent } from '../events/model';
+
+export interface StreamSession {
+  /** Same-origin path: `/stream/<token>/index.m3u8`. */
+  playlistUrl: string;
+  expiresAt: string;
+}
+
+/** Why a stream URL answered 403 (the `Encore-Denied` header). */
+export type Denial = 'invalid' | 'expired' | 'superseded';
+
+export const DENIED_HEADER = 'Encore-Denied';
+
+/** Seconds between two tries while the playlist answers 404 (the artist has not started). */
+export const WAIT_RETRY_MS = 3000;
+
+/** Behind the live edge by more than this, the player offers "Back to live". */
+export const LIVE_EDGE_TOLERANCE_S = 3;
+
+export function parseDenial(value: string | null): Denial {
+  return value === 'expired' || value === 'superseded' ? value : 'invalid';
+}
+
+const LISTENABLE: readonly AccessState[] = ['upcoming', 'live', 'replay'];
+
+/** The fan may open the player: a ticket (or a pass) and the concert not over for them. */
+export function canListen(event: Pick<EncoreEvent, 'owned' | 'access'>): boolean {
+  return event.owned && LISTENABLE.includes(event.access);
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+export function formatClock(seconds: number): string {
+  const total = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = total % 60;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return hours > 0 ? `${String(hours)}:${pad(minutes)}:${pad(secs)}` : `${String(minutes)}:${pad(secs)}`;
+}
+
+/** Where the player stands in the show, from the media element (and hls.js when used). */
+export interface Position {
+  /** Seconds since the start of the show. */
+  elapsed: number;
+  /** Seconds recorded so far (live) or the whole show (replay). */
+  duration: number;
+  /** Start of the seekable range, in media time. */
+  start: number;
+  /** End of the seekable range, in media time. */
+  end: number;
+  /** Live and close enough to the edge to call it live. */
+  atLiveEdge: boolean;
+}
+
+export function position(
+  currentTime: number,
+  range: { start: number; end: number } | null,
+  live: boolean,
+  liveEdge: number | null,
+): Position {
+  const start = range?.start ?? 0;
+  const end = range?.end ?? currentTime;
+  const edge = liveEdge ?? end;
+  return {
+    elapsed: Math.max(0, currentTime - start),
+    duration: Math.max(0, end - start),
+    start,
+    end,
+    atLiveEdge: live && edge - currentTime <= LIVE_EDGE_TOLERANCE_S,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Plays a session's LL-HLS playlist in an <audio> element: hls.js (loaded on demand, never in
+ * the first bundle) or Safari's native HLS. Reports what the player must act on: a 403 (the
+ * caller asks the playlist why), a 404 (the artist has not started), the end of the show.
+ */
+import type { HlsConfig } from 'hls.js';
+import { logger } from '../../lib/logger';
+
+export interface StreamEvents {
+  /** A stream URL answered 403: the session was superseded, expired or revoked. */
+  onDenied: () => void;
+  /** The playlist answers 404: the show has not started (or not yet for this server). */
+  onMissing: () => void;
+  /** The playlist was read: `live` is false once it carries EXT-X-ENDLIST. */
+  onPlaylist: (live: boolean) => void;
+  /** Nothing more to try. */
+  onFailed: (detail: string) => void;
+}
+
+export interface StreamEngine {
+  /** Media time of the live edge the player aims at (hls.js), else null. */
+  liveEdge: () => number | null;
+  /** hls.js's own estimate of the distance to the live edge, in seconds. */
+  latency: () => number | null;
+  destroy: () => void;
+}
+
+/** Tuned for the server's ≈ 1 s segments and ≈ 250 ms parts: hold back PART-HOLD-BACK
+ * (≈ 0.77 s), catch up gently when late, and keep the whole show seekable. */
+export const HLS_CONFIG: Partial<HlsConfig> = {
+  lowLatencyMode: true,
+  maxLiveSyncPlaybackRate: 1.25,
+  backBufferLength: Infinity,
+  // Blocking playlist reloads wait up to a few part durations; a publisher that reconnects
+  // may leave a request open for longer.
+  playlistLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 20_000,
+      timeoutRetry: { maxNumRetry: 6, retryDelayMs: 0, maxRetryDelayMs: 0 },
+      errorRetry: { maxNumRetry: 6, retryDelayMs: 1000, maxRetryDelayMs: 8000 },
+    },
+  },
+};
+
+const HLS_MIME = 'application/vnd.apple.mpegurl';
+const MAX_NETWORK_RETRIES = 5;
+
+export async function attachStream(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents): Promise<StreamEngine> {
+  const { default: Hls } = await import('hls.js/light');
+  if (!Hls.isSupported() && audio.canPlayType(HLS_MIME)) return attachNative(audio, playlistUrl, events);
+  if (!Hls.isSupported()) {
+    events.onFailed('unsupported');
+    return { liveEdge: () => null, latency: () => null, destroy: () => undefined };
+  }
+  const hls = new Hls(HLS_CONFIG);
+  let networkRetries = 0;
+  let destroyed = false;
+  hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
+    networkRetries = 0;
+    events.onPlaylist(data.details.live);
+  });
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (destroyed) return;
+    const code = data.response?.code;
+    if (code === 403) {
+      events.onDenied();
+      return;
+    }
+    if (code === 404 && (data.details === Hls.ErrorDetails.MANIFEST_LOAD_ERROR || data.details === Hls.ErrorDetails.LEVEL_LOAD_ERROR)) {
+      events.onMissing();
+      return;
+    }
+    if (!data.fatal) return;
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+      hls.recoverMediaError();
+    } else if (data.type === Hls.ErrorTypes.NETWORK_ERROR && networkRetries < MAX_NETWORK_RETRIES) {
+      networkRetries += 1;
+      setTimeout(() => {
+        if (!destroyed) hls.startLoad();
+      }, 1000 * networkRetries);
+    } else {
+      logger.warn('stream failed', data.details);
+      events.onFailed(data.details);
+    }
+  });
+  hls.attachMedia(audio);
+  hls.loadSource(playlistUrl);
+  return {
+    liveEdge: () => hls.liveSyncPosition,
+    latency: () => (Number.isFinite(hls.latency) ? hls.latency : null),
+    destroy: () => {
+      destroyed = true;
+      hls.destroy();
+      audio.removeAttribute('src');
+      audio.load();
+    },
+  };
+}
+
+/** Safari without MSE: the browser fetches the playlist itself; a failure is probed by the caller. */
+function attachNative(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents): StreamEngine {
+  const onError = (): void => {
+    events.onDenied();
+  };
+  const onMeta = (): void => {
+    events.onPlaylist(!Number.isFinite(audio.duration));
+  };
+  audio.addEventListener('error', onError);
+  audio.addEventListener('loadedmetadata', onMeta);
+  audio.addEventListener('durationchange', onMeta);
+  audio.src = playlistUrl;
+  return {
+    liveEdge: () => null,
+    latency: () => null,
+    destroy: () => {
+      audio.removeEventListener('error', onError);
+      audio.removeEventListener('loadedmetadata', onMeta);
+      audio.removeEventListener('durationchange', onMeta);
+      audio.removeAttribute('src');
+      audio.load();
+    },
+  };
+}
