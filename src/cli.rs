@@ -44,6 +44,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         database = %crate::db::Backend::of(&config.database_url).map(|b| format!("{b:?}")).unwrap_or_default(),
         "Encore is listening"
     );
+    if config.demo {
+        tokio::spawn(crate::demo::broadcast(
+            state.clone(),
+            std::path::PathBuf::from("media/demo.aac"),
+        ));
+    }
     crate::app::serve(listener, ingest, state, shutdown_signal()).await
 }
 

@@ -31,7 +31,7 @@ pub enum Command {
 
 #[derive(Debug, Clone, Args)]
 pub struct PushArgs {
-    /// The audio file: AAC in ADTS (`ffmpeg -i song.mp3 -c:a aac -f adts song.aac`).
+    /// The audio file: AAC in ADTS (`ffmpeg -i song.wav -c:a aac -f adts song.aac`) or MP3.
     pub file: PathBuf,
     /// The concert's id.
     #[arg(long)]

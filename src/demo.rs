@@ -96,6 +96,9 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
+const DEMO_TITLE: &str = "Opening Night (demo concert)";
+const DEMO_ARTIST: &str = "The Encore House Band";
+
 /// A project with the demo fan as its artist, a concert starting in ten minutes (so its
 /// live window is open right away) and a 30-day pass.
 async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
@@ -103,7 +106,7 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     use crate::events::store as events;
     let project = crate::projects::store::insert(
         &state.db,
-        "The Encore House Band",
+        DEMO_ARTIST,
         "Encore's demo act: a live set to try tickets and streaming.",
         crate::projects::ProjectStatus::Active,
     )
@@ -113,8 +116,8 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
         &state.db,
         events::NewEvent {
             project_id: &project.id,
-            title: "Opening Night (demo concert)",
-            artist_name: "The Encore House Band",
+            title: DEMO_TITLE,
+            artist_name: DEMO_ARTIST,
             description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
             starts_at: crate::db::now_ms() + 10 * 60_000,
             duration_minutes: 90,
@@ -145,5 +148,96 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
         "Demo concert: \"{}\" (stream key {})",
         event.title, event.stream_key
     );
+    Ok(())
+}
+
+/// The demo concert goes live: `media/demo.aac` is pushed on a loop through the HTTP
+/// ingest, exactly as `encore push` would, until the show is ended from the dashboard.
+/// A demo concert whose show ended or whose window closed is replaced by a new one.
+pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Result<()> {
+    use crate::events::model::EventStatus;
+    use crate::events::store as events;
+    if !media.exists() {
+        println!(
+            "No {} here: the demo concert stays silent (push audio to it yourself).",
+            media.display()
+        );
+        return Ok(());
+    }
+    let now = crate::db::now_ms();
+    let current: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM events WHERE title = $1 AND status IN ('published', 'live') \
+         AND starts_at <= $2 AND starts_at > $3 ORDER BY starts_at DESC LIMIT 1",
+    )
+    .bind(DEMO_TITLE)
+    .bind(now + 15 * 60_000)
+    .bind(now - 23 * 3_600_000)
+    .fetch_optional(&state.db)
+    .await?;
+    let event = match current {
+        Some((id,)) => events::by_id(&state.db, &id).await?,
+        None => {
+            let project: Option<(String,)> =
+                sqlx::query_as("SELECT id FROM projects WHERE name = $1 LIMIT 1")
+                    .bind(DEMO_ARTIST)
+                    .fetch_optional(&state.db)
+                    .await?;
+            let Some((project,)) = project else {
+                return Ok(());
+            };
+            let event = events::insert(
+                &state.db,
+                events::NewEvent {
+                    project_id: &project,
+                    title: DEMO_TITLE,
+                    artist_name: DEMO_ARTIST,
+                    description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+                    starts_at: now,
+                    duration_minutes: 90,
+                    price_minor: 1500,
+                    currency: "EUR",
+                    capacity: Some(500),
+                },
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
+            events::set_status(
+                &state.db,
+                &event.id,
+                &[EventStatus::Draft],
+                EventStatus::Published,
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
+            Some(event)
+        }
+    };
+    let Some(event) = event else {
+        return Ok(());
+    };
+    println!(
+        "Demo concert \"{}\" is live: {} is pushed on a loop.",
+        event.title,
+        media.display()
+    );
+    let args = crate::config::PushArgs {
+        file: media,
+        event: event.id,
+        key: event.stream_key,
+        server: format!("http://{}", state.config.bind),
+        repeat: 0,
+    };
+    // The server is starting alongside: retry until it answers (or refuses for good).
+    for _ in 0..20 {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        match crate::stream::push::run(args.clone()).await {
+            Err(err) if err.to_string().contains("connecting") => continue,
+            Err(err) => {
+                tracing::info!(error = %err, "the demo broadcast stopped");
+                return Ok(());
+            }
+            Ok(()) => return Ok(()),
+        }
+    }
     Ok(())
 }

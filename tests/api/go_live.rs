@@ -299,3 +299,98 @@ async fn an_encoder_that_goes_silent_is_disconnected_after_the_idle_timeout() {
     assert!(status.recorded_seconds > 0.5, "{status:?}");
     drop(tx);
 }
+
+#[tokio::test]
+async fn encore_push_sends_mp3_paced_by_its_frames() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let file = media.path().join("song.mp3");
+    std::fs::write(
+        &file,
+        encoded(2, &["-c:a", "libmp3lame", "-b:a", "128k"], "mp3"),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    encore::stream::push::run(encore::config::PushArgs {
+        file,
+        event: event.clone(),
+        key,
+        server: app.url.clone(),
+        repeat: 1,
+    })
+    .await
+    .expect("push");
+    assert!(
+        started.elapsed() >= Duration::from_millis(1_900),
+        "real time, not as fast as possible"
+    );
+    end_show(&app, &event).await;
+    let seconds = heard_seconds(&app, &event).await;
+    assert!((seconds - 2.0).abs() < 0.3, "heard {seconds} s of 2 s");
+}
+
+/// The file `make run` broadcasts, pushed by `encore push` and read back over HTTP by
+/// ffprobe: every packet follows the previous one with no gap or overlap.
+#[tokio::test]
+async fn the_demo_file_in_media_is_pushed_then_decoded_whole_with_continuous_timestamps() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("media/demo.aac");
+    let frames = encore::stream::adts::AdtsParser::new().push(&std::fs::read(&file).unwrap());
+    let expected = frames.len() as f64 * 1024.0 / 48_000.0;
+    encore::stream::push::run(encore::config::PushArgs {
+        file,
+        event: event.clone(),
+        key,
+        server: app.url.clone(),
+        repeat: 1,
+    })
+    .await
+    .expect("push");
+    end_show(&app, &event).await;
+    let seconds = heard_seconds(&app, &event).await;
+    assert!((seconds - expected).abs() < 0.1, "{seconds} vs {expected}");
+
+    let (_, fan) = &app.fans(1).await[0];
+    assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (_, session) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    let playlist = format!(
+        "{}{}",
+        app.url,
+        session["payload"]["playlistUrl"].as_str().unwrap()
+    );
+    let packets = tokio::task::spawn_blocking(move || {
+        Command::new("ffprobe")
+            .args(["-v", "error", "-select_streams", "a:0", "-show_entries"])
+            .args(["packet=pts_time", "-of", "csv=p=0", &playlist])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let times: Vec<f64> = String::from_utf8_lossy(&packets.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches(',').parse().expect("pts_time"))
+        .collect();
+    let frame = 1024.0 / 48_000.0;
+    for (i, pair) in times.windows(2).enumerate() {
+        assert!(
+            (pair[1] - pair[0] - frame).abs() < 1e-4,
+            "packet {} starts at {} but the one before ended at {}",
+            i + 1,
+            pair[1],
+            pair[0] + frame
+        );
+    }
+    let count = times.len();
+    assert_eq!(count, frames.len(), "every frame is there");
+}
