@@ -311,7 +311,7 @@ async fn serve(
                         (header::CONTENT_TYPE, "application/vnd.apple.mpegurl"),
                         (header::CACHE_CONTROL, "no-cache"),
                     ],
-                    text.to_string(),
+                    text,
                 )
                     .into_response(),
                 // The artist has not started yet: players retry until the stream appears.

@@ -27,7 +27,7 @@ struct State {
     connected_at: Option<Instant>,
     bytes_in: u64,
     /// (version, full playlist, delta playlist)
-    cache: Option<(u64, Arc<str>, Arc<str>)>,
+    cache: Option<(u64, Bytes, Bytes)>,
 }
 
 pub struct Show {
@@ -252,7 +252,7 @@ impl Show {
     }
 
     /// The playlist text (full or delta), rendered once per change and shared.
-    pub fn playlist(&self, skip: bool) -> Option<Arc<str>> {
+    pub fn playlist(&self, skip: bool) -> Option<Bytes> {
         let version = *self.version.borrow();
         let mut state = self.lock();
         if let Some((v, full, delta)) = &state.cache
@@ -270,7 +270,7 @@ impl Show {
             }
             .render()
         };
-        let (full, delta): (Arc<str>, Arc<str>) = (render(false).into(), render(true).into());
+        let (full, delta) = (Bytes::from(render(false)), Bytes::from(render(true)));
         state.cache = Some((version, full.clone(), delta.clone()));
         Some(if skip { delta } else { full })
     }

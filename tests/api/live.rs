@@ -279,7 +279,7 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     };
     show.feed(id, frames[half..].to_vec(), 0).unwrap();
     show.end().unwrap();
-    let text = show.playlist(false).unwrap();
+    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
     assert!(
         text.contains("#EXT-X-DISCONTINUITY"),
         "the restart is marked for players"
@@ -372,7 +372,7 @@ async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let status = show.status();
     assert!(status.recorded_seconds > 2.5, "{status:?}");
     assert!(status.segments >= 2);
-    let text = show.playlist(false).unwrap();
+    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
     assert!(text.contains("seg1.m4s"), "{text}");
 }
 
@@ -430,7 +430,7 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     );
     let show = app.state.hub.show(&event);
     show.end().unwrap();
-    let text = show.playlist(false).unwrap();
+    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
     let path = show.dir().join("index.m3u8");
     std::fs::write(&path, text.as_bytes()).unwrap();
