@@ -490,3 +490,71 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
     assert!(recovered.media("seg0.m4s").await.is_some());
     assert!(recovered.cached("seg0.m4s").is_some());
 }
+
+#[tokio::test]
+async fn denied_stream_requests_get_no_bytes_and_say_why() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let other = concert(&app, None, 500, 60_000).await;
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    assert_eq!(app.buy(fan, &other, CARD_OK).await.0, StatusCode::OK);
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a ticket for another concert: {body}"
+    );
+
+    let denied = |url: String| {
+        let http = app.http.clone();
+        async move {
+            let response = http.get(&url).send().await.unwrap();
+            let status = response.status();
+            let reason = response
+                .headers()
+                .get("encore-denied")
+                .map(|v| v.to_str().unwrap().to_owned());
+            assert!(response.bytes().await.unwrap().is_empty(), "{url}");
+            (status, reason)
+        }
+    };
+    // Expired: a session whose window has just closed.
+    let (_, token) = app
+        .state
+        .stream_access
+        .open(&event, "ticket-1", encore::db::now_ms() + 20);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for file in ["index.m3u8", "init.mp4", "seg0.0.m4s"] {
+        assert_eq!(
+            denied(format!("{}/stream/{token}/{file}", app.url)).await,
+            (StatusCode::FORBIDDEN, Some("expired".to_owned()))
+        );
+    }
+    // Superseded: the same ticket opened again.
+    let (_, first) = app.state.stream_access.open(&event, "ticket-2", i64::MAX);
+    let (_, second) = app.state.stream_access.open(&event, "ticket-2", i64::MAX);
+    assert_eq!(
+        denied(format!("{}/stream/{first}/index.m3u8", app.url)).await,
+        (StatusCode::FORBIDDEN, Some("superseded".to_owned()))
+    );
+    // Tampered: the signature no longer matches.
+    let flip = |c: &str| if c == "A" { "B" } else { "A" };
+    let mut forged = second.clone();
+    forged.replace_range(..1, flip(&second[..1]));
+    let mut tampered = second.clone();
+    let last = if tampered.ends_with('A') { "B" } else { "A" };
+    tampered.replace_range(tampered.len() - 1.., last);
+    for token in [forged, tampered, "garbage".to_owned()] {
+        assert_eq!(
+            denied(format!("{}/stream/{token}/index.m3u8", app.url)).await,
+            (StatusCode::FORBIDDEN, Some("invalid".to_owned()))
+        );
+    }
+}
