@@ -16,6 +16,7 @@ const ACCOUNTS = {
 };
 const LIVE_TITLE = 'Sine Waves at Dawn';
 const MIC_TITLE = 'Open Mic Night';
+const SOON_TITLE = 'Rehearsal in Ten';
 const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
 const MIC_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', ...PLAYBACK_ARGS];
 // The playlist answers 404 until the artist starts and 403 once another device took over:
@@ -63,14 +64,14 @@ async function signInAs(page, account) {
 }
 
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
-async function createConcert(title, { buy }) {
+async function createConcert(title, { buy, startsAt = new Date() }) {
   const project = await admin('POST', '/api/v1/projects', { name: `${title} band` });
   assert.equal(project.status, 201, JSON.stringify(project.json));
   const created = await admin('POST', '/api/v1/events', {
     projectId: project.json.payload.id,
     title,
     artistName: `${title} band`,
-    startsAt: new Date().toISOString(),
+    startsAt: startsAt.toISOString(),
     durationMinutes: 60,
     price: 900,
     currency: 'EUR',
@@ -142,6 +143,8 @@ before(async () => {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60', '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', audioFile]);
   concerts.live = await createConcert(LIVE_TITLE, { buy: true });
   concerts.mic = await createConcert(MIC_TITLE, { buy: false });
+  // Sessions open 15 minutes before the start: this one counts down while it waits.
+  concerts.soon = await createConcert(SOON_TITLE, { buy: true, startsAt: new Date(Date.now() + 10 * 60_000) });
 });
 
 after(async () => {
@@ -192,8 +195,13 @@ describe('Encore live audio', () => {
   });
 
   test('a second device on the same ticket takes over; "Listen here" takes it back', async () => {
+    // The second device reads Persian (right to left) in the light theme.
     const second = await browser({ args: PLAYBACK_ARGS });
     const other = second.page;
+    await other.addInitScript(() => {
+      localStorage.setItem('theme-preset', 'light');
+      localStorage.setItem('language', 'ir');
+    });
     await signInAs(other, ACCOUNTS.fan);
     // The second device opens the concert's details from the events page.
     await other.goto(`${server.url}/events?event=${concerts.live.id}`);
@@ -201,6 +209,10 @@ describe('Encore live audio', () => {
     await details.getByTestId('player-listen').click();
     const otherPlayer = details.getByTestId('player');
     await advances(otherPlayer, 1, 'playback on the second device');
+    assert.equal(await other.locator('html').getAttribute('dir'), 'rtl');
+    await otherPlayer.getByTestId('player-live-badge').waitFor();
+    await other.waitForTimeout(400); // the drawer's slide-in transition
+    await screenshot(other, 'light-rtl-player-live');
 
     const { page } = first;
     const player = ticket(page, LIVE_TITLE).getByTestId('player');
@@ -214,7 +226,21 @@ describe('Encore live audio', () => {
     await denied.getByTestId('player-listen-here').click();
     await advances(player, 1, 'playback back on the first device');
     await otherPlayer.getByTestId('player-denied').waitFor({ timeout: 10_000 });
+    await screenshot(other, 'light-rtl-player-superseded');
     await finish(second, [STREAM_ANSWERS]);
+  });
+
+  test('before an upcoming concert the player counts down to the start', async () => {
+    // Another tab of the first device (the first tab keeps playing the live concert).
+    const page = await first.context.newPage();
+    await page.goto(`${server.url}/my-events`);
+    const card = ticket(page, SOON_TITLE);
+    await card.getByTestId('player-listen').click();
+    const waiting = card.getByTestId('player-waiting');
+    await waiting.waitFor();
+    assert.match(await waiting.innerText(), /The concert starts in \u2066?00:(09|10):\d\d\u2069?/);
+    await screenshot(page, 'dark-player-countdown');
+    await page.close();
   });
 
   test('the artist sees the stream key, the encoder settings and the publisher; End show turns the player to replay', async () => {
