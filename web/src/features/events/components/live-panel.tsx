@@ -83,13 +83,15 @@ function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean
   const [state, setState] = useState<GoLiveState>({ kind: 'idle' });
   const [level, setLevel] = useState(0);
   const session = useRef<GoLiveSession | null>(null);
-  useEffect(
-    () => () => {
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
       session.current?.stop();
       session.current = null;
-    },
-    [],
-  );
+    };
+  }, []);
   const active = state.kind === 'starting' || state.kind === 'live';
   const start = (): void => {
     void goLive({
@@ -101,7 +103,9 @@ function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean
       },
       onLevel: setLevel,
     }).then((started) => {
-      session.current = started;
+      // Closed while the microphone was being opened: let it go at once.
+      if (mounted.current) session.current = started;
+      else started.stop();
     });
   };
   return (

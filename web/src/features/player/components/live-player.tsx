@@ -152,8 +152,10 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     };
   }, [session]);
 
-  // The controls' view of the media element (and of hls.js's live edge).
+  // The controls' view of the media element (and of hls.js's live edge), while there is one.
+  const ticking = phase.kind === 'playing' || phase.kind === 'waiting';
   useEffect(() => {
+    if (!ticking) return;
     const timer = setInterval(() => {
       const audio = audioRef.current;
       if (!audio) return;
@@ -169,7 +171,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     return () => {
       clearInterval(timer);
     };
-  }, []);
+  }, [ticking]);
 
   const where = position(snap.currentTime, snap.range, live === true, snap.liveEdge);
 
