@@ -45,7 +45,7 @@ impl AppState {
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let db = crate::db::connect(&config.database_url).await?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
-        Ok(Self {
+        let state = Self {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
             limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
@@ -60,7 +60,13 @@ impl AppState {
             )?,
             config: Arc::new(config),
             db,
-        })
+        };
+        // Playlist URLs handed out before a restart keep working.
+        let restored = crate::stream::sessions::restore(&state).await?;
+        if restored > 0 {
+            tracing::info!(sessions = restored, "listening sessions restored");
+        }
+        Ok(state)
     }
 }
 
@@ -138,6 +144,11 @@ fn spawn_housekeeping(state: &AppState) {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }
             crate::stream::ingest::purge_recordings(&state).await;
+            if let Err(err) =
+                crate::stream::sessions::purge_expired(&state.db, crate::db::now_ms()).await
+            {
+                tracing::warn!(error = %err, "purging expired listening sessions failed");
+            }
             // Give back the seats of checkouts nobody paid for.
             if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
                 tracing::warn!(error = %err, "expiring unpaid orders failed");

@@ -33,8 +33,10 @@ pub enum Denied {
 }
 
 pub struct StreamAccess {
-    key: Vec<u8>,
-    /// ticket → its one live listening session.
+    /// HMAC keyed with this instance's stream key, cloned per signature (the key
+    /// schedule is computed once).
+    mac: Hmac<Sha256>,
+    /// ticket (or pass key) → its one live listening session.
     live: RwLock<HashMap<String, String>>,
 }
 
@@ -44,27 +46,39 @@ impl StreamAccess {
         // confused with any other signature.
         let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("any key length");
         mac.update(b"encore stream access v1");
+        let key = mac.finalize().into_bytes();
         Self {
-            key: mac.finalize().into_bytes().to_vec(),
+            mac: Hmac::<Sha256>::new_from_slice(&key).expect("any key length"),
             live: RwLock::new(HashMap::new()),
         }
     }
 
     fn sign(&self, message: &str) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
+        let mut mac = self.mac.clone();
         mac.update(message.as_bytes());
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
-    /// Start a listening session for a ticket (ending any other) and answer its token.
-    pub fn open(&self, event_id: &str, ticket_id: &str, expires_at: i64) -> (String, String) {
+    /// A new session id and its signed token for a ticket; it works once activated.
+    pub fn issue(&self, event_id: &str, ticket_id: &str, expires_at: i64) -> (String, String) {
         let session_id = crate::crypto::random_token(12);
+        let body = format!("{event_id}.{ticket_id}.{session_id}.{expires_at}");
+        let token = format!("{}.{}", URL_SAFE_NO_PAD.encode(&body), self.sign(&body));
+        (session_id, token)
+    }
+
+    /// Make `session_id` the ticket's one live session, ending any other.
+    pub fn activate(&self, ticket_id: &str, session_id: &str) {
         self.live
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(ticket_id.to_owned(), session_id.clone());
-        let body = format!("{event_id}.{ticket_id}.{session_id}.{expires_at}");
-        let token = format!("{}.{}", URL_SAFE_NO_PAD.encode(&body), self.sign(&body));
+            .insert(ticket_id.to_owned(), session_id.to_owned());
+    }
+
+    /// Issue and activate at once: (session id, token).
+    pub fn open(&self, event_id: &str, ticket_id: &str, expires_at: i64) -> (String, String) {
+        let (session_id, token) = self.issue(event_id, ticket_id, expires_at);
+        self.activate(ticket_id, &session_id);
         (session_id, token)
     }
 

@@ -16,14 +16,13 @@ use serde::{Deserialize, Serialize};
 
 use super::access::Denied;
 use super::hub::Status;
-use super::ingest;
+use super::{ingest, sessions};
 use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::Api;
 use crate::error::{Error, Result};
 use crate::events;
-use crate::events::model::{EARLY_ACCESS_MS, EventStatus};
 
 pub fn api_router() -> Router<AppState> {
     Router::new()
@@ -195,49 +194,10 @@ async fn open_session(
     Path(event_id): Path<String>,
 ) -> Result<Api<Session>> {
     let event = events::load(&app, &event_id).await?;
-    let now = now_ms();
-    if event.status() == EventStatus::Cancelled {
-        return Err(Error::forbidden("This concert was cancelled."));
-    }
-    if now < event.starts_at - EARLY_ACCESS_MS {
-        return Err(Error::forbidden(
-            "Listening opens 15 minutes before the concert starts.",
-        ));
-    }
-    if now >= event.access_until() {
-        return Err(Error::forbidden(
-            "The 24-hour listening window of this concert has closed.",
-        ));
-    }
-    let ticket: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL",
-    )
-    .bind(&user.account.id)
-    .bind(&event_id)
-    .fetch_optional(&app.db)
-    .await?;
-    let holder = match ticket {
-        Some((id,)) => id,
-        None => {
-            let pass: Option<(String,)> = sqlx::query_as(
-                "SELECT id FROM passes WHERE account_id = $1 AND revoked_at IS NULL \
-                 AND valid_from <= $2 AND valid_until > $2",
-            )
-            .bind(&user.account.id)
-            .bind(event.starts_at)
-            .fetch_optional(&app.db)
-            .await?;
-            let (pass,) =
-                pass.ok_or_else(|| Error::forbidden("You need a ticket for this concert."))?;
-            format!("pass:{pass}:{event_id}")
-        }
-    };
-    let (_, token) = app
-        .stream_access
-        .open(&event_id, &holder, event.access_until());
+    let started = sessions::start(&app, &user.account.id, &event).await?;
     Ok(Api::ok(Session {
-        playlist_url: format!("/stream/{token}/index.m3u8"),
-        expires_at: iso8601(event.access_until()),
+        playlist_url: started.playlist_path,
+        expires_at: iso8601(started.expires_at),
     }))
 }
 

@@ -13,4 +13,5 @@ pub mod mp3;
 pub mod playlist;
 pub mod push;
 pub mod segmenter;
+pub mod sessions;
 pub mod transcode;

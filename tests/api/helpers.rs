@@ -23,9 +23,13 @@ pub struct TestApp {
     pub ingest: String,
     pub state: AppState,
     pub http: reqwest::Client,
-    _data: tempfile::TempDir,
+    data: tempfile::TempDir,
+    database_url: String,
+    options: Options,
+    server: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
+#[derive(Clone, Copy)]
 pub struct Options {
     pub auth_rate_per_minute: u32,
     /// Configure Stripe with this webhook secret (its API base points nowhere).
@@ -55,6 +59,30 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         .with_env_filter("encore=warn")
         .try_init();
     let data = tempfile::tempdir().expect("temp dir");
+    let database_url = test_database_url(data.path()).await;
+    start(data, database_url, options).await
+}
+
+impl TestApp {
+    /// Stop this server and start a new one (new ports) on the same data directory and
+    /// database: what a restart of the process keeps, and what it loses.
+    pub async fn restart(self) -> TestApp {
+        let Self {
+            data,
+            database_url,
+            options,
+            server,
+            state,
+            ..
+        } = self;
+        server.abort();
+        let _ = server.await;
+        drop(state);
+        start(data, database_url, options).await
+    }
+}
+
+async fn start(data: tempfile::TempDir, database_url: String, options: Options) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -63,7 +91,6 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         .await
         .expect("bind ingest");
     let ingest_addr = ingest.local_addr().expect("addr").to_string();
-    let database_url = test_database_url(data.path()).await;
     let mut args: Vec<String> = [
         "encore",
         "serve",
@@ -102,7 +129,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     };
     let config = Config::from_args(*args).expect("config");
     let state = AppState::new(config).await.expect("state");
-    tokio::spawn(encore::app::serve(
+    let server = tokio::spawn(encore::app::serve(
         listener,
         Some(ingest),
         state.clone(),
@@ -116,7 +143,10 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             .timeout(Duration::from_secs(30))
             .build()
             .expect("client"),
-        _data: data,
+        data,
+        database_url,
+        options,
+        server,
     }
 }
 

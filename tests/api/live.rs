@@ -307,6 +307,101 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     );
 }
 
+/// Open a listening session for `fan`: the playlist's full URL.
+async fn listen(app: &TestApp, event: &str, fan: &str) -> String {
+    let (status, session) = app
+        .post(
+            &format!("/api/v1/stream/{event}/session"),
+            json!({}),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{session}");
+    session["payload"]["playlistUrl"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
+    encore::stream::push::run(encore::config::PushArgs {
+        file: file.to_owned(),
+        event: event.to_owned(),
+        key: key.to_owned(),
+        server: app.url.clone(),
+        repeat: 1,
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_listener_keeps_listening_across_a_server_restart_and_the_show_goes_on() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let admin = app.sign_in("admin@example.com").await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 3);
+    let event = concert(&app, None, 500, 0).await;
+    let key = stream_key(&app, &event).await;
+    let fans = app.fans(2).await;
+    let mut orders = Vec::new();
+    for (_, fan) in &fans {
+        let (status, paid) = app.buy(fan, &event, CARD_OK).await;
+        assert_eq!(status, StatusCode::OK);
+        orders.push(paid["payload"]["order"].as_str().unwrap().to_owned());
+    }
+    let listening = listen(&app, &event, &fans[0].1).await;
+    let refunded = listen(&app, &event, &fans[1].1).await;
+    push_file(&app, &event, &key, &file).await;
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/orders/{}/refund", orders[1]),
+            json!({ "reason": "changed their mind" }),
+            Some(&admin.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let before = app
+        .http
+        .get(format!("{}{listening}", app.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(before.contains("seg1.m4s"), "{before}");
+
+    let app = app.restart().await;
+    let get = |path: String| app.http.get(format!("{}{path}", app.url)).send();
+    // The playlist URL handed out before the restart still plays: same show, same files.
+    let after = get(listening.clone()).await.unwrap();
+    assert_eq!(after.status(), StatusCode::OK);
+    let after = after.text().await.unwrap();
+    assert!(after.contains("seg1.m4s"), "{after}");
+    let base = listening.trim_end_matches("index.m3u8");
+    let part = get(format!("{base}seg0.0.m4s")).await.unwrap();
+    assert_eq!(part.status(), StatusCode::OK);
+    assert!(!part.bytes().await.unwrap().is_empty());
+    // A refund before the restart stays a refund after it.
+    let denied = get(refunded).await.unwrap();
+    assert_eq!(denied.status(), StatusCode::FORBIDDEN);
+    assert_eq!(denied.headers()["encore-denied"], "superseded");
+    assert!(denied.bytes().await.unwrap().is_empty());
+
+    // The encoder comes back: the same playlist continues past a discontinuity.
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    push_file(&app, &event, &key, &file).await;
+    let grown = get(listening).await.unwrap().text().await.unwrap();
+    assert!(grown.contains("#EXT-X-DISCONTINUITY"), "{grown}");
+    assert!(
+        app.state.hub.show(&event).status().recorded_seconds > recorded + 2.5,
+        "the recording goes on after the restart"
+    );
+}
+
 #[tokio::test]
 async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let app = spawn_app().await;
