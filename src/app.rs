@@ -1,14 +1,16 @@
 //! Application state, the router, and serving it from a given listener.
 
-use std::net::SocketAddr;
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::serve::IncomingStream;
 use tokio::net::TcpListener;
+use tower::ServiceExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
@@ -25,9 +27,19 @@ use crate::messaging::Messenger;
 use crate::stream::access::StreamAccess;
 use crate::stream::hub::Hub;
 
-/// Everything a handler may need, cheap to clone.
+/// Everything a handler may need. Cloned for every request (axum's `State`), so it is
+/// one reference count: the services themselves live in [`Services`].
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Services>);
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+    fn deref(&self) -> &Services {
+        &self.0
+    }
+}
+
+pub struct Services {
     pub db: Db,
     pub config: Arc<Config>,
     pub keys: Arc<TokenKeys>,
@@ -45,7 +57,7 @@ impl AppState {
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let db = crate::db::connect(&config.database_url).await?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
-        let state = Self {
+        let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
             limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
@@ -60,7 +72,7 @@ impl AppState {
             )?,
             config: Arc::new(config),
             db,
-        };
+        }));
         // Playlist URLs handed out before a restart keep working.
         let restored = crate::stream::sessions::restore(&state).await?;
         if restored > 0 {
@@ -169,12 +181,34 @@ pub async fn serve(
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }
-    let app = router(state);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let router = router(state.clone());
+    // Per connection: the client's address for the API (rate limits), and the signed
+    // HLS files answered before the router, its middleware and its extensions — every
+    // listener asks for every part, so that path is kept to the token check and a copy
+    // of a reference-counted buffer.
+    let connections = tower::service_fn(move |incoming: IncomingStream<'_, TcpListener>| {
+        let address = *incoming.remote_addr();
+        let (router, state) = (router.clone(), state.clone());
+        std::future::ready(Ok::<_, Infallible>(tower::service_fn(
+            move |mut request: Request| {
+                let (router, state) = (router.clone(), state.clone());
+                async move {
+                    if crate::stream::files::is_stream_path(request.uri().path()) {
+                        return Ok(crate::stream::files::serve(
+                            &state,
+                            request.method(),
+                            request.uri(),
+                        )
+                        .await);
+                    }
+                    request.extensions_mut().insert(ConnectInfo(address));
+                    router.oneshot(request).await
+                }
+            },
+        )))
+    });
+    axum::serve(listener, connections)
+        .with_graceful_shutdown(shutdown)
+        .await?;
     Ok(())
 }

@@ -1,25 +1,24 @@
 //! HTTP faces of the live hub: Icecast-compatible ingest (`PUT`/`SOURCE /live/{event}`),
-//! listening sessions (`POST /api/v1/stream/{event}/session`), the signed HLS files
-//! (`/stream/{token}/…`), and the artist controls (live status, end show).
+//! browser go-live, listening sessions (`POST /api/v1/stream/{event}/session`) and the
+//! artist controls (live status, end show). The signed HLS files are in `files`.
 
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 
-use super::access::Denied;
 use super::hub::Status;
 use super::{ingest, sessions};
 use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
-use crate::db::{iso8601, now_ms};
+use crate::db::iso8601;
 use crate::envelope::Api;
 use crate::error::{Error, Result};
 use crate::events;
@@ -35,7 +34,6 @@ pub fn pages() -> Router<AppState> {
     Router::new()
         .route("/live/{event_id}", any(ingest))
         .route("/live/{event_id}/ws", get(go_live))
-        .route("/stream/{token}/{file}", get(serve))
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response {
@@ -199,116 +197,6 @@ async fn open_session(
         playlist_url: started.playlist_path,
         expires_at: iso8601(started.expires_at),
     }))
-}
-
-#[derive(Debug, Deserialize)]
-struct HlsQuery {
-    #[serde(rename = "_HLS_msn")]
-    msn: Option<u64>,
-    #[serde(rename = "_HLS_part")]
-    part: Option<u32>,
-    #[serde(rename = "_HLS_skip")]
-    skip: Option<String>,
-}
-
-/// What a file name under `/stream/{token}/` may be.
-enum Asset {
-    Playlist,
-    Init,
-    Segment(u64),
-    Part(u64, u32),
-}
-
-fn asset(name: &str) -> Option<Asset> {
-    match name {
-        "index.m3u8" => return Some(Asset::Playlist),
-        "init.mp4" => return Some(Asset::Init),
-        _ => {}
-    }
-    let stem = name.strip_prefix("seg")?.strip_suffix(".m4s")?;
-    match stem.split_once('.') {
-        Some((msn, part)) => Some(Asset::Part(msn.parse().ok()?, part.parse().ok()?)),
-        None => Some(Asset::Segment(stem.parse().ok()?)),
-    }
-}
-
-/// No body at all for anyone without a valid, current session; a header tells the
-/// player which message to show (the caller held the token, so it learns nothing new).
-fn forbidden(denied: Denied) -> Response {
-    let reason = match denied {
-        Denied::Invalid => "invalid",
-        Denied::Expired => "expired",
-        Denied::Superseded => "superseded",
-    };
-    (StatusCode::FORBIDDEN, [("encore-denied", reason)]).into_response()
-}
-
-async fn serve(
-    State(app): State<AppState>,
-    Path((token, file)): Path<(String, String)>,
-    Query(q): Query<HlsQuery>,
-) -> Response {
-    let grant = match app.stream_access.verify(&token, now_ms()) {
-        Ok(grant) => grant,
-        Err(denied) => return forbidden(denied),
-    };
-    let Some(asset) = asset(&file) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
-    let show = app.hub.show(&grant.event_id);
-    match asset {
-        Asset::Playlist => {
-            if let Some(msn) = q.msn {
-                let timeout = Duration::from_secs(3 * show.target_duration().max(1));
-                if !show.wait_for(msn, q.part, timeout).await {
-                    return StatusCode::SERVICE_UNAVAILABLE.into_response();
-                }
-            }
-            let skip = q.skip.as_deref() == Some("YES") || q.skip.as_deref() == Some("v2");
-            match show.playlist(skip) {
-                Some(text) => (
-                    [
-                        (header::CONTENT_TYPE, "application/vnd.apple.mpegurl"),
-                        (header::CACHE_CONTROL, "no-cache"),
-                    ],
-                    text,
-                )
-                    .into_response(),
-                // The artist has not started yet: players retry until the stream appears.
-                None => StatusCode::NOT_FOUND.into_response(),
-            }
-        }
-        Asset::Init => media(&show, "init.mp4").await,
-        Asset::Segment(msn) => media(&show, &format!("seg{msn}.m4s")).await,
-        Asset::Part(msn, part) => {
-            let name = super::segmenter::part_file(msn, part);
-            if let Some(bytes) = show.cached(&name) {
-                return media_response(bytes);
-            }
-            // A hinted part is answered as soon as it exists (blocking preload).
-            let timeout = Duration::from_secs(3 * show.target_duration().max(1));
-            show.wait_for(msn, Some(part), timeout).await;
-            media(&show, &name).await
-        }
-    }
-}
-
-async fn media(show: &super::hub::Show, name: &str) -> Response {
-    match show.media(name).await {
-        Some(bytes) => media_response(bytes),
-        None => StatusCode::NOT_FOUND.into_response(),
-    }
-}
-
-fn media_response(bytes: bytes::Bytes) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "audio/mp4"),
-            (header::CACHE_CONTROL, "private, max-age=86400"),
-        ],
-        bytes,
-    )
-        .into_response()
 }
 
 async fn live_status(

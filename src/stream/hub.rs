@@ -13,7 +13,7 @@ use tokio::sync::watch;
 
 use super::adts::AacFrame;
 use super::playlist::Playlist;
-use super::segmenter::{Progress, Segmenter};
+use super::segmenter::{MediaFile, Progress, Segmenter};
 
 /// A publisher that drops may come back within this time and continue the same show.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(30);
@@ -37,7 +37,7 @@ pub struct Show {
     version: watch::Sender<u64>,
     /// Media files as shared bytes: every new part goes in as it is written (all the
     /// live listeners ask for it at once), older ones on their first read from disk.
-    media: moka::sync::Cache<String, Bytes>,
+    media: moka::sync::Cache<MediaFile, Bytes>,
 }
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
@@ -165,24 +165,28 @@ impl Show {
 
     fn keep_fresh(&self, state: &mut State) {
         if let Some(segmenter) = state.segmenter.as_mut() {
-            for (name, bytes) in segmenter.take_fresh() {
-                self.media.insert(name, bytes);
+            for (file, bytes) in segmenter.take_fresh() {
+                self.media.insert(file, bytes);
             }
         }
     }
 
-    /// A media file (`init.mp4`, `seg{n}.m4s`, `seg{n}.{p}.m4s`) from memory.
-    pub fn cached(&self, name: &str) -> Option<Bytes> {
-        self.media.get(name)
+    /// A media file from memory.
+    pub fn cached(&self, file: MediaFile) -> Option<Bytes> {
+        self.media.get(&file)
     }
 
     /// A media file from memory, else from the recording on disk (then kept).
-    pub async fn media(&self, name: &str) -> Option<Bytes> {
-        if let Some(bytes) = self.media.get(name) {
+    pub async fn media(&self, file: MediaFile) -> Option<Bytes> {
+        if let Some(bytes) = self.media.get(&file) {
             return Some(bytes);
         }
-        let bytes = Bytes::from(tokio::fs::read(self.dir.join(name)).await.ok()?);
-        self.media.insert(name.to_owned(), bytes.clone());
+        let bytes = Bytes::from(
+            tokio::fs::read(self.dir.join(file.file_name()))
+                .await
+                .ok()?,
+        );
+        self.media.insert(file, bytes.clone());
         Some(bytes)
     }
 

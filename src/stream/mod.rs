@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod adts;
+pub mod files;
 pub mod fmp4;
 pub mod http;
 pub mod hub;

@@ -70,7 +70,7 @@ pub struct Segmenter {
     discontinuity_next: bool,
     ended: bool,
     /// Files written since the caller last took them, for its in-memory cache.
-    fresh: Vec<(String, bytes::Bytes)>,
+    fresh: Vec<(MediaFile, bytes::Bytes)>,
     /// The parts of the segment being written (joined into it when it closes).
     open_parts: Vec<(String, bytes::Bytes)>,
 }
@@ -82,6 +82,45 @@ const LOG_FILE: &str = "parts.log";
 
 pub fn part_file(msn: u64, part: u32) -> String {
     format!("seg{msn}.{part}.m4s")
+}
+
+/// A media file of a show, as players name it (`init.mp4`, `seg{msn}.m4s`,
+/// `seg{msn}.{part}.m4s`): a cache key that costs no allocation to build or hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MediaFile {
+    Init,
+    Segment(u64),
+    Part(u64, u32),
+}
+
+/// Digits only (no sign, no spaces), so one file has exactly one name.
+fn number<T: std::str::FromStr>(digits: &str) -> Option<T> {
+    if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
+impl MediaFile {
+    pub fn parse(name: &str) -> Option<Self> {
+        if name == "init.mp4" {
+            return Some(Self::Init);
+        }
+        let stem = name.strip_prefix("seg")?.strip_suffix(".m4s")?;
+        match stem.split_once('.') {
+            Some((msn, part)) => Some(Self::Part(number(msn)?, number(part)?)),
+            None => Some(Self::Segment(number(stem)?)),
+        }
+    }
+
+    pub fn file_name(self) -> String {
+        match self {
+            Self::Init => "init.mp4".to_owned(),
+            Self::Segment(msn) => format!("seg{msn}.m4s"),
+            Self::Part(msn, part) => part_file(msn, part),
+        }
+    }
 }
 
 impl Segmenter {
@@ -112,7 +151,7 @@ impl Segmenter {
             fragment_seq: 1,
             discontinuity_next: false,
             ended: false,
-            fresh: vec![("init.mp4".to_owned(), init)],
+            fresh: vec![(MediaFile::Init, init)],
             open_parts: Vec::new(),
         })
     }
@@ -213,7 +252,7 @@ impl Segmenter {
     }
 
     /// The files written since the last call, with their bytes.
-    pub fn take_fresh(&mut self) -> Vec<(String, bytes::Bytes)> {
+    pub fn take_fresh(&mut self) -> Vec<(MediaFile, bytes::Bytes)> {
         std::mem::take(&mut self.fresh)
     }
 
@@ -313,8 +352,8 @@ impl Segmenter {
         )?;
         let msn = segment.msn;
         let full = segment.parts.len() as u32 >= parts_per_segment;
-        self.open_parts.push((name.clone(), bytes.clone()));
-        self.fresh.push((name, bytes));
+        self.open_parts.push((name, bytes.clone()));
+        self.fresh.push((MediaFile::Part(msn, part), bytes));
         if full {
             self.close_segment();
         }
@@ -343,10 +382,10 @@ impl Segmenter {
             }
         }
         self.open_parts.clear();
-        let name = format!("seg{}.m4s", segment.msn);
-        if write_file(&self.dir.join(&name), &joined).is_ok() {
+        let file = MediaFile::Segment(segment.msn);
+        if write_file(&self.dir.join(file.file_name()), &joined).is_ok() {
             segment.complete = true;
-            self.fresh.push((name, joined.into()));
+            self.fresh.push((file, joined.into()));
         }
     }
 

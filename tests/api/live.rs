@@ -7,6 +7,8 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::json;
 
+use encore::stream::segmenter::MediaFile;
+
 use crate::helpers::*;
 
 pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
@@ -574,16 +576,17 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
     ] {
         let on_disk = std::fs::read(dir.path().join("event-1").join(name)).unwrap();
         let in_memory = show
-            .cached(name)
+            .cached(MediaFile::parse(name).unwrap())
             .unwrap_or_else(|| panic!("{name} not cached"));
         assert_eq!(in_memory.as_ref(), on_disk.as_slice(), "{name}");
     }
     // Older files (after a restart, or evicted) come from disk once, then from memory.
     let again = encore::stream::hub::Hub::new(dir.path().to_owned());
     let recovered = again.show("event-1");
-    assert!(recovered.cached("seg0.m4s").is_none());
-    assert!(recovered.media("seg0.m4s").await.is_some());
-    assert!(recovered.cached("seg0.m4s").is_some());
+    let segment = MediaFile::Segment(0);
+    assert!(recovered.cached(segment).is_none());
+    assert!(recovered.media(segment).await.is_some());
+    assert!(recovered.cached(segment).is_some());
 }
 
 #[tokio::test]
@@ -652,4 +655,15 @@ async fn denied_stream_requests_get_no_bytes_and_say_why() {
             (StatusCode::FORBIDDEN, Some("invalid".to_owned()))
         );
     }
+    // Only GET and HEAD, even with a valid token; answers are never sniffed as HTML.
+    let post = app
+        .http
+        .post(format!("{}/stream/{second}/index.m3u8", app.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(post.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(post.headers()["allow"], "GET, HEAD");
+    assert_eq!(post.headers()["x-content-type-options"], "nosniff");
+    assert!(post.bytes().await.unwrap().is_empty());
 }
