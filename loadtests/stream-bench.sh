@@ -45,12 +45,23 @@ sleep 0.5
 rps() { awk '/Requests\/sec/ {print $2}'; }
 p99() { awk '$1 == "99%" {print $2}'; }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+# Server CPU per request (user + system, µs) from /proc: what each server costs, apart
+# from the load generator sharing the machine.
+ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo $t; }
+workers() { pgrep -P "$(cat "$WORK/$1.pid")" | tr '\n' ' '; }
+# run NAME URL PIDS...: wrk, then "req/s p99 µs-per-request"
+run() {
+  local url=$1; shift
+  local before out after
+  before=$(ticks "$@"); out=$(wrk -t2 -c50 -d"${SECS}s" --latency "$url"); after=$(ticks "$@")
+  local r; r=$(echo "$out" | awk '/requests in/ {print $1}')
+  echo "$(echo "$out" | rps) $(echo "$out" | p99) $(python3 -c "print(f'{($after - $before) * 1e6 / $(getconf CLK_TCK) / $r:.1f}')")"
+}
 PART=${PART_URL##*/}
 echo "# stream serving $(date -u +%FT%TZ), $(nproc) cores, wrk -t2 -c50 -d${SECS}s, the same ~4.5 KB part ($PART)"
 for round in 1 2; do
-  e=$(wrk -t2 -c50 -d"${SECS}s" --latency "$PART_URL")
-  n=$(wrk -t2 -c50 -d"${SECS}s" --latency "http://127.0.0.1:$NGINX_PORT/$PART")
-  a=$(wrk -t2 -c50 -d"${SECS}s" --latency "http://127.0.0.1:$NGINX_AUTO_PORT/$PART")
-  er=$(echo "$e" | rps); nr=$(echo "$n" | rps); ar=$(echo "$a" | rps)
-  echo "round $round: encore $er req/s (p99 $(echo "$e" | p99)), nginx 1 worker $nr req/s (p99 $(echo "$n" | p99)), nginx $(nproc) workers $ar req/s (p99 $(echo "$a" | p99)); encore/nginx-1 $(ratio "$er" "$nr"), encore/nginx-$(nproc) $(ratio "$er" "$ar")"
+  read -r er ep ec < <(run "$PART_URL" "$BENCH")
+  read -r nr np nc < <(run "http://127.0.0.1:$NGINX_PORT/$PART" $(workers nginx1))
+  read -r ar ap ac < <(run "http://127.0.0.1:$NGINX_AUTO_PORT/$PART" $(workers nginxauto))
+  echo "round $round: encore $er req/s (p99 $ep, $ec µs CPU/req), nginx 1 worker $nr req/s (p99 $np, $nc µs/req), nginx $(nproc) workers $ar req/s (p99 $ap, $ac µs/req); encore/nginx-1 $(ratio "$er" "$nr"), encore/nginx-$(nproc) $(ratio "$er" "$ar")"
 done
