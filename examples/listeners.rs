@@ -3,10 +3,13 @@
 //! Two processes, so the server's CPU and memory can be measured on their own
 //! (`loadtests/listeners.sh` runs both and reads `/proc`):
 //!
-//! - `listeners serve PORT N FILE`: a release Encore on PORT with a published concert
-//!   and N listening sessions (one per ticket, opened in-process — issuing tickets is
-//!   not what is measured); writes `EVENT <id> <stream key>` and the N playlist URLs to
-//!   FILE, then serves until killed.
+//! - `listeners serve PORT N FILE [ADTS MINUTES]`: a release Encore on PORT with a
+//!   published concert and N listening sessions (one per ticket, opened in-process —
+//!   issuing tickets is not what is measured); with ADTS and MINUTES, the show already
+//!   has that many minutes recorded (the file looped, fed in-process as fast as it
+//!   goes), as when listeners arrive late in a long concert. Writes
+//!   `EVENT <id> <stream key> <first live segment>` and the N playlist URLs to FILE,
+//!   then serves until killed.
 //! - `listeners load URL FILE ADTS SECONDS`: publishes ADTS over the real HTTP ingest in
 //!   real time, recording when each part's last frame is sent; then N listeners, each on
 //!   its own connection, loop like an LL-HLS player: a blocking playlist reload for the
@@ -35,17 +38,57 @@ fn now_us() -> u64 {
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
-        Some("serve") if args.len() == 5 => serve(&args[2], args[3].parse()?, &args[4]).await,
+        Some("serve") if args.len() == 5 || args.len() == 7 => {
+            let prerecord = match args.get(5..7) {
+                Some([adts, minutes]) => Some((adts.as_str(), minutes.parse()?)),
+                _ => None,
+            };
+            serve(&args[2], args[3].parse()?, &args[4], prerecord).await
+        }
         Some("load") if args.len() == 6 => {
             load(&args[2], &args[3], &args[4], args[5].parse()?).await
         }
         _ => anyhow::bail!(
-            "usage: listeners serve PORT N FILE | listeners load URL FILE ADTS SECONDS"
+            "usage: listeners serve PORT N FILE [ADTS MINUTES] | listeners load URL FILE ADTS SECONDS"
         ),
     }
 }
 
-async fn serve(port: &str, listeners: usize, file: &str) -> anyhow::Result<()> {
+/// Record `minutes` of the show before anyone listens: whole segments of the file's
+/// frames, looped, through the hub as a publisher that then leaves. Answers the number
+/// of segments recorded (the live publisher's first segment).
+fn prerecord(state: &AppState, event_id: &str, adts: &str, minutes: u64) -> anyhow::Result<u64> {
+    let frames = AdtsParser::new().push(&std::fs::read(adts)?);
+    anyhow::ensure!(!frames.is_empty(), "{adts} is not ADTS");
+    let rate = frames[0].config.sample_rate();
+    let layout = Layout::for_rate(rate);
+    let per_segment = (layout.frames_per_part * layout.parts_per_segment) as usize;
+    let segment_seconds = (per_segment * 1024) as f64 / f64::from(rate);
+    let segments = (minutes as f64 * 60.0 / segment_seconds).round() as usize;
+    let show = state.hub.show(event_id);
+    let encore::stream::hub::Claim::Granted(publisher) = show.claim() else {
+        anyhow::bail!("the show could not be claimed")
+    };
+    let started = Instant::now();
+    let mut looped = frames.iter().cycle();
+    for _ in 0..segments {
+        let segment: Vec<_> = looped.by_ref().take(per_segment).cloned().collect();
+        show.feed(publisher, segment, 0)?;
+    }
+    show.release(publisher);
+    eprintln!(
+        "prerecorded {minutes} min ({segments} segments) in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(segments as u64)
+}
+
+async fn serve(
+    port: &str,
+    listeners: usize,
+    file: &str,
+    prerecorded: Option<(&str, u64)>,
+) -> anyhow::Result<()> {
     let data = tempfile::tempdir()?;
     let url = format!("http://127.0.0.1:{port}");
     let cli = Cli::try_parse_from([
@@ -95,7 +138,14 @@ async fn serve(port: &str, listeners: usize, file: &str) -> anyhow::Result<()> {
         EventStatus::Published,
     )
     .await?;
-    let mut out = format!("EVENT {} {}\n", event.id, event.stream_key);
+    let first_live_segment = match prerecorded {
+        Some((adts, minutes)) => prerecord(&state, &event.id, adts, minutes)?,
+        None => 0,
+    };
+    let mut out = format!(
+        "EVENT {} {} {first_live_segment}\n",
+        event.id, event.stream_key
+    );
     for i in 0..listeners {
         let (_, token) = state.stream_access.open(
             &event.id,
@@ -214,9 +264,10 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
     let text = std::fs::read_to_string(file)?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(' ').collect();
-    let [_, event, key] = header[..] else {
+    let [_, event, key, first_live_segment] = header[..] else {
         anyhow::bail!("bad session file")
     };
+    let first_live_segment: u64 = first_live_segment.parse()?;
     let playlists: Vec<String> = lines.map(str::to_owned).collect();
     let frames = AdtsParser::new().push(&std::fs::read(adts)?);
     anyhow::ensure!(!frames.is_empty(), "{adts} is not ADTS");
@@ -306,7 +357,8 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
                         continue;
                     }
                 };
-                let index = (msn * parts_per_segment + part) as usize;
+                let index =
+                    (msn.saturating_sub(first_live_segment) * parts_per_segment + part) as usize;
                 if let Some(mark) = sent.get(index).map(|m| m.load(Ordering::Relaxed))
                     && mark > 0
                 {

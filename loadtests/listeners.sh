@@ -2,6 +2,7 @@
 # Issue 5, figure 4: N simulated LL-HLS listeners (default 5,000) on one Encore instance
 # (release build), each on its own connection, for SECONDS (default 30). The server runs
 # in its own process so its CPU time and memory are read from /proc on their own.
+# PRERECORD=MINUTES: the show already has that much recorded when listeners arrive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-5000}
@@ -17,9 +18,11 @@ ulimit -n "$(ulimit -Hn)"
 # steals the other's CPU (client and server otherwise share both cores).
 SERVER_CPU=(); CLIENT_CPU=()
 if [ "${PIN:-0}" = 1 ]; then SERVER_CPU=(taskset -c 0); CLIENT_CPU=(taskset -c 1); fi
-"${SERVER_CPU[@]}" ./target/release/examples/listeners serve $PORT "$N" "$WORK/sessions" >"$WORK/server.out" 2>"$WORK/server.err" &
+PRERECORDED=(); [ -n "${PRERECORD:-}" ] && PRERECORDED=("$WORK/show.aac" "$PRERECORD")
+"${SERVER_CPU[@]}" ./target/release/examples/listeners serve $PORT "$N" "$WORK/sessions" "${PRERECORDED[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER=$!
-for _ in $(seq 1 300); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 1200); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+cat "$WORK/server.err" >&2
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status"; }
 idle_rss=$(rss_kb)
@@ -28,7 +31,7 @@ t0=$(date +%s.%N)
 peak=0
 ( while kill -0 $SERVER 2>/dev/null; do r=$(rss_kb); [ "$r" -gt "$peak" ] && peak=$r && echo "$peak" >"$WORK/peak"; sleep 0.5; done ) &
 SAMPLER=$!
-echo "# $N LL-HLS listeners $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s, client and server on the same machine$([ "${PIN:-0}" = 1 ] && echo ', server pinned to core 0, client to core 1')"
+echo "# $N LL-HLS listeners $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s, client and server on the same machine$([ "${PIN:-0}" = 1 ] && echo ', server pinned to core 0, client to core 1')$([ -n "${PRERECORD:-}" ] && echo ", joining a show $PRERECORD min in")"
 "${CLIENT_CPU[@]}" ${CLIENT_TIME:-} ./target/release/examples/listeners load "http://127.0.0.1:$PORT" "$WORK/sessions" "$WORK/show.aac" "$SECS"
 after=$(cpu_ticks)
 t1=$(date +%s.%N)

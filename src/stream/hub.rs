@@ -18,6 +18,12 @@ use super::segmenter::{MediaFile, Progress, Segmenter};
 /// A publisher that drops may come back within this time and continue the same show.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(30);
 
+struct Rendered {
+    version: u64,
+    full: Option<Bytes>,
+    delta: Option<Bytes>,
+}
+
 #[derive(Default)]
 struct State {
     segmenter: Option<Segmenter>,
@@ -26,8 +32,8 @@ struct State {
     disconnected_at: Option<Instant>,
     connected_at: Option<Instant>,
     bytes_in: u64,
-    /// (version, full playlist, delta playlist)
-    cache: Option<(u64, Bytes, Bytes)>,
+    /// The rendered playlists of one version: full and delta, each rendered on first use.
+    cache: Option<Rendered>,
 }
 
 pub struct Show {
@@ -222,6 +228,8 @@ impl Show {
     }
 
     /// Is part `part` of segment `msn` (or the whole segment, without a part) there?
+    /// Runs for every waiting listener at every new part: a binary search, as a show
+    /// three hours in has over ten thousand segments.
     fn has(&self, msn: u64, part: Option<u32>) -> bool {
         let state = self.lock();
         let Some(segmenter) = state.segmenter.as_ref() else {
@@ -231,12 +239,15 @@ impl Show {
             return true;
         }
         let segments = segmenter.segments();
-        match segments.iter().find(|s| s.msn == msn) {
-            Some(s) => match part {
-                Some(p) => (p as usize) < s.parts.len() || s.complete,
-                None => s.complete,
-            },
-            None => segments.last().is_some_and(|s| s.msn > msn),
+        match segments.binary_search_by_key(&msn, |s| s.msn) {
+            Ok(i) => {
+                let s = &segments[i];
+                match part {
+                    Some(p) => (p as usize) < s.parts.len() || s.complete,
+                    None => s.complete,
+                }
+            }
+            Err(_) => segments.last().is_some_and(|s| s.msn > msn),
         }
     }
 
@@ -259,41 +270,50 @@ impl Show {
     pub fn playlist(&self, skip: bool) -> Option<Bytes> {
         let version = *self.version.borrow();
         let mut state = self.lock();
-        if let Some((v, full, delta)) = &state.cache
-            && *v == version
-        {
-            return Some(if skip { delta.clone() } else { full.clone() });
-        }
-        let segmenter = state.segmenter.as_ref()?;
-        let render = |skip| {
-            Playlist {
-                segments: segmenter.segments(),
-                part_target: segmenter.part_target(),
-                ended: segmenter.ended(),
-                skip,
-            }
-            .render()
+        let State {
+            segmenter, cache, ..
+        } = &mut *state;
+        let segmenter = segmenter.as_ref()?;
+        let rendered = match cache {
+            Some(r) if r.version == version => r,
+            _ => cache.insert(Rendered {
+                version,
+                full: None,
+                delta: None,
+            }),
         };
-        let (full, delta) = (Bytes::from(render(false)), Bytes::from(render(true)));
-        state.cache = Some((version, full.clone(), delta.clone()));
-        Some(if skip { delta } else { full })
+        let slot = if skip {
+            &mut rendered.delta
+        } else {
+            &mut rendered.full
+        };
+        let text = slot.get_or_insert_with(|| {
+            Bytes::from(
+                Playlist {
+                    segments: segmenter.segments(),
+                    part_target: segmenter.part_target(),
+                    ended: segmenter.ended(),
+                    skip,
+                }
+                .render(),
+            )
+        });
+        Some(text.clone())
     }
 
     pub fn dir(&self) -> &std::path::Path {
         &self.dir
     }
 
-    /// Target duration in seconds (for the blocking-reload timeout).
+    /// Target duration in seconds (for the blocking-reload timeout): the nominal segment
+    /// length, which no segment exceeds.
     pub fn target_duration(&self) -> u64 {
         let state = self.lock();
         state.segmenter.as_ref().map_or(1, |s| {
-            Playlist {
-                segments: s.segments(),
-                part_target: s.part_target(),
-                ended: false,
-                skip: false,
-            }
-            .target_duration()
+            let layout = s.layout();
+            (f64::from(layout.parts_per_segment) * s.part_target())
+                .round()
+                .max(1.0) as u64
         })
     }
 }

@@ -51,21 +51,22 @@ impl Playlist<'_> {
         // Delta update: leave out whole segments older than CAN-SKIP-UNTIL from the end.
         let mut skipped = 0;
         if self.skip {
-            let mut from_end = 0.0;
-            let mut keep = self.segments.len();
-            for (i, segment) in self.segments.iter().enumerate().rev() {
-                from_end += segment.duration();
-                if from_end > self.can_skip_until() {
-                    keep = i + 1;
-                    break;
-                }
-                keep = i;
-            }
-            skipped = keep.min(self.segments.len());
-            // Never skip a discontinuity the client must see.
-            while skipped > 0 && self.segments[..skipped].iter().any(|s| s.discontinuity) {
-                skipped -= 1;
-            }
+            // The skip boundary is the start of the newest segment at least CAN-SKIP-UNTIL
+            // seconds from the end: everything before it may go.
+            let until = self.can_skip_until();
+            skipped = self
+                .segments
+                .iter()
+                .enumerate()
+                .rev()
+                .scan(0.0, |from_end, (i, segment)| {
+                    *from_end += segment.duration();
+                    Some((i, *from_end))
+                })
+                .find(|&(_, from_end)| from_end >= until)
+                .map_or(0, |(i, _)| i);
+            // Skipped discontinuities included: a client keeps the skipped segments (and
+            // their discontinuity count) from its previous copy, as hls.js does.
             if skipped > 0 {
                 let _ = writeln!(out, "#EXT-X-SKIP:SKIPPED-SEGMENTS={skipped}");
             }
@@ -131,4 +132,62 @@ fn program_date_time(ms: i64) -> String {
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::segmenter::Part;
+
+    fn show(segments: u64, discontinuity_at: Option<u64>) -> Vec<Segment> {
+        (0..segments)
+            .map(|msn| Segment {
+                msn,
+                parts: vec![
+                    Part {
+                        duration: 0.256,
+                        size: 100
+                    };
+                    4
+                ],
+                complete: true,
+                discontinuity: discontinuity_at == Some(msn),
+                program_time_ms: 0,
+            })
+            .collect()
+    }
+
+    fn skipped(segments: &[Segment]) -> usize {
+        let text = Playlist {
+            segments,
+            part_target: 0.256,
+            ended: false,
+            skip: true,
+        }
+        .render();
+        text.lines()
+            .find_map(|l| l.strip_prefix("#EXT-X-SKIP:SKIPPED-SEGMENTS="))
+            .map_or(0, |n| n.parse().unwrap())
+    }
+
+    #[test]
+    fn a_delta_update_skips_all_but_the_last_six_target_durations() {
+        // 1.024 s segments, CAN-SKIP-UNTIL = 6 s: the last 6 stay, and the one crossing it.
+        assert_eq!(skipped(&show(100, None)), 100 - 6);
+        assert_eq!(skipped(&show(5, None)), 0);
+    }
+
+    #[test]
+    fn a_delta_update_skips_old_discontinuities_and_keeps_recent_ones() {
+        // A publisher that reconnected early must not make every delta a full playlist.
+        assert_eq!(skipped(&show(100, Some(40))), 100 - 6);
+        let recent = Playlist {
+            segments: &show(100, Some(97)),
+            part_target: 0.256,
+            ended: false,
+            skip: true,
+        }
+        .render();
+        assert!(recent.contains("#EXT-X-DISCONTINUITY\n"), "{recent}");
+    }
 }
