@@ -13,6 +13,8 @@ loadtests/stream-bench.sh
 echo "== live audio: 5,000 LL-HLS listeners on one instance"
 loadtests/listeners.sh 5000 30
 PIN=1 loadtests/listeners.sh 5000 30
+echo "== live audio: 5,000 listeners joining a concert two hours in"
+PRERECORD=120 loadtests/listeners.sh 5000 30
 echo "== live audio: glass-to-ear in chromium with hls.js"
 if [ -f loadtests/glass-to-ear.mjs ]; then
   (cd web && npm run build >/dev/null) && cargo build --release --locked --bin encore >/dev/null

@@ -34,19 +34,7 @@ async fn heard_seconds(app: &TestApp, event: &str) -> f64 {
     let fans = app.fans(1).await;
     let (_, fan) = &fans[0];
     assert_eq!(app.buy(fan, event, CARD_OK).await.0, StatusCode::OK);
-    let (status, session) = app
-        .post(
-            &format!("/api/v1/stream/{event}/session"),
-            json!({}),
-            Some(fan),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{session}");
-    let playlist = format!(
-        "{}{}",
-        app.url,
-        session["payload"]["playlistUrl"].as_str().unwrap()
-    );
+    let playlist = format!("{}{}", app.url, app.listen(event, fan).await);
     tokio::task::spawn_blocking(move || {
         let decode = Command::new("ffmpeg")
             .args(["-hide_banner", "-v", "error", "-i", &playlist])

@@ -341,6 +341,22 @@ impl TestApp {
         tokens_of(&body)
     }
 
+    /// Open a listening session for the signed-in `fan`: the playlist's path.
+    pub async fn listen(&self, event: &str, fan: &str) -> String {
+        let (status, session) = self
+            .post(
+                &format!("/api/v1/stream/{event}/session"),
+                json!({}),
+                Some(fan),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{session}");
+        session["payload"]["playlistUrl"]
+            .as_str()
+            .expect("a playlist URL")
+            .to_owned()
+    }
+
     pub async fn me(&self, token: &str) -> (StatusCode, Value) {
         self.get("/api/v1/accounts/userinfo/me", Some(token)).await
     }

@@ -96,19 +96,7 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
         "a second simultaneous publisher"
     );
 
-    let (status, session) = app
-        .post(
-            &format!("/api/v1/stream/{event}/session"),
-            json!({}),
-            Some(fan),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{session}");
-    let playlist = format!(
-        "{}{}",
-        app.url,
-        session["payload"]["playlistUrl"].as_str().unwrap()
-    );
+    let playlist = format!("{}{}", app.url, app.listen(&event, fan).await);
     // Blocking reload: ask for a part that does not exist yet; the answer lists it.
     let live = app
         .http
@@ -309,22 +297,6 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     );
 }
 
-/// Open a listening session for `fan`: the playlist's full URL.
-async fn listen(app: &TestApp, event: &str, fan: &str) -> String {
-    let (status, session) = app
-        .post(
-            &format!("/api/v1/stream/{event}/session"),
-            json!({}),
-            Some(fan),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{session}");
-    session["payload"]["playlistUrl"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
     encore::stream::push::run(encore::config::PushArgs {
         file: file.to_owned(),
@@ -354,8 +326,8 @@ async fn a_listener_keeps_listening_across_a_server_restart_and_the_show_goes_on
         assert_eq!(status, StatusCode::OK);
         orders.push(paid["payload"]["order"].as_str().unwrap().to_owned());
     }
-    let listening = listen(&app, &event, &fans[0].1).await;
-    let refunded = listen(&app, &event, &fans[1].1).await;
+    let listening = app.listen(&event, &fans[0].1).await;
+    let refunded = app.listen(&event, &fans[1].1).await;
     push_file(&app, &event, &key, &file).await;
     let (status, _) = app
         .post(
