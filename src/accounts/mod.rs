@@ -362,6 +362,7 @@ async fn update(
     app.forget_account(&row.id);
     if disabled_now {
         tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
+        crate::stream::sessions::end_for_account(&app, &row.id).await?;
     }
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
@@ -393,6 +394,8 @@ async fn remove(
 ) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
     policy::can_delete(user.actor(), target(&row))?;
+    // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
+    crate::stream::sessions::end_for_account(&app, &id).await?;
     store::delete(&app.db, &id).await?;
     app.forget_account(&id);
     let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;

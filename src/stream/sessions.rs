@@ -151,6 +151,32 @@ pub async fn restore(app: &AppState) -> Result<usize> {
     Ok(count)
 }
 
+/// End every listening session paid for by an account's tickets and passes (it was
+/// disabled, or is about to be deleted: call this before the delete cascades).
+pub async fn end_for_account(app: &AppState, account_id: &str) -> Result<()> {
+    let holders: Vec<(String,)> = sqlx::query_as(
+        "SELECT s.holder FROM listening_sessions s \
+         LEFT JOIN tickets t ON t.id = s.ticket_id \
+         LEFT JOIN passes p ON p.id = s.pass_id \
+         WHERE t.account_id = $1 OR p.account_id = $1",
+    )
+    .bind(account_id)
+    .fetch_all(&app.db)
+    .await?;
+    sqlx::query(
+        "DELETE FROM listening_sessions \
+         WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = $1) \
+         OR pass_id IN (SELECT id FROM passes WHERE account_id = $1)",
+    )
+    .bind(account_id)
+    .execute(&app.db)
+    .await?;
+    for (holder,) in holders {
+        app.stream_access.revoke(&holder);
+    }
+    Ok(())
+}
+
 /// Forget sessions whose window has closed.
 pub async fn purge_expired(db: &Db, now: i64) -> Result<u64> {
     Ok(

@@ -377,6 +377,73 @@ async fn a_listener_keeps_listening_across_a_server_restart_and_the_show_goes_on
 }
 
 #[tokio::test]
+async fn disabling_or_deleting_an_account_ends_its_listening_at_once() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let admin = app.sign_in("admin@example.com").await;
+    let event = concert(&app, None, 500, 0).await;
+    let fans = app.fans(3).await;
+    for (_, fan) in &fans {
+        assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
+    }
+    let playlists = [
+        app.listen(&event, &fans[0].1).await,
+        app.listen(&event, &fans[1].1).await,
+        app.listen(&event, &fans[2].1).await,
+    ];
+    let reason = |path: String| {
+        let http = app.http.clone();
+        let url = format!("{}{path}", app.url);
+        async move {
+            let response = http.get(url).send().await.unwrap();
+            response
+                .headers()
+                .get("encore-denied")
+                .map(|v| v.to_str().unwrap().to_owned())
+        }
+    };
+    // Before the artist starts, a valid session gets 404 (not yet), not 403.
+    assert_eq!(reason(playlists[0].clone()).await, None);
+
+    let (status, _) = app
+        .put(
+            &format!("/api/v1/accounts/{}", fans[0].0.id),
+            json!({ "enablement": { "enabled": false } }),
+            &admin.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .delete(&format!("/api/v1/accounts/{}", fans[1].0.id), &admin.access)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        reason(playlists[0].clone()).await.as_deref(),
+        Some("superseded")
+    );
+    assert_eq!(
+        reason(playlists[1].clone()).await.as_deref(),
+        Some("superseded")
+    );
+    assert_eq!(
+        reason(playlists[2].clone()).await,
+        None,
+        "other fans listen on"
+    );
+
+    // And it stays so after a restart.
+    let app = app.restart().await;
+    let after = app
+        .http
+        .get(format!("{}{}", app.url, playlists[0]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
 async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, 60_000).await;
