@@ -103,7 +103,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         app.stream_access.revoke(ticket);
     }
     for (pass,) in &passes {
-        app.stream_access.revoke_prefix(&format!("pass:{pass}:"));
+        app.stream_access.revoke_pass(pass);
     }
     tell_buyer(app, &order, amount, reason).await;
     Ok(orders::by_id(&app.db, order_id).await?.unwrap_or(order))

@@ -30,6 +30,14 @@ pub enum Denied {
     Superseded,
 }
 
+const PASS_PREFIX: &str = "pass:";
+
+/// The session key of a pass for one concert (a ticket's key is its id): a pass covers
+/// many concerts, with one live session for each.
+pub fn pass_key(pass_id: &str, event_id: &str) -> String {
+    format!("{PASS_PREFIX}{pass_id}:{event_id}")
+}
+
 pub struct StreamAccess {
     /// HMAC keyed with this instance's stream key, cloned per signature (the key
     /// schedule is computed once).
@@ -88,21 +96,23 @@ impl StreamAccess {
             .remove(ticket_id);
     }
 
-    /// End the sessions of every key starting with `prefix` (a pass covers many concerts).
-    pub fn revoke_prefix(&self, prefix: &str) {
+    /// End every session of a pass, whatever concert it was for.
+    pub fn revoke_pass(&self, pass_id: &str) {
+        let prefix = pass_key(pass_id, "");
         self.live
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|holder, _| !holder.starts_with(prefix));
+            .retain(|holder, _| !holder.starts_with(&prefix));
     }
 
-    /// End every session for a concert (cancelled, or its window closed).
+    /// End every pass session for a concert (cancelled, or its recording deleted). A
+    /// ticket's session ends with its ticket, or when the token expires.
     pub fn revoke_event(&self, event_id: &str) {
         let suffix = format!(":{event_id}");
         self.live
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|holder, _| !holder.ends_with(&suffix));
+            .retain(|holder, _| !(holder.starts_with(PASS_PREFIX) && holder.ends_with(&suffix)));
     }
 
     /// Check a token: signature, expiry, and that it is its ticket's live session. Runs on
@@ -180,5 +190,24 @@ mod tests {
         assert!(access.verify(&newer, 0).is_ok());
         access.revoke("ticket-1");
         assert_eq!(access.verify(&newer, 0), Err(Denied::Superseded));
+    }
+
+    #[test]
+    fn a_pass_is_revoked_for_every_concert_and_a_concert_for_every_pass() {
+        let access = StreamAccess::new(b"secret");
+        let (_, a) = access.open("event-a", &pass_key("pass-1", "event-a"), i64::MAX);
+        let (_, b) = access.open("event-b", &pass_key("pass-1", "event-b"), i64::MAX);
+        let (_, c) = access.open("event-a", &pass_key("pass-2", "event-a"), i64::MAX);
+        let (_, ticket) = access.open("event-a", "ticket-1", i64::MAX);
+        access.revoke_pass("pass-1");
+        assert_eq!(access.verify(&a, 0), Err(Denied::Superseded));
+        assert_eq!(access.verify(&b, 0), Err(Denied::Superseded));
+        assert!(access.verify(&c, 0).is_ok(), "another pass");
+        access.revoke_event("event-a");
+        assert_eq!(access.verify(&c, 0), Err(Denied::Superseded));
+        assert!(
+            access.verify(&ticket, 0).is_ok(),
+            "tickets end with their ticket"
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! `StreamAccess`'s memory, loaded from `listening_sessions` at start and written here
 //! when one opens.
 
+use super::access::pass_key;
 use crate::app::AppState;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
@@ -28,11 +29,6 @@ impl Holder {
             Self::Pass { pass_id, event_id } => pass_key(pass_id, event_id),
         }
     }
-}
-
-/// The session key of a pass for one concert.
-pub fn pass_key(pass_id: &str, event_id: &str) -> String {
-    format!("pass:{pass_id}:{event_id}")
 }
 
 /// A started session: the playlist path to hand to the player, and when it stops working.
