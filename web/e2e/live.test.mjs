@@ -175,7 +175,10 @@ describe('Encore live audio', () => {
     assert.equal(await player.getAttribute('data-live'), 'true');
     await screenshot(page, 'dark-player-live');
 
-    // The whole show is seekable while live: back to the start, it keeps playing.
+    // The whole show is seekable while live: back to the start, it keeps playing. The show
+    // is first let grow well past the 3 s the player still calls "live", so that after the
+    // seek it is clearly behind and offers "Back to live" whatever the machine's pace.
+    await waitUntil(async () => (await liveStatus(concerts.live)).recordedSeconds >= 9, { message: 'nine seconds of show' });
     await player.getByTestId('player-audio').evaluate((audio) => {
       audio.currentTime = 0.5;
     });
