@@ -1,6 +1,12 @@
 //! Build metadata: the git revision, and the licences of every crate compiled into the
-//! binary (from `cargo metadata`), served by `/api/v1/about`.
+//! binary, served by `/api/v1/about`.
+//!
+//! The licence list comes from `cargo tree --edges normal --offline`: it resolves only the
+//! crates a build of the binary needs (no dev-dependencies), which cargo has downloaded
+//! before any build script runs. `cargo metadata` resolves dev-dependencies too, so a
+//! release build on a machine that never built the tests had not fetched them and failed.
 
+use std::collections::BTreeMap;
 use std::process::Command;
 
 fn main() {
@@ -20,41 +26,52 @@ fn main() {
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
     let target = std::env::var("TARGET").expect("TARGET");
     let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--locked"])
-        .args(["--filter-platform", &target])
+        .args(["tree", "--edges", "normal", "--prefix", "none", "--offline"])
+        .args(["--format", "{p}\t{l}", "--target", &target])
         .current_dir(&manifest_dir)
         .output()
-        .expect("running cargo metadata");
+        .expect("running cargo tree");
     assert!(
         output.status.success(),
-        "cargo metadata failed: {}",
+        "cargo tree failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("cargo metadata JSON");
-    // Only crates in the resolved graph for this platform's build, not every optional one.
-    let resolved: std::collections::HashSet<&str> = metadata["resolve"]["nodes"]
-        .as_array()
-        .map(|nodes| nodes.iter().filter_map(|n| n["id"].as_str()).collect())
-        .unwrap_or_default();
-    let mut licenses: Vec<serde_json::Value> = metadata["packages"]
-        .as_array()
-        .expect("packages")
-        .iter()
-        .filter(|p| p["id"].as_str().is_some_and(|id| resolved.contains(id)))
-        .filter(|p| p["name"] != "encore")
-        .map(|p| {
-            serde_json::json!({
-                "name": p["name"],
-                "version": p["version"],
-                "license": p["license"].as_str().unwrap_or("see package"),
-            })
+    let licenses = parse_tree(&String::from_utf8_lossy(&output.stdout));
+    assert!(licenses.len() > 50, "cargo tree listed too few crates");
+    let json: Vec<serde_json::Value> = licenses
+        .into_iter()
+        .map(|((name, version), license)| {
+            serde_json::json!({ "name": name, "version": version, "license": license })
         })
         .collect();
-    licenses.sort_by_key(|l| l["name"].as_str().unwrap_or_default().to_owned());
     std::fs::write(
         format!("{out_dir}/licenses.json"),
-        serde_json::to_string(&licenses).expect("serialise licences"),
+        serde_json::to_string(&json).expect("serialise licences"),
     )
     .expect("write licenses.json");
+}
+
+/// Lines look like `serde v1.0.228 (proc-macro)\tMIT OR Apache-2.0 (*)`: the name, `v` and
+/// the version, then the licence; `(*)` marks a crate already listed. Sorted by name.
+fn parse_tree(text: &str) -> BTreeMap<(String, String), String> {
+    let mut crates = BTreeMap::new();
+    for line in text.lines() {
+        let Some((package, license)) = line.split_once('\t') else {
+            continue;
+        };
+        let mut words = package.split_whitespace();
+        let (Some(name), Some(version)) = (words.next(), words.next()) else {
+            continue;
+        };
+        if name == "encore" {
+            continue;
+        }
+        let license = license.trim().trim_end_matches("(*)").trim();
+        let license = if license.is_empty() { "see package" } else { license };
+        crates.insert(
+            (name.to_owned(), version.trim_start_matches('v').to_owned()),
+            license.to_owned(),
+        );
+    }
+    crates
 }

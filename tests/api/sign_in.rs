@@ -2,7 +2,7 @@
 
 use encore::accounts::model::Role;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
@@ -437,5 +437,59 @@ impl TestApp {
             .await
             .unwrap();
         (response.status(), response.json().await.unwrap_or_default())
+    }
+}
+
+/// Authorize and exchange with the given redirect URI (instead of the configured one).
+async fn sign_in_via(app: &TestApp, email: &str, redirect_uri: &str) -> (StatusCode, Value) {
+    let (verifier, challenge) = pkce();
+    let mut body = app.authorize_body(email, PASSWORD, &challenge);
+    body["redirect_uri"] = json!(redirect_uri);
+    let (status, body) = app.oauth("authorize", body).await;
+    if status != StatusCode::OK {
+        return (status, body);
+    }
+    let code = body["payload"]["code"].as_str().expect("code");
+    app.oauth(
+        "token",
+        json!({
+            "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
+            "code_verifier": verifier, "client_id": WEB, "state": "s",
+        }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn on_a_loopback_server_localhost_and_ipv6_loopback_redirects_sign_in() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let port = app.url.rsplit(':').next().unwrap().to_owned();
+    assert!(app.url.starts_with("http://127.0.0.1:"), "{}", app.url);
+    for host in ["localhost", "[::1]"] {
+        let redirect = format!("http://{host}:{port}/auth/callback");
+        let (status, body) = sign_in_via(&app, "fan@example.com", &redirect).await;
+        assert_eq!(status, StatusCode::OK, "{redirect}: {body}");
+        assert!(body["payload"]["access_token"].is_string(), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_foreign_or_other_port_redirect_is_refused_on_a_loopback_server() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let port: u16 = app.url.rsplit(':').next().unwrap().parse().unwrap();
+    for redirect in [
+        "http://evil.example/auth/callback".to_owned(),
+        format!("http://evil.example:{port}/auth/callback"),
+        format!("http://localhost:{}/auth/callback", port + 1),
+        format!("http://localhost:{port}/elsewhere"),
+    ] {
+        let (status, body) = sign_in_via(&app, "fan@example.com", &redirect).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{redirect}: {body}");
+        assert_eq!(
+            body["error"], "The redirect_uri is not registered for this client.",
+            "{redirect}"
+        );
     }
 }
