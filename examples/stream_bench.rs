@@ -98,6 +98,7 @@ async fn main() -> anyhow::Result<()> {
             use_mfa: false,
             notes: "",
             tenant_key: "encore",
+            language: Default::default(),
         },
     )
     .await?;

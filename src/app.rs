@@ -23,6 +23,7 @@ use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::Error;
+use crate::i18n::Msg;
 use crate::messaging::Messenger;
 use crate::stream::access::StreamAccess;
 use crate::stream::hub::Hub;
@@ -119,6 +120,8 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("nosniff"),
         ))
         .layer(CatchPanicLayer::custom(panic_response))
+        // Outside the panic catcher, so even that answer is in the reader's language.
+        .layer(axum::middleware::from_fn(crate::i18n::layer))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -131,11 +134,11 @@ fn with_api_fallbacks(router: Router<AppState>) -> Router<AppState> {
 }
 
 async fn api_not_found() -> Error {
-    Error::not_found("No such API endpoint.")
+    Error::not_found(Msg::NoSuchEndpoint)
 }
 
 async fn method_not_allowed() -> Response {
-    let mut response = Error::bad_request("This method is not allowed here.").into_response();
+    let mut response = Error::bad_request(Msg::MethodNotAllowed).into_response();
     *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
     response
 }

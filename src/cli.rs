@@ -110,6 +110,7 @@ async fn create_account(args: CreateAccountArgs) -> anyhow::Result<()> {
             use_mfa: args.mfa,
             notes: "",
             tenant_key: &tenant_key,
+            language: Default::default(),
         },
     )
     .await

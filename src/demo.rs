@@ -69,6 +69,7 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
                     use_mfa: demo.phone.is_some(),
                     notes: "Demo account",
                     tenant_key: &state.config.tenant_key,
+                    language: Default::default(),
                 },
             )
             .await

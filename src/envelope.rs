@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::Error;
+use crate::i18n::{Msg, Text};
 
 #[derive(Debug, Serialize)]
 pub struct Envelope<T> {
@@ -104,16 +105,12 @@ fn rejection_message(status: StatusCode, body: String) -> Error {
         .map(|(_, rest)| rest.to_owned())
         .unwrap_or(body);
     match status {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            Error::PayloadTooLarge("The request body is too large.".into())
-        }
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => Error::UnsupportedMediaType(
-            "Send the body as JSON (Content-Type: application/json).".into(),
-        ),
+        StatusCode::PAYLOAD_TOO_LARGE => Error::PayloadTooLarge(Msg::BodyTooLarge.into()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Error::UnsupportedMediaType(Msg::SendJson.into()),
         StatusCode::UNPROCESSABLE_ENTITY => {
-            Error::Unprocessable(format!("Invalid request body: {detail}"))
+            Error::Unprocessable(Msg::InvalidBody.with("detail", detail))
         }
-        _ => Error::BadRequest(format!("Malformed request body: {detail}")),
+        _ => Error::BadRequest(Msg::MalformedBody.with("detail", detail)),
     }
 }
 
@@ -190,7 +187,7 @@ fn query_rejection(rejection: QueryRejection) -> Error {
         .split_once(": ")
         .map(|(_, rest)| rest.to_owned())
         .unwrap_or(detail);
-    Error::BadRequest(format!("Invalid query parameters: {detail}"))
+    Error::BadRequest(Msg::InvalidQuery.with("detail", detail))
 }
 
 /// The bytes of the multipart field `file`, at most `max` long; a larger upload is 413
@@ -198,9 +195,9 @@ fn query_rejection(rejection: QueryRejection) -> Error {
 pub async fn file_field(
     multipart: &mut axum::extract::Multipart,
     max: usize,
-    too_large: &str,
+    too_large: Text,
 ) -> Result<Vec<u8>, Error> {
-    let malformed = |text: String| Error::BadRequest(format!("Malformed upload: {text}"));
+    let malformed = |text: String| Error::BadRequest(Msg::MalformedUpload.with("detail", text));
     while let Some(field) = multipart
         .next_field()
         .await
@@ -209,18 +206,16 @@ pub async fn file_field(
         if field.name() == Some("file") {
             let data = field.bytes().await.map_err(|e| {
                 if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    Error::PayloadTooLarge(too_large.to_owned())
+                    Error::PayloadTooLarge(too_large.clone())
                 } else {
                     malformed(e.body_text())
                 }
             })?;
             if data.len() > max {
-                return Err(Error::PayloadTooLarge(too_large.to_owned()));
+                return Err(Error::PayloadTooLarge(too_large));
             }
             return Ok(data.to_vec());
         }
     }
-    Err(Error::BadRequest(
-        "Send the file in the multipart field \"file\".".into(),
-    ))
+    Err(Error::BadRequest(Msg::SendFileField.into()))
 }

@@ -4,33 +4,35 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::envelope::Envelope;
+use crate::i18n::{self, Msg, Text};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Every failure a handler can answer with. The message of the client-facing variants is
-/// shown to people as is; internal causes are logged and replaced by a generic text.
+/// shown to people in the request's language (`Display` is English, for logs); internal
+/// causes are logged and replaced by a generic text.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{0}")]
-    BadRequest(String),
+    BadRequest(Text),
     #[error("{0}")]
-    Unauthorized(String),
+    Unauthorized(Text),
     #[error("{0}")]
-    Forbidden(String),
+    Forbidden(Text),
     #[error("{0}")]
-    NotFound(String),
+    NotFound(Text),
     #[error("{0}")]
-    Conflict(String),
+    Conflict(Text),
     #[error("{0}")]
-    PaymentRequired(String),
+    PaymentRequired(Text),
     #[error("{0}")]
-    BadGateway(String),
+    BadGateway(Text),
     #[error("{0}")]
-    PayloadTooLarge(String),
+    PayloadTooLarge(Text),
     #[error("{0}")]
-    UnsupportedMediaType(String),
+    UnsupportedMediaType(Text),
     #[error("{0}")]
-    Unprocessable(String),
+    Unprocessable(Text),
     #[error("Too many attempts. Try again in {retry_after} seconds.")]
     RateLimited { retry_after: u64 },
     #[error("The server is busy. Try again in a moment.")]
@@ -42,22 +44,22 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn bad_request(msg: impl Into<String>) -> Self {
+    pub fn bad_request(msg: impl Into<Text>) -> Self {
         Self::BadRequest(msg.into())
     }
-    pub fn unauthorized(msg: impl Into<String>) -> Self {
+    pub fn unauthorized(msg: impl Into<Text>) -> Self {
         Self::Unauthorized(msg.into())
     }
-    pub fn forbidden(msg: impl Into<String>) -> Self {
+    pub fn forbidden(msg: impl Into<Text>) -> Self {
         Self::Forbidden(msg.into())
     }
-    pub fn not_found(msg: impl Into<String>) -> Self {
+    pub fn not_found(msg: impl Into<Text>) -> Self {
         Self::NotFound(msg.into())
     }
-    pub fn conflict(msg: impl Into<String>) -> Self {
+    pub fn conflict(msg: impl Into<Text>) -> Self {
         Self::Conflict(msg.into())
     }
-    pub fn unprocessable(msg: impl Into<String>) -> Self {
+    pub fn unprocessable(msg: impl Into<Text>) -> Self {
         Self::Unprocessable(msg.into())
     }
     pub fn internal(msg: impl std::fmt::Display) -> Self {
@@ -82,13 +84,34 @@ impl Error {
         }
     }
 
-    /// The text a client may see: never a database or internal cause.
+    /// The text a client may see, in the request's language: never a database or
+    /// internal cause.
     pub fn public_message(&self) -> String {
+        let lang = i18n::current();
         match self {
-            Self::Database(_) | Self::Internal(_) => {
-                "Something went wrong on our side. Please try again.".to_owned()
+            Self::RateLimited { retry_after } => {
+                Msg::RateLimited.with("seconds", *retry_after).render(lang)
             }
-            other => other.to_string(),
+            Self::Busy => Msg::Busy.render(lang),
+            Self::Database(_) | Self::Internal(_) => Msg::Internal.render(lang),
+            other => other.text().map(|t| t.render(lang)).unwrap_or_default(),
+        }
+    }
+
+    /// The message of a client-facing error, for code that reacts to a particular one.
+    pub fn text(&self) -> Option<&Text> {
+        match self {
+            Self::BadRequest(t)
+            | Self::Unauthorized(t)
+            | Self::Forbidden(t)
+            | Self::NotFound(t)
+            | Self::Conflict(t)
+            | Self::PaymentRequired(t)
+            | Self::BadGateway(t)
+            | Self::PayloadTooLarge(t)
+            | Self::UnsupportedMediaType(t)
+            | Self::Unprocessable(t) => Some(t),
+            Self::RateLimited { .. } | Self::Busy | Self::Database(_) | Self::Internal(_) => None,
         }
     }
 
@@ -124,7 +147,7 @@ impl IntoResponse for Error {
 
 /// Map unique-constraint violations to a 409 with the given message; everything else is
 /// an internal error. One helper so no handler inspects database error codes itself.
-pub fn conflict_on_unique(err: sqlx::Error, message: &str) -> Error {
+pub fn conflict_on_unique(err: sqlx::Error, message: Msg) -> Error {
     if let sqlx::Error::Database(db) = &err
         && db.is_unique_violation()
     {

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod envelope;
 pub mod error;
 pub mod events;
+pub mod i18n;
 pub mod messaging;
 pub mod meta;
 pub mod notifications;

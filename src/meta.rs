@@ -9,6 +9,7 @@ use crate::app::AppState;
 use crate::auth::extract::Staff;
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -65,9 +66,7 @@ async fn outbox(
     QueryParams(q): QueryParams<OutboxQuery>,
 ) -> Result<Api<Vec<OutboundMessage>>> {
     if !app.messenger.uses_outbox() {
-        return Err(Error::not_found(
-            "The dev outbox is off: e-mail and SMS go to real providers.",
-        ));
+        return Err(Error::not_found(Msg::DevOutboxOff));
     }
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
     Ok(Api::ok(app.messenger.read_outbox(limit).await?))

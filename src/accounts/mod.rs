@@ -23,12 +23,12 @@ use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
+use crate::i18n::{Lang, Msg};
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
 const AVATAR_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
-pub const FILE_TYPE_INCORRECT: &str = "File type is incorrect";
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -56,7 +56,7 @@ pub fn router() -> Router<AppState> {
 async fn load(app: &AppState, id: &str) -> Result<AccountRow> {
     store::by_id(&app.db, id)
         .await?
-        .ok_or_else(|| Error::not_found("Account not found."))
+        .ok_or_else(|| Error::not_found(Msg::AccountNotFound))
 }
 
 fn target(row: &AccountRow) -> Target<'_> {
@@ -232,6 +232,9 @@ async fn create(
             use_mfa: false,
             notes: &req.notes,
             tenant_key: &app.config.tenant_key,
+            // The invitation goes out in the inviter's language; accepting it keeps the
+            // invitee's own.
+            language: crate::i18n::current(),
         },
     )
     .await?;
@@ -306,6 +309,8 @@ struct UpdateRequest {
     notes: Option<String>,
     roles: Option<Vec<String>>,
     enablement: Option<EnablementPatch>,
+    /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
+    language: Option<String>,
 }
 
 #[tracing::instrument(skip_all)]
@@ -320,8 +325,14 @@ async fn update(
     policy::can_view(actor, target(&row))?;
     let before = row.clone();
 
-    if req.login.is_some() || req.person.is_some() || req.notes.is_some() {
+    if req.login.is_some() || req.person.is_some() || req.notes.is_some() || req.language.is_some()
+    {
         policy::can_edit_profile(actor, target(&before))?;
+    }
+    if let Some(code) = &req.language {
+        row.language = Lang::from_code(code).ok_or_else(|| {
+            Error::unprocessable(Msg::UnknownLanguage.with("code", code.as_str()))
+        })?;
     }
     if let Some(login) = &req.login {
         row.login = Email::parse(login)?.as_str().to_owned();
@@ -434,7 +445,7 @@ async fn change_password(
     oauth::verify_credentials(&app, email, &req.current_password)
         .await
         .map_err(|e| match e {
-            Error::Unauthorized(_) => Error::unprocessable("The current password is incorrect."),
+            Error::Unauthorized(_) => Error::unprocessable(Msg::CurrentPasswordIncorrect),
             other => other,
         })?;
     let hash = app.passwords.hash(&new_password).await?;
@@ -483,7 +494,9 @@ async fn start_phone_change(
     .await?;
     app.messenger.send(OutboundMessage::sms(
         phone.as_str(),
-        format!("Your Encore code to confirm this phone is {code}. It expires in 5 minutes."),
+        Msg::SmsPhoneCode
+            .with("code", code)
+            .render(user.account.language),
     ));
     Ok(Api::ok(()))
 }
@@ -512,9 +525,7 @@ async fn verify_phone_change(
     .await?
     .rows_affected();
     if taken != 1 {
-        return Err(Error::bad_request(
-            "The code has expired or was entered wrong too often. Ask for a new one.",
-        ));
+        return Err(Error::bad_request(Msg::PhoneCodeExpired));
     }
     let (phone, expected): (String, String) =
         sqlx::query_as("SELECT phone, otp_hash FROM phone_verifications WHERE account_id = $1")
@@ -522,7 +533,7 @@ async fn verify_phone_change(
             .fetch_one(&app.db)
             .await?;
     if !crate::crypto::constant_time_eq(&auth_store::otp_hash(&id, req.code.trim()), &expected) {
-        return Err(Error::bad_request("The code is incorrect."));
+        return Err(Error::bad_request(Msg::CodeIncorrect));
     }
     sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
         .bind(&id)
@@ -568,14 +579,14 @@ async fn upload_avatar(
     let bytes = file_field(
         &mut multipart,
         AVATAR_MAX_BYTES,
-        "The image must be at most 2 MiB.",
+        Msg::ImageTooLarge.with("size", 2u32),
     )
     .await?;
     // Judge the file by its content, never by its name or declared type.
     let media_type = infer::get(&bytes)
         .map(|kind| kind.mime_type())
         .filter(|mime| AVATAR_TYPES.contains(mime))
-        .ok_or_else(|| Error::UnsupportedMediaType(FILE_TYPE_INCORRECT.into()))?;
+        .ok_or_else(|| Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into()))?;
     let path = avatar_path(&app, &id);
     if let Some(dir) = path.parent() {
         tokio::fs::create_dir_all(dir)
@@ -615,10 +626,10 @@ async fn avatar(
     let row = load(&app, &id).await?;
     let media_type = row
         .avatar_type
-        .ok_or_else(|| Error::not_found("This account has no picture."))?;
+        .ok_or_else(|| Error::not_found(Msg::NoPicture))?;
     let bytes = tokio::fs::read(avatar_path(&app, &id))
         .await
-        .map_err(|_| Error::not_found("This account has no picture."))?;
+        .map_err(|_| Error::not_found(Msg::NoPicture))?;
     Response::builder()
         .header(header::CONTENT_TYPE, media_type)
         .header(header::CACHE_CONTROL, "private, max-age=86400")

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::iso8601;
 use crate::error::Error;
+use crate::i18n::{Lang, Msg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -30,9 +31,7 @@ impl Role {
             "user" => Ok(Self::User),
             "admin" => Ok(Self::Admin),
             "sa" => Ok(Self::Sa),
-            other => Err(Error::unprocessable(format!(
-                "Unknown role \"{other}\": use user, admin or sa."
-            ))),
+            other => Err(Error::unprocessable(Msg::UnknownRole.with("role", other))),
         }
     }
 
@@ -50,7 +49,7 @@ impl Email {
     pub fn parse(raw: &str) -> Result<Self, Error> {
         let lowered = raw.trim().to_lowercase();
         if lowered.len() > 254 || !email_address::EmailAddress::is_valid(&lowered) {
-            return Err(Error::unprocessable("Enter a valid e-mail address."));
+            return Err(Error::unprocessable(Msg::InvalidEmail));
         }
         Ok(Self(lowered))
     }
@@ -76,19 +75,13 @@ impl Password {
     pub fn parse(raw: &str) -> Result<Self, Error> {
         let chars = raw.chars().count();
         if chars < Self::MIN_CHARS {
-            return Err(Error::unprocessable(
-                "The password must be at least 8 characters long.",
-            ));
+            return Err(Error::unprocessable(Msg::PasswordTooShort));
         }
         if chars > Self::MAX_CHARS {
-            return Err(Error::unprocessable(
-                "The password must be at most 128 characters long.",
-            ));
+            return Err(Error::unprocessable(Msg::PasswordTooLong));
         }
         if COMMON_PASSWORDS.contains(raw.to_lowercase().as_str()) {
-            return Err(Error::unprocessable(
-                "This password is too common. Choose one that is harder to guess.",
-            ));
+            return Err(Error::unprocessable(Msg::PasswordTooCommon));
         }
         Ok(Self(raw.to_owned()))
     }
@@ -118,9 +111,7 @@ impl PhoneNumber {
             && digits.bytes().all(|b| b.is_ascii_digit())
             && !digits.starts_with('0');
         if !valid {
-            return Err(Error::unprocessable(
-                "Enter the phone number in international form, e.g. +447700900123.",
-            ));
+            return Err(Error::unprocessable(Msg::PhoneFormat));
         }
         Ok(Self(compact))
     }
@@ -157,6 +148,9 @@ pub struct AccountRow {
     pub avatar_version: Option<i64>,
     pub tenant_key: String,
     pub created_at: i64,
+    /// The language of messages sent to the account.
+    #[sqlx(try_from = "String")]
+    pub language: Lang,
 }
 
 impl AccountRow {
@@ -223,6 +217,8 @@ pub struct Account {
     pub avatar: Option<String>,
     pub notes: String,
     pub phone: Option<String>,
+    /// The language of messages sent to the account (`gb`, `br`, `es`, `cn`, `ir`).
+    pub language: Lang,
     /// Artist projects; present on `userinfo/me`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projects: Option<Vec<ProjectRef>>,
@@ -249,6 +245,7 @@ impl From<&AccountRow> for Account {
                 .map(|v| format!("/api/v1/accounts/{}/avatar?v={v}", row.id)),
             notes: row.notes.clone(),
             phone: row.phone.as_deref().map(mask_phone),
+            language: row.language,
             projects: None,
         }
     }

@@ -3,6 +3,7 @@
 
 use super::model::Role;
 use crate::error::Error;
+use crate::i18n::Msg;
 
 /// The signed-in account acting.
 #[derive(Debug, Clone, Copy)]
@@ -31,7 +32,7 @@ fn manages(actor: Actor<'_>, target: Target<'_>) -> bool {
     }
 }
 
-fn deny(msg: &str) -> Result<(), Error> {
+fn deny(msg: Msg) -> Result<(), Error> {
     Err(Error::forbidden(msg))
 }
 
@@ -39,7 +40,7 @@ pub fn can_list(actor: Actor<'_>) -> Result<(), Error> {
     if actor.role.is_staff() {
         Ok(())
     } else {
-        deny("Only administrators can list accounts.")
+        deny(Msg::OnlyAdminsList)
     }
 }
 
@@ -47,7 +48,7 @@ pub fn can_view(actor: Actor<'_>, target: Target<'_>) -> Result<(), Error> {
     if is_self(actor, target) || actor.role.is_staff() {
         Ok(())
     } else {
-        deny("You can only see your own account.")
+        deny(Msg::OnlyOwnAccountView)
     }
 }
 
@@ -56,9 +57,9 @@ pub fn can_edit_profile(actor: Actor<'_>, target: Target<'_>) -> Result<(), Erro
     if is_self(actor, target) || manages(actor, target) {
         Ok(())
     } else if actor.role.is_staff() {
-        deny("Administrators cannot change a super admin's account.")
+        deny(Msg::AdminsCannotChangeSa)
     } else {
-        deny("You can only change your own account.")
+        deny(Msg::OnlyOwnAccountChange)
     }
 }
 
@@ -66,8 +67,8 @@ pub fn can_create(actor: Actor<'_>, role: Role) -> Result<(), Error> {
     match (actor.role, role) {
         (Role::Sa, _) => Ok(()),
         (Role::Admin, Role::User) => Ok(()),
-        (Role::Admin, _) => deny("Only a super admin can create administrators."),
-        (Role::User, _) => deny("Only administrators can create accounts."),
+        (Role::Admin, _) => deny(Msg::OnlySaCreatesAdmins),
+        (Role::User, _) => deny(Msg::OnlyAdminsCreate),
     }
 }
 
@@ -76,33 +77,33 @@ pub fn can_change_role(actor: Actor<'_>, target: Target<'_>, to: Role) -> Result
         return Ok(());
     }
     if actor.role != Role::Sa {
-        return deny("Only a super admin can change roles.");
+        return deny(Msg::OnlySaChangesRoles);
     }
     if is_self(actor, target) {
-        return deny("You cannot change your own role.");
+        return deny(Msg::CannotChangeOwnRole);
     }
     Ok(())
 }
 
 pub fn can_set_enabled(actor: Actor<'_>, target: Target<'_>) -> Result<(), Error> {
     if is_self(actor, target) {
-        return deny("You cannot disable or enable your own account.");
+        return deny(Msg::CannotEnableSelf);
     }
     if manages(actor, target) {
         Ok(())
     } else {
-        deny("You cannot change whether this account is enabled.")
+        deny(Msg::CannotChangeEnabled)
     }
 }
 
 pub fn can_delete(actor: Actor<'_>, target: Target<'_>) -> Result<(), Error> {
     if is_self(actor, target) {
-        return deny("You cannot delete your own account.");
+        return deny(Msg::CannotDeleteSelf);
     }
     if manages(actor, target) {
         Ok(())
     } else {
-        deny("You cannot delete this account.")
+        deny(Msg::CannotDelete)
     }
 }
 
@@ -110,7 +111,7 @@ pub fn can_reinvite(actor: Actor<'_>, target: Target<'_>) -> Result<(), Error> {
     if !is_self(actor, target) && manages(actor, target) {
         Ok(())
     } else {
-        deny("You cannot re-invite this account.")
+        deny(Msg::CannotReinvite)
     }
 }
 
@@ -119,7 +120,7 @@ pub fn is_owner(actor: Actor<'_>, target: Target<'_>) -> Result<(), Error> {
     if is_self(actor, target) {
         Ok(())
     } else {
-        deny("Only the account's owner can do this.")
+        deny(Msg::OnlyOwner)
     }
 }
 
@@ -128,7 +129,7 @@ pub fn can_remove_phone(actor: Actor<'_>, target: Target<'_>) -> Result<(), Erro
     if is_self(actor, target) || manages(actor, target) {
         Ok(())
     } else {
-        deny("You cannot change this account's second factor.")
+        deny(Msg::CannotChangeSecondFactor)
     }
 }
 

@@ -5,11 +5,11 @@ use sqlx::AssertSqlSafe;
 use super::model::{AccountRow, Role};
 use crate::db::{Db, flag, now_ms};
 use crate::error::{Result, conflict_on_unique};
-
-pub const USER_EXISTS: &str = "User already exists";
+use crate::i18n::Lang;
+use crate::i18n::Msg;
 
 const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at";
+    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language";
 
 pub struct NewAccount<'a> {
     pub login: &'a str,
@@ -21,6 +21,7 @@ pub struct NewAccount<'a> {
     pub use_mfa: bool,
     pub notes: &'a str,
     pub tenant_key: &'a str,
+    pub language: Lang,
 }
 
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
@@ -29,8 +30,8 @@ pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
     let now = now_ms();
     sqlx::query(
         "INSERT INTO accounts (id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-         password_hash, notes, tenant_key, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $11)",
+         password_hash, notes, tenant_key, language, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12)",
     )
     .bind(&id)
     .bind(new.login)
@@ -42,10 +43,11 @@ pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
     .bind(new.password_hash)
     .bind(new.notes)
     .bind(new.tenant_key)
+    .bind(new.language.code())
     .bind(now)
     .execute(db)
     .await
-    .map_err(|e| conflict_on_unique(e, USER_EXISTS))?;
+    .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
     by_id(db, &id)
         .await?
         .ok_or_else(|| crate::error::Error::internal("inserted account vanished"))
@@ -142,7 +144,7 @@ pub async fn list(db: &Db, filter: &ListFilter) -> Result<(Vec<AccountRow>, i64)
 pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
     sqlx::query(
         "UPDATE accounts SET login = $2, first_name = $3, last_name = $4, role = $5, \
-         enabled = $6, use_mfa = $7, notes = $8, updated_at = $9 WHERE id = $1",
+         enabled = $6, use_mfa = $7, notes = $8, language = $9, updated_at = $10 WHERE id = $1",
     )
     .bind(&row.id)
     .bind(&row.login)
@@ -152,10 +154,26 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
     .bind(row.enabled)
     .bind(row.use_mfa)
     .bind(&row.notes)
+    .bind(row.language.code())
     .bind(now_ms())
     .execute(db)
     .await
-    .map_err(|e| conflict_on_unique(e, USER_EXISTS))?;
+    .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn set_language<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    language: Lang,
+) -> Result<()> {
+    sqlx::query("UPDATE accounts SET language = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(language.code())
+        .bind(now_ms())
+        .execute(db)
+        .await?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use url::{Host, Url};
 use crate::crypto::{constant_time_eq, token_hash};
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 /// The dashboard: a public client (no secret).
 pub const WEB_CLIENT_ID: &str = "encore-web";
@@ -101,23 +102,21 @@ pub struct BasicCredentials {
     pub secret: String,
 }
 
-const BAD_CLIENT: &str = "Invalid client credentials.";
-
 /// Parse a Basic header; `Ok(None)` when absent, an error when present but malformed.
 pub fn parse_basic(header: Option<&str>) -> Result<Option<BasicCredentials>> {
     let Some(value) = header else { return Ok(None) };
     let encoded = value
         .strip_prefix("Basic ")
         .or_else(|| value.strip_prefix("basic "))
-        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+        .ok_or_else(|| Error::unauthorized(Msg::BadClient))?;
     let decoded = STANDARD
         .decode(encoded.trim())
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok())
-        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+        .ok_or_else(|| Error::unauthorized(Msg::BadClient))?;
     let (client_id, secret) = decoded
         .split_once(':')
-        .ok_or_else(|| Error::unauthorized(BAD_CLIENT))?;
+        .ok_or_else(|| Error::unauthorized(Msg::BadClient))?;
     Ok(Some(BasicCredentials {
         client_id: client_id.to_owned(),
         secret: secret.to_owned(),
@@ -136,7 +135,7 @@ pub async fn authenticate(
     if let Some(basic) = basic
         && basic.client_id != client_id
     {
-        return Err(Error::unauthorized(BAD_CLIENT));
+        return Err(Error::unauthorized(Msg::BadClient));
     }
     let client = sqlx::query_as::<_, Client>(
         "SELECT id, name, secret_hash, redirect_uris FROM oauth_clients WHERE id = $1",
@@ -144,7 +143,7 @@ pub async fn authenticate(
     .bind(client_id)
     .fetch_optional(db)
     .await?
-    .ok_or_else(|| Error::unauthorized("Unknown client."))?;
+    .ok_or_else(|| Error::unauthorized(Msg::UnknownClient))?;
     let presented = basic
         .map(|b| b.secret.as_str())
         .or(body_secret)
@@ -152,7 +151,7 @@ pub async fn authenticate(
     match (&client.secret_hash, presented) {
         (None, None) => Ok(client),
         (Some(stored), Some(secret)) if constant_time_eq(stored, &token_hash(secret)) => Ok(client),
-        _ => Err(Error::unauthorized(BAD_CLIENT)),
+        _ => Err(Error::unauthorized(Msg::BadClient)),
     }
 }
 

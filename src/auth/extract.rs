@@ -11,8 +11,7 @@ use crate::accounts::model::{AccountRow, ProjectRef, Role};
 use crate::accounts::policy::Actor;
 use crate::app::AppState;
 use crate::error::Error;
-
-const SIGN_IN_AGAIN: &str = "Your session has ended. Please sign in again.";
+use crate::i18n::Msg;
 
 /// The bearer token of a request: `Authorization: Bearer …` or `x-access-token: …`.
 pub fn bearer_token(parts: &Parts) -> Option<&str> {
@@ -63,11 +62,11 @@ impl FromRequestParts<AppState> for CurrentUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
         let token =
-            bearer_token(parts).ok_or_else(|| Error::unauthorized("Sign in to continue."))?;
+            bearer_token(parts).ok_or_else(|| Error::unauthorized(Msg::SignInToContinue))?;
         let claims = state
             .keys
             .verify(token)
-            .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
+            .ok_or_else(|| Error::unauthorized(Msg::SessionEnded))?;
         if let Some(entry) = state.sessions.get(&claims.sid) {
             return Ok(Self {
                 account: entry.account.clone(),
@@ -80,7 +79,7 @@ impl FromRequestParts<AppState> for CurrentUser {
         let row = sqlx::query_as::<_, SessionAccount>(
             "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
              a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
-             a.created_at, s.revoked_at \
+             a.created_at, a.language, s.revoked_at \
              FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.id = $1 AND a.id = $2",
         )
@@ -88,9 +87,9 @@ impl FromRequestParts<AppState> for CurrentUser {
         .bind(&claims.sub)
         .fetch_optional(&state.db)
         .await?
-        .ok_or_else(|| Error::unauthorized(SIGN_IN_AGAIN))?;
+        .ok_or_else(|| Error::unauthorized(Msg::SessionEnded))?;
         if row.revoked_at.is_some() || !row.account.enabled() {
-            return Err(Error::unauthorized(SIGN_IN_AGAIN));
+            return Err(Error::unauthorized(Msg::SessionEnded));
         }
         let projects = sqlx::query_as::<_, ProjectRef>(
             "SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id \
@@ -125,7 +124,7 @@ impl FromRequestParts<AppState> for Staff {
         let user = CurrentUser::from_request_parts(parts, state).await?;
         match user.account.role() {
             Role::Admin | Role::Sa => Ok(Self(user)),
-            Role::User => Err(Error::forbidden("This is for administrators only.")),
+            Role::User => Err(Error::forbidden(Msg::AdministratorsOnly)),
         }
     }
 }

@@ -19,20 +19,18 @@ use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, ra
 use crate::db::now_ms;
 use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::{self, Msg};
 use crate::messaging::OutboundMessage;
 use crate::notifications;
 
-pub const INVALID_CREDENTIALS: &str = "Invalid e-mail or password";
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
-const INVALID_CODE: &str = "The authorization code is invalid or has expired.";
-const INVALID_MFA_TOKEN: &str = "The second-factor session has expired. Sign in again.";
 
 fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
     value
         .as_deref()
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| Error::bad_request(format!("The field \"{name}\" is required.")))
+        .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", name)))
 }
 
 fn basic_header(headers: &HeaderMap) -> Result<Option<BasicCredentials>> {
@@ -50,7 +48,11 @@ async fn client_of(
     let client_id = match (client_id.as_deref(), &basic) {
         (Some(id), _) if !id.is_empty() => id.to_owned(),
         (_, Some(basic)) => basic.client_id.clone(),
-        _ => return Err(Error::bad_request("The field \"client_id\" is required.")),
+        _ => {
+            return Err(Error::bad_request(
+                Msg::FieldRequired.with("field", "client_id"),
+            ));
+        }
     };
     clients::authenticate(
         &app.db,
@@ -67,7 +69,7 @@ async fn bearer_call_client(app: &AppState, client_id: &Option<String>) -> Resul
     let client_id = client_id
         .as_deref()
         .filter(|id| !id.is_empty())
-        .ok_or_else(|| Error::bad_request("The field \"client_id\" is required."))?;
+        .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "client_id")))?;
     clients::authenticate(&app.db, client_id, None, None).await
 }
 
@@ -78,7 +80,7 @@ fn parse_scope(scope: &Option<String>) -> Result<String> {
         .unwrap_or(DEFAULT_SCOPE);
     for part in scope.split_whitespace() {
         if !KNOWN_SCOPES.contains(&part) {
-            return Err(Error::bad_request(format!("Unknown scope \"{part}\".")));
+            return Err(Error::bad_request(Msg::UnknownScope.with("scope", part)));
         }
     }
     Ok(scope.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -87,18 +89,14 @@ fn parse_scope(scope: &Option<String>) -> Result<String> {
 /// The PKCE parameters of an authorization request: S256 only.
 fn check_challenge(challenge: &str, method: &str) -> Result<()> {
     if method != "S256" {
-        return Err(Error::bad_request(
-            "Only the S256 code challenge method is supported.",
-        ));
+        return Err(Error::bad_request(Msg::OnlyS256));
     }
     let well_formed = challenge.len() == 43
         && challenge
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !well_formed {
-        return Err(Error::bad_request(
-            "The code challenge must be the base64url SHA-256 of the verifier (43 characters).",
-        ));
+        return Err(Error::bad_request(Msg::BadCodeChallenge));
     }
     Ok(())
 }
@@ -136,9 +134,7 @@ impl AuthorizationParams {
         let scope = parse_scope(scope)?;
         let client = client_of(app, headers, client_id, client_secret).await?;
         if !client.allows_redirect(redirect_uri) {
-            return Err(Error::bad_request(
-                "The redirect_uri is not registered for this client.",
-            ));
+            return Err(Error::bad_request(Msg::RedirectNotRegistered));
         }
         Ok(Self {
             client,
@@ -191,12 +187,12 @@ async fn authorize_inner(
 ) -> Result<CodePayload> {
     app.limits.check_ip(ip, Endpoint::Authorize)?;
     if req.response_type.as_deref() != Some("code") {
-        return Err(Error::bad_request("response_type must be \"code\"."));
+        return Err(Error::bad_request(Msg::ResponseTypeCode));
     }
     if let Some(mode) = req.response_mode.as_deref()
         && mode != "query"
     {
-        return Err(Error::bad_request("response_mode must be \"query\"."));
+        return Err(Error::bad_request(Msg::ResponseModeQuery));
     }
     let params = AuthorizationParams::check(
         app,
@@ -251,13 +247,13 @@ pub async fn verify_credentials(
         Some(account) if matched => {
             app.limits.password_failures.clear(&login);
             if !account.enabled() {
-                return Err(Error::unauthorized("This account is disabled."));
+                return Err(Error::unauthorized(Msg::AccountDisabled));
             }
             Ok(account)
         }
         _ => {
             app.limits.password_failures.record(&login);
-            Err(Error::unauthorized(INVALID_CREDENTIALS))
+            Err(Error::unauthorized(Msg::InvalidCredentials))
         }
     }
 }
@@ -324,9 +320,9 @@ async fn token_inner(
                 .await
                 .map(TokenPayload::Tokens)
         }
-        other => Err(Error::bad_request(format!(
-            "Unsupported grant_type \"{other}\": use authorization_code, mfa_code or refresh_token."
-        ))),
+        other => Err(Error::bad_request(
+            Msg::UnsupportedGrant.with("grant", other),
+        )),
     }
 }
 
@@ -351,29 +347,21 @@ async fn exchange_code(
                 )
                 .await?;
             }
-            return Err(Error::bad_request(
-                "This authorization code has already been used.",
-            ));
+            return Err(Error::bad_request(Msg::CodeAlreadyUsed));
         }
-        SpentCode::Unknown => return Err(Error::bad_request(INVALID_CODE)),
+        SpentCode::Unknown => return Err(Error::bad_request(Msg::InvalidCode)),
     };
     if grant.expires_at <= now_ms() {
-        return Err(Error::bad_request(INVALID_CODE));
+        return Err(Error::bad_request(Msg::InvalidCode));
     }
     if grant.client_id != client.id {
-        return Err(Error::bad_request(
-            "This authorization code was issued to another client.",
-        ));
+        return Err(Error::bad_request(Msg::CodeOtherClient));
     }
     if grant.redirect_uri != redirect_uri {
-        return Err(Error::bad_request(
-            "The redirect_uri does not match the authorization request.",
-        ));
+        return Err(Error::bad_request(Msg::RedirectMismatch));
     }
     if !verifier_matches(verifier, &grant.code_challenge) {
-        return Err(Error::bad_request(
-            "The code verifier does not match the code challenge.",
-        ));
+        return Err(Error::bad_request(Msg::VerifierMismatch));
     }
     let account = live_account(app, &grant.account_id).await?;
 
@@ -389,9 +377,9 @@ async fn exchange_code(
 async fn live_account(app: &AppState, id: &str) -> Result<AccountRow> {
     let account = accounts::by_id(&app.db, id)
         .await?
-        .ok_or_else(|| Error::bad_request(INVALID_CODE))?;
+        .ok_or_else(|| Error::bad_request(Msg::InvalidCode))?;
     if !account.enabled() {
-        return Err(Error::unauthorized("This account is disabled."));
+        return Err(Error::unauthorized(Msg::AccountDisabled));
     }
     Ok(account)
 }
@@ -429,7 +417,9 @@ async fn send_code(
     store::set_challenge_code(&app.db, challenge_hash, &code, enrolling.then_some(phone)).await?;
     app.messenger.send(OutboundMessage::sms(
         phone,
-        format!("Your Encore sign-in code is {code}. It expires in 5 minutes."),
+        Msg::SmsSignInCode
+            .with("code", code)
+            .render(account.language),
     ));
     Ok(())
 }
@@ -439,9 +429,9 @@ async fn live_challenge(app: &AppState, mfa_token: &str, client: &Client) -> Res
     let challenge = store::mfa_challenge(&app.db, mfa_token)
         .await?
         .filter(|c| c.is_live(now_ms()))
-        .ok_or_else(|| Error::unauthorized(INVALID_MFA_TOKEN))?;
+        .ok_or_else(|| Error::unauthorized(Msg::MfaSessionExpired))?;
     if challenge.client_id != client.id {
-        return Err(Error::unauthorized(INVALID_MFA_TOKEN));
+        return Err(Error::unauthorized(Msg::MfaSessionExpired));
     }
     Ok(challenge)
 }
@@ -457,37 +447,29 @@ async fn complete_second_factor(
     if let Some(verifier) = req.code_verifier.as_deref().filter(|v| !v.is_empty())
         && !verifier_matches(verifier, &challenge.code_challenge)
     {
-        return Err(Error::bad_request(
-            "The code verifier does not match the code challenge.",
-        ));
+        return Err(Error::bad_request(Msg::VerifierMismatch));
     }
     let (Some(expected), Some(code_expires)) = (&challenge.otp_hash, challenge.otp_expires_at)
     else {
-        return Err(Error::bad_request(
-            "No code has been sent yet. Add a phone to receive one.",
-        ));
+        return Err(Error::bad_request(Msg::NoCodeSent));
     };
     if code_expires <= now_ms() {
-        return Err(Error::bad_request(
-            "The code has expired. Sign in again to get a new one.",
-        ));
+        return Err(Error::bad_request(Msg::SignInCodeExpired));
     }
     if !store::take_challenge_try(&app.db, &challenge.token_hash).await? {
-        return Err(Error::bad_request(
-            "Too many wrong codes. Sign in again to get a new one.",
-        ));
+        return Err(Error::bad_request(Msg::TooManyWrongCodes));
     }
     let given = store::otp_hash(&challenge.token_hash, binding_code);
     if !constant_time_eq(&given, expected) {
         let left = store::OTP_MAX_TRIES - challenge.otp_attempts - 1;
         return Err(if left > 0 {
-            Error::bad_request(format!("The code is incorrect. {left} tries left."))
+            Error::bad_request(Msg::CodeIncorrectTriesLeft.with("left", left))
         } else {
-            Error::bad_request("Too many wrong codes. Sign in again to get a new one.")
+            Error::bad_request(Msg::TooManyWrongCodes)
         });
     }
     if !store::consume_challenge(&app.db, &challenge.token_hash).await? {
-        return Err(Error::unauthorized(INVALID_MFA_TOKEN));
+        return Err(Error::unauthorized(Msg::MfaSessionExpired));
     }
     if let Some(phone) = &challenge.pending_phone {
         accounts::set_phone(&app.db, &challenge.account_id, Some(phone)).await?;
@@ -508,7 +490,7 @@ fn mfa_bearer(headers: &HeaderMap) -> Result<String> {
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim().to_owned())
-        .ok_or_else(|| Error::unauthorized(INVALID_MFA_TOKEN))
+        .ok_or_else(|| Error::unauthorized(Msg::MfaSessionExpired))
 }
 
 #[derive(Debug, Deserialize)]
@@ -539,9 +521,7 @@ pub async fn authenticators(
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
         let verifier = required(&query.code_verifier, "code_verifier")?;
         if !verifier_matches(verifier, &challenge.code_challenge) {
-            return Err(Error::bad_request(
-                "The code verifier does not match the code challenge.",
-            ));
+            return Err(Error::bad_request(Msg::VerifierMismatch));
         }
         let account = live_account(&app, &challenge.account_id).await?;
         Ok(account
@@ -608,17 +588,13 @@ pub async fn associate(
         if !req.authenticator_types.iter().any(|t| t == "oob")
             || !req.oob_channels.iter().any(|c| c == "sms")
         {
-            return Err(Error::bad_request(
-                "Only SMS codes are supported: authenticator_types [\"oob\"], oob_channels [\"sms\"].",
-            ));
+            return Err(Error::bad_request(Msg::OnlySmsCodes));
         }
         let phone = PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?;
         let account = live_account(&app, &challenge.account_id).await?;
         // Someone holding only the password must not swap in their own phone.
         if account.phone.is_some() {
-            return Err(Error::conflict(
-                "A phone is already enrolled. Enter the code sent to it.",
-            ));
+            return Err(Error::conflict(Msg::PhoneAlreadyEnrolled));
         }
         send_code(&app, &challenge.token_hash, &account, phone.as_str(), true).await?;
         Ok(Association {
@@ -696,13 +672,11 @@ async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
     );
     app.messenger.send(OutboundMessage::email(
         &account.login,
-        "Reset your Encore password",
-        format!(
-            "Hello {},\n\nSomeone (hopefully you) asked to reset your Encore password. \
-             Open this link within 30 minutes to choose a new one:\n\n{link}\n\n\
-             If you did not ask for this, ignore this e-mail: your password stays as it is.\n",
-            account.display_name()
-        ),
+        Msg::ResetSubject.render(account.language),
+        Msg::ResetBody
+            .with("name", account.display_name())
+            .with("link", link)
+            .render(account.language),
     ));
     Ok(())
 }
@@ -716,12 +690,12 @@ pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str
     );
     app.messenger.send(OutboundMessage::email(
         &account.login,
-        "You are invited to Encore",
-        format!(
-            "Hello {},\n\n{inviter} created an Encore account for you. Open this link within \
-             7 days to choose your password and sign in:\n\n{link}\n",
-            account.display_name()
-        ),
+        Msg::InviteSubject.render(account.language),
+        Msg::InviteBody
+            .with("name", account.display_name())
+            .with("inviter", inviter)
+            .with("link", link)
+            .render(account.language),
     ));
     Ok(())
 }
@@ -749,15 +723,19 @@ pub async fn reset(
         let password = Password::parse(required(&req.password, "password")?)?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
-        let account_id = store::spend_link(&mut tx, token)
+        let (account_id, purpose) = store::spend_link(&mut tx, token)
             .await?
-            .ok_or_else(|| Error::bad_request("This link is invalid or has expired."))?;
+            .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
         sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
             .bind(&account_id)
             .bind(&hash)
             .bind(now_ms())
             .execute(&mut *tx)
             .await?;
+        if purpose == LinkPurpose::Invite {
+            // Accepting an invitation is the invitee's first visit: keep their language.
+            accounts::set_language(&mut *tx, &account_id, i18n::current()).await?;
+        }
         tx.commit().await?;
         // A new password ends every existing session.
         tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
@@ -808,7 +786,7 @@ pub async fn sign_up(
     last_name: &str,
 ) -> Result<Account> {
     if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
-        return Err(Error::conflict(accounts::USER_EXISTS));
+        return Err(Error::conflict(Msg::UserExists));
     }
     let hash = app.passwords.hash(password).await?;
     let row = accounts::insert(
@@ -823,6 +801,7 @@ pub async fn sign_up(
             use_mfa: false,
             notes: "",
             tenant_key: &app.config.tenant_key,
+            language: i18n::current(),
         },
     )
     .await?;

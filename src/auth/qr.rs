@@ -23,8 +23,8 @@ use crate::app::AppState;
 use crate::db::now_ms;
 use crate::envelope::{OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
-const QR_EXPIRED: &str = "This QR code has expired. Show a new one.";
 const POLL_INTERVAL_SECS: i64 = 2;
 
 #[derive(Debug, Deserialize)]
@@ -62,7 +62,7 @@ pub async fn start(
         if let Some(kind) = req.response_type.as_deref()
             && kind != "code"
         {
-            return Err(Error::bad_request("response_type must be \"code\"."));
+            return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
         let params = super::oauth::AuthorizationParams::check(
             &app,
@@ -124,19 +124,19 @@ pub async fn poll(
         let token = req
             .poll_token
             .as_deref()
-            .ok_or_else(|| Error::bad_request("The field \"poll_token\" is required."))?;
+            .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "poll_token")))?;
         let qr = store::qr_by_poll_token(&app.db, token)
             .await?
-            .ok_or_else(|| Error::bad_request(QR_EXPIRED))?;
+            .ok_or_else(|| Error::bad_request(Msg::QrExpired))?;
         if req.client_id.as_deref() != Some(qr.client_id.as_str()) {
-            return Err(Error::bad_request(QR_EXPIRED));
+            return Err(Error::bad_request(Msg::QrExpired));
         }
         if qr.collected_at.is_some() {
-            return Err(Error::bad_request("This QR sign-in has already been used."));
+            return Err(Error::bad_request(Msg::QrUsed));
         }
         let Some(account_id) = qr.approved_by.as_deref() else {
             if qr.expires_at <= now_ms() {
-                return Err(Error::bad_request(QR_EXPIRED));
+                return Err(Error::bad_request(Msg::QrExpired));
             }
             return Ok(PollAnswer {
                 status: "pending",
@@ -144,7 +144,7 @@ pub async fn poll(
             });
         };
         if !store::collect_qr(&app.db, &qr.id_hash).await? {
-            return Err(Error::bad_request("This QR sign-in has already been used."));
+            return Err(Error::bad_request(Msg::QrUsed));
         }
         let code = store::issue_code(
             &app.db,
@@ -179,7 +179,7 @@ pub struct QrInfo {
 async fn live_qr(app: &AppState, qr_id: &str) -> Result<store::QrLogin> {
     store::qr_by_id(&app.db, qr_id)
         .await?
-        .ok_or_else(|| Error::not_found(QR_EXPIRED))
+        .ok_or_else(|| Error::not_found(Msg::QrExpired))
 }
 
 #[tracing::instrument(skip_all)]
@@ -222,9 +222,7 @@ pub async fn approve(
     let result = async {
         let qr = live_qr(&app, &qr_id).await?;
         if !store::approve_qr(&app.db, &qr.id_hash, &user.account.id).await? {
-            return Err(Error::bad_request(
-                "This QR code has expired or was already approved.",
-            ));
+            return Err(Error::bad_request(Msg::QrExpiredOrApproved));
         }
         Ok(())
     }

@@ -253,10 +253,11 @@ pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Resu
 }
 
 /// Spend a link token inside `tx`; the account it belongs to when it was live.
+/// Spend a reset or invitation link: its account, and whether it was an invitation.
 pub async fn spend_link(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     token: &str,
-) -> Result<Option<String>> {
+) -> Result<Option<(String, LinkPurpose)>> {
     let hash = token_hash(token);
     let now = now_ms();
     let spent = sqlx::query(
@@ -271,12 +272,17 @@ pub async fn spend_link(
     if spent != 1 {
         return Ok(None);
     }
-    let (account_id,): (String,) =
-        sqlx::query_as("SELECT account_id FROM one_time_tokens WHERE token_hash = $1")
+    let (account_id, purpose): (String, String) =
+        sqlx::query_as("SELECT account_id, purpose FROM one_time_tokens WHERE token_hash = $1")
             .bind(&hash)
             .fetch_one(&mut **tx)
             .await?;
-    Ok(Some(account_id))
+    let purpose = if purpose == LinkPurpose::Invite.as_str() {
+        LinkPurpose::Invite
+    } else {
+        LinkPurpose::Reset
+    };
+    Ok(Some((account_id, purpose)))
 }
 
 #[derive(Debug, sqlx::FromRow)]

@@ -13,6 +13,7 @@ use crate::config::Secret;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 pub const ACCESS_TTL_SECS: i64 = 900;
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -148,8 +149,6 @@ struct RefreshOwner {
     account_id: String,
 }
 
-const INVALID_REFRESH: &str = "The refresh token is invalid or has expired. Sign in again.";
-
 /// Spend a refresh token and answer the next pair. A spent token presented again
 /// revokes its whole session.
 pub async fn rotate(
@@ -188,7 +187,7 @@ pub async fn rotate(
         account_id,
     }) = found
     else {
-        return Err(Error::bad_request(INVALID_REFRESH));
+        return Err(Error::bad_request(Msg::InvalidRefresh));
     };
 
     if spent == 0 {
@@ -206,19 +205,17 @@ pub async fn rotate(
             tx.commit().await?;
             cache.forget_session(&session_id);
             tracing::warn!(session = %session_id, "refresh token reuse detected; session revoked");
-            return Err(Error::bad_request(
-                "This refresh token was already used. For your safety the session has been ended; sign in again.",
-            ));
+            return Err(Error::bad_request(Msg::RefreshReused));
         }
-        return Err(Error::bad_request(INVALID_REFRESH));
+        return Err(Error::bad_request(Msg::InvalidRefresh));
     }
     if revoked_at.is_some() || session_client != client_id {
-        return Err(Error::bad_request(INVALID_REFRESH));
+        return Err(Error::bad_request(Msg::InvalidRefresh));
     }
     let account = crate::accounts::store::by_id(db, &account_id)
         .await?
         .filter(AccountRow::enabled)
-        .ok_or_else(|| Error::bad_request(INVALID_REFRESH))?;
+        .ok_or_else(|| Error::bad_request(Msg::InvalidRefresh))?;
 
     let next = random_token(32);
     insert_refresh(&mut tx, &session_id, &next, now).await?;

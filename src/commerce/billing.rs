@@ -9,6 +9,7 @@ use crate::auth::extract::Staff;
 use crate::db::now_ms;
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 #[derive(Debug, Default, Clone, sqlx::FromRow)]
 struct Row {
@@ -106,9 +107,9 @@ pub async fn show(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Bi
 fn limit(value: &str, field: &str, max: usize) -> Result<String> {
     let value = value.trim();
     if value.chars().count() > max {
-        return Err(Error::unprocessable(format!(
-            "{field} is too long ({max} characters at most)."
-        )));
+        return Err(Error::unprocessable(
+            Msg::FieldTooLong.with("field", field).with("max", max),
+        ));
     }
     Ok(value.to_owned())
 }
@@ -121,7 +122,7 @@ pub async fn save(
     let current = load(&app).await?;
     let a = &input.address;
     if a.name.trim().is_empty() {
-        return Err(Error::unprocessable("The billing name is required."));
+        return Err(Error::unprocessable(Msg::BillingNameRequired));
     }
     let email = if a.email.trim().is_empty() {
         String::new()
@@ -131,9 +132,7 @@ pub async fn save(
     let b = &input.bank;
     let sort_code: String = b.sort_code.chars().filter(|c| c.is_ascii_digit()).collect();
     if !b.sort_code.trim().is_empty() && sort_code.len() != 6 {
-        return Err(Error::unprocessable(
-            "The sort code has six digits, e.g. 12-34-56.",
-        ));
+        return Err(Error::unprocessable(Msg::SortCode));
     }
     let account_number = if b.account_number.contains('•') {
         current.account_number.clone()
@@ -147,9 +146,7 @@ pub async fn save(
             && (!(6..=34).contains(&compact.len())
                 || !compact.chars().all(|c| c.is_ascii_alphanumeric()))
         {
-            return Err(Error::unprocessable(
-                "The account number must be 6 to 34 letters and digits (an IBAN is fine).",
-            ));
+            return Err(Error::unprocessable(Msg::AccountNumber));
         }
         compact.to_ascii_uppercase()
     };

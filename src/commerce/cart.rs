@@ -9,6 +9,7 @@ use crate::events::model::{Event, sale_refusal};
 use crate::events::store as events;
 
 use super::plans::{self, Plan};
+use crate::i18n::Msg;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -69,15 +70,13 @@ pub async fn add_event(app: &AppState, account_id: &str, event_id: &str) -> Resu
     let event = events::by_id(&app.db, event_id)
         .await?
         .filter(|e| e.status != "draft")
-        .ok_or_else(|| Error::not_found("Concert not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))?;
     if let Some(reason) = sale_refusal(&event, now_ms()) {
         return Err(Error::conflict(reason));
     }
     let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?;
     if owned.first() == Some(&true) {
-        return Err(Error::conflict(
-            "You already have access to this concert: it is in My events.",
-        ));
+        return Err(Error::conflict(Msg::AlreadyHaveAccess));
     }
     insert(app, account_id, "event", event_id).await
 }
@@ -86,7 +85,7 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
     plans::by_id(&app.db, plan_id)
         .await?
         .filter(|p| p.active != 0)
-        .ok_or_else(|| Error::not_found("This pass is not on sale."))?;
+        .ok_or_else(|| Error::not_found(Msg::PassNotOnSale))?;
     insert(app, account_id, "pass", plan_id).await
 }
 

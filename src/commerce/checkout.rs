@@ -19,26 +19,16 @@ use crate::events::store as events;
 
 use super::money;
 use super::orders::{self, Fulfilment, NewItem};
-use super::pay_text::{self, PayText};
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
+use crate::i18n::{self, Lang, Msg};
 
-/// `POST /cart/checkout`: answers the URL of the payment page (in the language the
-/// dashboard sends as `Accept-Language`).
-pub async fn checkout(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    headers: HeaderMap,
-) -> Result<Api<String>> {
-    let language = pay_text::code_for_accept_language(
-        headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
-    );
-    Ok(Api::ok(start(&app, &user, language).await?))
+/// `POST /cart/checkout`: answers the URL of the payment page, in the request's language.
+pub async fn checkout(State(app): State<AppState>, user: CurrentUser) -> Result<Api<String>> {
+    Ok(Api::ok(start(&app, &user, i18n::current()).await?))
 }
 
-pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result<String> {
+pub async fn start(app: &AppState, user: &CurrentUser, language: Lang) -> Result<String> {
     let account_id = &user.account.id;
     orders::expire_overdue(&app.db).await?;
     let rows: Vec<(String, String)> = sqlx::query_as(
@@ -48,7 +38,7 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result
     .fetch_all(&app.db)
     .await?;
     if rows.is_empty() {
-        return Err(Error::bad_request("Your cart is empty."));
+        return Err(Error::bad_request(Msg::CartEmpty));
     }
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
@@ -57,15 +47,18 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result
         if kind == "event" {
             let event = events::by_id(&app.db, &id)
                 .await?
-                .ok_or_else(|| Error::conflict("A concert in your cart no longer exists."))?;
+                .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
             if let Some(reason) = sale_refusal(&event, now) {
-                return Err(Error::conflict(format!("{}: {reason}", event.title)));
+                return Err(Error::conflict(
+                    Msg::TitledReason
+                        .with("title", event.title.as_str())
+                        .with("reason", reason),
+                ));
             }
             if events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?[0] {
-                return Err(Error::conflict(format!(
-                    "{}: you already have access to this concert.",
-                    event.title
-                )));
+                return Err(Error::conflict(
+                    Msg::AlreadyHaveAccessTitled.with("title", event.title.as_str()),
+                ));
             }
             currencies.push(event.currency.clone());
             items.push(NewItem {
@@ -78,7 +71,7 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result
             let plan = plans::by_id(&app.db, &id)
                 .await?
                 .filter(|p| p.active != 0)
-                .ok_or_else(|| Error::conflict("A pass in your cart is no longer on sale."))?;
+                .ok_or_else(|| Error::conflict(Msg::CartPassGone))?;
             currencies.push(plan.currency.clone());
             items.push(NewItem {
                 kind: "pass",
@@ -90,9 +83,7 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result
     }
     currencies.dedup();
     if currencies.len() > 1 {
-        return Err(Error::conflict(
-            "Your cart mixes currencies: check out the items of one currency at a time.",
-        ));
+        return Err(Error::conflict(Msg::MixedCurrencies));
     }
     let currency = currencies.remove(0);
     // A new checkout replaces any earlier one of this account (its seats go back first).
@@ -102,7 +93,8 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: &str) -> Result
     let public = &app.config.public_url;
     match &app.payments {
         Provider::Test => Ok(format!(
-            "{public}/pay/{order_id}?token={token}&lang={language}"
+            "{public}/pay/{order_id}?token={token}&lang={}",
+            language.code()
         )),
         Provider::Stripe(stripe) => {
             let lines: Vec<LineItem<'_>> = items
@@ -151,7 +143,7 @@ async fn payable_order(app: &AppState, order_id: &str, token: &str) -> Result<or
     let order = orders::by_id(&app.db, order_id)
         .await?
         .filter(|o| constant_time_eq(&o.checkout_token_hash, &token_hash(token)))
-        .ok_or_else(|| Error::not_found("This checkout does not exist."))?;
+        .ok_or_else(|| Error::not_found(Msg::CheckoutNotFound))?;
     Ok(order)
 }
 
@@ -167,11 +159,22 @@ pub async fn pay_page(
     Path(order_id): Path<String>,
     QueryParams(q): QueryParams<PayPageQuery>,
 ) -> Response {
-    let text = pay_text::for_code(q.lang.as_deref());
+    let lang = q
+        .lang
+        .as_deref()
+        .and_then(Lang::from_code)
+        .unwrap_or_default();
+    let t = |msg: Msg| msg.render(lang);
     let token = q.token.unwrap_or_default();
     let order = match payable_order(&app, &order_id, &token).await {
         Ok(order) => order,
-        Err(_) => return page(text, text.not_found_title, &escape(text.not_found)),
+        Err(_) => {
+            return page(
+                lang,
+                &t(Msg::PayNotFoundTitle),
+                &escape(&t(Msg::CheckoutNotFound)),
+            );
+        }
     };
     let items = orders::items(&app.db, &order.id).await.unwrap_or_default();
     let lines: String = items
@@ -217,30 +220,30 @@ document.getElementById('pay').addEventListener('submit', async (e) => {{
 }});
 </script>"#,
             token_json = serde_json::to_string(&token).unwrap_or_default(),
-            lang_json = serde_json::to_string(text.code).unwrap_or_default(),
-            t_processing = serde_json::to_string(text.processing).unwrap_or_default(),
+            lang_json = serde_json::to_string(lang.code()).unwrap_or_default(),
+            t_processing = serde_json::to_string(&t(Msg::PayProcessing)).unwrap_or_default(),
             order_id = order.id,
-            t_total = text.total,
-            t_name = text.name,
-            t_number = text.number,
-            t_expiry = text.expiry,
-            t_cvc = text.cvc,
-            t_pay = escape(&text.pay.replace("{total}", &total)),
-            t_cards = text.test_cards,
-            t_ok = text.succeeds,
-            t_declined = text.declined_card,
-            t_funds = text.insufficient_card,
-            t_retry = text.retry_card,
-            t_future = text.any_future,
+            t_total = t(Msg::PayTotal),
+            t_name = t(Msg::PayName),
+            t_number = t(Msg::PayNumber),
+            t_expiry = t(Msg::PayExpiry),
+            t_cvc = t(Msg::PayCvc),
+            t_pay = escape(&Msg::PayButton.with("total", total.as_str()).render(lang)),
+            t_cards = t(Msg::PayTestCards),
+            t_ok = t(Msg::PaySucceeds),
+            t_declined = t(Msg::PayDeclinedCard),
+            t_funds = t(Msg::PayInsufficientCard),
+            t_retry = t(Msg::PayRetryCard),
+            t_future = t(Msg::PayAnyFuture),
         )
     } else {
         format!(
             "<p>{}</p><p><a href=\"/cart\">{}</a></p>",
-            escape(&text.closed.replace("{status}", &order.status)),
-            text.back
+            escape(&Msg::PayClosed.with("status", order.status).render(lang)),
+            t(Msg::PayBack)
         )
     };
-    page(text, text.title, &body)
+    page(lang, &t(Msg::PayTitle), &body)
 }
 
 fn escape(text: &str) -> String {
@@ -250,11 +253,11 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(text: &PayText, title: &str, body: &str) -> Response {
+fn page(language: Lang, title: &str, body: &str) -> Response {
     let (lang, dir, test_mode) = (
-        text.html_lang,
-        if text.rtl { "rtl" } else { "ltr" },
-        text.test_mode,
+        language.html_lang(),
+        if language.rtl() { "rtl" } else { "ltr" },
+        Msg::PayTestMode.render(language),
     );
     let html = format!(
         r#"<!doctype html><html lang={lang} dir={dir}><head><meta charset=utf-8>
@@ -292,22 +295,36 @@ pub struct Paid {
     redirect: String,
 }
 
-/// The test provider charging a card.
+/// The test provider charging a card. It answers in the language of the page (its `lang`),
+/// else in the request's.
 pub async fn pay_test(
     State(app): State<AppState>,
     Path(order_id): Path<String>,
     JsonBody(input): JsonBody<TestPayment>,
-) -> Result<Api<Paid>> {
+) -> Response {
+    let lang = input
+        .lang
+        .as_deref()
+        .and_then(Lang::from_code)
+        .unwrap_or_else(i18n::current);
+    i18n::scope(lang, async move {
+        charge_test_card(&app, &order_id, input)
+            .await
+            .into_response()
+    })
+    .await
+}
+
+async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) -> Result<Api<Paid>> {
     if !matches!(app.payments, Provider::Test) {
-        return Err(Error::not_found("The test provider is not enabled."));
+        return Err(Error::not_found(Msg::TestProviderOff));
     }
-    let text = pay_text::for_code(input.lang.as_deref());
-    let order = payable_order(&app, &order_id, &input.token).await?;
+    let order = payable_order(app, order_id, &input.token).await?;
     if order.status != "pending" || order.expires_at <= now_ms() {
         if order.status == "pending" {
             orders::close_unpaid(&app.db, &order.id, "expired", None).await?;
         }
-        return Err(Error::conflict(text.expired_checkout));
+        return Err(Error::conflict(Msg::CheckoutExpired));
     }
     let today = time::OffsetDateTime::now_utc();
     let outcome = providers::test_card(
@@ -319,32 +336,34 @@ pub async fn pay_test(
     )
     .map_err(|problem| {
         Error::unprocessable(match problem {
-            CardProblem::InvalidNumber => text.invalid_number,
-            CardProblem::BadExpiry => text.bad_expiry,
-            CardProblem::Expired => text.card_expired,
-            CardProblem::BadCvc => text.bad_cvc,
-            CardProblem::NotATestCard => text.use_test_card,
+            CardProblem::InvalidNumber => Msg::CardInvalidNumber,
+            CardProblem::BadExpiry => Msg::CardBadExpiry,
+            CardProblem::Expired => Msg::CardExpired,
+            CardProblem::BadCvc => Msg::CardBadCvc,
+            CardProblem::NotATestCard => Msg::UseTestCard,
         })
     })?;
-    let decline = |message: &str| Error::PaymentRequired(message.to_owned());
+    let decline = |message: Msg| Error::PaymentRequired(message.into());
     match outcome {
         TestCard::Succeeds => {
             let reference = format!("test_{}", crate::crypto::random_token(12));
-            orders::fulfil(&app, &order.id, Some(&reference)).await?;
+            orders::fulfil(app, &order.id, Some(&reference)).await?;
             Ok(Api::ok(Paid {
                 redirect: format!("/checkout-success?order={}", order.id),
                 order: order.id,
                 status: "fulfilled",
             }))
         }
-        TestCard::ProcessingError => Err(decline(text.processing_error)),
+        TestCard::ProcessingError => Err(decline(Msg::CardProcessingError)),
         TestCard::Declined | TestCard::InsufficientFunds => {
             let message = if outcome == TestCard::Declined {
-                text.declined
+                Msg::CardDeclined
             } else {
-                text.insufficient
+                Msg::CardInsufficientFunds
             };
-            orders::close_unpaid(&app.db, &order.id, "failed", Some(message)).await?;
+            // The order keeps the reason as the buyer read it.
+            let reason = message.render(i18n::current());
+            orders::close_unpaid(&app.db, &order.id, "failed", Some(&reason)).await?;
             Err(decline(message))
         }
     }
@@ -365,16 +384,16 @@ pub async fn stripe_webhook(
     let stripe = app
         .payments
         .stripe()
-        .ok_or_else(|| Error::not_found("Stripe is not configured."))?;
+        .ok_or_else(|| Error::not_found(Msg::StripeNotConfigured))?;
     let signature = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| Error::bad_request("Missing Stripe-Signature header."))?;
+        .ok_or_else(|| Error::bad_request(Msg::MissingStripeSignature))?;
     stripe.verify_signature(signature, &body, now_ms() / 1000)?;
-    let event: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|_| Error::bad_request("The webhook body is not JSON."))?;
+    let event: serde_json::Value =
+        serde_json::from_slice(&body).map_err(|_| Error::bad_request(Msg::WebhookNotJson))?;
     let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
-        return Err(Error::bad_request("The webhook event has no id or type."));
+        return Err(Error::bad_request(Msg::WebhookNoIdOrType));
     };
     let first_time = sqlx::query(
         "INSERT INTO payment_events (provider, event_id, kind, received_at) VALUES ('stripe', $1, $2, $3) \
@@ -433,7 +452,9 @@ pub async fn stripe_webhook(
 async fn fulfil_from_webhook(app: &AppState, order_id: &str, payment: Option<&str>) -> Result<()> {
     match orders::fulfil(app, order_id, payment).await {
         Ok(Fulfilment::Done | Fulfilment::AlreadyDone) => Ok(()),
-        Err(Error::Conflict(message)) if message.starts_with(orders::SOLD_OUT) => {
+        Err(Error::Conflict(text))
+            if matches!(text.msg, Msg::SoldOut | Msg::SoldOutBeforePayment) =>
+        {
             // Paid after the hold lapsed and the seats are gone: give the money back.
             tracing::warn!(
                 order = order_id,

@@ -6,7 +6,6 @@ pub mod cart;
 pub mod checkout;
 pub mod money;
 pub mod orders;
-pub mod pay_text;
 pub mod plans;
 pub mod providers;
 pub mod refunds;
@@ -20,6 +19,7 @@ use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::envelope::{Api, JsonBody, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -157,7 +157,7 @@ async fn show_order(
     let order = orders::by_id(&app.db, &id)
         .await?
         .filter(|o| o.account_id == user.account.id || user.account.role().is_staff())
-        .ok_or_else(|| Error::not_found("Order not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
     Ok(Api::ok(orders::view(&app.db, order).await?))
 }
 

@@ -1,6 +1,7 @@
 //! Prices in minor units with an ISO 4217 currency.
 
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 /// ISO 4217 codes accepted for prices, with their minor-unit exponent.
 const CURRENCIES: &[(&str, u32)] = &[
@@ -43,9 +44,9 @@ pub fn parse_currency(code: &str) -> Result<String> {
     if CURRENCIES.iter().any(|(c, _)| *c == upper) {
         Ok(upper)
     } else {
-        Err(Error::unprocessable(format!(
-            "Unsupported currency \"{code}\": use an ISO 4217 code such as EUR, USD or BRL."
-        )))
+        Err(Error::unprocessable(
+            Msg::UnsupportedCurrency.with("code", code),
+        ))
     }
 }
 
@@ -75,9 +76,7 @@ pub fn check_price(minor: i64) -> Result<i64> {
     if (0..=100_000_000).contains(&minor) {
         Ok(minor)
     } else {
-        Err(Error::unprocessable(
-            "The price must be between 0 and 1,000,000.00 (in minor units, e.g. cents).",
-        ))
+        Err(Error::unprocessable(Msg::PriceRange))
     }
 }
 

@@ -8,6 +8,7 @@ use crate::app::AppState;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 
@@ -134,8 +135,6 @@ pub struct NewItem {
     pub price_minor: i64,
 }
 
-pub const SOLD_OUT: &str = "Sold out";
-
 /// Whether a seat may only be held while the concert is on sale.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum OnSale {
@@ -188,7 +187,9 @@ pub async fn create_pending(
     for item in items.iter().filter(|i| i.kind == "event") {
         if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
             tx.rollback().await?;
-            return Err(Error::conflict(format!("{SOLD_OUT}: {}", item.title)));
+            return Err(Error::conflict(
+                Msg::SoldOut.with("title", item.title.as_str()),
+            ));
         }
     }
     sqlx::query(
@@ -329,7 +330,7 @@ pub async fn fulfil(
     if from_pending == 0 {
         let order = by_id(db, order_id)
             .await?
-            .ok_or_else(|| Error::not_found("Order not found."))?;
+            .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
         match order.status.as_str() {
             "paid" | "fulfilled" | "refunded" => return Ok(Fulfilment::AlreadyDone),
             _ => {
@@ -355,10 +356,9 @@ pub async fn fulfil(
                 {
                     if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
                         tx.rollback().await?;
-                        return Err(Error::conflict(format!(
-                            "{SOLD_OUT}: {} sold out before the payment arrived; it will be refunded.",
-                            item.title
-                        )));
+                        return Err(Error::conflict(
+                            Msg::SoldOutBeforePayment.with("title", item.title.as_str()),
+                        ));
                     }
                 }
             }
@@ -390,12 +390,7 @@ pub async fn fulfil(
                 .bind(now)
                 .execute(&mut *tx)
                 .await
-                .map_err(|e| {
-                    crate::error::conflict_on_unique(
-                        e,
-                        "You already have a ticket for this concert.",
-                    )
-                })?;
+                .map_err(|e| crate::error::conflict_on_unique(e, Msg::AlreadyHaveTicket))?;
             }
             _ => {
                 let (days,): (i64,) =
@@ -450,28 +445,28 @@ async fn send_receipt(app: &AppState, order: &OrderRow, items: &[OrderItem]) {
             )
         })
         .collect();
+    let lang = account.language;
+    let total = money::format(order.total_minor, &order.currency);
     app.messenger.send(OutboundMessage::email(
         &account.login,
-        "Your Encore tickets",
-        format!(
-            "Hello {},\n\nThank you for your order {}.\n\n{lines}\nTotal: {}\n\n\
-             Each concert can be heard live and replayed for 24 hours from its start at {}/my-events.\n",
-            account.display_name(),
-            order.id,
-            money::format(order.total_minor, &order.currency),
-            app.config.public_url,
-        ),
+        Msg::ReceiptSubject.render(lang),
+        Msg::ReceiptBody
+            .with("name", account.display_name())
+            .with("order", order.id.as_str())
+            .with("lines", lines)
+            .with("total", total.as_str())
+            .with("url", app.config.public_url.as_str())
+            .render(lang),
     ));
     let _ = notifications::notify(
         &app.db,
         &order.account_id,
         &NewNotification::topic(
-            "Order confirmed",
-            format!(
-                "{} item(s), {}",
-                items.len(),
-                money::format(order.total_minor, &order.currency)
-            ),
+            Msg::OrderConfirmedTitle.render(lang),
+            Msg::OrderConfirmedBody
+                .with("count", items.len())
+                .with("total", total)
+                .render(lang),
         ),
     )
     .await;

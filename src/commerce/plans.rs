@@ -11,6 +11,7 @@ use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 
 use super::money;
+use crate::i18n::Msg;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PlanRow {
@@ -88,9 +89,7 @@ fn apply(row: &mut PlanRow, input: PlanInput) -> Result<()> {
     if let Some(name) = input.name {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 120 {
-            return Err(Error::unprocessable(
-                "A pass needs a name of 1 to 120 characters.",
-            ));
+            return Err(Error::unprocessable(Msg::PassNameLength));
         }
         row.name = name.to_owned();
     }
@@ -105,7 +104,7 @@ fn apply(row: &mut PlanRow, input: PlanInput) -> Result<()> {
     }
     if let Some(days) = input.days {
         if !(1..=3660).contains(&days) {
-            return Err(Error::unprocessable("A pass is valid for 1 to 3,660 days."));
+            return Err(Error::unprocessable(Msg::PassDays));
         }
         row.days = days;
     }
@@ -143,9 +142,7 @@ pub async fn create(
     JsonBody(input): JsonBody<PlanInput>,
 ) -> Result<Api<Plan>> {
     if input.name.is_none() || input.price.is_none() || input.days.is_none() {
-        return Err(Error::unprocessable(
-            "A pass needs a name, a price and a number of days.",
-        ));
+        return Err(Error::unprocessable(Msg::PassFieldsRequired));
     }
     let mut row = PlanRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -169,7 +166,7 @@ pub async fn update(
 ) -> Result<Api<Plan>> {
     let mut row = by_id(&app.db, &id)
         .await?
-        .ok_or_else(|| Error::not_found("Pass not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::PassNotFound))?;
     apply(&mut row, input)?;
     save(&app.db, &row, false).await?;
     Ok(Api::ok(row.into()))
@@ -183,7 +180,7 @@ pub async fn retire(
 ) -> Result<Api<Plan>> {
     let mut row = by_id(&app.db, &id)
         .await?
-        .ok_or_else(|| Error::not_found("Pass not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::PassNotFound))?;
     row.active = 0;
     save(&app.db, &row, false).await?;
     sqlx::query("DELETE FROM cart_items WHERE item_kind = 'pass' AND item_id = $1")

@@ -10,6 +10,7 @@ use sha2::Sha256;
 
 use crate::config::Secret;
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 #[derive(Clone)]
 pub enum Provider {
@@ -217,9 +218,7 @@ impl Stripe {
             .await?;
         match (answer["id"].as_str(), answer["url"].as_str()) {
             (Some(id), Some(url)) => Ok((id.to_owned(), url.to_owned())),
-            _ => Err(Error::BadGateway(
-                "Stripe did not return a checkout URL.".into(),
-            )),
+            _ => Err(Error::BadGateway(Msg::StripeNoCheckoutUrl.into())),
         }
     }
 
@@ -239,7 +238,7 @@ impl Stripe {
         answer["id"]
             .as_str()
             .map(str::to_owned)
-            .ok_or_else(|| Error::BadGateway("Stripe did not confirm the refund.".into()))
+            .ok_or_else(|| Error::BadGateway(Msg::StripeNoRefund.into()))
     }
 
     /// Whether the secret key is accepted (for the payment-methods page).
@@ -269,15 +268,13 @@ impl Stripe {
         }
         let response = request.send().await.map_err(|e| {
             tracing::error!(error = %e, "Stripe unreachable");
-            Error::BadGateway("The payment provider could not be reached. Try again.".into())
+            Error::BadGateway(Msg::ProviderUnreachable.into())
         })?;
         let status = response.status();
         let answer: serde_json::Value = response.json().await.unwrap_or_default();
         if !status.is_success() {
             tracing::error!(%status, error = %answer["error"]["message"], "Stripe refused a request");
-            return Err(Error::BadGateway(
-                "The payment provider refused the request.".into(),
-            ));
+            return Err(Error::BadGateway(Msg::ProviderRefused.into()));
         }
         Ok(answer)
     }
@@ -289,7 +286,7 @@ impl Stripe {
 }
 
 pub fn verify_signature(secret: &str, header: &str, body: &[u8], now_secs: i64) -> Result<()> {
-    let bad = || Error::bad_request("Invalid Stripe signature.");
+    let bad = || Error::bad_request(Msg::InvalidStripeSignature);
     let mut timestamp = None;
     let mut signatures = Vec::new();
     for part in header.split(',') {
@@ -301,7 +298,7 @@ pub fn verify_signature(secret: &str, header: &str, body: &[u8], now_secs: i64) 
     }
     let timestamp = timestamp.ok_or_else(bad)?;
     if (now_secs - timestamp).abs() > SIGNATURE_TOLERANCE_SECS {
-        return Err(Error::bad_request("Stale Stripe signature timestamp."));
+        return Err(Error::bad_request(Msg::StaleStripeSignature));
     }
     let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).map_err(Error::internal)?;
     mac.update(timestamp.to_string().as_bytes());

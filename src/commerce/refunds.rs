@@ -12,6 +12,7 @@ use crate::notifications::{self, NewNotification};
 use super::money;
 use super::orders::{self, OrderRow};
 use super::providers::Provider;
+use crate::i18n::{Arg, Lang, Msg};
 
 async fn refunded_so_far(app: &AppState, order_id: &str) -> Result<i64> {
     let (sum,): (i64,) = sqlx::query_as(
@@ -37,9 +38,7 @@ async fn pay_back(
         (Provider::Stripe(stripe), "stripe", Some(payment)) if amount > 0 => {
             Ok(Some(stripe.refund(payment, amount, key).await?))
         }
-        (_, "stripe", _) if amount > 0 => Err(Error::conflict(
-            "This order was paid through Stripe, which is not configured now: refund it in Stripe.",
-        )),
+        (_, "stripe", _) if amount > 0 => Err(Error::conflict(Msg::RefundInStripe)),
         _ => Ok(None),
     }
 }
@@ -48,12 +47,11 @@ async fn pay_back(
 pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Result<OrderRow> {
     let order = orders::by_id(&app.db, order_id)
         .await?
-        .ok_or_else(|| Error::not_found("Order not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
     if order.status != "fulfilled" {
-        return Err(Error::conflict(format!(
-            "Only a fulfilled order can be refunded; this one is {}.",
-            order.status
-        )));
+        return Err(Error::conflict(
+            Msg::OnlyFulfilledRefund.with("status", order.status.as_str()),
+        ));
     }
     let amount = order.total_minor - refunded_so_far(app, order_id).await?;
     let provider_ref = pay_back(app, &order, amount, &format!("refund-{order_id}")).await?;
@@ -78,7 +76,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     .await?
     .rows_affected();
     if changed != 1 {
-        return Err(Error::conflict("This order was refunded already."));
+        return Err(Error::conflict(Msg::AlreadyRefunded));
     }
     sqlx::query(
         "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
@@ -105,7 +103,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     for (pass,) in &passes {
         app.stream_access.revoke_pass(pass);
     }
-    tell_buyer(app, &order, amount, reason).await;
+    tell_buyer(app, &order, amount, reason.into()).await;
     Ok(orders::by_id(&app.db, order_id).await?.unwrap_or(order))
 }
 
@@ -133,7 +131,9 @@ async fn record(
 
 /// Refund every live ticket of a concert (it was cancelled). An order left with nothing
 /// live becomes `refunded`.
-pub async fn refund_event(app: &AppState, event: &EventRow, reason: &str) -> Result<usize> {
+/// The refund records keep `reason` in English; each buyer reads it in their language.
+pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Result<usize> {
+    let recorded = reason.render(Lang::Gb);
     let tickets: Vec<(String, String, i64)> = sqlx::query_as(
         "SELECT t.id, t.order_id, i.price_minor FROM tickets t \
          JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
@@ -159,7 +159,14 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: &str) -> Res
         if revoked != 1 {
             continue;
         }
-        record(&mut tx, &order_id, price, reason, provider_ref.as_deref()).await?;
+        record(
+            &mut tx,
+            &order_id,
+            price,
+            &recorded,
+            provider_ref.as_deref(),
+        )
+        .await?;
         sqlx::query(
             "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 AND status = 'fulfilled' \
              AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = $1 AND revoked_at IS NULL) \
@@ -171,31 +178,38 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: &str) -> Res
         .await?;
         tx.commit().await?;
         app.stream_access.revoke(&ticket_id);
-        tell_buyer(app, &order, price, &format!("{}: {reason}", event.title)).await;
+        let reason = Msg::TitledReason
+            .with("title", event.title.as_str())
+            .with("reason", reason);
+        tell_buyer(app, &order, price, reason.into()).await;
         refunded += 1;
     }
     Ok(refunded)
 }
 
-async fn tell_buyer(app: &AppState, order: &OrderRow, amount: i64, reason: &str) {
+async fn tell_buyer(app: &AppState, order: &OrderRow, amount: i64, reason: Arg) {
     let Ok(Some(account)) = crate::accounts::store::by_id(&app.db, &order.account_id).await else {
         return;
     };
-    let amount = money::format(amount, &order.currency);
+    let (lang, amount) = (account.language, money::format(amount, &order.currency));
+    let reason = reason.render(lang);
     app.messenger.send(OutboundMessage::email(
         &account.login,
-        "Your Encore refund",
-        format!(
-            "Hello {},\n\nWe refunded {amount} of your order {} ({reason}). \
-             Access to what it bought has ended.\n",
-            account.display_name(),
-            order.id
-        ),
+        Msg::RefundSubject.render(lang),
+        Msg::RefundBody
+            .with("name", account.display_name())
+            .with("amount", amount.as_str())
+            .with("order", order.id.as_str())
+            .with("reason", reason.as_str())
+            .render(lang),
     ));
     let _ = notifications::notify(
         &app.db,
         &order.account_id,
-        &NewNotification::topic("Refund issued", format!("{amount} — {reason}")),
+        &NewNotification::topic(
+            Msg::RefundIssuedTitle.render(lang),
+            format!("{amount} — {reason}"),
+        ),
     )
     .await;
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use image::{ImageFormat, ImageReader, Limits};
 
-use crate::accounts::FILE_TYPE_INCORRECT;
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
 const MAX_SIDE: u32 = 8000;
@@ -27,7 +27,7 @@ pub async fn store(data_dir: &Path, event_id: &str, bytes: Vec<u8>) -> Result<&'
         Some("image/png") => (ImageFormat::Png, "image/png"),
         Some("image/jpeg") => (ImageFormat::Jpeg, "image/jpeg"),
         Some("image/webp") => (ImageFormat::WebP, "image/webp"),
-        _ => return Err(Error::UnsupportedMediaType(FILE_TYPE_INCORRECT.into())),
+        _ => return Err(Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into())),
     };
     let folder = dir(data_dir, event_id);
     let target = folder.clone();
@@ -40,7 +40,7 @@ pub async fn store(data_dir: &Path, event_id: &str, bytes: Vec<u8>) -> Result<&'
         reader.limits(limits);
         let decoded = reader
             .decode()
-            .map_err(|_| Error::UnsupportedMediaType(FILE_TYPE_INCORRECT.into()))?;
+            .map_err(|_| Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into()))?;
         let thumb = decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8();
         let mut out = Cursor::new(Vec::new());
         thumb

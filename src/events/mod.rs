@@ -20,6 +20,7 @@ use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 use crate::projects::store as projects;
 
 pub fn router() -> Router<AppState> {
@@ -43,7 +44,7 @@ pub fn router() -> Router<AppState> {
 pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
     store::by_id(&app.db, id)
         .await?
-        .ok_or_else(|| Error::not_found("Concert not found."))
+        .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))
 }
 
 /// Staff manage every concert; project members manage their project's concerts.
@@ -56,9 +57,7 @@ async fn require_manager(app: &AppState, user: &CurrentUser, event: &EventRow) -
     if can_manage(app, user, &event.project_id).await? {
         Ok(())
     } else {
-        Err(Error::forbidden(
-            "Only administrators and the project's artists manage this concert.",
-        ))
+        Err(Error::forbidden(Msg::OnlyManagersManageConcert))
     }
 }
 
@@ -123,7 +122,7 @@ async fn show(
             None => false,
         };
         if !manager {
-            return Err(Error::not_found("Concert not found."));
+            return Err(Error::not_found(Msg::ConcertNotFound));
         }
     }
     let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
@@ -146,9 +145,7 @@ async fn managed(State(app): State<AppState>, user: CurrentUser) -> Result<Api<V
     } else {
         let ids = projects::project_ids_of(&app.db, &user.account.id).await?;
         if ids.is_empty() {
-            return Err(Error::forbidden(
-                "Only administrators and project artists manage concerts.",
-            ));
+            return Err(Error::forbidden(Msg::OnlyManagersManageConcerts));
         }
         store::list_managed(&app.db, Some(&ids)).await?
     };
@@ -241,20 +238,17 @@ fn present<'de, D: serde::Deserializer<'de>>(
 
 fn parse_start(value: &str) -> Result<i64> {
     use time::format_description::well_known::Rfc3339;
-    let parsed = time::OffsetDateTime::parse(value, &Rfc3339).map_err(|_| {
-        Error::unprocessable(
-            "startsAt must be an ISO 8601 time with a zone, e.g. 2026-12-31T20:00:00Z.",
-        )
-    })?;
+    let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
+        .map_err(|_| Error::unprocessable(Msg::StartsAtFormat))?;
     Ok((parsed.unix_timestamp_nanos() / 1_000_000) as i64)
 }
 
 fn text(value: &str, field: &str, max: usize) -> Result<String> {
     let value = value.trim();
     if value.is_empty() || value.chars().count() > max {
-        return Err(Error::unprocessable(format!(
-            "{field} must be 1 to {max} characters."
-        )));
+        return Err(Error::unprocessable(
+            Msg::FieldLength.with("field", field).with("max", max),
+        ));
     }
     Ok(value.to_owned())
 }
@@ -269,9 +263,7 @@ fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
     }
     if let Some(description) = &input.description {
         if description.chars().count() > 10_000 {
-            return Err(Error::unprocessable(
-                "The description is too long (10,000 characters at most).",
-            ));
+            return Err(Error::unprocessable(Msg::DescriptionTooLong));
         }
         row.description = description.clone();
     }
@@ -280,9 +272,7 @@ fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
     }
     if let Some(minutes) = input.duration_minutes {
         if !(1..=24 * 60).contains(&minutes) {
-            return Err(Error::unprocessable(
-                "The duration must be 1 to 1,440 minutes.",
-            ));
+            return Err(Error::unprocessable(Msg::DurationRange));
         }
         row.duration_minutes = minutes;
     }
@@ -294,9 +284,7 @@ fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
     }
     if let Some(capacity) = input.capacity {
         if capacity.is_some_and(|c| !(1..=1_000_000).contains(&c)) {
-            return Err(Error::unprocessable(
-                "The capacity must be 1 to 1,000,000, or empty for unlimited.",
-            ));
+            return Err(Error::unprocessable(Msg::CapacityRange));
         }
         row.capacity = capacity;
     }
@@ -312,18 +300,16 @@ async fn create(
     let project_id = input
         .project_id
         .clone()
-        .ok_or_else(|| Error::unprocessable("Choose the project (artist) of the concert."))?;
+        .ok_or_else(|| Error::unprocessable(Msg::ChooseProject))?;
     projects::by_id(&app.db, &project_id)
         .await?
-        .ok_or_else(|| Error::unprocessable("That project does not exist."))?;
+        .ok_or_else(|| Error::unprocessable(Msg::ProjectMissing))?;
     if !can_manage(&app, &user, &project_id).await? {
-        return Err(Error::forbidden(
-            "Only administrators and the project's artists create its concerts.",
-        ));
+        return Err(Error::forbidden(Msg::OnlyManagersCreateConcerts));
     }
     let required = |v: &Option<String>, name: &str| {
         v.clone()
-            .ok_or_else(|| Error::unprocessable(format!("{name} is required.")))
+            .ok_or_else(|| Error::unprocessable(Msg::FieldIsRequired.with("field", name)))
     };
     let mut row = EventRow {
         id: String::new(),
@@ -335,7 +321,7 @@ async fn create(
         duration_minutes: 90,
         price_minor: input
             .price
-            .ok_or_else(|| Error::unprocessable("The price is required."))?,
+            .ok_or_else(|| Error::unprocessable(Msg::PriceRequired))?,
         currency: "EUR".to_owned(),
         capacity: None,
         seats_taken: 0,
@@ -373,15 +359,13 @@ async fn update(
     let mut row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
     if row.status() == EventStatus::Cancelled {
-        return Err(Error::conflict("A cancelled concert cannot be changed."));
+        return Err(Error::conflict(Msg::CancelledUnchangeable));
     }
     if let Some(project_id) = &input.project_id
         && *project_id != row.project_id
     {
         if !can_manage(&app, &user, project_id).await? {
-            return Err(Error::forbidden(
-                "You cannot move concerts to that project.",
-            ));
+            return Err(Error::forbidden(Msg::CannotMoveConcert));
         }
         row.project_id = project_id.clone();
     }
@@ -393,15 +377,11 @@ async fn update(
                 .as_deref()
                 .is_some_and(|c| !c.eq_ignore_ascii_case(&row.currency)))
     {
-        return Err(Error::conflict(
-            "Tickets were already sold at this price; the price and currency stay as they are.",
-        ));
+        return Err(Error::conflict(Msg::PriceLocked));
     }
     apply(&mut row, &input)?;
     if !store::save(&app.db, &row).await? {
-        return Err(Error::conflict(
-            "The capacity cannot be lower than the seats already sold or reserved.",
-        ));
+        return Err(Error::conflict(Msg::CapacityBelowSold));
     }
     let row = load(&app, &id).await?;
     Ok(Api::ok(Event::from_row(&row, false, now_ms())))
@@ -415,12 +395,10 @@ async fn publish(
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
     if row.access_until() <= now_ms() {
-        return Err(Error::conflict(
-            "This concert's start is more than 24 hours ago.",
-        ));
+        return Err(Error::conflict(Msg::StartTooOld));
     }
     if !store::set_status(&app.db, &id, &[EventStatus::Draft], EventStatus::Published).await? {
-        return Err(Error::conflict("Only a draft can be published."));
+        return Err(Error::conflict(Msg::OnlyDraftPublished));
     }
     let row = load(&app, &id).await?;
     Ok(Api::ok(Event::from_row(&row, false, now_ms())))
@@ -439,12 +417,10 @@ async fn cancel(
         EventStatus::Live,
     ];
     if !store::set_status(&app.db, &id, &from, EventStatus::Cancelled).await? {
-        return Err(Error::conflict(
-            "This concert has already ended or was cancelled.",
-        ));
+        return Err(Error::conflict(Msg::EndedOrCancelled));
     }
     // Everyone who bought it gets their money back; their access ends.
-    refunds::refund_event(&app, &row, "concert cancelled").await?;
+    refunds::refund_event(&app, &row, Msg::ConcertCancelledRefund).await?;
     app.stream_access.revoke_event(&id);
     let row = load(&app, &id).await?;
     Ok(Api::ok(Event::from_row(&row, false, now_ms())))
@@ -458,9 +434,7 @@ async fn remove(
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
     if store::ticket_count_ever(&app.db, &id).await? > 0 {
-        return Err(Error::conflict(
-            "Tickets were sold for this concert: cancel it instead, which refunds them.",
-        ));
+        return Err(Error::conflict(Msg::TicketsSoldCancelInstead));
     }
     sqlx::query("DELETE FROM cart_items WHERE item_kind = 'event' AND item_id = $1")
         .bind(&id)
@@ -543,7 +517,7 @@ async fn upload_image(
     let bytes = file_field(
         &mut multipart,
         image::MAX_BYTES,
-        "The image must be at most 5 MiB.",
+        Msg::ImageTooLarge.with("size", 5u32),
     )
     .await?;
     let media_type = image::store(&app.config.data_dir, &id, bytes).await?;
@@ -567,7 +541,7 @@ async fn image_file(
     let media_type = row
         .image_type
         .clone()
-        .ok_or_else(|| Error::not_found("This concert has no image."))?;
+        .ok_or_else(|| Error::not_found(Msg::NoConcertImage))?;
     let thumb = q.size.as_deref() == Some("thumb");
     let dir = image::dir(&app.config.data_dir, &id);
     let (path, media_type) = if thumb {
@@ -577,7 +551,7 @@ async fn image_file(
     };
     let bytes = tokio::fs::read(path)
         .await
-        .map_err(|_| Error::not_found("This concert has no image."))?;
+        .map_err(|_| Error::not_found(Msg::NoConcertImage))?;
     Response::builder()
         .header(header::CONTENT_TYPE, media_type)
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")

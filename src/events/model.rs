@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::db::iso8601;
+use crate::i18n::Msg;
 
 /// A ticket gives access from 15 minutes before the start until 24 hours after it.
 pub const ACCESS_WINDOW_MS: i64 = 24 * 3_600_000;
@@ -72,14 +73,12 @@ impl EventRow {
 }
 
 /// Why a concert cannot be bought now, if it cannot.
-pub fn sale_refusal(event: &EventRow, now: i64) -> Option<&'static str> {
+pub fn sale_refusal(event: &EventRow, now: i64) -> Option<Msg> {
     match event.status() {
-        EventStatus::Cancelled => Some("This concert was cancelled."),
-        EventStatus::Draft => Some("This concert is not on sale yet."),
-        _ if now >= event.access_until() => {
-            Some("This concert's 24-hour listening window has closed.")
-        }
-        _ if event.seats_left() == Some(0) => Some("This concert is sold out."),
+        EventStatus::Cancelled => Some(Msg::ConcertCancelled),
+        EventStatus::Draft => Some(Msg::NotOnSaleYet),
+        _ if now >= event.access_until() => Some(Msg::SaleWindowClosed),
+        _ if event.seats_left() == Some(0) => Some(Msg::ConcertSoldOut),
         _ => None,
     }
 }
@@ -135,8 +134,8 @@ pub struct Event {
     pub access: AccessState,
     /// The viewer holds a ticket or a pass covering it.
     pub owned: bool,
-    /// Why it cannot be bought now (null when it can).
-    pub not_on_sale: Option<&'static str>,
+    /// Why it cannot be bought now (null when it can), in the reader's language.
+    pub not_on_sale: Option<String>,
 }
 
 impl Event {
@@ -162,7 +161,7 @@ impl Event {
             status: row.status(),
             access: access_state(row, now),
             owned,
-            not_on_sale: sale_refusal(row, now),
+            not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
         }
     }
 }
@@ -210,7 +209,7 @@ mod tests {
         assert!(sale_refusal(&event("cancelled", start, None, 0), 0).is_some());
         assert_eq!(
             sale_refusal(&event("published", start, Some(2), 2), 0),
-            Some("This concert is sold out.")
+            Some(Msg::ConcertSoldOut)
         );
     }
 

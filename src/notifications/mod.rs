@@ -11,6 +11,7 @@ use crate::auth::extract::CurrentUser;
 use crate::db::{Db, iso8601, now_ms};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -209,7 +210,7 @@ async fn mark_read(
         .bind(&user.account.id)
         .fetch_optional(&app.db)
         .await?
-        .ok_or_else(|| Error::not_found("Notification not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::NotificationNotFound))?;
     Ok(Api::ok(row.into()))
 }
 

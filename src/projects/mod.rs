@@ -16,6 +16,7 @@ use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
 use crate::envelope::{Api, JsonBody, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -81,11 +82,11 @@ async fn to_project(app: &AppState, row: ProjectRow) -> Result<Project> {
 async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<ProjectRow> {
     let row = store::by_id(&app.db, id)
         .await?
-        .ok_or_else(|| Error::not_found("Project not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     if user.account.role().is_staff() || store::is_member(&app.db, id, &user.account.id).await? {
         Ok(row)
     } else {
-        Err(Error::forbidden("You are not a member of this project."))
+        Err(Error::forbidden(Msg::NotProjectMember))
     }
 }
 
@@ -145,9 +146,7 @@ struct ProjectInput {
 fn clean_name(name: &str) -> Result<String> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 120 {
-        return Err(Error::unprocessable(
-            "A project needs a name of 1 to 120 characters.",
-        ));
+        return Err(Error::unprocessable(Msg::ProjectNameLength));
     }
     Ok(name.to_owned())
 }
@@ -176,7 +175,7 @@ async fn update(
 ) -> Result<Api<Project>> {
     let mut row = store::by_id(&app.db, &id)
         .await?
-        .ok_or_else(|| Error::not_found("Project not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     if let Some(name) = &input.name {
         row.name = clean_name(name)?;
     }
@@ -200,13 +199,11 @@ async fn remove(
     Path(id): Path<String>,
 ) -> Result<Api<()>> {
     if store::event_count(&app.db, &id).await? > 0 {
-        return Err(Error::conflict(
-            "This project has concerts. Archive it instead of deleting it.",
-        ));
+        return Err(Error::conflict(Msg::ProjectHasConcerts));
     }
     let members = store::members(&app.db, &id).await?;
     if !store::delete(&app.db, &id).await? {
-        return Err(Error::not_found("Project not found."));
+        return Err(Error::not_found(Msg::ProjectNotFound));
     }
     for member in members {
         app.forget_account(&member.id);
@@ -230,17 +227,15 @@ async fn add_member(
 ) -> Result<Api<Project>> {
     let row = store::by_id(&app.db, &id)
         .await?
-        .ok_or_else(|| Error::not_found("Project not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     let account = match (&input.account_id, &input.login) {
         (Some(account_id), _) => accounts::by_id(&app.db, account_id).await?,
         (None, Some(login)) => accounts::by_login(&app.db, Email::parse(login)?.as_str()).await?,
         (None, None) => {
-            return Err(Error::unprocessable(
-                "Name the account: accountId or login.",
-            ));
+            return Err(Error::unprocessable(Msg::NameTheAccount));
         }
     }
-    .ok_or_else(|| Error::not_found("Account not found."))?;
+    .ok_or_else(|| Error::not_found(Msg::AccountNotFound))?;
     store::add_member(&app.db, &id, &account.id).await?;
     app.forget_account(&account.id);
     Ok(Api::ok(to_project(&app, row).await?))
@@ -253,7 +248,7 @@ async fn remove_member(
 ) -> Result<Api<Project>> {
     let row = store::by_id(&app.db, &id)
         .await?
-        .ok_or_else(|| Error::not_found("Project not found."))?;
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     store::remove_member(&app.db, &id, &account_id).await?;
     app.forget_account(&account_id);
     Ok(Api::ok(to_project(&app, row).await?))

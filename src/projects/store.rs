@@ -4,6 +4,7 @@ use super::ProjectStatus;
 use crate::accounts::model::AccountRow;
 use crate::db::{Db, now_ms};
 use crate::error::{Result, conflict_on_unique};
+use crate::i18n::Msg;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProjectRow {
@@ -13,8 +14,6 @@ pub struct ProjectRow {
     pub status: String,
     pub created_at: i64,
 }
-
-const TAKEN: &str = "A project with this name already exists.";
 
 pub async fn insert(
     db: &Db,
@@ -35,7 +34,7 @@ pub async fn insert(
     .bind(now)
     .execute(db)
     .await
-    .map_err(|e| conflict_on_unique(e, TAKEN))?;
+    .map_err(|e| conflict_on_unique(e, Msg::ProjectNameTaken))?;
     Ok(ProjectRow {
         id,
         name: name.to_owned(),
@@ -65,7 +64,7 @@ pub async fn save(db: &Db, row: &ProjectRow) -> Result<()> {
     .bind(now_ms())
     .execute(db)
     .await
-    .map_err(|e| conflict_on_unique(e, TAKEN))?;
+    .map_err(|e| conflict_on_unique(e, Msg::ProjectNameTaken))?;
     Ok(())
 }
 
@@ -122,8 +121,8 @@ pub async fn list(
 pub async fn members(db: &Db, project_id: &str) -> Result<Vec<AccountRow>> {
     Ok(sqlx::query_as::<_, AccountRow>(
         "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, a.phone, \
-         a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, a.created_at \
-         FROM project_members m JOIN accounts a ON a.id = m.account_id \
+         a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, a.created_at, \
+         a.language FROM project_members m JOIN accounts a ON a.id = m.account_id \
          WHERE m.project_id = $1 ORDER BY m.added_at",
     )
     .bind(project_id)

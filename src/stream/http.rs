@@ -22,6 +22,7 @@ use crate::db::iso8601;
 use crate::envelope::Api;
 use crate::error::{Error, Result};
 use crate::events;
+use crate::i18n::Msg;
 
 pub fn api_router() -> Router<AppState> {
     Router::new()
@@ -206,9 +207,7 @@ async fn live_status(
 ) -> Result<Api<Status>> {
     let event = events::load(&app, &id).await?;
     if !events::can_manage(&app, &user, &event.project_id).await? {
-        return Err(Error::forbidden(
-            "Only administrators and the project's artists see this.",
-        ));
+        return Err(Error::forbidden(Msg::OnlyManagersSeeThis));
     }
     Ok(Api::ok(app.hub.show(&id).status()))
 }
@@ -220,9 +219,7 @@ async fn end_show(
 ) -> Result<Api<Status>> {
     let event = events::load(&app, &id).await?;
     if !events::can_manage(&app, &user, &event.project_id).await? {
-        return Err(Error::forbidden(
-            "Only administrators and the project's artists end a show.",
-        ));
+        return Err(Error::forbidden(Msg::OnlyManagersEndShow));
     }
     let show = app.hub.show(&id);
     ingest::finish(&app, &show).await;

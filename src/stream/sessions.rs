@@ -9,6 +9,7 @@ use crate::app::AppState;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EARLY_ACCESS_MS, EventRow, EventStatus};
+use crate::i18n::Msg;
 
 /// What pays for listening to a concert.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,17 +42,13 @@ pub struct Started {
 /// Whether the window is open for `event` at `now`; the refusal says why not.
 pub fn check_window(event: &EventRow, now: i64) -> Result<()> {
     if event.status() == EventStatus::Cancelled {
-        return Err(Error::forbidden("This concert was cancelled."));
+        return Err(Error::forbidden(Msg::ConcertCancelled));
     }
     if now < event.starts_at - EARLY_ACCESS_MS {
-        return Err(Error::forbidden(
-            "Listening opens 15 minutes before the concert starts.",
-        ));
+        return Err(Error::forbidden(Msg::ListeningNotOpen));
     }
     if now >= event.access_until() {
-        return Err(Error::forbidden(
-            "The 24-hour listening window of this concert has closed.",
-        ));
+        return Err(Error::forbidden(Msg::ListeningClosed));
     }
     Ok(())
 }
@@ -88,7 +85,7 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
     check_window(event, now_ms())?;
     let holder = holder(&app.db, account_id, event)
         .await?
-        .ok_or_else(|| Error::forbidden("You need a ticket for this concert."))?;
+        .ok_or_else(|| Error::forbidden(Msg::NeedTicket))?;
     let key = holder.key();
     let expires_at = event.access_until();
     let (session_id, token) = app.stream_access.issue(&event.id, &key, expires_at);

@@ -283,6 +283,7 @@ impl TestApp {
                 use_mfa: mfa,
                 notes: "",
                 tenant_key: "encore",
+                language: Default::default(),
             },
         )
         .await
@@ -497,6 +498,7 @@ impl TestApp {
                     use_mfa: false,
                     notes: "",
                     tenant_key: "encore",
+                    language: Default::default(),
                 },
             )
             .await

@@ -1,0 +1,1607 @@
+//! Every text the server writes for people, in the five languages. An entry lacking a
+//! language does not compile. `{name}` marks a placeholder, filled by [`Text::with`].
+
+use std::fmt;
+
+use super::Lang;
+
+macro_rules! messages {
+    ($($name:ident { gb: $gb:literal, br: $br:literal, es: $es:literal, cn: $cn:literal, ir: $ir:literal $(,)? })*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Msg {
+            $($name),*
+        }
+
+        impl Msg {
+            #[cfg(test)]
+            const ALL: &'static [Msg] = &[$(Msg::$name),*];
+
+            pub fn template(self, lang: Lang) -> &'static str {
+                match self {
+                    $(Msg::$name => match lang {
+                        Lang::Gb => $gb,
+                        Lang::Br => $br,
+                        Lang::Es => $es,
+                        Lang::Cn => $cn,
+                        Lang::Ir => $ir,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+messages! {
+    // The envelope, the router, and failures that are not the client's.
+    Internal {
+        gb: "Something went wrong on our side. Please try again.",
+        br: "Algo deu errado do nosso lado. Tente de novo.",
+        es: "Algo ha fallado por nuestra parte. Inténtalo de nuevo.",
+        cn: "我们这边出了点问题，请重试。",
+        ir: "مشکلی در سمت ما پیش آمد. لطفاً دوباره تلاش کنید.",
+    }
+    Busy {
+        gb: "The server is busy. Try again in a moment.",
+        br: "O servidor está ocupado. Tente de novo em instantes.",
+        es: "El servidor está ocupado. Inténtalo de nuevo en un momento.",
+        cn: "服务器繁忙，请稍后重试。",
+        ir: "سرور مشغول است. لحظه‌ای دیگر دوباره تلاش کنید.",
+    }
+    RateLimited {
+        gb: "Too many attempts. Try again in {seconds} seconds.",
+        br: "Tentativas demais. Tente de novo em {seconds} segundos.",
+        es: "Demasiados intentos. Inténtalo de nuevo en {seconds} segundos.",
+        cn: "尝试次数过多，请在 {seconds} 秒后重试。",
+        ir: "تلاش‌ها بیش از حد است. {seconds} ثانیهٔ دیگر دوباره تلاش کنید.",
+    }
+    NoSuchEndpoint {
+        gb: "No such API endpoint.",
+        br: "Este endpoint da API não existe.",
+        es: "Este endpoint de la API no existe.",
+        cn: "没有这个 API 端点。",
+        ir: "چنین نشانی‌ای در API وجود ندارد.",
+    }
+    MethodNotAllowed {
+        gb: "This method is not allowed here.",
+        br: "Este método não é permitido aqui.",
+        es: "Este método no está permitido aquí.",
+        cn: "此处不允许使用该方法。",
+        ir: "این روش در اینجا مجاز نیست.",
+    }
+    BodyTooLarge {
+        gb: "The request body is too large.",
+        br: "O corpo da requisição é grande demais.",
+        es: "El cuerpo de la solicitud es demasiado grande.",
+        cn: "请求体过大。",
+        ir: "بدنهٔ درخواست بیش از حد بزرگ است.",
+    }
+    SendJson {
+        gb: "Send the body as JSON (Content-Type: application/json).",
+        br: "Envie o corpo como JSON (Content-Type: application/json).",
+        es: "Envía el cuerpo como JSON (Content-Type: application/json).",
+        cn: "请以 JSON 格式发送请求体（Content-Type: application/json）。",
+        ir: "بدنه را به صورت JSON بفرستید (Content-Type: application/json).",
+    }
+    InvalidBody {
+        gb: "Invalid request body: {detail}",
+        br: "Corpo da requisição inválido: {detail}",
+        es: "Cuerpo de la solicitud no válido: {detail}",
+        cn: "请求体无效：{detail}",
+        ir: "بدنهٔ درخواست نامعتبر است: {detail}",
+    }
+    MalformedBody {
+        gb: "Malformed request body: {detail}",
+        br: "Corpo da requisição malformado: {detail}",
+        es: "Cuerpo de la solicitud mal formado: {detail}",
+        cn: "请求体格式错误：{detail}",
+        ir: "بدنهٔ درخواست بدساخت است: {detail}",
+    }
+    InvalidQuery {
+        gb: "Invalid query parameters: {detail}",
+        br: "Parâmetros de consulta inválidos: {detail}",
+        es: "Parámetros de consulta no válidos: {detail}",
+        cn: "查询参数无效：{detail}",
+        ir: "پارامترهای پرس‌وجو نامعتبرند: {detail}",
+    }
+    MalformedUpload {
+        gb: "Malformed upload: {detail}",
+        br: "Envio malformado: {detail}",
+        es: "Subida mal formada: {detail}",
+        cn: "上传格式错误：{detail}",
+        ir: "بارگذاری بدساخت است: {detail}",
+    }
+    SendFileField {
+        gb: "Send the file in the multipart field \"file\".",
+        br: "Envie o arquivo no campo multipart \"file\".",
+        es: "Envía el archivo en el campo multipart \"file\".",
+        cn: "请在 multipart 字段 \"file\" 中发送文件。",
+        ir: "فایل را در فیلد multipart با نام \"file\" بفرستید.",
+    }
+    ImageTooLarge {
+        gb: "The image must be at most {size} MiB.",
+        br: "A imagem deve ter no máximo {size} MiB.",
+        es: "La imagen debe ocupar como máximo {size} MiB.",
+        cn: "图片不能超过 {size} MiB。",
+        ir: "حجم تصویر حداکثر باید {size} مبی‌بایت باشد.",
+    }
+    FileTypeIncorrect {
+        gb: "File type is incorrect",
+        br: "O tipo de arquivo está incorreto",
+        es: "El tipo de archivo no es correcto",
+        cn: "文件类型不正确",
+        ir: "نوع فایل نادرست است",
+    }
+    DevOutboxOff {
+        gb: "The dev outbox is off: e-mail and SMS go to real providers.",
+        br: "A caixa de saída de desenvolvimento está desligada: e-mails e SMS vão para provedores reais.",
+        es: "La bandeja de salida de desarrollo está desactivada: los correos y SMS van a proveedores reales.",
+        cn: "开发发件箱已关闭：电子邮件和短信会发送给真实的服务商。",
+        ir: "صندوق خروجی توسعه خاموش است: ایمیل‌ها و پیامک‌ها به سرویس‌دهنده‌های واقعی می‌روند.",
+    }
+
+    // Sign-in, tokens and clients.
+    SignInToContinue {
+        gb: "Sign in to continue.",
+        br: "Entre para continuar.",
+        es: "Inicia sesión para continuar.",
+        cn: "请登录后继续。",
+        ir: "برای ادامه وارد شوید.",
+    }
+    SessionEnded {
+        gb: "Your session has ended. Please sign in again.",
+        br: "Sua sessão terminou. Entre novamente.",
+        es: "Tu sesión ha terminado. Vuelve a iniciar sesión.",
+        cn: "您的会话已结束，请重新登录。",
+        ir: "نشست شما به پایان رسیده است. لطفاً دوباره وارد شوید.",
+    }
+    AdministratorsOnly {
+        gb: "This is for administrators only.",
+        br: "Isto é apenas para administradores.",
+        es: "Esto es solo para administradores.",
+        cn: "仅限管理员使用。",
+        ir: "این بخش فقط برای مدیران است.",
+    }
+    InvalidCredentials {
+        gb: "Invalid e-mail or password",
+        br: "E-mail ou senha inválidos",
+        es: "Correo electrónico o contraseña no válidos",
+        cn: "电子邮件或密码无效",
+        ir: "ایمیل یا گذرواژه نامعتبر است",
+    }
+    AccountDisabled {
+        gb: "This account is disabled.",
+        br: "Esta conta está desativada.",
+        es: "Esta cuenta está desactivada.",
+        cn: "此账户已停用。",
+        ir: "این حساب غیرفعال است.",
+    }
+    UserExists {
+        gb: "User already exists",
+        br: "O usuário já existe",
+        es: "El usuario ya existe",
+        cn: "用户已存在",
+        ir: "این کاربر از قبل وجود دارد",
+    }
+    BadClient {
+        gb: "Invalid client credentials.",
+        br: "Credenciais de cliente inválidas.",
+        es: "Credenciales de cliente no válidas.",
+        cn: "客户端凭据无效。",
+        ir: "اطلاعات کلاینت نامعتبر است.",
+    }
+    UnknownClient {
+        gb: "Unknown client.",
+        br: "Cliente desconhecido.",
+        es: "Cliente desconocido.",
+        cn: "未知的客户端。",
+        ir: "کلاینت ناشناخته است.",
+    }
+    FieldRequired {
+        gb: "The field \"{field}\" is required.",
+        br: "O campo \"{field}\" é obrigatório.",
+        es: "El campo \"{field}\" es obligatorio.",
+        cn: "字段 \"{field}\" 为必填项。",
+        ir: "فیلد \"{field}\" الزامی است.",
+    }
+    UnknownScope {
+        gb: "Unknown scope \"{scope}\".",
+        br: "Escopo desconhecido \"{scope}\".",
+        es: "Ámbito desconocido \"{scope}\".",
+        cn: "未知的权限范围 \"{scope}\"。",
+        ir: "دامنهٔ دسترسی ناشناخته: \"{scope}\".",
+    }
+    OnlyS256 {
+        gb: "Only the S256 code challenge method is supported.",
+        br: "Só o método de code challenge S256 é aceito.",
+        es: "Solo se admite el método de code challenge S256.",
+        cn: "仅支持 S256 代码质询方法。",
+        ir: "فقط روش S256 برای code challenge پشتیبانی می‌شود.",
+    }
+    BadCodeChallenge {
+        gb: "The code challenge must be the base64url SHA-256 of the verifier (43 characters).",
+        br: "O code challenge deve ser o SHA-256 em base64url do verifier (43 caracteres).",
+        es: "El code challenge debe ser el SHA-256 en base64url del verifier (43 caracteres).",
+        cn: "代码质询必须是验证码的 base64url SHA-256 值（43 个字符）。",
+        ir: "code challenge باید SHA-256 به صورت base64url از verifier باشد (۴۳ نویسه).",
+    }
+    RedirectNotRegistered {
+        gb: "The redirect_uri is not registered for this client.",
+        br: "O redirect_uri não está registrado para este cliente.",
+        es: "El redirect_uri no está registrado para este cliente.",
+        cn: "该 redirect_uri 未为此客户端注册。",
+        ir: "این redirect_uri برای این کلاینت ثبت نشده است.",
+    }
+    ResponseTypeCode {
+        gb: "response_type must be \"code\".",
+        br: "response_type deve ser \"code\".",
+        es: "response_type debe ser \"code\".",
+        cn: "response_type 必须为 \"code\"。",
+        ir: "response_type باید \"code\" باشد.",
+    }
+    ResponseModeQuery {
+        gb: "response_mode must be \"query\".",
+        br: "response_mode deve ser \"query\".",
+        es: "response_mode debe ser \"query\".",
+        cn: "response_mode 必须为 \"query\"。",
+        ir: "response_mode باید \"query\" باشد.",
+    }
+    UnsupportedGrant {
+        gb: "Unsupported grant_type \"{grant}\": use authorization_code, mfa_code or refresh_token.",
+        br: "grant_type \"{grant}\" não suportado: use authorization_code, mfa_code ou refresh_token.",
+        es: "grant_type \"{grant}\" no admitido: usa authorization_code, mfa_code o refresh_token.",
+        cn: "不支持的 grant_type \"{grant}\"：请使用 authorization_code、mfa_code 或 refresh_token。",
+        ir: "grant_type \"{grant}\" پشتیبانی نمی‌شود: از authorization_code، mfa_code یا refresh_token استفاده کنید.",
+    }
+    CodeAlreadyUsed {
+        gb: "This authorization code has already been used.",
+        br: "Este código de autorização já foi usado.",
+        es: "Este código de autorización ya se ha usado.",
+        cn: "此授权码已被使用。",
+        ir: "این کد مجوز قبلاً استفاده شده است.",
+    }
+    InvalidCode {
+        gb: "The authorization code is invalid or has expired.",
+        br: "O código de autorização é inválido ou expirou.",
+        es: "El código de autorización no es válido o ha caducado.",
+        cn: "授权码无效或已过期。",
+        ir: "کد مجوز نامعتبر است یا منقضی شده است.",
+    }
+    CodeOtherClient {
+        gb: "This authorization code was issued to another client.",
+        br: "Este código de autorização foi emitido para outro cliente.",
+        es: "Este código de autorización se emitió para otro cliente.",
+        cn: "此授权码是颁发给其他客户端的。",
+        ir: "این کد مجوز برای کلاینت دیگری صادر شده است.",
+    }
+    RedirectMismatch {
+        gb: "The redirect_uri does not match the authorization request.",
+        br: "O redirect_uri não corresponde à solicitação de autorização.",
+        es: "El redirect_uri no coincide con la solicitud de autorización.",
+        cn: "redirect_uri 与授权请求不一致。",
+        ir: "redirect_uri با درخواست مجوز مطابقت ندارد.",
+    }
+    VerifierMismatch {
+        gb: "The code verifier does not match the code challenge.",
+        br: "O code verifier não corresponde ao code challenge.",
+        es: "El code verifier no coincide con el code challenge.",
+        cn: "代码验证码与代码质询不匹配。",
+        ir: "code verifier با code challenge مطابقت ندارد.",
+    }
+    InvalidRefresh {
+        gb: "The refresh token is invalid or has expired. Sign in again.",
+        br: "O token de atualização é inválido ou expirou. Entre novamente.",
+        es: "El token de actualización no es válido o ha caducado. Vuelve a iniciar sesión.",
+        cn: "刷新令牌无效或已过期，请重新登录。",
+        ir: "توکن تازه‌سازی نامعتبر یا منقضی شده است. دوباره وارد شوید.",
+    }
+    RefreshReused {
+        gb: "This refresh token was already used. For your safety the session has been ended; sign in again.",
+        br: "Este token de atualização já foi usado. Para sua segurança, a sessão foi encerrada; entre novamente.",
+        es: "Este token de actualización ya se usó. Por tu seguridad, la sesión se ha cerrado; vuelve a iniciar sesión.",
+        cn: "此刷新令牌已被使用。为了您的安全，会话已结束，请重新登录。",
+        ir: "این توکن تازه‌سازی قبلاً استفاده شده است. برای امنیت شما نشست پایان یافت؛ دوباره وارد شوید.",
+    }
+    LinkInvalid {
+        gb: "This link is invalid or has expired.",
+        br: "Este link é inválido ou expirou.",
+        es: "Este enlace no es válido o ha caducado.",
+        cn: "此链接无效或已过期。",
+        ir: "این پیوند نامعتبر است یا منقضی شده است.",
+    }
+
+    // The second factor (SMS codes).
+    MfaSessionExpired {
+        gb: "The second-factor session has expired. Sign in again.",
+        br: "A sessão do segundo fator expirou. Entre novamente.",
+        es: "La sesión del segundo factor ha caducado. Vuelve a iniciar sesión.",
+        cn: "双重验证会话已过期，请重新登录。",
+        ir: "نشست عامل دوم منقضی شده است. دوباره وارد شوید.",
+    }
+    NoCodeSent {
+        gb: "No code has been sent yet. Add a phone to receive one.",
+        br: "Nenhum código foi enviado ainda. Adicione um telefone para receber um.",
+        es: "Aún no se ha enviado ningún código. Añade un teléfono para recibir uno.",
+        cn: "尚未发送验证码。请添加手机号以接收验证码。",
+        ir: "هنوز کدی فرستاده نشده است. برای دریافت کد، یک تلفن اضافه کنید.",
+    }
+    SignInCodeExpired {
+        gb: "The code has expired. Sign in again to get a new one.",
+        br: "O código expirou. Entre novamente para receber outro.",
+        es: "El código ha caducado. Vuelve a iniciar sesión para recibir otro.",
+        cn: "验证码已过期。请重新登录以获取新验证码。",
+        ir: "کد منقضی شده است. برای دریافت کد تازه دوباره وارد شوید.",
+    }
+    TooManyWrongCodes {
+        gb: "Too many wrong codes. Sign in again to get a new one.",
+        br: "Códigos errados demais. Entre novamente para receber outro.",
+        es: "Demasiados códigos incorrectos. Vuelve a iniciar sesión para recibir otro.",
+        cn: "错误的验证码次数过多。请重新登录以获取新验证码。",
+        ir: "کدهای نادرست بیش از حد وارد شد. برای دریافت کد تازه دوباره وارد شوید.",
+    }
+    CodeIncorrectTriesLeft {
+        gb: "The code is incorrect. {left} tries left.",
+        br: "O código está incorreto. Restam {left} tentativas.",
+        es: "El código no es correcto. Quedan {left} intentos.",
+        cn: "验证码不正确，还剩 {left} 次机会。",
+        ir: "کد نادرست است. {left} تلاش دیگر باقی مانده است.",
+    }
+    OnlySmsCodes {
+        gb: "Only SMS codes are supported: authenticator_types [\"oob\"], oob_channels [\"sms\"].",
+        br: "Só códigos por SMS são aceitos: authenticator_types [\"oob\"], oob_channels [\"sms\"].",
+        es: "Solo se admiten códigos por SMS: authenticator_types [\"oob\"], oob_channels [\"sms\"].",
+        cn: "仅支持短信验证码：authenticator_types [\"oob\"]，oob_channels [\"sms\"]。",
+        ir: "فقط کدهای پیامکی پشتیبانی می‌شوند: authenticator_types [\"oob\"]، oob_channels [\"sms\"].",
+    }
+    PhoneAlreadyEnrolled {
+        gb: "A phone is already enrolled. Enter the code sent to it.",
+        br: "Já há um telefone cadastrado. Digite o código enviado a ele.",
+        es: "Ya hay un teléfono registrado. Introduce el código que se le envió.",
+        cn: "已登记了一部手机。请输入发送到该手机的验证码。",
+        ir: "یک تلفن از قبل ثبت شده است. کدی را که به آن فرستاده شد وارد کنید.",
+    }
+    PhoneCodeExpired {
+        gb: "The code has expired or was entered wrong too often. Ask for a new one.",
+        br: "O código expirou ou foi digitado errado vezes demais. Peça um novo.",
+        es: "El código ha caducado o se introdujo mal demasiadas veces. Pide uno nuevo.",
+        cn: "验证码已过期或输错次数过多，请重新获取。",
+        ir: "کد منقضی شده یا بیش از حد نادرست وارد شده است. کد تازه‌ای بخواهید.",
+    }
+    CodeIncorrect {
+        gb: "The code is incorrect.",
+        br: "O código está incorreto.",
+        es: "El código no es correcto.",
+        cn: "验证码不正确。",
+        ir: "کد نادرست است.",
+    }
+
+    // Sign-in by QR code.
+    QrExpired {
+        gb: "This QR code has expired. Show a new one.",
+        br: "Este QR code expirou. Mostre um novo.",
+        es: "Este código QR ha caducado. Muestra uno nuevo.",
+        cn: "此二维码已过期，请显示新的二维码。",
+        ir: "این کد QR منقضی شده است. کد تازه‌ای نمایش دهید.",
+    }
+    QrUsed {
+        gb: "This QR sign-in has already been used.",
+        br: "Este login por QR code já foi usado.",
+        es: "Este inicio de sesión con QR ya se ha usado.",
+        cn: "此二维码登录已被使用。",
+        ir: "این ورود با QR قبلاً استفاده شده است.",
+    }
+    QrExpiredOrApproved {
+        gb: "This QR code has expired or was already approved.",
+        br: "Este QR code expirou ou já foi aprovado.",
+        es: "Este código QR ha caducado o ya se aprobó.",
+        cn: "此二维码已过期或已被批准。",
+        ir: "این کد QR منقضی شده یا قبلاً تأیید شده است.",
+    }
+
+    // Accounts.
+    AccountNotFound {
+        gb: "Account not found.",
+        br: "Conta não encontrada.",
+        es: "Cuenta no encontrada.",
+        cn: "找不到账户。",
+        ir: "حساب پیدا نشد.",
+    }
+    UnknownRole {
+        gb: "Unknown role \"{role}\": use user, admin or sa.",
+        br: "Função desconhecida \"{role}\": use user, admin ou sa.",
+        es: "Rol desconocido \"{role}\": usa user, admin o sa.",
+        cn: "未知角色 \"{role}\"：请使用 user、admin 或 sa。",
+        ir: "نقش ناشناخته \"{role}\": از user، admin یا sa استفاده کنید.",
+    }
+    UnknownLanguage {
+        gb: "Unknown language \"{code}\": use gb, br, es, cn or ir.",
+        br: "Idioma desconhecido \"{code}\": use gb, br, es, cn ou ir.",
+        es: "Idioma desconocido \"{code}\": usa gb, br, es, cn o ir.",
+        cn: "未知语言 \"{code}\"：请使用 gb、br、es、cn 或 ir。",
+        ir: "زبان ناشناخته \"{code}\": از gb، br، es، cn یا ir استفاده کنید.",
+    }
+    InvalidEmail {
+        gb: "Enter a valid e-mail address.",
+        br: "Digite um endereço de e-mail válido.",
+        es: "Introduce una dirección de correo electrónico válida.",
+        cn: "请输入有效的电子邮件地址。",
+        ir: "یک نشانی ایمیل معتبر وارد کنید.",
+    }
+    PasswordTooShort {
+        gb: "The password must be at least 8 characters long.",
+        br: "A senha deve ter pelo menos 8 caracteres.",
+        es: "La contraseña debe tener al menos 8 caracteres.",
+        cn: "密码至少需要 8 个字符。",
+        ir: "گذرواژه باید دست‌کم ۸ نویسه باشد.",
+    }
+    PasswordTooLong {
+        gb: "The password must be at most 128 characters long.",
+        br: "A senha deve ter no máximo 128 caracteres.",
+        es: "La contraseña debe tener como máximo 128 caracteres.",
+        cn: "密码最多 128 个字符。",
+        ir: "گذرواژه حداکثر می‌تواند ۱۲۸ نویسه باشد.",
+    }
+    PasswordTooCommon {
+        gb: "This password is too common. Choose one that is harder to guess.",
+        br: "Esta senha é comum demais. Escolha uma mais difícil de adivinhar.",
+        es: "Esta contraseña es demasiado común. Elige una más difícil de adivinar.",
+        cn: "此密码太常见，请选择更难猜到的密码。",
+        ir: "این گذرواژه بیش از حد رایج است. گذرواژه‌ای انتخاب کنید که حدس زدنش سخت‌تر باشد.",
+    }
+    PhoneFormat {
+        gb: "Enter the phone number in international form, e.g. +447700900123.",
+        br: "Digite o telefone no formato internacional, por exemplo +447700900123.",
+        es: "Introduce el teléfono en formato internacional, por ejemplo +447700900123.",
+        cn: "请以国际格式输入手机号，例如 +447700900123。",
+        ir: "شماره تلفن را در قالب بین‌المللی وارد کنید، برای نمونه ‎+447700900123.",
+    }
+    CurrentPasswordIncorrect {
+        gb: "The current password is incorrect.",
+        br: "A senha atual está incorreta.",
+        es: "La contraseña actual no es correcta.",
+        cn: "当前密码不正确。",
+        ir: "گذرواژهٔ فعلی نادرست است.",
+    }
+    NoPicture {
+        gb: "This account has no picture.",
+        br: "Esta conta não tem foto.",
+        es: "Esta cuenta no tiene foto.",
+        cn: "此账户没有头像。",
+        ir: "این حساب تصویری ندارد.",
+    }
+    OnlyAdminsList {
+        gb: "Only administrators can list accounts.",
+        br: "Só administradores podem listar contas.",
+        es: "Solo los administradores pueden ver la lista de cuentas.",
+        cn: "只有管理员可以列出账户。",
+        ir: "فقط مدیران می‌توانند فهرست حساب‌ها را ببینند.",
+    }
+    OnlyOwnAccountView {
+        gb: "You can only see your own account.",
+        br: "Você só pode ver a sua própria conta.",
+        es: "Solo puedes ver tu propia cuenta.",
+        cn: "您只能查看自己的账户。",
+        ir: "فقط می‌توانید حساب خودتان را ببینید.",
+    }
+    AdminsCannotChangeSa {
+        gb: "Administrators cannot change a super admin's account.",
+        br: "Administradores não podem alterar a conta de um superadministrador.",
+        es: "Los administradores no pueden cambiar la cuenta de un superadministrador.",
+        cn: "管理员不能更改超级管理员的账户。",
+        ir: "مدیران نمی‌توانند حساب مدیر ارشد را تغییر دهند.",
+    }
+    OnlyOwnAccountChange {
+        gb: "You can only change your own account.",
+        br: "Você só pode alterar a sua própria conta.",
+        es: "Solo puedes cambiar tu propia cuenta.",
+        cn: "您只能更改自己的账户。",
+        ir: "فقط می‌توانید حساب خودتان را تغییر دهید.",
+    }
+    OnlySaCreatesAdmins {
+        gb: "Only a super admin can create administrators.",
+        br: "Só um superadministrador pode criar administradores.",
+        es: "Solo un superadministrador puede crear administradores.",
+        cn: "只有超级管理员可以创建管理员。",
+        ir: "فقط مدیر ارشد می‌تواند مدیر ایجاد کند.",
+    }
+    OnlyAdminsCreate {
+        gb: "Only administrators can create accounts.",
+        br: "Só administradores podem criar contas.",
+        es: "Solo los administradores pueden crear cuentas.",
+        cn: "只有管理员可以创建账户。",
+        ir: "فقط مدیران می‌توانند حساب ایجاد کنند.",
+    }
+    OnlySaChangesRoles {
+        gb: "Only a super admin can change roles.",
+        br: "Só um superadministrador pode alterar funções.",
+        es: "Solo un superadministrador puede cambiar roles.",
+        cn: "只有超级管理员可以更改角色。",
+        ir: "فقط مدیر ارشد می‌تواند نقش‌ها را تغییر دهد.",
+    }
+    CannotChangeOwnRole {
+        gb: "You cannot change your own role.",
+        br: "Você não pode alterar a sua própria função.",
+        es: "No puedes cambiar tu propio rol.",
+        cn: "您不能更改自己的角色。",
+        ir: "نمی‌توانید نقش خودتان را تغییر دهید.",
+    }
+    CannotEnableSelf {
+        gb: "You cannot disable or enable your own account.",
+        br: "Você não pode desativar nem ativar a sua própria conta.",
+        es: "No puedes desactivar ni activar tu propia cuenta.",
+        cn: "您不能停用或启用自己的账户。",
+        ir: "نمی‌توانید حساب خودتان را غیرفعال یا فعال کنید.",
+    }
+    CannotChangeEnabled {
+        gb: "You cannot change whether this account is enabled.",
+        br: "Você não pode alterar se esta conta está ativa.",
+        es: "No puedes cambiar si esta cuenta está activada.",
+        cn: "您不能更改此账户的启用状态。",
+        ir: "نمی‌توانید فعال یا غیرفعال بودن این حساب را تغییر دهید.",
+    }
+    CannotDeleteSelf {
+        gb: "You cannot delete your own account.",
+        br: "Você não pode excluir a sua própria conta.",
+        es: "No puedes eliminar tu propia cuenta.",
+        cn: "您不能删除自己的账户。",
+        ir: "نمی‌توانید حساب خودتان را حذف کنید.",
+    }
+    CannotDelete {
+        gb: "You cannot delete this account.",
+        br: "Você não pode excluir esta conta.",
+        es: "No puedes eliminar esta cuenta.",
+        cn: "您不能删除此账户。",
+        ir: "نمی‌توانید این حساب را حذف کنید.",
+    }
+    CannotReinvite {
+        gb: "You cannot re-invite this account.",
+        br: "Você não pode convidar esta conta de novo.",
+        es: "No puedes volver a invitar a esta cuenta.",
+        cn: "您不能重新邀请此账户。",
+        ir: "نمی‌توانید این حساب را دوباره دعوت کنید.",
+    }
+    OnlyOwner {
+        gb: "Only the account's owner can do this.",
+        br: "Só o dono da conta pode fazer isso.",
+        es: "Solo el titular de la cuenta puede hacer esto.",
+        cn: "只有账户本人可以执行此操作。",
+        ir: "فقط صاحب حساب می‌تواند این کار را انجام دهد.",
+    }
+    CannotChangeSecondFactor {
+        gb: "You cannot change this account's second factor.",
+        br: "Você não pode alterar o segundo fator desta conta.",
+        es: "No puedes cambiar el segundo factor de esta cuenta.",
+        cn: "您不能更改此账户的双重验证。",
+        ir: "نمی‌توانید عامل دوم این حساب را تغییر دهید.",
+    }
+
+    // Projects (artists).
+    ProjectNotFound {
+        gb: "Project not found.",
+        br: "Projeto não encontrado.",
+        es: "Proyecto no encontrado.",
+        cn: "找不到项目。",
+        ir: "پروژه پیدا نشد.",
+    }
+    NotProjectMember {
+        gb: "You are not a member of this project.",
+        br: "Você não é membro deste projeto.",
+        es: "No eres miembro de este proyecto.",
+        cn: "您不是此项目的成员。",
+        ir: "شما عضو این پروژه نیستید.",
+    }
+    ProjectNameLength {
+        gb: "A project needs a name of 1 to 120 characters.",
+        br: "Um projeto precisa de um nome de 1 a 120 caracteres.",
+        es: "Un proyecto necesita un nombre de 1 a 120 caracteres.",
+        cn: "项目名称须为 1 到 120 个字符。",
+        ir: "پروژه به نامی بین ۱ تا ۱۲۰ نویسه نیاز دارد.",
+    }
+    ProjectNameTaken {
+        gb: "A project with this name already exists.",
+        br: "Já existe um projeto com este nome.",
+        es: "Ya existe un proyecto con este nombre.",
+        cn: "已存在同名项目。",
+        ir: "پروژه‌ای با این نام از قبل وجود دارد.",
+    }
+    ProjectHasConcerts {
+        gb: "This project has concerts. Archive it instead of deleting it.",
+        br: "Este projeto tem shows. Arquive-o em vez de excluí-lo.",
+        es: "Este proyecto tiene conciertos. Archívalo en lugar de eliminarlo.",
+        cn: "此项目有音乐会。请将其归档，而不是删除。",
+        ir: "این پروژه کنسرت دارد. به جای حذف، آن را بایگانی کنید.",
+    }
+    NameTheAccount {
+        gb: "Name the account: accountId or login.",
+        br: "Indique a conta: accountId ou login.",
+        es: "Indica la cuenta: accountId o login.",
+        cn: "请指明账户：accountId 或 login。",
+        ir: "حساب را مشخص کنید: accountId یا login.",
+    }
+
+    // Concerts.
+    ConcertNotFound {
+        gb: "Concert not found.",
+        br: "Show não encontrado.",
+        es: "Concierto no encontrado.",
+        cn: "找不到音乐会。",
+        ir: "کنسرت پیدا نشد.",
+    }
+    OnlyManagersManageConcert {
+        gb: "Only administrators and the project's artists manage this concert.",
+        br: "Só administradores e os artistas do projeto gerenciam este show.",
+        es: "Solo los administradores y los artistas del proyecto gestionan este concierto.",
+        cn: "只有管理员和该项目的艺人可以管理这场音乐会。",
+        ir: "فقط مدیران و هنرمندان این پروژه این کنسرت را مدیریت می‌کنند.",
+    }
+    OnlyManagersManageConcerts {
+        gb: "Only administrators and project artists manage concerts.",
+        br: "Só administradores e artistas de projetos gerenciam shows.",
+        es: "Solo los administradores y los artistas de proyectos gestionan conciertos.",
+        cn: "只有管理员和项目艺人可以管理音乐会。",
+        ir: "فقط مدیران و هنرمندان پروژه‌ها کنسرت‌ها را مدیریت می‌کنند.",
+    }
+    OnlyManagersCreateConcerts {
+        gb: "Only administrators and the project's artists create its concerts.",
+        br: "Só administradores e os artistas do projeto criam os shows dele.",
+        es: "Solo los administradores y los artistas del proyecto crean sus conciertos.",
+        cn: "只有管理员和该项目的艺人可以为其创建音乐会。",
+        ir: "فقط مدیران و هنرمندان پروژه کنسرت‌های آن را ایجاد می‌کنند.",
+    }
+    StartsAtFormat {
+        gb: "startsAt must be an ISO 8601 time with a zone, e.g. 2026-12-31T20:00:00Z.",
+        br: "startsAt deve ser um horário ISO 8601 com fuso, por exemplo 2026-12-31T20:00:00Z.",
+        es: "startsAt debe ser una hora ISO 8601 con zona, por ejemplo 2026-12-31T20:00:00Z.",
+        cn: "startsAt 必须是带时区的 ISO 8601 时间，例如 2026-12-31T20:00:00Z。",
+        ir: "startsAt باید زمانی به قالب ISO 8601 همراه با منطقهٔ زمانی باشد، برای نمونه 2026-12-31T20:00:00Z.",
+    }
+    FieldLength {
+        gb: "{field} must be 1 to {max} characters.",
+        br: "{field} deve ter de 1 a {max} caracteres.",
+        es: "{field} debe tener de 1 a {max} caracteres.",
+        cn: "{field} 须为 1 到 {max} 个字符。",
+        ir: "{field} باید بین ۱ تا {max} نویسه باشد.",
+    }
+    FieldIsRequired {
+        gb: "{field} is required.",
+        br: "{field} é obrigatório.",
+        es: "{field} es obligatorio.",
+        cn: "{field} 为必填项。",
+        ir: "{field} الزامی است.",
+    }
+    DescriptionTooLong {
+        gb: "The description is too long (10,000 characters at most).",
+        br: "A descrição é longa demais (no máximo 10.000 caracteres).",
+        es: "La descripción es demasiado larga (10.000 caracteres como máximo).",
+        cn: "描述太长（最多 10,000 个字符）。",
+        ir: "توضیحات بیش از حد طولانی است (حداکثر ۱۰٬۰۰۰ نویسه).",
+    }
+    DurationRange {
+        gb: "The duration must be 1 to 1,440 minutes.",
+        br: "A duração deve ser de 1 a 1.440 minutos.",
+        es: "La duración debe ser de 1 a 1.440 minutos.",
+        cn: "时长须为 1 到 1,440 分钟。",
+        ir: "مدت باید بین ۱ تا ۱٬۴۴۰ دقیقه باشد.",
+    }
+    CapacityRange {
+        gb: "The capacity must be 1 to 1,000,000, or empty for unlimited.",
+        br: "A capacidade deve ser de 1 a 1.000.000, ou vazia para ilimitada.",
+        es: "El aforo debe ser de 1 a 1.000.000, o vacío para ilimitado.",
+        cn: "容量须为 1 到 1,000,000，留空表示不限。",
+        ir: "ظرفیت باید بین ۱ تا ۱٬۰۰۰٬۰۰۰ باشد، یا برای نامحدود خالی بماند.",
+    }
+    ChooseProject {
+        gb: "Choose the project (artist) of the concert.",
+        br: "Escolha o projeto (artista) do show.",
+        es: "Elige el proyecto (artista) del concierto.",
+        cn: "请选择音乐会所属的项目（艺人）。",
+        ir: "پروژهٔ (هنرمند) کنسرت را انتخاب کنید.",
+    }
+    ProjectMissing {
+        gb: "That project does not exist.",
+        br: "Esse projeto não existe.",
+        es: "Ese proyecto no existe.",
+        cn: "该项目不存在。",
+        ir: "آن پروژه وجود ندارد.",
+    }
+    PriceRequired {
+        gb: "The price is required.",
+        br: "O preço é obrigatório.",
+        es: "El precio es obligatorio.",
+        cn: "价格为必填项。",
+        ir: "قیمت الزامی است.",
+    }
+    CancelledUnchangeable {
+        gb: "A cancelled concert cannot be changed.",
+        br: "Um show cancelado não pode ser alterado.",
+        es: "Un concierto cancelado no se puede cambiar.",
+        cn: "已取消的音乐会无法修改。",
+        ir: "کنسرت لغوشده قابل تغییر نیست.",
+    }
+    CannotMoveConcert {
+        gb: "You cannot move concerts to that project.",
+        br: "Você não pode mover shows para esse projeto.",
+        es: "No puedes mover conciertos a ese proyecto.",
+        cn: "您不能将音乐会移到该项目。",
+        ir: "نمی‌توانید کنسرت‌ها را به آن پروژه منتقل کنید.",
+    }
+    PriceLocked {
+        gb: "Tickets were already sold at this price; the price and currency stay as they are.",
+        br: "Já foram vendidos ingressos a este preço; o preço e a moeda continuam como estão.",
+        es: "Ya se vendieron entradas a este precio; el precio y la moneda se quedan como están.",
+        cn: "已按此价格售出门票，价格和币种保持不变。",
+        ir: "بلیت‌هایی با این قیمت فروخته شده است؛ قیمت و واحد پول همان‌طور که هست می‌ماند.",
+    }
+    CapacityBelowSold {
+        gb: "The capacity cannot be lower than the seats already sold or reserved.",
+        br: "A capacidade não pode ser menor que os lugares já vendidos ou reservados.",
+        es: "El aforo no puede ser menor que las plazas ya vendidas o reservadas.",
+        cn: "容量不能低于已售出或已预留的座位数。",
+        ir: "ظرفیت نمی‌تواند کمتر از جاهای فروخته‌شده یا رزروشده باشد.",
+    }
+    StartTooOld {
+        gb: "This concert's start is more than 24 hours ago.",
+        br: "Este show começou há mais de 24 horas.",
+        es: "Este concierto empezó hace más de 24 horas.",
+        cn: "这场音乐会的开始时间已超过 24 小时。",
+        ir: "بیش از ۲۴ ساعت از شروع این کنسرت گذشته است.",
+    }
+    OnlyDraftPublished {
+        gb: "Only a draft can be published.",
+        br: "Só um rascunho pode ser publicado.",
+        es: "Solo se puede publicar un borrador.",
+        cn: "只有草稿可以发布。",
+        ir: "فقط پیش‌نویس را می‌توان منتشر کرد.",
+    }
+    EndedOrCancelled {
+        gb: "This concert has already ended or was cancelled.",
+        br: "Este show já terminou ou foi cancelado.",
+        es: "Este concierto ya ha terminado o se canceló.",
+        cn: "这场音乐会已结束或已取消。",
+        ir: "این کنسرت پیش‌تر به پایان رسیده یا لغو شده است.",
+    }
+    TicketsSoldCancelInstead {
+        gb: "Tickets were sold for this concert: cancel it instead, which refunds them.",
+        br: "Foram vendidos ingressos para este show: cancele-o, o que os reembolsa.",
+        es: "Se vendieron entradas para este concierto: cancélalo, lo que las reembolsa.",
+        cn: "这场音乐会已售出门票：请改为取消它，门票将被退款。",
+        ir: "برای این کنسرت بلیت فروخته شده است: به جای آن، کنسرت را لغو کنید تا مبلغ بلیت‌ها بازگردانده شود.",
+    }
+    NoConcertImage {
+        gb: "This concert has no image.",
+        br: "Este show não tem imagem.",
+        es: "Este concierto no tiene imagen.",
+        cn: "这场音乐会没有图片。",
+        ir: "این کنسرت تصویری ندارد.",
+    }
+    ConcertCancelled {
+        gb: "This concert was cancelled.",
+        br: "Este show foi cancelado.",
+        es: "Este concierto se canceló.",
+        cn: "这场音乐会已取消。",
+        ir: "این کنسرت لغو شده است.",
+    }
+    NotOnSaleYet {
+        gb: "This concert is not on sale yet.",
+        br: "Este show ainda não está à venda.",
+        es: "Este concierto aún no está a la venta.",
+        cn: "这场音乐会尚未开售。",
+        ir: "این کنسرت هنوز برای فروش عرضه نشده است.",
+    }
+    SaleWindowClosed {
+        gb: "This concert's 24-hour listening window has closed.",
+        br: "A janela de 24 horas para ouvir este show terminou.",
+        es: "El plazo de 24 horas para escuchar este concierto ha terminado.",
+        cn: "这场音乐会的 24 小时收听期已结束。",
+        ir: "مهلت ۲۴ ساعتهٔ شنیدن این کنسرت به پایان رسیده است.",
+    }
+    ConcertSoldOut {
+        gb: "This concert is sold out.",
+        br: "Os ingressos para este show estão esgotados.",
+        es: "Las entradas de este concierto están agotadas.",
+        cn: "这场音乐会的门票已售罄。",
+        ir: "بلیت‌های این کنسرت تمام شده است.",
+    }
+    ConcertCancelledRefund {
+        gb: "concert cancelled",
+        br: "show cancelado",
+        es: "concierto cancelado",
+        cn: "音乐会已取消",
+        ir: "کنسرت لغو شد",
+    }
+
+    // Listening.
+    ListeningNotOpen {
+        gb: "Listening opens 15 minutes before the concert starts.",
+        br: "A escuta abre 15 minutos antes do início do show.",
+        es: "La escucha se abre 15 minutos antes de que empiece el concierto.",
+        cn: "收听将在音乐会开始前 15 分钟开放。",
+        ir: "امکان شنیدن ۱۵ دقیقه پیش از شروع کنسرت باز می‌شود.",
+    }
+    ListeningClosed {
+        gb: "The 24-hour listening window of this concert has closed.",
+        br: "A janela de 24 horas para ouvir este show terminou.",
+        es: "El plazo de 24 horas para escuchar este concierto ha terminado.",
+        cn: "这场音乐会的 24 小时收听期已结束。",
+        ir: "مهلت ۲۴ ساعتهٔ شنیدن این کنسرت به پایان رسیده است.",
+    }
+    NeedTicket {
+        gb: "You need a ticket for this concert.",
+        br: "Você precisa de um ingresso para este show.",
+        es: "Necesitas una entrada para este concierto.",
+        cn: "您需要这场音乐会的门票。",
+        ir: "برای این کنسرت به بلیت نیاز دارید.",
+    }
+    OnlyManagersSeeThis {
+        gb: "Only administrators and the project's artists see this.",
+        br: "Só administradores e os artistas do projeto veem isto.",
+        es: "Solo los administradores y los artistas del proyecto ven esto.",
+        cn: "只有管理员和该项目的艺人可以查看此内容。",
+        ir: "فقط مدیران و هنرمندان پروژه این را می‌بینند.",
+    }
+    OnlyManagersEndShow {
+        gb: "Only administrators and the project's artists end a show.",
+        br: "Só administradores e os artistas do projeto encerram uma apresentação.",
+        es: "Solo los administradores y los artistas del proyecto terminan una actuación.",
+        cn: "只有管理员和该项目的艺人可以结束演出。",
+        ir: "فقط مدیران و هنرمندان پروژه اجرا را پایان می‌دهند.",
+    }
+
+    // Notifications.
+    NotificationNotFound {
+        gb: "Notification not found.",
+        br: "Notificação não encontrada.",
+        es: "Notificación no encontrada.",
+        cn: "找不到通知。",
+        ir: "اعلان پیدا نشد.",
+    }
+
+    // Cart, checkout, orders, passes, money.
+    TitledReason {
+        gb: "{title}: {reason}",
+        br: "{title}: {reason}",
+        es: "{title}: {reason}",
+        cn: "{title}：{reason}",
+        ir: "{title}: {reason}",
+    }
+    AlreadyHaveAccess {
+        gb: "You already have access to this concert: it is in My events.",
+        br: "Você já tem acesso a este show: ele está em Meus eventos.",
+        es: "Ya tienes acceso a este concierto: está en Mis eventos.",
+        cn: "您已拥有这场音乐会的访问权限：它在“我的活动”中。",
+        ir: "شما از قبل به این کنسرت دسترسی دارید: در «رویدادهای من» است.",
+    }
+    AlreadyHaveAccessTitled {
+        gb: "{title}: you already have access to this concert.",
+        br: "{title}: você já tem acesso a este show.",
+        es: "{title}: ya tienes acceso a este concierto.",
+        cn: "{title}：您已拥有这场音乐会的访问权限。",
+        ir: "{title}: شما از قبل به این کنسرت دسترسی دارید.",
+    }
+    AlreadyHaveTicket {
+        gb: "You already have a ticket for this concert.",
+        br: "Você já tem um ingresso para este show.",
+        es: "Ya tienes una entrada para este concierto.",
+        cn: "您已有这场音乐会的门票。",
+        ir: "شما از قبل برای این کنسرت بلیت دارید.",
+    }
+    PassNotOnSale {
+        gb: "This pass is not on sale.",
+        br: "Este passe não está à venda.",
+        es: "Este abono no está a la venta.",
+        cn: "此通票不在售。",
+        ir: "این اشتراک برای فروش عرضه نشده است.",
+    }
+    CartEmpty {
+        gb: "Your cart is empty.",
+        br: "Seu carrinho está vazio.",
+        es: "Tu carrito está vacío.",
+        cn: "您的购物车是空的。",
+        ir: "سبد خرید شما خالی است.",
+    }
+    CartConcertGone {
+        gb: "A concert in your cart no longer exists.",
+        br: "Um show do seu carrinho não existe mais.",
+        es: "Un concierto de tu carrito ya no existe.",
+        cn: "购物车中的一场音乐会已不存在。",
+        ir: "یکی از کنسرت‌های سبد خرید شما دیگر وجود ندارد.",
+    }
+    CartPassGone {
+        gb: "A pass in your cart is no longer on sale.",
+        br: "Um passe do seu carrinho não está mais à venda.",
+        es: "Un abono de tu carrito ya no está a la venta.",
+        cn: "购物车中的一张通票已停售。",
+        ir: "یکی از اشتراک‌های سبد خرید شما دیگر فروخته نمی‌شود.",
+    }
+    MixedCurrencies {
+        gb: "Your cart mixes currencies: check out the items of one currency at a time.",
+        br: "Seu carrinho mistura moedas: finalize a compra dos itens de uma moeda por vez.",
+        es: "Tu carrito mezcla monedas: paga los artículos de una moneda cada vez.",
+        cn: "您的购物车包含多种币种：请每次只结算同一币种的商品。",
+        ir: "سبد خرید شما چند واحد پول دارد: هر بار اقلام یک واحد پول را پرداخت کنید.",
+    }
+    SoldOut {
+        gb: "Sold out: {title}",
+        br: "Esgotado: {title}",
+        es: "Agotado: {title}",
+        cn: "已售罄：{title}",
+        ir: "تمام شد: {title}",
+    }
+    SoldOutBeforePayment {
+        gb: "Sold out: {title} sold out before the payment arrived; it will be refunded.",
+        br: "Esgotado: {title} esgotou antes de o pagamento chegar; ele será reembolsado.",
+        es: "Agotado: {title} se agotó antes de que llegara el pago; se reembolsará.",
+        cn: "已售罄：{title} 在付款到账前已售罄，款项将被退还。",
+        ir: "تمام شد: بلیت‌های {title} پیش از رسیدن پرداخت تمام شد؛ مبلغ بازگردانده می‌شود.",
+    }
+    OrderNotFound {
+        gb: "Order not found.",
+        br: "Pedido não encontrado.",
+        es: "Pedido no encontrado.",
+        cn: "找不到订单。",
+        ir: "سفارش پیدا نشد.",
+    }
+    OnlyFulfilledRefund {
+        gb: "Only a fulfilled order can be refunded; this one is {status}.",
+        br: "Só um pedido concluído pode ser reembolsado; o status deste é {status}.",
+        es: "Solo se puede reembolsar un pedido completado; el estado de este es {status}.",
+        cn: "只有已完成的订单可以退款；此订单的状态为 {status}。",
+        ir: "فقط سفارش تکمیل‌شده قابل بازپرداخت است؛ وضعیت این سفارش {status} است.",
+    }
+    AlreadyRefunded {
+        gb: "This order was refunded already.",
+        br: "Este pedido já foi reembolsado.",
+        es: "Este pedido ya se reembolsó.",
+        cn: "此订单已退款。",
+        ir: "مبلغ این سفارش قبلاً بازگردانده شده است.",
+    }
+    RefundInStripe {
+        gb: "This order was paid through Stripe, which is not configured now: refund it in Stripe.",
+        br: "Este pedido foi pago pelo Stripe, que não está configurado agora: reembolse-o no Stripe.",
+        es: "Este pedido se pagó con Stripe, que ahora no está configurado: reembólsalo en Stripe.",
+        cn: "此订单通过 Stripe 支付，但 Stripe 现在未配置：请在 Stripe 中退款。",
+        ir: "این سفارش از طریق Stripe پرداخت شده که اکنون پیکربندی نشده است: بازپرداخت را در Stripe انجام دهید.",
+    }
+    TestProviderOff {
+        gb: "The test provider is not enabled.",
+        br: "O provedor de teste não está ativado.",
+        es: "El proveedor de prueba no está activado.",
+        cn: "测试支付服务商未启用。",
+        ir: "درگاه آزمایشی فعال نیست.",
+    }
+    StripeNotConfigured {
+        gb: "Stripe is not configured.",
+        br: "O Stripe não está configurado.",
+        es: "Stripe no está configurado.",
+        cn: "Stripe 未配置。",
+        ir: "Stripe پیکربندی نشده است.",
+    }
+    MissingStripeSignature {
+        gb: "Missing Stripe-Signature header.",
+        br: "Falta o cabeçalho Stripe-Signature.",
+        es: "Falta la cabecera Stripe-Signature.",
+        cn: "缺少 Stripe-Signature 请求头。",
+        ir: "سرآیند Stripe-Signature وجود ندارد.",
+    }
+    InvalidStripeSignature {
+        gb: "Invalid Stripe signature.",
+        br: "Assinatura do Stripe inválida.",
+        es: "Firma de Stripe no válida.",
+        cn: "Stripe 签名无效。",
+        ir: "امضای Stripe نامعتبر است.",
+    }
+    StaleStripeSignature {
+        gb: "Stale Stripe signature timestamp.",
+        br: "O horário da assinatura do Stripe está vencido.",
+        es: "La marca de tiempo de la firma de Stripe está caducada.",
+        cn: "Stripe 签名时间戳已过期。",
+        ir: "زمان امضای Stripe کهنه است.",
+    }
+    WebhookNotJson {
+        gb: "The webhook body is not JSON.",
+        br: "O corpo do webhook não é JSON.",
+        es: "El cuerpo del webhook no es JSON.",
+        cn: "webhook 请求体不是 JSON。",
+        ir: "بدنهٔ webhook از نوع JSON نیست.",
+    }
+    WebhookNoIdOrType {
+        gb: "The webhook event has no id or type.",
+        br: "O evento do webhook não tem id ou tipo.",
+        es: "El evento del webhook no tiene id o tipo.",
+        cn: "webhook 事件缺少 id 或类型。",
+        ir: "رویداد webhook شناسه یا نوع ندارد.",
+    }
+    StripeNoCheckoutUrl {
+        gb: "Stripe did not return a checkout URL.",
+        br: "O Stripe não retornou uma URL de pagamento.",
+        es: "Stripe no devolvió una URL de pago.",
+        cn: "Stripe 未返回结账链接。",
+        ir: "Stripe نشانی پرداخت را برنگرداند.",
+    }
+    StripeNoRefund {
+        gb: "Stripe did not confirm the refund.",
+        br: "O Stripe não confirmou o reembolso.",
+        es: "Stripe no confirmó el reembolso.",
+        cn: "Stripe 未确认退款。",
+        ir: "Stripe بازپرداخت را تأیید نکرد.",
+    }
+    ProviderUnreachable {
+        gb: "The payment provider could not be reached. Try again.",
+        br: "Não foi possível contatar o provedor de pagamento. Tente de novo.",
+        es: "No se pudo contactar con el proveedor de pagos. Inténtalo de nuevo.",
+        cn: "无法连接支付服务商，请重试。",
+        ir: "ارتباط با درگاه پرداخت برقرار نشد. دوباره تلاش کنید.",
+    }
+    ProviderRefused {
+        gb: "The payment provider refused the request.",
+        br: "O provedor de pagamento recusou a solicitação.",
+        es: "El proveedor de pagos rechazó la solicitud.",
+        cn: "支付服务商拒绝了该请求。",
+        ir: "درگاه پرداخت درخواست را رد کرد.",
+    }
+    UnsupportedCurrency {
+        gb: "Unsupported currency \"{code}\": use an ISO 4217 code such as EUR, USD or BRL.",
+        br: "Moeda não suportada \"{code}\": use um código ISO 4217 como EUR, USD ou BRL.",
+        es: "Moneda no admitida \"{code}\": usa un código ISO 4217 como EUR, USD o BRL.",
+        cn: "不支持的币种 \"{code}\"：请使用 ISO 4217 代码，例如 EUR、USD 或 BRL。",
+        ir: "واحد پول \"{code}\" پشتیبانی نمی‌شود: از کد ISO 4217 مانند EUR، USD یا BRL استفاده کنید.",
+    }
+    PriceRange {
+        gb: "The price must be between 0 and 1,000,000.00 (in minor units, e.g. cents).",
+        br: "O preço deve estar entre 0 e 1.000.000,00 (em centavos).",
+        es: "El precio debe estar entre 0 y 1.000.000,00 (en unidades menores, p. ej. céntimos).",
+        cn: "价格须在 0 到 1,000,000.00 之间（以最小货币单位计，例如分）。",
+        ir: "قیمت باید بین ۰ و ۱٬۰۰۰٬۰۰۰٫۰۰ باشد (بر حسب کوچک‌ترین واحد پول، مانند سنت).",
+    }
+    PassNameLength {
+        gb: "A pass needs a name of 1 to 120 characters.",
+        br: "Um passe precisa de um nome de 1 a 120 caracteres.",
+        es: "Un abono necesita un nombre de 1 a 120 caracteres.",
+        cn: "通票名称须为 1 到 120 个字符。",
+        ir: "اشتراک به نامی بین ۱ تا ۱۲۰ نویسه نیاز دارد.",
+    }
+    PassDays {
+        gb: "A pass is valid for 1 to 3,660 days.",
+        br: "Um passe vale de 1 a 3.660 dias.",
+        es: "Un abono es válido de 1 a 3.660 días.",
+        cn: "通票有效期为 1 到 3,660 天。",
+        ir: "اعتبار اشتراک بین ۱ تا ۳٬۶۶۰ روز است.",
+    }
+    PassFieldsRequired {
+        gb: "A pass needs a name, a price and a number of days.",
+        br: "Um passe precisa de nome, preço e número de dias.",
+        es: "Un abono necesita un nombre, un precio y un número de días.",
+        cn: "通票需要名称、价格和天数。",
+        ir: "اشتراک به نام، قیمت و تعداد روز نیاز دارد.",
+    }
+    PassNotFound {
+        gb: "Pass not found.",
+        br: "Passe não encontrado.",
+        es: "Abono no encontrado.",
+        cn: "找不到通票。",
+        ir: "اشتراک پیدا نشد.",
+    }
+    FieldTooLong {
+        gb: "{field} is too long ({max} characters at most).",
+        br: "{field} é longo demais (no máximo {max} caracteres).",
+        es: "{field} es demasiado largo ({max} caracteres como máximo).",
+        cn: "{field} 太长（最多 {max} 个字符）。",
+        ir: "{field} بیش از حد طولانی است (حداکثر {max} نویسه).",
+    }
+    BillingNameRequired {
+        gb: "The billing name is required.",
+        br: "O nome para cobrança é obrigatório.",
+        es: "El nombre de facturación es obligatorio.",
+        cn: "账单名称为必填项。",
+        ir: "نام صورت‌حساب الزامی است.",
+    }
+    SortCode {
+        gb: "The sort code has six digits, e.g. 12-34-56.",
+        br: "O sort code tem seis dígitos, por exemplo 12-34-56.",
+        es: "El sort code tiene seis dígitos, por ejemplo 12-34-56.",
+        cn: "银行分行代码为六位数字，例如 12-34-56。",
+        ir: "کد شعبه (sort code) شش رقم دارد، برای نمونه 12-34-56.",
+    }
+    AccountNumber {
+        gb: "The account number must be 6 to 34 letters and digits (an IBAN is fine).",
+        br: "O número da conta deve ter de 6 a 34 letras e dígitos (um IBAN serve).",
+        es: "El número de cuenta debe tener de 6 a 34 letras y dígitos (vale un IBAN).",
+        cn: "账号须为 6 到 34 位字母和数字（IBAN 也可以）。",
+        ir: "شمارهٔ حساب باید بین ۶ تا ۳۴ حرف و رقم باشد (IBAN هم قابل قبول است).",
+    }
+
+    // The hosted test-checkout page and its card answers.
+    PayTitle {
+        gb: "Encore checkout",
+        br: "Pagamento Encore",
+        es: "Pago de Encore",
+        cn: "Encore 结账",
+        ir: "پرداخت Encore",
+    }
+    PayNotFoundTitle {
+        gb: "Checkout not found",
+        br: "Pagamento não encontrado",
+        es: "Pago no encontrado",
+        cn: "找不到结账",
+        ir: "پرداخت پیدا نشد",
+    }
+    CheckoutNotFound {
+        gb: "This checkout does not exist.",
+        br: "Este pagamento não existe.",
+        es: "Este pago no existe.",
+        cn: "此结账不存在。",
+        ir: "این پرداخت وجود ندارد.",
+    }
+    PayTestMode {
+        gb: "Test mode: no real card is charged.",
+        br: "Modo de teste: nenhum cartão real é cobrado.",
+        es: "Modo de prueba: no se cobra ninguna tarjeta real.",
+        cn: "测试模式：不会从真实银行卡扣款。",
+        ir: "حالت آزمایشی: از هیچ کارت واقعی پولی کسر نمی‌شود.",
+    }
+    PayTotal {
+        gb: "Total",
+        br: "Total",
+        es: "Total",
+        cn: "合计",
+        ir: "جمع کل",
+    }
+    PayName {
+        gb: "Name on card",
+        br: "Nome no cartão",
+        es: "Nombre en la tarjeta",
+        cn: "持卡人姓名",
+        ir: "نام روی کارت",
+    }
+    PayNumber {
+        gb: "Card number",
+        br: "Número do cartão",
+        es: "Número de tarjeta",
+        cn: "卡号",
+        ir: "شماره کارت",
+    }
+    PayExpiry {
+        gb: "Expiry",
+        br: "Validade",
+        es: "Caducidad",
+        cn: "有效期",
+        ir: "تاریخ انقضا",
+    }
+    PayCvc {
+        gb: "CVC",
+        br: "CVC",
+        es: "CVC",
+        cn: "安全码",
+        ir: "کد امنیتی",
+    }
+    PayButton {
+        gb: "Pay {total}",
+        br: "Pagar {total}",
+        es: "Pagar {total}",
+        cn: "支付 {total}",
+        ir: "پرداخت {total}",
+    }
+    PayProcessing {
+        gb: "Processing…",
+        br: "Processando…",
+        es: "Procesando…",
+        cn: "处理中…",
+        ir: "در حال پردازش…",
+    }
+    PayTestCards {
+        gb: "Test cards",
+        br: "Cartões de teste",
+        es: "Tarjetas de prueba",
+        cn: "测试卡",
+        ir: "کارت‌های آزمایشی",
+    }
+    PaySucceeds {
+        gb: "succeeds",
+        br: "aprovado",
+        es: "aprobada",
+        cn: "支付成功",
+        ir: "موفق",
+    }
+    PayDeclinedCard {
+        gb: "declined",
+        br: "recusado",
+        es: "rechazada",
+        cn: "被拒绝",
+        ir: "رد می‌شود",
+    }
+    PayInsufficientCard {
+        gb: "insufficient funds",
+        br: "saldo insuficiente",
+        es: "fondos insuficientes",
+        cn: "余额不足",
+        ir: "موجودی ناکافی",
+    }
+    PayRetryCard {
+        gb: "processing error, try again",
+        br: "erro de processamento, tente de novo",
+        es: "error de procesamiento, inténtalo de nuevo",
+        cn: "处理出错，请重试",
+        ir: "خطای پردازش، دوباره تلاش کنید",
+    }
+    PayAnyFuture {
+        gb: "Any future expiry date and any 3-digit CVC.",
+        br: "Qualquer validade futura e qualquer CVC de 3 dígitos.",
+        es: "Cualquier fecha de caducidad futura y cualquier CVC de 3 dígitos.",
+        cn: "任意未来的有效期和任意 3 位安全码。",
+        ir: "هر تاریخ انقضای آینده و هر کد امنیتی سه‌رقمی.",
+    }
+    PayClosed {
+        gb: "This checkout is {status}.",
+        br: "Este pagamento está {status}.",
+        es: "Este pago está {status}.",
+        cn: "此结账的状态为：{status}。",
+        ir: "وضعیت این پرداخت: {status}.",
+    }
+    PayBack {
+        gb: "Back to your cart",
+        br: "Voltar ao carrinho",
+        es: "Volver al carrito",
+        cn: "返回购物车",
+        ir: "بازگشت به سبد خرید",
+    }
+    CardDeclined {
+        gb: "Your card was declined. Your cart is unchanged: try another card.",
+        br: "Seu cartão foi recusado. Seu carrinho continua igual: tente outro cartão.",
+        es: "Tu tarjeta fue rechazada. Tu carrito no ha cambiado: prueba con otra tarjeta.",
+        cn: "您的银行卡被拒绝。购物车未改变：请换一张卡。",
+        ir: "کارت شما رد شد. سبد خرید شما تغییری نکرده است: کارت دیگری را امتحان کنید.",
+    }
+    CardInsufficientFunds {
+        gb: "Your card has insufficient funds. Your cart is unchanged: try another card.",
+        br: "Seu cartão não tem saldo suficiente. Seu carrinho continua igual: tente outro cartão.",
+        es: "Tu tarjeta no tiene fondos suficientes. Tu carrito no ha cambiado: prueba con otra tarjeta.",
+        cn: "您的银行卡余额不足。购物车未改变：请换一张卡。",
+        ir: "موجودی کارت شما کافی نیست. سبد خرید شما تغییری نکرده است: کارت دیگری را امتحان کنید.",
+    }
+    CardProcessingError {
+        gb: "A processing error occurred. Your card was not charged; try again.",
+        br: "Ocorreu um erro de processamento. Seu cartão não foi cobrado; tente de novo.",
+        es: "Se produjo un error de procesamiento. No se cobró tu tarjeta; inténtalo de nuevo.",
+        cn: "处理时出错。您的卡未被扣款，请重试。",
+        ir: "خطایی در پردازش رخ داد. از کارت شما پولی کسر نشد؛ دوباره تلاش کنید.",
+    }
+    CheckoutExpired {
+        gb: "This checkout has expired or is closed. Go back to your cart to start again.",
+        br: "Este pagamento expirou ou foi encerrado. Volte ao carrinho para recomeçar.",
+        es: "Este pago ha caducado o está cerrado. Vuelve al carrito para empezar de nuevo.",
+        cn: "此结账已过期或已关闭。请返回购物车重新开始。",
+        ir: "این پرداخت منقضی یا بسته شده است. برای شروع دوباره به سبد خرید برگردید.",
+    }
+    CardInvalidNumber {
+        gb: "The card number is invalid.",
+        br: "O número do cartão é inválido.",
+        es: "El número de tarjeta no es válido.",
+        cn: "卡号无效。",
+        ir: "شماره کارت نامعتبر است.",
+    }
+    CardBadExpiry {
+        gb: "Enter the expiry date as MM/YY.",
+        br: "Informe a validade como MM/AA.",
+        es: "Escribe la caducidad como MM/AA.",
+        cn: "请按 MM/YY 格式填写有效期。",
+        ir: "تاریخ انقضا را به شکل MM/YY وارد کنید.",
+    }
+    CardExpired {
+        gb: "The card has expired.",
+        br: "O cartão está vencido.",
+        es: "La tarjeta ha caducado.",
+        cn: "该卡已过期。",
+        ir: "کارت منقضی شده است.",
+    }
+    CardBadCvc {
+        gb: "The security code (CVC) is invalid.",
+        br: "O código de segurança (CVC) é inválido.",
+        es: "El código de seguridad (CVC) no es válido.",
+        cn: "安全码（CVC）无效。",
+        ir: "کد امنیتی (CVC) نامعتبر است.",
+    }
+    UseTestCard {
+        gb: "This is a test checkout: use a test card such as 4242 4242 4242 4242.",
+        br: "Este é um pagamento de teste: use um cartão de teste como 4242 4242 4242 4242.",
+        es: "Este es un pago de prueba: usa una tarjeta de prueba como 4242 4242 4242 4242.",
+        cn: "这是测试结账：请使用测试卡，例如 4242 4242 4242 4242。",
+        ir: "این یک پرداخت آزمایشی است: از یک کارت آزمایشی مانند 4242 4242 4242 4242 استفاده کنید.",
+    }
+
+    // Messages sent to people: SMS, e-mails, notifications.
+    SmsSignInCode {
+        gb: "Your Encore sign-in code is {code}. It expires in 5 minutes.",
+        br: "Seu código de acesso ao Encore é {code}. Ele expira em 5 minutos.",
+        es: "Tu código para iniciar sesión en Encore es {code}. Caduca en 5 minutos.",
+        cn: "您的 Encore 登录验证码是 {code}，5 分钟内有效。",
+        ir: "کد ورود شما به Encore: {code}. این کد تا ۵ دقیقه معتبر است.",
+    }
+    SmsPhoneCode {
+        gb: "Your Encore code to confirm this phone is {code}. It expires in 5 minutes.",
+        br: "Seu código do Encore para confirmar este telefone é {code}. Ele expira em 5 minutos.",
+        es: "Tu código de Encore para confirmar este teléfono es {code}. Caduca en 5 minutos.",
+        cn: "您用于确认此手机的 Encore 验证码是 {code}，5 分钟内有效。",
+        ir: "کد Encore برای تأیید این تلفن: {code}. این کد تا ۵ دقیقه معتبر است.",
+    }
+    ResetSubject {
+        gb: "Reset your Encore password",
+        br: "Redefina sua senha do Encore",
+        es: "Restablece tu contraseña de Encore",
+        cn: "重置您的 Encore 密码",
+        ir: "بازنشانی گذرواژهٔ Encore",
+    }
+    ResetBody {
+        gb: "Hello {name},\n\nSomeone (hopefully you) asked to reset your Encore password. Open this link within 30 minutes to choose a new one:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail: your password stays as it is.\n",
+        br: "Olá, {name},\n\nAlguém (esperamos que você) pediu para redefinir sua senha do Encore. Abra este link em até 30 minutos para escolher uma nova:\n\n{link}\n\nSe não foi você, ignore este e-mail: sua senha continua a mesma.\n",
+        es: "Hola, {name}:\n\nAlguien (esperamos que tú) ha pedido restablecer tu contraseña de Encore. Abre este enlace en los próximos 30 minutos para elegir una nueva:\n\n{link}\n\nSi no lo has pedido tú, ignora este correo: tu contraseña no cambia.\n",
+        cn: "{name}，您好：\n\n有人（希望是您本人）请求重置您的 Encore 密码。请在 30 分钟内打开以下链接设置新密码：\n\n{link}\n\n如果这不是您的请求，请忽略此邮件，您的密码不会改变。\n",
+        ir: "{name} عزیز، سلام\n\nکسی (امیدواریم خود شما) درخواست بازنشانی گذرواژهٔ Encore شما را داده است. این پیوند را ظرف ۳۰ دقیقه باز کنید تا گذرواژهٔ تازه‌ای انتخاب کنید:\n\n{link}\n\nاگر چنین درخواستی نداده‌اید، این ایمیل را نادیده بگیرید: گذرواژهٔ شما تغییری نمی‌کند.\n",
+    }
+    InviteSubject {
+        gb: "You are invited to Encore",
+        br: "Você foi convidado para o Encore",
+        es: "Te han invitado a Encore",
+        cn: "您受邀加入 Encore",
+        ir: "شما به Encore دعوت شده‌اید",
+    }
+    InviteBody {
+        gb: "Hello {name},\n\n{inviter} created an Encore account for you. Open this link within 7 days to choose your password and sign in:\n\n{link}\n",
+        br: "Olá, {name},\n\n{inviter} criou uma conta no Encore para você. Abra este link em até 7 dias para escolher sua senha e entrar:\n\n{link}\n",
+        es: "Hola, {name}:\n\n{inviter} te ha creado una cuenta en Encore. Abre este enlace en los próximos 7 días para elegir tu contraseña e iniciar sesión:\n\n{link}\n",
+        cn: "{name}，您好：\n\n{inviter} 为您创建了一个 Encore 账户。请在 7 天内打开以下链接设置密码并登录：\n\n{link}\n",
+        ir: "{name} عزیز، سلام\n\n{inviter} برای شما یک حساب Encore ساخته است. این پیوند را ظرف ۷ روز باز کنید تا گذرواژه‌تان را انتخاب کنید و وارد شوید:\n\n{link}\n",
+    }
+    ReceiptSubject {
+        gb: "Your Encore tickets",
+        br: "Seus ingressos do Encore",
+        es: "Tus entradas de Encore",
+        cn: "您的 Encore 门票",
+        ir: "بلیت‌های Encore شما",
+    }
+    ReceiptBody {
+        gb: "Hello {name},\n\nThank you for your order {order}.\n\n{lines}\nTotal: {total}\n\nEach concert can be heard live and replayed for 24 hours from its start at {url}/my-events.\n",
+        br: "Olá, {name},\n\nObrigado pelo seu pedido {order}.\n\n{lines}\nTotal: {total}\n\nCada show pode ser ouvido ao vivo e repetido por 24 horas a partir do início em {url}/my-events.\n",
+        es: "Hola, {name}:\n\nGracias por tu pedido {order}.\n\n{lines}\nTotal: {total}\n\nCada concierto se puede escuchar en directo y volver a escuchar durante 24 horas desde su inicio en {url}/my-events.\n",
+        cn: "{name}，您好：\n\n感谢您的订单 {order}。\n\n{lines}\n合计：{total}\n\n每场音乐会自开始起 24 小时内均可在 {url}/my-events 收听直播和回放。\n",
+        ir: "{name} عزیز، سلام\n\nاز سفارش {order} شما سپاسگزاریم.\n\n{lines}\nجمع کل: {total}\n\nهر کنسرت را می‌توانید از زمان شروع تا ۲۴ ساعت، به‌صورت زنده و بازپخش، در {url}/my-events بشنوید.\n",
+    }
+    OrderConfirmedTitle {
+        gb: "Order confirmed",
+        br: "Pedido confirmado",
+        es: "Pedido confirmado",
+        cn: "订单已确认",
+        ir: "سفارش تأیید شد",
+    }
+    OrderConfirmedBody {
+        gb: "{count} item(s), {total}",
+        br: "{count} item(ns), {total}",
+        es: "{count} artículo(s), {total}",
+        cn: "{count} 件商品，{total}",
+        ir: "{count} قلم، {total}",
+    }
+    RefundSubject {
+        gb: "Your Encore refund",
+        br: "Seu reembolso do Encore",
+        es: "Tu reembolso de Encore",
+        cn: "您的 Encore 退款",
+        ir: "بازپرداخت Encore شما",
+    }
+    RefundBody {
+        gb: "Hello {name},\n\nWe refunded {amount} of your order {order} ({reason}). Access to what it bought has ended.\n",
+        br: "Olá, {name},\n\nReembolsamos {amount} do seu pedido {order} ({reason}). O acesso ao que ele comprou terminou.\n",
+        es: "Hola, {name}:\n\nHemos reembolsado {amount} de tu pedido {order} ({reason}). El acceso a lo que compraste con él ha terminado.\n",
+        cn: "{name}，您好：\n\n我们已退还您订单 {order} 中的 {amount}（{reason}）。该订单所购内容的访问权限已结束。\n",
+        ir: "{name} عزیز، سلام\n\nمبلغ {amount} از سفارش {order} شما بازگردانده شد ({reason}). دسترسی به آنچه با این سفارش خریده بودید پایان یافته است.\n",
+    }
+    RefundIssuedTitle {
+        gb: "Refund issued",
+        br: "Reembolso emitido",
+        es: "Reembolso realizado",
+        cn: "已退款",
+        ir: "بازپرداخت انجام شد",
+    }
+}
+
+/// An argument of a message: plain text, or a text rendered in the same language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    Plain(String),
+    Text(Box<Text>),
+}
+
+impl Arg {
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            Arg::Plain(s) => s.clone(),
+            Arg::Text(t) => t.render(lang),
+        }
+    }
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Self {
+        Arg::Plain(s)
+    }
+}
+impl From<&str> for Arg {
+    fn from(s: &str) -> Self {
+        Arg::Plain(s.to_owned())
+    }
+}
+impl From<Msg> for Arg {
+    fn from(m: Msg) -> Self {
+        Arg::Text(Box::new(m.into()))
+    }
+}
+impl From<Text> for Arg {
+    fn from(t: Text) -> Self {
+        Arg::Text(Box::new(t))
+    }
+}
+macro_rules! number_args {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Self {
+                Arg::Plain(n.to_string())
+            }
+        }
+    )*};
+}
+number_args!(u32, u64, i64, usize);
+
+/// A message with its arguments, rendered when the reader's language is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    pub msg: Msg,
+    args: Vec<(&'static str, Arg)>,
+}
+
+impl Msg {
+    pub fn with(self, name: &'static str, value: impl Into<Arg>) -> Text {
+        Text::from(self).with(name, value)
+    }
+
+    pub fn render(self, lang: Lang) -> String {
+        Text::from(self).render(lang)
+    }
+}
+
+impl From<Msg> for Text {
+    fn from(msg: Msg) -> Self {
+        Text {
+            msg,
+            args: Vec::new(),
+        }
+    }
+}
+
+impl Text {
+    pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Text {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    pub fn render(&self, lang: Lang) -> String {
+        let template = self.msg.template(lang);
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let value = after.find('}').and_then(|close| {
+                let name = &after[..close];
+                let arg = self.args.iter().find(|(n, _)| *n == name)?;
+                Some((close, &arg.1))
+            });
+            match value {
+                Some((close, arg)) => {
+                    out.push_str(&arg.render(lang));
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// English, for logs.
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(Lang::Gb))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Texts that are rightly the same as the English in another language.
+    const SAME_AS_ENGLISH: &[(Msg, Lang)] = &[
+        // "Total" and "CVC" are the Portuguese and Spanish words too.
+        (Msg::PayTotal, Lang::Br),
+        (Msg::PayTotal, Lang::Es),
+        (Msg::PayCvc, Lang::Br),
+        (Msg::PayCvc, Lang::Es),
+        // Only placeholders and a colon: nothing to translate.
+        (Msg::TitledReason, Lang::Br),
+        (Msg::TitledReason, Lang::Es),
+        (Msg::TitledReason, Lang::Ir),
+    ];
+
+    fn placeholders(template: &str) -> BTreeSet<&str> {
+        template
+            .split('{')
+            .skip(1)
+            .filter_map(|part| part.split_once('}').map(|(name, _)| name))
+            .collect()
+    }
+
+    #[test]
+    fn every_message_has_every_language() {
+        for msg in Msg::ALL {
+            for lang in Lang::ALL {
+                assert!(!msg.template(lang).trim().is_empty(), "{msg:?} in {lang:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_of_a_message_has_the_same_placeholders() {
+        for msg in Msg::ALL {
+            let english = placeholders(msg.template(Lang::Gb));
+            for lang in Lang::ALL {
+                assert_eq!(
+                    placeholders(msg.template(lang)),
+                    english,
+                    "{msg:?} in {lang:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_translation_is_a_copy_of_the_english_unless_allowed() {
+        for msg in Msg::ALL {
+            for lang in &Lang::ALL[1..] {
+                if msg.template(*lang) == msg.template(Lang::Gb) {
+                    assert!(
+                        SAME_AS_ENGLISH.contains(&(*msg, *lang)),
+                        "{msg:?} in {lang:?} is the English text"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arguments_fill_placeholders_and_nested_messages_follow_the_language() {
+        let text = Msg::TitledReason
+            .with("title", "Opening Night")
+            .with("reason", Msg::ConcertSoldOut);
+        assert_eq!(
+            text.render(Lang::Gb),
+            "Opening Night: This concert is sold out."
+        );
+        assert_eq!(
+            text.render(Lang::Es),
+            "Opening Night: Las entradas de este concierto están agotadas."
+        );
+        assert_eq!(
+            Msg::CodeIncorrectTriesLeft
+                .with("left", 2u32)
+                .render(Lang::Gb),
+            "The code is incorrect. 2 tries left."
+        );
+        // A brace in an argument is kept as is.
+        assert_eq!(
+            Msg::InvalidBody.with("detail", "{x}").render(Lang::Gb),
+            "Invalid request body: {x}"
+        );
+    }
+}

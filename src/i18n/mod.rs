@@ -1,0 +1,182 @@
+//! The five languages of the dashboard, and which one a request reads. Every text a person
+//! reads from the server (errors, refusals, the test-checkout page, e-mails, SMS) comes from
+//! [`catalog`]; the request's language is chosen once, by [`layer`], from `Accept-Language`.
+
+pub mod catalog;
+
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
+
+pub use catalog::{Arg, Msg, Text};
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// English (en-GB): the default and the fallback.
+    #[default]
+    Gb,
+    /// Brazilian Portuguese.
+    Br,
+    Es,
+    /// Simplified Chinese.
+    Cn,
+    /// Persian, written right to left.
+    Ir,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 5] = [Lang::Gb, Lang::Br, Lang::Es, Lang::Cn, Lang::Ir];
+
+    /// The dashboard's code for the language (as stored on accounts).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Gb => "gb",
+            Lang::Br => "br",
+            Lang::Es => "es",
+            Lang::Cn => "cn",
+            Lang::Ir => "ir",
+        }
+    }
+
+    /// The BCP 47 tag for an HTML page's `lang`.
+    pub fn html_lang(self) -> &'static str {
+        match self {
+            Lang::Gb => "en-GB",
+            Lang::Br => "pt-BR",
+            Lang::Es => "es",
+            Lang::Cn => "zh-CN",
+            Lang::Ir => "fa",
+        }
+    }
+
+    pub fn rtl(self) -> bool {
+        self == Lang::Ir
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|lang| lang.code() == code)
+    }
+
+    /// The language of a language tag's primary subtag (`fa-IR` → Persian).
+    fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.split(['-', '_']).next()?.trim();
+        match primary.to_ascii_lowercase().as_str() {
+            "en" => Some(Lang::Gb),
+            "pt" => Some(Lang::Br),
+            "es" => Some(Lang::Es),
+            "zh" => Some(Lang::Cn),
+            "fa" => Some(Lang::Ir),
+            _ => None,
+        }
+    }
+
+    /// The best of our languages for an `Accept-Language` value (RFC 9110 12.5.4): tags in
+    /// order of their q-values (ties keep their order, q=0 means "not this"); the first we
+    /// speak wins; English when none is spoken or the header is absent.
+    pub fn from_accept_language(value: Option<&str>) -> Lang {
+        let Some(value) = value else {
+            return Lang::Gb;
+        };
+        let mut ranked: Vec<(f32, &str)> = value
+            .split(',')
+            .filter_map(|item| {
+                let mut parts = item.split(';');
+                let tag = parts.next()?.trim();
+                let q = parts
+                    .filter_map(|p| p.trim().strip_prefix("q="))
+                    .find_map(|q| q.trim().parse::<f32>().ok())
+                    .unwrap_or(1.0);
+                (!tag.is_empty() && q > 0.0).then_some((q, tag))
+            })
+            .collect();
+        // A stable sort keeps the sender's order among equal q-values.
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        ranked
+            .into_iter()
+            .find_map(|(_, tag)| Lang::from_tag(tag))
+            .unwrap_or(Lang::Gb)
+    }
+}
+
+impl TryFrom<String> for Lang {
+    type Error = String;
+    fn try_from(code: String) -> Result<Self, Self::Error> {
+        Lang::from_code(&code).ok_or_else(|| format!("unknown language code {code:?}"))
+    }
+}
+
+tokio::task_local! {
+    static LANG: Lang;
+}
+
+/// The language of the request being answered; English outside a request.
+pub fn current() -> Lang {
+    LANG.try_with(|lang| *lang).unwrap_or_default()
+}
+
+/// Run `work` answering in `lang` (a page whose language is chosen by its URL, not by the
+/// header).
+pub async fn scope<F: Future>(lang: Lang, work: F) -> F::Output {
+    LANG.scope(lang, work).await
+}
+
+/// Middleware: the whole request, its response included, reads the language of its
+/// `Accept-Language` header.
+pub async fn layer(request: Request, next: Next) -> Response {
+    let lang = Lang::from_accept_language(
+        request
+            .headers()
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    scope(lang, next.run(request)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_primary_tag_picks_the_language() {
+        assert_eq!(Lang::from_accept_language(Some("fa-IR")), Lang::Ir);
+        assert_eq!(Lang::from_accept_language(Some("pt-BR,pt;q=0.9")), Lang::Br);
+        assert_eq!(Lang::from_accept_language(Some("zh-CN")), Lang::Cn);
+        assert_eq!(Lang::from_accept_language(Some("ES")), Lang::Es);
+        assert_eq!(Lang::from_accept_language(Some("en-US")), Lang::Gb);
+    }
+
+    #[test]
+    fn unknown_languages_fall_through_to_the_next_preference_then_english() {
+        assert_eq!(
+            Lang::from_accept_language(Some("de-DE, es;q=0.5")),
+            Lang::Es
+        );
+        assert_eq!(Lang::from_accept_language(Some("de, fr")), Lang::Gb);
+        assert_eq!(Lang::from_accept_language(Some("*")), Lang::Gb);
+        assert_eq!(Lang::from_accept_language(Some("")), Lang::Gb);
+        assert_eq!(Lang::from_accept_language(None), Lang::Gb);
+    }
+
+    #[test]
+    fn q_values_outrank_the_order_and_zero_refuses() {
+        assert_eq!(
+            Lang::from_accept_language(Some("es;q=0.4, zh-CN;q=0.8, fa;q=0.6")),
+            Lang::Cn
+        );
+        assert_eq!(Lang::from_accept_language(Some("fa;q=0, pt")), Lang::Br);
+        assert_eq!(Lang::from_accept_language(Some("es, fa")), Lang::Es);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+        }
+        assert_eq!(Lang::from_code("xx"), None);
+        assert!(Lang::Ir.rtl() && !Lang::Gb.rtl());
+    }
+}
