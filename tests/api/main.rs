@@ -8,6 +8,7 @@ mod envelope;
 mod events;
 mod go_live;
 mod helpers;
+mod languages;
 mod live;
 mod mfa;
 mod qr;
