@@ -1,11 +1,17 @@
 import { Select } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuthStatus } from '../../features/auth/session';
+import { saveMyLanguage } from '../../features/users/api';
 import { LANGUAGES, isLanguageCode } from '../../i18n/languages';
 
-/** A real language picker: changing it switches the whole app (and its direction). */
+/**
+ * A real language picker: changing it switches the whole app (and its direction) and, when
+ * signed in, saves it on the account so that messages sent to it follow.
+ */
 export function LanguagePicker({ label }: { label?: string }): ReactNode {
   const { t, i18n } = useTranslation();
+  const { isAuthorized } = useAuthStatus();
   return (
     <Select
       label={label ?? t('language.label')}
@@ -14,7 +20,10 @@ export function LanguagePicker({ label }: { label?: string }): ReactNode {
       allowDeselect={false}
       comboboxProps={{ withinPortal: true }}
       onChange={(value) => {
-        if (isLanguageCode(value)) void i18n.changeLanguage(value);
+        if (!isLanguageCode(value)) return;
+        void i18n.changeLanguage(value);
+        // Best effort: the screen has switched already; the next change saves again.
+        if (isAuthorized) saveMyLanguage(value).catch(() => undefined);
       }}
       data-testid="language-picker"
     />

@@ -1,6 +1,8 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request, requestBlob } from '../../lib/http';
 import type { Role } from '../../lib/roles';
+import type { LanguageCode } from '../../i18n/languages';
+import { fetchMe } from '../auth/api';
 import type { Account, AccountPage } from './model';
 
 const BASE = `${API_PREFIX}/accounts`;
@@ -43,8 +45,15 @@ export const updateAccount = (
     notes?: string;
     roles?: Role[];
     enablement?: { enabled: boolean };
+    language?: LanguageCode;
   },
 ): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
+
+/** Keep the signed-in account's language: the server writes its e-mails and SMS in it. */
+export const saveMyLanguage = async (language: LanguageCode): Promise<Account> => {
+  const me = await fetchMe();
+  return updateAccount(me.id, { language });
+};
 
 export const deleteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' });

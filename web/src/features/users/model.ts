@@ -13,6 +13,8 @@ export interface Account {
   avatar?: string | null;
   notes?: string | null;
   phone?: string | null;
+  /** Language of the e-mails and SMS sent to the account (a dashboard code). */
+  language?: string;
   /** Artist projects the account belongs to (sent with userinfo/me). */
   projects?: { id: string; name: string }[];
 }
