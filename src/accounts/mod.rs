@@ -481,10 +481,13 @@ async fn start_phone_change(
     .bind(now_ms() + auth_store::OTP_TTL_MS)
     .execute(&app.db)
     .await?;
-    app.messenger.send(OutboundMessage::sms(
-        phone.as_str(),
-        format!("Your Encore code to confirm this phone is {code}. It expires in 5 minutes."),
-    ));
+    app.messenger.send(
+        OutboundMessage::sms(
+            phone.as_str(),
+            format!("Your Encore code to confirm this phone is {code}. It expires in 5 minutes."),
+        )
+        .with_secret(code),
+    );
     Ok(Api::ok(()))
 }
 

@@ -427,10 +427,13 @@ async fn send_code(
         .take(&format!("sms:{}", account.id))?;
     let code = random_digits(6);
     store::set_challenge_code(&app.db, challenge_hash, &code, enrolling.then_some(phone)).await?;
-    app.messenger.send(OutboundMessage::sms(
-        phone,
-        format!("Your Encore sign-in code is {code}. It expires in 5 minutes."),
-    ));
+    app.messenger.send(
+        OutboundMessage::sms(
+            phone,
+            format!("Your Encore sign-in code is {code}. It expires in 5 minutes."),
+        )
+        .with_secret(code),
+    );
     Ok(())
 }
 
@@ -694,16 +697,19 @@ async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
         "{}/auth/recover-password?token={token}",
         app.config.public_url
     );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        "Reset your Encore password",
-        format!(
-            "Hello {},\n\nSomeone (hopefully you) asked to reset your Encore password. \
-             Open this link within 30 minutes to choose a new one:\n\n{link}\n\n\
-             If you did not ask for this, ignore this e-mail: your password stays as it is.\n",
-            account.display_name()
-        ),
-    ));
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            "Reset your Encore password",
+            format!(
+                "Hello {},\n\nSomeone (hopefully you) asked to reset your Encore password. \
+                 Open this link within 30 minutes to choose a new one:\n\n{link}\n\n\
+                 If you did not ask for this, ignore this e-mail: your password stays as it is.\n",
+                account.display_name()
+            ),
+        )
+        .with_secret(link),
+    );
     Ok(())
 }
 
@@ -714,15 +720,18 @@ pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str
         "{}/auth/recover-password?token={token}&invite=1",
         app.config.public_url
     );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        "You are invited to Encore",
-        format!(
-            "Hello {},\n\n{inviter} created an Encore account for you. Open this link within \
-             7 days to choose your password and sign in:\n\n{link}\n",
-            account.display_name()
-        ),
-    ));
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            "You are invited to Encore",
+            format!(
+                "Hello {},\n\n{inviter} created an Encore account for you. Open this link within \
+                 7 days to choose your password and sign in:\n\n{link}\n",
+                account.display_name()
+            ),
+        )
+        .with_secret(link),
+    );
     Ok(())
 }
 

@@ -6,6 +6,7 @@ mod commerce;
 mod concurrency;
 mod envelope;
 mod events;
+mod everyday;
 mod go_live;
 mod helpers;
 mod live;
