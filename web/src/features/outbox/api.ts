@@ -9,7 +9,7 @@ export interface OutboxMessage {
   subject: string;
   body: string;
   created_at: string;
-  /** Links and codes were replaced by "•••": the message is for an account above the reader's role. */
+  /** Links and codes were replaced by "•••": the message is for an account of the reader's role or above. */
   redacted: boolean;
 }
 

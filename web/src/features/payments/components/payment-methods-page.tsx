@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -39,6 +39,17 @@ export function PaymentMethodsPage(): ReactNode {
       ) : methods.data.length === 0 ? (
         <EmptyState title={t('common:pages.paymentMethods.emptyTitle')} description={t('common:pages.paymentMethods.emptyText')} />
       ) : (
+        <Stack>
+        {methods.data.some((method) => method.enabled) ? null : (
+          <Alert color="yellow" title={t('methods.offTitle')} data-testid="payments-off">
+            {t('methods.offText', {
+              stripeKey: 'ENCORE_STRIPE_SECRET_KEY',
+              stripeWebhook: 'ENCORE_STRIPE_WEBHOOK_SECRET',
+              webhookUrl: `${window.location.origin}/api/v1/payments/stripe/webhook`,
+              testSetting: 'ENCORE_PAYMENTS=test',
+            })}
+          </Alert>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
           {methods.data.map((method) => (
             <Card key={method.id} withBorder>
@@ -73,6 +84,7 @@ export function PaymentMethodsPage(): ReactNode {
             </Card>
           ))}
         </SimpleGrid>
+        </Stack>
       )}
     </>
   );
