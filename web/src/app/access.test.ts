@@ -1,5 +1,6 @@
 import { MENU, ROUTE_ROLES, decideAccess, helpPath, visibleMenu } from './access';
 import type { MenuItem } from './access';
+import { isStaff } from '../lib/roles';
 
 const keys = (items: MenuItem[]): string[] =>
   items.flatMap((item) => [item.key, ...(item.children ? keys(item.children) : [])]);
@@ -124,6 +125,10 @@ describe('guard decisions', () => {
     for (const route of ['notifications', 'projects'] as const) {
       for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
     }
+  });
+
+  it('counts admin and sa as staff, nobody else', () => {
+    expect([isStaff('admin'), isStaff('sa'), isStaff('user'), isStaff(null), isStaff(undefined)]).toEqual([true, true, false, false, false]);
   });
 
   it('allows routes without a roles list', () => {

@@ -9,6 +9,7 @@ import { meQueryOptions } from '../../auth/queries';
 import { ProjectPicker } from '../../projects/components/project-picker';
 import type { EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { isStaff } from '../../../lib/roles';
 
 export const CURRENCIES = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -46,7 +47,7 @@ export function EventFormModal({
 }): ReactNode {
   const { t } = useTranslation('events');
   const me = useQuery(meQueryOptions());
-  const staff = me.data?.role === 'admin' || me.data?.role === 'sa';
+  const staff = isStaff(me.data?.role);
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const form = useForm<Values>({

@@ -40,46 +40,46 @@ export function PaymentMethodsPage(): ReactNode {
         <EmptyState title={t('common:pages.paymentMethods.emptyTitle')} description={t('common:pages.paymentMethods.emptyText')} />
       ) : (
         <Stack>
-        {methods.data.some((method) => method.enabled) ? null : (
-          <Alert color="yellow" title={t('methods.offTitle')} data-testid="payments-off">
-            {t('methods.offText', {
-              stripeKey: 'ENCORE_STRIPE_SECRET_KEY',
-              stripeWebhook: 'ENCORE_STRIPE_WEBHOOK_SECRET',
-              webhookUrl: `${window.location.origin}/api/v1/payments/stripe/webhook`,
-              testSetting: 'ENCORE_PAYMENTS=test',
-            })}
-          </Alert>
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
-          {methods.data.map((method) => (
-            <Card key={method.id} withBorder>
-              <Stack gap="xs">
-                <Text fw={700}>{method.name}</Text>
-                <Group gap="xs">
-                  <Flag on={method.enabled} yes={t('methods.enabled')} no={t('methods.disabled')} />
-                  <Flag on={method.configured} yes={t('methods.configured')} no={t('methods.notConfigured')} />
-                </Group>
-                {method.id === 'stripe' ? (
-                  <>
-                    <Group gap="xs">
-                      <Text size="sm">{t('methods.keys')}</Text>
-                      {method.keysValid === null ? (
-                        <Badge color="gray" variant="light">{t('methods.unknown')}</Badge>
-                      ) : (
-                        <Flag on={method.keysValid} yes={t('methods.keysValid')} no={t('methods.keysInvalid')} />
-                      )}
-                    </Group>
+          {methods.data.some((method) => method.enabled) ? null : (
+            <Alert color="yellow" title={t('methods.offTitle')} data-testid="payments-off">
+              {t('methods.offText', {
+                stripeKey: 'ENCORE_STRIPE_SECRET_KEY',
+                stripeWebhook: 'ENCORE_STRIPE_WEBHOOK_SECRET',
+                webhookUrl: `${window.location.origin}/api/v1/payments/stripe/webhook`,
+                testSetting: 'ENCORE_PAYMENTS=test',
+              })}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
+            {methods.data.map((method) => (
+              <Card key={method.id} withBorder>
+                <Stack gap="xs">
+                  <Text fw={700}>{method.name}</Text>
+                  <Group gap="xs">
+                    <Flag on={method.enabled} yes={t('methods.enabled')} no={t('methods.disabled')} />
+                    <Flag on={method.configured} yes={t('methods.configured')} no={t('methods.notConfigured')} />
+                  </Group>
+                  {method.id === 'stripe' ? (
+                    <>
+                      <Group gap="xs">
+                        <Text size="sm">{t('methods.keys')}</Text>
+                        {method.keysValid === null ? (
+                          <Badge color="gray" variant="light">{t('methods.unknown')}</Badge>
+                        ) : (
+                          <Flag on={method.keysValid} yes={t('methods.keysValid')} no={t('methods.keysInvalid')} />
+                        )}
+                      </Group>
+                      <Text size="sm" c="dimmed">
+                        {method.lastWebhookAt
+                          ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
+                          : t('methods.noWebhook')}
+                      </Text>
+                    </>
+                  ) : (
                     <Text size="sm" c="dimmed">
-                      {method.lastWebhookAt
-                        ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
-                        : t('methods.noWebhook')}
+                      {t('methods.testText')}
                     </Text>
-                  </>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {t('methods.testText')}
-                  </Text>
-                )}
+                  )}
               </Stack>
             </Card>
           ))}
