@@ -67,7 +67,11 @@ fn parse_tree(text: &str) -> BTreeMap<(String, String), String> {
             continue;
         }
         let license = license.trim().trim_end_matches("(*)").trim();
-        let license = if license.is_empty() { "see package" } else { license };
+        let license = if license.is_empty() {
+            "see package"
+        } else {
+            license
+        };
         crates.insert(
             (name.to_owned(), version.trim_start_matches('v').to_owned()),
             license.to_owned(),

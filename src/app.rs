@@ -56,6 +56,7 @@ impl AppState {
     /// Connect to the database (running migrations) and build the services.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let db = crate::db::connect(&config.database_url).await?;
+        crate::config::secure_data_dir(&config.data_dir)?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
@@ -66,6 +67,7 @@ impl AppState {
             hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(
+                config.payments,
                 config.stripe_secret_key.as_ref(),
                 config.stripe_webhook_secret.as_ref(),
                 &config.stripe_api_base,

@@ -15,6 +15,9 @@ use super::money;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
 
+pub const CHECKOUT_IN_PROGRESS: &str =
+    "Another checkout of yours is in progress: finish it, or try again in a moment.";
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct OrderRow {
     pub id: String,
@@ -175,6 +178,7 @@ async fn hold_seat(
 pub async fn create_pending(
     db: &Db,
     account_id: &str,
+    client_ip: Option<&str>,
     items: &[NewItem],
     currency: &str,
     provider: &str,
@@ -191,9 +195,12 @@ pub async fn create_pending(
             return Err(Error::conflict(format!("{SOLD_OUT}: {}", item.title)));
         }
     }
+    // The database allows one pending order per account: of two checkouts racing, the
+    // second fails here and its seats are rolled back with the transaction.
     sqlx::query(
         "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
-         checkout_token_hash, created_at, expires_at) VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8)",
+         checkout_token_hash, created_at, expires_at, client_ip) \
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(&order_id)
     .bind(account_id)
@@ -203,8 +210,10 @@ pub async fn create_pending(
     .bind(token_hash(&token))
     .bind(now)
     .bind(now + RESERVATION_MS)
+    .bind(client_ip)
     .execute(&mut *tx)
-    .await?;
+    .await
+    .map_err(|e| crate::error::conflict_on_unique(e, CHECKOUT_IN_PROGRESS))?;
     for item in items {
         sqlx::query(
             "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor) \
@@ -283,6 +292,23 @@ pub async fn expire_overdue(db: &Db) -> Result<usize> {
         }
     }
     Ok(expired)
+}
+
+/// Pending orders held from one client address by accounts other than `account_id`,
+/// and when the first of them lapses.
+pub async fn pending_from_client(
+    db: &Db,
+    client_ip: &str,
+    account_id: &str,
+) -> Result<(i64, Option<i64>)> {
+    Ok(sqlx::query_as(
+        "SELECT COUNT(*), MIN(expires_at) FROM orders \
+         WHERE status = 'pending' AND client_ip = $1 AND account_id <> $2",
+    )
+    .bind(client_ip)
+    .bind(account_id)
+    .fetch_one(db)
+    .await?)
 }
 
 /// Replace an account's earlier pending checkouts (their seats go back).

@@ -188,11 +188,11 @@ impl Messenger {
         let mut line = serde_json::to_string(message)?;
         line.push('\n');
         let _guard = self.inner.outbox_lock.lock().await;
-        let mut file = tokio::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.inner.outbox_path)
-            .await?;
+        let mut options = tokio::fs::OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        options.mode(0o600);
+        let mut file = options.open(&self.inner.outbox_path).await?;
         file.write_all(line.as_bytes()).await?;
         file.flush().await?;
         Ok(())

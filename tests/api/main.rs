@@ -15,6 +15,7 @@ mod qr;
 mod rate_limits;
 mod reset;
 mod roles;
+mod security;
 mod sign_in;
 mod stream;
 mod tokens;
