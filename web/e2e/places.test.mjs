@@ -12,6 +12,8 @@ const ACCOUNTS = {
   sa: { email: 'owner@example.com', password: PASSWORD, role: 'sa', firstName: 'Olga', lastName: 'Owner' },
   // Reads the notifications of the sign-ups below (every sign-up notifies the staff).
   bell: { email: 'bell@example.com', password: PASSWORD, role: 'admin', firstName: 'Bela', lastName: 'Bell' },
+  // Holds an all-access pass: every upcoming concert is theirs.
+  holder: { email: 'holder@example.com', password: PASSWORD, role: 'user', firstName: 'Hal', lastName: 'Holder' },
 };
 const SIGNUPS = 23;
 
@@ -228,6 +230,49 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.getByTestId('notifications-mark-all').click();
     await page.getByText('You have no unread notifications.').waitFor();
     assert.equal(await page.getByTestId('notifications-pagination').count(), 0);
+    await finish(b);
+  });
+
+  test('my-events lists a pass holder’s concerts a page at a time, soonest first', async () => {
+    const admin = await apiSession(server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const project = await admin('POST', '/api/v1/projects', { name: 'Pass Parade' });
+    assert.equal(project.status, 201, JSON.stringify(project.json));
+    const count = 14;
+    for (let i = 0; i < count; i++) {
+      const startsAt = new Date(Date.now() + (10 + i) * 86_400_000).toISOString();
+      const created = await admin('POST', '/api/v1/events', {
+        projectId: project.json.payload.id, title: `Parade night ${String(i + 1).padStart(2, '0')}`, artistName: 'Pass Parade', startsAt, price: 500, currency: 'EUR',
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.json));
+      assert.equal((await admin('POST', `/api/v1/events/${created.json.payload.id}/publish`)).status, 200);
+    }
+    const plan = await admin('POST', '/api/v1/pricing-plans', { name: 'Parade pass', price: 3000, currency: 'EUR', days: 60 });
+    assert.ok(plan.status < 300, JSON.stringify(plan.json));
+
+    const holder = await apiSession(server.url, ACCOUNTS.holder.email, ACCOUNTS.holder.password);
+    assert.equal((await holder('POST', `/api/v1/cart/passes/${plan.json.payload.id}`)).status, 200);
+    const checkout = await holder('POST', '/api/v1/cart/checkout');
+    const payUrl = new URL(checkout.json.payload);
+    const orderId = payUrl.pathname.split('/').at(-1);
+    const paid = await holder('POST', `/api/v1/payments/test/${orderId}`, {
+      token: payUrl.searchParams.get('token'), cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Hal Holder',
+    });
+    assert.equal(paid.status, 200, JSON.stringify(paid.json));
+    const mine = (await holder('GET', '/api/v1/events/mine?page=1&pageSize=12')).json.payload;
+    assert.ok(mine.total >= count, JSON.stringify({ total: mine.total }));
+
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.holder);
+    await page.locator('[data-menu-key="my-events"]').click();
+    const grid = page.getByTestId('my-events');
+    await grid.waitFor();
+    assert.equal(await grid.getAttribute('data-total'), String(mine.total));
+    assert.equal(await grid.getByTestId('ticket-card').count(), 12);
+    assert.match(await grid.getByTestId('ticket-card').first().innerText(), /Parade night 01/);
+    await page.getByTestId('my-events-pagination').getByRole('button', { name: '2', exact: true }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="ticket-card"]').length === n, mine.total - 12);
+    assert.match(await grid.getByTestId('ticket-card').last().innerText(), /Parade night 14/);
     await finish(b);
   });
 });
