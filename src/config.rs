@@ -153,6 +153,14 @@ pub struct ServeArgs {
     /// accounts; each account holds at most one.
     #[arg(long, env = "ENCORE_HOLDS_PER_CLIENT", default_value_t = 20)]
     pub holds_per_client: u32,
+    /// Connections one client address may hold open at once on each port (0: no cap;
+    /// there is none behind a trusted proxy, which should enforce its own).
+    #[arg(long, env = "ENCORE_CONNECTIONS_PER_IP", default_value_t = 512)]
+    pub connections_per_ip: u32,
+    /// Seconds a client has to send a whole request head (and that an idle keep-alive
+    /// connection stays open); on the encoder port, to send its request.
+    #[arg(long, env = "ENCORE_REQUEST_HEAD_SECONDS", default_value_t = 10)]
+    pub request_head_seconds: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -235,6 +243,8 @@ pub struct Config {
     pub stripe_api_base: String,
     pub payments: PaymentsArg,
     pub holds_per_client: u32,
+    pub connections_per_ip: u32,
+    pub request_head_timeout: std::time::Duration,
     pub demo: bool,
 }
 
@@ -295,8 +305,16 @@ impl Config {
             stripe_api_base: args.stripe_api_base,
             payments,
             holds_per_client: args.holds_per_client.max(1),
+            connections_per_ip: args.connections_per_ip,
+            request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             demo: args.demo,
         })
+    }
+
+    /// The per-address connection cap, if any.
+    pub fn connections_per_ip(&self) -> Option<u32> {
+        (self.connections_per_ip > 0 && !self.trust_forwarded_for)
+            .then_some(self.connections_per_ip)
     }
 
     /// The redirect URI of the built-in web client.

@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod messaging;
 pub mod meta;
+pub mod net;
 pub mod notifications;
 pub mod projects;
 pub mod stream;

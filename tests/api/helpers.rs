@@ -40,6 +40,10 @@ pub struct Options {
     pub payments_off: bool,
     /// Open checkouts allowed from one address (every test client is 127.0.0.1).
     pub holds_per_client: u32,
+    /// Connections one address may hold open (0: no cap).
+    pub connections_per_ip: u32,
+    /// Seconds to send a whole request head.
+    pub request_head_seconds: u64,
 }
 
 impl Default for Options {
@@ -50,6 +54,8 @@ impl Default for Options {
             ingest_idle_seconds: 10,
             payments_off: false,
             holds_per_client: 100_000,
+            connections_per_ip: 0,
+            request_head_seconds: 10,
         }
     }
 }
@@ -114,6 +120,10 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.ingest_idle_seconds.to_string(),
         "--holds-per-client",
         &options.holds_per_client.to_string(),
+        "--connections-per-ip",
+        &options.connections_per_ip.to_string(),
+        "--request-head-seconds",
+        &options.request_head_seconds.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())

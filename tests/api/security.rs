@@ -197,3 +197,109 @@ async fn open_checkouts_from_one_address_are_capped_across_accounts() {
     let (_, seats) = app.get(&format!("/api/v1/events/{event}"), None).await;
     assert_eq!(seats["payload"]["seatsLeft"], 48);
 }
+
+/// Read until the server closes the connection; what it sent before. The guard only keeps
+/// a broken server from hanging the suite: the server's own deadline is what is tested.
+async fn read_until_closed(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut seen = Vec::new();
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        let mut buf = [0u8; 1024];
+        loop {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the server kept the connection open");
+    seen
+}
+
+#[tokio::test]
+async fn a_request_head_trickled_a_byte_at_a_time_is_cut_off_on_both_ports() {
+    use tokio::io::AsyncWriteExt;
+    let app = spawn_app_with(Options {
+        request_head_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let http = app.url.trim_start_matches("http://").to_owned();
+    for address in [http, app.ingest.clone()] {
+        let mut conn = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let started = std::time::Instant::now();
+        conn.write_all(b"PUT /live/x HTTP/1.1\r\nX-Slow: ")
+            .await
+            .unwrap();
+        // 150 header bytes, one every 100 ms: 15 s, longer than any per-read timeout.
+        for _ in 0..150 {
+            if conn.write_all(b"a").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        read_until_closed(&mut conn).await;
+        // The 1 s deadline for the whole head ended it long before the trickle did.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(8),
+            "{address}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_idle_keep_alive_connection_is_closed() {
+    let app = spawn_app_with(Options {
+        request_head_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let mut conn = tokio::net::TcpStream::connect(app.url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    read_until_closed(&mut conn).await;
+}
+
+#[tokio::test]
+async fn one_address_holds_only_its_share_of_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app_with(Options {
+        connections_per_ip: 3,
+        ..Options::default()
+    })
+    .await;
+    let address = app.url.trim_start_matches("http://").to_owned();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(tokio::net::TcpStream::connect(&address).await.unwrap());
+    }
+    // The fourth is accepted by the kernel, then closed without an answer.
+    let mut fourth = tokio::net::TcpStream::connect(&address).await.unwrap();
+    fourth
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .ok();
+    assert!(read_until_closed(&mut fourth).await.is_empty());
+
+    // A held connection is served, and one closed frees a place for a new one.
+    let mut first = held.remove(0);
+    first
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    first.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(first);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut again = tokio::net::TcpStream::connect(&address).await.unwrap();
+    again
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    again.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
