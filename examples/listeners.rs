@@ -104,6 +104,9 @@ async fn serve(
         "",
         "--jwt-secret",
         "bench-secret-bench-secret-bench-secret",
+        // Every simulated listener comes from 127.0.0.1.
+        "--connections-per-ip",
+        "0",
     ])?;
     let Command::Serve(serve) = cli.command else {
         unreachable!()

@@ -39,6 +39,9 @@ async fn main() -> anyhow::Result<()> {
         "",
         "--jwt-secret",
         "bench-secret-bench-secret-bench-secret",
+        // Every simulated listener comes from 127.0.0.1.
+        "--connections-per-ip",
+        "0",
     ])?;
     let Command::Serve(serve) = cli.command else {
         unreachable!()
@@ -108,7 +111,8 @@ async fn main() -> anyhow::Result<()> {
         title: "Bench".into(),
         price_minor: 100,
     };
-    let (order, _) = orders::create_pending(&state.db, &fan.id, &[item], "EUR", "test").await?;
+    let (order, _) =
+        orders::create_pending(&state.db, &fan.id, None, &[item], "EUR", "test").await?;
     orders::fulfil(&state, &order, Some("bench")).await?;
     let (ticket,): (String,) = sqlx::query_as("SELECT id FROM tickets WHERE order_id = $1")
         .bind(&order)

@@ -15,7 +15,7 @@ run() {
   data=$(mktemp -d)
   ./target/release/encore admin create --data-dir "$data" --database-url "$url" \
     --email load-admin@example.com --password "a fine long passphrase" --role admin >/dev/null
-  ENCORE_AUTH_RATE_PER_MINUTE=100000000 RUST_LOG=warn ./target/release/encore serve \
+  ENCORE_AUTH_RATE_PER_MINUTE=100000000 ENCORE_PAYMENTS=test ENCORE_HOLDS_PER_CLIENT=100000 ENCORE_CONNECTIONS_PER_IP=0 RUST_LOG=warn ./target/release/encore serve \
     --data-dir "$data" --database-url "$url" --bind 127.0.0.1:$PORT --public-url "$BASE" \
     >"$data/server.log" 2>&1 &
   local server=$!

@@ -8,7 +8,6 @@ use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::serve::IncomingStream;
 use tokio::net::TcpListener;
 use tower::ServiceExt;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -57,6 +56,7 @@ impl AppState {
     /// Connect to the database (running migrations) and build the services.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let db = crate::db::connect(&config.database_url).await?;
+        crate::config::secure_data_dir(&config.data_dir)?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
@@ -67,6 +67,7 @@ impl AppState {
             hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(
+                config.payments,
                 config.stripe_secret_key.as_ref(),
                 config.stripe_webhook_secret.as_ref(),
                 &config.stripe_api_base,
@@ -185,33 +186,27 @@ pub async fn serve(
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }
     let router = router(state.clone());
+    let cap = crate::net::ConnectionCap::new(state.config.connections_per_ip());
+    let head_timeout = state.config.request_head_timeout;
     // Per connection: the client's address for the API (rate limits), and the signed
     // HLS files answered before the router, its middleware and its extensions — every
     // listener asks for every part, so that path is kept to the token check and a copy
     // of a reference-counted buffer.
-    let connections = tower::service_fn(move |incoming: IncomingStream<'_, TcpListener>| {
-        let address = *incoming.remote_addr();
+    crate::net::serve_http(listener, cap, head_timeout, shutdown, move |address| {
         let (router, state) = (router.clone(), state.clone());
-        std::future::ready(Ok::<_, Infallible>(tower::service_fn(
-            move |mut request: Request| {
-                let (router, state) = (router.clone(), state.clone());
-                async move {
-                    if crate::stream::files::is_stream_path(request.uri().path()) {
-                        return Ok(crate::stream::files::serve(
-                            &state,
-                            request.method(),
-                            request.uri(),
-                        )
-                        .await);
-                    }
-                    request.extensions_mut().insert(ConnectInfo(address));
-                    router.oneshot(request).await
+        tower::service_fn(move |mut request: Request| {
+            let (router, state) = (router.clone(), state.clone());
+            async move {
+                if crate::stream::files::is_stream_path(request.uri().path()) {
+                    return Ok::<_, Infallible>(
+                        crate::stream::files::serve(&state, request.method(), request.uri()).await,
+                    );
                 }
-            },
-        )))
-    });
-    axum::serve(listener, connections)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+                request.extensions_mut().insert(ConnectInfo(address));
+                router.oneshot(request).await
+            }
+        })
+    })
+    .await;
     Ok(())
 }

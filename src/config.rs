@@ -144,6 +144,30 @@ pub struct ServeArgs {
     /// Create demo accounts on first start and print their sign-in details.
     #[arg(long, env = "ENCORE_DEMO", default_value_t = false)]
     pub demo: bool,
+    /// Payment provider: `stripe` (needs the Stripe keys), `test` (the built-in test
+    /// checkout: anyone pays with card 4242…, for demos and tests only) or `off`. Unset:
+    /// Stripe when its keys are set, the test checkout with `--demo`, otherwise off.
+    #[arg(long, env = "ENCORE_PAYMENTS", value_enum)]
+    pub payments: Option<PaymentsArg>,
+    /// Open checkouts (held seats) allowed at once from one client address, across its
+    /// accounts; each account holds at most one.
+    #[arg(long, env = "ENCORE_HOLDS_PER_CLIENT", default_value_t = 20)]
+    pub holds_per_client: u32,
+    /// Connections one client address may hold open at once on each port (0: no cap;
+    /// there is none behind a trusted proxy, which should enforce its own).
+    #[arg(long, env = "ENCORE_CONNECTIONS_PER_IP", default_value_t = 512)]
+    pub connections_per_ip: u32,
+    /// Seconds a client has to send a whole request head (and that an idle keep-alive
+    /// connection stays open); on the encoder port, to send its request.
+    #[arg(long, env = "ENCORE_REQUEST_HEAD_SECONDS", default_value_t = 10)]
+    pub request_head_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaymentsArg {
+    Stripe,
+    Test,
+    Off,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -217,6 +241,10 @@ pub struct Config {
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
     pub stripe_api_base: String,
+    pub payments: PaymentsArg,
+    pub holds_per_client: u32,
+    pub connections_per_ip: u32,
+    pub request_head_timeout: std::time::Duration,
     pub demo: bool,
 }
 
@@ -246,6 +274,14 @@ impl Config {
                 anyhow::anyhow!("ENCORE_INGEST_BIND must be host:port, e.g. 0.0.0.0:8000")
             })?)
         };
+        let has_stripe_keys = args.stripe_secret_key.is_some();
+        // Never sell for free by accident: the test checkout only when asked for (or demo).
+        let payments = match args.payments {
+            Some(chosen) => chosen,
+            None if has_stripe_keys => PaymentsArg::Stripe,
+            None if args.demo => PaymentsArg::Test,
+            None => PaymentsArg::Off,
+        };
         Ok(Self {
             bind: args.bind,
             ingest_bind,
@@ -267,8 +303,18 @@ impl Config {
             stripe_secret_key: args.stripe_secret_key.map(Secret::new),
             stripe_webhook_secret: args.stripe_webhook_secret.map(Secret::new),
             stripe_api_base: args.stripe_api_base,
+            payments,
+            holds_per_client: args.holds_per_client.max(1),
+            connections_per_ip: args.connections_per_ip,
+            request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             demo: args.demo,
         })
+    }
+
+    /// The per-address connection cap, if any.
+    pub fn connections_per_ip(&self) -> Option<u32> {
+        (self.connections_per_ip > 0 && !self.trust_forwarded_for)
+            .then_some(self.connections_per_ip)
     }
 
     /// The redirect URI of the built-in web client.
@@ -289,6 +335,24 @@ fn load_or_create_secret(path: &Path) -> anyhow::Result<Secret> {
     Ok(Secret::new(secret))
 }
 
+/// Keep the data directory to its owner: the directory 0700, each file directly in it
+/// 0600 (the SQLite database and its journals, secrets, the dev outbox). Run at start,
+/// after the database is opened, so an older install is tightened too.
+pub fn secure_data_dir(dir: &Path) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Write a file readable by its owner only (0600).
 fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     use std::io::Write;
@@ -302,4 +366,34 @@ fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     let mut file = options.open(path)?;
     file.write_all(contents.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payments(extra: &[&str]) -> PaymentsArg {
+        let data = std::env::temp_dir().join(format!("encore-config-{}", uuid::Uuid::new_v4()));
+        let mut args = vec!["encore", "serve", "--data-dir", data.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let Command::Serve(serve) = Cli::try_parse_from(args).unwrap().command else {
+            unreachable!()
+        };
+        let config = Config::from_args(*serve).unwrap();
+        let _ = std::fs::remove_dir_all(data);
+        config.payments
+    }
+
+    #[test]
+    fn the_free_test_checkout_runs_only_when_asked_for() {
+        assert_eq!(payments(&[]), PaymentsArg::Off);
+        assert_eq!(payments(&["--demo"]), PaymentsArg::Test);
+        assert_eq!(payments(&["--payments", "test"]), PaymentsArg::Test);
+        let stripe = ["--stripe-secret-key", "sk", "--stripe-webhook-secret", "wh"];
+        assert_eq!(payments(&stripe), PaymentsArg::Stripe);
+        assert_eq!(
+            payments(&[&stripe[..], &["--demo"]].concat()),
+            PaymentsArg::Stripe
+        );
+    }
 }

@@ -15,6 +15,7 @@ pub mod events;
 pub mod i18n;
 pub mod messaging;
 pub mod meta;
+pub mod net;
 pub mod notifications;
 pub mod projects;
 pub mod stream;

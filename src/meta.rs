@@ -5,12 +5,12 @@ use axum::extract::State;
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
+use crate::accounts::model::Role;
 use crate::app::AppState;
 use crate::auth::extract::Staff;
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
-use crate::messaging::OutboundMessage;
+use crate::messaging::Channel;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const BUILD: &str = env!("ENCORE_BUILD");
@@ -60,16 +60,76 @@ struct OutboxQuery {
     limit: Option<usize>,
 }
 
+#[derive(Serialize)]
+struct Outbox {
+    /// Whether e-mail or SMS goes to the dev outbox (no real provider configured).
+    enabled: bool,
+    items: Vec<OutboxItem>,
+}
+
+#[derive(Serialize)]
+struct OutboxItem {
+    channel: Channel,
+    to: String,
+    subject: String,
+    body: String,
+    created_at: String,
+    /// Its links and codes were hidden: it went to an account above the reader.
+    redacted: bool,
+}
+
+/// The dev outbox, newest first. A reader sees the codes and links of messages to
+/// accounts below their own role and their own; those to an equal or higher account are
+/// redacted, so an admin cannot take over another admin or a super admin with their reset
+/// link. A super admin sees everything.
 async fn outbox(
     State(app): State<AppState>,
-    Staff(_): Staff,
+    Staff(reader): Staff,
     QueryParams(q): QueryParams<OutboxQuery>,
-) -> Result<Api<Vec<OutboundMessage>>> {
+) -> Result<Api<Outbox>> {
     if !app.messenger.uses_outbox() {
-        return Err(Error::not_found(Msg::DevOutboxOff));
+        return Ok(Api::ok(Outbox {
+            enabled: false,
+            items: Vec::new(),
+        }));
     }
     let limit = q.limit.unwrap_or(50).clamp(1, 500);
-    Ok(Api::ok(app.messenger.read_outbox(limit).await?))
+    let staff = crate::accounts::store::staff_contacts(&app.db).await?;
+    let reader_role = reader.account.role();
+    let items = app
+        .messenger
+        .read_outbox(limit)
+        .await?
+        .into_iter()
+        .map(|message| {
+            let recipient = staff.iter().find(|(_, login, phone, _)| {
+                *login == message.to || phone.as_deref() == Some(message.to.as_str())
+            });
+            let visible = match recipient {
+                _ if reader_role == Role::Sa => true,
+                Some((id, ..)) if *id == reader.account.id => true,
+                Some((.., role)) => Role::parse(role).unwrap_or(Role::Sa) < reader_role,
+                None => true,
+            };
+            let redacted = !visible && !message.secrets.is_empty();
+            OutboxItem {
+                body: if redacted {
+                    message.redacted_body()
+                } else {
+                    message.body
+                },
+                channel: message.channel,
+                to: message.to,
+                subject: message.subject,
+                created_at: message.created_at,
+                redacted,
+            }
+        })
+        .collect();
+    Ok(Api::ok(Outbox {
+        enabled: true,
+        items,
+    }))
 }
 
 pub fn router() -> Router<AppState> {

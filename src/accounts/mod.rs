@@ -492,12 +492,15 @@ async fn start_phone_change(
     .bind(now_ms() + auth_store::OTP_TTL_MS)
     .execute(&app.db)
     .await?;
-    app.messenger.send(OutboundMessage::sms(
-        phone.as_str(),
-        Msg::SmsPhoneCode
-            .with("code", code)
-            .render(user.account.language),
-    ));
+    app.messenger.send(
+        OutboundMessage::sms(
+            phone.as_str(),
+            Msg::SmsPhoneCode
+                .with("code", code.as_str())
+                .render(user.account.language),
+        )
+        .with_secret(code),
+    );
     Ok(Api::ok(()))
 }
 

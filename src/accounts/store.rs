@@ -69,6 +69,15 @@ pub async fn by_login(db: &Db, login: &str) -> Result<Option<AccountRow>> {
         .await?)
 }
 
+/// Where each staff account receives messages: `(id, login, phone, role)`.
+pub async fn staff_contacts(db: &Db) -> Result<Vec<(String, String, Option<String>, String)>> {
+    Ok(
+        sqlx::query_as("SELECT id, login, phone, role FROM accounts WHERE role IN ('admin', 'sa')")
+            .fetch_all(db)
+            .await?,
+    )
+}
+
 pub async fn count(db: &Db) -> Result<i64> {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM accounts")
         .fetch_one(db)

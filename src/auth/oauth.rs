@@ -415,12 +415,15 @@ async fn send_code(
         .take(&format!("sms:{}", account.id))?;
     let code = random_digits(6);
     store::set_challenge_code(&app.db, challenge_hash, &code, enrolling.then_some(phone)).await?;
-    app.messenger.send(OutboundMessage::sms(
-        phone,
-        Msg::SmsSignInCode
-            .with("code", code)
-            .render(account.language),
-    ));
+    app.messenger.send(
+        OutboundMessage::sms(
+            phone,
+            Msg::SmsSignInCode
+                .with("code", code.as_str())
+                .render(account.language),
+        )
+        .with_secret(code),
+    );
     Ok(())
 }
 
@@ -670,14 +673,17 @@ async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
         "{}/auth/recover-password?token={token}",
         app.config.public_url
     );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        Msg::ResetSubject.render(account.language),
-        Msg::ResetBody
-            .with("name", account.display_name())
-            .with("link", link)
-            .render(account.language),
-    ));
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            Msg::ResetSubject.render(account.language),
+            Msg::ResetBody
+                .with("name", account.display_name())
+                .with("link", link.as_str())
+                .render(account.language),
+        )
+        .with_secret(link),
+    );
     Ok(())
 }
 
@@ -688,15 +694,18 @@ pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str
         "{}/auth/recover-password?token={token}&invite=1",
         app.config.public_url
     );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        Msg::InviteSubject.render(account.language),
-        Msg::InviteBody
-            .with("name", account.display_name())
-            .with("inviter", inviter)
-            .with("link", link)
-            .render(account.language),
-    ));
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            Msg::InviteSubject.render(account.language),
+            Msg::InviteBody
+                .with("name", account.display_name())
+                .with("inviter", inviter)
+                .with("link", link.as_str())
+                .render(account.language),
+        )
+        .with_secret(link),
+    );
     Ok(())
 }
 

@@ -2,6 +2,8 @@
 //! the configured provider, and the confirmation (the test provider's answer or Stripe's
 //! signed webhook) fulfils the order once.
 
+use std::net::IpAddr;
+
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
@@ -9,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppState;
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::crypto::{constant_time_eq, token_hash};
 use crate::db::now_ms;
 use crate::envelope::{Api, JsonBody, QueryParams};
@@ -24,13 +26,38 @@ use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use crate::i18n::{self, Lang, Msg};
 
 /// `POST /cart/checkout`: answers the URL of the payment page, in the request's language.
-pub async fn checkout(State(app): State<AppState>, user: CurrentUser) -> Result<Api<String>> {
-    Ok(Api::ok(start(&app, &user, i18n::current()).await?))
+pub async fn checkout(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    ClientIp(ip): ClientIp,
+) -> Result<Api<String>> {
+    Ok(Api::ok(
+        start(&app, &user, Some(ip), i18n::current()).await?,
+    ))
 }
 
-pub async fn start(app: &AppState, user: &CurrentUser, language: Lang) -> Result<String> {
+pub async fn start(
+    app: &AppState,
+    user: &CurrentUser,
+    client_ip: Option<IpAddr>,
+    language: Lang,
+) -> Result<String> {
+    if matches!(app.payments, Provider::Off) {
+        return Err(Error::conflict(Msg::PaymentsOff));
+    }
     let account_id = &user.account.id;
     orders::expire_overdue(&app.db).await?;
+    // Many accounts from one address may not hold every seat between them.
+    let client_ip = client_ip.map(|ip| ip.to_string());
+    if let Some(ip) = &client_ip {
+        let (held, first_lapse) = orders::pending_from_client(&app.db, ip, account_id).await?;
+        if held >= i64::from(app.config.holds_per_client) {
+            let wait_ms = first_lapse.unwrap_or_default() - now_ms();
+            return Err(Error::RateLimited {
+                retry_after: u64::try_from(wait_ms / 1000).unwrap_or(0).max(1),
+            });
+        }
+    }
     let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT item_kind, item_id FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
     )
@@ -86,16 +113,24 @@ pub async fn start(app: &AppState, user: &CurrentUser, language: Lang) -> Result
         return Err(Error::conflict(Msg::MixedCurrencies));
     }
     let currency = currencies.remove(0);
-    // A new checkout replaces any earlier one of this account (its seats go back first).
-    orders::abandon_pending(&app.db, account_id).await?;
-    let (order_id, token) =
-        orders::create_pending(&app.db, account_id, &items, &currency, app.payments.name()).await?;
+    // A new checkout replaces any earlier one of this account (its seats go back).
+    let (order_id, token) = orders::create_pending(
+        &app.db,
+        account_id,
+        client_ip.as_deref(),
+        &items,
+        &currency,
+        app.payments.name(),
+    )
+    .await?;
     let public = &app.config.public_url;
     match &app.payments {
         Provider::Test => Ok(format!(
             "{public}/pay/{order_id}?token={token}&lang={}",
             language.code()
         )),
+        // Refused above, before any order was made.
+        Provider::Off => Err(Error::conflict(Msg::PaymentsOff)),
         Provider::Stripe(stripe) => {
             let lines: Vec<LineItem<'_>> = items
                 .iter()
@@ -506,8 +541,8 @@ pub async fn methods(State(app): State<AppState>, Staff(_): Staff) -> Result<Api
         Method {
             id: "test",
             name: "Encore test checkout",
-            enabled: stripe.is_none(),
-            configured: true,
+            enabled: matches!(app.payments, Provider::Test),
+            configured: matches!(app.payments, Provider::Test),
             keys_valid: None,
             last_webhook_at: None,
         },

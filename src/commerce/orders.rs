@@ -169,11 +169,13 @@ async fn hold_seat(
     Ok(held == 1)
 }
 
-/// Hold a seat per concert and write the pending order, all or nothing. Answers the
-/// order id and its checkout token (the capability to pay it).
+/// Replace the account's earlier checkout, hold a seat per concert and write the pending
+/// order, all or nothing. Answers the order id and its checkout token (the capability to
+/// pay it).
 pub async fn create_pending(
     db: &Db,
     account_id: &str,
+    client_ip: Option<&str>,
     items: &[NewItem],
     currency: &str,
     provider: &str,
@@ -183,8 +185,30 @@ pub async fn create_pending(
     let now = now_ms();
     let total: i64 = items.iter().map(|i| i.price_minor).sum();
     let mut tx = db.begin().await?;
-    // Seats first, so concurrent buyers queue on the concert row and none is oversold.
-    for item in items.iter().filter(|i| i.kind == "event") {
+    // One account's checkouts take turns (a no-op write locks its row on PostgreSQL and
+    // the database on SQLite): a second one then sees the first's order and replaces it,
+    // instead of both holding seats and meeting at the one-pending-order index.
+    sqlx::query("UPDATE accounts SET enabled = enabled WHERE id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    // The earlier checkout is replaced and its seats go back. Every writer takes the
+    // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
+    // its concerts in id order, so concurrent checkouts cannot deadlock.
+    let replaced: Vec<(String,)> = sqlx::query_as(
+        "UPDATE orders SET status = 'expired', failure = 'replaced by a newer checkout' \
+         WHERE account_id = $1 AND status = 'pending' RETURNING id",
+    )
+    .bind(account_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    for (id,) in &replaced {
+        release_seats(&mut tx, id).await?;
+    }
+    // Seats next, so concurrent buyers queue on the concert row and none is oversold.
+    let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == "event").collect();
+    concerts.sort_by(|a, b| a.id.cmp(&b.id));
+    for item in concerts {
         if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
             tx.rollback().await?;
             return Err(Error::conflict(
@@ -192,9 +216,12 @@ pub async fn create_pending(
             ));
         }
     }
+    // The database allows one pending order per account: of two checkouts racing, the
+    // second fails here and its seats are rolled back with the transaction.
     sqlx::query(
         "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
-         checkout_token_hash, created_at, expires_at) VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8)",
+         checkout_token_hash, created_at, expires_at, client_ip) \
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(&order_id)
     .bind(account_id)
@@ -204,8 +231,10 @@ pub async fn create_pending(
     .bind(token_hash(&token))
     .bind(now)
     .bind(now + RESERVATION_MS)
+    .bind(client_ip)
     .execute(&mut *tx)
-    .await?;
+    .await
+    .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
     for item in items {
         sqlx::query(
             "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor) \
@@ -286,17 +315,21 @@ pub async fn expire_overdue(db: &Db) -> Result<usize> {
     Ok(expired)
 }
 
-/// Replace an account's earlier pending checkouts (their seats go back).
-pub async fn abandon_pending(db: &Db, account_id: &str) -> Result<()> {
-    let pending: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM orders WHERE account_id = $1 AND status = 'pending'")
-            .bind(account_id)
-            .fetch_all(db)
-            .await?;
-    for (id,) in pending {
-        close_unpaid(db, &id, "expired", Some("replaced by a newer checkout")).await?;
-    }
-    Ok(())
+/// Pending orders held from one client address by accounts other than `account_id`,
+/// and when the first of them lapses.
+pub async fn pending_from_client(
+    db: &Db,
+    client_ip: &str,
+    account_id: &str,
+) -> Result<(i64, Option<i64>)> {
+    Ok(sqlx::query_as(
+        "SELECT COUNT(*), MIN(expires_at) FROM orders \
+         WHERE status = 'pending' AND client_ip = $1 AND account_id <> $2",
+    )
+    .bind(client_ip)
+    .bind(account_id)
+    .fetch_one(db)
+    .await?)
 }
 
 #[derive(Debug, PartialEq, Eq)]

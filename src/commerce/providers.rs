@@ -1,6 +1,7 @@
-//! Payment providers, chosen by configuration: the built-in test provider (a hosted
-//! checkout page served by Encore with test card numbers, like the big providers' test
-//! modes), or Stripe Checkout when its keys are set.
+//! Payment providers, chosen by configuration (`ENCORE_PAYMENTS`): Stripe Checkout, the
+//! built-in test provider (a hosted checkout page served by Encore with test card numbers,
+//! like the big providers' test modes; only when asked for, since anyone can pay with
+//! it), or none, when checkout says payments are not configured.
 
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use hmac::{Hmac, Mac};
 use serde::Serialize;
 use sha2::Sha256;
 
-use crate::config::Secret;
+use crate::config::{PaymentsArg, Secret};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
@@ -16,16 +17,21 @@ use crate::i18n::Msg;
 pub enum Provider {
     Test,
     Stripe(Stripe),
+    /// Nothing configured: nothing can be bought.
+    Off,
 }
 
 impl Provider {
     pub fn from_config(
+        choice: PaymentsArg,
         secret_key: Option<&Secret>,
         webhook_secret: Option<&Secret>,
         api_base: &str,
     ) -> anyhow::Result<Self> {
-        match (secret_key, webhook_secret) {
-            (Some(key), Some(webhook)) => Ok(Self::Stripe(Stripe {
+        match (choice, secret_key, webhook_secret) {
+            (PaymentsArg::Test, ..) => Ok(Self::Test),
+            (PaymentsArg::Off, ..) => Ok(Self::Off),
+            (PaymentsArg::Stripe, Some(key), Some(webhook)) => Ok(Self::Stripe(Stripe {
                 client: reqwest::Client::builder()
                     .timeout(Duration::from_secs(20))
                     .build()?,
@@ -33,9 +39,8 @@ impl Provider {
                 webhook_secret: webhook.clone(),
                 api_base: api_base.trim_end_matches('/').to_owned(),
             })),
-            (None, None) => Ok(Self::Test),
-            _ => anyhow::bail!(
-                "set both ENCORE_STRIPE_SECRET_KEY and ENCORE_STRIPE_WEBHOOK_SECRET, or neither"
+            (PaymentsArg::Stripe, ..) => anyhow::bail!(
+                "Stripe payments need both ENCORE_STRIPE_SECRET_KEY and ENCORE_STRIPE_WEBHOOK_SECRET"
             ),
         }
     }
@@ -44,13 +49,14 @@ impl Provider {
         match self {
             Self::Test => "test",
             Self::Stripe(_) => "stripe",
+            Self::Off => "off",
         }
     }
 
     pub fn stripe(&self) -> Option<&Stripe> {
         match self {
             Self::Stripe(stripe) => Some(stripe),
-            Self::Test => None,
+            Self::Test | Self::Off => None,
         }
     }
 }

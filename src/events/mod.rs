@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/events", get(list).post(create))
         .route("/events/manage", get(managed))
+        .route("/events/mine", get(mine))
         .route("/events/{id}", get(show).put(update).delete(remove))
         .route("/events/{id}/publish", post(publish))
         .route("/events/{id}/cancel", post(cancel))
@@ -104,6 +105,28 @@ async fn list(
     let (rows, total) = store::list_active(&app.db, q.search.as_deref(), page, page_size).await?;
     Ok(Api::ok(EventPage {
         items: view(&app, user.as_ref(), &rows).await?,
+        total,
+        page,
+        page_size,
+    }))
+}
+
+/// The signed-in account's concerts (tickets and passes) with their access state, paged:
+/// what my-events shows, in one call.
+async fn mine(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> Result<Api<EventPage>> {
+    let page = q.page.unwrap_or(1).max(1);
+    let page_size = q.page_size.unwrap_or(12).clamp(1, 100);
+    let (rows, total) = store::owned_by(&app.db, &user.account.id, page, page_size).await?;
+    let now = now_ms();
+    Ok(Api::ok(EventPage {
+        items: rows
+            .iter()
+            .map(|row| Event::from_row(row, true, now))
+            .collect(),
         total,
         page,
         page_size,

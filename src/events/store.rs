@@ -181,6 +181,46 @@ pub async fn list_active(
     Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
 }
 
+/// The concerts an account holds a ticket for or a pass covers (drafts never), one page:
+/// live first, then upcoming (soonest first), then replays and ended or cancelled ones
+/// (newest first). One query for the rows and one for the count, whatever the page size.
+pub async fn owned_by(
+    db: &Db,
+    account_id: &str,
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<EventRow>, i64)> {
+    let filter = "status <> 'draft' AND (\
+        EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
+                AND t.revoked_at IS NULL) \
+        OR EXISTS (SELECT 1 FROM passes p WHERE p.account_id = $1 AND p.revoked_at IS NULL \
+                AND p.valid_from <= events.starts_at AND events.starts_at < p.valid_until))";
+    // The rank mirrors `model::access_state`: 0 live, 1 upcoming, 2 replay, 3 over.
+    let rank = format!(
+        "CASE WHEN status = 'cancelled' OR starts_at + {ACCESS_WINDOW_MS} <= $2 THEN 3 \
+         WHEN status = 'live' THEN 0 WHEN status = 'ended' THEN 2 \
+         WHEN $2 < starts_at THEN 1 \
+         WHEN $2 < starts_at + duration_minutes * 60000 THEN 0 ELSE 2 END"
+    );
+    let offset = (page - 1).saturating_mul(page_size);
+    let rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE {filter} \
+         ORDER BY {rank}, CASE WHEN {rank} <= 1 THEN starts_at ELSE -starts_at END, id \
+         LIMIT {page_size} OFFSET {offset}"
+    )))
+    .bind(account_id)
+    .bind(now_ms())
+    .fetch_all(db)
+    .await?;
+    let (total,) = sqlx::query_as::<_, (i64,)>(AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM events WHERE {filter}"
+    )))
+    .bind(account_id)
+    .fetch_one(db)
+    .await?;
+    Ok((rows, total))
+}
+
 /// Every concert (staff), or those of the given projects (members), newest start first.
 pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<EventRow>> {
     match projects {

@@ -131,13 +131,6 @@ messages! {
         cn: "文件类型不正确",
         ir: "نوع فایل نادرست است",
     }
-    DevOutboxOff {
-        gb: "The dev outbox is off: e-mail and SMS go to real providers.",
-        br: "A caixa de saída de desenvolvimento está desligada: e-mails e SMS vão para provedores reais.",
-        es: "La bandeja de salida de desarrollo está desactivada: los correos y SMS van a proveedores reales.",
-        cn: "开发发件箱已关闭：电子邮件和短信会发送给真实的服务商。",
-        ir: "صندوق خروجی توسعه خاموش است: ایمیل‌ها و پیامک‌ها به سرویس‌دهنده‌های واقعی می‌روند.",
-    }
 
     // Sign-in, tokens and clients.
     SignInToContinue {
@@ -960,6 +953,20 @@ messages! {
         es: "Este pedido se pagó con Stripe, que ahora no está configurado: reembólsalo en Stripe.",
         cn: "此订单通过 Stripe 支付，但 Stripe 现在未配置：请在 Stripe 中退款。",
         ir: "این سفارش از طریق Stripe پرداخت شده که اکنون پیکربندی نشده است: بازپرداخت را در Stripe انجام دهید.",
+    }
+    CheckoutInProgress {
+        gb: "Another checkout of yours is in progress: finish it, or try again in a moment.",
+        br: "Você já tem outro pagamento em andamento: conclua-o ou tente de novo em instantes.",
+        es: "Tienes otro pago en curso: termínalo o inténtalo de nuevo en un momento.",
+        cn: "您有另一个结账正在进行中：请先完成它，或稍后再试。",
+        ir: "پرداخت دیگری از شما در جریان است: آن را تمام کنید یا لحظه‌ای دیگر دوباره تلاش کنید.",
+    }
+    PaymentsOff {
+        gb: "Payments are not configured on this server yet. Please try again later.",
+        br: "Os pagamentos ainda não estão configurados neste servidor. Tente de novo mais tarde.",
+        es: "Los pagos aún no están configurados en este servidor. Inténtalo de nuevo más tarde.",
+        cn: "此服务器尚未配置支付功能，请稍后再试。",
+        ir: "پرداخت هنوز روی این سرور پیکربندی نشده است. لطفاً بعداً دوباره تلاش کنید.",
     }
     TestProviderOff {
         gb: "The test provider is not enabled.",

@@ -30,7 +30,14 @@ pub struct OutboundMessage {
     pub subject: String,
     pub body: String,
     pub created_at: String,
+    /// The parts of the body that grant access (sign-in codes, reset and invitation
+    /// links): kept out of the log, and out of the outbox for readers who may not see them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<String>,
 }
+
+/// What stands in for a secret that a reader may not see.
+pub const REDACTED: &str = "•••";
 
 impl OutboundMessage {
     pub fn email(to: &str, subject: impl Into<String>, body: impl Into<String>) -> Self {
@@ -46,7 +53,24 @@ impl OutboundMessage {
             subject,
             body,
             created_at: crate::db::iso8601(crate::db::now_ms()),
+            secrets: Vec::new(),
         }
+    }
+
+    /// Mark a part of the body as a secret (a code or a link with a token in it).
+    pub fn with_secret(mut self, secret: impl Into<String>) -> Self {
+        self.secrets.push(secret.into());
+        self
+    }
+
+    /// The body with every secret replaced by [`REDACTED`].
+    pub fn redacted_body(&self) -> String {
+        self.secrets
+            .iter()
+            .filter(|secret| !secret.is_empty())
+            .fold(self.body.clone(), |body, secret| {
+                body.replace(secret.as_str(), REDACTED)
+            })
     }
 }
 
@@ -159,16 +183,16 @@ impl Messenger {
     async fn write_outbox(&self, message: &OutboundMessage) -> anyhow::Result<()> {
         tracing::info!(
             channel = ?message.channel, to = %message.to, subject = %message.subject,
-            body = %message.body, "dev outbox"
+            body = %message.redacted_body(), "dev outbox"
         );
         let mut line = serde_json::to_string(message)?;
         line.push('\n');
         let _guard = self.inner.outbox_lock.lock().await;
-        let mut file = tokio::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.inner.outbox_path)
-            .await?;
+        let mut options = tokio::fs::OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        options.mode(0o600);
+        let mut file = options.open(&self.inner.outbox_path).await?;
         file.write_all(line.as_bytes()).await?;
         file.flush().await?;
         Ok(())
@@ -187,5 +211,40 @@ impl Messenger {
             .filter_map(|line| serde_json::from_str(line).ok())
             .take(limit)
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_secret_is_replaced_in_the_redacted_body() {
+        let message = OutboundMessage::email(
+            "a@example.com",
+            "Reset",
+            "Open https://x.example/reset?token=abc within 30 minutes, code 123456, again 123456.",
+        )
+        .with_secret("https://x.example/reset?token=abc")
+        .with_secret("123456");
+        assert_eq!(
+            message.redacted_body(),
+            "Open ••• within 30 minutes, code •••, again •••."
+        );
+    }
+
+    #[test]
+    fn secrets_are_kept_in_the_outbox_line_and_old_lines_still_read() {
+        let line = serde_json::to_string(
+            &OutboundMessage::sms("+447700900123", "code 1").with_secret("1"),
+        )
+        .unwrap();
+        let back: OutboundMessage = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.secrets, ["1"]);
+        let old: OutboundMessage = serde_json::from_str(
+            r#"{"channel":"sms","to":"+1","subject":"","body":"b","created_at":"t"}"#,
+        )
+        .unwrap();
+        assert!(old.secrets.is_empty());
     }
 }

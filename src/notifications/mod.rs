@@ -145,6 +145,28 @@ impl From<Row> for Notification {
 pub struct PageQuery {
     page: Option<i64>,
     page_size: Option<i64>,
+    #[serde(default)]
+    filter: Filter,
+}
+
+/// Which notifications a page lists; `unread` in the answer always counts all unread.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Filter {
+    #[default]
+    All,
+    Unread,
+    Read,
+}
+
+impl Filter {
+    fn condition(self) -> &'static str {
+        match self {
+            Self::All => "",
+            Self::Unread => " AND read_at IS NULL",
+            Self::Read => " AND read_at IS NOT NULL",
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -166,19 +188,21 @@ async fn list(
 ) -> Result<Api<NotificationPage>> {
     let page = q.page.unwrap_or(1).max(1);
     let page_size = q.page_size.unwrap_or(20).clamp(1, 100);
+    let filter = q.filter.condition();
+    let offset = (page - 1).saturating_mul(page_size);
     let sql = format!(
-        "SELECT {COLUMNS} FROM notifications WHERE account_id = $1 \
-         ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {}",
-        (page - 1) * page_size
+        "SELECT {COLUMNS} FROM notifications WHERE account_id = $1{filter} \
+         ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {offset}"
     );
     let rows = sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(sql))
         .bind(&user.account.id)
         .fetch_all(&app.db)
         .await?;
-    let (total, unread): (i64, i64) = sqlx::query_as(
-        "SELECT COUNT(*), CAST(COALESCE(SUM(CASE WHEN read_at IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT) \
-         FROM notifications WHERE account_id = $1",
-    )
+    let (total, unread): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT CAST(COALESCE(SUM(CASE WHEN account_id = $1{filter} THEN 1 ELSE 0 END), 0) AS BIGINT), \
+         CAST(COALESCE(SUM(CASE WHEN read_at IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         FROM notifications WHERE account_id = $1"
+    )))
     .bind(&user.account.id)
     .fetch_one(&app.db)
     .await?;

@@ -14,13 +14,25 @@ use tokio_util::io::ReaderStream;
 
 use super::ingest::{self, Refusal};
 use crate::app::AppState;
+use crate::net::ConnectionCap;
 
 const MAX_HEAD: usize = 16 * 1024;
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// An encoder needs one connection; a few more cover reconnects racing the old one.
+const CONNECTIONS_PER_IP: u32 = 8;
 
 pub async fn serve(listener: TcpListener, app: AppState) {
+    let cap = ConnectionCap::new(Some(CONNECTIONS_PER_IP));
     loop {
-        let Ok((conn, peer)) = listener.accept().await else {
+        let (conn, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                tracing::warn!(error = %err, "ingest accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Some(slot) = cap.admit(peer.ip()) else {
+            tracing::debug!(%peer, "ingest connection refused: too many from this address");
             continue;
         };
         let app = app.clone();
@@ -28,6 +40,7 @@ pub async fn serve(listener: TcpListener, app: AppState) {
             if let Err(err) = handle(app, conn).await {
                 tracing::debug!(%peer, error = %err, "ingest connection failed");
             }
+            drop(slot);
         });
     }
 }
@@ -39,7 +52,15 @@ struct Head {
     rest: Vec<u8>,
 }
 
-async fn read_head(conn: &mut TcpStream) -> std::io::Result<Option<Head>> {
+/// The request head, which must arrive whole within `deadline` (a client trickling a
+/// byte at a time is cut off, not waited for).
+async fn read_head(conn: &mut TcpStream, deadline: Duration) -> std::io::Result<Option<Head>> {
+    tokio::time::timeout(deadline, read_head_bytes(conn))
+        .await
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))?
+}
+
+async fn read_head_bytes(conn: &mut TcpStream) -> std::io::Result<Option<Head>> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     let end = loop {
@@ -49,9 +70,7 @@ async fn read_head(conn: &mut TcpStream) -> std::io::Result<Option<Head>> {
         if buf.len() > MAX_HEAD {
             return Ok(None);
         }
-        let n = tokio::time::timeout(HEAD_TIMEOUT, conn.read(&mut chunk))
-            .await
-            .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
+        let n = conn.read(&mut chunk).await?;
         if n == 0 {
             return Ok(None);
         }
@@ -100,7 +119,7 @@ async fn answer(conn: &mut TcpStream, refusal: Refusal) -> std::io::Result<()> {
 }
 
 async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
-    let Some(head) = read_head(&mut conn).await? else {
+    let Some(head) = read_head(&mut conn, app.config.request_head_timeout).await? else {
         return answer(
             &mut conn,
             Refusal {

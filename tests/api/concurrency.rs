@@ -97,6 +97,7 @@ async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
     let (order, _) = orders::create_pending(
         app.db(),
         &fan.id,
+        None,
         &[NewItem {
             kind: "event",
             id: event.to_owned(),

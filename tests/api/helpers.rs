@@ -36,6 +36,14 @@ pub struct Options {
     pub stripe_webhook_secret: Option<&'static str>,
     /// Seconds of publisher silence before ingest disconnects it.
     pub ingest_idle_seconds: u64,
+    /// No payment provider at all (the suite otherwise asks for the test checkout).
+    pub payments_off: bool,
+    /// Open checkouts allowed from one address (every test client is 127.0.0.1).
+    pub holds_per_client: u32,
+    /// Connections one address may hold open (0: no cap).
+    pub connections_per_ip: u32,
+    /// Seconds to send a whole request head.
+    pub request_head_seconds: u64,
 }
 
 impl Default for Options {
@@ -44,6 +52,10 @@ impl Default for Options {
             auth_rate_per_minute: 1000,
             stripe_webhook_secret: None,
             ingest_idle_seconds: 10,
+            payments_off: false,
+            holds_per_client: 100_000,
+            connections_per_ip: 0,
+            request_head_seconds: 10,
         }
     }
 }
@@ -106,10 +118,22 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.auth_rate_per_minute.to_string(),
         "--ingest-idle-seconds",
         &options.ingest_idle_seconds.to_string(),
+        "--holds-per-client",
+        &options.holds_per_client.to_string(),
+        "--connections-per-ip",
+        &options.connections_per_ip.to_string(),
+        "--request-head-seconds",
+        &options.request_head_seconds.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    let payments = match (options.payments_off, options.stripe_webhook_secret) {
+        (true, _) => "off",
+        (false, Some(_)) => "stripe",
+        (false, None) => "test",
+    };
+    args.extend(["--payments".to_owned(), payments.to_owned()]);
     if let Some(secret) = options.stripe_webhook_secret {
         args.extend(
             [

@@ -58,7 +58,7 @@ export async function startServer(accounts) {
   const child = spawn(
     bin,
     ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--public-url', url, '--web-dir', WEB_DIST],
-    { env: { ...process.env, ENCORE_AUTH_RATE_PER_MINUTE: '1000' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ENCORE_AUTH_RATE_PER_MINUTE: '1000', ENCORE_PAYMENTS: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout.pipe(log);
   child.stderr.pipe(log);

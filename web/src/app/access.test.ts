@@ -1,46 +1,71 @@
 import { MENU, ROUTE_ROLES, decideAccess, helpPath, visibleMenu } from './access';
 import type { MenuItem } from './access';
+import { isStaff } from '../lib/roles';
 
 const keys = (items: MenuItem[]): string[] =>
   items.flatMap((item) => [item.key, ...(item.children ? keys(item.children) : [])]);
 
+const STAFF_MENU = [
+  'dashboard',
+  'events',
+  'my-events',
+  'users',
+  'manage-events',
+  'projects',
+  'about',
+  'payments',
+  'payment-methods',
+  'pricing-plans',
+  'billing',
+  'orders',
+];
+
 describe('menu visibility per role', () => {
   it('shows a user the fan menu only', () => {
     expect(keys(visibleMenu('user'))).toEqual(['dashboard', 'events', 'my-events', 'about', 'preferences', 'settings']);
-    // A project member (an artist) also manages their concerts.
-    expect(keys(visibleMenu('user', undefined, true))).toContain('manage-events');
+    // Even while the outbox is in use.
+    expect(keys(visibleMenu('user', undefined, { outbox: true }))).not.toContain('outbox');
   });
 
-  it('shows an admin users, manage-events and payments with its children, but not faq or 404', () => {
-    expect(keys(visibleMenu('admin'))).toEqual([
+  it('shows an artist (a project member) manage-events and projects, and nothing else of the staff', () => {
+    expect(keys(visibleMenu('user', undefined, { artist: true }))).toEqual([
       'dashboard',
       'events',
       'my-events',
-      'users',
       'manage-events',
+      'projects',
       'about',
-      'payments',
-      'payment-methods',
-      'pricing-plans',
-      'billing',
       'preferences',
       'settings',
     ]);
   });
 
-  it('shows sa the owner entries (faq, 404) but not payments (admin only)', () => {
-    expect(keys(visibleMenu('sa'))).toEqual([
-      'dashboard',
-      'events',
-      'my-events',
-      'users',
-      'manage-events',
-      'about',
-      'faq',
-      '404',
-      'preferences',
-      'settings',
-    ]);
+  it('shows an admin users, manage-events, projects and payments with its children, but not faq or 404', () => {
+    expect(keys(visibleMenu('admin'))).toEqual([...STAFF_MENU, 'preferences', 'settings']);
+  });
+
+  it('shows an sa everything an admin sees, payments included, plus the owner entries (faq, 404)', () => {
+    expect(keys(visibleMenu('sa'))).toEqual([...STAFF_MENU, 'faq', '404', 'preferences', 'settings']);
+    const admin = keys(visibleMenu('admin', undefined, { outbox: true }));
+    const sa = keys(visibleMenu('sa', undefined, { outbox: true }));
+    expect(admin.filter((key) => !sa.includes(key))).toEqual([]);
+  });
+
+  it('never lists an entry for admin without sa, nor a route open to admin but not sa', () => {
+    const all = (items: MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...all(item.children ?? [])]);
+    for (const item of all(MENU)) {
+      if (item.roles.includes('admin')) expect(item.roles, item.key).toContain('sa');
+    }
+    for (const [route, roles] of Object.entries(ROUTE_ROLES)) {
+      if ((roles as readonly string[]).includes('admin')) expect(roles, route).toContain('sa');
+    }
+  });
+
+  it('shows the outbox to admin and sa only while the dev outbox is in use', () => {
+    expect(keys(visibleMenu('admin'))).not.toContain('outbox');
+    expect(keys(visibleMenu('admin', undefined, { outbox: false }))).not.toContain('outbox');
+    expect(keys(visibleMenu('admin', undefined, { outbox: true }))).toContain('outbox');
+    expect(keys(visibleMenu('sa', undefined, { outbox: true, artist: true }))).toContain('outbox');
   });
 
   it('keeps the spec order of the menu', () => {
@@ -50,6 +75,8 @@ describe('menu visibility per role', () => {
       'my-events',
       'users',
       'manage-events',
+      'projects',
+      'outbox',
       'about',
       'payments',
       'faq',
@@ -84,12 +111,24 @@ describe('guard decisions', () => {
     }
   });
 
-  it('lets admin and sa open users and faq; payments only admin', () => {
-    expect(decideAccess(ROUTE_ROLES.users, true, 'admin')).toBe('allow');
-    expect(decideAccess(ROUTE_ROLES.users, true, 'sa')).toBe('allow');
-    expect(decideAccess(ROUTE_ROLES.faq, true, 'sa')).toBe('allow');
-    expect(decideAccess(ROUTE_ROLES.billing, true, 'admin')).toBe('allow');
-    expect(decideAccess(ROUTE_ROLES.billing, true, 'sa')).toBe('forbidden');
+  it('lets admin and sa open users, faq, the outbox and every payments page', () => {
+    for (const route of ['users', 'faq', 'outbox', 'payment-methods', 'billing', 'pricing-plans', 'orders', 'order'] as const) {
+      for (const role of ['admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role), `${role} ${route}`).toBe('allow');
+    }
+  });
+
+  it('sends a user opening the outbox to 403', () => {
+    expect(decideAccess(ROUTE_ROLES.outbox, true, 'user')).toBe('forbidden');
+  });
+
+  it('lets every signed-in role open notifications and projects (the server lists a member their own)', () => {
+    for (const route of ['notifications', 'projects'] as const) {
+      for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
+    }
+  });
+
+  it('counts admin and sa as staff, nobody else', () => {
+    expect([isStaff('admin'), isStaff('sa'), isStaff('user'), isStaff(null), isStaff(undefined)]).toEqual([true, true, false, false, false]);
   });
 
   it('allows routes without a roles list', () => {

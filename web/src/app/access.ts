@@ -23,12 +23,15 @@ export const ROUTE_ROLES = {
   // Project members (role user) manage their projects' concerts; the server answers 403 to others.
   'manage-events': EVERY_ROLE,
   about: EVERY_ROLE,
-  'payment-methods': ['admin'],
-  billing: ['admin'],
-  'pricing-plans': ['admin'],
+  notifications: EVERY_ROLE,
+  // An sa has every right an admin has (the server allows both on payments).
+  'payment-methods': STAFF,
+  billing: STAFF,
+  'pricing-plans': STAFF,
   orders: STAFF,
   order: STAFF,
   faq: STAFF,
+  outbox: STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type RouteName = keyof typeof ROUTE_ROLES;
@@ -50,6 +53,18 @@ export interface MenuItem {
   roles: readonly Role[];
   icon: MenuIcon;
   children?: MenuItem[];
+  /** Also shown to the artists of a project (members, role user). */
+  artists?: true;
+  /** Shown only while the dev mail/SMS outbox is in use. */
+  needsOutbox?: true;
+}
+
+/** What, besides the role, decides which entries are shown. */
+export interface MenuContext {
+  /** The user is a member of a project. */
+  artist?: boolean;
+  /** The server writes e-mail and SMS to the dev outbox (no real providers). */
+  outbox?: boolean;
 }
 
 export type MenuIcon =
@@ -58,11 +73,14 @@ export type MenuIcon =
   | 'my-events'
   | 'users'
   | 'manage-events'
+  | 'projects'
+  | 'outbox'
   | 'about'
   | 'payments'
   | 'payment-methods'
   | 'pricing-plans'
   | 'billing'
+  | 'orders'
   | 'faq'
   | '404'
   | 'preferences'
@@ -77,17 +95,20 @@ export const MENU: MenuItem[] = [
   { key: 'events', label: 'nav.events', path: '/events', roles: EVERY_ROLE, icon: 'events' },
   { key: 'my-events', label: 'nav.myEvents', path: '/my-events', roles: EVERY_ROLE, icon: 'my-events' },
   { key: 'users', label: 'nav.users', path: '/users', roles: STAFF, icon: 'users' },
-  { key: 'manage-events', label: 'nav.manageEvents', path: '/manage-events', roles: STAFF, icon: 'manage-events' },
+  { key: 'manage-events', label: 'nav.manageEvents', path: '/manage-events', roles: STAFF, icon: 'manage-events', artists: true },
+  { key: 'projects', label: 'nav.projects', path: '/projects', roles: STAFF, icon: 'projects', artists: true },
+  { key: 'outbox', label: 'nav.outbox', path: '/outbox', roles: STAFF, icon: 'outbox', needsOutbox: true },
   { key: 'about', label: 'nav.about', path: '/about', roles: EVERY_ROLE, icon: 'about' },
   {
     key: 'payments',
     label: 'nav.payments',
-    roles: ['admin'],
+    roles: STAFF,
     icon: 'payments',
     children: [
-      { key: 'payment-methods', label: 'nav.paymentMethods', path: '/payments/payment-methods', roles: ['admin'], icon: 'payment-methods' },
-      { key: 'pricing-plans', label: 'nav.pricingPlans', path: '/payments/pricing-plans', roles: ['admin'], icon: 'pricing-plans' },
-      { key: 'billing', label: 'nav.billing', path: '/payments/billing', roles: ['admin'], icon: 'billing' },
+      { key: 'payment-methods', label: 'nav.paymentMethods', path: '/payments/payment-methods', roles: STAFF, icon: 'payment-methods' },
+      { key: 'pricing-plans', label: 'nav.pricingPlans', path: '/payments/pricing-plans', roles: STAFF, icon: 'pricing-plans' },
+      { key: 'billing', label: 'nav.billing', path: '/payments/billing', roles: STAFF, icon: 'billing' },
+      { key: 'orders', label: 'nav.orders', path: '/payments/orders', roles: STAFF, icon: 'orders' },
     ],
   },
   { key: 'faq', label: 'nav.faq', path: '/faq', roles: SA_ONLY, icon: 'faq' },
@@ -96,12 +117,13 @@ export const MENU: MenuItem[] = [
   { key: 'settings', label: 'nav.settings', path: '/settings', roles: EVERY_ROLE, icon: 'settings' },
 ];
 
-/** An entry is shown only if the user's role is in its list (children filtered too);
- * manage-events is shown to the artists of a project (members, role user) as well. */
-export function visibleMenu(role: Role, items: MenuItem[] = MENU, artist = false): MenuItem[] {
+/** An entry is shown if the user's role is in its list, or if it is for artists and the
+ * user is one (children filtered too); outbox entries only while the outbox is in use. */
+export function visibleMenu(role: Role, items: MenuItem[] = MENU, context: MenuContext = {}): MenuItem[] {
   return items
-    .filter((item) => item.roles.includes(role) || (artist && item.key === 'manage-events'))
-    .map((item) => (item.children ? { ...item, children: visibleMenu(role, item.children, artist) } : item));
+    .filter((item) => item.roles.includes(role) || (context.artist === true && item.artists === true))
+    .filter((item) => item.needsOutbox !== true || context.outbox === true)
+    .map((item) => (item.children ? { ...item, children: visibleMenu(role, item.children, context) } : item));
 }
 
 /** Where "Help and support" leads: the FAQ when the role may open it, else About. */

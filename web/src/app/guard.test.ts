@@ -56,6 +56,14 @@ describe('navigation guard (route loader)', () => {
     expect(await run(requireRoles(ROUTE_ROLES.users), '/users')).toMatchObject({ role: 'admin', fullname: 'Some One' });
   });
 
+  it('lets an sa into every payments page and the outbox, as an admin', async () => {
+    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(me('sa')));
+    for (const route of ['payment-methods', 'billing', 'pricing-plans', 'orders', 'outbox'] as const) {
+      expect(await run(requireRoles(ROUTE_ROLES[route]), `/${route}`)).toMatchObject({ role: 'sa' });
+    }
+  });
+
   it('sends to sign in when the server says the session is gone (401)', async () => {
     storeTokens({ access_token: 'a', refresh_token: 'r' });
     vi.stubGlobal(

@@ -6,7 +6,8 @@ import { redirectIfSignedIn, requireRoles } from './guard';
 import { RouteError } from '../features/errors/components/route-error';
 import { eventListQueryOptions, managedEventsQueryOptions, myEventsQueryOptions } from '../features/events/queries';
 import { queryClient } from './query-client';
-import { EVENTS_PAGE_SIZE } from '../features/events/model';
+import { EVENTS_PAGE_SIZE, MY_EVENTS_PAGE_SIZE } from '../features/events/model';
+import { outboxQueryOptions } from '../features/outbox/queries';
 
 type PageModule = Record<string, unknown>;
 
@@ -77,7 +78,7 @@ export const routes: RouteObject[] = [
       guarded('checkout', '/checkout', page(() => import('../features/cart/components/checkout-page'), 'CheckoutPage'), 'nav.checkout'),
       guarded('checkout-success', '/checkout-success', page(() => import('../features/cart/components/checkout-success-page'), 'CheckoutSuccessPage'), 'nav.checkoutSuccess'),
       guarded('events', '/events', page(() => import('../features/events/components/events-page'), 'EventsPage'), 'nav.events', () => queryClient.prefetchQuery(eventListQueryOptions({ page: 1, pageSize: EVENTS_PAGE_SIZE, search: '' }))),
-      guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents', () => queryClient.prefetchQuery(myEventsQueryOptions())),
+      guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents', () => queryClient.prefetchQuery(myEventsQueryOptions(1, MY_EVENTS_PAGE_SIZE))),
       guarded('manage-events', '/manage-events', page(() => import('../features/events/components/manage-events-page'), 'ManageEventsPage'), 'nav.manageEvents', () => queryClient.prefetchQuery(managedEventsQueryOptions())),
       guarded('about', '/about', page(() => import('../features/about/components/about-page'), 'AboutPage'), 'nav.about'),
       {
@@ -93,6 +94,8 @@ export const routes: RouteObject[] = [
         ],
       },
       guarded('faq', '/faq', page(() => import('../features/faq/components/faq-page'), 'FaqPage'), 'nav.faq'),
+      guarded('outbox', '/outbox', page(() => import('../features/outbox/components/outbox-page'), 'OutboxPage'), 'nav.outbox', () => queryClient.prefetchQuery(outboxQueryOptions())),
+      guarded('notifications', '/notifications', page(() => import('../features/notifications/components/notifications-page'), 'NotificationsPage'), 'nav.notifications'),
     ],
   },
   { path: '*', loader: () => redirect('/home') },

@@ -9,6 +9,7 @@ import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
 import { PageLoader } from '../providers';
 import { AppBreadcrumbs } from './breadcrumbs';
+import { useMenuContext } from './menu-context';
 import { SidebarMenu } from './sidebar-menu';
 import { TopBar } from './top-bar';
 
@@ -17,6 +18,7 @@ import { TopBar } from './top-bar';
 export function ShellLayout(): ReactNode {
   const { data: user } = useSuspenseQuery(meQueryOptions());
   const layout = useNavigationLayout();
+  const menu = useMenuContext(user);
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const sideNav = layout === 'side';
@@ -34,6 +36,7 @@ export function ShellLayout(): ReactNode {
       <AppShell.Header>
         <TopBar
           user={user}
+          menu={menu}
           layout={layout}
           mobileOpened={mobileOpened}
           desktopOpened={desktopOpened}
@@ -42,7 +45,7 @@ export function ShellLayout(): ReactNode {
         />
       </AppShell.Header>
       <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>
-        <SidebarMenu role={user.role} artist={user.projects.length > 0} onNavigate={mobile.close} />
+        <SidebarMenu role={user.role} context={menu} onNavigate={mobile.close} />
       </AppShell.Navbar>
       <AppShell.Main>
         <AppBreadcrumbs />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Role } from '../../lib/roles';
 import { visibleMenu } from '../access';
-import type { MenuItem } from '../access';
+import type { MenuContext, MenuItem } from '../access';
 import { MenuIconView } from './menu-icons';
 
 function isActive(item: MenuItem, pathname: string): boolean {
@@ -46,12 +46,12 @@ function Entry({ item, onNavigate }: { item: MenuItem; onNavigate?: () => void }
 }
 
 /** The sidebar menu: only the entries the role may see. */
-export function SidebarMenu({ role, artist = false, onNavigate }: { role: Role; artist?: boolean; onNavigate?: () => void }): ReactNode {
+export function SidebarMenu({ role, context = {}, onNavigate }: { role: Role; context?: MenuContext; onNavigate?: () => void }): ReactNode {
   const { t } = useTranslation();
   return (
     <ScrollArea type="auto" h="100%">
       <Stack gap={2} component="nav" aria-label={t('nav.menu')}>
-        {visibleMenu(role, undefined, artist).map((item) => (
+        {visibleMenu(role, undefined, context).map((item) => (
           <Entry key={item.key} item={item} onNavigate={onNavigate} />
         ))}
       </Stack>

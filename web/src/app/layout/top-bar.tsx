@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../features/users/model';
+import type { MenuContext } from '../access';
 import { CartButton } from '../../features/cart/components/cart-button';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
 import { ProfileMenu } from './profile-menu';
@@ -11,6 +12,7 @@ import { TopMenu } from './top-menu';
 
 interface TopBarProps {
   user: User;
+  menu: MenuContext;
   layout: 'side' | 'top';
   mobileOpened: boolean;
   desktopOpened: boolean;
@@ -52,7 +54,7 @@ export function TopBar(props: TopBarProps): ReactNode {
         </UnstyledButton>
         {layout === 'top' ? (
           <Group visibleFrom="md" ml="md">
-            <TopMenu role={user.role} artist={user.projects.length > 0} />
+            <TopMenu role={user.role} context={props.menu} />
           </Group>
         ) : null}
       </Group>

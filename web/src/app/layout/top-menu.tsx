@@ -5,15 +5,16 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Role } from '../../lib/roles';
 import { visibleMenu } from '../access';
+import type { MenuContext } from '../access';
 import { MenuIconView } from './menu-icons';
 
 /** The same menu laid out in the top bar (navigation layout "top"). */
-export function TopMenu({ role, artist = false }: { role: Role; artist?: boolean }): ReactNode {
+export function TopMenu({ role, context = {} }: { role: Role; context?: MenuContext }): ReactNode {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
     <Group gap={4} component="nav" aria-label={t('nav.menu')} wrap="nowrap">
-      {visibleMenu(role, undefined, artist).map((item) =>
+      {visibleMenu(role, undefined, context).map((item) =>
         item.children ? (
           <Menu key={item.key} trigger="click-hover" position="bottom-start">
             <Menu.Target>

@@ -48,8 +48,10 @@ export const addEventToCart = (eventId: string): Promise<unknown> =>
 export const addPassToCart = (planId: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/cart/passes/${id(planId)}`, { method: 'POST' });
 
-export const listMyPurchases = (): Promise<OrderPage> =>
-  request<OrderPage>(`${API_PREFIX}/purchases/my/`, { query: { page: 1, pageSize: 100 } });
+/** The account's concerts (ticket or pass), each `owned` with its access state: live,
+ * upcoming (soonest first), replay, then ended and cancelled (newest first). */
+export const listMyEvents = (page: number, pageSize: number): Promise<EventPage> =>
+  request<EventPage>(`${base}/mine`, { query: { page, pageSize } });
 export const getOrder = (orderId: string): Promise<Order> => request<Order>(`${API_PREFIX}/orders/${id(orderId)}`);
 export const listOrders = (page: number, pageSize: number): Promise<OrderPage> =>
   request<OrderPage>(`${API_PREFIX}/orders`, { query: { page, pageSize } });

@@ -1,5 +1,5 @@
-import type { EncoreEvent, Order } from './model';
-import { accessState, countdown, countdownText, ffmpegExample, icecastSourceUrl, localInputToIso, mergeMyEvents, purchasedEventIds, toMinorUnits } from './model';
+import type { EncoreEvent } from './model';
+import { accessState, countdown, countdownText, ffmpegExample, icecastSourceUrl, localInputToIso, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -60,48 +60,6 @@ describe('countdown', () => {
   });
   it('never goes negative', () => {
     expect(countdown(START, START + 10_000)).toEqual({ days: 0, hours: 0, minutes: 0, seconds: 0 });
-  });
-});
-
-describe('my events', () => {
-  const order = (status: Order['status'], ids: string[], kind: 'event' | 'pass' = 'event'): Order => ({
-    id: `o-${ids.join()}`,
-    accountId: 'a',
-    status,
-    total: 0,
-    currency: 'EUR',
-    provider: 'test',
-    failure: null,
-    createdAt: '',
-    expiresAt: null,
-    paidAt: null,
-    refundedAt: null,
-    items: ids.map((itemId) => ({ itemKind: kind, itemId, title: itemId, price: 0 })),
-  });
-
-  it('takes the concerts of fulfilled orders only, each once, and no passes', () => {
-    expect(
-      purchasedEventIds([
-        order('fulfilled', ['a', 'b']),
-        order('failed', ['c']),
-        order('refunded', ['d']),
-        order('fulfilled', ['a']),
-        order('fulfilled', ['plan'], 'pass'),
-        order('pending', ['e']),
-      ]),
-    ).toEqual(['a', 'b']);
-  });
-
-  it('merges bought concerts with owned listed ones (passes), without duplicates, soonest first, expired last', () => {
-    const now = START - HOUR;
-    const later = event('later', { startsAt: new Date(START + 2 * 86_400_000).toISOString(), accessUntil: new Date(START + 3 * 86_400_000).toISOString() });
-    const old = event('old', { startsAt: new Date(START - 3 * 86_400_000).toISOString(), accessUntil: new Date(START - 2 * 86_400_000).toISOString() });
-    const merged = mergeMyEvents(
-      [later, old, event('soon')],
-      [event('soon', { owned: true }), event('pass', { owned: true, startsAt: new Date(START + 86_400_000).toISOString() }), event('not-mine')],
-      now,
-    );
-    expect(merged.map((e) => e.id)).toEqual(['soon', 'pass', 'later', 'old']);
   });
 });
 

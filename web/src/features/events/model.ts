@@ -59,6 +59,9 @@ export interface EventInput {
 /** Concerts per page on the events page. */
 export const EVENTS_PAGE_SIZE = 12;
 
+/** Concerts per page on my-events. */
+export const MY_EVENTS_PAGE_SIZE = 12;
+
 /** Ticket access lasts 24 hours from the concert's start (spec 9). */
 export const ACCESS_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -144,36 +147,6 @@ export interface OrderPage {
   total: number;
   page: number;
   pageSize: number;
-}
-
-/** Ids of the concerts bought through fulfilled (or paid) orders. */
-export function purchasedEventIds(orders: readonly Order[]): string[] {
-  const ids: string[] = [];
-  for (const order of orders) {
-    if (order.status !== 'fulfilled' && order.status !== 'paid') continue;
-    for (const item of order.items) {
-      if (item.itemKind === 'event' && !ids.includes(item.itemId)) ids.push(item.itemId);
-    }
-  }
-  return ids;
-}
-
-/**
- * My events: the concerts from orders plus the listed concerts marked owned (passes),
- * each once, soonest first; expired and cancelled ones last.
- */
-export function mergeMyEvents(fromOrders: readonly EncoreEvent[], listed: readonly EncoreEvent[], now: number): EncoreEvent[] {
-  const byId = new Map<string, EncoreEvent>();
-  for (const event of [...fromOrders, ...listed.filter((e) => e.owned)]) {
-    if (!byId.has(event.id)) byId.set(event.id, event);
-  }
-  const rank = (event: EncoreEvent): number => {
-    const state = accessState(event, now);
-    return state === 'live' ? 0 : state === 'upcoming' || state === 'replay' ? 1 : 2;
-  };
-  return [...byId.values()].sort(
-    (a, b) => rank(a) - rank(b) || Date.parse(a.startsAt) - Date.parse(b.startsAt),
-  );
 }
 
 /** Local date-time input value (YYYY-MM-DDTHH:mm) → ISO with the viewer's zone offset. */

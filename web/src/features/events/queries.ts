@@ -1,8 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
-import { getEvent, getEventSales, getLiveStatus, getStreamKey, getOrder, listEvents, listManagedEvents, listMyPurchases, listOrders } from './api';
-import type { EncoreEvent } from './model';
-import { mergeMyEvents, purchasedEventIds } from './model';
+import { MY_EVENTS_PAGE_SIZE } from './model';
+import { getEvent, getEventSales, getLiveStatus, getStreamKey, getOrder, listEvents, listManagedEvents, listMyEvents, listOrders } from './api';
 
 export const eventKeys = {
   all: ['events'] as const,
@@ -10,7 +9,7 @@ export const eventKeys = {
   detail: (id: string) => ['events', 'detail', id] as const,
   manage: ['events', 'manage'] as const,
   sales: (id: string) => ['events', 'sales', id] as const,
-  mine: ['events', 'mine'] as const,
+  mine: (page: number, pageSize: number) => ['events', 'mine', page, pageSize] as const,
   streamKey: (id: string) => ['events', 'stream-key', id] as const,
   live: (id: string) => ['events', 'live', id] as const,
 };
@@ -47,20 +46,6 @@ export const orderQueryOptions = (id: string) =>
 export const ordersQueryOptions = (page: number, pageSize: number) =>
   queryOptions({ queryKey: orderKeys.list(page, pageSize), queryFn: () => listOrders(page, pageSize), placeholderData: keepPreviousData });
 
-/** My events: concerts from my fulfilled orders, plus listed concerts I own through a pass. */
-export const myEventsQueryOptions = () =>
-  queryOptions({
-    queryKey: eventKeys.mine,
-    queryFn: async (): Promise<EncoreEvent[]> => {
-      const [orders, listed] = await Promise.all([listMyPurchases(), listEvents({ page: 1, pageSize: 100 })]);
-      const ids = purchasedEventIds(orders.items);
-      const fromOrders = await Promise.all(
-        ids.map((id) => getEvent(id).catch(() => null)),
-      );
-      return mergeMyEvents(
-        fromOrders.filter((event): event is EncoreEvent => event !== null),
-        listed.items,
-        Date.now(),
-      );
-    },
-  });
+/** My events, a page at a time (GET /events/mine). */
+export const myEventsQueryOptions = (page = 1, pageSize = MY_EVENTS_PAGE_SIZE) =>
+  queryOptions({ queryKey: eventKeys.mine(page, pageSize), queryFn: () => listMyEvents(page, pageSize), placeholderData: keepPreviousData });

@@ -20,10 +20,14 @@ export interface NotificationPage {
   pageSize: number;
 }
 
+/** Which notifications a page lists (`total` counts that set; `unread` always counts all unread). */
+export type NotificationFilter = 'all' | 'unread' | 'read';
+export const NOTIFICATION_FILTERS: readonly NotificationFilter[] = ['all', 'unread', 'read'];
+
 const BASE = `${API_PREFIX}/notifications`;
 
-export const listNotifications = (page: number, pageSize: number): Promise<NotificationPage> =>
-  request<NotificationPage>(BASE, { query: { page, pageSize } });
+export const listNotifications = (page: number, pageSize: number, filter: NotificationFilter = 'all'): Promise<NotificationPage> =>
+  request<NotificationPage>(BASE, { query: { page, pageSize, filter } });
 
 export const markNotificationRead = (id: string): Promise<AppNotification> =>
   request<AppNotification>(`${BASE}/${encodeURIComponent(id)}/read`, { method: 'POST' });

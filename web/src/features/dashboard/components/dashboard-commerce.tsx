@@ -17,13 +17,13 @@ export function NextConcerts(): ReactNode {
   const { t } = useTranslation('dashboard');
   const mine = useQuery(myEventsQueryOptions());
   const now = useNow();
-  const next = (mine.data ?? []).filter((event) => accessState(event, now) !== 'expired' && accessState(event, now) !== 'cancelled').slice(0, 3);
+  const next = (mine.data?.items ?? []).filter((event) => accessState(event, now) !== 'expired' && accessState(event, now) !== 'cancelled').slice(0, 3);
   return (
     <Stack gap="sm" data-testid="next-concerts">
       <Group justify="space-between">
         <Title order={3}>{t('fan.title')}</Title>
         <Button component={Link} to="/my-events" variant="subtle">
-          {t('fan.all', { count: mine.data?.length ?? 0 })}
+          {t('fan.all', { count: mine.data?.total ?? 0 })}
         </Button>
       </Group>
       {mine.isPending ? (

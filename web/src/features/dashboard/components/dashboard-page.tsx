@@ -9,6 +9,7 @@ import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
 import { accountStatsQueryOptions } from '../../users/queries';
 import { NextConcerts, SalesPerConcert } from './dashboard-commerce';
+import { isStaff } from '../../../lib/roles';
 
 /** The chart library is heavy: it loads only when an admin's figures are on screen. */
 const SignupsChart = lazy(() => import('./signups-chart'));
@@ -57,7 +58,7 @@ function AccountFigures(): ReactNode {
 export function DashboardPage(): ReactNode {
   const { t, i18n } = useTranslation('dashboard');
   const { data: user } = useSuspenseQuery(meQueryOptions());
-  const staff = user.role === 'admin' || user.role === 'sa';
+  const staff = isStaff(user.role);
   return (
     <Stack gap="lg">
       <PageHeader title={t('title')} description={t('subtitle')} />

@@ -5,9 +5,11 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currencyDigits } from '../../cart/model';
-import { projectListQueryOptions } from '../../projects/queries';
+import { meQueryOptions } from '../../auth/queries';
+import { ProjectPicker } from '../../projects/components/project-picker';
 import type { EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { isStaff } from '../../../lib/roles';
 
 export const CURRENCIES = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -44,7 +46,8 @@ export function EventFormModal({
   onSubmit: (result: EventFormResult) => void;
 }): ReactNode {
   const { t } = useTranslation('events');
-  const projects = useQuery(projectListQueryOptions(1, 100));
+  const me = useQuery(meQueryOptions());
+  const staff = isStaff(me.data?.role);
   const [image, setImage] = useState<File | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -94,15 +97,14 @@ export function EventFormModal({
         data-testid="event-form"
       >
         <Stack>
-          <Select
-            label={t('form.project')}
-            data={(projects.data?.items ?? []).map((project) => ({ value: project.id, label: project.name }))}
+          <ProjectPicker
+            value={form.values.projectId}
+            onChange={(projectId) => {
+              form.setFieldValue('projectId', projectId);
+            }}
+            error={form.errors.projectId}
             disabled={event !== null}
-            searchable
-            nothingFoundMessage={t('common:empty.itemsNotFound')}
-            comboboxProps={{ withinPortal: true }}
-            data-testid="event-project"
-            {...form.getInputProps('projectId')}
+            canCreate={staff}
           />
           <TextInput label={t('form.title')} name="title" {...form.getInputProps('title')} />
           <TextInput label={t('form.artist')} name="artistName" {...form.getInputProps('artistName')} />

@@ -1,4 +1,4 @@
-import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import type { EncoreEvent } from '../model';
-import { accessState, countdown, countdownText, isolateLtr } from '../model';
+import { MY_EVENTS_PAGE_SIZE, accessState, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
 import { canListen } from '../../player/model';
 import { LivePlayer } from '../../player/components/live-player';
@@ -68,11 +68,13 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
   );
 }
 
-/** The fan's concerts with their access state (upcoming, live, replay, expired). */
+/** The fan's concerts with their access state (live, upcoming, replay, then expired), paged. */
 export function MyEventsPage(): ReactNode {
   const { t } = useTranslation('events');
-  const mine = useQuery(myEventsQueryOptions());
+  const [page, setPage] = useState(1);
+  const mine = useQuery(myEventsQueryOptions(page, MY_EVENTS_PAGE_SIZE));
   const now = useNow();
+  const pages = mine.data ? Math.max(1, Math.ceil(mine.data.total / mine.data.pageSize)) : 1;
   return (
     <>
       <PageHeader title={t('common:nav.myEvents')} description={t('common:pages.myEvents.intro')} />
@@ -80,7 +82,7 @@ export function MyEventsPage(): ReactNode {
         <Skeleton h={240} />
       ) : mine.isError ? (
         <Text c="red">{t('myLoadFailed')}</Text>
-      ) : mine.data.length === 0 ? (
+      ) : mine.data.items.length === 0 && page === 1 ? (
         <EmptyState
           title={t('common:pages.myEvents.emptyTitle')}
           description={t('common:pages.myEvents.emptyText')}
@@ -91,11 +93,18 @@ export function MyEventsPage(): ReactNode {
           }
         />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="my-events">
-          {mine.data.map((event) => (
-            <TicketCard key={event.id} event={event} now={now} />
-          ))}
-        </SimpleGrid>
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="my-events" data-total={mine.data.total}>
+            {mine.data.items.map((event) => (
+              <TicketCard key={event.id} event={event} now={now} />
+            ))}
+          </SimpleGrid>
+          {pages > 1 ? (
+            <Group justify="center">
+              <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} data-testid="my-events-pagination" />
+            </Group>
+          ) : null}
+        </Stack>
       )}
     </>
   );

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -39,40 +39,52 @@ export function PaymentMethodsPage(): ReactNode {
       ) : methods.data.length === 0 ? (
         <EmptyState title={t('common:pages.paymentMethods.emptyTitle')} description={t('common:pages.paymentMethods.emptyText')} />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
-          {methods.data.map((method) => (
-            <Card key={method.id} withBorder>
-              <Stack gap="xs">
-                <Text fw={700}>{method.name}</Text>
-                <Group gap="xs">
-                  <Flag on={method.enabled} yes={t('methods.enabled')} no={t('methods.disabled')} />
-                  <Flag on={method.configured} yes={t('methods.configured')} no={t('methods.notConfigured')} />
-                </Group>
-                {method.id === 'stripe' ? (
-                  <>
-                    <Group gap="xs">
-                      <Text size="sm">{t('methods.keys')}</Text>
-                      {method.keysValid === null ? (
-                        <Badge color="gray" variant="light">{t('methods.unknown')}</Badge>
-                      ) : (
-                        <Flag on={method.keysValid} yes={t('methods.keysValid')} no={t('methods.keysInvalid')} />
-                      )}
-                    </Group>
+        <Stack>
+          {methods.data.some((method) => method.enabled) ? null : (
+            <Alert color="yellow" title={t('methods.offTitle')} data-testid="payments-off">
+              {t('methods.offText', {
+                stripeKey: 'ENCORE_STRIPE_SECRET_KEY',
+                stripeWebhook: 'ENCORE_STRIPE_WEBHOOK_SECRET',
+                webhookUrl: `${window.location.origin}/api/v1/payments/stripe/webhook`,
+                testSetting: 'ENCORE_PAYMENTS=test',
+              })}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="payment-methods">
+            {methods.data.map((method) => (
+              <Card key={method.id} withBorder>
+                <Stack gap="xs">
+                  <Text fw={700}>{method.name}</Text>
+                  <Group gap="xs">
+                    <Flag on={method.enabled} yes={t('methods.enabled')} no={t('methods.disabled')} />
+                    <Flag on={method.configured} yes={t('methods.configured')} no={t('methods.notConfigured')} />
+                  </Group>
+                  {method.id === 'stripe' ? (
+                    <>
+                      <Group gap="xs">
+                        <Text size="sm">{t('methods.keys')}</Text>
+                        {method.keysValid === null ? (
+                          <Badge color="gray" variant="light">{t('methods.unknown')}</Badge>
+                        ) : (
+                          <Flag on={method.keysValid} yes={t('methods.keysValid')} no={t('methods.keysInvalid')} />
+                        )}
+                      </Group>
+                      <Text size="sm" c="dimmed">
+                        {method.lastWebhookAt
+                          ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
+                          : t('methods.noWebhook')}
+                      </Text>
+                    </>
+                  ) : (
                     <Text size="sm" c="dimmed">
-                      {method.lastWebhookAt
-                        ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
-                        : t('methods.noWebhook')}
+                      {t('methods.testText')}
                     </Text>
-                  </>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {t('methods.testText')}
-                  </Text>
-                )}
+                  )}
               </Stack>
             </Card>
           ))}
         </SimpleGrid>
+        </Stack>
       )}
     </>
   );

@@ -17,6 +17,7 @@ import { createPlan, retirePlan, updatePlan } from '../api';
 import type { PricingPlan } from '../api';
 import { paymentKeys, plansQueryOptions } from '../queries';
 import { PassBuyButton, PlanSummary } from './pass-offers';
+import { isStaff } from '../../../lib/roles';
 
 interface PlanValues {
   name: string;
@@ -85,7 +86,7 @@ function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: (
 export function PricingPlansPage(): ReactNode {
   const { t } = useTranslation('payments');
   const { data: me } = useSuspenseQuery(meQueryOptions());
-  const staff = me.role === 'admin' || me.role === 'sa';
+  const staff = isStaff(me.role);
   const queryClient = useQueryClient();
   const plans = useQuery(plansQueryOptions());
   const [editing, setEditing] = useState<PricingPlan | 'new' | null>(null);

@@ -15,6 +15,7 @@ import { managedEventsQueryOptions } from '../../events/queries';
 import { addProjectMember, createProject, removeProjectMember, updateProject } from '../api';
 import type { Project, ProjectInput, ProjectStatus } from '../api';
 import { projectKeys, projectListQueryOptions } from '../queries';
+import { isStaff } from '../../../lib/roles';
 
 const PAGE_SIZE = 9;
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'archived'];
@@ -131,7 +132,7 @@ function Members({ project, staff }: { project: Project; staff: boolean }): Reac
 export function ProjectsPage(): ReactNode {
   const { t } = useTranslation('events');
   const { data: me } = useSuspenseQuery(meQueryOptions());
-  const staff = me.role === 'admin' || me.role === 'sa';
+  const staff = isStaff(me.role);
   const [page, setPage] = useState(1);
   const list = useQuery(projectListQueryOptions(page, PAGE_SIZE));
   const [editing, setEditing] = useState<Project | 'new' | null>(null);

@@ -1,0 +1,239 @@
+//! Everyday pages in one call each: the fan's concerts, the notifications page, and the
+//! dev outbox an admin reads (without the secrets of accounts above them).
+
+use encore::accounts::model::Role;
+use encore::notifications::{NewNotification, notify};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+async fn set_event(app: &TestApp, id: &str, status: &str, starts_in_ms: i64) {
+    sqlx::query("UPDATE events SET status = $2, starts_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(status)
+        .bind(encore::db::now_ms() + starts_in_ms)
+        .execute(app.db())
+        .await
+        .unwrap();
+}
+
+fn ids_of(body: &Value) -> Vec<String> {
+    body["payload"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn my_concerts_come_in_one_paged_call_live_first_then_upcoming_then_the_past() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let id = concert(&app, None, 1500, 48 * HOUR_MS).await;
+        let (status, body) = app.buy(&tokens.access, &id, CARD_OK).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        ids.push(id);
+    }
+    // Someone else's concert is never listed.
+    concert(&app, None, 1500, HOUR_MS).await;
+    let [live, soon, later, replay, expired, cancelled] = ids.as_slice() else {
+        unreachable!()
+    };
+    set_event(&app, live, "live", -10 * 60_000).await;
+    set_event(&app, soon, "published", HOUR_MS).await;
+    set_event(&app, later, "published", 5 * HOUR_MS).await;
+    set_event(&app, replay, "ended", -3 * HOUR_MS).await;
+    set_event(&app, expired, "ended", -30 * HOUR_MS).await;
+    set_event(&app, cancelled, "cancelled", -2 * HOUR_MS).await;
+
+    let (status, first) = app
+        .get(
+            "/api/v1/events/mine?page=1&pageSize=4",
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["payload"]["total"], 6);
+    assert_eq!(first["payload"]["pageSize"], 4);
+    assert_eq!(ids_of(&first), [live.as_str(), soon, later, replay]);
+    let states: Vec<&str> = first["payload"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["access"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["live", "upcoming", "upcoming", "replay"]);
+    assert!(
+        first["payload"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["owned"] == true)
+    );
+    let (_, second) = app
+        .get(
+            "/api/v1/events/mine?page=2&pageSize=4",
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(ids_of(&second), [cancelled.as_str(), expired]);
+}
+
+#[tokio::test]
+async fn my_concerts_need_a_signed_in_account() {
+    let app = spawn_app().await;
+    let (status, body) = app.get("/api/v1/events/mine", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+}
+
+#[tokio::test]
+async fn the_notifications_page_filters_read_and_unread_and_counts_all_unread() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    for i in 0..25 {
+        notify(
+            app.db(),
+            &fan.id,
+            &NewNotification::topic(format!("Note {i}"), "body"),
+        )
+        .await
+        .unwrap();
+    }
+    let (_, page) = app
+        .get("/api/v1/notifications?pageSize=10", Some(&tokens.access))
+        .await;
+    let first_id = page["payload"]["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for item in page["payload"]["items"].as_array().unwrap().iter().take(3) {
+        let id = item["id"].as_str().unwrap();
+        let path = format!("/api/v1/notifications/{id}/read");
+        app.post(&path, json!({}), Some(&tokens.access)).await;
+    }
+    let (status, read) = app
+        .get("/api/v1/notifications?filter=read", Some(&tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    assert_eq!(read["payload"]["total"], 3);
+    assert_eq!(read["payload"]["unread"], 22);
+    assert_eq!(read["payload"]["items"][0]["id"], first_id.as_str());
+    assert!(
+        read["payload"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["read"] == true)
+    );
+    let (_, unread) = app
+        .get(
+            "/api/v1/notifications?filter=unread&page=3&pageSize=10",
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(unread["payload"]["total"], 22);
+    assert_eq!(unread["payload"]["items"].as_array().unwrap().len(), 2);
+    let (_, all) = app
+        .get("/api/v1/notifications?filter=all", Some(&tokens.access))
+        .await;
+    assert_eq!(all["payload"]["total"], 25);
+    let (status, bad) = app
+        .get("/api/v1/notifications?filter=starred", Some(&tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+    assert_eq!(bad["success"], false);
+}
+
+async fn forgot(app: &TestApp, email: &str) {
+    let (status, body) = app
+        .oauth(
+            "forgot",
+            json!({ "email": email, "code_verifier": pkce().0, "client_id": WEB, "state": "f" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    app.outbox_message(email, "email").await;
+}
+
+async fn outbox_for(app: &TestApp, reader: &str) -> Value {
+    let tokens = app.sign_in(reader).await;
+    let (status, body) = app.get("/api/v1/outbox", Some(&tokens.access)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["enabled"], true);
+    body["payload"]["items"].clone()
+}
+
+fn message_to<'a>(items: &'a Value, to: &str) -> &'a Value {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["to"] == to)
+        .unwrap_or_else(|| panic!("no message to {to} in {items}"))
+}
+
+#[tokio::test]
+async fn an_admin_cannot_read_a_super_admins_reset_link_in_the_outbox() {
+    let app = spawn_app().await;
+    app.account("boss@example.com", Role::Sa).await;
+    app.account("admin@example.com", Role::Admin).await;
+    app.account("other-admin@example.com", Role::Admin).await;
+    app.account("fan@example.com", Role::User).await;
+    for email in [
+        "boss@example.com",
+        "other-admin@example.com",
+        "fan@example.com",
+    ] {
+        forgot(&app, email).await;
+    }
+    let items = outbox_for(&app, "admin@example.com").await;
+    for above in ["boss@example.com", "other-admin@example.com"] {
+        let message = message_to(&items, above);
+        assert_eq!(message["redacted"], true, "{message}");
+        let body = message["body"].as_str().unwrap();
+        assert!(!body.contains("token="), "{body}");
+        assert!(body.contains("•••"), "{body}");
+    }
+    let fan = message_to(&items, "fan@example.com");
+    assert_eq!(fan["redacted"], false);
+    assert!(fan["body"].as_str().unwrap().contains("token="));
+
+    // The link really is a secret: the redacted text holds nothing to reset with.
+    let stored = app.outbox_message("boss@example.com", "email").await;
+    let token = link_token(&stored);
+    assert!(
+        !message_to(&items, "boss@example.com")["body"]
+            .as_str()
+            .unwrap()
+            .contains(&token)
+    );
+}
+
+#[tokio::test]
+async fn a_super_admin_reads_every_outbox_message_whole_and_a_fan_none() {
+    let app = spawn_app().await;
+    app.account("boss@example.com", Role::Sa).await;
+    app.account("admin@example.com", Role::Admin).await;
+    app.account("fan@example.com", Role::User).await;
+    forgot(&app, "admin@example.com").await;
+    forgot(&app, "boss@example.com").await;
+    let items = outbox_for(&app, "boss@example.com").await;
+    for to in ["admin@example.com", "boss@example.com"] {
+        let message = message_to(&items, to);
+        assert_eq!(message["redacted"], false);
+        assert!(message["body"].as_str().unwrap().contains("token="));
+    }
+    // An admin reads their own link.
+    let own = outbox_for(&app, "admin@example.com").await;
+    assert_eq!(message_to(&own, "admin@example.com")["redacted"], false);
+
+    let fan = app.sign_in("fan@example.com").await;
+    let (status, body) = app.get("/api/v1/outbox", Some(&fan.access)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+}

@@ -1,0 +1,305 @@
+//! Findings of the security review (issue 11), each proven closed.
+
+use encore::accounts::model::Role;
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held() {
+    let app = spawn_app_with(Options {
+        payments_off: true,
+        ..Options::default()
+    })
+    .await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let event = concert(&app, Some(3), 1500, 48 * HOUR_MS).await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/cart/{event}"),
+            json!({}),
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let (status, body) = app
+        .post("/api/v1/cart/checkout", json!({}), Some(&tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["success"], false);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("Payments are not configured"),
+        "{body}"
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM orders WHERE account_id = $1", &fan.id)
+            .await,
+        0
+    );
+    let (_, cart) = app.get("/api/v1/cart/", Some(&tokens.access)).await;
+    assert_eq!(
+        cart["payload"].as_array().map(Vec::len),
+        Some(1),
+        "the cart is kept: {cart}"
+    );
+    let (_, seats) = app.get(&format!("/api/v1/events/{event}"), None).await;
+    assert_eq!(seats["payload"]["seatsLeft"], 3);
+
+    // The test checkout cannot be reached either.
+    let (status, _) = app
+        .post(
+            "/api/v1/payments/test/any-order",
+            json!({ "token": "x", "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123", "name": "A" }),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_payment_methods_page_shows_no_provider_enabled_when_none_is_configured() {
+    let app = spawn_app_with(Options {
+        payments_off: true,
+        ..Options::default()
+    })
+    .await;
+    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.sign_in("admin@example.com").await;
+    let (status, body) = app
+        .get("/api/v1/payments/methods", Some(&admin.access))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let methods = body["payload"].as_array().unwrap();
+    assert!(methods.iter().all(|m| m["enabled"] == false), "{body}");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_directory_is_the_owners_alone_and_so_are_its_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    app.oauth(
+        "forgot",
+        json!({ "email": "fan@example.com", "code_verifier": pkce().0, "client_id": WEB, "state": "f" }),
+    )
+    .await;
+    app.outbox_message("fan@example.com", "email").await;
+    let dir = &app.state.config.data_dir;
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    let outbox = dir.join("outbox.jsonl");
+    assert_eq!(mode(&outbox), 0o600, "the outbox holds reset links");
+    let database = dir.join("encore.db");
+    if database.exists() {
+        assert_eq!(mode(&database), 0o600, "the database");
+    }
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            assert_eq!(mode(&entry.path()), 0o600, "{}", entry.path().display());
+        }
+    }
+}
+
+#[tokio::test]
+async fn six_parallel_checkouts_of_one_fan_hold_at_most_one_order() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let event = concert(&app, Some(3), 1500, 48 * HOUR_MS).await;
+    app.post(
+        &format!("/api/v1/cart/{event}"),
+        json!({}),
+        Some(&tokens.access),
+    )
+    .await;
+    let attempts =
+        (0..6).map(|_| app.post("/api/v1/cart/checkout", json!({}), Some(&tokens.access)));
+    let answers = futures_util::future::join_all(attempts).await;
+    for (status, body) in &answers {
+        assert!(
+            *status == StatusCode::OK || *status == StatusCode::CONFLICT,
+            "{status} {body}"
+        );
+    }
+    assert!(answers.iter().any(|(status, _)| *status == StatusCode::OK));
+    let pending = app
+        .count(
+            "SELECT COUNT(*) FROM orders WHERE account_id = $1 AND status = 'pending'",
+            &fan.id,
+        )
+        .await;
+    assert_eq!(pending, 1);
+    let (_, seats) = app.get(&format!("/api/v1/events/{event}"), None).await;
+    assert_eq!(
+        seats["payload"]["seatsLeft"], 2,
+        "one seat held, the rest free"
+    );
+}
+
+#[tokio::test]
+async fn the_database_refuses_a_second_pending_order_for_one_account() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let event = concert(&app, None, 1500, 48 * HOUR_MS).await;
+    let item = || encore::commerce::orders::NewItem {
+        kind: "event",
+        id: event.clone(),
+        title: "Concert".into(),
+        price_minor: 1500,
+    };
+    encore::commerce::orders::create_pending(app.db(), &fan.id, None, &[item()], "EUR", "test")
+        .await
+        .expect("the first hold");
+    let second =
+        encore::commerce::orders::create_pending(app.db(), &fan.id, None, &[item()], "EUR", "test")
+            .await;
+    assert!(
+        matches!(second, Err(encore::error::Error::Conflict(_))),
+        "{second:?}"
+    );
+}
+
+#[tokio::test]
+async fn open_checkouts_from_one_address_are_capped_across_accounts() {
+    let app = spawn_app_with(Options {
+        holds_per_client: 2,
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, Some(50), 1500, 48 * HOUR_MS).await;
+    let mut answers = Vec::new();
+    for (_, token) in app.fans(3).await {
+        app.post(&format!("/api/v1/cart/{event}"), json!({}), Some(&token))
+            .await;
+        answers.push(
+            app.post("/api/v1/cart/checkout", json!({}), Some(&token))
+                .await,
+        );
+    }
+    assert_eq!(answers[0].0, StatusCode::OK, "{}", answers[0].1);
+    assert_eq!(answers[1].0, StatusCode::OK, "{}", answers[1].1);
+    assert_eq!(
+        answers[2].0,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        answers[2].1
+    );
+    assert_eq!(answers[2].1["success"], false);
+    let (_, seats) = app.get(&format!("/api/v1/events/{event}"), None).await;
+    assert_eq!(seats["payload"]["seatsLeft"], 48);
+}
+
+/// Read until the server closes the connection; what it sent before. The guard only keeps
+/// a broken server from hanging the suite: the server's own deadline is what is tested.
+async fn read_until_closed(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut seen = Vec::new();
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        let mut buf = [0u8; 1024];
+        loop {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the server kept the connection open");
+    seen
+}
+
+#[tokio::test]
+async fn a_request_head_trickled_a_byte_at_a_time_is_cut_off_on_both_ports() {
+    use tokio::io::AsyncWriteExt;
+    let app = spawn_app_with(Options {
+        request_head_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let http = app.url.trim_start_matches("http://").to_owned();
+    for address in [http, app.ingest.clone()] {
+        let mut conn = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let started = std::time::Instant::now();
+        conn.write_all(b"PUT /live/x HTTP/1.1\r\nX-Slow: ")
+            .await
+            .unwrap();
+        // 150 header bytes, one every 100 ms: 15 s, longer than any per-read timeout.
+        for _ in 0..150 {
+            if conn.write_all(b"a").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        read_until_closed(&mut conn).await;
+        // The 1 s deadline for the whole head ended it long before the trickle did.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(8),
+            "{address}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_idle_keep_alive_connection_is_closed() {
+    let app = spawn_app_with(Options {
+        request_head_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let mut conn = tokio::net::TcpStream::connect(app.url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    read_until_closed(&mut conn).await;
+}
+
+#[tokio::test]
+async fn one_address_holds_only_its_share_of_connections() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app_with(Options {
+        connections_per_ip: 3,
+        ..Options::default()
+    })
+    .await;
+    let address = app.url.trim_start_matches("http://").to_owned();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(tokio::net::TcpStream::connect(&address).await.unwrap());
+    }
+    // The fourth is accepted by the kernel, then closed without an answer.
+    let mut fourth = tokio::net::TcpStream::connect(&address).await.unwrap();
+    fourth
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .ok();
+    assert!(read_until_closed(&mut fourth).await.is_empty());
+
+    // A held connection is served, and one closed frees a place for a new one.
+    let mut first = held.remove(0);
+    first
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    first.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(first);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut again = tokio::net::TcpStream::connect(&address).await.unwrap();
+    again
+        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    again.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}

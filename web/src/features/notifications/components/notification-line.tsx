@@ -1,0 +1,62 @@
+import { Badge, Group, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconFileZip, IconMessage, IconMessages } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
+import type { AppNotification } from '../api';
+
+const TYPE_ICON = { message: IconMessage, upload: IconFileZip, topic: IconMessages } as const;
+
+/** One notification; clicking an unread one marks it as read. */
+export function NotificationLine({ item, onRead, full = false }: { item: AppNotification; onRead: (id: string) => void; full?: boolean }): ReactNode {
+  const { t, i18n } = useTranslation();
+  const Icon = TYPE_ICON[item.type];
+  const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
+  const subtitle =
+    item.type === 'message' && item.sender
+      ? t('notifications.from', { sender: item.sender })
+      : item.type === 'upload' && item.uploadType
+        ? t('notifications.uploadType', { type: item.uploadType })
+        : t(`notifications.type.${item.type}`);
+  return (
+    <UnstyledButton
+      onClick={() => {
+        if (!item.read) onRead(item.id);
+      }}
+      p="xs"
+      style={{ borderRadius: 8, opacity: item.read ? 0.65 : 1 }}
+      aria-label={item.read ? item.title : t('notifications.markRead')}
+      data-read={item.read ? 'true' : 'false'}
+      data-testid="notification"
+    >
+      <Group wrap="nowrap" align="flex-start" gap="sm">
+        <ThemeIcon variant={item.read ? 'default' : 'light'} radius="xl">
+          <Icon size={16} />
+        </ThemeIcon>
+        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap={6} wrap="nowrap" justify="space-between">
+            <Text size="sm" fw={item.read ? 400 : 700} truncate>
+              {item.title}
+            </Text>
+            {item.read ? null : (
+              <Badge size="xs" variant="filled">
+                {t('notifications.new')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {subtitle}
+          </Text>
+          {item.body ? (
+            <Text size="xs" lineClamp={full ? undefined : 2} data-testid="notification-body">
+              {item.body}
+            </Text>
+          ) : null}
+          <Text size="xs" c="dimmed">
+            {when}
+          </Text>
+        </Stack>
+      </Group>
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,34 @@
+import { API_PREFIX } from '../../lib/constants';
+import { ApiError } from '../../lib/errors';
+import { request } from '../../lib/http';
+
+/** One message of the dev mail/SMS outbox (GET /outbox). */
+export interface OutboxMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  body: string;
+  created_at: string;
+  /** Links and codes were replaced by "•••": the message is for an account of the reader's role or above. */
+  redacted: boolean;
+}
+
+export interface Outbox {
+  /** False (and no items) when real e-mail and SMS providers are configured. */
+  enabled: boolean;
+  items: OutboxMessage[];
+}
+
+const BASE = `${API_PREFIX}/outbox`;
+
+export const getOutbox = (limit: number): Promise<Outbox> => request<Outbox>(BASE, { query: { limit } });
+
+/** Whether the dev outbox is in use, asked by the menu: a refusal is an answer, not a 403 page. */
+export async function outboxInUse(): Promise<boolean> {
+  try {
+    return (await request<Outbox>(BASE, { query: { limit: 1 }, forbiddenIsAnswer: true })).enabled;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return false;
+    throw error;
+  }
+}
