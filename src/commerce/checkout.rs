@@ -121,8 +121,7 @@ pub async fn start(
         ));
     }
     let currency = currencies.remove(0);
-    // A new checkout replaces any earlier one of this account (its seats go back first).
-    orders::abandon_pending(&app.db, account_id).await?;
+    // A new checkout replaces any earlier one of this account (its seats go back).
     let (order_id, token) = orders::create_pending(
         &app.db,
         account_id,

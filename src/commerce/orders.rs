@@ -173,8 +173,9 @@ async fn hold_seat(
     Ok(held == 1)
 }
 
-/// Hold a seat per concert and write the pending order, all or nothing. Answers the
-/// order id and its checkout token (the capability to pay it).
+/// Replace the account's earlier checkout, hold a seat per concert and write the pending
+/// order, all or nothing. Answers the order id and its checkout token (the capability to
+/// pay it).
 pub async fn create_pending(
     db: &Db,
     account_id: &str,
@@ -188,8 +189,30 @@ pub async fn create_pending(
     let now = now_ms();
     let total: i64 = items.iter().map(|i| i.price_minor).sum();
     let mut tx = db.begin().await?;
-    // Seats first, so concurrent buyers queue on the concert row and none is oversold.
-    for item in items.iter().filter(|i| i.kind == "event") {
+    // One account's checkouts take turns (a no-op write locks its row on PostgreSQL and
+    // the database on SQLite): a second one then sees the first's order and replaces it,
+    // instead of both holding seats and meeting at the one-pending-order index.
+    sqlx::query("UPDATE accounts SET enabled = enabled WHERE id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    // The earlier checkout is replaced and its seats go back. Every writer takes the
+    // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
+    // its concerts in id order, so concurrent checkouts cannot deadlock.
+    let replaced: Vec<(String,)> = sqlx::query_as(
+        "UPDATE orders SET status = 'expired', failure = 'replaced by a newer checkout' \
+         WHERE account_id = $1 AND status = 'pending' RETURNING id",
+    )
+    .bind(account_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    for (id,) in &replaced {
+        release_seats(&mut tx, id).await?;
+    }
+    // Seats next, so concurrent buyers queue on the concert row and none is oversold.
+    let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == "event").collect();
+    concerts.sort_by(|a, b| a.id.cmp(&b.id));
+    for item in concerts {
         if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
             tx.rollback().await?;
             return Err(Error::conflict(format!("{SOLD_OUT}: {}", item.title)));
@@ -309,19 +332,6 @@ pub async fn pending_from_client(
     .bind(account_id)
     .fetch_one(db)
     .await?)
-}
-
-/// Replace an account's earlier pending checkouts (their seats go back).
-pub async fn abandon_pending(db: &Db, account_id: &str) -> Result<()> {
-    let pending: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM orders WHERE account_id = $1 AND status = 'pending'")
-            .bind(account_id)
-            .fetch_all(db)
-            .await?;
-    for (id,) in pending {
-        close_unpaid(db, &id, "expired", Some("replaced by a newer checkout")).await?;
-    }
-    Ok(())
 }
 
 #[derive(Debug, PartialEq, Eq)]
