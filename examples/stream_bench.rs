@@ -102,6 +102,7 @@ async fn main() -> anyhow::Result<()> {
             notes: "",
             tenant_key: "encore",
             language: Default::default(),
+            email_verified: true,
         },
     )
     .await?;

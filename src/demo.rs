@@ -70,6 +70,7 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
                     notes: "Demo account",
                     tenant_key: &state.config.tenant_key,
                     language: Default::default(),
+                    email_verified: true,
                 },
             )
             .await

@@ -35,6 +35,7 @@ pub fn router() -> Router<AppState> {
         .route("/accounts", get(list).post(create))
         .route("/accounts/signup", post(signup))
         .route("/accounts/userinfo/me", get(me))
+        .route("/accounts/me/verification", post(resend_verification))
         .route("/accounts/stats", get(stats))
         .route("/accounts/{id}", get(show).put(update).delete(remove))
         .route("/accounts/{id}/changemfa", post(change_mfa))
@@ -235,6 +236,8 @@ async fn create(
             // The invitation goes out in the inviter's language; accepting it keeps the
             // invitee's own.
             language: crate::i18n::current(),
+            // Accepting the invitation (a link sent to the address) proves it.
+            email_verified: false,
         },
     )
     .await?;
@@ -282,6 +285,16 @@ async fn signup(
     )
     .await?;
     Ok(Api::created(account))
+}
+
+/// Send the welcome e-mail's verification link again (a new link replaces the old one).
+#[tracing::instrument(skip_all)]
+async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> Result<Api<()>> {
+    if user.account.email_verified() {
+        return Err(Error::conflict(Msg::EmailAlreadyVerified));
+    }
+    oauth::send_verification(&app, &user.account).await?;
+    Ok(Api::ok(()))
 }
 
 // ------------------------------------------------------------------------------- update
@@ -474,6 +487,7 @@ async fn start_phone_change(
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
+    user.account.may_receive_sms()?;
     app.limits
         .messages_sent
         .take(&format!("sms:{}", user.account.id))?;

@@ -151,6 +151,8 @@ pub struct AccountRow {
     /// The language of messages sent to the account.
     #[sqlx(try_from = "String")]
     pub language: Lang,
+    /// When the account proved its e-mail address; `None`: not yet.
+    pub email_verified_at: Option<i64>,
 }
 
 impl AccountRow {
@@ -162,6 +164,18 @@ impl AccountRow {
     }
     pub fn use_mfa(&self) -> bool {
         self.use_mfa != 0
+    }
+    pub fn email_verified(&self) -> bool {
+        self.email_verified_at.is_some()
+    }
+    /// Sending an SMS costs money and can be abused to pump premium numbers: only an
+    /// account that proved its e-mail address may make Encore send one.
+    pub fn may_receive_sms(&self) -> Result<(), Error> {
+        if self.email_verified() {
+            Ok(())
+        } else {
+            Err(Error::forbidden(Msg::VerifyEmailFirst))
+        }
     }
     pub fn full_name(&self) -> String {
         format!("{} {}", self.first_name, self.last_name)
@@ -219,6 +233,8 @@ pub struct Account {
     pub phone: Option<String>,
     /// The language of messages sent to the account (`gb`, `br`, `es`, `cn`, `ir`).
     pub language: Lang,
+    /// Whether the account proved its e-mail address (SMS needs it).
+    pub email_verified: bool,
     /// Artist projects; present on `userinfo/me`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projects: Option<Vec<ProjectRef>>,
@@ -246,6 +262,7 @@ impl From<&AccountRow> for Account {
             notes: row.notes.clone(),
             phone: row.phone.as_deref().map(mask_phone),
             language: row.language,
+            email_verified: row.email_verified(),
             projects: None,
         }
     }

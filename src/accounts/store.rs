@@ -9,7 +9,7 @@ use crate::i18n::Lang;
 use crate::i18n::Msg;
 
 const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language";
+    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at";
 
 pub struct NewAccount<'a> {
     pub login: &'a str,
@@ -22,6 +22,9 @@ pub struct NewAccount<'a> {
     pub notes: &'a str,
     pub tenant_key: &'a str,
     pub language: Lang,
+    /// Whether the address is already proven (made by an operator, or a demo account);
+    /// a self-service sign-up proves it with the link it is sent.
+    pub email_verified: bool,
 }
 
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
@@ -30,8 +33,8 @@ pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
     let now = now_ms();
     sqlx::query(
         "INSERT INTO accounts (id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-         password_hash, notes, tenant_key, language, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12)",
+         password_hash, notes, tenant_key, language, created_at, updated_at, email_verified_at) \
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12, $13)",
     )
     .bind(&id)
     .bind(new.login)
@@ -45,6 +48,7 @@ pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
     .bind(new.tenant_key)
     .bind(new.language.code())
     .bind(now)
+    .bind(new.email_verified.then_some(now))
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
@@ -183,6 +187,23 @@ pub async fn set_language<'e>(
         .bind(now_ms())
         .execute(db)
         .await?;
+    Ok(())
+}
+
+/// Record that the account proved its e-mail address (the first proof counts).
+#[tracing::instrument(skip_all)]
+pub async fn mark_email_verified<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE accounts SET email_verified_at = $2, updated_at = $2 \
+         WHERE id = $1 AND email_verified_at IS NULL",
+    )
+    .bind(id)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
     Ok(())
 }
 

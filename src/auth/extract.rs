@@ -79,7 +79,7 @@ impl FromRequestParts<AppState> for CurrentUser {
         let row = sqlx::query_as::<_, SessionAccount>(
             "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
              a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
-             a.created_at, a.language, s.revoked_at \
+             a.created_at, a.language, a.email_verified_at, s.revoked_at \
              FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.id = $1 AND a.id = $2",
         )

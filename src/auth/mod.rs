@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
         .route("/forgot", post(oauth::forgot))
         .route("/reset", post(oauth::reset))
         .route("/register", post(oauth::register))
+        .route("/verify-email", post(oauth::verify_email))
         .route("/token/qr", post(qr::start))
         .route("/token/qr/poll", post(qr::poll))
         .route("/token/qr/{qr_id}", get(qr::show))

@@ -391,6 +391,9 @@ async fn begin_second_factor(
     account: &AccountRow,
     grant: &CodeRow,
 ) -> Result<TokenPayload> {
+    if account.phone.is_some() {
+        account.may_receive_sms()?;
+    }
     let mfa_token = store::create_mfa_challenge(&app.db, grant).await?;
     if let Some(phone) = &account.phone {
         let hash = crate::crypto::token_hash(&mfa_token);
@@ -410,6 +413,7 @@ async fn send_code(
     phone: &str,
     enrolling: bool,
 ) -> Result<()> {
+    account.may_receive_sms()?;
     app.limits
         .messages_sent
         .take(&format!("sms:{}", account.id))?;
@@ -732,7 +736,7 @@ pub async fn reset(
         let password = Password::parse(required(&req.password, "password")?)?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
-        let (account_id, purpose) = store::spend_link(&mut tx, token)
+        let (account_id, purpose) = store::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
         sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
@@ -745,7 +749,10 @@ pub async fn reset(
             // Accepting an invitation is the invitee's first visit: keep their language.
             accounts::set_language(&mut *tx, &account_id, i18n::current()).await?;
         }
+        // The link reached its owner through the mailbox: the address is proven.
+        accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
+        app.forget_account(&account_id);
         // A new password ends every existing session.
         tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
@@ -811,9 +818,15 @@ pub async fn sign_up(
             notes: "",
             tenant_key: &app.config.tenant_key,
             language: i18n::current(),
+            email_verified: false,
         },
     )
     .await?;
+    // The account exists whatever happens to the e-mail: a failed send is logged, and a
+    // new link can be asked for once signed in.
+    if let Err(err) = send_verification(app, &row).await {
+        tracing::error!(error = %err, "sending the welcome e-mail failed");
+    }
     notifications::notify_staff(
         &app.db,
         notifications::NewNotification::topic(
@@ -823,4 +836,60 @@ pub async fn sign_up(
     )
     .await?;
     Ok(Account::from(&row))
+}
+
+// ------------------------------------------------------------------ e-mail verification
+
+/// Send the welcome e-mail with a link that proves the address (valid 7 days; a new link
+/// replaces the earlier one). Counts as one of the account's messages.
+pub async fn send_verification(app: &AppState, account: &AccountRow) -> Result<()> {
+    app.limits
+        .messages_sent
+        .take(&format!("mail:{}", account.id))?;
+    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Verify).await?;
+    let link = format!("{}/auth/verify-email?token={token}", app.config.public_url);
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            Msg::WelcomeSubject.render(account.language),
+            Msg::WelcomeBody
+                .with("name", account.display_name())
+                .with("link", link.as_str())
+                .render(account.language),
+        )
+        .with_secret(link),
+    );
+    Ok(())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VerifyEmailRequest {
+    token: Option<String>,
+    client_id: Option<String>,
+    state: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn verify_email(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<VerifyEmailRequest>,
+) -> OAuthReply<()> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::Forgot)?;
+        client_of(&app, &headers, &req.client_id, &None).await?;
+        let token = required(&req.token, "token")?;
+        let mut tx = app.db.begin().await?;
+        let (account_id, _) = store::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
+            .await?
+            .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
+        accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        tx.commit().await?;
+        app.forget_account(&account_id);
+        Ok(())
+    }
+    .await;
+    OAuthReply::new(state, result)
 }

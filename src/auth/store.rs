@@ -12,6 +12,7 @@ pub const OTP_TTL_MS: i64 = 5 * 60_000;
 pub const OTP_MAX_TRIES: i64 = 5;
 pub const RESET_TTL_MS: i64 = 30 * 60_000;
 pub const INVITE_TTL_MS: i64 = 7 * 24 * 3_600_000;
+pub const VERIFY_TTL_MS: i64 = 7 * 24 * 3_600_000;
 pub const QR_TTL_MS: i64 = 120_000;
 
 /// What an authorization code is bound to.
@@ -205,25 +206,37 @@ pub async fn consume_challenge(db: &Db, challenge_hash: &str) -> Result<bool> {
 pub enum LinkPurpose {
     Reset,
     Invite,
+    /// Proves the e-mail address of a new account.
+    Verify,
 }
 
 impl LinkPurpose {
+    /// The links that set a password.
+    pub const PASSWORD: &[Self] = &[Self::Reset, Self::Invite];
+
     fn as_str(self) -> &'static str {
         match self {
             Self::Reset => "reset",
             Self::Invite => "invite",
+            Self::Verify => "verify",
         }
+    }
+    fn parse(value: &str) -> Option<Self> {
+        [Self::Reset, Self::Invite, Self::Verify]
+            .into_iter()
+            .find(|p| p.as_str() == value)
     }
     fn ttl_ms(self) -> i64 {
         match self {
             Self::Reset => RESET_TTL_MS,
             Self::Invite => INVITE_TTL_MS,
+            Self::Verify => VERIFY_TTL_MS,
         }
     }
 }
 
-/// Issue a reset or invitation link token; earlier unused links of the same purpose
-/// stop working.
+/// Issue a reset, invitation or verification link token; earlier unused links of the same
+/// purpose stop working.
 pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Result<String> {
     let token = random_token(32);
     let now = now_ms();
@@ -252,37 +265,29 @@ pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Resu
     Ok(token)
 }
 
-/// Spend a link token inside `tx`; the account it belongs to when it was live.
-/// Spend a reset or invitation link: its account, and whether it was an invitation.
-pub async fn spend_link(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+/// Spend a link token of one of `purposes` (once, while live): its account and purpose.
+/// A link of another purpose stays unspent, so a verification link never sets a password.
+pub async fn spend_link<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     token: &str,
+    purposes: &[LinkPurpose],
 ) -> Result<Option<(String, LinkPurpose)>> {
-    let hash = token_hash(token);
-    let now = now_ms();
-    let spent = sqlx::query(
+    // Placeholders only ($3, $4, …): the purposes themselves are bound.
+    let placeholders: Vec<String> = (3..3 + purposes.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
         "UPDATE one_time_tokens SET used_at = $2 \
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(&hash)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if spent != 1 {
-        return Ok(None);
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+         AND purpose IN ({}) RETURNING account_id, purpose",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql))
+        .bind(token_hash(token))
+        .bind(now_ms());
+    for purpose in purposes {
+        query = query.bind(purpose.as_str());
     }
-    let (account_id, purpose): (String, String) =
-        sqlx::query_as("SELECT account_id, purpose FROM one_time_tokens WHERE token_hash = $1")
-            .bind(&hash)
-            .fetch_one(&mut **tx)
-            .await?;
-    let purpose = if purpose == LinkPurpose::Invite.as_str() {
-        LinkPurpose::Invite
-    } else {
-        LinkPurpose::Reset
-    };
-    Ok(Some((account_id, purpose)))
+    let spent = query.fetch_optional(db).await?;
+    Ok(spent.and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?))))
 }
 
 #[derive(Debug, sqlx::FromRow)]

@@ -302,6 +302,29 @@ messages! {
         ir: "این پیوند نامعتبر است یا منقضی شده است.",
     }
 
+    // E-mail verification.
+    VerifyLinkInvalid {
+        gb: "This verification link is invalid, has expired or was already used. Sign in and ask for a new one.",
+        br: "Este link de verificação é inválido, expirou ou já foi usado. Entre e peça um novo.",
+        es: "Este enlace de verificación no es válido, ha caducado o ya se usó. Inicia sesión y pide uno nuevo.",
+        cn: "此验证链接无效、已过期或已被使用。请登录后重新获取。",
+        ir: "این پیوند تأیید نامعتبر است، منقضی شده یا قبلاً استفاده شده است. وارد شوید و پیوند تازه‌ای بخواهید.",
+    }
+    EmailAlreadyVerified {
+        gb: "Your e-mail address is already verified.",
+        br: "Seu endereço de e-mail já foi verificado.",
+        es: "Tu dirección de correo ya está verificada.",
+        cn: "您的电子邮件地址已验证。",
+        ir: "نشانی ایمیل شما قبلاً تأیید شده است.",
+    }
+    VerifyEmailFirst {
+        gb: "Verify your e-mail address first: open the link we sent you. Until then we cannot send you text messages.",
+        br: "Verifique primeiro seu endereço de e-mail: abra o link que enviamos a você. Até lá, não podemos enviar SMS para você.",
+        es: "Verifica primero tu dirección de correo: abre el enlace que te enviamos. Hasta entonces no podemos enviarte SMS.",
+        cn: "请先验证您的电子邮件地址：打开我们发送给您的链接。在此之前，我们无法向您发送短信。",
+        ir: "ابتدا نشانی ایمیل خود را تأیید کنید: پیوندی را که برایتان فرستادیم باز کنید. تا آن زمان نمی‌توانیم برایتان پیامک بفرستیم.",
+    }
+
     // The second factor (SMS codes).
     MfaSessionExpired {
         gb: "The second-factor session has expired. Sign in again.",
@@ -1356,6 +1379,20 @@ messages! {
         es: "Hola, {name}:\n\n{inviter} te ha creado una cuenta en Encore. Abre este enlace en los próximos 7 días para elegir tu contraseña e iniciar sesión:\n\n{link}\n",
         cn: "{name}，您好：\n\n{inviter} 为您创建了一个 Encore 账户。请在 7 天内打开以下链接设置密码并登录：\n\n{link}\n",
         ir: "{name} عزیز، سلام\n\n{inviter} برای شما یک حساب Encore ساخته است. این پیوند را ظرف ۷ روز باز کنید تا گذرواژه‌تان را انتخاب کنید و وارد شوید:\n\n{link}\n",
+    }
+    WelcomeSubject {
+        gb: "Welcome to Encore: confirm your e-mail address",
+        br: "Boas-vindas ao Encore: confirme seu endereço de e-mail",
+        es: "Bienvenido a Encore: confirma tu dirección de correo",
+        cn: "欢迎加入 Encore：请确认您的电子邮件地址",
+        ir: "به Encore خوش آمدید: نشانی ایمیل خود را تأیید کنید",
+    }
+    WelcomeBody {
+        gb: "Hello {name},\n\nWelcome to Encore! Open this link within 7 days to confirm that this address is yours:\n\n{link}\n\nUntil then we will not send you any text message (sign-in codes included). If you did not sign up, ignore this e-mail.\n",
+        br: "Olá, {name},\n\nBoas-vindas ao Encore! Abra este link em até 7 dias para confirmar que este endereço é seu:\n\n{link}\n\nAté lá, não enviaremos nenhum SMS a você (nem códigos de acesso). Se não foi você quem se cadastrou, ignore este e-mail.\n",
+        es: "Hola, {name}:\n\n¡Bienvenido a Encore! Abre este enlace en los próximos 7 días para confirmar que esta dirección es tuya:\n\n{link}\n\nHasta entonces no te enviaremos ningún SMS (tampoco códigos de acceso). Si no te has registrado tú, ignora este correo.\n",
+        cn: "{name}，您好：\n\n欢迎加入 Encore！请在 7 天内打开以下链接，确认此地址属于您：\n\n{link}\n\n在此之前，我们不会向您发送任何短信（包括登录验证码）。如果您没有注册，请忽略此邮件。\n",
+        ir: "{name} عزیز، سلام\n\nبه Encore خوش آمدید! این پیوند را ظرف ۷ روز باز کنید تا تأیید کنید این نشانی متعلق به شماست:\n\n{link}\n\nتا آن زمان هیچ پیامکی (از جمله کد ورود) برایتان نمی‌فرستیم. اگر ثبت‌نام نکرده‌اید، این ایمیل را نادیده بگیرید.\n",
     }
     ReceiptSubject {
         gb: "Your Encore tickets",

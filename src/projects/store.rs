@@ -122,7 +122,7 @@ pub async fn members(db: &Db, project_id: &str) -> Result<Vec<AccountRow>> {
     Ok(sqlx::query_as::<_, AccountRow>(
         "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, a.phone, \
          a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, a.created_at, \
-         a.language FROM project_members m JOIN accounts a ON a.id = m.account_id \
+         a.language, a.email_verified_at FROM project_members m JOIN accounts a ON a.id = m.account_id \
          WHERE m.project_id = $1 ORDER BY m.added_at",
     )
     .bind(project_id)

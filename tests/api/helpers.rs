@@ -288,6 +288,23 @@ impl TestApp {
         phone: Option<&str>,
         mfa: bool,
     ) -> AccountRow {
+        self.insert_account(email, role, phone, mfa, true).await
+    }
+
+    /// A `user` account that has not proved its e-mail address yet, as a sign-up is.
+    pub async fn unverified_account(&self, email: &str, mfa: bool) -> AccountRow {
+        self.insert_account(email, Role::User, None, mfa, false)
+            .await
+    }
+
+    async fn insert_account(
+        &self,
+        email: &str,
+        role: Role,
+        phone: Option<&str>,
+        mfa: bool,
+        email_verified: bool,
+    ) -> AccountRow {
         let hash = self
             .state
             .passwords
@@ -308,6 +325,7 @@ impl TestApp {
                 notes: "",
                 tenant_key: "encore",
                 language: Default::default(),
+                email_verified,
             },
         )
         .await
@@ -523,6 +541,7 @@ impl TestApp {
                     notes: "",
                     tenant_key: "encore",
                     language: Default::default(),
+                    email_verified: true,
                 },
             )
             .await

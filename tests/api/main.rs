@@ -20,3 +20,4 @@ mod security;
 mod sign_in;
 mod stream;
 mod tokens;
+mod verify_email;

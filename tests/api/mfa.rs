@@ -214,3 +214,18 @@ async fn authenticators_need_the_flows_verifier_and_a_live_mfa_token() {
     // An MFA token is not an access token.
     assert_eq!(app.me(&pending.mfa_token).await.0, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn an_unverified_account_enrolling_a_phone_at_sign_in_is_403_and_no_sms_goes_out() {
+    let app = spawn_app().await;
+    app.unverified_account("new@example.com", true).await;
+    let pending = e108(&app, "new@example.com").await;
+    let (status, body) = associate(&app, &pending, PHONE).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["state"], "as-1");
+    assert_eq!(
+        body["error"],
+        encore::i18n::Msg::VerifyEmailFirst.render(Default::default())
+    );
+    assert!(app.outbox_to(PHONE, "sms").is_empty());
+}

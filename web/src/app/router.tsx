@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
       { path: 'recover-password', lazy: page(() => import('../features/auth/components/recover-password-page'), 'RecoverPasswordPage') },
       { path: 'lostpassword', lazy: page(() => import('../features/auth/components/lost-password-page'), 'LostPasswordPage') },
       { path: 'recover-password-email', lazy: page(() => import('../features/auth/components/check-email-page'), 'CheckEmailPage') },
+      { path: 'verify-email', lazy: page(() => import('../features/auth/components/verify-email-page'), 'VerifyEmailPage') },
       { path: 'qr', lazy: page(() => import('../features/auth/components/qr-approve-page'), 'QrApprovePage') },
     ],
   },

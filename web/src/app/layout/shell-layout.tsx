@@ -4,6 +4,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
+import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { meQueryOptions } from '../../features/auth/queries';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
@@ -49,6 +50,7 @@ export function ShellLayout(): ReactNode {
       </AppShell.Navbar>
       <AppShell.Main>
         <AppBreadcrumbs />
+        {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -193,6 +193,16 @@ export async function resetPassword(token: string, password: string): Promise<vo
   await oauth<null>('/reset', { token, password });
 }
 
+/** Spends the single-use link of the welcome e-mail: the account's address is verified. */
+export async function verifyEmail(token: string): Promise<void> {
+  await oauth<null>('/verify-email', { token });
+}
+
+/** Sends the signed-in account a new verification link (the old one stops working). */
+export async function resendVerification(): Promise<void> {
+  await request<null>(`${API_PREFIX}/accounts/me/verification`, { method: 'POST' });
+}
+
 /** OAuth registration: does not sign in (spec 4). */
 export async function register(email: string, password: string): Promise<Account> {
   const { verifier } = await newPkce();

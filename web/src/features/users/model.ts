@@ -15,6 +15,8 @@ export interface Account {
   phone?: string | null;
   /** Language of the e-mails and SMS sent to the account (a dashboard code). */
   language?: string;
+  /** Whether the account proved its e-mail address (no SMS is sent until it has). */
+  emailVerified?: boolean;
   /** Artist projects the account belongs to (sent with userinfo/me). */
   projects?: { id: string; name: string }[];
 }
@@ -41,6 +43,7 @@ export interface User {
   phone: string | null;
   created_at: string;
   tenantKey: string;
+  emailVerified: boolean;
 }
 
 /** Fullname is built from first and last name. */
@@ -72,5 +75,7 @@ export function toUser(account: Account): User {
     phone: account.phone ?? null,
     created_at: account.createdAt,
     tenantKey: account.tenantKey,
+    // An older server without the field predates the rule: treat the address as proven.
+    emailVerified: account.emailVerified ?? true,
   };
 }
