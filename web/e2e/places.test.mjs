@@ -142,11 +142,11 @@ describe('Places an admin can reach (issue 10)', () => {
     await finish(b);
   });
 
-  test('an admin opens the outbox from the menu and reads a new fan’s e-mail with its link; mail to a peer admin is redacted', async () => {
+  test('an admin opens the outbox from the menu and reads a new fan’s sign-up e-mail with its verification link; mail to a peer admin is redacted', async () => {
     const fan = 'nova.fan@example.com';
     const b = await browser();
     const { page } = b;
-    // A fan signs up through the UI, then asks for a password reset (an e-mail with a link).
+    // A fan signs up through the UI: the welcome e-mail carries the verification link.
     await page.goto(`${server.url}/auth/signup`);
     await page.locator('input[name="fullname"]').fill('Nova Fan');
     await page.locator('input[name="email"]').fill(fan);
@@ -154,10 +154,6 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/auth\/login$/);
-    await page.goto(`${server.url}/auth/lostpassword`);
-    await page.locator('input[name="email"]').fill(fan);
-    await page.getByRole('button', { name: 'Send the link' }).click();
-    await page.waitForURL(/\/auth\/recover-password-email/);
     // The sa invites another admin: the invitation carries a link this admin may not see.
     const sa = await apiSession(server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
     const invited = await sa('POST', '/api/v1/accounts', { login: 'peer-admin@example.com', person: { firstName: 'Pia', lastName: 'Peer' }, roles: ['admin'] });
@@ -169,9 +165,10 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.waitForURL(/\/outbox$/);
     const mail = page.locator(`[data-testid="outbox-message"][data-to="${fan}"][data-channel="email"]`).first();
     await mail.waitFor();
+    assert.match(await mail.innerText(), /Welcome to Encore/);
     const link = mail.getByTestId('outbox-link');
     const href = await link.getAttribute('href');
-    assert.match(href, /\/auth\/recover-password\?token=/);
+    assert.match(href, /\/auth\/verify-email\?token=/);
     assert.equal(await link.getAttribute('target'), '_blank');
     assert.equal(await mail.getByTestId('outbox-redacted').count(), 0);
     // Newest first: the fan's mail comes after (below) the later invitation.
@@ -181,6 +178,40 @@ describe('Places an admin can reach (issue 10)', () => {
     const order = await page.getByTestId('outbox-message').evaluateAll((cards) => cards.map((c) => c.dataset.to));
     assert.ok(order.indexOf('peer-admin@example.com') < order.indexOf(fan), order.join(', '));
     await screenshot(page, 'dark-outbox');
+    // The link is clickable: it opens the verification page, which confirms the address.
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await opened.getByTestId('verify-email-done').waitFor();
+    await finish(b);
+  });
+
+  test('a fan who signs up is asked to confirm the address, opens the e-mail’s link and the reminder goes away', async () => {
+    const fan = 'vera.verify@example.com';
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${server.url}/auth/signup`);
+    await page.locator('input[name="fullname"]').fill('Vera Verify');
+    await page.locator('input[name="email"]').fill(fan);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+    await page.getByTestId('signup-submit').click();
+    await page.waitForURL(/\/auth\/login$/);
+    await signInAs(page, { email: fan, password: PASSWORD });
+    await page.getByTestId('verify-email-banner').waitFor();
+
+    let link;
+    for (let i = 0; i < 50 && !link; i++) {
+      const mail = server.outbox().find((m) => m.to === fan && m.channel === 'email');
+      link = /https?:\/\/\S+\/auth\/verify-email\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
+      if (!link) await page.waitForTimeout(100);
+    }
+    assert.ok(link, 'a verification link reached the outbox');
+    await page.goto(link);
+    await page.getByTestId('verify-email-done').waitFor();
+    await page.getByText('E-mail address confirmed').waitFor();
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('account-summary').waitFor();
+    assert.equal(await page.getByTestId('verify-email-banner').count(), 0);
     await finish(b);
   });
 
