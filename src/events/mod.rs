@@ -442,7 +442,9 @@ async fn cancel(
     if !store::set_status(&app.db, &id, &from, EventStatus::Cancelled).await? {
         return Err(Error::conflict(Msg::EndedOrCancelled));
     }
-    // Everyone who bought it gets their money back; their access ends.
+    // Nobody can pay for it any more; everyone who bought it gets their money back and
+    // their access ends.
+    crate::commerce::checkout::close_for_cancelled_event(&app, &id).await?;
     refunds::refund_event(&app, &row, Msg::ConcertCancelledRefund).await?;
     app.stream_access.revoke_event(&id);
     let row = load(&app, &id).await?;
