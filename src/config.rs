@@ -161,6 +161,10 @@ pub struct ServeArgs {
     /// connection stays open); on the encoder port, to send its request.
     #[arg(long, env = "ENCORE_REQUEST_HEAD_SECONDS", default_value_t = 10)]
     pub request_head_seconds: u64,
+    /// `Strict-Transport-Security` max-age in seconds, sent when the public URL is https
+    /// (0: not sent; a proxy in front may send its own).
+    #[arg(long, env = "ENCORE_HSTS_SECONDS", default_value_t = 0)]
+    pub hsts_seconds: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -245,6 +249,7 @@ pub struct Config {
     pub holds_per_client: u32,
     pub connections_per_ip: u32,
     pub request_head_timeout: std::time::Duration,
+    pub hsts_seconds: u64,
     pub demo: bool,
 }
 
@@ -307,6 +312,7 @@ impl Config {
             holds_per_client: args.holds_per_client.max(1),
             connections_per_ip: args.connections_per_ip,
             request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
+            hsts_seconds: args.hsts_seconds,
             demo: args.demo,
         })
     }

@@ -204,11 +204,14 @@ pub async fn pay_page(
         .unwrap_or_default();
     let t = |msg: Msg| msg.render(lang);
     let token = q.token.unwrap_or_default();
+    // The page's one script and one style sheet carry this nonce; its CSP allows nothing else.
+    let nonce = crate::crypto::random_token(16);
     let order = match payable_order(&app, &order_id, &token).await {
         Ok(order) => order,
         Err(_) => {
             return page(
                 lang,
+                &nonce,
                 &t(Msg::PayNotFoundTitle),
                 &escape(&t(Msg::CheckoutNotFound)),
             );
@@ -241,7 +244,7 @@ pub async fn pay_page(
 <li><span dir=ltr>4242 4242 4242 4242</span> — {t_ok}</li><li><span dir=ltr>4000 0000 0000 0002</span> — {t_declined}</li>
 <li><span dir=ltr>4000 0000 0000 9995</span> — {t_funds}</li><li><span dir=ltr>4000 0000 0000 0119</span> — {t_retry}</li>
 </ul>{t_future}</details>
-<script>
+<script nonce="{nonce}">
 document.getElementById('pay').addEventListener('submit', async (e) => {{
   e.preventDefault();
   const form = new FormData(e.target);
@@ -281,7 +284,7 @@ document.getElementById('pay').addEventListener('submit', async (e) => {{
             t(Msg::PayBack)
         )
     };
-    page(lang, &t(Msg::PayTitle), &body)
+    page(lang, &nonce, &t(Msg::PayTitle), &body)
 }
 
 fn escape(text: &str) -> String {
@@ -291,7 +294,7 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(language: Lang, title: &str, body: &str) -> Response {
+fn page(language: Lang, nonce: &str, title: &str, body: &str) -> Response {
     let (lang, dir, test_mode) = (
         language.html_lang(),
         if language.rtl() { "rtl" } else { "ltr" },
@@ -300,7 +303,7 @@ fn page(language: Lang, title: &str, body: &str) -> Response {
     let html = format!(
         r#"<!doctype html><html lang={lang} dir={dir}><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1"><title>{title}</title>
-<style>
+<style nonce="{nonce}">
 body{{font-family:system-ui,sans-serif;background:#1a1b1e;color:#e9ecef;margin:0;display:flex;justify-content:center}}
 main{{max-width:28rem;width:100%;padding:2rem 1.25rem}}h1{{font-size:1.4rem}}
 table{{width:100%;border-collapse:collapse;margin-bottom:1.5rem}}td{{padding:.4rem 0;border-bottom:1px solid #373a40}}
@@ -311,7 +314,19 @@ button{{width:100%;margin-top:1rem;padding:.75rem;border:0;border-radius:6px;bac
 #message{{min-height:1.5rem;color:#ffa8a8}}details{{margin-top:1.5rem;font-size:.85rem;color:#adb5bd}}a{{color:#74a6ff}}
 </style></head><body><main><h1>{title}</h1><p>{test_mode}</p>{body}</main></body></html>"#
     );
-    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+    let policy = format!(
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
+         connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; \
+         frame-ancestors 'none'"
+    );
+    (
+        [
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+            (header::CONTENT_SECURITY_POLICY, policy),
+        ],
+        Html(html),
+    )
+        .into_response()
 }
 
 #[derive(Debug, Deserialize)]

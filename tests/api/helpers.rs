@@ -47,6 +47,10 @@ pub struct Options {
     pub connections_per_ip: u32,
     /// Seconds to send a whole request head.
     pub request_head_seconds: u64,
+    /// The public URL people use (default: the test server's own address).
+    pub public_url: Option<&'static str>,
+    /// `Strict-Transport-Security` max-age (sent on an https public URL).
+    pub hsts_seconds: u64,
 }
 
 impl Default for Options {
@@ -60,6 +64,8 @@ impl Default for Options {
             holds_per_client: 100_000,
             connections_per_ip: 0,
             request_head_seconds: 10,
+            public_url: None,
+            hsts_seconds: 0,
         }
     }
 }
@@ -115,7 +121,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         "--database-url",
         &database_url,
         "--public-url",
-        &url,
+        options.public_url.unwrap_or(&url),
         "--jwt-secret",
         "test-secret-test-secret-test-secret-42",
         "--auth-rate-per-minute",
@@ -128,6 +134,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.connections_per_ip.to_string(),
         "--request-head-seconds",
         &options.request_head_seconds.to_string(),
+        "--hsts-seconds",
+        &options.hsts_seconds.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
