@@ -95,6 +95,14 @@ impl AppState {
 /// JSON bodies are small; uploads set their own limit on their route.
 const BODY_LIMIT: usize = 64 * 1024;
 
+/// What the dashboard loads: its own scripts only; Mantine's inline styles; media and
+/// hls.js's worker from blob: URLs; API, WebSocket and media requests to this origin;
+/// never framed.
+const DASHBOARD_CSP: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; \
+    connect-src 'self'; worker-src 'self' blob:; font-src 'self' data:; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 pub fn router(state: AppState) -> Router {
     let api = with_api_fallbacks(
         Router::new()
@@ -107,6 +115,17 @@ pub fn router(state: AppState) -> Router {
             .merge(crate::stream::http::api_router()),
     );
     let oauth_prefix = state.config.oauth_prefix.clone();
+    // HSTS only where asked for, on an https public URL (a browser told so about a plain
+    // http address would refuse it).
+    let hsts = (state.config.hsts_seconds > 0 && state.config.public_url.starts_with("https://"))
+        .then(|| {
+            HeaderValue::try_from(format!(
+                "max-age={}; includeSubDomains",
+                state.config.hsts_seconds
+            ))
+            .ok()
+        })
+        .flatten();
     let web_dir = state.config.web_dir.clone();
     Router::new()
         .nest(&oauth_prefix, with_api_fallbacks(crate::auth::router()))
@@ -119,6 +138,25 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
+        ))
+        // The dashboard's policy; a page with a stricter one of its own (the test
+        // checkout) keeps it.
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(DASHBOARD_CSP),
+        ))
+        // Links may carry tokens (the checkout page, reset links): never pass them on.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            hsts,
         ))
         .layer(CatchPanicLayer::custom(panic_response))
         // Outside the panic catcher, so even that answer is in the reader's language.

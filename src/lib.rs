@@ -17,6 +17,7 @@ pub mod messaging;
 pub mod meta;
 pub mod net;
 pub mod notifications;
+pub mod paging;
 pub mod projects;
 pub mod stream;
 pub mod web;

@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
+use crate::paging::Paging;
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
 const AVATAR_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -95,12 +96,13 @@ async fn list(
     QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<AccountPage>> {
     policy::can_list(user.actor())?;
+    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 10)?;
     let filter = store::ListFilter {
         search: q.search,
         active: q.active,
         role: q.role.as_deref().map(Role::parse).transpose()?,
-        page: q.page.unwrap_or(1).max(1),
-        page_size: q.page_size.unwrap_or(10).clamp(1, 100),
+        page,
+        page_size,
     };
     let (rows, total) = store::list(&app.db, &filter).await?;
     Ok(Api::ok(AccountPage {

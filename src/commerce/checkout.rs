@@ -113,7 +113,9 @@ pub async fn start(
         return Err(Error::conflict(Msg::MixedCurrencies));
     }
     let currency = currencies.remove(0);
-    // A new checkout replaces any earlier one of this account (its seats go back).
+    // A new checkout replaces any earlier one of this account (its seats go back, and
+    // its Stripe session is expired once the new order exists).
+    let replaced_sessions = orders::pending_sessions(&app.db, account_id).await?;
     let (order_id, token) = orders::create_pending(
         &app.db,
         account_id,
@@ -123,6 +125,7 @@ pub async fn start(
         app.payments.name(),
     )
     .await?;
+    expire_sessions(app, replaced_sessions).await;
     let public = &app.config.public_url;
     match &app.payments {
         Provider::Test => Ok(format!(
@@ -201,11 +204,14 @@ pub async fn pay_page(
         .unwrap_or_default();
     let t = |msg: Msg| msg.render(lang);
     let token = q.token.unwrap_or_default();
+    // The page's one script and one style sheet carry this nonce; its CSP allows nothing else.
+    let nonce = crate::crypto::random_token(16);
     let order = match payable_order(&app, &order_id, &token).await {
         Ok(order) => order,
         Err(_) => {
             return page(
                 lang,
+                &nonce,
                 &t(Msg::PayNotFoundTitle),
                 &escape(&t(Msg::CheckoutNotFound)),
             );
@@ -238,7 +244,7 @@ pub async fn pay_page(
 <li><span dir=ltr>4242 4242 4242 4242</span> — {t_ok}</li><li><span dir=ltr>4000 0000 0000 0002</span> — {t_declined}</li>
 <li><span dir=ltr>4000 0000 0000 9995</span> — {t_funds}</li><li><span dir=ltr>4000 0000 0000 0119</span> — {t_retry}</li>
 </ul>{t_future}</details>
-<script>
+<script nonce="{nonce}">
 document.getElementById('pay').addEventListener('submit', async (e) => {{
   e.preventDefault();
   const form = new FormData(e.target);
@@ -278,7 +284,7 @@ document.getElementById('pay').addEventListener('submit', async (e) => {{
             t(Msg::PayBack)
         )
     };
-    page(lang, &t(Msg::PayTitle), &body)
+    page(lang, &nonce, &t(Msg::PayTitle), &body)
 }
 
 fn escape(text: &str) -> String {
@@ -288,7 +294,7 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(language: Lang, title: &str, body: &str) -> Response {
+fn page(language: Lang, nonce: &str, title: &str, body: &str) -> Response {
     let (lang, dir, test_mode) = (
         language.html_lang(),
         if language.rtl() { "rtl" } else { "ltr" },
@@ -297,7 +303,7 @@ fn page(language: Lang, title: &str, body: &str) -> Response {
     let html = format!(
         r#"<!doctype html><html lang={lang} dir={dir}><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1"><title>{title}</title>
-<style>
+<style nonce="{nonce}">
 body{{font-family:system-ui,sans-serif;background:#1a1b1e;color:#e9ecef;margin:0;display:flex;justify-content:center}}
 main{{max-width:28rem;width:100%;padding:2rem 1.25rem}}h1{{font-size:1.4rem}}
 table{{width:100%;border-collapse:collapse;margin-bottom:1.5rem}}td{{padding:.4rem 0;border-bottom:1px solid #373a40}}
@@ -308,7 +314,19 @@ button{{width:100%;margin-top:1rem;padding:.75rem;border:0;border-radius:6px;bac
 #message{{min-height:1.5rem;color:#ffa8a8}}details{{margin-top:1.5rem;font-size:.85rem;color:#adb5bd}}a{{color:#74a6ff}}
 </style></head><body><main><h1>{title}</h1><p>{test_mode}</p>{body}</main></body></html>"#
     );
-    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+    let policy = format!(
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
+         connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; \
+         frame-ancestors 'none'"
+    );
+    (
+        [
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+            (header::CONTENT_SECURITY_POLICY, policy),
+        ],
+        Html(html),
+    )
+        .into_response()
 }
 
 #[derive(Debug, Deserialize)]
@@ -453,10 +471,10 @@ pub async fn stripe_webhook(
         .or_else(|| session["metadata"]["order_id"].as_str());
     let handled = match (kind, order_id) {
         ("checkout.session.completed", Some(order)) if session["payment_status"] == "paid" => {
-            fulfil_from_webhook(&app, order, session["payment_intent"].as_str()).await
+            fulfil_from_webhook(&app, order, session).await
         }
         ("checkout.session.async_payment_succeeded", Some(order)) => {
-            fulfil_from_webhook(&app, order, session["payment_intent"].as_str()).await
+            fulfil_from_webhook(&app, order, session).await
         }
         ("checkout.session.async_payment_failed", Some(order)) => {
             orders::close_unpaid(&app.db, order, "failed", Some("The payment failed."))
@@ -484,34 +502,93 @@ pub async fn stripe_webhook(
     }))
 }
 
-async fn fulfil_from_webhook(app: &AppState, order_id: &str, payment: Option<&str>) -> Result<()> {
-    match orders::fulfil(app, order_id, payment).await {
-        Ok(Fulfilment::Done | Fulfilment::AlreadyDone) => Ok(()),
-        Err(Error::Conflict(text))
-            if matches!(text.msg, Msg::SoldOut | Msg::SoldOutBeforePayment) =>
-        {
-            // Paid after the hold lapsed and the seats are gone: give the money back.
-            tracing::warn!(
-                order = order_id,
-                "late payment for a sold-out concert; refunding"
-            );
-            if let (Some(stripe), Some(payment)) = (app.payments.stripe(), payment)
-                && let Some(order) = orders::by_id(&app.db, order_id).await?
-            {
-                stripe
-                    .refund(payment, order.total_minor, &format!("late-{order_id}"))
-                    .await?;
-                orders::close_unpaid(
-                    &app.db,
-                    order_id,
-                    "failed",
-                    Some("Sold out before the payment arrived; refunded."),
-                )
-                .await?;
-            }
-            Ok(())
+/// A payment Stripe confirmed: fulfil the order it is for, or give the money back. Money
+/// is never kept for nothing: a session that is not the order's own (another session, or
+/// another amount), a concert sold out or cancelled meanwhile, a checkout replaced by a
+/// newer one that was paid too — each is refunded, and the webhook answers 2xx so Stripe
+/// stops retrying. Only a failure on our side (the database, Stripe unreachable) answers
+/// an error, so Stripe delivers the event again.
+async fn fulfil_from_webhook(
+    app: &AppState,
+    order_id: &str,
+    session: &serde_json::Value,
+) -> Result<()> {
+    let payment = session["payment_intent"].as_str();
+    let order = orders::by_id(&app.db, order_id).await?;
+    let refusal = match &order {
+        None => Some("no such order"),
+        Some(order) if !session_matches(order, session) => Some("session does not match the order"),
+        Some(_) => match orders::fulfil(app, order_id, payment).await {
+            Ok(Fulfilment::Done | Fulfilment::AlreadyDone) => None,
+            Err(err) if err.status().is_client_error() => Some("the order cannot be fulfilled"),
+            Err(err) => return Err(err),
+        },
+    };
+    let Some(reason) = refusal else {
+        return Ok(());
+    };
+    let amount = session["amount_total"]
+        .as_i64()
+        .or(order.as_ref().map(|o| o.total_minor))
+        .unwrap_or_default();
+    tracing::warn!(
+        order = order_id,
+        reason,
+        "refunding a payment that buys nothing"
+    );
+    if let (Some(stripe), Some(payment)) = (app.payments.stripe(), payment)
+        && amount > 0
+    {
+        stripe
+            .refund(payment, amount, &format!("unfulfillable-{payment}"))
+            .await?;
+    }
+    if order.is_some() {
+        orders::close_unpaid(
+            &app.db,
+            order_id,
+            "failed",
+            Some("refunded: it could not be fulfilled"),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Whether a confirmed session is this order's own: its session (or, once paid, its
+/// payment), its amount and its currency.
+fn session_matches(order: &orders::OrderRow, session: &serde_json::Value) -> bool {
+    let reference = match order.status.as_str() {
+        "paid" | "fulfilled" | "refunded" => session["payment_intent"].as_str(),
+        _ => session["id"].as_str(),
+    };
+    order.provider == "stripe"
+        && reference.is_some()
+        && order.provider_ref.as_deref() == reference
+        && session["amount_total"].as_i64() == Some(order.total_minor)
+        && session["currency"]
+            .as_str()
+            .is_some_and(|c| c.eq_ignore_ascii_case(&order.currency))
+}
+
+/// A concert was cancelled: its open checkouts close (their seats go back) and their
+/// Stripe sessions expire, so nobody pays for it any more.
+pub async fn close_for_cancelled_event(app: &AppState, event_id: &str) -> Result<()> {
+    let sessions = orders::close_pending_for_event(&app.db, event_id).await?;
+    expire_sessions(app, sessions).await;
+    Ok(())
+}
+
+/// Expire Stripe sessions that must no longer be paid. Best effort: a session paid anyway
+/// is refunded when its webhook arrives (`fulfil_from_webhook`).
+async fn expire_sessions(app: &AppState, sessions: Vec<String>) {
+    let Some(stripe) = app.payments.stripe() else {
+        return;
+    };
+    for session in sessions {
+        if let Err(err) = stripe.expire_session(&session).await {
+            tracing::warn!(session, error = %err, "could not expire a Stripe session");
         }
-        Err(err) => Err(err),
     }
 }
 

@@ -20,6 +20,7 @@ use crate::auth::extract::{CurrentUser, Staff};
 use crate::envelope::{Api, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -117,8 +118,7 @@ struct OrderPage {
 }
 
 async fn page_of(app: &AppState, account: Option<&str>, q: PageQuery) -> Result<OrderPage> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(20).clamp(1, 100);
+    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 20)?;
     let (rows, total) = orders::list(&app.db, account, page, page_size).await?;
     let mut items = Vec::with_capacity(rows.len());
     for row in rows {

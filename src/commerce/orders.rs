@@ -332,6 +332,41 @@ pub async fn pending_from_client(
     .await?)
 }
 
+/// The Stripe Checkout Sessions of an account's open checkout (expired when a new
+/// checkout replaces it, so the old one can no longer be paid).
+pub async fn pending_sessions(db: &Db, account_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT provider_ref FROM orders WHERE account_id = $1 AND status = 'pending' \
+         AND provider = 'stripe' AND provider_ref IS NOT NULL",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(session,)| session).collect())
+}
+
+/// Close every open checkout that holds a seat of a cancelled concert; answers the
+/// Stripe sessions to expire.
+pub async fn close_pending_for_event(db: &Db, event_id: &str) -> Result<Vec<String>> {
+    let pending: Vec<(String, String, Option<String>)> = sqlx::query_as(
+        "SELECT o.id, o.provider, o.provider_ref FROM orders o \
+         WHERE o.status = 'pending' AND EXISTS (SELECT 1 FROM order_items i \
+         WHERE i.order_id = o.id AND i.item_kind = 'event' AND i.item_id = $1)",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?;
+    let mut sessions = Vec::new();
+    for (id, provider, session) in pending {
+        if close_unpaid(db, &id, "failed", Some("the concert was cancelled")).await?
+            && provider == "stripe"
+        {
+            sessions.extend(session);
+        }
+    }
+    Ok(sessions)
+}
+
 #[derive(Debug, PartialEq, Eq)]
 pub enum Fulfilment {
     /// This call turned the payment into tickets.
@@ -396,6 +431,20 @@ pub async fn fulfil(
                 }
             }
         }
+    }
+    // A concert cancelled since the checkout began is never sold, whatever was paid:
+    // the caller gives the money back.
+    let (cancelled,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM order_items i JOIN events e ON e.id = i.item_id \
+         WHERE i.order_id = $1 AND i.item_kind = 'event' AND e.status = 'cancelled'",
+    )
+    .bind(order_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if cancelled > 0 {
+        tx.rollback().await?;
+        close_unpaid(db, order_id, "failed", Some("the concert was cancelled")).await?;
+        return Err(Error::conflict(Msg::ConcertCancelled));
     }
     let order = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM orders WHERE id = $1"

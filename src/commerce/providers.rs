@@ -247,6 +247,25 @@ impl Stripe {
             .ok_or_else(|| Error::BadGateway(Msg::StripeNoRefund.into()))
     }
 
+    /// Expire a Checkout Session so it can no longer be paid (a replaced checkout, a
+    /// cancelled concert). Stripe refuses once the session is complete or expired, which
+    /// is what we want anyway, so that answer is not an error here.
+    pub async fn expire_session(&self, session_id: &str) -> Result<()> {
+        match self
+            .post(
+                &format!("checkout/sessions/{session_id}/expire"),
+                String::new(),
+                None,
+            )
+            .await
+        {
+            Err(Error::BadGateway(text)) if text.msg == Msg::ProviderUnreachable => {
+                Err(Error::BadGateway(text))
+            }
+            Ok(_) | Err(_) => Ok(()),
+        }
+    }
+
     /// Whether the secret key is accepted (for the payment-methods page).
     pub async fn keys_work(&self) -> bool {
         self.client

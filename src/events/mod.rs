@@ -21,6 +21,7 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 use crate::projects::store as projects;
 
 pub fn router() -> Router<AppState> {
@@ -100,8 +101,7 @@ async fn list(
     MaybeUser(user): MaybeUser,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<EventPage>> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(12).clamp(1, 100);
+    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 12)?;
     let (rows, total) = store::list_active(&app.db, q.search.as_deref(), page, page_size).await?;
     Ok(Api::ok(EventPage {
         items: view(&app, user.as_ref(), &rows).await?,
@@ -118,8 +118,7 @@ async fn mine(
     user: CurrentUser,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<EventPage>> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(12).clamp(1, 100);
+    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 12)?;
     let (rows, total) = store::owned_by(&app.db, &user.account.id, page, page_size).await?;
     let now = now_ms();
     Ok(Api::ok(EventPage {
@@ -442,7 +441,9 @@ async fn cancel(
     if !store::set_status(&app.db, &id, &from, EventStatus::Cancelled).await? {
         return Err(Error::conflict(Msg::EndedOrCancelled));
     }
-    // Everyone who bought it gets their money back; their access ends.
+    // Nobody can pay for it any more; everyone who bought it gets their money back and
+    // their access ends.
+    crate::commerce::checkout::close_for_cancelled_event(&app, &id).await?;
     refunds::refund_event(&app, &row, Msg::ConcertCancelledRefund).await?;
     app.stream_access.revoke_event(&id);
     let row = load(&app, &id).await?;

@@ -54,6 +54,13 @@ messages! {
         cn: "尝试次数过多，请在 {seconds} 秒后重试。",
         ir: "تلاش‌ها بیش از حد است. {seconds} ثانیهٔ دیگر دوباره تلاش کنید.",
     }
+    PageTooLarge {
+        gb: "The page number is too large.",
+        br: "O número da página é grande demais.",
+        es: "El número de página es demasiado grande.",
+        cn: "页码过大。",
+        ir: "شمارهٔ صفحه بیش از حد بزرگ است.",
+    }
     NoSuchEndpoint {
         gb: "No such API endpoint.",
         br: "Este endpoint da API não existe.",

@@ -12,6 +12,7 @@ use crate::db::{Db, iso8601, now_ms};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -186,10 +187,10 @@ async fn list(
     user: CurrentUser,
     QueryParams(q): QueryParams<PageQuery>,
 ) -> Result<Api<NotificationPage>> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(20).clamp(1, 100);
+    let paging = Paging::parse(q.page, q.page_size, 20)?;
+    let Paging { page, page_size } = paging;
     let filter = q.filter.condition();
-    let offset = (page - 1).saturating_mul(page_size);
+    let offset = paging.offset();
     let sql = format!(
         "SELECT {COLUMNS} FROM notifications WHERE account_id = $1{filter} \
          ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {offset}"

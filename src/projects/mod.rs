@@ -17,6 +17,7 @@ use crate::db::iso8601;
 use crate::envelope::{Api, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -111,8 +112,7 @@ async fn list(
     user: CurrentUser,
     QueryParams(q): QueryParams<PageQuery>,
 ) -> Result<Api<ProjectPage>> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(10).clamp(1, 100);
+    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 10)?;
     let member_of = (!user.account.role().is_staff()).then_some(user.account.id.as_str());
     let (rows, total) = store::list(&app.db, member_of, page, page_size).await?;
     let mut items = Vec::with_capacity(rows.len());

@@ -91,7 +91,8 @@ async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets()
     );
 }
 
-async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
+/// A pending Stripe order of a new fan for one 10.00 EUR concert, its session `cs_<order>`.
+pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
     let fans = app.fans(1).await;
     let (fan, _) = &fans[0];
     let (order, _) = orders::create_pending(
@@ -109,12 +110,15 @@ async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
     )
     .await
     .unwrap();
+    orders::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
+        .await
+        .unwrap();
     (order, fan.id.clone())
 }
 
-const WHSEC: &str = "whsec_test_secret";
+pub const WHSEC: &str = "whsec_test_secret";
 
-async fn webhook(
+pub async fn webhook(
     app: &TestApp,
     body: &serde_json::Value,
     signature: &str,
@@ -131,9 +135,12 @@ async fn webhook(
     (response.status(), response.json().await.unwrap_or_default())
 }
 
-fn completed(event_id: &str, order: &str) -> serde_json::Value {
+/// Stripe's `checkout.session.completed` for the order made by [`stripe_order`].
+pub fn completed(event_id: &str, order: &str) -> serde_json::Value {
     json!({ "id": event_id, "type": "checkout.session.completed",
-            "data": { "object": { "client_reference_id": order, "payment_status": "paid", "payment_intent": "pi_123" } } })
+            "data": { "object": { "id": format!("cs_{order}"), "client_reference_id": order,
+                                  "payment_status": "paid", "payment_intent": format!("pi_{order}"),
+                                  "amount_total": 1000, "currency": "eur" } } })
 }
 
 #[tokio::test]

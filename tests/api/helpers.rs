@@ -32,8 +32,11 @@ pub struct TestApp {
 #[derive(Clone, Copy)]
 pub struct Options {
     pub auth_rate_per_minute: u32,
-    /// Configure Stripe with this webhook secret (its API base points nowhere).
+    /// Configure Stripe with this webhook secret (its API base points nowhere unless
+    /// `stripe_api` is set).
     pub stripe_webhook_secret: Option<&'static str>,
+    /// Where Stripe's API is: a [`StripeDouble`].
+    pub stripe_api: Option<&'static str>,
     /// Seconds of publisher silence before ingest disconnects it.
     pub ingest_idle_seconds: u64,
     /// No payment provider at all (the suite otherwise asks for the test checkout).
@@ -44,6 +47,12 @@ pub struct Options {
     pub connections_per_ip: u32,
     /// Seconds to send a whole request head.
     pub request_head_seconds: u64,
+    /// The public URL people use (default: the test server's own address).
+    pub public_url: Option<&'static str>,
+    /// `Strict-Transport-Security` max-age (sent on an https public URL).
+    pub hsts_seconds: u64,
+    /// Disk a show's recording may take, in MB.
+    pub recording_quota_mb: f64,
 }
 
 impl Default for Options {
@@ -51,11 +60,15 @@ impl Default for Options {
         Self {
             auth_rate_per_minute: 1000,
             stripe_webhook_secret: None,
+            stripe_api: None,
             ingest_idle_seconds: 10,
             payments_off: false,
             holds_per_client: 100_000,
             connections_per_ip: 0,
             request_head_seconds: 10,
+            public_url: None,
+            hsts_seconds: 0,
+            recording_quota_mb: 3072.0,
         }
     }
 }
@@ -111,7 +124,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         "--database-url",
         &database_url,
         "--public-url",
-        &url,
+        options.public_url.unwrap_or(&url),
         "--jwt-secret",
         "test-secret-test-secret-test-secret-42",
         "--auth-rate-per-minute",
@@ -124,6 +137,10 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.connections_per_ip.to_string(),
         "--request-head-seconds",
         &options.request_head_seconds.to_string(),
+        "--hsts-seconds",
+        &options.hsts_seconds.to_string(),
+        "--recording-quota-mb",
+        &options.recording_quota_mb.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
@@ -142,7 +159,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
                 "--stripe-webhook-secret",
                 secret,
                 "--stripe-api-base",
-                "http://127.0.0.1:9",
+                options.stripe_api.unwrap_or("http://127.0.0.1:9"),
             ]
             .map(String::from),
         );
@@ -595,3 +612,68 @@ impl TestApp {
 pub const HOUR_MS: i64 = 3_600_000;
 pub const CARD_OK: &str = "4242 4242 4242 4242";
 pub const CARD_DECLINED: &str = "4000 0000 0000 0002";
+
+/// Stripe's API as far as Encore calls it, on a local port: creates Checkout Sessions,
+/// expires them and makes refunds, and remembers every call (`POST path`, form body).
+#[derive(Clone)]
+pub struct StripeDouble {
+    pub url: &'static str,
+    calls: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
+}
+
+impl StripeDouble {
+    pub async fn start() -> Self {
+        use axum::extract::{Path, State};
+        type Calls = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+        async fn record(calls: &Calls, path: String, body: String) -> usize {
+            let mut calls = calls.lock().unwrap();
+            calls.push((path, body));
+            calls.len()
+        }
+        let calls = Calls::default();
+        let app = axum::Router::new()
+            .route(
+                "/v1/checkout/sessions",
+                axum::routing::post(|State(calls): State<Calls>, body: String| async move {
+                    let n = record(&calls, "/v1/checkout/sessions".into(), body).await;
+                    axum::Json(json!({ "id": format!("cs_test_{n}"),
+                                       "url": format!("https://checkout.stripe.test/{n}") }))
+                }),
+            )
+            .route(
+                "/v1/checkout/sessions/{id}/expire",
+                axum::routing::post(
+                    |State(calls): State<Calls>, Path(id): Path<String>, body: String| async move {
+                        record(&calls, format!("/v1/checkout/sessions/{id}/expire"), body).await;
+                        axum::Json(json!({ "id": id, "status": "expired" }))
+                    },
+                ),
+            )
+            .route(
+                "/v1/refunds",
+                axum::routing::post(|State(calls): State<Calls>, body: String| async move {
+                    let n = record(&calls, "/v1/refunds".into(), body).await;
+                    axum::Json(json!({ "id": format!("re_{n}"), "status": "succeeded" }))
+                }),
+            )
+            .with_state(calls.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self {
+            url: Box::leak(url.into_boxed_str()),
+            calls,
+        }
+    }
+
+    /// The form bodies of the calls made to `path`.
+    pub fn calls_to(&self, path: &str) -> Vec<String> {
+        self.calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(p, _)| p == path)
+            .map(|(_, body)| body.clone())
+            .collect()
+    }
+}

@@ -302,3 +302,177 @@ async fn one_address_holds_only_its_share_of_connections() {
     again.read_to_string(&mut answer).await.unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
+
+fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
+    response
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn every_page_and_answer_forbids_framing_referrers_and_foreign_scripts() {
+    let app = spawn_app().await;
+    for path in ["/", "/events", "/api/v1/health", "/api/v1/nope"] {
+        let response = app
+            .http
+            .get(format!("{}{path}", app.url))
+            .send()
+            .await
+            .unwrap();
+        let csp = header(&response, "content-security-policy");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(csp.contains("object-src 'none'"), "{path}: {csp}");
+        assert_eq!(
+            header(&response, "referrer-policy"),
+            "no-referrer",
+            "{path}"
+        );
+        assert_eq!(header(&response, "x-frame-options"), "DENY", "{path}");
+        assert_eq!(
+            header(&response, "strict-transport-security"),
+            "",
+            "{path}: http"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_test_checkout_page_runs_only_its_own_nonced_script() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let event = concert(&app, None, 1500, 48 * HOUR_MS).await;
+    app.post(
+        &format!("/api/v1/cart/{event}"),
+        json!({}),
+        Some(&tokens.access),
+    )
+    .await;
+    let (_, checkout) = app
+        .post("/api/v1/cart/checkout", json!({}), Some(&tokens.access))
+        .await;
+    let url = checkout["payload"].as_str().unwrap();
+    let response = app.http.get(url).send().await.unwrap();
+    let csp = header(&response, "content-security-policy").to_owned();
+    assert_eq!(
+        header(&response, "referrer-policy"),
+        "no-referrer",
+        "the URL holds a token"
+    );
+    let nonce = csp
+        .split("script-src 'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .unwrap_or_else(|| panic!("no script nonce in {csp}"))
+        .to_owned();
+    assert!(csp.starts_with("default-src 'none'"), "{csp}");
+    let html = response.text().await.unwrap();
+    assert!(
+        html.contains(&format!("<script nonce=\"{nonce}\">")),
+        "{html}"
+    );
+    assert_eq!(html.matches("<script").count(), 1);
+    // A new page, a new nonce.
+    let again = app.http.get(url).send().await.unwrap();
+    assert!(!header(&again, "content-security-policy").contains(&nonce));
+}
+
+#[tokio::test]
+async fn an_https_deployment_can_ask_browsers_for_https_only() {
+    let app = spawn_app_with(Options {
+        public_url: Some("https://tickets.example.com"),
+        hsts_seconds: 31_536_000,
+        ..Options::default()
+    })
+    .await;
+    let response = app
+        .http
+        .get(format!("{}/api/v1/health", app.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        header(&response, "strict-transport-security"),
+        "max-age=31536000; includeSubDomains"
+    );
+}
+
+#[tokio::test]
+async fn an_enormous_page_number_is_a_bad_request_on_every_list() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.sign_in("admin@example.com").await;
+    let huge = i64::MAX;
+    for list in [
+        "/api/v1/events",
+        "/api/v1/events/mine",
+        "/api/v1/notifications",
+        "/api/v1/accounts",
+        "/api/v1/projects",
+        "/api/v1/orders",
+        "/api/v1/purchases/my/",
+    ] {
+        let (status, body) = app
+            .get(
+                &format!("{list}?page={huge}&pageSize=100"),
+                Some(&admin.access),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{list}: {body}");
+        assert_eq!(body["error"], "The page number is too large.", "{list}");
+    }
+}
+
+async fn put_audio(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> (StatusCode, String) {
+    let response = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn audio_pushed_faster_than_real_time_is_cut_off_after_a_short_burst() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let forty_seconds = std::fs::read(crate::live::adts_file(media.path(), 40)).unwrap();
+    let (status, text) = put_audio(&app, &event, &key, forty_seconds).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("faster than real time"), "{text}");
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    assert!(
+        recorded < 12.0,
+        "at most the burst was recorded: {recorded}"
+    );
+}
+
+#[tokio::test]
+async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
+    let app = spawn_app_with(Options {
+        recording_quota_mb: 0.03,
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let audio = std::fs::read(crate::live::adts_file(media.path(), 4)).unwrap();
+    assert!(audio.len() > 40_000, "{} bytes", audio.len());
+    let (status, text) = put_audio(&app, &event, &key, audio.clone()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("size limit"), "{text}");
+    let recorded = app.state.hub.show(&event).recorded_bytes();
+    assert!(recorded <= 31_457, "never past the limit: {recorded}");
+    let (status, text) = put_audio(&app, &event, &key, audio).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
+}
