@@ -272,6 +272,9 @@ pub async fn spend_link<'e>(
     token: &str,
     purposes: &[LinkPurpose],
 ) -> Result<Option<(String, LinkPurpose)>> {
+    if purposes.is_empty() {
+        return Ok(None);
+    }
     // Placeholders only ($3, $4, …): the purposes themselves are bound.
     let placeholders: Vec<String> = (3..3 + purposes.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
