@@ -425,3 +425,54 @@ async fn an_enormous_page_number_is_a_bad_request_on_every_list() {
         assert_eq!(body["error"], "The page number is too large.", "{list}");
     }
 }
+
+async fn put_audio(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> (StatusCode, String) {
+    let response = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn audio_pushed_faster_than_real_time_is_cut_off_after_a_short_burst() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let forty_seconds = std::fs::read(crate::live::adts_file(media.path(), 40)).unwrap();
+    let (status, text) = put_audio(&app, &event, &key, forty_seconds).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("faster than real time"), "{text}");
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    assert!(
+        recorded < 12.0,
+        "at most the burst was recorded: {recorded}"
+    );
+}
+
+#[tokio::test]
+async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
+    let app = spawn_app_with(Options {
+        recording_quota_mb: 0.03,
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let audio = std::fs::read(crate::live::adts_file(media.path(), 4)).unwrap();
+    assert!(audio.len() > 40_000, "{} bytes", audio.len());
+    let (status, text) = put_audio(&app, &event, &key, audio.clone()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("size limit"), "{text}");
+    let recorded = app.state.hub.show(&event).recorded_bytes();
+    assert!(recorded <= 31_457, "never past the limit: {recorded}");
+    let (status, text) = put_audio(&app, &event, &key, audio).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
+}
