@@ -145,10 +145,9 @@ async fn serve(
         Some((adts, minutes)) => prerecord(&state, &event.id, adts, minutes)?,
         None => 0,
     };
-    let mut out = format!(
-        "EVENT {} {} {first_live_segment}\n",
-        event.id, event.stream_key
-    );
+    // Keys are stored hashed: a rotation is the one moment a key is known.
+    let key = encore::events::store::rotate_stream_key(&state.db, &event.id).await?;
+    let mut out = format!("EVENT {} {key} {first_live_segment}\n", event.id);
     for i in 0..listeners {
         let (_, token) = state.stream_access.open(
             &event.id,

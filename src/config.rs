@@ -107,6 +107,10 @@ pub struct ServeArgs {
     /// HMAC secret for access tokens; generated once into the data dir when unset.
     #[arg(long, env = "ENCORE_JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<String>,
+    /// Secret that encrypts personal data at rest (bank account numbers); generated once
+    /// into the data dir when unset. Every instance must share it; losing it loses them.
+    #[arg(long, env = "ENCORE_DATA_KEY", hide_env_values = true)]
+    pub data_key: Option<String>,
     /// Tenant key reported on every account.
     #[arg(long, env = "ENCORE_TENANT_KEY", default_value = "encore")]
     pub tenant_key: String,
@@ -240,6 +244,7 @@ pub struct Config {
     pub web_dir: PathBuf,
     pub oauth_prefix: String,
     pub jwt_secret: Secret,
+    pub data_key: crate::crypto::DataKey,
     pub tenant_key: String,
     pub auth_rate_per_minute: u32,
     pub trust_forwarded_for: bool,
@@ -268,6 +273,14 @@ impl Config {
             Some(_) => anyhow::bail!("ENCORE_JWT_SECRET must be at least 32 characters"),
             None => load_or_create_secret(&args.storage.data_dir.join("jwt-secret"))?,
         };
+        // Its own secret, not one derived from the JWT one: rotating the token key after a
+        // leak must not make the stored bank details unreadable.
+        let data_key = match args.data_key {
+            Some(s) if s.len() >= 32 => Secret::new(s),
+            Some(_) => anyhow::bail!("ENCORE_DATA_KEY must be at least 32 characters"),
+            None => load_or_create_secret(&args.storage.data_dir.join("data-secret"))?,
+        };
+        let data_key = crate::crypto::DataKey::derive(data_key.expose());
         let public_url = args
             .public_url
             .unwrap_or_else(|| format!("http://{}", args.bind))
@@ -304,6 +317,7 @@ impl Config {
             web_dir: args.web_dir,
             oauth_prefix,
             jwt_secret,
+            data_key,
             tenant_key: args.tenant_key,
             auth_rate_per_minute: args.auth_rate_per_minute.max(1),
             trust_forwarded_for: args.trust_forwarded_for,

@@ -147,8 +147,8 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     .execute(&state.db)
     .await?;
     println!(
-        "Demo concert: \"{}\" (stream key {})",
-        event.title, event.stream_key
+        "Demo concert: \"{}\" (rotate its stream key in the live panel to push to it)",
+        event.title
     );
     Ok(())
 }
@@ -217,6 +217,10 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     let Some(event) = event else {
         return Ok(());
     };
+    // Keys are stored hashed: the broadcaster makes its own, as a manager rotating would.
+    let key = events::rotate_stream_key(&state.db, &event.id)
+        .await
+        .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
     println!(
         "Demo concert \"{}\" is live: {} is pushed on a loop.",
         event.title,
@@ -225,7 +229,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     let args = crate::config::PushArgs {
         file: media,
         event: event.id,
-        key: event.stream_key,
+        key,
         server: format!("http://{}", state.config.bind),
         repeat: 0,
     };

@@ -1,4 +1,9 @@
 //! The organiser's billing address and bank details (the billing page's two tabs).
+//!
+//! The account number is sealed at rest (`DataKey`, `v1:<nonce>:<ciphertext>`). Rows
+//! written before that hold plain text: a migration cannot seal them (SQL has no key),
+//! so a value without the `v1:` prefix is read as legacy plain text and sealed by the
+//! next save, whether or not the number changes.
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -6,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::model::Email;
 use crate::app::AppState;
 use crate::auth::extract::Staff;
+use crate::crypto::DataKey;
 use crate::db::now_ms;
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
@@ -22,9 +28,13 @@ struct Row {
     bank_name: String,
     account_name: String,
     sort_code: String,
+    /// As stored: sealed, legacy plain text, or empty.
     account_number: String,
     bank_notes: String,
 }
+
+/// The associated data the account number is sealed under.
+const ACCOUNT_NUMBER: &str = "billing_profile.account_number";
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -45,6 +55,10 @@ pub struct Bank {
     sort_code: String,
     /// Shown masked (`•••• 1234`); send it back masked to keep it unchanged.
     account_number: String,
+    /// The stored number cannot be decrypted (the data key changed): shown as `••••`,
+    /// kept as stored until a new number is entered.
+    #[serde(skip_deserializing)]
+    account_number_unavailable: bool,
     notes: String,
 }
 
@@ -80,7 +94,24 @@ async fn load(app: &AppState) -> Result<Row> {
     .unwrap_or_default())
 }
 
-fn view(row: Row) -> Billing {
+/// The plain account number, or `None` when it cannot be decrypted. Fails closed: the
+/// page still loads, showing the number as unavailable, and the cause is logged.
+fn reveal(app: &AppState, stored: &str) -> Option<String> {
+    if stored.is_empty() || !DataKey::is_sealed(stored) {
+        return Some(stored.to_owned());
+    }
+    app.config
+        .data_key
+        .open(ACCOUNT_NUMBER, stored)
+        .inspect_err(|_| {
+            tracing::error!(
+                "the bank account number cannot be decrypted: was ENCORE_DATA_KEY changed?"
+            )
+        })
+        .ok()
+}
+
+fn view(row: Row, number: Option<&str>) -> Billing {
     Billing {
         address: Address {
             name: row.name,
@@ -94,14 +125,17 @@ fn view(row: Row) -> Billing {
             bank_name: row.bank_name,
             account_name: row.account_name,
             sort_code: row.sort_code,
-            account_number: mask_account(&row.account_number),
+            account_number: number.map_or_else(|| "••••".to_owned(), mask_account),
+            account_number_unavailable: number.is_none(),
             notes: row.bank_notes,
         },
     }
 }
 
 pub async fn show(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Billing>> {
-    Ok(Api::ok(view(load(&app).await?)))
+    let row = load(&app).await?;
+    let number = reveal(&app, &row.account_number);
+    Ok(Api::ok(view(row, number.as_deref())))
 }
 
 fn limit(value: &str, field: &str, max: usize) -> Result<String> {
@@ -134,8 +168,16 @@ pub async fn save(
     if !b.sort_code.trim().is_empty() && sort_code.len() != 6 {
         return Err(Error::unprocessable(Msg::SortCode));
     }
-    let account_number = if b.account_number.contains('•') {
-        current.account_number.clone()
+    // (stored, plain): the masked value keeps the stored number, sealing a legacy one.
+    let (account_number, plain) = if b.account_number.contains('•') {
+        let plain = reveal(&app, &current.account_number);
+        let stored = match &plain {
+            Some(p) if !p.is_empty() && !DataKey::is_sealed(&current.account_number) => {
+                seal(&app, p)?
+            }
+            _ => current.account_number.clone(),
+        };
+        (stored, plain)
     } else {
         let compact: String = b
             .account_number
@@ -148,7 +190,8 @@ pub async fn save(
         {
             return Err(Error::unprocessable(Msg::AccountNumber));
         }
-        compact.to_ascii_uppercase()
+        let plain = compact.to_ascii_uppercase();
+        (seal(&app, &plain)?, Some(plain))
     };
     let sort_code = if sort_code.is_empty() {
         String::new()
@@ -198,5 +241,16 @@ pub async fn save(
     .bind(now_ms())
     .execute(&app.db)
     .await?;
-    Ok(Api::ok(view(row)))
+    Ok(Api::ok(view(row, plain.as_deref())))
+}
+
+/// Seal a non-empty account number (empty stays empty: nothing to hide).
+fn seal(app: &AppState, plain: &str) -> Result<String> {
+    if plain.is_empty() {
+        return Ok(String::new());
+    }
+    app.config
+        .data_key
+        .seal(ACCOUNT_NUMBER, plain)
+        .map_err(|_| Error::internal("the bank account number cannot be encrypted"))
 }

@@ -348,7 +348,8 @@ async fn create(
         capacity: None,
         seats_taken: 0,
         status: "draft".to_owned(),
-        stream_key: String::new(),
+        stream_key_hash: None,
+        stream_key_hint: None,
         image_type: None,
         image_version: None,
         created_at: 0,
@@ -472,7 +473,11 @@ async fn remove(
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct StreamKey {
-    stream_key: String,
+    /// Only in the answer of a rotation: the key is stored hashed and shown this once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_key: Option<String>,
+    /// The key's last four characters; `None` before the first rotation makes a key.
+    key_hint: Option<String>,
     /// Where an Icecast encoder (ffmpeg, butt, Mixxx) connects; `None` when the
     /// Icecast port is disabled.
     encoder_url: Option<String>,
@@ -480,10 +485,14 @@ struct StreamKey {
     push_url: String,
     /// The browser "go live" WebSocket.
     websocket_url: String,
+    /// Admits this dashboard's "go live" for a few minutes in place of the key it
+    /// cannot show; `None` while the concert has no key.
+    go_live_ticket: Option<String>,
 }
 
 impl StreamKey {
-    fn new(config: &crate::config::Config, event_id: &str, stream_key: String) -> Self {
+    fn new(config: &crate::config::Config, row: &EventRow, shown_once: Option<String>) -> Self {
+        let event_id = &row.id;
         let public = config.public_url.trim_end_matches('/');
         let host = public
             .split_once("://")
@@ -492,7 +501,8 @@ impl StreamKey {
             .next()
             .unwrap_or("127.0.0.1");
         Self {
-            stream_key,
+            stream_key: shown_once,
+            key_hint: row.stream_key_hint.clone(),
             encoder_url: config
                 .ingest_bind
                 .map(|bind| format!("icecast://{host}:{}/live/{event_id}", bind.port())),
@@ -503,10 +513,12 @@ impl StreamKey {
                     .replacen("https://", "wss://", 1)
                     .replacen("http://", "ws://", 1)
             ),
+            go_live_ticket: crate::stream::ingest::go_live_ticket(config, row, now_ms()),
         }
     }
 }
 
+/// The encoder settings, without the key (stored hashed: see `rotate_stream_key`).
 async fn stream_key(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -514,9 +526,10 @@ async fn stream_key(
 ) -> Result<Api<StreamKey>> {
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
-    Ok(Api::ok(StreamKey::new(&app.config, &id, row.stream_key)))
+    Ok(Api::ok(StreamKey::new(&app.config, &row, None)))
 }
 
+/// A new key, answered this once; the old one stops working for encoders.
 async fn rotate_stream_key(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -525,7 +538,8 @@ async fn rotate_stream_key(
     let row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
     let key = store::rotate_stream_key(&app.db, &id).await?;
-    Ok(Api::ok(StreamKey::new(&app.config, &id, key)))
+    let row = load(&app, &id).await?;
+    Ok(Api::ok(StreamKey::new(&app.config, &row, Some(key))))
 }
 
 // -------------------------------------------------------------------------------- images

@@ -54,7 +54,10 @@ pub struct EventRow {
     pub capacity: Option<i64>,
     pub seats_taken: i64,
     pub status: String,
-    pub stream_key: String,
+    /// SHA-256 (hex) of the stream key; `None` until the first rotation makes one.
+    pub stream_key_hash: Option<String>,
+    /// The key's last four characters.
+    pub stream_key_hint: Option<String>,
     pub image_type: Option<String>,
     pub image_version: Option<i64>,
     pub created_at: i64,
@@ -69,6 +72,12 @@ impl EventRow {
     }
     pub fn seats_left(&self) -> Option<i64> {
         self.capacity.map(|c| (c - self.seats_taken).max(0))
+    }
+    /// Whether `key` is this concert's stream key (compared as hashes, in constant time).
+    pub fn stream_key_matches(&self, key: &str) -> bool {
+        self.stream_key_hash.as_deref().is_some_and(|hash| {
+            crate::crypto::constant_time_eq(&crate::crypto::token_hash(key), hash)
+        })
     }
 }
 
@@ -184,7 +193,8 @@ mod tests {
             capacity,
             seats_taken: taken,
             status: status.into(),
-            stream_key: "k".into(),
+            stream_key_hash: None,
+            stream_key_hint: None,
             image_type: None,
             image_version: None,
             created_at: 0,

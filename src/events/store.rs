@@ -7,8 +7,8 @@ use crate::db::{Db, now_ms};
 use crate::error::Result;
 
 const COLUMNS: &str = "id, project_id, title, artist_name, description, starts_at, \
-    duration_minutes, price_minor, currency, capacity, seats_taken, status, stream_key, \
-    image_type, image_version, created_at";
+    duration_minutes, price_minor, currency, capacity, seats_taken, status, stream_key_hash, \
+    stream_key_hint, image_type, image_version, created_at";
 
 pub struct NewEvent<'a> {
     pub project_id: &'a str,
@@ -22,8 +22,15 @@ pub struct NewEvent<'a> {
     pub capacity: Option<i64>,
 }
 
-pub fn new_stream_key() -> String {
+/// A concert starts without a stream key: the first rotation makes one and shows it once.
+fn new_stream_key() -> String {
     crate::crypto::random_token(24)
+}
+
+/// What is kept of a stream key: its last four characters, to tell keys apart.
+fn stream_key_hint(key: &str) -> String {
+    let start = key.char_indices().rev().nth(3).map_or(0, |(i, _)| i);
+    key[start..].to_owned()
 }
 
 pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
@@ -32,7 +39,7 @@ pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
     sqlx::query(
         "INSERT INTO events (id, project_id, title, artist_name, description, starts_at, \
          duration_minutes, price_minor, currency, capacity, status, stream_key, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'draft', $11, $12, $12)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'draft', '', $11, $11)",
     )
     .bind(&id)
     .bind(new.project_id)
@@ -44,7 +51,6 @@ pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
     .bind(new.price_minor)
     .bind(new.currency)
     .bind(new.capacity)
-    .bind(new_stream_key())
     .bind(now)
     .execute(db)
     .await?;
@@ -116,15 +122,45 @@ pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
     Ok(())
 }
 
+/// Replace the stream key; the new key is returned (to be shown once) and only its hash
+/// is stored, so the old key stops working for encoders at once.
+#[tracing::instrument(skip_all, fields(event = id))]
 pub async fn rotate_stream_key(db: &Db, id: &str) -> Result<String> {
     let key = new_stream_key();
-    sqlx::query("UPDATE events SET stream_key = $2, updated_at = $3 WHERE id = $1")
+    sqlx::query(
+        "UPDATE events SET stream_key = '', stream_key_hash = $2, stream_key_hint = $3, \
+         updated_at = $4 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(crate::crypto::token_hash(&key))
+    .bind(stream_key_hint(&key))
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(key)
+}
+
+/// Hash the keys stored in plain text before migration 0007 and blank them; run at every
+/// start (a no-op once done), since SQL cannot hash portably. Encoders keep their key.
+#[tracing::instrument(skip_all)]
+pub async fn hash_legacy_stream_keys(db: &Db) -> Result<usize> {
+    let legacy: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, stream_key FROM events WHERE stream_key <> ''")
+            .fetch_all(db)
+            .await?;
+    for (id, key) in &legacy {
+        sqlx::query(
+            "UPDATE events SET stream_key = '', stream_key_hash = $2, stream_key_hint = $3 \
+             WHERE id = $1 AND stream_key = $4",
+        )
         .bind(id)
-        .bind(&key)
-        .bind(now_ms())
+        .bind(crate::crypto::token_hash(key))
+        .bind(stream_key_hint(key))
+        .bind(key)
         .execute(db)
         .await?;
-    Ok(key)
+    }
+    Ok(legacy.len())
 }
 
 pub async fn delete(db: &Db, id: &str) -> Result<()> {

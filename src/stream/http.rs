@@ -62,9 +62,11 @@ async fn ingest(
     match ingest::admit(
         &app,
         &event_id,
-        header(header::AUTHORIZATION)
-            .and_then(ingest::basic_password)
-            .as_deref(),
+        ingest::Credential::StreamKey(
+            header(header::AUTHORIZATION)
+                .and_then(ingest::basic_password)
+                .as_deref(),
+        ),
         header(header::CONTENT_TYPE),
     )
     .await
@@ -95,12 +97,25 @@ async fn ingest(
     }
 }
 
-/// The first message of a browser publisher.
+/// The first message of a browser publisher: the live panel sends its go-live
+/// ticket (it cannot know the key, stored hashed); any other client the stream key.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct GoLiveHello {
-    key: String,
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    ticket: Option<String>,
     mime_type: String,
+}
+
+impl GoLiveHello {
+    fn credential(&self) -> ingest::Credential<'_> {
+        match &self.ticket {
+            Some(ticket) => ingest::Credential::GoLiveTicket(ticket),
+            None => ingest::Credential::StreamKey(self.key.as_deref()),
+        }
+    }
 }
 
 /// What the server tells a browser publisher.
@@ -141,9 +156,9 @@ async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket
         _ => None,
     };
     let reply = match hello {
-        None => refuse(400, "Send { key, mimeType } first."),
+        None => refuse(400, "Send { ticket or key, mimeType } first."),
         Some(hello) => {
-            match ingest::admit(&app, &event_id, Some(&hello.key), Some(&hello.mime_type)).await {
+            match ingest::admit(&app, &event_id, hello.credential(), Some(&hello.mime_type)).await {
                 Err(refusal) => refuse(refusal.status, refusal.message),
                 Ok(publisher) => {
                     if tx.send(GoLiveReply::Live.message()).await.is_err() {

@@ -166,10 +166,12 @@ async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
     let publisher = match ingest::admit(
         &app,
         event_id,
-        head.headers
-            .get("authorization")
-            .and_then(|v| ingest::basic_password(v))
-            .as_deref(),
+        ingest::Credential::StreamKey(
+            head.headers
+                .get("authorization")
+                .and_then(|v| ingest::basic_password(v))
+                .as_deref(),
+        ),
         head.headers.get("content-type").map(String::as_str),
     )
     .await

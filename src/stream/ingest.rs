@@ -14,7 +14,7 @@ use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
 use super::transcode::{Output, Target, Transcoder};
 use crate::app::AppState;
-use crate::events::model::EventStatus;
+use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events_store;
 
 /// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
@@ -128,11 +128,58 @@ pub fn basic_password(authorization: &str) -> Option<String> {
     text.split_once(':').map(|(_, key)| key.to_owned())
 }
 
-/// Admit a publisher for `/live/{event_id}` with its stream key and media type.
+/// How a publisher proves it may publish.
+#[derive(Debug, Clone, Copy)]
+pub enum Credential<'a> {
+    /// The stream key (an encoder's Basic password, `encore push`, a go-live hello).
+    StreamKey(Option<&'a str>),
+    /// A go-live ticket from the live panel (see [`go_live_ticket`]).
+    GoLiveTicket(&'a str),
+}
+
+/// How long a go-live ticket admits the browser publisher.
+const GO_LIVE_TICKET_MS: i64 = 10 * 60_000;
+
+/// The stream key is stored hashed and shown once, so the dashboard cannot hand it to
+/// its own "go live" button later: the panel gets this ticket instead, an HMAC over the
+/// event, the current key's hash and an expiry. Rotating the key voids it. `None` while
+/// the concert has no key.
+pub fn go_live_ticket(
+    config: &crate::config::Config,
+    event: &EventRow,
+    now: i64,
+) -> Option<String> {
+    let expires = now + GO_LIVE_TICKET_MS;
+    let mac = ticket_mac(config, event, expires)?;
+    Some(format!("{expires}.{mac}"))
+}
+
+fn ticket_mac(config: &crate::config::Config, event: &EventRow, expires: i64) -> Option<String> {
+    use hmac::{Hmac, Mac};
+    let hash = event.stream_key_hash.as_deref()?;
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(config.jwt_secret.expose().as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(format!("encore go-live v1\n{}\n{hash}\n{expires}", event.id).as_bytes());
+    Some(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()))
+}
+
+fn ticket_admits(config: &crate::config::Config, event: &EventRow, ticket: &str, now: i64) -> bool {
+    let Some((expires, mac)) = ticket.split_once('.') else {
+        return false;
+    };
+    let Ok(expires) = expires.parse::<i64>() else {
+        return false;
+    };
+    now < expires
+        && ticket_mac(config, event, expires)
+            .is_some_and(|expected| crate::crypto::constant_time_eq(&expected, mac))
+}
+
+/// Admit a publisher for `/live/{event_id}` with its credential and media type.
 pub async fn admit(
     app: &AppState,
     event_id: &str,
-    key: Option<&str>,
+    credential: Credential<'_>,
     content_type: Option<&str>,
 ) -> Result<Publisher, Refusal> {
     let event = events_store::by_id(&app.db, event_id)
@@ -140,7 +187,13 @@ pub async fn admit(
         .ok()
         .flatten()
         .ok_or(refuse(404, "No such concert."))?;
-    if !key.is_some_and(|k| crate::crypto::constant_time_eq(k, &event.stream_key)) {
+    let admitted = match credential {
+        Credential::StreamKey(key) => key.is_some_and(|k| event.stream_key_matches(k)),
+        Credential::GoLiveTicket(ticket) => {
+            ticket_admits(&app.config, &event, ticket, crate::db::now_ms())
+        }
+    };
+    if !admitted {
         return Err(refuse(401, "Wrong stream key."));
     }
     if !matches!(event.status(), EventStatus::Published | EventStatus::Live) {
@@ -330,6 +383,80 @@ pub async fn purge_recordings(app: &AppState) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod ticket_tests {
+    use super::*;
+    use crate::config::{Cli, Command, Config};
+    use clap::Parser;
+
+    fn config() -> Config {
+        let data = std::env::temp_dir().join(format!("encore-ticket-{}", uuid::Uuid::new_v4()));
+        let args = ["encore", "serve", "--data-dir", data.to_str().unwrap()];
+        let Command::Serve(serve) = Cli::try_parse_from(args).unwrap().command else {
+            unreachable!()
+        };
+        let config = Config::from_args(*serve).unwrap();
+        let _ = std::fs::remove_dir_all(data);
+        config
+    }
+
+    fn event(hash: Option<&str>) -> EventRow {
+        EventRow {
+            id: "e1".into(),
+            project_id: "p".into(),
+            title: "t".into(),
+            artist_name: "a".into(),
+            description: String::new(),
+            starts_at: 0,
+            duration_minutes: 90,
+            price_minor: 0,
+            currency: "EUR".into(),
+            capacity: None,
+            seats_taken: 0,
+            status: "published".into(),
+            stream_key_hash: hash.map(str::to_owned),
+            stream_key_hint: None,
+            image_type: None,
+            image_version: None,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_go_live_ticket_admits_its_event_and_key_until_it_expires() {
+        let config = config();
+        let event = event(Some("hash-1"));
+        let ticket = go_live_ticket(&config, &event, 1_000).unwrap();
+        assert!(ticket_admits(&config, &event, &ticket, 1_000));
+        assert!(!ticket_admits(
+            &config,
+            &event,
+            &ticket,
+            1_000 + GO_LIVE_TICKET_MS
+        ));
+        let rotated = EventRow {
+            stream_key_hash: Some("hash-2".into()),
+            ..event.clone()
+        };
+        assert!(
+            !ticket_admits(&config, &rotated, &ticket, 1_000),
+            "rotation voids it"
+        );
+        let other = EventRow {
+            id: "e2".into(),
+            ..event.clone()
+        };
+        assert!(!ticket_admits(&config, &other, &ticket, 1_000));
+        let (expires, mac) = ticket.split_once('.').unwrap();
+        let longer = format!("{}.{mac}", expires.parse::<i64>().unwrap() + 1);
+        assert!(
+            !ticket_admits(&config, &event, &longer, 1_000),
+            "the expiry is signed"
+        );
+        assert!(go_live_ticket(&config, &self::event(None), 1_000).is_none());
     }
 }
 

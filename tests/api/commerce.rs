@@ -426,11 +426,11 @@ async fn billing_details_are_validated_saved_and_the_account_number_masked() {
     again["address"]["city"] = json!("Bristol");
     app.put("/api/v1/payments/billing", again, &admin.access)
         .await;
-    let (stored,): (String,) = sqlx::query_as("SELECT account_number FROM billing_profile")
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    assert_eq!(stored, "GB33BUKB20201555555555");
+    let (_, shown) = app
+        .get("/api/v1/payments/billing", Some(&admin.access))
+        .await;
+    assert_eq!(shown["payload"]["bank"]["accountNumber"], "•••• 5555");
+    assert_eq!(shown["payload"]["address"]["city"], "Bristol");
     let mut bad = body;
     bad["bank"]["sortCode"] = json!("12-34");
     assert_eq!(
@@ -503,4 +503,117 @@ async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persi
         body["error"],
         "کارت شما رد شد. سبد خرید شما تغییری نکرده است: کارت دیگری را امتحان کنید."
     );
+}
+
+async fn stored_account_number(app: &TestApp) -> String {
+    let (stored,): (String,) = sqlx::query_as("SELECT account_number FROM billing_profile")
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    stored
+}
+
+fn billing_body(account_number: &str) -> serde_json::Value {
+    json!({
+        "address": { "name": "Encore Ltd" },
+        "bank": { "bankName": "Bank", "accountName": "Encore Ltd", "sortCode": "12-34-56",
+                  "accountNumber": account_number, "notes": "" }
+    })
+}
+
+#[tokio::test]
+async fn the_stored_bank_account_number_is_encrypted_and_still_shown_masked_after_a_restart() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.sign_in("admin@example.com").await;
+    let (status, body) = app
+        .put(
+            "/api/v1/payments/billing",
+            billing_body("GB33BUKB20201555555555"),
+            &admin.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let stored = stored_account_number(&app).await;
+    assert!(stored.starts_with("v1:"), "{stored}");
+    assert!(
+        !stored.contains("GB33") && !stored.contains("5555"),
+        "{stored}"
+    );
+
+    let app = app.restart().await;
+    let admin = app.sign_in("admin@example.com").await;
+    let (status, shown) = app
+        .get("/api/v1/payments/billing", Some(&admin.access))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["payload"]["bank"]["accountNumber"], "•••• 5555");
+    assert_eq!(shown["payload"]["bank"]["accountNumberUnavailable"], false);
+}
+
+#[tokio::test]
+async fn a_legacy_plain_account_number_is_read_and_encrypted_by_the_next_save() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.sign_in("admin@example.com").await;
+    app.put("/api/v1/payments/billing", billing_body(""), &admin.access)
+        .await;
+    sqlx::query("UPDATE billing_profile SET account_number = '12345678'")
+        .execute(app.db())
+        .await
+        .unwrap();
+    let (_, shown) = app
+        .get("/api/v1/payments/billing", Some(&admin.access))
+        .await;
+    assert_eq!(shown["payload"]["bank"]["accountNumber"], "•••• 5678");
+
+    let (status, saved) = app
+        .put(
+            "/api/v1/payments/billing",
+            billing_body("•••• 5678"),
+            &admin.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["payload"]["bank"]["accountNumber"], "•••• 5678");
+    let stored = stored_account_number(&app).await;
+    assert!(
+        stored.starts_with("v1:") && !stored.contains("5678"),
+        "{stored}"
+    );
+}
+
+#[tokio::test]
+async fn an_account_number_under_another_data_key_is_shown_unavailable_not_a_500() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.sign_in("admin@example.com").await;
+    app.put("/api/v1/payments/billing", billing_body(""), &admin.access)
+        .await;
+    let foreign = encore::crypto::DataKey::derive("another instance's data secret, 32+ chars")
+        .seal("billing_profile.account_number", "12345678")
+        .unwrap();
+    sqlx::query("UPDATE billing_profile SET account_number = $1")
+        .bind(&foreign)
+        .execute(app.db())
+        .await
+        .unwrap();
+
+    let (status, shown) = app
+        .get("/api/v1/payments/billing", Some(&admin.access))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["payload"]["bank"]["accountNumber"], "••••");
+    assert_eq!(shown["payload"]["bank"]["accountNumberUnavailable"], true);
+
+    // Saving the other fields keeps the sealed value, in case the right key comes back.
+    let (status, _) = app
+        .put(
+            "/api/v1/payments/billing",
+            billing_body("••••"),
+            &admin.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(stored_account_number(&app).await, foreign);
 }

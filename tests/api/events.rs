@@ -253,7 +253,11 @@ async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_pub
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
 
     let (_, key) = app
-        .get(&format!("/api/v1/events/{id}/stream-key"), Some(&w.member))
+        .post(
+            &format!("/api/v1/events/{id}/stream-key/rotate"),
+            json!({}),
+            Some(&w.member),
+        )
         .await;
     let (_, rotated) = app
         .post(
@@ -262,6 +266,7 @@ async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_pub
             Some(&w.admin),
         )
         .await;
+    assert!(key["payload"]["streamKey"].is_string(), "{key}");
     assert_ne!(key["payload"]["streamKey"], rotated["payload"]["streamKey"]);
 }
 

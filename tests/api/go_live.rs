@@ -111,7 +111,7 @@ async fn ffmpeg_publishes_mp3_over_the_icecast_protocol_and_fans_hear_it_as_aac(
     assert!((seconds - 3.0).abs() < 0.35, "heard {seconds} s of 3 s");
 }
 
-async fn go_live(
+pub(crate) async fn go_live(
     app: &TestApp,
     event: &str,
     hello: Value,

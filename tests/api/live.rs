@@ -34,13 +34,11 @@ pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathB
     path
 }
 
+/// A fresh stream key for `event`: keys are stored hashed, so only a rotation tells one.
 pub(crate) async fn stream_key(app: &TestApp, event: &str) -> String {
-    let (key,): (String,) = sqlx::query_as("SELECT stream_key FROM events WHERE id = $1")
-        .bind(event)
-        .fetch_one(app.db())
+    encore::events::store::rotate_stream_key(app.db(), event)
         .await
-        .unwrap();
-    key
+        .unwrap()
 }
 
 async fn put_live(
@@ -705,4 +703,147 @@ async fn denied_stream_requests_get_no_bytes_and_say_why() {
     assert_eq!(post.headers()["allow"], "GET, HEAD");
     assert_eq!(post.headers()["x-content-type-options"], "nosniff");
     assert!(post.bytes().await.unwrap().is_empty());
+}
+
+/// Whether the encoder port-equivalent (HTTP `PUT`) takes `key`: a wrong media type is
+/// checked after the key, so 415 means admitted without streaming a byte.
+async fn key_admitted(app: &TestApp, event: &str, key: &str) -> StatusCode {
+    put_live(app, event, key, "video/x-flv", vec![0; 10]).await
+}
+
+async fn stored_key_columns(app: &TestApp, event: &str) -> (String, Option<String>) {
+    sqlx::query_as("SELECT stream_key, stream_key_hash FROM events WHERE id = $1")
+        .bind(event)
+        .fetch_one(app.db())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_stream_key_is_shown_once_at_rotation_stored_hashed_and_the_old_one_stops_working() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let admin = app.sign_in("admin@example.com").await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let rotate = format!("/api/v1/events/{event}/stream-key/rotate");
+    let show = format!("/api/v1/events/{event}/stream-key");
+
+    let (_, before) = app.get(&show, Some(&admin.access)).await;
+    assert!(before["payload"].get("streamKey").is_none(), "{before}");
+    assert_eq!(
+        before["payload"]["keyHint"],
+        serde_json::Value::Null,
+        "no key yet"
+    );
+
+    let (status, first) = app.post(&rotate, json!({}), Some(&admin.access)).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let first_key = first["payload"]["streamKey"].as_str().unwrap().to_owned();
+    assert!(first_key.len() >= 32);
+    let (status, second) = app.post(&rotate, json!({}), Some(&admin.access)).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    let key = second["payload"]["streamKey"].as_str().unwrap().to_owned();
+    assert_ne!(key, first_key);
+
+    let (status, shown) = app.get(&show, Some(&admin.access)).await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert!(shown["payload"].get("streamKey").is_none(), "{shown}");
+    assert!(
+        !shown.to_string().contains(&key),
+        "GET never answers the key"
+    );
+    assert_eq!(shown["payload"]["keyHint"], key[key.len() - 4..]);
+    assert!(
+        shown["payload"]["pushUrl"]
+            .as_str()
+            .unwrap()
+            .ends_with(&event)
+    );
+
+    let (plain, hash) = stored_key_columns(&app, &event).await;
+    assert_eq!(plain, "");
+    assert!(
+        hash.as_deref()
+            .is_some_and(|h| h.len() == 64 && !h.contains(&key))
+    );
+
+    assert_eq!(
+        key_admitted(&app, &event, &first_key).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        key_admitted(&app, &event, &key).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+}
+
+#[tokio::test]
+async fn a_plain_key_stored_before_hashing_is_hashed_on_start_and_keeps_working() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let legacy = "a-legacy-plain-stream-key-000000";
+    sqlx::query("UPDATE events SET stream_key = $2, stream_key_hash = NULL WHERE id = $1")
+        .bind(&event)
+        .bind(legacy)
+        .execute(app.db())
+        .await
+        .unwrap();
+
+    let app = app.restart().await;
+    let (plain, hash) = stored_key_columns(&app, &event).await;
+    assert_eq!(plain, "", "the plain key is gone");
+    assert_eq!(
+        hash.as_deref(),
+        Some(encore::crypto::token_hash(legacy).as_str())
+    );
+    assert_eq!(
+        key_admitted(&app, &event, legacy).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+}
+
+#[tokio::test]
+async fn the_live_panel_goes_live_with_its_ticket_and_a_rotation_voids_it() {
+    let app = spawn_app().await;
+    app.account("admin@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let admin = app.sign_in("admin@example.com").await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let (_, none) = app
+        .get(
+            &format!("/api/v1/events/{event}/stream-key"),
+            Some(&admin.access),
+        )
+        .await;
+    assert_eq!(none["payload"]["goLiveTicket"], serde_json::Value::Null);
+    stream_key(&app, &event).await;
+    let (_, shown) = app
+        .get(
+            &format!("/api/v1/events/{event}/stream-key"),
+            Some(&admin.access),
+        )
+        .await;
+    let ticket = shown["payload"]["goLiveTicket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_, reply) = crate::go_live::go_live(
+        &app,
+        &event,
+        json!({ "ticket": ticket, "mimeType": "video/x-flv" }),
+    )
+    .await;
+    assert_eq!(
+        reply["status"], 415,
+        "admitted, then the type refused: {reply}"
+    );
+    stream_key(&app, &event).await;
+    let (_, reply) = crate::go_live::go_live(
+        &app,
+        &event,
+        json!({ "ticket": ticket, "mimeType": "video/x-flv" }),
+    )
+    .await;
+    assert_eq!(reply["status"], 401, "{reply}");
 }

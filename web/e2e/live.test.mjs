@@ -93,7 +93,8 @@ async function createConcert(title, { buy, startsAt = new Date() }) {
     });
     assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
   }
-  const key = await admin('GET', `/api/v1/events/${id}/stream-key`);
+  // Keys are stored hashed and answered once, by a rotation.
+  const key = await admin('POST', `/api/v1/events/${id}/stream-key/rotate`);
   return { id, key: key.json.payload.streamKey };
 }
 
@@ -255,13 +256,14 @@ describe('Encore live audio', () => {
     await page.getByTestId('manage-row').filter({ hasText: LIVE_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
     const panel = page.getByTestId('live-panel');
     await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
-    await panel.getByTestId('stream-key-hidden').waitFor();
-    assert.doesNotMatch(await panel.getByTestId('ffmpeg-example').innerText(), new RegExp(concerts.live.key));
-    await panel.getByRole('button', { name: 'Show the key' }).click();
-    assert.equal(await panel.getByTestId('stream-key').innerText(), concerts.live.key);
+    // The key was shown once, at rotation: now only its last characters, never the key.
+    const hint = panel.getByTestId('stream-key-hint');
+    await hint.waitFor();
+    assert.match(await hint.innerText(), new RegExp(`ends in ${concerts.live.key.slice(-4)}`));
+    assert.doesNotMatch(await panel.innerText(), new RegExp(concerts.live.key));
     assert.match(
       await panel.getByTestId('ffmpeg-example').innerText(),
-      new RegExp(`^ffmpeg -re -i input\\.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:${concerts.live.key}@127\\.0\\.0\\.1:\\d+/live/${concerts.live.id}$`),
+      new RegExp(`^ffmpeg -re -i input\\.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:STREAM_KEY@127\\.0\\.0\\.1:\\d+/live/${concerts.live.id}$`),
     );
     const recorded = Number(await panel.getByTestId('live-recorded').getAttribute('data-seconds'));
     assert.ok(recorded > 5, `recorded ${recorded} s`);
@@ -289,6 +291,11 @@ describe('Encore live audio', () => {
     await page.getByTestId('manage-row').filter({ hasText: MIC_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
     const panel = page.getByTestId('live-panel');
     await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
+    // Rotating shows the new key once, with the ffmpeg command; going live needs no key.
+    await panel.getByTestId('stream-key-rotate').click();
+    const newKey = await panel.getByTestId('stream-key').innerText();
+    assert.notEqual(newKey, concerts.mic.key);
+    assert.ok((await panel.getByTestId('ffmpeg-example').innerText()).includes(`icecast://source:${newKey}@`));
     await panel.getByTestId('go-live-start').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
     await waitUntil(async () => (await liveStatus(concerts.mic)).publisherConnected, { message: 'the browser publisher' });

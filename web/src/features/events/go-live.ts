@@ -15,7 +15,8 @@ export type GoLiveState =
 
 export interface GoLiveOptions {
   websocketUrl: string;
-  streamKey: string;
+  /** The live panel's go-live ticket (the stream key is stored hashed, never shown again). */
+  ticket: string;
   onState: (state: GoLiveState) => void;
   /** Input level, 0…1, about ten times a second. */
   onLevel?: (level: number) => void;
@@ -71,7 +72,7 @@ function meter(stream: MediaStream, onLevel: (level: number) => void): () => voi
   };
 }
 
-export async function goLive({ websocketUrl, streamKey, onState, onLevel }: GoLiveOptions): Promise<GoLiveSession> {
+export async function goLive({ websocketUrl, ticket, onState, onLevel }: GoLiveOptions): Promise<GoLiveSession> {
   const idle: GoLiveSession = { stop: () => undefined };
   if (typeof MediaRecorder === 'undefined' || typeof WebSocket === 'undefined' || !('mediaDevices' in navigator)) {
     onState({ kind: 'error', reason: 'unsupported', message: '' });
@@ -116,7 +117,7 @@ export async function goLive({ websocketUrl, streamKey, onState, onLevel }: GoLi
     if (event.data.size > 0 && socket.readyState === WebSocket.OPEN) socket.send(event.data);
   });
   socket.addEventListener('open', () => {
-    socket.send(JSON.stringify({ key: streamKey, mimeType: recorder.mimeType || mimeType || '' }));
+    socket.send(JSON.stringify({ ticket, mimeType: recorder.mimeType || mimeType || '' }));
   });
   socket.addEventListener('message', (event) => {
     if (typeof event.data !== 'string') return;

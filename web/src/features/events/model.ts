@@ -182,7 +182,12 @@ export const ORDER_STATUS_COLOR: Record<OrderStatus, string> = {
 
 /** GET/POST /events/{id}/stream-key[/rotate]. */
 export interface StreamKeyInfo {
-  streamKey: string;
+  /** Only in the answer of a rotation: the server stores a hash and shows the key once. */
+  streamKey?: string;
+  /** The current key's last four characters; null before the first key is made. */
+  keyHint: string | null;
+  /** Admits this dashboard's "go live" for a few minutes; null while there is no key. */
+  goLiveTicket: string | null;
   /** icecast://host:8000/live/{id}; null when the Icecast port is off. */
   encoderUrl: string | null;
   pushUrl: string;

@@ -24,6 +24,8 @@ export interface BankDetails {
   accountName: string;
   sortCode: string;
   accountNumber: string;
+  /** The stored number cannot be decrypted on this server (its data key changed). */
+  readonly accountNumberUnavailable?: boolean;
   notes: string;
 }
 

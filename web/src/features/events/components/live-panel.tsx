@@ -14,7 +14,8 @@ import type { LiveStatus, StreamKeyInfo } from '../model';
 import { ffmpegExample } from '../model';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 
-const MASK = '••••••••••••••••';
+/** Stands for the key in the ffmpeg example once the key is no longer shown. */
+const KEY_PLACEHOLDER = 'STREAM_KEY';
 
 function Copyable({ value, shown, testId }: { value: string; shown: string; testId?: string }): ReactNode {
   const { t } = useTranslation('events');
@@ -78,8 +79,9 @@ function goLiveText(state: GoLiveState, t: (key: string, options?: Record<string
 }
 
 /** The artist's microphone straight to the show, with a level meter and a Stop button. */
-function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean; onChange: () => void }): ReactNode {
+function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: StreamKeyInfo; ended: boolean; onChange: () => void }): ReactNode {
   const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
   const [state, setState] = useState<GoLiveState>({ kind: 'idle' });
   const [level, setLevel] = useState(0);
   const session = useRef<GoLiveSession | null>(null);
@@ -93,10 +95,16 @@ function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean
     };
   }, []);
   const active = state.kind === 'starting' || state.kind === 'live';
-  const start = (): void => {
+  const start = async (): Promise<void> => {
+    // A fresh ticket: the one fetched with the panel may have expired meanwhile.
+    const fresh = await queryClient.fetchQuery({ ...streamKeyQueryOptions(eventId), staleTime: 0 }).catch(() => null);
+    if (!fresh?.goLiveTicket) {
+      setState({ kind: 'error', reason: 'closed', message: '' });
+      return;
+    }
     void goLive({
-      websocketUrl: info.websocketUrl,
-      streamKey: info.streamKey,
+      websocketUrl: fresh.websocketUrl,
+      ticket: fresh.goLiveTicket,
       onState: (next) => {
         setState(next);
         onChange();
@@ -136,7 +144,17 @@ function GoLive({ info, ended, onChange }: { info: StreamKeyInfo; ended: boolean
             {t('manage.goLive.stop')}
           </Button>
         ) : (
-          <Button size="xs" color="red" leftSection={<IconMicrophone size={14} />} disabled={ended} onClick={start} data-testid="go-live-start">
+          <Button
+            size="xs"
+            color="red"
+            leftSection={<IconMicrophone size={14} />}
+            disabled={ended || info.keyHint === null}
+            onClick={() => {
+              setState({ kind: 'starting' });
+              void start();
+            }}
+            data-testid="go-live-start"
+          >
             {t('manage.goLive.start')}
           </Button>
         )}
@@ -151,14 +169,16 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   const queryClient = useQueryClient();
   const key = useQuery(streamKeyQueryOptions(eventId));
   const live = useQuery(liveStatusQueryOptions(eventId));
-  const [revealed, setRevealed] = useState(false);
+  // The key answered by a rotation, shown this once: the server keeps only its hash.
+  const [newKey, setNewKey] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const onError = (error: unknown): void => {
     notifications.show({ color: 'red', message: errorText(error, t) });
   };
   const rotate = useMutation({
     mutationFn: () => rotateStreamKey(eventId),
-    onSuccess: (info) => {
+    onSuccess: ({ streamKey, ...info }) => {
+      setNewKey(streamKey ?? null);
       queryClient.setQueryData(eventKeys.streamKey(eventId), info);
       notifications.show({ color: 'green', message: t('manage.keyRotated') });
     },
@@ -202,17 +222,21 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
           <Text c="red">{errorText(key.error, t)}</Text>
         ) : (
           <>
-            {revealed ? (
-              <Copyable value={key.data.streamKey} shown={key.data.streamKey} testId="stream-key" />
+            {newKey ? (
+              <>
+                <Alert color="orange" p="xs" data-testid="stream-key-once">
+                  {t('manage.keyShownOnce')}
+                </Alert>
+                <Copyable value={newKey} shown={newKey} testId="stream-key" />
+              </>
             ) : (
-              <Copyable value={key.data.streamKey} shown={MASK} testId="stream-key-hidden" />
+              <Text size="sm" data-testid="stream-key-hint">
+                {key.data.keyHint ? t('manage.keyEndsWith', { hint: key.data.keyHint }) : t('manage.noKeyYet')}
+              </Text>
             )}
             <Group gap="xs">
-              <Button size="xs" variant="default" onClick={() => { setRevealed(!revealed); }}>
-                {revealed ? t('manage.hideKey') : t('manage.showKey')}
-              </Button>
-              <Button size="xs" variant="light" color="orange" loading={rotate.isPending} onClick={() => { rotate.mutate(); }}>
-                {t('manage.rotateKey')}
+              <Button size="xs" variant="light" color="orange" loading={rotate.isPending} onClick={() => { rotate.mutate(); }} data-testid="stream-key-rotate">
+                {key.data.keyHint ? t('manage.rotateKey') : t('manage.createKey')}
               </Button>
             </Group>
             {key.data.encoderUrl ? (
@@ -225,14 +249,14 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
                   {t('manage.live.ffmpeg')}
                 </Text>
                 <Copyable
-                  value={ffmpegExample(key.data.encoderUrl, key.data.streamKey)}
-                  shown={ffmpegExample(key.data.encoderUrl, revealed ? key.data.streamKey : MASK)}
+                  value={ffmpegExample(key.data.encoderUrl, newKey ?? KEY_PLACEHOLDER)}
+                  shown={ffmpegExample(key.data.encoderUrl, newKey ?? KEY_PLACEHOLDER)}
                   testId="ffmpeg-example"
                 />
               </>
             ) : null}
             <Divider />
-            <GoLive info={key.data} ended={ended} onChange={refreshStatus} />
+            <GoLive eventId={eventId} info={key.data} ended={ended} onChange={refreshStatus} />
           </>
         )}
       </Stack>

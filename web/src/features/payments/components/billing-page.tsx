@@ -71,6 +71,11 @@ function BankForm({ billing }: { billing: Billing }): ReactNode {
     <form onSubmit={form.onSubmit((bank) => { mutation.mutate({ address: billing.address, bank }); })} data-testid="billing-bank-form">
       <Stack maw={720}>
         {error ? <Alert color="red" data-testid="billing-bank-error">{error}</Alert> : null}
+        {billing.bank.accountNumberUnavailable ? (
+          <Alert color="orange" data-testid="billing-account-unavailable">
+            {t('billing.accountNumberUnavailable')}
+          </Alert>
+        ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('billing.bankName')} name="bankName" {...form.getInputProps('bankName')} />
           <TextInput label={t('billing.accountName')} name="accountName" {...form.getInputProps('accountName')} />
