@@ -22,22 +22,23 @@ pub fn is_stream_path(path: &str) -> bool {
     split(path).is_some()
 }
 
-fn split(path: &str) -> Option<(&str, &str)> {
+/// The token and the file name of a stream path, each non-empty and without a `/`.
+pub fn split(path: &str) -> Option<(&str, &str)> {
     let (token, file) = path.strip_prefix("/stream/")?.split_once('/')?;
     (!token.is_empty() && !file.is_empty() && !file.contains('/')).then_some((token, file))
 }
 
 /// The LL-HLS query parameters of a playlist request.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct HlsQuery {
-    msn: Option<u64>,
-    part: Option<u32>,
-    skip: bool,
+pub struct HlsQuery {
+    pub msn: Option<u64>,
+    pub part: Option<u32>,
+    pub skip: bool,
 }
 
 impl HlsQuery {
     /// `_HLS_msn`, `_HLS_part` and `_HLS_skip` (`YES` or `v2`); anything else is ignored.
-    fn parse(query: &str) -> Self {
+    pub fn parse(query: &str) -> Self {
         let mut q = Self::default();
         for pair in query.split('&') {
             match pair.split_once('=') {
