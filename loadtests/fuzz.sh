@@ -26,7 +26,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo_locked install cargo-fuzz --locked
 fi
 # fuzz/ is its own workspace with its own Cargo.lock: keep to it.
-cargo_locked fetch --locked --manifest-path fuzz/Cargo.toml >/dev/null
+cargo_locked fetch --locked --quiet --manifest-path fuzz/Cargo.toml
 flags=(--sanitizer none --debug-assertions)
 cargo_locked fuzz build "${flags[@]}"
 failed=""

@@ -13,7 +13,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let end = end.expect("a head only once its blank line is in");
-    assert!(!head.method.is_empty() && !head.path.is_empty());
+    // A target of only a query (`PUT ?x`) leaves an empty path, which no route matches.
+    assert!(!head.method.is_empty());
     assert!(!head.path.contains('?'), "{:?}", head.path);
     for word in [&head.method, &head.path] {
         assert!(!word.contains(char::is_whitespace), "{word:?}");
