@@ -170,6 +170,24 @@ fn with_api_fallbacks(router: Router<AppState>) -> Router<AppState> {
     router
         .fallback(api_not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::map_response(envelope_framework_errors))
+}
+
+/// A refusal the framework writes itself (a path segment that is not UTF-8, a rejection
+/// no extractor of ours wraps) comes as plain text: answer it in the envelope too, with
+/// the same status.
+async fn envelope_framework_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let mut enveloped = Error::bad_request(Msg::MalformedRequest).into_response();
+    *enveloped.status_mut() = status;
+    enveloped
 }
 
 async fn api_not_found() -> Error {

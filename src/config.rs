@@ -94,6 +94,10 @@ pub struct ServeArgs {
     /// Hours after a concert's start when its recording is deleted (access ends at 24).
     #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
     pub recording_retention_hours: i64,
+    /// Disk a show's recording may take, in MB (≈ 24 h at 256 kbit/s by default); the
+    /// encoder is cut off when it is reached.
+    #[arg(long, env = "ENCORE_RECORDING_QUOTA_MB", default_value_t = 3072.0)]
+    pub recording_quota_mb: f64,
     /// The built web app to serve at `/`.
     #[arg(long, env = "ENCORE_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,
@@ -229,6 +233,7 @@ pub struct Config {
     pub ingest_bind: Option<SocketAddr>,
     pub ingest_idle_timeout: std::time::Duration,
     pub recording_retention_hours: i64,
+    pub recording_quota_bytes: u64,
     pub data_dir: PathBuf,
     pub database_url: String,
     pub public_url: String,
@@ -292,6 +297,7 @@ impl Config {
             ingest_bind,
             ingest_idle_timeout: std::time::Duration::from_secs(args.ingest_idle_seconds.max(1)),
             recording_retention_hours: args.recording_retention_hours.max(0),
+            recording_quota_bytes: (args.recording_quota_mb.max(0.0) * 1_048_576.0) as u64,
             database_url: args.storage.database_url(),
             data_dir: args.storage.data_dir,
             public_url,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::accounts::model::Role;
 use crate::app::AppState;
-use crate::auth::extract::Staff;
+use crate::auth::extract::{MaybeUser, Staff};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
 use crate::messaging::Channel;
@@ -33,24 +33,34 @@ async fn health() -> Api<Health> {
 #[derive(Serialize, Deserialize)]
 struct License {
     name: String,
-    version: String,
+    version: Option<String>,
     license: String,
 }
 
 #[derive(Serialize)]
 struct About {
     name: &'static str,
-    version: &'static str,
-    build: &'static str,
+    version: Option<&'static str>,
+    build: Option<&'static str>,
     licenses: Vec<License>,
 }
 
-async fn about() -> Result<Api<About>> {
-    let licenses = serde_json::from_str(LICENSES_JSON).map_err(Error::internal)?;
+/// What Encore is and the licences of what it ships, for everyone; the versions (of
+/// Encore and of each crate) only for staff: to anyone else they are a map of which
+/// known vulnerabilities to try.
+async fn about(MaybeUser(user): MaybeUser) -> Result<Api<About>> {
+    let staff = user.is_some_and(|u| u.account.role().is_staff());
+    let mut licenses: Vec<License> =
+        serde_json::from_str(LICENSES_JSON).map_err(Error::internal)?;
+    if !staff {
+        for license in &mut licenses {
+            license.version = None;
+        }
+    }
     Ok(Api::ok(About {
         name: "Encore",
-        version: VERSION,
-        build: BUILD,
+        version: staff.then_some(VERSION),
+        build: staff.then_some(BUILD),
         licenses,
     }))
 }

@@ -54,6 +54,13 @@ messages! {
         cn: "尝试次数过多，请在 {seconds} 秒后重试。",
         ir: "تلاش‌ها بیش از حد است. {seconds} ثانیهٔ دیگر دوباره تلاش کنید.",
     }
+    MalformedRequest {
+        gb: "This request is malformed.",
+        br: "Esta requisição está malformada.",
+        es: "Esta solicitud está mal formada.",
+        cn: "此请求格式有误。",
+        ir: "این درخواست نادرست است.",
+    }
     PageTooLarge {
         gb: "The page number is too large.",
         br: "O número da página é grande demais.",

@@ -22,6 +22,7 @@ use crate::db::iso8601;
 use crate::envelope::Api;
 use crate::error::{Error, Result};
 use crate::events;
+use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 
 pub fn api_router() -> Router<AppState> {
@@ -193,6 +194,10 @@ async fn open_session(
     Path(event_id): Path<String>,
 ) -> Result<Api<Session>> {
     let event = events::load(&app, &event_id).await?;
+    // A draft is not there for fans: the same answer as a concert that does not exist.
+    if event.status() == EventStatus::Draft {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
     let started = sessions::start(&app, &user.account.id, &event).await?;
     Ok(Api::ok(Session {
         playlist_url: started.playlist_path,

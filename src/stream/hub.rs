@@ -32,6 +32,10 @@ struct State {
     disconnected_at: Option<Instant>,
     connected_at: Option<Instant>,
     bytes_in: u64,
+    /// AAC bytes recorded over the whole show, every publisher together (the quota).
+    recorded_bytes: u64,
+    /// A publisher was cut off at the size limit: the recording takes no more.
+    full: bool,
     /// The rendered playlists of one version: full and delta, each rendered on first use.
     cache: Option<Rendered>,
 }
@@ -98,6 +102,20 @@ impl Show {
         Claim::Granted(id)
     }
 
+    /// AAC bytes recorded so far, every publisher together.
+    pub fn recorded_bytes(&self) -> u64 {
+        self.lock().recorded_bytes
+    }
+
+    /// The recording reached its size limit: no publisher is admitted again.
+    pub fn mark_full(&self) {
+        self.lock().full = true;
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.lock().full
+    }
+
     pub fn release(&self, publisher: u64) {
         let mut state = self.lock();
         if state.publisher == Some(publisher) {
@@ -121,6 +139,7 @@ impl Show {
                 return Ok(false);
             }
             state.bytes_in += bytes as u64;
+            state.recorded_bytes += frames.iter().map(|f| f.payload.len() as u64).sum::<u64>();
             for frame in frames {
                 if state.segmenter.is_none() {
                     state.segmenter = Some(Segmenter::create(&self.dir, frame.config)?);

@@ -51,6 +51,8 @@ pub struct Options {
     pub public_url: Option<&'static str>,
     /// `Strict-Transport-Security` max-age (sent on an https public URL).
     pub hsts_seconds: u64,
+    /// Disk a show's recording may take, in MB.
+    pub recording_quota_mb: f64,
 }
 
 impl Default for Options {
@@ -66,6 +68,7 @@ impl Default for Options {
             request_head_seconds: 10,
             public_url: None,
             hsts_seconds: 0,
+            recording_quota_mb: 3072.0,
         }
     }
 }
@@ -136,6 +139,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.request_head_seconds.to_string(),
         "--hsts-seconds",
         &options.hsts_seconds.to_string(),
+        "--recording-quota-mb",
+        &options.recording_quota_mb.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())

@@ -425,3 +425,133 @@ async fn an_enormous_page_number_is_a_bad_request_on_every_list() {
         assert_eq!(body["error"], "The page number is too large.", "{list}");
     }
 }
+
+async fn put_audio(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> (StatusCode, String) {
+    let response = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn audio_pushed_faster_than_real_time_is_cut_off_after_a_short_burst() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let forty_seconds = std::fs::read(crate::live::adts_file(media.path(), 40)).unwrap();
+    let (status, text) = put_audio(&app, &event, &key, forty_seconds).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("faster than real time"), "{text}");
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    assert!(
+        recorded < 12.0,
+        "at most the burst was recorded: {recorded}"
+    );
+}
+
+#[tokio::test]
+async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
+    let app = spawn_app_with(Options {
+        recording_quota_mb: 0.03,
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let audio = std::fs::read(crate::live::adts_file(media.path(), 4)).unwrap();
+    assert!(audio.len() > 40_000, "{} bytes", audio.len());
+    let (status, text) = put_audio(&app, &event, &key, audio.clone()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("size limit"), "{text}");
+    let recorded = app.state.hub.show(&event).recorded_bytes();
+    assert!(recorded <= 31_457, "never past the limit: {recorded}");
+    let (status, text) = put_audio(&app, &event, &key, audio).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
+}
+
+#[tokio::test]
+async fn only_staff_read_the_versions_on_the_about_page() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    app.account("boss@example.com", Role::Sa).await;
+    let fan = app.sign_in("fan@example.com").await;
+    for token in [None, Some(fan.access.as_str())] {
+        let (status, about) = app.get("/api/v1/about", token).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(about["payload"]["version"], serde_json::Value::Null);
+        assert_eq!(about["payload"]["build"], serde_json::Value::Null);
+        let licenses = about["payload"]["licenses"].as_array().unwrap();
+        assert!(!licenses.is_empty(), "licences are for everyone");
+        assert!(
+            licenses.iter().all(|l| l["version"].is_null()),
+            "{}",
+            licenses[0]
+        );
+    }
+    let boss = app.sign_in("boss@example.com").await;
+    let (_, about) = app.get("/api/v1/about", Some(&boss.access)).await;
+    assert!(about["payload"]["version"].is_string());
+    assert!(about["payload"]["licenses"][0]["version"].is_string());
+}
+
+#[tokio::test]
+async fn a_drafts_listening_session_is_not_found_like_a_missing_concert() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let event = concert(&app, None, 500, 0).await;
+    sqlx::query("UPDATE events SET status = 'draft' WHERE id = $1")
+        .bind(&event)
+        .execute(app.db())
+        .await
+        .unwrap();
+    for id in [event.as_str(), "no-such-concert"] {
+        let (status, body) = app
+            .post(
+                &format!("/api/v1/stream/{id}/session"),
+                json!({}),
+                Some(&tokens.access),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{id}: {body}");
+        assert_eq!(body["error"], "Concert not found.", "{id}");
+    }
+}
+
+#[tokio::test]
+async fn malformed_paths_and_uploads_are_answered_in_the_envelope() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in(&fan.login).await;
+    let response = app
+        .http
+        .get(format!("{}/api/v1/events/%FF%FE", app.url))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: serde_json::Value = response.json().await.unwrap_or_default();
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(body["success"], false, "invalid UTF-8 in a path: {body}");
+    let response = app
+        .http
+        .post(format!("{}/api/v1/accounts/{}/avatar", app.url, fan.id))
+        .bearer_auth(&tokens.access)
+        .header("content-type", "multipart/form-data; boundary=")
+        .body("--\r\nnot multipart at all")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: serde_json::Value = response.json().await.unwrap_or_default();
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(body["success"], false, "a bad multipart boundary: {body}");
+}

@@ -3,14 +3,16 @@ import { request, requestStaticJson } from '../../lib/http';
 
 export interface LicenceEntry {
   name: string;
-  version: string;
+  /** Null for the server's crates when the reader is not staff. */
+  version: string | null;
   license: string;
 }
 
+/** The versions are answered to staff only (null for everyone else). */
 export interface AboutInfo {
   name: string;
-  version: string;
-  build: string;
+  version: string | null;
+  build: string | null;
   licenses: LicenceEntry[];
 }
 

@@ -24,10 +24,10 @@ function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string
         </Table.Thead>
         <Table.Tbody>
           {rows.map((item) => (
-            <Table.Tr key={`${item.name}@${item.version}`}>
+            <Table.Tr key={`${item.name}@${item.version ?? ''}`}>
               <Table.Td>{item.name}</Table.Td>
               <Table.Td>
-                <Code>{item.version}</Code>
+                {item.version ? <Code>{item.version}</Code> : '—'}
               </Table.Td>
               <Table.Td>{item.license}</Table.Td>
             </Table.Tr>
