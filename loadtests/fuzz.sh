@@ -38,7 +38,7 @@ for target in $targets; do
       -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::new_units_added" "$log" |
       sed 's/^stat::/   /' || true
-    grep -E "^#[0-9]+ +DONE" "$log" | tail -1 | sed 's/^/   /' || true
+    grep -E "^#[0-9]+[[:space:]]+DONE" "$log" | tail -1 | sed 's/^/   /' || true
   else
     failed="$failed $target"
     tail -40 "$log"
