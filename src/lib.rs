@@ -21,3 +21,16 @@ pub mod paging;
 pub mod projects;
 pub mod stream;
 pub mod web;
+
+/// What the cargo-fuzz targets in `fuzz/` call: each parser and hand-written decoder
+/// that reads bytes from the network. Re-exports only; production code uses the paths
+/// in `stream`.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::stream::access::{Denied, StreamAccess};
+    pub use crate::stream::adts::{AacFrame, AdtsParser, adts_frame};
+    pub use crate::stream::files::{HlsQuery, split as split_stream_path};
+    pub use crate::stream::icecast::{Head, parse_head};
+    pub use crate::stream::mp3::{Mp3Frame, Mp3Parser};
+    pub use crate::stream::segmenter::MediaFile;
+}

@@ -22,22 +22,23 @@ pub fn is_stream_path(path: &str) -> bool {
     split(path).is_some()
 }
 
-fn split(path: &str) -> Option<(&str, &str)> {
+/// The token and the file name of a stream path, each non-empty and without a `/`.
+pub fn split(path: &str) -> Option<(&str, &str)> {
     let (token, file) = path.strip_prefix("/stream/")?.split_once('/')?;
     (!token.is_empty() && !file.is_empty() && !file.contains('/')).then_some((token, file))
 }
 
 /// The LL-HLS query parameters of a playlist request.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct HlsQuery {
-    msn: Option<u64>,
-    part: Option<u32>,
-    skip: bool,
+pub struct HlsQuery {
+    pub msn: Option<u64>,
+    pub part: Option<u32>,
+    pub skip: bool,
 }
 
 impl HlsQuery {
     /// `_HLS_msn`, `_HLS_part` and `_HLS_skip` (`YES` or `v2`); anything else is ignored.
-    fn parse(query: &str) -> Self {
+    pub fn parse(query: &str) -> Self {
         let mut q = Self::default();
         for pair in query.split('&') {
             match pair.split_once('=') {
@@ -201,6 +202,16 @@ mod tests {
     }
 
     #[test]
+    fn a_media_file_with_leading_zeros_is_not_a_second_name() {
+        // Found by the playlist_query fuzz target (fuzz/): the same segment answered under
+        // an unbounded number of names, each a separate cache entry upstream.
+        let found = b"/sed/seg00000000000000000000000000000000000000000000001153421277.m4s";
+        let name = std::str::from_utf8(&found[5..]).unwrap();
+        assert_eq!(MediaFile::parse(name), None);
+        assert_eq!(MediaFile::parse("seg0.0.m4s"), Some(MediaFile::Part(0, 0)));
+    }
+
+    #[test]
     fn stream_paths_have_a_token_and_a_file_name() {
         assert_eq!(
             split("/stream/abc.def/seg1.m4s"),
@@ -231,6 +242,8 @@ mod tests {
             "seg7..m4s",
             "seg7.2.3.m4s",
             "x.mp4",
+            "seg07.m4s",
+            "seg7.00.m4s",
         ] {
             assert_eq!(MediaFile::parse(odd), None, "{odd}");
         }

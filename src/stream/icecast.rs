@@ -45,11 +45,16 @@ pub async fn serve(listener: TcpListener, app: AppState) {
     }
 }
 
-struct Head {
-    method: String,
-    path: String,
-    headers: HashMap<String, String>,
-    rest: Vec<u8>,
+/// An encoder's request head, as far as this port reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    pub method: String,
+    /// The request target up to its first `?` (the query is never used).
+    pub path: String,
+    /// Names lower-cased; names and values trimmed; a repeated name keeps its last value.
+    pub headers: HashMap<String, String>,
+    /// What came after the blank line: the first audio bytes.
+    pub rest: Vec<u8>,
 }
 
 /// The request head, which must arrive whole within `deadline` (a client trickling a
@@ -63,9 +68,9 @@ async fn read_head(conn: &mut TcpStream, deadline: Duration) -> std::io::Result<
 async fn read_head_bytes(conn: &mut TcpStream) -> std::io::Result<Option<Head>> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
-    let end = loop {
-        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at;
+    loop {
+        if head_end(&buf).is_some() {
+            return Ok(parse_head(&buf));
         }
         if buf.len() > MAX_HEAD {
             return Ok(None);
@@ -75,23 +80,35 @@ async fn read_head_bytes(conn: &mut TcpStream) -> std::io::Result<Option<Head>> 
             return Ok(None);
         }
         buf.extend_from_slice(&chunk[..n]);
-    };
-    let text = String::from_utf8_lossy(&buf[..end]).into_owned();
+    }
+}
+
+/// Where the head ends: the index of its blank line's `\r\n\r\n`.
+fn head_end(buf: &[u8]) -> Option<usize> {
+    buf.windows(4).position(|w| w == b"\r\n\r\n")
+}
+
+/// Parse the bytes received so far: `None` until they hold a whole head (up to a blank
+/// line), and for a request line without a method and a target. No socket, so it can be
+/// tested and fuzzed on its own; `read_head_bytes` calls it once the blank line is in.
+pub fn parse_head(buf: &[u8]) -> Option<Head> {
+    let end = head_end(buf)?;
+    let text = String::from_utf8_lossy(&buf[..end]);
     let mut lines = text.split("\r\n");
     let mut request = lines.next().unwrap_or_default().split_whitespace();
     let (Some(method), Some(target)) = (request.next(), request.next()) else {
-        return Ok(None);
+        return None;
     };
     let headers = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
-    Ok(Some(Head {
+    Some(Head {
         method: method.to_owned(),
         path: target.split('?').next().unwrap_or_default().to_owned(),
         headers,
         rest: buf[end + 4..].to_vec(),
-    }))
+    })
 }
 
 async fn answer(conn: &mut TcpStream, refusal: Refusal) -> std::io::Result<()> {
@@ -200,4 +217,28 @@ async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
             .await;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_head_is_parsed_once_its_blank_line_is_in() {
+        let bytes = b"PUT /live/abc?x=1 HTTP/1.1\r\nExpect : 100-continue\r\nContent-Type: audio/aac\r\n\r\n\xFF\xF1";
+        assert_eq!(
+            parse_head(&bytes[..bytes.len() - 3]),
+            None,
+            "no blank line yet"
+        );
+        let head = parse_head(bytes).unwrap();
+        assert_eq!(
+            (head.method.as_str(), head.path.as_str()),
+            ("PUT", "/live/abc")
+        );
+        assert_eq!(head.headers["expect"], "100-continue");
+        assert_eq!(head.headers["content-type"], "audio/aac");
+        assert_eq!(head.rest, b"\xFF\xF1");
+        assert_eq!(parse_head(b"PUT\r\n\r\n"), None, "no target");
+    }
 }

@@ -93,9 +93,10 @@ pub enum MediaFile {
     Part(u64, u32),
 }
 
-/// Digits only (no sign, no spaces), so one file has exactly one name.
+/// Digits only (no sign, no spaces, no leading zero), so one file has exactly one name.
 fn number<T: std::str::FromStr>(digits: &str) -> Option<T> {
-    if digits.bytes().all(|b| b.is_ascii_digit()) {
+    let canonical = digits == "0" || !digits.starts_with('0');
+    if canonical && digits.bytes().all(|b| b.is_ascii_digit()) {
         digits.parse().ok()
     } else {
         None
