@@ -58,7 +58,8 @@ try {
     token: checkout.searchParams.get('token'), cardNumber: '4242424242424242', expiry: '12/34', cvc: '123', name: 'Bench Fan',
   });
   if (paid.json.payload?.status !== 'fulfilled') throw new Error(`payment failed: ${JSON.stringify(paid.json)}`);
-  const key = (await admin('GET', `/api/v1/events/${id}/stream-key`)).json.payload.streamKey;
+  // Stream keys are stored hashed: rotating is how a key is made and read (once).
+  const key = (await admin('POST', `/api/v1/events/${id}/stream-key/rotate`)).json.payload.streamKey;
 
   browser = await openBrowser({ args: ['--autoplay-policy=no-user-gesture-required'] });
   const { page } = browser;
