@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use encore::accounts::model::{Password, Role};
 use encore::app::AppState;
+use encore::commerce::model::ItemKind;
 use encore::commerce::orders::{self, NewItem};
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
@@ -107,7 +108,7 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let item = NewItem {
-        kind: "event",
+        kind: ItemKind::Event,
         id: event.id.clone(),
         title: "Bench".into(),
         price_minor: 100,

@@ -3,19 +3,19 @@
 use serde::Serialize;
 
 use crate::app::AppState;
-use crate::db::{iso8601, now_ms};
+use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{Event, sale_refusal};
 use crate::events::store as events;
 
+use super::model::ItemKind;
 use super::plans::{self, Plan};
 use crate::i18n::Msg;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
-    /// "event" or "pass".
-    pub kind: &'static str,
+    pub kind: ItemKind,
     pub event: Option<Event>,
     pub plan: Option<Plan>,
     pub added_at: String,
@@ -23,23 +23,38 @@ pub struct CartEntry {
 
 #[derive(sqlx::FromRow)]
 struct ItemRow {
-    item_kind: String,
+    #[sqlx(try_from = "String")]
+    item_kind: ItemKind,
     item_id: String,
     added_at: i64,
 }
 
-pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
-    let rows = sqlx::query_as::<_, ItemRow>(
+#[tracing::instrument(skip_all)]
+async fn rows(db: &Db, account_id: &str) -> Result<Vec<ItemRow>> {
+    Ok(sqlx::query_as::<_, ItemRow>(
         "SELECT item_kind, item_id, added_at FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
     )
     .bind(account_id)
-    .fetch_all(&app.db)
-    .await?;
+    .fetch_all(db)
+    .await?)
+}
+
+/// What the account's cart holds, in the order it was added: (kind, concert or plan id).
+pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String)>> {
+    Ok(rows(db, account_id)
+        .await?
+        .into_iter()
+        .map(|row| (row.item_kind, row.item_id))
+        .collect())
+}
+
+pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
+    let rows = rows(&app.db, account_id).await?;
     let now = now_ms();
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let added_at = iso8601(row.added_at);
-        if row.item_kind == "event" {
+        if row.item_kind == ItemKind::Event {
             if let Some(event) = events::by_id(&app.db, &row.item_id).await? {
                 let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event))
                     .await?
@@ -47,7 +62,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                     .copied()
                     .unwrap_or(false);
                 out.push(CartEntry {
-                    kind: "event",
+                    kind: ItemKind::Event,
                     event: Some(Event::from_row(&event, owned, now)),
                     plan: None,
                     added_at,
@@ -55,7 +70,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
             }
         } else if let Some(plan) = plans::by_id(&app.db, &row.item_id).await? {
             out.push(CartEntry {
-                kind: "pass",
+                kind: ItemKind::Pass,
                 event: None,
                 plan: Some(plan.into()),
                 added_at,
@@ -78,7 +93,7 @@ pub async fn add_event(app: &AppState, account_id: &str, event_id: &str) -> Resu
     if owned.first() == Some(&true) {
         return Err(Error::conflict(Msg::AlreadyHaveAccess));
     }
-    insert(app, account_id, "event", event_id).await
+    insert(app, account_id, ItemKind::Event, event_id).await
 }
 
 pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result<()> {
@@ -86,17 +101,17 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
         .await?
         .filter(|p| p.active != 0)
         .ok_or_else(|| Error::not_found(Msg::PassNotOnSale))?;
-    insert(app, account_id, "pass", plan_id).await
+    insert(app, account_id, ItemKind::Pass, plan_id).await
 }
 
-async fn insert(app: &AppState, account_id: &str, kind: &str, id: &str) -> Result<()> {
+async fn insert(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {
     // Adding twice keeps one entry: a ticket is personal, one per concert.
     sqlx::query(
         "INSERT INTO cart_items (account_id, item_kind, item_id, added_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (account_id, item_kind, item_id) DO NOTHING",
     )
     .bind(account_id)
-    .bind(kind)
+    .bind(kind.as_str())
     .bind(id)
     .bind(now_ms())
     .execute(&app.db)
@@ -104,10 +119,10 @@ async fn insert(app: &AppState, account_id: &str, kind: &str, id: &str) -> Resul
     Ok(())
 }
 
-pub async fn remove(app: &AppState, account_id: &str, kind: &str, id: &str) -> Result<()> {
+pub async fn remove(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {
     sqlx::query("DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3")
         .bind(account_id)
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(id)
         .execute(&app.db)
         .await?;

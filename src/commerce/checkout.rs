@@ -19,8 +19,10 @@ use crate::error::{Error, Result};
 use crate::events::model::sale_refusal;
 use crate::events::store as events;
 
+use super::cart;
+use super::model::{ItemKind, OrderStatus};
 use super::money;
-use super::orders::{self, Fulfilment, NewItem};
+use super::orders::{self, Fulfilment, NewItem, Unpaid};
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use crate::i18n::{self, Lang, Msg};
@@ -58,12 +60,7 @@ pub async fn start(
             });
         }
     }
-    let rows: Vec<(String, String)> = sqlx::query_as(
-        "SELECT item_kind, item_id FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
-    )
-    .bind(account_id)
-    .fetch_all(&app.db)
-    .await?;
+    let rows = cart::lines(&app.db, account_id).await?;
     if rows.is_empty() {
         return Err(Error::bad_request(Msg::CartEmpty));
     }
@@ -71,7 +68,7 @@ pub async fn start(
     let mut items = Vec::with_capacity(rows.len());
     let mut currencies = Vec::new();
     for (kind, id) in rows {
-        if kind == "event" {
+        if kind == ItemKind::Event {
             let event = events::by_id(&app.db, &id)
                 .await?
                 .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
@@ -89,7 +86,7 @@ pub async fn start(
             }
             currencies.push(event.currency.clone());
             items.push(NewItem {
-                kind: "event",
+                kind: ItemKind::Event,
                 id,
                 title: format!("{} — {}", event.artist_name, event.title),
                 price_minor: event.price_minor,
@@ -101,7 +98,7 @@ pub async fn start(
                 .ok_or_else(|| Error::conflict(Msg::CartPassGone))?;
             currencies.push(plan.currency.clone());
             items.push(NewItem {
-                kind: "pass",
+                kind: ItemKind::Pass,
                 id,
                 title: format!("{} ({} days)", plan.name, plan.days),
                 price_minor: plan.price_minor,
@@ -166,7 +163,7 @@ pub async fn start(
                     orders::close_unpaid(
                         &app.db,
                         &order_id,
-                        "failed",
+                        Unpaid::Failed,
                         Some("provider unavailable"),
                     )
                     .await?;
@@ -229,7 +226,7 @@ pub async fn pay_page(
         })
         .collect();
     let total = money::format(order.total_minor, &order.currency);
-    let body = if order.status == "pending" {
+    let body = if order.status == OrderStatus::Pending {
         format!(
             r#"<table>{lines}<tr class=total><td>{t_total}</td><td class=num>{total}</td></tr></table>
 <form id=pay>
@@ -280,7 +277,11 @@ document.getElementById('pay').addEventListener('submit', async (e) => {{
     } else {
         format!(
             "<p>{}</p><p><a href=\"/cart\">{}</a></p>",
-            escape(&Msg::PayClosed.with("status", order.status).render(lang)),
+            escape(
+                &Msg::PayClosed
+                    .with("status", order.status.as_str())
+                    .render(lang)
+            ),
             t(Msg::PayBack)
         )
     };
@@ -373,9 +374,9 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
         return Err(Error::not_found(Msg::TestProviderOff));
     }
     let order = payable_order(app, order_id, &input.token).await?;
-    if order.status != "pending" || order.expires_at <= now_ms() {
-        if order.status == "pending" {
-            orders::close_unpaid(&app.db, &order.id, "expired", None).await?;
+    if order.status != OrderStatus::Pending || order.expires_at <= now_ms() {
+        if order.status == OrderStatus::Pending {
+            orders::close_unpaid(&app.db, &order.id, Unpaid::Expired, None).await?;
         }
         return Err(Error::conflict(Msg::CheckoutExpired));
     }
@@ -416,7 +417,7 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
             };
             // The order keeps the reason as the buyer read it.
             let reason = message.render(i18n::current());
-            orders::close_unpaid(&app.db, &order.id, "failed", Some(&reason)).await?;
+            orders::close_unpaid(&app.db, &order.id, Unpaid::Failed, Some(&reason)).await?;
             Err(decline(message))
         }
     }
@@ -477,12 +478,12 @@ pub async fn stripe_webhook(
             fulfil_from_webhook(&app, order, session).await
         }
         ("checkout.session.async_payment_failed", Some(order)) => {
-            orders::close_unpaid(&app.db, order, "failed", Some("The payment failed."))
+            orders::close_unpaid(&app.db, order, Unpaid::Failed, Some("The payment failed."))
                 .await
                 .map(|_| ())
         }
         ("checkout.session.expired", Some(order)) => {
-            orders::close_unpaid(&app.db, order, "expired", None)
+            orders::close_unpaid(&app.db, order, Unpaid::Expired, None)
                 .await
                 .map(|_| ())
         }
@@ -547,7 +548,7 @@ async fn fulfil_from_webhook(
         orders::close_unpaid(
             &app.db,
             order_id,
-            "failed",
+            Unpaid::Failed,
             Some("refunded: it could not be fulfilled"),
         )
         .await?;
@@ -558,8 +559,8 @@ async fn fulfil_from_webhook(
 /// Whether a confirmed session is this order's own: its session (or, once paid, its
 /// payment), its amount and its currency.
 fn session_matches(order: &orders::OrderRow, session: &serde_json::Value) -> bool {
-    let reference = match order.status.as_str() {
-        "paid" | "fulfilled" | "refunded" => session["payment_intent"].as_str(),
+    let reference = match order.status {
+        status if status.is_settled() => session["payment_intent"].as_str(),
         _ => session["id"].as_str(),
     };
     order.provider == "stripe"

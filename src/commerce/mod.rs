@@ -4,6 +4,7 @@
 pub mod billing;
 pub mod cart;
 pub mod checkout;
+pub mod model;
 pub mod money;
 pub mod orders;
 pub mod plans;
@@ -71,7 +72,7 @@ async fn remove_event(
     user: CurrentUser,
     Path(event_id): Path<String>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, "event", &event_id).await?;
+    cart::remove(&app, &user.account.id, model::ItemKind::Event, &event_id).await?;
     show_cart(State(app), user).await
 }
 
@@ -89,7 +90,7 @@ async fn remove_pass(
     user: CurrentUser,
     Path(plan_id): Path<String>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, "pass", &plan_id).await?;
+    cart::remove(&app, &user.account.id, model::ItemKind::Pass, &plan_id).await?;
     show_cart(State(app), user).await
 }
 

@@ -12,6 +12,7 @@ use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 
+use super::model::{ItemKind, OrderStatus};
 use super::money;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
@@ -20,7 +21,8 @@ pub const RESERVATION_MS: i64 = 15 * 60_000;
 pub struct OrderRow {
     pub id: String,
     pub account_id: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderStatus,
     pub total_minor: i64,
     pub currency: String,
     pub provider: String,
@@ -37,7 +39,8 @@ pub struct OrderRow {
 #[derive(Debug, Clone, sqlx::FromRow, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderItem {
-    pub item_kind: String,
+    #[sqlx(try_from = "String")]
+    pub item_kind: ItemKind,
     pub item_id: String,
     pub title: String,
     #[serde(rename = "price")]
@@ -97,7 +100,7 @@ pub async fn list(
 pub struct Order {
     pub id: String,
     pub account_id: String,
-    pub status: String,
+    pub status: OrderStatus,
     pub total: i64,
     pub currency: String,
     pub provider: String,
@@ -129,7 +132,7 @@ pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
 
 /// What goes into a new order.
 pub struct NewItem {
-    pub kind: &'static str,
+    pub kind: ItemKind,
     pub id: String,
     pub title: String,
     pub price_minor: i64,
@@ -206,7 +209,7 @@ pub async fn create_pending(
         release_seats(&mut tx, id).await?;
     }
     // Seats next, so concurrent buyers queue on the concert row and none is oversold.
-    let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == "event").collect();
+    let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == ItemKind::Event).collect();
     concerts.sort_by(|a, b| a.id.cmp(&b.id));
     for item in concerts {
         if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
@@ -241,7 +244,7 @@ pub async fn create_pending(
              VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&order_id)
-        .bind(item.kind)
+        .bind(item.kind.as_str())
         .bind(&item.id)
         .bind(&item.title)
         .bind(item.price_minor)
@@ -273,21 +276,38 @@ async fn release_seats(tx: &mut sqlx::Transaction<'_, sqlx::Any>, order_id: &str
     Ok(())
 }
 
+/// How a pending order ends without a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unpaid {
+    /// Its hold lapsed, or a newer checkout replaced it.
+    Expired,
+    /// The payment was declined, or could not be honoured.
+    Failed,
+}
+
+impl From<Unpaid> for OrderStatus {
+    fn from(end: Unpaid) -> Self {
+        match end {
+            Unpaid::Expired => OrderStatus::Expired,
+            Unpaid::Failed => OrderStatus::Failed,
+        }
+    }
+}
+
 /// End a pending order without payment (expired, declined, replaced); seats go back.
 /// False when the order was no longer pending.
 pub async fn close_unpaid(
     db: &Db,
     order_id: &str,
-    status: &str,
+    end: Unpaid,
     failure: Option<&str>,
 ) -> Result<bool> {
-    debug_assert!(matches!(status, "expired" | "failed"));
     let mut tx = db.begin().await?;
     let closed = sqlx::query(
         "UPDATE orders SET status = $2, failure = $3 WHERE id = $1 AND status = 'pending'",
     )
     .bind(order_id)
-    .bind(status)
+    .bind(OrderStatus::from(end).as_str())
     .bind(failure)
     .execute(&mut *tx)
     .await?
@@ -308,7 +328,7 @@ pub async fn expire_overdue(db: &Db) -> Result<usize> {
             .await?;
     let mut expired = 0;
     for (id,) in overdue {
-        if close_unpaid(db, &id, "expired", None).await? {
+        if close_unpaid(db, &id, Unpaid::Expired, None).await? {
             expired += 1;
         }
     }
@@ -358,7 +378,7 @@ pub async fn close_pending_for_event(db: &Db, event_id: &str) -> Result<Vec<Stri
     .await?;
     let mut sessions = Vec::new();
     for (id, provider, session) in pending {
-        if close_unpaid(db, &id, "failed", Some("the concert was cancelled")).await?
+        if close_unpaid(db, &id, Unpaid::Failed, Some("the concert was cancelled")).await?
             && provider == "stripe"
         {
             sessions.extend(session);
@@ -399,8 +419,8 @@ pub async fn fulfil(
         let order = by_id(db, order_id)
             .await?
             .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
-        match order.status.as_str() {
-            "paid" | "fulfilled" | "refunded" => return Ok(Fulfilment::AlreadyDone),
+        match order.status {
+            status if status.is_settled() => return Ok(Fulfilment::AlreadyDone),
             _ => {
                 // Paid after the hold lapsed: take the seats again if they are free.
                 let revived = sqlx::query(
@@ -420,7 +440,7 @@ pub async fn fulfil(
                 for item in items(db, order_id)
                     .await?
                     .iter()
-                    .filter(|i| i.item_kind == "event")
+                    .filter(|i| i.item_kind == ItemKind::Event)
                 {
                     if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
                         tx.rollback().await?;
@@ -443,7 +463,13 @@ pub async fn fulfil(
     .await?;
     if cancelled > 0 {
         tx.rollback().await?;
-        close_unpaid(db, order_id, "failed", Some("the concert was cancelled")).await?;
+        close_unpaid(
+            db,
+            order_id,
+            Unpaid::Failed,
+            Some("the concert was cancelled"),
+        )
+        .await?;
         return Err(Error::conflict(Msg::ConcertCancelled));
     }
     let order = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
@@ -459,8 +485,8 @@ pub async fn fulfil(
     .fetch_all(&mut *tx)
     .await?;
     for item in &order_items {
-        match item.item_kind.as_str() {
-            "event" => {
+        match item.item_kind {
+            ItemKind::Event => {
                 sqlx::query(
                     "INSERT INTO tickets (id, account_id, event_id, order_id, created_at) \
                      VALUES ($1, $2, $3, $4, $5)",
@@ -474,7 +500,7 @@ pub async fn fulfil(
                 .await
                 .map_err(|e| crate::error::conflict_on_unique(e, Msg::AlreadyHaveTicket))?;
             }
-            _ => {
+            ItemKind::Pass => {
                 let (days,): (i64,) =
                     sqlx::query_as("SELECT days FROM pricing_plans WHERE id = $1")
                         .bind(&item.item_id)
@@ -498,7 +524,7 @@ pub async fn fulfil(
             "DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3",
         )
         .bind(&order.account_id)
-        .bind(&item.item_kind)
+        .bind(item.item_kind.as_str())
         .bind(&item.item_id)
         .execute(&mut *tx)
         .await?;

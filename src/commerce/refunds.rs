@@ -9,6 +9,7 @@ use crate::events::model::EventRow;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 
+use super::model::OrderStatus;
 use super::money;
 use super::orders::{self, OrderRow};
 use super::providers::Provider;
@@ -48,7 +49,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     let order = orders::by_id(&app.db, order_id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
-    if order.status != "fulfilled" {
+    if order.status != OrderStatus::Fulfilled {
         return Err(Error::conflict(
             Msg::OnlyFulfilledRefund.with("status", order.status.as_str()),
         ));

@@ -100,7 +100,7 @@ pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
         &fan.id,
         None,
         &[NewItem {
-            kind: "event",
+            kind: encore::commerce::model::ItemKind::Event,
             id: event.to_owned(),
             title: "Concert".into(),
             price_minor: 1000,

@@ -145,7 +145,7 @@ async fn a_new_checkout_expires_the_replaced_stripe_session() {
 async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
     use encore::commerce::orders::{self, NewItem};
     let item = NewItem {
-        kind: "event",
+        kind: encore::commerce::model::ItemKind::Event,
         id: event.to_owned(),
         title: "Concert".into(),
         price_minor: 1000,

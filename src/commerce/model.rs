@@ -1,0 +1,112 @@
+//! The states and kinds of commerce rows, read from the database as enums: an unknown
+//! value is a decoding error (the row is refused), never a silent default.
+
+use serde::Serialize;
+
+/// Where an order is in its life (the CHECK constraint of `orders.status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderStatus {
+    /// Seats held while the buyer pays.
+    Pending,
+    /// The provider confirmed the payment; tickets are being issued.
+    Paid,
+    /// Tickets and passes issued.
+    Fulfilled,
+    /// The payment failed or could not be honoured.
+    Failed,
+    /// The hold lapsed before a payment arrived.
+    Expired,
+    /// The money went back and the access with it.
+    Refunded,
+}
+
+impl OrderStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Paid => "paid",
+            Self::Fulfilled => "fulfilled",
+            Self::Failed => "failed",
+            Self::Expired => "expired",
+            Self::Refunded => "refunded",
+        }
+    }
+
+    /// A payment for an order in this state was already turned into access (or back).
+    pub fn is_settled(self) -> bool {
+        matches!(self, Self::Paid | Self::Fulfilled | Self::Refunded)
+    }
+}
+
+impl TryFrom<String> for OrderStatus {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Ok(match value.as_str() {
+            "pending" => Self::Pending,
+            "paid" => Self::Paid,
+            "fulfilled" => Self::Fulfilled,
+            "failed" => Self::Failed,
+            "expired" => Self::Expired,
+            "refunded" => Self::Refunded,
+            _ => return Err(format!("unknown order status {value:?}")),
+        })
+    }
+}
+
+/// What a cart entry or order line sells: a seat at one concert, or an all-access pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemKind {
+    Event,
+    Pass,
+}
+
+impl ItemKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Event => "event",
+            Self::Pass => "pass",
+        }
+    }
+}
+
+impl TryFrom<String> for ItemKind {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        match value.as_str() {
+            "event" => Ok(Self::Event),
+            "pass" => Ok(Self::Pass),
+            _ => Err(format!("unknown item kind {value:?}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_status_reads_back_as_itself() {
+        for status in [
+            OrderStatus::Pending,
+            OrderStatus::Paid,
+            OrderStatus::Fulfilled,
+            OrderStatus::Failed,
+            OrderStatus::Expired,
+            OrderStatus::Refunded,
+        ] {
+            assert_eq!(
+                OrderStatus::try_from(status.as_str().to_owned()),
+                Ok(status)
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_state_is_an_error_not_a_default() {
+        assert!(OrderStatus::try_from("shipped".to_owned()).is_err());
+        assert!(ItemKind::try_from("voucher".to_owned()).is_err());
+        assert_eq!(ItemKind::try_from("pass".to_owned()), Ok(ItemKind::Pass));
+    }
+}
