@@ -17,21 +17,8 @@ use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
-#[derive(Debug, Default, Clone, sqlx::FromRow)]
-struct Row {
-    name: String,
-    email: String,
-    address: String,
-    city: String,
-    country: String,
-    company: String,
-    bank_name: String,
-    account_name: String,
-    sort_code: String,
-    /// As stored: sealed, legacy plain text, or empty.
-    account_number: String,
-    bank_notes: String,
-}
+use super::model::BillingRow as Row;
+use super::store;
 
 /// The associated data the account number is sealed under.
 const ACCOUNT_NUMBER: &str = "billing_profile.account_number";
@@ -85,13 +72,7 @@ pub fn mask_account(number: &str) -> String {
 }
 
 async fn load(app: &AppState) -> Result<Row> {
-    Ok(sqlx::query_as::<_, Row>(
-        "SELECT name, email, address, city, country, company, bank_name, account_name, sort_code, \
-         account_number, bank_notes FROM billing_profile WHERE id = 'default'",
-    )
-    .fetch_optional(&app.db)
-    .await?
-    .unwrap_or_default())
+    Ok(store::billing_profile(&app.db).await?.unwrap_or_default())
 }
 
 /// The plain account number, or `None` when it cannot be decrypted. Fails closed: the
@@ -216,31 +197,7 @@ pub async fn save(
         account_number,
         bank_notes: limit(&b.notes, "The notes", 2000)?,
     };
-    sqlx::query(
-        "INSERT INTO billing_profile (id, name, email, address, city, country, company, bank_name, \
-         account_name, sort_code, account_number, bank_notes, updated_at) \
-         VALUES ('default', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, \
-         address = excluded.address, city = excluded.city, country = excluded.country, \
-         company = excluded.company, bank_name = excluded.bank_name, \
-         account_name = excluded.account_name, sort_code = excluded.sort_code, \
-         account_number = excluded.account_number, bank_notes = excluded.bank_notes, \
-         updated_at = excluded.updated_at",
-    )
-    .bind(&row.name)
-    .bind(&row.email)
-    .bind(&row.address)
-    .bind(&row.city)
-    .bind(&row.country)
-    .bind(&row.company)
-    .bind(&row.bank_name)
-    .bind(&row.account_name)
-    .bind(&row.sort_code)
-    .bind(&row.account_number)
-    .bind(&row.bank_notes)
-    .bind(now_ms())
-    .execute(&app.db)
-    .await?;
+    store::save_billing_profile(&app.db, &row, now_ms()).await?;
     Ok(Api::ok(view(row, plain.as_deref())))
 }
 

@@ -10,6 +10,7 @@ use crate::events::store as events;
 
 use super::model::ItemKind;
 use super::plans::{self, Plan};
+use super::store;
 use crate::i18n::Msg;
 
 #[derive(Debug, Serialize)]
@@ -21,27 +22,9 @@ pub struct CartEntry {
     pub added_at: String,
 }
 
-#[derive(sqlx::FromRow)]
-struct ItemRow {
-    #[sqlx(try_from = "String")]
-    item_kind: ItemKind,
-    item_id: String,
-    added_at: i64,
-}
-
-#[tracing::instrument(skip_all)]
-async fn rows(db: &Db, account_id: &str) -> Result<Vec<ItemRow>> {
-    Ok(sqlx::query_as::<_, ItemRow>(
-        "SELECT item_kind, item_id, added_at FROM cart_items WHERE account_id = $1 ORDER BY added_at, item_id",
-    )
-    .bind(account_id)
-    .fetch_all(db)
-    .await?)
-}
-
 /// What the account's cart holds, in the order it was added: (kind, concert or plan id).
 pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String)>> {
-    Ok(rows(db, account_id)
+    Ok(store::cart_rows(db, account_id)
         .await?
         .into_iter()
         .map(|row| (row.item_kind, row.item_id))
@@ -49,7 +32,7 @@ pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String)>>
 }
 
 pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
-    let rows = rows(&app.db, account_id).await?;
+    let rows = store::cart_rows(&app.db, account_id).await?;
     let now = now_ms();
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
@@ -106,33 +89,13 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
 
 async fn insert(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {
     // Adding twice keeps one entry: a ticket is personal, one per concert.
-    sqlx::query(
-        "INSERT INTO cart_items (account_id, item_kind, item_id, added_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (account_id, item_kind, item_id) DO NOTHING",
-    )
-    .bind(account_id)
-    .bind(kind.as_str())
-    .bind(id)
-    .bind(now_ms())
-    .execute(&app.db)
-    .await?;
-    Ok(())
+    store::insert_cart_item(&app.db, account_id, kind, id, now_ms()).await
 }
 
 pub async fn remove(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {
-    sqlx::query("DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3")
-        .bind(account_id)
-        .bind(kind.as_str())
-        .bind(id)
-        .execute(&app.db)
-        .await?;
-    Ok(())
+    store::delete_cart_item(&app.db, account_id, kind, id).await
 }
 
 pub async fn clear(app: &AppState, account_id: &str) -> Result<()> {
-    sqlx::query("DELETE FROM cart_items WHERE account_id = $1")
-        .bind(account_id)
-        .execute(&app.db)
-        .await?;
-    Ok(())
+    store::clear_cart(&app.db, account_id).await
 }

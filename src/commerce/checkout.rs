@@ -20,11 +20,12 @@ use crate::events::model::sale_refusal;
 use crate::events::store as events;
 
 use super::cart;
-use super::model::{ItemKind, OrderStatus};
+use super::model::{ItemKind, OrderRow, OrderStatus};
 use super::money;
 use super::orders::{self, Fulfilment, NewItem, Unpaid};
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
+use super::store;
 use crate::i18n::{self, Lang, Msg};
 
 /// `POST /cart/checkout`: answers the URL of the payment page, in the request's language.
@@ -52,7 +53,7 @@ pub async fn start(
     // Many accounts from one address may not hold every seat between them.
     let client_ip = client_ip.map(|ip| ip.to_string());
     if let Some(ip) = &client_ip {
-        let (held, first_lapse) = orders::pending_from_client(&app.db, ip, account_id).await?;
+        let (held, first_lapse) = store::pending_from_client(&app.db, ip, account_id).await?;
         if held >= i64::from(app.config.holds_per_client) {
             let wait_ms = first_lapse.unwrap_or_default() - now_ms();
             return Err(Error::RateLimited {
@@ -112,7 +113,7 @@ pub async fn start(
     let currency = currencies.remove(0);
     // A new checkout replaces any earlier one of this account (its seats go back, and
     // its Stripe session is expired once the new order exists).
-    let replaced_sessions = orders::pending_sessions(&app.db, account_id).await?;
+    let replaced_sessions = store::pending_stripe_sessions(&app.db, account_id).await?;
     let (order_id, token) = orders::create_pending(
         &app.db,
         account_id,
@@ -156,7 +157,7 @@ pub async fn start(
                 .await;
             match created {
                 Ok((session_id, url)) => {
-                    orders::set_provider_ref(&app.db, &order_id, &session_id).await?;
+                    store::set_provider_ref(&app.db, &order_id, &session_id).await?;
                     Ok(url)
                 }
                 Err(err) => {
@@ -174,8 +175,8 @@ pub async fn start(
     }
 }
 
-async fn payable_order(app: &AppState, order_id: &str, token: &str) -> Result<orders::OrderRow> {
-    let order = orders::by_id(&app.db, order_id)
+async fn payable_order(app: &AppState, order_id: &str, token: &str) -> Result<OrderRow> {
+    let order = store::order_by_id(&app.db, order_id)
         .await?
         .filter(|o| constant_time_eq(&o.checkout_token_hash, &token_hash(token)))
         .ok_or_else(|| Error::not_found(Msg::CheckoutNotFound))?;
@@ -214,7 +215,9 @@ pub async fn pay_page(
             );
         }
     };
-    let items = orders::items(&app.db, &order.id).await.unwrap_or_default();
+    let items = store::order_items(&app.db, &order.id)
+        .await
+        .unwrap_or_default();
     let lines: String = items
         .iter()
         .map(|i| {
@@ -449,17 +452,7 @@ pub async fn stripe_webhook(
     let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
         return Err(Error::bad_request(Msg::WebhookNoIdOrType));
     };
-    let first_time = sqlx::query(
-        "INSERT INTO payment_events (provider, event_id, kind, received_at) VALUES ('stripe', $1, $2, $3) \
-         ON CONFLICT (provider, event_id) DO NOTHING",
-    )
-    .bind(id)
-    .bind(kind)
-    .bind(now_ms())
-    .execute(&app.db)
-    .await?
-    .rows_affected()
-        == 1;
+    let first_time = store::record_payment_event(&app.db, id, kind, now_ms()).await?;
     if !first_time {
         return Ok(Api::ok(WebhookAnswer {
             received: true,
@@ -491,10 +484,7 @@ pub async fn stripe_webhook(
     };
     if let Err(err) = handled {
         // Let Stripe retry: forget that we saw this event.
-        sqlx::query("DELETE FROM payment_events WHERE provider = 'stripe' AND event_id = $1")
-            .bind(id)
-            .execute(&app.db)
-            .await?;
+        store::forget_payment_event(&app.db, id).await?;
         return Err(err);
     }
     Ok(Api::ok(WebhookAnswer {
@@ -515,7 +505,7 @@ async fn fulfil_from_webhook(
     session: &serde_json::Value,
 ) -> Result<()> {
     let payment = session["payment_intent"].as_str();
-    let order = orders::by_id(&app.db, order_id).await?;
+    let order = store::order_by_id(&app.db, order_id).await?;
     let refusal = match &order {
         None => Some("no such order"),
         Some(order) if !session_matches(order, session) => Some("session does not match the order"),
@@ -558,7 +548,7 @@ async fn fulfil_from_webhook(
 
 /// Whether a confirmed session is this order's own: its session (or, once paid, its
 /// payment), its amount and its currency.
-fn session_matches(order: &orders::OrderRow, session: &serde_json::Value) -> bool {
+fn session_matches(order: &OrderRow, session: &serde_json::Value) -> bool {
     let reference = match order.status {
         status if status.is_settled() => session["payment_intent"].as_str(),
         _ => session["id"].as_str(),
@@ -607,10 +597,7 @@ pub struct Method {
 /// Which providers are enabled and configured; for Stripe, whether its keys and webhook work.
 pub async fn methods(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Vec<Method>>> {
     let stripe = app.payments.stripe();
-    let (last,): (Option<i64>,) =
-        sqlx::query_as("SELECT MAX(received_at) FROM payment_events WHERE provider = 'stripe'")
-            .fetch_one(&app.db)
-            .await?;
+    let last = store::last_payment_event_at(&app.db).await?;
     let keys_valid = match stripe {
         Some(stripe) => Some(stripe.keys_work().await),
         None => None,

@@ -10,6 +10,7 @@ pub mod orders;
 pub mod plans;
 pub mod providers;
 pub mod refunds;
+pub mod store;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -120,11 +121,7 @@ struct OrderPage {
 
 async fn page_of(app: &AppState, account: Option<&str>, q: PageQuery) -> Result<OrderPage> {
     let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 20)?;
-    let (rows, total) = orders::list(&app.db, account, page, page_size).await?;
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        items.push(orders::view(&app.db, row).await?);
-    }
+    let (items, total) = orders::page(&app.db, account, page, page_size).await?;
     Ok(OrderPage {
         items,
         total,
@@ -155,7 +152,7 @@ async fn show_order(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Api<orders::Order>> {
-    let order = orders::by_id(&app.db, &id)
+    let order = store::order_by_id(&app.db, &id)
         .await?
         .filter(|o| o.account_id == user.account.id || user.account.role().is_staff())
         .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;

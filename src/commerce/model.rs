@@ -82,6 +82,69 @@ impl TryFrom<String> for ItemKind {
     }
 }
 
+/// An order as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OrderRow {
+    pub id: String,
+    pub account_id: String,
+    #[sqlx(try_from = "String")]
+    pub status: OrderStatus,
+    pub total_minor: i64,
+    pub currency: String,
+    pub provider: String,
+    pub provider_ref: Option<String>,
+    pub checkout_token_hash: String,
+    pub failure: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub paid_at: Option<i64>,
+    pub fulfilled_at: Option<i64>,
+    pub refunded_at: Option<i64>,
+}
+
+/// One line of an order (also its API shape).
+#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderItem {
+    #[serde(skip)]
+    pub order_id: String,
+    #[sqlx(try_from = "String")]
+    pub item_kind: ItemKind,
+    pub item_id: String,
+    pub title: String,
+    #[serde(rename = "price")]
+    pub price_minor: i64,
+}
+
+/// An all-access pass as sold (a pricing plan).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlanRow {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub price_minor: i64,
+    pub currency: String,
+    pub days: i64,
+    pub active: i64,
+}
+
+/// The organiser's billing profile as stored (one row).
+#[derive(Debug, Default, Clone, sqlx::FromRow)]
+pub struct BillingRow {
+    pub name: String,
+    pub email: String,
+    pub address: String,
+    pub city: String,
+    pub country: String,
+    pub company: String,
+    pub bank_name: String,
+    pub account_name: String,
+    pub sort_code: String,
+    /// As stored: sealed, legacy plain text, or empty.
+    pub account_number: String,
+    pub bank_notes: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,87 +12,11 @@ use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 
-use super::model::{ItemKind, OrderStatus};
+use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
+use super::store;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct OrderRow {
-    pub id: String,
-    pub account_id: String,
-    #[sqlx(try_from = "String")]
-    pub status: OrderStatus,
-    pub total_minor: i64,
-    pub currency: String,
-    pub provider: String,
-    pub provider_ref: Option<String>,
-    pub checkout_token_hash: String,
-    pub failure: Option<String>,
-    pub created_at: i64,
-    pub expires_at: i64,
-    pub paid_at: Option<i64>,
-    pub fulfilled_at: Option<i64>,
-    pub refunded_at: Option<i64>,
-}
-
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OrderItem {
-    #[sqlx(try_from = "String")]
-    pub item_kind: ItemKind,
-    pub item_id: String,
-    pub title: String,
-    #[serde(rename = "price")]
-    pub price_minor: i64,
-}
-
-const COLUMNS: &str = "id, account_id, status, total_minor, currency, provider, provider_ref, \
-    checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at";
-
-pub async fn by_id(db: &Db, id: &str) -> Result<Option<OrderRow>> {
-    Ok(sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM orders WHERE id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(db)
-    .await?)
-}
-
-pub async fn items(db: &Db, order_id: &str) -> Result<Vec<OrderItem>> {
-    Ok(sqlx::query_as::<_, OrderItem>(
-        "SELECT item_kind, item_id, title, price_minor FROM order_items WHERE order_id = $1 \
-         ORDER BY item_kind, title",
-    )
-    .bind(order_id)
-    .fetch_all(db)
-    .await?)
-}
-
-pub async fn list(
-    db: &Db,
-    account_id: Option<&str>,
-    page: i64,
-    page_size: i64,
-) -> Result<(Vec<OrderRow>, i64)> {
-    let offset = (page - 1) * page_size;
-    let (filter, arg) = match account_id {
-        Some(id) => ("WHERE account_id = $1", Some(id)),
-        None => ("", None),
-    };
-    let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM orders {filter} ORDER BY created_at DESC, id \
-         LIMIT {page_size} OFFSET {offset}"
-    )));
-    let mut count = sqlx::query_as::<_, (i64,)>(sqlx::AssertSqlSafe(format!(
-        "SELECT COUNT(*) FROM orders {filter}"
-    )));
-    if let Some(id) = arg {
-        rows = rows.bind(id);
-        count = count.bind(id);
-    }
-    Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
-}
 
 /// The API shape of an order.
 #[derive(Debug, Serialize)]
@@ -112,22 +36,51 @@ pub struct Order {
     pub items: Vec<OrderItem>,
 }
 
+impl Order {
+    pub fn new(row: OrderRow, items: Vec<OrderItem>) -> Self {
+        Self {
+            items,
+            id: row.id,
+            account_id: row.account_id,
+            status: row.status,
+            total: row.total_minor,
+            currency: row.currency,
+            provider: row.provider,
+            failure: row.failure,
+            created_at: iso8601(row.created_at),
+            expires_at: iso8601(row.expires_at),
+            paid_at: row.paid_at.map(iso8601),
+            refunded_at: row.refunded_at.map(iso8601),
+        }
+    }
+}
+
+/// One order with its lines.
 pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
-    let items = items(db, &row.id).await?;
-    Ok(Order {
-        items,
-        id: row.id,
-        account_id: row.account_id,
-        status: row.status,
-        total: row.total_minor,
-        currency: row.currency,
-        provider: row.provider,
-        failure: row.failure,
-        created_at: iso8601(row.created_at),
-        expires_at: iso8601(row.expires_at),
-        paid_at: row.paid_at.map(iso8601),
-        refunded_at: row.refunded_at.map(iso8601),
-    })
+    let items = store::order_items(db, &row.id).await?;
+    Ok(Order::new(row, items))
+}
+
+/// A page of orders with their lines, loaded in two queries whatever the page size.
+pub async fn page(
+    db: &Db,
+    account_id: Option<&str>,
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<Order>, i64)> {
+    let (rows, total) = store::list_orders(db, account_id, page, page_size).await?;
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let mut lines = store::items_of_orders(db, &ids).await?;
+    let orders = rows
+        .into_iter()
+        .map(|row| {
+            let (mine, rest): (Vec<OrderItem>, Vec<OrderItem>) =
+                lines.drain(..).partition(|l| l.order_id == row.id);
+            lines = rest;
+            Order::new(row, mine)
+        })
+        .collect();
+    Ok((orders, total))
 }
 
 /// What goes into a new order.
@@ -153,28 +106,11 @@ async fn hold_seat(
     event_id: &str,
     on_sale: OnSale,
 ) -> Result<bool> {
-    let sql = match on_sale {
-        OnSale::Required => {
-            "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
-             AND status IN ('published', 'live', 'ended') \
-             AND (capacity IS NULL OR seats_taken < capacity)"
-        }
-        OnSale::NotRequired => {
-            "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
-             AND (capacity IS NULL OR seats_taken < capacity)"
-        }
-    };
-    let held = sqlx::query(sql)
-        .bind(event_id)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
-    Ok(held == 1)
+    store::take_seat(&mut **tx, event_id, on_sale == OnSale::Required).await
 }
 
 /// Replace the account's earlier checkout, hold a seat per concert and write the pending
-/// order, all or nothing. Answers the order id and its checkout token (the capability to
-/// pay it).
+/// order, in one transaction. Answers the order id and its checkout token.
 pub async fn create_pending(
     db: &Db,
     account_id: &str,
@@ -191,22 +127,12 @@ pub async fn create_pending(
     // One account's checkouts take turns (a no-op write locks its row on PostgreSQL and
     // the database on SQLite): a second one then sees the first's order and replaces it,
     // instead of both holding seats and meeting at the one-pending-order index.
-    sqlx::query("UPDATE accounts SET enabled = enabled WHERE id = $1")
-        .bind(account_id)
-        .execute(&mut *tx)
-        .await?;
+    store::lock_account_for_checkout(&mut *tx, account_id).await?;
     // The earlier checkout is replaced and its seats go back. Every writer takes the
     // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
     // its concerts in id order, so concurrent checkouts cannot deadlock.
-    let replaced: Vec<(String,)> = sqlx::query_as(
-        "UPDATE orders SET status = 'expired', failure = 'replaced by a newer checkout' \
-         WHERE account_id = $1 AND status = 'pending' RETURNING id",
-    )
-    .bind(account_id)
-    .fetch_all(&mut *tx)
-    .await?;
-    for (id,) in &replaced {
-        release_seats(&mut tx, id).await?;
+    for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
+        store::release_order_seats(&mut *tx, &id).await?;
     }
     // Seats next, so concurrent buyers queue on the concert row and none is oversold.
     let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == ItemKind::Event).collect();
@@ -221,59 +147,36 @@ pub async fn create_pending(
     }
     // The database allows one pending order per account: of two checkouts racing, the
     // second fails here and its seats are rolled back with the transaction.
-    sqlx::query(
-        "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
-         checkout_token_hash, created_at, expires_at, client_ip) \
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)",
+    let token_hash = token_hash(&token);
+    store::insert_pending_order(
+        &mut *tx,
+        &store::NewOrder {
+            id: &order_id,
+            account_id,
+            total_minor: total,
+            currency,
+            provider,
+            checkout_token_hash: &token_hash,
+            created_at: now,
+            expires_at: now + RESERVATION_MS,
+            client_ip,
+        },
     )
-    .bind(&order_id)
-    .bind(account_id)
-    .bind(total)
-    .bind(currency)
-    .bind(provider)
-    .bind(token_hash(&token))
-    .bind(now)
-    .bind(now + RESERVATION_MS)
-    .bind(client_ip)
-    .execute(&mut *tx)
     .await
     .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
     for item in items {
-        sqlx::query(
-            "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor) \
-             VALUES ($1, $2, $3, $4, $5)",
+        store::insert_order_item(
+            &mut *tx,
+            &order_id,
+            item.kind,
+            &item.id,
+            &item.title,
+            item.price_minor,
         )
-        .bind(&order_id)
-        .bind(item.kind.as_str())
-        .bind(&item.id)
-        .bind(&item.title)
-        .bind(item.price_minor)
-        .execute(&mut *tx)
         .await?;
     }
     tx.commit().await?;
     Ok((order_id, token))
-}
-
-pub async fn set_provider_ref(db: &Db, order_id: &str, provider_ref: &str) -> Result<()> {
-    sqlx::query("UPDATE orders SET provider_ref = $2 WHERE id = $1")
-        .bind(order_id)
-        .bind(provider_ref)
-        .execute(db)
-        .await?;
-    Ok(())
-}
-
-/// Give the seats of an order's concerts back.
-async fn release_seats(tx: &mut sqlx::Transaction<'_, sqlx::Any>, order_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-         (SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
-    )
-    .bind(order_id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
 
 /// How a pending order ends without a payment.
@@ -303,31 +206,18 @@ pub async fn close_unpaid(
     failure: Option<&str>,
 ) -> Result<bool> {
     let mut tx = db.begin().await?;
-    let closed = sqlx::query(
-        "UPDATE orders SET status = $2, failure = $3 WHERE id = $1 AND status = 'pending'",
-    )
-    .bind(order_id)
-    .bind(OrderStatus::from(end).as_str())
-    .bind(failure)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if closed == 1 {
-        release_seats(&mut tx, order_id).await?;
+    let closed = store::close_pending(&mut *tx, order_id, end.into(), failure).await?;
+    if closed {
+        store::release_order_seats(&mut *tx, order_id).await?;
     }
     tx.commit().await?;
-    Ok(closed == 1)
+    Ok(closed)
 }
 
 /// Expire every pending order past its reservation. Answers how many expired.
 pub async fn expire_overdue(db: &Db) -> Result<usize> {
-    let overdue: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM orders WHERE status = 'pending' AND expires_at <= $1")
-            .bind(now_ms())
-            .fetch_all(db)
-            .await?;
     let mut expired = 0;
-    for (id,) in overdue {
+    for id in store::overdue_pending(db, now_ms()).await? {
         if close_unpaid(db, &id, Unpaid::Expired, None).await? {
             expired += 1;
         }
@@ -335,49 +225,11 @@ pub async fn expire_overdue(db: &Db) -> Result<usize> {
     Ok(expired)
 }
 
-/// Pending orders held from one client address by accounts other than `account_id`,
-/// and when the first of them lapses.
-pub async fn pending_from_client(
-    db: &Db,
-    client_ip: &str,
-    account_id: &str,
-) -> Result<(i64, Option<i64>)> {
-    Ok(sqlx::query_as(
-        "SELECT COUNT(*), MIN(expires_at) FROM orders \
-         WHERE status = 'pending' AND client_ip = $1 AND account_id <> $2",
-    )
-    .bind(client_ip)
-    .bind(account_id)
-    .fetch_one(db)
-    .await?)
-}
-
-/// The Stripe Checkout Sessions of an account's open checkout (expired when a new
-/// checkout replaces it, so the old one can no longer be paid).
-pub async fn pending_sessions(db: &Db, account_id: &str) -> Result<Vec<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT provider_ref FROM orders WHERE account_id = $1 AND status = 'pending' \
-         AND provider = 'stripe' AND provider_ref IS NOT NULL",
-    )
-    .bind(account_id)
-    .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(|(session,)| session).collect())
-}
-
 /// Close every open checkout that holds a seat of a cancelled concert; answers the
 /// Stripe sessions to expire.
 pub async fn close_pending_for_event(db: &Db, event_id: &str) -> Result<Vec<String>> {
-    let pending: Vec<(String, String, Option<String>)> = sqlx::query_as(
-        "SELECT o.id, o.provider, o.provider_ref FROM orders o \
-         WHERE o.status = 'pending' AND EXISTS (SELECT 1 FROM order_items i \
-         WHERE i.order_id = o.id AND i.item_kind = 'event' AND i.item_id = $1)",
-    )
-    .bind(event_id)
-    .fetch_all(db)
-    .await?;
     let mut sessions = Vec::new();
-    for (id, provider, session) in pending {
+    for (id, provider, session) in store::pending_for_event(db, event_id).await? {
         if close_unpaid(db, &id, Unpaid::Failed, Some("the concert was cancelled")).await?
             && provider == "stripe"
         {
@@ -405,63 +257,32 @@ pub async fn fulfil(
     let db = &app.db;
     let now = now_ms();
     let mut tx = db.begin().await?;
-    let from_pending = sqlx::query(
-        "UPDATE orders SET status = 'paid', paid_at = $2, provider_ref = COALESCE($3, provider_ref) \
-         WHERE id = $1 AND status = 'pending'",
-    )
-    .bind(order_id)
-    .bind(now)
-    .bind(provider_ref)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if from_pending == 0 {
-        let order = by_id(db, order_id)
+    if !store::mark_paid(&mut *tx, order_id, now, provider_ref).await? {
+        let order = store::order_by_id(db, order_id)
             .await?
             .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
-        match order.status {
-            status if status.is_settled() => return Ok(Fulfilment::AlreadyDone),
-            _ => {
-                // Paid after the hold lapsed: take the seats again if they are free.
-                let revived = sqlx::query(
-                    "UPDATE orders SET status = 'paid', paid_at = $2, failure = NULL, \
-                     provider_ref = COALESCE($3, provider_ref) \
-                     WHERE id = $1 AND status IN ('expired', 'failed')",
-                )
-                .bind(order_id)
-                .bind(now)
-                .bind(provider_ref)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if revived == 0 {
-                    return Ok(Fulfilment::AlreadyDone);
-                }
-                for item in items(db, order_id)
-                    .await?
-                    .iter()
-                    .filter(|i| i.item_kind == ItemKind::Event)
-                {
-                    if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
-                        tx.rollback().await?;
-                        return Err(Error::conflict(
-                            Msg::SoldOutBeforePayment.with("title", item.title.as_str()),
-                        ));
-                    }
-                }
+        if order.status.is_settled()
+            || !store::mark_lapsed_paid(&mut *tx, order_id, now, provider_ref).await?
+        {
+            return Ok(Fulfilment::AlreadyDone);
+        }
+        // Paid after the hold lapsed: take the seats again if they are free.
+        for item in store::order_items(db, order_id)
+            .await?
+            .iter()
+            .filter(|i| i.item_kind == ItemKind::Event)
+        {
+            if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
+                tx.rollback().await?;
+                return Err(Error::conflict(
+                    Msg::SoldOutBeforePayment.with("title", item.title.as_str()),
+                ));
             }
         }
     }
     // A concert cancelled since the checkout began is never sold, whatever was paid:
     // the caller gives the money back.
-    let (cancelled,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM order_items i JOIN events e ON e.id = i.item_id \
-         WHERE i.order_id = $1 AND i.item_kind = 'event' AND e.status = 'cancelled'",
-    )
-    .bind(order_id)
-    .fetch_one(&mut *tx)
-    .await?;
-    if cancelled > 0 {
+    if store::cancelled_concerts_of_order(&mut *tx, order_id).await? > 0 {
         tx.rollback().await?;
         close_unpaid(
             db,
@@ -472,68 +293,35 @@ pub async fn fulfil(
         .await?;
         return Err(Error::conflict(Msg::ConcertCancelled));
     }
-    let order = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM orders WHERE id = $1"
-    )))
-    .bind(order_id)
-    .fetch_one(&mut *tx)
-    .await?;
-    let order_items = sqlx::query_as::<_, OrderItem>(
-        "SELECT item_kind, item_id, title, price_minor FROM order_items WHERE order_id = $1",
-    )
-    .bind(order_id)
-    .fetch_all(&mut *tx)
-    .await?;
+    let order = store::order_by_id(&mut *tx, order_id)
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
+    let order_items = store::order_items(&mut *tx, order_id).await?;
     for item in &order_items {
         match item.item_kind {
             ItemKind::Event => {
-                sqlx::query(
-                    "INSERT INTO tickets (id, account_id, event_id, order_id, created_at) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(uuid::Uuid::new_v4().to_string())
-                .bind(&order.account_id)
-                .bind(&item.item_id)
-                .bind(order_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| crate::error::conflict_on_unique(e, Msg::AlreadyHaveTicket))?;
+                store::insert_ticket(&mut *tx, &order.account_id, &item.item_id, order_id, now)
+                    .await
+                    .map_err(|e| crate::error::conflict_on_unique(e, Msg::AlreadyHaveTicket))?;
             }
             ItemKind::Pass => {
-                let (days,): (i64,) =
-                    sqlx::query_as("SELECT days FROM pricing_plans WHERE id = $1")
-                        .bind(&item.item_id)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                sqlx::query(
-                    "INSERT INTO passes (id, account_id, plan_id, order_id, valid_from, valid_until, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $5)",
+                let plan = store::plan_by_id(&mut *tx, &item.item_id)
+                    .await?
+                    .ok_or_else(|| Error::internal("an order's pass has no plan"))?;
+                store::insert_pass(
+                    &mut *tx,
+                    &order.account_id,
+                    &item.item_id,
+                    order_id,
+                    now,
+                    now + plan.days * 86_400_000,
                 )
-                .bind(uuid::Uuid::new_v4().to_string())
-                .bind(&order.account_id)
-                .bind(&item.item_id)
-                .bind(order_id)
-                .bind(now)
-                .bind(now + days * 86_400_000)
-                .execute(&mut *tx)
                 .await?;
             }
         }
-        sqlx::query(
-            "DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3",
-        )
-        .bind(&order.account_id)
-        .bind(item.item_kind.as_str())
-        .bind(&item.item_id)
-        .execute(&mut *tx)
-        .await?;
+        store::delete_cart_item(&mut *tx, &order.account_id, item.item_kind, &item.item_id).await?;
     }
-    sqlx::query("UPDATE orders SET status = 'fulfilled', fulfilled_at = $2 WHERE id = $1")
-        .bind(order_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    store::mark_fulfilled(&mut *tx, order_id, now).await?;
     tx.commit().await?;
     send_receipt(app, &order, &order_items).await;
     Ok(Fulfilment::Done)

@@ -10,19 +10,10 @@ use crate::db::{Db, now_ms};
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 
+use super::model::PlanRow;
 use super::money;
+use super::store;
 use crate::i18n::Msg;
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct PlanRow {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    pub price_minor: i64,
-    pub currency: String,
-    pub days: i64,
-    pub active: i64,
-}
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -52,12 +43,7 @@ impl From<PlanRow> for Plan {
 }
 
 pub async fn by_id(db: &Db, id: &str) -> Result<Option<PlanRow>> {
-    Ok(sqlx::query_as::<_, PlanRow>(
-        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(db)
-    .await?)
+    store::plan_by_id(db, id).await
 }
 
 /// Active plans for everyone; staff also see retired ones.
@@ -66,12 +52,7 @@ pub async fn list(
     MaybeUser(user): MaybeUser,
 ) -> Result<Api<Vec<Plan>>> {
     let staff = user.is_some_and(|u| u.account.role().is_staff());
-    let sql = if staff {
-        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans ORDER BY price_minor, name"
-    } else {
-        "SELECT id, name, description, price_minor, currency, days, active FROM pricing_plans WHERE active = 1 ORDER BY price_minor, name"
-    };
-    let rows = sqlx::query_as::<_, PlanRow>(sql).fetch_all(&app.db).await?;
+    let rows = store::list_plans(&app.db, staff).await?;
     Ok(Api::ok(rows.into_iter().map(Plan::from).collect()))
 }
 
@@ -115,25 +96,11 @@ fn apply(row: &mut PlanRow, input: PlanInput) -> Result<()> {
 }
 
 async fn save(db: &Db, row: &PlanRow, insert: bool) -> Result<()> {
-    let sql = if insert {
-        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
+    if insert {
+        store::insert_plan(db, row, now_ms()).await
     } else {
-        "UPDATE pricing_plans SET name = $2, description = $3, price_minor = $4, currency = $5, \
-         days = $6, active = $7, updated_at = $8 WHERE id = $1"
-    };
-    sqlx::query(sql)
-        .bind(&row.id)
-        .bind(&row.name)
-        .bind(&row.description)
-        .bind(row.price_minor)
-        .bind(&row.currency)
-        .bind(row.days)
-        .bind(row.active)
-        .bind(now_ms())
-        .execute(db)
-        .await?;
-    Ok(())
+        store::update_plan(db, row, now_ms()).await
+    }
 }
 
 pub async fn create(
@@ -183,9 +150,6 @@ pub async fn retire(
         .ok_or_else(|| Error::not_found(Msg::PassNotFound))?;
     row.active = 0;
     save(&app.db, &row, false).await?;
-    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'pass' AND item_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
+    store::delete_pass_from_carts(&app.db, &id).await?;
     Ok(Api::ok(row.into()))
 }

@@ -110,7 +110,7 @@ pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
     )
     .await
     .unwrap();
-    orders::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
+    encore::commerce::store::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
         .await
         .unwrap();
     (order, fan.id.clone())

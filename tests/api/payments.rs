@@ -153,7 +153,7 @@ async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
     let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe")
         .await
         .unwrap();
-    orders::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
+    encore::commerce::store::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
         .await
         .unwrap();
     order

@@ -1,0 +1,767 @@
+//! Every query of the commerce domain: orders and their lines, seats, tickets, passes,
+//! refunds, the cart, pricing plans, the billing profile and payment webhooks. One
+//! function per statement; the rules that combine them (and their transactions) live in
+//! `orders`, `refunds`, `checkout` and `cart`.
+
+use sqlx::Any;
+
+use super::model::{BillingRow, ItemKind, OrderItem, OrderRow, OrderStatus, PlanRow};
+use crate::db::Db;
+use crate::error::Result;
+
+/// Anything a query runs on: the pool, or a connection inside a transaction.
+pub trait Exec<'e>: sqlx::Executor<'e, Database = Any> {}
+impl<'e, T: sqlx::Executor<'e, Database = Any>> Exec<'e> for T {}
+
+const ORDER_COLUMNS: &str = "id, account_id, status, total_minor, currency, provider, \
+    provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, \
+    refunded_at";
+
+const PLAN_COLUMNS: &str = "id, name, description, price_minor, currency, days, active";
+
+// -------------------------------------------------------------------------------- orders
+
+#[tracing::instrument(skip_all)]
+pub async fn order_by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<OrderRow>> {
+    Ok(sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {ORDER_COLUMNS} FROM orders WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// One page of orders, newest first (of one account, or of everyone), and how many
+/// there are in all.
+#[tracing::instrument(skip_all)]
+pub async fn list_orders(
+    db: &Db,
+    account_id: Option<&str>,
+    page: i64,
+    page_size: i64,
+) -> Result<(Vec<OrderRow>, i64)> {
+    let offset = (page - 1) * page_size;
+    let filter = if account_id.is_some() {
+        "WHERE account_id = $1"
+    } else {
+        ""
+    };
+    let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {ORDER_COLUMNS} FROM orders {filter} ORDER BY created_at DESC, id \
+         LIMIT {page_size} OFFSET {offset}"
+    )));
+    let mut count = sqlx::query_as::<_, (i64,)>(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM orders {filter}"
+    )));
+    if let Some(id) = account_id {
+        rows = rows.bind(id);
+        count = count.bind(id);
+    }
+    Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn order_items<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Vec<OrderItem>> {
+    Ok(sqlx::query_as::<_, OrderItem>(
+        "SELECT order_id, item_kind, item_id, title, price_minor FROM order_items \
+         WHERE order_id = $1 ORDER BY item_kind, title",
+    )
+    .bind(order_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The lines of several orders in one query (a page of orders).
+#[tracing::instrument(skip_all, fields(orders = order_ids.len()))]
+pub async fn items_of_orders(db: &Db, order_ids: &[&str]) -> Result<Vec<OrderItem>> {
+    if order_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=order_ids.len()).map(|i| format!("${i}")).collect();
+    let mut query = sqlx::query_as::<_, OrderItem>(sqlx::AssertSqlSafe(format!(
+        "SELECT order_id, item_kind, item_id, title, price_minor FROM order_items \
+         WHERE order_id IN ({}) ORDER BY item_kind, title",
+        placeholders.join(", ")
+    )));
+    for id in order_ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
+}
+
+/// A no-op write on the account's row: one account's checkouts take turns behind it
+/// (the row lock on PostgreSQL, the write lock on SQLite).
+#[tracing::instrument(skip_all)]
+pub async fn lock_account_for_checkout<'e>(db: impl Exec<'e>, account_id: &str) -> Result<()> {
+    sqlx::query("UPDATE accounts SET enabled = enabled WHERE id = $1")
+        .bind(account_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Expire the account's pending order (a newer checkout replaces it); answers its id.
+#[tracing::instrument(skip_all)]
+pub async fn replace_pending_of_account<'e>(
+    db: impl Exec<'e>,
+    account_id: &str,
+) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "UPDATE orders SET status = 'expired', failure = 'replaced by a newer checkout' \
+         WHERE account_id = $1 AND status = 'pending' RETURNING id",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+pub struct NewOrder<'a> {
+    pub id: &'a str,
+    pub account_id: &'a str,
+    pub total_minor: i64,
+    pub currency: &'a str,
+    pub provider: &'a str,
+    pub checkout_token_hash: &'a str,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub client_ip: Option<&'a str>,
+}
+
+/// Write a pending order. The one-pending-order-per-account index may refuse it.
+#[tracing::instrument(skip_all)]
+pub async fn insert_pending_order<'e>(
+    db: impl Exec<'e>,
+    order: &NewOrder<'_>,
+) -> std::result::Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
+         checkout_token_hash, created_at, expires_at, client_ip) \
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(order.id)
+    .bind(order.account_id)
+    .bind(order.total_minor)
+    .bind(order.currency)
+    .bind(order.provider)
+    .bind(order.checkout_token_hash)
+    .bind(order.created_at)
+    .bind(order.expires_at)
+    .bind(order.client_ip)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_order_item<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    kind: ItemKind,
+    item_id: &str,
+    title: &str,
+    price_minor: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(order_id)
+    .bind(kind.as_str())
+    .bind(item_id)
+    .bind(title)
+    .bind(price_minor)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn set_provider_ref(db: &Db, order_id: &str, provider_ref: &str) -> Result<()> {
+    sqlx::query("UPDATE orders SET provider_ref = $2 WHERE id = $1")
+        .bind(order_id)
+        .bind(provider_ref)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Take one seat of a concert, never above its capacity; `on_sale_only` also requires
+/// the concert to be on sale. The conditional increment takes the concert's row lock.
+#[tracing::instrument(skip_all)]
+pub async fn take_seat<'e>(db: impl Exec<'e>, event_id: &str, on_sale_only: bool) -> Result<bool> {
+    let sql = if on_sale_only {
+        "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
+         AND status IN ('published', 'live', 'ended') \
+         AND (capacity IS NULL OR seats_taken < capacity)"
+    } else {
+        "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
+         AND (capacity IS NULL OR seats_taken < capacity)"
+    };
+    let held = sqlx::query(sql).bind(event_id).execute(db).await?;
+    Ok(held.rows_affected() == 1)
+}
+
+/// Give back the seats an order's concert lines hold.
+#[tracing::instrument(skip_all)]
+pub async fn release_order_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+         (SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
+    )
+    .bind(order_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Pending → `status` (expired or failed). False when the order was no longer pending.
+#[tracing::instrument(skip_all, fields(status = status.as_str()))]
+pub async fn close_pending<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    status: OrderStatus,
+    failure: Option<&str>,
+) -> Result<bool> {
+    let closed = sqlx::query(
+        "UPDATE orders SET status = $2, failure = $3 WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(order_id)
+    .bind(status.as_str())
+    .bind(failure)
+    .execute(db)
+    .await?;
+    Ok(closed.rows_affected() == 1)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn overdue_pending(db: &Db, now: i64) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> =
+        sqlx::query_as("SELECT id FROM orders WHERE status = 'pending' AND expires_at <= $1")
+            .bind(now)
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// Pending orders held from one client address by accounts other than `account_id`,
+/// and when the first of them lapses.
+#[tracing::instrument(skip_all)]
+pub async fn pending_from_client(
+    db: &Db,
+    client_ip: &str,
+    account_id: &str,
+) -> Result<(i64, Option<i64>)> {
+    Ok(sqlx::query_as(
+        "SELECT COUNT(*), MIN(expires_at) FROM orders \
+         WHERE status = 'pending' AND client_ip = $1 AND account_id <> $2",
+    )
+    .bind(client_ip)
+    .bind(account_id)
+    .fetch_one(db)
+    .await?)
+}
+
+/// The Stripe Checkout Sessions of an account's open checkout.
+#[tracing::instrument(skip_all)]
+pub async fn pending_stripe_sessions(db: &Db, account_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT provider_ref FROM orders WHERE account_id = $1 AND status = 'pending' \
+         AND provider = 'stripe' AND provider_ref IS NOT NULL",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(session,)| session).collect())
+}
+
+/// Open checkouts holding a seat of a concert: (order, provider, provider reference).
+#[tracing::instrument(skip_all)]
+pub async fn pending_for_event(
+    db: &Db,
+    event_id: &str,
+) -> Result<Vec<(String, String, Option<String>)>> {
+    Ok(sqlx::query_as(
+        "SELECT o.id, o.provider, o.provider_ref FROM orders o \
+         WHERE o.status = 'pending' AND EXISTS (SELECT 1 FROM order_items i \
+         WHERE i.order_id = o.id AND i.item_kind = 'event' AND i.item_id = $1)",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Pending → paid. False when the order was not pending.
+#[tracing::instrument(skip_all)]
+pub async fn mark_paid<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    now: i64,
+    provider_ref: Option<&str>,
+) -> Result<bool> {
+    let paid = sqlx::query(
+        "UPDATE orders SET status = 'paid', paid_at = $2, provider_ref = COALESCE($3, provider_ref) \
+         WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(order_id)
+    .bind(now)
+    .bind(provider_ref)
+    .execute(db)
+    .await?;
+    Ok(paid.rows_affected() == 1)
+}
+
+/// Expired or failed → paid: a payment that arrived after its hold lapsed.
+#[tracing::instrument(skip_all)]
+pub async fn mark_lapsed_paid<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    now: i64,
+    provider_ref: Option<&str>,
+) -> Result<bool> {
+    let revived = sqlx::query(
+        "UPDATE orders SET status = 'paid', paid_at = $2, failure = NULL, \
+         provider_ref = COALESCE($3, provider_ref) \
+         WHERE id = $1 AND status IN ('expired', 'failed')",
+    )
+    .bind(order_id)
+    .bind(now)
+    .bind(provider_ref)
+    .execute(db)
+    .await?;
+    Ok(revived.rows_affected() == 1)
+}
+
+/// How many of an order's concerts have been cancelled.
+#[tracing::instrument(skip_all)]
+pub async fn cancelled_concerts_of_order<'e>(db: impl Exec<'e>, order_id: &str) -> Result<i64> {
+    let (cancelled,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM order_items i JOIN events e ON e.id = i.item_id \
+         WHERE i.order_id = $1 AND i.item_kind = 'event' AND e.status = 'cancelled'",
+    )
+    .bind(order_id)
+    .fetch_one(db)
+    .await?;
+    Ok(cancelled)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn mark_fulfilled<'e>(db: impl Exec<'e>, order_id: &str, now: i64) -> Result<()> {
+    sqlx::query("UPDATE orders SET status = 'fulfilled', fulfilled_at = $2 WHERE id = $1")
+        .bind(order_id)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+// ------------------------------------------------------------------- tickets and passes
+
+/// Issue a ticket; the one-ticket-per-concert index may refuse it.
+#[tracing::instrument(skip_all)]
+pub async fn insert_ticket<'e>(
+    db: impl Exec<'e>,
+    account_id: &str,
+    event_id: &str,
+    order_id: &str,
+    now: i64,
+) -> std::result::Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO tickets (id, account_id, event_id, order_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(account_id)
+    .bind(event_id)
+    .bind(order_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_pass<'e>(
+    db: impl Exec<'e>,
+    account_id: &str,
+    plan_id: &str,
+    order_id: &str,
+    valid_from: i64,
+    valid_until: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO passes (id, account_id, plan_id, order_id, valid_from, valid_until, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $5)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(account_id)
+    .bind(plan_id)
+    .bind(order_id)
+    .bind(valid_from)
+    .bind(valid_until)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The ids of an order's tickets or passes that still give access.
+#[tracing::instrument(skip_all, fields(kind = kind.as_str()))]
+pub async fn live_access_of_order(db: &Db, kind: ItemKind, order_id: &str) -> Result<Vec<String>> {
+    let sql = match kind {
+        ItemKind::Event => "SELECT id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL",
+        ItemKind::Pass => "SELECT id FROM passes WHERE order_id = $1 AND revoked_at IS NULL",
+    };
+    let rows: Vec<(String,)> = sqlx::query_as(sql).bind(order_id).fetch_all(db).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// End the access an order's tickets or passes give.
+#[tracing::instrument(skip_all, fields(kind = kind.as_str()))]
+pub async fn revoke_access_of_order<'e>(
+    db: impl Exec<'e>,
+    kind: ItemKind,
+    order_id: &str,
+    now: i64,
+) -> Result<()> {
+    let sql = match kind {
+        ItemKind::Event => {
+            "UPDATE tickets SET revoked_at = $2 WHERE order_id = $1 AND revoked_at IS NULL"
+        }
+        ItemKind::Pass => {
+            "UPDATE passes SET revoked_at = $2 WHERE order_id = $1 AND revoked_at IS NULL"
+        }
+    };
+    sqlx::query(sql)
+        .bind(order_id)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Give back the seats of an order's live tickets.
+#[tracing::instrument(skip_all)]
+pub async fn release_ticket_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+         (SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
+    )
+    .bind(order_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A concert's live tickets with the price paid for each: (ticket, order, price).
+#[tracing::instrument(skip_all)]
+pub async fn live_tickets_of_event(db: &Db, event_id: &str) -> Result<Vec<(String, String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.order_id, i.price_minor FROM tickets t \
+         JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' \
+         AND i.item_id = t.event_id \
+         WHERE t.event_id = $1 AND t.revoked_at IS NULL",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// End one ticket's access. False when it had already ended.
+#[tracing::instrument(skip_all)]
+pub async fn revoke_ticket<'e>(db: impl Exec<'e>, ticket_id: &str, now: i64) -> Result<bool> {
+    let revoked =
+        sqlx::query("UPDATE tickets SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+            .bind(ticket_id)
+            .bind(now)
+            .execute(db)
+            .await?;
+    Ok(revoked.rows_affected() == 1)
+}
+
+// ------------------------------------------------------------------------------ refunds
+
+#[tracing::instrument(skip_all)]
+pub async fn refunded_so_far(db: &Db, order_id: &str) -> Result<i64> {
+    let (sum,): (i64,) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM refunds WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_one(db)
+    .await?;
+    Ok(sum)
+}
+
+/// Fulfilled → refunded. False when the order was not fulfilled (refunded meanwhile).
+#[tracing::instrument(skip_all)]
+pub async fn mark_refunded<'e>(db: impl Exec<'e>, order_id: &str, now: i64) -> Result<bool> {
+    let changed = sqlx::query(
+        "UPDATE orders SET status = 'refunded', refunded_at = $2 \
+         WHERE id = $1 AND status = 'fulfilled'",
+    )
+    .bind(order_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(changed.rows_affected() == 1)
+}
+
+/// Fulfilled → refunded once none of the order's tickets and passes gives access.
+#[tracing::instrument(skip_all)]
+pub async fn mark_refunded_when_nothing_left<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 \
+         AND status = 'fulfilled' \
+         AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = $1 AND revoked_at IS NULL) \
+         AND NOT EXISTS (SELECT 1 FROM passes WHERE order_id = $1 AND revoked_at IS NULL)",
+    )
+    .bind(order_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_refund<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    amount_minor: i64,
+    reason: &str,
+    provider_ref: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO refunds (id, order_id, amount_minor, reason, provider_ref, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(order_id)
+    .bind(amount_minor)
+    .bind(reason)
+    .bind(provider_ref)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+// --------------------------------------------------------------------------------- cart
+
+#[derive(sqlx::FromRow)]
+pub struct CartRow {
+    #[sqlx(try_from = "String")]
+    pub item_kind: ItemKind,
+    pub item_id: String,
+    pub added_at: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
+    Ok(sqlx::query_as::<_, CartRow>(
+        "SELECT item_kind, item_id, added_at FROM cart_items WHERE account_id = $1 \
+         ORDER BY added_at, item_id",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Adding twice keeps one entry.
+#[tracing::instrument(skip_all)]
+pub async fn insert_cart_item(
+    db: &Db,
+    account_id: &str,
+    kind: ItemKind,
+    item_id: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO cart_items (account_id, item_kind, item_id, added_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (account_id, item_kind, item_id) DO NOTHING",
+    )
+    .bind(account_id)
+    .bind(kind.as_str())
+    .bind(item_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn delete_cart_item<'e>(
+    db: impl Exec<'e>,
+    account_id: &str,
+    kind: ItemKind,
+    item_id: &str,
+) -> Result<()> {
+    sqlx::query("DELETE FROM cart_items WHERE account_id = $1 AND item_kind = $2 AND item_id = $3")
+        .bind(account_id)
+        .bind(kind.as_str())
+        .bind(item_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn clear_cart(db: &Db, account_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM cart_items WHERE account_id = $1")
+        .bind(account_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A retired pass leaves every cart.
+#[tracing::instrument(skip_all)]
+pub async fn delete_pass_from_carts(db: &Db, plan_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'pass' AND item_id = $1")
+        .bind(plan_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+// ------------------------------------------------------------------------ pricing plans
+
+#[tracing::instrument(skip_all)]
+pub async fn plan_by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<PlanRow>> {
+    Ok(sqlx::query_as::<_, PlanRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {PLAN_COLUMNS} FROM pricing_plans WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// The plans on sale, cheapest first; with `retired`, the retired ones too.
+#[tracing::instrument(skip_all)]
+pub async fn list_plans(db: &Db, retired: bool) -> Result<Vec<PlanRow>> {
+    let filter = if retired { "" } else { "WHERE active = 1" };
+    Ok(sqlx::query_as::<_, PlanRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {PLAN_COLUMNS} FROM pricing_plans {filter} ORDER BY price_minor, name"
+    )))
+    .fetch_all(db)
+    .await?)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_plan(db: &Db, row: &PlanRow, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, \
+         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+    )
+    .bind(&row.id)
+    .bind(&row.name)
+    .bind(&row.description)
+    .bind(row.price_minor)
+    .bind(&row.currency)
+    .bind(row.days)
+    .bind(row.active)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn update_plan(db: &Db, row: &PlanRow, now: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE pricing_plans SET name = $2, description = $3, price_minor = $4, currency = $5, \
+         days = $6, active = $7, updated_at = $8 WHERE id = $1",
+    )
+    .bind(&row.id)
+    .bind(&row.name)
+    .bind(&row.description)
+    .bind(row.price_minor)
+    .bind(&row.currency)
+    .bind(row.days)
+    .bind(row.active)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------- billing profile
+
+#[tracing::instrument(skip_all)]
+pub async fn billing_profile(db: &Db) -> Result<Option<BillingRow>> {
+    Ok(sqlx::query_as::<_, BillingRow>(
+        "SELECT name, email, address, city, country, company, bank_name, account_name, sort_code, \
+         account_number, bank_notes FROM billing_profile WHERE id = 'default'",
+    )
+    .fetch_optional(db)
+    .await?)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn save_billing_profile(db: &Db, row: &BillingRow, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO billing_profile (id, name, email, address, city, country, company, bank_name, \
+         account_name, sort_code, account_number, bank_notes, updated_at) \
+         VALUES ('default', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, \
+         address = excluded.address, city = excluded.city, country = excluded.country, \
+         company = excluded.company, bank_name = excluded.bank_name, \
+         account_name = excluded.account_name, sort_code = excluded.sort_code, \
+         account_number = excluded.account_number, bank_notes = excluded.bank_notes, \
+         updated_at = excluded.updated_at",
+    )
+    .bind(&row.name)
+    .bind(&row.email)
+    .bind(&row.address)
+    .bind(&row.city)
+    .bind(&row.country)
+    .bind(&row.company)
+    .bind(&row.bank_name)
+    .bind(&row.account_name)
+    .bind(&row.sort_code)
+    .bind(&row.account_number)
+    .bind(&row.bank_notes)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+// ----------------------------------------------------------------------- payment events
+
+/// Remember a provider's webhook event; false when it was seen before (a retry).
+#[tracing::instrument(skip_all)]
+pub async fn record_payment_event(db: &Db, event_id: &str, kind: &str, now: i64) -> Result<bool> {
+    let inserted = sqlx::query(
+        "INSERT INTO payment_events (provider, event_id, kind, received_at) \
+         VALUES ('stripe', $1, $2, $3) ON CONFLICT (provider, event_id) DO NOTHING",
+    )
+    .bind(event_id)
+    .bind(kind)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(inserted.rows_affected() == 1)
+}
+
+/// Forget a webhook event whose handling failed, so the provider's retry is handled.
+#[tracing::instrument(skip_all)]
+pub async fn forget_payment_event(db: &Db, event_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM payment_events WHERE provider = 'stripe' AND event_id = $1")
+        .bind(event_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn last_payment_event_at(db: &Db) -> Result<Option<i64>> {
+    let (last,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(received_at) FROM payment_events WHERE provider = 'stripe'")
+            .fetch_one(db)
+            .await?;
+    Ok(last)
+}
