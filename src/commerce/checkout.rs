@@ -6,8 +6,8 @@ use std::net::IpAddr;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::app::AppState;
@@ -21,8 +21,8 @@ use crate::events::store as events;
 
 use super::cart;
 use super::model::{ItemKind, OrderRow, OrderStatus};
-use super::money;
 use super::orders::{self, Fulfilment, NewItem, Unpaid};
+use super::pay_page::PayPage;
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use super::store;
@@ -200,137 +200,18 @@ pub async fn pay_page(
         .as_deref()
         .and_then(Lang::from_code)
         .unwrap_or_default();
-    let t = |msg: Msg| msg.render(lang);
     let token = q.token.unwrap_or_default();
-    // The page's one script and one style sheet carry this nonce; its CSP allows nothing else.
-    let nonce = crate::crypto::random_token(16);
-    let order = match payable_order(&app, &order_id, &token).await {
-        Ok(order) => order,
-        Err(_) => {
-            return page(
-                lang,
-                &nonce,
-                &t(Msg::PayNotFoundTitle),
-                &escape(&t(Msg::CheckoutNotFound)),
-            );
+    let page = match payable_order(&app, &order_id, &token).await {
+        Err(_) => PayPage::not_found(lang),
+        Ok(order) if order.status == OrderStatus::Pending => {
+            let lines = store::order_items(&app.db, &order.id)
+                .await
+                .unwrap_or_default();
+            PayPage::form(lang, &order, &lines, token)
         }
+        Ok(order) => PayPage::closed(lang, order.status),
     };
-    let items = store::order_items(&app.db, &order.id)
-        .await
-        .unwrap_or_default();
-    let lines: String = items
-        .iter()
-        .map(|i| {
-            format!(
-                "<tr><td>{}</td><td class=num>{}</td></tr>",
-                escape(&i.title),
-                money::format(i.price_minor, &order.currency)
-            )
-        })
-        .collect();
-    let total = money::format(order.total_minor, &order.currency);
-    let body = if order.status == OrderStatus::Pending {
-        format!(
-            r#"<table>{lines}<tr class=total><td>{t_total}</td><td class=num>{total}</td></tr></table>
-<form id=pay>
-<label>{t_name}<input name=name autocomplete=cc-name required></label>
-<label>{t_number}<input name=cardNumber inputmode=numeric autocomplete=cc-number placeholder="4242 4242 4242 4242" dir=ltr required></label>
-<div class=row><label>{t_expiry}<input name=expiry placeholder="MM/YY" autocomplete=cc-exp dir=ltr required></label>
-<label>{t_cvc}<input name=cvc inputmode=numeric autocomplete=cc-csc placeholder="123" dir=ltr required></label></div>
-<button type=submit>{t_pay}</button>
-<p id=message role=alert></p>
-</form>
-<details><summary>{t_cards}</summary><ul>
-<li><span dir=ltr>4242 4242 4242 4242</span> — {t_ok}</li><li><span dir=ltr>4000 0000 0000 0002</span> — {t_declined}</li>
-<li><span dir=ltr>4000 0000 0000 9995</span> — {t_funds}</li><li><span dir=ltr>4000 0000 0000 0119</span> — {t_retry}</li>
-</ul>{t_future}</details>
-<script nonce="{nonce}">
-document.getElementById('pay').addEventListener('submit', async (e) => {{
-  e.preventDefault();
-  const form = new FormData(e.target);
-  const message = document.getElementById('message');
-  message.textContent = {t_processing};
-  const body = Object.fromEntries(form.entries());
-  body.token = {token_json};
-  body.lang = {lang_json};
-  const res = await fetch('/api/v1/payments/test/{order_id}', {{ method: 'POST',
-    headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify(body) }});
-  const answer = await res.json();
-  if (answer.success) {{ window.location.assign(answer.payload.redirect); }}
-  else {{ message.textContent = answer.error; }}
-}});
-</script>"#,
-            token_json = serde_json::to_string(&token).unwrap_or_default(),
-            lang_json = serde_json::to_string(lang.code()).unwrap_or_default(),
-            t_processing = serde_json::to_string(&t(Msg::PayProcessing)).unwrap_or_default(),
-            order_id = order.id,
-            t_total = t(Msg::PayTotal),
-            t_name = t(Msg::PayName),
-            t_number = t(Msg::PayNumber),
-            t_expiry = t(Msg::PayExpiry),
-            t_cvc = t(Msg::PayCvc),
-            t_pay = escape(&Msg::PayButton.with("total", total.as_str()).render(lang)),
-            t_cards = t(Msg::PayTestCards),
-            t_ok = t(Msg::PaySucceeds),
-            t_declined = t(Msg::PayDeclinedCard),
-            t_funds = t(Msg::PayInsufficientCard),
-            t_retry = t(Msg::PayRetryCard),
-            t_future = t(Msg::PayAnyFuture),
-        )
-    } else {
-        format!(
-            "<p>{}</p><p><a href=\"/cart\">{}</a></p>",
-            escape(
-                &Msg::PayClosed
-                    .with("status", order.status.as_str())
-                    .render(lang)
-            ),
-            t(Msg::PayBack)
-        )
-    };
-    page(lang, &nonce, &t(Msg::PayTitle), &body)
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn page(language: Lang, nonce: &str, title: &str, body: &str) -> Response {
-    let (lang, dir, test_mode) = (
-        language.html_lang(),
-        if language.rtl() { "rtl" } else { "ltr" },
-        Msg::PayTestMode.render(language),
-    );
-    let html = format!(
-        r#"<!doctype html><html lang={lang} dir={dir}><head><meta charset=utf-8>
-<meta name=viewport content="width=device-width, initial-scale=1"><title>{title}</title>
-<style nonce="{nonce}">
-body{{font-family:system-ui,sans-serif;background:#1a1b1e;color:#e9ecef;margin:0;display:flex;justify-content:center}}
-main{{max-width:28rem;width:100%;padding:2rem 1.25rem}}h1{{font-size:1.4rem}}
-table{{width:100%;border-collapse:collapse;margin-bottom:1.5rem}}td{{padding:.4rem 0;border-bottom:1px solid #373a40}}
-.num{{text-align:end}}.total td{{font-weight:700;border:0}}
-label{{display:block;margin:.6rem 0;font-size:.9rem}}input{{display:block;width:100%;box-sizing:border-box;margin-top:.25rem;padding:.6rem;border-radius:6px;border:1px solid #5c5f66;background:#25262b;color:inherit;font-size:1rem}}
-.row{{display:flex;gap:1rem}}.row label{{flex:1}}
-button{{width:100%;margin-top:1rem;padding:.75rem;border:0;border-radius:6px;background:#3472F0;color:#fff;font-size:1rem;cursor:pointer}}
-#message{{min-height:1.5rem;color:#ffa8a8}}details{{margin-top:1.5rem;font-size:.85rem;color:#adb5bd}}a{{color:#74a6ff}}
-</style></head><body><main><h1>{title}</h1><p>{test_mode}</p>{body}</main></body></html>"#
-    );
-    let policy = format!(
-        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
-         connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; \
-         frame-ancestors 'none'"
-    );
-    (
-        [
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-            (header::CONTENT_SECURITY_POLICY, policy),
-        ],
-        Html(html),
-    )
-        .into_response()
+    page.into_response()
 }
 
 #[derive(Debug, Deserialize)]

@@ -7,6 +7,7 @@ pub mod checkout;
 pub mod model;
 pub mod money;
 pub mod orders;
+mod pay_page;
 pub mod plans;
 pub mod providers;
 pub mod refunds;

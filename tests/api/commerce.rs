@@ -485,7 +485,7 @@ async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persi
         .await
         .unwrap();
     assert!(
-        page.contains("dir=rtl") && page.contains("پرداخت Encore"),
+        page.contains("dir=\"rtl\"") && page.contains("پرداخت Encore"),
         "{page}"
     );
     let (path, token) = url.split_once("?token=").unwrap();

@@ -1,0 +1,225 @@
+//! The test provider's hosted checkout page (what Stripe's page is for Stripe), rendered
+//! from the template `pay.html` with HTML escaping on, under a CSP that runs only the
+//! page's own nonced script and style sheet.
+
+use std::sync::LazyLock;
+
+use axum::http::header;
+use axum::response::{Html, IntoResponse, Response};
+use minijinja::Environment;
+use serde::Serialize;
+
+use super::model::{OrderItem, OrderRow, OrderStatus};
+use super::money;
+use crate::i18n::{Lang, Msg};
+
+const TEMPLATE: &str = "pay.html";
+
+static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut env = Environment::new();
+    // A `.html` name turns HTML escaping on for every value.
+    env.add_template(TEMPLATE, include_str!("pay.html"))
+        .expect("pay.html is a valid template");
+    env
+});
+
+/// What the page shows: a form for a pending order, or a notice.
+#[derive(Serialize)]
+pub struct PayPage {
+    lang: &'static str,
+    lang_code: &'static str,
+    dir: &'static str,
+    title: String,
+    t: Texts,
+    order: Option<PayableOrder>,
+    notice: String,
+    back: Option<String>,
+    nonce: String,
+}
+
+#[derive(Serialize)]
+struct PayableOrder {
+    id: String,
+    token: String,
+    total: String,
+    lines: Vec<Line>,
+}
+
+#[derive(Serialize)]
+struct Line {
+    title: String,
+    price: String,
+}
+
+/// The page's texts in the reader's language.
+#[derive(Serialize, Default)]
+struct Texts {
+    test_mode: String,
+    total: String,
+    name: String,
+    number: String,
+    expiry: String,
+    cvc: String,
+    pay: String,
+    cards: String,
+    succeeds: String,
+    declined: String,
+    insufficient: String,
+    retry: String,
+    any_future: String,
+    processing: String,
+}
+
+impl PayPage {
+    fn new(lang: Lang, title: Msg) -> Self {
+        Self {
+            lang: lang.html_lang(),
+            lang_code: lang.code(),
+            dir: if lang.rtl() { "rtl" } else { "ltr" },
+            title: title.render(lang),
+            t: Texts {
+                test_mode: Msg::PayTestMode.render(lang),
+                ..Texts::default()
+            },
+            order: None,
+            notice: String::new(),
+            back: None,
+            // The page's one script and one style sheet carry this nonce.
+            nonce: crate::crypto::random_token(16),
+        }
+    }
+
+    /// No such order, or a wrong token: the same answer for both.
+    pub fn not_found(lang: Lang) -> Self {
+        Self {
+            notice: Msg::CheckoutNotFound.render(lang),
+            ..Self::new(lang, Msg::PayNotFoundTitle)
+        }
+    }
+
+    /// The order is no longer waiting for a payment.
+    pub fn closed(lang: Lang, status: OrderStatus) -> Self {
+        Self {
+            notice: Msg::PayClosed.with("status", status.as_str()).render(lang),
+            back: Some(Msg::PayBack.render(lang)),
+            ..Self::new(lang, Msg::PayTitle)
+        }
+    }
+
+    /// The card form for a pending order.
+    pub fn form(lang: Lang, order: &OrderRow, lines: &[OrderItem], token: String) -> Self {
+        let t = |msg: Msg| msg.render(lang);
+        let total = money::format(order.total_minor, &order.currency);
+        let page = Self::new(lang, Msg::PayTitle);
+        Self {
+            t: Texts {
+                total: t(Msg::PayTotal),
+                name: t(Msg::PayName),
+                number: t(Msg::PayNumber),
+                expiry: t(Msg::PayExpiry),
+                cvc: t(Msg::PayCvc),
+                pay: Msg::PayButton.with("total", total.as_str()).render(lang),
+                cards: t(Msg::PayTestCards),
+                succeeds: t(Msg::PaySucceeds),
+                declined: t(Msg::PayDeclinedCard),
+                insufficient: t(Msg::PayInsufficientCard),
+                retry: t(Msg::PayRetryCard),
+                any_future: t(Msg::PayAnyFuture),
+                processing: t(Msg::PayProcessing),
+                ..page.t
+            },
+            order: Some(PayableOrder {
+                id: order.id.clone(),
+                token,
+                total,
+                lines: lines
+                    .iter()
+                    .map(|line| Line {
+                        title: line.title.clone(),
+                        price: money::format(line.price_minor, &order.currency),
+                    })
+                    .collect(),
+            }),
+            ..page
+        }
+    }
+
+    fn render(&self) -> Result<String, minijinja::Error> {
+        let template = TEMPLATES.get_template(TEMPLATE)?;
+        template.render(minijinja::value::Serde(self))
+    }
+}
+
+impl IntoResponse for PayPage {
+    fn into_response(self) -> Response {
+        let html = match self.render() {
+            Ok(html) => html,
+            Err(err) => return crate::error::Error::internal(err).into_response(),
+        };
+        let nonce = &self.nonce;
+        let policy = format!(
+            "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
+             connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; \
+             frame-ancestors 'none'"
+        );
+        (
+            [
+                (header::CACHE_CONTROL, "no-store".to_owned()),
+                (header::CONTENT_SECURITY_POLICY, policy),
+            ],
+            Html(html),
+        )
+            .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_escaped_in_the_page_and_in_its_script() {
+        let order = OrderRow {
+            id: "o-1".into(),
+            account_id: "a".into(),
+            status: OrderStatus::Pending,
+            total_minor: 1500,
+            currency: "EUR".into(),
+            provider: "test".into(),
+            provider_ref: None,
+            checkout_token_hash: String::new(),
+            failure: None,
+            created_at: 0,
+            expires_at: 0,
+            paid_at: None,
+            fulfilled_at: None,
+            refunded_at: None,
+        };
+        let lines = [OrderItem {
+            order_id: "o-1".into(),
+            item_kind: super::super::model::ItemKind::Event,
+            item_id: "e".into(),
+            title: "<b>Band</b> & \"Friends\"".into(),
+            price_minor: 1500,
+        }];
+        let html = PayPage::form(Lang::Gb, &order, &lines, "</script><script>x".into())
+            .render()
+            .unwrap();
+        assert!(
+            html.contains("&lt;b&gt;Band&lt;&#x2f;b&gt; &amp; &quot;Friends&quot;"),
+            "{html}"
+        );
+        assert!(!html.contains("</script><script>x"));
+        assert!(html.contains("<form id=pay>"));
+    }
+
+    #[test]
+    fn a_closed_order_shows_its_status_and_no_form() {
+        let html = PayPage::closed(Lang::Ir, OrderStatus::Fulfilled)
+            .render()
+            .unwrap();
+        assert!(html.contains("dir=\"rtl\""));
+        assert!(!html.contains("<form"));
+        assert!(html.contains("href=\"/cart\""));
+    }
+}
