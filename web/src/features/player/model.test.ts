@@ -1,4 +1,5 @@
-import { canListen, formatClock, parseDenial, position } from './model';
+import type { SessionAction, SessionState } from './model';
+import { INITIAL_SESSION, canListen, formatClock, isTicking, parseDenial, position, sessionReducer } from './model';
 
 describe('player model', () => {
   it('lets owners listen while upcoming, live or in replay', () => {
@@ -28,5 +29,33 @@ describe('player model', () => {
     expect(position(10, { start: 0, end: 60 }, true, 59).atLiveEdge).toBe(false);
     expect(position(59, { start: 0, end: 60 }, false, null).atLiveEdge).toBe(false);
     expect(position(12, { start: 2, end: 60 }, true, null)).toMatchObject({ elapsed: 10, duration: 58 });
+  });
+});
+
+describe('listening session state machine', () => {
+  const run = (...actions: SessionAction[]): SessionState => actions.reduce(sessionReducer, INITIAL_SESSION);
+
+  it('connects, then plays the session the server opened', () => {
+    const state = run({ type: 'open' }, { type: 'opened', playlistUrl: '/stream/t/index.m3u8' }, { type: 'playing' });
+    expect(state).toEqual({ playlistUrl: '/stream/t/index.m3u8', phase: { kind: 'playing' }, live: null });
+  });
+
+  it('forgets whether the last session was live when a new one opens', () => {
+    const state = run({ type: 'opened', playlistUrl: '/a' }, { type: 'playlist', live: false }, { type: 'open' }, { type: 'opened', playlistUrl: '/b' });
+    expect(state.live).toBeNull();
+    expect(state.playlistUrl).toBe('/b');
+  });
+
+  it('a refusal drops the session and keeps the server’s words', () => {
+    const state = run({ type: 'opened', playlistUrl: '/a' }, { type: 'refused', message: 'Refunded.' });
+    expect(state.playlistUrl).toBeNull();
+    expect(state.phase).toEqual({ kind: 'refused', message: 'Refunded.' });
+  });
+
+  it('waits for the artist, plays, and stops when another device takes over', () => {
+    const state = run({ type: 'opened', playlistUrl: '/a' }, { type: 'waiting' }, { type: 'playing' }, { type: 'denied', denial: 'superseded' });
+    expect(state.phase).toEqual({ kind: 'denied', denial: 'superseded' });
+    expect(isTicking(state.phase)).toBe(false);
+    expect(isTicking(run({ type: 'waiting' }).phase)).toBe(true);
   });
 });

@@ -70,3 +70,63 @@ export function position(
     atLiveEdge: live && edge - currentTime <= LIVE_EDGE_TOLERANCE_S,
   };
 }
+
+/** Where a listening session stands, as the player shows it. */
+export type Phase =
+  | { kind: 'idle' }
+  | { kind: 'connecting' }
+  | { kind: 'waiting' }
+  | { kind: 'playing' }
+  | { kind: 'denied'; denial: Denial }
+  | { kind: 'refused'; message: string }
+  | { kind: 'failed' };
+
+export interface SessionState {
+  /** The session's playlist URL, once the server opened one. */
+  playlistUrl: string | null;
+  phase: Phase;
+  /** Whether the playlist is live (false: the replay, with EXT-X-ENDLIST); null until read. */
+  live: boolean | null;
+}
+
+export type SessionAction =
+  /** The fan pressed Listen (again). */
+  | { type: 'open' }
+  | { type: 'opened'; playlistUrl: string }
+  /** The server would not open a session (not yet open, refunded, …), in its words. */
+  | { type: 'refused'; message: string }
+  /** The playlist answered 404: the artist has not started. */
+  | { type: 'waiting' }
+  | { type: 'playing' }
+  | { type: 'playlist'; live: boolean }
+  | { type: 'denied'; denial: Denial }
+  | { type: 'failed' };
+
+export const INITIAL_SESSION: SessionState = { playlistUrl: null, phase: { kind: 'idle' }, live: null };
+
+/** The listening session's state machine (the `useStreamSession` hook runs its effects). */
+export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
+  switch (action.type) {
+    case 'open':
+      return { ...state, phase: { kind: 'connecting' } };
+    case 'opened':
+      return { playlistUrl: action.playlistUrl, phase: { kind: 'connecting' }, live: null };
+    case 'refused':
+      return { ...state, playlistUrl: null, phase: { kind: 'refused', message: action.message } };
+    case 'waiting':
+      return { ...state, phase: { kind: 'waiting' } };
+    case 'playing':
+      return { ...state, phase: { kind: 'playing' } };
+    case 'playlist':
+      return { ...state, live: action.live };
+    case 'denied':
+      return { ...state, phase: { kind: 'denied', denial: action.denial } };
+    case 'failed':
+      return { ...state, phase: { kind: 'failed' } };
+  }
+}
+
+/** The media element is read for the controls while something may play. */
+export function isTicking(phase: Phase): boolean {
+  return phase.kind === 'playing' || phase.kind === 'waiting';
+}

@@ -1,26 +1,12 @@
 import { ActionIcon, Alert, Badge, Box, Button, Card, Group, Loader, Slider, Stack, Text } from '@mantine/core';
 import { IconHeadphones, IconPlayerPause, IconPlayerPlay, IconPlayerTrackNext, IconVolume, IconVolumeOff } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/errors';
 import type { EncoreEvent } from '../../events/model';
 import { countdown, countdownText, isolateLtr } from '../../events/model';
-import { checkPlaylist, createStreamSession } from '../api';
-import type { Denial } from '../model';
-import { WAIT_RETRY_MS, formatClock, position } from '../model';
-import { attachStream } from '../stream-engine';
-import type { StreamEngine } from '../stream-engine';
-
-type Phase =
-  | { kind: 'idle' }
-  | { kind: 'connecting' }
-  | { kind: 'waiting' }
-  | { kind: 'playing' }
-  | { kind: 'denied'; denial: Denial }
-  | { kind: 'refused'; message: string }
-  | { kind: 'failed' };
+import { formatClock, isTicking, position } from '../model';
+import { useStreamSession } from '../use-stream-session';
 
 interface Snapshot {
   now: number;
@@ -42,118 +28,20 @@ function seekableRange(audio: HTMLAudioElement): { start: number; end: number } 
 }
 
 /**
- * The fan's player: opens a stream session, waits for the artist (the playlist answers 404
- * until then), plays live or the replay with hls.js, and says why when the server denies the
- * stream (another device, access ended).
+ * The fan's player: the controls over a listening session (`useStreamSession`): Listen, the
+ * wait for the artist, live or replay with seek and volume, and why the server denied it.
  */
 export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsAt'> }): ReactNode {
   const { t } = useTranslation('player');
   const audioRef = useRef<HTMLAudioElement>(null);
-  const engineRef = useRef<StreamEngine | null>(null);
-  const [session, setSession] = useState<string | null>(null);
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const [live, setLive] = useState<boolean | null>(null);
+  const { phase, live, listen, opening, engine: engineRef } = useStreamSession(event.id, audioRef);
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const [seeking, setSeeking] = useState<number | null>(null);
   const [snap, setSnap] = useState<Snapshot>(() => ({ now: Date.now(), currentTime: 0, paused: true, range: null, liveEdge: null, latency: null }));
 
-  const open = useMutation({
-    mutationFn: () => createStreamSession(event.id),
-    onMutate: () => {
-      setPhase({ kind: 'connecting' });
-    },
-    onSuccess: (result) => {
-      setLive(null);
-      setSession(result.playlistUrl);
-    },
-    onError: (error) => {
-      setSession(null);
-      setPhase({ kind: 'refused', message: errorText(error, t) });
-    },
-  });
-
-  // The session's life: probe the playlist, wait while it is missing, play once it is there,
-  // and stop for good when it is denied.
-  useEffect(() => {
-    const audio = audioRef.current;
-    if (!session || !audio) return;
-    let cancelled = false;
-    let generation = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (): void => {
-      generation += 1;
-      engineRef.current?.destroy();
-      engineRef.current = null;
-    };
-    const retryLater = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        void check();
-      }, WAIT_RETRY_MS);
-    };
-    const start = async (): Promise<void> => {
-      stop();
-      const mine = generation;
-      const current = (): boolean => !cancelled && mine === generation;
-      setPhase({ kind: 'playing' });
-      const engine = await attachStream(audio, session, {
-        onDenied: () => {
-          if (!current()) return;
-          stop();
-          void check();
-        },
-        onMissing: () => {
-          if (!current()) return;
-          stop();
-          setPhase({ kind: 'waiting' });
-          retryLater();
-        },
-        onPlaylist: (isLive) => {
-          if (current()) setLive(isLive);
-        },
-        onFailed: () => {
-          if (!current()) return;
-          stop();
-          setPhase({ kind: 'failed' });
-        },
-      });
-      if (!current()) {
-        engine.destroy();
-        return;
-      }
-      engineRef.current = engine;
-      audio.play().catch(() => undefined);
-    };
-    const check = async (): Promise<void> => {
-      let state;
-      try {
-        state = await checkPlaylist(session);
-      } catch {
-        state = { kind: 'error' as const, status: 0 };
-      }
-      if (cancelled) return;
-      if (state.kind === 'ready') {
-        await start();
-      } else if (state.kind === 'denied') {
-        stop();
-        audio.pause();
-        setPhase({ kind: 'denied', denial: state.denial });
-      } else {
-        setPhase({ kind: 'waiting' });
-        retryLater();
-      }
-    };
-    void check();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-      stop();
-    };
-  }, [session]);
-
   // The controls' view of the media element (and of hls.js's live edge), while there is one.
-  const ticking = phase.kind === 'playing' || phase.kind === 'waiting';
+  const ticking = isTicking(phase);
   useEffect(() => {
     if (!ticking) return;
     const timer = setInterval(() => {
@@ -171,7 +59,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     return () => {
       clearInterval(timer);
     };
-  }, [ticking]);
+  }, [ticking, engineRef]);
 
   const where = position(snap.currentTime, snap.range, live === true, snap.liveEdge);
 
@@ -187,9 +75,6 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     const edge = snap.liveEdge ?? (snap.range ? snap.range.end - 1 : null);
     if (edge !== null) audio.currentTime = edge;
     audio.play().catch(() => undefined);
-  };
-  const listen = (): void => {
-    open.mutate();
   };
 
   let body: ReactNode;
@@ -229,7 +114,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{t(`denied.${phase.denial}`)}</Text>
           {phase.denial === 'expired' ? null : (
-            <Button size="xs" onClick={listen} loading={open.isPending} data-testid="player-listen-here">
+            <Button size="xs" onClick={listen} loading={opening} data-testid="player-listen-here">
               {phase.denial === 'superseded' ? t('listenHere') : t('listenAgain')}
             </Button>
           )}
@@ -241,7 +126,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
       <Alert color="red" data-testid="player-refused">
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{phase.kind === 'refused' ? phase.message : t('failed')}</Text>
-          <Button size="xs" variant="light" onClick={listen} loading={open.isPending}>
+          <Button size="xs" variant="light" onClick={listen} loading={opening}>
             {t('listenAgain')}
           </Button>
         </Stack>
