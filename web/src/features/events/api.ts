@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
-import type { EncoreEvent, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, Order, OrderPage, StreamKeyInfo } from './model';
+import type { EncoreEvent, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, StreamKeyInfo } from './model';
 
 export interface EventListQuery {
   page: number;
@@ -52,11 +52,6 @@ export const addPassToCart = (planId: string): Promise<unknown> =>
  * upcoming (soonest first), replay, then ended and cancelled (newest first). */
 export const listMyEvents = (page: number, pageSize: number): Promise<EventPage> =>
   request<EventPage>(`${base}/mine`, { query: { page, pageSize } });
-export const getOrder = (orderId: string): Promise<Order> => request<Order>(`${API_PREFIX}/orders/${id(orderId)}`);
-export const listOrders = (page: number, pageSize: number): Promise<OrderPage> =>
-  request<OrderPage>(`${API_PREFIX}/orders`, { query: { page, pageSize } });
-export const refundOrder = (orderId: string, reason?: string): Promise<Order> =>
-  request<Order>(`${API_PREFIX}/orders/${id(orderId)}/refund`, { method: 'POST', body: { reason } });
 
 /** POST /cart/checkout: the payload is the checkout URL. */
 export const startCheckout = (): Promise<string> => request<string>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });

@@ -118,37 +118,6 @@ export function isolateLtr(text: string): string {
   return `\u2066${text}\u2069`;
 }
 
-export interface OrderItem {
-  itemKind: 'event' | 'pass';
-  itemId: string;
-  title: string;
-  price: number;
-}
-
-export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'failed' | 'expired' | 'refunded';
-
-export interface Order {
-  id: string;
-  accountId: string;
-  status: OrderStatus;
-  total: number;
-  currency: string;
-  provider: string;
-  failure: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  paidAt: string | null;
-  refundedAt: string | null;
-  items: OrderItem[];
-}
-
-export interface OrderPage {
-  items: Order[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 /** Local date-time input value (YYYY-MM-DDTHH:mm) → ISO with the viewer's zone offset. */
 export function localInputToIso(value: string): string {
   const date = new Date(value);
@@ -170,15 +139,6 @@ export function isoToLocalInput(iso: string): string {
 export function toMinorUnits(major: number, digits: number): number {
   return Math.round(major * 10 ** digits);
 }
-
-export const ORDER_STATUS_COLOR: Record<OrderStatus, string> = {
-  pending: 'yellow',
-  paid: 'blue',
-  fulfilled: 'green',
-  failed: 'red',
-  expired: 'gray',
-  refunded: 'orange',
-};
 
 /** GET/POST /events/{id}/stream-key[/rotate]. */
 export interface StreamKeyInfo {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
 import { MY_EVENTS_PAGE_SIZE } from './model';
-import { getEvent, getEventSales, getLiveStatus, getStreamKey, getOrder, listEvents, listManagedEvents, listMyEvents, listOrders } from './api';
+import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMyEvents } from './api';
 
 export const eventKeys = {
   all: ['events'] as const,
@@ -16,13 +16,6 @@ export const eventKeys = {
 
 /** How often the manage-events live panel asks for the show's status. */
 export const LIVE_STATUS_POLL_MS = 2000;
-
-export const orderKeys = {
-  all: ['orders'] as const,
-  detail: (id: string) => ['orders', 'detail', id] as const,
-  list: (page: number, pageSize: number) => ['orders', 'list', page, pageSize] as const,
-  mine: ['orders', 'mine'] as const,
-};
 
 export const eventListQueryOptions = (query: EventListQuery) =>
   queryOptions({ queryKey: eventKeys.list(query), queryFn: () => listEvents(query), placeholderData: keepPreviousData });
@@ -39,12 +32,6 @@ export const streamKeyQueryOptions = (id: string) =>
 
 export const liveStatusQueryOptions = (id: string) =>
   queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: LIVE_STATUS_POLL_MS });
-
-export const orderQueryOptions = (id: string) =>
-  queryOptions({ queryKey: orderKeys.detail(id), queryFn: () => getOrder(id) });
-
-export const ordersQueryOptions = (page: number, pageSize: number) =>
-  queryOptions({ queryKey: orderKeys.list(page, pageSize), queryFn: () => listOrders(page, pageSize), placeholderData: keepPreviousData });
 
 /** My events, a page at a time (GET /events/mine). */
 export const myEventsQueryOptions = (page = 1, pageSize = MY_EVENTS_PAGE_SIZE) =>

@@ -1,5 +1,6 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
+import type { Order, OrderPage } from './model';
 
 export interface PaymentMethod {
   id: 'test' | 'stripe';
@@ -57,3 +58,10 @@ export const updatePlan = (id: string, input: Partial<PlanInput>): Promise<Prici
   request<PricingPlan>(`${API_PREFIX}/pricing-plans/${encodeURIComponent(id)}`, { method: 'PUT', body: input });
 export const retirePlan = (id: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/pricing-plans/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/** Orders: one (its buyer or staff), all (staff, newest first), and a refund (staff). */
+export const getOrder = (orderId: string): Promise<Order> => request<Order>(`${API_PREFIX}/orders/${encodeURIComponent(orderId)}`);
+export const listOrders = (page: number, pageSize: number): Promise<OrderPage> =>
+  request<OrderPage>(`${API_PREFIX}/orders`, { query: { page, pageSize } });
+export const refundOrder = (orderId: string, reason?: string): Promise<Order> =>
+  request<Order>(`${API_PREFIX}/orders/${encodeURIComponent(orderId)}/refund`, { method: 'POST', body: { reason } });

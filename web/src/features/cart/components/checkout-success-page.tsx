@@ -7,8 +7,9 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
-import { ORDER_STATUS_COLOR } from '../../events/model';
-import { eventKeys, orderQueryOptions } from '../../events/queries';
+import { ORDER_STATUS_COLOR } from '../../payments/model';
+import { eventKeys } from '../../events/queries';
+import { orderQueryOptions } from '../../payments/queries';
 import { formatPrice } from '../model';
 import { cartKeys } from '../queries';
 

@@ -1,6 +1,5 @@
 import { Badge, Button, Card, Group, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,11 +7,10 @@ import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
-import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
-import { refundOrder } from '../../events/api';
-import { ORDER_STATUS_COLOR } from '../../events/model';
-import { eventKeys, orderKeys, orderQueryOptions, ordersQueryOptions } from '../../events/queries';
+import { ORDER_STATUS_COLOR } from '../model';
+import { useRefundOrder } from '../mutations';
+import { orderQueryOptions, ordersQueryOptions } from '../queries';
 
 const PAGE_SIZE = 20;
 
@@ -80,21 +78,11 @@ export function OrderPage(): ReactNode {
   const { t, i18n } = useTranslation('payments');
   const locale = localeOf(i18n.language);
   const { orderId = '' } = useParams();
-  const queryClient = useQueryClient();
   const order = useQuery(orderQueryOptions(orderId));
   const [confirming, setConfirming] = useState(false);
   const [reason, setReason] = useState('');
-  const refund = useMutation({
-    mutationFn: () => refundOrder(orderId, reason.trim() || undefined),
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('orders.refunded') });
-      setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: orderKeys.all });
-      await queryClient.invalidateQueries({ queryKey: eventKeys.all });
-    },
-    onError: (e) => {
-      notifications.show({ color: 'red', message: errorText(e, t) });
-    },
+  const refund = useRefundOrder(orderId, () => {
+    setConfirming(false);
   });
   if (order.isPending) return <Skeleton h={240} />;
   if (order.isError) return <Text c="red">{t('orders.loadOneFailed')}</Text>;
@@ -149,7 +137,7 @@ export function OrderPage(): ReactNode {
             <Button variant="default" onClick={() => { setConfirming(false); }}>
               {t('plans.cancel')}
             </Button>
-            <Button color="orange" loading={refund.isPending} onClick={() => { refund.mutate(); }} data-testid="confirm-refund">
+            <Button color="orange" loading={refund.isPending} onClick={() => { refund.mutate(reason); }} data-testid="confirm-refund">
               {t('orders.refund')}
             </Button>
           </Group>
