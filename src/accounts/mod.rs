@@ -29,7 +29,6 @@ use crate::notifications::{self, NewNotification};
 use crate::paging::Paging;
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
-const AVATAR_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -601,11 +600,10 @@ async fn upload_avatar(
         Msg::ImageTooLarge.with("size", 2u32),
     )
     .await?;
-    // Judge the file by its content, never by its name or declared type.
-    let media_type = infer::get(&bytes)
-        .map(|kind| kind.mime_type())
-        .filter(|mime| AVATAR_TYPES.contains(mime))
-        .ok_or_else(|| Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into()))?;
+    // Judged by its content, never by its name or declared type, and re-encoded: only
+    // the new file is kept (no EXIF, nothing appended).
+    let (avatar, ()) = crate::images::reencode(bytes, |_| Ok(())).await?;
+    let media_type = avatar.media_type;
     let path = avatar_path(&app, &id);
     if let Some(dir) = path.parent() {
         tokio::fs::create_dir_all(dir)
@@ -613,7 +611,7 @@ async fn upload_avatar(
             .map_err(Error::internal)?;
     }
     let partial = path.with_extension("partial");
-    tokio::fs::write(&partial, &bytes)
+    tokio::fs::write(&partial, &avatar.bytes)
         .await
         .map_err(Error::internal)?;
     tokio::fs::rename(&partial, &path)
