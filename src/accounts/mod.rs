@@ -24,7 +24,6 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
-use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 use crate::paging::Paging;
 
@@ -488,10 +487,8 @@ async fn start_phone_change(
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
-    user.account.may_receive_sms()?;
-    app.limits
-        .messages_sent
-        .take(&format!("sms:{}", user.account.id))?;
+    // Asked before the code is stored: a refused SMS leaves nothing behind.
+    let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
     sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
         .bind(&id)
@@ -507,15 +504,10 @@ async fn start_phone_change(
     .bind(now_ms() + auth_store::OTP_TTL_MS)
     .execute(&app.db)
     .await?;
-    app.messenger.send(
-        OutboundMessage::sms(
-            phone.as_str(),
-            Msg::SmsPhoneCode
-                .with("code", code.as_str())
-                .render(user.account.language),
-        )
-        .with_secret(code),
-    );
+    let body = Msg::SmsPhoneCode
+        .with("code", code.as_str())
+        .render(user.account.language);
+    app.messenger.send_sms(permit, body, code);
     Ok(Api::ok(()))
 }
 

@@ -8,6 +8,156 @@ use serde_json::{Value, json};
 
 use crate::helpers::*;
 
+// ------------------------------------------------------------------------------ SMS
+
+const UK: &str = "+447700900123";
+const US: &str = "+15550100777";
+
+/// A signed-in user with a verified e-mail: what may receive codes.
+async fn user(app: &TestApp, email: &str) -> (String, String) {
+    let account = app.account(email, Role::User).await;
+    (account.id, app.sign_in(email).await.access)
+}
+
+async fn start_phone_change(
+    app: &TestApp,
+    who: &(String, String),
+    phone: &str,
+) -> (StatusCode, Value, Option<String>) {
+    let response = app
+        .http
+        .post(format!("{}/api/v1/accounts/{}/phone", app.url, who.0))
+        .bearer_auth(&who.1)
+        .json(&json!({ "phone": phone }))
+        .send()
+        .await
+        .unwrap();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (
+        response.status(),
+        response.json().await.unwrap(),
+        retry_after,
+    )
+}
+
+async fn pending_codes(app: &TestApp, account_id: &str) -> i64 {
+    app.count(
+        "SELECT COUNT(*) FROM phone_verifications WHERE account_id = $1",
+        account_id,
+    )
+    .await
+}
+
+/// Let queued sends reach the outbox before counting what went out.
+async fn settle() {
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+}
+
+#[tokio::test]
+async fn the_fourth_sms_to_one_number_within_an_hour_is_refused_even_from_other_accounts() {
+    let app = spawn_app().await;
+    for n in 0..3 {
+        let who = user(&app, &format!("fan{n}@example.com")).await;
+        let (status, body, _) = start_phone_change(&app, &who, UK).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let fourth = user(&app, "fan3@example.com").await;
+    let (status, body, retry_after) = start_phone_change(&app, &fourth, UK).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let retry_after: u64 = retry_after.expect("Retry-After").parse().unwrap();
+    assert!((1..=3600).contains(&retry_after), "{retry_after}");
+    assert!(
+        body["error"].as_str().unwrap().contains("this number"),
+        "{body}"
+    );
+    assert_eq!(pending_codes(&app, &fourth.0).await, 0, "no code stored");
+    settle().await;
+    assert_eq!(app.outbox_to(UK, "sms").len(), 3);
+    // Another number is not affected.
+    let (status, body, _) = start_phone_change(&app, &fourth, US).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_at_associate() {
+    let app = spawn_app_with(Options {
+        sms_countries: Some("GB,BR"),
+        ..Options::default()
+    })
+    .await;
+    let who = user(&app, "fan@example.com").await;
+    let (status, body, _) = start_phone_change(&app, &who, US).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        body["error"],
+        "Text messages cannot be sent to this country. Use a number from another country."
+    );
+    assert_eq!(pending_codes(&app, &who.0).await, 0, "no code stored");
+    let (status, body, _) = start_phone_change(&app, &who, UK).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    // Enrolment at sign-in: refused, and the challenge holds no code.
+    app.account_with("mfa@example.com", Role::User, None, true)
+        .await;
+    let (code, verifier) = app.code_for("mfa@example.com", PASSWORD).await;
+    let (_, body) = app.exchange(&code, &verifier).await;
+    let mfa_token = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
+    let associate = |phone: &'static str| {
+        app.http
+            .post(format!("{}/api/v1/oauth2/associate", app.url))
+            .bearer_auth(&mfa_token)
+            .header("accept-language", "es")
+            .json(
+                &json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
+                           "phone_number": phone, "client_id": WEB, "state": "as-1" }),
+            )
+            .send()
+    };
+    let response = associate(US).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        body["error"],
+        encore::i18n::Msg::SmsCountryNotAllowed.render(encore::i18n::Lang::Es)
+    );
+    let (codes,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM mfa_challenges WHERE otp_hash IS NOT NULL OR pending_phone IS NOT NULL",
+    )
+    .fetch_one(app.db())
+    .await
+    .unwrap();
+    assert_eq!(codes, 0, "no challenge code saved for an SMS not sent");
+    settle().await;
+    assert!(app.outbox_to(US, "sms").is_empty());
+    let response = associate(UK).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_server_wide_sms_cap_refuses_once_reached_whatever_the_number() {
+    let app = spawn_app_with(Options {
+        sms_per_hour: Some(2),
+        ..Options::default()
+    })
+    .await;
+    let numbers = ["+447700900001", "+447700900002", "+447700900003"];
+    for (n, phone) in numbers.iter().enumerate().take(2) {
+        let who = user(&app, &format!("fan{n}@example.com")).await;
+        let (status, body, _) = start_phone_change(&app, &who, phone).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let third = user(&app, "fan2@example.com").await;
+    let (status, body, retry_after) = start_phone_change(&app, &third, numbers[2]).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert!(retry_after.is_some());
+    assert_eq!(pending_codes(&app, &third.0).await, 0);
+    settle().await;
+    assert!(app.outbox_to(numbers[2], "sms").is_empty());
+}
+
 // --------------------------------------------------------------------------- uploads
 
 /// A concert (a draft) and a staff token that manages it.
