@@ -212,6 +212,7 @@ fn spawn_housekeeping(state: &AppState) {
         loop {
             tick.tick().await;
             state.limits.prune();
+            state.messenger.prune();
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }

@@ -136,6 +136,13 @@ pub struct ServeArgs {
     /// Bearer token for the SMS provider.
     #[arg(long, env = "ENCORE_SMS_TOKEN", hide_env_values = true)]
     pub sms_token: Option<String>,
+    /// Countries SMS may go to: ISO codes (`GB,BR,ES,US`) or calling codes (`+44`);
+    /// empty = every country.
+    #[arg(long, env = "ENCORE_SMS_COUNTRIES", default_value = "")]
+    pub sms_countries: String,
+    /// SMS the whole server may send per hour (each number: 3 an hour, 10 a day).
+    #[arg(long, env = "ENCORE_SMS_PER_HOUR", default_value_t = 200)]
+    pub sms_per_hour: u32,
     /// Stripe secret key; with the webhook secret, switches checkout to Stripe.
     #[arg(long, env = "ENCORE_STRIPE_SECRET_KEY", hide_env_values = true)]
     pub stripe_secret_key: Option<String>,
@@ -252,6 +259,8 @@ pub struct Config {
     pub mail_from: String,
     pub sms_url: Option<String>,
     pub sms_token: Option<Secret>,
+    pub sms_countries: crate::messaging::countries::AllowList,
+    pub sms_per_hour: u32,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
     pub stripe_api_base: String,
@@ -325,6 +334,8 @@ impl Config {
             mail_from: args.mail_from,
             sms_url: args.sms_url,
             sms_token: args.sms_token.map(Secret::new),
+            sms_countries: crate::messaging::countries::AllowList::parse(&args.sms_countries)?,
+            sms_per_hour: args.sms_per_hour.max(1),
             stripe_secret_key: args.stripe_secret_key.map(Secret::new),
             stripe_webhook_secret: args.stripe_webhook_secret.map(Secret::new),
             stripe_api_base: args.stripe_api_base,

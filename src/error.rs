@@ -8,6 +8,9 @@ use crate::i18n::{self, Msg, Text};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The `Retry-After` of a 503 `Busy`: a moment, as its message says.
+const BUSY_RETRY_AFTER_SECONDS: u64 = 2;
+
 /// Every failure a handler can answer with. The message of the client-facing variants is
 /// shown to people in the request's language (`Display` is English, for logs); internal
 /// causes are logged and replaced by a generic text.
@@ -35,6 +38,9 @@ pub enum Error {
     Unprocessable(Text),
     #[error("Too many attempts. Try again in {retry_after} seconds.")]
     RateLimited { retry_after: u64 },
+    /// A cap with its own explanation (429 with `Retry-After`, like `RateLimited`).
+    #[error("{text}")]
+    LimitReached { text: Text, retry_after: u64 },
     #[error("The server is busy. Try again in a moment.")]
     Busy,
     #[error("database error: {0}")]
@@ -78,7 +84,7 @@ impl Error {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited { .. } | Self::LimitReached { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
             Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -110,7 +116,8 @@ impl Error {
             | Self::BadGateway(t)
             | Self::PayloadTooLarge(t)
             | Self::UnsupportedMediaType(t)
-            | Self::Unprocessable(t) => Some(t),
+            | Self::Unprocessable(t)
+            | Self::LimitReached { text: t, .. } => Some(t),
             Self::RateLimited { .. } | Self::Busy | Self::Database(_) | Self::Internal(_) => None,
         }
     }
@@ -122,7 +129,10 @@ impl Error {
             tracing::error!(error = %self, "request failed");
         }
         let retry_after = match &self {
-            Self::RateLimited { retry_after } => Some(*retry_after),
+            Self::RateLimited { retry_after } | Self::LimitReached { retry_after, .. } => {
+                Some(*retry_after)
+            }
+            Self::Busy => Some(BUSY_RETRY_AFTER_SECONDS),
             _ => None,
         };
         let mut response = (

@@ -13,6 +13,7 @@ pub mod envelope;
 pub mod error;
 pub mod events;
 pub mod i18n;
+pub mod images;
 pub mod messaging;
 pub mod meta;
 pub mod net;

@@ -21,6 +21,7 @@ use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::messaging::OutboundMessage;
+use crate::messaging::sms::SmsPermit;
 use crate::notifications;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
@@ -391,13 +392,15 @@ async fn begin_second_factor(
     account: &AccountRow,
     grant: &CodeRow,
 ) -> Result<TokenPayload> {
-    if account.phone.is_some() {
-        account.may_receive_sms()?;
-    }
+    // Asked before anything is stored: a refused SMS leaves no challenge behind.
+    let permit = match &account.phone {
+        Some(phone) => Some(sms_permit(app, account, phone)?),
+        None => None,
+    };
     let mfa_token = store::create_mfa_challenge(&app.db, grant).await?;
-    if let Some(phone) = &account.phone {
+    if let Some(permit) = permit {
         let hash = crate::crypto::token_hash(&mfa_token);
-        send_code(app, &hash, account, phone, false).await?;
+        send_code(app, &hash, account, permit, false).await?;
     }
     Ok(TokenPayload::SecondFactor {
         status: "E108",
@@ -406,28 +409,32 @@ async fn begin_second_factor(
     })
 }
 
+/// Everything an SMS code needs, asked before the code is stored: a verified e-mail, the
+/// account's own send limit, then the messenger's gate (country allow-list, per-number
+/// and server-wide caps). Counted against the account only when the gate lets it through.
+pub(crate) fn sms_permit(app: &AppState, account: &AccountRow, phone: &str) -> Result<SmsPermit> {
+    account.may_receive_sms()?;
+    let key = format!("sms:{}", account.id);
+    app.limits.messages_sent.check(&key)?;
+    let permit = app.messenger.sms_permit(phone)?;
+    app.limits.messages_sent.record(&key);
+    Ok(permit)
+}
+
 async fn send_code(
     app: &AppState,
     challenge_hash: &str,
     account: &AccountRow,
-    phone: &str,
+    permit: SmsPermit,
     enrolling: bool,
 ) -> Result<()> {
-    account.may_receive_sms()?;
-    app.limits
-        .messages_sent
-        .take(&format!("sms:{}", account.id))?;
     let code = random_digits(6);
-    store::set_challenge_code(&app.db, challenge_hash, &code, enrolling.then_some(phone)).await?;
-    app.messenger.send(
-        OutboundMessage::sms(
-            phone,
-            Msg::SmsSignInCode
-                .with("code", code.as_str())
-                .render(account.language),
-        )
-        .with_secret(code),
-    );
+    let pending_phone = enrolling.then_some(permit.to());
+    store::set_challenge_code(&app.db, challenge_hash, &code, pending_phone).await?;
+    let body = Msg::SmsSignInCode
+        .with("code", code.as_str())
+        .render(account.language);
+    app.messenger.send_sms(permit, body, code);
     Ok(())
 }
 
@@ -603,7 +610,8 @@ pub async fn associate(
         if account.phone.is_some() {
             return Err(Error::conflict(Msg::PhoneAlreadyEnrolled));
         }
-        send_code(&app, &challenge.token_hash, &account, phone.as_str(), true).await?;
+        let permit = sms_permit(&app, &account, phone.as_str())?;
+        send_code(&app, &challenge.token_hash, &account, permit, true).await?;
         Ok(Association {
             authenticator_type: "oob",
             oob_channel: "sms",

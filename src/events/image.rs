@@ -1,17 +1,23 @@
-//! Concert images: checked by content (PNG, JPEG, WebP), decoded under limits so a
-//! crafted file cannot exhaust memory, stored with a JPEG thumbnail.
+//! Concert images: checked, decoded under limits and re-encoded by [`crate::images`],
+//! stored with a JPEG thumbnail. A published concert's image is public; a draft's is
+//! served only on a short-lived signed URL, which its managers get in the concert JSON
+//! (an `<img>` cannot send a bearer token).
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use image::{ImageFormat, ImageReader, Limits};
+use image::ImageFormat;
 
+use super::model::{EventRow, EventStatus};
+use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
 
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
-const MAX_SIDE: u32 = 8000;
 const THUMB_WIDTH: u32 = 480;
+/// A signed URL lives 10 to 15 minutes: its expiry is rounded up to the next 5 minutes
+/// and then 10 more, so the URL (and the browser's cached copy) is stable for a while.
+const SIGNED_STEP_MS: i64 = 5 * 60_000;
+const SIGNED_MIN_MS: i64 = 10 * 60_000;
 
 pub fn dir(data_dir: &Path, event_id: &str) -> PathBuf {
     let safe: String = event_id
@@ -21,43 +27,198 @@ pub fn dir(data_dir: &Path, event_id: &str) -> PathBuf {
     data_dir.join("events").join(safe)
 }
 
-/// Validate, then write the original and a thumbnail; answers the media type.
+/// Validate and re-encode, then write the image and a thumbnail; answers the media type.
 pub async fn store(data_dir: &Path, event_id: &str, bytes: Vec<u8>) -> Result<&'static str> {
-    let (format, media_type) = match infer::get(&bytes).map(|k| k.mime_type()) {
-        Some("image/png") => (ImageFormat::Png, "image/png"),
-        Some("image/jpeg") => (ImageFormat::Jpeg, "image/jpeg"),
-        Some("image/webp") => (ImageFormat::WebP, "image/webp"),
-        _ => return Err(Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into())),
-    };
-    let folder = dir(data_dir, event_id);
-    let target = folder.clone();
-    let thumb = tokio::task::spawn_blocking(move || -> Result<Vec<u8>> {
-        let mut reader = ImageReader::with_format(Cursor::new(&bytes), format);
-        let mut limits = Limits::default();
-        limits.max_image_width = Some(MAX_SIDE);
-        limits.max_image_height = Some(MAX_SIDE);
-        limits.max_alloc = Some(256 * 1024 * 1024);
-        reader.limits(limits);
-        let decoded = reader
-            .decode()
-            .map_err(|_| Error::UnsupportedMediaType(Msg::FileTypeIncorrect.into()))?;
+    let (image, thumb) = crate::images::reencode(bytes, |decoded| {
         let thumb = decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8();
         let mut out = Cursor::new(Vec::new());
         thumb
             .write_to(&mut out, ImageFormat::Jpeg)
             .map_err(Error::internal)?;
-        std::fs::create_dir_all(&target).map_err(Error::internal)?;
-        write_atomically(&target.join("image"), &bytes)?;
         Ok(out.into_inner())
+    })
+    .await?;
+    let folder = dir(data_dir, event_id);
+    tokio::task::spawn_blocking(move || {
+        std::fs::create_dir_all(&folder).map_err(Error::internal)?;
+        write_atomically(&folder.join("image"), &image.bytes)?;
+        write_atomically(&folder.join("thumb.jpg"), &thumb)
     })
     .await
     .map_err(Error::internal)??;
-    write_atomically(&folder.join("thumb.jpg"), &thumb)?;
-    Ok(media_type)
+    Ok(image.media_type)
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let partial = path.with_extension("partial");
     std::fs::write(&partial, bytes).map_err(Error::internal)?;
     std::fs::rename(&partial, path).map_err(Error::internal)
+}
+
+/// Whether anyone may fetch the concert's image: every state but a draft, like the
+/// concert itself.
+pub fn is_public(row: &EventRow) -> bool {
+    row.status() != EventStatus::Draft
+}
+
+/// The image's URL for everyone; `None` without an image or for a draft.
+pub fn public_url(row: &EventRow) -> Option<String> {
+    let version = row.image_version.filter(|_| is_public(row))?;
+    Some(format!("/api/v1/events/{}/image?v={version}", row.id))
+}
+
+/// The image's URL for someone who may see the concert, even a draft: public when it can
+/// be, else signed (HMAC with the server key over the event, the image version and an
+/// expiry). Append `&size=thumb` for the thumbnail.
+pub fn signed_url(config: &Config, row: &EventRow, now: i64) -> Option<String> {
+    if is_public(row) {
+        return public_url(row);
+    }
+    let version = row.image_version?;
+    let expires = now - now.rem_euclid(SIGNED_STEP_MS) + SIGNED_STEP_MS + SIGNED_MIN_MS;
+    let sig = mac(config, &row.id, version, expires);
+    Some(format!(
+        "/api/v1/events/{}/image?v={version}&exp={expires}&sig={sig}",
+        row.id
+    ))
+}
+
+fn mac(config: &Config, event_id: &str, version: i64, expires: i64) -> String {
+    use base64::Engine;
+    use hmac::{Hmac, Mac};
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(config.jwt_secret.expose().as_bytes())
+        .expect("HMAC takes a key of any length");
+    mac.update(format!("encore draft-image v1\n{event_id}\n{version}\n{expires}").as_bytes());
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+}
+
+/// The parts of a signed URL, as a request brings them (strings: a mangled number is a
+/// bad signature, 404, not a bad request).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct Signature {
+    pub v: Option<String>,
+    pub exp: Option<String>,
+    pub sig: Option<String>,
+}
+
+/// Whether the request may have this concert's image: a public concert, or a signature
+/// that is unexpired and made for this event and its current image.
+pub fn admits(config: &Config, row: &EventRow, given: &Signature, now: i64) -> bool {
+    if is_public(row) {
+        return true;
+    }
+    let number = |value: &Option<String>| value.as_deref().and_then(|v| v.parse::<i64>().ok());
+    let (Some(version), Some(expires), Some(sig)) =
+        (number(&given.v), number(&given.exp), given.sig.as_deref())
+    else {
+        return false;
+    };
+    row.image_version == Some(version)
+        && now < expires
+        && crate::crypto::constant_time_eq(&mac(config, &row.id, version, expires), sig)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn config() -> Config {
+        let data = std::env::temp_dir().join(format!("encore-image-{}", uuid::Uuid::new_v4()));
+        let args = [
+            "encore",
+            "serve",
+            "--data-dir",
+            data.to_str().unwrap(),
+            "--jwt-secret",
+            "image-secret-image-secret-image-secret",
+        ];
+        let crate::config::Command::Serve(serve) =
+            crate::config::Cli::try_parse_from(args).unwrap().command
+        else {
+            unreachable!()
+        };
+        let config = Config::from_args(*serve).unwrap();
+        let _ = std::fs::remove_dir_all(data);
+        config
+    }
+
+    fn draft() -> EventRow {
+        EventRow {
+            id: "e1".into(),
+            project_id: "p".into(),
+            title: "t".into(),
+            artist_name: "a".into(),
+            description: String::new(),
+            starts_at: 0,
+            duration_minutes: 90,
+            price_minor: 1000,
+            currency: "EUR".into(),
+            capacity: None,
+            seats_taken: 0,
+            status: "draft".into(),
+            stream_key_hash: None,
+            stream_key_hint: None,
+            image_type: Some("image/png".into()),
+            image_version: Some(7),
+            created_at: 0,
+        }
+    }
+
+    fn signature(url: &str) -> Signature {
+        let query = url.split_once('?').unwrap().1;
+        let get = |key: &str| {
+            query
+                .split('&')
+                .find_map(|pair| pair.strip_prefix(&format!("{key}=")))
+                .map(str::to_owned)
+        };
+        Signature {
+            v: get("v"),
+            exp: get("exp"),
+            sig: get("sig"),
+        }
+    }
+
+    #[test]
+    fn a_signed_draft_image_url_admits_its_event_and_image_until_it_expires() {
+        let config = config();
+        let row = draft();
+        let now = 1_000_000_000;
+        assert_eq!(public_url(&row), None);
+        let url = signed_url(&config, &row, now).unwrap();
+        let given = signature(&url);
+        assert!(admits(&config, &row, &given, now));
+        let expires: i64 = given.exp.as_deref().unwrap().parse().unwrap();
+        assert!((now + SIGNED_MIN_MS..=now + SIGNED_MIN_MS + SIGNED_STEP_MS).contains(&expires));
+        assert!(!admits(&config, &row, &given, expires), "expired");
+        let replaced = EventRow {
+            image_version: Some(8),
+            ..draft()
+        };
+        assert!(
+            !admits(&config, &replaced, &given, now),
+            "a new upload voids it"
+        );
+        let other = EventRow {
+            id: "e2".into(),
+            ..draft()
+        };
+        assert!(!admits(&config, &other, &given, now));
+        let longer = Signature {
+            exp: Some((expires + 1).to_string()),
+            ..signature(&url)
+        };
+        assert!(!admits(&config, &row, &longer, now), "the expiry is signed");
+        assert!(!admits(&config, &row, &Signature::default(), now));
+        let published = EventRow {
+            status: "published".into(),
+            ..draft()
+        };
+        assert!(admits(&config, &published, &Signature::default(), now));
+        assert_eq!(
+            signed_url(&config, &published, now).unwrap(),
+            "/api/v1/events/e1/image?v=7"
+        );
+    }
 }

@@ -146,6 +146,8 @@ async fn show(
         if !manager {
             return Err(Error::not_found(Msg::ConcertNotFound));
         }
+        // Nobody owns a draft; its image is on a signed URL for its managers.
+        return Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())));
     }
     let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
     Ok(Api::ok(events.remove(0)))
@@ -176,7 +178,7 @@ async fn managed(State(app): State<AppState>, user: CurrentUser) -> Result<Api<V
     for row in &rows {
         let sales = store::sales(&app.db, &row.id).await?;
         out.push(ManagedEvent {
-            event: Event::from_row(row, false, now),
+            event: Event::for_manager(&app.config, row, now),
             tickets_sold: sales.len() as i64,
             revenue: sales.iter().map(|s| s.price_minor).sum(),
         });
@@ -370,7 +372,11 @@ async fn create(
         },
     )
     .await?;
-    Ok(Api::created(Event::from_row(&created, false, now_ms())))
+    Ok(Api::created(Event::for_manager(
+        &app.config,
+        &created,
+        now_ms(),
+    )))
 }
 
 async fn update(
@@ -407,7 +413,7 @@ async fn update(
         return Err(Error::conflict(Msg::CapacityBelowSold));
     }
     let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
 async fn publish(
@@ -424,7 +430,7 @@ async fn publish(
         return Err(Error::conflict(Msg::OnlyDraftPublished));
     }
     let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
 async fn cancel(
@@ -448,7 +454,7 @@ async fn cancel(
     refunds::refund_event(&app, &row, Msg::ConcertCancelledRefund).await?;
     app.stream_access.revoke_event(&id);
     let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
 async fn remove(
@@ -561,21 +567,38 @@ async fn upload_image(
     let media_type = image::store(&app.config.data_dir, &id, bytes).await?;
     store::set_image(&app.db, &id, media_type).await?;
     let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::from_row(&row, false, now_ms())))
+    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
 #[derive(Debug, Deserialize)]
 struct ImageQuery {
     size: Option<String>,
+    v: Option<String>,
+    exp: Option<String>,
+    sig: Option<String>,
 }
 
-/// Public, like the concert list it illustrates; cached by version in the URL.
+/// Public, like the concert it illustrates, and cached by version in the URL; a draft's
+/// only on the signed URL its managers get (anyone else: 404, as for a missing concert).
 async fn image_file(
     State(app): State<AppState>,
     Path(id): Path<String>,
     QueryParams(q): QueryParams<ImageQuery>,
 ) -> Result<Response> {
     let row = load(&app, &id).await?;
+    let signature = image::Signature {
+        v: q.v,
+        exp: q.exp,
+        sig: q.sig,
+    };
+    if !image::admits(&app.config, &row, &signature, now_ms()) {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
+    let cache = if image::is_public(&row) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "private, max-age=300"
+    };
     let media_type = row
         .image_type
         .clone()
@@ -592,7 +615,8 @@ async fn image_file(
         .map_err(|_| Error::not_found(Msg::NoConcertImage))?;
     Response::builder()
         .header(header::CONTENT_TYPE, media_type)
-        .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
+        .header(header::CACHE_CONTROL, cache)
+        .header("x-content-type-options", "nosniff")
         .body(Body::from(bytes))
         .map_err(Error::internal)
 }

@@ -148,10 +148,19 @@ pub struct Event {
 }
 
 impl Event {
+    /// The concert as anyone may see it: a draft's image is left out (see
+    /// [`Event::for_manager`]).
     pub fn from_row(row: &EventRow, owned: bool, now: i64) -> Self {
-        let image = row
-            .image_version
-            .map(|v| format!("/api/v1/events/{}/image?v={v}", row.id));
+        Self::with_image(row, owned, now, super::image::public_url(row))
+    }
+
+    /// The concert for one who may see it even as a draft (its project's members, staff):
+    /// a draft's image comes on a short-lived signed URL.
+    pub fn for_manager(config: &crate::config::Config, row: &EventRow, now: i64) -> Self {
+        Self::with_image(row, false, now, super::image::signed_url(config, row, now))
+    }
+
+    fn with_image(row: &EventRow, owned: bool, now: i64, image: Option<String>) -> Self {
         Self {
             id: row.id.clone(),
             project_id: row.project_id.clone(),

@@ -1457,6 +1457,43 @@ messages! {
         cn: "已退款",
         ir: "بازپرداخت انجام شد",
     }
+
+    // Security issue 11, findings 9 and 14: SMS limits and uploaded images.
+    SmsCountryNotAllowed {
+        gb: "Text messages cannot be sent to this country. Use a number from another country.",
+        br: "Não é possível enviar SMS para este país. Use um número de outro país.",
+        es: "No se pueden enviar SMS a este país. Usa un número de otro país.",
+        cn: "无法向该国家或地区发送短信，请使用其他国家或地区的号码。",
+        ir: "ارسال پیامک به این کشور ممکن نیست. از شماره‌ای در کشوری دیگر استفاده کنید.",
+    }
+    SmsNumberLimit {
+        gb: "Too many codes were sent to this number. Try again in {minutes} minutes.",
+        br: "Muitos códigos foram enviados para este número. Tente de novo em {minutes} minutos.",
+        es: "Se han enviado demasiados códigos a este número. Inténtalo de nuevo en {minutes} minutos.",
+        cn: "发送到该号码的验证码过多，请在 {minutes} 分钟后重试。",
+        ir: "کدهای زیادی به این شماره فرستاده شده است. {minutes} دقیقهٔ دیگر دوباره تلاش کنید.",
+    }
+    SmsServerLimit {
+        gb: "Text messages are paused for a while because too many were sent. Try again in {minutes} minutes.",
+        br: "O envio de SMS está pausado por excesso de mensagens. Tente de novo em {minutes} minutos.",
+        es: "El envío de SMS está en pausa porque se han enviado demasiados. Inténtalo de nuevo en {minutes} minutos.",
+        cn: "由于发送的短信过多，短信发送已暂停。请在 {minutes} 分钟后重试。",
+        ir: "به دلیل ارسال بیش از حد، ارسال پیامک موقتاً متوقف شده است. {minutes} دقیقهٔ دیگر دوباره تلاش کنید.",
+    }
+    ImageTooManyPixels {
+        gb: "The image is too large: at most {width} × {height} pixels ({megapixels} megapixels).",
+        br: "A imagem é grande demais: no máximo {width} × {height} pixels ({megapixels} megapixels).",
+        es: "La imagen es demasiado grande: como máximo {width} × {height} píxeles ({megapixels} megapíxeles).",
+        cn: "图片尺寸过大：最多 {width} × {height} 像素（{megapixels} 百万像素）。",
+        ir: "ابعاد تصویر بیش از حد است: حداکثر {width} × {height} پیکسل ({megapixels} مگاپیکسل).",
+    }
+    ImageUnreadable {
+        gb: "This image could not be read. It may be damaged; try another file.",
+        br: "Não foi possível ler esta imagem. Ela pode estar danificada; tente outro arquivo.",
+        es: "No se ha podido leer esta imagen. Puede estar dañada; prueba con otro archivo.",
+        cn: "无法读取此图片，文件可能已损坏，请换一个文件。",
+        ir: "این تصویر خوانده نشد. ممکن است آسیب دیده باشد؛ فایل دیگری را امتحان کنید.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

@@ -4,6 +4,12 @@
 //!
 //! Sending happens in the background: a slow provider never holds a request, and the
 //! answer to "forgot password" takes the same time whether or not a message goes out.
+//!
+//! An SMS goes out only with an [`sms::SmsPermit`] from [`Messenger::sms_permit`]: the
+//! country allow-list and the per-number and server-wide caps, checked in one place.
+
+pub mod countries;
+pub mod sms;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
 
+use self::sms::{SmsGate, SmsPermit};
 use crate::config::Config;
+use crate::error::Result;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -43,7 +51,8 @@ impl OutboundMessage {
     pub fn email(to: &str, subject: impl Into<String>, body: impl Into<String>) -> Self {
         Self::new(Channel::Email, to, subject.into(), body.into())
     }
-    pub fn sms(to: &str, body: impl Into<String>) -> Self {
+    /// Private: an SMS is made by [`Messenger::send_sms`], from a permit.
+    fn sms(to: &str, body: impl Into<String>) -> Self {
         Self::new(Channel::Sms, to, String::new(), body.into())
     }
     fn new(channel: Channel, to: &str, subject: String, body: String) -> Self {
@@ -99,6 +108,7 @@ pub struct Messenger {
 struct Inner {
     email: EmailSender,
     sms: SmsSender,
+    sms_gate: SmsGate,
     outbox_path: PathBuf,
     outbox_lock: Mutex<()>,
 }
@@ -126,6 +136,7 @@ impl Messenger {
             inner: Arc::new(Inner {
                 email,
                 sms,
+                sms_gate: SmsGate::new(config.sms_countries.clone(), config.sms_per_hour),
                 outbox_path: config.data_dir.join("outbox.jsonl"),
                 outbox_lock: Mutex::new(()),
             }),
@@ -142,8 +153,33 @@ impl Messenger {
         &self.inner.outbox_path
     }
 
-    /// Queue a message; failures are logged, never surfaced to the requester.
+    /// May an SMS go to `to` (E.164) now? Counts it when it may: call just before storing
+    /// the code it carries, so a refusal leaves nothing behind.
+    pub fn sms_permit(&self, to: &str) -> Result<SmsPermit> {
+        self.inner.sms_gate.permit(to)
+    }
+
+    /// Queue an SMS; `secret` is the code in it (kept out of the log).
+    pub fn send_sms(&self, permit: SmsPermit, body: String, secret: String) {
+        self.queue(OutboundMessage::sms(permit.to(), body).with_secret(secret));
+    }
+
+    /// Forget old SMS counts; called periodically so memory stays bounded.
+    pub fn prune(&self) {
+        self.inner.sms_gate.prune();
+    }
+
+    /// Queue an e-mail; failures are logged, never surfaced to the requester. SMS go
+    /// through [`Messenger::send_sms`] only.
     pub fn send(&self, message: OutboundMessage) {
+        if message.channel == Channel::Sms {
+            tracing::error!("an SMS without a permit was dropped");
+            return;
+        }
+        self.queue(message);
+    }
+
+    fn queue(&self, message: OutboundMessage) {
         let this = self.clone();
         tokio::spawn(async move {
             let channel = message.channel;

@@ -53,6 +53,10 @@ pub struct Options {
     pub hsts_seconds: u64,
     /// Disk a show's recording may take, in MB.
     pub recording_quota_mb: f64,
+    /// `ENCORE_SMS_COUNTRIES`: the countries SMS may go to (unset: all).
+    pub sms_countries: Option<&'static str>,
+    /// `ENCORE_SMS_PER_HOUR`: SMS the whole server may send per hour.
+    pub sms_per_hour: Option<u32>,
 }
 
 impl Default for Options {
@@ -69,6 +73,8 @@ impl Default for Options {
             public_url: None,
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
+            sms_countries: None,
+            sms_per_hour: None,
         }
     }
 }
@@ -163,6 +169,12 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             ]
             .map(String::from),
         );
+    }
+    if let Some(countries) = options.sms_countries {
+        args.extend(["--sms-countries".to_owned(), countries.to_owned()]);
+    }
+    if let Some(per_hour) = options.sms_per_hour {
+        args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);
     }
     let cli = Cli::try_parse_from(args).expect("arguments");
     let Command::Serve(args) = cli.command else {

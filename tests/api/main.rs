@@ -19,6 +19,7 @@ mod reset;
 mod roles;
 mod security;
 mod sign_in;
+mod sms_and_images;
 mod stream;
 mod tokens;
 mod verify_email;

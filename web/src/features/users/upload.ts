@@ -1,6 +1,7 @@
 import { ClientError } from '../../lib/errors';
 
-export const ALLOWED_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+/** What the server re-encodes (GIF is not among them: re-encoding would lose its animation). */
+export const ALLOWED_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
 
 /** Client-side pre-check; the server checks the content itself (415 "File type is incorrect"). */
