@@ -19,6 +19,7 @@ mod reset;
 mod roles;
 mod security;
 mod sign_in;
+mod step_up;
 mod stream;
 mod tokens;
 mod verify_email;
