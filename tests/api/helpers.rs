@@ -569,6 +569,7 @@ impl TestApp {
                 &row,
                 WEB,
                 "openid",
+                false,
             )
             .await
             .expect("session");

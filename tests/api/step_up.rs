@@ -164,7 +164,7 @@ async fn associate_with_only_the_password_cannot_enrol_a_phone_and_emails_the_ow
     assert_eq!(mail["subject"], Msg::EnrolSubject.render(Lang::Gb));
     let body = mail["body"].as_str().unwrap();
     assert!(
-        body.contains(&format!("{}/auth/login?enrol=", app.url)),
+        body.contains(&format!("{}/auth/login?enrol_token=", app.url)),
         "{body}"
     );
     // Stored hashed, like the reset links.
