@@ -406,14 +406,15 @@ async fn update(
     {
         return Err(Error::conflict(Msg::UserExists));
     }
+    if let Some(email) = &new_login {
+        // Before saving: when the account's messages are used up (429), nothing changes.
+        oauth::send_email_change(&app, &before, email).await?;
+    }
     store::save_profile(&app.db, &row).await?;
     app.forget_account(&row.id);
     if disabled_now {
         tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
         crate::stream::sessions::end_for_account(&app, &row.id).await?;
-    }
-    if let Some(email) = &new_login {
-        oauth::send_email_change(&app, &row, email).await?;
     }
     Ok(Api::ok(
         with_pending_login(&app, &load(&app, &id).await?).await?,
