@@ -18,6 +18,7 @@ use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Rol
 use self::policy::Target;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::step_up::require_password;
 use crate::auth::{oauth, store as auth_store, tokens};
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
@@ -118,14 +119,21 @@ async fn show(
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
     policy::can_view(user.actor(), target(&row))?;
-    Ok(Api::ok(Account::from(&row)))
+    Ok(Api::ok(with_pending_login(&app, &row).await?))
+}
+
+/// The account as shown, with the login e-mail it waits to confirm, if any.
+async fn with_pending_login(app: &AppState, row: &AccountRow) -> Result<Account> {
+    let mut account = Account::from(row);
+    account.pending_login = auth_store::pending_login(&app.db, &row.id).await?;
+    Ok(account)
 }
 
 /// The spec's payload is a list whose first item is the user.
-async fn me(user: CurrentUser) -> Api<Vec<Account>> {
-    let mut account = Account::from(&user.account);
+async fn me(State(app): State<AppState>, user: CurrentUser) -> Result<Api<Vec<Account>>> {
+    let mut account = with_pending_login(&app, &user.account).await?;
     account.projects = Some(user.projects);
-    Api::ok(vec![account])
+    Ok(Api::ok(vec![account]))
 }
 
 #[derive(Debug, Serialize)]
@@ -324,6 +332,9 @@ struct UpdateRequest {
     enablement: Option<EnablementPatch>,
     /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
     language: Option<String>,
+    /// The acting account's password: needed to change the login e-mail or the second
+    /// factor (step-up).
+    current_password: Option<String>,
 }
 
 #[tracing::instrument(skip_all)]
@@ -347,9 +358,11 @@ async fn update(
             Error::unprocessable(Msg::UnknownLanguage.with("code", code.as_str()))
         })?;
     }
-    if let Some(login) = &req.login {
-        row.login = Email::parse(login)?.as_str().to_owned();
-    }
+    // A new login e-mail is not applied here: it waits for its confirmation link.
+    let new_login = match &req.login {
+        Some(login) => Some(Email::parse(login)?).filter(|email| email.as_str() != before.login),
+        None => None,
+    };
     if let Some(person) = req.person {
         if let Some(first) = person.first_name {
             row.first_name = first.trim().to_owned();
@@ -379,8 +392,21 @@ async fn update(
             && use_mfa != before.use_mfa()
         {
             policy::can_edit_profile(actor, target(&before))?;
+            may_turn_on_mfa(use_mfa, &before)?;
             row.use_mfa = i64::from(use_mfa);
         }
+    }
+    if new_login.is_some() || row.use_mfa != before.use_mfa {
+        require_password(&app, &user, req.current_password.as_deref()).await?;
+    }
+    if let Some(email) = &new_login
+        && store::by_login(&app.db, email.as_str()).await?.is_some()
+    {
+        return Err(Error::conflict(Msg::UserExists));
+    }
+    if let Some(email) = &new_login {
+        // Before saving: when the account's messages are used up (429), nothing changes.
+        oauth::send_email_change(&app, &before, email).await?;
     }
     store::save_profile(&app.db, &row).await?;
     app.forget_account(&row.id);
@@ -388,13 +414,50 @@ async fn update(
         tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
         crate::stream::sessions::end_for_account(&app, &row.id).await?;
     }
-    Ok(Api::ok(Account::from(&load(&app, &id).await?)))
+    Ok(Api::ok(
+        with_pending_login(&app, &load(&app, &id).await?).await?,
+    ))
+}
+
+/// The second factor goes on only for an account with a (verified) phone to send to.
+fn may_turn_on_mfa(use_mfa: bool, account: &AccountRow) -> Result<()> {
+    if use_mfa && account.phone.is_none() {
+        return Err(Error::unprocessable(Msg::MfaNeedsPhone));
+    }
+    Ok(())
+}
+
+/// Enrolling or changing the phone of an account with the second factor on takes a
+/// session that passed it (a password alone is not enough).
+async fn require_second_factor_session(app: &AppState, user: &CurrentUser) -> Result<()> {
+    if user.account.use_mfa() && !tokens::passed_second_factor(&app.db, &user.session_id).await? {
+        return Err(Error::forbidden(Msg::SecondFactorSessionRequired));
+    }
+    Ok(())
+}
+
+/// A body with only the step-up password (DELETE accounts/{id}/phone; the body may be
+/// left out, which reads as no password).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StepUpRequest {
+    current_password: Option<String>,
+}
+
+fn step_up_body(bytes: &[u8]) -> Result<StepUpRequest> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(StepUpRequest::default());
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::unprocessable(Msg::InvalidBody.with("detail", e.to_string())))
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct MfaRequest {
     #[serde(rename = "useMFA")]
     use_mfa: bool,
+    current_password: Option<String>,
 }
 
 async fn change_mfa(
@@ -405,6 +468,11 @@ async fn change_mfa(
 ) -> Result<Api<Account>> {
     let mut row = load(&app, &id).await?;
     policy::can_edit_profile(user.actor(), target(&row))?;
+    if req.use_mfa == row.use_mfa() {
+        return Ok(Api::ok(Account::from(&row)));
+    }
+    may_turn_on_mfa(req.use_mfa, &row)?;
+    require_password(&app, &user, req.current_password.as_deref()).await?;
     row.use_mfa = i64::from(req.use_mfa);
     store::save_profile(&app.db, &row).await?;
     app.forget_account(&row.id);
@@ -475,8 +543,10 @@ async fn change_password(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct PhoneRequest {
     phone: String,
+    current_password: Option<String>,
 }
 
 async fn start_phone_change(
@@ -487,6 +557,8 @@ async fn start_phone_change(
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
+    require_second_factor_session(&app, &user).await?;
+    require_password(&app, &user, req.current_password.as_deref()).await?;
     // Asked before the code is stored: a refused SMS leaves nothing behind.
     let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
@@ -512,8 +584,10 @@ async fn start_phone_change(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct CodeRequest {
     code: String,
+    current_password: Option<String>,
 }
 
 async fn verify_phone_change(
@@ -523,6 +597,8 @@ async fn verify_phone_change(
     JsonBody(req): JsonBody<CodeRequest>,
 ) -> Result<Api<Account>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    require_second_factor_session(&app, &user).await?;
+    require_password(&app, &user, req.current_password.as_deref()).await?;
     let now = now_ms();
     let taken = sqlx::query(
         "UPDATE phone_verifications SET attempts = attempts + 1 \
@@ -558,9 +634,12 @@ async fn remove_phone(
     State(app): State<AppState>,
     user: CurrentUser,
     Path(id): Path<String>,
+    body: axum::body::Bytes,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
     policy::can_remove_phone(user.actor(), target(&row))?;
+    let req = step_up_body(&body)?;
+    require_password(&app, &user, req.current_password.as_deref()).await?;
     store::set_phone(&app.db, &id, None).await?;
     app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))

@@ -235,6 +235,10 @@ pub struct Account {
     pub language: Lang,
     /// Whether the account proved its e-mail address (SMS needs it).
     pub email_verified: bool,
+    /// A new login e-mail waiting for its confirmation link to be followed; present on
+    /// `userinfo/me`, `GET accounts/{id}` and `PUT accounts/{id}` when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_login: Option<String>,
     /// Artist projects; present on `userinfo/me`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projects: Option<Vec<ProjectRef>>,
@@ -263,6 +267,7 @@ impl From<&AccountRow> for Account {
             phone: row.phone.as_deref().map(mask_phone),
             language: row.language,
             email_verified: row.email_verified(),
+            pending_login: None,
             projects: None,
         }
     }

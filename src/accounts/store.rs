@@ -207,6 +207,26 @@ pub async fn mark_email_verified<'e>(
     Ok(())
 }
 
+/// Apply a confirmed login e-mail; the link it received proves the new address. 409 when
+/// another account took the address meanwhile.
+#[tracing::instrument(skip_all)]
+pub async fn set_login<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    login: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE accounts SET login = $2, email_verified_at = $3, updated_at = $3 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(login)
+    .bind(now_ms())
+    .execute(db)
+    .await
+    .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
+    Ok(())
+}
+
 pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<()> {
     sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
         .bind(id)
@@ -217,15 +237,11 @@ pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<()> {
     Ok(())
 }
 
-/// Enrol (or, with `None`, remove) the second-factor phone. Removing it also turns the
-/// second factor off: an account cannot require a factor it no longer has.
+/// Enrol (or, with `None`, remove) the second-factor phone. Removing it leaves the second
+/// factor as it is: an account with it on then enrols a new phone at its next sign-in
+/// through a link e-mailed to its address (a password alone does not enrol one).
 pub async fn set_phone(db: &Db, id: &str, phone: Option<&str>) -> Result<()> {
-    let sql = if phone.is_some() {
-        "UPDATE accounts SET phone = $2, updated_at = $3 WHERE id = $1"
-    } else {
-        "UPDATE accounts SET phone = $2, use_mfa = 0, updated_at = $3 WHERE id = $1"
-    };
-    sqlx::query(sql)
+    sqlx::query("UPDATE accounts SET phone = $2, updated_at = $3 WHERE id = $1")
         .bind(id)
         .bind(phone)
         .bind(now_ms())

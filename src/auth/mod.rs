@@ -8,6 +8,7 @@ pub mod passwords;
 pub mod qr;
 pub mod rate_limit;
 pub mod session_cache;
+pub mod step_up;
 pub mod store;
 pub mod tokens;
 
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/reset", post(oauth::reset))
         .route("/register", post(oauth::register))
         .route("/verify-email", post(oauth::verify_email))
+        .route("/confirm-email", post(oauth::confirm_email))
         .route("/token/qr", post(qr::start))
         .route("/token/qr/poll", post(qr::poll))
         .route("/token/qr/{qr_id}", get(qr::show))

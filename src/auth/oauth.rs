@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::clients::{self, BasicCredentials, Client};
 use super::extract::{ClientIp, CurrentUser};
 use super::rate_limit::Endpoint;
-use super::store::{self, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
+use super::store::{self, AccountLink, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
 use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
 use crate::accounts::store as accounts;
@@ -369,8 +369,16 @@ async fn exchange_code(
     if account.use_mfa() && grant.second_factor_done == 0 {
         return begin_second_factor(app, &account, &grant).await;
     }
-    let (session, tokens) =
-        tokens::start_session(&app.db, &app.keys, &account, &client.id, &grant.scope).await?;
+    let second_factor = account.use_mfa() && grant.second_factor_done != 0;
+    let (session, tokens) = tokens::start_session(
+        &app.db,
+        &app.keys,
+        &account,
+        &client.id,
+        &grant.scope,
+        second_factor,
+    )
+    .await?;
     store::link_code_to_session(&app.db, code, &session).await?;
     Ok(TokenPayload::Tokens(tokens))
 }
@@ -490,8 +498,16 @@ async fn complete_second_factor(
         app.forget_account(&challenge.account_id);
     }
     let account = live_account(app, &challenge.account_id).await?;
-    let (_, tokens) =
-        tokens::start_session(&app.db, &app.keys, &account, &client.id, &challenge.scope).await?;
+    // This session passed the second factor: it may change the phone later.
+    let (_, tokens) = tokens::start_session(
+        &app.db,
+        &app.keys,
+        &account,
+        &client.id,
+        &challenge.scope,
+        true,
+    )
+    .await?;
     Ok(TokenPayload::Tokens(tokens))
 }
 
@@ -576,6 +592,9 @@ pub struct AssociateRequest {
     #[serde(default, deserialize_with = "one_or_many")]
     oob_channels: Vec<String>,
     phone_number: Option<String>,
+    /// The token of the e-mailed enrolment link (an account with the second factor on
+    /// and no phone enrols one only with it).
+    enrolment_token: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
 }
@@ -610,7 +629,21 @@ pub async fn associate(
         if account.phone.is_some() {
             return Err(Error::conflict(Msg::PhoneAlreadyEnrolled));
         }
+        account.may_receive_sms()?;
+        // Nor enrol one where there is none: that takes the owner's mailbox too. Without
+        // the e-mailed link, the link is sent (to the account's address, never elsewhere).
+        let Some(token) = req.enrolment_token.as_deref().filter(|t| !t.is_empty()) else {
+            send_enrolment_link(&app, &account).await?;
+            return Err(Error::forbidden(Msg::EnrolmentLinkSent));
+        };
+        // The link is spent only if the SMS may go: a number refused (its country, a cap)
+        // leaves the link usable for another number.
+        let mut tx = app.db.begin().await?;
+        store::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
+            .await?
+            .ok_or_else(|| Error::bad_request(Msg::EnrolmentLinkInvalid))?;
         let permit = sms_permit(&app, &account, phone.as_str())?;
+        tx.commit().await?;
         send_code(&app, &challenge.token_hash, &account, permit, true).await?;
         Ok(Association {
             authenticator_type: "oob",
@@ -620,6 +653,29 @@ pub async fn associate(
     }
     .await;
     OAuthReply::new(state, result)
+}
+
+/// E-mail the owner a single-use link (30 minutes) that lets the next sign-in enrol a
+/// phone. Counts as one of the account's messages.
+async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()> {
+    app.limits
+        .messages_sent
+        .take(&format!("mail:{}", account.id))?;
+    let token =
+        store::issue_account_link(&app.db, &account.id, AccountLink::EnrolPhone, None).await?;
+    let link = format!("{}/auth/login?enrol_token={token}", app.config.public_url);
+    app.messenger.send(
+        OutboundMessage::email(
+            &account.login,
+            Msg::EnrolSubject.render(account.language),
+            Msg::EnrolBody
+                .with("name", account.display_name())
+                .with("link", link.as_str())
+                .render(account.language),
+        )
+        .with_secret(link),
+    );
+    Ok(())
 }
 
 // --------------------------------------------------------- logout, forgot, reset, register
@@ -894,6 +950,78 @@ pub async fn verify_email(
             .await?
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
         accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        tx.commit().await?;
+        app.forget_account(&account_id);
+        Ok(())
+    }
+    .await;
+    OAuthReply::new(state, result)
+}
+
+// -------------------------------------------------------------------- e-mail change
+
+/// A new login e-mail waits for its proof: a link (7 days) goes to the new address, and
+/// a notice (no link) to the current one. Counts as one of the account's messages.
+pub async fn send_email_change(
+    app: &AppState,
+    account: &AccountRow,
+    new_login: &Email,
+) -> Result<()> {
+    app.limits
+        .messages_sent
+        .take(&format!("mail:{}", account.id))?;
+    let token = store::issue_account_link(
+        &app.db,
+        &account.id,
+        AccountLink::ChangeEmail,
+        Some(new_login.as_str()),
+    )
+    .await?;
+    let link = format!("{}/auth/confirm-email?token={token}", app.config.public_url);
+    app.messenger.send(
+        OutboundMessage::email(
+            new_login.as_str(),
+            Msg::EmailChangeSubject.render(account.language),
+            Msg::EmailChangeBody
+                .with("name", account.display_name())
+                .with("email", new_login.as_str())
+                .with("link", link.as_str())
+                .render(account.language),
+        )
+        .with_secret(link),
+    );
+    app.messenger.send(OutboundMessage::email(
+        &account.login,
+        Msg::EmailChangeNoticeSubject.render(account.language),
+        Msg::EmailChangeNoticeBody
+            .with("name", account.display_name())
+            .with("email", new_login.as_str())
+            .render(account.language),
+    ));
+    Ok(())
+}
+
+/// Follow the link sent to a new login e-mail: the change takes effect (409 when the
+/// address was taken meanwhile; the link then stays unspent).
+#[tracing::instrument(skip_all)]
+pub async fn confirm_email(
+    State(app): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    OAuthBody(req): OAuthBody<VerifyEmailRequest>,
+) -> OAuthReply<()> {
+    let state = req.state.clone();
+    let result = async {
+        app.limits.check_ip(ip, Endpoint::Forgot)?;
+        client_of(&app, &headers, &req.client_id, &None).await?;
+        let token = required(&req.token, "token")?;
+        let mut tx = app.db.begin().await?;
+        let (account_id, new_login) =
+            store::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
+                .await?
+                .and_then(|(id, login)| Some((id, login?)))
+                .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
+        accounts::set_login(&mut *tx, &account_id, &new_login).await?;
         tx.commit().await?;
         app.forget_account(&account_id);
         Ok(())

@@ -1,31 +1,72 @@
 //! Sign-in by QR code.
 //!
 //! 1. The device that wants to sign in calls `POST token/qr` with its authorization
-//!    parameters (client, redirect URI, PKCE challenge) and shows `approve_url` as a QR.
+//!    parameters (client, redirect URI, PKCE challenge) and shows `approve_url` as a QR,
+//!    and `match_number`, a 2-digit number, beside it. Encore records the device's
+//!    User-Agent (trimmed) and IP address as it sees it (no geolocation database: the
+//!    "place" is the address).
 //! 2. A device where the person is already signed in opens that URL (the dashboard's
-//!    `/auth/qr?id=…`), sees which client asks, and calls `POST token/qr/{id}/approve`.
+//!    `/auth/qr?id=…`), sees which client, device and place ask, picks the number the
+//!    first device shows among three, gives their current password, and calls
+//!    `POST token/qr/{id}/approve`. A wrong number cancels the QR sign-in.
 //! 3. The first device polls `POST token/qr/poll` with its private `poll_token`; once
 //!    approved it receives an authorization code bound to its own PKCE challenge and
-//!    exchanges it at `token` as usual. No second factor is asked: the approving device
-//!    already passed it.
+//!    exchanges it at `token` as usual. The code does not count as a second factor: an
+//!    account with the second factor on gets E108 there, and the new device does its own
+//!    SMS step.
 //!
 //! The QR id alone cannot collect tokens (that takes the poll token), and the code it
 //! yields is useless without the first device's PKCE verifier.
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
+use axum::http::header::USER_AGENT;
+use rand::Rng;
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{ClientIp, CurrentUser};
 use super::rate_limit::Endpoint;
+use super::step_up::require_password;
 use super::store::{self, NewQr, QR_TTL_MS};
 use crate::app::AppState;
 use crate::db::now_ms;
-use crate::envelope::{OAuthBody, OAuthReply};
+use crate::envelope::{JsonBody, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
 const POLL_INTERVAL_SECS: i64 = 2;
+/// How much of the requesting device's User-Agent is kept and shown.
+const DEVICE_MAX_CHARS: usize = 160;
+
+/// The requesting device as its User-Agent names it: printable characters only, trimmed.
+fn device_of(headers: &HeaderMap) -> String {
+    let raw = headers
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let clean: String = raw
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(DEVICE_MAX_CHARS)
+        .collect();
+    clean.trim().to_owned()
+}
+
+/// A 2-digit number to match, and three to choose from (it and two others, shuffled).
+fn match_numbers() -> (i64, Vec<i64>) {
+    let mut rng = rand::rng();
+    let number = rng.random_range(10..=99);
+    let mut choices = vec![number];
+    while choices.len() < 3 {
+        let other = rng.random_range(10..=99);
+        if !choices.contains(&other) {
+            choices.push(other);
+        }
+    }
+    choices.shuffle(&mut rng);
+    (number, choices)
+}
 
 #[derive(Debug, Deserialize)]
 pub struct StartRequest {
@@ -45,6 +86,8 @@ pub struct QrStarted {
     qr_id: String,
     poll_token: String,
     approve_url: String,
+    /// The number this device shows; the approver picks it among three.
+    match_number: i64,
     expires_in: i64,
     interval: i64,
 }
@@ -75,6 +118,12 @@ pub async fn start(
             &req.scope,
         )
         .await?;
+        let (match_number, choices) = match_numbers();
+        let choices = choices
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
         let (qr_id, poll_token) = store::create_qr(
             &app.db,
             NewQr {
@@ -83,11 +132,16 @@ pub async fn start(
                 code_challenge: &params.code_challenge,
                 scope: &params.scope,
                 nonce: req.nonce.as_deref(),
+                device: &device_of(&headers),
+                place: &ip.to_string(),
+                match_number,
+                choices: &choices,
             },
         )
         .await?;
         Ok(QrStarted {
             approve_url: format!("{}/auth/qr?id={qr_id}", app.config.public_url),
+            match_number,
             qr_id,
             poll_token,
             expires_in: QR_TTL_MS / 1000,
@@ -155,7 +209,8 @@ pub async fn poll(
                 code_challenge: &qr.code_challenge,
                 scope: &qr.scope,
                 nonce: qr.nonce.as_deref(),
-                second_factor_done: true,
+                // Approval is not the new device's second factor: it does its own.
+                second_factor_done: false,
             },
         )
         .await?;
@@ -172,6 +227,12 @@ pub async fn poll(
 pub struct QrInfo {
     qr_id: String,
     client_name: String,
+    /// The requesting device's User-Agent, trimmed (may be empty).
+    device: String,
+    /// The requesting device's IP address as Encore sees it.
+    place: String,
+    /// Pick the one the requesting device shows.
+    numbers: Vec<i64>,
     status: &'static str,
     expires_in: i64,
 }
@@ -205,6 +266,13 @@ pub async fn show(
         Ok(QrInfo {
             qr_id,
             client_name: client_name.0,
+            numbers: qr
+                .choices
+                .split(',')
+                .filter_map(|n| n.parse().ok())
+                .collect(),
+            device: qr.device,
+            place: qr.place,
             status,
             expires_in: ((qr.expires_at - now) / 1000).max(0),
         })
@@ -213,14 +281,41 @@ pub async fn show(
     OAuthReply::new(None, result)
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApproveRequest {
+    /// The number picked (a JSON number or a string of digits).
+    number: Option<serde_json::Value>,
+    current_password: Option<String>,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn approve(
     State(app): State<AppState>,
     user: CurrentUser,
     Path(qr_id): Path<String>,
+    JsonBody(req): JsonBody<ApproveRequest>,
 ) -> OAuthReply<()> {
     let result = async {
         let qr = live_qr(&app, &qr_id).await?;
+        if qr.approved_by.is_some() || qr.expires_at <= now_ms() {
+            return Err(Error::bad_request(Msg::QrExpiredOrApproved));
+        }
+        let number = match &req.number {
+            Some(serde_json::Value::Number(n)) => n.as_i64(),
+            Some(serde_json::Value::String(s)) => s.trim().parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| Error::unprocessable(Msg::FieldRequired.with("field", "number")))?;
+        if req.current_password.as_deref().is_none_or(str::is_empty) {
+            return Err(Error::unprocessable(Msg::CurrentPasswordRequired));
+        }
+        if number != qr.match_number {
+            // Someone approving blind, or a QR sent by someone else: cancel it.
+            store::burn_qr(&app.db, &qr.id_hash).await?;
+            return Err(Error::unprocessable(Msg::QrWrongNumber));
+        }
+        require_password(&app, &user, req.current_password.as_deref()).await?;
         if !store::approve_qr(&app.db, &qr.id_hash, &user.account.id).await? {
             return Err(Error::bad_request(Msg::QrExpiredOrApproved));
         }

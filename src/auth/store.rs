@@ -14,6 +14,8 @@ pub const RESET_TTL_MS: i64 = 30 * 60_000;
 pub const INVITE_TTL_MS: i64 = 7 * 24 * 3_600_000;
 pub const VERIFY_TTL_MS: i64 = 7 * 24 * 3_600_000;
 pub const QR_TTL_MS: i64 = 120_000;
+pub const ENROL_TTL_MS: i64 = 30 * 60_000;
+pub const EMAIL_CHANGE_TTL_MS: i64 = 7 * 24 * 3_600_000;
 
 /// What an authorization code is bound to.
 pub struct CodeGrant<'a> {
@@ -23,7 +25,8 @@ pub struct CodeGrant<'a> {
     pub code_challenge: &'a str,
     pub scope: &'a str,
     pub nonce: Option<&'a str>,
-    /// Set when the code comes from an already-verified device (QR sign-in).
+    /// Set when the sign-in already passed the second factor (never, today: a QR sign-in
+    /// of an account with the second factor on does its own SMS step).
     pub second_factor_done: bool,
 }
 
@@ -293,6 +296,106 @@ pub async fn spend_link<'e>(
     Ok(spent.and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?))))
 }
 
+/// Single-use links for account changes (table `account_links`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountLink {
+    /// Enrol a phone on an account whose second factor is on but has no phone.
+    EnrolPhone,
+    /// Confirm a new login e-mail (the link goes to the new address).
+    ChangeEmail,
+}
+
+impl AccountLink {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::EnrolPhone => "enrol_phone",
+            Self::ChangeEmail => "change_email",
+        }
+    }
+    fn ttl_ms(self) -> i64 {
+        match self {
+            Self::EnrolPhone => ENROL_TTL_MS,
+            Self::ChangeEmail => EMAIL_CHANGE_TTL_MS,
+        }
+    }
+}
+
+/// Issue an account-change link; earlier unused links of the same purpose stop working.
+#[tracing::instrument(skip_all)]
+pub async fn issue_account_link(
+    db: &Db,
+    account_id: &str,
+    purpose: AccountLink,
+    new_login: Option<&str>,
+) -> Result<String> {
+    let token = random_token(32);
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    sqlx::query(
+        "UPDATE account_links SET used_at = $3 \
+         WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL",
+    )
+    .bind(account_id)
+    .bind(purpose.as_str())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO account_links (token_hash, account_id, purpose, new_login, expires_at, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(token_hash(&token))
+    .bind(account_id)
+    .bind(purpose.as_str())
+    .bind(new_login)
+    .bind(now + purpose.ttl_ms())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// Spend a live account-change link of `purpose` (once): its account and new login. With
+/// `account_id`, only a link of that account is spent.
+#[tracing::instrument(skip_all)]
+pub async fn spend_account_link<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    token: &str,
+    purpose: AccountLink,
+    account_id: Option<&str>,
+) -> Result<Option<(String, Option<String>)>> {
+    let base = "UPDATE account_links SET used_at = $2 \
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = $3";
+    let sql = match account_id {
+        Some(_) => format!("{base} AND account_id = $4 RETURNING account_id, new_login"),
+        None => format!("{base} RETURNING account_id, new_login"),
+    };
+    let mut query = sqlx::query_as::<_, (String, Option<String>)>(sqlx::AssertSqlSafe(sql))
+        .bind(token_hash(token))
+        .bind(now_ms())
+        .bind(purpose.as_str());
+    if let Some(account_id) = account_id {
+        query = query.bind(account_id);
+    }
+    Ok(query.fetch_optional(db).await?)
+}
+
+/// The login e-mail an account asked to change to and has not confirmed yet.
+#[tracing::instrument(skip_all)]
+pub async fn pending_login(db: &Db, account_id: &str) -> Result<Option<String>> {
+    let row: Option<(Option<String>,)> = sqlx::query_as(
+        "SELECT new_login FROM account_links WHERE account_id = $1 AND purpose = $2 \
+         AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC LIMIT 1",
+    )
+    .bind(account_id)
+    .bind(AccountLink::ChangeEmail.as_str())
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(row.and_then(|(login,)| login))
+}
+
 #[derive(Debug, sqlx::FromRow)]
 pub struct QrLogin {
     pub id_hash: String,
@@ -304,6 +407,10 @@ pub struct QrLogin {
     pub expires_at: i64,
     pub approved_by: Option<String>,
     pub collected_at: Option<i64>,
+    pub device: String,
+    pub place: String,
+    pub match_number: i64,
+    pub choices: String,
 }
 
 pub struct NewQr<'a> {
@@ -312,6 +419,12 @@ pub struct NewQr<'a> {
     pub code_challenge: &'a str,
     pub scope: &'a str,
     pub nonce: Option<&'a str>,
+    /// The requesting device's User-Agent (trimmed) and IP address.
+    pub device: &'a str,
+    pub place: &'a str,
+    /// The number the requesting device shows, and the three the approver picks from.
+    pub match_number: i64,
+    pub choices: &'a str,
 }
 
 /// Create a QR sign-in; answers (qr id for the approver, poll token for the device).
@@ -320,7 +433,8 @@ pub async fn create_qr(db: &Db, new: NewQr<'_>) -> Result<(String, String)> {
     let now = now_ms();
     sqlx::query(
         "INSERT INTO qr_logins (id_hash, poll_hash, client_id, redirect_uri, code_challenge, \
-         scope, nonce, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         scope, nonce, expires_at, created_at, device, place, match_number, choices) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(token_hash(&qr_id))
     .bind(token_hash(&poll_token))
@@ -331,13 +445,17 @@ pub async fn create_qr(db: &Db, new: NewQr<'_>) -> Result<(String, String)> {
     .bind(new.nonce)
     .bind(now + QR_TTL_MS)
     .bind(now)
+    .bind(new.device)
+    .bind(new.place)
+    .bind(new.match_number)
+    .bind(new.choices)
     .execute(db)
     .await?;
     Ok((qr_id, poll_token))
 }
 
 const QR_COLUMNS: &str = "id_hash, client_id, redirect_uri, code_challenge, scope, nonce, \
-    expires_at, approved_by, collected_at";
+    expires_at, approved_by, collected_at, device, place, match_number, choices";
 
 pub async fn qr_by_id(db: &Db, qr_id: &str) -> Result<Option<QrLogin>> {
     let sql = format!("SELECT {QR_COLUMNS} FROM qr_logins WHERE id_hash = $1");
@@ -370,6 +488,16 @@ pub async fn approve_qr(db: &Db, id_hash: &str, account_id: &str) -> Result<bool
     Ok(done == 1)
 }
 
+/// Cancel a QR sign-in that is still waiting (a wrong number was picked).
+#[tracing::instrument(skip_all)]
+pub async fn burn_qr(db: &Db, id_hash: &str) -> Result<()> {
+    sqlx::query("UPDATE qr_logins SET expires_at = 0 WHERE id_hash = $1 AND approved_by IS NULL")
+        .bind(id_hash)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 pub async fn collect_qr(db: &Db, id_hash: &str) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE qr_logins SET collected_at = $2 \
@@ -393,6 +521,7 @@ pub async fn purge_expired(db: &Db) -> Result<()> {
         "DELETE FROM one_time_tokens WHERE expires_at < $1",
         "DELETE FROM qr_logins WHERE expires_at < $1",
         "DELETE FROM phone_verifications WHERE expires_at < $1",
+        "DELETE FROM account_links WHERE expires_at < $1",
     ] {
         sqlx::query(sql).bind(day_ago).execute(db).await?;
     }

@@ -86,26 +86,30 @@ pub struct TokenSet {
     pub scope: String,
 }
 
-/// Start a session for the account and answer its first tokens.
+/// Start a session for the account and answer its first tokens. `second_factor`: the
+/// sign-in passed the SMS second factor (remembered: enrolling a phone on an account
+/// with the second factor on takes such a session).
 pub async fn start_session(
     db: &Db,
     keys: &TokenKeys,
     account: &AccountRow,
     client_id: &str,
     scope: &str,
+    second_factor: bool,
 ) -> Result<(String, TokenSet)> {
     let session_id = uuid::Uuid::new_v4().to_string();
     let now = now_ms();
     let refresh = random_token(32);
     let mut tx = db.begin().await?;
     sqlx::query(
-        "INSERT INTO sessions (id, account_id, client_id, created_at, last_seen_at) \
-         VALUES ($1, $2, $3, $4, $4)",
+        "INSERT INTO sessions (id, account_id, client_id, created_at, last_seen_at, \
+         second_factor_at) VALUES ($1, $2, $3, $4, $4, $5)",
     )
     .bind(&session_id)
     .bind(&account.id)
     .bind(client_id)
     .bind(now)
+    .bind(second_factor.then_some(now))
     .execute(&mut *tx)
     .await?;
     insert_refresh(&mut tx, &session_id, &refresh, now).await?;
@@ -262,6 +266,17 @@ pub async fn revoke_session(
     tx.commit().await?;
     cache.forget_session(session_id);
     Ok(())
+}
+
+/// Whether the session passed the SMS second factor when it signed in.
+#[tracing::instrument(skip_all)]
+pub async fn passed_second_factor(db: &Db, session_id: &str) -> Result<bool> {
+    let row: Option<(Option<i64>,)> =
+        sqlx::query_as("SELECT second_factor_at FROM sessions WHERE id = $1")
+            .bind(session_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(matches!(row, Some((Some(_),))))
 }
 
 /// End every session of an account (password reset, disabling).

@@ -1494,6 +1494,99 @@ messages! {
         cn: "无法读取此图片，文件可能已损坏，请换一个文件。",
         ir: "این تصویر خوانده نشد. ممکن است آسیب دیده باشد؛ فایل دیگری را امتحان کنید.",
     }
+    // Security findings 6 and 7 (sec-mfa): step-up for sensitive changes, phone
+    // enrolment by e-mailed link, e-mail change, QR number matching.
+    CurrentPasswordRequired {
+        gb: "Enter your current password to make this change.",
+        br: "Digite sua senha atual para fazer esta alteração.",
+        es: "Introduce tu contraseña actual para hacer este cambio.",
+        cn: "请输入当前密码以进行此更改。",
+        ir: "برای انجام این تغییر، گذرواژهٔ فعلی خود را وارد کنید.",
+    }
+    MfaNeedsPhone {
+        gb: "Add and confirm a phone number before turning on two-step sign-in.",
+        br: "Adicione e confirme um número de telefone antes de ativar o login em duas etapas.",
+        es: "Añade y confirma un número de teléfono antes de activar el inicio de sesión en dos pasos.",
+        cn: "开启两步登录前，请先添加并确认手机号码。",
+        ir: "پیش از روشن کردن ورود دومرحله‌ای، یک شمارهٔ تلفن اضافه و تأیید کنید.",
+    }
+    EnrolmentLinkSent {
+        gb: "To add a phone to this account, open the link we have just e-mailed to its address.",
+        br: "Para adicionar um telefone a esta conta, abra o link que acabamos de enviar para o e-mail dela.",
+        es: "Para añadir un teléfono a esta cuenta, abre el enlace que acabamos de enviar a su correo.",
+        cn: "要为此账户添加手机，请打开我们刚刚发送到其邮箱的链接。",
+        ir: "برای افزودن تلفن به این حساب، پیوندی را که همین الان به ایمیل آن فرستادیم باز کنید.",
+    }
+    EnrolmentLinkInvalid {
+        gb: "This phone set-up link is invalid, has expired or was already used. Sign in again to get a new one.",
+        br: "Este link de cadastro de telefone é inválido, expirou ou já foi usado. Entre de novo para receber outro.",
+        es: "Este enlace para registrar un teléfono no es válido, ha caducado o ya se usó. Vuelve a iniciar sesión para recibir otro.",
+        cn: "此手机设置链接无效、已过期或已被使用。请重新登录以获取新链接。",
+        ir: "این پیوند ثبت تلفن نامعتبر است، منقضی شده یا قبلاً استفاده شده است. برای دریافت پیوند تازه دوباره وارد شوید.",
+    }
+    SecondFactorSessionRequired {
+        gb: "Sign in again with the code sent to your phone to change it.",
+        br: "Entre de novo com o código enviado ao seu telefone para alterá-lo.",
+        es: "Vuelve a iniciar sesión con el código enviado a tu teléfono para cambiarlo.",
+        cn: "请使用发送到您手机的验证码重新登录后再更改。",
+        ir: "برای تغییر آن، با کدی که به تلفن شما فرستاده می‌شود دوباره وارد شوید.",
+    }
+    EnrolSubject {
+        gb: "Encore: add a phone for two-step sign-in",
+        br: "Encore: adicione um telefone para o login em duas etapas",
+        es: "Encore: añade un teléfono para el inicio de sesión en dos pasos",
+        cn: "Encore：为两步登录添加手机",
+        ir: "Encore: افزودن تلفن برای ورود دومرحله‌ای",
+    }
+    EnrolBody {
+        gb: "Hello {name},\n\nSomeone signed in to your Encore account with your password and wants to add a phone for its sign-in codes. If that was you, open this link within 30 minutes and sign in again to add your phone:\n\n{link}\n\nIf it was not you, do not open the link, and change your password: someone knows it.\n",
+        br: "Olá, {name},\n\nAlguém entrou na sua conta do Encore com a sua senha e quer adicionar um telefone para os códigos de acesso. Se foi você, abra este link em até 30 minutos e entre de novo para adicionar seu telefone:\n\n{link}\n\nSe não foi você, não abra o link e troque sua senha: alguém a conhece.\n",
+        es: "Hola, {name}:\n\nAlguien ha iniciado sesión en tu cuenta de Encore con tu contraseña y quiere añadir un teléfono para los códigos de acceso. Si has sido tú, abre este enlace en los próximos 30 minutos y vuelve a iniciar sesión para añadir tu teléfono:\n\n{link}\n\nSi no has sido tú, no abras el enlace y cambia tu contraseña: alguien la conoce.\n",
+        cn: "{name}，您好：\n\n有人使用您的密码登录了您的 Encore 账户，并想添加一部接收登录验证码的手机。如果是您本人，请在 30 分钟内打开以下链接并重新登录以添加手机：\n\n{link}\n\n如果不是您本人，请不要打开该链接，并修改您的密码：有人知道它。\n",
+        ir: "{name} عزیز، سلام\n\nکسی با گذرواژهٔ شما وارد حساب Encore شما شده و می‌خواهد تلفنی برای کدهای ورود اضافه کند. اگر خود شما بودید، این پیوند را ظرف ۳۰ دقیقه باز کنید و دوباره وارد شوید تا تلفن خود را اضافه کنید:\n\n{link}\n\nاگر شما نبودید، پیوند را باز نکنید و گذرواژهٔ خود را عوض کنید: کسی آن را می‌داند.\n",
+    }
+    EmailChangeSubject {
+        gb: "Encore: confirm your new e-mail address",
+        br: "Encore: confirme seu novo endereço de e-mail",
+        es: "Encore: confirma tu nueva dirección de correo",
+        cn: "Encore：请确认您的新电子邮件地址",
+        ir: "Encore: نشانی ایمیل تازهٔ خود را تأیید کنید",
+    }
+    EmailChangeBody {
+        gb: "Hello {name},\n\nYour Encore account asked to sign in with {email} from now on. Open this link within 7 days to confirm that this address is yours; until then the old address stays in use:\n\n{link}\n\nIf you did not ask for this, ignore this e-mail.\n",
+        br: "Olá, {name},\n\nSua conta do Encore pediu para entrar com {email} a partir de agora. Abra este link em até 7 dias para confirmar que este endereço é seu; até lá, o endereço antigo continua valendo:\n\n{link}\n\nSe não foi você, ignore este e-mail.\n",
+        es: "Hola, {name}:\n\nTu cuenta de Encore ha pedido iniciar sesión con {email} a partir de ahora. Abre este enlace en los próximos 7 días para confirmar que esta dirección es tuya; hasta entonces sigue valiendo la anterior:\n\n{link}\n\nSi no lo has pedido tú, ignora este correo.\n",
+        cn: "{name}，您好：\n\n您的 Encore 账户请求今后使用 {email} 登录。请在 7 天内打开以下链接，确认此地址属于您；在此之前仍使用旧地址：\n\n{link}\n\n如果这不是您的请求，请忽略此邮件。\n",
+        ir: "{name} عزیز، سلام\n\nحساب Encore شما درخواست کرده است که از این پس با {email} وارد شود. این پیوند را ظرف ۷ روز باز کنید تا تأیید کنید این نشانی متعلق به شماست؛ تا آن زمان نشانی قبلی به کار می‌رود:\n\n{link}\n\nاگر چنین درخواستی نداده‌اید، این ایمیل را نادیده بگیرید.\n",
+    }
+    EmailChangeNoticeSubject {
+        gb: "Encore: your sign-in e-mail is being changed",
+        br: "Encore: o e-mail de acesso da sua conta está sendo alterado",
+        es: "Encore: se está cambiando el correo de acceso de tu cuenta",
+        cn: "Encore：您的登录邮箱正在被更改",
+        ir: "Encore: ایمیل ورود حساب شما در حال تغییر است",
+    }
+    EmailChangeNoticeBody {
+        gb: "Hello {name},\n\nSomeone asked to change the sign-in e-mail of your Encore account from this address to {email}. The change happens only once the new address is confirmed.\n\nIf this was not you, sign in and change your password now, and tell the organisers.\n",
+        br: "Olá, {name},\n\nAlguém pediu para trocar o e-mail de acesso da sua conta do Encore deste endereço para {email}. A troca só acontece depois que o novo endereço for confirmado.\n\nSe não foi você, entre e troque sua senha agora, e avise os organizadores.\n",
+        es: "Hola, {name}:\n\nAlguien ha pedido cambiar el correo de acceso de tu cuenta de Encore de esta dirección a {email}. El cambio solo se hace cuando se confirme la nueva dirección.\n\nSi no has sido tú, inicia sesión y cambia tu contraseña ahora, y avisa a los organizadores.\n",
+        cn: "{name}，您好：\n\n有人请求将您的 Encore 账户的登录邮箱从此地址更改为 {email}。只有在新地址被确认后才会更改。\n\n如果这不是您本人，请立即登录并修改密码，并告知组织者。\n",
+        ir: "{name} عزیز، سلام\n\nکسی درخواست کرده است که ایمیل ورود حساب Encore شما از این نشانی به {email} تغییر کند. این تغییر فقط پس از تأیید نشانی تازه انجام می‌شود.\n\nاگر شما نبودید، همین حالا وارد شوید و گذرواژهٔ خود را عوض کنید و به برگزارکنندگان خبر دهید.\n",
+    }
+    EmailChangeLinkInvalid {
+        gb: "This confirmation link is invalid, has expired or was already used.",
+        br: "Este link de confirmação é inválido, expirou ou já foi usado.",
+        es: "Este enlace de confirmación no es válido, ha caducado o ya se usó.",
+        cn: "此确认链接无效、已过期或已被使用。",
+        ir: "این پیوند تأیید نامعتبر است، منقضی شده یا قبلاً استفاده شده است.",
+    }
+    QrWrongNumber {
+        gb: "That is not the number shown on the other device. This QR sign-in was cancelled; start again there.",
+        br: "Este não é o número mostrado no outro aparelho. Este login por QR foi cancelado; comece de novo lá.",
+        es: "Ese no es el número que muestra el otro dispositivo. Este inicio de sesión por QR se ha cancelado; empieza de nuevo allí.",
+        cn: "这不是另一台设备上显示的数字。此二维码登录已取消，请在那台设备上重新开始。",
+        ir: "این عددی نیست که دستگاه دیگر نشان می‌دهد. این ورود با QR لغو شد؛ از آنجا دوباره شروع کنید.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

@@ -82,10 +82,24 @@ async fn an_admin_creates_finds_edits_reinvites_and_deletes_an_account() {
         .await;
     assert_eq!(inactive["payload"]["total"], 1);
 
+    // The second factor goes on only with a phone, and takes the admin's own password.
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/accounts/{id}/changemfa"),
+            json!({ "useMFA": true, "currentPassword": PASSWORD }),
+            Some(&admin.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    sqlx::query("UPDATE accounts SET phone = '+447700900123' WHERE id = $1")
+        .bind(&id)
+        .execute(app.db())
+        .await
+        .unwrap();
     let (status, mfa) = app
         .post(
             &format!("/api/v1/accounts/{id}/changemfa"),
-            json!({ "useMFA": true }),
+            json!({ "useMFA": true, "currentPassword": PASSWORD }),
             Some(&admin.access),
         )
         .await;
@@ -193,7 +207,7 @@ async fn a_user_confirms_a_new_phone_with_a_code_then_removes_it() {
     let (status, _) = app
         .post(
             &base,
-            json!({ "phone": "+15550100777" }),
+            json!({ "phone": "+15550100777", "currentPassword": PASSWORD }),
             Some(&tokens.access),
         )
         .await;
@@ -214,14 +228,27 @@ async fn a_user_confirms_a_new_phone_with_a_code_then_removes_it() {
     let (status, body) = app
         .post(
             &format!("{base}/verify"),
-            json!({ "code": code }),
+            json!({ "code": code, "currentPassword": PASSWORD }),
             Some(&tokens.access),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["phone"], "+15 •••• ••• 777");
-    let (status, body) = app.delete(&base, &tokens.access).await;
-    assert_eq!(status, StatusCode::OK);
+    // Removing it takes the password too (in the DELETE's body).
+    assert_eq!(
+        app.delete(&base, &tokens.access).await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let response = app
+        .http
+        .delete(format!("{}{base}", app.url))
+        .bearer_auth(&tokens.access)
+        .json(&json!({ "currentPassword": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["payload"]["phone"], serde_json::Value::Null);
 }
 

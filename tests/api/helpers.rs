@@ -581,6 +581,7 @@ impl TestApp {
                 &row,
                 WEB,
                 "openid",
+                false,
             )
             .await
             .expect("session");

@@ -20,6 +20,7 @@ mod roles;
 mod security;
 mod sign_in;
 mod sms_and_images;
+mod step_up;
 mod stream;
 mod tokens;
 mod verify_email;

@@ -41,14 +41,20 @@ async fn authenticators(app: &TestApp, p: &Pending, verifier: &str) -> (StatusCo
     (response.status(), response.json().await.unwrap())
 }
 
-async fn associate(app: &TestApp, p: &Pending, phone: &str) -> (StatusCode, Value) {
+async fn associate(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> (StatusCode, Value) {
     let response = app
         .http
         .post(format!("{}/api/v1/oauth2/associate", app.url))
         .bearer_auth(&p.mfa_token)
         .json(
             &json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
-                       "phone_number": phone, "client_id": WEB, "state": "as-1" }),
+                       "phone_number": phone, "client_id": WEB, "state": "as-1",
+                       "enrolment_token": enrolment_token }),
         )
         .send()
         .await
@@ -82,7 +88,12 @@ async fn enrolling_a_phone_then_signing_in_with_the_sms_code() {
     assert_eq!(body["payload"], json!([]), "no factor enrolled yet");
     assert_eq!(body["state"], "a-1");
 
-    let (status, body) = associate(&app, &pending, PHONE).await;
+    // The password alone does not enrol a phone: the owner is e-mailed a link, and the
+    // sign-in that brings it back enrols one.
+    let (status, body) = associate(&app, &pending, PHONE, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let link = link_token(&app.outbox_message("secure@example.com", "email").await);
+    let (status, body) = associate(&app, &pending, PHONE, Some(&link)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["oob_channel"], "sms");
     let sms = app.outbox_message(PHONE, "sms").await;
@@ -182,13 +193,13 @@ async fn associate_is_refused_when_a_phone_is_enrolled_and_checks_the_number() {
     app.account_with("secure@example.com", Role::User, Some(PHONE), true)
         .await;
     let pending = e108(&app, "secure@example.com").await;
-    let (status, body) = associate(&app, &pending, "+15550100999").await;
+    let (status, body) = associate(&app, &pending, "+15550100999", None).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
 
     app.account_with("fresh@example.com", Role::User, None, true)
         .await;
     let pending = e108(&app, "fresh@example.com").await;
-    let (status, body) = associate(&app, &pending, "07700 900123").await;
+    let (status, body) = associate(&app, &pending, "07700 900123", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(body["error"].as_str().unwrap().contains("international"));
 }
@@ -220,7 +231,7 @@ async fn an_unverified_account_enrolling_a_phone_at_sign_in_is_403_and_no_sms_go
     let app = spawn_app().await;
     app.unverified_account("new@example.com", true).await;
     let pending = e108(&app, "new@example.com").await;
-    let (status, body) = associate(&app, &pending, PHONE).await;
+    let (status, body) = associate(&app, &pending, PHONE, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["state"], "as-1");
     assert_eq!(

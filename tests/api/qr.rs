@@ -31,9 +31,8 @@ async fn poll(app: &TestApp, poll_token: &str) -> (StatusCode, serde_json::Value
 #[tokio::test]
 async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
     let app = spawn_app().await;
-    // A second-factor account: the approving device already passed it, so no E108.
-    app.account_with("fan@example.com", Role::User, Some("+447700900123"), true)
-        .await;
+    // (An account with the second factor on gets E108 instead: see step_up.rs.)
+    app.account("fan@example.com", Role::User).await;
     let (verifier, challenge) = pkce();
     let qr = start(&app, &challenge).await;
     let qr_id = qr["qr_id"].as_str().unwrap();
@@ -55,16 +54,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         .0,
         StatusCode::UNAUTHORIZED
     );
-    let approver = {
-        let pending = app.code_for("fan@example.com", PASSWORD).await;
-        let (_, body) = app.exchange(&pending.0, &pending.1).await;
-        let mfa = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
-        let code = code_in(&app.outbox_message("+447700900123", "sms").await);
-        let (_, body) = app
-            .oauth("token", json!({ "grant_type": "mfa_code", "mfa_token": mfa, "binding_code": code, "client_id": WEB }))
-            .await;
-        tokens_of(&body)
-    };
+    let approver = app.sign_in("fan@example.com").await;
     let (status, info) = app
         .get(
             &format!("/api/v1/oauth2/token/qr/{qr_id}"),
@@ -77,7 +67,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
     let (status, body) = app
         .post(
             &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
-            json!({}),
+            json!({ "number": qr["match_number"], "currentPassword": PASSWORD }),
             Some(&approver.access),
         )
         .await;
@@ -89,10 +79,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
     let code = body["payload"]["code"].as_str().unwrap();
     let (status, body) = app.exchange(code, &verifier).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        body["payload"]["status"], "OK",
-        "no second factor asked: {body}"
-    );
+    assert_eq!(body["payload"]["status"], "OK", "{body}");
     let tokens = tokens_of(&body);
     assert_eq!(
         app.me(&tokens.access).await.1["payload"][0]["login"],
@@ -114,7 +101,7 @@ async fn an_expired_qr_cannot_be_approved_or_collected_and_its_code_needs_the_ve
     let qr_id = qr["qr_id"].as_str().unwrap();
     app.post(
         &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
-        json!({}),
+        json!({ "number": qr["match_number"], "currentPassword": PASSWORD }),
         Some(&approver.access),
     )
     .await;
@@ -135,7 +122,7 @@ async fn an_expired_qr_cannot_be_approved_or_collected_and_its_code_needs_the_ve
     let (status, _) = app
         .post(
             &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
-            json!({}),
+            json!({ "number": qr["match_number"], "currentPassword": PASSWORD }),
             Some(&approver.access),
         )
         .await;

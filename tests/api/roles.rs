@@ -102,9 +102,16 @@ async fn run_as(actor: Role) {
                     .await
             }
             ChangeMfa => {
+                // The second factor goes on only with a phone, and takes the actor's
+                // password (every test account has the same one).
+                sqlx::query("UPDATE accounts SET phone = '+447700900123' WHERE id = $1")
+                    .bind(&target.id)
+                    .execute(app.db())
+                    .await
+                    .unwrap();
                 app.post(
                     &format!("{path}/changemfa"),
-                    json!({ "useMFA": true }),
+                    json!({ "useMFA": true, "currentPassword": PASSWORD }),
                     Some(&tokens.access),
                 )
                 .await

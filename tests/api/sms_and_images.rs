@@ -28,7 +28,7 @@ async fn start_phone_change(
         .http
         .post(format!("{}/api/v1/accounts/{}/phone", app.url, who.0))
         .bearer_auth(&who.1)
-        .json(&json!({ "phone": phone }))
+        .json(&json!({ "phone": phone, "currentPassword": PASSWORD }))
         .send()
         .await
         .unwrap();
@@ -105,18 +105,23 @@ async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_
     let (code, verifier) = app.code_for("mfa@example.com", PASSWORD).await;
     let (_, body) = app.exchange(&code, &verifier).await;
     let mfa_token = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
-    let associate = |phone: &'static str| {
+    let associate = |phone: &'static str, enrolment_token: Option<String>| {
         app.http
             .post(format!("{}/api/v1/oauth2/associate", app.url))
             .bearer_auth(&mfa_token)
             .header("accept-language", "es")
             .json(
                 &json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
-                           "phone_number": phone, "client_id": WEB, "state": "as-1" }),
+                           "phone_number": phone, "client_id": WEB, "state": "as-1",
+                           "enrolment_token": enrolment_token }),
             )
             .send()
     };
-    let response = associate(US).await.unwrap();
+    // Enrolment takes the link e-mailed to the owner (finding 6).
+    let response = associate(UK, None).await.unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let link = link_token(&app.outbox_message("mfa@example.com", "email").await);
+    let response = associate(US, Some(link.clone())).await.unwrap();
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = response.json().await.unwrap();
     assert_eq!(
@@ -132,7 +137,8 @@ async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_
     assert_eq!(codes, 0, "no challenge code saved for an SMS not sent");
     settle().await;
     assert!(app.outbox_to(US, "sms").is_empty());
-    let response = associate(UK).await.unwrap();
+    // The refused number did not spend the link: another number may use it.
+    let response = associate(UK, Some(link)).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
 }
 

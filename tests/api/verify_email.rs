@@ -141,18 +141,16 @@ async fn an_unverified_account_is_refused_an_sms_code_with_403_and_gets_one_once
     let session = app.sign_in("fan@example.com").await;
     let path = format!("/api/v1/accounts/{}/phone", account["id"].as_str().unwrap());
 
-    let (status, body) = app
-        .post(&path, json!({ "phone": PHONE }), Some(&session.access))
-        .await;
+    let body = json!({ "phone": PHONE, "currentPassword": PASSWORD });
+    let (status, body) = app.post(&path, body, Some(&session.access)).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["error"], Msg::VerifyEmailFirst.render(Lang::Gb));
     assert!(app.outbox_to(PHONE, "sms").is_empty());
 
     let token = verification_token(&app, "fan@example.com").await;
     assert_eq!(verify(&app, &token).await.0, StatusCode::OK);
-    let (status, body) = app
-        .post(&path, json!({ "phone": PHONE }), Some(&session.access))
-        .await;
+    let body = json!({ "phone": PHONE, "currentPassword": PASSWORD });
+    let (status, body) = app.post(&path, body, Some(&session.access)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     app.outbox_message(PHONE, "sms").await;
 }

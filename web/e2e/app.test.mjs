@@ -10,7 +10,7 @@ const ACCOUNTS = {
   admin: { email: 'admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
   user: { email: 'fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fiona', lastName: 'Fan' },
   mfa: { email: 'mfa@example.com', password: PASSWORD, role: 'user', firstName: 'Max', lastName: 'Factor', phone: '+15550100123' },
-  enrol: { email: 'enrol@example.com', password: PASSWORD, role: 'user', firstName: 'Enzo', lastName: 'Rol' },
+  enrol: { email: 'enrol@example.com', password: PASSWORD, role: 'user', firstName: 'Enzo', lastName: 'Rol', phone: '+15550100888' },
   prefs: { email: 'prefs@example.com', password: PASSWORD, role: 'user', firstName: 'Pat', lastName: 'Prefs' },
 };
 
@@ -52,6 +52,29 @@ const lastMail = (to) =>
     .at(-1);
 
 const linkIn = (body) => /https?:\/\/\S+\/auth\/recover-password\?\S+/.exec(body)?.[0];
+
+/** The first link to `path` (e.g. /auth/login) in an e-mail body. */
+const linkTo = (body, path) => new RegExp(`https?://\\S+${path}\\?\\S+`).exec(body)?.[0];
+
+/** Step-up: the dialog asking for the current password before a sensitive change. */
+async function confirmWithPassword(page, password) {
+  await page.getByTestId('step-up-password').fill(password);
+  await page.getByTestId('step-up-submit').click();
+  await page.getByTestId('step-up-submit').waitFor({ state: 'detached' });
+}
+
+async function waitForMail(page, to, since) {
+  for (let i = 0; i < 50; i++) {
+    const mail = server
+      .outbox()
+      .slice(since)
+      .filter((line) => line.channel === 'email' && line.to === to)
+      .at(-1);
+    if (mail) return mail;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no e-mail to ${to} in the outbox`);
+}
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -148,30 +171,67 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
-  test('admin turns on the second factor for a user without a phone; the user enrols a phone at sign-in', async () => {
+  test('a removed phone is re-enrolled only through the link e-mailed to the account', async () => {
+    // Two-step verification goes on only with a phone: the admin cannot turn it on for a
+    // user without one.
     const admin = await browser();
     await signInAs(admin.page, ACCOUNTS.admin);
     await admin.page.goto(`${server.url}/users`);
-    await admin.page.getByTestId('user-search').fill('enrol@');
+    await admin.page.getByTestId('user-search').fill('fan@');
     await admin.page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
-    const row = admin.page.getByTestId('user-row');
-    await row.locator('.mantine-Switch-track').nth(1).click();
-    await admin.page.getByText('Changes saved.').waitFor();
+    assert.equal(await admin.page.getByTestId('user-row').locator('input[type="checkbox"]').nth(1).isDisabled(), true);
     await finish(admin);
 
+    // The owner (signed in with the SMS code) removes the phone, with the password; two-step
+    // verification stays on.
     const b = await browser();
     const { page } = b;
-    await signIn(page, server.url, ACCOUNTS.enrol.email, ACCOUNTS.enrol.password);
+    const enrol = ACCOUNTS.enrol;
+    let since = server.outbox().length;
+    await signIn(page, server.url, enrol.email, enrol.password);
+    await page.getByTestId('mfa-step').waitFor();
+    let code = await smsCode(page, enrol.phone, since);
+    await page.getByTestId('mfa-step').locator('input').first().click();
+    await page.keyboard.type(code);
+    await page.getByTestId('mfa-submit').click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto(`${server.url}/preferences`);
+    await page.getByRole('button', { name: 'Remove phone' }).click();
+    await confirmWithPassword(page, enrol.password);
+    await page.getByText('Your phone number was removed.').waitFor();
+    await page.getByText('Two-step verification is on but no phone is set.', { exact: false }).waitFor();
+    await page.getByTestId('profile-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/auth\/login$/);
+
+    // The password alone does not enrol a phone: the owner's mailbox gets a link.
+    await signIn(page, server.url, enrol.email, enrol.password);
     await page.getByTestId('mfa-step').locator('input[name="phone"]').fill('+15550100999');
-    const since = server.outbox().length;
+    since = server.outbox().length;
     await page.getByRole('button', { name: 'Send the code' }).click();
-    const code = await smsCode(page, '+15550100999', since);
+    await page.getByTestId('mfa-associate-error').waitFor();
+    assert.match(await page.getByTestId('mfa-associate-error').innerText(), /open the link we have just e-mailed/);
+    const mail = await waitForMail(page, enrol.email, since);
+    const link = linkTo(mail.body, '/auth/login');
+    assert.ok(link, `the e-mail has an enrolment link: ${mail.body}`);
+    assert.equal(server.outbox().slice(since).filter((line) => line.channel === 'sms').length, 0, 'no SMS to that phone');
+
+    // The link brings the owner back to sign in; that sign-in enrols the phone.
+    await page.goto(link);
+    await page.locator('input[name="email"]').fill(enrol.email);
+    await page.locator('input[name="password"]').fill(enrol.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByText('Add the mobile phone number that will receive your sign-in codes.', { exact: false }).waitFor();
+    await page.getByTestId('mfa-step').locator('input[name="phone"]').fill('+15550100999');
+    since = server.outbox().length;
+    await page.getByRole('button', { name: 'Send the code' }).click();
+    code = await smsCode(page, '+15550100999', since);
     await page.getByTestId('mfa-step').locator('input').first().click();
     await page.keyboard.type(code);
     await page.getByTestId('mfa-submit').click();
     await page.waitForURL(/\/dashboard$/);
     await page.getByTestId('account-summary').waitFor();
-    await finish(b);
+    await finish(b, [/status of 403/]);
   });
 
   test('a user opening /users lands on /403', async () => {
@@ -316,6 +376,14 @@ describe('Encore dashboard', () => {
     await phone.page.locator('input[name="password"]').fill(ACCOUNTS.user.password);
     await phone.page.getByTestId('login-submit').click();
     await phone.page.getByText('Sign in on the other device?').waitFor();
+    // It shows the asking device and address; the number shown there, and the password,
+    // approve it.
+    assert.match(await phone.page.getByTestId('qr-device').innerText(), /Mozilla|Chrom/);
+    assert.equal(await phone.page.getByTestId('qr-place').innerText(), '127.0.0.1');
+    const number = await other.page.getByTestId('qr-match-number').innerText();
+    assert.match(number, /^\d{2}$/);
+    await phone.page.getByTestId('qr-numbers').getByText(number, { exact: true }).click();
+    await phone.page.getByTestId('qr-password').fill(ACCOUNTS.user.password);
     await phone.page.getByTestId('qr-approve').click();
     await phone.page.getByText('Sign-in approved').waitFor();
 
@@ -489,6 +557,8 @@ describe('Encore dashboard', () => {
     const since = server.outbox().length;
     await page.getByLabel('Mobile phone number').fill(phone);
     await page.getByRole('button', { name: 'Send a code' }).click();
+    // Sensitive changes ask for the current password first.
+    await confirmWithPassword(page, newPassword);
     const code = await smsCode(page, phone, since);
     await page.getByLabel('Code received by SMS').fill(code);
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -496,7 +566,29 @@ describe('Encore dashboard', () => {
     // Toasts (top-right, 5 s) cover the switch for a moment, as they would for a person.
     await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
     await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
+    await confirmWithPassword(page, newPassword);
     await page.getByText('Two-step verification was updated.').waitFor();
+
+    // A new e-mail waits for the link sent to it; the old address is told.
+    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
+    const mailSince = server.outbox().length;
+    await page.locator('input[name="email"]').fill('prefs.new@example.com');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await confirmWithPassword(page, newPassword);
+    await page.getByTestId('pending-email').waitFor();
+    assert.match(await page.getByTestId('pending-email').innerText(), /prefs\.new@example\.com/);
+    const notice = await waitForMail(page, ACCOUNTS.prefs.email, mailSince);
+    assert.match(notice.body, /prefs\.new@example\.com/);
+    const confirmation = await waitForMail(page, 'prefs.new@example.com', mailSince);
+    const confirmLink = linkTo(confirmation.body, '/auth/confirm-email');
+    assert.ok(confirmLink, `the e-mail has a confirmation link: ${confirmation.body}`);
+    await page.goto(confirmLink);
+    await page.getByTestId('confirm-email-done').waitFor();
+    ACCOUNTS.prefs.email = 'prefs.new@example.com';
+    await page.getByRole('link', { name: 'Back to preferences' }).click();
+    await page.waitForURL(/\/preferences$/);
+    assert.equal(await page.locator('input[name="email"]').inputValue(), 'prefs.new@example.com');
+    assert.equal(await page.getByTestId('pending-email').count(), 0);
 
     await page.getByTestId('profile-menu').click();
     await page.getByTestId('logout').click();

@@ -58,6 +58,7 @@ export const routes: RouteObject[] = [
       { path: 'lostpassword', lazy: page(() => import('../features/auth/components/lost-password-page'), 'LostPasswordPage') },
       { path: 'recover-password-email', lazy: page(() => import('../features/auth/components/check-email-page'), 'CheckEmailPage') },
       { path: 'verify-email', lazy: page(() => import('../features/auth/components/verify-email-page'), 'VerifyEmailPage') },
+      { path: 'confirm-email', lazy: page(() => import('../features/auth/components/confirm-email-page'), 'ConfirmEmailPage') },
       { path: 'qr', lazy: page(() => import('../features/auth/components/qr-approve-page'), 'QrApprovePage') },
     ],
   },

@@ -41,6 +41,8 @@ export interface QrStart {
   qr_id: string;
   poll_token: string;
   approve_url: string;
+  /** The number this device shows; the approving device picks it among three. */
+  match_number: number;
   expires_in: number;
   interval: number;
 }
@@ -48,6 +50,12 @@ export interface QrStart {
 export interface QrInfo {
   qr_id: string;
   client_name: string;
+  /** The requesting device's browser (its User-Agent, trimmed; may be empty). */
+  device: string;
+  /** The requesting device's IP address as the server sees it (no geolocation). */
+  place: string;
+  /** Pick the one the requesting device shows. */
+  numbers: number[];
   status: string;
   expires_in: number;
 }
@@ -145,10 +153,17 @@ export async function listAuthenticators(): Promise<Authenticator[]> {
   return envelope.payload;
 }
 
-export async function associatePhone(phoneNumber: string): Promise<void> {
+/** Enrol a phone at sign-in. An account with two-step sign-in and no phone needs the token of
+ * the link e-mailed to it (without one the server e-mails that link and answers 403). */
+export async function associatePhone(phoneNumber: string, enrolmentToken?: string | null): Promise<void> {
   await oauth<unknown>(
     '/associate',
-    { authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: phoneNumber.replace(/[\s()-]/g, '') },
+    {
+      authenticator_types: ['oob'],
+      oob_channels: ['sms'],
+      phone_number: phoneNumber.replace(/[\s()-]/g, ''),
+      ...(enrolmentToken ? { enrolment_token: enrolmentToken } : {}),
+    },
     { bearer: mfaBearer() },
   );
   setHasAuthenticators(true);
@@ -247,8 +262,16 @@ export async function getQrRequest(qrId: string): Promise<QrInfo> {
   return request<QrInfo>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}`);
 }
 
-export async function approveQrRequest(qrId: string): Promise<void> {
-  await request<null>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}/approve`, { method: 'POST' });
+export async function approveQrRequest(qrId: string, number: number, currentPassword: string): Promise<void> {
+  await request<null>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}/approve`, {
+    method: 'POST',
+    body: { number, currentPassword },
+  });
+}
+
+/** The link sent to a new login e-mail: the change takes effect. */
+export async function confirmEmail(token: string): Promise<void> {
+  await oauth<null>('/confirm-email', { token });
 }
 
 export async function fetchMe(): Promise<Account> {

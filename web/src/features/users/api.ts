@@ -46,6 +46,8 @@ export const updateAccount = (
     roles?: Role[];
     enablement?: { enabled: boolean };
     language?: LanguageCode;
+    /** The acting account's password: a new login e-mail needs it (step-up). */
+    currentPassword?: string;
   },
 ): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
 
@@ -58,8 +60,8 @@ export const saveMyLanguage = async (language: LanguageCode): Promise<Account> =
 export const deleteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
-export const changeMfa = (id: string, useMFA: boolean): Promise<Account> =>
-  request<Account>(`${BASE}/${encodeURIComponent(id)}/changemfa`, { method: 'POST', body: { useMFA } });
+export const changeMfa = (id: string, useMFA: boolean, currentPassword: string): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/changemfa`, { method: 'POST', body: { useMFA, currentPassword } });
 
 export const reinviteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}/reinvite`, { method: 'POST' });
@@ -67,14 +69,24 @@ export const reinviteAccount = (id: string): Promise<null> =>
 export const changePassword = (id: string, currentPassword: string, newPassword: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}/password`, { method: 'POST', body: { currentPassword, newPassword } });
 
-export const startPhoneEnrolment = (id: string, phone: string): Promise<null> =>
-  request<null>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'POST', body: { phone: phone.replace(/[\s()-]/g, '') } });
+// Phone changes take the current password (step-up); a 403 (e-mail not verified, or a session
+// of a two-step account that did not pass the second factor) is shown, not a role failure.
+export const startPhoneEnrolment = (id: string, phone: string, currentPassword: string): Promise<null> =>
+  request<null>(`${BASE}/${encodeURIComponent(id)}/phone`, {
+    method: 'POST',
+    body: { phone: phone.replace(/[\s()-]/g, ''), currentPassword },
+    forbiddenIsAnswer: true,
+  });
 
-export const verifyPhone = (id: string, code: string): Promise<Account> =>
-  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone/verify`, { method: 'POST', body: { code: code.trim() } });
+export const verifyPhone = (id: string, code: string, currentPassword: string): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone/verify`, {
+    method: 'POST',
+    body: { code: code.trim(), currentPassword },
+    forbiddenIsAnswer: true,
+  });
 
-export const removePhone = (id: string): Promise<Account> =>
-  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'DELETE' });
+export const removePhone = (id: string, currentPassword: string): Promise<Account> =>
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'DELETE', body: { currentPassword } });
 
 export const uploadAvatar = (id: string, file: File): Promise<Account> => {
   const form = new FormData();

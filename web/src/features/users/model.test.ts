@@ -44,6 +44,21 @@ describe('toUser', () => {
       useMFA: true,
       notes: 'hi',
       created_at: '2026-11-22T10:00:00Z',
+      pendingEmail: null,
     });
+  });
+
+  it('shows a new e-mail waiting for confirmation; the login stays until then', () => {
+    const account: Account = {
+      id: 'a1',
+      login: 'fan@example.com',
+      person: { firstName: 'Ada', lastName: '' },
+      roles: ['user'],
+      enablement: { enabled: true, useMFA: false },
+      createdAt: '2026-11-22T10:00:00Z',
+      tenantKey: 'encore',
+      pendingLogin: 'new@example.com',
+    };
+    expect(toUser(account)).toMatchObject({ email: 'fan@example.com', pendingEmail: 'new@example.com' });
   });
 });

@@ -19,6 +19,8 @@ export interface Account {
   emailVerified?: boolean;
   /** Artist projects the account belongs to (sent with userinfo/me). */
   projects?: { id: string; name: string }[];
+  /** A new login e-mail waiting for its confirmation link to be opened. */
+  pendingLogin?: string | null;
 }
 
 export interface AccountPage {
@@ -44,6 +46,8 @@ export interface User {
   created_at: string;
   tenantKey: string;
   emailVerified: boolean;
+  /** The new e-mail waiting for confirmation, if any (the login stays `email` until then). */
+  pendingEmail: string | null;
 }
 
 /** Fullname is built from first and last name. */
@@ -77,5 +81,6 @@ export function toUser(account: Account): User {
     tenantKey: account.tenantKey,
     // An older server without the field predates the rule: treat the address as proven.
     emailVerified: account.emailVerified ?? true,
+    pendingEmail: account.pendingLogin ?? null,
   };
 }

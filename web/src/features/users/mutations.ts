@@ -49,11 +49,23 @@ export function useUserMutations() {
       onError,
     }),
     update: useMutation({
-      mutationFn: ({ id, values, withRole }: { id: string; values: UserFormValues; withRole: boolean }) =>
+      // `currentPassword` (the admin's own) only when the e-mail changes: the new address then
+      // waits for the link sent to it.
+      mutationFn: ({
+        id,
+        values,
+        withRole,
+        currentPassword,
+      }: {
+        id: string;
+        values: UserFormValues;
+        withRole: boolean;
+        currentPassword: string | null;
+      }) =>
         updateAccount(id, {
-          login: values.email.trim().toLowerCase(),
           person: splitFullname(values.fullname),
           notes: values.notes,
+          ...(currentPassword !== null ? { login: values.email.trim().toLowerCase(), currentPassword } : {}),
           ...(withRole ? { roles: [values.role] } : {}),
         }),
       onSuccess: done(t('toast.updated')),
@@ -66,7 +78,8 @@ export function useUserMutations() {
       onError,
     }),
     setMfa: useMutation({
-      mutationFn: ({ id, useMFA }: { id: string; useMFA: boolean }) => changeMfa(id, useMFA),
+      mutationFn: ({ id, useMFA, currentPassword }: { id: string; useMFA: boolean; currentPassword: string }) =>
+        changeMfa(id, useMFA, currentPassword),
       onSuccess: done(t('toast.updated')),
       onError,
     }),

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -38,6 +38,9 @@ export function LoginPage(): ReactNode {
       password: (value) => (value ? null : t('validation.passwordRequired')),
     },
   });
+  const toSecondFactor = useCallback(() => {
+    setStep('mfa');
+  }, []);
   const login = useMutation({
     mutationFn: (values: { email: string; password: string }) => signIn(values.email, values.password),
     onSuccess: (result: SignInResult) => {
@@ -103,7 +106,7 @@ export function LoginPage(): ReactNode {
         </Stack>
       </form>
       <Divider label={t('login.or')} labelPosition="center" />
-      <QrSignIn onSignedIn={finish} />
+      <QrSignIn onSignedIn={finish} onSecondFactor={toSecondFactor} />
       <Text size="sm" ta="center">
         {t('login.noAccount')}{' '}
         <Anchor component={Link} to="/auth/signup">

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/errors';
 import { clearSession } from '../session';
 import { associatePhone, completeMfa, listAuthenticators } from '../api';
@@ -13,6 +14,10 @@ import { validateCode, validatePhone } from '../validation';
 export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }): ReactNode {
   const { t } = useTranslation('auth');
   const [enrolledPhone, setEnrolledPhone] = useState(false);
+  // The link e-mailed to an account with two-step verification and no phone comes back to
+  // /auth/login?enrol_token=…: only with it may this sign-in enrol a phone.
+  const [params] = useSearchParams();
+  const enrolmentToken = params.get('enrol_token');
   const authenticators = useQuery({
     queryKey: ['oauth', 'authenticators'],
     queryFn: listAuthenticators,
@@ -29,7 +34,7 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
     validate: { code: (value) => (validateCode(value) ? t('validation.codeInvalid') : null) },
   });
   const associate = useMutation({
-    mutationFn: (phone: string) => associatePhone(phone),
+    mutationFn: (phone: string) => associatePhone(phone, enrolmentToken),
     onSuccess: () => {
       setEnrolledPhone(true);
     },
@@ -64,7 +69,9 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
       <div>
         <Title order={2}>{t('mfa.title')}</Title>
         <Text c="dimmed" size="sm">
-          {needsPhone ? t('mfa.enrolIntro') : t('mfa.codeIntro', { phone: existing?.name ?? phoneForm.values.phone })}
+          {needsPhone
+            ? t(enrolmentToken ? 'mfa.enrolFromLink' : 'mfa.enrolIntro')
+            : t('mfa.codeIntro', { phone: existing?.name ?? phoneForm.values.phone })}
         </Text>
       </div>
       {needsPhone ? (
@@ -75,7 +82,11 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
           noValidate
         >
           <Stack gap="sm">
-            {associate.isError ? <Alert color="red">{errorText(associate.error, t)}</Alert> : null}
+            {associate.isError ? (
+              <Alert color="red" data-testid="mfa-associate-error">
+                {errorText(associate.error, t)}
+              </Alert>
+            ) : null}
             <TextInput
               label={t('fields.phone')}
               description={t('mfa.phoneHint')}

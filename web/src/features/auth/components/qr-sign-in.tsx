@@ -9,8 +9,10 @@ import { errorText } from '../../../lib/errors';
 import { exchangeCode, pollQrSignIn, startQrSignIn } from '../api';
 import type { QrStart } from '../api';
 
-/** QR sign-in: show approve_url as a QR code, poll until a signed-in device approves. */
-export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode {
+/** QR sign-in: show approve_url as a QR code and the number to pick there, poll until a
+ * signed-in device approves. An account with two-step verification then does its SMS step
+ * here (`onSecondFactor`). */
+export function QrSignIn({ onSignedIn, onSecondFactor }: { onSignedIn: () => void; onSecondFactor: () => void }): ReactNode {
   const { t } = useTranslation('auth');
   const [session, setSession] = useState<QrStart | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -41,6 +43,7 @@ export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode 
         if (answer.status === 'approved' && answer.code) {
           const result = await exchangeCode(answer.code);
           if (result.kind === 'signed-in') onSignedIn();
+          else onSecondFactor();
           return;
         }
         timer = setTimeout(() => void tick(), intervalMs);
@@ -56,7 +59,7 @@ export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode 
       stopped = true;
       if (timer) clearTimeout(timer);
     };
-  }, [session, onSignedIn]);
+  }, [session, onSignedIn, onSecondFactor]);
 
   if (!session) {
     return (
@@ -88,6 +91,12 @@ export function QrSignIn({ onSignedIn }: { onSignedIn: () => void }): ReactNode 
       </Paper>
       <Text size="sm" ta="center" c="dimmed">
         {t('qr.scan')}
+      </Text>
+      <Text size="sm" ta="center">
+        {t('qr.showNumber')}
+      </Text>
+      <Text fz={40} fw={700} lh={1} data-testid="qr-match-number">
+        {session.match_number}
       </Text>
       <Button
         variant="subtle"

@@ -11,6 +11,7 @@ import { errorText } from '../../../lib/errors';
 import { authKeys, meQueryOptions } from '../../auth/queries';
 import { validateCode, validateEmail, validatePassword, validatePasswordCheck, validatePhone } from '../../auth/validation';
 import { changeMfa, changePassword, removePhone, startPhoneEnrolment, updateAccount, uploadAvatar, verifyPhone } from '../../users/api';
+import { usePasswordPrompt } from '../../users/components/password-prompt';
 import { UserAvatar } from '../../users/components/user-avatar';
 import type { User } from '../../users/model';
 import { splitFullname } from '../../users/model';
@@ -42,11 +43,27 @@ function ProfileCard({ user }: { user: User }): ReactNode {
       email: (value) => (validateEmail(value) ? t('profile.emailInvalid') : null),
     },
   });
+  const prompt = usePasswordPrompt();
+  // A new e-mail takes the current password, and waits for the link sent to it.
   const save = useAccountMutation(
-    (values: typeof form.values) =>
-      updateAccount(user.id, { person: splitFullname(values.fullname), login: values.email.trim().toLowerCase(), notes: values.notes }),
+    ({ values, currentPassword }: { values: typeof form.values; currentPassword: string | null }) => {
+      const login = values.email.trim().toLowerCase();
+      return updateAccount(user.id, {
+        person: splitFullname(values.fullname),
+        notes: values.notes,
+        ...(currentPassword !== null ? { login, currentPassword } : {}),
+      });
+    },
     'toast.profileSaved',
   );
+  const submit = async (values: typeof form.values): Promise<void> => {
+    let currentPassword: string | null = null;
+    if (values.email.trim().toLowerCase() !== user.email) {
+      currentPassword = await prompt.ask();
+      if (currentPassword === null) return;
+    }
+    save.mutate({ values, currentPassword });
+  };
   const avatar = useAccountMutation((file: File) => {
     checkAvatarFile(file);
     return uploadAvatar(user.id, file);
@@ -76,15 +93,21 @@ function ProfileCard({ user }: { user: User }): ReactNode {
           </Text>
         </Stack>
       </Group>
+      {prompt.dialog}
       <form
         onSubmit={form.onSubmit((values) => {
-          save.mutate(values);
+          void submit(values);
         })}
         noValidate
       >
         <Stack gap="sm">
           <TextInput label={t('profile.fullname')} {...form.getInputProps('fullname')} name="fullname" />
           <TextInput label={t('profile.email')} type="email" {...form.getInputProps('email')} name="email" />
+          {user.pendingEmail ? (
+            <Alert variant="light" color="yellow" data-testid="pending-email">
+              {t('profile.pendingEmail', { email: user.pendingEmail })}
+            </Alert>
+          ) : null}
           <Textarea label={t('profile.notes')} autosize minRows={2} {...form.getInputProps('notes')} name="notes" />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending}>
@@ -151,10 +174,27 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
     initialValues: { code: '' },
     validate: { code: (value) => (validateCode(value) ? t('auth:validation.codeInvalid') : null) },
   });
-  const sendCode = useAccountMutation((phone: string) => startPhoneEnrolment(user.id, phone), 'toast.codeSent');
-  const verify = useAccountMutation((code: string) => verifyPhone(user.id, code), 'toast.phoneSaved');
-  const remove = useAccountMutation(() => removePhone(user.id), 'toast.phoneRemoved');
-  const toggle = useAccountMutation((useMFA: boolean) => changeMfa(user.id, useMFA), 'toast.mfaSaved');
+  // Every change here takes the current password (step-up); the one given to send a code is
+  // kept for confirming it.
+  const prompt = usePasswordPrompt();
+  const [stepUpPassword, setStepUpPassword] = useState('');
+  const sendCode = useAccountMutation(
+    ({ phone, currentPassword }: { phone: string; currentPassword: string }) => startPhoneEnrolment(user.id, phone, currentPassword),
+    'toast.codeSent',
+  );
+  const verify = useAccountMutation(
+    ({ code, currentPassword }: { code: string; currentPassword: string }) => verifyPhone(user.id, code, currentPassword),
+    'toast.phoneSaved',
+  );
+  const remove = useAccountMutation((currentPassword: string) => removePhone(user.id, currentPassword), 'toast.phoneRemoved');
+  const toggle = useAccountMutation(
+    ({ useMFA, currentPassword }: { useMFA: boolean; currentPassword: string }) => changeMfa(user.id, useMFA, currentPassword),
+    'toast.mfaSaved',
+  );
+  const withPassword = async (action: (currentPassword: string) => void): Promise<void> => {
+    const currentPassword = await prompt.ask();
+    if (currentPassword !== null) action(currentPassword);
+  };
   return (
     <Card withBorder padding="lg">
       <Group justify="space-between" mb="md">
@@ -163,6 +203,7 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
           {user.useMFA ? t('mfa.on') : t('mfa.off')}
         </Badge>
       </Group>
+      {prompt.dialog}
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           {t('mfa.intro')}
@@ -170,9 +211,12 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
         <Switch
           label={t('mfa.toggle')}
           checked={user.useMFA}
-          disabled={!user.phone || toggle.isPending}
+          disabled={(!user.phone && !user.useMFA) || toggle.isPending}
           onChange={(event) => {
-            toggle.mutate(event.currentTarget.checked);
+            const useMFA = event.currentTarget.checked;
+            void withPassword((currentPassword) => {
+              toggle.mutate({ useMFA, currentPassword });
+            });
           }}
           data-testid="mfa-toggle"
         />
@@ -185,7 +229,9 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
               size="xs"
               loading={remove.isPending}
               onClick={() => {
-                remove.mutate(undefined);
+                void withPassword((currentPassword) => {
+                  remove.mutate(currentPassword);
+                });
               }}
             >
               {t('mfa.removePhone')}
@@ -193,14 +239,15 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
           </Group>
         ) : (
           <>
-            <Alert variant="light">{t('mfa.noPhone')}</Alert>
+            <Alert variant="light">{user.useMFA ? t('mfa.noPhoneMfaOn') : t('mfa.noPhone')}</Alert>
             {codeSent ? (
               <form
                 onSubmit={codeForm.onSubmit((values) => {
-                  verify.mutate(values.code, {
+                  verify.mutate({ code: values.code, currentPassword: stepUpPassword }, {
                     onSuccess: () => {
                       setCodeSent(false);
                       codeForm.reset();
+                      setStepUpPassword('');
                     },
                   });
                 })}
@@ -216,7 +263,10 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
             ) : (
               <form
                 onSubmit={phoneForm.onSubmit((values) => {
-                  sendCode.mutate(values.phone, { onSuccess: () => { setCodeSent(true); } });
+                  void withPassword((currentPassword) => {
+                    setStepUpPassword(currentPassword);
+                    sendCode.mutate({ phone: values.phone, currentPassword }, { onSuccess: () => { setCodeSent(true); } });
+                  });
                 })}
                 noValidate
               >
@@ -243,7 +293,7 @@ export function PreferencesPage(): ReactNode {
     <Stack gap="lg">
       <PageHeader title={t('preferences.title')} description={t('preferences.subtitle')} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <ProfileCard key={`${user.id}-${user.fullname}-${user.email}`} user={user} />
+        <ProfileCard key={`${user.id}-${user.fullname}-${user.email}-${user.pendingEmail ?? ''}`} user={user} />
         <Stack gap="lg">
           <SecondFactorCard user={user} />
           <PasswordCard user={user} />

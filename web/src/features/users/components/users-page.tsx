@@ -31,6 +31,7 @@ import type { User } from '../model';
 import { useUserMutations } from '../mutations';
 import { accountListQueryOptions } from '../queries';
 import { ALLOWED_AVATAR_TYPES } from '../upload';
+import { usePasswordPrompt } from './password-prompt';
 import { UserAvatar } from './user-avatar';
 import { UserFormModal } from './user-form-modal';
 
@@ -48,6 +49,8 @@ export function UsersPage(): ReactNode {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
   const mutations = useUserMutations();
+  // Changing someone's e-mail or two-step verification takes the admin's own password.
+  const prompt = usePasswordPrompt();
 
   const list = useQuery(
     accountListQueryOptions({
@@ -147,6 +150,11 @@ export function UsersPage(): ReactNode {
                             <Text size="xs" c="dimmed">
                               {user.email}
                             </Text>
+                            {user.pendingEmail ? (
+                              <Text size="xs" c="yellow.8">
+                                {t('pendingEmail', { email: user.pendingEmail })}
+                              </Text>
+                            ) : null}
                           </div>
                         </Group>
                       </Table.Td>
@@ -168,10 +176,13 @@ export function UsersPage(): ReactNode {
                       <Table.Td>
                         <Switch
                           checked={user.useMFA}
-                          disabled={!manageable}
+                          disabled={!manageable || (!user.phone && !user.useMFA)}
                           aria-label={t('table.mfa')}
                           onChange={(event) => {
-                            mutations.setMfa.mutate({ id: user.id, useMFA: event.currentTarget.checked });
+                            const useMFA = event.currentTarget.checked;
+                            void prompt.ask().then((currentPassword) => {
+                              if (currentPassword !== null) mutations.setMfa.mutate({ id: user.id, useMFA, currentPassword });
+                            });
                           }}
                         />
                       </Table.Td>
@@ -254,10 +265,21 @@ export function UsersPage(): ReactNode {
         }}
         onSubmit={(values) => {
           const close = { onSuccess: () => { setFormOpen(false); } };
-          if (editing) mutations.update.mutate({ id: editing.id, values, withRole: isSa && values.role !== editing.role }, close);
-          else mutations.create.mutate(values, close);
+          if (!editing) {
+            mutations.create.mutate(values, close);
+            return;
+          }
+          const withRole = isSa && values.role !== editing.role;
+          if (values.email.trim().toLowerCase() === editing.email) {
+            mutations.update.mutate({ id: editing.id, values, withRole, currentPassword: null }, close);
+            return;
+          }
+          void prompt.ask().then((currentPassword) => {
+            if (currentPassword !== null) mutations.update.mutate({ id: editing.id, values, withRole, currentPassword }, close);
+          });
         }}
       />
+      {prompt.dialog}
       <Modal
         opened={deleting !== null}
         onClose={() => {

@@ -1,0 +1,31 @@
+//! Step-up for sensitive changes (security finding 7): changing the login e-mail, the
+//! second-factor phone or the second-factor switch, and approving a QR sign-in, take the
+//! current password of the person acting, even from a signed-in session, so a stolen
+//! access token alone cannot make them. An admin acting on another account gives their
+//! own password. The check is sign-in's: the same lock-out counter counts a wrong one.
+
+use super::extract::CurrentUser;
+use super::oauth;
+use crate::accounts::model::Email;
+use crate::app::AppState;
+use crate::error::{Error, Result};
+use crate::i18n::Msg;
+
+/// Check the acting account's current password: 422 when it is missing or wrong.
+pub async fn require_password(
+    app: &AppState,
+    user: &CurrentUser,
+    current_password: Option<&str>,
+) -> Result<()> {
+    let password = current_password
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| Error::unprocessable(Msg::CurrentPasswordRequired))?;
+    let email = Email::parse(&user.account.login).ok();
+    oauth::verify_credentials(app, email, password)
+        .await
+        .map(|_| ())
+        .map_err(|e| match e {
+            Error::Unauthorized(_) => Error::unprocessable(Msg::CurrentPasswordIncorrect),
+            other => other,
+        })
+}
