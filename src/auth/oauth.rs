@@ -450,10 +450,11 @@ async fn complete_second_factor(
 ) -> Result<TokenPayload> {
     let mfa_token = required(&req.mfa_token, "mfa_token")?;
     let binding_code = required(&req.binding_code, "binding_code")?.trim();
+    // The flow's PKCE verifier proves this is the client that started it (RFC 9700
+    // 2.1.1): an MFA token and a code alone are not enough.
+    let verifier = required(&req.code_verifier, "code_verifier")?;
     let challenge = live_challenge(app, mfa_token, client).await?;
-    if let Some(verifier) = req.code_verifier.as_deref().filter(|v| !v.is_empty())
-        && !verifier_matches(verifier, &challenge.code_challenge)
-    {
+    if !verifier_matches(verifier, &challenge.code_challenge) {
         return Err(Error::bad_request(Msg::VerifierMismatch));
     }
     let (Some(expected), Some(code_expires)) = (&challenge.otp_hash, challenge.otp_expires_at)
@@ -733,9 +734,15 @@ pub async fn reset(
         app.limits.check_ip(ip, Endpoint::Forgot)?;
         client_of(&app, &headers, &req.client_id, &None).await?;
         let token = required(&req.token, "token")?;
+        // The link first (exists, unspent, unexpired, a password link): a bad one costs
+        // no hashing and says nothing about the password.
+        store::live_link(&app.db, token, LinkPurpose::PASSWORD)
+            .await?
+            .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
         let password = Password::parse(required(&req.password, "password")?)?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
+        // Spent here, conditionally: of two racing uses one wins, the other is refused.
         let (account_id, purpose) = store::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
@@ -801,10 +808,12 @@ pub async fn sign_up(
     first_name: &str,
     last_name: &str,
 ) -> Result<Account> {
+    // Hash first, whether or not the address is taken: the 409 (the spec's answer) must
+    // not come back faster than a new account would.
+    let hash = app.passwords.hash(password).await?;
     if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
         return Err(Error::conflict(Msg::UserExists));
     }
-    let hash = app.passwords.hash(password).await?;
     let row = accounts::insert(
         &app.db,
         accounts::NewAccount {

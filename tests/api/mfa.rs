@@ -229,3 +229,27 @@ async fn an_unverified_account_enrolling_a_phone_at_sign_in_is_403_and_no_sms_go
     );
     assert!(app.outbox_to(PHONE, "sms").is_empty());
 }
+
+#[tokio::test]
+async fn the_mfa_code_grant_needs_the_flows_code_verifier() {
+    let app = spawn_app().await;
+    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
+        .await;
+    let pending = e108(&app, "secure@example.com").await;
+    let code = code_in(&app.outbox_message(PHONE, "sms").await);
+    for verifier in [None, Some(String::new()), Some(pkce().0)] {
+        let mut body = json!({ "grant_type": "mfa_code", "mfa_token": pending.mfa_token,
+                               "binding_code": code, "client_id": WEB, "state": "m-2" });
+        if let Some(verifier) = verifier {
+            body["code_verifier"] = json!(verifier);
+        }
+        let (status, answer) = app.oauth("token", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert!(answer["payload"].is_null(), "no tokens: {answer}");
+        assert_eq!(answer["state"], "m-2");
+    }
+    // Refusing a missing or wrong verifier spent none of the code's tries.
+    let (status, body) = mfa_code(&app, &pending, &code).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["status"], "OK");
+}

@@ -61,7 +61,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         let mfa = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
         let code = code_in(&app.outbox_message("+447700900123", "sms").await);
         let (_, body) = app
-            .oauth("token", json!({ "grant_type": "mfa_code", "mfa_token": mfa, "binding_code": code, "client_id": WEB }))
+            .oauth("token", json!({ "grant_type": "mfa_code", "mfa_token": mfa, "binding_code": code, "client_id": WEB, "code_verifier": pending.1 }))
             .await;
         tokens_of(&body)
     };

@@ -101,3 +101,44 @@ async fn ten_wrong_passwords_lock_the_account_for_a_while() {
     app.account("other@example.com", Role::User).await;
     app.sign_in("other@example.com").await;
 }
+
+#[tokio::test]
+async fn both_sign_up_routes_share_one_quota_per_address() {
+    let app = spawn_app_with(Options {
+        auth_rate_per_minute: 3,
+        ..Options::default()
+    })
+    .await;
+    for n in 0..3 {
+        let (status, body) = app
+            .post(
+                "/api/v1/accounts/signup",
+                json!({ "login": format!("fan{n}@example.com"), "password": PASSWORD }),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let response = app
+        .http
+        .post(format!("{}/api/v1/accounts/signup", app.url))
+        .json(&json!({ "login": "one.more@example.com", "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(response.headers().contains_key("retry-after"));
+    // The OAuth route counts against the same quota: no second allowance there.
+    let (status, _) = app
+        .oauth(
+            "register",
+            json!({ "email": "other@example.com", "password": PASSWORD, "client_id": WEB }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM accounts WHERE login <> $1", "")
+            .await,
+        3
+    );
+}
