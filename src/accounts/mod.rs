@@ -450,6 +450,8 @@ struct PasswordRequest {
 
 async fn change_password(
     State(app): State<AppState>,
+    crate::auth::extract::ClientIp(ip): crate::auth::extract::ClientIp,
+    headers: axum::http::HeaderMap,
     user: CurrentUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PasswordRequest>,
@@ -457,7 +459,7 @@ async fn change_password(
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let new_password = Password::parse(&req.new_password)?;
     let email = Email::parse(&user.account.login).ok();
-    oauth::verify_credentials(&app, email, &req.current_password)
+    oauth::verify_credentials(&app, email, &req.current_password, ip, &headers)
         .await
         .map_err(|e| match e {
             Error::Unauthorized(_) => Error::unprocessable(Msg::CurrentPasswordIncorrect),

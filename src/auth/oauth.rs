@@ -8,8 +8,9 @@ use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::clients::{self, BasicCredentials, Client};
+use super::cookies;
 use super::extract::{ClientIp, CurrentUser};
-use super::rate_limit::Endpoint;
+use super::rate_limit::{Attempt, Endpoint};
 use super::store::{self, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
 use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
@@ -176,7 +177,12 @@ pub async fn authorize(
     OAuthBody(req): OAuthBody<AuthorizeRequest>,
 ) -> OAuthReply<CodePayload> {
     let state = req.state.clone();
-    OAuthReply::new(state, authorize_inner(&app, ip, &headers, req).await)
+    match authorize_inner(&app, ip, &headers, req).await {
+        // The password was right: this browser is now a known device of the account.
+        Ok((code, login)) => OAuthReply::new(state, Ok(code))
+            .with_cookies(vec![cookies::device(&app.config, &login)]),
+        Err(err) => OAuthReply::new(state, Err(err)),
+    }
 }
 
 async fn authorize_inner(
@@ -184,7 +190,7 @@ async fn authorize_inner(
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     req: AuthorizeRequest,
-) -> Result<CodePayload> {
+) -> Result<(CodePayload, String)> {
     app.limits.check_ip(ip, Endpoint::Authorize)?;
     if req.response_type.as_deref() != Some("code") {
         return Err(Error::bad_request(Msg::ResponseTypeCode));
@@ -208,7 +214,7 @@ async fn authorize_inner(
     let password = required(&req.password, "password")?;
     let email = Email::parse(required(&req.email, "email")?);
 
-    let account = verify_credentials(app, email.ok(), password).await?;
+    let account = verify_credentials(app, email.ok(), password, ip, headers).await?;
     let code = store::issue_code(
         &app.db,
         store::CodeGrant {
@@ -222,21 +228,31 @@ async fn authorize_inner(
         },
     )
     .await?;
-    Ok(CodePayload { code })
+    Ok((CodePayload { code }, account.login))
 }
 
 /// Check an e-mail and password. Unknown accounts cost a real hash too, and every
-/// failure reads the same; an account is locked for a while after repeated failures.
+/// failure reads the same. Wrong passwords are throttled per account and source, and
+/// per account across unknown devices; a valid device cookie of the account (sent in
+/// `headers`) makes the attempt count apart, so guessers cannot lock its owner out.
 pub async fn verify_credentials(
     app: &AppState,
     email: Option<Email>,
     password: &str,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
 ) -> Result<AccountRow> {
     let login = email
         .as_ref()
         .map(|e| e.as_str().to_owned())
         .unwrap_or_default();
-    app.limits.password_failures.check(&login)?;
+    let device = cookies::known_device(&app.config, headers, &login);
+    let attempt = Attempt {
+        login: &login,
+        ip,
+        known_device: device.as_deref(),
+    };
+    app.limits.sign_in.begin(&attempt)?;
     let account = match &email {
         Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
         None => None,
@@ -245,16 +261,14 @@ pub async fn verify_credentials(
     let matched = app.passwords.verify(password, stored).await?;
     match account {
         Some(account) if matched => {
-            app.limits.password_failures.clear(&login);
+            app.limits.sign_in.succeeded(&attempt);
             if !account.enabled() {
                 return Err(Error::unauthorized(Msg::AccountDisabled));
             }
             Ok(account)
         }
-        _ => {
-            app.limits.password_failures.record(&login);
-            Err(Error::unauthorized(Msg::InvalidCredentials))
-        }
+        // Counted as a failure when it began.
+        _ => Err(Error::unauthorized(Msg::InvalidCredentials)),
     }
 }
 
@@ -762,8 +776,10 @@ pub async fn reset(
         app.forget_account(&account_id);
         // A new password ends every existing session.
         tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
+        // The owner proved themselves through the mailbox: every throttle of the account
+        // (each source's, and the ceiling for unknown devices) starts afresh.
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
-            app.limits.password_failures.clear(&account.login);
+            app.limits.sign_in.clear_account(&account.login);
         }
         Ok(())
     }

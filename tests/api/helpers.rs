@@ -53,6 +53,8 @@ pub struct Options {
     pub hsts_seconds: u64,
     /// Disk a show's recording may take, in MB.
     pub recording_quota_mb: f64,
+    /// Wrong passwords an account takes per hour from unknown devices.
+    pub account_failures_per_hour: u32,
 }
 
 impl Default for Options {
@@ -69,6 +71,7 @@ impl Default for Options {
             public_url: None,
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
+            account_failures_per_hour: 100,
         }
     }
 }
@@ -141,6 +144,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.hsts_seconds.to_string(),
         "--recording-quota-mb",
         &options.recording_quota_mb.to_string(),
+        "--account-failures-per-hour",
+        &options.account_failures_per_hour.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
@@ -225,6 +230,59 @@ pub fn basic_web() -> String {
     )
 }
 
+/// A whole answer: status, envelope and the cookies it sets (`name` → the whole
+/// `Set-Cookie` value, attributes included).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub set_cookies: Vec<String>,
+}
+
+impl Answer {
+    async fn of(response: reqwest::Response) -> Self {
+        let status = response.status();
+        let set_cookies = response
+            .headers()
+            .get_all(reqwest::header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_owned))
+            .collect();
+        let body = response.json().await.unwrap_or(Value::Null);
+        Self {
+            status,
+            body,
+            set_cookies,
+        }
+    }
+
+    /// The whole `Set-Cookie` header that sets `name`, if any.
+    pub fn set_cookie(&self, name: &str) -> Option<&str> {
+        let prefix = format!("{name}=");
+        self.set_cookies
+            .iter()
+            .find(|c| c.starts_with(&prefix))
+            .map(String::as_str)
+    }
+
+    /// The value `name` is set to (empty when it is cleared).
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        let header = self.set_cookie(name)?;
+        let value = header[name.len() + 1..]
+            .split(';')
+            .next()
+            .unwrap_or_default();
+        Some(value.to_owned())
+    }
+
+    /// Seconds to wait, from `Retry-After`-like 429 answers (`None` otherwise).
+    pub fn retry_after(&self) -> Option<u64> {
+        (self.status == StatusCode::TOO_MANY_REQUESTS)
+            .then(|| self.body["retry_after"].as_u64())
+            .flatten()
+    }
+}
+
 /// Tokens of a signed-in test account.
 #[derive(Debug, Clone)]
 pub struct Tokens {
@@ -281,6 +339,44 @@ impl TestApp {
                 .bearer_auth(token),
         )
         .await
+    }
+
+    /// A client that connects from another loopback address (`127.0.0.x`): another source.
+    pub fn client_from(&self, last_octet: u8) -> reqwest::Client {
+        reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .local_address(std::net::IpAddr::from([127, 0, 0, last_octet]))
+            .build()
+            .expect("client")
+    }
+
+    /// POST an OAuth endpoint from `client`, with a `Cookie` header when given; the whole
+    /// answer (with `retry-after` copied into the body as `retry_after` on a 429).
+    pub async fn oauth_from(
+        &self,
+        client: &reqwest::Client,
+        endpoint: &str,
+        body: Value,
+        cookie: Option<&str>,
+    ) -> Answer {
+        let mut request = client
+            .post(format!("{}/api/v1/oauth2/{endpoint}", self.url))
+            .header("authorization", basic_web())
+            .json(&body);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send().await.expect("request");
+        let retry = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let mut answer = Answer::of(response).await;
+        if let (Some(retry), Some(map)) = (retry, answer.body.as_object_mut()) {
+            map.insert("retry_after".into(), json!(retry));
+        }
+        answer
     }
 
     pub async fn oauth(&self, endpoint: &str, body: Value) -> (StatusCode, Value) {
