@@ -308,7 +308,9 @@ pub async fn token(
     OAuthBody(req): OAuthBody<TokenRequest>,
 ) -> OAuthReply<TokenPayload> {
     let state = req.state.clone();
-    OAuthReply::new(state, token_inner(&app, ip, &headers, req).await)
+    let mut cookies = Vec::new();
+    let result = token_inner(&app, ip, &headers, req, &mut cookies).await;
+    OAuthReply::new(state, result).with_cookies(cookies)
 }
 
 async fn token_inner(
@@ -316,6 +318,7 @@ async fn token_inner(
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     req: TokenRequest,
+    cookies: &mut Vec<axum::http::HeaderValue>,
 ) -> Result<TokenPayload> {
     let grant = required(&req.grant_type, "grant_type")?.to_owned();
     let endpoint = if grant == "mfa_code" {
@@ -325,19 +328,42 @@ async fn token_inner(
     };
     app.limits.check_ip(ip, endpoint)?;
     let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
-    match grant.as_str() {
+    let payload = match grant.as_str() {
         "authorization_code" => exchange_code(app, &client, &req).await,
         "mfa_code" => complete_second_factor(app, &client, &req).await,
         "refresh_token" => {
-            let refresh = required(&req.refresh_token, "refresh_token")?;
-            tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id)
-                .await
-                .map(TokenPayload::Tokens)
+            // From the body, or else from the refresh cookie (the dashboard never sees it).
+            let from_cookie = req.refresh_token.as_deref().is_none_or(str::is_empty);
+            let refresh = match from_cookie {
+                true => cookies::read(headers, cookies::REFRESH),
+                false => req.refresh_token.clone(),
+            };
+            let refresh = required(&refresh, "refresh_token")?;
+            let rotated =
+                tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id).await;
+            // A refused token (spent, reused, revoked, another client's) is of no more use:
+            // the browser forgets it too.
+            if matches!(rotated, Err(Error::BadRequest(_)))
+                && (from_cookie || client.refresh_in_cookie())
+            {
+                cookies.extend(cookies::clear_session(&app.config));
+            }
+            rotated.map(TokenPayload::Tokens)
         }
         other => Err(Error::bad_request(
             Msg::UnsupportedGrant.with("grant", other),
         )),
-    }
+    }?;
+    Ok(match payload {
+        // A cookie client's refresh token leaves the body for an HttpOnly cookie.
+        TokenPayload::Tokens(mut set) if client.refresh_in_cookie() => {
+            if let Some(refresh) = set.refresh_token.take() {
+                cookies.extend(cookies::session(&app.config, &refresh));
+            }
+            TokenPayload::Tokens(set)
+        }
+        other => other,
+    })
 }
 
 async fn exchange_code(
@@ -631,12 +657,31 @@ pub async fn associate(
 
 // --------------------------------------------------------- logout, forgot, reset, register
 
+/// End the session of the bearer token, or else of the refresh cookie (an expired access
+/// token still signs out); the refresh cookie and the flag are cleared either way.
 #[tracing::instrument(skip_all)]
-pub async fn logout(State(app): State<AppState>, user: CurrentUser) -> OAuthReply<()> {
-    OAuthReply::new(
-        None,
-        tokens::revoke_session(&app.db, &app.sessions, &user.session_id, "logout").await,
-    )
+pub async fn logout(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    user: std::result::Result<CurrentUser, Error>,
+) -> OAuthReply<()> {
+    let result = async {
+        let session = match user {
+            Ok(user) => Some(user.session_id),
+            Err(err) => match cookies::read(&headers, cookies::REFRESH) {
+                Some(refresh) => tokens::session_of_refresh(&app.db, &refresh).await?,
+                None => return Err(err),
+            },
+        };
+        match session {
+            Some(session) => {
+                tokens::revoke_session(&app.db, &app.sessions, &session, "logout").await
+            }
+            None => Err(Error::unauthorized(Msg::SessionEnded)),
+        }
+    }
+    .await;
+    OAuthReply::new(None, result).with_cookies(cookies::clear_session(&app.config))
 }
 
 #[derive(Debug, Deserialize)]

@@ -275,6 +275,20 @@ impl Answer {
         Some(value.to_owned())
     }
 
+    /// The tokens of a sign-in or refresh: the access token from the body, the refresh
+    /// token from the body (other clients) or the refresh cookie (the web client).
+    pub fn tokens(&self) -> Tokens {
+        let refresh = self.body["payload"]["refresh_token"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| self.cookie("encore_refresh").filter(|v| !v.is_empty()))
+            .expect("a refresh token, in the body or the cookie");
+        Tokens {
+            access: access_of(&self.body),
+            refresh,
+        }
+    }
+
     /// Seconds to wait, from `Retry-After`-like 429 answers (`None` otherwise).
     pub fn retry_after(&self) -> Option<u64> {
         (self.status == StatusCode::TOO_MANY_REQUESTS)
@@ -491,10 +505,25 @@ impl TestApp {
 
     pub async fn sign_in_with(&self, email: &str, password: &str) -> Tokens {
         let (code, verifier) = self.code_for(email, password).await;
-        let (status, body) = self.exchange(&code, &verifier).await;
-        assert_eq!(status, StatusCode::OK, "token: {body}");
-        assert_eq!(body["payload"]["status"], "OK", "{body}");
-        tokens_of(&body)
+        let answer = self.exchange_answer(&code, &verifier).await;
+        assert_eq!(answer.status, StatusCode::OK, "token: {}", answer.body);
+        assert_eq!(answer.body["payload"]["status"], "OK", "{}", answer.body);
+        answer.tokens()
+    }
+
+    /// The token step with the whole answer (cookies included).
+    pub async fn exchange_answer(&self, code: &str, verifier: &str) -> Answer {
+        self.oauth_from(
+            &self.http,
+            "token",
+            json!({
+                "grant_type": "authorization_code", "code": code,
+                "redirect_uri": self.redirect_uri(), "code_verifier": verifier,
+                "client_id": WEB, "state": "s-789",
+            }),
+            None,
+        )
+        .await
     }
 
     /// Open a listening session for the signed-in `fan`: the playlist's path.
@@ -554,17 +583,12 @@ impl TestApp {
     }
 }
 
-pub fn tokens_of(body: &Value) -> Tokens {
-    Tokens {
-        access: body["payload"]["access_token"]
-            .as_str()
-            .expect("access_token")
-            .to_owned(),
-        refresh: body["payload"]["refresh_token"]
-            .as_str()
-            .expect("refresh_token")
-            .to_owned(),
-    }
+/// The access token of a token answer.
+pub fn access_of(body: &Value) -> String {
+    body["payload"]["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_owned()
 }
 
 /// The 6-digit code in an SMS body.

@@ -89,8 +89,8 @@ async fn enrolling_a_phone_then_signing_in_with_the_sms_code() {
     let (status, body) = mfa_code(&app, &pending, &code_in(&sms)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["status"], "OK");
-    let tokens = tokens_of(&body);
-    let (_, me) = app.me(&tokens.access).await;
+    let access = access_of(&body);
+    let (_, me) = app.me(&access).await;
     assert_eq!(me["payload"][0]["phone"], "+44 •••• ••• 123");
 
     // Next sign-in: the enrolled phone is listed and its code is sent at once.

@@ -63,13 +63,10 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         let (_, body) = app
             .oauth("token", json!({ "grant_type": "mfa_code", "mfa_token": mfa, "binding_code": code, "client_id": WEB, "code_verifier": pending.1 }))
             .await;
-        tokens_of(&body)
+        access_of(&body)
     };
     let (status, info) = app
-        .get(
-            &format!("/api/v1/oauth2/token/qr/{qr_id}"),
-            Some(&approver.access),
-        )
+        .get(&format!("/api/v1/oauth2/token/qr/{qr_id}"), Some(&approver))
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(info["payload"]["client_name"], "Encore web");
@@ -78,7 +75,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         .post(
             &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
             json!({}),
-            Some(&approver.access),
+            Some(&approver),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -93,9 +90,9 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         body["payload"]["status"], "OK",
         "no second factor asked: {body}"
     );
-    let tokens = tokens_of(&body);
+    let access = access_of(&body);
     assert_eq!(
-        app.me(&tokens.access).await.1["payload"][0]["login"],
+        app.me(&access).await.1["payload"][0]["login"],
         "fan@example.com"
     );
 

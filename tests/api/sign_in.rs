@@ -221,7 +221,7 @@ async fn a_code_is_single_use_and_its_replay_ends_the_session_it_made() {
     let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
     let (status, first) = app.exchange(&code, &verifier).await;
     assert_eq!(status, StatusCode::OK);
-    let tokens = tokens_of(&first);
+    let access = access_of(&first);
     let (status, body) = app.exchange(&code, &verifier).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -230,7 +230,7 @@ async fn a_code_is_single_use_and_its_replay_ends_the_session_it_made() {
             .unwrap()
             .contains("already been used")
     );
-    assert_eq!(app.me(&tokens.access).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.me(&access).await.0, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
