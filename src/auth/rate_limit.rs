@@ -280,7 +280,8 @@ impl Attempt<'_> {
     /// The throttle key: the device for a known one, otherwise the source address (an
     /// IPv6 address by its /64, which one subscriber usually holds whole).
     fn key(&self) -> String {
-        match (self.known_device, self.ip) {
+        // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d: key them as IPv4.
+        match (self.known_device, self.ip.to_canonical()) {
             (Some(nonce), _) => format!("device:{nonce}"),
             (None, IpAddr::V4(ip)) => format!("ip:{ip}"),
             (None, IpAddr::V6(ip)) => {
@@ -482,7 +483,7 @@ mod sign_in_tests {
     }
 
     #[test]
-    fn ipv6_sources_are_their_slash_64() {
+    fn ipv6_sources_are_their_slash_64_and_mapped_ipv4_is_ipv4() {
         let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
         let key = |ip| {
@@ -494,5 +495,9 @@ mod sign_in_tests {
             .key()
         };
         assert_eq!(key(a), key(b));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        let other: IpAddr = "::ffff:10.0.0.2".parse().unwrap();
+        assert_eq!(key(mapped), "ip:10.0.0.1");
+        assert_ne!(key(mapped), key(other), "mapped IPv4 clients stay apart");
     }
 }
