@@ -61,7 +61,10 @@ impl AppState {
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
-            limits: Arc::new(RateLimits::new(config.auth_rate_per_minute)),
+            limits: Arc::new(RateLimits::new(
+                config.auth_rate_per_minute,
+                config.account_failures_per_hour,
+            )),
             messenger: Messenger::from_config(&config)?,
             sessions: SessionCache::new(),
             hub: Arc::new(Hub::new(config.data_dir.join("shows"))),

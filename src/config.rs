@@ -117,6 +117,11 @@ pub struct ServeArgs {
     /// Sign-in attempts allowed per client IP per minute (authorize, token, register…).
     #[arg(long, env = "ENCORE_AUTH_RATE_PER_MINUTE", default_value_t = 20)]
     pub auth_rate_per_minute: u32,
+    /// Wrong passwords one account takes per hour from devices it never signed in on (all
+    /// addresses together) before only its known devices may try; each address is also
+    /// slowed down on its own after 5 (1 s, doubling up to 15 min).
+    #[arg(long, env = "ENCORE_ACCOUNT_FAILURES_PER_HOUR", default_value_t = 100)]
+    pub account_failures_per_hour: u32,
     /// Take the client IP from the last X-Forwarded-For entry (behind one trusted proxy).
     #[arg(long, env = "ENCORE_TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
@@ -254,6 +259,7 @@ pub struct Config {
     pub data_key: crate::crypto::DataKey,
     pub tenant_key: String,
     pub auth_rate_per_minute: u32,
+    pub account_failures_per_hour: u32,
     pub trust_forwarded_for: bool,
     pub smtp_url: Option<Secret>,
     pub mail_from: String,
@@ -329,6 +335,7 @@ impl Config {
             data_key,
             tenant_key: args.tenant_key,
             auth_rate_per_minute: args.auth_rate_per_minute.max(1),
+            account_failures_per_hour: args.account_failures_per_hour.max(1),
             trust_forwarded_for: args.trust_forwarded_for,
             smtp_url: args.smtp_url.map(Secret::new),
             mail_from: args.mail_from,
@@ -352,6 +359,22 @@ impl Config {
     pub fn connections_per_ip(&self) -> Option<u32> {
         (self.connections_per_ip > 0 && !self.trust_forwarded_for)
             .then_some(self.connections_per_ip)
+    }
+
+    /// Whether the sign-in cookies carry `Secure`: on an https public URL, and on a
+    /// loopback one (browsers keep Secure cookies for http://localhost and 127.0.0.1, as
+    /// Debian's chromium does). A plain-http address elsewhere would have them dropped.
+    pub fn secure_cookies(&self) -> bool {
+        let Ok(url) = url::Url::parse(&self.public_url) else {
+            return false;
+        };
+        url.scheme() == "https"
+            || match url.host() {
+                Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+                None => false,
+            }
     }
 
     /// The redirect URI of the built-in web client.

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -70,6 +70,8 @@ pub struct OAuthReply<T> {
     pub status: StatusCode,
     pub state: Option<String>,
     pub result: Result<T, Error>,
+    /// `Set-Cookie` values sent with the answer, success or failure.
+    pub cookies: Vec<HeaderValue>,
 }
 
 impl<T> OAuthReply<T> {
@@ -78,6 +80,7 @@ impl<T> OAuthReply<T> {
             status: StatusCode::OK,
             state,
             result,
+            cookies: Vec::new(),
         }
     }
     pub fn created(state: Option<String>, result: Result<T, Error>) -> Self {
@@ -85,16 +88,29 @@ impl<T> OAuthReply<T> {
             status: StatusCode::CREATED,
             state,
             result,
+            cookies: Vec::new(),
         }
+    }
+}
+
+impl<T> OAuthReply<T> {
+    /// Send these cookies with the answer.
+    pub fn with_cookies(mut self, cookies: Vec<HeaderValue>) -> Self {
+        self.cookies.extend(cookies);
+        self
     }
 }
 
 impl<T: Serialize> IntoResponse for OAuthReply<T> {
     fn into_response(self) -> Response {
-        match self.result {
+        let mut response = match self.result {
             Ok(payload) => (self.status, Envelope::success(payload, self.state)).into_response(),
             Err(err) => err.into_response_with_state(self.state),
+        };
+        for cookie in self.cookies {
+            response.headers_mut().append(header::SET_COOKIE, cookie);
         }
+        response
     }
 }
 

@@ -18,7 +18,7 @@ use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Rol
 use self::policy::Target;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
-use crate::auth::step_up::require_password;
+use crate::auth::step_up::StepUp;
 use crate::auth::{oauth, store as auth_store, tokens};
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
@@ -341,6 +341,7 @@ struct UpdateRequest {
 async fn update(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Api<Account>> {
@@ -397,7 +398,9 @@ async fn update(
         }
     }
     if new_login.is_some() || row.use_mfa != before.use_mfa {
-        require_password(&app, &user, req.current_password.as_deref()).await?;
+        step_up
+            .require_password(&app, &user, req.current_password.as_deref())
+            .await?;
     }
     if let Some(email) = &new_login
         && store::by_login(&app.db, email.as_str()).await?.is_some()
@@ -463,6 +466,7 @@ struct MfaRequest {
 async fn change_mfa(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<MfaRequest>,
 ) -> Result<Api<Account>> {
@@ -472,7 +476,9 @@ async fn change_mfa(
         return Ok(Api::ok(Account::from(&row)));
     }
     may_turn_on_mfa(req.use_mfa, &row)?;
-    require_password(&app, &user, req.current_password.as_deref()).await?;
+    step_up
+        .require_password(&app, &user, req.current_password.as_deref())
+        .await?;
     row.use_mfa = i64::from(req.use_mfa);
     store::save_profile(&app.db, &row).await?;
     app.forget_account(&row.id);
@@ -516,6 +522,8 @@ struct PasswordRequest {
 
 async fn change_password(
     State(app): State<AppState>,
+    crate::auth::extract::ClientIp(ip): crate::auth::extract::ClientIp,
+    headers: axum::http::HeaderMap,
     user: CurrentUser,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PasswordRequest>,
@@ -523,7 +531,7 @@ async fn change_password(
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let new_password = Password::parse(&req.new_password)?;
     let email = Email::parse(&user.account.login).ok();
-    oauth::verify_credentials(&app, email, &req.current_password)
+    oauth::verify_credentials(&app, email, &req.current_password, ip, &headers)
         .await
         .map_err(|e| match e {
             Error::Unauthorized(_) => Error::unprocessable(Msg::CurrentPasswordIncorrect),
@@ -552,13 +560,16 @@ struct PhoneRequest {
 async fn start_phone_change(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PhoneRequest>,
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
     require_second_factor_session(&app, &user).await?;
-    require_password(&app, &user, req.current_password.as_deref()).await?;
+    step_up
+        .require_password(&app, &user, req.current_password.as_deref())
+        .await?;
     // Asked before the code is stored: a refused SMS leaves nothing behind.
     let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
@@ -593,12 +604,15 @@ struct CodeRequest {
 async fn verify_phone_change(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<CodeRequest>,
 ) -> Result<Api<Account>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     require_second_factor_session(&app, &user).await?;
-    require_password(&app, &user, req.current_password.as_deref()).await?;
+    step_up
+        .require_password(&app, &user, req.current_password.as_deref())
+        .await?;
     let now = now_ms();
     let taken = sqlx::query(
         "UPDATE phone_verifications SET attempts = attempts + 1 \
@@ -633,13 +647,16 @@ async fn verify_phone_change(
 async fn remove_phone(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     body: axum::body::Bytes,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
     policy::can_remove_phone(user.actor(), target(&row))?;
     let req = step_up_body(&body)?;
-    require_password(&app, &user, req.current_password.as_deref()).await?;
+    step_up
+        .require_password(&app, &user, req.current_password.as_deref())
+        .await?;
     store::set_phone(&app.db, &id, None).await?;
     app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))

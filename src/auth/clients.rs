@@ -18,9 +18,19 @@ pub struct Client {
     pub name: String,
     pub secret_hash: Option<String>,
     pub redirect_uris: String,
+    /// 1: the refresh token goes in an HttpOnly cookie, never in the body (see
+    /// [`Client::refresh_in_cookie`]).
+    pub refresh_in_cookie: i64,
 }
 
 impl Client {
+    /// A browser client on this origin (the dashboard): its refresh token is set as an
+    /// HttpOnly cookie and left out of the token answer, so no script (nor an XSS) can
+    /// read it. Other clients have no cookie jar for this origin and get it in the body.
+    pub fn refresh_in_cookie(&self) -> bool {
+        self.refresh_in_cookie != 0
+    }
+
     /// A redirect URI is allowed when it is registered exactly, or when both it and a
     /// registered URI are on a loopback host and differ only in which loopback name they
     /// use (RFC 8252 section 7.3): someone who opens `http://localhost:8080` on a server
@@ -61,9 +71,10 @@ fn is_loopback(url: &Url) -> bool {
 /// Register (or re-point at the current public URL) the built-in web client.
 pub async fn seed_web_client(db: &Db, redirect_uri: &str) -> Result<()> {
     sqlx::query(
-        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at) \
-         VALUES ($1, 'Encore web', NULL, $2, $3) \
-         ON CONFLICT (id) DO UPDATE SET redirect_uris = excluded.redirect_uris",
+        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at, \
+         refresh_in_cookie) VALUES ($1, 'Encore web', NULL, $2, $3, 1) \
+         ON CONFLICT (id) DO UPDATE SET redirect_uris = excluded.redirect_uris, \
+         refresh_in_cookie = 1",
     )
     .bind(WEB_CLIENT_ID)
     .bind(redirect_uri)
@@ -138,7 +149,8 @@ pub async fn authenticate(
         return Err(Error::unauthorized(Msg::BadClient));
     }
     let client = sqlx::query_as::<_, Client>(
-        "SELECT id, name, secret_hash, redirect_uris FROM oauth_clients WHERE id = $1",
+        "SELECT id, name, secret_hash, redirect_uris, refresh_in_cookie FROM oauth_clients \
+         WHERE id = $1",
     )
     .bind(client_id)
     .fetch_optional(db)
@@ -165,6 +177,7 @@ mod tests {
             name: "web".into(),
             secret_hash: None,
             redirect_uris: uris.into(),
+            refresh_in_cookie: 1,
         }
     }
 

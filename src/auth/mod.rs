@@ -2,6 +2,7 @@
 //! rotating refresh tokens, password reset, registration and QR sign-in.
 
 pub mod clients;
+pub mod cookies;
 pub mod extract;
 pub mod oauth;
 pub mod passwords;

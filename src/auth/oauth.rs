@@ -8,8 +8,9 @@ use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::clients::{self, BasicCredentials, Client};
+use super::cookies;
 use super::extract::{ClientIp, CurrentUser};
-use super::rate_limit::Endpoint;
+use super::rate_limit::{Attempt, Endpoint};
 use super::store::{self, AccountLink, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
 use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
@@ -177,7 +178,12 @@ pub async fn authorize(
     OAuthBody(req): OAuthBody<AuthorizeRequest>,
 ) -> OAuthReply<CodePayload> {
     let state = req.state.clone();
-    OAuthReply::new(state, authorize_inner(&app, ip, &headers, req).await)
+    match authorize_inner(&app, ip, &headers, req).await {
+        // The password was right: this browser is now a known device of the account.
+        Ok((code, login)) => OAuthReply::new(state, Ok(code))
+            .with_cookies(vec![cookies::device(&app.config, &login)]),
+        Err(err) => OAuthReply::new(state, Err(err)),
+    }
 }
 
 async fn authorize_inner(
@@ -185,7 +191,7 @@ async fn authorize_inner(
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     req: AuthorizeRequest,
-) -> Result<CodePayload> {
+) -> Result<(CodePayload, String)> {
     app.limits.check_ip(ip, Endpoint::Authorize)?;
     if req.response_type.as_deref() != Some("code") {
         return Err(Error::bad_request(Msg::ResponseTypeCode));
@@ -209,7 +215,7 @@ async fn authorize_inner(
     let password = required(&req.password, "password")?;
     let email = Email::parse(required(&req.email, "email")?);
 
-    let account = verify_credentials(app, email.ok(), password).await?;
+    let account = verify_credentials(app, email.ok(), password, ip, headers).await?;
     let code = store::issue_code(
         &app.db,
         store::CodeGrant {
@@ -223,21 +229,31 @@ async fn authorize_inner(
         },
     )
     .await?;
-    Ok(CodePayload { code })
+    Ok((CodePayload { code }, account.login))
 }
 
 /// Check an e-mail and password. Unknown accounts cost a real hash too, and every
-/// failure reads the same; an account is locked for a while after repeated failures.
+/// failure reads the same. Wrong passwords are throttled per account and source, and
+/// per account across unknown devices; a valid device cookie of the account (sent in
+/// `headers`) makes the attempt count apart, so guessers cannot lock its owner out.
 pub async fn verify_credentials(
     app: &AppState,
     email: Option<Email>,
     password: &str,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
 ) -> Result<AccountRow> {
     let login = email
         .as_ref()
         .map(|e| e.as_str().to_owned())
         .unwrap_or_default();
-    app.limits.password_failures.check(&login)?;
+    let device = cookies::known_device(&app.config, headers, &login);
+    let attempt = Attempt {
+        login: &login,
+        ip,
+        known_device: device.as_deref(),
+    };
+    app.limits.sign_in.begin(&attempt)?;
     let account = match &email {
         Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
         None => None,
@@ -246,16 +262,14 @@ pub async fn verify_credentials(
     let matched = app.passwords.verify(password, stored).await?;
     match account {
         Some(account) if matched => {
-            app.limits.password_failures.clear(&login);
+            app.limits.sign_in.succeeded(&attempt);
             if !account.enabled() {
                 return Err(Error::unauthorized(Msg::AccountDisabled));
             }
             Ok(account)
         }
-        _ => {
-            app.limits.password_failures.record(&login);
-            Err(Error::unauthorized(Msg::InvalidCredentials))
-        }
+        // Counted as a failure when it began.
+        _ => Err(Error::unauthorized(Msg::InvalidCredentials)),
     }
 }
 
@@ -295,7 +309,9 @@ pub async fn token(
     OAuthBody(req): OAuthBody<TokenRequest>,
 ) -> OAuthReply<TokenPayload> {
     let state = req.state.clone();
-    OAuthReply::new(state, token_inner(&app, ip, &headers, req).await)
+    let mut cookies = Vec::new();
+    let result = token_inner(&app, ip, &headers, req, &mut cookies).await;
+    OAuthReply::new(state, result).with_cookies(cookies)
 }
 
 async fn token_inner(
@@ -303,6 +319,7 @@ async fn token_inner(
     ip: std::net::IpAddr,
     headers: &HeaderMap,
     req: TokenRequest,
+    cookies: &mut Vec<axum::http::HeaderValue>,
 ) -> Result<TokenPayload> {
     let grant = required(&req.grant_type, "grant_type")?.to_owned();
     let endpoint = if grant == "mfa_code" {
@@ -312,19 +329,42 @@ async fn token_inner(
     };
     app.limits.check_ip(ip, endpoint)?;
     let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
-    match grant.as_str() {
+    let payload = match grant.as_str() {
         "authorization_code" => exchange_code(app, &client, &req).await,
         "mfa_code" => complete_second_factor(app, &client, &req).await,
         "refresh_token" => {
-            let refresh = required(&req.refresh_token, "refresh_token")?;
-            tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id)
-                .await
-                .map(TokenPayload::Tokens)
+            // From the body, or else from the refresh cookie (the dashboard never sees it).
+            let from_cookie = req.refresh_token.as_deref().is_none_or(str::is_empty);
+            let refresh = match from_cookie {
+                true => cookies::read(headers, cookies::REFRESH),
+                false => req.refresh_token.clone(),
+            };
+            let refresh = required(&refresh, "refresh_token")?;
+            let rotated =
+                tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id).await;
+            // A refused token (spent, reused, revoked, another client's) is of no more use:
+            // the browser forgets it too.
+            if matches!(rotated, Err(Error::BadRequest(_)))
+                && (from_cookie || client.refresh_in_cookie())
+            {
+                cookies.extend(cookies::clear_session(&app.config));
+            }
+            rotated.map(TokenPayload::Tokens)
         }
         other => Err(Error::bad_request(
             Msg::UnsupportedGrant.with("grant", other),
         )),
-    }
+    }?;
+    Ok(match payload {
+        // A cookie client's refresh token leaves the body for an HttpOnly cookie.
+        TokenPayload::Tokens(mut set) if client.refresh_in_cookie() => {
+            if let Some(refresh) = set.refresh_token.take() {
+                cookies.extend(cookies::session(&app.config, &refresh));
+            }
+            TokenPayload::Tokens(set)
+        }
+        other => other,
+    })
 }
 
 async fn exchange_code(
@@ -465,10 +505,11 @@ async fn complete_second_factor(
 ) -> Result<TokenPayload> {
     let mfa_token = required(&req.mfa_token, "mfa_token")?;
     let binding_code = required(&req.binding_code, "binding_code")?.trim();
+    // The flow's PKCE verifier proves this is the client that started it (RFC 9700
+    // 2.1.1): an MFA token and a code alone are not enough.
+    let verifier = required(&req.code_verifier, "code_verifier")?;
     let challenge = live_challenge(app, mfa_token, client).await?;
-    if let Some(verifier) = req.code_verifier.as_deref().filter(|v| !v.is_empty())
-        && !verifier_matches(verifier, &challenge.code_challenge)
-    {
+    if !verifier_matches(verifier, &challenge.code_challenge) {
         return Err(Error::bad_request(Msg::VerifierMismatch));
     }
     let (Some(expected), Some(code_expires)) = (&challenge.otp_hash, challenge.otp_expires_at)
@@ -680,12 +721,31 @@ async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()>
 
 // --------------------------------------------------------- logout, forgot, reset, register
 
+/// End the session of the bearer token, or else of the refresh cookie (an expired access
+/// token still signs out); the refresh cookie and the flag are cleared either way.
 #[tracing::instrument(skip_all)]
-pub async fn logout(State(app): State<AppState>, user: CurrentUser) -> OAuthReply<()> {
-    OAuthReply::new(
-        None,
-        tokens::revoke_session(&app.db, &app.sessions, &user.session_id, "logout").await,
-    )
+pub async fn logout(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    user: std::result::Result<CurrentUser, Error>,
+) -> OAuthReply<()> {
+    let result = async {
+        let session = match user {
+            Ok(user) => Some(user.session_id),
+            Err(err) => match cookies::read(&headers, cookies::REFRESH) {
+                Some(refresh) => tokens::session_of_refresh(&app.db, &refresh).await?,
+                None => return Err(err),
+            },
+        };
+        match session {
+            Some(session) => {
+                tokens::revoke_session(&app.db, &app.sessions, &session, "logout").await
+            }
+            None => Err(Error::unauthorized(Msg::SessionEnded)),
+        }
+    }
+    .await;
+    OAuthReply::new(None, result).with_cookies(cookies::clear_session(&app.config))
 }
 
 #[derive(Debug, Deserialize)]
@@ -797,9 +857,15 @@ pub async fn reset(
         app.limits.check_ip(ip, Endpoint::Forgot)?;
         client_of(&app, &headers, &req.client_id, &None).await?;
         let token = required(&req.token, "token")?;
+        // The link first (exists, unspent, unexpired, a password link): a bad one costs
+        // no hashing and says nothing about the password.
+        store::live_link(&app.db, token, LinkPurpose::PASSWORD)
+            .await?
+            .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
         let password = Password::parse(required(&req.password, "password")?)?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
+        // Spent here, conditionally: of two racing uses one wins, the other is refused.
         let (account_id, purpose) = store::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
@@ -819,8 +885,10 @@ pub async fn reset(
         app.forget_account(&account_id);
         // A new password ends every existing session.
         tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
+        // The owner proved themselves through the mailbox: every throttle of the account
+        // (each source's, and the ceiling for unknown devices) starts afresh.
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
-            app.limits.password_failures.clear(&account.login);
+            app.limits.sign_in.clear_account(&account.login);
         }
         Ok(())
     }
@@ -865,10 +933,12 @@ pub async fn sign_up(
     first_name: &str,
     last_name: &str,
 ) -> Result<Account> {
+    // Hash first, whether or not the address is taken: the 409 (the spec's answer) must
+    // not come back faster than a new account would.
+    let hash = app.passwords.hash(password).await?;
     if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
         return Err(Error::conflict(Msg::UserExists));
     }
-    let hash = app.passwords.hash(password).await?;
     let row = accounts::insert(
         &app.db,
         accounts::NewAccount {

@@ -2,6 +2,7 @@
 //! bound so a flood of sign-in attempts cannot starve the async workers.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use argon2::password_hash::phc::PasswordHash;
@@ -26,6 +27,9 @@ pub struct Passwords {
     /// A real hash of a random password: unknown accounts are checked against it so they
     /// take as long to refuse as known ones.
     decoy: Arc<String>,
+    /// New hashes computed so far: lets tests prove that a refusal did (or did not) do the
+    /// work of a real one without timing it.
+    hashes: Arc<AtomicU64>,
 }
 
 impl Passwords {
@@ -43,6 +47,7 @@ impl Passwords {
             argon2,
             slots: Arc::new(Semaphore::new(slots)),
             decoy: Arc::new(decoy),
+            hashes: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -65,6 +70,7 @@ impl Passwords {
     }
 
     pub async fn hash(&self, password: &Password) -> Result<String> {
+        self.hashes.fetch_add(1, Ordering::Relaxed);
         let plain = password.expose().to_owned();
         self.run(move |argon2| {
             argon2
@@ -73,6 +79,11 @@ impl Passwords {
                 .map_err(Error::internal)
         })
         .await?
+    }
+
+    /// How many new hashes [`Self::hash`] was asked for since start.
+    pub fn hashes_made(&self) -> u64 {
+        self.hashes.load(Ordering::Relaxed)
     }
 
     /// True when `plain` matches `stored`. With no stored hash (unknown account, or an

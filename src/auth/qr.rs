@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{ClientIp, CurrentUser};
 use super::rate_limit::Endpoint;
-use super::step_up::require_password;
+use super::step_up::StepUp;
 use super::store::{self, NewQr, QR_TTL_MS};
 use crate::app::AppState;
 use crate::db::now_ms;
@@ -293,6 +293,7 @@ pub struct ApproveRequest {
 pub async fn approve(
     State(app): State<AppState>,
     user: CurrentUser,
+    step_up: StepUp,
     Path(qr_id): Path<String>,
     JsonBody(req): JsonBody<ApproveRequest>,
 ) -> OAuthReply<()> {
@@ -315,7 +316,9 @@ pub async fn approve(
             store::burn_qr(&app.db, &qr.id_hash).await?;
             return Err(Error::unprocessable(Msg::QrWrongNumber));
         }
-        require_password(&app, &user, req.current_password.as_deref()).await?;
+        step_up
+            .require_password(&app, &user, req.current_password.as_deref())
+            .await?;
         if !store::approve_qr(&app.db, &qr.id_hash, &user.account.id).await? {
             return Err(Error::bad_request(Msg::QrExpiredOrApproved));
         }

@@ -270,6 +270,27 @@ pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Resu
 
 /// Spend a link token of one of `purposes` (once, while live): its account and purpose.
 /// A link of another purpose stays unspent, so a verification link never sets a password.
+/// The account and purpose of a link that could be spent now (exists, unspent,
+/// unexpired, one of `purposes`), without spending it.
+#[tracing::instrument(skip_all)]
+pub async fn live_link(
+    db: &Db,
+    token: &str,
+    purposes: &[LinkPurpose],
+) -> Result<Option<(String, LinkPurpose)>> {
+    let found = sqlx::query_as::<_, (String, String)>(
+        "SELECT account_id, purpose FROM one_time_tokens \
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(token_hash(token))
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(found
+        .and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?)))
+        .filter(|(_, purpose)| purposes.contains(purpose)))
+}
+
 pub async fn spend_link<'e>(
     db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     token: &str,

@@ -80,7 +80,9 @@ impl TokenKeys {
 pub struct TokenSet {
     pub status: &'static str,
     pub access_token: String,
-    pub refresh_token: String,
+    /// Left out for a cookie client: the token endpoint moves it into the cookie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
     pub token_type: &'static str,
     pub expires_in: i64,
     pub scope: String,
@@ -117,7 +119,7 @@ pub async fn start_session(
     let tokens = TokenSet {
         status: "OK",
         access_token: keys.sign(account, &session_id, client_id)?,
-        refresh_token: refresh,
+        refresh_token: Some(refresh),
         token_type: "Bearer",
         expires_in: ACCESS_TTL_SECS,
         scope: scope.to_owned(),
@@ -232,11 +234,22 @@ pub async fn rotate(
     Ok(TokenSet {
         status: "OK",
         access_token: keys.sign(&account, &session_id, client_id)?,
-        refresh_token: next,
+        refresh_token: Some(next),
         token_type: "Bearer",
         expires_in: ACCESS_TTL_SECS,
         scope: "openid profile email".to_owned(),
     })
+}
+
+/// The session a refresh token belongs to (spent or not): logout by cookie.
+pub async fn session_of_refresh(db: &Db, refresh: &str) -> Result<Option<String>> {
+    let found = sqlx::query_as::<_, (String,)>(
+        "SELECT session_id FROM refresh_tokens WHERE token_hash = $1",
+    )
+    .bind(token_hash(refresh))
+    .fetch_optional(db)
+    .await?;
+    Ok(found.map(|(id,)| id))
 }
 
 async fn revoke_session_in(

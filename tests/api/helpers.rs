@@ -57,6 +57,8 @@ pub struct Options {
     pub sms_countries: Option<&'static str>,
     /// `ENCORE_SMS_PER_HOUR`: SMS the whole server may send per hour.
     pub sms_per_hour: Option<u32>,
+    /// Wrong passwords an account takes per hour from unknown devices.
+    pub account_failures_per_hour: u32,
 }
 
 impl Default for Options {
@@ -75,6 +77,7 @@ impl Default for Options {
             recording_quota_mb: 3072.0,
             sms_countries: None,
             sms_per_hour: None,
+            account_failures_per_hour: 100,
         }
     }
 }
@@ -147,6 +150,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.hsts_seconds.to_string(),
         "--recording-quota-mb",
         &options.recording_quota_mb.to_string(),
+        "--account-failures-per-hour",
+        &options.account_failures_per_hour.to_string(),
     ]
     .iter()
     .map(|s| s.to_string())
@@ -237,6 +242,73 @@ pub fn basic_web() -> String {
     )
 }
 
+/// A whole answer: status, envelope and the cookies it sets (`name` → the whole
+/// `Set-Cookie` value, attributes included).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub set_cookies: Vec<String>,
+}
+
+impl Answer {
+    async fn of(response: reqwest::Response) -> Self {
+        let status = response.status();
+        let set_cookies = response
+            .headers()
+            .get_all(reqwest::header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_owned))
+            .collect();
+        let body = response.json().await.unwrap_or(Value::Null);
+        Self {
+            status,
+            body,
+            set_cookies,
+        }
+    }
+
+    /// The whole `Set-Cookie` header that sets `name`, if any.
+    pub fn set_cookie(&self, name: &str) -> Option<&str> {
+        let prefix = format!("{name}=");
+        self.set_cookies
+            .iter()
+            .find(|c| c.starts_with(&prefix))
+            .map(String::as_str)
+    }
+
+    /// The value `name` is set to (empty when it is cleared).
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        let header = self.set_cookie(name)?;
+        let value = header[name.len() + 1..]
+            .split(';')
+            .next()
+            .unwrap_or_default();
+        Some(value.to_owned())
+    }
+
+    /// The tokens of a sign-in or refresh: the access token from the body, the refresh
+    /// token from the body (other clients) or the refresh cookie (the web client).
+    pub fn tokens(&self) -> Tokens {
+        let refresh = self.body["payload"]["refresh_token"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| self.cookie("encore_refresh").filter(|v| !v.is_empty()))
+            .expect("a refresh token, in the body or the cookie");
+        Tokens {
+            access: access_of(&self.body),
+            refresh,
+        }
+    }
+
+    /// Seconds to wait, from `Retry-After`-like 429 answers (`None` otherwise).
+    pub fn retry_after(&self) -> Option<u64> {
+        (self.status == StatusCode::TOO_MANY_REQUESTS)
+            .then(|| self.body["retry_after"].as_u64())
+            .flatten()
+    }
+}
+
 /// Tokens of a signed-in test account.
 #[derive(Debug, Clone)]
 pub struct Tokens {
@@ -293,6 +365,44 @@ impl TestApp {
                 .bearer_auth(token),
         )
         .await
+    }
+
+    /// A client that connects from another loopback address (`127.0.0.x`): another source.
+    pub fn client_from(&self, last_octet: u8) -> reqwest::Client {
+        reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .local_address(std::net::IpAddr::from([127, 0, 0, last_octet]))
+            .build()
+            .expect("client")
+    }
+
+    /// POST an OAuth endpoint from `client`, with a `Cookie` header when given; the whole
+    /// answer (with `retry-after` copied into the body as `retry_after` on a 429).
+    pub async fn oauth_from(
+        &self,
+        client: &reqwest::Client,
+        endpoint: &str,
+        body: Value,
+        cookie: Option<&str>,
+    ) -> Answer {
+        let mut request = client
+            .post(format!("{}/api/v1/oauth2/{endpoint}", self.url))
+            .header("authorization", basic_web())
+            .json(&body);
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send().await.expect("request");
+        let retry = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let mut answer = Answer::of(response).await;
+        if let (Some(retry), Some(map)) = (retry, answer.body.as_object_mut()) {
+            map.insert("retry_after".into(), json!(retry));
+        }
+        answer
     }
 
     pub async fn oauth(&self, endpoint: &str, body: Value) -> (StatusCode, Value) {
@@ -407,10 +517,25 @@ impl TestApp {
 
     pub async fn sign_in_with(&self, email: &str, password: &str) -> Tokens {
         let (code, verifier) = self.code_for(email, password).await;
-        let (status, body) = self.exchange(&code, &verifier).await;
-        assert_eq!(status, StatusCode::OK, "token: {body}");
-        assert_eq!(body["payload"]["status"], "OK", "{body}");
-        tokens_of(&body)
+        let answer = self.exchange_answer(&code, &verifier).await;
+        assert_eq!(answer.status, StatusCode::OK, "token: {}", answer.body);
+        assert_eq!(answer.body["payload"]["status"], "OK", "{}", answer.body);
+        answer.tokens()
+    }
+
+    /// The token step with the whole answer (cookies included).
+    pub async fn exchange_answer(&self, code: &str, verifier: &str) -> Answer {
+        self.oauth_from(
+            &self.http,
+            "token",
+            json!({
+                "grant_type": "authorization_code", "code": code,
+                "redirect_uri": self.redirect_uri(), "code_verifier": verifier,
+                "client_id": WEB, "state": "s-789",
+            }),
+            None,
+        )
+        .await
     }
 
     /// Open a listening session for the signed-in `fan`: the playlist's path.
@@ -470,17 +595,12 @@ impl TestApp {
     }
 }
 
-pub fn tokens_of(body: &Value) -> Tokens {
-    Tokens {
-        access: body["payload"]["access_token"]
-            .as_str()
-            .expect("access_token")
-            .to_owned(),
-        refresh: body["payload"]["refresh_token"]
-            .as_str()
-            .expect("refresh_token")
-            .to_owned(),
-    }
+/// The access token of a token answer.
+pub fn access_of(body: &Value) -> String {
+    body["payload"]["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_owned()
 }
 
 /// The 6-digit code in an SMS body.

@@ -100,8 +100,8 @@ async fn enrolling_a_phone_then_signing_in_with_the_sms_code() {
     let (status, body) = mfa_code(&app, &pending, &code_in(&sms)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["status"], "OK");
-    let tokens = tokens_of(&body);
-    let (_, me) = app.me(&tokens.access).await;
+    let access = access_of(&body);
+    let (_, me) = app.me(&access).await;
     assert_eq!(me["payload"][0]["phone"], "+44 •••• ••• 123");
 
     // Next sign-in: the enrolled phone is listed and its code is sent at once.
@@ -239,4 +239,28 @@ async fn an_unverified_account_enrolling_a_phone_at_sign_in_is_403_and_no_sms_go
         encore::i18n::Msg::VerifyEmailFirst.render(Default::default())
     );
     assert!(app.outbox_to(PHONE, "sms").is_empty());
+}
+
+#[tokio::test]
+async fn the_mfa_code_grant_needs_the_flows_code_verifier() {
+    let app = spawn_app().await;
+    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
+        .await;
+    let pending = e108(&app, "secure@example.com").await;
+    let code = code_in(&app.outbox_message(PHONE, "sms").await);
+    for verifier in [None, Some(String::new()), Some(pkce().0)] {
+        let mut body = json!({ "grant_type": "mfa_code", "mfa_token": pending.mfa_token,
+                               "binding_code": code, "client_id": WEB, "state": "m-2" });
+        if let Some(verifier) = verifier {
+            body["code_verifier"] = json!(verifier);
+        }
+        let (status, answer) = app.oauth("token", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert!(answer["payload"].is_null(), "no tokens: {answer}");
+        assert_eq!(answer["state"], "m-2");
+    }
+    // Refusing a missing or wrong verifier spent none of the code's tries.
+    let (status, body) = mfa_code(&app, &pending, &code).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["status"], "OK");
 }

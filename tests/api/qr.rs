@@ -54,12 +54,9 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         .0,
         StatusCode::UNAUTHORIZED
     );
-    let approver = app.sign_in("fan@example.com").await;
+    let approver = app.sign_in("fan@example.com").await.access;
     let (status, info) = app
-        .get(
-            &format!("/api/v1/oauth2/token/qr/{qr_id}"),
-            Some(&approver.access),
-        )
+        .get(&format!("/api/v1/oauth2/token/qr/{qr_id}"), Some(&approver))
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(info["payload"]["client_name"], "Encore web");
@@ -68,7 +65,7 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
         .post(
             &format!("/api/v1/oauth2/token/qr/{qr_id}/approve"),
             json!({ "number": qr["match_number"], "currentPassword": PASSWORD }),
-            Some(&approver.access),
+            Some(&approver),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -80,9 +77,9 @@ async fn a_signed_in_device_approves_and_the_new_device_gets_tokens() {
     let (status, body) = app.exchange(code, &verifier).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["payload"]["status"], "OK", "{body}");
-    let tokens = tokens_of(&body);
+    let access = access_of(&body);
     assert_eq!(
-        app.me(&tokens.access).await.1["payload"][0]["login"],
+        app.me(&access).await.1["payload"][0]["login"],
         "fan@example.com"
     );
 

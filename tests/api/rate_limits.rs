@@ -1,4 +1,5 @@
-//! Abuse limits: per-IP buckets and per-account lockout, both 429 with Retry-After.
+//! Abuse limits: per-IP buckets and progressive sign-in throttles per account and source,
+//! all 429 with Retry-After.
 
 use encore::accounts::model::Role;
 use reqwest::StatusCode;
@@ -82,22 +83,236 @@ async fn register_forgot_and_token_are_limited_per_ip() {
     }
 }
 
+/// authorize from `client` (with a `Cookie` header when given).
+async fn try_password(
+    app: &TestApp,
+    client: &reqwest::Client,
+    password: &str,
+    cookie: Option<&str>,
+) -> Answer {
+    let (_, challenge) = pkce();
+    app.oauth_from(
+        client,
+        "authorize",
+        app.authorize_body("fan@example.com", password, &challenge),
+        cookie,
+    )
+    .await
+}
+
+const WRONG: &str = "not my password";
+
 #[tokio::test]
-async fn ten_wrong_passwords_lock_the_account_for_a_while() {
+async fn an_attackers_wrong_passwords_from_one_address_do_not_lock_the_owner_out() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
-    let (_, challenge) = pkce();
-    let wrong = app.authorize_body("fan@example.com", "not my password", &challenge);
-    for _ in 0..10 {
-        assert_eq!(
-            app.oauth("authorize", wrong.clone()).await.0,
-            StatusCode::UNAUTHORIZED
-        );
+    let attacker = app.client_from(2);
+    let mut refused = 0;
+    for _ in 0..12 {
+        let answer = try_password(&app, &attacker, WRONG, None).await;
+        assert_ne!(answer.status, StatusCode::OK);
+        refused += usize::from(answer.status == StatusCode::TOO_MANY_REQUESTS);
     }
-    let right = app.authorize_body("fan@example.com", PASSWORD, &challenge);
-    let (status, body) = app.oauth("authorize", right).await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
-    // Another account is not affected.
+    assert!(refused >= 5, "the attacker's address is slowed down");
+    // The owner, from another address and on a device never seen before, gets in.
+    let owner = app.client_from(3);
+    let answer = try_password(&app, &owner, PASSWORD, None).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    app.sign_in("fan@example.com").await;
+}
+
+#[tokio::test]
+async fn one_address_is_slowed_progressively_with_a_growing_retry_after() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let client = app.client_from(2);
+    for _ in 0..5 {
+        let answer = try_password(&app, &client, WRONG, None).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{:?}", answer.body);
+    }
+    let mut waits = Vec::new();
+    for _ in 0..3 {
+        // Refused while blocked, even with the right password: no guess is checked.
+        let answer = try_password(&app, &client, PASSWORD, None).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{:?}",
+            answer.body
+        );
+        assert_eq!(answer.body["state"], "s-123");
+        let wait = answer.retry_after().expect("Retry-After");
+        waits.push(wait);
+        tokio::time::sleep(std::time::Duration::from_millis(wait * 1000 + 100)).await;
+        let answer = try_password(&app, &client, WRONG, None).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{:?}", answer.body);
+    }
+    assert_eq!(
+        waits,
+        [1, 2, 4],
+        "the delay doubles with every further failure"
+    );
+    // Another account from the same address is not slowed.
     app.account("other@example.com", Role::User).await;
-    app.sign_in("other@example.com").await;
+    let (_, challenge) = pkce();
+    let answer = app
+        .oauth_from(
+            &client,
+            "authorize",
+            app.authorize_body("other@example.com", PASSWORD, &challenge),
+            None,
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_known_device_still_signs_in_while_unknown_sources_are_locked_out() {
+    let app = spawn_app_with(Options {
+        account_failures_per_hour: 4,
+        ..Options::default()
+    })
+    .await;
+    app.account("fan@example.com", Role::User).await;
+    app.account("other@example.com", Role::User).await;
+    let home = app.client_from(1);
+    let first = try_password(&app, &home, PASSWORD, None).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let set = first.set_cookie("encore_device").expect("a device cookie");
+    for attribute in [
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/api/v1/oauth2",
+        "Secure",
+    ] {
+        assert!(set.contains(attribute), "{attribute} in {set}");
+    }
+    let device = format!("encore_device={}", first.cookie("encore_device").unwrap());
+
+    // A distributed guess: two addresses, two wrong passwords each, fill the account's
+    // allowance for unknown devices.
+    for octet in [2, 3] {
+        let attacker = app.client_from(octet);
+        for _ in 0..2 {
+            let answer = try_password(&app, &attacker, WRONG, None).await;
+            assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+        }
+    }
+    // Now no unknown device gets to try, not even with the right password...
+    let stranger = app.client_from(4);
+    let answer = try_password(&app, &stranger, PASSWORD, None).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{:?}",
+        answer.body
+    );
+    let answer = try_password(&app, &home, PASSWORD, None).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "no cookie, no trust"
+    );
+    // ...nor one with a forged device cookie or one of another account...
+    let forged = format!("{}x", device);
+    let answer = try_password(&app, &home, PASSWORD, Some(&forged)).await;
+    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS);
+    let (_, challenge) = pkce();
+    let others = app
+        .oauth_from(
+            &home,
+            "authorize",
+            app.authorize_body("other@example.com", PASSWORD, &challenge),
+            None,
+        )
+        .await;
+    let others = format!("encore_device={}", others.cookie("encore_device").unwrap());
+    let answer = try_password(&app, &home, PASSWORD, Some(&others)).await;
+    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS);
+    // ...but the owner's known device does, from any address.
+    let answer = try_password(&app, &stranger, PASSWORD, Some(&device)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    // Its own wrong passwords are counted apart, for that device only.
+    for _ in 0..5 {
+        let answer = try_password(&app, &home, WRONG, Some(&device)).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    }
+    let answer = try_password(&app, &home, PASSWORD, Some(&device)).await;
+    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn a_password_reset_through_the_emailed_link_clears_the_accounts_throttles() {
+    let app = spawn_app_with(Options {
+        account_failures_per_hour: 4,
+        ..Options::default()
+    })
+    .await;
+    app.account("fan@example.com", Role::User).await;
+    let client = app.client_from(2);
+    for _ in 0..5 {
+        try_password(&app, &client, WRONG, None).await;
+    }
+    assert_eq!(
+        try_password(&app, &client, PASSWORD, None).await.status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let (status, _) = app
+        .oauth(
+            "forgot",
+            json!({ "email": "fan@example.com", "client_id": WEB }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let token = link_token(&app.outbox_message("fan@example.com", "email").await);
+    let (status, body) = app
+        .oauth(
+            "reset",
+            json!({ "token": token, "password": "a brand new passphrase", "client_id": WEB }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let answer = try_password(&app, &client, "a brand new passphrase", None).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+}
+
+#[tokio::test]
+async fn both_sign_up_routes_share_one_quota_per_address() {
+    let app = spawn_app_with(Options {
+        auth_rate_per_minute: 3,
+        ..Options::default()
+    })
+    .await;
+    for n in 0..3 {
+        let (status, body) = app
+            .post(
+                "/api/v1/accounts/signup",
+                json!({ "login": format!("fan{n}@example.com"), "password": PASSWORD }),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let response = app
+        .http
+        .post(format!("{}/api/v1/accounts/signup", app.url))
+        .json(&json!({ "login": "one.more@example.com", "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(response.headers().contains_key("retry-after"));
+    // The OAuth route counts against the same quota: no second allowance there.
+    let (status, _) = app
+        .oauth(
+            "register",
+            json!({ "email": "other@example.com", "password": PASSWORD, "client_id": WEB }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM accounts WHERE login <> $1", "")
+            .await,
+        3
+    );
 }

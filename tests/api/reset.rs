@@ -125,3 +125,32 @@ async fn an_invited_account_sets_its_password_from_the_invitation() {
     );
     app.sign_in("invitee@example.com").await;
 }
+
+#[tokio::test]
+async fn a_bad_reset_link_is_refused_before_the_new_password_is_checked_or_hashed() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let before = app.state.passwords.hashes_made();
+    for password in ["a brand new passphrase", "short"] {
+        let (status, body) = reset(&app, "not-a-real-link-token", password).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(body["error"], "This link is invalid or has expired.");
+    }
+    // A verification link is the wrong purpose, and a spent reset link is spent.
+    let (status, _) = forgot(&app, "fan@example.com").await;
+    assert_eq!(status, StatusCode::OK);
+    let token = link_token(&app.outbox_message("fan@example.com", "email").await);
+    sqlx::query("UPDATE one_time_tokens SET purpose = 'verify'")
+        .execute(app.db())
+        .await
+        .unwrap();
+    assert_eq!(
+        reset(&app, &token, "a brand new passphrase").await.0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        app.state.passwords.hashes_made(),
+        before,
+        "no password was hashed for a link that cannot be spent"
+    );
+}

@@ -75,6 +75,33 @@ async fn a_second_register_with_the_same_email_is_409_user_already_exists() {
 }
 
 #[tokio::test]
+async fn an_existing_email_costs_sign_up_the_same_password_hash_as_a_new_one() {
+    let app = spawn_app().await;
+    app.account("taken@example.com", Role::User).await;
+    let register = |email: &str| json!({ "email": email, "password": PASSWORD, "client_id": WEB, "state": "x" });
+    let signup = |email: &str| json!({ "login": email, "password": PASSWORD });
+    let before = app.state.passwords.hashes_made();
+    assert_eq!(
+        app.oauth("register", register("new@example.com")).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(app.state.passwords.hashes_made(), before + 1);
+    let (status, body) = app.oauth("register", register("taken@example.com")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "User already exists");
+    assert_eq!(
+        app.state.passwords.hashes_made(),
+        before + 2,
+        "the 409 came after the same hashing work as a new account"
+    );
+    let (status, body) = app
+        .post("/api/v1/accounts/signup", signup("taken@example.com"), None)
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(app.state.passwords.hashes_made(), before + 3);
+}
+
+#[tokio::test]
 async fn register_refuses_short_long_and_common_passwords() {
     let app = spawn_app().await;
     for (password, needle) in [
@@ -194,7 +221,7 @@ async fn a_code_is_single_use_and_its_replay_ends_the_session_it_made() {
     let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
     let (status, first) = app.exchange(&code, &verifier).await;
     assert_eq!(status, StatusCode::OK);
-    let tokens = tokens_of(&first);
+    let access = access_of(&first);
     let (status, body) = app.exchange(&code, &verifier).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -203,7 +230,7 @@ async fn a_code_is_single_use_and_its_replay_ends_the_session_it_made() {
             .unwrap()
             .contains("already been used")
     );
-    assert_eq!(app.me(&tokens.access).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.me(&access).await.0, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]

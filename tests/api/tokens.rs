@@ -7,11 +7,19 @@ use serde_json::json;
 use crate::helpers::*;
 
 async fn refresh(app: &TestApp, token: &str) -> (StatusCode, serde_json::Value) {
-    app.oauth(
-        "token",
-        json!({ "grant_type": "refresh_token", "refresh_token": token, "client_id": WEB, "state": "r" }),
-    )
-    .await
+    let answer = refresh_answer(app, Some(token), None).await;
+    (answer.status, answer.body)
+}
+
+/// A refresh with the token in the body and/or the refresh cookie.
+async fn refresh_answer(app: &TestApp, body_token: Option<&str>, cookie: Option<&str>) -> Answer {
+    let mut body = json!({ "grant_type": "refresh_token", "client_id": WEB, "state": "r" });
+    if let Some(token) = body_token {
+        body["refresh_token"] = json!(token);
+    }
+    let cookie = cookie.map(|c| format!("encore_refresh={c}"));
+    app.oauth_from(&app.http, "token", body, cookie.as_deref())
+        .await
 }
 
 #[tokio::test]
@@ -19,10 +27,10 @@ async fn refresh_rotates_and_the_new_tokens_work() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let first = app.sign_in("fan@example.com").await;
-    let (status, body) = refresh(&app, &first.refresh).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["state"], "r");
-    let second = tokens_of(&body);
+    let answer = refresh_answer(&app, Some(&first.refresh), None).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert_eq!(answer.body["state"], "r");
+    let second = answer.tokens();
     assert_ne!(
         second.refresh, first.refresh,
         "a new refresh token every time"
@@ -37,8 +45,9 @@ async fn reusing_a_spent_refresh_token_revokes_the_whole_family() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let first = app.sign_in("fan@example.com").await;
-    let (_, body) = refresh(&app, &first.refresh).await;
-    let second = tokens_of(&body);
+    let second = refresh_answer(&app, Some(&first.refresh), None)
+        .await
+        .tokens();
     assert_eq!(app.me(&second.access).await.0, StatusCode::OK);
 
     // The spent token comes back (someone copied it): the session ends for everyone.
@@ -57,6 +66,192 @@ async fn reusing_a_spent_refresh_token_revokes_the_whole_family() {
     // Other sessions of the same account are untouched.
     let other = app.sign_in("fan@example.com").await;
     assert_eq!(app.me(&other.access).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_web_clients_refresh_token_comes_only_as_an_httponly_strict_cookie() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
+    let answer = app.exchange_answer(&code, &verifier).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(
+        answer.body["payload"].get("refresh_token").is_none(),
+        "no script sees the refresh token: {}",
+        answer.body
+    );
+    assert!(answer.body["payload"]["access_token"].is_string());
+    let set = answer
+        .set_cookie("encore_refresh")
+        .expect("the refresh cookie");
+    for attribute in [
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/api/v1/oauth2",
+        "Secure",
+        "Max-Age=2592000",
+    ] {
+        assert!(set.contains(attribute), "{attribute} in {set}");
+    }
+    // The flag the dashboard reads to know it is signed in: not secret, readable.
+    let flag = answer
+        .set_cookie("encore_signed_in")
+        .expect("the flag cookie");
+    assert!(flag.starts_with("encore_signed_in=1;"), "{flag}");
+    assert!(
+        !flag.contains("HttpOnly") && flag.contains("Path=/;"),
+        "{flag}"
+    );
+    assert!(flag.contains("SameSite=Strict"), "{flag}");
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1",
+            &encore::crypto::token_hash(&answer.cookie("encore_refresh").unwrap())
+        )
+        .await,
+        1,
+        "the cookie holds the session's refresh token"
+    );
+}
+
+#[tokio::test]
+async fn a_refresh_with_only_the_cookie_rotates_it_and_a_replayed_cookie_is_cleared() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let first = app.sign_in("fan@example.com").await;
+    let answer = refresh_answer(&app, None, Some(&first.refresh)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(answer.body["payload"].get("refresh_token").is_none());
+    let next = answer.cookie("encore_refresh").expect("a rotated cookie");
+    assert!(!next.is_empty() && next != first.refresh);
+    assert_eq!(app.me(&access_of(&answer.body)).await.0, StatusCode::OK);
+
+    // The spent cookie again: reuse, the session ends and the answer clears both cookies.
+    let answer = refresh_answer(&app, None, Some(&first.refresh)).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    for name in ["encore_refresh", "encore_signed_in"] {
+        let set = answer.set_cookie(name).expect("cleared");
+        assert!(
+            set.starts_with(&format!("{name}=;")) && set.contains("Max-Age=0"),
+            "{set}"
+        );
+    }
+    assert_eq!(
+        refresh_answer(&app, None, Some(&next)).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    // Neither in the body nor in a cookie: the field is missing.
+    let answer = refresh_answer(&app, None, None).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert!(
+        answer.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("refresh_token")
+    );
+}
+
+#[tokio::test]
+async fn logout_clears_the_refresh_cookie_and_works_with_the_cookie_alone() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    let tokens = app.sign_in("fan@example.com").await;
+    let answer = app.oauth_from(&app.http, "logout", json!({}), None).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::UNAUTHORIZED,
+        "neither token nor cookie"
+    );
+    let response = app
+        .http
+        .post(format!("{}/api/v1/oauth2/logout", app.url))
+        .bearer_auth(&tokens.access)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let cleared: Vec<_> = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        cleared
+            .iter()
+            .any(|c| c.starts_with("encore_refresh=;") && c.contains("Max-Age=0")),
+        "{cleared:?}"
+    );
+    assert!(cleared.iter().any(|c| c.starts_with("encore_signed_in=;")));
+    assert_eq!(
+        refresh_answer(&app, None, Some(&tokens.refresh))
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
+    );
+
+    // An expired access token cannot sign out, the refresh cookie can.
+    let tokens = app.sign_in("fan@example.com").await;
+    let answer = app
+        .oauth_from(
+            &app.http,
+            "logout",
+            json!({}),
+            Some(&format!("encore_refresh={}", tokens.refresh)),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(
+        answer
+            .set_cookie("encore_refresh")
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(app.me(&tokens.access).await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_client_without_the_cookie_flag_gets_its_refresh_token_in_the_body() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
+    encore::auth::clients::register_confidential(
+        app.db(),
+        "partner",
+        "Partner",
+        "s3cret",
+        &["https://partner.example/cb"],
+    )
+    .await
+    .unwrap();
+    let (verifier, challenge) = pkce();
+    let post = |endpoint: &str, body: serde_json::Value| {
+        app.http
+            .post(format!("{}/api/v1/oauth2/{endpoint}", app.url))
+            .json(&body)
+            .send()
+    };
+    let response = post(
+        "authorize",
+        json!({ "email": "fan@example.com", "password": PASSWORD, "response_type": "code",
+                "redirect_uri": "https://partner.example/cb", "code_challenge": challenge,
+                "code_challenge_method": "S256", "client_id": "partner", "client_secret": "s3cret" }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let response = post(
+        "token",
+        json!({ "grant_type": "authorization_code", "code": body["payload"]["code"],
+                "redirect_uri": "https://partner.example/cb", "code_verifier": verifier,
+                "client_id": "partner", "client_secret": "s3cret" }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers().get("set-cookie").is_none(), "no cookies");
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert!(body["payload"]["refresh_token"].is_string(), "{body}");
 }
 
 #[tokio::test]

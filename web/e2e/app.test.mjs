@@ -137,11 +137,12 @@ describe('Encore dashboard', () => {
     await signInAs(page, ACCOUNTS.user);
     // The session is revoked on the server side (here: the token is replaced by a forged one).
     await b.context.addCookies([{ name: 'encore_access_token', value: 'forged.token.value', url: server.url }]);
-    await b.context.clearCookies({ name: 'encore_refresh_token' });
+    await b.context.clearCookies({ name: 'encore_refresh' });
     await page.goto(`${server.url}/preferences`);
     await page.waitForURL(/\/auth\/login/);
+    // Only the device cookie stays: this browser is still a known device of the account.
     const left = (await b.context.cookies()).filter((cookie) => cookie.name.startsWith('encore_'));
-    assert.deepEqual(left, []);
+    assert.deepEqual(left.map((cookie) => [cookie.name, cookie.httpOnly]), [['encore_device', true]]);
     await finish(b, [/status of 401/]);
   });
 
@@ -482,10 +483,37 @@ describe('Encore dashboard', () => {
     await page.getByTestId('profile-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/auth\/login$/);
+    // The server cleared its HttpOnly refresh cookie; only the device cookie stays.
     const cookies = await b.context.cookies();
-    assert.deepEqual(cookies.filter((cookie) => cookie.name.startsWith('encore_')), []);
+    const left = cookies.filter((cookie) => cookie.name.startsWith('encore_'));
+    assert.deepEqual(left.map((cookie) => cookie.name), ['encore_device']);
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(/\/auth\/login\?redirect=%2Fdashboard$/);
+    await finish(b);
+  });
+
+  test('the refresh token is an HttpOnly cookie script never sees; a reload without an access token refreshes through it', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.user);
+    const refresh = (await b.context.cookies()).find((cookie) => cookie.name === 'encore_refresh');
+    assert.ok(refresh, 'the server set the refresh cookie');
+    assert.equal(refresh.httpOnly, true);
+    assert.equal(refresh.sameSite, 'Strict');
+    assert.equal(refresh.path, '/api/v1/oauth2');
+    assert.equal(refresh.secure, true, 'Debian chromium keeps Secure cookies on http://127.0.0.1');
+    const visible = await page.evaluate(() => document.cookie);
+    assert.doesNotMatch(visible, /encore_refresh/);
+    assert.match(visible, /encore_signed_in=1/);
+    // The access token is gone (as when it expired): the reload signs in again through the cookie.
+    await b.context.clearCookies({ name: 'encore_access_token' });
+    await page.reload();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('account-summary').waitFor();
+    const after = await b.context.cookies();
+    assert.ok(after.some((cookie) => cookie.name === 'encore_access_token'), 'a fresh access token');
+    const rotated = after.find((cookie) => cookie.name === 'encore_refresh');
+    assert.ok(rotated && rotated.value !== refresh.value, 'the refresh cookie rotated');
     await finish(b);
   });
 

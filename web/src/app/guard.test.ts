@@ -43,7 +43,7 @@ describe('navigation guard (route loader)', () => {
   });
 
   it('fetches userinfo/me and sends a user opening /users to /403', async () => {
-    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    storeTokens({ access_token: 'a' });
     const fetchMock = vi.fn().mockResolvedValue(me('user'));
     vi.stubGlobal('fetch', fetchMock);
     expect(location(await run(requireRoles(ROUTE_ROLES.users), '/users'))).toBe('/403');
@@ -51,13 +51,13 @@ describe('navigation guard (route loader)', () => {
   });
 
   it('lets an admin in and hands the page the user', async () => {
-    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    storeTokens({ access_token: 'a' });
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(me('admin')));
     expect(await run(requireRoles(ROUTE_ROLES.users), '/users')).toMatchObject({ role: 'admin', fullname: 'Some One' });
   });
 
   it('lets an sa into every payments page and the outbox, as an admin', async () => {
-    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    storeTokens({ access_token: 'a' });
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(me('sa')));
     for (const route of ['payment-methods', 'billing', 'pricing-plans', 'orders', 'outbox'] as const) {
       expect(await run(requireRoles(ROUTE_ROLES[route]), `/${route}`)).toMatchObject({ role: 'sa' });
@@ -65,7 +65,7 @@ describe('navigation guard (route loader)', () => {
   });
 
   it('sends to sign in when the server says the session is gone (401)', async () => {
-    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    storeTokens({ access_token: 'a' });
     vi.stubGlobal(
       'fetch',
       vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: false, payload: null, error: 'expired' }), { status: 401 })),

@@ -10,6 +10,7 @@ import {
   getAccessTokenCookie,
   getCodeVerifier,
   getMfaToken,
+  hasRefreshCookie,
   installRefresher,
   setHasAuthenticators,
   storeAuthorizationCode,
@@ -95,10 +96,11 @@ function handleTokenPayload(payload: TokenPayload): SignInResult {
     storeMfaToken(payload.mfa_token);
     return { kind: 'mfa-required' };
   }
-  if (!payload.access_token || !payload.refresh_token) {
+  // The refresh token is not in the answer: the server set it as an HttpOnly cookie.
+  if (!payload.access_token) {
     throw new ClientError('errors.unknown', 'The server sent no tokens.');
   }
-  storeTokens({ access_token: payload.access_token, refresh_token: payload.refresh_token });
+  storeTokens({ access_token: payload.access_token });
   return { kind: 'signed-in' };
 }
 
@@ -179,19 +181,24 @@ export async function completeMfa(bindingCode: string): Promise<SignInResult> {
   return handleTokenPayload(payload);
 }
 
-export async function refreshTokens(refreshToken: string): Promise<TokenSet> {
-  const payload = await oauth<TokenPayload>('/token', { grant_type: 'refresh_token', refresh_token: refreshToken });
-  if (!payload.access_token || !payload.refresh_token) throw new ClientError('errors.unknown', 'No tokens.');
-  return { access_token: payload.access_token, refresh_token: payload.refresh_token };
+/** The refresh token travels in the HttpOnly cookie the browser sends to the OAuth prefix;
+ * the answer rotates it there. */
+export async function refreshTokens(): Promise<TokenSet> {
+  const payload = await oauth<TokenPayload>('/token', { grant_type: 'refresh_token' });
+  if (!payload.access_token) throw new ClientError('errors.unknown', 'No tokens.');
+  return { access_token: payload.access_token };
 }
 
 installRefresher(refreshTokens);
 
-/** Signs out on the server (best effort) and clears every session piece. */
+/** Signs out on the server (best effort: the access token, or else the refresh cookie,
+ * names the session; the answer clears the refresh cookie) and clears every session piece. */
 export async function signOut(): Promise<void> {
   const token = getAccessTokenCookie();
   try {
-    if (token) await request<null>(`${OAUTH_PREFIX}/logout`, { method: 'POST', auth: false, bearer: token });
+    if (token || hasRefreshCookie()) {
+      await request<null>(`${OAUTH_PREFIX}/logout`, { method: 'POST', auth: false, ...(token ? { bearer: token } : {}) });
+    }
   } finally {
     clearSession();
   }

@@ -1,8 +1,12 @@
-import { getCookie } from '../../lib/cookies';
+import { getCookie, setCookie } from '../../lib/cookies';
 import { COOKIE, clearSession, getValidAccessToken, installRefresher, storeTokens } from './session';
 
 const jwt = (exp: number): string => `h.${btoa(JSON.stringify({ exp })).replace(/=+$/, '')}.s`;
 const now = (): number => Math.floor(Date.now() / 1000);
+/** What the server's token answer leaves behind: its readable flag beside the HttpOnly cookie. */
+const serverSignedIn = (): void => {
+  setCookie(COOKIE.signedIn, '1');
+};
 
 describe('access token refresh', () => {
   beforeEach(() => {
@@ -13,28 +17,49 @@ describe('access token refresh', () => {
     const refresher = vi.fn();
     installRefresher(refresher);
     const token = jwt(now() + 900);
-    storeTokens({ access_token: token, refresh_token: 'r1' });
+    serverSignedIn();
+    storeTokens({ access_token: token });
     expect(await getValidAccessToken()).toBe(token);
     expect(refresher).not.toHaveBeenCalled();
   });
 
-  it('refreshes once, before expiry, even for concurrent calls, and stores the rotated tokens', async () => {
+  it('refreshes once through the cookie, before expiry, even for concurrent calls', async () => {
     const fresh = jwt(now() + 900);
-    const refresher = vi.fn().mockResolvedValue({ access_token: fresh, refresh_token: 'r2' });
+    const refresher = vi.fn().mockResolvedValue({ access_token: fresh });
     installRefresher(refresher);
-    storeTokens({ access_token: jwt(now() + 20), refresh_token: 'r1' });
+    serverSignedIn();
+    storeTokens({ access_token: jwt(now() + 20) });
     const [a, b] = await Promise.all([getValidAccessToken(), getValidAccessToken()]);
     expect(a).toBe(fresh);
     expect(b).toBe(fresh);
     expect(refresher).toHaveBeenCalledTimes(1);
-    expect(refresher).toHaveBeenCalledWith('r1');
-    expect(getCookie(COOKIE.refreshToken)).toBe('r2');
+    expect(refresher).toHaveBeenCalledWith();
+    expect(getCookie(COOKIE.accessToken)).toBe(fresh);
+    expect(document.cookie).not.toMatch(/refresh/);
+  });
+
+  it('after a reload with no access token left, the flag alone brings a fresh one', async () => {
+    const fresh = jwt(now() + 900);
+    const refresher = vi.fn().mockResolvedValue({ access_token: fresh });
+    installRefresher(refresher);
+    serverSignedIn();
+    expect(await getValidAccessToken()).toBe(fresh);
+  });
+
+  it('without the flag there is nothing to refresh', async () => {
+    const refresher = vi.fn();
+    installRefresher(refresher);
+    storeTokens({ access_token: jwt(now() - 5) });
+    await getValidAccessToken();
+    expect(refresher).not.toHaveBeenCalled();
   });
 
   it('clears the session when the refresh is refused', async () => {
     installRefresher(vi.fn().mockRejectedValue(new Error('reused')));
-    storeTokens({ access_token: jwt(now() - 5), refresh_token: 'r1' });
+    serverSignedIn();
+    storeTokens({ access_token: jwt(now() - 5) });
     expect(await getValidAccessToken()).toBeNull();
     expect(getCookie(COOKIE.accessToken)).toBeNull();
+    expect(getCookie(COOKIE.signedIn)).toBeNull();
   });
 });

@@ -1,7 +1,12 @@
 /**
- * The authentication session pieces (spec 3, 4): authorization code, access token,
- * refresh token, MFA token and code verifier, all kept in cookies; and the auth status
- * flags isAuthorized, hasAuthenticators, hasToken.
+ * The authentication session pieces (spec 3, 4): authorization code, access token, MFA
+ * token and code verifier, kept in cookies; and the auth status flags isAuthorized,
+ * hasAuthenticators, hasToken.
+ *
+ * The refresh token is never seen here: the server keeps it in an HttpOnly cookie sent
+ * only to the OAuth endpoints, and sets the readable flag cookie `encore_signed_in` so
+ * the app knows there is a session to refresh (after a reload, or once the access token
+ * expired). Refreshing is a token call without a token; the browser adds the cookie.
  */
 import { useSyncExternalStore } from 'react';
 import { COOKIE_DEFAULT_SECONDS, COOKIE_LONG_SECONDS, REFRESH_MARGIN_SECONDS } from '../../lib/constants';
@@ -11,14 +16,18 @@ import { setTokenProvider } from '../../lib/http';
 export const COOKIE = {
   code: 'encore_code',
   accessToken: 'encore_access_token',
-  refreshToken: 'encore_refresh_token',
   mfaToken: 'encore_mfa_token',
   codeVerifier: 'encore_code_verifier',
+  /** Set (and cleared) by the server beside its HttpOnly refresh cookie; not a secret. */
+  signedIn: 'encore_signed_in',
 } as const;
+
+/** Where earlier versions kept the refresh token, readable by script: removed on sight. */
+const LEGACY_REFRESH_COOKIE = 'encore_refresh_token';
+if (typeof document !== 'undefined') deleteCookie(LEGACY_REFRESH_COOKIE);
 
 export interface TokenSet {
   access_token: string;
-  refresh_token: string;
 }
 
 export interface AuthStatus {
@@ -32,7 +41,7 @@ let snapshot: AuthStatus = computeStatus();
 const listeners = new Set<() => void>();
 
 function computeStatus(): AuthStatus {
-  const hasToken = getCookie(COOKIE.accessToken) !== null || getCookie(COOKIE.refreshToken) !== null;
+  const hasToken = getCookie(COOKIE.accessToken) !== null || hasRefreshCookie();
   return { isAuthorized: hasToken, hasAuthenticators, hasToken };
 }
 
@@ -88,12 +97,12 @@ export function getMfaToken(): string | null {
   return getCookie(COOKIE.mfaToken);
 }
 
-/** Any other token answer: MFA token and code cleared, access and refresh tokens stored. */
+/** Any other token answer: MFA token and code cleared, the access token stored (the
+ * refresh token came as the server's HttpOnly cookie). */
 export function storeTokens(tokens: TokenSet): void {
   deleteCookie(COOKIE.mfaToken);
   deleteCookie(COOKIE.code);
   setCookie(COOKIE.accessToken, tokens.access_token, COOKIE_LONG_SECONDS);
-  setCookie(COOKIE.refreshToken, tokens.refresh_token, COOKIE_LONG_SECONDS);
   emit();
 }
 
@@ -101,13 +110,15 @@ export function getAccessTokenCookie(): string | null {
   return getCookie(COOKIE.accessToken);
 }
 
-export function getRefreshToken(): string | null {
-  return getCookie(COOKIE.refreshToken);
+/** Whether the server said it holds a refresh cookie for this browser. */
+export function hasRefreshCookie(): boolean {
+  return getCookie(COOKIE.signedIn) !== null;
 }
 
-/** Logout and forgot-password clear every piece. */
+/** Logout and forgot-password clear every piece script can reach (the server clears its
+ * HttpOnly refresh cookie at logout). */
 export function clearSession(): void {
-  for (const name of Object.values(COOKIE)) deleteCookie(name);
+  for (const name of [...Object.values(COOKIE), LEGACY_REFRESH_COOKIE]) deleteCookie(name);
   hasAuthenticators = false;
   emit();
 }
@@ -131,7 +142,8 @@ export function needsRefresh(token: string | null, nowSeconds: number): boolean 
   return exp !== null && exp - nowSeconds < REFRESH_MARGIN_SECONDS;
 }
 
-type Refresher = (refreshToken: string) => Promise<TokenSet>;
+/** Refreshes through the HttpOnly cookie: no token is passed. */
+type Refresher = () => Promise<TokenSet>;
 let refresher: Refresher | null = null;
 let inflight: Promise<string | null> | null = null;
 
@@ -144,16 +156,15 @@ export function installRefresher(fn: Refresher): void {
 export async function getValidAccessToken(): Promise<string | null> {
   const access = getAccessTokenCookie();
   if (!needsRefresh(access, Date.now() / 1000)) return access;
-  if (!getRefreshToken() || !refresher) return access;
+  if (!hasRefreshCookie() || !refresher) return access;
   const run = refresher;
   inflight ??= withRefreshLock(async () => {
     // Another tab may have refreshed while this one waited for the lock: the cookies are shared.
     const current = getAccessTokenCookie();
     if (!needsRefresh(current, Date.now() / 1000)) return current;
-    const refreshToken = getRefreshToken();
-    if (!refreshToken) return current;
+    if (!hasRefreshCookie()) return current;
     try {
-      const tokens = await run(refreshToken);
+      const tokens = await run();
       storeTokens(tokens);
       return tokens.access_token;
     } catch {

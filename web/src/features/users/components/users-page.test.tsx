@@ -40,7 +40,7 @@ function renderPage(): void {
 describe('users page', () => {
   beforeAll(async () => {
     await setupI18n('gb');
-    storeTokens({ access_token: 'a', refresh_token: 'r' });
+    storeTokens({ access_token: 'a' });
   });
   afterEach(() => {
     vi.unstubAllGlobals();
