@@ -1,19 +1,16 @@
 import { ActionIcon, Button, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCreditCard, IconExternalLink, IconTicket, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
-import { errorText } from '../../../lib/errors';
-import { startCheckout } from '../../events/api';
-import { clearCart, removeEventFromCart, removePassFromCart } from '../api';
 import type { CartEntry } from '../model';
 import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
-import { cartKeys, cartQueryOptions } from '../queries';
+import { useClearCart, usePayNow, useRemoveFromCart } from '../mutations';
+import { cartQueryOptions } from '../queries';
 
 function entryKey(entry: CartEntry, index: number): string {
   return entry.event?.id ?? entry.plan?.id ?? String(index);
@@ -23,27 +20,10 @@ function entryKey(entry: CartEntry, index: number): string {
 export function CartPage(): ReactNode {
   const { t, i18n } = useTranslation();
   const locale = localeOf(i18n.language);
-  const queryClient = useQueryClient();
   const cart = useQuery(cartQueryOptions());
-  const onError = (error: unknown): void => {
-    notifications.show({ color: 'red', message: errorText(error, t) });
-  };
-  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: cartKeys.list });
-  const remove = useMutation({
-    mutationFn: (entry: CartEntry) =>
-      entry.event ? removeEventFromCart(entry.event.id) : removePassFromCart(entry.plan?.id ?? ''),
-    onSettled: refresh,
-    onError,
-  });
-  const clear = useMutation({ mutationFn: clearCart, onSettled: refresh, onError });
-  // "Pay now": the test provider's checkout is a page of this site, so this window goes there.
-  const payHere = useMutation({
-    mutationFn: startCheckout,
-    onSuccess: (url) => {
-      window.location.assign(url);
-    },
-    onError,
-  });
+  const remove = useRemoveFromCart();
+  const clear = useClearCart();
+  const payHere = usePayNow();
   const entries = cart.data ?? [];
 
   return (

@@ -1,0 +1,50 @@
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../lib/errors';
+import { startCheckout } from '../events/api';
+import { clearCart, removeEventFromCart, removePassFromCart } from './api';
+import type { CartEntry } from './model';
+import { cartKeys } from './queries';
+
+function useCartError(): (error: unknown) => void {
+  const { t } = useTranslation();
+  return (error) => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+}
+
+/** DELETE one concert or pass from the cart; refreshes the cart either way. */
+export function useRemoveFromCart() {
+  const queryClient = useQueryClient();
+  const onError = useCartError();
+  return useMutation({
+    mutationFn: (entry: CartEntry) =>
+      entry.event ? removeEventFromCart(entry.event.id) : removePassFromCart(entry.plan?.id ?? ''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
+    onError,
+  });
+}
+
+/** DELETE /cart/: empties the cart; refreshes it either way. */
+export function useClearCart() {
+  const queryClient = useQueryClient();
+  const onError = useCartError();
+  return useMutation({
+    mutationFn: clearCart,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
+    onError,
+  });
+}
+
+/** "Pay now": the test provider's checkout is a page of this site, so this window goes there. */
+export function usePayNow() {
+  const onError = useCartError();
+  return useMutation({
+    mutationFn: startCheckout,
+    onSuccess: (url) => {
+      window.location.assign(url);
+    },
+    onError,
+  });
+}
