@@ -1,17 +1,14 @@
 import { Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
-import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
-import { cartKeys, cartQueryOptions } from '../../cart/queries';
-import { addEventToCart } from '../api';
+import { cartQueryOptions } from '../../cart/queries';
 import type { AccessState, EncoreEvent } from '../model';
-import { eventKeys } from '../queries';
+import { useAddEventToCart } from '../mutations';
 
 export function useLocale(): string {
   const { i18n } = useTranslation();
@@ -67,21 +64,8 @@ export function SeatsText({ event }: { event: EncoreEvent }): ReactNode {
 /** Buy (add to cart), in cart, owned, or the reason it is not on sale. */
 export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEvent; fullWidth?: boolean }): ReactNode {
   const { t } = useTranslation('events');
-  const queryClient = useQueryClient();
   const cart = useQuery(cartQueryOptions());
-  const add = useMutation({
-    mutationFn: () => addEventToCart(event.id),
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
-    },
-    onError: (error) => {
-      notifications.show({ color: 'red', message: errorText(error, t) });
-    },
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: cartKeys.list });
-      await queryClient.invalidateQueries({ queryKey: eventKeys.all });
-    },
-  });
+  const add = useAddEventToCart(event);
   if (event.owned) {
     return (
       <Button component={Link} to="/my-events" variant="light" color="green" leftSection={<IconCheck size={16} />} fullWidth={fullWidth} data-testid="event-owned">

@@ -1,17 +1,16 @@
 import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Modal, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconMicrophone, IconPlayerStop } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
 import { formatClock } from '../../player/model';
-import { endShow, rotateStreamKey } from '../api';
 import { goLive } from '../go-live';
 import type { GoLiveSession, GoLiveState } from '../go-live';
 import type { LiveStatus, StreamKeyInfo } from '../model';
 import { ffmpegExample } from '../model';
+import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
@@ -172,27 +171,9 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   // The key answered by a rotation, shown this once: the server keeps only its hash.
   const [newKey, setNewKey] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
-  const onError = (error: unknown): void => {
-    notifications.show({ color: 'red', message: errorText(error, t) });
-  };
-  const rotate = useMutation({
-    mutationFn: () => rotateStreamKey(eventId),
-    onSuccess: ({ streamKey, ...info }) => {
-      setNewKey(streamKey ?? null);
-      queryClient.setQueryData(eventKeys.streamKey(eventId), info);
-      notifications.show({ color: 'green', message: t('manage.keyRotated') });
-    },
-    onError,
-  });
-  const end = useMutation({
-    mutationFn: () => endShow(eventId),
-    onSuccess: async (status) => {
-      queryClient.setQueryData(eventKeys.live(eventId), status);
-      setConfirmEnd(false);
-      notifications.show({ color: 'green', message: t('manage.live.endedNotice') });
-      await queryClient.invalidateQueries({ queryKey: eventKeys.manage });
-    },
-    onError,
+  const rotate = useRotateStreamKey(eventId, setNewKey);
+  const end = useEndShow(eventId, () => {
+    setConfirmEnd(false);
   });
   const refreshStatus = (): void => {
     void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });

@@ -1,20 +1,16 @@
 import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
-import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
-import { cartKeys } from '../../cart/queries';
-import { cancelEvent, createEvent, deleteEvent, publishEvent, updateEvent, uploadEventImage } from '../api';
 import type { EventStatus, ManagedEvent } from '../model';
-import { eventKeys, eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
+import { useEventAction, useSaveEvent } from '../mutations';
+import { eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
 import { EventFormModal } from './event-form-modal';
-import type { EventFormResult } from './event-form-modal';
 import { formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 
@@ -62,49 +58,19 @@ function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
 export function ManageEventsPage(): ReactNode {
   const { t } = useTranslation('events');
   const locale = useLocale();
-  const queryClient = useQueryClient();
   const list = useQuery(managedEventsQueryOptions());
   const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'cancel' | 'delete'; event: ManagedEvent } | null>(null);
-  const refresh = async (): Promise<void> => {
-    await queryClient.invalidateQueries({ queryKey: eventKeys.all });
-    await queryClient.invalidateQueries({ queryKey: cartKeys.list });
-  };
-  const onError = (error: unknown): void => {
-    notifications.show({ color: 'red', message: errorText(error, t) });
-  };
-  const save = useMutation({
-    mutationFn: async ({ input, image }: EventFormResult) => {
-      const saved = editing && editing !== 'new' ? await updateEvent(editing.id, input) : await createEvent(input);
-      if (image) {
-        try {
-          await uploadEventImage(saved.id, image);
-        } catch (error) {
-          // The concert exists now: a second try edits it instead of creating another one.
-          if (editing === 'new') setEditing({ ...saved, ticketsSold: 0, revenue: 0 });
-          await refresh();
-          throw error;
-        }
-      }
-      return saved;
-    },
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('manage.saved') });
+  const save = useSaveEvent({
+    editing,
+    onCreatedWithoutImage: setEditing,
+    onSaved: () => {
       setEditing(null);
-      await refresh();
     },
-    onError,
   });
-  const act = useMutation({
-    mutationFn: ({ kind, event }: { kind: 'publish' | 'cancel' | 'delete'; event: ManagedEvent }) =>
-      kind === 'publish' ? publishEvent(event.id) : kind === 'cancel' ? cancelEvent(event.id) : deleteEvent(event.id),
-    onSuccess: async (_result, { kind }) => {
-      notifications.show({ color: 'green', message: t(`manage.done.${kind}`) });
-      setConfirm(null);
-      await refresh();
-    },
-    onError,
+  const act = useEventAction(() => {
+    setConfirm(null);
   });
 
   return (

@@ -1,0 +1,130 @@
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../lib/errors';
+import { cartKeys } from '../cart/queries';
+import { addEventToCart, cancelEvent, createEvent, deleteEvent, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
+import type { EventFormResult } from './components/event-form-modal';
+import type { EncoreEvent, LiveStatus, ManagedEvent } from './model';
+import { eventKeys } from './queries';
+
+function useEventsError(): (error: unknown) => void {
+  const { t } = useTranslation('events');
+  return (error) => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+}
+
+/** Concerts and the carts that hold them (a price, a cancellation or a deletion shows in both). */
+async function refreshEventsAndCart(queryClient: QueryClient): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: eventKeys.all });
+  await queryClient.invalidateQueries({ queryKey: cartKeys.list });
+}
+
+/** POST /cart/events/{id}: says so, and refreshes the cart and the concerts either way. */
+export function useAddEventToCart(event: EncoreEvent) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: () => addEventToCart(event.id),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
+    },
+    onError,
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: cartKeys.list });
+      await queryClient.invalidateQueries({ queryKey: eventKeys.all });
+    },
+  });
+}
+
+interface SaveEventOptions {
+  /** The concert being edited, or 'new'. */
+  editing: ManagedEvent | 'new' | null;
+  /** A new concert was created but its image failed: a second try must edit it. */
+  onCreatedWithoutImage: (saved: ManagedEvent) => void;
+  onSaved: () => void;
+}
+
+/** Create or update a concert, then upload its image if one was picked. */
+export function useSaveEvent({ editing, onCreatedWithoutImage, onSaved }: SaveEventOptions) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: async ({ input, image }: EventFormResult) => {
+      const saved = editing && editing !== 'new' ? await updateEvent(editing.id, input) : await createEvent(input);
+      if (image) {
+        try {
+          await uploadEventImage(saved.id, image);
+        } catch (error) {
+          // The concert exists now: a second try edits it instead of creating another one.
+          if (editing === 'new') onCreatedWithoutImage({ ...saved, ticketsSold: 0, revenue: 0 });
+          await refreshEventsAndCart(queryClient);
+          throw error;
+        }
+      }
+      return saved;
+    },
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('manage.saved') });
+      onSaved();
+      await refreshEventsAndCart(queryClient);
+    },
+    onError,
+  });
+}
+
+export type EventAction = 'publish' | 'cancel' | 'delete';
+
+/** Publish, cancel or delete a concert. */
+export function useEventAction(onDone: () => void) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: ({ kind, event }: { kind: EventAction; event: ManagedEvent }) =>
+      kind === 'publish' ? publishEvent(event.id) : kind === 'cancel' ? cancelEvent(event.id) : deleteEvent(event.id),
+    onSuccess: async (_result, { kind }) => {
+      notifications.show({ color: 'green', message: t(`manage.done.${kind}`) });
+      onDone();
+      await refreshEventsAndCart(queryClient);
+    },
+    onError,
+  });
+}
+
+/** A new stream key: the answer holds the key this once (the server keeps only its hash). */
+export function useRotateStreamKey(eventId: string, onRotated: (streamKey: string | null) => void) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: () => rotateStreamKey(eventId),
+    onSuccess: ({ streamKey, ...info }) => {
+      onRotated(streamKey ?? null);
+      queryClient.setQueryData(eventKeys.streamKey(eventId), info);
+      notifications.show({ color: 'green', message: t('manage.keyRotated') });
+    },
+    onError,
+  });
+}
+
+/** End the show: stores the new live status and refreshes the managed list. */
+export function useEndShow(eventId: string, onEnded: (status: LiveStatus) => void) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: () => endShow(eventId),
+    onSuccess: async (status) => {
+      queryClient.setQueryData(eventKeys.live(eventId), status);
+      onEnded(status);
+      notifications.show({ color: 'green', message: t('manage.live.endedNotice') });
+      await queryClient.invalidateQueries({ queryKey: eventKeys.manage });
+    },
+    onError,
+  });
+}
