@@ -1,38 +1,13 @@
 import { Alert, Button, Group, SimpleGrid, Skeleton, Stack, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconBuildingBank, IconMapPin } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../app/components/page-header';
-import { errorText } from '../../../lib/errors';
-import { saveBilling } from '../api';
 import type { BankDetails, Billing, BillingAddress } from '../api';
-import { billingQueryOptions, paymentKeys } from '../queries';
-
-function useSaveBilling(onDone: (saved: Billing) => void) {
-  const { t } = useTranslation('payments');
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: saveBilling,
-    onMutate: () => {
-      setError(null);
-    },
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(paymentKeys.billing, saved);
-      notifications.show({ color: 'green', message: t('billing.saved') });
-      onDone(saved);
-      await queryClient.invalidateQueries({ queryKey: paymentKeys.billing });
-    },
-    onError: (e) => {
-      setError(errorText(e, t));
-    },
-  });
-  return { mutation, error };
-}
+import { useSaveBilling } from '../mutations';
+import { billingQueryOptions } from '../queries';
 
 function AddressForm({ billing }: { billing: Billing }): ReactNode {
   const { t } = useTranslation('payments');

@@ -1,31 +1,19 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
-import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
-import { cartKeys, cartQueryOptions } from '../../cart/queries';
-import { addPassToCart } from '../../events/api';
+import { cartQueryOptions } from '../../cart/queries';
 import type { PricingPlan } from '../api';
+import { useAddPassToCart } from '../mutations';
 import { plansQueryOptions } from '../queries';
 
 export function PassBuyButton({ plan }: { plan: PricingPlan }): ReactNode {
   const { t } = useTranslation('payments');
-  const queryClient = useQueryClient();
   const cart = useQuery(cartQueryOptions());
-  const add = useMutation({
-    mutationFn: () => addPassToCart(plan.id),
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: t('plans.added', { name: plan.name }) });
-    },
-    onError: (error) => {
-      notifications.show({ color: 'red', message: errorText(error, t) });
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
-  });
+  const add = useAddPassToCart(plan);
   if ((cart.data ?? []).some((entry) => entry.plan?.id === plan.id)) {
     return (
       <Button component={Link} to="/cart" variant="light">

@@ -1,61 +1,31 @@
 import { Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
-import { errorText } from '../../../lib/errors';
 import { meQueryOptions } from '../../auth/queries';
 import { currencyDigits } from '../../cart/model';
 import { CURRENCIES } from '../../events/components/event-form-modal';
-import { toMinorUnits } from '../../events/model';
-import { createPlan, retirePlan, updatePlan } from '../api';
 import type { PricingPlan } from '../api';
-import { paymentKeys, plansQueryOptions } from '../queries';
+import { useRetirePlan, useSavePlan } from '../mutations';
+import type { PlanValues } from '../mutations';
+import { plansQueryOptions } from '../queries';
 import { PassBuyButton, PlanSummary } from './pass-offers';
 import { isStaff } from '../../../lib/roles';
 
-interface PlanValues {
-  name: string;
-  description: string;
-  price: number | string;
-  currency: string;
-  days: number | string;
-}
-
 function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: () => void }): ReactNode {
   const { t } = useTranslation('payments');
-  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const form = useForm<PlanValues>({
     initialValues: plan
       ? { name: plan.name, description: plan.description, price: plan.price / 10 ** currencyDigits(plan.currency), currency: plan.currency, days: plan.days }
       : { name: '', description: '', price: '', currency: 'EUR', days: 30 },
   });
-  const save = useMutation({
-    mutationFn: (values: PlanValues) => {
-      const input = {
-        name: values.name.trim(),
-        description: values.description,
-        price: toMinorUnits(Number(values.price), currencyDigits(values.currency)),
-        currency: values.currency,
-        days: Number(values.days),
-      };
-      return plan ? updatePlan(plan.id, input) : createPlan(input);
-    },
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('plans.saved') });
-      await queryClient.invalidateQueries({ queryKey: paymentKeys.plans });
-      onClose();
-    },
-    onError: (e) => {
-      setError(errorText(e, t));
-    },
-  });
+  const save = useSavePlan(plan, onClose, setError);
   return (
     <Modal opened onClose={onClose} title={plan ? t('plans.editTitle') : t('plans.createTitle')}>
       <form onSubmit={form.onSubmit((values) => { setError(null); save.mutate(values); })}>
@@ -87,19 +57,9 @@ export function PricingPlansPage(): ReactNode {
   const { t } = useTranslation('payments');
   const { data: me } = useSuspenseQuery(meQueryOptions());
   const staff = isStaff(me.role);
-  const queryClient = useQueryClient();
   const plans = useQuery(plansQueryOptions());
   const [editing, setEditing] = useState<PricingPlan | 'new' | null>(null);
-  const retire = useMutation({
-    mutationFn: (plan: PricingPlan) => retirePlan(plan.id),
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('plans.retiredDone') });
-      await queryClient.invalidateQueries({ queryKey: paymentKeys.plans });
-    },
-    onError: (e) => {
-      notifications.show({ color: 'red', message: errorText(e, t) });
-    },
-  });
+  const retire = useRetirePlan();
   return (
     <>
       <PageHeader
