@@ -1,38 +1,18 @@
 import { Alert, Badge, Button, Card, FileButton, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from '../../../app/components/language-picker';
 import { PageHeader } from '../../../app/components/page-header';
-import { errorText } from '../../../lib/errors';
-import { authKeys, meQueryOptions } from '../../auth/queries';
+import { meQueryOptions } from '../../auth/queries';
 import { validateCode, validateEmail, validatePassword, validatePasswordCheck, validatePhone } from '../../auth/validation';
-import { changeMfa, changePassword, removePhone, startPhoneEnrolment, updateAccount, uploadAvatar, verifyPhone } from '../../users/api';
 import { usePasswordPrompt } from '../../users/components/password-prompt';
 import { UserAvatar } from '../../users/components/user-avatar';
 import type { User } from '../../users/model';
-import { splitFullname } from '../../users/model';
-import { accountKeys } from '../../users/queries';
-import { ALLOWED_AVATAR_TYPES, checkAvatarFile } from '../../users/upload';
-
-function useAccountMutation<TVars>(fn: (vars: TVars) => Promise<unknown>, successKey: string) {
-  const { t } = useTranslation('account');
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t(successKey) });
-      await queryClient.invalidateQueries({ queryKey: authKeys.me });
-      await queryClient.invalidateQueries({ queryKey: accountKeys.all });
-    },
-    onError: (error) => {
-      notifications.show({ color: 'red', title: t('toast.failed'), message: errorText(error, t) });
-    },
-  });
-}
+import { ALLOWED_AVATAR_TYPES } from '../../users/upload';
+import { useChangePassword, useRemovePhone, useSaveProfile, useSendPhoneCode, useSetMfa, useUploadOwnAvatar, useVerifyPhone } from '../mutations';
 
 function ProfileCard({ user }: { user: User }): ReactNode {
   const { t } = useTranslation('account');
@@ -45,17 +25,7 @@ function ProfileCard({ user }: { user: User }): ReactNode {
   });
   const prompt = usePasswordPrompt();
   // A new e-mail takes the current password, and waits for the link sent to it.
-  const save = useAccountMutation(
-    ({ values, currentPassword }: { values: typeof form.values; currentPassword: string | null }) => {
-      const login = values.email.trim().toLowerCase();
-      return updateAccount(user.id, {
-        person: splitFullname(values.fullname),
-        notes: values.notes,
-        ...(currentPassword !== null ? { login, currentPassword } : {}),
-      });
-    },
-    'toast.profileSaved',
-  );
+  const save = useSaveProfile(user.id);
   const submit = async (values: typeof form.values): Promise<void> => {
     let currentPassword: string | null = null;
     if (values.email.trim().toLowerCase() !== user.email) {
@@ -64,10 +34,7 @@ function ProfileCard({ user }: { user: User }): ReactNode {
     }
     save.mutate({ values, currentPassword });
   };
-  const avatar = useAccountMutation((file: File) => {
-    checkAvatarFile(file);
-    return uploadAvatar(user.id, file);
-  }, 'toast.avatarSaved');
+  const avatar = useUploadOwnAvatar(user.id);
   return (
     <Card withBorder padding="lg">
       <Title order={4} mb="md">
@@ -133,10 +100,7 @@ function PasswordCard({ user }: { user: User }): ReactNode {
       passwordCheck: (value, values) => (validatePasswordCheck(value, values.password) ? t('auth:validation.passwordMismatch') : null),
     },
   });
-  const change = useAccountMutation(
-    (values: typeof form.values) => changePassword(user.id, values.currentPassword, values.password),
-    'toast.passwordChanged',
-  );
+  const change = useChangePassword(user.id);
   return (
     <Card withBorder padding="lg">
       <Title order={4} mb="md">
@@ -178,19 +142,10 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
   // kept for confirming it.
   const prompt = usePasswordPrompt();
   const [stepUpPassword, setStepUpPassword] = useState('');
-  const sendCode = useAccountMutation(
-    ({ phone, currentPassword }: { phone: string; currentPassword: string }) => startPhoneEnrolment(user.id, phone, currentPassword),
-    'toast.codeSent',
-  );
-  const verify = useAccountMutation(
-    ({ code, currentPassword }: { code: string; currentPassword: string }) => verifyPhone(user.id, code, currentPassword),
-    'toast.phoneSaved',
-  );
-  const remove = useAccountMutation((currentPassword: string) => removePhone(user.id, currentPassword), 'toast.phoneRemoved');
-  const toggle = useAccountMutation(
-    ({ useMFA, currentPassword }: { useMFA: boolean; currentPassword: string }) => changeMfa(user.id, useMFA, currentPassword),
-    'toast.mfaSaved',
-  );
+  const sendCode = useSendPhoneCode(user.id);
+  const verify = useVerifyPhone(user.id);
+  const remove = useRemovePhone(user.id);
+  const toggle = useSetMfa(user.id);
   const withPassword = async (action: (currentPassword: string) => void): Promise<void> => {
     const currentPassword = await prompt.ask();
     if (currentPassword !== null) action(currentPassword);
