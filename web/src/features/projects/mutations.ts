@@ -1,5 +1,8 @@
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createProject } from './api';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../lib/errors';
+import { addProjectMember, createProject, removeProjectMember, updateProject } from './api';
 import type { Project, ProjectInput } from './api';
 import { projectKeys } from './queries';
 
@@ -12,6 +15,53 @@ export function useCreateProject(onCreated: (project: Project) => void, onError:
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       onCreated(project);
     },
+    onError,
+  });
+}
+
+function useProjectsError(): (error: unknown) => void {
+  const { t } = useTranslation('events');
+  return (error) => {
+    notifications.show({ color: 'red', message: errorText(error, t) });
+  };
+}
+
+/** Create (project null) or update a project: says so and refreshes every project list. */
+export function useSaveProject(project: Project | null, onSaved: () => void) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useProjectsError();
+  return useMutation({
+    mutationFn: (values: ProjectInput) => (project ? updateProject(project.id, values) : createProject(values)),
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('projects.saved') });
+      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      onSaved();
+    },
+    onError,
+  });
+}
+
+/** Add a member by login (e-mail, lower-cased here). */
+export function useAddProjectMember(projectId: string, onAdded: () => void) {
+  const queryClient = useQueryClient();
+  const onError = useProjectsError();
+  return useMutation({
+    mutationFn: (login: string) => addProjectMember(projectId, login.trim().toLowerCase()),
+    onSuccess: async () => {
+      onAdded();
+      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+    },
+    onError,
+  });
+}
+
+export function useRemoveProjectMember(projectId: string) {
+  const queryClient = useQueryClient();
+  const onError = useProjectsError();
+  return useMutation({
+    mutationFn: (accountId: string) => removeProjectMember(projectId, accountId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
     onError,
   });
 }

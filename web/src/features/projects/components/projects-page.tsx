@@ -1,20 +1,18 @@
 import { ActionIcon, Badge, Button, Card, Group, Modal, Pagination, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconEdit, IconPlus, IconUserMinus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
-import { errorText } from '../../../lib/errors';
 import { meQueryOptions } from '../../auth/queries';
 import { managedEventsQueryOptions } from '../../events/queries';
-import { addProjectMember, createProject, removeProjectMember, updateProject } from '../api';
 import type { Project, ProjectInput, ProjectStatus } from '../api';
-import { projectKeys, projectListQueryOptions } from '../queries';
+import { useAddProjectMember, useRemoveProjectMember, useSaveProject } from '../mutations';
+import { projectListQueryOptions } from '../queries';
 import { isStaff } from '../../../lib/roles';
 
 const PAGE_SIZE = 9;
@@ -32,22 +30,11 @@ export function ProjectStatusBadge({ status }: { status: ProjectStatus }): React
 
 function ProjectFormModal({ project, onClose }: { project: Project | null; onClose: () => void }): ReactNode {
   const { t } = useTranslation('events');
-  const queryClient = useQueryClient();
   const form = useForm<Required<ProjectInput>>({
     initialValues: { name: project?.name ?? '', description: project?.description ?? '', status: project?.status ?? 'active' },
     validate: { name: (v) => (v.trim() ? null : t('form.required')) },
   });
-  const save = useMutation({
-    mutationFn: (values: ProjectInput) => (project ? updateProject(project.id, values) : createProject(values)),
-    onSuccess: async () => {
-      notifications.show({ color: 'green', message: t('projects.saved') });
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
-      onClose();
-    },
-    onError: (error) => {
-      notifications.show({ color: 'red', message: errorText(error, t) });
-    },
-  });
+  const save = useSaveProject(project, onClose);
   return (
     <Modal opened onClose={onClose} title={project ? t('projects.editTitle') : t('projects.createTitle')}>
       <form onSubmit={form.onSubmit((values) => { save.mutate({ ...values, name: values.name.trim() }); })}>
@@ -77,21 +64,11 @@ function ProjectFormModal({ project, onClose }: { project: Project | null; onClo
 
 function Members({ project, staff }: { project: Project; staff: boolean }): ReactNode {
   const { t } = useTranslation('events');
-  const queryClient = useQueryClient();
   const [login, setLogin] = useState('');
-  const onError = (error: unknown): void => {
-    notifications.show({ color: 'red', message: errorText(error, t) });
-  };
-  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: projectKeys.all });
-  const add = useMutation({
-    mutationFn: () => addProjectMember(project.id, login.trim().toLowerCase()),
-    onSuccess: async () => {
-      setLogin('');
-      await refresh();
-    },
-    onError,
+  const add = useAddProjectMember(project.id, () => {
+    setLogin('');
   });
-  const remove = useMutation({ mutationFn: (accountId: string) => removeProjectMember(project.id, accountId), onSuccess: refresh, onError });
+  const remove = useRemoveProjectMember(project.id);
   return (
     <Stack gap={4}>
       <Text size="sm" fw={600}>
@@ -113,7 +90,7 @@ function Members({ project, staff }: { project: Project; staff: boolean }): Reac
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (login.trim()) add.mutate();
+            if (login.trim()) add.mutate(login);
           }}
         >
           <Group gap="xs" wrap="nowrap" mt={4}>
