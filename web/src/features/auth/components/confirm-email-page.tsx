@@ -1,25 +1,19 @@
 import { Alert, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/errors';
-import { confirmEmail } from '../api';
-import { authKeys } from '../queries';
+import { useConfirmEmail } from '../mutations';
 import { getAuthStatus } from '../session';
 
 /** The link sent to a new login e-mail (?token=…): the change takes effect, once, on arrival. */
 export function ConfirmEmailPage(): ReactNode {
   const { t } = useTranslation('auth');
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const confirm = useMutation({
-    mutationFn: confirmEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.me }),
-  });
+  const confirm = useConfirmEmail();
   const { mutate } = confirm;
   // The link is single-use: send it once, even when an effect runs twice (StrictMode).
   const sent = useRef(false);

@@ -1,6 +1,5 @@
 import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { queryClient } from '../../../app/query-client';
 import { safeRedirect } from '../../../app/guard';
 import { errorText } from '../../../lib/errors';
-import { signIn } from '../api';
-import type { SignInResult } from '../api';
+import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
 import { validateEmail } from '../validation';
 import { MfaStep } from './mfa-step';
@@ -41,12 +39,9 @@ export function LoginPage(): ReactNode {
   const toSecondFactor = useCallback(() => {
     setStep('mfa');
   }, []);
-  const login = useMutation({
-    mutationFn: (values: { email: string; password: string }) => signIn(values.email, values.password),
-    onSuccess: (result: SignInResult) => {
-      if (result.kind === 'mfa-required') setStep('mfa');
-      else finish();
-    },
+  const login = useSignIn((result) => {
+    if (result.kind === 'mfa-required') setStep('mfa');
+    else finish();
   });
 
   if (step === 'mfa') {

@@ -1,11 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../../lib/errors';
-import { forgotPassword } from '../api';
+import { useForgotPassword } from '../mutations';
 import { validateEmail } from '../validation';
 
 /** Forgot password: asks for a reset e-mail (and clears every session piece). */
@@ -21,11 +20,8 @@ export function LostPasswordPage(): ReactNode {
       },
     },
   });
-  const forgot = useMutation({
-    mutationFn: (email: string) => forgotPassword(email),
-    onSuccess: (_data, email) => {
-      void navigate(`/auth/recover-password-email?email=${encodeURIComponent(email.trim().toLowerCase())}`);
-    },
+  const forgot = useForgotPassword((email) => {
+    void navigate(`/auth/recover-password-email?email=${encodeURIComponent(email.trim().toLowerCase())}`);
   });
   return (
     <Stack gap="md">

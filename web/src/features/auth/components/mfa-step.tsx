@@ -1,13 +1,14 @@
 import { Alert, Anchor, Button, Loader, PinInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/errors';
 import { clearSession } from '../session';
-import { associatePhone, completeMfa, listAuthenticators } from '../api';
+import { listAuthenticators } from '../api';
+import { useAssociatePhone, useCompleteMfa } from '../mutations';
 import { validateCode, validatePhone } from '../validation';
 
 /** The second-factor screen (token status E108): authenticators, phone enrolment, code. */
@@ -33,18 +34,10 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
     initialValues: { code: '' },
     validate: { code: (value) => (validateCode(value) ? t('validation.codeInvalid') : null) },
   });
-  const associate = useMutation({
-    mutationFn: (phone: string) => associatePhone(phone, enrolmentToken),
-    onSuccess: () => {
-      setEnrolledPhone(true);
-    },
+  const associate = useAssociatePhone(enrolmentToken, () => {
+    setEnrolledPhone(true);
   });
-  const verify = useMutation({
-    mutationFn: (code: string) => completeMfa(code),
-    onSuccess: (result) => {
-      if (result.kind === 'signed-in') onDone();
-    },
-  });
+  const verify = useCompleteMfa(onDone);
   const cancel = (): void => {
     clearSession();
     onCancel();

@@ -1,12 +1,12 @@
 import { Alert, Button, Chip, Group, Loader, PasswordInput, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { loginPath } from '../../../app/guard';
 import { errorText } from '../../../lib/errors';
-import { approveQrRequest } from '../api';
+import { useApproveQr } from '../mutations';
 import { qrRequestQueryOptions } from '../queries';
 import { useAuthStatus } from '../session';
 
@@ -21,9 +21,7 @@ export function QrApprovePage(): ReactNode {
   const [number, setNumber] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const info = useQuery({ ...qrRequestQueryOptions(id), enabled: hasToken && id.length > 0 });
-  const approve = useMutation({
-    mutationFn: (input: { number: number; password: string }) => approveQrRequest(id, input.number, input.password),
-  });
+  const approve = useApproveQr(id);
 
   if (!hasToken) return <Navigate to={loginPath(`/auth/qr?id=${encodeURIComponent(id)}`)} replace />;
   if (!id) return <Alert color="red">{t('qr.missingId')}</Alert>;

@@ -1,13 +1,13 @@
 import { Alert, Button, Center, Paper, Stack, Text } from '@mantine/core';
 import { IconQrcode } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
-import { exchangeCode, pollQrSignIn, startQrSignIn } from '../api';
+import { exchangeCode, pollQrSignIn } from '../api';
 import type { QrStart } from '../api';
+import { useStartQrSignIn } from '../mutations';
 
 /** QR sign-in: show approve_url as a QR code and the number to pick there, poll until a
  * signed-in device approves. An account with two-step verification then does its SMS step
@@ -16,12 +16,9 @@ export function QrSignIn({ onSignedIn, onSecondFactor }: { onSignedIn: () => voi
   const { t } = useTranslation('auth');
   const [session, setSession] = useState<QrStart | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const start = useMutation({
-    mutationFn: startQrSignIn,
-    onSuccess: (data) => {
-      setFailure(null);
-      setSession(data);
-    },
+  const start = useStartQrSignIn((data) => {
+    setFailure(null);
+    setSession(data);
   });
 
   useEffect(() => {

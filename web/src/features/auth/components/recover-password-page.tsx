@@ -1,12 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
-import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/errors';
-import { resetPassword } from '../api';
+import { useResetPassword } from '../mutations';
 import { validatePassword, validatePasswordCheck } from '../validation';
 import { PasswordFields } from './password-fields';
 
@@ -30,13 +28,7 @@ export function RecoverPasswordPage(): ReactNode {
       },
     },
   });
-  const reset = useMutation({
-    mutationFn: (password: string) => resetPassword(token, password),
-    onSuccess: () => {
-      notifications.show({ color: 'green', title: t('reset.doneTitle'), message: t('reset.doneText') });
-      void navigate('/auth/login');
-    },
-  });
+  const reset = useResetPassword(token, () => void navigate('/auth/login'));
   if (!token) {
     return (
       <Stack>

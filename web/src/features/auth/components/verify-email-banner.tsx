@@ -1,24 +1,13 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconMailExclamation } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/errors';
-import { resendVerification } from '../api';
+import { useResendVerification } from '../mutations';
 
 /** Shown in the signed-in shell until the account's e-mail address is verified. */
 export function VerifyEmailBanner({ email }: { email: string }): ReactNode {
   const { t } = useTranslation('auth');
-  const resend = useMutation({
-    mutationFn: resendVerification,
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: t('verifyBanner.sent', { email }) });
-    },
-    onError: (error) => {
-      notifications.show({ color: 'red', message: errorText(error, t) });
-    },
-  });
+  const resend = useResendVerification(email);
   return (
     <Alert color="yellow" icon={<IconMailExclamation />} title={t('verifyBanner.title')} mb="md" data-testid="verify-email-banner">
       <Group justify="space-between" gap="sm">

@@ -1,25 +1,19 @@
 import { Alert, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorText } from '../../../lib/errors';
-import { verifyEmail } from '../api';
-import { authKeys } from '../queries';
+import { useVerifyEmail } from '../mutations';
 import { getAuthStatus } from '../session';
 
 /** The welcome e-mail's link (?token=…): verifies the address once, on arrival. */
 export function VerifyEmailPage(): ReactNode {
   const { t } = useTranslation('auth');
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const verify = useMutation({
-    mutationFn: verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.me }),
-  });
+  const verify = useVerifyEmail();
   const { mutate } = verify;
   // The link is single-use: send it once, even when an effect runs twice (StrictMode).
   const sent = useRef(false);
