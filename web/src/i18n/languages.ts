@@ -9,7 +9,6 @@ export const LANGUAGES = [
 export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 export const DEFAULT_LANGUAGE: LanguageCode = 'gb';
 export const NAMESPACES = ['common', 'auth', 'users', 'account', 'dashboard', 'faq', 'events', 'payments', 'player'] as const;
-export type Namespace = (typeof NAMESPACES)[number];
 
 export function isLanguageCode(value: unknown): value is LanguageCode {
   return typeof value === 'string' && LANGUAGES.some((language) => language.code === value);

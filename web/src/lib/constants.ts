@@ -35,5 +35,3 @@ export const CONTRAST_THRESHOLD = 150;
 export const THEME_STORAGE_KEY = 'theme-preset';
 export const LAYOUT_STORAGE_KEY = 'layout';
 export const LANGUAGE_STORAGE_KEY = 'language';
-
-export const STREAM_ACCESS_HOURS = 24;

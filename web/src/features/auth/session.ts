@@ -82,10 +82,6 @@ export function storeAuthorizationCode(code: string): void {
   setCookie(COOKIE.code, code, COOKIE_LONG_SECONDS);
 }
 
-export function getAuthorizationCode(): string | null {
-  return getCookie(COOKIE.code);
-}
-
 /** Token answer with status E108: the code is cleared and the MFA token stored. */
 export function storeMfaToken(mfaToken: string): void {
   deleteCookie(COOKIE.code);

@@ -40,8 +40,6 @@ export const listProjects = (page: number, pageSize: number): Promise<ProjectPag
 export const createProject = (input: ProjectInput): Promise<Project> => request<Project>(base, { method: 'POST', body: input });
 export const updateProject = (projectId: string, input: ProjectInput): Promise<Project> =>
   request<Project>(`${base}/${id(projectId)}`, { method: 'PUT', body: input });
-export const deleteProject = (projectId: string): Promise<unknown> =>
-  request<unknown>(`${base}/${id(projectId)}`, { method: 'DELETE' });
 export const addProjectMember = (projectId: string, login: string): Promise<Project> =>
   request<Project>(`${base}/${id(projectId)}/members`, { method: 'POST', body: { login } });
 export const removeProjectMember = (projectId: string, accountId: string): Promise<unknown> =>

@@ -26,8 +26,6 @@ export interface AccountStats {
 export const listAccounts = (query: AccountListQuery): Promise<AccountPage> =>
   request<AccountPage>(BASE, { query: { ...query } });
 
-export const getAccount = (id: string): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`);
-
 export const getAccountStats = (): Promise<AccountStats> => request<AccountStats>(`${BASE}/stats`);
 
 export const createAccount = (input: {
