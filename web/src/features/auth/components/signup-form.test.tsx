@@ -1,0 +1,67 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { setupI18n } from '../../../i18n';
+import { ApiError } from '../../../lib/errors';
+import type { SignUpValues } from '../mutations';
+import { SignUpForm } from './signup-form';
+
+function Harness({ withName, submit }: { withName: boolean; submit: (values: SignUpValues) => Promise<unknown> }): ReactNode {
+  const mutation = useMutation({ mutationFn: submit });
+  return <SignUpForm withName={withName} submitLabel="Create" mutation={mutation} />;
+}
+
+function renderForm(withName: boolean, submit: (values: SignUpValues) => Promise<unknown>): HTMLElement {
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const { container } = render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <Harness withName={withName} submit={submit} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return container;
+}
+
+function input(container: HTMLElement, name: string): HTMLInputElement {
+  const found = container.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+  if (!found) throw new Error(`no input ${name}`);
+  return found;
+}
+
+async function fill(container: HTMLElement, values: Partial<SignUpValues>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) await userEvent.type(input(container, name), value);
+}
+
+describe('the shared sign-up form', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+  });
+
+  it('asks for the name when the page wants it, and sends nothing until the fields are valid', async () => {
+    const submit = vi.fn((_values: SignUpValues) => Promise.resolve(null));
+    const container = renderForm(true, submit);
+    await fill(container, { email: 'nina@example.com', password: 'long-enough', passwordCheck: 'long-enough' });
+    await userEvent.click(screen.getByTestId('signup-submit'));
+    expect(await screen.findByText('Enter your name.')).toBeInTheDocument();
+    expect(submit).not.toHaveBeenCalled();
+    await fill(container, { fullname: 'Nina New' });
+    await userEvent.click(screen.getByTestId('signup-submit'));
+    await waitFor(() => {
+      expect(submit).toHaveBeenCalledTimes(1);
+    });
+    expect(submit.mock.calls[0]?.[0]).toMatchObject({ fullname: 'Nina New', email: 'nina@example.com', password: 'long-enough' });
+  });
+
+  it('leaves the name out for registration, and reads a 409 as "User already exists"', async () => {
+    const submit = vi.fn((_values: SignUpValues) => Promise.reject(new ApiError('conflict', 409)));
+    const container = renderForm(false, submit);
+    expect(container.querySelector('input[name="fullname"]')).toBeNull();
+    await fill(container, { email: 'nina@example.com', password: 'long-enough', passwordCheck: 'long-enough' });
+    await userEvent.click(screen.getByTestId('signup-submit'));
+    expect(await screen.findByTestId('signup-error')).toHaveTextContent('User already exists');
+    expect(submit).toHaveBeenCalledTimes(1);
+  });
+});
