@@ -138,7 +138,7 @@ async fn show(
     Path(id): Path<String>,
 ) -> Result<Api<Event>> {
     let row = load(&app, &id).await?;
-    if row.status() == EventStatus::Draft {
+    if row.status == EventStatus::Draft {
         let manager = match &user {
             Some(user) => can_manage(&app, user, &row.project_id).await?,
             None => false,
@@ -349,7 +349,7 @@ async fn create(
         currency: "EUR".to_owned(),
         capacity: None,
         seats_taken: 0,
-        status: "draft".to_owned(),
+        status: EventStatus::Draft,
         stream_key_hash: None,
         stream_key_hint: None,
         image_type: None,
@@ -387,7 +387,7 @@ async fn update(
 ) -> Result<Api<Event>> {
     let mut row = load(&app, &id).await?;
     require_manager(&app, &user, &row).await?;
-    if row.status() == EventStatus::Cancelled {
+    if row.status == EventStatus::Cancelled {
         return Err(Error::conflict(Msg::CancelledUnchangeable));
     }
     if let Some(project_id) = &input.project_id

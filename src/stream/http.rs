@@ -210,7 +210,7 @@ async fn open_session(
 ) -> Result<Api<Session>> {
     let event = events::load(&app, &event_id).await?;
     // A draft is not there for fans: the same answer as a concert that does not exist.
-    if event.status() == EventStatus::Draft {
+    if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
     }
     let started = sessions::start(&app, &user.account.id, &event).await?;
