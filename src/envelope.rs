@@ -114,7 +114,7 @@ impl<T: Serialize> IntoResponse for OAuthReply<T> {
     }
 }
 
-fn rejection_message(status: StatusCode, body: String) -> Error {
+pub(crate) fn rejection_message(status: StatusCode, body: String) -> Error {
     // axum's texts name the failing field ("missing field `email`"); keep that part.
     let detail = body
         .split_once(": ")

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::app::AppState;
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::{Event, sale_refusal};
+use crate::events::model::{Event, EventStatus, sale_refusal};
 use crate::events::store as events;
 
 use super::model::ItemKind;
@@ -67,7 +67,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
 pub async fn add_event(app: &AppState, account_id: &str, event_id: &str) -> Result<()> {
     let event = events::by_id(&app.db, event_id)
         .await?
-        .filter(|e| e.status != "draft")
+        .filter(|e| e.status != EventStatus::Draft)
         .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))?;
     if let Some(reason) = sale_refusal(&event, now_ms()) {
         return Err(Error::conflict(reason));

@@ -58,7 +58,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Whether anyone may fetch the concert's image: every state but a draft, like the
 /// concert itself.
 pub fn is_public(row: &EventRow) -> bool {
-    row.status() != EventStatus::Draft
+    row.status != EventStatus::Draft
 }
 
 /// The image's URL for everyone; `None` without an image or for a draft.
@@ -156,7 +156,7 @@ mod tests {
             currency: "EUR".into(),
             capacity: None,
             seats_taken: 0,
-            status: "draft".into(),
+            status: EventStatus::Draft,
             stream_key_hash: None,
             stream_key_hint: None,
             image_type: Some("image/png".into()),
@@ -212,7 +212,7 @@ mod tests {
         assert!(!admits(&config, &row, &longer, now), "the expiry is signed");
         assert!(!admits(&config, &row, &Signature::default(), now));
         let published = EventRow {
-            status: "published".into(),
+            status: EventStatus::Published,
             ..draft()
         };
         assert!(admits(&config, &published, &Signature::default(), now));

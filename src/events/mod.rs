@@ -1,8 +1,10 @@
 //! Concerts API: the public list and details, and management for staff and for the
 //! members of the concert's project (the manage-events page).
 
+pub mod extract;
 pub mod image;
 pub mod model;
+pub mod rules;
 pub mod store;
 
 use axum::Router;
@@ -13,6 +15,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
+use self::extract::ManagedEvent;
 use self::model::{Event, EventRow, EventStatus};
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, MaybeUser};
@@ -53,14 +56,6 @@ pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
 pub async fn can_manage(app: &AppState, user: &CurrentUser, project_id: &str) -> Result<bool> {
     Ok(user.account.role().is_staff()
         || projects::is_member(&app.db, project_id, &user.account.id).await?)
-}
-
-async fn require_manager(app: &AppState, user: &CurrentUser, event: &EventRow) -> Result<()> {
-    if can_manage(app, user, &event.project_id).await? {
-        Ok(())
-    } else {
-        Err(Error::forbidden(Msg::OnlyManagersManageConcert))
-    }
 }
 
 async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> Result<Vec<Event>> {
@@ -138,7 +133,7 @@ async fn show(
     Path(id): Path<String>,
 ) -> Result<Api<Event>> {
     let row = load(&app, &id).await?;
-    if row.status() == EventStatus::Draft {
+    if row.status == EventStatus::Draft {
         let manager = match &user {
             Some(user) => can_manage(&app, user, &row.project_id).await?,
             None => false,
@@ -155,7 +150,7 @@ async fn show(
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ManagedEvent {
+struct ManagedSummary {
     #[serde(flatten)]
     event: Event,
     tickets_sold: i64,
@@ -163,7 +158,10 @@ struct ManagedEvent {
 }
 
 /// The manage-events list: every concert for staff, a member's projects' concerts.
-async fn managed(State(app): State<AppState>, user: CurrentUser) -> Result<Api<Vec<ManagedEvent>>> {
+async fn managed(
+    State(app): State<AppState>,
+    user: CurrentUser,
+) -> Result<Api<Vec<ManagedSummary>>> {
     let rows = if user.account.role().is_staff() {
         store::list_managed(&app.db, None).await?
     } else {
@@ -177,7 +175,7 @@ async fn managed(State(app): State<AppState>, user: CurrentUser) -> Result<Api<V
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
         let sales = store::sales(&app.db, &row.id).await?;
-        out.push(ManagedEvent {
+        out.push(ManagedSummary {
             event: Event::for_manager(&app.config, row, now),
             tickets_sold: sales.len() as i64,
             revenue: sales.iter().map(|s| s.price_minor).sum(),
@@ -205,12 +203,9 @@ struct Sales {
 
 async fn sales(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event: row, .. }: ManagedEvent,
 ) -> Result<Api<Sales>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    let sales = store::sales(&app.db, &id).await?;
+    let sales = store::sales(&app.db, &row.id).await?;
     let mut per_day: Vec<DaySales> = Vec::new();
     for sale in &sales {
         let date = iso8601(sale.created_at)[..10].to_owned();
@@ -349,7 +344,7 @@ async fn create(
         currency: "EUR".to_owned(),
         capacity: None,
         seats_taken: 0,
-        status: "draft".to_owned(),
+        status: EventStatus::Draft,
         stream_key_hash: None,
         stream_key_hint: None,
         image_type: None,
@@ -381,14 +376,12 @@ async fn create(
 
 async fn update(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { user, event, .. }: ManagedEvent,
     JsonBody(input): JsonBody<EventInput>,
 ) -> Result<Api<Event>> {
-    let mut row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    if row.status() == EventStatus::Cancelled {
-        return Err(Error::conflict(Msg::CancelledUnchangeable));
+    let mut row = event;
+    if let Some(refusal) = rules::edit_refusal(&row) {
+        return Err(Error::conflict(refusal));
     }
     if let Some(project_id) = &input.project_id
         && *project_id != row.project_id
@@ -398,81 +391,78 @@ async fn update(
         }
         row.project_id = project_id.clone();
     }
-    let sold = store::ticket_count_ever(&app.db, &id).await? > 0;
-    if sold
-        && (input.price.is_some_and(|p| p != row.price_minor)
-            || input
-                .currency
-                .as_deref()
-                .is_some_and(|c| !c.eq_ignore_ascii_case(&row.currency)))
+    let sold = store::ticket_count_ever(&app.db, &row.id).await? > 0;
+    if let Some(refusal) =
+        rules::price_change_refusal(&row, sold, input.price, input.currency.as_deref())
     {
-        return Err(Error::conflict(Msg::PriceLocked));
+        return Err(Error::conflict(refusal));
     }
     apply(&mut row, &input)?;
     if !store::save(&app.db, &row).await? {
         return Err(Error::conflict(Msg::CapacityBelowSold));
     }
-    let row = load(&app, &id).await?;
+    manager_view(&app, &row.id).await
+}
+
+/// The concert as stored now, as its managers see it.
+async fn manager_view(app: &AppState, id: &str) -> Result<Api<Event>> {
+    let row = load(app, id).await?;
     Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
 async fn publish(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<Event>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    if row.access_until() <= now_ms() {
-        return Err(Error::conflict(Msg::StartTooOld));
+    if let Some(refusal) = rules::publish_refusal(&event, now_ms()) {
+        return Err(Error::conflict(refusal));
     }
-    if !store::set_status(&app.db, &id, &[EventStatus::Draft], EventStatus::Published).await? {
+    if !store::set_status(
+        &app.db,
+        &event.id,
+        &[EventStatus::Draft],
+        EventStatus::Published,
+    )
+    .await?
+    {
         return Err(Error::conflict(Msg::OnlyDraftPublished));
     }
-    let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
+    manager_view(&app, &event.id).await
 }
 
 async fn cancel(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<Event>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    let from = [
-        EventStatus::Draft,
-        EventStatus::Published,
-        EventStatus::Live,
-    ];
-    if !store::set_status(&app.db, &id, &from, EventStatus::Cancelled).await? {
+    let id = &event.id;
+    if !store::set_status(
+        &app.db,
+        id,
+        &rules::CANCELLABLE_FROM,
+        EventStatus::Cancelled,
+    )
+    .await?
+    {
         return Err(Error::conflict(Msg::EndedOrCancelled));
     }
     // Nobody can pay for it any more; everyone who bought it gets their money back and
     // their access ends.
-    crate::commerce::checkout::close_for_cancelled_event(&app, &id).await?;
-    refunds::refund_event(&app, &row, Msg::ConcertCancelledRefund).await?;
-    app.stream_access.revoke_event(&id);
-    let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
+    crate::commerce::checkout::close_for_cancelled_event(&app, id).await?;
+    refunds::refund_event(&app, &event, Msg::ConcertCancelledRefund).await?;
+    app.stream_access.revoke_event(id);
+    manager_view(&app, id).await
 }
 
 async fn remove(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<()>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    if store::ticket_count_ever(&app.db, &id).await? > 0 {
-        return Err(Error::conflict(Msg::TicketsSoldCancelInstead));
+    let sold = store::ticket_count_ever(&app.db, &event.id).await?;
+    if let Some(refusal) = rules::delete_refusal(sold) {
+        return Err(Error::conflict(refusal));
     }
-    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'event' AND item_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
-    store::delete(&app.db, &id).await?;
-    let _ = tokio::fs::remove_dir_all(image::dir(&app.config.data_dir, &id)).await;
+    store::delete(&app.db, &event.id).await?;
+    let _ = tokio::fs::remove_dir_all(image::dir(&app.config.data_dir, &event.id)).await;
     Ok(Api::ok(()))
 }
 
@@ -527,24 +517,18 @@ impl StreamKey {
 /// The encoder settings, without the key (stored hashed: see `rotate_stream_key`).
 async fn stream_key(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<StreamKey>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    Ok(Api::ok(StreamKey::new(&app.config, &row, None)))
+    Ok(Api::ok(StreamKey::new(&app.config, &event, None)))
 }
 
 /// A new key, answered this once; the old one stops working for encoders.
 async fn rotate_stream_key(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<StreamKey>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
-    let key = store::rotate_stream_key(&app.db, &id).await?;
-    let row = load(&app, &id).await?;
+    let key = store::rotate_stream_key(&app.db, &event.id).await?;
+    let row = load(&app, &event.id).await?;
     Ok(Api::ok(StreamKey::new(&app.config, &row, Some(key))))
 }
 
@@ -552,22 +536,19 @@ async fn rotate_stream_key(
 
 async fn upload_image(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent,
     mut multipart: Multipart,
 ) -> Result<Api<Event>> {
-    let row = load(&app, &id).await?;
-    require_manager(&app, &user, &row).await?;
+    let id = &event.id;
     let bytes = file_field(
         &mut multipart,
         image::MAX_BYTES,
         Msg::ImageTooLarge.with("size", 5u32),
     )
     .await?;
-    let media_type = image::store(&app.config.data_dir, &id, bytes).await?;
-    store::set_image(&app.db, &id, media_type).await?;
-    let row = load(&app, &id).await?;
-    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
+    let media_type = image::store(&app.config.data_dir, id, bytes).await?;
+    store::set_image(&app.db, id, media_type).await?;
+    manager_view(&app, id).await
 }
 
 #[derive(Debug, Deserialize)]

@@ -29,14 +29,21 @@ impl EventStatus {
             Self::Cancelled => "cancelled",
         }
     }
-    pub fn parse(value: &str) -> Self {
-        match value {
+}
+
+/// Read from `events.status`: an unknown value is a decoding error (the row is refused),
+/// never a silent default.
+impl TryFrom<String> for EventStatus {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Ok(match value.as_str() {
+            "draft" => Self::Draft,
             "published" => Self::Published,
             "live" => Self::Live,
             "ended" => Self::Ended,
             "cancelled" => Self::Cancelled,
-            _ => Self::Draft,
-        }
+            _ => return Err(format!("unknown event status {value:?}")),
+        })
     }
 }
 
@@ -53,7 +60,8 @@ pub struct EventRow {
     pub currency: String,
     pub capacity: Option<i64>,
     pub seats_taken: i64,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: EventStatus,
     /// SHA-256 (hex) of the stream key; `None` until the first rotation makes one.
     pub stream_key_hash: Option<String>,
     /// The key's last four characters.
@@ -64,9 +72,6 @@ pub struct EventRow {
 }
 
 impl EventRow {
-    pub fn status(&self) -> EventStatus {
-        EventStatus::parse(&self.status)
-    }
     pub fn access_until(&self) -> i64 {
         self.starts_at + ACCESS_WINDOW_MS
     }
@@ -83,7 +88,7 @@ impl EventRow {
 
 /// Why a concert cannot be bought now, if it cannot.
 pub fn sale_refusal(event: &EventRow, now: i64) -> Option<Msg> {
-    match event.status() {
+    match event.status {
         EventStatus::Cancelled => Some(Msg::ConcertCancelled),
         EventStatus::Draft => Some(Msg::NotOnSaleYet),
         _ if now >= event.access_until() => Some(Msg::SaleWindowClosed),
@@ -104,7 +109,7 @@ pub enum AccessState {
 }
 
 pub fn access_state(event: &EventRow, now: i64) -> AccessState {
-    let status = event.status();
+    let status = event.status;
     if status == EventStatus::Cancelled {
         return AccessState::Cancelled;
     }
@@ -176,7 +181,7 @@ impl Event {
             currency: row.currency.clone(),
             capacity: row.capacity,
             seats_left: row.seats_left(),
-            status: row.status(),
+            status: row.status,
             access: access_state(row, now),
             owned,
             not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
@@ -188,7 +193,7 @@ impl Event {
 mod tests {
     use super::*;
 
-    fn event(status: &str, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
+    fn event(status: EventStatus, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
         EventRow {
             id: "e".into(),
             project_id: "p".into(),
@@ -201,7 +206,7 @@ mod tests {
             currency: "EUR".into(),
             capacity,
             seats_taken: taken,
-            status: status.into(),
+            status,
             stream_key_hash: None,
             stream_key_hint: None,
             image_type: None,
@@ -213,21 +218,49 @@ mod tests {
     const HOUR: i64 = 3_600_000;
 
     #[test]
+    fn an_unknown_stored_status_is_an_error_not_a_draft() {
+        for status in [
+            EventStatus::Draft,
+            EventStatus::Published,
+            EventStatus::Live,
+            EventStatus::Ended,
+            EventStatus::Cancelled,
+        ] {
+            assert_eq!(
+                EventStatus::try_from(status.as_str().to_owned()),
+                Ok(status)
+            );
+        }
+        assert!(EventStatus::try_from("archived".to_owned()).is_err());
+        assert!(EventStatus::try_from(String::new()).is_err());
+        assert!(EventStatus::try_from("Draft".to_owned()).is_err());
+    }
+
+    #[test]
     fn a_concert_is_on_sale_until_24_hours_after_its_start() {
         let start = 100 * HOUR;
         assert_eq!(
-            sale_refusal(&event("published", start, None, 0), start - HOUR),
+            sale_refusal(&event(EventStatus::Published, start, None, 0), start - HOUR),
             None
         );
         assert_eq!(
-            sale_refusal(&event("ended", start, None, 0), start + 23 * HOUR),
+            sale_refusal(
+                &event(EventStatus::Ended, start, None, 0),
+                start + 23 * HOUR
+            ),
             None
         );
-        assert!(sale_refusal(&event("ended", start, None, 0), start + 24 * HOUR).is_some());
-        assert!(sale_refusal(&event("draft", start, None, 0), 0).is_some());
-        assert!(sale_refusal(&event("cancelled", start, None, 0), 0).is_some());
+        assert!(
+            sale_refusal(
+                &event(EventStatus::Ended, start, None, 0),
+                start + 24 * HOUR
+            )
+            .is_some()
+        );
+        assert!(sale_refusal(&event(EventStatus::Draft, start, None, 0), 0).is_some());
+        assert!(sale_refusal(&event(EventStatus::Cancelled, start, None, 0), 0).is_some());
         assert_eq!(
-            sale_refusal(&event("published", start, Some(2), 2), 0),
+            sale_refusal(&event(EventStatus::Published, start, Some(2), 2), 0),
             Some(Msg::ConcertSoldOut)
         );
     }
@@ -235,13 +268,13 @@ mod tests {
     #[test]
     fn access_moves_from_upcoming_to_live_to_replay_to_expired() {
         let start = 100 * HOUR;
-        let e = event("published", start, None, 0);
+        let e = event(EventStatus::Published, start, None, 0);
         assert_eq!(access_state(&e, start - 1), AccessState::Upcoming);
         assert_eq!(access_state(&e, start + HOUR), AccessState::Live);
         assert_eq!(access_state(&e, start + 2 * HOUR), AccessState::Replay);
         assert_eq!(access_state(&e, start + 24 * HOUR), AccessState::Expired);
         assert_eq!(
-            access_state(&event("cancelled", start, None, 0), start),
+            access_state(&event(EventStatus::Cancelled, start, None, 0), start),
             AccessState::Cancelled
         );
     }

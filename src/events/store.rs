@@ -163,11 +163,19 @@ pub async fn hash_legacy_stream_keys(db: &Db) -> Result<usize> {
     Ok(legacy.len())
 }
 
+/// Delete a concert and the cart entries for it, in one transaction.
+#[tracing::instrument(skip_all, fields(event = id))]
 pub async fn delete(db: &Db, id: &str) -> Result<()> {
+    let mut tx = db.begin().await?;
+    sqlx::query("DELETE FROM cart_items WHERE item_kind = 'event' AND item_id = $1")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
     sqlx::query("DELETE FROM events WHERE id = $1")
         .bind(id)
-        .execute(db)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 

@@ -22,6 +22,7 @@ use crate::db::iso8601;
 use crate::envelope::Api;
 use crate::error::{Error, Result};
 use crate::events;
+use crate::events::extract::{ManagedEvent, Refusal};
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 
@@ -210,7 +211,7 @@ async fn open_session(
 ) -> Result<Api<Session>> {
     let event = events::load(&app, &event_id).await?;
     // A draft is not there for fans: the same answer as a concert that does not exist.
-    if event.status() == EventStatus::Draft {
+    if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
     }
     let started = sessions::start(&app, &user.account.id, &event).await?;
@@ -220,28 +221,34 @@ async fn open_session(
     }))
 }
 
+/// The 403 words of the live status: "… see this".
+#[derive(Debug)]
+struct SeeLiveStatus;
+
+impl Refusal for SeeLiveStatus {
+    const MSG: Msg = Msg::OnlyManagersSeeThis;
+}
+
+/// The 403 words of ending a show: "… end a show".
+#[derive(Debug)]
+struct EndShow;
+
+impl Refusal for EndShow {
+    const MSG: Msg = Msg::OnlyManagersEndShow;
+}
+
 async fn live_status(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent<SeeLiveStatus>,
 ) -> Result<Api<Status>> {
-    let event = events::load(&app, &id).await?;
-    if !events::can_manage(&app, &user, &event.project_id).await? {
-        return Err(Error::forbidden(Msg::OnlyManagersSeeThis));
-    }
-    Ok(Api::ok(app.hub.show(&id).status()))
+    Ok(Api::ok(app.hub.show(&event.id).status()))
 }
 
 async fn end_show(
     State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    ManagedEvent { event, .. }: ManagedEvent<EndShow>,
 ) -> Result<Api<Status>> {
-    let event = events::load(&app, &id).await?;
-    if !events::can_manage(&app, &user, &event.project_id).await? {
-        return Err(Error::forbidden(Msg::OnlyManagersEndShow));
-    }
-    let show = app.hub.show(&id);
+    let show = app.hub.show(&event.id);
     ingest::finish(&app, &show).await;
     Ok(Api::ok(show.status()))
 }

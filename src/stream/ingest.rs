@@ -196,7 +196,7 @@ pub async fn admit(
     if !admitted {
         return Err(refuse(401, "Wrong stream key."));
     }
-    if !matches!(event.status(), EventStatus::Published | EventStatus::Live) {
+    if !matches!(event.status, EventStatus::Published | EventStatus::Live) {
         return Err(refuse(409, "This concert is not open for streaming."));
     }
     let format = Format::from_content_type(content_type.unwrap_or_default()).ok_or(refuse(
@@ -416,7 +416,7 @@ mod ticket_tests {
             currency: "EUR".into(),
             capacity: None,
             seats_taken: 0,
-            status: "published".into(),
+            status: EventStatus::Published,
             stream_key_hash: hash.map(str::to_owned),
             stream_key_hint: None,
             image_type: None,

@@ -41,7 +41,7 @@ pub struct Started {
 
 /// Whether the window is open for `event` at `now`; the refusal says why not.
 pub fn check_window(event: &EventRow, now: i64) -> Result<()> {
-    if event.status() == EventStatus::Cancelled {
+    if event.status == EventStatus::Cancelled {
         return Err(Error::forbidden(Msg::ConcertCancelled));
     }
     if now < event.starts_at - EARLY_ACCESS_MS {

@@ -437,3 +437,116 @@ async fn me_id(app: &TestApp, token: &str) -> String {
     let (_, me) = app.me(token).await;
     me["payload"][0]["id"].as_str().unwrap().to_owned()
 }
+
+/// One request of any method, with an optional bearer token.
+async fn call(
+    app: &TestApp,
+    method: reqwest::Method,
+    path: &str,
+    token: Option<&str>,
+) -> (StatusCode, serde_json::Value) {
+    let mut request = app
+        .http
+        .request(method, format!("{}{path}", app.url))
+        .json(&json!({}));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status();
+    (status, response.json().await.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn every_management_route_answers_401_404_and_403_in_its_own_words_before_doing_anything() {
+    use reqwest::Method;
+    let w = world().await;
+    let app = &w.app;
+    let (status, created) = app
+        .post("/api/v1/events", new_concert(&w.project), Some(&w.member))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["payload"]["id"].as_str().unwrap().to_owned();
+    let manage = "Only administrators and the project's artists manage this concert.";
+    let routes = [
+        (Method::GET, "sales", manage),
+        (Method::PUT, "", manage),
+        (Method::DELETE, "", manage),
+        (Method::POST, "publish", manage),
+        (Method::POST, "cancel", manage),
+        (Method::GET, "stream-key", manage),
+        (Method::POST, "stream-key/rotate", manage),
+        (Method::POST, "image", manage),
+        (
+            Method::GET,
+            "live",
+            "Only administrators and the project's artists see this.",
+        ),
+        (
+            Method::POST,
+            "end",
+            "Only administrators and the project's artists end a show.",
+        ),
+    ];
+    let path = |event: &str, tail: &str| {
+        if tail.is_empty() {
+            format!("/api/v1/events/{event}")
+        } else {
+            format!("/api/v1/events/{event}/{tail}")
+        }
+    };
+    for (method, tail, words) in &routes {
+        let (status, _) = call(app, method.clone(), &path(&id, tail), None).await;
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "{method} {tail} anonymous"
+        );
+        let (status, body) = call(app, method.clone(), &path("nope", tail), Some(&w.user)).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{method} {tail} missing");
+        assert_eq!(body["error"], "Concert not found.", "{method} {tail}");
+        let (status, body) = call(app, method.clone(), &path(&id, tail), Some(&w.user)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method} {tail} non-member");
+        assert_eq!(body["error"], *words, "{method} {tail}");
+    }
+    // Nothing happened to the draft, and its stream key was never made.
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM events WHERE id = $1 AND status = 'draft' \
+                   AND stream_key_hash IS NULL",
+            &id
+        )
+        .await,
+        1
+    );
+    // Its members and staff get through.
+    for token in [&w.member, &w.admin, &w.sa] {
+        for tail in ["sales", "stream-key", "live"] {
+            let (status, body) = call(app, Method::GET, &path(&id, tail), Some(token)).await;
+            assert_eq!(status, StatusCode::OK, "{tail}: {body}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn deleting_an_unsold_concert_takes_it_out_of_every_cart() {
+    let w = world().await;
+    let app = &w.app;
+    let event = concert(app, None, 1000, HOUR_MS).await;
+    let (status, body) = app
+        .post(&format!("/api/v1/cart/{event}"), json!({}), Some(&w.user))
+        .await;
+    assert!(status.is_success(), "{body}");
+    let in_carts = "SELECT COUNT(*) FROM cart_items WHERE item_kind = 'event' AND item_id = $1";
+    assert_eq!(app.count(in_carts, &event).await, 1);
+    let (status, body) = app
+        .delete(&format!("/api/v1/events/{event}"), &w.admin)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(app.count(in_carts, &event).await, 0);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM events WHERE id = $1", &event)
+            .await,
+        0
+    );
+}

@@ -1,0 +1,63 @@
+//! The `ManagedEvent` extractor: the concert named by the `{id}` path parameter, for one
+//! who may manage it (staff, or a member of its project).
+
+use std::marker::PhantomData;
+
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use serde::Deserialize;
+
+use super::model::EventRow;
+use crate::app::AppState;
+use crate::auth::extract::CurrentUser;
+use crate::envelope::rejection_message;
+use crate::error::Error;
+use crate::i18n::Msg;
+
+/// The words of the 403 a non-manager gets; each face of the rule keeps its own.
+pub trait Refusal {
+    const MSG: Msg;
+}
+
+/// "Only … manage this concert": the default, for the concert management routes.
+#[derive(Debug)]
+pub struct ManageConcert;
+
+impl Refusal for ManageConcert {
+    const MSG: Msg = Msg::OnlyManagersManageConcert;
+}
+
+/// A signed-in account (401 otherwise) and the concert of the route's `{id}` (404
+/// "Concert not found." when there is none), which the account manages (403 with `R`'s
+/// words otherwise). A draft is loaded like any concert: only its managers get past.
+#[derive(Debug)]
+pub struct ManagedEvent<R: Refusal = ManageConcert> {
+    pub user: CurrentUser,
+    pub event: EventRow,
+    refusal: PhantomData<R>,
+}
+
+#[derive(Deserialize)]
+struct IdParam {
+    id: String,
+}
+
+impl<R: Refusal> FromRequestParts<AppState> for ManagedEvent<R> {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        let Path(IdParam { id }) = Path::<IdParam>::from_request_parts(parts, state)
+            .await
+            .map_err(|rejection| rejection_message(rejection.status(), rejection.body_text()))?;
+        let event = super::load(state, &id).await?;
+        if !super::can_manage(state, &user, &event.project_id).await? {
+            return Err(Error::forbidden(R::MSG));
+        }
+        Ok(Self {
+            user,
+            event,
+            refusal: PhantomData,
+        })
+    }
+}

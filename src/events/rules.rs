@@ -1,0 +1,127 @@
+//! The rules of changing a concert, as plain functions of its row (and the clock), so
+//! they are tested without HTTP: the handlers call them and the store writes.
+
+use super::model::{EventRow, EventStatus};
+use crate::i18n::Msg;
+
+/// The states a concert may be cancelled from (an ended or cancelled one cannot be).
+pub const CANCELLABLE_FROM: [EventStatus; 3] = [
+    EventStatus::Draft,
+    EventStatus::Published,
+    EventStatus::Live,
+];
+
+/// A cancelled concert is kept as it was: why an edit is refused, if it is.
+pub fn edit_refusal(event: &EventRow) -> Option<Msg> {
+    (event.status == EventStatus::Cancelled).then_some(Msg::CancelledUnchangeable)
+}
+
+/// Once a ticket was sold (`sold`), the price and currency are frozen: a different price,
+/// or a currency other than the current one (in any case), is refused. Sending the same
+/// values again is allowed.
+pub fn price_change_refusal(
+    event: &EventRow,
+    sold: bool,
+    price: Option<i64>,
+    currency: Option<&str>,
+) -> Option<Msg> {
+    let changes = price.is_some_and(|p| p != event.price_minor)
+        || currency.is_some_and(|c| !c.eq_ignore_ascii_case(&event.currency));
+    (sold && changes).then_some(Msg::PriceLocked)
+}
+
+/// A concert is published only while its access window is still open at `now`.
+pub fn publish_refusal(event: &EventRow, now: i64) -> Option<Msg> {
+    (event.access_until() <= now).then_some(Msg::StartTooOld)
+}
+
+/// A concert that ever sold a ticket is cancelled (and refunded), never deleted.
+pub fn delete_refusal(tickets_ever_sold: i64) -> Option<Msg> {
+    (tickets_ever_sold > 0).then_some(Msg::TicketsSoldCancelInstead)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::model::ACCESS_WINDOW_MS;
+
+    fn event(status: EventStatus) -> EventRow {
+        EventRow {
+            id: "e".into(),
+            project_id: "p".into(),
+            title: "t".into(),
+            artist_name: "a".into(),
+            description: String::new(),
+            starts_at: 1_000_000,
+            duration_minutes: 90,
+            price_minor: 1000,
+            currency: "EUR".into(),
+            capacity: None,
+            seats_taken: 0,
+            status,
+            stream_key_hash: None,
+            stream_key_hint: None,
+            image_type: None,
+            image_version: None,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_cancelled_concert_cannot_be_edited_and_the_others_can() {
+        assert_eq!(
+            edit_refusal(&event(EventStatus::Cancelled)),
+            Some(Msg::CancelledUnchangeable)
+        );
+        for status in [
+            EventStatus::Draft,
+            EventStatus::Published,
+            EventStatus::Live,
+            EventStatus::Ended,
+        ] {
+            assert_eq!(edit_refusal(&event(status)), None);
+        }
+    }
+
+    #[test]
+    fn the_price_and_currency_are_frozen_after_a_sale_but_may_be_resent_unchanged() {
+        let e = event(EventStatus::Published);
+        assert_eq!(
+            price_change_refusal(&e, false, Some(2000), Some("USD")),
+            None
+        );
+        assert_eq!(
+            price_change_refusal(&e, true, Some(2000), None),
+            Some(Msg::PriceLocked)
+        );
+        assert_eq!(
+            price_change_refusal(&e, true, None, Some("USD")),
+            Some(Msg::PriceLocked)
+        );
+        assert_eq!(
+            price_change_refusal(&e, true, Some(1000), Some("eur")),
+            None
+        );
+        assert_eq!(price_change_refusal(&e, true, None, None), None);
+    }
+
+    #[test]
+    fn a_concert_is_published_only_before_its_access_window_closes() {
+        let e = event(EventStatus::Draft);
+        let closes = e.starts_at + ACCESS_WINDOW_MS;
+        assert_eq!(publish_refusal(&e, closes - 1), None);
+        assert_eq!(publish_refusal(&e, closes), Some(Msg::StartTooOld));
+    }
+
+    #[test]
+    fn only_a_concert_that_never_sold_a_ticket_is_deleted() {
+        assert_eq!(delete_refusal(0), None);
+        assert_eq!(delete_refusal(1), Some(Msg::TicketsSoldCancelInstead));
+    }
+
+    #[test]
+    fn ended_and_cancelled_concerts_are_not_cancellable() {
+        assert!(!CANCELLABLE_FROM.contains(&EventStatus::Ended));
+        assert!(!CANCELLABLE_FROM.contains(&EventStatus::Cancelled));
+    }
+}
