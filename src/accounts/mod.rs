@@ -378,7 +378,7 @@ async fn update(
     if let Some(roles) = &req.roles {
         let role = first_role(roles)?;
         policy::can_change_role(actor, target(&before), role)?;
-        row.role = role.as_str().to_owned();
+        row.role = role;
     }
     let mut disabled_now = false;
     if let Some(enablement) = req.enablement {
@@ -573,19 +573,12 @@ async fn start_phone_change(
     // Asked before the code is stored: a refused SMS leaves nothing behind.
     let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
-    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
-    sqlx::query(
-        "INSERT INTO phone_verifications (account_id, phone, otp_hash, expires_at) \
-         VALUES ($1, $2, $3, $4)",
+    store::replace_phone_verification(
+        &app.db,
+        &id,
+        phone.as_str(),
+        &auth_store::otp_hash(&id, &code),
     )
-    .bind(&id)
-    .bind(phone.as_str())
-    .bind(auth_store::otp_hash(&id, &code))
-    .bind(now_ms() + auth_store::OTP_TTL_MS)
-    .execute(&app.db)
     .await?;
     let body = Msg::SmsPhoneCode
         .with("code", code.as_str())
@@ -613,33 +606,16 @@ async fn verify_phone_change(
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
-    let now = now_ms();
-    let taken = sqlx::query(
-        "UPDATE phone_verifications SET attempts = attempts + 1 \
-         WHERE account_id = $1 AND attempts < $2 AND expires_at > $3",
-    )
-    .bind(&id)
-    .bind(auth_store::OTP_MAX_TRIES)
-    .bind(now)
-    .execute(&app.db)
+    let given = auth_store::otp_hash(&id, req.code.trim());
+    match store::verify_phone_change(&app.db, &id, |expected| {
+        crate::crypto::constant_time_eq(&given, expected)
+    })
     .await?
-    .rows_affected();
-    if taken != 1 {
-        return Err(Error::bad_request(Msg::PhoneCodeExpired));
+    {
+        store::PhoneCheck::Expired => return Err(Error::bad_request(Msg::PhoneCodeExpired)),
+        store::PhoneCheck::Incorrect => return Err(Error::bad_request(Msg::CodeIncorrect)),
+        store::PhoneCheck::Verified => {}
     }
-    let (phone, expected): (String, String) =
-        sqlx::query_as("SELECT phone, otp_hash FROM phone_verifications WHERE account_id = $1")
-            .bind(&id)
-            .fetch_one(&app.db)
-            .await?;
-    if !crate::crypto::constant_time_eq(&auth_store::otp_hash(&id, req.code.trim()), &expected) {
-        return Err(Error::bad_request(Msg::CodeIncorrect));
-    }
-    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
-    store::set_phone(&app.db, &id, Some(&phone)).await?;
     app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }

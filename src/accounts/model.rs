@@ -41,6 +41,19 @@ impl Role {
     }
 }
 
+/// A stored role; an unknown value is an error, never a silent default.
+impl TryFrom<String> for Role {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Ok(match value.as_str() {
+            "user" => Self::User,
+            "admin" => Self::Admin,
+            "sa" => Self::Sa,
+            _ => return Err(format!("unknown account role {value:?}")),
+        })
+    }
+}
+
 /// A lower-cased, syntactically valid e-mail address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
@@ -138,7 +151,8 @@ pub struct AccountRow {
     pub login: String,
     pub first_name: String,
     pub last_name: String,
-    pub role: String,
+    #[sqlx(try_from = "String")]
+    pub role: Role,
     pub enabled: i64,
     pub use_mfa: i64,
     pub phone: Option<String>,
@@ -157,7 +171,7 @@ pub struct AccountRow {
 
 impl AccountRow {
     pub fn role(&self) -> Role {
-        Role::parse(&self.role).unwrap_or(Role::User)
+        self.role
     }
     pub fn enabled(&self) -> bool {
         self.enabled != 0
@@ -276,6 +290,16 @@ impl From<&AccountRow> for Account {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_roles_decode_and_an_unknown_one_is_an_error() {
+        for role in [Role::User, Role::Admin, Role::Sa] {
+            assert_eq!(Role::try_from(role.as_str().to_owned()), Ok(role));
+        }
+        assert!(Role::try_from("owner".to_owned()).is_err());
+        assert!(Role::try_from("Admin".to_owned()).is_err());
+        assert!(Role::try_from(String::new()).is_err());
+    }
 
     #[test]
     fn emails_are_lower_cased_and_checked() {
