@@ -411,8 +411,7 @@ async fn update(
         // Before saving: when the account's messages are used up (429), nothing changes.
         oauth::send_email_change(&app, &before, email).await?;
     }
-    store::save_profile(&app.db, &row).await?;
-    app.forget_account(&row.id);
+    app.publish(store::save_profile(&app.db, &row).await?);
     if disabled_now {
         tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
         crate::stream::sessions::end_for_account(&app, &row.id).await?;
@@ -480,8 +479,7 @@ async fn change_mfa(
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
     row.use_mfa = i64::from(req.use_mfa);
-    store::save_profile(&app.db, &row).await?;
-    app.forget_account(&row.id);
+    app.publish(store::save_profile(&app.db, &row).await?);
     Ok(Api::ok(Account::from(&row)))
 }
 
@@ -494,8 +492,7 @@ async fn remove(
     policy::can_delete(user.actor(), target(&row))?;
     // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
     crate::stream::sessions::end_for_account(&app, &id).await?;
-    store::delete(&app.db, &id).await?;
-    app.forget_account(&id);
+    app.publish(store::delete(&app.db, &id).await?);
     let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;
     Ok(Api::ok(()))
 }
@@ -538,7 +535,7 @@ async fn change_password(
             other => other,
         })?;
     let hash = app.passwords.hash(&new_password).await?;
-    store::set_password_hash(&app.db, &id, &hash).await?;
+    app.publish(store::set_password_hash(&app.db, &id, &hash).await?);
     tokens::revoke_other_sessions(
         &app.db,
         &app.sessions,
@@ -614,9 +611,8 @@ async fn verify_phone_change(
     {
         store::PhoneCheck::Expired => return Err(Error::bad_request(Msg::PhoneCodeExpired)),
         store::PhoneCheck::Incorrect => return Err(Error::bad_request(Msg::CodeIncorrect)),
-        store::PhoneCheck::Verified => {}
+        store::PhoneCheck::Verified(changed) => app.publish(changed),
     }
-    app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -633,8 +629,7 @@ async fn remove_phone(
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
-    store::set_phone(&app.db, &id, None).await?;
-    app.forget_account(&id);
+    app.publish(store::set_phone(&app.db, &id, None).await?);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -681,8 +676,7 @@ async fn upload_avatar(
     tokio::fs::rename(&partial, &path)
         .await
         .map_err(Error::internal)?;
-    store::set_avatar(&app.db, &id, media_type).await?;
-    app.forget_account(&id);
+    app.publish(store::set_avatar(&app.db, &id, media_type).await?);
     notifications::notify(
         &app.db,
         &id,

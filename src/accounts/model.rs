@@ -144,6 +144,25 @@ pub fn mask_phone(phone: &str) -> String {
     format!("+{head} •••• ••• {tail}")
 }
 
+/// An account changed (profile, role, second factor, phone, picture, enablement,
+/// deletion, project membership): whatever keeps a copy of it must read it afresh.
+/// Account writes in the store return one; the caller hands it to
+/// [`AppState::publish`](crate::app::AppState::publish) once the write is committed,
+/// which is the one place its consumers (today the session cache) hear of it.
+#[must_use = "publish it (AppState::publish) so cached sessions read the account afresh"]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountChanged {
+    pub account_id: String,
+}
+
+impl AccountChanged {
+    pub fn of(account_id: &str) -> Self {
+        Self {
+            account_id: account_id.to_owned(),
+        }
+    }
+}
+
 /// A stored account.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AccountRow {
