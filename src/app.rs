@@ -14,6 +14,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::accounts::model::AccountChanged;
 use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
@@ -88,10 +89,11 @@ impl AppState {
 }
 
 impl AppState {
-    /// An account changed (profile, role, second factor, enablement, deletion): cached
-    /// sessions must read it afresh.
-    pub fn forget_account(&self, account_id: &str) {
-        self.sessions.forget_account(account_id);
+    /// Tell this instance's consumers that an account changed. The one place the session
+    /// cache forgets an account for a change; the event bus (DESIGN.md "One bus for
+    /// everything that happens") later carries the same event to every instance.
+    pub fn publish(&self, change: AccountChanged) {
+        self.sessions.forget_account(&change.account_id);
     }
 }
 

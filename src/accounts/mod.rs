@@ -378,7 +378,7 @@ async fn update(
     if let Some(roles) = &req.roles {
         let role = first_role(roles)?;
         policy::can_change_role(actor, target(&before), role)?;
-        row.role = role.as_str().to_owned();
+        row.role = role;
     }
     let mut disabled_now = false;
     if let Some(enablement) = req.enablement {
@@ -411,8 +411,7 @@ async fn update(
         // Before saving: when the account's messages are used up (429), nothing changes.
         oauth::send_email_change(&app, &before, email).await?;
     }
-    store::save_profile(&app.db, &row).await?;
-    app.forget_account(&row.id);
+    app.publish(store::save_profile(&app.db, &row).await?);
     if disabled_now {
         tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
         crate::stream::sessions::end_for_account(&app, &row.id).await?;
@@ -480,8 +479,7 @@ async fn change_mfa(
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
     row.use_mfa = i64::from(req.use_mfa);
-    store::save_profile(&app.db, &row).await?;
-    app.forget_account(&row.id);
+    app.publish(store::save_profile(&app.db, &row).await?);
     Ok(Api::ok(Account::from(&row)))
 }
 
@@ -494,8 +492,7 @@ async fn remove(
     policy::can_delete(user.actor(), target(&row))?;
     // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
     crate::stream::sessions::end_for_account(&app, &id).await?;
-    store::delete(&app.db, &id).await?;
-    app.forget_account(&id);
+    app.publish(store::delete(&app.db, &id).await?);
     let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;
     Ok(Api::ok(()))
 }
@@ -538,7 +535,7 @@ async fn change_password(
             other => other,
         })?;
     let hash = app.passwords.hash(&new_password).await?;
-    store::set_password_hash(&app.db, &id, &hash).await?;
+    app.publish(store::set_password_hash(&app.db, &id, &hash).await?);
     tokens::revoke_other_sessions(
         &app.db,
         &app.sessions,
@@ -573,19 +570,12 @@ async fn start_phone_change(
     // Asked before the code is stored: a refused SMS leaves nothing behind.
     let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
-    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
-    sqlx::query(
-        "INSERT INTO phone_verifications (account_id, phone, otp_hash, expires_at) \
-         VALUES ($1, $2, $3, $4)",
+    store::replace_phone_verification(
+        &app.db,
+        &id,
+        phone.as_str(),
+        &auth_store::otp_hash(&id, &code),
     )
-    .bind(&id)
-    .bind(phone.as_str())
-    .bind(auth_store::otp_hash(&id, &code))
-    .bind(now_ms() + auth_store::OTP_TTL_MS)
-    .execute(&app.db)
     .await?;
     let body = Msg::SmsPhoneCode
         .with("code", code.as_str())
@@ -613,34 +603,16 @@ async fn verify_phone_change(
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
-    let now = now_ms();
-    let taken = sqlx::query(
-        "UPDATE phone_verifications SET attempts = attempts + 1 \
-         WHERE account_id = $1 AND attempts < $2 AND expires_at > $3",
-    )
-    .bind(&id)
-    .bind(auth_store::OTP_MAX_TRIES)
-    .bind(now)
-    .execute(&app.db)
+    let given = auth_store::otp_hash(&id, req.code.trim());
+    match store::verify_phone_change(&app.db, &id, |expected| {
+        crate::crypto::constant_time_eq(&given, expected)
+    })
     .await?
-    .rows_affected();
-    if taken != 1 {
-        return Err(Error::bad_request(Msg::PhoneCodeExpired));
+    {
+        store::PhoneCheck::Expired => return Err(Error::bad_request(Msg::PhoneCodeExpired)),
+        store::PhoneCheck::Incorrect => return Err(Error::bad_request(Msg::CodeIncorrect)),
+        store::PhoneCheck::Verified(changed) => app.publish(changed),
     }
-    let (phone, expected): (String, String) =
-        sqlx::query_as("SELECT phone, otp_hash FROM phone_verifications WHERE account_id = $1")
-            .bind(&id)
-            .fetch_one(&app.db)
-            .await?;
-    if !crate::crypto::constant_time_eq(&auth_store::otp_hash(&id, req.code.trim()), &expected) {
-        return Err(Error::bad_request(Msg::CodeIncorrect));
-    }
-    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
-        .bind(&id)
-        .execute(&app.db)
-        .await?;
-    store::set_phone(&app.db, &id, Some(&phone)).await?;
-    app.forget_account(&id);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -657,8 +629,7 @@ async fn remove_phone(
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
-    store::set_phone(&app.db, &id, None).await?;
-    app.forget_account(&id);
+    app.publish(store::set_phone(&app.db, &id, None).await?);
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
@@ -705,8 +676,7 @@ async fn upload_avatar(
     tokio::fs::rename(&partial, &path)
         .await
         .map_err(Error::internal)?;
-    store::set_avatar(&app.db, &id, media_type).await?;
-    app.forget_account(&id);
+    app.publish(store::set_avatar(&app.db, &id, media_type).await?);
     notifications::notify(
         &app.db,
         &id,

@@ -41,6 +41,19 @@ impl Role {
     }
 }
 
+/// A stored role; an unknown value is an error, never a silent default.
+impl TryFrom<String> for Role {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Ok(match value.as_str() {
+            "user" => Self::User,
+            "admin" => Self::Admin,
+            "sa" => Self::Sa,
+            _ => return Err(format!("unknown account role {value:?}")),
+        })
+    }
+}
+
 /// A lower-cased, syntactically valid e-mail address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
@@ -131,6 +144,25 @@ pub fn mask_phone(phone: &str) -> String {
     format!("+{head} •••• ••• {tail}")
 }
 
+/// An account changed (profile, role, second factor, phone, picture, enablement,
+/// deletion, project membership): whatever keeps a copy of it must read it afresh.
+/// Account writes in the store return one; the caller hands it to
+/// [`AppState::publish`](crate::app::AppState::publish) once the write is committed,
+/// which is the one place its consumers (today the session cache) hear of it.
+#[must_use = "publish it (AppState::publish) so cached sessions read the account afresh"]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountChanged {
+    pub account_id: String,
+}
+
+impl AccountChanged {
+    pub fn of(account_id: &str) -> Self {
+        Self {
+            account_id: account_id.to_owned(),
+        }
+    }
+}
+
 /// A stored account.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AccountRow {
@@ -138,7 +170,8 @@ pub struct AccountRow {
     pub login: String,
     pub first_name: String,
     pub last_name: String,
-    pub role: String,
+    #[sqlx(try_from = "String")]
+    pub role: Role,
     pub enabled: i64,
     pub use_mfa: i64,
     pub phone: Option<String>,
@@ -157,7 +190,7 @@ pub struct AccountRow {
 
 impl AccountRow {
     pub fn role(&self) -> Role {
-        Role::parse(&self.role).unwrap_or(Role::User)
+        self.role
     }
     pub fn enabled(&self) -> bool {
         self.enabled != 0
@@ -276,6 +309,16 @@ impl From<&AccountRow> for Account {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_roles_decode_and_an_unknown_one_is_an_error() {
+        for role in [Role::User, Role::Admin, Role::Sa] {
+            assert_eq!(Role::try_from(role.as_str().to_owned()), Ok(role));
+        }
+        assert!(Role::try_from("owner".to_owned()).is_err());
+        assert!(Role::try_from("Admin".to_owned()).is_err());
+        assert!(Role::try_from(String::new()).is_err());
+    }
 
     #[test]
     fn emails_are_lower_cased_and_checked() {

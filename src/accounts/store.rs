@@ -2,7 +2,8 @@
 
 use sqlx::AssertSqlSafe;
 
-use super::model::{AccountRow, Role};
+use super::model::{AccountChanged, AccountRow, Role};
+use crate::auth::store::{OTP_MAX_TRIES, OTP_TTL_MS};
 use crate::db::{Db, flag, now_ms};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Lang;
@@ -154,7 +155,8 @@ pub async fn list(db: &Db, filter: &ListFilter) -> Result<(Vec<AccountRow>, i64)
 }
 
 /// Write back the editable fields of a row.
-pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
+#[tracing::instrument(skip_all)]
+pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE accounts SET login = $2, first_name = $3, last_name = $4, role = $5, \
          enabled = $6, use_mfa = $7, notes = $8, language = $9, updated_at = $10 WHERE id = $1",
@@ -163,7 +165,7 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
     .bind(&row.login)
     .bind(&row.first_name)
     .bind(&row.last_name)
-    .bind(&row.role)
+    .bind(row.role.as_str())
     .bind(row.enabled)
     .bind(row.use_mfa)
     .bind(&row.notes)
@@ -172,7 +174,7 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<()> {
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
-    Ok(())
+    Ok(AccountChanged::of(&row.id))
 }
 
 #[tracing::instrument(skip_all)]
@@ -227,30 +229,118 @@ pub async fn set_login<'e>(
     Ok(())
 }
 
-pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<()> {
+#[tracing::instrument(skip_all)]
+pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<AccountChanged> {
     sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
         .bind(id)
         .bind(hash)
         .bind(now_ms())
         .execute(db)
         .await?;
-    Ok(())
+    Ok(AccountChanged::of(id))
 }
 
 /// Enrol (or, with `None`, remove) the second-factor phone. Removing it leaves the second
 /// factor as it is: an account with it on then enrols a new phone at its next sign-in
 /// through a link e-mailed to its address (a password alone does not enrol one).
-pub async fn set_phone(db: &Db, id: &str, phone: Option<&str>) -> Result<()> {
+#[tracing::instrument(skip_all)]
+pub async fn set_phone(db: &Db, id: &str, phone: Option<&str>) -> Result<AccountChanged> {
     sqlx::query("UPDATE accounts SET phone = $2, updated_at = $3 WHERE id = $1")
         .bind(id)
         .bind(phone)
         .bind(now_ms())
         .execute(db)
         .await?;
+    Ok(AccountChanged::of(id))
+}
+
+/// Store the code sent to a new phone, replacing any code sent before (one transaction).
+#[tracing::instrument(skip_all)]
+pub async fn replace_phone_verification(
+    db: &Db,
+    account_id: &str,
+    phone: &str,
+    otp_hash: &str,
+) -> Result<()> {
+    let mut tx = db.begin().await?;
+    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO phone_verifications (account_id, phone, otp_hash, expires_at) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(account_id)
+    .bind(phone)
+    .bind(otp_hash)
+    .bind(now_ms() + OTP_TTL_MS)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
     Ok(())
 }
 
-pub async fn set_avatar(db: &Db, id: &str, media_type: &str) -> Result<()> {
+/// How checking a phone code went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PhoneCheck {
+    /// No live code with tries left.
+    Expired,
+    /// The code was wrong; the try is spent.
+    Incorrect,
+    /// The code was right: the phone is the account's now.
+    Verified(AccountChanged),
+}
+
+/// Check a code sent to a new phone, in one transaction: take a try (the try stays taken
+/// when the code is wrong), read the pending phone, and when `matches` accepts its stored
+/// code hash, spend the code and set the phone.
+#[tracing::instrument(skip_all)]
+pub async fn verify_phone_change(
+    db: &Db,
+    account_id: &str,
+    matches: impl FnOnce(&str) -> bool,
+) -> Result<PhoneCheck> {
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    let taken = sqlx::query(
+        "UPDATE phone_verifications SET attempts = attempts + 1 \
+         WHERE account_id = $1 AND attempts < $2 AND expires_at > $3",
+    )
+    .bind(account_id)
+    .bind(OTP_MAX_TRIES)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if taken != 1 {
+        return Ok(PhoneCheck::Expired);
+    }
+    let (phone, expected): (String, String) =
+        sqlx::query_as("SELECT phone, otp_hash FROM phone_verifications WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    if !matches(&expected) {
+        tx.commit().await?;
+        return Ok(PhoneCheck::Incorrect);
+    }
+    sqlx::query("DELETE FROM phone_verifications WHERE account_id = $1")
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE accounts SET phone = $2, updated_at = $3 WHERE id = $1")
+        .bind(account_id)
+        .bind(&phone)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(PhoneCheck::Verified(AccountChanged::of(account_id)))
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn set_avatar(db: &Db, id: &str, media_type: &str) -> Result<AccountChanged> {
     let now = now_ms();
     sqlx::query(
         "UPDATE accounts SET avatar_type = $2, avatar_version = $3, updated_at = $3 WHERE id = $1",
@@ -260,15 +350,16 @@ pub async fn set_avatar(db: &Db, id: &str, media_type: &str) -> Result<()> {
     .bind(now)
     .execute(db)
     .await?;
-    Ok(())
+    Ok(AccountChanged::of(id))
 }
 
-pub async fn delete(db: &Db, id: &str) -> Result<bool> {
-    let done = sqlx::query("DELETE FROM accounts WHERE id = $1")
+#[tracing::instrument(skip_all)]
+pub async fn delete(db: &Db, id: &str) -> Result<AccountChanged> {
+    sqlx::query("DELETE FROM accounts WHERE id = $1")
         .bind(id)
         .execute(db)
         .await?;
-    Ok(done.rows_affected() > 0)
+    Ok(AccountChanged::of(id))
 }
 
 pub struct Figures {

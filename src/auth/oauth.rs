@@ -535,8 +535,7 @@ async fn complete_second_factor(
         return Err(Error::unauthorized(Msg::MfaSessionExpired));
     }
     if let Some(phone) = &challenge.pending_phone {
-        accounts::set_phone(&app.db, &challenge.account_id, Some(phone)).await?;
-        app.forget_account(&challenge.account_id);
+        app.publish(accounts::set_phone(&app.db, &challenge.account_id, Some(phone)).await?);
     }
     let account = live_account(app, &challenge.account_id).await?;
     // This session passed the second factor: it may change the phone later.
@@ -882,7 +881,7 @@ pub async fn reset(
         // The link reached its owner through the mailbox: the address is proven.
         accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.forget_account(&account_id);
+        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
         // A new password ends every existing session.
         tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
         // The owner proved themselves through the mailbox: every throttle of the account
@@ -1021,7 +1020,7 @@ pub async fn verify_email(
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
         accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.forget_account(&account_id);
+        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
         Ok(())
     }
     .await;
@@ -1093,7 +1092,7 @@ pub async fn confirm_email(
                 .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
         accounts::set_login(&mut *tx, &account_id, &new_login).await?;
         tx.commit().await?;
-        app.forget_account(&account_id);
+        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
         Ok(())
     }
     .await;

@@ -57,7 +57,7 @@ impl TokenKeys {
         let claims = AccessClaims {
             sub: account.id.clone(),
             sid: session_id.to_owned(),
-            role: account.role.clone(),
+            role: account.role.as_str().to_owned(),
             cid: client_id.to_owned(),
             iat: now,
             exp: now + ACCESS_TTL_SECS,

@@ -9,7 +9,7 @@ use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
 
 use self::store::ProjectRow;
-use crate::accounts::model::Email;
+use crate::accounts::model::{AccountChanged, Email};
 use crate::accounts::store as accounts;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
@@ -188,7 +188,7 @@ async fn update(
     store::save(&app.db, &row).await?;
     // Members' cached sessions carry the project's name.
     for member in store::members(&app.db, &row.id).await? {
-        app.forget_account(&member.id);
+        app.publish(AccountChanged::of(&member.id));
     }
     Ok(Api::ok(to_project(&app, row).await?))
 }
@@ -206,7 +206,7 @@ async fn remove(
         return Err(Error::not_found(Msg::ProjectNotFound));
     }
     for member in members {
-        app.forget_account(&member.id);
+        app.publish(AccountChanged::of(&member.id));
     }
     Ok(Api::ok(()))
 }
@@ -237,7 +237,7 @@ async fn add_member(
     }
     .ok_or_else(|| Error::not_found(Msg::AccountNotFound))?;
     store::add_member(&app.db, &id, &account.id).await?;
-    app.forget_account(&account.id);
+    app.publish(AccountChanged::of(&account.id));
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -250,7 +250,7 @@ async fn remove_member(
         .await?
         .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     store::remove_member(&app.db, &id, &account_id).await?;
-    app.forget_account(&account_id);
+    app.publish(AccountChanged::of(&account_id));
     Ok(Api::ok(to_project(&app, row).await?))
 }
 

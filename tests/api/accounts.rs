@@ -329,3 +329,65 @@ async fn staff_see_account_figures_for_the_last_thirty_days() {
         StatusCode::FORBIDDEN
     );
 }
+
+#[tokio::test]
+async fn an_account_write_reaches_the_cached_session_at_once() {
+    let app = spawn_app().await;
+    let sa = app.account("sa-cache@example.com", Role::Sa).await;
+    let admin = app.account("admin-cache@example.com", Role::Admin).await;
+    let sa_tokens = app.sign_in(&sa.login).await;
+    let admin_tokens = app.sign_in(&admin.login).await;
+
+    // The admin's session is cached as staff.
+    let (status, _) = app
+        .get("/api/v1/accounts", Some(&admin_tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = app
+        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body["payload"][0]["person"]["firstName"],
+        admin.first_name.as_str()
+    );
+
+    // A profile edit shows in the admin's own view at once.
+    let path = format!("/api/v1/accounts/{}", admin.id);
+    let (status, _) = app
+        .put(
+            &path,
+            json!({ "person": { "firstName": "Renamed" } }),
+            &sa_tokens.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, body) = app
+        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
+        .await;
+    assert_eq!(body["payload"][0]["person"]["firstName"], "Renamed");
+
+    // A demotion takes the staff pages away at once, not when the cache entry lapses.
+    let (status, _) = app
+        .put(&path, json!({ "roles": ["user"] }), &sa_tokens.access)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .get("/api/v1/accounts", Some(&admin_tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // A disabled account's token is refused at once.
+    let (status, _) = app
+        .put(
+            &path,
+            json!({ "enablement": { "enabled": false } }),
+            &sa_tokens.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
