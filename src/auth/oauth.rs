@@ -1220,3 +1220,136 @@ pub async fn confirm_email(
     .await;
     OAuthReply::new(state, result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+    fn raw_authorization() -> RawAuthorization {
+        RawAuthorization {
+            client_id: Some("web".into()),
+            client_secret: None,
+            redirect_uri: Some("https://example.test/cb".into()),
+            code_challenge: Some(CHALLENGE.into()),
+            code_challenge_method: Some("S256".into()),
+            scope: None,
+        }
+    }
+
+    fn token_request(grant_type: Option<&str>) -> TokenRequest {
+        TokenRequest {
+            grant_type: grant_type.map(Into::into),
+            code: None,
+            redirect_uri: None,
+            code_verifier: None,
+            client_id: None,
+            client_secret: None,
+            state: None,
+            binding_code: None,
+            mfa_token: None,
+            refresh_token: None,
+        }
+    }
+
+    fn is_bad_request(result: Result<impl std::fmt::Debug>) -> bool {
+        matches!(result, Err(Error::BadRequest(_)))
+    }
+
+    #[test]
+    fn an_authorization_request_parses_with_the_default_scope() {
+        let req = AuthorizationRequest::try_from(raw_authorization()).unwrap();
+        assert_eq!(req.code_challenge, CHALLENGE);
+        assert_eq!(req.redirect_uri, "https://example.test/cb");
+        assert_eq!(req.scope, DEFAULT_SCOPE);
+        assert_eq!(req.client_id.as_deref(), Some("web"));
+    }
+
+    #[test]
+    fn an_authorization_request_without_s256_or_a_well_formed_challenge_is_refused() {
+        let mut plain = raw_authorization();
+        plain.code_challenge_method = Some("plain".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(plain)));
+        let mut short = raw_authorization();
+        short.code_challenge = Some("abc".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(short)));
+        let mut missing = raw_authorization();
+        missing.redirect_uri = Some(String::new());
+        assert!(is_bad_request(AuthorizationRequest::try_from(missing)));
+    }
+
+    #[test]
+    fn an_unknown_scope_is_refused_and_a_known_one_is_normalised() {
+        let mut unknown = raw_authorization();
+        unknown.scope = Some("openid admin".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(unknown)));
+        let mut known = raw_authorization();
+        known.scope = Some("  openid   offline_access ".into());
+        let req = AuthorizationRequest::try_from(known).unwrap();
+        assert_eq!(req.scope, "openid offline_access");
+    }
+
+    #[test]
+    fn each_grant_type_parses_into_its_grant() {
+        let mut code = token_request(Some("authorization_code"));
+        code.code = Some("c".into());
+        code.redirect_uri = Some("r".into());
+        code.code_verifier = Some("v".into());
+        assert_eq!(
+            Token::try_from(code).unwrap().grant,
+            Grant::AuthorizationCode {
+                code: "c".into(),
+                redirect_uri: "r".into(),
+                code_verifier: "v".into()
+            }
+        );
+        let mut mfa = token_request(Some("mfa_code"));
+        mfa.mfa_token = Some("m".into());
+        mfa.binding_code = Some(" 123456 ".into());
+        mfa.code_verifier = Some("v".into());
+        assert_eq!(
+            Token::try_from(mfa).unwrap().grant,
+            Grant::MfaCode {
+                mfa_token: "m".into(),
+                binding_code: "123456".into(),
+                code_verifier: "v".into()
+            }
+        );
+        let mut refresh = token_request(Some("refresh_token"));
+        refresh.refresh_token = Some(String::new());
+        assert_eq!(
+            Token::try_from(refresh).unwrap().grant,
+            Grant::RefreshToken {
+                refresh_token: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_missing_or_unknown_grant_or_a_missing_field_is_refused() {
+        assert!(is_bad_request(Token::try_from(token_request(None))));
+        assert!(is_bad_request(Token::try_from(token_request(Some(
+            "password"
+        )))));
+        assert!(is_bad_request(Token::try_from(token_request(Some(
+            "authorization_code"
+        )))));
+        let mut mfa = token_request(Some("mfa_code"));
+        mfa.mfa_token = Some("m".into());
+        mfa.binding_code = Some("1".into());
+        assert!(is_bad_request(Token::try_from(mfa)));
+    }
+
+    #[test]
+    fn the_mfa_grant_has_its_own_rate_limit_bucket() {
+        assert!(matches!(
+            token_request(Some("mfa_code")).endpoint(),
+            Endpoint::CodeCheck
+        ));
+        assert!(matches!(
+            token_request(Some("authorization_code")).endpoint(),
+            Endpoint::Token
+        ));
+    }
+}
