@@ -1027,6 +1027,25 @@ pub struct RegisterRequest {
     state: Option<String>,
 }
 
+/// A registration, parsed: an e-mail address and a password that meets the policy.
+struct Register {
+    email: Email,
+    password: Password,
+    client_id: Option<String>,
+}
+
+impl TryFrom<RegisterRequest> for Register {
+    type Error = Error;
+
+    fn try_from(req: RegisterRequest) -> Result<Self> {
+        Ok(Self {
+            email: Email::parse(required(&req.email, "email")?)?,
+            password: Password::parse(required(&req.password, "password")?)?,
+            client_id: req.client_id,
+        })
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(app): State<AppState>,
@@ -1037,10 +1056,9 @@ pub async fn register(
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::Register)?;
+        let req: Register = req.try_into()?;
         client_of(&app, &headers, &req.client_id, &None).await?;
-        let email = Email::parse(required(&req.email, "email")?)?;
-        let password = Password::parse(required(&req.password, "password")?)?;
-        sign_up(&app, &email, &password, "", "").await
+        sign_up(&app, &req.email, &req.password, "", "").await
     }
     .await;
     OAuthReply::created(state, result)
@@ -1350,6 +1368,25 @@ mod tests {
         assert!(matches!(
             token_request(Some("authorization_code")).endpoint(),
             Endpoint::Token
+        ));
+    }
+
+    #[test]
+    fn a_registration_needs_a_valid_email_and_a_policy_password() {
+        let register = |email: &str, password: &str| {
+            Register::try_from(RegisterRequest {
+                email: Some(email.into()),
+                password: Some(password.into()),
+                code_verifier: None,
+                client_id: None,
+                state: None,
+            })
+        };
+        assert!(register("fan@example.test", "a long enough passphrase 42").is_ok());
+        assert!(register("not an address", "a long enough passphrase 42").is_err());
+        assert!(register("fan@example.test", "x").is_err());
+        assert!(is_bad_request(
+            register("", "a long enough passphrase 42").map(|_| ())
         ));
     }
 }
