@@ -107,6 +107,49 @@ fn verifier_matches(verifier: &str, challenge: &str) -> bool {
     is_valid_pkce_verifier(verifier) && constant_time_eq(&pkce_challenge(verifier), challenge)
 }
 
+/// What serde reads of the authorization part of a request (`authorize`, QR start).
+pub struct RawAuthorization {
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+    pub scope: Option<String>,
+}
+
+/// The authorization part of a request, parsed: the PKCE challenge is S256 and well
+/// formed, the redirect URI is there and the scope is known. The client is named but
+/// not yet authenticated.
+#[derive(Debug)]
+pub struct AuthorizationRequest {
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    redirect_uri: String,
+    code_challenge: String,
+    scope: String,
+}
+
+impl TryFrom<RawAuthorization> for AuthorizationRequest {
+    type Error = Error;
+
+    fn try_from(raw: RawAuthorization) -> Result<Self> {
+        let challenge = required(&raw.code_challenge, "code_challenge")?;
+        check_challenge(
+            challenge,
+            required(&raw.code_challenge_method, "code_challenge_method")?,
+        )?;
+        let redirect_uri = required(&raw.redirect_uri, "redirect_uri")?.to_owned();
+        let scope = parse_scope(&raw.scope)?;
+        Ok(Self {
+            code_challenge: challenge.to_owned(),
+            redirect_uri,
+            scope,
+            client_id: raw.client_id,
+            client_secret: raw.client_secret,
+        })
+    }
+}
+
 /// The checked parameters of an authorization request (shared by `authorize` and QR).
 pub struct AuthorizationParams {
     pub client: Client,
@@ -116,33 +159,21 @@ pub struct AuthorizationParams {
 }
 
 impl AuthorizationParams {
-    #[allow(clippy::too_many_arguments)]
+    /// Authenticate the request's client and check its redirect URI is registered.
     pub async fn check(
         app: &AppState,
         headers: &HeaderMap,
-        client_id: &Option<String>,
-        client_secret: &Option<String>,
-        redirect_uri: &Option<String>,
-        code_challenge: &Option<String>,
-        code_challenge_method: &Option<String>,
-        scope: &Option<String>,
+        req: AuthorizationRequest,
     ) -> Result<Self> {
-        let challenge = required(code_challenge, "code_challenge")?;
-        check_challenge(
-            challenge,
-            required(code_challenge_method, "code_challenge_method")?,
-        )?;
-        let redirect_uri = required(redirect_uri, "redirect_uri")?;
-        let scope = parse_scope(scope)?;
-        let client = client_of(app, headers, client_id, client_secret).await?;
-        if !client.allows_redirect(redirect_uri) {
+        let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
+        if !client.allows_redirect(&req.redirect_uri) {
             return Err(Error::bad_request(Msg::RedirectNotRegistered));
         }
         Ok(Self {
             client,
-            redirect_uri: redirect_uri.to_owned(),
-            code_challenge: challenge.to_owned(),
-            scope,
+            redirect_uri: req.redirect_uri,
+            code_challenge: req.code_challenge,
+            scope: req.scope,
         })
     }
 }
@@ -163,6 +194,48 @@ pub struct AuthorizeRequest {
     client_secret: Option<String>,
     state: Option<String>,
     nonce: Option<String>,
+}
+
+/// An authorization request, parsed: response type and mode, the authorization part,
+/// then the credentials. An e-mail that does not parse names no account (the same
+/// answer as a wrong password).
+#[derive(Debug)]
+struct Authorize {
+    authorization: AuthorizationRequest,
+    email: Option<Email>,
+    password: String,
+    nonce: Option<String>,
+}
+
+impl TryFrom<AuthorizeRequest> for Authorize {
+    type Error = Error;
+
+    fn try_from(req: AuthorizeRequest) -> Result<Self> {
+        if req.response_type.as_deref() != Some("code") {
+            return Err(Error::bad_request(Msg::ResponseTypeCode));
+        }
+        if let Some(mode) = req.response_mode.as_deref()
+            && mode != "query"
+        {
+            return Err(Error::bad_request(Msg::ResponseModeQuery));
+        }
+        let authorization = AuthorizationRequest::try_from(RawAuthorization {
+            client_id: req.client_id,
+            client_secret: req.client_secret,
+            redirect_uri: req.redirect_uri,
+            code_challenge: req.code_challenge,
+            code_challenge_method: req.code_challenge_method,
+            scope: req.scope,
+        })?;
+        let password = required(&req.password, "password")?.to_owned();
+        let email = Email::parse(required(&req.email, "email")?).ok();
+        Ok(Self {
+            authorization,
+            email,
+            password,
+            nonce: req.nonce,
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -193,29 +266,9 @@ async fn authorize_inner(
     req: AuthorizeRequest,
 ) -> Result<(CodePayload, String)> {
     app.limits.check_ip(ip, Endpoint::Authorize)?;
-    if req.response_type.as_deref() != Some("code") {
-        return Err(Error::bad_request(Msg::ResponseTypeCode));
-    }
-    if let Some(mode) = req.response_mode.as_deref()
-        && mode != "query"
-    {
-        return Err(Error::bad_request(Msg::ResponseModeQuery));
-    }
-    let params = AuthorizationParams::check(
-        app,
-        headers,
-        &req.client_id,
-        &req.client_secret,
-        &req.redirect_uri,
-        &req.code_challenge,
-        &req.code_challenge_method,
-        &req.scope,
-    )
-    .await?;
-    let password = required(&req.password, "password")?;
-    let email = Email::parse(required(&req.email, "email")?);
-
-    let account = verify_credentials(app, email.ok(), password, ip, headers).await?;
+    let req: Authorize = req.try_into()?;
+    let params = AuthorizationParams::check(app, headers, req.authorization).await?;
+    let account = verify_credentials(app, req.email, &req.password, ip, headers).await?;
     let code = store::issue_code(
         &app.db,
         store::CodeGrant {
@@ -289,6 +342,78 @@ pub struct TokenRequest {
     refresh_token: Option<String>,
 }
 
+/// A token request's grant, its fields present.
+#[derive(Debug, PartialEq)]
+enum Grant {
+    AuthorizationCode {
+        code: String,
+        redirect_uri: String,
+        code_verifier: String,
+    },
+    MfaCode {
+        mfa_token: String,
+        binding_code: String,
+        code_verifier: String,
+    },
+    /// Without a token in the body, the refresh cookie is read.
+    RefreshToken { refresh_token: Option<String> },
+}
+
+/// A token request, parsed: the grant and the client it names.
+#[derive(Debug)]
+struct Token {
+    grant: Grant,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+}
+
+impl TokenRequest {
+    /// The rate-limit bucket, chosen before anything is parsed: MFA codes have their own.
+    fn endpoint(&self) -> Endpoint {
+        match self.grant_type.as_deref() {
+            Some("mfa_code") => Endpoint::CodeCheck,
+            _ => Endpoint::Token,
+        }
+    }
+}
+
+impl TryFrom<TokenRequest> for Token {
+    type Error = Error;
+
+    fn try_from(req: TokenRequest) -> Result<Self> {
+        let owned = |value: &Option<String>, name: &str| required(value, name).map(str::to_owned);
+        let grant = match required(&req.grant_type, "grant_type")? {
+            "authorization_code" => Grant::AuthorizationCode {
+                code: owned(&req.code, "code")?,
+                redirect_uri: owned(&req.redirect_uri, "redirect_uri")?,
+                code_verifier: owned(&req.code_verifier, "code_verifier")?,
+            },
+            "mfa_code" => Grant::MfaCode {
+                mfa_token: owned(&req.mfa_token, "mfa_token")?,
+                binding_code: required(&req.binding_code, "binding_code")?
+                    .trim()
+                    .to_owned(),
+                // The flow's PKCE verifier proves this is the client that started it
+                // (RFC 9700 2.1.1): an MFA token and a code alone are not enough.
+                code_verifier: owned(&req.code_verifier, "code_verifier")?,
+            },
+            "refresh_token" => Grant::RefreshToken {
+                refresh_token: req.refresh_token.filter(|t| !t.is_empty()),
+            },
+            other => {
+                return Err(Error::bad_request(
+                    Msg::UnsupportedGrant.with("grant", other),
+                ));
+            }
+        };
+        Ok(Self {
+            grant,
+            client_id: req.client_id,
+            client_secret: req.client_secret,
+        })
+    }
+}
+
 /// `status: "OK"` with tokens, or `status: "E108"` with an MFA token.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
@@ -321,23 +446,26 @@ async fn token_inner(
     req: TokenRequest,
     cookies: &mut Vec<axum::http::HeaderValue>,
 ) -> Result<TokenPayload> {
-    let grant = required(&req.grant_type, "grant_type")?.to_owned();
-    let endpoint = if grant == "mfa_code" {
-        Endpoint::CodeCheck
-    } else {
-        Endpoint::Token
-    };
-    app.limits.check_ip(ip, endpoint)?;
+    app.limits.check_ip(ip, req.endpoint())?;
+    let req: Token = req.try_into()?;
     let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
-    let payload = match grant.as_str() {
-        "authorization_code" => exchange_code(app, &client, &req).await,
-        "mfa_code" => complete_second_factor(app, &client, &req).await,
-        "refresh_token" => {
+    let payload = match &req.grant {
+        Grant::AuthorizationCode {
+            code,
+            redirect_uri,
+            code_verifier,
+        } => exchange_code(app, &client, code, redirect_uri, code_verifier).await,
+        Grant::MfaCode {
+            mfa_token,
+            binding_code,
+            code_verifier,
+        } => complete_second_factor(app, &client, mfa_token, binding_code, code_verifier).await,
+        Grant::RefreshToken { refresh_token } => {
             // From the body, or else from the refresh cookie (the dashboard never sees it).
-            let from_cookie = req.refresh_token.as_deref().is_none_or(str::is_empty);
-            let refresh = match from_cookie {
-                true => cookies::read(headers, cookies::REFRESH),
-                false => req.refresh_token.clone(),
+            let from_cookie = refresh_token.is_none();
+            let refresh = match refresh_token {
+                None => cookies::read(headers, cookies::REFRESH),
+                Some(token) => Some(token.clone()),
             };
             let refresh = required(&refresh, "refresh_token")?;
             let rotated =
@@ -351,9 +479,6 @@ async fn token_inner(
             }
             rotated.map(TokenPayload::Tokens)
         }
-        other => Err(Error::bad_request(
-            Msg::UnsupportedGrant.with("grant", other),
-        )),
     }?;
     Ok(match payload {
         // A cookie client's refresh token leaves the body for an HttpOnly cookie.
@@ -370,11 +495,10 @@ async fn token_inner(
 async fn exchange_code(
     app: &AppState,
     client: &Client,
-    req: &TokenRequest,
+    code: &str,
+    redirect_uri: &str,
+    verifier: &str,
 ) -> Result<TokenPayload> {
-    let code = required(&req.code, "code")?;
-    let redirect_uri = required(&req.redirect_uri, "redirect_uri")?;
-    let verifier = required(&req.code_verifier, "code_verifier")?;
     let grant = match store::spend_code(&app.db, code).await? {
         SpentCode::Fresh(grant) => grant,
         SpentCode::Replayed(session) => {
@@ -501,13 +625,10 @@ async fn live_challenge(app: &AppState, mfa_token: &str, client: &Client) -> Res
 async fn complete_second_factor(
     app: &AppState,
     client: &Client,
-    req: &TokenRequest,
+    mfa_token: &str,
+    binding_code: &str,
+    verifier: &str,
 ) -> Result<TokenPayload> {
-    let mfa_token = required(&req.mfa_token, "mfa_token")?;
-    let binding_code = required(&req.binding_code, "binding_code")?.trim();
-    // The flow's PKCE verifier proves this is the client that started it (RFC 9700
-    // 2.1.1): an MFA token and a code alone are not enough.
-    let verifier = required(&req.code_verifier, "code_verifier")?;
     let challenge = live_challenge(app, mfa_token, client).await?;
     if !verifier_matches(verifier, &challenge.code_challenge) {
         return Err(Error::bad_request(Msg::VerifierMismatch));
@@ -905,6 +1026,25 @@ pub struct RegisterRequest {
     state: Option<String>,
 }
 
+/// A registration, parsed: an e-mail address and a password that meets the policy.
+struct Register {
+    email: Email,
+    password: Password,
+    client_id: Option<String>,
+}
+
+impl TryFrom<RegisterRequest> for Register {
+    type Error = Error;
+
+    fn try_from(req: RegisterRequest) -> Result<Self> {
+        Ok(Self {
+            email: Email::parse(required(&req.email, "email")?)?,
+            password: Password::parse(required(&req.password, "password")?)?,
+            client_id: req.client_id,
+        })
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(app): State<AppState>,
@@ -915,10 +1055,9 @@ pub async fn register(
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::Register)?;
+        let req: Register = req.try_into()?;
         client_of(&app, &headers, &req.client_id, &None).await?;
-        let email = Email::parse(required(&req.email, "email")?)?;
-        let password = Password::parse(required(&req.password, "password")?)?;
-        sign_up(&app, &email, &password, "", "").await
+        sign_up(&app, &req.email, &req.password, "", "").await
     }
     .await;
     OAuthReply::created(state, result)
@@ -1097,4 +1236,156 @@ pub async fn confirm_email(
     }
     .await;
     OAuthReply::new(state, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+    fn raw_authorization() -> RawAuthorization {
+        RawAuthorization {
+            client_id: Some("web".into()),
+            client_secret: None,
+            redirect_uri: Some("https://example.test/cb".into()),
+            code_challenge: Some(CHALLENGE.into()),
+            code_challenge_method: Some("S256".into()),
+            scope: None,
+        }
+    }
+
+    fn token_request(grant_type: Option<&str>) -> TokenRequest {
+        TokenRequest {
+            grant_type: grant_type.map(Into::into),
+            code: None,
+            redirect_uri: None,
+            code_verifier: None,
+            client_id: None,
+            client_secret: None,
+            state: None,
+            binding_code: None,
+            mfa_token: None,
+            refresh_token: None,
+        }
+    }
+
+    fn is_bad_request(result: Result<impl std::fmt::Debug>) -> bool {
+        matches!(result, Err(Error::BadRequest(_)))
+    }
+
+    #[test]
+    fn an_authorization_request_parses_with_the_default_scope() {
+        let req = AuthorizationRequest::try_from(raw_authorization()).unwrap();
+        assert_eq!(req.code_challenge, CHALLENGE);
+        assert_eq!(req.redirect_uri, "https://example.test/cb");
+        assert_eq!(req.scope, DEFAULT_SCOPE);
+        assert_eq!(req.client_id.as_deref(), Some("web"));
+    }
+
+    #[test]
+    fn an_authorization_request_without_s256_or_a_well_formed_challenge_is_refused() {
+        let mut plain = raw_authorization();
+        plain.code_challenge_method = Some("plain".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(plain)));
+        let mut short = raw_authorization();
+        short.code_challenge = Some("abc".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(short)));
+        let mut missing = raw_authorization();
+        missing.redirect_uri = Some(String::new());
+        assert!(is_bad_request(AuthorizationRequest::try_from(missing)));
+    }
+
+    #[test]
+    fn an_unknown_scope_is_refused_and_a_known_one_is_normalised() {
+        let mut unknown = raw_authorization();
+        unknown.scope = Some("openid admin".into());
+        assert!(is_bad_request(AuthorizationRequest::try_from(unknown)));
+        let mut known = raw_authorization();
+        known.scope = Some("  openid   offline_access ".into());
+        let req = AuthorizationRequest::try_from(known).unwrap();
+        assert_eq!(req.scope, "openid offline_access");
+    }
+
+    #[test]
+    fn each_grant_type_parses_into_its_grant() {
+        let mut code = token_request(Some("authorization_code"));
+        code.code = Some("c".into());
+        code.redirect_uri = Some("r".into());
+        code.code_verifier = Some("v".into());
+        assert_eq!(
+            Token::try_from(code).unwrap().grant,
+            Grant::AuthorizationCode {
+                code: "c".into(),
+                redirect_uri: "r".into(),
+                code_verifier: "v".into()
+            }
+        );
+        let mut mfa = token_request(Some("mfa_code"));
+        mfa.mfa_token = Some("m".into());
+        mfa.binding_code = Some(" 123456 ".into());
+        mfa.code_verifier = Some("v".into());
+        assert_eq!(
+            Token::try_from(mfa).unwrap().grant,
+            Grant::MfaCode {
+                mfa_token: "m".into(),
+                binding_code: "123456".into(),
+                code_verifier: "v".into()
+            }
+        );
+        let mut refresh = token_request(Some("refresh_token"));
+        refresh.refresh_token = Some(String::new());
+        assert_eq!(
+            Token::try_from(refresh).unwrap().grant,
+            Grant::RefreshToken {
+                refresh_token: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_missing_or_unknown_grant_or_a_missing_field_is_refused() {
+        assert!(is_bad_request(Token::try_from(token_request(None))));
+        assert!(is_bad_request(Token::try_from(token_request(Some(
+            "password"
+        )))));
+        assert!(is_bad_request(Token::try_from(token_request(Some(
+            "authorization_code"
+        )))));
+        let mut mfa = token_request(Some("mfa_code"));
+        mfa.mfa_token = Some("m".into());
+        mfa.binding_code = Some("1".into());
+        assert!(is_bad_request(Token::try_from(mfa)));
+    }
+
+    #[test]
+    fn the_mfa_grant_has_its_own_rate_limit_bucket() {
+        assert!(matches!(
+            token_request(Some("mfa_code")).endpoint(),
+            Endpoint::CodeCheck
+        ));
+        assert!(matches!(
+            token_request(Some("authorization_code")).endpoint(),
+            Endpoint::Token
+        ));
+    }
+
+    #[test]
+    fn a_registration_needs_a_valid_email_and_a_policy_password() {
+        let register = |email: &str, password: &str| {
+            Register::try_from(RegisterRequest {
+                email: Some(email.into()),
+                password: Some(password.into()),
+                code_verifier: None,
+                client_id: None,
+                state: None,
+            })
+        };
+        assert!(register("fan@example.test", "a long enough passphrase 42").is_ok());
+        assert!(register("not an address", "a long enough passphrase 42").is_err());
+        assert!(register("fan@example.test", "x").is_err());
+        assert!(is_bad_request(
+            register("", "a long enough passphrase 42").map(|_| ())
+        ));
+    }
 }

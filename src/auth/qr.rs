@@ -26,6 +26,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{ClientIp, CurrentUser};
+use super::oauth::{AuthorizationParams, AuthorizationRequest, RawAuthorization};
 use super::rate_limit::Endpoint;
 use super::step_up::StepUp;
 use super::store::{self, NewQr, QR_TTL_MS};
@@ -107,17 +108,15 @@ pub async fn start(
         {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
-        let params = super::oauth::AuthorizationParams::check(
-            &app,
-            &headers,
-            &req.client_id,
-            &req.client_secret,
-            &req.redirect_uri,
-            &req.code_challenge,
-            &req.code_challenge_method,
-            &req.scope,
-        )
-        .await?;
+        let authorization = AuthorizationRequest::try_from(RawAuthorization {
+            client_id: req.client_id,
+            client_secret: req.client_secret,
+            redirect_uri: req.redirect_uri,
+            code_challenge: req.code_challenge,
+            code_challenge_method: req.code_challenge_method,
+            scope: req.scope,
+        })?;
+        let params = AuthorizationParams::check(&app, &headers, authorization).await?;
         let (match_number, choices) = match_numbers();
         let choices = choices
             .iter()
