@@ -816,6 +816,26 @@ pub async fn associate(
     OAuthReply::new(state, result)
 }
 
+/// E-mail `to` (the account's address, or the new one it asked for) a message whose body
+/// names the account's owner and carries a single-use `link`, in the account's language.
+/// The link is the message's secret: redacted in the log and from lower roles' outbox.
+fn email_link(
+    app: &AppState,
+    account: &AccountRow,
+    to: &str,
+    subject: Msg,
+    body: crate::i18n::Text,
+    link: String,
+) {
+    let lang = account.language;
+    let body = body
+        .with("name", account.display_name())
+        .with("link", link.as_str())
+        .render(lang);
+    app.messenger
+        .send(OutboundMessage::email(to, subject.render(lang), body).with_secret(link));
+}
+
 /// E-mail the owner a single-use link (30 minutes) that lets the next sign-in enrol a
 /// phone. Counts as one of the account's messages.
 async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()> {
@@ -825,16 +845,13 @@ async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()>
     let token =
         store::issue_account_link(&app.db, &account.id, AccountLink::EnrolPhone, None).await?;
     let link = format!("{}/auth/login?enrol_token={token}", app.config.public_url);
-    app.messenger.send(
-        OutboundMessage::email(
-            &account.login,
-            Msg::EnrolSubject.render(account.language),
-            Msg::EnrolBody
-                .with("name", account.display_name())
-                .with("link", link.as_str())
-                .render(account.language),
-        )
-        .with_secret(link),
+    email_link(
+        app,
+        account,
+        &account.login,
+        Msg::EnrolSubject,
+        Msg::EnrolBody.into(),
+        link,
     );
     Ok(())
 }
@@ -921,16 +938,13 @@ async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
         "{}/auth/recover-password?token={token}",
         app.config.public_url
     );
-    app.messenger.send(
-        OutboundMessage::email(
-            &account.login,
-            Msg::ResetSubject.render(account.language),
-            Msg::ResetBody
-                .with("name", account.display_name())
-                .with("link", link.as_str())
-                .render(account.language),
-        )
-        .with_secret(link),
+    email_link(
+        app,
+        &account,
+        &account.login,
+        Msg::ResetSubject,
+        Msg::ResetBody.into(),
+        link,
     );
     Ok(())
 }
@@ -942,18 +956,8 @@ pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str
         "{}/auth/recover-password?token={token}&invite=1",
         app.config.public_url
     );
-    app.messenger.send(
-        OutboundMessage::email(
-            &account.login,
-            Msg::InviteSubject.render(account.language),
-            Msg::InviteBody
-                .with("name", account.display_name())
-                .with("inviter", inviter)
-                .with("link", link.as_str())
-                .render(account.language),
-        )
-        .with_secret(link),
-    );
+    let body = Msg::InviteBody.with("inviter", inviter);
+    email_link(app, account, &account.login, Msg::InviteSubject, body, link);
     Ok(())
 }
 
@@ -1120,16 +1124,13 @@ pub async fn send_verification(app: &AppState, account: &AccountRow) -> Result<(
         .take(&format!("mail:{}", account.id))?;
     let token = store::issue_link(&app.db, &account.id, LinkPurpose::Verify).await?;
     let link = format!("{}/auth/verify-email?token={token}", app.config.public_url);
-    app.messenger.send(
-        OutboundMessage::email(
-            &account.login,
-            Msg::WelcomeSubject.render(account.language),
-            Msg::WelcomeBody
-                .with("name", account.display_name())
-                .with("link", link.as_str())
-                .render(account.language),
-        )
-        .with_secret(link),
+    email_link(
+        app,
+        account,
+        &account.login,
+        Msg::WelcomeSubject,
+        Msg::WelcomeBody.into(),
+        link,
     );
     Ok(())
 }
@@ -1186,17 +1187,14 @@ pub async fn send_email_change(
     )
     .await?;
     let link = format!("{}/auth/confirm-email?token={token}", app.config.public_url);
-    app.messenger.send(
-        OutboundMessage::email(
-            new_login.as_str(),
-            Msg::EmailChangeSubject.render(account.language),
-            Msg::EmailChangeBody
-                .with("name", account.display_name())
-                .with("email", new_login.as_str())
-                .with("link", link.as_str())
-                .render(account.language),
-        )
-        .with_secret(link),
+    let body = Msg::EmailChangeBody.with("email", new_login.as_str());
+    email_link(
+        app,
+        account,
+        new_login.as_str(),
+        Msg::EmailChangeSubject,
+        body,
+        link,
     );
     app.messenger.send(OutboundMessage::email(
         &account.login,
