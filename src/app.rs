@@ -13,6 +13,7 @@ use tower::ServiceExt;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::accounts::model::AccountChanged;
 use crate::auth::passwords::Passwords;
@@ -109,17 +110,16 @@ const DASHBOARD_CSP: &str = "default-src 'self'; script-src 'self'; \
     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 pub fn router(state: AppState) -> Router {
-    let api = with_api_fallbacks(
-        Router::new()
-            .merge(crate::meta::router())
-            .merge(crate::accounts::router())
-            .merge(crate::notifications::router())
-            .merge(crate::projects::router())
-            .merge(crate::events::router())
-            .merge(crate::commerce::router())
-            .merge(crate::stream::http::api_router()),
-    );
     let oauth_prefix = state.config.oauth_prefix.clone();
+    let (api, oauth, document) = api_routers(&oauth_prefix);
+    let document = axum::body::Bytes::from(
+        serde_json::to_vec(&document).expect("the OpenAPI document serialises"),
+    );
+    let api = api.route(
+        "/openapi.json",
+        axum::routing::get(crate::openapi::serve)
+            .layer(axum::Extension(crate::openapi::Document(document))),
+    );
     // HSTS only where asked for, on an https public URL (a browser told so about a plain
     // http address would refuse it).
     let hsts = (state.config.hsts_seconds > 0 && state.config.public_url.starts_with("https://"))
@@ -133,8 +133,12 @@ pub fn router(state: AppState) -> Router {
         .flatten();
     let web_dir = state.config.web_dir.clone();
     Router::new()
-        .nest(&oauth_prefix, with_api_fallbacks(crate::auth::router()))
-        .nest("/api/v1", api)
+        .nest(&oauth_prefix, with_api_fallbacks(oauth))
+        .nest("/api/v1", with_api_fallbacks(api))
+        .route_service(
+            "/api/docs",
+            tower_http::services::ServeFile::new(web_dir.join("api-docs.html")),
+        )
         .nest("/api", Router::new().fallback(api_not_found))
         .merge(crate::commerce::pages())
         .merge(crate::stream::http::pages())
@@ -168,6 +172,29 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(crate::i18n::layer))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// The API's routers and the OpenAPI document their annotated handlers describe: both
+/// come from the same `routes!` registrations, so neither can name what the other lacks.
+pub fn api_routers(
+    oauth_prefix: &str,
+) -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
+    let (api, api_doc) = OpenApiRouter::new()
+        .merge(crate::meta::router())
+        .merge(crate::accounts::router().into())
+        .merge(crate::notifications::router().into())
+        .merge(crate::projects::router().into())
+        .merge(crate::events::router().into())
+        .merge(crate::commerce::router().into())
+        .merge(crate::stream::http::api_router().into())
+        .split_for_parts();
+    let (oauth, oauth_doc) = OpenApiRouter::from(crate::auth::router()).split_for_parts();
+    let document = crate::openapi::finish(
+        <crate::openapi::ApiDoc as utoipa::OpenApi>::openapi()
+            .nest("/api/v1", api_doc)
+            .nest(oauth_prefix, oauth_doc),
+    );
+    (api, oauth, document)
 }
 
 /// Unknown paths and methods under an API router answer in the envelope too.

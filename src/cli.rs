@@ -1,4 +1,4 @@
-//! The subcommands: `serve` and `admin create`.
+//! The subcommands: `serve`, `admin create`, `push` and `openapi`.
 
 use anyhow::Context;
 use tokio::net::TcpListener;
@@ -15,6 +15,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             command: AdminCommand::Create(args),
         } => create_account(args).await,
         Command::Push(args) => crate::stream::push::run(args).await,
+        Command::Openapi { oauth_prefix } => {
+            println!("{}", crate::openapi::pretty(&oauth_prefix)?);
+            Ok(())
+        }
     }
 }
 

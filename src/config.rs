@@ -27,6 +27,12 @@ pub enum Command {
     },
     /// Push an AAC (ADTS) file to a concert in real time, as an encoder would.
     Push(PushArgs),
+    /// Print the API's OpenAPI 3.1 document (what `/api/v1/openapi.json` serves).
+    Openapi {
+        /// The OAuth endpoints' path prefix, as `serve --oauth-prefix`.
+        #[arg(long, env = "ENCORE_OAUTH_PREFIX", default_value = "/api/v1/oauth2")]
+        oauth_prefix: String,
+    },
 }
 
 #[derive(Debug, Clone, Args)]

@@ -13,7 +13,8 @@ use serde::de::DeserializeOwned;
 use crate::error::Error;
 use crate::i18n::{Msg, Text};
 
-#[derive(Debug, Serialize)]
+/// Every answer of the API: `success` with the `payload`, or not with the `error`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Envelope<T> {
     pub success: bool,
     pub payload: Option<T>,

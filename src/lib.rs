@@ -18,6 +18,7 @@ pub mod messaging;
 pub mod meta;
 pub mod net;
 pub mod notifications;
+pub mod openapi;
 pub mod paging;
 pub mod projects;
 pub mod stream;

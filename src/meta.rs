@@ -1,14 +1,15 @@
 //! Health, version and licences, and the dev outbox for admins.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::accounts::model::Role;
 use crate::app::AppState;
 use crate::auth::extract::{MaybeUser, Staff};
-use crate::envelope::{Api, QueryParams};
+use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
 use crate::messaging::Channel;
 
@@ -17,12 +18,15 @@ pub const BUILD: &str = env!("ENCORE_BUILD");
 /// `[{name, version, license}]` of every crate in the binary, made by build.rs.
 const LICENSES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/licenses.json"));
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Health {
     status: &'static str,
     version: &'static str,
 }
 
+/// Whether this instance answers, and its version: for load balancers and probes.
+#[utoipa::path(get, path = "/health", tag = "meta",
+    responses((status = 200, description = "The instance is up.", body = Envelope<Health>)))]
 async fn health() -> Api<Health> {
     Api::ok(Health {
         status: "ok",
@@ -30,14 +34,14 @@ async fn health() -> Api<Health> {
     })
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, ToSchema)]
 struct License {
     name: String,
     version: Option<String>,
     license: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct About {
     name: &'static str,
     version: Option<&'static str>,
@@ -48,6 +52,8 @@ struct About {
 /// What Encore is and the licences of what it ships, for everyone; the versions (of
 /// Encore and of each crate) only for staff: to anyone else they are a map of which
 /// known vulnerabilities to try.
+#[utoipa::path(get, path = "/about", tag = "meta", security((), ("bearer" = [])),
+    responses((status = 200, description = "Name, licences; versions for staff.", body = Envelope<About>)))]
 async fn about(MaybeUser(user): MaybeUser) -> Result<Api<About>> {
     let staff = user.is_some_and(|u| u.account.role().is_staff());
     let mut licenses: Vec<License> =
@@ -65,19 +71,21 @@ async fn about(MaybeUser(user): MaybeUser) -> Result<Api<About>> {
     }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct OutboxQuery {
+    /// How many messages, newest first: default 50, brought into 1–500.
     limit: Option<usize>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Outbox {
     /// Whether e-mail or SMS goes to the dev outbox (no real provider configured).
     enabled: bool,
     items: Vec<OutboxItem>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct OutboxItem {
     channel: Channel,
     to: String,
@@ -92,6 +100,8 @@ struct OutboxItem {
 /// accounts below their own role and their own; those to an equal or higher account are
 /// redacted, so an admin cannot take over another admin or a super admin with their reset
 /// link. A super admin sees everything.
+#[utoipa::path(get, path = "/outbox", tag = "meta", security(("bearer" = [])), params(OutboxQuery),
+    responses((status = 200, description = "The dev outbox (admin, sa).", body = Envelope<Outbox>)))]
 async fn outbox(
     State(app): State<AppState>,
     Staff(reader): Staff,
@@ -142,9 +152,9 @@ async fn outbox(
     }))
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/health", get(health))
-        .route("/about", get(about))
-        .route("/outbox", get(outbox))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(about))
+        .routes(routes!(outbox))
 }

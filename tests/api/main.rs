@@ -12,6 +12,7 @@ mod helpers;
 mod languages;
 mod live;
 mod mfa;
+mod openapi;
 mod payments;
 mod qr;
 mod rate_limits;

@@ -1,0 +1,25 @@
+"""Checks of ours that schemathesis runs beside its own (loaded by run.py)."""
+
+import schemathesis
+
+# The one answer that is not in the envelope: the OpenAPI document itself.
+NOT_ENVELOPED = ("/api/v1/openapi.json",)
+
+
+@schemathesis.check
+def envelope(ctx, response, case):
+    """Every answer of the API is `{success, payload, error}`, success matching the status."""
+    if case.path in NOT_ENVELOPED or response.status_code == 204:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        raise AssertionError(f"not JSON: {response.text[:200]!r}") from None
+    if not isinstance(body, dict) or not {"success", "payload", "error"} <= body.keys():
+        raise AssertionError(f"not an envelope: {str(body)[:200]}")
+    ok = response.status_code < 400
+    if body["success"] is not ok:
+        raise AssertionError(f"success={body['success']} with status {response.status_code}")
+    if not ok and not (isinstance(body["error"], str) and body["error"].strip()):
+        raise AssertionError("a failure without an error message")
+    return None
