@@ -10,7 +10,7 @@ WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: run test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
-        web-test e2e system-deps services clean
+        web-test e2e api-fuzz openapi system-deps services clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
 run: system-deps web
@@ -18,8 +18,9 @@ run: system-deps web
 	./target/release/encore serve --demo
 
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
-## tests, the bundle budget, and the end-to-end tests in Debian's chromium.
-test: system-deps services lint rust-test web-test e2e
+## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis
+## against the OpenAPI document.
+test: system-deps services lint rust-test web-test e2e api-fuzz
 
 system-deps:
 	@missing=""; \
@@ -75,6 +76,23 @@ ifneq ($(WEB_PRESENT),)
 	$(CARGO) build --locked --bin encore
 	cd web && ENCORE_BIN=$(CURDIR)/target/debug/encore npm run e2e
 endif
+
+## Schemathesis (pinned, from PyPI, in a virtualenv under target/) fuzzes a running
+## Encore from its own OpenAPI document, as a fan and as a super admin.
+FUZZ_VENV := target/api-fuzz-venv
+$(FUZZ_VENV)/bin/st: scripts/api-fuzz/requirements.txt
+	python3 -m venv $(FUZZ_VENV)
+	$(FUZZ_VENV)/bin/pip install --quiet --disable-pip-version-check -r $<
+	touch $@
+
+api-fuzz: $(FUZZ_VENV)/bin/st
+	$(CARGO) build --locked --bin encore
+	SCHEMATHESIS=$(CURDIR)/$(FUZZ_VENV)/bin/st $(FUZZ_VENV)/bin/python scripts/api-fuzz/run.py
+
+## make openapi: rewrite web/openapi.json (the web client's types come from it) after an
+## API change; a test fails while it is stale.
+openapi:
+	$(CARGO) run --locked --quiet --bin encore -- openapi > web/openapi.json
 
 ## make bench: release build and the load tests; results go to docs/benchmarks.md by hand.
 bench: services

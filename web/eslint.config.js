@@ -6,7 +6,7 @@ import pluginQuery from '@tanstack/eslint-plugin-query';
 import i18next from 'eslint-plugin-i18next';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'e2e/screenshots', 'test-results'] },
+  { ignores: ['dist', 'node_modules', 'e2e/screenshots', 'test-results', 'src/lib/api-schema.ts'] },
   {
     files: ['src/**/*.{ts,tsx}'],
     extends: [

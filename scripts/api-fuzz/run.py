@@ -108,7 +108,8 @@ def main():
                 "--generation-database", "none", "--no-color",
                 "--header", f"Authorization: Bearer {tokens[role]}",
                 "--header", "Accept-Language: en",
-            ], env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks", "PYTHONPATH": str(HERE)})
+            ], env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks", "PYTHONPATH": str(HERE)},
+                cwd=data_dir)  # its caches and reports stay out of the checkout
             failed |= result.returncode != 0
     finally:
         server.terminate()

@@ -1,20 +1,12 @@
 import { API_PREFIX } from '../../lib/constants';
+import type { Schema } from '../../lib/api-types';
 import { request, requestStaticJson } from '../../lib/http';
 
-export interface LicenceEntry {
-  name: string;
-  /** Null for the server's crates when the reader is not staff. */
-  version: string | null;
-  license: string;
-}
+/** A crate or package and its licence; the version is null for the server's crates when the reader is not staff. */
+export type LicenceEntry = Schema<'License'>;
 
 /** The versions are answered to staff only (null for everyone else). */
-export interface AboutInfo {
-  name: string;
-  version: string | null;
-  build: string | null;
-  licenses: LicenceEntry[];
-}
+export type AboutInfo = Schema<'About'>;
 
 export const fetchAbout = (): Promise<AboutInfo> => request<AboutInfo>(`${API_PREFIX}/about`);
 

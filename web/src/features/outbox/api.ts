@@ -1,23 +1,13 @@
 import { API_PREFIX } from '../../lib/constants';
 import { ApiError } from '../../lib/errors';
+import type { Schema } from '../../lib/api-types';
 import { request } from '../../lib/http';
 
-/** One message of the dev mail/SMS outbox (GET /outbox). */
-export interface OutboxMessage {
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  body: string;
-  created_at: string;
-  /** Links and codes were replaced by "•••": the message is for an account of the reader's role or above. */
-  redacted: boolean;
-}
+/** One message of the dev mail/SMS outbox (GET /outbox); `redacted`: its links and codes were replaced by "•••". */
+export type OutboxMessage = Schema<'OutboxItem'>;
 
-export interface Outbox {
-  /** False (and no items) when real e-mail and SMS providers are configured. */
-  enabled: boolean;
-  items: OutboxMessage[];
-}
+/** `enabled` is false (and no items) when real e-mail and SMS providers are configured. */
+export type Outbox = Schema<'Outbox'>;
 
 const BASE = `${API_PREFIX}/outbox`;
 
