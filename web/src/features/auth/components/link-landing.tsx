@@ -9,21 +9,25 @@ import { StatusPanel } from '../../../app/components/status-panel';
 import { errorText } from '../../../lib/errors';
 import { getAuthStatus } from '../session';
 
+/** Per link: the test ids' prefix, and where a signed-in person goes next (with the button's text). */
+const LINKS = {
+  verifyEmail: { testId: 'verify-email', next: '/dashboard', nextLabel: 'verifyEmail.toDashboard' },
+  confirmEmail: { testId: 'confirm-email', next: '/preferences', nextLabel: 'confirmEmail.toPreferences' },
+} as const;
+
 interface LinkLandingProps {
   /** Spends the link's token. */
   spend: UseMutationResult<unknown, Error, string>;
-  /** The texts' area in the auth namespace, also the test ids' prefix. */
-  texts: 'verifyEmail' | 'confirmEmail';
-  testId: string;
-  /** Where a signed-in person goes next, and the button's text key. */
-  signedInTo: { path: string; label: string };
+  /** Which link: also the texts' area in the auth namespace. */
+  texts: keyof typeof LINKS;
   /** Shown under a refusal, e.g. a way to ask for a new link. */
   onFailure?: ReactNode;
 }
 
 /** The page an e-mailed link (?token=…) opens: spends the token once, on arrival, and says how it went. */
-export function LinkLanding({ spend, texts, testId, signedInTo, onFailure }: LinkLandingProps): ReactNode {
+export function LinkLanding({ spend, texts, onFailure }: LinkLandingProps): ReactNode {
   const { t } = useTranslation('auth');
+  const { testId, next, nextLabel } = LINKS[texts];
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const { mutate } = spend;
@@ -67,8 +71,8 @@ export function LinkLanding({ spend, texts, testId, signedInTo, onFailure }: Lin
       title={t(`${texts}.doneTitle`)}
       text={t(`${texts}.doneText`)}
       action={
-        <Button component={Link} to={signedIn ? signedInTo.path : '/auth/login'}>
-          {signedIn ? t(signedInTo.label) : t(`${texts}.signIn`)}
+        <Button component={Link} to={signedIn ? next : '/auth/login'}>
+          {signedIn ? t(nextLabel) : t(`${texts}.signIn`)}
         </Button>
       }
     />

@@ -13,8 +13,6 @@ export function VerifyEmailPage(): ReactNode {
     <LinkLanding
       spend={verify}
       texts="verifyEmail"
-      testId="verify-email"
-      signedInTo={{ path: '/dashboard', label: 'verifyEmail.toDashboard' }}
       onFailure={
         <Button component={Link} to="/preferences" variant="light">
           {t('verifyEmail.askAgain')}
