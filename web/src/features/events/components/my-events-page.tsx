@@ -1,4 +1,4 @@
-import { Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { myEventsQueryOptions } from '../queries';
 import { canListen } from '../../player/model';
 import { LivePlayer } from '../../player/components/live-player';
 import { AccessBadge, EventImage, formatWhen, useLocale } from './event-parts';
+import { Pager } from '../../../app/components/pager';
 
 /** The current time, ticking every second (for countdowns). */
 export function useNow(intervalMs = 1000): number {
@@ -99,11 +100,7 @@ export function MyEventsPage(): ReactNode {
               <TicketCard key={event.id} event={event} now={now} />
             ))}
           </SimpleGrid>
-          {pages > 1 ? (
-            <Group justify="center">
-              <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} data-testid="my-events-pagination" />
-            </Group>
-          ) : null}
+          <Pager pages={pages} page={page} onChange={setPage} testId="my-events-pagination" />
         </Stack>
       )}
     </>
