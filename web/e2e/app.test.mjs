@@ -1,7 +1,7 @@
 // End-to-end: the dashboard in Debian's chromium against the real encore binary.
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { PNG, e2eSuite, pageApi, screenshot, signIn } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
@@ -482,11 +482,10 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
-  test('users admin: edit with a full name and a role (sa), disable, delete with confirmation', async () => {
-    const b = await browser();
-    const { page } = b;
-    await signInAs(page, ACCOUNTS.sa);
-    await page.goto(`${suite.server.url}/users`);
+  describe('users admin (as sa)', () => {
+    let b;
+    let page;
+    /** Filters the list down to one row holding `text`, and returns it. */
     const search = async (text) => {
       await page.getByTestId('user-search').fill(text);
       await page.waitForFunction(
@@ -498,103 +497,142 @@ describe('Encore dashboard', () => {
       );
       return page.getByTestId('user-row');
     };
+    const mailsTo = (to) => suite.server.outbox().filter((line) => line.channel === 'email' && line.to === to).length;
 
-    let row = await search('grace@');
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Edit' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('input[name="fullname"]').fill('Grace Brewster Hopper');
-    await dialog.getByTestId('user-role').click();
-    await page.getByRole('option', { name: 'Admin', exact: true }).click();
-    await dialog.getByTestId('user-form-submit').click();
-    await dialog.waitFor({ state: 'hidden' });
-    await row.getByText('Grace Brewster Hopper').waitFor();
-    await row.getByText('Admin', { exact: true }).waitFor();
+    before(async () => {
+      b = await browser();
+      page = b.page;
+      await signInAs(page, ACCOUNTS.sa);
+      await page.goto(`${suite.server.url}/users`);
+    });
 
-    // Re-invite: a new invitation e-mail goes out.
-    const invitations = suite.server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length;
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
-    await page.getByText('A new invitation was sent.').waitFor();
-    assert.ok(suite.server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length > invitations);
+    after(async () => {
+      await finish(b);
+    });
 
-    // Disabled accounts show under the "Disabled" filter.
-    await row.locator('.mantine-Switch-track').first().click();
-    await page.getByText('Changes saved.').first().waitFor();
-    await page.getByText('Disabled', { exact: true }).click();
-    await row.getByText('grace@example.com').waitFor();
+    test('editing a user saves the full name and the role', async () => {
+      const row = await search('grace@');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('input[name="fullname"]').fill('Grace Brewster Hopper');
+      await dialog.getByTestId('user-role').click();
+      await page.getByRole('option', { name: 'Admin', exact: true }).click();
+      await dialog.getByTestId('user-form-submit').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await row.getByText('Grace Brewster Hopper').waitFor();
+      await row.getByText('Admin', { exact: true }).waitFor();
+    });
 
-    await page.getByText('All', { exact: true }).click();
-    row = await search('nina.new@');
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page.getByTestId('user-delete-confirm').click();
-    await page.getByTestId('users-empty').waitFor();
-    await finish(b);
+    test('sending the invitation again e-mails a new one', async () => {
+      const row = await search('grace@');
+      const invitations = mailsTo('grace@example.com');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
+      await page.getByText('A new invitation was sent.').waitFor();
+      assert.ok(mailsTo('grace@example.com') > invitations);
+    });
+
+    test('a disabled account shows under the "Disabled" filter', async () => {
+      const row = await search('grace@');
+      await row.locator('.mantine-Switch-track').first().click();
+      await page.getByText('Changes saved.').first().waitFor();
+      await page.getByText('Disabled', { exact: true }).click();
+      await row.getByText('grace@example.com').waitFor();
+      await page.getByText('All', { exact: true }).click();
+    });
+
+    test('deleting a user asks for confirmation, then removes them', async () => {
+      const row = await search('nina.new@');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await page.getByTestId('user-delete-confirm').click();
+      await page.getByTestId('users-empty').waitFor();
+    });
   });
 
-  test('preferences: change the password, enrol a phone, turn on the second factor', async () => {
-    const b = await browser();
-    const { page } = b;
-    await signInAs(page, ACCOUNTS.prefs);
-    await page.goto(`${suite.server.url}/preferences`);
+  describe('preferences', () => {
     const newPassword = 'Prefs-new-Passw0rd';
-    await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
-    await page.getByLabel('New password', { exact: true }).fill(newPassword);
-    await page.getByLabel('Repeat the new password').fill(newPassword);
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('Your password was changed.').waitFor();
-    ACCOUNTS.prefs.password = newPassword;
-
     const phone = '+15550100777';
-    const since = suite.server.outbox().length;
-    await page.getByLabel('Mobile phone number').fill(phone);
-    await page.getByRole('button', { name: 'Send a code' }).click();
-    // Sensitive changes ask for the current password first.
-    await confirmWithPassword(page, newPassword);
-    const code = await smsCode(page, phone, since);
-    await page.getByLabel('Code received by SMS').fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('button', { name: 'Remove phone' }).waitFor();
-    // Toasts (top-right, 5 s) cover the switch for a moment, as they would for a person.
-    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
-    await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
-    await confirmWithPassword(page, newPassword);
-    await page.getByText('Two-step verification was updated.').waitFor();
+    let b;
+    let page;
+    // Toasts (top-right, 5 s) cover the controls for a moment, as they would for a person.
+    const toastsGone = () => page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
 
-    // A new e-mail waits for the link sent to it; the old address is told.
-    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
-    const mailSince = suite.server.outbox().length;
-    await page.locator('input[name="email"]').fill('prefs.new@example.com');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await confirmWithPassword(page, newPassword);
-    await page.getByTestId('pending-email').waitFor();
-    assert.match(await page.getByTestId('pending-email').innerText(), /prefs\.new@example\.com/);
-    const notice = await waitForMail(page, ACCOUNTS.prefs.email, mailSince);
-    assert.match(notice.body, /prefs\.new@example\.com/);
-    const confirmation = await waitForMail(page, 'prefs.new@example.com', mailSince);
-    const confirmLink = linkTo(confirmation.body, '/auth/confirm-email');
-    assert.ok(confirmLink, `the e-mail has a confirmation link: ${confirmation.body}`);
-    await page.goto(confirmLink);
-    await page.getByTestId('confirm-email-done').waitFor();
-    ACCOUNTS.prefs.email = 'prefs.new@example.com';
-    await page.getByRole('link', { name: 'Back to preferences' }).click();
-    await page.waitForURL(/\/preferences$/);
-    assert.equal(await page.locator('input[name="email"]').inputValue(), 'prefs.new@example.com');
-    assert.equal(await page.getByTestId('pending-email').count(), 0);
+    before(async () => {
+      b = await browser();
+      page = b.page;
+      await signInAs(page, ACCOUNTS.prefs);
+      await page.goto(`${suite.server.url}/preferences`);
+    });
 
-    await page.getByTestId('profile-menu').click();
-    await page.getByTestId('logout').click();
-    await page.waitForURL(/\/auth\/login$/);
-    const before = suite.server.outbox().length;
-    await signIn(page, suite.server.url, ACCOUNTS.prefs.email, newPassword);
-    await page.getByTestId('mfa-step').waitFor();
-    const second = await smsCode(page, phone, before);
-    await page.getByTestId('mfa-step').locator('input').first().click();
-    await page.keyboard.type(second);
-    await page.getByTestId('mfa-submit').click();
-    await page.waitForURL(/\/dashboard$/);
-    await finish(b);
+    after(async () => {
+      await finish(b);
+    });
+
+    test('the password changes with the current one and the new one twice', async () => {
+      await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Repeat the new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Your password was changed.').waitFor();
+      ACCOUNTS.prefs.password = newPassword;
+    });
+
+    test('a phone is enrolled with the code sent to it, after the current password', async () => {
+      const since = suite.server.outbox().length;
+      await page.getByLabel('Mobile phone number').fill(phone);
+      await page.getByRole('button', { name: 'Send a code' }).click();
+      // Sensitive changes ask for the current password first.
+      await confirmWithPassword(page, newPassword);
+      const code = await smsCode(page, phone, since);
+      await page.getByLabel('Code received by SMS').fill(code);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('button', { name: 'Remove phone' }).waitFor();
+    });
+
+    test('two-step verification turns on for an account with a phone', async () => {
+      await toastsGone();
+      await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
+      await confirmWithPassword(page, newPassword);
+      await page.getByText('Two-step verification was updated.').waitFor();
+    });
+
+    test('a new e-mail waits for the link sent to it, and the old address is told', async () => {
+      await toastsGone();
+      const mailSince = suite.server.outbox().length;
+      await page.locator('input[name="email"]').fill('prefs.new@example.com');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await confirmWithPassword(page, newPassword);
+      await page.getByTestId('pending-email').waitFor();
+      assert.match(await page.getByTestId('pending-email').innerText(), /prefs\.new@example\.com/);
+      const notice = await waitForMail(page, ACCOUNTS.prefs.email, mailSince);
+      assert.match(notice.body, /prefs\.new@example\.com/);
+      const confirmation = await waitForMail(page, 'prefs.new@example.com', mailSince);
+      const confirmLink = linkTo(confirmation.body, '/auth/confirm-email');
+      assert.ok(confirmLink, `the e-mail has a confirmation link: ${confirmation.body}`);
+      await page.goto(confirmLink);
+      await page.getByTestId('confirm-email-done').waitFor();
+      ACCOUNTS.prefs.email = 'prefs.new@example.com';
+      await page.getByRole('link', { name: 'Back to preferences' }).click();
+      await page.waitForURL(/\/preferences$/);
+      assert.equal(await page.locator('input[name="email"]').inputValue(), 'prefs.new@example.com');
+      assert.equal(await page.getByTestId('pending-email').count(), 0);
+    });
+
+    test('with two-step verification on, signing in asks for the code sent to the phone', async () => {
+      await page.getByTestId('profile-menu').click();
+      await page.getByTestId('logout').click();
+      await page.waitForURL(/\/auth\/login$/);
+      const since = suite.server.outbox().length;
+      await signIn(page, suite.server.url, ACCOUNTS.prefs.email, newPassword);
+      await page.getByTestId('mfa-step').waitFor();
+      const code = await smsCode(page, phone, since);
+      await page.getByTestId('mfa-step').locator('input').first().click();
+      await page.keyboard.type(code);
+      await page.getByTestId('mfa-submit').click();
+      await page.waitForURL(/\/dashboard$/);
+    });
   });
 
   test('cart: the badge counts real entries, the page lists them with the total, remove empties it', async () => {

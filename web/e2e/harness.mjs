@@ -193,9 +193,17 @@ export async function apiSession(url, email, password) {
  * browsers (with `browserDefaults`) that are all closed after it. Registers before/after. */
 export function e2eSuite(accounts, browserDefaults = {}) {
   const browsers = [];
+  let started;
+  let failed;
   const suite = {
     /** Set once `before` has run. */
     server: null,
+    /** Resolves to the server once it answers. Node 20 does not wait for one top-level
+     * `before` before starting the next, so a file's own setup awaits this. */
+    ready: new Promise((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    }),
     async browser(options) {
       const opened = await openBrowser({ ...browserDefaults, ...options });
       browsers.push(opened);
@@ -215,8 +223,16 @@ export function e2eSuite(accounts, browserDefaults = {}) {
       await page.getByTestId('account-summary').waitFor();
     },
   };
+  // Nobody may await `ready` when the start fails: keep that rejection from going unhandled.
+  suite.ready.catch(() => undefined);
   before(async () => {
-    suite.server = await startServer(accounts);
+    try {
+      suite.server = await startServer(accounts);
+      started(suite.server);
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
   });
   after(async () => {
     for (const opened of browsers) await opened.close().catch(() => undefined);

@@ -111,6 +111,7 @@ async function advances(player, seconds, message) {
 }
 
 before(async () => {
+  await suite.ready;
   admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
   workDir = mkdtempSync(join(tmpdir(), 'encore-live-e2e-'));
