@@ -1,7 +1,7 @@
 // End-to-end: the dashboard in Debian's chromium against the real encore binary.
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { PNG, e2eSuite, pageApi, screenshot, signIn } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
@@ -483,10 +483,10 @@ describe('Encore dashboard', () => {
   });
 
   describe('users admin (as sa)', () => {
-    let b;
-    let page;
+    const held = suite.signedIn(ACCOUNTS.sa, { path: '/users' });
     /** Filters the list down to one row holding `text`, and returns it. */
     const search = async (text) => {
+      const { page } = held;
       await page.getByTestId('user-search').fill(text);
       await page.waitForFunction(
         (needle) => {
@@ -499,18 +499,8 @@ describe('Encore dashboard', () => {
     };
     const mailsTo = (to) => suite.server.outbox().filter((line) => line.channel === 'email' && line.to === to).length;
 
-    before(async () => {
-      b = await browser();
-      page = b.page;
-      await signInAs(page, ACCOUNTS.sa);
-      await page.goto(`${suite.server.url}/users`);
-    });
-
-    after(async () => {
-      await finish(b);
-    });
-
     test('editing a user saves the full name and the role', async () => {
+      const { page } = held;
       const row = await search('grace@');
       await row.getByRole('button', { name: 'Actions' }).click();
       await page.getByRole('menuitem', { name: 'Edit' }).click();
@@ -525,6 +515,7 @@ describe('Encore dashboard', () => {
     });
 
     test('sending the invitation again e-mails a new one', async () => {
+      const { page } = held;
       const row = await search('grace@');
       const invitations = mailsTo('grace@example.com');
       await row.getByRole('button', { name: 'Actions' }).click();
@@ -534,6 +525,7 @@ describe('Encore dashboard', () => {
     });
 
     test('a disabled account shows under the "Disabled" filter', async () => {
+      const { page } = held;
       const row = await search('grace@');
       await row.locator('.mantine-Switch-track').first().click();
       await page.getByText('Changes saved.').first().waitFor();
@@ -543,6 +535,7 @@ describe('Encore dashboard', () => {
     });
 
     test('deleting a user asks for confirmation, then removes them', async () => {
+      const { page } = held;
       const row = await search('nina.new@');
       await row.getByRole('button', { name: 'Actions' }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
@@ -554,23 +547,12 @@ describe('Encore dashboard', () => {
   describe('preferences', () => {
     const newPassword = 'Prefs-new-Passw0rd';
     const phone = '+15550100777';
-    let b;
-    let page;
+    const held = suite.signedIn(ACCOUNTS.prefs, { path: '/preferences' });
     // Toasts (top-right, 5 s) cover the controls for a moment, as they would for a person.
-    const toastsGone = () => page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
-
-    before(async () => {
-      b = await browser();
-      page = b.page;
-      await signInAs(page, ACCOUNTS.prefs);
-      await page.goto(`${suite.server.url}/preferences`);
-    });
-
-    after(async () => {
-      await finish(b);
-    });
+    const toastsGone = () => held.page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
 
     test('the password changes with the current one and the new one twice', async () => {
+      const { page } = held;
       await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
       await page.getByLabel('New password', { exact: true }).fill(newPassword);
       await page.getByLabel('Repeat the new password').fill(newPassword);
@@ -580,6 +562,7 @@ describe('Encore dashboard', () => {
     });
 
     test('a phone is enrolled with the code sent to it, after the current password', async () => {
+      const { page } = held;
       const since = suite.server.outbox().length;
       await page.getByLabel('Mobile phone number').fill(phone);
       await page.getByRole('button', { name: 'Send a code' }).click();
@@ -592,6 +575,7 @@ describe('Encore dashboard', () => {
     });
 
     test('two-step verification turns on for an account with a phone', async () => {
+      const { page } = held;
       await toastsGone();
       await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
       await confirmWithPassword(page, newPassword);
@@ -599,6 +583,7 @@ describe('Encore dashboard', () => {
     });
 
     test('a new e-mail waits for the link sent to it, and the old address is told', async () => {
+      const { page } = held;
       await toastsGone();
       const mailSince = suite.server.outbox().length;
       await page.locator('input[name="email"]').fill('prefs.new@example.com');
@@ -621,6 +606,7 @@ describe('Encore dashboard', () => {
     });
 
     test('with two-step verification on, signing in asks for the code sent to the phone', async () => {
+      const { page } = held;
       await page.getByTestId('profile-menu').click();
       await page.getByTestId('logout').click();
       await page.waitForURL(/\/auth\/login$/);

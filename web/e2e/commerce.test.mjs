@@ -1,7 +1,7 @@
 // End-to-end: concerts, cart, checkout with the built-in test provider, my-events and
 // manage-events, in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { PNG, e2eSuite, localInput, pageApi as api, screenshot } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
@@ -352,14 +352,12 @@ describe('Encore concerts and checkout', () => {
   });
 
   describe('manage-events', () => {
-    let b;
-    let page;
-    const row = (title) => page.getByTestId('manage-row').filter({ hasText: title });
+    // The refused upload's 415 is logged by the browser.
+    const held = suite.signedIn(ACCOUNTS.admin, { width: 1280, height: 900, allow: [/status of 415/] });
+    const row = (title) => held.page.getByTestId('manage-row').filter({ hasText: title });
 
     before(async () => {
-      b = await browser({ width: 1280, height: 900 });
-      page = b.page;
-      await signInAs(page, ACCOUNTS.admin);
+      const { page } = held;
       const projects = await api(page, 'GET', '/api/v1/projects');
       const projectId = projects.json.payload.items.find((p) => p.name === 'The Lighthouse Keepers').id;
       const startsAt = new Date(Date.now() + 5 * 86_400_000).toISOString();
@@ -371,12 +369,8 @@ describe('Encore concerts and checkout', () => {
       await page.goto(`${suite.server.url}/manage-events`);
     });
 
-    after(async () => {
-      // The refused upload's 415 is logged by the browser.
-      await finish(b, [/status of 415/]);
-    });
-
     test('a non-image upload says "File type is incorrect"', async () => {
+      const { page } = held;
       await row('Rainy Day Session').getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitem', { name: 'Edit' }).click();
       await page.getByTestId('event-form').locator('input[type="file"]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
@@ -386,6 +380,7 @@ describe('Encore concerts and checkout', () => {
     });
 
     test('cancelling a concert asks first and says its tickets are refunded', async () => {
+      const { page } = held;
       const rainy = row('Rainy Day Session');
       await rainy.getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitem', { name: 'Cancel the concert' }).click();
@@ -395,6 +390,7 @@ describe('Encore concerts and checkout', () => {
     });
 
     test('delete removes an unsold concert after confirmation', async () => {
+      const { page } = held;
       const draft = row('Draft to delete');
       await draft.getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
@@ -403,6 +399,7 @@ describe('Encore concerts and checkout', () => {
     });
 
     test('a concert with sales offers no delete', async () => {
+      const { page } = held;
       await row(TITLE).getByRole('button', { name: 'More actions' }).click();
       assert.equal(await page.getByRole('menuitem', { name: 'Delete' }).count(), 0);
       await page.keyboard.press('Escape');

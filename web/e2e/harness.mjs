@@ -222,6 +222,21 @@ export function e2eSuite(accounts, browserDefaults = {}) {
       await page.waitForURL(/\/dashboard$/);
       await page.getByTestId('account-summary').waitFor();
     },
+    /** Inside a describe: one browser signed in as `account` (then on `path`) for all its
+     * tests, closed after them and checked like `finish`. The holder's `page` is set by then. */
+    signedIn(account, { path, allow = [], ...options } = {}) {
+      const held = { browser: null, page: null };
+      before(async () => {
+        held.browser = await suite.browser(options);
+        held.page = held.browser.page;
+        await suite.signInAs(held.page, account);
+        if (path) await held.page.goto(`${suite.server.url}${path}`);
+      });
+      after(async () => {
+        await suite.finish(held.browser, allow);
+      });
+      return held;
+    },
   };
   // Nobody may await `ready` when the start fails: keep that rejection from going unhandled.
   suite.ready.catch(() => undefined);
