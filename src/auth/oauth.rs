@@ -9,21 +9,22 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::clients::{self, BasicCredentials, Client};
 use super::cookies;
+use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
-use super::rate_limit::{Attempt, Endpoint};
-use super::store::{self, AccountLink, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
+use super::rate_limit::Endpoint;
+use super::store::{self, CodeRow, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
-use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
-use crate::accounts::store as accounts;
+use crate::accounts::messages::{self, sms_permit};
+use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, mask_phone};
+use crate::accounts::signup::sign_up;
+use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX_TRIES, otp_hash};
 use crate::app::AppState;
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
 use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
-use crate::messaging::OutboundMessage;
 use crate::messaging::sms::SmsPermit;
-use crate::notifications;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
@@ -285,47 +286,6 @@ async fn authorize_inner(
     Ok((CodePayload { code }, account.login))
 }
 
-/// Check an e-mail and password. Unknown accounts cost a real hash too, and every
-/// failure reads the same. Wrong passwords are throttled per account and source, and
-/// per account across unknown devices; a valid device cookie of the account (sent in
-/// `headers`) makes the attempt count apart, so guessers cannot lock its owner out.
-pub async fn verify_credentials(
-    app: &AppState,
-    email: Option<Email>,
-    password: &str,
-    ip: std::net::IpAddr,
-    headers: &HeaderMap,
-) -> Result<AccountRow> {
-    let login = email
-        .as_ref()
-        .map(|e| e.as_str().to_owned())
-        .unwrap_or_default();
-    let device = cookies::known_device(&app.config, headers, &login);
-    let attempt = Attempt {
-        login: &login,
-        ip,
-        known_device: device.as_deref(),
-    };
-    app.limits.sign_in.begin(&attempt)?;
-    let account = match &email {
-        Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
-        None => None,
-    };
-    let stored = account.as_ref().and_then(|a| a.password_hash.as_deref());
-    let matched = app.passwords.verify(password, stored).await?;
-    match account {
-        Some(account) if matched => {
-            app.limits.sign_in.succeeded(&attempt);
-            if !account.enabled() {
-                return Err(Error::unauthorized(Msg::AccountDisabled));
-            }
-            Ok(account)
-        }
-        // Counted as a failure when it began.
-        _ => Err(Error::unauthorized(Msg::InvalidCredentials)),
-    }
-}
-
 // -------------------------------------------------------------------------------- token
 
 #[derive(Debug, Deserialize)]
@@ -468,8 +428,7 @@ async fn token_inner(
                 Some(token) => Some(token.clone()),
             };
             let refresh = required(&refresh, "refresh_token")?;
-            let rotated =
-                tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id).await;
+            let rotated = tokens::rotate(app, refresh, &client.id).await;
             // A refused token (spent, reused, revoked, another client's) is of no more use:
             // the browser forgets it too.
             if matches!(rotated, Err(Error::BadRequest(_)))
@@ -504,13 +463,9 @@ async fn exchange_code(
         SpentCode::Replayed(session) => {
             // A code used twice was intercepted: end what the first use produced.
             if let Some(session) = session {
-                tokens::revoke_session(
-                    &app.db,
-                    &app.sessions,
-                    &session,
-                    "authorization code replay",
-                )
-                .await?;
+                app.publish(
+                    store::end_session(&app.db, &session, "authorization code replay").await?,
+                );
             }
             return Err(Error::bad_request(Msg::CodeAlreadyUsed));
         }
@@ -581,18 +536,6 @@ async fn begin_second_factor(
     })
 }
 
-/// Everything an SMS code needs, asked before the code is stored: a verified e-mail, the
-/// account's own send limit, then the messenger's gate (country allow-list, per-number
-/// and server-wide caps). Counted against the account only when the gate lets it through.
-pub(crate) fn sms_permit(app: &AppState, account: &AccountRow, phone: &str) -> Result<SmsPermit> {
-    account.may_receive_sms()?;
-    let key = format!("sms:{}", account.id);
-    app.limits.messages_sent.check(&key)?;
-    let permit = app.messenger.sms_permit(phone)?;
-    app.limits.messages_sent.record(&key);
-    Ok(permit)
-}
-
 async fn send_code(
     app: &AppState,
     challenge_hash: &str,
@@ -643,9 +586,9 @@ async fn complete_second_factor(
     if !store::take_challenge_try(&app.db, &challenge.token_hash).await? {
         return Err(Error::bad_request(Msg::TooManyWrongCodes));
     }
-    let given = store::otp_hash(&challenge.token_hash, binding_code);
+    let given = otp_hash(&challenge.token_hash, binding_code);
     if !constant_time_eq(&given, expected) {
-        let left = store::OTP_MAX_TRIES - challenge.otp_attempts - 1;
+        let left = OTP_MAX_TRIES - challenge.otp_attempts - 1;
         return Err(if left > 0 {
             Error::bad_request(Msg::CodeIncorrectTriesLeft.with("left", left))
         } else {
@@ -794,13 +737,13 @@ pub async fn associate(
         // Nor enrol one where there is none: that takes the owner's mailbox too. Without
         // the e-mailed link, the link is sent (to the account's address, never elsewhere).
         let Some(token) = req.enrolment_token.as_deref().filter(|t| !t.is_empty()) else {
-            send_enrolment_link(&app, &account).await?;
+            messages::send_enrolment_link(&app, &account).await?;
             return Err(Error::forbidden(Msg::EnrolmentLinkSent));
         };
         // The link is spent only if the SMS may go: a number refused (its country, a cap)
         // leaves the link usable for another number.
         let mut tx = app.db.begin().await?;
-        store::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
+        accounts::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
             .await?
             .ok_or_else(|| Error::bad_request(Msg::EnrolmentLinkInvalid))?;
         let permit = sms_permit(&app, &account, phone.as_str())?;
@@ -814,46 +757,6 @@ pub async fn associate(
     }
     .await;
     OAuthReply::new(state, result)
-}
-
-/// E-mail `to` (the account's address, or the new one it asked for) a message whose body
-/// names the account's owner and carries a single-use `link`, in the account's language.
-/// The link is the message's secret: redacted in the log and from lower roles' outbox.
-fn email_link(
-    app: &AppState,
-    account: &AccountRow,
-    to: &str,
-    subject: Msg,
-    body: crate::i18n::Text,
-    link: String,
-) {
-    let lang = account.language;
-    let body = body
-        .with("name", account.display_name())
-        .with("link", link.as_str())
-        .render(lang);
-    app.messenger
-        .send(OutboundMessage::email(to, subject.render(lang), body).with_secret(link));
-}
-
-/// E-mail the owner a single-use link (30 minutes) that lets the next sign-in enrol a
-/// phone. Counts as one of the account's messages.
-async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token =
-        store::issue_account_link(&app.db, &account.id, AccountLink::EnrolPhone, None).await?;
-    let link = format!("{}/auth/login?enrol_token={token}", app.config.public_url);
-    email_link(
-        app,
-        account,
-        &account.login,
-        Msg::EnrolSubject,
-        Msg::EnrolBody.into(),
-        link,
-    );
-    Ok(())
 }
 
 // --------------------------------------------------------- logout, forgot, reset, register
@@ -870,13 +773,14 @@ pub async fn logout(
         let session = match user {
             Ok(user) => Some(user.session_id),
             Err(err) => match cookies::read(&headers, cookies::REFRESH) {
-                Some(refresh) => tokens::session_of_refresh(&app.db, &refresh).await?,
+                Some(refresh) => store::session_of_refresh(&app.db, &refresh).await?,
                 None => return Err(err),
             },
         };
         match session {
             Some(session) => {
-                tokens::revoke_session(&app.db, &app.sessions, &session, "logout").await
+                app.publish(store::end_session(&app.db, &session, "logout").await?);
+                Ok(())
             }
             None => Err(Error::unauthorized(Msg::SessionEnded)),
         }
@@ -910,7 +814,7 @@ pub async fn forgot(
         // lookup and the e-mail happen after it.
         let app = app.clone();
         tokio::spawn(async move {
-            if let Err(err) = send_reset_link(&app, &email).await {
+            if let Err(err) = messages::send_reset_link(&app, &email).await {
                 tracing::error!(error = %err, "sending a reset link failed");
             }
         });
@@ -918,47 +822,6 @@ pub async fn forgot(
     }
     .await;
     OAuthReply::new(state, result)
-}
-
-async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
-    let Some(account) = accounts::by_login(&app.db, email.as_str()).await? else {
-        return Ok(());
-    };
-    if !account.enabled()
-        || app
-            .limits
-            .messages_sent
-            .take(&format!("mail:{}", account.id))
-            .is_err()
-    {
-        return Ok(());
-    }
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Reset).await?;
-    let link = format!(
-        "{}/auth/recover-password?token={token}",
-        app.config.public_url
-    );
-    email_link(
-        app,
-        &account,
-        &account.login,
-        Msg::ResetSubject,
-        Msg::ResetBody.into(),
-        link,
-    );
-    Ok(())
-}
-
-/// Send an invitation link (an account created by an admin sets its password here).
-pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str) -> Result<()> {
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Invite).await?;
-    let link = format!(
-        "{}/auth/recover-password?token={token}&invite=1",
-        app.config.public_url
-    );
-    let body = Msg::InviteBody.with("inviter", inviter);
-    email_link(app, account, &account.login, Msg::InviteSubject, body, link);
-    Ok(())
 }
 
 #[derive(Debug, Deserialize)]
@@ -983,32 +846,28 @@ pub async fn reset(
         let token = required(&req.token, "token")?;
         // The link first (exists, unspent, unexpired, a password link): a bad one costs
         // no hashing and says nothing about the password.
-        store::live_link(&app.db, token, LinkPurpose::PASSWORD)
+        accounts::live_link(&app.db, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
         let password = Password::parse(required(&req.password, "password")?)?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
         // Spent here, conditionally: of two racing uses one wins, the other is refused.
-        let (account_id, purpose) = store::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
+        let (account_id, purpose) = accounts::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
-        sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
-            .bind(&account_id)
-            .bind(&hash)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
+        let changed = accounts::set_password_hash(&mut *tx, &account_id, &hash).await?;
         if purpose == LinkPurpose::Invite {
             // Accepting an invitation is the invitee's first visit: keep their language.
             accounts::set_language(&mut *tx, &account_id, i18n::current()).await?;
         }
         // The link reached its owner through the mailbox: the address is proven.
-        accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        let verified = accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
+        app.publish(verified);
         // A new password ends every existing session.
-        tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
+        app.publish(accounts::end_sessions(&app.db, &account_id, None, "password reset").await?);
         // The owner proved themselves through the mailbox: every throttle of the account
         // (each source's, and the ceiling for unknown devices) starts afresh.
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
@@ -1067,74 +926,6 @@ pub async fn register(
     OAuthReply::created(state, result)
 }
 
-/// Create a `user` account from a self-service sign-up and tell the staff.
-pub async fn sign_up(
-    app: &AppState,
-    email: &Email,
-    password: &Password,
-    first_name: &str,
-    last_name: &str,
-) -> Result<Account> {
-    // Hash first, whether or not the address is taken: the 409 (the spec's answer) must
-    // not come back faster than a new account would.
-    let hash = app.passwords.hash(password).await?;
-    if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
-        return Err(Error::conflict(Msg::UserExists));
-    }
-    let row = accounts::insert(
-        &app.db,
-        accounts::NewAccount {
-            login: email.as_str(),
-            first_name,
-            last_name,
-            role: Role::User,
-            password_hash: Some(hash),
-            phone: None,
-            use_mfa: false,
-            notes: "",
-            tenant_key: &app.config.tenant_key,
-            language: i18n::current(),
-            email_verified: false,
-        },
-    )
-    .await?;
-    // The account exists whatever happens to the e-mail: a failed send is logged, and a
-    // new link can be asked for once signed in.
-    if let Err(err) = send_verification(app, &row).await {
-        tracing::error!(error = %err, "sending the welcome e-mail failed");
-    }
-    notifications::notify_staff(
-        &app.db,
-        notifications::NewNotification::topic(
-            "New sign-up",
-            format!("{} created an account.", row.login),
-        ),
-    )
-    .await?;
-    Ok(Account::from(&row))
-}
-
-// ------------------------------------------------------------------ e-mail verification
-
-/// Send the welcome e-mail with a link that proves the address (valid 7 days; a new link
-/// replaces the earlier one). Counts as one of the account's messages.
-pub async fn send_verification(app: &AppState, account: &AccountRow) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Verify).await?;
-    let link = format!("{}/auth/verify-email?token={token}", app.config.public_url);
-    email_link(
-        app,
-        account,
-        &account.login,
-        Msg::WelcomeSubject,
-        Msg::WelcomeBody.into(),
-        link,
-    );
-    Ok(())
-}
-
 #[derive(Debug, Deserialize)]
 pub struct VerifyEmailRequest {
     token: Option<String>,
@@ -1155,12 +946,12 @@ pub async fn verify_email(
         client_of(&app, &headers, &req.client_id, &None).await?;
         let token = required(&req.token, "token")?;
         let mut tx = app.db.begin().await?;
-        let (account_id, _) = store::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
+        let (account_id, _) = accounts::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
             .await?
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
-        accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        let changed = accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
         Ok(())
     }
     .await;
@@ -1168,44 +959,6 @@ pub async fn verify_email(
 }
 
 // -------------------------------------------------------------------- e-mail change
-
-/// A new login e-mail waits for its proof: a link (7 days) goes to the new address, and
-/// a notice (no link) to the current one. Counts as one of the account's messages.
-pub async fn send_email_change(
-    app: &AppState,
-    account: &AccountRow,
-    new_login: &Email,
-) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token = store::issue_account_link(
-        &app.db,
-        &account.id,
-        AccountLink::ChangeEmail,
-        Some(new_login.as_str()),
-    )
-    .await?;
-    let link = format!("{}/auth/confirm-email?token={token}", app.config.public_url);
-    let body = Msg::EmailChangeBody.with("email", new_login.as_str());
-    email_link(
-        app,
-        account,
-        new_login.as_str(),
-        Msg::EmailChangeSubject,
-        body,
-        link,
-    );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        Msg::EmailChangeNoticeSubject.render(account.language),
-        Msg::EmailChangeNoticeBody
-            .with("name", account.display_name())
-            .with("email", new_login.as_str())
-            .render(account.language),
-    ));
-    Ok(())
-}
 
 /// Follow the link sent to a new login e-mail: the change takes effect (409 when the
 /// address was taken meanwhile; the link then stays unspent).
@@ -1223,13 +976,13 @@ pub async fn confirm_email(
         let token = required(&req.token, "token")?;
         let mut tx = app.db.begin().await?;
         let (account_id, new_login) =
-            store::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
+            accounts::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
                 .await?
                 .and_then(|(id, login)| Some((id, login?)))
                 .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
-        accounts::set_login(&mut *tx, &account_id, &new_login).await?;
+        let changed = accounts::set_login(&mut *tx, &account_id, &new_login).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
         Ok(())
     }
     .await;

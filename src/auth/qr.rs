@@ -250,10 +250,7 @@ pub async fn show(
 ) -> OAuthReply<QrInfo> {
     let result = async {
         let qr = live_qr(&app, &qr_id).await?;
-        let client_name: (String,) = sqlx::query_as("SELECT name FROM oauth_clients WHERE id = $1")
-            .bind(&qr.client_id)
-            .fetch_one(&app.db)
-            .await?;
+        let client_name = store::client_name(&app.db, &qr.client_id).await?;
         let now = now_ms();
         let status = if qr.approved_by.is_some() {
             "approved"
@@ -264,7 +261,7 @@ pub async fn show(
         };
         Ok(QrInfo {
             qr_id,
-            client_name: client_name.0,
+            client_name,
             numbers: qr
                 .choices
                 .split(',')
