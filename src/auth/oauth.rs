@@ -185,7 +185,7 @@ impl AuthorizationParams {
 pub struct AuthorizeRequest {
     email: Option<String>,
     password: Option<String>,
-    response_type: Option<String>,
+    pub(super) response_type: Option<String>,
     response_mode: Option<String>,
     scope: Option<String>,
     redirect_uri: Option<String>,
@@ -193,8 +193,23 @@ pub struct AuthorizeRequest {
     code_challenge_method: Option<String>,
     client_id: Option<String>,
     client_secret: Option<String>,
-    state: Option<String>,
-    nonce: Option<String>,
+    pub(super) state: Option<String>,
+    pub(super) nonce: Option<String>,
+}
+
+impl AuthorizeRequest {
+    /// The authorization part, parsed (authorize and QR start share it). Takes the
+    /// client's fields out of the request.
+    pub fn authorization(&mut self) -> Result<AuthorizationRequest> {
+        AuthorizationRequest::try_from(RawAuthorization {
+            client_id: self.client_id.take(),
+            client_secret: self.client_secret.take(),
+            redirect_uri: self.redirect_uri.take(),
+            code_challenge: self.code_challenge.take(),
+            code_challenge_method: self.code_challenge_method.take(),
+            scope: self.scope.take(),
+        })
+    }
 }
 
 /// An authorization request, parsed: response type and mode, the authorization part,
@@ -211,7 +226,7 @@ struct Authorize {
 impl TryFrom<AuthorizeRequest> for Authorize {
     type Error = Error;
 
-    fn try_from(req: AuthorizeRequest) -> Result<Self> {
+    fn try_from(mut req: AuthorizeRequest) -> Result<Self> {
         if req.response_type.as_deref() != Some("code") {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
@@ -220,14 +235,7 @@ impl TryFrom<AuthorizeRequest> for Authorize {
         {
             return Err(Error::bad_request(Msg::ResponseModeQuery));
         }
-        let authorization = AuthorizationRequest::try_from(RawAuthorization {
-            client_id: req.client_id,
-            client_secret: req.client_secret,
-            redirect_uri: req.redirect_uri,
-            code_challenge: req.code_challenge,
-            code_challenge_method: req.code_challenge_method,
-            scope: req.scope,
-        })?;
+        let authorization = req.authorization()?;
         let password = required(&req.password, "password")?.to_owned();
         let email = Email::parse(required(&req.email, "email")?).ok();
         Ok(Self {
@@ -634,6 +642,21 @@ pub struct AuthenticatorsQuery {
     state: Option<String>,
 }
 
+/// The second half of an authenticators call, parsed once its challenge is live.
+struct Authenticators {
+    code_verifier: String,
+}
+
+impl TryFrom<AuthenticatorsQuery> for Authenticators {
+    type Error = Error;
+
+    fn try_from(query: AuthenticatorsQuery) -> Result<Self> {
+        Ok(Self {
+            code_verifier: required(&query.code_verifier, "code_verifier")?.to_owned(),
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct Authenticator {
     id: String,
@@ -653,8 +676,8 @@ pub async fn authenticators(
     let result = async {
         let client = bearer_call_client(&app, &query.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
-        let verifier = required(&query.code_verifier, "code_verifier")?;
-        if !verifier_matches(verifier, &challenge.code_challenge) {
+        let query = Authenticators::try_from(query)?;
+        if !verifier_matches(&query.code_verifier, &challenge.code_challenge) {
             return Err(Error::bad_request(Msg::VerifierMismatch));
         }
         let account = live_account(&app, &challenge.account_id).await?;
@@ -703,6 +726,29 @@ pub struct AssociateRequest {
     state: Option<String>,
 }
 
+/// An association, parsed once its challenge is live: SMS asked for, a valid phone, and
+/// the enrolment link's token when sent.
+struct Associate {
+    phone: PhoneNumber,
+    enrolment_token: Option<String>,
+}
+
+impl TryFrom<AssociateRequest> for Associate {
+    type Error = Error;
+
+    fn try_from(req: AssociateRequest) -> Result<Self> {
+        if !req.authenticator_types.iter().any(|t| t == "oob")
+            || !req.oob_channels.iter().any(|c| c == "sms")
+        {
+            return Err(Error::bad_request(Msg::OnlySmsCodes));
+        }
+        Ok(Self {
+            phone: PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?,
+            enrolment_token: req.enrolment_token.filter(|t| !t.is_empty()),
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct Association {
     authenticator_type: &'static str,
@@ -722,12 +768,7 @@ pub async fn associate(
         app.limits.check_ip(ip, Endpoint::CodeCheck)?;
         let client = bearer_call_client(&app, &req.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
-        if !req.authenticator_types.iter().any(|t| t == "oob")
-            || !req.oob_channels.iter().any(|c| c == "sms")
-        {
-            return Err(Error::bad_request(Msg::OnlySmsCodes));
-        }
-        let phone = PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?;
+        let req = Associate::try_from(req)?;
         let account = live_account(&app, &challenge.account_id).await?;
         // Someone holding only the password must not swap in their own phone.
         if account.phone.is_some() {
@@ -736,7 +777,7 @@ pub async fn associate(
         account.may_receive_sms()?;
         // Nor enrol one where there is none: that takes the owner's mailbox too. Without
         // the e-mailed link, the link is sent (to the account's address, never elsewhere).
-        let Some(token) = req.enrolment_token.as_deref().filter(|t| !t.is_empty()) else {
+        let Some(token) = req.enrolment_token.as_deref() else {
             messages::send_enrolment_link(&app, &account).await?;
             return Err(Error::forbidden(Msg::EnrolmentLinkSent));
         };
@@ -746,7 +787,7 @@ pub async fn associate(
         accounts::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
             .await?
             .ok_or_else(|| Error::bad_request(Msg::EnrolmentLinkInvalid))?;
-        let permit = sms_permit(&app, &account, phone.as_str())?;
+        let permit = sms_permit(&app, &account, req.phone.as_str())?;
         tx.commit().await?;
         send_code(&app, &challenge.token_hash, &account, permit, true).await?;
         Ok(Association {
@@ -761,6 +802,28 @@ pub async fn associate(
 
 // --------------------------------------------------------- logout, forgot, reset, register
 
+/// What a logout names: the session of a valid bearer token, or else a refresh cookie.
+enum Logout {
+    Session(String),
+    RefreshCookie(String),
+}
+
+impl TryFrom<(std::result::Result<CurrentUser, Error>, &HeaderMap)> for Logout {
+    type Error = Error;
+
+    fn try_from(
+        (user, headers): (std::result::Result<CurrentUser, Error>, &HeaderMap),
+    ) -> Result<Self> {
+        match user {
+            Ok(user) => Ok(Self::Session(user.session_id)),
+            // Without either, the bearer token's refusal is the answer.
+            Err(err) => cookies::read(headers, cookies::REFRESH)
+                .map(Self::RefreshCookie)
+                .ok_or(err),
+        }
+    }
+}
+
 /// End the session of the bearer token, or else of the refresh cookie (an expired access
 /// token still signs out); the refresh cookie and the flag are cleared either way.
 #[tracing::instrument(skip_all)]
@@ -770,12 +833,9 @@ pub async fn logout(
     user: std::result::Result<CurrentUser, Error>,
 ) -> OAuthReply<()> {
     let result = async {
-        let session = match user {
-            Ok(user) => Some(user.session_id),
-            Err(err) => match cookies::read(&headers, cookies::REFRESH) {
-                Some(refresh) => store::session_of_refresh(&app.db, &refresh).await?,
-                None => return Err(err),
-            },
+        let session = match Logout::try_from((user, &headers))? {
+            Logout::Session(session) => Some(session),
+            Logout::RefreshCookie(refresh) => store::session_of_refresh(&app.db, &refresh).await?,
         };
         match session {
             Some(session) => {
@@ -789,6 +849,19 @@ pub async fn logout(
     OAuthReply::new(None, result).with_cookies(cookies::clear_session(&app.config))
 }
 
+/// The checks every e-mailed-link endpoint (forgot, reset, verify-email, confirm-email)
+/// starts with, in this order: the source's rate, then the client.
+async fn link_call(
+    app: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    client_id: &Option<String>,
+) -> Result<()> {
+    app.limits.check_ip(ip, Endpoint::Forgot)?;
+    client_of(app, headers, client_id, &None).await?;
+    Ok(())
+}
+
 #[derive(Debug, Deserialize)]
 pub struct ForgotRequest {
     email: Option<String>,
@@ -796,6 +869,20 @@ pub struct ForgotRequest {
     code_verifier: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
+}
+
+struct Forgot {
+    email: Email,
+}
+
+impl TryFrom<ForgotRequest> for Forgot {
+    type Error = Error;
+
+    fn try_from(req: ForgotRequest) -> Result<Self> {
+        Ok(Self {
+            email: Email::parse(required(&req.email, "email")?)?,
+        })
+    }
 }
 
 #[tracing::instrument(skip_all)]
@@ -807,9 +894,8 @@ pub async fn forgot(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let email = Email::parse(required(&req.email, "email")?)?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let Forgot { email } = req.try_into()?;
         // The answer is the same, and as fast, whether or not the account exists: the
         // lookup and the e-mail happen after it.
         let app = app.clone();
@@ -832,6 +918,31 @@ pub struct ResetRequest {
     state: Option<String>,
 }
 
+/// A reset, parsed as far as it may be before its link is checked: the new password
+/// stays raw until then (a bad link costs no hashing and says nothing about it).
+struct Reset {
+    token: String,
+    password: Option<String>,
+}
+
+impl TryFrom<ResetRequest> for Reset {
+    type Error = Error;
+
+    fn try_from(req: ResetRequest) -> Result<Self> {
+        Ok(Self {
+            token: required(&req.token, "token")?.to_owned(),
+            password: req.password,
+        })
+    }
+}
+
+impl Reset {
+    /// The new password, parsed: call only once the link is known to be good.
+    fn new_password(&self) -> Result<Password> {
+        Password::parse(required(&self.password, "password")?)
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn reset(
     State(app): State<AppState>,
@@ -841,15 +952,15 @@ pub async fn reset(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let req = Reset::try_from(req)?;
+        let token = req.token.as_str();
         // The link first (exists, unspent, unexpired, a password link): a bad one costs
         // no hashing and says nothing about the password.
         accounts::live_link(&app.db, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
-        let password = Password::parse(required(&req.password, "password")?)?;
+        let password = req.new_password()?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
         // Spent here, conditionally: of two racing uses one wins, the other is refused.
@@ -933,6 +1044,21 @@ pub struct VerifyEmailRequest {
     state: Option<String>,
 }
 
+/// A verify-email or confirm-email call, parsed: the link's token.
+struct LinkToken {
+    token: String,
+}
+
+impl TryFrom<VerifyEmailRequest> for LinkToken {
+    type Error = Error;
+
+    fn try_from(req: VerifyEmailRequest) -> Result<Self> {
+        Ok(Self {
+            token: required(&req.token, "token")?.to_owned(),
+        })
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn verify_email(
     State(app): State<AppState>,
@@ -942,11 +1068,10 @@ pub async fn verify_email(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let LinkToken { token } = req.try_into()?;
         let mut tx = app.db.begin().await?;
-        let (account_id, _) = accounts::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
+        let (account_id, _) = accounts::spend_link(&mut *tx, &token, &[LinkPurpose::Verify])
             .await?
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
         let changed = accounts::mark_email_verified(&mut *tx, &account_id).await?;
@@ -971,12 +1096,11 @@ pub async fn confirm_email(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let LinkToken { token } = req.try_into()?;
         let mut tx = app.db.begin().await?;
         let (account_id, new_login) =
-            accounts::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
+            accounts::spend_account_link(&mut *tx, &token, AccountLink::ChangeEmail, None)
                 .await?
                 .and_then(|(id, login)| Some((id, login?)))
                 .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
@@ -991,34 +1115,33 @@ pub async fn confirm_email(
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
 
     const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-    fn raw_authorization() -> RawAuthorization {
-        RawAuthorization {
-            client_id: Some("web".into()),
-            client_secret: None,
-            redirect_uri: Some("https://example.test/cb".into()),
-            code_challenge: Some(CHALLENGE.into()),
-            code_challenge_method: Some("S256".into()),
-            scope: None,
-        }
+    /// A request as serde reads it from a JSON body.
+    fn body<T: serde::de::DeserializeOwned>(fields: Value) -> T {
+        serde_json::from_value(fields).expect("a well-typed body")
     }
 
-    fn token_request(grant_type: Option<&str>) -> TokenRequest {
-        TokenRequest {
-            grant_type: grant_type.map(Into::into),
-            code: None,
-            redirect_uri: None,
-            code_verifier: None,
-            client_id: None,
-            client_secret: None,
-            state: None,
-            binding_code: None,
-            mfa_token: None,
-            refresh_token: None,
+    /// An authorization request with `changes` applied over a valid one.
+    fn authorization(changes: Value) -> Result<AuthorizationRequest> {
+        let mut fields = json!({
+            "client_id": "web",
+            "redirect_uri": "https://example.test/cb",
+            "code_challenge": CHALLENGE,
+            "code_challenge_method": "S256",
+        });
+        if let (Some(fields), Value::Object(changes)) = (fields.as_object_mut(), changes) {
+            fields.extend(changes);
         }
+        body::<AuthorizeRequest>(fields).authorization()
+    }
+
+    fn grant(fields: Value) -> Result<Grant> {
+        Token::try_from(body::<TokenRequest>(fields)).map(|token| token.grant)
     }
 
     fn is_bad_request(result: Result<impl std::fmt::Debug>) -> bool {
@@ -1027,7 +1150,7 @@ mod tests {
 
     #[test]
     fn an_authorization_request_parses_with_the_default_scope() {
-        let req = AuthorizationRequest::try_from(raw_authorization()).unwrap();
+        let req = authorization(json!({})).unwrap();
         assert_eq!(req.code_challenge, CHALLENGE);
         assert_eq!(req.redirect_uri, "https://example.test/cb");
         assert_eq!(req.scope, DEFAULT_SCOPE);
@@ -1036,58 +1159,52 @@ mod tests {
 
     #[test]
     fn an_authorization_request_without_s256_or_a_well_formed_challenge_is_refused() {
-        let mut plain = raw_authorization();
-        plain.code_challenge_method = Some("plain".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(plain)));
-        let mut short = raw_authorization();
-        short.code_challenge = Some("abc".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(short)));
-        let mut missing = raw_authorization();
-        missing.redirect_uri = Some(String::new());
-        assert!(is_bad_request(AuthorizationRequest::try_from(missing)));
+        assert!(is_bad_request(authorization(
+            json!({ "code_challenge_method": "plain" })
+        )));
+        assert!(is_bad_request(authorization(
+            json!({ "code_challenge": "abc" })
+        )));
+        assert!(is_bad_request(authorization(json!({ "redirect_uri": "" }))));
     }
 
     #[test]
     fn an_unknown_scope_is_refused_and_a_known_one_is_normalised() {
-        let mut unknown = raw_authorization();
-        unknown.scope = Some("openid admin".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(unknown)));
-        let mut known = raw_authorization();
-        known.scope = Some("  openid   offline_access ".into());
-        let req = AuthorizationRequest::try_from(known).unwrap();
+        assert!(is_bad_request(authorization(
+            json!({ "scope": "openid admin" })
+        )));
+        let req = authorization(json!({ "scope": "  openid   offline_access " })).unwrap();
         assert_eq!(req.scope, "openid offline_access");
     }
 
     #[test]
     fn each_grant_type_parses_into_its_grant() {
-        let mut code = token_request(Some("authorization_code"));
-        code.code = Some("c".into());
-        code.redirect_uri = Some("r".into());
-        code.code_verifier = Some("v".into());
         assert_eq!(
-            Token::try_from(code).unwrap().grant,
+            grant(json!({
+                "grant_type": "authorization_code",
+                "code": "c", "redirect_uri": "r", "code_verifier": "v"
+            }))
+            .unwrap(),
             Grant::AuthorizationCode {
                 code: "c".into(),
                 redirect_uri: "r".into(),
                 code_verifier: "v".into()
             }
         );
-        let mut mfa = token_request(Some("mfa_code"));
-        mfa.mfa_token = Some("m".into());
-        mfa.binding_code = Some(" 123456 ".into());
-        mfa.code_verifier = Some("v".into());
         assert_eq!(
-            Token::try_from(mfa).unwrap().grant,
+            grant(json!({
+                "grant_type": "mfa_code",
+                "mfa_token": "m", "binding_code": " 123456 ", "code_verifier": "v"
+            }))
+            .unwrap(),
             Grant::MfaCode {
                 mfa_token: "m".into(),
                 binding_code: "123456".into(),
                 code_verifier: "v".into()
             }
         );
-        let mut refresh = token_request(Some("refresh_token"));
-        refresh.refresh_token = Some(String::new());
         assert_eq!(
-            Token::try_from(refresh).unwrap().grant,
+            grant(json!({ "grant_type": "refresh_token", "refresh_token": "" })).unwrap(),
             Grant::RefreshToken {
                 refresh_token: None
             }
@@ -1096,47 +1213,68 @@ mod tests {
 
     #[test]
     fn a_missing_or_unknown_grant_or_a_missing_field_is_refused() {
-        assert!(is_bad_request(Token::try_from(token_request(None))));
-        assert!(is_bad_request(Token::try_from(token_request(Some(
-            "password"
-        )))));
-        assert!(is_bad_request(Token::try_from(token_request(Some(
-            "authorization_code"
-        )))));
-        let mut mfa = token_request(Some("mfa_code"));
-        mfa.mfa_token = Some("m".into());
-        mfa.binding_code = Some("1".into());
-        assert!(is_bad_request(Token::try_from(mfa)));
+        assert!(is_bad_request(grant(json!({}))));
+        assert!(is_bad_request(grant(json!({ "grant_type": "password" }))));
+        assert!(is_bad_request(grant(
+            json!({ "grant_type": "authorization_code" })
+        )));
+        assert!(is_bad_request(grant(json!({
+            "grant_type": "mfa_code", "mfa_token": "m", "binding_code": "1"
+        }))));
     }
 
     #[test]
     fn the_mfa_grant_has_its_own_rate_limit_bucket() {
-        assert!(matches!(
-            token_request(Some("mfa_code")).endpoint(),
-            Endpoint::CodeCheck
-        ));
-        assert!(matches!(
-            token_request(Some("authorization_code")).endpoint(),
-            Endpoint::Token
-        ));
+        let endpoint =
+            |grant_type: &str| body::<TokenRequest>(json!({ "grant_type": grant_type })).endpoint();
+        assert!(matches!(endpoint("mfa_code"), Endpoint::CodeCheck));
+        assert!(matches!(endpoint("authorization_code"), Endpoint::Token));
     }
 
     #[test]
     fn a_registration_needs_a_valid_email_and_a_policy_password() {
         let register = |email: &str, password: &str| {
-            Register::try_from(RegisterRequest {
-                email: Some(email.into()),
-                password: Some(password.into()),
-                code_verifier: None,
-                client_id: None,
-                state: None,
-            })
+            Register::try_from(body::<RegisterRequest>(
+                json!({ "email": email, "password": password }),
+            ))
         };
         assert!(register("fan@example.test", "a long enough passphrase 42").is_ok());
         assert!(register("not an address", "a long enough passphrase 42").is_err());
         assert!(register("fan@example.test", "x").is_err());
         assert!(is_bad_request(
             register("", "a long enough passphrase 42").map(|_| ())
+        ));
+    }
+
+    #[test]
+    fn an_association_asks_for_sms_and_a_valid_phone() {
+        let associate = |fields: Value| Associate::try_from(body::<AssociateRequest>(fields));
+        let parsed = associate(json!({
+            "authenticator_types": "oob", "oob_channels": ["sms"],
+            "phone_number": "+15550100123", "enrolment_token": ""
+        }))
+        .unwrap();
+        assert_eq!(parsed.phone.as_str(), "+15550100123");
+        assert_eq!(parsed.enrolment_token, None);
+        assert!(is_bad_request(
+            associate(json!({ "authenticator_types": "otp", "oob_channels": "sms" })).map(|_| ())
+        ));
+        assert!(is_bad_request(
+            associate(json!({ "authenticator_types": "oob", "oob_channels": "sms" })).map(|_| ())
+        ));
+    }
+
+    #[test]
+    fn a_reset_keeps_its_new_password_raw_until_asked() {
+        let reset = Reset::try_from(body::<ResetRequest>(
+            json!({ "token": "t", "password": "x" }),
+        ))
+        .unwrap();
+        assert_eq!(reset.token, "t");
+        // A password the policy refuses is refused only when asked for, after the link.
+        assert!(reset.new_password().is_err());
+        assert!(is_bad_request(
+            Reset::try_from(body::<ResetRequest>(json!({ "password": "x" }))).map(|_| ())
         ));
     }
 }
