@@ -94,7 +94,11 @@ impl AppState {
     /// cache forgets an account for a change; the event bus (DESIGN.md "One bus for
     /// everything that happens") later carries the same event to every instance.
     pub fn publish(&self, change: AccountChanged) {
-        self.sessions.forget_account(&change.account_id);
+        match change {
+            AccountChanged::Account(account_id) => self.sessions.forget_account(&account_id),
+            AccountChanged::Session(session_id) => self.sessions.forget_session(&session_id),
+            AccountChanged::Project(project_id) => self.sessions.forget_project(&project_id),
+        }
     }
 }
 

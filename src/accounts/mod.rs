@@ -2,8 +2,10 @@
 //! delete, second-factor switch, re-invite, current user — plus password, phone and
 //! avatar changes for the dashboard's preferences and users pages.
 
+pub mod messages;
 pub mod model;
 pub mod policy;
+pub mod signup;
 pub mod store;
 
 use axum::Router;
@@ -17,9 +19,8 @@ use serde::{Deserialize, Serialize};
 use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Role};
 use self::policy::Target;
 use crate::app::AppState;
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::auth::step_up::StepUp;
-use crate::auth::{oauth, store as auth_store, tokens};
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
@@ -125,7 +126,7 @@ async fn show(
 /// The account as shown, with the login e-mail it waits to confirm, if any.
 async fn with_pending_login(app: &AppState, row: &AccountRow) -> Result<Account> {
     let mut account = Account::from(row);
-    account.pending_login = auth_store::pending_login(&app.db, &row.id).await?;
+    account.pending_login = store::pending_login(&app.db, &row.id).await?;
     Ok(account)
 }
 
@@ -250,7 +251,7 @@ async fn create(
     )
     .await?;
     let inviter = user.account.display_name();
-    oauth::send_invitation(&app, &row, &inviter).await?;
+    messages::send_invitation(&app, &row, &inviter).await?;
     notifications::notify(
         &app.db,
         &row.id,
@@ -277,14 +278,14 @@ struct SignupRequest {
 #[tracing::instrument(skip_all)]
 async fn signup(
     State(app): State<AppState>,
-    crate::auth::extract::ClientIp(ip): crate::auth::extract::ClientIp,
+    ClientIp(ip): ClientIp,
     JsonBody(req): JsonBody<SignupRequest>,
 ) -> Result<Api<Account>> {
     app.limits
         .check_ip(ip, crate::auth::rate_limit::Endpoint::Register)?;
     let email = Email::parse(&req.login)?;
     let password = Password::parse(&req.password)?;
-    let account = oauth::sign_up(
+    let account = signup::sign_up(
         &app,
         &email,
         &password,
@@ -301,7 +302,7 @@ async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> 
     if user.account.email_verified() {
         return Err(Error::conflict(Msg::EmailAlreadyVerified));
     }
-    oauth::send_verification(&app, &user.account).await?;
+    messages::send_verification(&app, &user.account).await?;
     Ok(Api::ok(()))
 }
 
@@ -409,11 +410,11 @@ async fn update(
     }
     if let Some(email) = &new_login {
         // Before saving: when the account's messages are used up (429), nothing changes.
-        oauth::send_email_change(&app, &before, email).await?;
+        messages::send_email_change(&app, &before, email).await?;
     }
     app.publish(store::save_profile(&app.db, &row).await?);
     if disabled_now {
-        tokens::revoke_all_sessions(&app.db, &app.sessions, &row.id, "account disabled").await?;
+        app.publish(store::end_sessions(&app.db, &row.id, None, "account disabled").await?);
         crate::stream::sessions::end_for_account(&app, &row.id).await?;
     }
     Ok(Api::ok(
@@ -431,8 +432,8 @@ fn may_turn_on_mfa(use_mfa: bool, account: &AccountRow) -> Result<()> {
 
 /// Enrolling or changing the phone of an account with the second factor on takes a
 /// session that passed it (a password alone is not enough).
-async fn require_second_factor_session(app: &AppState, user: &CurrentUser) -> Result<()> {
-    if user.account.use_mfa() && !tokens::passed_second_factor(&app.db, &user.session_id).await? {
+fn require_second_factor_session(user: &CurrentUser) -> Result<()> {
+    if user.account.use_mfa() && !user.passed_second_factor {
         return Err(Error::forbidden(Msg::SecondFactorSessionRequired));
     }
     Ok(())
@@ -504,7 +505,7 @@ async fn reinvite(
 ) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
     policy::can_reinvite(user.actor(), target(&row))?;
-    oauth::send_invitation(&app, &row, &user.account.display_name()).await?;
+    messages::send_invitation(&app, &row, &user.account.display_name()).await?;
     Ok(Api::ok(()))
 }
 
@@ -519,31 +520,21 @@ struct PasswordRequest {
 
 async fn change_password(
     State(app): State<AppState>,
-    crate::auth::extract::ClientIp(ip): crate::auth::extract::ClientIp,
-    headers: axum::http::HeaderMap,
     user: CurrentUser,
+    step_up: StepUp,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PasswordRequest>,
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let new_password = Password::parse(&req.new_password)?;
-    let email = Email::parse(&user.account.login).ok();
-    oauth::verify_credentials(&app, email, &req.current_password, ip, &headers)
-        .await
-        .map_err(|e| match e {
-            Error::Unauthorized(_) => Error::unprocessable(Msg::CurrentPasswordIncorrect),
-            other => other,
-        })?;
+    step_up
+        .check_password(&app, &user, &req.current_password)
+        .await?;
     let hash = app.passwords.hash(&new_password).await?;
     app.publish(store::set_password_hash(&app.db, &id, &hash).await?);
-    tokens::revoke_other_sessions(
-        &app.db,
-        &app.sessions,
-        &id,
-        &user.session_id,
-        "password changed",
-    )
-    .await?;
+    app.publish(
+        store::end_sessions(&app.db, &id, Some(&user.session_id), "password changed").await?,
+    );
     Ok(Api::ok(()))
 }
 
@@ -563,20 +554,15 @@ async fn start_phone_change(
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
-    require_second_factor_session(&app, &user).await?;
+    require_second_factor_session(&user)?;
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
     // Asked before the code is stored: a refused SMS leaves nothing behind.
-    let permit = oauth::sms_permit(&app, &user.account, phone.as_str())?;
+    let permit = messages::sms_permit(&app, &user.account, phone.as_str())?;
     let code = random_digits(6);
-    store::replace_phone_verification(
-        &app.db,
-        &id,
-        phone.as_str(),
-        &auth_store::otp_hash(&id, &code),
-    )
-    .await?;
+    store::replace_phone_verification(&app.db, &id, phone.as_str(), &store::otp_hash(&id, &code))
+        .await?;
     let body = Msg::SmsPhoneCode
         .with("code", code.as_str())
         .render(user.account.language);
@@ -599,11 +585,11 @@ async fn verify_phone_change(
     JsonBody(req): JsonBody<CodeRequest>,
 ) -> Result<Api<Account>> {
     policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
-    require_second_factor_session(&app, &user).await?;
+    require_second_factor_session(&user)?;
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
-    let given = auth_store::otp_hash(&id, req.code.trim());
+    let given = store::otp_hash(&id, req.code.trim());
     match store::verify_phone_change(&app.db, &id, |expected| {
         crate::crypto::constant_time_eq(&given, expected)
     })

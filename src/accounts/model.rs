@@ -145,21 +145,24 @@ pub fn mask_phone(phone: &str) -> String {
 }
 
 /// An account changed (profile, role, second factor, phone, picture, enablement,
-/// deletion, project membership): whatever keeps a copy of it must read it afresh.
-/// Account writes in the store return one; the caller hands it to
+/// deletion, project membership, its sessions): whatever keeps a copy of it must read it
+/// afresh. Account and session writes in the stores return one; the caller hands it to
 /// [`AppState::publish`](crate::app::AppState::publish) once the write is committed,
 /// which is the one place its consumers (today the session cache) hear of it.
 #[must_use = "publish it (AppState::publish) so cached sessions read the account afresh"]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AccountChanged {
-    pub account_id: String,
+pub enum AccountChanged {
+    /// The account itself, or every session it has.
+    Account(String),
+    /// One session ended (logout, a replayed code, a reused refresh token).
+    Session(String),
+    /// A project was renamed or deleted: every member's copy names it.
+    Project(String),
 }
 
 impl AccountChanged {
     pub fn of(account_id: &str) -> Self {
-        Self {
-            account_id: account_id.to_owned(),
-        }
+        Self::Account(account_id.to_owned())
     }
 }
 

@@ -2,12 +2,25 @@
 
 use sqlx::AssertSqlSafe;
 
-use super::model::{AccountChanged, AccountRow, Role};
-use crate::auth::store::{OTP_MAX_TRIES, OTP_TTL_MS};
+use super::model::{AccountChanged, AccountRow, ProjectRef, Role};
+use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, flag, now_ms};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Lang;
 use crate::i18n::Msg;
+
+pub const OTP_TTL_MS: i64 = 5 * 60_000;
+pub const OTP_MAX_TRIES: i64 = 5;
+pub const RESET_TTL_MS: i64 = 30 * 60_000;
+pub const INVITE_TTL_MS: i64 = 7 * 24 * 3_600_000;
+pub const VERIFY_TTL_MS: i64 = 7 * 24 * 3_600_000;
+pub const ENROL_TTL_MS: i64 = 30 * 60_000;
+pub const EMAIL_CHANGE_TTL_MS: i64 = 7 * 24 * 3_600_000;
+
+/// Hash of a one-time code, salted with what it belongs to.
+pub fn otp_hash(owner: &str, code: &str) -> String {
+    token_hash(&format!("{owner}:{code}"))
+}
 
 const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
     password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at";
@@ -197,7 +210,7 @@ pub async fn set_language<'e>(
 pub async fn mark_email_verified<'e>(
     db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     id: &str,
-) -> Result<()> {
+) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE accounts SET email_verified_at = $2, updated_at = $2 \
          WHERE id = $1 AND email_verified_at IS NULL",
@@ -206,7 +219,7 @@ pub async fn mark_email_verified<'e>(
     .bind(now_ms())
     .execute(db)
     .await?;
-    Ok(())
+    Ok(AccountChanged::of(id))
 }
 
 /// Apply a confirmed login e-mail; the link it received proves the new address. 409 when
@@ -216,7 +229,7 @@ pub async fn set_login<'e>(
     db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     id: &str,
     login: &str,
-) -> Result<()> {
+) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE accounts SET login = $2, email_verified_at = $3, updated_at = $3 WHERE id = $1",
     )
@@ -226,11 +239,16 @@ pub async fn set_login<'e>(
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
-    Ok(())
+    Ok(AccountChanged::of(id))
 }
 
+/// Set a new password hash (a change, or a reset inside the transaction that spends its link).
 #[tracing::instrument(skip_all)]
-pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<AccountChanged> {
+pub async fn set_password_hash<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    hash: &str,
+) -> Result<AccountChanged> {
     sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
         .bind(id)
         .bind(hash)
@@ -238,6 +256,41 @@ pub async fn set_password_hash(db: &Db, id: &str, hash: &str) -> Result<AccountC
         .execute(db)
         .await?;
     Ok(AccountChanged::of(id))
+}
+
+/// End the account's sessions (a new password, disabling), except `keep` when given: the
+/// session that made the change.
+#[tracing::instrument(skip_all)]
+pub async fn end_sessions(
+    db: &Db,
+    id: &str,
+    keep: Option<&str>,
+    reason: &str,
+) -> Result<AccountChanged> {
+    sqlx::query(
+        "UPDATE sessions SET revoked_at = $3, revoked_reason = $4 \
+         WHERE account_id = $1 AND id <> $2 AND revoked_at IS NULL",
+    )
+    .bind(id)
+    // Session ids are UUIDs, never empty: "" keeps none.
+    .bind(keep.unwrap_or(""))
+    .bind(now_ms())
+    .bind(reason)
+    .execute(db)
+    .await?;
+    Ok(AccountChanged::of(id))
+}
+
+/// The artist projects an account is a member of, by name.
+#[tracing::instrument(skip_all)]
+pub async fn project_refs(db: &Db, id: &str) -> Result<Vec<ProjectRef>> {
+    Ok(sqlx::query_as::<_, ProjectRef>(
+        "SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id \
+         WHERE m.account_id = $1 ORDER BY p.name",
+    )
+    .bind(id)
+    .fetch_all(db)
+    .await?)
 }
 
 /// Enrol (or, with `None`, remove) the second-factor phone. Removing it leaves the second
@@ -361,6 +414,257 @@ pub async fn delete(db: &Db, id: &str) -> Result<AccountChanged> {
         .await?;
     Ok(AccountChanged::of(id))
 }
+
+// ------------------------------------------------------------------ single-use links
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkPurpose {
+    Reset,
+    Invite,
+    /// Proves the e-mail address of a new account.
+    Verify,
+}
+
+impl LinkPurpose {
+    /// The links that set a password.
+    pub const PASSWORD: &[Self] = &[Self::Reset, Self::Invite];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Reset => "reset",
+            Self::Invite => "invite",
+            Self::Verify => "verify",
+        }
+    }
+    fn parse(value: &str) -> Option<Self> {
+        [Self::Reset, Self::Invite, Self::Verify]
+            .into_iter()
+            .find(|p| p.as_str() == value)
+    }
+    fn ttl_ms(self) -> i64 {
+        match self {
+            Self::Reset => RESET_TTL_MS,
+            Self::Invite => INVITE_TTL_MS,
+            Self::Verify => VERIFY_TTL_MS,
+        }
+    }
+}
+
+/// Issue a reset, invitation or verification link token; earlier unused links of the same
+/// purpose stop working.
+#[tracing::instrument(skip_all)]
+pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Result<String> {
+    let token = random_token(32);
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    retire_links(
+        &mut *tx,
+        LinkTable::OneTime,
+        account_id,
+        purpose.as_str(),
+        now,
+    )
+    .await?;
+    sqlx::query(
+        "INSERT INTO one_time_tokens (token_hash, account_id, purpose, expires_at, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(token_hash(&token))
+    .bind(account_id)
+    .bind(purpose.as_str())
+    .bind(now + purpose.ttl_ms())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// The two tables of single-use links.
+#[derive(Clone, Copy)]
+enum LinkTable {
+    /// `one_time_tokens`: reset, invitation and verification links.
+    OneTime,
+    /// `account_links`: account-change links.
+    AccountChange,
+}
+
+/// Stop every unused link of the account with this purpose (a new one replaces them).
+#[tracing::instrument(skip_all)]
+async fn retire_links<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    table: LinkTable,
+    account_id: &str,
+    purpose: &str,
+    now: i64,
+) -> Result<()> {
+    let table = match table {
+        LinkTable::OneTime => "one_time_tokens",
+        LinkTable::AccountChange => "account_links",
+    };
+    let sql = format!(
+        "UPDATE {table} SET used_at = $3 \
+         WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL"
+    );
+    sqlx::query(AssertSqlSafe(sql))
+        .bind(account_id)
+        .bind(purpose)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The account and purpose of a link that could be spent now (exists, unspent,
+/// unexpired, one of `purposes`), without spending it.
+#[tracing::instrument(skip_all)]
+pub async fn live_link(
+    db: &Db,
+    token: &str,
+    purposes: &[LinkPurpose],
+) -> Result<Option<(String, LinkPurpose)>> {
+    let found = sqlx::query_as::<_, (String, String)>(
+        "SELECT account_id, purpose FROM one_time_tokens \
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(token_hash(token))
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(found
+        .and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?)))
+        .filter(|(_, purpose)| purposes.contains(purpose)))
+}
+
+/// Spend a link token of one of `purposes` (once, while live): its account and purpose.
+/// A link of another purpose stays unspent, so a verification link never sets a password.
+#[tracing::instrument(skip_all)]
+pub async fn spend_link<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    token: &str,
+    purposes: &[LinkPurpose],
+) -> Result<Option<(String, LinkPurpose)>> {
+    if purposes.is_empty() {
+        return Ok(None);
+    }
+    // Placeholders only ($3, $4, …): the purposes themselves are bound.
+    let placeholders: Vec<String> = (3..3 + purposes.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "UPDATE one_time_tokens SET used_at = $2 \
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+         AND purpose IN ({}) RETURNING account_id, purpose",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query_as::<_, (String, String)>(AssertSqlSafe(sql))
+        .bind(token_hash(token))
+        .bind(now_ms());
+    for purpose in purposes {
+        query = query.bind(purpose.as_str());
+    }
+    let spent = query.fetch_optional(db).await?;
+    Ok(spent.and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?))))
+}
+
+/// Single-use links for account changes (table `account_links`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountLink {
+    /// Enrol a phone on an account whose second factor is on but has no phone.
+    EnrolPhone,
+    /// Confirm a new login e-mail (the link goes to the new address).
+    ChangeEmail,
+}
+
+impl AccountLink {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::EnrolPhone => "enrol_phone",
+            Self::ChangeEmail => "change_email",
+        }
+    }
+    fn ttl_ms(self) -> i64 {
+        match self {
+            Self::EnrolPhone => ENROL_TTL_MS,
+            Self::ChangeEmail => EMAIL_CHANGE_TTL_MS,
+        }
+    }
+}
+
+/// Issue an account-change link; earlier unused links of the same purpose stop working.
+#[tracing::instrument(skip_all)]
+pub async fn issue_account_link(
+    db: &Db,
+    account_id: &str,
+    purpose: AccountLink,
+    new_login: Option<&str>,
+) -> Result<String> {
+    let token = random_token(32);
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    retire_links(
+        &mut *tx,
+        LinkTable::AccountChange,
+        account_id,
+        purpose.as_str(),
+        now,
+    )
+    .await?;
+    sqlx::query(
+        "INSERT INTO account_links (token_hash, account_id, purpose, new_login, expires_at, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(token_hash(&token))
+    .bind(account_id)
+    .bind(purpose.as_str())
+    .bind(new_login)
+    .bind(now + purpose.ttl_ms())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// Spend a live account-change link of `purpose` (once): its account and new login. With
+/// `account_id`, only a link of that account is spent.
+#[tracing::instrument(skip_all)]
+pub async fn spend_account_link<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    token: &str,
+    purpose: AccountLink,
+    account_id: Option<&str>,
+) -> Result<Option<(String, Option<String>)>> {
+    let base = "UPDATE account_links SET used_at = $2 \
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = $3";
+    let sql = match account_id {
+        Some(_) => format!("{base} AND account_id = $4 RETURNING account_id, new_login"),
+        None => format!("{base} RETURNING account_id, new_login"),
+    };
+    let mut query = sqlx::query_as::<_, (String, Option<String>)>(AssertSqlSafe(sql))
+        .bind(token_hash(token))
+        .bind(now_ms())
+        .bind(purpose.as_str());
+    if let Some(account_id) = account_id {
+        query = query.bind(account_id);
+    }
+    Ok(query.fetch_optional(db).await?)
+}
+
+/// The login e-mail an account asked to change to and has not confirmed yet.
+#[tracing::instrument(skip_all)]
+pub async fn pending_login(db: &Db, account_id: &str) -> Result<Option<String>> {
+    let row: Option<(Option<String>,)> = sqlx::query_as(
+        "SELECT new_login FROM account_links WHERE account_id = $1 AND purpose = $2 \
+         AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC LIMIT 1",
+    )
+    .bind(account_id)
+    .bind(AccountLink::ChangeEmail.as_str())
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(row.and_then(|(login,)| login))
+}
+
+// --------------------------------------------------------------------------- figures
 
 pub struct Figures {
     pub by_role: [(Role, i64); 3],

@@ -4,8 +4,9 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use url::{Host, Url};
 
+use super::store;
 use crate::crypto::{constant_time_eq, token_hash};
-use crate::db::{Db, now_ms};
+use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
@@ -70,18 +71,7 @@ fn is_loopback(url: &Url) -> bool {
 
 /// Register (or re-point at the current public URL) the built-in web client.
 pub async fn seed_web_client(db: &Db, redirect_uri: &str) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at, \
-         refresh_in_cookie) VALUES ($1, 'Encore web', NULL, $2, $3, 1) \
-         ON CONFLICT (id) DO UPDATE SET redirect_uris = excluded.redirect_uris, \
-         refresh_in_cookie = 1",
-    )
-    .bind(WEB_CLIENT_ID)
-    .bind(redirect_uri)
-    .bind(now_ms())
-    .execute(db)
-    .await?;
-    Ok(())
+    store::upsert_web_client(db, WEB_CLIENT_ID, redirect_uri).await
 }
 
 /// Register a confidential client; its secret is stored hashed.
@@ -92,18 +82,7 @@ pub async fn register_confidential(
     secret: &str,
     redirect_uris: &[&str],
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(id)
-    .bind(name)
-    .bind(token_hash(secret))
-    .bind(redirect_uris.join("\n"))
-    .bind(now_ms())
-    .execute(db)
-    .await?;
-    Ok(())
+    store::insert_client(db, id, name, &token_hash(secret), &redirect_uris.join("\n")).await
 }
 
 /// `Authorization: Basic base64(client_id:secret)`.
@@ -148,14 +127,9 @@ pub async fn authenticate(
     {
         return Err(Error::unauthorized(Msg::BadClient));
     }
-    let client = sqlx::query_as::<_, Client>(
-        "SELECT id, name, secret_hash, redirect_uris, refresh_in_cookie FROM oauth_clients \
-         WHERE id = $1",
-    )
-    .bind(client_id)
-    .fetch_optional(db)
-    .await?
-    .ok_or_else(|| Error::unauthorized(Msg::UnknownClient))?;
+    let client = store::client_by_id(db, client_id)
+        .await?
+        .ok_or_else(|| Error::unauthorized(Msg::UnknownClient))?;
     let presented = basic
         .map(|b| b.secret.as_str())
         .or(body_secret)

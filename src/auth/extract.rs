@@ -7,8 +7,10 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use super::session_cache::SessionEntry;
+use super::store;
 use crate::accounts::model::{AccountRow, ProjectRef, Role};
 use crate::accounts::policy::Actor;
+use crate::accounts::store as accounts;
 use crate::app::AppState;
 use crate::error::Error;
 use crate::i18n::Msg;
@@ -37,6 +39,8 @@ pub fn bearer_token(parts: &Parts) -> Option<&str> {
 pub struct CurrentUser {
     pub account: AccountRow,
     pub session_id: String,
+    /// The session passed the SMS second factor when it signed in.
+    pub passed_second_factor: bool,
     /// The artist projects the account is a member of.
     pub projects: Vec<ProjectRef>,
 }
@@ -50,13 +54,6 @@ impl CurrentUser {
     }
 }
 
-#[derive(sqlx::FromRow)]
-struct SessionAccount {
-    #[sqlx(flatten)]
-    account: AccountRow,
-    revoked_at: Option<i64>,
-}
-
 impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = Error;
 
@@ -67,47 +64,33 @@ impl FromRequestParts<AppState> for CurrentUser {
             .keys
             .verify(token)
             .ok_or_else(|| Error::unauthorized(Msg::SessionEnded))?;
-        if let Some(entry) = state.sessions.get(&claims.sid) {
-            return Ok(Self {
-                account: entry.account.clone(),
-                projects: entry.projects.clone(),
-                session_id: claims.sid,
-            });
-        }
-        // One indexed join: the session must be live and the account enabled, so logout,
-        // refresh-token reuse and disabling end access before the JWT expires.
-        let row = sqlx::query_as::<_, SessionAccount>(
-            "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
-             a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
-             a.created_at, a.language, a.email_verified_at, s.revoked_at \
-             FROM sessions s JOIN accounts a ON a.id = s.account_id \
-             WHERE s.id = $1 AND a.id = $2",
-        )
-        .bind(&claims.sid)
-        .bind(&claims.sub)
-        .fetch_optional(&state.db)
-        .await?
-        .ok_or_else(|| Error::unauthorized(Msg::SessionEnded))?;
-        if row.revoked_at.is_some() || !row.account.enabled() {
-            return Err(Error::unauthorized(Msg::SessionEnded));
-        }
-        let projects = sqlx::query_as::<_, ProjectRef>(
-            "SELECT p.id, p.name FROM project_members m JOIN projects p ON p.id = m.project_id \
-             WHERE m.account_id = $1 ORDER BY p.name",
-        )
-        .bind(&row.account.id)
-        .fetch_all(&state.db)
-        .await?;
-        let entry = state.sessions.insert(
-            claims.sid.clone(),
-            SessionEntry {
-                account: row.account,
-                projects,
-            },
-        );
+        let entry = match state.sessions.get(&claims.sid) {
+            Some(entry) => entry,
+            None => {
+                // One indexed join: the session must be live and the account enabled, so
+                // logout, refresh-token reuse and disabling end access before the JWT
+                // expires.
+                let row = store::session_account(&state.db, &claims.sid, &claims.sub)
+                    .await?
+                    .ok_or_else(|| Error::unauthorized(Msg::SessionEnded))?;
+                if row.revoked_at.is_some() || !row.account.enabled() {
+                    return Err(Error::unauthorized(Msg::SessionEnded));
+                }
+                let projects = accounts::project_refs(&state.db, &row.account.id).await?;
+                state.sessions.insert(
+                    claims.sid.clone(),
+                    SessionEntry {
+                        account: row.account,
+                        second_factor: row.second_factor_at.is_some(),
+                        projects,
+                    },
+                )
+            }
+        };
         Ok(Self {
             account: entry.account.clone(),
             projects: entry.projects.clone(),
+            passed_second_factor: entry.second_factor,
             session_id: claims.sid,
         })
     }

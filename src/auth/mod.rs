@@ -3,6 +3,7 @@
 
 pub mod clients;
 pub mod cookies;
+pub mod credentials;
 pub mod extract;
 pub mod oauth;
 pub mod passwords;

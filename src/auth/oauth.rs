@@ -9,21 +9,22 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::clients::{self, BasicCredentials, Client};
 use super::cookies;
+use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
-use super::rate_limit::{Attempt, Endpoint};
-use super::store::{self, AccountLink, CodeRow, LinkPurpose, MfaChallenge, SpentCode};
+use super::rate_limit::Endpoint;
+use super::store::{self, CodeRow, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
-use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, Role, mask_phone};
-use crate::accounts::store as accounts;
+use crate::accounts::messages::{self, sms_permit};
+use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, mask_phone};
+use crate::accounts::signup::sign_up;
+use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX_TRIES, otp_hash};
 use crate::app::AppState;
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
 use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
-use crate::messaging::OutboundMessage;
 use crate::messaging::sms::SmsPermit;
-use crate::notifications;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
@@ -184,7 +185,7 @@ impl AuthorizationParams {
 pub struct AuthorizeRequest {
     email: Option<String>,
     password: Option<String>,
-    response_type: Option<String>,
+    pub(super) response_type: Option<String>,
     response_mode: Option<String>,
     scope: Option<String>,
     redirect_uri: Option<String>,
@@ -192,8 +193,23 @@ pub struct AuthorizeRequest {
     code_challenge_method: Option<String>,
     client_id: Option<String>,
     client_secret: Option<String>,
-    state: Option<String>,
-    nonce: Option<String>,
+    pub(super) state: Option<String>,
+    pub(super) nonce: Option<String>,
+}
+
+impl AuthorizeRequest {
+    /// The authorization part, parsed (authorize and QR start share it). Takes the
+    /// client's fields out of the request.
+    pub fn authorization(&mut self) -> Result<AuthorizationRequest> {
+        AuthorizationRequest::try_from(RawAuthorization {
+            client_id: self.client_id.take(),
+            client_secret: self.client_secret.take(),
+            redirect_uri: self.redirect_uri.take(),
+            code_challenge: self.code_challenge.take(),
+            code_challenge_method: self.code_challenge_method.take(),
+            scope: self.scope.take(),
+        })
+    }
 }
 
 /// An authorization request, parsed: response type and mode, the authorization part,
@@ -210,7 +226,7 @@ struct Authorize {
 impl TryFrom<AuthorizeRequest> for Authorize {
     type Error = Error;
 
-    fn try_from(req: AuthorizeRequest) -> Result<Self> {
+    fn try_from(mut req: AuthorizeRequest) -> Result<Self> {
         if req.response_type.as_deref() != Some("code") {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
@@ -219,14 +235,7 @@ impl TryFrom<AuthorizeRequest> for Authorize {
         {
             return Err(Error::bad_request(Msg::ResponseModeQuery));
         }
-        let authorization = AuthorizationRequest::try_from(RawAuthorization {
-            client_id: req.client_id,
-            client_secret: req.client_secret,
-            redirect_uri: req.redirect_uri,
-            code_challenge: req.code_challenge,
-            code_challenge_method: req.code_challenge_method,
-            scope: req.scope,
-        })?;
+        let authorization = req.authorization()?;
         let password = required(&req.password, "password")?.to_owned();
         let email = Email::parse(required(&req.email, "email")?).ok();
         Ok(Self {
@@ -283,47 +292,6 @@ async fn authorize_inner(
     )
     .await?;
     Ok((CodePayload { code }, account.login))
-}
-
-/// Check an e-mail and password. Unknown accounts cost a real hash too, and every
-/// failure reads the same. Wrong passwords are throttled per account and source, and
-/// per account across unknown devices; a valid device cookie of the account (sent in
-/// `headers`) makes the attempt count apart, so guessers cannot lock its owner out.
-pub async fn verify_credentials(
-    app: &AppState,
-    email: Option<Email>,
-    password: &str,
-    ip: std::net::IpAddr,
-    headers: &HeaderMap,
-) -> Result<AccountRow> {
-    let login = email
-        .as_ref()
-        .map(|e| e.as_str().to_owned())
-        .unwrap_or_default();
-    let device = cookies::known_device(&app.config, headers, &login);
-    let attempt = Attempt {
-        login: &login,
-        ip,
-        known_device: device.as_deref(),
-    };
-    app.limits.sign_in.begin(&attempt)?;
-    let account = match &email {
-        Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
-        None => None,
-    };
-    let stored = account.as_ref().and_then(|a| a.password_hash.as_deref());
-    let matched = app.passwords.verify(password, stored).await?;
-    match account {
-        Some(account) if matched => {
-            app.limits.sign_in.succeeded(&attempt);
-            if !account.enabled() {
-                return Err(Error::unauthorized(Msg::AccountDisabled));
-            }
-            Ok(account)
-        }
-        // Counted as a failure when it began.
-        _ => Err(Error::unauthorized(Msg::InvalidCredentials)),
-    }
 }
 
 // -------------------------------------------------------------------------------- token
@@ -468,8 +436,7 @@ async fn token_inner(
                 Some(token) => Some(token.clone()),
             };
             let refresh = required(&refresh, "refresh_token")?;
-            let rotated =
-                tokens::rotate(&app.db, &app.keys, &app.sessions, refresh, &client.id).await;
+            let rotated = tokens::rotate(app, refresh, &client.id).await;
             // A refused token (spent, reused, revoked, another client's) is of no more use:
             // the browser forgets it too.
             if matches!(rotated, Err(Error::BadRequest(_)))
@@ -504,13 +471,9 @@ async fn exchange_code(
         SpentCode::Replayed(session) => {
             // A code used twice was intercepted: end what the first use produced.
             if let Some(session) = session {
-                tokens::revoke_session(
-                    &app.db,
-                    &app.sessions,
-                    &session,
-                    "authorization code replay",
-                )
-                .await?;
+                app.publish(
+                    store::end_session(&app.db, &session, "authorization code replay").await?,
+                );
             }
             return Err(Error::bad_request(Msg::CodeAlreadyUsed));
         }
@@ -581,18 +544,6 @@ async fn begin_second_factor(
     })
 }
 
-/// Everything an SMS code needs, asked before the code is stored: a verified e-mail, the
-/// account's own send limit, then the messenger's gate (country allow-list, per-number
-/// and server-wide caps). Counted against the account only when the gate lets it through.
-pub(crate) fn sms_permit(app: &AppState, account: &AccountRow, phone: &str) -> Result<SmsPermit> {
-    account.may_receive_sms()?;
-    let key = format!("sms:{}", account.id);
-    app.limits.messages_sent.check(&key)?;
-    let permit = app.messenger.sms_permit(phone)?;
-    app.limits.messages_sent.record(&key);
-    Ok(permit)
-}
-
 async fn send_code(
     app: &AppState,
     challenge_hash: &str,
@@ -643,9 +594,9 @@ async fn complete_second_factor(
     if !store::take_challenge_try(&app.db, &challenge.token_hash).await? {
         return Err(Error::bad_request(Msg::TooManyWrongCodes));
     }
-    let given = store::otp_hash(&challenge.token_hash, binding_code);
+    let given = otp_hash(&challenge.token_hash, binding_code);
     if !constant_time_eq(&given, expected) {
-        let left = store::OTP_MAX_TRIES - challenge.otp_attempts - 1;
+        let left = OTP_MAX_TRIES - challenge.otp_attempts - 1;
         return Err(if left > 0 {
             Error::bad_request(Msg::CodeIncorrectTriesLeft.with("left", left))
         } else {
@@ -691,6 +642,21 @@ pub struct AuthenticatorsQuery {
     state: Option<String>,
 }
 
+/// The second half of an authenticators call, parsed once its challenge is live.
+struct Authenticators {
+    code_verifier: String,
+}
+
+impl TryFrom<AuthenticatorsQuery> for Authenticators {
+    type Error = Error;
+
+    fn try_from(query: AuthenticatorsQuery) -> Result<Self> {
+        Ok(Self {
+            code_verifier: required(&query.code_verifier, "code_verifier")?.to_owned(),
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct Authenticator {
     id: String,
@@ -710,8 +676,8 @@ pub async fn authenticators(
     let result = async {
         let client = bearer_call_client(&app, &query.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
-        let verifier = required(&query.code_verifier, "code_verifier")?;
-        if !verifier_matches(verifier, &challenge.code_challenge) {
+        let query = Authenticators::try_from(query)?;
+        if !verifier_matches(&query.code_verifier, &challenge.code_challenge) {
             return Err(Error::bad_request(Msg::VerifierMismatch));
         }
         let account = live_account(&app, &challenge.account_id).await?;
@@ -760,6 +726,29 @@ pub struct AssociateRequest {
     state: Option<String>,
 }
 
+/// An association, parsed once its challenge is live: SMS asked for, a valid phone, and
+/// the enrolment link's token when sent.
+struct Associate {
+    phone: PhoneNumber,
+    enrolment_token: Option<String>,
+}
+
+impl TryFrom<AssociateRequest> for Associate {
+    type Error = Error;
+
+    fn try_from(req: AssociateRequest) -> Result<Self> {
+        if !req.authenticator_types.iter().any(|t| t == "oob")
+            || !req.oob_channels.iter().any(|c| c == "sms")
+        {
+            return Err(Error::bad_request(Msg::OnlySmsCodes));
+        }
+        Ok(Self {
+            phone: PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?,
+            enrolment_token: req.enrolment_token.filter(|t| !t.is_empty()),
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct Association {
     authenticator_type: &'static str,
@@ -779,12 +768,7 @@ pub async fn associate(
         app.limits.check_ip(ip, Endpoint::CodeCheck)?;
         let client = bearer_call_client(&app, &req.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
-        if !req.authenticator_types.iter().any(|t| t == "oob")
-            || !req.oob_channels.iter().any(|c| c == "sms")
-        {
-            return Err(Error::bad_request(Msg::OnlySmsCodes));
-        }
-        let phone = PhoneNumber::parse(required(&req.phone_number, "phone_number")?)?;
+        let req = Associate::try_from(req)?;
         let account = live_account(&app, &challenge.account_id).await?;
         // Someone holding only the password must not swap in their own phone.
         if account.phone.is_some() {
@@ -793,17 +777,17 @@ pub async fn associate(
         account.may_receive_sms()?;
         // Nor enrol one where there is none: that takes the owner's mailbox too. Without
         // the e-mailed link, the link is sent (to the account's address, never elsewhere).
-        let Some(token) = req.enrolment_token.as_deref().filter(|t| !t.is_empty()) else {
-            send_enrolment_link(&app, &account).await?;
+        let Some(token) = req.enrolment_token.as_deref() else {
+            messages::send_enrolment_link(&app, &account).await?;
             return Err(Error::forbidden(Msg::EnrolmentLinkSent));
         };
         // The link is spent only if the SMS may go: a number refused (its country, a cap)
         // leaves the link usable for another number.
         let mut tx = app.db.begin().await?;
-        store::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
+        accounts::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
             .await?
             .ok_or_else(|| Error::bad_request(Msg::EnrolmentLinkInvalid))?;
-        let permit = sms_permit(&app, &account, phone.as_str())?;
+        let permit = sms_permit(&app, &account, req.phone.as_str())?;
         tx.commit().await?;
         send_code(&app, &challenge.token_hash, &account, permit, true).await?;
         Ok(Association {
@@ -816,47 +800,29 @@ pub async fn associate(
     OAuthReply::new(state, result)
 }
 
-/// E-mail `to` (the account's address, or the new one it asked for) a message whose body
-/// names the account's owner and carries a single-use `link`, in the account's language.
-/// The link is the message's secret: redacted in the log and from lower roles' outbox.
-fn email_link(
-    app: &AppState,
-    account: &AccountRow,
-    to: &str,
-    subject: Msg,
-    body: crate::i18n::Text,
-    link: String,
-) {
-    let lang = account.language;
-    let body = body
-        .with("name", account.display_name())
-        .with("link", link.as_str())
-        .render(lang);
-    app.messenger
-        .send(OutboundMessage::email(to, subject.render(lang), body).with_secret(link));
-}
-
-/// E-mail the owner a single-use link (30 minutes) that lets the next sign-in enrol a
-/// phone. Counts as one of the account's messages.
-async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token =
-        store::issue_account_link(&app.db, &account.id, AccountLink::EnrolPhone, None).await?;
-    let link = format!("{}/auth/login?enrol_token={token}", app.config.public_url);
-    email_link(
-        app,
-        account,
-        &account.login,
-        Msg::EnrolSubject,
-        Msg::EnrolBody.into(),
-        link,
-    );
-    Ok(())
-}
-
 // --------------------------------------------------------- logout, forgot, reset, register
+
+/// What a logout names: the session of a valid bearer token, or else a refresh cookie.
+enum Logout {
+    Session(String),
+    RefreshCookie(String),
+}
+
+impl TryFrom<(std::result::Result<CurrentUser, Error>, &HeaderMap)> for Logout {
+    type Error = Error;
+
+    fn try_from(
+        (user, headers): (std::result::Result<CurrentUser, Error>, &HeaderMap),
+    ) -> Result<Self> {
+        match user {
+            Ok(user) => Ok(Self::Session(user.session_id)),
+            // Without either, the bearer token's refusal is the answer.
+            Err(err) => cookies::read(headers, cookies::REFRESH)
+                .map(Self::RefreshCookie)
+                .ok_or(err),
+        }
+    }
+}
 
 /// End the session of the bearer token, or else of the refresh cookie (an expired access
 /// token still signs out); the refresh cookie and the flag are cleared either way.
@@ -867,22 +833,33 @@ pub async fn logout(
     user: std::result::Result<CurrentUser, Error>,
 ) -> OAuthReply<()> {
     let result = async {
-        let session = match user {
-            Ok(user) => Some(user.session_id),
-            Err(err) => match cookies::read(&headers, cookies::REFRESH) {
-                Some(refresh) => tokens::session_of_refresh(&app.db, &refresh).await?,
-                None => return Err(err),
-            },
+        let session = match Logout::try_from((user, &headers))? {
+            Logout::Session(session) => Some(session),
+            Logout::RefreshCookie(refresh) => store::session_of_refresh(&app.db, &refresh).await?,
         };
         match session {
             Some(session) => {
-                tokens::revoke_session(&app.db, &app.sessions, &session, "logout").await
+                app.publish(store::end_session(&app.db, &session, "logout").await?);
+                Ok(())
             }
             None => Err(Error::unauthorized(Msg::SessionEnded)),
         }
     }
     .await;
     OAuthReply::new(None, result).with_cookies(cookies::clear_session(&app.config))
+}
+
+/// The checks every e-mailed-link endpoint (forgot, reset, verify-email, confirm-email)
+/// starts with, in this order: the source's rate, then the client.
+async fn link_call(
+    app: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    client_id: &Option<String>,
+) -> Result<()> {
+    app.limits.check_ip(ip, Endpoint::Forgot)?;
+    client_of(app, headers, client_id, &None).await?;
+    Ok(())
 }
 
 #[derive(Debug, Deserialize)]
@@ -894,6 +871,20 @@ pub struct ForgotRequest {
     state: Option<String>,
 }
 
+struct Forgot {
+    email: Email,
+}
+
+impl TryFrom<ForgotRequest> for Forgot {
+    type Error = Error;
+
+    fn try_from(req: ForgotRequest) -> Result<Self> {
+        Ok(Self {
+            email: Email::parse(required(&req.email, "email")?)?,
+        })
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn forgot(
     State(app): State<AppState>,
@@ -903,14 +894,13 @@ pub async fn forgot(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let email = Email::parse(required(&req.email, "email")?)?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let Forgot { email } = req.try_into()?;
         // The answer is the same, and as fast, whether or not the account exists: the
         // lookup and the e-mail happen after it.
         let app = app.clone();
         tokio::spawn(async move {
-            if let Err(err) = send_reset_link(&app, &email).await {
+            if let Err(err) = messages::send_reset_link(&app, &email).await {
                 tracing::error!(error = %err, "sending a reset link failed");
             }
         });
@@ -920,53 +910,37 @@ pub async fn forgot(
     OAuthReply::new(state, result)
 }
 
-async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
-    let Some(account) = accounts::by_login(&app.db, email.as_str()).await? else {
-        return Ok(());
-    };
-    if !account.enabled()
-        || app
-            .limits
-            .messages_sent
-            .take(&format!("mail:{}", account.id))
-            .is_err()
-    {
-        return Ok(());
-    }
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Reset).await?;
-    let link = format!(
-        "{}/auth/recover-password?token={token}",
-        app.config.public_url
-    );
-    email_link(
-        app,
-        &account,
-        &account.login,
-        Msg::ResetSubject,
-        Msg::ResetBody.into(),
-        link,
-    );
-    Ok(())
-}
-
-/// Send an invitation link (an account created by an admin sets its password here).
-pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str) -> Result<()> {
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Invite).await?;
-    let link = format!(
-        "{}/auth/recover-password?token={token}&invite=1",
-        app.config.public_url
-    );
-    let body = Msg::InviteBody.with("inviter", inviter);
-    email_link(app, account, &account.login, Msg::InviteSubject, body, link);
-    Ok(())
-}
-
 #[derive(Debug, Deserialize)]
 pub struct ResetRequest {
     token: Option<String>,
     password: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
+}
+
+/// A reset, parsed as far as it may be before its link is checked: the new password
+/// stays raw until then (a bad link costs no hashing and says nothing about it).
+struct Reset {
+    token: String,
+    password: Option<String>,
+}
+
+impl TryFrom<ResetRequest> for Reset {
+    type Error = Error;
+
+    fn try_from(req: ResetRequest) -> Result<Self> {
+        Ok(Self {
+            token: required(&req.token, "token")?.to_owned(),
+            password: req.password,
+        })
+    }
+}
+
+impl Reset {
+    /// The new password, parsed: call only once the link is known to be good.
+    fn new_password(&self) -> Result<Password> {
+        Password::parse(required(&self.password, "password")?)
+    }
 }
 
 #[tracing::instrument(skip_all)]
@@ -978,37 +952,33 @@ pub async fn reset(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let req = Reset::try_from(req)?;
+        let token = req.token.as_str();
         // The link first (exists, unspent, unexpired, a password link): a bad one costs
         // no hashing and says nothing about the password.
-        store::live_link(&app.db, token, LinkPurpose::PASSWORD)
+        accounts::live_link(&app.db, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
-        let password = Password::parse(required(&req.password, "password")?)?;
+        let password = req.new_password()?;
         let hash = app.passwords.hash(&password).await?;
         let mut tx = app.db.begin().await?;
         // Spent here, conditionally: of two racing uses one wins, the other is refused.
-        let (account_id, purpose) = store::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
+        let (account_id, purpose) = accounts::spend_link(&mut *tx, token, LinkPurpose::PASSWORD)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::LinkInvalid))?;
-        sqlx::query("UPDATE accounts SET password_hash = $2, updated_at = $3 WHERE id = $1")
-            .bind(&account_id)
-            .bind(&hash)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
+        let changed = accounts::set_password_hash(&mut *tx, &account_id, &hash).await?;
         if purpose == LinkPurpose::Invite {
             // Accepting an invitation is the invitee's first visit: keep their language.
             accounts::set_language(&mut *tx, &account_id, i18n::current()).await?;
         }
         // The link reached its owner through the mailbox: the address is proven.
-        accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        let verified = accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
+        app.publish(verified);
         // A new password ends every existing session.
-        tokens::revoke_all_sessions(&app.db, &app.sessions, &account_id, "password reset").await?;
+        app.publish(accounts::end_sessions(&app.db, &account_id, None, "password reset").await?);
         // The owner proved themselves through the mailbox: every throttle of the account
         // (each source's, and the ceiling for unknown devices) starts afresh.
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
@@ -1067,79 +1037,26 @@ pub async fn register(
     OAuthReply::created(state, result)
 }
 
-/// Create a `user` account from a self-service sign-up and tell the staff.
-pub async fn sign_up(
-    app: &AppState,
-    email: &Email,
-    password: &Password,
-    first_name: &str,
-    last_name: &str,
-) -> Result<Account> {
-    // Hash first, whether or not the address is taken: the 409 (the spec's answer) must
-    // not come back faster than a new account would.
-    let hash = app.passwords.hash(password).await?;
-    if accounts::by_login(&app.db, email.as_str()).await?.is_some() {
-        return Err(Error::conflict(Msg::UserExists));
-    }
-    let row = accounts::insert(
-        &app.db,
-        accounts::NewAccount {
-            login: email.as_str(),
-            first_name,
-            last_name,
-            role: Role::User,
-            password_hash: Some(hash),
-            phone: None,
-            use_mfa: false,
-            notes: "",
-            tenant_key: &app.config.tenant_key,
-            language: i18n::current(),
-            email_verified: false,
-        },
-    )
-    .await?;
-    // The account exists whatever happens to the e-mail: a failed send is logged, and a
-    // new link can be asked for once signed in.
-    if let Err(err) = send_verification(app, &row).await {
-        tracing::error!(error = %err, "sending the welcome e-mail failed");
-    }
-    notifications::notify_staff(
-        &app.db,
-        notifications::NewNotification::topic(
-            "New sign-up",
-            format!("{} created an account.", row.login),
-        ),
-    )
-    .await?;
-    Ok(Account::from(&row))
-}
-
-// ------------------------------------------------------------------ e-mail verification
-
-/// Send the welcome e-mail with a link that proves the address (valid 7 days; a new link
-/// replaces the earlier one). Counts as one of the account's messages.
-pub async fn send_verification(app: &AppState, account: &AccountRow) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token = store::issue_link(&app.db, &account.id, LinkPurpose::Verify).await?;
-    let link = format!("{}/auth/verify-email?token={token}", app.config.public_url);
-    email_link(
-        app,
-        account,
-        &account.login,
-        Msg::WelcomeSubject,
-        Msg::WelcomeBody.into(),
-        link,
-    );
-    Ok(())
-}
-
 #[derive(Debug, Deserialize)]
 pub struct VerifyEmailRequest {
     token: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
+}
+
+/// A verify-email or confirm-email call, parsed: the link's token.
+struct LinkToken {
+    token: String,
+}
+
+impl TryFrom<VerifyEmailRequest> for LinkToken {
+    type Error = Error;
+
+    fn try_from(req: VerifyEmailRequest) -> Result<Self> {
+        Ok(Self {
+            token: required(&req.token, "token")?.to_owned(),
+        })
+    }
 }
 
 #[tracing::instrument(skip_all)]
@@ -1151,16 +1068,15 @@ pub async fn verify_email(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let LinkToken { token } = req.try_into()?;
         let mut tx = app.db.begin().await?;
-        let (account_id, _) = store::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
+        let (account_id, _) = accounts::spend_link(&mut *tx, &token, &[LinkPurpose::Verify])
             .await?
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
-        accounts::mark_email_verified(&mut *tx, &account_id).await?;
+        let changed = accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
         Ok(())
     }
     .await;
@@ -1168,44 +1084,6 @@ pub async fn verify_email(
 }
 
 // -------------------------------------------------------------------- e-mail change
-
-/// A new login e-mail waits for its proof: a link (7 days) goes to the new address, and
-/// a notice (no link) to the current one. Counts as one of the account's messages.
-pub async fn send_email_change(
-    app: &AppState,
-    account: &AccountRow,
-    new_login: &Email,
-) -> Result<()> {
-    app.limits
-        .messages_sent
-        .take(&format!("mail:{}", account.id))?;
-    let token = store::issue_account_link(
-        &app.db,
-        &account.id,
-        AccountLink::ChangeEmail,
-        Some(new_login.as_str()),
-    )
-    .await?;
-    let link = format!("{}/auth/confirm-email?token={token}", app.config.public_url);
-    let body = Msg::EmailChangeBody.with("email", new_login.as_str());
-    email_link(
-        app,
-        account,
-        new_login.as_str(),
-        Msg::EmailChangeSubject,
-        body,
-        link,
-    );
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        Msg::EmailChangeNoticeSubject.render(account.language),
-        Msg::EmailChangeNoticeBody
-            .with("name", account.display_name())
-            .with("email", new_login.as_str())
-            .render(account.language),
-    ));
-    Ok(())
-}
 
 /// Follow the link sent to a new login e-mail: the change takes effect (409 when the
 /// address was taken meanwhile; the link then stays unspent).
@@ -1218,18 +1096,17 @@ pub async fn confirm_email(
 ) -> OAuthReply<()> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Forgot)?;
-        client_of(&app, &headers, &req.client_id, &None).await?;
-        let token = required(&req.token, "token")?;
+        link_call(&app, ip, &headers, &req.client_id).await?;
+        let LinkToken { token } = req.try_into()?;
         let mut tx = app.db.begin().await?;
         let (account_id, new_login) =
-            store::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
+            accounts::spend_account_link(&mut *tx, &token, AccountLink::ChangeEmail, None)
                 .await?
                 .and_then(|(id, login)| Some((id, login?)))
                 .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
-        accounts::set_login(&mut *tx, &account_id, &new_login).await?;
+        let changed = accounts::set_login(&mut *tx, &account_id, &new_login).await?;
         tx.commit().await?;
-        app.publish(crate::accounts::model::AccountChanged::of(&account_id));
+        app.publish(changed);
         Ok(())
     }
     .await;
@@ -1238,34 +1115,33 @@ pub async fn confirm_email(
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
 
     const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
-    fn raw_authorization() -> RawAuthorization {
-        RawAuthorization {
-            client_id: Some("web".into()),
-            client_secret: None,
-            redirect_uri: Some("https://example.test/cb".into()),
-            code_challenge: Some(CHALLENGE.into()),
-            code_challenge_method: Some("S256".into()),
-            scope: None,
-        }
+    /// A request as serde reads it from a JSON body.
+    fn body<T: serde::de::DeserializeOwned>(fields: Value) -> T {
+        serde_json::from_value(fields).expect("a well-typed body")
     }
 
-    fn token_request(grant_type: Option<&str>) -> TokenRequest {
-        TokenRequest {
-            grant_type: grant_type.map(Into::into),
-            code: None,
-            redirect_uri: None,
-            code_verifier: None,
-            client_id: None,
-            client_secret: None,
-            state: None,
-            binding_code: None,
-            mfa_token: None,
-            refresh_token: None,
+    /// An authorization request with `changes` applied over a valid one.
+    fn authorization(changes: Value) -> Result<AuthorizationRequest> {
+        let mut fields = json!({
+            "client_id": "web",
+            "redirect_uri": "https://example.test/cb",
+            "code_challenge": CHALLENGE,
+            "code_challenge_method": "S256",
+        });
+        if let (Some(fields), Value::Object(changes)) = (fields.as_object_mut(), changes) {
+            fields.extend(changes);
         }
+        body::<AuthorizeRequest>(fields).authorization()
+    }
+
+    fn grant(fields: Value) -> Result<Grant> {
+        Token::try_from(body::<TokenRequest>(fields)).map(|token| token.grant)
     }
 
     fn is_bad_request(result: Result<impl std::fmt::Debug>) -> bool {
@@ -1274,7 +1150,7 @@ mod tests {
 
     #[test]
     fn an_authorization_request_parses_with_the_default_scope() {
-        let req = AuthorizationRequest::try_from(raw_authorization()).unwrap();
+        let req = authorization(json!({})).unwrap();
         assert_eq!(req.code_challenge, CHALLENGE);
         assert_eq!(req.redirect_uri, "https://example.test/cb");
         assert_eq!(req.scope, DEFAULT_SCOPE);
@@ -1283,58 +1159,52 @@ mod tests {
 
     #[test]
     fn an_authorization_request_without_s256_or_a_well_formed_challenge_is_refused() {
-        let mut plain = raw_authorization();
-        plain.code_challenge_method = Some("plain".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(plain)));
-        let mut short = raw_authorization();
-        short.code_challenge = Some("abc".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(short)));
-        let mut missing = raw_authorization();
-        missing.redirect_uri = Some(String::new());
-        assert!(is_bad_request(AuthorizationRequest::try_from(missing)));
+        assert!(is_bad_request(authorization(
+            json!({ "code_challenge_method": "plain" })
+        )));
+        assert!(is_bad_request(authorization(
+            json!({ "code_challenge": "abc" })
+        )));
+        assert!(is_bad_request(authorization(json!({ "redirect_uri": "" }))));
     }
 
     #[test]
     fn an_unknown_scope_is_refused_and_a_known_one_is_normalised() {
-        let mut unknown = raw_authorization();
-        unknown.scope = Some("openid admin".into());
-        assert!(is_bad_request(AuthorizationRequest::try_from(unknown)));
-        let mut known = raw_authorization();
-        known.scope = Some("  openid   offline_access ".into());
-        let req = AuthorizationRequest::try_from(known).unwrap();
+        assert!(is_bad_request(authorization(
+            json!({ "scope": "openid admin" })
+        )));
+        let req = authorization(json!({ "scope": "  openid   offline_access " })).unwrap();
         assert_eq!(req.scope, "openid offline_access");
     }
 
     #[test]
     fn each_grant_type_parses_into_its_grant() {
-        let mut code = token_request(Some("authorization_code"));
-        code.code = Some("c".into());
-        code.redirect_uri = Some("r".into());
-        code.code_verifier = Some("v".into());
         assert_eq!(
-            Token::try_from(code).unwrap().grant,
+            grant(json!({
+                "grant_type": "authorization_code",
+                "code": "c", "redirect_uri": "r", "code_verifier": "v"
+            }))
+            .unwrap(),
             Grant::AuthorizationCode {
                 code: "c".into(),
                 redirect_uri: "r".into(),
                 code_verifier: "v".into()
             }
         );
-        let mut mfa = token_request(Some("mfa_code"));
-        mfa.mfa_token = Some("m".into());
-        mfa.binding_code = Some(" 123456 ".into());
-        mfa.code_verifier = Some("v".into());
         assert_eq!(
-            Token::try_from(mfa).unwrap().grant,
+            grant(json!({
+                "grant_type": "mfa_code",
+                "mfa_token": "m", "binding_code": " 123456 ", "code_verifier": "v"
+            }))
+            .unwrap(),
             Grant::MfaCode {
                 mfa_token: "m".into(),
                 binding_code: "123456".into(),
                 code_verifier: "v".into()
             }
         );
-        let mut refresh = token_request(Some("refresh_token"));
-        refresh.refresh_token = Some(String::new());
         assert_eq!(
-            Token::try_from(refresh).unwrap().grant,
+            grant(json!({ "grant_type": "refresh_token", "refresh_token": "" })).unwrap(),
             Grant::RefreshToken {
                 refresh_token: None
             }
@@ -1343,47 +1213,68 @@ mod tests {
 
     #[test]
     fn a_missing_or_unknown_grant_or_a_missing_field_is_refused() {
-        assert!(is_bad_request(Token::try_from(token_request(None))));
-        assert!(is_bad_request(Token::try_from(token_request(Some(
-            "password"
-        )))));
-        assert!(is_bad_request(Token::try_from(token_request(Some(
-            "authorization_code"
-        )))));
-        let mut mfa = token_request(Some("mfa_code"));
-        mfa.mfa_token = Some("m".into());
-        mfa.binding_code = Some("1".into());
-        assert!(is_bad_request(Token::try_from(mfa)));
+        assert!(is_bad_request(grant(json!({}))));
+        assert!(is_bad_request(grant(json!({ "grant_type": "password" }))));
+        assert!(is_bad_request(grant(
+            json!({ "grant_type": "authorization_code" })
+        )));
+        assert!(is_bad_request(grant(json!({
+            "grant_type": "mfa_code", "mfa_token": "m", "binding_code": "1"
+        }))));
     }
 
     #[test]
     fn the_mfa_grant_has_its_own_rate_limit_bucket() {
-        assert!(matches!(
-            token_request(Some("mfa_code")).endpoint(),
-            Endpoint::CodeCheck
-        ));
-        assert!(matches!(
-            token_request(Some("authorization_code")).endpoint(),
-            Endpoint::Token
-        ));
+        let endpoint =
+            |grant_type: &str| body::<TokenRequest>(json!({ "grant_type": grant_type })).endpoint();
+        assert!(matches!(endpoint("mfa_code"), Endpoint::CodeCheck));
+        assert!(matches!(endpoint("authorization_code"), Endpoint::Token));
     }
 
     #[test]
     fn a_registration_needs_a_valid_email_and_a_policy_password() {
         let register = |email: &str, password: &str| {
-            Register::try_from(RegisterRequest {
-                email: Some(email.into()),
-                password: Some(password.into()),
-                code_verifier: None,
-                client_id: None,
-                state: None,
-            })
+            Register::try_from(body::<RegisterRequest>(
+                json!({ "email": email, "password": password }),
+            ))
         };
         assert!(register("fan@example.test", "a long enough passphrase 42").is_ok());
         assert!(register("not an address", "a long enough passphrase 42").is_err());
         assert!(register("fan@example.test", "x").is_err());
         assert!(is_bad_request(
             register("", "a long enough passphrase 42").map(|_| ())
+        ));
+    }
+
+    #[test]
+    fn an_association_asks_for_sms_and_a_valid_phone() {
+        let associate = |fields: Value| Associate::try_from(body::<AssociateRequest>(fields));
+        let parsed = associate(json!({
+            "authenticator_types": "oob", "oob_channels": ["sms"],
+            "phone_number": "+15550100123", "enrolment_token": ""
+        }))
+        .unwrap();
+        assert_eq!(parsed.phone.as_str(), "+15550100123");
+        assert_eq!(parsed.enrolment_token, None);
+        assert!(is_bad_request(
+            associate(json!({ "authenticator_types": "otp", "oob_channels": "sms" })).map(|_| ())
+        ));
+        assert!(is_bad_request(
+            associate(json!({ "authenticator_types": "oob", "oob_channels": "sms" })).map(|_| ())
+        ));
+    }
+
+    #[test]
+    fn a_reset_keeps_its_new_password_raw_until_asked() {
+        let reset = Reset::try_from(body::<ResetRequest>(
+            json!({ "token": "t", "password": "x" }),
+        ))
+        .unwrap();
+        assert_eq!(reset.token, "t");
+        // A password the policy refuses is refused only when asked for, after the link.
+        assert!(reset.new_password().is_err());
+        assert!(is_bad_request(
+            Reset::try_from(body::<ResetRequest>(json!({ "password": "x" }))).map(|_| ())
         ));
     }
 }

@@ -26,7 +26,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{ClientIp, CurrentUser};
-use super::oauth::{AuthorizationParams, AuthorizationRequest, RawAuthorization};
+use super::oauth::{AuthorizationParams, AuthorizationRequest, AuthorizeRequest};
 use super::rate_limit::Endpoint;
 use super::step_up::StepUp;
 use super::store::{self, NewQr, QR_TTL_MS};
@@ -69,17 +69,27 @@ fn match_numbers() -> (i64, Vec<i64>) {
     (number, choices)
 }
 
-#[derive(Debug, Deserialize)]
-pub struct StartRequest {
-    response_type: Option<String>,
-    scope: Option<String>,
-    redirect_uri: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
-    client_id: Option<String>,
-    client_secret: Option<String>,
-    state: Option<String>,
+/// A QR start, parsed: the authorization part of `authorize` (the body has its fields;
+/// credentials, when sent, are not read: the approver gives theirs) and a nonce.
+struct Start {
+    authorization: AuthorizationRequest,
     nonce: Option<String>,
+}
+
+impl TryFrom<AuthorizeRequest> for Start {
+    type Error = Error;
+
+    fn try_from(mut req: AuthorizeRequest) -> Result<Self> {
+        if let Some(kind) = req.response_type.as_deref()
+            && kind != "code"
+        {
+            return Err(Error::bad_request(Msg::ResponseTypeCode));
+        }
+        Ok(Self {
+            authorization: req.authorization()?,
+            nonce: req.nonce.take(),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -98,25 +108,13 @@ pub async fn start(
     State(app): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    OAuthBody(req): OAuthBody<StartRequest>,
+    OAuthBody(req): OAuthBody<AuthorizeRequest>,
 ) -> OAuthReply<QrStarted> {
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::Authorize)?;
-        if let Some(kind) = req.response_type.as_deref()
-            && kind != "code"
-        {
-            return Err(Error::bad_request(Msg::ResponseTypeCode));
-        }
-        let authorization = AuthorizationRequest::try_from(RawAuthorization {
-            client_id: req.client_id,
-            client_secret: req.client_secret,
-            redirect_uri: req.redirect_uri,
-            code_challenge: req.code_challenge,
-            code_challenge_method: req.code_challenge_method,
-            scope: req.scope,
-        })?;
-        let params = AuthorizationParams::check(&app, &headers, authorization).await?;
+        let req = Start::try_from(req)?;
+        let params = AuthorizationParams::check(&app, &headers, req.authorization).await?;
         let (match_number, choices) = match_numbers();
         let choices = choices
             .iter()
@@ -158,6 +156,27 @@ pub struct PollRequest {
     state: Option<String>,
 }
 
+/// A poll, parsed: the device's private poll token and the client it names.
+struct Poll {
+    poll_token: String,
+    client_id: Option<String>,
+}
+
+impl TryFrom<PollRequest> for Poll {
+    type Error = Error;
+
+    fn try_from(req: PollRequest) -> Result<Self> {
+        // An empty token is looked up like any other (and found nowhere).
+        let poll_token = req
+            .poll_token
+            .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "poll_token")))?;
+        Ok(Self {
+            poll_token,
+            client_id: req.client_id,
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct PollAnswer {
     status: &'static str,
@@ -174,11 +193,8 @@ pub async fn poll(
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::QrPoll)?;
-        let token = req
-            .poll_token
-            .as_deref()
-            .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "poll_token")))?;
-        let qr = store::qr_by_poll_token(&app.db, token)
+        let req = Poll::try_from(req)?;
+        let qr = store::qr_by_poll_token(&app.db, &req.poll_token)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::QrExpired))?;
         if req.client_id.as_deref() != Some(qr.client_id.as_str()) {
@@ -250,10 +266,7 @@ pub async fn show(
 ) -> OAuthReply<QrInfo> {
     let result = async {
         let qr = live_qr(&app, &qr_id).await?;
-        let client_name: (String,) = sqlx::query_as("SELECT name FROM oauth_clients WHERE id = $1")
-            .bind(&qr.client_id)
-            .fetch_one(&app.db)
-            .await?;
+        let client_name = store::client_name(&app.db, &qr.client_id).await?;
         let now = now_ms();
         let status = if qr.approved_by.is_some() {
             "approved"
@@ -264,7 +277,7 @@ pub async fn show(
         };
         Ok(QrInfo {
             qr_id,
-            client_name: client_name.0,
+            client_name,
             numbers: qr
                 .choices
                 .split(',')
@@ -288,6 +301,34 @@ pub struct ApproveRequest {
     current_password: Option<String>,
 }
 
+/// An approval, parsed once the QR sign-in is known to wait: the number picked, then the
+/// approver's password (present; checked only if the number is right).
+struct Approve {
+    number: i64,
+    current_password: String,
+}
+
+impl TryFrom<ApproveRequest> for Approve {
+    type Error = Error;
+
+    fn try_from(req: ApproveRequest) -> Result<Self> {
+        let number = match &req.number {
+            Some(serde_json::Value::Number(n)) => n.as_i64(),
+            Some(serde_json::Value::String(s)) => s.trim().parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| Error::unprocessable(Msg::FieldRequired.with("field", "number")))?;
+        let current_password = req
+            .current_password
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| Error::unprocessable(Msg::CurrentPasswordRequired))?;
+        Ok(Self {
+            number,
+            current_password,
+        })
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn approve(
     State(app): State<AppState>,
@@ -301,22 +342,14 @@ pub async fn approve(
         if qr.approved_by.is_some() || qr.expires_at <= now_ms() {
             return Err(Error::bad_request(Msg::QrExpiredOrApproved));
         }
-        let number = match &req.number {
-            Some(serde_json::Value::Number(n)) => n.as_i64(),
-            Some(serde_json::Value::String(s)) => s.trim().parse().ok(),
-            _ => None,
-        }
-        .ok_or_else(|| Error::unprocessable(Msg::FieldRequired.with("field", "number")))?;
-        if req.current_password.as_deref().is_none_or(str::is_empty) {
-            return Err(Error::unprocessable(Msg::CurrentPasswordRequired));
-        }
-        if number != qr.match_number {
+        let req = Approve::try_from(req)?;
+        if req.number != qr.match_number {
             // Someone approving blind, or a QR sent by someone else: cancel it.
             store::burn_qr(&app.db, &qr.id_hash).await?;
             return Err(Error::unprocessable(Msg::QrWrongNumber));
         }
         step_up
-            .require_password(&app, &user, req.current_password.as_deref())
+            .check_password(&app, &user, &req.current_password)
             .await?;
         if !store::approve_qr(&app.db, &qr.id_hash, &user.account.id).await? {
             return Err(Error::bad_request(Msg::QrExpiredOrApproved));
@@ -325,4 +358,65 @@ pub async fn approve(
     }
     .await;
     OAuthReply::new(None, result)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn approve(fields: serde_json::Value) -> Result<Approve> {
+        Approve::try_from(serde_json::from_value::<ApproveRequest>(fields).unwrap())
+    }
+
+    #[test]
+    fn an_approval_reads_the_number_as_a_number_or_digits_then_needs_the_password() {
+        let parsed = approve(json!({ "number": " 42 ", "currentPassword": "pw" })).unwrap();
+        assert_eq!(
+            (parsed.number, parsed.current_password.as_str()),
+            (42, "pw")
+        );
+        assert_eq!(
+            approve(json!({ "number": 7, "currentPassword": "pw" }))
+                .unwrap()
+                .number,
+            7
+        );
+        // The number is asked for first, then the password.
+        for (fields, expected) in [
+            (json!({ "currentPassword": "pw" }), Msg::FieldRequired),
+            (
+                json!({ "number": "x", "currentPassword": "" }),
+                Msg::FieldRequired,
+            ),
+            (
+                json!({ "number": 42, "currentPassword": "" }),
+                Msg::CurrentPasswordRequired,
+            ),
+        ] {
+            match approve(fields) {
+                Err(Error::Unprocessable(text)) => assert_eq!(text.msg, expected),
+                other => panic!("expected a 422, got {:?}", other.map(|_| ())),
+            }
+        }
+    }
+
+    #[test]
+    fn a_start_refuses_another_response_type_but_may_leave_it_out() {
+        let start = |fields: serde_json::Value| {
+            Start::try_from(serde_json::from_value::<AuthorizeRequest>(fields).unwrap())
+        };
+        let fields = json!({
+            "client_id": "web",
+            "redirect_uri": "https://example.test/cb",
+            "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            "code_challenge_method": "S256",
+            "nonce": "n",
+        });
+        assert_eq!(start(fields.clone()).unwrap().nonce.as_deref(), Some("n"));
+        let mut token = fields;
+        token["response_type"] = json!("token");
+        assert!(matches!(start(token), Err(Error::BadRequest(_))));
+    }
 }

@@ -16,6 +16,8 @@ use crate::accounts::model::{AccountRow, ProjectRef};
 #[derive(Debug)]
 pub struct SessionEntry {
     pub account: AccountRow,
+    /// The session passed the SMS second factor when it signed in (fixed for its life).
+    pub second_factor: bool,
     /// The artist projects the account is a member of.
     pub projects: Vec<ProjectRef>,
 }
@@ -56,9 +58,20 @@ impl SessionCache {
     /// Forget every session of an account (it changed, was disabled or deleted).
     pub fn forget_account(&self, account_id: &str) {
         let account_id = account_id.to_owned();
+        self.forget_if(move |entry| entry.account.id == account_id);
+    }
+
+    /// Forget every session whose account is a member of the project (it was renamed or
+    /// deleted).
+    pub fn forget_project(&self, project_id: &str) {
+        let project_id = project_id.to_owned();
+        self.forget_if(move |entry| entry.projects.iter().any(|p| p.id == project_id));
+    }
+
+    fn forget_if(&self, stale: impl Fn(&SessionEntry) -> bool + Send + Sync + 'static) {
         if self
             .sessions
-            .invalidate_entries_if(move |_, entry| entry.account.id == account_id)
+            .invalidate_entries_if(move |_, entry| stale(entry))
             .is_err()
         {
             // Only fails when closures are unsupported, which `new` enables; be safe anyway.

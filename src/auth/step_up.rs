@@ -8,8 +8,8 @@ use axum::extract::FromRequestParts;
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 
+use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
-use super::oauth;
 use crate::accounts::model::Email;
 use crate::app::AppState;
 use crate::error::{Error, Result};
@@ -45,8 +45,19 @@ impl StepUp {
         let password = current_password
             .filter(|p| !p.is_empty())
             .ok_or_else(|| Error::unprocessable(Msg::CurrentPasswordRequired))?;
+        self.check_password(app, user, password).await
+    }
+
+    /// Check the acting account's current password as given (empty included): 422 when
+    /// it is wrong.
+    pub async fn check_password(
+        &self,
+        app: &AppState,
+        user: &CurrentUser,
+        password: &str,
+    ) -> Result<()> {
         let email = Email::parse(&user.account.login).ok();
-        oauth::verify_credentials(app, email, password, self.ip, &self.headers)
+        verify_credentials(app, email, password, self.ip, &self.headers)
             .await
             .map(|_| ())
             .map_err(|e| match e {

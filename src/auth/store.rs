@@ -1,21 +1,259 @@
-//! Persistence of the sign-in flow's short-lived secrets: authorization codes, second-
-//! factor challenges, reset/invitation links and QR sign-ins. Every secret is stored as a
-//! SHA-256 hash and spent with a conditional UPDATE, so a replay or a race spends it once.
+//! Persistence of sign-in: OAuth clients, sessions and their refresh tokens, and the
+//! flow's short-lived secrets (authorization codes, second-factor challenges, QR
+//! sign-ins). Every secret is stored as a SHA-256 hash and spent with a conditional
+//! UPDATE, so a replay or a race spends it once.
 
+use super::clients::Client;
+use crate::accounts::model::{AccountChanged, AccountRow};
+use crate::accounts::store::{OTP_MAX_TRIES, OTP_TTL_MS, otp_hash};
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, flag, now_ms};
 use crate::error::Result;
 
+// ------------------------------------------------------------------------------ clients
+
+/// Register (or re-point at `redirect_uri`) the built-in public client `id`.
+#[tracing::instrument(skip_all)]
+pub async fn upsert_web_client(db: &Db, id: &str, redirect_uri: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at, \
+         refresh_in_cookie) VALUES ($1, 'Encore web', NULL, $2, $3, 1) \
+         ON CONFLICT (id) DO UPDATE SET redirect_uris = excluded.redirect_uris, \
+         refresh_in_cookie = 1",
+    )
+    .bind(id)
+    .bind(redirect_uri)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Register a confidential client by the hash of its secret.
+#[tracing::instrument(skip_all)]
+pub async fn insert_client(
+    db: &Db,
+    id: &str,
+    name: &str,
+    secret_hash: &str,
+    redirect_uris: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO oauth_clients (id, name, secret_hash, redirect_uris, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(secret_hash)
+    .bind(redirect_uris)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn client_by_id(db: &Db, id: &str) -> Result<Option<Client>> {
+    Ok(sqlx::query_as::<_, Client>(
+        "SELECT id, name, secret_hash, redirect_uris, refresh_in_cookie FROM oauth_clients \
+         WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn client_name(db: &Db, id: &str) -> Result<String> {
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM oauth_clients WHERE id = $1")
+        .bind(id)
+        .fetch_one(db)
+        .await?;
+    Ok(name)
+}
+
+// ----------------------------------------------------------------------------- sessions
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_session<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    account_id: &str,
+    client_id: &str,
+    second_factor: bool,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO sessions (id, account_id, client_id, created_at, last_seen_at, \
+         second_factor_at) VALUES ($1, $2, $3, $4, $4, $5)",
+    )
+    .bind(id)
+    .bind(account_id)
+    .bind(client_id)
+    .bind(now)
+    .bind(second_factor.then_some(now))
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn touch_session<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// End one session (logout, a replayed code, a reused refresh token).
+#[tracing::instrument(skip_all)]
+pub async fn end_session<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    id: &str,
+    reason: &str,
+) -> Result<AccountChanged> {
+    sqlx::query(
+        "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL",
+    )
+    .bind(id)
+    .bind(now_ms())
+    .bind(reason)
+    .execute(db)
+    .await?;
+    Ok(AccountChanged::Session(id.to_owned()))
+}
+
+/// A session's account, whether the session is revoked and whether it passed the second
+/// factor.
+#[derive(sqlx::FromRow)]
+pub struct SessionAccount {
+    #[sqlx(flatten)]
+    pub account: AccountRow,
+    pub revoked_at: Option<i64>,
+    pub second_factor_at: Option<i64>,
+}
+
+/// The session `id` of account `account_id`, with the account: one indexed join.
+#[tracing::instrument(skip_all)]
+pub async fn session_account(
+    db: &Db,
+    id: &str,
+    account_id: &str,
+) -> Result<Option<SessionAccount>> {
+    Ok(sqlx::query_as::<_, SessionAccount>(
+        "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
+         a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
+         a.created_at, a.language, a.email_verified_at, s.revoked_at, s.second_factor_at \
+         FROM sessions s JOIN accounts a ON a.id = s.account_id \
+         WHERE s.id = $1 AND a.id = $2",
+    )
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_refresh<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    session_id: &str,
+    refresh: &str,
+    expires_at: i64,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO refresh_tokens (token_hash, session_id, expires_at, created_at) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(token_hash(refresh))
+    .bind(session_id)
+    .bind(expires_at)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Spend a live refresh token; false when it is unknown, spent or expired.
+#[tracing::instrument(skip_all)]
+pub async fn spend_refresh<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    refresh: &str,
+    now: i64,
+) -> Result<bool> {
+    let spent = sqlx::query(
+        "UPDATE refresh_tokens SET used_at = $2 \
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(token_hash(refresh))
+    .bind(now)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(spent == 1)
+}
+
+/// The session a refresh token belongs to.
+#[derive(sqlx::FromRow)]
+pub struct RefreshOwner {
+    pub session_id: String,
+    pub revoked_at: Option<i64>,
+    pub client_id: String,
+    pub account_id: String,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn refresh_owner<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    refresh: &str,
+) -> Result<Option<RefreshOwner>> {
+    Ok(sqlx::query_as::<_, RefreshOwner>(
+        "SELECT s.id AS session_id, s.revoked_at, s.client_id, s.account_id \
+         FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1",
+    )
+    .bind(token_hash(refresh))
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Whether a refresh token was spent before (presented again, it was copied).
+#[tracing::instrument(skip_all)]
+pub async fn refresh_was_spent<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    refresh: &str,
+) -> Result<bool> {
+    let (spent,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL",
+    )
+    .bind(token_hash(refresh))
+    .fetch_one(db)
+    .await?;
+    Ok(spent > 0)
+}
+
+/// The session a refresh token belongs to (spent or not): logout by cookie.
+#[tracing::instrument(skip_all)]
+pub async fn session_of_refresh(db: &Db, refresh: &str) -> Result<Option<String>> {
+    let found = sqlx::query_as::<_, (String,)>(
+        "SELECT session_id FROM refresh_tokens WHERE token_hash = $1",
+    )
+    .bind(token_hash(refresh))
+    .fetch_optional(db)
+    .await?;
+    Ok(found.map(|(id,)| id))
+}
+
+// ------------------------------------------------------------------- sign-in secrets
+
 pub const AUTH_CODE_TTL_MS: i64 = 60_000;
 pub const MFA_TOKEN_TTL_MS: i64 = 5 * 60_000;
-pub const OTP_TTL_MS: i64 = 5 * 60_000;
-pub const OTP_MAX_TRIES: i64 = 5;
-pub const RESET_TTL_MS: i64 = 30 * 60_000;
-pub const INVITE_TTL_MS: i64 = 7 * 24 * 3_600_000;
-pub const VERIFY_TTL_MS: i64 = 7 * 24 * 3_600_000;
 pub const QR_TTL_MS: i64 = 120_000;
-pub const ENROL_TTL_MS: i64 = 30 * 60_000;
-pub const EMAIL_CHANGE_TTL_MS: i64 = 7 * 24 * 3_600_000;
 
 /// What an authorization code is bound to.
 pub struct CodeGrant<'a> {
@@ -154,11 +392,6 @@ pub async fn mfa_challenge(db: &Db, token: &str) -> Result<Option<MfaChallenge>>
     .await?)
 }
 
-/// Hash of a one-time code, salted with what it belongs to.
-pub fn otp_hash(owner: &str, code: &str) -> String {
-    token_hash(&format!("{owner}:{code}"))
-}
-
 /// Attach a fresh code to a challenge (and, for enrolment, the phone it was sent to).
 pub async fn set_challenge_code(
     db: &Db,
@@ -203,218 +436,6 @@ pub async fn consume_challenge(db: &Db, challenge_hash: &str) -> Result<bool> {
     .await?
     .rows_affected();
     Ok(done == 1)
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkPurpose {
-    Reset,
-    Invite,
-    /// Proves the e-mail address of a new account.
-    Verify,
-}
-
-impl LinkPurpose {
-    /// The links that set a password.
-    pub const PASSWORD: &[Self] = &[Self::Reset, Self::Invite];
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Reset => "reset",
-            Self::Invite => "invite",
-            Self::Verify => "verify",
-        }
-    }
-    fn parse(value: &str) -> Option<Self> {
-        [Self::Reset, Self::Invite, Self::Verify]
-            .into_iter()
-            .find(|p| p.as_str() == value)
-    }
-    fn ttl_ms(self) -> i64 {
-        match self {
-            Self::Reset => RESET_TTL_MS,
-            Self::Invite => INVITE_TTL_MS,
-            Self::Verify => VERIFY_TTL_MS,
-        }
-    }
-}
-
-/// Issue a reset, invitation or verification link token; earlier unused links of the same
-/// purpose stop working.
-pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Result<String> {
-    let token = random_token(32);
-    let now = now_ms();
-    let mut tx = db.begin().await?;
-    sqlx::query(
-        "UPDATE one_time_tokens SET used_at = $3 \
-         WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL",
-    )
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO one_time_tokens (token_hash, account_id, purpose, expires_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(token_hash(&token))
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(now + purpose.ttl_ms())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(token)
-}
-
-/// Spend a link token of one of `purposes` (once, while live): its account and purpose.
-/// A link of another purpose stays unspent, so a verification link never sets a password.
-/// The account and purpose of a link that could be spent now (exists, unspent,
-/// unexpired, one of `purposes`), without spending it.
-#[tracing::instrument(skip_all)]
-pub async fn live_link(
-    db: &Db,
-    token: &str,
-    purposes: &[LinkPurpose],
-) -> Result<Option<(String, LinkPurpose)>> {
-    let found = sqlx::query_as::<_, (String, String)>(
-        "SELECT account_id, purpose FROM one_time_tokens \
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(token_hash(token))
-    .bind(now_ms())
-    .fetch_optional(db)
-    .await?;
-    Ok(found
-        .and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?)))
-        .filter(|(_, purpose)| purposes.contains(purpose)))
-}
-
-pub async fn spend_link<'e>(
-    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
-    token: &str,
-    purposes: &[LinkPurpose],
-) -> Result<Option<(String, LinkPurpose)>> {
-    if purposes.is_empty() {
-        return Ok(None);
-    }
-    // Placeholders only ($3, $4, …): the purposes themselves are bound.
-    let placeholders: Vec<String> = (3..3 + purposes.len()).map(|n| format!("${n}")).collect();
-    let sql = format!(
-        "UPDATE one_time_tokens SET used_at = $2 \
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
-         AND purpose IN ({}) RETURNING account_id, purpose",
-        placeholders.join(", ")
-    );
-    let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql))
-        .bind(token_hash(token))
-        .bind(now_ms());
-    for purpose in purposes {
-        query = query.bind(purpose.as_str());
-    }
-    let spent = query.fetch_optional(db).await?;
-    Ok(spent.and_then(|(account_id, purpose)| Some((account_id, LinkPurpose::parse(&purpose)?))))
-}
-
-/// Single-use links for account changes (table `account_links`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AccountLink {
-    /// Enrol a phone on an account whose second factor is on but has no phone.
-    EnrolPhone,
-    /// Confirm a new login e-mail (the link goes to the new address).
-    ChangeEmail,
-}
-
-impl AccountLink {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::EnrolPhone => "enrol_phone",
-            Self::ChangeEmail => "change_email",
-        }
-    }
-    fn ttl_ms(self) -> i64 {
-        match self {
-            Self::EnrolPhone => ENROL_TTL_MS,
-            Self::ChangeEmail => EMAIL_CHANGE_TTL_MS,
-        }
-    }
-}
-
-/// Issue an account-change link; earlier unused links of the same purpose stop working.
-#[tracing::instrument(skip_all)]
-pub async fn issue_account_link(
-    db: &Db,
-    account_id: &str,
-    purpose: AccountLink,
-    new_login: Option<&str>,
-) -> Result<String> {
-    let token = random_token(32);
-    let now = now_ms();
-    let mut tx = db.begin().await?;
-    sqlx::query(
-        "UPDATE account_links SET used_at = $3 \
-         WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL",
-    )
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO account_links (token_hash, account_id, purpose, new_login, expires_at, \
-         created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(token_hash(&token))
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(new_login)
-    .bind(now + purpose.ttl_ms())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(token)
-}
-
-/// Spend a live account-change link of `purpose` (once): its account and new login. With
-/// `account_id`, only a link of that account is spent.
-#[tracing::instrument(skip_all)]
-pub async fn spend_account_link<'e>(
-    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
-    token: &str,
-    purpose: AccountLink,
-    account_id: Option<&str>,
-) -> Result<Option<(String, Option<String>)>> {
-    let base = "UPDATE account_links SET used_at = $2 \
-        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = $3";
-    let sql = match account_id {
-        Some(_) => format!("{base} AND account_id = $4 RETURNING account_id, new_login"),
-        None => format!("{base} RETURNING account_id, new_login"),
-    };
-    let mut query = sqlx::query_as::<_, (String, Option<String>)>(sqlx::AssertSqlSafe(sql))
-        .bind(token_hash(token))
-        .bind(now_ms())
-        .bind(purpose.as_str());
-    if let Some(account_id) = account_id {
-        query = query.bind(account_id);
-    }
-    Ok(query.fetch_optional(db).await?)
-}
-
-/// The login e-mail an account asked to change to and has not confirmed yet.
-#[tracing::instrument(skip_all)]
-pub async fn pending_login(db: &Db, account_id: &str) -> Result<Option<String>> {
-    let row: Option<(Option<String>,)> = sqlx::query_as(
-        "SELECT new_login FROM account_links WHERE account_id = $1 AND purpose = $2 \
-         AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC LIMIT 1",
-    )
-    .bind(account_id)
-    .bind(AccountLink::ChangeEmail.as_str())
-    .bind(now_ms())
-    .fetch_optional(db)
-    .await?;
-    Ok(row.and_then(|(login,)| login))
 }
 
 #[derive(Debug, sqlx::FromRow)]

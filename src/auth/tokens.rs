@@ -7,10 +7,11 @@
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
-use super::session_cache::SessionCache;
+use super::store::{self, RefreshOwner};
 use crate::accounts::model::AccountRow;
+use crate::app::AppState;
 use crate::config::Secret;
-use crate::crypto::{random_token, token_hash};
+use crate::crypto::random_token;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
@@ -103,18 +104,16 @@ pub async fn start_session(
     let now = now_ms();
     let refresh = random_token(32);
     let mut tx = db.begin().await?;
-    sqlx::query(
-        "INSERT INTO sessions (id, account_id, client_id, created_at, last_seen_at, \
-         second_factor_at) VALUES ($1, $2, $3, $4, $4, $5)",
+    store::insert_session(
+        &mut *tx,
+        &session_id,
+        &account.id,
+        client_id,
+        second_factor,
+        now,
     )
-    .bind(&session_id)
-    .bind(&account.id)
-    .bind(client_id)
-    .bind(now)
-    .bind(second_factor.then_some(now))
-    .execute(&mut *tx)
     .await?;
-    insert_refresh(&mut tx, &session_id, &refresh, now).await?;
+    store::insert_refresh(&mut *tx, &session_id, &refresh, now + REFRESH_TTL_MS, now).await?;
     tx.commit().await?;
     let tokens = TokenSet {
         status: "OK",
@@ -127,89 +126,31 @@ pub async fn start_session(
     Ok((session_id, tokens))
 }
 
-async fn insert_refresh(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    session_id: &str,
-    refresh: &str,
-    now: i64,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO refresh_tokens (token_hash, session_id, expires_at, created_at) \
-         VALUES ($1, $2, $3, $4)",
-    )
-    .bind(token_hash(refresh))
-    .bind(session_id)
-    .bind(now + REFRESH_TTL_MS)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// The session a refresh token belongs to.
-#[derive(sqlx::FromRow)]
-struct RefreshOwner {
-    session_id: String,
-    revoked_at: Option<i64>,
-    client_id: String,
-    account_id: String,
-}
-
 /// Spend a refresh token and answer the next pair. A spent token presented again
 /// revokes its whole session.
-pub async fn rotate(
-    db: &Db,
-    keys: &TokenKeys,
-    cache: &SessionCache,
-    refresh: &str,
-    client_id: &str,
-) -> Result<TokenSet> {
-    let hash = token_hash(refresh);
+pub async fn rotate(app: &AppState, refresh: &str, client_id: &str) -> Result<TokenSet> {
     let now = now_ms();
     // Write first: the conditional update is the single point where two racing uses of
     // one token are told apart (and on SQLite it takes the write lock up front).
-    let mut tx = db.begin().await?;
-    let spent = sqlx::query(
-        "UPDATE refresh_tokens SET used_at = $2 \
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(&hash)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-
-    let found = sqlx::query_as::<_, RefreshOwner>(
-        "SELECT s.id AS session_id, s.revoked_at, s.client_id, s.account_id \
-         FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1",
-    )
-    .bind(&hash)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let mut tx = app.db.begin().await?;
+    let spent = store::spend_refresh(&mut *tx, refresh, now).await?;
     let Some(RefreshOwner {
         session_id,
         revoked_at,
         client_id: session_client,
         account_id,
-    }) = found
+    }) = store::refresh_owner(&mut *tx, refresh).await?
     else {
         return Err(Error::bad_request(Msg::InvalidRefresh));
     };
 
-    if spent == 0 {
+    if !spent {
         // Either expired or already spent. A spent token coming back means two holders:
         // end the session for both.
-        let reused = sqlx::query_as::<_, (i64,)>(
-            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL",
-        )
-        .bind(&hash)
-        .fetch_one(&mut *tx)
-        .await?
-        .0 > 0;
-        if reused && revoked_at.is_none() {
-            revoke_session_in(&mut tx, &session_id, "refresh token reuse").await?;
+        if store::refresh_was_spent(&mut *tx, refresh).await? && revoked_at.is_none() {
+            let ended = store::end_session(&mut *tx, &session_id, "refresh token reuse").await?;
             tx.commit().await?;
-            cache.forget_session(&session_id);
+            app.publish(ended);
             tracing::warn!(session = %session_id, "refresh token reuse detected; session revoked");
             return Err(Error::bad_request(Msg::RefreshReused));
         }
@@ -218,118 +159,21 @@ pub async fn rotate(
     if revoked_at.is_some() || session_client != client_id {
         return Err(Error::bad_request(Msg::InvalidRefresh));
     }
-    let account = crate::accounts::store::by_id(db, &account_id)
+    let account = crate::accounts::store::by_id(&app.db, &account_id)
         .await?
         .filter(AccountRow::enabled)
         .ok_or_else(|| Error::bad_request(Msg::InvalidRefresh))?;
 
     let next = random_token(32);
-    insert_refresh(&mut tx, &session_id, &next, now).await?;
-    sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1")
-        .bind(&session_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    store::insert_refresh(&mut *tx, &session_id, &next, now + REFRESH_TTL_MS, now).await?;
+    store::touch_session(&mut *tx, &session_id, now).await?;
     tx.commit().await?;
     Ok(TokenSet {
         status: "OK",
-        access_token: keys.sign(&account, &session_id, client_id)?,
+        access_token: app.keys.sign(&account, &session_id, client_id)?,
         refresh_token: Some(next),
         token_type: "Bearer",
         expires_in: ACCESS_TTL_SECS,
         scope: "openid profile email".to_owned(),
     })
-}
-
-/// The session a refresh token belongs to (spent or not): logout by cookie.
-pub async fn session_of_refresh(db: &Db, refresh: &str) -> Result<Option<String>> {
-    let found = sqlx::query_as::<_, (String,)>(
-        "SELECT session_id FROM refresh_tokens WHERE token_hash = $1",
-    )
-    .bind(token_hash(refresh))
-    .fetch_optional(db)
-    .await?;
-    Ok(found.map(|(id,)| id))
-}
-
-async fn revoke_session_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    session_id: &str,
-    reason: &str,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL",
-    )
-    .bind(session_id)
-    .bind(now_ms())
-    .bind(reason)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-pub async fn revoke_session(
-    db: &Db,
-    cache: &SessionCache,
-    session_id: &str,
-    reason: &str,
-) -> Result<()> {
-    let mut tx = db.begin().await?;
-    revoke_session_in(&mut tx, session_id, reason).await?;
-    tx.commit().await?;
-    cache.forget_session(session_id);
-    Ok(())
-}
-
-/// Whether the session passed the SMS second factor when it signed in.
-#[tracing::instrument(skip_all)]
-pub async fn passed_second_factor(db: &Db, session_id: &str) -> Result<bool> {
-    let row: Option<(Option<i64>,)> =
-        sqlx::query_as("SELECT second_factor_at FROM sessions WHERE id = $1")
-            .bind(session_id)
-            .fetch_optional(db)
-            .await?;
-    Ok(matches!(row, Some((Some(_),))))
-}
-
-/// End every session of an account (password reset, disabling).
-pub async fn revoke_all_sessions(
-    db: &Db,
-    cache: &SessionCache,
-    account_id: &str,
-    reason: &str,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
-         WHERE account_id = $1 AND revoked_at IS NULL",
-    )
-    .bind(account_id)
-    .bind(now_ms())
-    .bind(reason)
-    .execute(db)
-    .await?;
-    cache.forget_account(account_id);
-    Ok(())
-}
-
-/// End every session of an account except the one making the change.
-pub async fn revoke_other_sessions(
-    db: &Db,
-    cache: &SessionCache,
-    account_id: &str,
-    keep: &str,
-    reason: &str,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE sessions SET revoked_at = $3, revoked_reason = $4 \
-         WHERE account_id = $1 AND id <> $2 AND revoked_at IS NULL",
-    )
-    .bind(account_id)
-    .bind(keep)
-    .bind(now_ms())
-    .bind(reason)
-    .execute(db)
-    .await?;
-    cache.forget_account(account_id);
-    Ok(())
 }

@@ -9,7 +9,7 @@ use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
 
 use self::store::ProjectRow;
-use crate::accounts::model::{AccountChanged, Email};
+use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
@@ -185,11 +185,7 @@ async fn update(
     if let Some(status) = input.status {
         row.status = status.as_str().to_owned();
     }
-    store::save(&app.db, &row).await?;
-    // Members' cached sessions carry the project's name.
-    for member in store::members(&app.db, &row.id).await? {
-        app.publish(AccountChanged::of(&member.id));
-    }
+    app.publish(store::save(&app.db, &row).await?);
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -201,13 +197,10 @@ async fn remove(
     if store::event_count(&app.db, &id).await? > 0 {
         return Err(Error::conflict(Msg::ProjectHasConcerts));
     }
-    let members = store::members(&app.db, &id).await?;
-    if !store::delete(&app.db, &id).await? {
-        return Err(Error::not_found(Msg::ProjectNotFound));
-    }
-    for member in members {
-        app.publish(AccountChanged::of(&member.id));
-    }
+    let deleted = store::delete(&app.db, &id)
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
+    app.publish(deleted);
     Ok(Api::ok(()))
 }
 
@@ -236,8 +229,7 @@ async fn add_member(
         }
     }
     .ok_or_else(|| Error::not_found(Msg::AccountNotFound))?;
-    store::add_member(&app.db, &id, &account.id).await?;
-    app.publish(AccountChanged::of(&account.id));
+    app.publish(store::add_member(&app.db, &id, &account.id).await?);
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -249,8 +241,7 @@ async fn remove_member(
     let row = store::by_id(&app.db, &id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
-    store::remove_member(&app.db, &id, &account_id).await?;
-    app.publish(AccountChanged::of(&account_id));
+    app.publish(store::remove_member(&app.db, &id, &account_id).await?);
     Ok(Api::ok(to_project(&app, row).await?))
 }
 

@@ -1,7 +1,7 @@
 //! Project persistence.
 
 use super::ProjectStatus;
-use crate::accounts::model::AccountRow;
+use crate::accounts::model::{AccountChanged, AccountRow};
 use crate::db::{Db, now_ms};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Msg;
@@ -53,7 +53,8 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
     .await?)
 }
 
-pub async fn save(db: &Db, row: &ProjectRow) -> Result<()> {
+/// Write back a project; its members' cached sessions carry its name.
+pub async fn save(db: &Db, row: &ProjectRow) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE projects SET name = $2, description = $3, status = $4, updated_at = $5 WHERE id = $1",
     )
@@ -65,16 +66,18 @@ pub async fn save(db: &Db, row: &ProjectRow) -> Result<()> {
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::ProjectNameTaken))?;
-    Ok(())
+    Ok(AccountChanged::Project(row.id.clone()))
 }
 
-pub async fn delete(db: &Db, id: &str) -> Result<bool> {
-    Ok(sqlx::query("DELETE FROM projects WHERE id = $1")
+/// Delete a project: the change its members' cached sessions must hear of, or `None`
+/// when there was no such project.
+pub async fn delete(db: &Db, id: &str) -> Result<Option<AccountChanged>> {
+    let deleted = sqlx::query("DELETE FROM projects WHERE id = $1")
         .bind(id)
         .execute(db)
         .await?
-        .rows_affected()
-        > 0)
+        .rows_affected();
+    Ok((deleted > 0).then(|| AccountChanged::Project(id.to_owned())))
 }
 
 /// A page of projects (newest first), all or only those `member_of` belongs to.
@@ -151,7 +154,7 @@ pub async fn project_ids_of(db: &Db, account_id: &str) -> Result<Vec<String>> {
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
-pub async fn add_member(db: &Db, project_id: &str, account_id: &str) -> Result<()> {
+pub async fn add_member(db: &Db, project_id: &str, account_id: &str) -> Result<AccountChanged> {
     sqlx::query(
         "INSERT INTO project_members (project_id, account_id, added_at) VALUES ($1, $2, $3) \
          ON CONFLICT (project_id, account_id) DO NOTHING",
@@ -161,16 +164,16 @@ pub async fn add_member(db: &Db, project_id: &str, account_id: &str) -> Result<(
     .bind(now_ms())
     .execute(db)
     .await?;
-    Ok(())
+    Ok(AccountChanged::of(account_id))
 }
 
-pub async fn remove_member(db: &Db, project_id: &str, account_id: &str) -> Result<()> {
+pub async fn remove_member(db: &Db, project_id: &str, account_id: &str) -> Result<AccountChanged> {
     sqlx::query("DELETE FROM project_members WHERE project_id = $1 AND account_id = $2")
         .bind(project_id)
         .bind(account_id)
         .execute(db)
         .await?;
-    Ok(())
+    Ok(AccountChanged::of(account_id))
 }
 
 pub async fn event_count(db: &Db, project_id: &str) -> Result<i64> {

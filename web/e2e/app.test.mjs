@@ -1,8 +1,8 @@
 // End-to-end: the dashboard in Debian's chromium against the real encore binary.
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { PNG, e2eSuite, pageApi, screenshot, signIn } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
@@ -14,9 +14,12 @@ const ACCOUNTS = {
   prefs: { email: 'prefs@example.com', password: PASSWORD, role: 'user', firstName: 'Pat', lastName: 'Prefs' },
 };
 
+const suite = e2eSuite(Object.values(ACCOUNTS));
+const { browser, finish, signInAs } = suite;
+
 async function smsCode(page, to, since) {
   for (let i = 0; i < 50; i++) {
-    const sms = server
+    const sms = suite.server
       .outbox()
       .slice(since)
       .reverse()
@@ -28,25 +31,8 @@ async function smsCode(page, to, since) {
   throw new Error(`no SMS code for ${to} in the outbox`);
 }
 
-let server;
-const browsers = [];
-
-async function browser(options) {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  return opened;
-}
-
-/** Closes the browser and fails the test on any console error it saw (except the ones
- * a test provokes on purpose, listed in `allow`). */
-async function finish(opened, allow = []) {
-  await opened.close();
-  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
-  assert.deepEqual(unexpected, [], 'the browser logged errors');
-}
-
 const lastMail = (to) =>
-  server
+  suite.server
     .outbox()
     .filter((line) => line.channel === 'email' && line.to === to)
     .at(-1);
@@ -65,7 +51,7 @@ async function confirmWithPassword(page, password) {
 
 async function waitForMail(page, to, since) {
   for (let i = 0; i < 50; i++) {
-    const mail = server
+    const mail = suite.server
       .outbox()
       .slice(since)
       .filter((line) => line.channel === 'email' && line.to === to)
@@ -76,32 +62,11 @@ async function waitForMail(page, to, since) {
   throw new Error(`no e-mail to ${to} in the outbox`);
 }
 
-// A 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-async function signInAs(page, account) {
-  await signIn(page, server.url, account.email, account.password);
-  await page.waitForURL(/\/dashboard$/);
-  await page.getByTestId('account-summary').waitFor();
-}
-
-before(async () => {
-  server = await startServer(Object.values(ACCOUNTS));
-});
-
-after(async () => {
-  for (const opened of browsers) await opened.close().catch(() => undefined);
-  await server?.stop();
-});
-
 describe('Encore dashboard', () => {
   test('sign up → sign in → dashboard', async () => {
     const b = await browser();
     const { page } = b;
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${suite.server.url}/auth/signup`);
     await page.locator('input[name="fullname"]').fill('Nina New');
     await page.locator('input[name="email"]').fill('Nina.New@Example.com');
     await page.locator('input[name="password"]').fill(PASSWORD);
@@ -109,7 +74,7 @@ describe('Encore dashboard', () => {
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/auth\/login$/);
     // The e-mail is lower-cased before sending: type it in another case.
-    await signIn(page, server.url, 'NINA.NEW@example.com', PASSWORD);
+    await signIn(page, suite.server.url, 'NINA.NEW@example.com', PASSWORD);
     await page.waitForURL(/\/dashboard$/);
     const summary = page.getByTestId('account-summary');
     await summary.waitFor();
@@ -121,7 +86,7 @@ describe('Encore dashboard', () => {
   test('signing up twice with the same e-mail says "User already exists"', async () => {
     const b = await browser();
     const { page } = b;
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${suite.server.url}/auth/signup`);
     await page.locator('input[name="fullname"]').fill('Nina Again');
     await page.locator('input[name="email"]').fill('nina.new@example.com');
     await page.locator('input[name="password"]').fill(PASSWORD);
@@ -136,9 +101,9 @@ describe('Encore dashboard', () => {
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
     // The session is revoked on the server side (here: the token is replaced by a forged one).
-    await b.context.addCookies([{ name: 'encore_access_token', value: 'forged.token.value', url: server.url }]);
+    await b.context.addCookies([{ name: 'encore_access_token', value: 'forged.token.value', url: suite.server.url }]);
     await b.context.clearCookies({ name: 'encore_refresh' });
-    await page.goto(`${server.url}/preferences`);
+    await page.goto(`${suite.server.url}/preferences`);
     await page.waitForURL(/\/auth\/login/);
     // Only the device cookie stays: this browser is still a known device of the account.
     const left = (await b.context.cookies()).filter((cookie) => cookie.name.startsWith('encore_'));
@@ -149,12 +114,12 @@ describe('Encore dashboard', () => {
   test('sign in with the second factor, using the code from the outbox', async () => {
     const b = await browser();
     const { page } = b;
-    const before = server.outbox().length;
-    await signIn(page, server.url, ACCOUNTS.mfa.email, ACCOUNTS.mfa.password);
+    const before = suite.server.outbox().length;
+    await signIn(page, suite.server.url, ACCOUNTS.mfa.email, ACCOUNTS.mfa.password);
     await page.getByTestId('mfa-step').waitFor();
     let sms;
     for (let i = 0; i < 50 && !sms; i++) {
-      sms = server
+      sms = suite.server
         .outbox()
         .slice(before)
         .reverse()
@@ -177,7 +142,7 @@ describe('Encore dashboard', () => {
     // user without one.
     const admin = await browser();
     await signInAs(admin.page, ACCOUNTS.admin);
-    await admin.page.goto(`${server.url}/users`);
+    await admin.page.goto(`${suite.server.url}/users`);
     await admin.page.getByTestId('user-search').fill('fan@');
     await admin.page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
     assert.equal(await admin.page.getByTestId('user-row').locator('input[type="checkbox"]').nth(1).isDisabled(), true);
@@ -188,15 +153,15 @@ describe('Encore dashboard', () => {
     const b = await browser();
     const { page } = b;
     const enrol = ACCOUNTS.enrol;
-    let since = server.outbox().length;
-    await signIn(page, server.url, enrol.email, enrol.password);
+    let since = suite.server.outbox().length;
+    await signIn(page, suite.server.url, enrol.email, enrol.password);
     await page.getByTestId('mfa-step').waitFor();
     let code = await smsCode(page, enrol.phone, since);
     await page.getByTestId('mfa-step').locator('input').first().click();
     await page.keyboard.type(code);
     await page.getByTestId('mfa-submit').click();
     await page.waitForURL(/\/dashboard$/);
-    await page.goto(`${server.url}/preferences`);
+    await page.goto(`${suite.server.url}/preferences`);
     await page.getByRole('button', { name: 'Remove phone' }).click();
     await confirmWithPassword(page, enrol.password);
     await page.getByText('Your phone number was removed.').waitFor();
@@ -206,16 +171,16 @@ describe('Encore dashboard', () => {
     await page.waitForURL(/\/auth\/login$/);
 
     // The password alone does not enrol a phone: the owner's mailbox gets a link.
-    await signIn(page, server.url, enrol.email, enrol.password);
+    await signIn(page, suite.server.url, enrol.email, enrol.password);
     await page.getByTestId('mfa-step').locator('input[name="phone"]').fill('+15550100999');
-    since = server.outbox().length;
+    since = suite.server.outbox().length;
     await page.getByRole('button', { name: 'Send the code' }).click();
     await page.getByTestId('mfa-associate-error').waitFor();
     assert.match(await page.getByTestId('mfa-associate-error').innerText(), /open the link we have just e-mailed/);
     const mail = await waitForMail(page, enrol.email, since);
     const link = linkTo(mail.body, '/auth/login');
     assert.ok(link, `the e-mail has an enrolment link: ${mail.body}`);
-    assert.equal(server.outbox().slice(since).filter((line) => line.channel === 'sms').length, 0, 'no SMS to that phone');
+    assert.equal(suite.server.outbox().slice(since).filter((line) => line.channel === 'sms').length, 0, 'no SMS to that phone');
 
     // The link brings the owner back to sign in; that sign-in enrols the phone.
     await page.goto(link);
@@ -224,7 +189,7 @@ describe('Encore dashboard', () => {
     await page.getByTestId('login-submit').click();
     await page.getByText('Add the mobile phone number that will receive your sign-in codes.', { exact: false }).waitFor();
     await page.getByTestId('mfa-step').locator('input[name="phone"]').fill('+15550100999');
-    since = server.outbox().length;
+    since = suite.server.outbox().length;
     await page.getByRole('button', { name: 'Send the code' }).click();
     code = await smsCode(page, '+15550100999', since);
     await page.getByTestId('mfa-step').locator('input').first().click();
@@ -240,7 +205,7 @@ describe('Encore dashboard', () => {
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
     assert.equal(await page.locator('[data-menu-key="users"]').count(), 0, 'no Users entry in the menu');
-    await page.goto(`${server.url}/users`);
+    await page.goto(`${suite.server.url}/users`);
     await page.waitForURL(/\/403$/);
     await page.getByTestId('forbidden-title').waitFor();
     await finish(b);
@@ -266,7 +231,7 @@ describe('Encore dashboard', () => {
     await page.getByTestId('users-empty').waitFor();
     assert.equal(await page.getByTestId('users-empty').innerText(), 'Items not found');
     // The invitation went out.
-    assert.ok(server.outbox().some((line) => line.channel === 'email' && line.to === 'grace@example.com'));
+    assert.ok(suite.server.outbox().some((line) => line.channel === 'email' && line.to === 'grace@example.com'));
     await finish(b);
   });
 
@@ -274,14 +239,14 @@ describe('Encore dashboard', () => {
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
-    await page.goto(`${server.url}/no/such/page`);
+    await page.goto(`${suite.server.url}/no/such/page`);
     await page.waitForURL(/\/home$/);
     await page.getByTestId('home-title').waitFor();
-    await page.goto(`${server.url}/404`);
+    await page.goto(`${suite.server.url}/404`);
     assert.equal(await page.getByTestId('not-found-title').innerText(), "This page's gone fishing.");
     await page.getByRole('link', { name: 'Back to dashboard' }).waitFor();
     // The cart comes from GET /api/v1/cart/: empty for this user, so no badge and an empty state.
-    await page.goto(`${server.url}/cart`);
+    await page.goto(`${suite.server.url}/cart`);
     await page.getByTestId('empty-state').waitFor();
     assert.equal(await page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator').count(), 0);
     await finish(b);
@@ -291,7 +256,7 @@ describe('Encore dashboard', () => {
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${suite.server.url}/settings`);
     await page.getByTestId('language-picker').click();
     await page.getByRole('option', { name: 'فارسی' }).click();
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
@@ -309,7 +274,7 @@ describe('Encore dashboard', () => {
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
     assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'dark', 'dark by default');
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${suite.server.url}/settings`);
     await page.getByTestId('theme-control').getByText('Light').click();
     await page.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'light');
     assert.equal(await page.evaluate(() => localStorage.getItem('theme-preset')), 'light');
@@ -323,7 +288,7 @@ describe('Encore dashboard', () => {
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.admin);
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${suite.server.url}/settings`);
     await page.getByTestId('layout-control').getByText('Top bar').click();
     const topUsers = page.locator('header [data-menu-key="users"]');
     await topUsers.waitFor();
@@ -361,7 +326,7 @@ describe('Encore dashboard', () => {
 
   test('QR sign-in: a signed-in device approves, the other one is signed in', async () => {
     const other = await browser();
-    await other.page.goto(`${server.url}/auth/login`);
+    await other.page.goto(`${suite.server.url}/auth/login`);
     await other.page.getByTestId('qr-start').click();
     const panel = other.page.getByTestId('qr-panel');
     await panel.waitFor();
@@ -397,7 +362,7 @@ describe('Encore dashboard', () => {
   test('forgot password: check-your-email page, reset link from the outbox, sign in with the new one', async () => {
     const b = await browser();
     const { page } = b;
-    await page.goto(`${server.url}/auth/lostpassword`);
+    await page.goto(`${suite.server.url}/auth/lostpassword`);
     await page.locator('input[name="email"]').fill(ACCOUNTS.admin.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.waitForURL(/\/auth\/recover-password-email/);
@@ -465,7 +430,7 @@ describe('Encore dashboard', () => {
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.user);
-    await page.goto(`${server.url}/preferences`);
+    await page.goto(`${suite.server.url}/preferences`);
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('avatar-upload').click()]);
     await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
     await page.waitForFunction(() => [...document.querySelectorAll('img')].some((img) => img.src.startsWith('blob:')));
@@ -487,7 +452,7 @@ describe('Encore dashboard', () => {
     const cookies = await b.context.cookies();
     const left = cookies.filter((cookie) => cookie.name.startsWith('encore_'));
     assert.deepEqual(left.map((cookie) => cookie.name), ['encore_device']);
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${suite.server.url}/dashboard`);
     await page.waitForURL(/\/auth\/login\?redirect=%2Fdashboard$/);
     await finish(b);
   });
@@ -517,12 +482,11 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
-  test('users admin: edit with a full name and a role (sa), disable, delete with confirmation', async () => {
-    const b = await browser();
-    const { page } = b;
-    await signInAs(page, ACCOUNTS.sa);
-    await page.goto(`${server.url}/users`);
+  describe('users admin (as sa)', () => {
+    const held = suite.signedIn(ACCOUNTS.sa, { path: '/users' });
+    /** Filters the list down to one row holding `text`, and returns it. */
     const search = async (text) => {
+      const { page } = held;
       await page.getByTestId('user-search').fill(text);
       await page.waitForFunction(
         (needle) => {
@@ -533,120 +497,132 @@ describe('Encore dashboard', () => {
       );
       return page.getByTestId('user-row');
     };
+    const mailsTo = (to) => suite.server.outbox().filter((line) => line.channel === 'email' && line.to === to).length;
 
-    let row = await search('grace@');
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Edit' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('input[name="fullname"]').fill('Grace Brewster Hopper');
-    await dialog.getByTestId('user-role').click();
-    await page.getByRole('option', { name: 'Admin', exact: true }).click();
-    await dialog.getByTestId('user-form-submit').click();
-    await dialog.waitFor({ state: 'hidden' });
-    await row.getByText('Grace Brewster Hopper').waitFor();
-    await row.getByText('Admin', { exact: true }).waitFor();
+    test('editing a user saves the full name and the role', async () => {
+      const { page } = held;
+      const row = await search('grace@');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.locator('input[name="fullname"]').fill('Grace Brewster Hopper');
+      await dialog.getByTestId('user-role').click();
+      await page.getByRole('option', { name: 'Admin', exact: true }).click();
+      await dialog.getByTestId('user-form-submit').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await row.getByText('Grace Brewster Hopper').waitFor();
+      await row.getByText('Admin', { exact: true }).waitFor();
+    });
 
-    // Re-invite: a new invitation e-mail goes out.
-    const invitations = server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length;
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
-    await page.getByText('A new invitation was sent.').waitFor();
-    assert.ok(server.outbox().filter((line) => line.channel === 'email' && line.to === 'grace@example.com').length > invitations);
+    test('sending the invitation again e-mails a new one', async () => {
+      const { page } = held;
+      const row = await search('grace@');
+      const invitations = mailsTo('grace@example.com');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
+      await page.getByText('A new invitation was sent.').waitFor();
+      assert.ok(mailsTo('grace@example.com') > invitations);
+    });
 
-    // Disabled accounts show under the "Disabled" filter.
-    await row.locator('.mantine-Switch-track').first().click();
-    await page.getByText('Changes saved.').first().waitFor();
-    await page.getByText('Disabled', { exact: true }).click();
-    await row.getByText('grace@example.com').waitFor();
+    test('a disabled account shows under the "Disabled" filter', async () => {
+      const { page } = held;
+      const row = await search('grace@');
+      await row.locator('.mantine-Switch-track').first().click();
+      await page.getByText('Changes saved.').first().waitFor();
+      await page.getByText('Disabled', { exact: true }).click();
+      await row.getByText('grace@example.com').waitFor();
+      await page.getByText('All', { exact: true }).click();
+    });
 
-    await page.getByText('All', { exact: true }).click();
-    row = await search('nina.new@');
-    await row.getByRole('button', { name: 'Actions' }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page.getByTestId('user-delete-confirm').click();
-    await page.getByTestId('users-empty').waitFor();
-    await finish(b);
+    test('deleting a user asks for confirmation, then removes them', async () => {
+      const { page } = held;
+      const row = await search('nina.new@');
+      await row.getByRole('button', { name: 'Actions' }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await page.getByTestId('user-delete-confirm').click();
+      await page.getByTestId('users-empty').waitFor();
+    });
   });
 
-  test('preferences: change the password, enrol a phone, turn on the second factor', async () => {
-    const b = await browser();
-    const { page } = b;
-    await signInAs(page, ACCOUNTS.prefs);
-    await page.goto(`${server.url}/preferences`);
+  describe('preferences', () => {
     const newPassword = 'Prefs-new-Passw0rd';
-    await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
-    await page.getByLabel('New password', { exact: true }).fill(newPassword);
-    await page.getByLabel('Repeat the new password').fill(newPassword);
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText('Your password was changed.').waitFor();
-    ACCOUNTS.prefs.password = newPassword;
-
     const phone = '+15550100777';
-    const since = server.outbox().length;
-    await page.getByLabel('Mobile phone number').fill(phone);
-    await page.getByRole('button', { name: 'Send a code' }).click();
-    // Sensitive changes ask for the current password first.
-    await confirmWithPassword(page, newPassword);
-    const code = await smsCode(page, phone, since);
-    await page.getByLabel('Code received by SMS').fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('button', { name: 'Remove phone' }).waitFor();
-    // Toasts (top-right, 5 s) cover the switch for a moment, as they would for a person.
-    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
-    await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
-    await confirmWithPassword(page, newPassword);
-    await page.getByText('Two-step verification was updated.').waitFor();
+    const held = suite.signedIn(ACCOUNTS.prefs, { path: '/preferences' });
+    // Toasts (top-right, 5 s) cover the controls for a moment, as they would for a person.
+    const toastsGone = () => held.page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
 
-    // A new e-mail waits for the link sent to it; the old address is told.
-    await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, null, { timeout: 15_000 });
-    const mailSince = server.outbox().length;
-    await page.locator('input[name="email"]').fill('prefs.new@example.com');
-    await page.getByRole('button', { name: 'Save profile' }).click();
-    await confirmWithPassword(page, newPassword);
-    await page.getByTestId('pending-email').waitFor();
-    assert.match(await page.getByTestId('pending-email').innerText(), /prefs\.new@example\.com/);
-    const notice = await waitForMail(page, ACCOUNTS.prefs.email, mailSince);
-    assert.match(notice.body, /prefs\.new@example\.com/);
-    const confirmation = await waitForMail(page, 'prefs.new@example.com', mailSince);
-    const confirmLink = linkTo(confirmation.body, '/auth/confirm-email');
-    assert.ok(confirmLink, `the e-mail has a confirmation link: ${confirmation.body}`);
-    await page.goto(confirmLink);
-    await page.getByTestId('confirm-email-done').waitFor();
-    ACCOUNTS.prefs.email = 'prefs.new@example.com';
-    await page.getByRole('link', { name: 'Back to preferences' }).click();
-    await page.waitForURL(/\/preferences$/);
-    assert.equal(await page.locator('input[name="email"]').inputValue(), 'prefs.new@example.com');
-    assert.equal(await page.getByTestId('pending-email').count(), 0);
+    test('the password changes with the current one and the new one twice', async () => {
+      const { page } = held;
+      await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Repeat the new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Your password was changed.').waitFor();
+      ACCOUNTS.prefs.password = newPassword;
+    });
 
-    await page.getByTestId('profile-menu').click();
-    await page.getByTestId('logout').click();
-    await page.waitForURL(/\/auth\/login$/);
-    const before = server.outbox().length;
-    await signIn(page, server.url, ACCOUNTS.prefs.email, newPassword);
-    await page.getByTestId('mfa-step').waitFor();
-    const second = await smsCode(page, phone, before);
-    await page.getByTestId('mfa-step').locator('input').first().click();
-    await page.keyboard.type(second);
-    await page.getByTestId('mfa-submit').click();
-    await page.waitForURL(/\/dashboard$/);
-    await finish(b);
+    test('a phone is enrolled with the code sent to it, after the current password', async () => {
+      const { page } = held;
+      const since = suite.server.outbox().length;
+      await page.getByLabel('Mobile phone number').fill(phone);
+      await page.getByRole('button', { name: 'Send a code' }).click();
+      // Sensitive changes ask for the current password first.
+      await confirmWithPassword(page, newPassword);
+      const code = await smsCode(page, phone, since);
+      await page.getByLabel('Code received by SMS').fill(code);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('button', { name: 'Remove phone' }).waitFor();
+    });
+
+    test('two-step verification turns on for an account with a phone', async () => {
+      const { page } = held;
+      await toastsGone();
+      await page.locator('.mantine-Switch-root').filter({ hasText: 'Ask for a code when I sign in' }).locator('.mantine-Switch-track').click();
+      await confirmWithPassword(page, newPassword);
+      await page.getByText('Two-step verification was updated.').waitFor();
+    });
+
+    test('a new e-mail waits for the link sent to it, and the old address is told', async () => {
+      const { page } = held;
+      await toastsGone();
+      const mailSince = suite.server.outbox().length;
+      await page.locator('input[name="email"]').fill('prefs.new@example.com');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await confirmWithPassword(page, newPassword);
+      await page.getByTestId('pending-email').waitFor();
+      assert.match(await page.getByTestId('pending-email').innerText(), /prefs\.new@example\.com/);
+      const notice = await waitForMail(page, ACCOUNTS.prefs.email, mailSince);
+      assert.match(notice.body, /prefs\.new@example\.com/);
+      const confirmation = await waitForMail(page, 'prefs.new@example.com', mailSince);
+      const confirmLink = linkTo(confirmation.body, '/auth/confirm-email');
+      assert.ok(confirmLink, `the e-mail has a confirmation link: ${confirmation.body}`);
+      await page.goto(confirmLink);
+      await page.getByTestId('confirm-email-done').waitFor();
+      ACCOUNTS.prefs.email = 'prefs.new@example.com';
+      await page.getByRole('link', { name: 'Back to preferences' }).click();
+      await page.waitForURL(/\/preferences$/);
+      assert.equal(await page.locator('input[name="email"]').inputValue(), 'prefs.new@example.com');
+      assert.equal(await page.getByTestId('pending-email').count(), 0);
+    });
+
+    test('with two-step verification on, signing in asks for the code sent to the phone', async () => {
+      const { page } = held;
+      await page.getByTestId('profile-menu').click();
+      await page.getByTestId('logout').click();
+      await page.waitForURL(/\/auth\/login$/);
+      const since = suite.server.outbox().length;
+      await signIn(page, suite.server.url, ACCOUNTS.prefs.email, newPassword);
+      await page.getByTestId('mfa-step').waitFor();
+      const code = await smsCode(page, phone, since);
+      await page.getByTestId('mfa-step').locator('input').first().click();
+      await page.keyboard.type(code);
+      await page.getByTestId('mfa-submit').click();
+      await page.waitForURL(/\/dashboard$/);
+    });
   });
 
   test('cart: the badge counts real entries, the page lists them with the total, remove empties it', async () => {
-    /** Calls the API from the page with the signed-in session, as the app does. */
-    const api = (page, method, path, body) =>
-      page.evaluate(
-        async ([m, p, b]) => {
-          const token = document.cookie.split('; ').find((c) => c.startsWith('encore_access_token='))?.split('=')[1];
-          const response = await fetch(p, {
-            method: m,
-            headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}`, 'Content-Type': 'application/json' },
-            body: b ? JSON.stringify(b) : undefined,
-          });
-          return { status: response.status, json: await response.json() };
-        },
-        [method, path, body],
-      );
+    const api = pageApi;
 
     const staff = await browser();
     await signInAs(staff.page, ACCOUNTS.sa);
@@ -671,7 +647,7 @@ describe('Encore dashboard', () => {
     await signInAs(page, ACCOUNTS.user);
     const added = await api(page, 'POST', `/api/v1/cart/${event.json.payload.id}`);
     assert.equal(added.status, 200, JSON.stringify(added.json));
-    await page.goto(`${server.url}/cart`);
+    await page.goto(`${suite.server.url}/cart`);
     await page.getByTestId('cart-entries').getByText('Live at the Harbour').waitFor();
     assert.equal(await page.getByTestId('cart-total').innerText(), '€19.99');
     const badge = page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator');
@@ -690,7 +666,7 @@ describe('Encore dashboard', () => {
       await page.addInitScript((preset) => {
         localStorage.setItem('theme-preset', preset);
       }, theme);
-      await page.goto(`${server.url}/auth/login`);
+      await page.goto(`${suite.server.url}/auth/login`);
       await page.getByTestId('login-submit').waitFor();
       await screenshot(page, `${theme}-login`);
       await signInAs(page, ACCOUNTS.sa);
@@ -705,7 +681,7 @@ describe('Encore dashboard', () => {
         ['/events', 'events', 'events-grid'],
         ['/404', 'not-found', 'not-found-title'],
       ]) {
-        await page.goto(`${server.url}${path}`);
+        await page.goto(`${suite.server.url}${path}`);
         await page.getByTestId(ready).first().waitFor();
         await screenshot(page, `${theme}-${name}`);
       }

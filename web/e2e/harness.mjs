@@ -1,10 +1,12 @@
 // End-to-end harness: the real `encore` binary on a free port and a temporary data dir,
 // and Debian's chromium driven by playwright-core. Never downloads a browser.
+import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -186,3 +188,108 @@ export async function apiSession(url, email, password) {
     return { status: response.status, json, headers: response.headers };
   };
 }
+
+/** The frame every test file shares: one server for the file, seeded with `accounts`, and
+ * browsers (with `browserDefaults`) that are all closed after it. Registers before/after. */
+export function e2eSuite(accounts, browserDefaults = {}) {
+  const browsers = [];
+  let started;
+  let failed;
+  const suite = {
+    /** Set once `before` has run. */
+    server: null,
+    /** Resolves to the server once it answers. Node 20 does not wait for one top-level
+     * `before` before starting the next, so a file's own setup awaits this. */
+    ready: new Promise((resolve, reject) => {
+      started = resolve;
+      failed = reject;
+    }),
+    async browser(options) {
+      const opened = await openBrowser({ ...browserDefaults, ...options });
+      browsers.push(opened);
+      return opened;
+    },
+    /** Closes the browser and fails the test on any console error it saw (except the ones
+     * a test provokes on purpose, listed in `allow`). */
+    async finish(opened, allow = []) {
+      await opened.close();
+      const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
+      assert.deepEqual(unexpected, [], 'the browser logged errors');
+    },
+    /** Signs in through the login page and waits for the dashboard. */
+    async signInAs(page, account) {
+      await signIn(page, suite.server.url, account.email, account.password);
+      await page.waitForURL(/\/dashboard$/);
+      await page.getByTestId('account-summary').waitFor();
+    },
+    /** Inside a describe: one browser signed in as `account` (then on `path`) for all its
+     * tests, closed after them and checked like `finish`. The holder's `page` is set by then. */
+    signedIn(account, { path, allow = [], ...options } = {}) {
+      const held = { browser: null, page: null };
+      before(async () => {
+        held.browser = await suite.browser(options);
+        held.page = held.browser.page;
+        await suite.signInAs(held.page, account);
+        if (path) await held.page.goto(`${suite.server.url}${path}`);
+      });
+      after(async () => {
+        await suite.finish(held.browser, allow);
+      });
+      return held;
+    },
+  };
+  // Nobody may await `ready` when the start fails: keep that rejection from going unhandled.
+  suite.ready.catch(() => undefined);
+  before(async () => {
+    try {
+      suite.server = await startServer(accounts);
+      started(suite.server);
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  });
+  after(async () => {
+    for (const opened of browsers) await opened.close().catch(() => undefined);
+    await suite.server?.stop();
+  });
+  return suite;
+}
+
+/** Calls the API from the page with its signed-in session, as the app does. */
+export const pageApi = (page, method, path, body) =>
+  page.evaluate(
+    async ([m, p, b]) => {
+      const token = document.cookie.split('; ').find((c) => c.startsWith('encore_access_token='))?.split('=')[1];
+      const response = await fetch(p, {
+        method: m,
+        headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}`, 'Content-Type': 'application/json' },
+        body: b ? JSON.stringify(b) : undefined,
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    [method, path, body],
+  );
+
+/** Checks out the cart of an `apiSession` and pays on the test provider with a card that
+ * succeeds; returns the payment's answer. */
+export async function payCart(session, name) {
+  const checkout = await session('POST', '/api/v1/cart/checkout');
+  const payUrl = new URL(checkout.json.payload);
+  const orderId = payUrl.pathname.split('/').at(-1);
+  return session('POST', `/api/v1/payments/test/${orderId}`, {
+    token: payUrl.searchParams.get('token'), cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name,
+  });
+}
+
+/** A date as a datetime-local input wants it (local time, minutes). */
+export function localInput(date) {
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A 1×1 PNG, for image uploads. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);

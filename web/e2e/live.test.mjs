@@ -7,13 +7,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+import { apiSession, e2eSuite, payCart, screenshot } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stage@example.com', password: PASSWORD, role: 'admin', firstName: 'Stella', lastName: 'Stage' },
   fan: { email: 'ears@example.com', password: PASSWORD, role: 'user', firstName: 'Ezra', lastName: 'Ears' },
 };
+
+const suite = e2eSuite([ACCOUNTS.admin, ACCOUNTS.fan]);
+const { browser, finish, signInAs } = suite;
+
 const LIVE_TITLE = 'Sine Waves at Dawn';
 const MIC_TITLE = 'Open Mic Night';
 const SOON_TITLE = 'Rehearsal in Ten';
@@ -23,12 +27,10 @@ const MIC_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media
 // the browser logs both requests, which the player expects.
 const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
 
-let server;
 let admin;
 let fan;
 let workDir;
 let audioFile;
-const browsers = [];
 const pushes = new Set();
 const concerts = {};
 
@@ -43,24 +45,6 @@ async function waitUntil(check, { timeout = 20_000, interval = 250, message = 'c
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
     await sleep(interval);
   }
-}
-
-async function browser(options) {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  return opened;
-}
-
-async function finish(opened, allow = []) {
-  await opened.close();
-  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
-  assert.deepEqual(unexpected, [], 'the browser logged errors');
-}
-
-async function signInAs(page, account) {
-  await signIn(page, server.url, account.email, account.password);
-  await page.waitForURL(/\/dashboard$/);
-  await page.getByTestId('account-summary').waitFor();
 }
 
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
@@ -81,16 +65,7 @@ async function createConcert(title, { buy, startsAt = new Date() }) {
   assert.equal((await admin('POST', `/api/v1/events/${id}/publish`)).status, 200);
   if (buy) {
     assert.equal((await fan('POST', `/api/v1/cart/${id}`)).status, 200);
-    const checkout = await fan('POST', '/api/v1/cart/checkout');
-    const url = new URL(checkout.json.payload);
-    const order = url.pathname.split('/').pop();
-    const paid = await fan('POST', `/api/v1/payments/test/${order}`, {
-      token: url.searchParams.get('token'),
-      cardNumber: '4242424242424242',
-      expiry: '12/34',
-      cvc: '123',
-      name: 'Ezra Ears',
-    });
+    const paid = await payCart(fan, 'Ezra Ears');
     assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
   }
   // Keys are stored hashed and answered once, by a rotation.
@@ -102,7 +77,7 @@ async function createConcert(title, { buy, startsAt = new Date() }) {
 function startPush(concert) {
   const child = spawn(
     process.env.ENCORE_BIN,
-    ['push', audioFile, '--event', concert.id, '--key', concert.key, '--server', server.url, '--repeat', '0'],
+    ['push', audioFile, '--event', concert.id, '--key', concert.key, '--server', suite.server.url, '--repeat', '0'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -136,9 +111,9 @@ async function advances(player, seconds, message) {
 }
 
 before(async () => {
-  server = await startServer([ACCOUNTS.admin, ACCOUNTS.fan]);
-  admin = await apiSession(server.url, ACCOUNTS.admin.email, PASSWORD);
-  fan = await apiSession(server.url, ACCOUNTS.fan.email, PASSWORD);
+  await suite.ready;
+  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+  fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
   workDir = mkdtempSync(join(tmpdir(), 'encore-live-e2e-'));
   audioFile = join(workDir, 'sine.aac');
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60', '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', audioFile]);
@@ -150,8 +125,6 @@ before(async () => {
 
 after(async () => {
   for (const child of pushes) child.kill('SIGKILL');
-  for (const opened of browsers) await opened.close().catch(() => undefined);
-  await server?.stop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -162,7 +135,7 @@ describe('Encore live audio', () => {
     first = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
     const { page } = first;
     await signInAs(page, ACCOUNTS.fan);
-    await page.goto(`${server.url}/my-events`);
+    await page.goto(`${suite.server.url}/my-events`);
     const card = ticket(page, LIVE_TITLE);
     await card.getByTestId('player-listen').click();
     const player = card.getByTestId('player');
@@ -209,7 +182,7 @@ describe('Encore live audio', () => {
     });
     await signInAs(other, ACCOUNTS.fan);
     // The second device opens the concert's details from the events page.
-    await other.goto(`${server.url}/events?event=${concerts.live.id}`);
+    await other.goto(`${suite.server.url}/events?event=${concerts.live.id}`);
     const details = other.getByTestId('event-details');
     await details.getByTestId('player-listen').click();
     const otherPlayer = details.getByTestId('player');
@@ -238,7 +211,7 @@ describe('Encore live audio', () => {
   test('before an upcoming concert the player counts down to the start', async () => {
     // Another tab of the first device (the first tab keeps playing the live concert).
     const page = await first.context.newPage();
-    await page.goto(`${server.url}/my-events`);
+    await page.goto(`${suite.server.url}/my-events`);
     const card = ticket(page, SOON_TITLE);
     await card.getByTestId('player-listen').click();
     const waiting = card.getByTestId('player-waiting');
@@ -252,7 +225,7 @@ describe('Encore live audio', () => {
     const staff = await browser({ width: 1280, height: 900 });
     const { page } = staff;
     await signInAs(page, ACCOUNTS.admin);
-    await page.goto(`${server.url}/manage-events`);
+    await page.goto(`${suite.server.url}/manage-events`);
     await page.getByTestId('manage-row').filter({ hasText: LIVE_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
     const panel = page.getByTestId('live-panel');
     await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
@@ -287,7 +260,7 @@ describe('Encore live audio', () => {
     const staff = await browser({ width: 1280, height: 900, args: MIC_ARGS });
     const { page } = staff;
     await signInAs(page, ACCOUNTS.admin);
-    await page.goto(`${server.url}/manage-events`);
+    await page.goto(`${suite.server.url}/manage-events`);
     await page.getByTestId('manage-row').filter({ hasText: MIC_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
     const panel = page.getByTestId('live-panel');
     await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();

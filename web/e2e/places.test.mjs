@@ -2,8 +2,8 @@
 // Projects from the menu and from the concert form, payments for a super admin, the dev
 // outbox, and every notification — in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { apiSession, openBrowser, screenshot, signIn, startServer } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { apiSession, e2eSuite, localInput, payCart, screenshot } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 // A fresh install: only these accounts, no demo data (no project, no concert).
@@ -15,33 +15,11 @@ const ACCOUNTS = {
   // Holds an all-access pass: every upcoming concert is theirs.
   holder: { email: 'holder@example.com', password: PASSWORD, role: 'user', firstName: 'Hal', lastName: 'Holder' },
 };
+
+const suite = e2eSuite(Object.values(ACCOUNTS), { width: 1280, height: 900 });
+const { browser, finish, signInAs } = suite;
+
 const SIGNUPS = 23;
-
-let server;
-const browsers = [];
-
-async function browser(options) {
-  const opened = await openBrowser({ width: 1280, height: 900, ...options });
-  browsers.push(opened);
-  return opened;
-}
-
-async function finish(opened, allow = []) {
-  await opened.close();
-  const unexpected = opened.errors.filter((error) => !allow.some((pattern) => pattern.test(error)));
-  assert.deepEqual(unexpected, [], 'the browser logged errors');
-}
-
-async function signInAs(page, account) {
-  await signIn(page, server.url, account.email, account.password);
-  await page.waitForURL(/\/dashboard$/);
-  await page.getByTestId('account-summary').waitFor();
-}
-
-function localInput(date) {
-  const pad = (n) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 /** Fills the concert form's own fields (the project is chosen by the caller) and saves. */
 async function fillConcert(page, title, daysAhead) {
@@ -57,22 +35,13 @@ async function fillConcert(page, title, daysAhead) {
 }
 
 async function signUp(email) {
-  const response = await fetch(`${server.url}/api/v1/accounts/signup`, {
+  const response = await fetch(`${suite.server.url}/api/v1/accounts/signup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ login: email, password: PASSWORD, person: { firstName: 'New', lastName: 'Fan' } }),
   });
   assert.equal(response.status, 201, await response.text());
 }
-
-before(async () => {
-  server = await startServer(Object.values(ACCOUNTS));
-});
-
-after(async () => {
-  for (const opened of browsers) await opened.close().catch(() => undefined);
-  await server?.stop();
-});
 
 describe('Places an admin can reach (issue 10)', () => {
   test('an admin on a fresh install finds Projects in the menu, creates one, and creates concerts picking it or creating a project in the form', async () => {
@@ -108,7 +77,7 @@ describe('Places an admin can reach (issue 10)', () => {
     assert.equal(await form.getByLabel('Project (artist)').inputValue(), 'Southern Cross');
     await fillConcert(page, 'Crux at Dawn', 6);
 
-    const api = await apiSession(server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const api = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
     const projects = (await api('GET', '/api/v1/projects?page=1&pageSize=100')).json.payload.items;
     const concerts = (await api('GET', '/api/v1/events/manage')).json.payload;
     const projectOf = (title) => projects.find((p) => p.id === concerts.find((c) => c.title === title)?.projectId);
@@ -147,7 +116,7 @@ describe('Places an admin can reach (issue 10)', () => {
     const b = await browser();
     const { page } = b;
     // A fan signs up through the UI: the welcome e-mail carries the verification link.
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${suite.server.url}/auth/signup`);
     await page.locator('input[name="fullname"]').fill('Nova Fan');
     await page.locator('input[name="email"]').fill(fan);
     await page.locator('input[name="password"]').fill(PASSWORD);
@@ -155,10 +124,10 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/auth\/login$/);
     // The sa invites another admin: the invitation carries a link this admin may not see.
-    const sa = await apiSession(server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
+    const sa = await apiSession(suite.server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
     const invited = await sa('POST', '/api/v1/accounts', { login: 'peer-admin@example.com', person: { firstName: 'Pia', lastName: 'Peer' }, roles: ['admin'] });
     assert.equal(invited.status, 201, JSON.stringify(invited.json));
-    for (let i = 0; i < 50 && !server.outbox().some((m) => m.to === fan); i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 50 && !suite.server.outbox().some((m) => m.to === fan); i++) await page.waitForTimeout(100);
 
     await signInAs(page, ACCOUNTS.admin);
     await page.locator('[data-menu-key="outbox"]').click();
@@ -188,7 +157,7 @@ describe('Places an admin can reach (issue 10)', () => {
     const fan = 'vera.verify@example.com';
     const b = await browser();
     const { page } = b;
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${suite.server.url}/auth/signup`);
     await page.locator('input[name="fullname"]').fill('Vera Verify');
     await page.locator('input[name="email"]').fill(fan);
     await page.locator('input[name="password"]').fill(PASSWORD);
@@ -200,7 +169,7 @@ describe('Places an admin can reach (issue 10)', () => {
 
     let link;
     for (let i = 0; i < 50 && !link; i++) {
-      const mail = server.outbox().find((m) => m.to === fan && m.channel === 'email');
+      const mail = suite.server.outbox().find((m) => m.to === fan && m.channel === 'email');
       link = /https?:\/\/\S+\/auth\/verify-email\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
       if (!link) await page.waitForTimeout(100);
     }
@@ -217,7 +186,7 @@ describe('Places an admin can reach (issue 10)', () => {
 
   test('the notifications page pages and filters by All, Unread and Read, and marks as read', async () => {
     for (let i = 0; i < SIGNUPS; i++) await signUp(`crowd-${String(i)}@example.com`);
-    const bell = await apiSession(server.url, ACCOUNTS.bell.email, ACCOUNTS.bell.password);
+    const bell = await apiSession(suite.server.url, ACCOUNTS.bell.email, ACCOUNTS.bell.password);
     const { total } = (await bell('GET', '/api/v1/notifications?page=1&pageSize=1')).json.payload;
     assert.ok(total > 20, `more than one page (${String(total)})`);
 
@@ -265,7 +234,7 @@ describe('Places an admin can reach (issue 10)', () => {
   });
 
   test('my-events lists a pass holder’s concerts a page at a time, soonest first', async () => {
-    const admin = await apiSession(server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
     const project = await admin('POST', '/api/v1/projects', { name: 'Pass Parade' });
     assert.equal(project.status, 201, JSON.stringify(project.json));
     const count = 14;
@@ -280,14 +249,9 @@ describe('Places an admin can reach (issue 10)', () => {
     const plan = await admin('POST', '/api/v1/pricing-plans', { name: 'Parade pass', price: 3000, currency: 'EUR', days: 60 });
     assert.ok(plan.status < 300, JSON.stringify(plan.json));
 
-    const holder = await apiSession(server.url, ACCOUNTS.holder.email, ACCOUNTS.holder.password);
+    const holder = await apiSession(suite.server.url, ACCOUNTS.holder.email, ACCOUNTS.holder.password);
     assert.equal((await holder('POST', `/api/v1/cart/passes/${plan.json.payload.id}`)).status, 200);
-    const checkout = await holder('POST', '/api/v1/cart/checkout');
-    const payUrl = new URL(checkout.json.payload);
-    const orderId = payUrl.pathname.split('/').at(-1);
-    const paid = await holder('POST', `/api/v1/payments/test/${orderId}`, {
-      token: payUrl.searchParams.get('token'), cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Hal Holder',
-    });
+    const paid = await payCart(holder, 'Hal Holder');
     assert.equal(paid.status, 200, JSON.stringify(paid.json));
     const mine = (await holder('GET', '/api/v1/events/mine?page=1&pageSize=12')).json.payload;
     assert.ok(mine.total >= count, JSON.stringify({ total: mine.total }));

@@ -5,47 +5,29 @@ import { isStaff } from '../lib/roles';
 const keys = (items: MenuItem[]): string[] =>
   items.flatMap((item) => [item.key, ...(item.children ? keys(item.children) : [])]);
 
-const STAFF_MENU = [
-  'dashboard',
-  'events',
-  'my-events',
-  'users',
-  'manage-events',
-  'projects',
-  'about',
-  'payments',
-  'payment-methods',
-  'pricing-plans',
-  'billing',
-  'orders',
-];
+/** Every menu opens with the fan's entries and ends with the person's own pages. */
+const FAN = ['dashboard', 'events', 'my-events'];
+const OWN = ['preferences', 'settings'];
+const PAYMENTS = ['payments', 'payment-methods', 'pricing-plans', 'billing', 'orders'];
+const STAFF_MENU = [...FAN, 'users', 'manage-events', 'projects', 'about', ...PAYMENTS];
 
 describe('menu visibility per role', () => {
   it('shows a user the fan menu only', () => {
-    expect(keys(visibleMenu('user'))).toEqual(['dashboard', 'events', 'my-events', 'about', 'preferences', 'settings']);
+    expect(keys(visibleMenu('user'))).toEqual([...FAN, 'about', ...OWN]);
     // Even while the outbox is in use.
     expect(keys(visibleMenu('user', undefined, { outbox: true }))).not.toContain('outbox');
   });
 
   it('shows an artist (a project member) manage-events and projects, and nothing else of the staff', () => {
-    expect(keys(visibleMenu('user', undefined, { artist: true }))).toEqual([
-      'dashboard',
-      'events',
-      'my-events',
-      'manage-events',
-      'projects',
-      'about',
-      'preferences',
-      'settings',
-    ]);
+    expect(keys(visibleMenu('user', undefined, { artist: true }))).toEqual([...FAN, 'manage-events', 'projects', 'about', ...OWN]);
   });
 
   it('shows an admin users, manage-events, projects and payments with its children, but not faq or 404', () => {
-    expect(keys(visibleMenu('admin'))).toEqual([...STAFF_MENU, 'preferences', 'settings']);
+    expect(keys(visibleMenu('admin'))).toEqual([...STAFF_MENU, ...OWN]);
   });
 
   it('shows an sa everything an admin sees, payments included, plus the owner entries (faq, 404)', () => {
-    expect(keys(visibleMenu('sa'))).toEqual([...STAFF_MENU, 'faq', '404', 'preferences', 'settings']);
+    expect(keys(visibleMenu('sa'))).toEqual([...STAFF_MENU, 'faq', '404', ...OWN]);
     const admin = keys(visibleMenu('admin', undefined, { outbox: true }));
     const sa = keys(visibleMenu('sa', undefined, { outbox: true }));
     expect(admin.filter((key) => !sa.includes(key))).toEqual([]);
@@ -69,21 +51,7 @@ describe('menu visibility per role', () => {
   });
 
   it('keeps the spec order of the menu', () => {
-    expect(MENU.map((item) => item.key)).toEqual([
-      'dashboard',
-      'events',
-      'my-events',
-      'users',
-      'manage-events',
-      'projects',
-      'outbox',
-      'about',
-      'payments',
-      'faq',
-      '404',
-      'preferences',
-      'settings',
-    ]);
+    expect(MENU.map((item) => item.key)).toEqual([...FAN, 'users', 'manage-events', 'projects', 'outbox', 'about', 'payments', 'faq', '404', ...OWN]);
   });
 });
 
@@ -93,37 +61,25 @@ describe('guard decisions', () => {
     expect(decideAccess(ROUTE_ROLES.users, false, 'admin')).toBe('login');
   });
 
-  it('sends a user opening users, payments, orders or faq to 403', () => {
-    for (const route of ['users', 'orders', 'order', 'payment-methods', 'billing', 'pricing-plans', 'faq'] as const) {
-      expect(decideAccess(ROUTE_ROLES[route], true, 'user')).toBe('forbidden');
-    }
-  });
+  type Route = keyof typeof ROUTE_ROLES;
+  const SIGNED_IN = ['user', 'admin', 'sa'] as const;
+  const DECISIONS: [string, Route[], readonly ('user' | 'admin' | 'sa')[], 'allow' | 'forbidden'][] = [
+    ['sends a user opening users, payments, orders or faq to 403', ['users', 'orders', 'order', 'payment-methods', 'billing', 'pricing-plans', 'faq'], ['user'], 'forbidden'],
+    [
+      'lets every signed-in role open dashboard, preferences, settings, cart, checkout, events and about',
+      ['dashboard', 'preferences', 'settings', 'cart', 'checkout', 'events', 'my-events', 'about', 'home'],
+      SIGNED_IN,
+      'allow',
+    ],
+    ['lets a user open manage-events (a project member manages their concerts; the server refuses others)', ['manage-events'], SIGNED_IN, 'allow'],
+    ['lets admin and sa open users, faq, the outbox and every payments page', ['users', 'faq', 'outbox', 'payment-methods', 'billing', 'pricing-plans', 'orders', 'order'], ['admin', 'sa'], 'allow'],
+    ['sends a user opening the outbox to 403', ['outbox'], ['user'], 'forbidden'],
+    ['lets every signed-in role open notifications and projects (the server lists a member their own)', ['notifications', 'projects'], SIGNED_IN, 'allow'],
+  ];
 
-  it('lets every signed-in role open dashboard, preferences, settings, cart, checkout, events and about', () => {
-    for (const route of ['dashboard', 'preferences', 'settings', 'cart', 'checkout', 'events', 'my-events', 'about', 'home'] as const) {
-      for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
-    }
-  });
-
-  it('lets a user open manage-events (a project member manages their concerts; the server refuses others)', () => {
-    for (const route of ['manage-events'] as const) {
-      for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
-    }
-  });
-
-  it('lets admin and sa open users, faq, the outbox and every payments page', () => {
-    for (const route of ['users', 'faq', 'outbox', 'payment-methods', 'billing', 'pricing-plans', 'orders', 'order'] as const) {
-      for (const role of ['admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role), `${role} ${route}`).toBe('allow');
-    }
-  });
-
-  it('sends a user opening the outbox to 403', () => {
-    expect(decideAccess(ROUTE_ROLES.outbox, true, 'user')).toBe('forbidden');
-  });
-
-  it('lets every signed-in role open notifications and projects (the server lists a member their own)', () => {
-    for (const route of ['notifications', 'projects'] as const) {
-      for (const role of ['user', 'admin', 'sa'] as const) expect(decideAccess(ROUTE_ROLES[route], true, role)).toBe('allow');
+  it.each(DECISIONS)('%s', (_name, routes, roles, decision) => {
+    for (const route of routes) {
+      for (const role of roles) expect(decideAccess(ROUTE_ROLES[route], true, role), `${role} ${route}`).toBe(decision);
     }
   });
 

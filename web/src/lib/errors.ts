@@ -2,21 +2,23 @@ import type { TFunction } from 'i18next';
 
 /** An error raised by the server: its text is shown as is (spec 8). */
 export class ApiError extends Error {
-  readonly status: number;
-  constructor(message: string, status: number) {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
-    this.name = 'ApiError';
-    this.status = status;
   }
 }
 
 /** An error raised by this app: carries a translation key and the English text. */
 export class ClientError extends Error {
-  readonly key: string;
-  constructor(key: string, message: string) {
+  override readonly name = 'ClientError';
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(message);
-    this.name = 'ClientError';
-    this.key = key;
   }
 }
 

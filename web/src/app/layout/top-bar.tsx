@@ -24,26 +24,13 @@ interface TopBarProps {
 export function TopBar(props: TopBarProps): ReactNode {
   const { t } = useTranslation();
   const { user, layout } = props;
+  // The phone burger and the desktop one look alike and say the same.
+  const burger = { size: 'sm', 'aria-label': t('nav.toggleMenu') } as const;
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">
-        <Burger
-          opened={props.mobileOpened}
-          onClick={props.onToggleMobile}
-          hiddenFrom="md"
-          size="sm"
-          aria-label={t('nav.toggleMenu')}
-          data-testid="burger"
-        />
-        {layout === 'side' ? (
-          <Burger
-            opened={props.desktopOpened}
-            onClick={props.onToggleDesktop}
-            visibleFrom="md"
-            size="sm"
-            aria-label={t('nav.toggleMenu')}
-          />
-        ) : null}
+        <Burger opened={props.mobileOpened} onClick={props.onToggleMobile} hiddenFrom="md" {...burger} data-testid="burger" />
+        {layout === 'side' ? <Burger opened={props.desktopOpened} onClick={props.onToggleDesktop} visibleFrom="md" {...burger} /> : null}
         <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo">
           <Group gap={6} wrap="nowrap">
             <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />

@@ -25,3 +25,20 @@ export function validatePhone(value: string): string | null {
 export function validateCode(value: string): string | null {
   return /^\d{6}$/.test(value.trim()) ? null : 'validation.codeInvalid';
 }
+
+/** A rule above as a Mantine validator: the translated text, or null when valid. */
+export function translated<A extends unknown[]>(t: (key: string) => string, rule: (...args: A) => string | null) {
+  return (...args: A): string | null => {
+    const key = rule(...args);
+    return key ? t(key) : null;
+  };
+}
+
+/** Validators for a new password and its check (sign-up, reset, invitation). */
+export function newPasswordRules(t: (key: string) => string) {
+  const check = translated(t, validatePasswordCheck);
+  return {
+    password: translated(t, validatePassword),
+    passwordCheck: (value: string, values: { password: string }) => check(value, values.password),
+  };
+}

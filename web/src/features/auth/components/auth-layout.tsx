@@ -5,6 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { LanguagePicker } from '../../../app/components/language-picker';
 
+/** What the side panel promises, one line each. */
+const PANEL_POINTS = [
+  { Icon: IconClockHour4, text: 'panel.access' },
+  { Icon: IconWorld, text: 'panel.artists' },
+] as const;
+
 /** The /auth layout: the form on one side, the sign-in side panel on the other. */
 export function AuthLayout(): ReactNode {
   const { t } = useTranslation('auth');
@@ -24,24 +30,18 @@ export function AuthLayout(): ReactNode {
             {t('panel.headline')}
           </Text>
           <List spacing="md" size="md" center>
-            <List.Item
-              icon={
-                <ThemeIcon color="white" variant="white" radius="xl">
-                  <IconClockHour4 size={16} color="#154EC1" />
-                </ThemeIcon>
-              }
-            >
-              {t('panel.access')}
-            </List.Item>
-            <List.Item
-              icon={
-                <ThemeIcon color="white" variant="white" radius="xl">
-                  <IconWorld size={16} color="#154EC1" />
-                </ThemeIcon>
-              }
-            >
-              {t('panel.artists')}
-            </List.Item>
+            {PANEL_POINTS.map(({ Icon, text }) => (
+              <List.Item
+                key={text}
+                icon={
+                  <ThemeIcon color="white" variant="white" radius="xl">
+                    <Icon size={16} color="#154EC1" />
+                  </ThemeIcon>
+                }
+              >
+                {t(text)}
+              </List.Item>
+            ))}
           </List>
         </Stack>
       </Box>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -6,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { queryClient } from '../../../app/query-client';
 import { safeRedirect } from '../../../app/guard';
-import { errorText } from '../../../lib/errors';
+import { MutationForm } from '../../../app/components/mutation-form';
 import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
-import { validateEmail } from '../validation';
+import { translated, validateEmail } from '../validation';
+import { AuthHeading } from './auth-heading';
 import { MfaStep } from './mfa-step';
 import { QrSignIn } from './qr-sign-in';
 
@@ -29,10 +30,7 @@ export function LoginPage(): ReactNode {
   const form = useForm({
     initialValues: { email: '', password: '' },
     validate: {
-      email: (value) => {
-        const key = validateEmail(value);
-        return key ? t(key) : null;
-      },
+      email: translated(t, validateEmail),
       password: (value) => (value ? null : t('validation.passwordRequired')),
     },
   });
@@ -57,49 +55,23 @@ export function LoginPage(): ReactNode {
 
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{t('login.title')}</Title>
-        <Text c="dimmed" size="sm">
-          {t('login.subtitle')}
-        </Text>
-      </div>
-      <form
+      <AuthHeading title={t('login.title')} subtitle={t('login.subtitle')} />
+      <MutationForm
         onSubmit={form.onSubmit((values) => {
           login.mutate(values);
         })}
-        noValidate
+        mutation={login}
+                submitLabel={t('login.submit')}
+        testId="login"
       >
-        <Stack gap="sm">
-          {login.isError ? (
-            <Alert color="red" data-testid="login-error">
-              {errorText(login.error, t)}
-            </Alert>
-          ) : null}
-          <TextInput
-            label={t('fields.email')}
-            type="email"
-            autoComplete="username"
-            required
-            {...form.getInputProps('email')}
-            name="email"
-          />
-          <PasswordInput
-            label={t('fields.password')}
-            autoComplete="current-password"
-            required
-            {...form.getInputProps('password')}
-            name="password"
-          />
-          <Group justify="flex-end">
-            <Anchor component={Link} to="/auth/lostpassword" size="sm">
-              {t('login.forgot')}
-            </Anchor>
-          </Group>
-          <Button type="submit" loading={login.isPending} fullWidth data-testid="login-submit">
-            {t('login.submit')}
-          </Button>
-        </Stack>
-      </form>
+        <TextInput label={t('fields.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} name="email" />
+        <PasswordInput label={t('fields.password')} autoComplete="current-password" required {...form.getInputProps('password')} name="password" />
+        <Group justify="flex-end">
+          <Anchor component={Link} to="/auth/lostpassword" size="sm">
+            {t('login.forgot')}
+          </Anchor>
+        </Group>
+      </MutationForm>
       <Divider label={t('login.or')} labelPosition="center" />
       <QrSignIn onSignedIn={finish} onSecondFactor={toSecondFactor} />
       <Text size="sm" ta="center">

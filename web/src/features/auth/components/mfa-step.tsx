@@ -1,15 +1,17 @@
-import { Alert, Anchor, Button, Loader, PinInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { MutationForm } from '../../../app/components/mutation-form';
 import { errorText } from '../../../lib/errors';
 import { clearSession } from '../session';
 import { listAuthenticators } from '../api';
 import { useAssociatePhone, useCompleteMfa } from '../mutations';
-import { validateCode, validatePhone } from '../validation';
+import { translated, validateCode, validatePhone } from '../validation';
+import { AuthHeading } from './auth-heading';
 
 /** The second-factor screen (token status E108): authenticators, phone enrolment, code. */
 export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }): ReactNode {
@@ -28,11 +30,11 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
   });
   const phoneForm = useForm({
     initialValues: { phone: '' },
-    validate: { phone: (value) => (validatePhone(value) ? t('validation.phoneInvalid') : null) },
+    validate: { phone: translated(t, validatePhone) },
   });
   const codeForm = useForm({
     initialValues: { code: '' },
-    validate: { code: (value) => (validateCode(value) ? t('validation.codeInvalid') : null) },
+    validate: { code: translated(t, validateCode) },
   });
   const associate = useAssociatePhone(enrolmentToken, () => {
     setEnrolledPhone(true);
@@ -59,75 +61,59 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
 
   return (
     <Stack gap="md" data-testid="mfa-step">
-      <div>
-        <Title order={2}>{t('mfa.title')}</Title>
-        <Text c="dimmed" size="sm">
-          {needsPhone
+      <AuthHeading
+        title={t('mfa.title')}
+        subtitle={
+          needsPhone
             ? t(enrolmentToken ? 'mfa.enrolFromLink' : 'mfa.enrolIntro')
-            : t('mfa.codeIntro', { phone: existing?.name ?? phoneForm.values.phone })}
-        </Text>
-      </div>
+            : t('mfa.codeIntro', { phone: existing?.name ?? phoneForm.values.phone })
+        }
+      />
       {needsPhone ? (
-        <form
+        <MutationForm
           onSubmit={phoneForm.onSubmit((values) => {
             associate.mutate(values.phone);
           })}
-          noValidate
+          mutation={associate}
+          testId="mfa-associate"
+          submitLabel={t('mfa.sendCode')}
         >
-          <Stack gap="sm">
-            {associate.isError ? (
-              <Alert color="red" data-testid="mfa-associate-error">
-                {errorText(associate.error, t)}
-              </Alert>
-            ) : null}
-            <TextInput
-              label={t('fields.phone')}
-              description={t('mfa.phoneHint')}
-              placeholder="+447700900123"
-              type="tel"
-              autoComplete="tel"
-              {...phoneForm.getInputProps('phone')}
-              name="phone"
-            />
-            <Button type="submit" loading={associate.isPending}>
-              {t('mfa.sendCode')}
-            </Button>
-          </Stack>
-        </form>
+          <TextInput
+            label={t('fields.phone')}
+            description={t('mfa.phoneHint')}
+            placeholder="+447700900123"
+            type="tel"
+            autoComplete="tel"
+            {...phoneForm.getInputProps('phone')}
+            name="phone"
+          />
+        </MutationForm>
       ) : (
-        <form
+        <MutationForm
           onSubmit={codeForm.onSubmit((values) => {
             verify.mutate(values.code);
           })}
-          noValidate
+          mutation={verify}
+                    submitLabel={t('mfa.verify')}
+          testId="mfa"
         >
-          <Stack gap="sm">
-            {verify.isError ? (
-              <Alert color="red" data-testid="mfa-error">
-                {errorText(verify.error, t)}
-              </Alert>
-            ) : null}
-            <Text size="sm" fw={500}>
-              {t('fields.code')}
+          <Text size="sm" fw={500}>
+            {t('fields.code')}
+          </Text>
+          <PinInput
+            length={6}
+            type="number"
+            oneTimeCode
+            aria-label={t('fields.code')}
+            {...codeForm.getInputProps('code')}
+            data-testid="mfa-code"
+          />
+          {codeForm.errors.code ? (
+            <Text size="xs" c="red">
+              {codeForm.errors.code}
             </Text>
-            <PinInput
-              length={6}
-              type="number"
-              oneTimeCode
-              aria-label={t('fields.code')}
-              {...codeForm.getInputProps('code')}
-              data-testid="mfa-code"
-            />
-            {codeForm.errors.code ? (
-              <Text size="xs" c="red">
-                {codeForm.errors.code}
-              </Text>
-            ) : null}
-            <Button type="submit" loading={verify.isPending} data-testid="mfa-submit">
-              {t('mfa.verify')}
-            </Button>
-          </Stack>
-        </form>
+          ) : null}
+        </MutationForm>
       )}
       <Anchor component="button" type="button" size="sm" onClick={cancel}>
         {t('mfa.backToSignIn')}

@@ -1,9 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { setupI18n } from '../../../i18n';
 import { setTokenProvider } from '../../../lib/http';
+import { renderPage } from '../../../test/render';
 import type * as Session from '../session';
 import { QrApprovePage } from './qr-approve-page';
 
@@ -33,18 +31,7 @@ function server(approval: { status: number; error: string | null }) {
   });
 }
 
-function renderPage(): void {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/auth/qr?id=q1']}>
-          <QrApprovePage />
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderApprovePage = (): void => void renderPage(<QrApprovePage />, '/auth/qr?id=q1');
 
 describe('QR approval page', () => {
   beforeAll(async () => {
@@ -55,13 +42,25 @@ describe('QR approval page', () => {
     vi.unstubAllGlobals();
   });
 
-  it('shows the asking device and address, and approves only with a number and the password', async () => {
-    const fetchMock = server({ status: 200, error: null });
-    vi.stubGlobal('fetch', fetchMock);
-    renderPage();
+  it('shows the asking device and its address', async () => {
+    vi.stubGlobal('fetch', server({ status: 200, error: null }));
+    renderApprovePage();
     expect(await screen.findByTestId('qr-device')).toHaveTextContent('TestBrowser/1.0');
     expect(screen.getByTestId('qr-place')).toHaveTextContent('203.0.113.7');
+  });
+
+  it('offers the numbers, one of which the other device shows', async () => {
+    vi.stubGlobal('fetch', server({ status: 200, error: null }));
+    renderApprovePage();
+    await screen.findByTestId('qr-device');
     for (const n of INFO.numbers) expect(screen.getByText(String(n))).toBeInTheDocument();
+  });
+
+  it('approves only with a number and the password', async () => {
+    const fetchMock = server({ status: 200, error: null });
+    vi.stubGlobal('fetch', fetchMock);
+    renderApprovePage();
+    await screen.findByTestId('qr-device');
     const approve = screen.getByTestId('qr-approve');
     expect(approve).toBeDisabled();
     fireEvent.click(screen.getByText('58'));
@@ -76,7 +75,7 @@ describe('QR approval page', () => {
 
   it("shows the server's refusal of a wrong number", async () => {
     vi.stubGlobal('fetch', server({ status: 422, error: 'That is not the number shown on the other device.' }));
-    renderPage();
+    renderApprovePage();
     fireEvent.click(await screen.findByText('31'));
     fireEvent.change(screen.getByLabelText('Your current password'), { target: { value: 'x' } });
     fireEvent.click(screen.getByTestId('qr-approve'));

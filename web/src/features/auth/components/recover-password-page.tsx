@@ -1,11 +1,12 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '../../../lib/errors';
+import { MutationForm } from '../../../app/components/mutation-form';
 import { useResetPassword } from '../mutations';
-import { validatePassword, validatePasswordCheck } from '../validation';
+import { newPasswordRules } from '../validation';
+import { AuthHeading } from './auth-heading';
 import { PasswordFields } from './password-fields';
 
 /** Reset page (?token=…); with &invite=1 it is an invited person choosing a first password. */
@@ -17,16 +18,7 @@ export function RecoverPasswordPage(): ReactNode {
   const invite = params.get('invite') === '1';
   const form = useForm({
     initialValues: { password: '', passwordCheck: '' },
-    validate: {
-      password: (value) => {
-        const key = validatePassword(value);
-        return key ? t(key) : null;
-      },
-      passwordCheck: (value, values) => {
-        const key = validatePasswordCheck(value, values.password);
-        return key ? t(key) : null;
-      },
-    },
+    validate: newPasswordRules(t),
   });
   const reset = useResetPassword(token, () => void navigate('/auth/login'));
   if (!token) {
@@ -41,26 +33,20 @@ export function RecoverPasswordPage(): ReactNode {
   }
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>{invite ? t('reset.inviteTitle') : t('reset.title')}</Title>
-        <Text c="dimmed" size="sm">
-          {invite ? t('reset.inviteSubtitle') : t('reset.subtitle')}
-        </Text>
-      </div>
-      <form
+      <AuthHeading
+        title={invite ? t('reset.inviteTitle') : t('reset.title')}
+        subtitle={invite ? t('reset.inviteSubtitle') : t('reset.subtitle')}
+      />
+      <MutationForm
         onSubmit={form.onSubmit((values) => {
           reset.mutate(values.password);
         })}
-        noValidate
+        mutation={reset}
+        submitLabel={invite ? t('reset.inviteSubmit') : t('reset.submit')}
+        testId="reset"
       >
-        <Stack gap="sm">
-          {reset.isError ? <Alert color="red">{errorText(reset.error, t)}</Alert> : null}
-          <PasswordFields form={form} />
-          <Button type="submit" loading={reset.isPending} data-testid="reset-submit">
-            {invite ? t('reset.inviteSubmit') : t('reset.submit')}
-          </Button>
-        </Stack>
-      </form>
+        <PasswordFields form={form} />
+      </MutationForm>
     </Stack>
   );
 }

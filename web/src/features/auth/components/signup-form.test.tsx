@@ -1,10 +1,10 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { useMutation } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { setupI18n } from '../../../i18n';
 import { ApiError } from '../../../lib/errors';
+import { renderPage } from '../../../test/render';
 import type { SignUpValues } from '../mutations';
 import { SignUpForm } from './signup-form';
 
@@ -14,15 +14,7 @@ function Harness({ withName, submit }: { withName: boolean; submit: (values: Sig
 }
 
 function renderForm(withName: boolean, submit: (values: SignUpValues) => Promise<unknown>): HTMLElement {
-  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
-  const { container } = render(
-    <MantineProvider>
-      <QueryClientProvider client={client}>
-        <Harness withName={withName} submit={submit} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-  return container;
+  return renderPage(<Harness withName={withName} submit={submit} />).container;
 }
 
 function input(container: HTMLElement, name: string): HTMLInputElement {
@@ -40,14 +32,19 @@ describe('the shared sign-up form', () => {
     await setupI18n('gb');
   });
 
-  it('asks for the name when the page wants it, and sends nothing until the fields are valid', async () => {
+  it('asks for the name when the page wants it, and sends nothing without it', async () => {
     const submit = vi.fn((_values: SignUpValues) => Promise.resolve(null));
     const container = renderForm(true, submit);
     await fill(container, { email: 'nina@example.com', password: 'long-enough', passwordCheck: 'long-enough' });
     await userEvent.click(screen.getByTestId('signup-submit'));
     expect(await screen.findByText('Enter your name.')).toBeInTheDocument();
     expect(submit).not.toHaveBeenCalled();
-    await fill(container, { fullname: 'Nina New' });
+  });
+
+  it('sends the name, e-mail and password once every field is valid', async () => {
+    const submit = vi.fn((_values: SignUpValues) => Promise.resolve(null));
+    const container = renderForm(true, submit);
+    await fill(container, { fullname: 'Nina New', email: 'nina@example.com', password: 'long-enough', passwordCheck: 'long-enough' });
     await userEvent.click(screen.getByTestId('signup-submit'));
     await waitFor(() => {
       expect(submit).toHaveBeenCalledTimes(1);
@@ -55,10 +52,14 @@ describe('the shared sign-up form', () => {
     expect(submit.mock.calls[0]?.[0]).toMatchObject({ fullname: 'Nina New', email: 'nina@example.com', password: 'long-enough' });
   });
 
-  it('leaves the name out for registration, and reads a 409 as "User already exists"', async () => {
+  it('leaves the name out for registration', () => {
+    const container = renderForm(false, vi.fn());
+    expect(container.querySelector('input[name="fullname"]')).toBeNull();
+  });
+
+  it('signup conflict (409) gives "User already exists"', async () => {
     const submit = vi.fn((_values: SignUpValues) => Promise.reject(new ApiError('conflict', 409)));
     const container = renderForm(false, submit);
-    expect(container.querySelector('input[name="fullname"]')).toBeNull();
     await fill(container, { email: 'nina@example.com', password: 'long-enough', passwordCheck: 'long-enough' });
     await userEvent.click(screen.getByTestId('signup-submit'));
     expect(await screen.findByTestId('signup-error')).toHaveTextContent('User already exists');

@@ -1,11 +1,12 @@
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorText } from '../../../lib/errors';
+import { MutationForm } from '../../../app/components/mutation-form';
+import { ApiError } from '../../../lib/errors';
 import type { SignUpValues } from '../mutations';
-import { validateEmail, validatePassword, validatePasswordCheck } from '../validation';
+import { newPasswordRules, translated, validateEmail } from '../validation';
 import { PasswordFields } from './password-fields';
 
 interface SignUpFormProps {
@@ -23,43 +24,26 @@ export function SignUpForm({ withName, submitLabel, mutation }: SignUpFormProps)
     initialValues: { fullname: '', email: '', password: '', passwordCheck: '' },
     validate: {
       fullname: (value) => (!withName || value.trim() ? null : t('validation.nameRequired')),
-      email: (value) => {
-        const key = validateEmail(value);
-        return key ? t(key) : null;
-      },
-      password: (value) => {
-        const key = validatePassword(value);
-        return key ? t(key) : null;
-      },
-      passwordCheck: (value, values) => {
-        const key = validatePasswordCheck(value, values.password);
-        return key ? t(key) : null;
-      },
+      email: translated(t, validateEmail),
+      ...newPasswordRules(t),
     },
   });
   const conflict = mutation.error instanceof ApiError && mutation.error.status === 409;
   return (
-    <form
+    <MutationForm
       onSubmit={form.onSubmit((values) => {
         mutation.mutate(values);
       })}
-      noValidate
+      mutation={mutation}
+      errorMessage={conflict ? t('signup.exists') : undefined}
+            submitLabel={submitLabel}
+      testId="signup"
     >
-      <Stack gap="sm">
-        {mutation.isError ? (
-          <Alert color="red" data-testid="signup-error">
-            {conflict ? t('signup.exists') : errorText(mutation.error, t)}
-          </Alert>
-        ) : null}
-        {withName ? (
-          <TextInput label={t('fields.fullname')} autoComplete="name" required {...form.getInputProps('fullname')} name="fullname" />
-        ) : null}
-        <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} name="email" />
-        <PasswordFields form={form} />
-        <Button type="submit" loading={mutation.isPending} data-testid="signup-submit">
-          {submitLabel}
-        </Button>
-      </Stack>
-    </form>
+      {withName ? (
+        <TextInput label={t('fields.fullname')} autoComplete="name" required {...form.getInputProps('fullname')} name="fullname" />
+      ) : null}
+      <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} name="email" />
+      <PasswordFields form={form} />
+    </MutationForm>
   );
 }

@@ -1,26 +1,6 @@
-import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { ErrorPage } from './error-page';
 
 export function ForbiddenPage(): ReactNode {
-  const { t } = useTranslation();
-  return (
-    <Center mih="100vh" p="md">
-      <Stack align="center" gap="md" maw={560}>
-        <Title order={1} fz={96} c="dimmed" aria-hidden>
-          403
-        </Title>
-        <Title order={2} ta="center" data-testid="forbidden-title">
-          {t('errorsPage.forbiddenTitle')}
-        </Title>
-        <Text c="dimmed" ta="center">
-          {t('errorsPage.forbiddenText')}
-        </Text>
-        <Button component={Link} to="/dashboard" size="md">
-          {t('errorsPage.backToDashboard')}
-        </Button>
-      </Stack>
-    </Center>
-  );
+  return <ErrorPage code={403} kind="forbidden" />;
 }

@@ -1,4 +1,4 @@
-import { Button, FileInput, Group, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { FileInput, Group, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { ProjectPicker } from '../../projects/components/project-picker';
 import type { EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
 import { isStaff } from '../../../lib/roles';
+import { FormActions } from '../../../app/components/form-actions';
 
 export const CURRENCIES = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -136,14 +137,13 @@ export function EventFormModal({
             }}
             data-testid="event-image"
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={saving} data-testid="event-save">
-              {t('form.save')}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={t('form.cancel')}
+            onCancel={onClose}
+            submitLabel={t('form.save')}
+            saving={saving}
+            submitTestId="event-save"
+          />
         </Stack>
       </form>
     </Modal>

@@ -105,6 +105,25 @@ export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEven
   );
 }
 
+/** An event's title (with an optional badge beside it), artist and start, as every event card shows them. */
+export function EventSummary({ event, badge }: { event: EncoreEvent; badge?: ReactNode }): ReactNode {
+  const locale = useLocale();
+  return (
+    <>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text fw={700} lineClamp={1}>
+          {event.title}
+        </Text>
+        {badge}
+      </Group>
+      <Text size="sm">{event.artistName}</Text>
+      <Text size="sm" c="dimmed">
+        {formatWhen(event.startsAt, locale)}
+      </Text>
+    </>
+  );
+}
+
 export function EventCard({ event, onOpen, action }: { event: EncoreEvent; onOpen?: () => void; action?: ReactNode }): ReactNode {
   const { t } = useTranslation('events');
   const locale = useLocale();
@@ -115,16 +134,7 @@ export function EventCard({ event, onOpen, action }: { event: EncoreEvent; onOpe
       </Card.Section>
       <Stack gap={6} mt="sm" h="100%" justify="space-between">
         <Stack gap={4}>
-          <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Text fw={700} lineClamp={1}>
-              {event.title}
-            </Text>
-            {event.access === 'live' ? <AccessBadge state="live" /> : null}
-          </Group>
-          <Text size="sm">{event.artistName}</Text>
-          <Text size="sm" c="dimmed">
-            {formatWhen(event.startsAt, locale)}
-          </Text>
+          <EventSummary event={event} badge={event.access === 'live' ? <AccessBadge state="live" /> : null} />
           <Group justify="space-between">
             <Text fw={700} data-testid="event-price">
               {formatPrice(event.price, event.currency, locale)}

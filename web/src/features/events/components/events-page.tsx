@@ -1,4 +1,4 @@
-import { Drawer, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Drawer, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
 import { AccessBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
+import { Pager } from '../../../app/components/pager';
 
 
 function EventDetails({ id }: { id: string }): ReactNode {
@@ -109,11 +110,7 @@ export function EventsPage(): ReactNode {
               />
             ))}
           </SimpleGrid>
-          {pages > 1 ? (
-            <Group justify="center">
-              <Pagination total={pages} value={page} onChange={setPage} />
-            </Group>
-          ) : null}
+          <Pager pages={pages} page={page} onChange={setPage} />
         </Stack>
       )}
       <PassOffers />

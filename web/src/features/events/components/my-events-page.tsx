@@ -1,4 +1,4 @@
-import { Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -11,7 +11,8 @@ import { MY_EVENTS_PAGE_SIZE, accessState, countdown, countdownText, isolateLtr 
 import { myEventsQueryOptions } from '../queries';
 import { canListen } from '../../player/model';
 import { LivePlayer } from '../../player/components/live-player';
-import { AccessBadge, EventImage, formatWhen, useLocale } from './event-parts';
+import { AccessBadge, EventImage, EventSummary, formatWhen, useLocale } from './event-parts';
+import { Pager } from '../../../app/components/pager';
 
 /** The current time, ticking every second (for countdowns). */
 export function useNow(intervalMs = 1000): number {
@@ -37,16 +38,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
         <EventImage event={event} height={140} />
       </Card.Section>
       <Stack gap={4} mt="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Text fw={700} lineClamp={1}>
-            {event.title}
-          </Text>
-          <AccessBadge state={state} />
-        </Group>
-        <Text size="sm">{event.artistName}</Text>
-        <Text size="sm" c="dimmed">
-          {formatWhen(event.startsAt, locale)}
-        </Text>
+        <EventSummary event={event} badge={<AccessBadge state={state} />} />
         {state === 'upcoming' ? (
           <Text fw={600} data-testid="countdown">
             {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr) })}
@@ -99,11 +91,7 @@ export function MyEventsPage(): ReactNode {
               <TicketCard key={event.id} event={event} now={now} />
             ))}
           </SimpleGrid>
-          {pages > 1 ? (
-            <Group justify="center">
-              <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} data-testid="my-events-pagination" />
-            </Group>
-          ) : null}
+          <Pager pages={pages} page={page} onChange={setPage} testId="my-events-pagination" />
         </Stack>
       )}
     </>

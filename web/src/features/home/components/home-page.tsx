@@ -10,7 +10,7 @@ import { meQueryOptions } from '../../auth/queries';
 import { formatPrice } from '../../cart/model';
 import type { EncoreEvent } from '../../events/model';
 import { eventListQueryOptions } from '../../events/queries';
-import { EventImage, formatWhen, useLocale } from '../../events/components/event-parts';
+import { EventImage, EventSummary, useLocale } from '../../events/components/event-parts';
 
 function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
   const { t } = useTranslation('events');
@@ -23,16 +23,7 @@ function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: bool
         <EventImage event={event} height={160} />
       </Card.Section>
       <Stack gap={4} mt="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Text fw={700} lineClamp={1}>
-            {event.title}
-          </Text>
-          {event.access === 'live' ? <Badge color="red">{t('access.live')}</Badge> : null}
-        </Group>
-        <Text size="sm">{event.artistName}</Text>
-        <Text size="sm" c="dimmed">
-          {formatWhen(event.startsAt, locale)}
-        </Text>
+        <EventSummary event={event} badge={event.access === 'live' ? <Badge color="red">{t('access.live')}</Badge> : null} />
         <Group justify="space-between">
           <Text fw={700}>{formatPrice(event.price, event.currency, locale)}</Text>
           <Text size="sm" c="encore">

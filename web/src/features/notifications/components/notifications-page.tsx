@@ -1,4 +1,4 @@
-import { Button, Card, Group, Pagination, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChecks } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -14,6 +14,7 @@ import type { NotificationListParams } from '../model';
 import { useNotificationMutations } from '../mutations';
 import { NOTIFICATIONS_PAGE_SIZE, notificationsQueryOptions } from '../queries';
 import { NotificationLine } from './notification-line';
+import { Pager } from '../../../app/components/pager';
 
 /** Every notification, paged, filtered by all / unread / read, with mark as read. */
 export function NotificationsPage(): ReactNode {
@@ -84,18 +85,14 @@ export function NotificationsPage(): ReactNode {
             </Stack>
           </Card>
         )}
-        {pages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={pages}
-              value={Math.min(place.page, pages)}
-              onChange={(page) => {
-                go({ ...place, page });
-              }}
-              data-testid="notifications-pagination"
-            />
-          </Group>
-        ) : null}
+        <Pager
+          pages={pages}
+          page={place.page}
+          onChange={(page) => {
+            go({ ...place, page });
+          }}
+          testId="notifications-pagination"
+        />
       </Stack>
     </>
   );

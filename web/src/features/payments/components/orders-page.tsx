@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Modal, Pagination, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
@@ -11,6 +11,7 @@ import { formatPrice } from '../../cart/model';
 import { ORDER_STATUS_COLOR } from '../model';
 import { useRefundOrder } from '../mutations';
 import { orderQueryOptions, ordersQueryOptions } from '../queries';
+import { Pager } from '../../../app/components/pager';
 
 const PAGE_SIZE = 20;
 
@@ -62,11 +63,7 @@ export function OrdersPage(): ReactNode {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 ? (
-            <Group justify="center">
-              <Pagination total={pages} value={page} onChange={setPage} />
-            </Group>
-          ) : null}
+          <Pager pages={pages} page={page} onChange={setPage} />
         </Stack>
       )}
     </>

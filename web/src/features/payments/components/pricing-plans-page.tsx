@@ -16,6 +16,7 @@ import type { PlanValues } from '../mutations';
 import { plansQueryOptions } from '../queries';
 import { PassBuyButton, PlanSummary } from './pass-offers';
 import { isStaff } from '../../../lib/roles';
+import { FormActions } from '../../../app/components/form-actions';
 
 function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: () => void }): ReactNode {
   const { t } = useTranslation('payments');
@@ -38,14 +39,12 @@ function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: (
             <Select label={t('plans.currency')} data={CURRENCIES} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
             <NumberInput label={t('plans.validity')} min={1} allowDecimal={false} {...form.getInputProps('days')} />
           </Group>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('plans.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('plans.save')}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={t('plans.cancel')}
+            onCancel={onClose}
+            submitLabel={t('plans.save')}
+            saving={save.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Pagination, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Modal, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEdit, IconPlus, IconUserMinus } from '@tabler/icons-react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
@@ -14,6 +14,8 @@ import type { Project, ProjectInput, ProjectStatus } from '../api';
 import { useAddProjectMember, useRemoveProjectMember, useSaveProject } from '../mutations';
 import { projectListQueryOptions } from '../queries';
 import { isStaff } from '../../../lib/roles';
+import { Pager } from '../../../app/components/pager';
+import { FormActions } from '../../../app/components/form-actions';
 
 const PAGE_SIZE = 9;
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'archived'];
@@ -48,14 +50,12 @@ function ProjectFormModal({ project, onClose }: { project: Project | null; onClo
             comboboxProps={{ withinPortal: true }}
             {...form.getInputProps('status')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t('form.save')}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={t('form.cancel')}
+            onCancel={onClose}
+            submitLabel={t('form.save')}
+            saving={save.isPending}
+          />
         </Stack>
       </form>
     </Modal>
@@ -179,11 +179,7 @@ export function ProjectsPage(): ReactNode {
               </Card>
             ))}
           </SimpleGrid>
-          {pages > 1 ? (
-            <Group justify="center">
-              <Pagination total={pages} value={page} onChange={setPage} />
-            </Group>
-          ) : null}
+          <Pager pages={pages} page={page} onChange={setPage} />
         </Stack>
       )}
       {editing !== null ? <ProjectFormModal project={editing === 'new' ? null : editing} onClose={() => { setEditing(null); }} /> : null}

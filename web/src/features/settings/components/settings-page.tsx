@@ -5,6 +5,44 @@ import { LanguagePicker } from '../../../app/components/language-picker';
 import { PageHeader } from '../../../app/components/page-header';
 import { setNavigationLayout, useNavigationLayout } from '../../../app/layout-store';
 
+/** One setting: what it is, a line of help, and its control. */
+function SettingCard({ title, hint, children }: { title: string; hint: string; children: ReactNode }): ReactNode {
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4}>{title}</Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {hint}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
+interface SettingChoiceProps<T extends string> {
+  value: T;
+  /** Each choice and its label, in order. */
+  options: Record<T, string>;
+  onChange: (value: T) => void;
+  testId: string;
+}
+
+/** A setting with a few named choices, one of them on. */
+function SettingChoice<T extends string>({ value, options, onChange, testId }: SettingChoiceProps<T>): ReactNode {
+  const data = (Object.keys(options) as T[]).map((key) => ({ value: key, label: options[key] }));
+  return (
+    <SegmentedControl
+      fullWidth
+      value={value}
+      onChange={(chosen) => {
+        // Only the keys of `options` are offered, so the control hands back one of them.
+        onChange(chosen as T);
+      }}
+      data={data}
+      data-testid={testId}
+    />
+  );
+}
+
 /** Settings: theme preset, navigation layout, language. */
 export function SettingsPage(): ReactNode {
   const { t } = useTranslation('account');
@@ -14,49 +52,20 @@ export function SettingsPage(): ReactNode {
     <Stack gap="lg">
       <PageHeader title={t('settings.title')} description={t('settings.subtitle')} />
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Card withBorder padding="lg">
-          <Title order={4}>{t('settings.theme')}</Title>
-          <Text size="sm" c="dimmed" mb="md">
-            {t('settings.themeHint')}
-          </Text>
-          <SegmentedControl
-            fullWidth
+        <SettingCard title={t('settings.theme')} hint={t('settings.themeHint')}>
+          <SettingChoice
             value={colorScheme === 'light' ? 'light' : 'dark'}
-            onChange={(value) => {
-              setColorScheme(value === 'light' ? 'light' : 'dark');
-            }}
-            data={[
-              { value: 'light', label: t('settings.light') },
-              { value: 'dark', label: t('settings.dark') },
-            ]}
-            data-testid="theme-control"
+            options={{ light: t('settings.light'), dark: t('settings.dark') }}
+            onChange={setColorScheme}
+            testId="theme-control"
           />
-        </Card>
-        <Card withBorder padding="lg">
-          <Title order={4}>{t('settings.layout')}</Title>
-          <Text size="sm" c="dimmed" mb="md">
-            {t('settings.layoutHint')}
-          </Text>
-          <SegmentedControl
-            fullWidth
-            value={layout}
-            onChange={(value) => {
-              setNavigationLayout(value === 'top' ? 'top' : 'side');
-            }}
-            data={[
-              { value: 'side', label: t('settings.sideBar') },
-              { value: 'top', label: t('settings.topBar') },
-            ]}
-            data-testid="layout-control"
-          />
-        </Card>
-        <Card withBorder padding="lg">
-          <Title order={4}>{t('language.title')}</Title>
-          <Text size="sm" c="dimmed" mb="md">
-            {t('settings.languageHint')}
-          </Text>
+        </SettingCard>
+        <SettingCard title={t('settings.layout')} hint={t('settings.layoutHint')}>
+          <SettingChoice value={layout} options={{ side: t('settings.sideBar'), top: t('settings.topBar') }} onChange={setNavigationLayout} testId="layout-control" />
+        </SettingCard>
+        <SettingCard title={t('language.title')} hint={t('settings.languageHint')}>
           <LanguagePicker />
-        </Card>
+        </SettingCard>
       </SimpleGrid>
     </Stack>
   );

@@ -1,7 +1,8 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../../app/components/form-actions';
 
 export interface PasswordPrompt {
   /** Opens the dialog; resolves with the password typed, or null when cancelled. */
@@ -60,19 +61,15 @@ export function usePasswordPrompt(): PasswordPrompt {
             data-autofocus
             data-testid="step-up-password"
           />
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                finish(null);
-              }}
-            >
-              {t('stepUp.cancel')}
-            </Button>
-            <Button type="submit" disabled={!value} data-testid="step-up-submit">
-              {t('stepUp.confirm')}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={t('stepUp.cancel')}
+            onCancel={() => {
+              finish(null);
+            }}
+            submitLabel={t('stepUp.confirm')}
+            disabled={!value}
+            submitTestId="step-up-submit"
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
@@ -7,6 +7,7 @@ import type { Role } from '../../../lib/roles';
 import { validateEmail } from '../../auth/validation';
 import type { User } from '../model';
 import type { UserFormValues } from '../mutations';
+import { FormActions } from '../../../app/components/form-actions';
 
 interface Props {
   opened: boolean;
@@ -56,14 +57,14 @@ export function UserFormModal({ opened, user, roleOptions, canChangeRole, loadin
               {t('form.inviteHint')}
             </Text>
           ) : null}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={loading} data-testid="user-form-submit">
-              {user ? t('form.save') : t('form.createAndInvite')}
-            </Button>
-          </Group>
+          <FormActions
+            cancelLabel={t('form.cancel')}
+            onCancel={onClose}
+            submitLabel={user ? t('form.save') : t('form.createAndInvite')}
+            saving={loading}
+            submitTestId="user-form-submit"
+            mt="sm"
+          />
         </Stack>
       </form>
     </Modal>
