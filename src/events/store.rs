@@ -5,6 +5,7 @@ use sqlx::AssertSqlSafe;
 use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
 use crate::db::{Db, now_ms};
 use crate::error::Result;
+use crate::paging::Paging;
 
 const COLUMNS: &str = "id, project_id, title, artist_name, description, starts_at, \
     duration_minutes, price_minor, currency, capacity, seats_taken, status, stream_key_hash, \
@@ -193,8 +194,7 @@ fn like_pattern(search: &str) -> String {
 pub async fn list_active(
     db: &Db,
     search: Option<&str>,
-    page: i64,
-    page_size: i64,
+    paging: Paging,
 ) -> Result<(Vec<EventRow>, i64)> {
     let cutoff = now_ms() - ACCESS_WINDOW_MS;
     let mut filter = "status IN ('published', 'live', 'ended') AND starts_at > $1".to_owned();
@@ -207,11 +207,10 @@ pub async fn list_active(
             " AND (LOWER(title) LIKE $2 ESCAPE '\\' OR LOWER(artist_name) LIKE $2 ESCAPE '\\')",
         );
     }
-    let offset = (page - 1) * page_size;
+    let tail = paging.limit_offset();
     let mut rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM events WHERE {filter} \
-         ORDER BY CASE WHEN status = 'live' THEN 0 ELSE 1 END, starts_at, id \
-         LIMIT {page_size} OFFSET {offset}"
+         ORDER BY CASE WHEN status = 'live' THEN 0 ELSE 1 END, starts_at, id {tail}"
     )))
     .bind(cutoff);
     let mut count = sqlx::query_as::<_, (i64,)>(AssertSqlSafe(format!(
@@ -231,8 +230,7 @@ pub async fn list_active(
 pub async fn owned_by(
     db: &Db,
     account_id: &str,
-    page: i64,
-    page_size: i64,
+    paging: Paging,
 ) -> Result<(Vec<EventRow>, i64)> {
     let filter = "status <> 'draft' AND (\
         EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
@@ -246,11 +244,10 @@ pub async fn owned_by(
          WHEN $2 < starts_at THEN 1 \
          WHEN $2 < starts_at + duration_minutes * 60000 THEN 0 ELSE 2 END"
     );
-    let offset = (page - 1).saturating_mul(page_size);
+    let tail = paging.limit_offset();
     let rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM events WHERE {filter} \
-         ORDER BY {rank}, CASE WHEN {rank} <= 1 THEN starts_at ELSE -starts_at END, id \
-         LIMIT {page_size} OFFSET {offset}"
+         ORDER BY {rank}, CASE WHEN {rank} <= 1 THEN starts_at ELSE -starts_at END, id {tail}"
     )))
     .bind(account_id)
     .bind(now_ms())
