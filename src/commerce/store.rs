@@ -472,6 +472,33 @@ pub async fn revoke_ticket<'e>(db: impl Exec<'e>, ticket_id: &str, now: i64) -> 
     Ok(revoked.rows_affected() == 1)
 }
 
+/// The account's unrevoked ticket for a concert, if it holds one.
+#[tracing::instrument(skip_all)]
+pub async fn live_ticket_for(db: &Db, account_id: &str, event_id: &str) -> Result<Option<String>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL",
+    )
+    .bind(account_id)
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(id,)| id))
+}
+
+/// An unrevoked pass of the account valid at `at` (a concert's start), if any.
+#[tracing::instrument(skip_all)]
+pub async fn live_pass_at(db: &Db, account_id: &str, at: i64) -> Result<Option<String>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM passes WHERE account_id = $1 AND revoked_at IS NULL \
+         AND valid_from <= $2 AND valid_until > $2",
+    )
+    .bind(account_id)
+    .bind(at)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(id,)| id))
+}
+
 // ------------------------------------------------------------------------------ refunds
 
 #[tracing::instrument(skip_all)]

@@ -69,6 +69,26 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<EventRow>> {
     .await?)
 }
 
+/// The latest published or live concert of that title starting after `after` and no
+/// later than `until`.
+#[tracing::instrument(skip_all)]
+pub async fn latest_on_sale_titled(
+    db: &Db,
+    title: &str,
+    after: i64,
+    until: i64,
+) -> Result<Option<EventRow>> {
+    Ok(sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE title = $1 AND status IN ('published', 'live') \
+         AND starts_at <= $2 AND starts_at > $3 ORDER BY starts_at DESC LIMIT 1"
+    )))
+    .bind(title)
+    .bind(until)
+    .bind(after)
+    .fetch_optional(db)
+    .await?)
+}
+
 /// Save the editable fields. Capacity may not drop below the seats already taken.
 pub async fn save(db: &Db, row: &EventRow) -> Result<bool> {
     let done = sqlx::query(

@@ -54,6 +54,17 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
     .await?)
 }
 
+/// The project of that name (names are unique).
+#[tracing::instrument(skip_all)]
+pub async fn by_name(db: &Db, name: &str) -> Result<Option<ProjectRow>> {
+    Ok(sqlx::query_as::<_, ProjectRow>(
+        "SELECT id, name, description, status, created_at FROM projects WHERE name = $1",
+    )
+    .bind(name)
+    .fetch_optional(db)
+    .await?)
+}
+
 pub async fn save(db: &Db, row: &ProjectRow) -> Result<()> {
     sqlx::query(
         "UPDATE projects SET name = $2, description = $3, status = $4, updated_at = $5 WHERE id = $1",
