@@ -184,9 +184,13 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     }
     let now = now_ms();
     // Its listening window open (15 min before the start) with an hour or more left of 24 h.
-    let current =
-        events::latest_on_sale_titled(&state.db, DEMO_TITLE, now - 23 * 3_600_000, now + 15 * 60_000)
-            .await?;
+    let current = events::latest_on_sale_titled(
+        &state.db,
+        DEMO_TITLE,
+        now - 23 * 3_600_000,
+        now + 15 * 60_000,
+    )
+    .await?;
     let event = match current {
         Some(event) => event,
         None => {

@@ -63,11 +63,7 @@ pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
 }
 
 /// A page of orders with their lines, loaded in two queries whatever the page size.
-pub async fn page(
-    db: &Db,
-    account_id: Option<&str>,
-    paging: Paging,
-) -> Result<Page<Order>> {
+pub async fn page(db: &Db, account_id: Option<&str>, paging: Paging) -> Result<Page<Order>> {
     let (rows, total) = store::list_orders(db, account_id, paging).await?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let mut lines = store::items_of_orders(db, &ids).await?;

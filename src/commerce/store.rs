@@ -4,8 +4,8 @@
 //! `orders`, `refunds`, `checkout` and `cart`.
 
 use super::model::{BillingRow, ItemKind, OrderItem, OrderRow, OrderStatus, PlanRow};
-pub use crate::db::Exec;
 use crate::db::Db;
+pub use crate::db::Exec;
 use crate::error::Result;
 use crate::paging::Paging;
 

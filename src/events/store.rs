@@ -247,11 +247,7 @@ pub async fn list_active(
 /// The concerts an account holds a ticket for or a pass covers (drafts never), one page:
 /// live first, then upcoming (soonest first), then replays and ended or cancelled ones
 /// (newest first). One query for the rows and one for the count, whatever the page size.
-pub async fn owned_by(
-    db: &Db,
-    account_id: &str,
-    paging: Paging,
-) -> Result<(Vec<EventRow>, i64)> {
+pub async fn owned_by(db: &Db, account_id: &str, paging: Paging) -> Result<(Vec<EventRow>, i64)> {
     let filter = "status <> 'draft' AND (\
         EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
                 AND t.revoked_at IS NULL) \
