@@ -386,39 +386,17 @@ pub async fn purge_recordings(app: &AppState) {
 #[cfg(test)]
 mod ticket_tests {
     use super::*;
-    use crate::config::{Cli, Command, Config};
-    use clap::Parser;
+    use crate::config::Config;
 
     fn config() -> Config {
-        let data = std::env::temp_dir().join(format!("encore-ticket-{}", uuid::Uuid::new_v4()));
-        let args = ["encore", "serve", "--data-dir", data.to_str().unwrap()];
-        let Command::Serve(serve) = Cli::try_parse_from(args).unwrap().command else {
-            unreachable!()
-        };
-        let config = Config::from_args(*serve).unwrap();
-        let _ = std::fs::remove_dir_all(data);
-        config
+        Config::for_tests(&[])
     }
 
     fn event(hash: Option<&str>) -> EventRow {
         EventRow {
-            id: "e1".into(),
-            project_id: "p".into(),
-            title: "t".into(),
-            artist_name: "a".into(),
-            description: String::new(),
-            starts_at: 0,
-            duration_minutes: 90,
             price_minor: 0,
-            currency: "EUR".into(),
-            capacity: None,
-            seats_taken: 0,
-            status: EventStatus::Published,
             stream_key_hash: hash.map(str::to_owned),
-            stream_key_hint: None,
-            image_type: None,
-            image_version: None,
-            created_at: 0,
+            ..EventRow::sample(EventStatus::Published)
         }
     }
 
