@@ -27,6 +27,8 @@ pub struct TestApp {
     database_url: String,
     options: Options,
     server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// The hash of [`PASSWORD`], made once per server: argon2 is most of a test's setup.
+    password_hash: tokio::sync::OnceCell<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -205,6 +207,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         database_url,
         options,
         server,
+        password_hash: tokio::sync::OnceCell::new(),
     }
 }
 
@@ -444,12 +447,7 @@ impl TestApp {
         mfa: bool,
         email_verified: bool,
     ) -> AccountRow {
-        let hash = self
-            .state
-            .passwords
-            .hash(&Password::parse(PASSWORD).expect("policy"))
-            .await
-            .expect("hash");
+        let hash = self.password_hash().await;
         let phone = phone.map(|p| PhoneNumber::parse(p).expect("phone"));
         store::insert(
             self.db(),
@@ -469,6 +467,40 @@ impl TestApp {
         )
         .await
         .expect("insert account")
+    }
+
+    /// The argon2 hash of [`PASSWORD`], made on first use.
+    async fn password_hash(&self) -> String {
+        self.password_hash
+            .get_or_init(|| async {
+                self.state
+                    .passwords
+                    .hash(&Password::parse(PASSWORD).expect("policy"))
+                    .await
+                    .expect("hash")
+            })
+            .await
+            .clone()
+    }
+
+    /// An account of `role` at `email`, signed in through the whole OAuth flow.
+    pub async fn signed_in(&self, email: &str, role: Role) -> (AccountRow, Tokens) {
+        let row = self.account(email, role).await;
+        let tokens = self.sign_in(email).await;
+        (row, tokens)
+    }
+
+    /// `admin@example.com`, an admin, signed in: its access token.
+    pub async fn an_admin(&self) -> String {
+        self.signed_in("admin@example.com", Role::Admin)
+            .await
+            .1
+            .access
+    }
+
+    /// `fan@example.com`, a user, signed in.
+    pub async fn a_fan(&self) -> (AccountRow, Tokens) {
+        self.signed_in("fan@example.com", Role::User).await
     }
 
     pub fn authorize_body(&self, email: &str, password: &str, challenge: &str) -> Value {
@@ -669,12 +701,7 @@ pub async fn concert(
 impl TestApp {
     /// Many fans at once: one shared password hash, sessions minted directly.
     pub async fn fans(&self, n: usize) -> Vec<(AccountRow, String)> {
-        let hash = self
-            .state
-            .passwords
-            .hash(&Password::parse(PASSWORD).expect("policy"))
-            .await
-            .expect("hash");
+        let hash = self.password_hash().await;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let row = store::insert(
