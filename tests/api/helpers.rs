@@ -722,19 +722,26 @@ impl TestApp {
             )
             .await
             .expect("fan");
-            let (_, tokens) = encore::auth::tokens::start_session(
-                self.db(),
-                &self.state.keys,
-                &row,
-                WEB,
-                "openid",
-                false,
-            )
-            .await
-            .expect("session");
-            out.push((row, tokens.access_token));
+            let access = self.session(&row).await;
+            out.push((row, access));
         }
         out
+    }
+
+    /// A web session for `account` minted straight in the store (no password check,
+    /// no argon2): its access token. For tests whose subject is not signing in.
+    pub async fn session(&self, account: &AccountRow) -> String {
+        let (_, tokens) = encore::auth::tokens::start_session(
+            self.db(),
+            &self.state.keys,
+            account,
+            WEB,
+            "openid",
+            false,
+        )
+        .await
+        .expect("session");
+        tokens.access_token
     }
 
     /// Add to cart, check out, pay with `card`: answers the payment's status and body.
