@@ -844,3 +844,56 @@ impl StripeDouble {
             .collect()
     }
 }
+
+/// A sign-in stopped at the second factor (E108): its MFA token and the flow's verifier.
+pub struct Pending {
+    pub mfa_token: String,
+    pub verifier: String,
+}
+
+/// authorize → token for an account with the second factor on: the E108 answer.
+pub async fn e108(app: &TestApp, email: &str) -> Pending {
+    let (code, verifier) = app.code_for(email, PASSWORD).await;
+    let (status, body) = app.exchange(&code, &verifier).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["status"], "E108", "{body}");
+    assert!(body["payload"].get("access_token").is_none());
+    Pending {
+        mfa_token: body["payload"]["mfa_token"].as_str().unwrap().to_owned(),
+        verifier,
+    }
+}
+
+/// Ask to enrol `phone` as the SMS factor of a pending sign-in (with the e-mailed
+/// enrolment link's token, when given).
+pub async fn associate(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
+                           "phone_number": phone, "client_id": WEB, "state": "as-1" });
+    if let Some(token) = enrolment_token {
+        body["enrolment_token"] = json!(token);
+    }
+    let response = app
+        .http
+        .post(format!("{}/api/v1/oauth2/associate", app.url))
+        .bearer_auth(&p.mfa_token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// Finish a pending sign-in with the SMS `code`.
+pub async fn mfa_code(app: &TestApp, p: &Pending, code: &str) -> (StatusCode, Value) {
+    app.oauth(
+        "token",
+        json!({ "grant_type": "mfa_code", "mfa_token": p.mfa_token, "binding_code": code,
+                "client_id": WEB, "state": "m-1", "code_verifier": p.verifier }),
+    )
+    .await
+}
