@@ -435,10 +435,10 @@ fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn payments(extra: &[&str]) -> PaymentsArg {
+impl Config {
+    /// `encore serve` with `extra` arguments on a throwaway data dir, for unit tests (the
+    /// dir goes again once the secrets it held are read).
+    pub fn for_tests(extra: &[&str]) -> Self {
         let data = std::env::temp_dir().join(format!("encore-config-{}", uuid::Uuid::new_v4()));
         let mut args = vec!["encore", "serve", "--data-dir", data.to_str().unwrap()];
         args.extend_from_slice(extra);
@@ -447,7 +447,16 @@ mod tests {
         };
         let config = Config::from_args(*serve).unwrap();
         let _ = std::fs::remove_dir_all(data);
-        config.payments
+        config
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payments(extra: &[&str]) -> PaymentsArg {
+        Config::for_tests(extra).payments
     }
 
     #[test]

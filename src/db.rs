@@ -8,6 +8,10 @@ use sqlx::{AnyPool, Executor};
 
 pub type Db = AnyPool;
 
+/// Anything a query runs on: the pool, or a connection inside a transaction.
+pub trait Exec<'e>: sqlx::Executor<'e, Database = sqlx::Any> {}
+impl<'e, T: sqlx::Executor<'e, Database = sqlx::Any>> Exec<'e> for T {}
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Which engine a URL names.

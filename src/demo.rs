@@ -3,6 +3,11 @@
 use crate::accounts::model::{Password, Role};
 use crate::accounts::store;
 use crate::app::AppState;
+use crate::commerce::model::PlanRow;
+use crate::commerce::store as commerce;
+use crate::db::now_ms;
+use crate::events::model::{EventRow, EventStatus};
+use crate::events::store as events;
 
 struct DemoAccount {
     email: &'static str,
@@ -104,8 +109,6 @@ const DEMO_ARTIST: &str = "The Encore House Band";
 /// A project with the demo fan as its artist, a concert starting in ten minutes (so its
 /// live window is open right away) and a 30-day pass.
 async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
-    use crate::events::model::EventStatus;
-    use crate::events::store as events;
     let project = crate::projects::store::insert(
         &state.db,
         DEMO_ARTIST,
@@ -114,38 +117,19 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     )
     .await
     .map_err(|e| anyhow::anyhow!("demo project: {e}"))?;
-    let event = events::insert(
-        &state.db,
-        events::NewEvent {
-            project_id: &project.id,
-            title: DEMO_TITLE,
-            artist_name: DEMO_ARTIST,
-            description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
-            starts_at: crate::db::now_ms() + 10 * 60_000,
-            duration_minutes: 90,
-            price_minor: 1500,
-            currency: "EUR",
-            capacity: Some(500),
-        },
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
-    events::set_status(
-        &state.db,
-        &event.id,
-        &[EventStatus::Draft],
-        EventStatus::Published,
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
-    sqlx::query(
-        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, created_at, updated_at) \
-         VALUES ($1, 'All-access month', 'Every concert starting in the next 30 days.', 4900, 'EUR', 30, 1, $2, $2)",
-    )
-    .bind(uuid::Uuid::new_v4().to_string())
-    .bind(crate::db::now_ms())
-    .execute(&state.db)
-    .await?;
+    let event = publish_concert(state, &project.id, now_ms() + 10 * 60_000).await?;
+    let plan = PlanRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        name: "All-access month".into(),
+        description: "Every concert starting in the next 30 days.".into(),
+        price_minor: 4900,
+        currency: "EUR".into(),
+        days: 30,
+        active: 1,
+    };
+    commerce::insert_plan(&state.db, &plan, now_ms())
+        .await
+        .map_err(|e| anyhow::anyhow!("demo pass: {e}"))?;
     println!(
         "Demo concert: \"{}\" (rotate its stream key in the live panel to push to it)",
         event.title
@@ -153,12 +137,44 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A published demo concert of the project, starting at `starts_at`.
+async fn publish_concert(
+    state: &AppState,
+    project_id: &str,
+    starts_at: i64,
+) -> anyhow::Result<EventRow> {
+    let demo = |e: crate::error::Error| anyhow::anyhow!("demo concert: {e}");
+    let event = events::insert(
+        &state.db,
+        events::NewEvent {
+            project_id,
+            title: DEMO_TITLE,
+            artist_name: DEMO_ARTIST,
+            description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+            starts_at,
+            duration_minutes: 90,
+            price_minor: 1500,
+            currency: "EUR",
+            capacity: Some(500),
+        },
+    )
+    .await
+    .map_err(demo)?;
+    events::set_status(
+        &state.db,
+        &event.id,
+        &[EventStatus::Draft],
+        EventStatus::Published,
+    )
+    .await
+    .map_err(demo)?;
+    Ok(event)
+}
+
 /// The demo concert goes live: `media/demo.aac` is pushed on a loop through the HTTP
 /// ingest, exactly as `encore push` would, until the show is ended from the dashboard.
 /// A demo concert whose show ended or whose window closed is replaced by a new one.
 pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Result<()> {
-    use crate::events::model::EventStatus;
-    use crate::events::store as events;
     if !media.exists() {
         println!(
             "No {} here: the demo concert stays silent (push audio to it yourself).",
@@ -166,56 +182,24 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
         );
         return Ok(());
     }
-    let now = crate::db::now_ms();
-    let current: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM events WHERE title = $1 AND status IN ('published', 'live') \
-         AND starts_at <= $2 AND starts_at > $3 ORDER BY starts_at DESC LIMIT 1",
+    let now = now_ms();
+    // Its listening window open (15 min before the start) with an hour or more left of 24 h.
+    let current = events::latest_on_sale_titled(
+        &state.db,
+        DEMO_TITLE,
+        now - 23 * 3_600_000,
+        now + 15 * 60_000,
     )
-    .bind(DEMO_TITLE)
-    .bind(now + 15 * 60_000)
-    .bind(now - 23 * 3_600_000)
-    .fetch_optional(&state.db)
     .await?;
     let event = match current {
-        Some((id,)) => events::by_id(&state.db, &id).await?,
+        Some(event) => event,
         None => {
-            let project: Option<(String,)> =
-                sqlx::query_as("SELECT id FROM projects WHERE name = $1 LIMIT 1")
-                    .bind(DEMO_ARTIST)
-                    .fetch_optional(&state.db)
-                    .await?;
-            let Some((project,)) = project else {
+            let Some(project) = crate::projects::store::by_name(&state.db, DEMO_ARTIST).await?
+            else {
                 return Ok(());
             };
-            let event = events::insert(
-                &state.db,
-                events::NewEvent {
-                    project_id: &project,
-                    title: DEMO_TITLE,
-                    artist_name: DEMO_ARTIST,
-                    description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
-                    starts_at: now,
-                    duration_minutes: 90,
-                    price_minor: 1500,
-                    currency: "EUR",
-                    capacity: Some(500),
-                },
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
-            events::set_status(
-                &state.db,
-                &event.id,
-                &[EventStatus::Draft],
-                EventStatus::Published,
-            )
-            .await
-            .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
-            Some(event)
+            publish_concert(&state, &project.id, now).await?
         }
-    };
-    let Some(event) = event else {
-        return Ok(());
     };
     // Keys are stored hashed: the broadcaster makes its own, as a manager rotating would.
     let key = events::rotate_stream_key(&state.db, &event.id)

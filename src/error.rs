@@ -31,6 +31,8 @@ pub enum Error {
     #[error("{0}")]
     BadGateway(Text),
     #[error("{0}")]
+    MethodNotAllowed(Text),
+    #[error("{0}")]
     PayloadTooLarge(Text),
     #[error("{0}")]
     UnsupportedMediaType(Text),
@@ -81,6 +83,7 @@ impl Error {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             Self::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -114,6 +117,7 @@ impl Error {
             | Self::Conflict(t)
             | Self::PaymentRequired(t)
             | Self::BadGateway(t)
+            | Self::MethodNotAllowed(t)
             | Self::PayloadTooLarge(t)
             | Self::UnsupportedMediaType(t)
             | Self::Unprocessable(t)

@@ -27,7 +27,7 @@ use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
 use crate::notifications::{self, NewNotification};
-use crate::paging::Paging;
+use crate::paging::{Page, Paging};
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
 
@@ -71,46 +71,30 @@ fn target(row: &AccountRow) -> Target<'_> {
 // --------------------------------------------------------------------------------- read
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct ListQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
     search: Option<String>,
     active: Option<bool>,
     role: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AccountPage {
-    items: Vec<Account>,
-    total: i64,
-    page: i64,
-    page_size: i64,
 }
 
 #[tracing::instrument(skip_all)]
 async fn list(
     State(app): State<AppState>,
     Staff(user): Staff,
+    paging: Paging,
     QueryParams(q): QueryParams<ListQuery>,
-) -> Result<Api<AccountPage>> {
+) -> Result<Api<Page<Account>>> {
     policy::can_list(user.actor())?;
-    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 10)?;
     let filter = store::ListFilter {
         search: q.search,
         active: q.active,
         role: q.role.as_deref().map(Role::parse).transpose()?,
-        page,
-        page_size,
+        page: paging.page,
+        page_size: paging.page_size,
     };
     let (rows, total) = store::list(&app.db, &filter).await?;
-    Ok(Api::ok(AccountPage {
-        items: rows.iter().map(Account::from).collect(),
-        total,
-        page: filter.page,
-        page_size: filter.page_size,
-    }))
+    let items = rows.iter().map(Account::from).collect();
+    Ok(Api::ok(Page::new(items, total, paging)))
 }
 
 async fn show(

@@ -16,14 +16,14 @@ pub mod store;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, post, put};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
-use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::paging::Paging;
+use crate::paging::{Page, Paging};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -104,48 +104,23 @@ async fn clear_cart(
     Ok(Api::ok(Vec::new()))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PageQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OrderPage {
-    items: Vec<orders::Order>,
-    total: i64,
-    page: i64,
-    page_size: i64,
-}
-
-async fn page_of(app: &AppState, account: Option<&str>, q: PageQuery) -> Result<OrderPage> {
-    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 20)?;
-    let (items, total) = orders::page(&app.db, account, page, page_size).await?;
-    Ok(OrderPage {
-        items,
-        total,
-        page,
-        page_size,
-    })
-}
-
 /// The signed-in account's orders, newest first (spec: `GET /api/v1/purchases/my/`).
 async fn my_purchases(
     State(app): State<AppState>,
     user: CurrentUser,
-    QueryParams(q): QueryParams<PageQuery>,
-) -> Result<Api<OrderPage>> {
-    Ok(Api::ok(page_of(&app, Some(&user.account.id), q).await?))
+    paging: Paging,
+) -> Result<Api<Page<orders::Order>>> {
+    Ok(Api::ok(
+        orders::page(&app.db, Some(&user.account.id), paging).await?,
+    ))
 }
 
 async fn all_orders(
     State(app): State<AppState>,
     Staff(_): Staff,
-    QueryParams(q): QueryParams<PageQuery>,
-) -> Result<Api<OrderPage>> {
-    Ok(Api::ok(page_of(&app, None, q).await?))
+    paging: Paging,
+) -> Result<Api<Page<orders::Order>>> {
+    Ok(Api::ok(orders::page(&app.db, None, paging).await?))
 }
 
 async fn show_order(

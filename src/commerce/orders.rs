@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
+use crate::paging::{Page, Paging};
 
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
@@ -62,13 +63,8 @@ pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
 }
 
 /// A page of orders with their lines, loaded in two queries whatever the page size.
-pub async fn page(
-    db: &Db,
-    account_id: Option<&str>,
-    page: i64,
-    page_size: i64,
-) -> Result<(Vec<Order>, i64)> {
-    let (rows, total) = store::list_orders(db, account_id, page, page_size).await?;
+pub async fn page(db: &Db, account_id: Option<&str>, paging: Paging) -> Result<Page<Order>> {
+    let (rows, total) = store::list_orders(db, account_id, paging).await?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let mut lines = store::items_of_orders(db, &ids).await?;
     let orders = rows
@@ -80,7 +76,7 @@ pub async fn page(
             Order::new(row, mine)
         })
         .collect();
-    Ok((orders, total))
+    Ok(Page::new(orders, total, paging))
 }
 
 /// What goes into a new order.

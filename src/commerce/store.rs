@@ -3,15 +3,11 @@
 //! function per statement; the rules that combine them (and their transactions) live in
 //! `orders`, `refunds`, `checkout` and `cart`.
 
-use sqlx::Any;
-
 use super::model::{BillingRow, ItemKind, OrderItem, OrderRow, OrderStatus, PlanRow};
 use crate::db::Db;
+pub use crate::db::Exec;
 use crate::error::Result;
-
-/// Anything a query runs on: the pool, or a connection inside a transaction.
-pub trait Exec<'e>: sqlx::Executor<'e, Database = Any> {}
-impl<'e, T: sqlx::Executor<'e, Database = Any>> Exec<'e> for T {}
+use crate::paging::Paging;
 
 const ORDER_COLUMNS: &str = "id, account_id, status, total_minor, currency, provider, \
     provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, \
@@ -37,18 +33,16 @@ pub async fn order_by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<Order
 pub async fn list_orders(
     db: &Db,
     account_id: Option<&str>,
-    page: i64,
-    page_size: i64,
+    paging: Paging,
 ) -> Result<(Vec<OrderRow>, i64)> {
-    let offset = (page - 1) * page_size;
+    let tail = paging.limit_offset();
     let filter = if account_id.is_some() {
         "WHERE account_id = $1"
     } else {
         ""
     };
     let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
-        "SELECT {ORDER_COLUMNS} FROM orders {filter} ORDER BY created_at DESC, id \
-         LIMIT {page_size} OFFSET {offset}"
+        "SELECT {ORDER_COLUMNS} FROM orders {filter} ORDER BY created_at DESC, id {tail}"
     )));
     let mut count = sqlx::query_as::<_, (i64,)>(sqlx::AssertSqlSafe(format!(
         "SELECT COUNT(*) FROM orders {filter}"
@@ -476,6 +470,33 @@ pub async fn revoke_ticket<'e>(db: impl Exec<'e>, ticket_id: &str, now: i64) -> 
             .execute(db)
             .await?;
     Ok(revoked.rows_affected() == 1)
+}
+
+/// The account's unrevoked ticket for a concert, if it holds one.
+#[tracing::instrument(skip_all)]
+pub async fn live_ticket_for(db: &Db, account_id: &str, event_id: &str) -> Result<Option<String>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL",
+    )
+    .bind(account_id)
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(id,)| id))
+}
+
+/// An unrevoked pass of the account valid at `at` (a concert's start), if any.
+#[tracing::instrument(skip_all)]
+pub async fn live_pass_at(db: &Db, account_id: &str, at: i64) -> Result<Option<String>> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM passes WHERE account_id = $1 AND revoked_at IS NULL \
+         AND valid_from <= $2 AND valid_until > $2",
+    )
+    .bind(account_id)
+    .bind(at)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(id,)| id))
 }
 
 // ------------------------------------------------------------------------------ refunds

@@ -121,47 +121,16 @@ pub fn admits(config: &Config, row: &EventRow, given: &Signature, now: i64) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     fn config() -> Config {
-        let data = std::env::temp_dir().join(format!("encore-image-{}", uuid::Uuid::new_v4()));
-        let args = [
-            "encore",
-            "serve",
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--jwt-secret",
-            "image-secret-image-secret-image-secret",
-        ];
-        let crate::config::Command::Serve(serve) =
-            crate::config::Cli::try_parse_from(args).unwrap().command
-        else {
-            unreachable!()
-        };
-        let config = Config::from_args(*serve).unwrap();
-        let _ = std::fs::remove_dir_all(data);
-        config
+        Config::for_tests(&["--jwt-secret", "image-secret-image-secret-image-secret"])
     }
 
     fn draft() -> EventRow {
         EventRow {
-            id: "e1".into(),
-            project_id: "p".into(),
-            title: "t".into(),
-            artist_name: "a".into(),
-            description: String::new(),
-            starts_at: 0,
-            duration_minutes: 90,
-            price_minor: 1000,
-            currency: "EUR".into(),
-            capacity: None,
-            seats_taken: 0,
-            status: EventStatus::Draft,
-            stream_key_hash: None,
-            stream_key_hint: None,
             image_type: Some("image/png".into()),
             image_version: Some(7),
-            created_at: 0,
+            ..EventRow::sample(EventStatus::Draft)
         }
     }
 

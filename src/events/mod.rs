@@ -24,7 +24,7 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::paging::Paging;
+use crate::paging::{Page, Paging};
 use crate::projects::store as projects;
 
 pub fn router() -> Router<AppState> {
@@ -74,36 +74,20 @@ async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> 
 // ------------------------------------------------------------------------------- reading
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct ListQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
     search: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EventPage {
-    items: Vec<Event>,
-    total: i64,
-    page: i64,
-    page_size: i64,
 }
 
 /// Published, live and recently ended concerts; public (the home page lists them).
 async fn list(
     State(app): State<AppState>,
     MaybeUser(user): MaybeUser,
+    paging: Paging,
     QueryParams(q): QueryParams<ListQuery>,
-) -> Result<Api<EventPage>> {
-    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 12)?;
-    let (rows, total) = store::list_active(&app.db, q.search.as_deref(), page, page_size).await?;
-    Ok(Api::ok(EventPage {
-        items: view(&app, user.as_ref(), &rows).await?,
-        total,
-        page,
-        page_size,
-    }))
+) -> Result<Api<Page<Event>>> {
+    let (rows, total) = store::list_active(&app.db, q.search.as_deref(), paging).await?;
+    let items = view(&app, user.as_ref(), &rows).await?;
+    Ok(Api::ok(Page::new(items, total, paging)))
 }
 
 /// The signed-in account's concerts (tickets and passes) with their access state, paged:
@@ -111,20 +95,15 @@ async fn list(
 async fn mine(
     State(app): State<AppState>,
     user: CurrentUser,
-    QueryParams(q): QueryParams<ListQuery>,
-) -> Result<Api<EventPage>> {
-    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 12)?;
-    let (rows, total) = store::owned_by(&app.db, &user.account.id, page, page_size).await?;
+    paging: Paging,
+) -> Result<Api<Page<Event>>> {
+    let (rows, total) = store::owned_by(&app.db, &user.account.id, paging).await?;
     let now = now_ms();
-    Ok(Api::ok(EventPage {
-        items: rows
-            .iter()
-            .map(|row| Event::from_row(row, true, now))
-            .collect(),
-        total,
-        page,
-        page_size,
-    }))
+    let items = rows
+        .iter()
+        .map(|row| Event::from_row(row, true, now))
+        .collect();
+    Ok(Api::ok(Page::new(items, total, paging)))
 }
 
 async fn show(

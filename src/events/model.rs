@@ -190,28 +190,41 @@ impl Event {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn event(status: EventStatus, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
-        EventRow {
-            id: "e".into(),
+impl EventRow {
+    /// A concert for unit tests: 90 minutes from t = 0, 10.00 EUR, no cap, no key.
+    pub fn sample(status: EventStatus) -> Self {
+        Self {
+            id: "e1".into(),
             project_id: "p".into(),
             title: "t".into(),
             artist_name: "a".into(),
             description: String::new(),
-            starts_at,
+            starts_at: 0,
             duration_minutes: 90,
             price_minor: 1000,
             currency: "EUR".into(),
-            capacity,
-            seats_taken: taken,
+            capacity: None,
+            seats_taken: 0,
             status,
             stream_key_hash: None,
             stream_key_hint: None,
             image_type: None,
             image_version: None,
             created_at: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(status: EventStatus, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
+        EventRow {
+            starts_at,
+            capacity,
+            seats_taken: taken,
+            ..EventRow::sample(status)
         }
     }
 

@@ -47,23 +47,8 @@ mod tests {
 
     fn event(status: EventStatus) -> EventRow {
         EventRow {
-            id: "e".into(),
-            project_id: "p".into(),
-            title: "t".into(),
-            artist_name: "a".into(),
-            description: String::new(),
             starts_at: 1_000_000,
-            duration_minutes: 90,
-            price_minor: 1000,
-            currency: "EUR".into(),
-            capacity: None,
-            seats_taken: 0,
-            status,
-            stream_key_hash: None,
-            stream_key_hint: None,
-            image_type: None,
-            image_version: None,
-            created_at: 0,
+            ..EventRow::sample(status)
         }
     }
 

@@ -5,6 +5,7 @@ use sqlx::AssertSqlSafe;
 use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
 use crate::db::{Db, now_ms};
 use crate::error::Result;
+use crate::paging::Paging;
 
 const COLUMNS: &str = "id, project_id, title, artist_name, description, starts_at, \
     duration_minutes, price_minor, currency, capacity, seats_taken, status, stream_key_hash, \
@@ -64,6 +65,26 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<EventRow>> {
         "SELECT {COLUMNS} FROM events WHERE id = $1"
     )))
     .bind(id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// The latest published or live concert of that title starting after `after` and no
+/// later than `until`.
+#[tracing::instrument(skip_all)]
+pub async fn latest_on_sale_titled(
+    db: &Db,
+    title: &str,
+    after: i64,
+    until: i64,
+) -> Result<Option<EventRow>> {
+    Ok(sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE title = $1 AND status IN ('published', 'live') \
+         AND starts_at <= $2 AND starts_at > $3 ORDER BY starts_at DESC LIMIT 1"
+    )))
+    .bind(title)
+    .bind(until)
+    .bind(after)
     .fetch_optional(db)
     .await?)
 }
@@ -193,8 +214,7 @@ fn like_pattern(search: &str) -> String {
 pub async fn list_active(
     db: &Db,
     search: Option<&str>,
-    page: i64,
-    page_size: i64,
+    paging: Paging,
 ) -> Result<(Vec<EventRow>, i64)> {
     let cutoff = now_ms() - ACCESS_WINDOW_MS;
     let mut filter = "status IN ('published', 'live', 'ended') AND starts_at > $1".to_owned();
@@ -207,11 +227,10 @@ pub async fn list_active(
             " AND (LOWER(title) LIKE $2 ESCAPE '\\' OR LOWER(artist_name) LIKE $2 ESCAPE '\\')",
         );
     }
-    let offset = (page - 1) * page_size;
+    let tail = paging.limit_offset();
     let mut rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM events WHERE {filter} \
-         ORDER BY CASE WHEN status = 'live' THEN 0 ELSE 1 END, starts_at, id \
-         LIMIT {page_size} OFFSET {offset}"
+         ORDER BY CASE WHEN status = 'live' THEN 0 ELSE 1 END, starts_at, id {tail}"
     )))
     .bind(cutoff);
     let mut count = sqlx::query_as::<_, (i64,)>(AssertSqlSafe(format!(
@@ -228,12 +247,7 @@ pub async fn list_active(
 /// The concerts an account holds a ticket for or a pass covers (drafts never), one page:
 /// live first, then upcoming (soonest first), then replays and ended or cancelled ones
 /// (newest first). One query for the rows and one for the count, whatever the page size.
-pub async fn owned_by(
-    db: &Db,
-    account_id: &str,
-    page: i64,
-    page_size: i64,
-) -> Result<(Vec<EventRow>, i64)> {
+pub async fn owned_by(db: &Db, account_id: &str, paging: Paging) -> Result<(Vec<EventRow>, i64)> {
     let filter = "status <> 'draft' AND (\
         EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
                 AND t.revoked_at IS NULL) \
@@ -246,11 +260,10 @@ pub async fn owned_by(
          WHEN $2 < starts_at THEN 1 \
          WHEN $2 < starts_at + duration_minutes * 60000 THEN 0 ELSE 2 END"
     );
-    let offset = (page - 1).saturating_mul(page_size);
+    let tail = paging.limit_offset();
     let rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM events WHERE {filter} \
-         ORDER BY {rank}, CASE WHEN {rank} <= 1 THEN starts_at ELSE -starts_at END, id \
-         LIMIT {page_size} OFFSET {offset}"
+         ORDER BY {rank}, CASE WHEN {rank} <= 1 THEN starts_at ELSE -starts_at END, id {tail}"
     )))
     .bind(account_id)
     .bind(now_ms())

@@ -1587,6 +1587,99 @@ messages! {
         cn: "这不是另一台设备上显示的数字。此二维码登录已取消，请在那台设备上重新开始。",
         ir: "این عددی نیست که دستگاه دیگر نشان می‌دهد. این ورود با QR لغو شد؛ از آنجا دوباره شروع کنید.",
     }
+    // --- layer-rest
+    // What an encoder (or the browser's go-live) is told when it may not publish.
+    IngestMalformed {
+        gb: "Malformed request.",
+        br: "Requisição malformada.",
+        es: "Solicitud mal formada.",
+        cn: "请求格式错误。",
+        ir: "درخواست نادرست است.",
+    }
+    IngestUseSourceOrPut {
+        gb: "Publish with PUT or SOURCE.",
+        br: "Publique com PUT ou SOURCE.",
+        es: "Publica con PUT o SOURCE.",
+        cn: "请使用 PUT 或 SOURCE 发布。",
+        ir: "با PUT یا SOURCE منتشر کنید.",
+    }
+    IngestUseLivePath {
+        gb: "Publish to /live/<concert id>.",
+        br: "Publique em /live/<id do show>.",
+        es: "Publica en /live/<id del concierto>.",
+        cn: "请发布到 /live/<演出 ID>。",
+        ir: "به ‎/live/<شناسهٔ کنسرت> منتشر کنید.",
+    }
+    IngestChunkedToHttpPort {
+        gb: "Chunked uploads go to the HTTP port (e.g. encore push).",
+        br: "Envios em partes (chunked) vão para a porta HTTP (por exemplo, encore push).",
+        es: "Los envíos por partes (chunked) van al puerto HTTP (por ejemplo, encore push).",
+        cn: "分块（chunked）上传请发送到 HTTP 端口（例如 encore push）。",
+        ir: "ارسال‌های تکه‌ای (chunked) باید به درگاه HTTP بروند (مثلاً encore push).",
+    }
+    IngestHelloFirst {
+        gb: "Send { ticket or key, mimeType } first.",
+        br: "Envie primeiro { ticket or key, mimeType }.",
+        es: "Envía primero { ticket or key, mimeType }.",
+        cn: "请先发送 { ticket or key, mimeType }。",
+        ir: "ابتدا { ticket or key, mimeType } را بفرستید.",
+    }
+    IngestNoSuchConcert {
+        gb: "No such concert.",
+        br: "Esse show não existe.",
+        es: "Ese concierto no existe.",
+        cn: "没有这场演出。",
+        ir: "چنین کنسرتی وجود ندارد.",
+    }
+    IngestWrongKey {
+        gb: "Wrong stream key.",
+        br: "Chave de transmissão incorreta.",
+        es: "Clave de emisión incorrecta.",
+        cn: "推流密钥错误。",
+        ir: "کلید پخش نادرست است.",
+    }
+    IngestNotOpen {
+        gb: "This concert is not open for streaming.",
+        br: "Este show não está aberto para transmissão.",
+        es: "Este concierto no está abierto para emitir.",
+        cn: "这场演出尚未开放推流。",
+        ir: "این کنسرت برای پخش باز نیست.",
+    }
+    IngestUnsupportedFormat {
+        gb: "Send AAC in ADTS (Content-Type: audio/aac) or MP3 (audio/mpeg).",
+        br: "Envie AAC em ADTS (Content-Type: audio/aac) ou MP3 (audio/mpeg).",
+        es: "Envía AAC en ADTS (Content-Type: audio/aac) o MP3 (audio/mpeg).",
+        cn: "请发送 ADTS 封装的 AAC（Content-Type: audio/aac）或 MP3（audio/mpeg）。",
+        ir: "AAC در قالب ADTS (Content-Type: audio/aac) یا MP3 (audio/mpeg) بفرستید.",
+    }
+    IngestCannotDecode {
+        gb: "This server cannot decode that format; send AAC in ADTS.",
+        br: "Este servidor não consegue decodificar esse formato; envie AAC em ADTS.",
+        es: "Este servidor no puede decodificar ese formato; envía AAC en ADTS.",
+        cn: "本服务器无法解码该格式，请发送 ADTS 封装的 AAC。",
+        ir: "این سرور نمی‌تواند آن قالب را رمزگشایی کند؛ AAC در قالب ADTS بفرستید.",
+    }
+    IngestQuotaReached {
+        gb: "This show's recording has reached its size limit.",
+        br: "A gravação deste show atingiu o limite de tamanho.",
+        es: "La grabación de este concierto ha alcanzado su límite de tamaño.",
+        cn: "这场演出的录音已达到大小上限。",
+        ir: "ضبط این اجرا به سقف حجم خود رسیده است.",
+    }
+    IngestAnotherPublisher {
+        gb: "Another encoder is publishing this concert.",
+        br: "Outro codificador já está transmitindo este show.",
+        es: "Otro codificador ya está emitiendo este concierto.",
+        cn: "另一个编码器正在为这场演出推流。",
+        ir: "رمزگذار دیگری در حال پخش این کنسرت است.",
+    }
+    IngestShowEnded {
+        gb: "This show has ended.",
+        br: "Este show terminou.",
+        es: "Este concierto ha terminado.",
+        cn: "这场演出已结束。",
+        ir: "این اجرا به پایان رسیده است.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

@@ -1,6 +1,8 @@
 //! Notifications of the spec's three kinds: a message sent to someone, an upload (with
 //! its type), a topic started. Each account reads and marks its own.
 
+pub mod store;
+
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
@@ -12,7 +14,7 @@ use crate::db::{Db, iso8601, now_ms};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::paging::Paging;
+use crate::paging::{Page, Paging};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -23,11 +25,23 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Message => "message",
             Self::Upload => "upload",
             Self::Topic => "topic",
+        }
+    }
+}
+
+impl TryFrom<String> for Kind {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        match value.as_str() {
+            "message" => Ok(Self::Message),
+            "upload" => Ok(Self::Upload),
+            "topic" => Ok(Self::Topic),
+            _ => Err(format!("unknown notification kind {value:?}")),
         }
     }
 }
@@ -71,45 +85,18 @@ impl NewNotification {
 }
 
 pub async fn notify(db: &Db, account_id: &str, n: &NewNotification) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO notifications (id, account_id, kind, title, body, sender, upload_type, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(uuid::Uuid::new_v4().to_string())
-    .bind(account_id)
-    .bind(n.kind.as_str())
-    .bind(&n.title)
-    .bind(&n.body)
-    .bind(&n.sender)
-    .bind(&n.upload_type)
-    .bind(now_ms())
-    .execute(db)
-    .await?;
-    Ok(())
+    store::insert(db, account_id, n, now_ms()).await
 }
 
-/// Tell every admin and super admin.
+/// Tell every admin and super admin, all of them or none.
 pub async fn notify_staff(db: &Db, n: NewNotification) -> Result<()> {
-    let staff: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM accounts WHERE role IN ('admin', 'sa') AND enabled = 1")
-            .fetch_all(db)
-            .await?;
-    for (id,) in staff {
-        notify(db, &id, &n).await?;
+    let mut tx = db.begin().await?;
+    let now = now_ms();
+    for id in store::enabled_staff(&mut *tx).await? {
+        store::insert(&mut *tx, &id, &n, now).await?;
     }
+    tx.commit().await?;
     Ok(())
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct Row {
-    id: String,
-    kind: String,
-    title: String,
-    body: String,
-    sender: Option<String>,
-    upload_type: Option<String>,
-    read_at: Option<i64>,
-    created_at: i64,
 }
 
 #[derive(Debug, Serialize)]
@@ -117,7 +104,7 @@ struct Row {
 pub struct Notification {
     id: String,
     #[serde(rename = "type")]
-    kind: String,
+    kind: Kind,
     title: String,
     body: String,
     sender: Option<String>,
@@ -126,8 +113,8 @@ pub struct Notification {
     created_at: String,
 }
 
-impl From<Row> for Notification {
-    fn from(r: Row) -> Self {
+impl From<store::Row> for Notification {
+    fn from(r: store::Row) -> Self {
         Self {
             id: r.id,
             kind: r.kind,
@@ -142,10 +129,7 @@ impl From<Row> for Notification {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
+struct ListQuery {
     #[serde(default)]
     filter: Filter,
 }
@@ -153,7 +137,7 @@ pub struct PageQuery {
 /// Which notifications a page lists; `unread` in the answer always counts all unread.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum Filter {
+pub enum Filter {
     #[default]
     All,
     Unread,
@@ -170,49 +154,27 @@ impl Filter {
     }
 }
 
+/// A page of notifications and the account's unread count (the bell's badge).
 #[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct NotificationPage {
-    items: Vec<Notification>,
-    total: i64,
+    #[serde(flatten)]
+    page: Page<Notification>,
     unread: i64,
-    page: i64,
-    page_size: i64,
 }
-
-const COLUMNS: &str = "id, kind, title, body, sender, upload_type, read_at, created_at";
 
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
-    QueryParams(q): QueryParams<PageQuery>,
+    paging: Paging,
+    QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<NotificationPage>> {
-    let paging = Paging::parse(q.page, q.page_size, 20)?;
-    let Paging { page, page_size } = paging;
-    let filter = q.filter.condition();
-    let offset = paging.offset();
-    let sql = format!(
-        "SELECT {COLUMNS} FROM notifications WHERE account_id = $1{filter} \
-         ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {offset}"
-    );
-    let rows = sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(sql))
-        .bind(&user.account.id)
-        .fetch_all(&app.db)
-        .await?;
-    let (total, unread): (i64, i64) = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT CAST(COALESCE(SUM(CASE WHEN account_id = $1{filter} THEN 1 ELSE 0 END), 0) AS BIGINT), \
-         CAST(COALESCE(SUM(CASE WHEN read_at IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT) \
-         FROM notifications WHERE account_id = $1"
-    )))
-    .bind(&user.account.id)
-    .fetch_one(&app.db)
-    .await?;
+    let account = &user.account.id;
+    let rows = store::page(&app.db, account, q.filter, paging).await?;
+    let (total, unread) = store::counts(&app.db, account, q.filter).await?;
+    let items = rows.into_iter().map(Notification::from).collect();
     Ok(Api::ok(NotificationPage {
-        items: rows.into_iter().map(Notification::from).collect(),
-        total,
+        page: Page::new(items, total, paging),
         unread,
-        page,
-        page_size,
     }))
 }
 
@@ -221,30 +183,16 @@ async fn mark_read(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Api<Notification>> {
-    sqlx::query(
-        "UPDATE notifications SET read_at = $3 WHERE id = $1 AND account_id = $2 AND read_at IS NULL",
-    )
-    .bind(&id)
-    .bind(&user.account.id)
-    .bind(now_ms())
-    .execute(&app.db)
-    .await?;
-    let sql = format!("SELECT {COLUMNS} FROM notifications WHERE id = $1 AND account_id = $2");
-    let row = sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(sql))
-        .bind(&id)
-        .bind(&user.account.id)
-        .fetch_optional(&app.db)
+    let account = &user.account.id;
+    store::mark_read(&app.db, &id, account, now_ms()).await?;
+    let row = store::by_id(&app.db, &id, account)
         .await?
         .ok_or_else(|| Error::not_found(Msg::NotificationNotFound))?;
     Ok(Api::ok(row.into()))
 }
 
 async fn mark_all_read(State(app): State<AppState>, user: CurrentUser) -> Result<Api<()>> {
-    sqlx::query("UPDATE notifications SET read_at = $2 WHERE account_id = $1 AND read_at IS NULL")
-        .bind(&user.account.id)
-        .bind(now_ms())
-        .execute(&app.db)
-        .await?;
+    store::mark_all_read(&app.db, &user.account.id, now_ms()).await?;
     Ok(Api::ok(()))
 }
 

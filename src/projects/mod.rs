@@ -14,10 +14,10 @@ use crate::accounts::store as accounts;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
-use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::paging::Paging;
+use crate::paging::{Page, Paging};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -91,40 +91,18 @@ async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<Project
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PageQuery {
-    page: Option<i64>,
-    page_size: Option<i64>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ProjectPage {
-    items: Vec<Project>,
-    total: i64,
-    page: i64,
-    page_size: i64,
-}
-
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
-    QueryParams(q): QueryParams<PageQuery>,
-) -> Result<Api<ProjectPage>> {
-    let Paging { page, page_size } = Paging::parse(q.page, q.page_size, 10)?;
+    paging: Paging,
+) -> Result<Api<Page<Project>>> {
     let member_of = (!user.account.role().is_staff()).then_some(user.account.id.as_str());
-    let (rows, total) = store::list(&app.db, member_of, page, page_size).await?;
+    let (rows, total) = store::list(&app.db, member_of, paging).await?;
     let mut items = Vec::with_capacity(rows.len());
     for row in rows {
         items.push(to_project(&app, row).await?);
     }
-    Ok(Api::ok(ProjectPage {
-        items,
-        total,
-        page,
-        page_size,
-    }))
+    Ok(Api::ok(Page::new(items, total, paging)))
 }
 
 async fn show(

@@ -5,6 +5,7 @@ use crate::accounts::model::{AccountChanged, AccountRow};
 use crate::db::{Db, now_ms};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ProjectRow {
@@ -53,6 +54,17 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
     .await?)
 }
 
+/// The project of that name (names are unique).
+#[tracing::instrument(skip_all)]
+pub async fn by_name(db: &Db, name: &str) -> Result<Option<ProjectRow>> {
+    Ok(sqlx::query_as::<_, ProjectRow>(
+        "SELECT id, name, description, status, created_at FROM projects WHERE name = $1",
+    )
+    .bind(name)
+    .fetch_optional(db)
+    .await?)
+}
+
 /// Write back a project; its members' cached sessions carry its name.
 pub async fn save(db: &Db, row: &ProjectRow) -> Result<AccountChanged> {
     sqlx::query(
@@ -84,15 +96,14 @@ pub async fn delete(db: &Db, id: &str) -> Result<Option<AccountChanged>> {
 pub async fn list(
     db: &Db,
     member_of: Option<&str>,
-    page: i64,
-    page_size: i64,
+    paging: Paging,
 ) -> Result<(Vec<ProjectRow>, i64)> {
-    let offset = (page - 1) * page_size;
+    let tail = paging.limit_offset();
     let (rows, total) = match member_of {
         None => {
             let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
                 "SELECT id, name, description, status, created_at FROM projects \
-                 ORDER BY created_at DESC, id LIMIT {page_size} OFFSET {offset}"
+                 ORDER BY created_at DESC, id {tail}"
             )))
             .fetch_all(db)
             .await?;
@@ -105,7 +116,7 @@ pub async fn list(
             let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
                 "SELECT p.id, p.name, p.description, p.status, p.created_at FROM projects p \
                  JOIN project_members m ON m.project_id = p.id WHERE m.account_id = $1 \
-                 ORDER BY p.created_at DESC, p.id LIMIT {page_size} OFFSET {offset}"
+                 ORDER BY p.created_at DESC, p.id {tail}"
             )))
             .bind(account)
             .fetch_all(db)

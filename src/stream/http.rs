@@ -8,7 +8,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use futures_util::{SinkExt, StreamExt};
@@ -54,10 +54,7 @@ async fn ingest(
     body: Body,
 ) -> Response {
     if method != Method::PUT && method.as_str() != "SOURCE" {
-        return plain(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Publish with PUT or SOURCE.\n",
-        );
+        return refused(Error::MethodNotAllowed(Msg::IngestUseSourceOrPut.into()));
     }
     let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
     match ingest::admit(
@@ -84,18 +81,22 @@ async fn ingest(
                 plain(StatusCode::OK, "Stream ended.\n")
             }
         },
-        Err(refusal) => {
-            let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::BAD_REQUEST);
-            let mut response = (status, format!("{}\n", refusal.message)).into_response();
-            if refusal.status == 401 {
-                response.headers_mut().insert(
-                    header::WWW_AUTHENTICATE,
-                    axum::http::HeaderValue::from_static("Basic realm=\"Encore\""),
-                );
-            }
-            response
-        }
+        Err(refusal) => refused(refusal),
     }
+}
+
+/// A refused encoder gets the status and one line of text (and, on a wrong key, the
+/// Basic challenge), as on the Icecast port.
+fn refused(refusal: Error) -> Response {
+    let line = format!("{}\n", ingest::refusal_text(&refusal));
+    let mut response = (refusal.status(), line).into_response();
+    if refusal.status() == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static(ingest::BASIC_CHALLENGE),
+        );
+    }
+    response
 }
 
 /// The first message of a browser publisher: the live panel sends its go-live
@@ -129,6 +130,13 @@ enum GoLiveReply {
 }
 
 impl GoLiveReply {
+    fn refused(refusal: Error) -> Self {
+        Self::Error {
+            status: refusal.status().as_u16(),
+            message: ingest::refusal_text(&refusal),
+        }
+    }
+
     fn message(&self) -> Message {
         Message::Text(serde_json::to_string(self).unwrap_or_default().into())
     }
@@ -157,10 +165,10 @@ async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket
         _ => None,
     };
     let reply = match hello {
-        None => refuse(400, "Send { ticket or key, mimeType } first."),
+        None => GoLiveReply::refused(Error::bad_request(Msg::IngestHelloFirst)),
         Some(hello) => {
             match ingest::admit(&app, &event_id, hello.credential(), Some(&hello.mime_type)).await {
-                Err(refusal) => refuse(refusal.status, refusal.message),
+                Err(refusal) => GoLiveReply::refused(refusal),
                 Ok(publisher) => {
                     if tx.send(GoLiveReply::Live.message()).await.is_err() {
                         // Gone already: let the pump see a closed stream.

@@ -12,8 +12,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::io::ReaderStream;
 
-use super::ingest::{self, Refusal};
+use axum::http::StatusCode;
+
+use super::ingest;
 use crate::app::AppState;
+use crate::error::Error;
+use crate::i18n::Msg;
 use crate::net::ConnectionCap;
 
 const MAX_HEAD: usize = 16 * 1024;
@@ -111,25 +115,19 @@ pub fn parse_head(buf: &[u8]) -> Option<Head> {
     })
 }
 
-async fn answer(conn: &mut TcpStream, refusal: Refusal) -> std::io::Result<()> {
-    let reason = match refusal.status {
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        415 => "Unsupported Media Type",
-        _ => "Error",
-    };
-    let challenge = if refusal.status == 401 {
-        "WWW-Authenticate: Basic realm=\"Encore\"\r\n"
+/// The refusal as a plain HTTP answer: its status, and its text as one line.
+async fn answer(conn: &mut TcpStream, refusal: Error) -> std::io::Result<()> {
+    let status = refusal.status();
+    let challenge = if status == StatusCode::UNAUTHORIZED {
+        format!("WWW-Authenticate: {}\r\n", ingest::BASIC_CHALLENGE)
     } else {
-        ""
+        String::new()
     };
-    let body = format!("{}\n", refusal.message);
+    let body = format!("{}\n", ingest::refusal_text(&refusal));
     let response = format!(
-        "HTTP/1.1 {} {reason}\r\n{challenge}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        refusal.status,
+        "HTTP/1.1 {} {}\r\n{challenge}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("Error"),
         body.len()
     );
     conn.write_all(response.as_bytes()).await
@@ -137,48 +135,24 @@ async fn answer(conn: &mut TcpStream, refusal: Refusal) -> std::io::Result<()> {
 
 async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
     let Some(head) = read_head(&mut conn, app.config.request_head_timeout).await? else {
-        return answer(
-            &mut conn,
-            Refusal {
-                status: 400,
-                message: "Malformed request.",
-            },
-        )
-        .await;
+        return answer(&mut conn, Error::bad_request(Msg::IngestMalformed)).await;
     };
     if head.method != "PUT" && head.method != "SOURCE" {
         return answer(
             &mut conn,
-            Refusal {
-                status: 405,
-                message: "Publish with PUT or SOURCE.",
-            },
+            Error::MethodNotAllowed(Msg::IngestUseSourceOrPut.into()),
         )
         .await;
     }
     let Some(event_id) = head.path.strip_prefix("/live/").filter(|id| !id.is_empty()) else {
-        return answer(
-            &mut conn,
-            Refusal {
-                status: 404,
-                message: "Publish to /live/<concert id>.",
-            },
-        )
-        .await;
+        return answer(&mut conn, Error::not_found(Msg::IngestUseLivePath)).await;
     };
     if head
         .headers
         .get("transfer-encoding")
         .is_some_and(|v| v.contains("chunked"))
     {
-        return answer(
-            &mut conn,
-            Refusal {
-                status: 400,
-                message: "Chunked uploads go to the HTTP port (e.g. encore push).",
-            },
-        )
-        .await;
+        return answer(&mut conn, Error::bad_request(Msg::IngestChunkedToHttpPort)).await;
     }
     let publisher = match ingest::admit(
         &app,

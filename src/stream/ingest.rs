@@ -14,8 +14,10 @@ use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
 use super::transcode::{Output, Target, Transcoder};
 use crate::app::AppState;
+use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events_store;
+use crate::i18n::Msg;
 
 /// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
 const TRANSCODE_KBPS: u32 = 128;
@@ -86,17 +88,15 @@ impl Format {
     }
 }
 
-/// Why a publisher is turned away: an HTTP status and a line for the encoder's log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refusal {
-    pub status: u16,
-    pub message: &'static str,
-}
+/// What a refused encoder is asked for on a wrong key (a 401).
+pub const BASIC_CHALLENGE: &str = "Basic realm=\"Encore\"";
 
-const QUOTA_REACHED: &str = "This show's recording has reached its size limit.";
-
-const fn refuse(status: u16, message: &'static str) -> Refusal {
-    Refusal { status, message }
+/// What a refused encoder reads (a server failure is logged here, never shown).
+pub fn refusal_text(refusal: &Error) -> String {
+    if refusal.status().is_server_error() {
+        tracing::error!(error = %refusal, "ingest failed");
+    }
+    refusal.public_message()
 }
 
 pub struct Publisher {
@@ -175,18 +175,17 @@ fn ticket_admits(config: &crate::config::Config, event: &EventRow, ticket: &str,
             .is_some_and(|expected| crate::crypto::constant_time_eq(&expected, mac))
 }
 
-/// Admit a publisher for `/live/{event_id}` with its credential and media type.
+/// Admit a publisher for `/live/{event_id}` with its credential and media type. A
+/// refusal is an [`Error`] whose status and text every ingest path hands the encoder.
 pub async fn admit(
     app: &AppState,
     event_id: &str,
     credential: Credential<'_>,
     content_type: Option<&str>,
-) -> Result<Publisher, Refusal> {
+) -> Result<Publisher> {
     let event = events_store::by_id(&app.db, event_id)
-        .await
-        .ok()
-        .flatten()
-        .ok_or(refuse(404, "No such concert."))?;
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::IngestNoSuchConcert))?;
     let admitted = match credential {
         Credential::StreamKey(key) => key.is_some_and(|k| event.stream_key_matches(k)),
         Credential::GoLiveTicket(ticket) => {
@@ -194,35 +193,31 @@ pub async fn admit(
         }
     };
     if !admitted {
-        return Err(refuse(401, "Wrong stream key."));
+        return Err(Error::unauthorized(Msg::IngestWrongKey));
     }
     if !matches!(event.status, EventStatus::Published | EventStatus::Live) {
-        return Err(refuse(409, "This concert is not open for streaming."));
+        return Err(Error::conflict(Msg::IngestNotOpen));
     }
-    let format = Format::from_content_type(content_type.unwrap_or_default()).ok_or(refuse(
-        415,
-        "Send AAC in ADTS (Content-Type: audio/aac) or MP3 (audio/mpeg).",
-    ))?;
+    let unsupported = |msg: Msg| Error::UnsupportedMediaType(msg.into());
+    let format = Format::from_content_type(content_type.unwrap_or_default())
+        .ok_or_else(|| unsupported(Msg::IngestUnsupportedFormat))?;
     let show = app.hub.show(event_id);
     if show.is_full() || show.recorded_bytes() >= app.config.recording_quota_bytes {
-        return Err(refuse(413, QUOTA_REACHED));
+        return Err(Error::PayloadTooLarge(Msg::IngestQuotaReached.into()));
     }
     let transcoder = match format {
         Format::Aac => None,
         Format::Transcoded => Some(
             Transcoder::start(Target::for_show(show.config()), TRANSCODE_KBPS).map_err(|err| {
                 tracing::error!(error = %err, "no transcoder");
-                refuse(
-                    415,
-                    "This server cannot decode that format; send AAC in ADTS.",
-                )
+                unsupported(Msg::IngestCannotDecode)
             })?,
         ),
     };
     let id = match show.claim() {
         Claim::Granted(id) => id,
-        Claim::Busy => return Err(refuse(409, "Another encoder is publishing this concert.")),
-        Claim::Ended => return Err(refuse(409, "This show has ended.")),
+        Claim::Busy => return Err(Error::conflict(Msg::IngestAnotherPublisher)),
+        Claim::Ended => return Err(Error::conflict(Msg::IngestShowEnded)),
     };
     let _ = events_store::set_status(
         &app.db,
@@ -272,7 +267,9 @@ where
         if show.recorded_bytes() + incoming > quota {
             tracing::warn!(event = %show.event_id, "recording quota reached; disconnecting");
             show.mark_full();
-            return Some(Outcome::Failed(QUOTA_REACHED.into()));
+            return Some(Outcome::Failed(
+                Msg::IngestQuotaReached.render(crate::i18n::current()),
+            ));
         }
         match show.feed(id, frames, bytes) {
             Ok(true) => None,
@@ -389,39 +386,17 @@ pub async fn purge_recordings(app: &AppState) {
 #[cfg(test)]
 mod ticket_tests {
     use super::*;
-    use crate::config::{Cli, Command, Config};
-    use clap::Parser;
+    use crate::config::Config;
 
     fn config() -> Config {
-        let data = std::env::temp_dir().join(format!("encore-ticket-{}", uuid::Uuid::new_v4()));
-        let args = ["encore", "serve", "--data-dir", data.to_str().unwrap()];
-        let Command::Serve(serve) = Cli::try_parse_from(args).unwrap().command else {
-            unreachable!()
-        };
-        let config = Config::from_args(*serve).unwrap();
-        let _ = std::fs::remove_dir_all(data);
-        config
+        Config::for_tests(&[])
     }
 
     fn event(hash: Option<&str>) -> EventRow {
         EventRow {
-            id: "e1".into(),
-            project_id: "p".into(),
-            title: "t".into(),
-            artist_name: "a".into(),
-            description: String::new(),
-            starts_at: 0,
-            duration_minutes: 90,
             price_minor: 0,
-            currency: "EUR".into(),
-            capacity: None,
-            seats_taken: 0,
-            status: EventStatus::Published,
             stream_key_hash: hash.map(str::to_owned),
-            stream_key_hint: None,
-            image_type: None,
-            image_version: None,
-            created_at: 0,
+            ..EventRow::sample(EventStatus::Published)
         }
     }
 

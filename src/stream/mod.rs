@@ -15,4 +15,5 @@ pub mod playlist;
 pub mod push;
 pub mod segmenter;
 pub mod sessions;
+pub mod store;
 pub mod transcode;

@@ -142,7 +142,14 @@ impl Segmenter {
             format!("{} {} {}\n", c.object_type, c.sample_rate_index, c.channels).as_bytes(),
         )?;
         let _ = std::fs::remove_file(dir.join(LOG_FILE));
-        Ok(Self {
+        let mut this = Self::empty(dir, config);
+        this.fresh.push((MediaFile::Init, init));
+        Ok(this)
+    }
+
+    /// A show with nothing recorded yet.
+    fn empty(dir: &Path, config: AacConfig) -> Self {
+        Self {
             dir: dir.to_owned(),
             layout: Layout::for_rate(config.sample_rate()),
             config,
@@ -152,9 +159,9 @@ impl Segmenter {
             fragment_seq: 1,
             discontinuity_next: false,
             ended: false,
-            fresh: vec![(MediaFile::Init, init)],
+            fresh: Vec::new(),
             open_parts: Vec::new(),
-        })
+        }
     }
 
     /// Rebuild a show from its directory: `stream.conf` plus `parts.log`. A part whose
@@ -175,19 +182,7 @@ impl Segmenter {
             sample_rate_index,
             channels,
         };
-        let mut this = Self {
-            dir: dir.to_owned(),
-            layout: Layout::for_rate(config.sample_rate()),
-            config,
-            segments: Vec::new(),
-            pending: Vec::new(),
-            next_time: 0,
-            fragment_seq: 1,
-            discontinuity_next: false,
-            ended: false,
-            fresh: Vec::new(),
-            open_parts: Vec::new(),
-        };
+        let mut this = Self::empty(dir, config);
         let log = std::fs::read_to_string(dir.join(LOG_FILE)).unwrap_or_default();
         for line in log.lines() {
             let f: Vec<&str> = line.split_whitespace().collect();

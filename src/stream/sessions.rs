@@ -5,7 +5,9 @@
 //! when one opens.
 
 use super::access::pass_key;
+use super::store;
 use crate::app::AppState;
+use crate::commerce::store as commerce;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EARLY_ACCESS_MS, EventRow, EventStatus};
@@ -55,25 +57,11 @@ pub fn check_window(event: &EventRow, now: i64) -> Result<()> {
 
 /// The account's ticket for the concert, else a live pass valid at its start.
 pub async fn holder(db: &Db, account_id: &str, event: &EventRow) -> Result<Option<Holder>> {
-    let ticket: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL",
-    )
-    .bind(account_id)
-    .bind(&event.id)
-    .fetch_optional(db)
-    .await?;
-    if let Some((id,)) = ticket {
+    if let Some(id) = commerce::live_ticket_for(db, account_id, &event.id).await? {
         return Ok(Some(Holder::Ticket(id)));
     }
-    let pass: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM passes WHERE account_id = $1 AND revoked_at IS NULL \
-         AND valid_from <= $2 AND valid_until > $2",
-    )
-    .bind(account_id)
-    .bind(event.starts_at)
-    .fetch_optional(db)
-    .await?;
-    Ok(pass.map(|(pass_id,)| Holder::Pass {
+    let pass = commerce::live_pass_at(db, account_id, event.starts_at).await?;
+    Ok(pass.map(|pass_id| Holder::Pass {
         pass_id,
         event_id: event.id.clone(),
     }))
@@ -94,22 +82,15 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
         Holder::Pass { pass_id, .. } => (None, Some(pass_id.as_str())),
     };
     // Stored first: a session the client never learns of must not end the one it has.
-    sqlx::query(
-        "INSERT INTO listening_sessions \
-         (holder, event_id, ticket_id, pass_id, session_id, expires_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) \
-         ON CONFLICT (holder) DO UPDATE SET session_id = excluded.session_id, \
-         expires_at = excluded.expires_at, created_at = excluded.created_at",
-    )
-    .bind(&key)
-    .bind(&event.id)
-    .bind(ticket_id)
-    .bind(pass_id)
-    .bind(&session_id)
-    .bind(expires_at)
-    .bind(now_ms())
-    .execute(&app.db)
-    .await?;
+    let session = store::NewSession {
+        holder: &key,
+        event_id: &event.id,
+        ticket_id,
+        pass_id,
+        session_id: &session_id,
+        expires_at,
+    };
+    store::upsert(&app.db, &session, now_ms()).await?;
     app.stream_access.activate(&key, &session_id);
     Ok(Started {
         playlist_path: format!("/stream/{token}/index.m3u8"),
@@ -117,26 +98,9 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
     })
 }
 
-/// The sessions that still grant access: unexpired, their ticket or pass not revoked,
-/// their concert not cancelled. (holder key, session id) pairs.
-pub async fn live(db: &Db, now: i64) -> Result<Vec<(String, String)>> {
-    Ok(sqlx::query_as(
-        "SELECT s.holder, s.session_id FROM listening_sessions s \
-         JOIN events e ON e.id = s.event_id AND e.status <> 'cancelled' \
-         LEFT JOIN tickets t ON t.id = s.ticket_id \
-         LEFT JOIN passes p ON p.id = s.pass_id \
-         WHERE s.expires_at > $1 \
-         AND (s.ticket_id IS NULL OR t.revoked_at IS NULL) \
-         AND (s.pass_id IS NULL OR p.revoked_at IS NULL)",
-    )
-    .bind(now)
-    .fetch_all(db)
-    .await?)
-}
-
-/// Load the stored sessions into memory (at start).
+/// Load the stored sessions that still grant access into memory (at start).
 pub async fn restore(app: &AppState) -> Result<usize> {
-    let sessions = live(&app.db, now_ms()).await?;
+    let sessions = store::live(&app.db, now_ms()).await?;
     let count = sessions.len();
     for (holder, session_id) in sessions {
         app.stream_access.activate(&holder, &session_id);
@@ -147,24 +111,12 @@ pub async fn restore(app: &AppState) -> Result<usize> {
 /// End every listening session paid for by an account's tickets and passes (it was
 /// disabled, or is about to be deleted: call this before the delete cascades).
 pub async fn end_for_account(app: &AppState, account_id: &str) -> Result<()> {
-    let holders: Vec<(String,)> = sqlx::query_as(
-        "SELECT s.holder FROM listening_sessions s \
-         LEFT JOIN tickets t ON t.id = s.ticket_id \
-         LEFT JOIN passes p ON p.id = s.pass_id \
-         WHERE t.account_id = $1 OR p.account_id = $1",
-    )
-    .bind(account_id)
-    .fetch_all(&app.db)
-    .await?;
-    sqlx::query(
-        "DELETE FROM listening_sessions \
-         WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = $1) \
-         OR pass_id IN (SELECT id FROM passes WHERE account_id = $1)",
-    )
-    .bind(account_id)
-    .execute(&app.db)
-    .await?;
-    for (holder,) in holders {
+    // One transaction: a failure leaves the stored sessions (and memory) as they were.
+    let mut tx = app.db.begin().await?;
+    let holders = store::holders_of_account(&mut *tx, account_id).await?;
+    store::delete_of_account(&mut *tx, account_id).await?;
+    tx.commit().await?;
+    for holder in holders {
         app.stream_access.revoke(&holder);
     }
     Ok(())
@@ -172,11 +124,5 @@ pub async fn end_for_account(app: &AppState, account_id: &str) -> Result<()> {
 
 /// Forget sessions whose window has closed.
 pub async fn purge_expired(db: &Db, now: i64) -> Result<u64> {
-    Ok(
-        sqlx::query("DELETE FROM listening_sessions WHERE expires_at <= $1")
-            .bind(now)
-            .execute(db)
-            .await?
-            .rows_affected(),
-    )
+    store::delete_expired(db, now).await
 }

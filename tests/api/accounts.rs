@@ -6,17 +6,33 @@ use serde_json::json;
 
 use crate::helpers::*;
 
+/// Grace, created by `admin` through the API (which e-mails her an invitation): her id.
+async fn grace(app: &TestApp, admin: &str) -> String {
+    let (status, created) = app
+        .post(
+            "/api/v1/accounts",
+            json!({ "login": "grace@example.com", "person": { "firstName": "Grace", "lastName": "Hopper" },
+                    "roles": ["user"], "notes": "VIP" }),
+            Some(admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(
+        created["payload"]["person"],
+        json!({ "firstName": "Grace", "lastName": "Hopper" })
+    );
+    created["payload"]["id"].as_str().unwrap().to_owned()
+}
+
 #[tokio::test]
-async fn an_admin_creates_finds_edits_reinvites_and_deletes_an_account() {
+async fn the_account_list_is_paged_ten_per_page_by_default() {
     let app = spawn_app().await;
-    app.account("admin@example.com", Role::Admin).await;
+    let admin = app.an_admin().await;
     for i in 0..12 {
         app.account(&format!("fan{i:02}@example.com"), Role::User)
             .await;
     }
-    let admin = app.sign_in("admin@example.com").await;
-
-    let (status, page) = app.get("/api/v1/accounts", Some(&admin.access)).await;
+    let (status, page) = app.get("/api/v1/accounts", Some(&admin)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(page["payload"]["total"], 13);
     assert_eq!(
@@ -26,103 +42,116 @@ async fn an_admin_creates_finds_edits_reinvites_and_deletes_an_account() {
     );
     assert_eq!(page["payload"]["page"], 1);
     let (_, page2) = app
-        .get("/api/v1/accounts?page=2&pageSize=10", Some(&admin.access))
+        .get("/api/v1/accounts?page=2&pageSize=10", Some(&admin))
         .await;
     assert_eq!(page2["payload"]["items"].as_array().unwrap().len(), 3);
+}
 
-    let (status, created) = app
-        .post(
-            "/api/v1/accounts",
-            json!({ "login": "grace@example.com", "person": { "firstName": "Grace", "lastName": "Hopper" },
-                    "roles": ["user"], "notes": "VIP" }),
-            Some(&admin.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["payload"]["id"].as_str().unwrap().to_owned();
-    assert_eq!(
-        created["payload"]["person"],
-        json!({ "firstName": "Grace", "lastName": "Hopper" })
-    );
+#[tokio::test]
+async fn an_account_an_admin_creates_is_invited_by_e_mail() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    grace(&app, &admin).await;
     app.outbox_message("grace@example.com", "email").await;
+}
 
-    let (_, found) = app
-        .get("/api/v1/accounts?search=hopp", Some(&admin.access))
-        .await;
+#[tokio::test]
+async fn the_account_search_finds_a_name_by_part_and_treats_wildcards_literally() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
+    let (_, found) = app.get("/api/v1/accounts?search=hopp", Some(&admin)).await;
     assert_eq!(found["payload"]["total"], 1);
     assert_eq!(found["payload"]["items"][0]["id"], id.as_str());
     let (_, found) = app
-        .get("/api/v1/accounts?search=100%25", Some(&admin.access))
+        .get("/api/v1/accounts?search=100%25", Some(&admin))
         .await;
     assert_eq!(
         found["payload"]["total"], 0,
         "LIKE wildcards in a search are literal"
     );
+}
 
+#[tokio::test]
+async fn an_admin_edits_a_name_and_notes_and_the_rest_stays() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
     let (status, updated) = app
         .put(
             &format!("/api/v1/accounts/{id}"),
             json!({ "person": { "firstName": "Grace B." }, "notes": "VIP, front row" }),
-            &admin.access,
+            &admin,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{updated}");
     assert_eq!(updated["payload"]["person"]["firstName"], "Grace B.");
     assert_eq!(updated["payload"]["person"]["lastName"], "Hopper");
     assert_eq!(updated["payload"]["notes"], "VIP, front row");
+}
 
+#[tokio::test]
+async fn a_disabled_account_is_listed_as_inactive() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
     app.put(
         &format!("/api/v1/accounts/{id}"),
         json!({ "enablement": { "enabled": false } }),
-        &admin.access,
+        &admin,
     )
     .await;
-    let (_, inactive) = app
-        .get("/api/v1/accounts?active=false", Some(&admin.access))
-        .await;
+    let (_, inactive) = app.get("/api/v1/accounts?active=false", Some(&admin)).await;
     assert_eq!(inactive["payload"]["total"], 1);
+}
 
-    // The second factor goes on only with a phone, and takes the admin's own password.
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/accounts/{id}/changemfa"),
-            json!({ "useMFA": true, "currentPassword": PASSWORD }),
-            Some(&admin.access),
-        )
-        .await;
+#[tokio::test]
+async fn an_admin_turns_on_the_second_factor_only_for_an_account_with_a_phone() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
+    // It takes the admin's own password.
+    let change = json!({ "useMFA": true, "currentPassword": PASSWORD });
+    let path = format!("/api/v1/accounts/{id}/changemfa");
+    let (status, _) = app.post(&path, change.clone(), Some(&admin)).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     sqlx::query("UPDATE accounts SET phone = '+447700900123' WHERE id = $1")
         .bind(&id)
         .execute(app.db())
         .await
         .unwrap();
-    let (status, mfa) = app
-        .post(
-            &format!("/api/v1/accounts/{id}/changemfa"),
-            json!({ "useMFA": true, "currentPassword": PASSWORD }),
-            Some(&admin.access),
-        )
-        .await;
+    let (status, mfa) = app.post(&path, change, Some(&admin)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(mfa["payload"]["enablement"]["useMFA"], true);
+}
 
+#[tokio::test]
+async fn a_reinvite_sends_the_invitation_again() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
+    app.outbox_message("grace@example.com", "email").await;
     let (status, _) = app
         .post(
             &format!("/api/v1/accounts/{id}/reinvite"),
             json!({}),
-            Some(&admin.access),
+            Some(&admin),
         )
         .await;
     assert_eq!(status, StatusCode::OK);
     app.outbox_messages_after("grace@example.com", "email", 1)
         .await;
+}
 
-    let (status, _) = app
-        .delete(&format!("/api/v1/accounts/{id}"), &admin.access)
-        .await;
+#[tokio::test]
+async fn a_deleted_account_is_not_found_and_its_row_is_gone() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let id = grace(&app, &admin).await;
+    let (status, _) = app.delete(&format!("/api/v1/accounts/{id}"), &admin).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
-        app.get(&format!("/api/v1/accounts/{id}"), Some(&admin.access))
+        app.get(&format!("/api/v1/accounts/{id}"), Some(&admin))
             .await
             .0,
         StatusCode::NOT_FOUND
@@ -134,25 +163,37 @@ async fn an_admin_creates_finds_edits_reinvites_and_deletes_an_account() {
     );
 }
 
-#[tokio::test]
-async fn signup_creates_a_user_and_a_duplicate_is_409() {
-    let app = spawn_app().await;
-    app.account("admin@example.com", Role::Admin).await;
+/// Joy signs up (as `Joy@Example.com`): the answer.
+async fn joy_signs_up(app: &TestApp) -> (StatusCode, serde_json::Value) {
     let body = json!({ "login": "Joy@Example.com", "password": PASSWORD,
                        "person": { "firstName": "Joy", "lastName": "Division" } });
-    let (status, created) = app
-        .post("/api/v1/accounts/signup", body.clone(), None)
-        .await;
+    app.post("/api/v1/accounts/signup", body, None).await
+}
+
+#[tokio::test]
+async fn signup_creates_a_user_with_the_login_lower_cased() {
+    let app = spawn_app().await;
+    let (status, created) = joy_signs_up(&app).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     assert_eq!(created["payload"]["login"], "joy@example.com");
     assert_eq!(created["payload"]["roles"], json!(["user"]));
-    let (status, dup) = app.post("/api/v1/accounts/signup", body, None).await;
+}
+
+#[tokio::test]
+async fn a_second_signup_with_the_same_login_is_409_user_already_exists() {
+    let app = spawn_app().await;
+    assert_eq!(joy_signs_up(&app).await.0, StatusCode::CREATED);
+    let (status, dup) = joy_signs_up(&app).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(dup["error"], "User already exists");
+}
 
-    // Staff hear about the sign-up.
-    let admin = app.sign_in("admin@example.com").await;
-    let (_, notes) = app.get("/api/v1/notifications", Some(&admin.access)).await;
+#[tokio::test]
+async fn staff_are_notified_of_a_signup_and_reading_it_clears_the_unread_count() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    assert_eq!(joy_signs_up(&app).await.0, StatusCode::CREATED);
+    let (_, notes) = app.get("/api/v1/notifications", Some(&admin)).await;
     assert_eq!(notes["payload"]["unread"], 1);
     let note = &notes["payload"]["items"][0];
     assert_eq!(note["type"], "topic");
@@ -161,36 +202,43 @@ async fn signup_creates_a_user_and_a_duplicate_is_409() {
         .post(
             &format!("/api/v1/notifications/{id}/read"),
             json!({}),
-            Some(&admin.access),
+            Some(&admin),
         )
         .await;
     assert_eq!(read["payload"]["read"], true);
-    let (_, notes) = app.get("/api/v1/notifications", Some(&admin.access)).await;
+    let (_, notes) = app.get("/api/v1/notifications", Some(&admin)).await;
     assert_eq!(notes["payload"]["unread"], 0);
+}
+
+/// The fan asks to change their password from `current`: the answer.
+async fn change_password(
+    app: &TestApp,
+    fan: &encore::accounts::model::AccountRow,
+    token: &str,
+    current: &str,
+) -> (StatusCode, serde_json::Value) {
+    app.post(
+        &format!("/api/v1/accounts/{}/password", fan.id),
+        json!({ "currentPassword": current, "newPassword": "another passphrase" }),
+        Some(token),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_password_change_with_a_wrong_current_password_is_422() {
+    let app = spawn_app().await;
+    let (fan, here) = app.a_fan().await;
+    let (status, body) = change_password(&app, &fan, &here.access, "wrong one").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 }
 
 #[tokio::test]
 async fn a_user_changes_their_password_and_other_sessions_end() {
     let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let here = app.sign_in("fan@example.com").await;
+    let (fan, here) = app.a_fan().await;
     let elsewhere = app.sign_in("fan@example.com").await;
-    let path = format!("/api/v1/accounts/{}/password", fan.id);
-    let (status, body) = app
-        .post(
-            &path,
-            json!({ "currentPassword": "wrong one", "newPassword": "another passphrase" }),
-            Some(&here.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, body) = app
-        .post(
-            &path,
-            json!({ "currentPassword": PASSWORD, "newPassword": "another passphrase" }),
-            Some(&here.access),
-        )
-        .await;
+    let (status, body) = change_password(&app, &fan, &here.access, PASSWORD).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(app.me(&here.access).await.0, StatusCode::OK);
     assert_eq!(app.me(&elsewhere.access).await.0, StatusCode::UNAUTHORIZED);
@@ -198,21 +246,45 @@ async fn a_user_changes_their_password_and_other_sessions_end() {
         .await;
 }
 
-#[tokio::test]
-async fn a_user_confirms_a_new_phone_with_a_code_then_removes_it() {
-    let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in("fan@example.com").await;
+/// The fan asks for +15550100777 as their phone: the phone path and the SMS code.
+async fn ask_for_a_new_phone(
+    app: &TestApp,
+    fan: &encore::accounts::model::AccountRow,
+    token: &str,
+) -> (String, String) {
     let base = format!("/api/v1/accounts/{}/phone", fan.id);
     let (status, _) = app
         .post(
             &base,
             json!({ "phone": "+15550100777", "currentPassword": PASSWORD }),
-            Some(&tokens.access),
+            Some(token),
         )
         .await;
     assert_eq!(status, StatusCode::OK);
     let code = code_in(&app.outbox_message("+15550100777", "sms").await);
+    (base, code)
+}
+
+/// Confirm the phone with `code`: the answer.
+async fn confirm_phone(
+    app: &TestApp,
+    base: &str,
+    code: &str,
+    token: &str,
+) -> (StatusCode, serde_json::Value) {
+    app.post(
+        &format!("{base}/verify"),
+        json!({ "code": code, "currentPassword": PASSWORD }),
+        Some(token),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_phone_code_sent_as_a_number_not_a_string_is_422() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let (base, _) = ask_for_a_new_phone(&app, &fan, &tokens.access).await;
     let (status, _) = app
         .post(
             &format!("{base}/verify"),
@@ -225,16 +297,27 @@ async fn a_user_confirms_a_new_phone_with_a_code_then_removes_it() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "a number is not a code string"
     );
-    let (status, body) = app
-        .post(
-            &format!("{base}/verify"),
-            json!({ "code": code, "currentPassword": PASSWORD }),
-            Some(&tokens.access),
-        )
-        .await;
+}
+
+#[tokio::test]
+async fn a_user_confirms_a_new_phone_with_the_sms_code_and_sees_it_masked() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let (base, code) = ask_for_a_new_phone(&app, &fan, &tokens.access).await;
+    let (status, body) = confirm_phone(&app, &base, &code, &tokens.access).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["phone"], "+15 •••• ••• 777");
-    // Removing it takes the password too (in the DELETE's body).
+}
+
+#[tokio::test]
+async fn removing_a_phone_takes_the_current_password_in_the_delete_body() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let (base, code) = ask_for_a_new_phone(&app, &fan, &tokens.access).await;
+    assert_eq!(
+        confirm_phone(&app, &base, &code, &tokens.access).await.0,
+        StatusCode::OK
+    );
     assert_eq!(
         app.delete(&base, &tokens.access).await.0,
         StatusCode::UNPROCESSABLE_ENTITY
@@ -260,31 +343,47 @@ const PNG_1X1: &[u8] = &[
     0x47, 0xBA, 0x92, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
 ];
 
-#[tokio::test]
-async fn an_avatar_is_judged_by_its_content_not_its_name() {
-    let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in("fan@example.com").await;
-    let url = format!("{}/api/v1/accounts/{}/avatar", app.url, fan.id);
-    let upload = |bytes: &'static [u8], name: &'static str, mime: &'static str| {
-        let part = reqwest::multipart::Part::bytes(bytes)
-            .file_name(name)
-            .mime_str(mime)
-            .unwrap();
-        app.http
-            .post(&url)
-            .bearer_auth(&tokens.access)
-            .multipart(reqwest::multipart::Form::new().part("file", part))
-            .send()
-    };
-    let response = upload(b"<script>alert(1)</script>", "photo.png", "image/png")
-        .await
+/// Upload `bytes` as the fan's avatar, named `name` of type `mime`.
+async fn upload_avatar(
+    app: &TestApp,
+    fan: &encore::accounts::model::AccountRow,
+    token: &str,
+    (bytes, name, mime): (&'static [u8], &'static str, &'static str),
+) -> reqwest::Response {
+    let part = reqwest::multipart::Part::bytes(bytes)
+        .file_name(name)
+        .mime_str(mime)
         .unwrap();
+    app.http
+        .post(format!("{}/api/v1/accounts/{}/avatar", app.url, fan.id))
+        .bearer_auth(token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_avatar_that_is_not_an_image_is_415_whatever_its_name() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let script = (
+        b"<script>alert(1)</script>".as_slice(),
+        "photo.png",
+        "image/png",
+    );
+    let response = upload_avatar(&app, &fan, &tokens.access, script).await;
     assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["error"], "File type is incorrect");
+}
 
-    let response = upload(PNG_1X1, "notes.txt", "text/plain").await.unwrap();
+#[tokio::test]
+async fn an_image_avatar_is_kept_whatever_its_name_and_served_re_encoded() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let png = (PNG_1X1, "notes.txt", "text/plain");
+    let response = upload_avatar(&app, &fan, &tokens.access, png).await;
     assert_eq!(response.status(), StatusCode::OK);
     let body: serde_json::Value = response.json().await.unwrap();
     let avatar = body["payload"]["avatar"].as_str().unwrap();
@@ -308,10 +407,9 @@ async fn an_avatar_is_judged_by_its_content_not_its_name() {
 async fn staff_see_account_figures_for_the_last_thirty_days() {
     let app = spawn_app().await;
     app.account("sa@example.com", Role::Sa).await;
-    app.account("admin@example.com", Role::Admin).await;
     app.account("fan@example.com", Role::User).await;
-    let admin = app.sign_in("admin@example.com").await;
-    let (status, stats) = app.get("/api/v1/accounts/stats", Some(&admin.access)).await;
+    let admin = app.an_admin().await;
+    let (status, stats) = app.get("/api/v1/accounts/stats", Some(&admin)).await;
     assert_eq!(status, StatusCode::OK);
     let p = &stats["payload"];
     assert_eq!(p["byRole"], json!({ "user": 1, "admin": 1, "sa": 1 }));
@@ -323,71 +421,68 @@ async fn staff_see_account_figures_for_the_last_thirty_days() {
         3,
         "all three signed up today"
     );
-    let fan = app.sign_in("fan@example.com").await;
+}
+
+#[tokio::test]
+async fn a_fan_may_not_see_account_figures() {
+    let app = spawn_app().await;
+    let (_, fan) = app.a_fan().await;
     assert_eq!(
         app.get("/api/v1/accounts/stats", Some(&fan.access)).await.0,
         StatusCode::FORBIDDEN
     );
 }
 
-#[tokio::test]
-async fn an_account_write_reaches_the_cached_session_at_once() {
-    let app = spawn_app().await;
-    let sa = app.account("sa-cache@example.com", Role::Sa).await;
-    let admin = app.account("admin-cache@example.com", Role::Admin).await;
-    let sa_tokens = app.sign_in(&sa.login).await;
-    let admin_tokens = app.sign_in(&admin.login).await;
-
-    // The admin's session is cached as staff.
+/// A super admin's token, an admin and the admin's token, the admin's session already
+/// cached as staff; and the admin's path.
+async fn a_cached_admin_session(
+    app: &TestApp,
+) -> (String, encore::accounts::model::AccountRow, String, String) {
+    let (_, sa) = app.signed_in("sa-cache@example.com", Role::Sa).await;
+    let (admin, admin_tokens) = app.signed_in("admin-cache@example.com", Role::Admin).await;
     let (status, _) = app
         .get("/api/v1/accounts", Some(&admin_tokens.access))
         .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = app
-        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
-        .await;
+    let (status, body) = app.me(&admin_tokens.access).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         body["payload"][0]["person"]["firstName"],
         admin.first_name.as_str()
     );
-
-    // A profile edit shows in the admin's own view at once.
     let path = format!("/api/v1/accounts/{}", admin.id);
+    (sa.access, admin, admin_tokens.access, path)
+}
+
+#[tokio::test]
+async fn a_profile_edit_shows_in_the_cached_session_at_once() {
+    let app = spawn_app().await;
+    let (sa, _, admin, path) = a_cached_admin_session(&app).await;
     let (status, _) = app
-        .put(
-            &path,
-            json!({ "person": { "firstName": "Renamed" } }),
-            &sa_tokens.access,
-        )
+        .put(&path, json!({ "person": { "firstName": "Renamed" } }), &sa)
         .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, body) = app
-        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
-        .await;
+    let (_, body) = app.me(&admin).await;
     assert_eq!(body["payload"][0]["person"]["firstName"], "Renamed");
+}
 
-    // A demotion takes the staff pages away at once, not when the cache entry lapses.
-    let (status, _) = app
-        .put(&path, json!({ "roles": ["user"] }), &sa_tokens.access)
-        .await;
+#[tokio::test]
+async fn a_demotion_takes_the_staff_pages_away_at_once_not_when_the_cache_lapses() {
+    let app = spawn_app().await;
+    let (sa, _, admin, path) = a_cached_admin_session(&app).await;
+    let (status, _) = app.put(&path, json!({ "roles": ["user"] }), &sa).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = app
-        .get("/api/v1/accounts", Some(&admin_tokens.access))
-        .await;
+    let (status, _) = app.get("/api/v1/accounts", Some(&admin)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
+}
 
-    // A disabled account's token is refused at once.
+#[tokio::test]
+async fn a_disabled_accounts_cached_token_is_refused_at_once() {
+    let app = spawn_app().await;
+    let (sa, _, admin, path) = a_cached_admin_session(&app).await;
     let (status, _) = app
-        .put(
-            &path,
-            json!({ "enablement": { "enabled": false } }),
-            &sa_tokens.access,
-        )
+        .put(&path, json!({ "enablement": { "enabled": false } }), &sa)
         .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = app
-        .get("/api/v1/accounts/userinfo/me", Some(&admin_tokens.access))
-        .await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.me(&admin).await.0, StatusCode::UNAUTHORIZED);
 }

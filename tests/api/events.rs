@@ -18,15 +18,17 @@ struct World {
 
 async fn world() -> World {
     let app = spawn_app().await;
+    let mut tokens = Vec::new();
     for (email, role) in [
         ("user@example.com", Role::User),
         ("member@example.com", Role::User),
         ("admin@example.com", Role::Admin),
         ("sa@example.com", Role::Sa),
     ] {
-        app.account(email, role).await;
+        let row = app.account(email, role).await;
+        tokens.push(app.session(&row).await);
     }
-    let admin = app.sign_in("admin@example.com").await.access;
+    let [user, member, admin, sa] = <[String; 4]>::try_from(tokens).unwrap();
     let (status, project) = app
         .post(
             "/api/v1/projects",
@@ -46,12 +48,39 @@ async fn world() -> World {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["members"][0]["login"], "member@example.com");
     World {
-        user: app.sign_in("user@example.com").await.access,
-        member: app.sign_in("member@example.com").await.access,
-        sa: app.sign_in("sa@example.com").await.access,
+        user,
+        member,
+        sa,
         admin,
         project,
         app,
+    }
+}
+
+impl World {
+    /// A draft concert of the project, created by `token`: its id.
+    async fn draft_by(&self, token: &str) -> String {
+        let (status, created) = self
+            .app
+            .post("/api/v1/events", new_concert(&self.project), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        created["payload"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// A published concert of the project, created by its member: its id.
+    async fn published(&self) -> String {
+        let id = self.draft_by(&self.member).await;
+        let (status, body) = self
+            .app
+            .post(
+                &format!("/api/v1/events/{id}/publish"),
+                json!({}),
+                Some(&self.member),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        id
     }
 }
 
@@ -200,15 +229,14 @@ async fn the_role_table_holds_for_concerts_and_projects() {
 }
 
 #[tokio::test]
-async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_publicly() {
+async fn a_new_concert_is_a_draft_with_its_access_until_a_day_after_it_starts() {
     let w = world().await;
-    let app = &w.app;
-    let (status, created) = app
+    let (status, created) = w
+        .app
         .post("/api/v1/events", new_concert(&w.project), Some(&w.member))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let event = &created["payload"];
-    let id = event["id"].as_str().unwrap().to_owned();
     assert_eq!(event["status"], "draft");
     assert_eq!(event["currency"], "EUR");
     assert_eq!(event["startsAt"], "2099-06-01T20:00:00Z");
@@ -217,8 +245,13 @@ async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_pub
         event.get("streamKey").is_none(),
         "the stream key is not in the public shape"
     );
+}
 
-    // A draft is invisible to fans and to the public list.
+#[tokio::test]
+async fn a_draft_is_invisible_to_fans_and_to_the_public_list() {
+    let w = world().await;
+    let app = &w.app;
+    let id = w.draft_by(&w.member).await;
     assert_eq!(
         app.get(&format!("/api/v1/events/{id}"), Some(&w.user))
             .await
@@ -227,23 +260,37 @@ async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_pub
     );
     let (_, list) = app.get("/api/v1/events", None).await;
     assert_eq!(list["payload"]["total"], 0);
+}
 
-    app.post(
-        &format!("/api/v1/events/{id}/publish"),
-        json!({}),
-        Some(&w.member),
-    )
-    .await;
-    let (status, list) = app.get("/api/v1/events", None).await;
+#[tokio::test]
+async fn a_published_concert_is_in_the_public_list() {
+    let w = world().await;
+    let id = w.published().await;
+    let (status, list) = w.app.get("/api/v1/events", None).await;
     assert_eq!(status, StatusCode::OK, "the list is public (the home page)");
     assert_eq!(list["payload"]["items"][0]["id"], id.as_str());
     assert_eq!(list["payload"]["items"][0]["owned"], false);
-    let (_, found) = app.get("/api/v1/events?search=UNPLUG", Some(&w.user)).await;
-    assert_eq!(found["payload"]["total"], 1);
-    let (_, found) = app.get("/api/v1/events?search=jazz", Some(&w.user)).await;
-    assert_eq!(found["payload"]["total"], 0);
+}
 
-    let (status, body) = app
+#[tokio::test]
+async fn the_concert_search_matches_the_title_whatever_its_case() {
+    let w = world().await;
+    w.published().await;
+    let (_, found) = w
+        .app
+        .get("/api/v1/events?search=UNPLUG", Some(&w.user))
+        .await;
+    assert_eq!(found["payload"]["total"], 1);
+    let (_, found) = w.app.get("/api/v1/events?search=jazz", Some(&w.user)).await;
+    assert_eq!(found["payload"]["total"], 0);
+}
+
+#[tokio::test]
+async fn publishing_a_published_concert_again_is_409() {
+    let w = world().await;
+    let id = w.published().await;
+    let (status, body) = w
+        .app
         .post(
             &format!("/api/v1/events/{id}/publish"),
             json!({}),
@@ -251,21 +298,16 @@ async fn a_concert_is_created_as_a_draft_published_listed_searched_and_shown_pub
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
+}
 
-    let (_, key) = app
-        .post(
-            &format!("/api/v1/events/{id}/stream-key/rotate"),
-            json!({}),
-            Some(&w.member),
-        )
-        .await;
-    let (_, rotated) = app
-        .post(
-            &format!("/api/v1/events/{id}/stream-key/rotate"),
-            json!({}),
-            Some(&w.admin),
-        )
-        .await;
+#[tokio::test]
+async fn each_stream_key_rotation_gives_a_new_key() {
+    let w = world().await;
+    let app = &w.app;
+    let id = w.draft_by(&w.member).await;
+    let rotate = format!("/api/v1/events/{id}/stream-key/rotate");
+    let (_, key) = app.post(&rotate, json!({}), Some(&w.member)).await;
+    let (_, rotated) = app.post(&rotate, json!({}), Some(&w.admin)).await;
     assert!(key["payload"]["streamKey"].is_string(), "{key}");
     assert_ne!(key["payload"]["streamKey"], rotated["payload"]["streamKey"]);
 }
@@ -300,37 +342,46 @@ async fn bad_concert_input_is_refused_with_a_reason() {
     );
 }
 
+/// A concert of three seats, two of them sold: its id.
+async fn a_sold_concert(app: &TestApp) -> String {
+    let event = concert(app, Some(3), 1000, HOUR_MS).await;
+    for (_, fan) in app.fans(2).await {
+        assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    }
+    event
+}
+
 #[tokio::test]
-async fn a_sold_concert_keeps_its_price_and_cannot_be_deleted_only_cancelled() {
+async fn a_sold_concert_keeps_its_price_and_capacity() {
     let w = world().await;
     let app = &w.app;
-    let event = concert(app, Some(3), 1000, HOUR_MS).await;
-    let fans = app.fans(2).await;
-    app.buy(&fans[0].1, &event, CARD_OK).await;
-    app.buy(&fans[1].1, &event, CARD_OK).await;
-    let (status, _) = app
-        .put(
-            &format!("/api/v1/events/{event}"),
-            json!({ "price": 2000 }),
-            &w.admin,
-        )
-        .await;
+    let event = a_sold_concert(app).await;
+    let path = format!("/api/v1/events/{event}");
+    let (status, _) = app.put(&path, json!({ "price": 2000 }), &w.admin).await;
     assert_eq!(status, StatusCode::CONFLICT);
-    let (status, body) = app
-        .put(
-            &format!("/api/v1/events/{event}"),
-            json!({ "capacity": 1 }),
-            &w.admin,
-        )
-        .await;
+    let (status, body) = app.put(&path, json!({ "capacity": 1 }), &w.admin).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
+}
+
+#[tokio::test]
+async fn a_sold_concert_cannot_be_deleted_only_cancelled() {
+    let w = world().await;
+    let event = a_sold_concert(&w.app).await;
     assert_eq!(
-        app.delete(&format!("/api/v1/events/{event}"), &w.admin)
+        w.app
+            .delete(&format!("/api/v1/events/{event}"), &w.admin)
             .await
             .0,
         StatusCode::CONFLICT
     );
-    let (_, sales) = app
+}
+
+#[tokio::test]
+async fn the_sales_figures_count_tickets_revenue_and_tickets_per_day() {
+    let w = world().await;
+    let event = a_sold_concert(&w.app).await;
+    let (_, sales) = w
+        .app
         .get(&format!("/api/v1/events/{event}/sales"), Some(&w.admin))
         .await;
     assert_eq!(sales["payload"]["ticketsSold"], 2);
@@ -338,35 +389,57 @@ async fn a_sold_concert_keeps_its_price_and_cannot_be_deleted_only_cancelled() {
     assert_eq!(sales["payload"]["perDay"][0]["tickets"], 2);
 }
 
-#[tokio::test]
-async fn a_concert_image_is_checked_by_content_and_served_with_a_thumbnail() {
-    let w = world().await;
-    let app = &w.app;
-    let (_, created) = app
-        .post("/api/v1/events", new_concert(&w.project), Some(&w.admin))
-        .await;
-    let id = created["payload"]["id"].as_str().unwrap().to_owned();
-    let url = format!("{}/api/v1/events/{id}/image", app.url);
-    let upload = |bytes: Vec<u8>, name: &'static str| {
-        let part = reqwest::multipart::Part::bytes(bytes).file_name(name);
-        app.http
-            .post(&url)
-            .bearer_auth(&w.admin)
-            .multipart(reqwest::multipart::Form::new().part("file", part))
-            .send()
-    };
-    let response = upload(b"GIF89a not really".to_vec(), "poster.png")
+/// Upload `bytes` named `name` as the concert's image with `token`.
+async fn upload_image(
+    app: &TestApp,
+    id: &str,
+    token: &str,
+    bytes: Vec<u8>,
+    name: &'static str,
+) -> reqwest::Response {
+    let part = reqwest::multipart::Part::bytes(bytes).file_name(name);
+    app.http
+        .post(format!("{}/api/v1/events/{id}/image", app.url))
+        .bearer_auth(token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
         .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        .unwrap()
+}
 
+/// A `width`×`height` PNG poster.
+fn poster(width: u32, height: u32) -> Vec<u8> {
     let mut png = Vec::new();
-    image::RgbImage::from_fn(1200, 800, |x, y| {
+    image::RgbImage::from_fn(width, height, |x, y| {
         image::Rgb([(x % 256) as u8, (y % 256) as u8, 128])
     })
     .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
     .unwrap();
-    let response = upload(png.clone(), "poster.bin").await.unwrap();
+    png
+}
+
+#[tokio::test]
+async fn a_concert_image_that_is_not_an_image_is_415_whatever_its_name() {
+    let w = world().await;
+    let id = w.draft_by(&w.admin).await;
+    let response = upload_image(
+        &w.app,
+        &id,
+        &w.admin,
+        b"GIF89a not really".to_vec(),
+        "poster.png",
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+#[tokio::test]
+async fn a_concert_image_is_served_re_encoded_with_a_480_pixel_jpeg_thumbnail() {
+    let w = world().await;
+    let app = &w.app;
+    let id = w.draft_by(&w.admin).await;
+    let png = poster(1200, 800);
+    let response = upload_image(app, &id, &w.admin, png.clone(), "poster.bin").await;
     assert_eq!(response.status(), StatusCode::OK);
     let body: serde_json::Value = response.json().await.unwrap();
     let thumb = body["payload"]["thumbnail"].as_str().unwrap();
@@ -396,29 +469,32 @@ async fn a_concert_image_is_checked_by_content_and_served_with_a_thumbnail() {
     assert_eq!(small.headers()["content-type"], "image/jpeg");
     let decoded = image::load_from_memory(&small.bytes().await.unwrap()).unwrap();
     assert_eq!(decoded.width(), 480);
+}
 
-    let fan = app.fans(1).await;
-    let part = reqwest::multipart::Part::bytes(png).file_name("p.png");
-    let response = app
-        .http
-        .post(&url)
-        .bearer_auth(&fan[0].1)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap();
+#[tokio::test]
+async fn a_fan_may_not_upload_a_concert_image() {
+    let w = world().await;
+    let id = w.draft_by(&w.admin).await;
+    let response = upload_image(&w.app, &id, &w.user, poster(16, 16), "p.png").await;
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
-async fn a_member_finds_their_projects_on_their_account_and_loses_them_when_removed() {
+async fn a_member_finds_their_projects_on_their_account_and_a_fan_none() {
+    let w = world().await;
+    let (_, me) = w.app.me(&w.member).await;
+    assert_eq!(me["payload"][0]["projects"][0]["id"], w.project.as_str());
+    assert_eq!(me["payload"][0]["projects"][0]["name"], "The Testers");
+    let (_, me) = w.app.me(&w.user).await;
+    assert_eq!(me["payload"][0]["projects"], json!([]));
+}
+
+#[tokio::test]
+async fn a_member_removed_from_a_project_loses_it_from_their_cached_session() {
     let w = world().await;
     let app = &w.app;
     let (_, me) = app.me(&w.member).await;
     assert_eq!(me["payload"][0]["projects"][0]["id"], w.project.as_str());
-    assert_eq!(me["payload"][0]["projects"][0]["name"], "The Testers");
-    let (_, me) = app.me(&w.user).await;
-    assert_eq!(me["payload"][0]["projects"], json!([]));
     let member_id = me_id(app, &w.member).await;
     app.delete(
         &format!("/api/v1/projects/{}/members/{member_id}", w.project),
@@ -457,18 +533,13 @@ async fn call(
     (status, response.json().await.unwrap_or_default())
 }
 
-#[tokio::test]
-async fn every_management_route_answers_401_404_and_403_in_its_own_words_before_doing_anything() {
+/// A management route: method, path after `/api/v1/events/{id}`, and the 403's words.
+type Route = (reqwest::Method, &'static str, &'static str);
+
+fn management_routes() -> [Route; 10] {
     use reqwest::Method;
-    let w = world().await;
-    let app = &w.app;
-    let (status, created) = app
-        .post("/api/v1/events", new_concert(&w.project), Some(&w.member))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let id = created["payload"]["id"].as_str().unwrap().to_owned();
     let manage = "Only administrators and the project's artists manage this concert.";
-    let routes = [
+    [
         (Method::GET, "sales", manage),
         (Method::PUT, "", manage),
         (Method::DELETE, "", manage),
@@ -487,25 +558,39 @@ async fn every_management_route_answers_401_404_and_403_in_its_own_words_before_
             "end",
             "Only administrators and the project's artists end a show.",
         ),
-    ];
-    let path = |event: &str, tail: &str| {
-        if tail.is_empty() {
-            format!("/api/v1/events/{event}")
-        } else {
-            format!("/api/v1/events/{event}/{tail}")
-        }
-    };
-    for (method, tail, words) in &routes {
-        let (status, _) = call(app, method.clone(), &path(&id, tail), None).await;
+    ]
+}
+
+fn event_path(event: &str, tail: &str) -> String {
+    if tail.is_empty() {
+        format!("/api/v1/events/{event}")
+    } else {
+        format!("/api/v1/events/{event}/{tail}")
+    }
+}
+
+#[tokio::test]
+async fn every_management_route_answers_401_404_and_403_in_its_own_words_before_doing_anything() {
+    let w = world().await;
+    let app = &w.app;
+    let id = w.draft_by(&w.member).await;
+    for (method, tail, words) in &management_routes() {
+        let (status, _) = call(app, method.clone(), &event_path(&id, tail), None).await;
         assert_eq!(
             status,
             StatusCode::UNAUTHORIZED,
             "{method} {tail} anonymous"
         );
-        let (status, body) = call(app, method.clone(), &path("nope", tail), Some(&w.user)).await;
+        let (status, body) = call(
+            app,
+            method.clone(),
+            &event_path("nope", tail),
+            Some(&w.user),
+        )
+        .await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{method} {tail} missing");
         assert_eq!(body["error"], "Concert not found.", "{method} {tail}");
-        let (status, body) = call(app, method.clone(), &path(&id, tail), Some(&w.user)).await;
+        let (status, body) = call(app, method.clone(), &event_path(&id, tail), Some(&w.user)).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{method} {tail} non-member");
         assert_eq!(body["error"], *words, "{method} {tail}");
     }
@@ -519,10 +604,21 @@ async fn every_management_route_answers_401_404_and_403_in_its_own_words_before_
         .await,
         1
     );
-    // Its members and staff get through.
+}
+
+#[tokio::test]
+async fn a_concerts_members_and_staff_get_through_its_management_routes() {
+    let w = world().await;
+    let id = w.draft_by(&w.member).await;
     for token in [&w.member, &w.admin, &w.sa] {
         for tail in ["sales", "stream-key", "live"] {
-            let (status, body) = call(app, Method::GET, &path(&id, tail), Some(token)).await;
+            let (status, body) = call(
+                &w.app,
+                reqwest::Method::GET,
+                &event_path(&id, tail),
+                Some(token),
+            )
+            .await;
             assert_eq!(status, StatusCode::OK, "{tail}: {body}");
         }
     }

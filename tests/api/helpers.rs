@@ -27,6 +27,8 @@ pub struct TestApp {
     database_url: String,
     options: Options,
     server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    /// The hash of [`PASSWORD`], made once per server: argon2 is most of a test's setup.
+    password_hash: tokio::sync::OnceCell<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -205,6 +207,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         database_url,
         options,
         server,
+        password_hash: tokio::sync::OnceCell::new(),
     }
 }
 
@@ -444,12 +447,7 @@ impl TestApp {
         mfa: bool,
         email_verified: bool,
     ) -> AccountRow {
-        let hash = self
-            .state
-            .passwords
-            .hash(&Password::parse(PASSWORD).expect("policy"))
-            .await
-            .expect("hash");
+        let hash = self.password_hash().await;
         let phone = phone.map(|p| PhoneNumber::parse(p).expect("phone"));
         store::insert(
             self.db(),
@@ -469,6 +467,40 @@ impl TestApp {
         )
         .await
         .expect("insert account")
+    }
+
+    /// The argon2 hash of [`PASSWORD`], made on first use.
+    async fn password_hash(&self) -> String {
+        self.password_hash
+            .get_or_init(|| async {
+                self.state
+                    .passwords
+                    .hash(&Password::parse(PASSWORD).expect("policy"))
+                    .await
+                    .expect("hash")
+            })
+            .await
+            .clone()
+    }
+
+    /// An account of `role` at `email`, signed in through the whole OAuth flow.
+    pub async fn signed_in(&self, email: &str, role: Role) -> (AccountRow, Tokens) {
+        let row = self.account(email, role).await;
+        let tokens = self.sign_in(email).await;
+        (row, tokens)
+    }
+
+    /// `admin@example.com`, an admin, signed in: its access token.
+    pub async fn an_admin(&self) -> String {
+        self.signed_in("admin@example.com", Role::Admin)
+            .await
+            .1
+            .access
+    }
+
+    /// `fan@example.com`, a user, signed in.
+    pub async fn a_fan(&self) -> (AccountRow, Tokens) {
+        self.signed_in("fan@example.com", Role::User).await
     }
 
     pub fn authorize_body(&self, email: &str, password: &str, challenge: &str) -> Value {
@@ -669,12 +701,7 @@ pub async fn concert(
 impl TestApp {
     /// Many fans at once: one shared password hash, sessions minted directly.
     pub async fn fans(&self, n: usize) -> Vec<(AccountRow, String)> {
-        let hash = self
-            .state
-            .passwords
-            .hash(&Password::parse(PASSWORD).expect("policy"))
-            .await
-            .expect("hash");
+        let hash = self.password_hash().await;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let row = store::insert(
@@ -695,19 +722,26 @@ impl TestApp {
             )
             .await
             .expect("fan");
-            let (_, tokens) = encore::auth::tokens::start_session(
-                self.db(),
-                &self.state.keys,
-                &row,
-                WEB,
-                "openid",
-                false,
-            )
-            .await
-            .expect("session");
-            out.push((row, tokens.access_token));
+            let access = self.session(&row).await;
+            out.push((row, access));
         }
         out
+    }
+
+    /// A web session for `account` minted straight in the store (no password check,
+    /// no argon2): its access token. For tests whose subject is not signing in.
+    pub async fn session(&self, account: &AccountRow) -> String {
+        let (_, tokens) = encore::auth::tokens::start_session(
+            self.db(),
+            &self.state.keys,
+            account,
+            WEB,
+            "openid",
+            false,
+        )
+        .await
+        .expect("session");
+        tokens.access_token
     }
 
     /// Add to cart, check out, pay with `card`: answers the payment's status and body.
@@ -809,4 +843,57 @@ impl StripeDouble {
             .map(|(_, body)| body.clone())
             .collect()
     }
+}
+
+/// A sign-in stopped at the second factor (E108): its MFA token and the flow's verifier.
+pub struct Pending {
+    pub mfa_token: String,
+    pub verifier: String,
+}
+
+/// authorize → token for an account with the second factor on: the E108 answer.
+pub async fn e108(app: &TestApp, email: &str) -> Pending {
+    let (code, verifier) = app.code_for(email, PASSWORD).await;
+    let (status, body) = app.exchange(&code, &verifier).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["status"], "E108", "{body}");
+    assert!(body["payload"].get("access_token").is_none());
+    Pending {
+        mfa_token: body["payload"]["mfa_token"].as_str().unwrap().to_owned(),
+        verifier,
+    }
+}
+
+/// Ask to enrol `phone` as the SMS factor of a pending sign-in (with the e-mailed
+/// enrolment link's token, when given).
+pub async fn associate(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
+                           "phone_number": phone, "client_id": WEB, "state": "as-1" });
+    if let Some(token) = enrolment_token {
+        body["enrolment_token"] = json!(token);
+    }
+    let response = app
+        .http
+        .post(format!("{}/api/v1/oauth2/associate", app.url))
+        .bearer_auth(&p.mfa_token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// Finish a pending sign-in with the SMS `code`.
+pub async fn mfa_code(app: &TestApp, p: &Pending, code: &str) -> (StatusCode, Value) {
+    app.oauth(
+        "token",
+        json!({ "grant_type": "mfa_code", "mfa_token": p.mfa_token, "binding_code": code,
+                "client_id": WEB, "state": "m-1", "code_verifier": p.verifier }),
+    )
+    .await
 }

@@ -847,3 +847,76 @@ async fn the_live_panel_goes_live_with_its_ticket_and_a_rotation_voids_it() {
     .await;
     assert_eq!(reply["status"], 401, "{reply}");
 }
+
+/// One raw request to the Icecast port; its whole answer.
+async fn icecast_answer(app: &TestApp, request: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut conn = tokio::net::TcpStream::connect(&app.ingest).await.unwrap();
+    conn.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+#[tokio::test]
+async fn a_refused_encoder_reads_the_status_and_one_line_why_on_either_port() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    // HTTP port: a wrong key is 401 with the Basic challenge and the reason as one line.
+    let wrong = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some("nope"))
+        .header("content-type", "audio/aac")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        wrong.headers()["www-authenticate"],
+        "Basic realm=\"Encore\""
+    );
+    assert_eq!(wrong.text().await.unwrap(), "Wrong stream key.\n");
+    assert_eq!(
+        key_admitted(&app, "no-such-concert", &key).await,
+        StatusCode::NOT_FOUND
+    );
+    let method = app
+        .http
+        .post(format!("{}/live/{event}", app.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(method.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(
+        method.text().await.unwrap(),
+        "Publish with PUT or SOURCE.\n"
+    );
+    // Icecast port: the same refusals in a plain HTTP/1.1 answer.
+    let answer = icecast_answer(
+        &app,
+        format!("SOURCE /live/{event} HTTP/1.0\r\nAuthorization: Basic c291cmNlOm5vcGU=\r\nContent-Type: audio/aac\r\n\r\n"),
+    )
+    .await;
+    assert!(
+        answer.starts_with("HTTP/1.1 401 Unauthorized\r\n"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("\r\nWWW-Authenticate: Basic realm=\"Encore\"\r\n"),
+        "{answer}"
+    );
+    assert!(answer.ends_with("\r\n\r\nWrong stream key.\n"), "{answer}");
+    let answer = icecast_answer(&app, "GET /live/x HTTP/1.0\r\n\r\n".to_owned()).await;
+    assert!(
+        answer.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"),
+        "{answer}"
+    );
+    assert!(
+        answer.ends_with("\r\n\r\nPublish with PUT or SOURCE.\n"),
+        "{answer}"
+    );
+    let answer = icecast_answer(&app, "PUT /elsewhere HTTP/1.0\r\n\r\n".to_owned()).await;
+    assert!(answer.starts_with("HTTP/1.1 404 Not Found\r\n"), "{answer}");
+}

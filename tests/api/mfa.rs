@@ -8,23 +8,6 @@ use crate::helpers::*;
 
 const PHONE: &str = "+447700900123";
 
-struct Pending {
-    mfa_token: String,
-    verifier: String,
-}
-
-async fn e108(app: &TestApp, email: &str) -> Pending {
-    let (code, verifier) = app.code_for(email, PASSWORD).await;
-    let (status, body) = app.exchange(&code, &verifier).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["payload"]["status"], "E108", "{body}");
-    assert!(body["payload"].get("access_token").is_none());
-    Pending {
-        mfa_token: body["payload"]["mfa_token"].as_str().unwrap().to_owned(),
-        verifier,
-    }
-}
-
 async fn authenticators(app: &TestApp, p: &Pending, verifier: &str) -> (StatusCode, Value) {
     let response = app
         .http
@@ -39,36 +22,6 @@ async fn authenticators(app: &TestApp, p: &Pending, verifier: &str) -> (StatusCo
         .await
         .unwrap();
     (response.status(), response.json().await.unwrap())
-}
-
-async fn associate(
-    app: &TestApp,
-    p: &Pending,
-    phone: &str,
-    enrolment_token: Option<&str>,
-) -> (StatusCode, Value) {
-    let response = app
-        .http
-        .post(format!("{}/api/v1/oauth2/associate", app.url))
-        .bearer_auth(&p.mfa_token)
-        .json(
-            &json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
-                       "phone_number": phone, "client_id": WEB, "state": "as-1",
-                       "enrolment_token": enrolment_token }),
-        )
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
-}
-
-async fn mfa_code(app: &TestApp, p: &Pending, code: &str) -> (StatusCode, Value) {
-    app.oauth(
-        "token",
-        json!({ "grant_type": "mfa_code", "mfa_token": p.mfa_token, "binding_code": code,
-                "client_id": WEB, "state": "m-1", "code_verifier": p.verifier }),
-    )
-    .await
 }
 
 fn wrong(code: &str) -> String {

@@ -6,16 +6,20 @@ use serde_json::{Value, json};
 
 use crate::helpers::*;
 
+/// Register New.Fan@Example.com through the OAuth endpoint: the answer.
+async fn register_new_fan(app: &TestApp) -> (StatusCode, Value) {
+    app.oauth(
+        "register",
+        json!({ "email": "New.Fan@Example.com", "password": PASSWORD,
+                "code_verifier": pkce().0, "client_id": WEB, "state": "reg-1" }),
+    )
+    .await
+}
+
 #[tokio::test]
-async fn register_then_authorize_then_token_signs_in() {
+async fn register_creates_a_user_with_a_lower_cased_login_without_signing_in() {
     let app = spawn_app().await;
-    let (status, body) = app
-        .oauth(
-            "register",
-            json!({ "email": "New.Fan@Example.com", "password": PASSWORD,
-                    "code_verifier": pkce().0, "client_id": WEB, "state": "reg-1" }),
-        )
-        .await;
+    let (status, body) = register_new_fan(&app).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(body["success"], true);
     assert_eq!(body["state"], "reg-1");
@@ -25,7 +29,12 @@ async fn register_then_authorize_then_token_signs_in() {
         body["payload"].get("access_token").is_none(),
         "register does not sign in"
     );
+}
 
+#[tokio::test]
+async fn register_then_authorize_then_token_signs_in() {
+    let app = spawn_app().await;
+    assert_eq!(register_new_fan(&app).await.0, StatusCode::CREATED);
     let tokens = app.sign_in("new.fan@example.com").await;
     let (status, me) = app.me(&tokens.access).await;
     assert_eq!(status, StatusCode::OK);
@@ -36,8 +45,13 @@ async fn register_then_authorize_then_token_signs_in() {
         json!({ "enabled": true, "useMFA": false })
     );
     assert_eq!(first["tenantKey"], "encore");
+}
 
-    // Stored: the password as an argon2id hash, a live session, a hashed refresh token.
+#[tokio::test]
+async fn the_password_is_stored_as_an_argon2id_hash_and_the_refresh_token_hashed() {
+    let app = spawn_app().await;
+    assert_eq!(register_new_fan(&app).await.0, StatusCode::CREATED);
+    let tokens = app.sign_in("new.fan@example.com").await;
     let hash: (String,) = sqlx::query_as("SELECT password_hash FROM accounts WHERE login = $1")
         .bind("new.fan@example.com")
         .fetch_one(app.db())
@@ -161,39 +175,54 @@ async fn a_wrong_password_or_unknown_account_reads_invalid_email_or_password() {
     }
 }
 
-#[tokio::test]
-async fn a_disabled_account_cannot_sign_in_and_its_tokens_stop_working() {
-    let app = spawn_app().await;
-    let admin = app.account("admin@example.com", Role::Admin).await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let admin_tokens = app.sign_in(&admin.login).await;
-    let fan_tokens = app.sign_in(&fan.login).await;
+/// A fan signed in (session cached in memory), then disabled by an admin: the fan's
+/// login and tokens.
+async fn a_disabled_fan(app: &TestApp) -> (String, Tokens) {
+    let admin = app.an_admin().await;
+    let (fan, fan_tokens) = app.a_fan().await;
     assert_eq!(
         app.me(&fan_tokens.access).await.0,
         StatusCode::OK,
         "now cached in memory"
     );
-
     let (status, body) = app
         .put(
             &format!("/api/v1/accounts/{}", fan.id),
             json!({ "enablement": { "enabled": false } }),
-            &admin_tokens.access,
+            &admin,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["enablement"]["enabled"], false);
+    (fan.login, fan_tokens)
+}
 
-    assert_eq!(app.me(&fan_tokens.access).await.0, StatusCode::UNAUTHORIZED);
+#[tokio::test]
+async fn a_disabled_accounts_access_token_stops_working() {
+    let app = spawn_app().await;
+    let (_, fan) = a_disabled_fan(&app).await;
+    assert_eq!(app.me(&fan.access).await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_disabled_accounts_refresh_token_is_refused() {
+    let app = spawn_app().await;
+    let (_, fan) = a_disabled_fan(&app).await;
     let (status, _) = app
-        .oauth("token", json!({ "grant_type": "refresh_token", "refresh_token": fan_tokens.refresh, "client_id": WEB }))
+        .oauth("token", json!({ "grant_type": "refresh_token", "refresh_token": fan.refresh, "client_id": WEB }))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_disabled_account_cannot_sign_in() {
+    let app = spawn_app().await;
+    let (login, _) = a_disabled_fan(&app).await;
     let (_, challenge) = pkce();
     let (status, body) = app
         .oauth(
             "authorize",
-            app.authorize_body(&fan.login, PASSWORD, &challenge),
+            app.authorize_body(&login, PASSWORD, &challenge),
         )
         .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
@@ -321,7 +350,7 @@ async fn a_confidential_client_must_present_its_secret() {
 }
 
 #[tokio::test]
-async fn a_wrong_redirect_uri_is_refused_at_authorize_and_at_token() {
+async fn an_unregistered_redirect_uri_is_refused_at_authorize() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let (_, challenge) = pkce();
@@ -330,7 +359,12 @@ async fn a_wrong_redirect_uri_is_refused_at_authorize_and_at_token() {
     let (status, answer) = app.oauth("authorize", body).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(answer["error"].as_str().unwrap().contains("redirect_uri"));
+}
 
+#[tokio::test]
+async fn a_redirect_uri_other_than_the_codes_is_refused_at_token() {
+    let app = spawn_app().await;
+    app.account("fan@example.com", Role::User).await;
     let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
     let (status, answer) = app
         .oauth(

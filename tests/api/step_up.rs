@@ -13,53 +13,6 @@ use crate::helpers::*;
 const PHONE: &str = "+447700900123";
 const WRONG: &str = "not my password at all";
 
-struct Pending {
-    mfa_token: String,
-    verifier: String,
-}
-
-async fn e108(app: &TestApp, email: &str) -> Pending {
-    let (code, verifier) = app.code_for(email, PASSWORD).await;
-    let (status, body) = app.exchange(&code, &verifier).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["payload"]["status"], "E108", "{body}");
-    Pending {
-        mfa_token: body["payload"]["mfa_token"].as_str().unwrap().to_owned(),
-        verifier,
-    }
-}
-
-async fn associate(
-    app: &TestApp,
-    p: &Pending,
-    phone: &str,
-    enrolment_token: Option<&str>,
-) -> (StatusCode, Value) {
-    let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
-                           "phone_number": phone, "client_id": WEB, "state": "as-1" });
-    if let Some(token) = enrolment_token {
-        body["enrolment_token"] = json!(token);
-    }
-    let response = app
-        .http
-        .post(format!("{}/api/v1/oauth2/associate", app.url))
-        .bearer_auth(&p.mfa_token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
-}
-
-async fn mfa_code(app: &TestApp, p: &Pending, code: &str) -> (StatusCode, Value) {
-    app.oauth(
-        "token",
-        json!({ "grant_type": "mfa_code", "mfa_token": p.mfa_token, "binding_code": code,
-                "client_id": WEB, "state": "m-1", "code_verifier": p.verifier }),
-    )
-    .await
-}
-
 async fn stored_phone(app: &TestApp, id: &str) -> Option<String> {
     let (phone,): (Option<String>,) = sqlx::query_as("SELECT phone FROM accounts WHERE id = $1")
         .bind(id)

@@ -1,0 +1,95 @@
+//! Every query of listening sessions (`listening_sessions`): one function per statement.
+
+use crate::db::{Db, Exec};
+use crate::error::Result;
+
+/// A session as recorded when it opens.
+pub struct NewSession<'a> {
+    /// The holder key: its primary key, one live session per ticket or pass and concert.
+    pub holder: &'a str,
+    pub event_id: &'a str,
+    pub ticket_id: Option<&'a str>,
+    pub pass_id: Option<&'a str>,
+    pub session_id: &'a str,
+    pub expires_at: i64,
+}
+
+/// Record the holder's session, replacing the one it had.
+#[tracing::instrument(skip_all)]
+pub async fn upsert(db: &Db, new: &NewSession<'_>, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO listening_sessions \
+         (holder, event_id, ticket_id, pass_id, session_id, expires_at, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (holder) DO UPDATE SET session_id = excluded.session_id, \
+         expires_at = excluded.expires_at, created_at = excluded.created_at",
+    )
+    .bind(new.holder)
+    .bind(new.event_id)
+    .bind(new.ticket_id)
+    .bind(new.pass_id)
+    .bind(new.session_id)
+    .bind(new.expires_at)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The sessions that still grant access: unexpired, their ticket or pass not revoked,
+/// their concert not cancelled. (holder key, session id) pairs.
+#[tracing::instrument(skip_all)]
+pub async fn live(db: &Db, now: i64) -> Result<Vec<(String, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT s.holder, s.session_id FROM listening_sessions s \
+         JOIN events e ON e.id = s.event_id AND e.status <> 'cancelled' \
+         LEFT JOIN tickets t ON t.id = s.ticket_id \
+         LEFT JOIN passes p ON p.id = s.pass_id \
+         WHERE s.expires_at > $1 \
+         AND (s.ticket_id IS NULL OR t.revoked_at IS NULL) \
+         AND (s.pass_id IS NULL OR p.revoked_at IS NULL)",
+    )
+    .bind(now)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The holder keys of the sessions paid for by an account's tickets and passes.
+#[tracing::instrument(skip_all)]
+pub async fn holders_of_account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT s.holder FROM listening_sessions s \
+         LEFT JOIN tickets t ON t.id = s.ticket_id \
+         LEFT JOIN passes p ON p.id = s.pass_id \
+         WHERE t.account_id = $1 OR p.account_id = $1",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(holder,)| holder).collect())
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn delete_of_account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<()> {
+    sqlx::query(
+        "DELETE FROM listening_sessions \
+         WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = $1) \
+         OR pass_id IN (SELECT id FROM passes WHERE account_id = $1)",
+    )
+    .bind(account_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Forget sessions whose window has closed; how many went.
+#[tracing::instrument(skip_all)]
+pub async fn delete_expired(db: &Db, now: i64) -> Result<u64> {
+    Ok(
+        sqlx::query("DELETE FROM listening_sessions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
+}
