@@ -8,7 +8,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use super::store::{self, RefreshOwner};
-use crate::accounts::model::AccountRow;
+use crate::accounts::model::{AccountRow, Role};
 use crate::app::AppState;
 use crate::config::Secret;
 use crate::crypto::random_token;
@@ -26,7 +26,7 @@ pub struct AccessClaims {
     pub sub: String,
     /// Session id: lets logout, reuse detection and disabling end the token early.
     pub sid: String,
-    pub role: String,
+    pub role: Role,
     pub cid: String,
     pub iat: i64,
     pub exp: i64,
@@ -58,7 +58,7 @@ impl TokenKeys {
         let claims = AccessClaims {
             sub: account.id.clone(),
             sid: session_id.to_owned(),
-            role: account.role.as_str().to_owned(),
+            role: account.role,
             cid: client_id.to_owned(),
             iat: now,
             exp: now + ACCESS_TTL_SECS,

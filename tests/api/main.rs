@@ -13,6 +13,7 @@ mod languages;
 mod live;
 mod mfa;
 mod payments;
+mod projects;
 mod qr;
 mod rate_limits;
 mod reset;
