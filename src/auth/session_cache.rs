@@ -67,6 +67,13 @@ impl SessionCache {
     }
 }
 
+impl SessionCache {
+    /// Forget everything (changes may have been missed, e.g. while the bus was away).
+    pub fn forget_all(&self) {
+        self.sessions.invalidate_all();
+    }
+}
+
 impl Default for SessionCache {
     fn default() -> Self {
         Self::new()
