@@ -24,34 +24,42 @@ use super::{
     Transport,
 };
 
-/// KEYS: meta, history. ARGV: pub/sub channel, bus channel, message, a fresh epoch,
-/// history size, history seconds, meta seconds. Answers `{offset, epoch}`.
-const PUBLISH: &str = r"
-local epoch = redis.call('HGET', KEYS[1], 'e')
-if not epoch then
-  epoch = ARGV[4]
-  redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'e', epoch, 's', 0)
-end
-local offset = redis.call('HINCRBY', KEYS[1], 's', 1)
-redis.call('EXPIRE', KEYS[1], ARGV[7])
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], offset .. '-0', 't', ms, 'd', ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[6])
-redis.call('PUBLISH', ARGV[1], offset .. '\n' .. epoch .. '\n' .. ARGV[2] .. '\n' .. ARGV[3])
-return {offset, epoch}
-";
-
-/// KEYS: meta, history. ARGV: a fresh epoch, meta seconds, the offset to read after
-/// (empty: none). Answers `{newest, epoch, now in ms, entries}`.
-const HISTORY: &str = r"
+/// The start of both scripts: the channel's epoch, its meta hash (KEYS[1]) created with a
+/// fresh epoch (ARGV[1]) when missing, dropping any stream (KEYS[2]) of a lost epoch.
+macro_rules! meta_prologue {
+    () => {
+        r"
 local epoch = redis.call('HGET', KEYS[1], 'e')
 if not epoch then
   epoch = ARGV[1]
   redis.call('DEL', KEYS[2])
   redis.call('HSET', KEYS[1], 'e', epoch, 's', 0)
 end
+"
+    };
+}
+
+/// KEYS: meta, history. ARGV: a fresh epoch, pub/sub channel, bus channel, message,
+/// history size, history seconds, meta seconds. Answers `{offset, epoch}`.
+const PUBLISH: &str = concat!(
+    meta_prologue!(),
+    r"
+local offset = redis.call('HINCRBY', KEYS[1], 's', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[7])
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], offset .. '-0', 't', ms, 'd', ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+redis.call('PUBLISH', ARGV[2], offset .. '\n' .. epoch .. '\n' .. ARGV[3] .. '\n' .. ARGV[4])
+return {offset, epoch}
+"
+);
+
+/// KEYS: meta, history. ARGV: a fresh epoch, meta seconds, the offset to read after
+/// (empty: none). Answers `{newest, epoch, now in ms, entries}`.
+const HISTORY: &str = concat!(
+    meta_prologue!(),
+    r"
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 local newest = tonumber(redis.call('HGET', KEYS[1], 's'))
 local now = redis.call('TIME')
@@ -61,7 +69,8 @@ if ARGV[3] ~= '' and tonumber(ARGV[3]) < newest then
   entries = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[3]) + 1) .. '-0', '+')
 end
 return {newest, epoch, ms, entries}
-";
+"
+);
 
 /// Ping the pub/sub connection this often; no answer within as long means it is dead.
 const HEARTBEAT: Duration = Duration::from_secs(10);
@@ -175,10 +184,10 @@ impl Transport for Redis {
                 [self.keys.meta(channel), self.keys.history(channel)],
             );
             command
+                .arg(super::new_id())
                 .arg(self.keys.pubsub())
                 .arg(channel.name())
                 .arg(&data)
-                .arg(super::new_id())
                 .arg(HISTORY_SIZE)
                 .arg(HISTORY_TTL.as_secs())
                 .arg(META_TTL.as_secs());

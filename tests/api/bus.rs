@@ -356,27 +356,17 @@ async fn an_account_disabled_through_one_instance_is_refused_on_another_at_once(
     .await;
     let b = a.beside().await;
     let admin = a.account("admin@example.com", Role::Admin).await;
+    let admin = a.sign_in(&admin.login).await;
     let fan = a.account("fan@example.com", Role::User).await;
-    let admin_tokens = a.sign_in(&admin.login).await;
-    let fan_tokens = a.sign_in(&fan.login).await;
-    assert_eq!(
-        b.me(&fan_tokens.access).await.0,
-        StatusCode::OK,
-        "cached on B"
-    );
+    let fan_access = a.sign_in(&fan.login).await.access;
+    assert_eq!(b.me(&fan_access).await.0, StatusCode::OK, "cached on B");
 
-    let (status, body) = a
-        .put(
-            &format!("/api/v1/accounts/{}", fan.id),
-            json!({ "enablement": { "enabled": false } }),
-            &admin_tokens.access,
-        )
-        .await;
+    let (status, body) = a.disable(&fan.id, &admin.access).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
     // B's cache would serve the session for its 30 s time-to-live; the bus evicts it.
     let refused = async {
-        while b.me(&fan_tokens.access).await.0 != StatusCode::UNAUTHORIZED {
+        while b.me(&fan_access).await.0 != StatusCode::UNAUTHORIZED {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     };

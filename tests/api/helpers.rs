@@ -588,6 +588,13 @@ impl TestApp {
             .to_owned()
     }
 
+    /// An admin turns an account off (`PUT /accounts/{id}` with `enablement`).
+    pub async fn disable(&self, account_id: &str, admin_access: &str) -> (StatusCode, Value) {
+        let path = format!("/api/v1/accounts/{account_id}");
+        let body = json!({ "enablement": { "enabled": false } });
+        self.put(&path, body, admin_access).await
+    }
+
     pub async fn me(&self, token: &str) -> (StatusCode, Value) {
         self.get("/api/v1/accounts/userinfo/me", Some(token)).await
     }
