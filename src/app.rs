@@ -19,6 +19,7 @@ use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
 use crate::auth::tokens::TokenKeys;
+use crate::bus::{Bus, Channel, Event};
 use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
@@ -51,6 +52,7 @@ pub struct Services {
     pub payments: Provider,
     pub hub: Arc<Hub>,
     pub stream_access: Arc<StreamAccess>,
+    pub bus: Bus,
 }
 
 impl AppState {
@@ -59,6 +61,12 @@ impl AppState {
         let db = crate::db::connect(&config.database_url).await?;
         crate::config::secure_data_dir(&config.data_dir)?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
+        let bus = match &config.redis_url {
+            Some(url) => Bus::redis(url.expose(), &config.redis_prefix).await?,
+            None => Bus::in_process(),
+        };
+        let sessions = SessionCache::new();
+        crate::bus::sessions::follow_account_changes(bus.clone(), sessions.clone()).await?;
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
@@ -67,7 +75,8 @@ impl AppState {
                 config.account_failures_per_hour,
             )),
             messenger: Messenger::from_config(&config)?,
-            sessions: SessionCache::new(),
+            sessions,
+            bus,
             hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(
@@ -89,15 +98,15 @@ impl AppState {
 }
 
 impl AppState {
-    /// Tell this instance's consumers that an account changed. The one place the session
-    /// cache forgets an account for a change; the event bus (DESIGN.md "One bus for
-    /// everything that happens") later carries the same event to every instance.
+    /// Tell every instance that an account changed: the one place the session cache
+    /// forgets an account for a change. Here at once (the write's own answer must not see
+    /// a stale session), and on the others through the bus (`bus::sessions`).
     pub fn publish(&self, change: AccountChanged) {
-        match change {
-            AccountChanged::Account(account_id) => self.sessions.forget_account(&account_id),
-            AccountChanged::Session(session_id) => self.sessions.forget_session(&session_id),
-            AccountChanged::Project(project_id) => self.sessions.forget_project(&project_id),
-        }
+        self.sessions.forget(&change);
+        self.bus.publish_detached(
+            Channel::Cache,
+            Event::cache_change(change, self.bus.instance().to_owned()),
+        );
     }
 }
 

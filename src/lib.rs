@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod app;
 pub mod auth;
+pub mod bus;
 pub mod cli;
 pub mod commerce;
 pub mod config;

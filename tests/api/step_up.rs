@@ -197,7 +197,9 @@ async fn a_session_without_the_second_factor_cannot_change_the_phone_of_an_mfa_a
         .execute(app.db())
         .await
         .unwrap();
-    app.state.sessions.forget_account(&owner.id);
+    app.state
+        .sessions
+        .forget(&encore::accounts::model::AccountChanged::of(&owner.id));
     let (status, body) = app
         .post(
             &format!("/api/v1/accounts/{}/phone", owner.id),
