@@ -268,13 +268,8 @@ async fn every_change_is_refused(app: &TestApp, password: Option<&str>, msg: Msg
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     error_is(&body, msg);
-    let (status, body) = delete_with(
-        app,
-        &format!("{me}/phone"),
-        with(json!({})),
-        &tokens.access,
-    )
-    .await;
+    let (status, body) =
+        delete_with(app, &format!("{me}/phone"), with(json!({})), &tokens.access).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     error_is(&body, msg);
 
