@@ -744,6 +744,19 @@ impl TestApp {
         tokens.access_token
     }
 
+    /// Put `event` in the cart of `token` and check out: the hosted checkout's URL.
+    pub async fn open_checkout(&self, token: &str, event_id: &str) -> String {
+        let (status, body) = self
+            .post(&format!("/api/v1/cart/{event_id}"), json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (status, body) = self
+            .post("/api/v1/cart/checkout", json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["payload"].as_str().expect("checkout url").to_owned()
+    }
+
     /// Add to cart, check out, pay with `card`: answers the payment's status and body.
     pub async fn buy(&self, token: &str, event_id: &str, card: &str) -> (StatusCode, Value) {
         let (status, body) = self
