@@ -885,20 +885,44 @@ pub async fn associate(
     phone: &str,
     enrolment_token: Option<&str>,
 ) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// [`associate`] asked in `language` (an Accept-Language value).
+pub async fn associate_in(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+    language: &str,
+) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .header("accept-language", language)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+fn associate_request(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> reqwest::RequestBuilder {
     let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
                            "phone_number": phone, "client_id": WEB, "state": "as-1" });
     if let Some(token) = enrolment_token {
         body["enrolment_token"] = json!(token);
     }
-    let response = app
-        .http
+    app.http
         .post(format!("{}/api/v1/oauth2/associate", app.url))
         .bearer_auth(&p.mfa_token)
         .json(&body)
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
 }
 
 /// Finish a pending sign-in with the SMS `code`.
