@@ -586,6 +586,14 @@ impl TestApp {
             .to_owned()
     }
 
+    /// Ask for a password reset link for `email` from the web client; the answer is 200.
+    pub async fn forgot(&self, email: &str) {
+        let (status, body) = self
+            .oauth("forgot", json!({ "email": email, "client_id": WEB }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     pub async fn me(&self, token: &str) -> (StatusCode, Value) {
         self.get("/api/v1/accounts/userinfo/me", Some(token)).await
     }
