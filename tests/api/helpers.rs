@@ -627,6 +627,14 @@ impl TestApp {
         self.put(&path, body, admin_access).await
     }
 
+    /// Ask for a password reset link for `email` from the web client; the answer is 200.
+    pub async fn forgot(&self, email: &str) {
+        let (status, body) = self
+            .oauth("forgot", json!({ "email": email, "client_id": WEB }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     pub async fn me(&self, token: &str) -> (StatusCode, Value) {
         self.get("/api/v1/accounts/userinfo/me", Some(token)).await
     }
@@ -785,6 +793,19 @@ impl TestApp {
         tokens.access_token
     }
 
+    /// Put `event` in the cart of `token` and check out: the hosted checkout's URL.
+    pub async fn open_checkout(&self, token: &str, event_id: &str) -> String {
+        let (status, body) = self
+            .post(&format!("/api/v1/cart/{event_id}"), json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (status, body) = self
+            .post("/api/v1/cart/checkout", json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["payload"].as_str().expect("checkout url").to_owned()
+    }
+
     /// Add to cart, check out, pay with `card`: answers the payment's status and body.
     pub async fn buy(&self, token: &str, event_id: &str, card: &str) -> (StatusCode, Value) {
         let (status, body) = self
@@ -913,20 +934,44 @@ pub async fn associate(
     phone: &str,
     enrolment_token: Option<&str>,
 ) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// [`associate`] asked in `language` (an Accept-Language value).
+pub async fn associate_in(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+    language: &str,
+) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .header("accept-language", language)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+fn associate_request(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> reqwest::RequestBuilder {
     let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
                            "phone_number": phone, "client_id": WEB, "state": "as-1" });
     if let Some(token) = enrolment_token {
         body["enrolment_token"] = json!(token);
     }
-    let response = app
-        .http
+    app.http
         .post(format!("{}/api/v1/oauth2/associate", app.url))
         .bearer_auth(&p.mfa_token)
         .json(&body)
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
 }
 
 /// Finish a pending sign-in with the SMS `code`.
