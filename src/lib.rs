@@ -21,6 +21,7 @@ pub mod net;
 pub mod notifications;
 pub mod paging;
 pub mod projects;
+pub mod state;
 pub mod stream;
 pub mod web;
 

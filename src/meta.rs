@@ -6,11 +6,11 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::model::Role;
-use crate::app::AppState;
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
 use crate::messaging::Channel;
+use crate::state::AppState;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const BUILD: &str = env!("ENCORE_BUILD");

@@ -17,7 +17,7 @@ pub mod tokens;
 use axum::Router;
 use axum::routing::{get, post};
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The OAuth endpoints, mounted under the configurable prefix.
 pub fn router() -> Router<AppState> {

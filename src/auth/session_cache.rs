@@ -54,7 +54,7 @@ impl SessionCache {
     /// Forget what a change made stale: one session (it ended), every session of an
     /// account (it changed, was disabled or deleted), or every session whose account is
     /// a member of a project (it was renamed or deleted). Called for this instance's own
-    /// writes ([`AppState::publish`](crate::app::AppState::publish)) and for other
+    /// writes ([`AppState::publish`](crate::state::AppState::publish)) and for other
     /// instances' (the bus's cache channel).
     pub fn forget(&self, change: &AccountChanged) {
         match change {

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::store::{self, RefreshOwner};
 use crate::accounts::model::{AccountRow, Role};
-use crate::app::AppState;
 use crate::config::Secret;
 use crate::crypto::random_token;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 pub const ACCESS_TTL_SECS: i64 = 900;
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;

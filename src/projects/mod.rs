@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
-use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,12 +6,12 @@
 
 use super::access::pass_key;
 use super::store;
-use crate::app::AppState;
 use crate::commerce::store as commerce;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EARLY_ACCESS_MS, EventRow, EventStatus};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// What pays for listening to a concert.
 #[derive(Debug, Clone, PartialEq, Eq)]
