@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use crate::accounts::model::AccountChanged;
+use crate::auth::jwt::TokenKeys;
 use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
-use crate::auth::tokens::TokenKeys;
 use crate::bus::{Bus, Channel, Event};
 use crate::commerce::providers::Provider;
 use crate::config::Config;
@@ -77,7 +77,7 @@ impl AppState {
             db,
         }));
         // Playlist URLs handed out before a restart keep working.
-        let restored = crate::stream::sessions::restore(&state).await?;
+        let restored = state.stream_access.restore(&state.db).await?;
         if restored > 0 {
             tracing::info!(sessions = restored, "listening sessions restored");
         }

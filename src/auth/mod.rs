@@ -5,6 +5,7 @@ pub mod clients;
 pub mod cookies;
 pub mod credentials;
 pub mod extract;
+pub mod jwt;
 pub mod oauth;
 pub mod passwords;
 pub mod qr;
