@@ -6,6 +6,7 @@ pub mod cookies;
 pub mod credentials;
 pub mod extract;
 pub mod jwt;
+pub mod model;
 pub mod oauth;
 pub mod passwords;
 pub mod qr;

@@ -7,10 +7,11 @@ use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::clients::{self, BasicCredentials, Client};
+use super::clients::{self, BasicCredentials};
 use super::cookies;
 use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
+use super::model::Client;
 use super::rate_limit::Endpoint;
 use super::store::{self, CodeRow, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
