@@ -47,6 +47,9 @@ impl AppState {
     /// Connect to the database (running migrations) and build the services.
     pub async fn new(config: Config) -> anyhow::Result<Self> {
         let db = crate::db::connect(&config.database_url).await?;
+        // The data step of migration 0007 that SQL cannot do portably; the events domain
+        // owns it, so the database layer stays below every domain.
+        crate::events::store::hash_legacy_stream_keys(&db).await?;
         crate::config::secure_data_dir(&config.data_dir)?;
         crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
         let bus = match &config.redis_url {
