@@ -22,9 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Parser;
-use encore::app::AppState;
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
+use encore::state::AppState;
 use encore::stream::adts::{AdtsParser, adts_frame};
 use encore::stream::segmenter::Layout;
 

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use encore::accounts::model::{Password, Role};
-use encore::app::AppState;
 use encore::commerce::model::ItemKind;
 use encore::commerce::orders::{self, NewItem};
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
+use encore::state::AppState;
 use encore::stream::adts::AdtsParser;
 use encore::stream::hub::Claim;
 

@@ -1,7 +1,6 @@
-//! Application state, the router, and serving it from a given listener.
+//! The router over every domain, and serving it from a given listener.
 
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -15,92 +14,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::accounts::model::AccountChanged;
-use crate::auth::passwords::Passwords;
-use crate::auth::rate_limit::RateLimits;
-use crate::auth::session_cache::SessionCache;
-use crate::auth::tokens::TokenKeys;
-use crate::commerce::providers::Provider;
-use crate::config::Config;
-use crate::db::Db;
 use crate::error::Error;
 use crate::i18n::Msg;
-use crate::messaging::Messenger;
-use crate::stream::access::StreamAccess;
-use crate::stream::hub::Hub;
-
-/// Everything a handler may need. Cloned for every request (axum's `State`), so it is
-/// one reference count: the services themselves live in [`Services`].
-#[derive(Clone)]
-pub struct AppState(Arc<Services>);
-
-impl std::ops::Deref for AppState {
-    type Target = Services;
-    fn deref(&self) -> &Services {
-        &self.0
-    }
-}
-
-pub struct Services {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub keys: Arc<TokenKeys>,
-    pub passwords: Passwords,
-    pub limits: Arc<RateLimits>,
-    pub messenger: Messenger,
-    pub sessions: SessionCache,
-    pub payments: Provider,
-    pub hub: Arc<Hub>,
-    pub stream_access: Arc<StreamAccess>,
-}
-
-impl AppState {
-    /// Connect to the database (running migrations) and build the services.
-    pub async fn new(config: Config) -> anyhow::Result<Self> {
-        let db = crate::db::connect(&config.database_url).await?;
-        crate::config::secure_data_dir(&config.data_dir)?;
-        crate::auth::clients::seed_web_client(&db, &config.web_redirect_uri()).await?;
-        let state = Self(Arc::new(Services {
-            keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
-            passwords: Passwords::new(),
-            limits: Arc::new(RateLimits::new(
-                config.auth_rate_per_minute,
-                config.account_failures_per_hour,
-            )),
-            messenger: Messenger::from_config(&config)?,
-            sessions: SessionCache::new(),
-            hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
-            stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
-            payments: Provider::from_config(
-                config.payments,
-                config.stripe_secret_key.as_ref(),
-                config.stripe_webhook_secret.as_ref(),
-                &config.stripe_api_base,
-            )?,
-            config: Arc::new(config),
-            db,
-        }));
-        // Playlist URLs handed out before a restart keep working.
-        let restored = crate::stream::sessions::restore(&state).await?;
-        if restored > 0 {
-            tracing::info!(sessions = restored, "listening sessions restored");
-        }
-        Ok(state)
-    }
-}
-
-impl AppState {
-    /// Tell this instance's consumers that an account changed. The one place the session
-    /// cache forgets an account for a change; the event bus (DESIGN.md "One bus for
-    /// everything that happens") later carries the same event to every instance.
-    pub fn publish(&self, change: AccountChanged) {
-        match change {
-            AccountChanged::Account(account_id) => self.sessions.forget_account(&account_id),
-            AccountChanged::Session(session_id) => self.sessions.forget_session(&session_id),
-            AccountChanged::Project(project_id) => self.sessions.forget_project(&project_id),
-        }
-    }
-}
+use crate::state::AppState;
 
 /// JSON bodies are small; uploads set their own limit on their route.
 const BODY_LIMIT: usize = 64 * 1024;

@@ -5,8 +5,8 @@ use tokio::net::TcpListener;
 
 use crate::accounts::model::{Email, Password, PhoneNumber, Role};
 use crate::accounts::store;
-use crate::app::AppState;
 use crate::config::{AdminCommand, Cli, Command, Config, CreateAccountArgs, RoleArg, ServeArgs};
+use crate::state::AppState;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {

@@ -191,6 +191,14 @@ pub struct ServeArgs {
     /// (0: not sent; a proxy in front may send its own).
     #[arg(long, env = "ENCORE_HSTS_SECONDS", default_value_t = 0)]
     pub hsts_seconds: u64,
+    /// Redis for running several instances as one (`redis://host:6379/0`): the event bus
+    /// goes through it. Unset: the bus stays in this process (one instance).
+    #[arg(long, env = "ENCORE_REDIS_URL", hide_env_values = true)]
+    pub redis_url: Option<String>,
+    /// Prefix of every Redis key and pub/sub channel Encore uses (several deployments on
+    /// one Redis each take their own).
+    #[arg(long, env = "ENCORE_REDIS_PREFIX", default_value = "encore:")]
+    pub redis_prefix: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -281,6 +289,8 @@ pub struct Config {
     pub connections_per_ip: u32,
     pub request_head_timeout: std::time::Duration,
     pub hsts_seconds: u64,
+    pub redis_url: Option<Secret>,
+    pub redis_prefix: String,
     pub demo: bool,
 }
 
@@ -357,6 +367,11 @@ impl Config {
             connections_per_ip: args.connections_per_ip,
             request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             hsts_seconds: args.hsts_seconds,
+            redis_url: args
+                .redis_url
+                .filter(|url| !url.is_empty())
+                .map(Secret::new),
+            redis_prefix: args.redis_prefix,
             demo: args.demo,
         })
     }

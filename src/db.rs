@@ -62,8 +62,6 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
         });
     let pool = options.connect(url).await?;
     MIGRATOR.run(&pool).await?;
-    // The data steps SQL cannot do portably (see migration 0007).
-    crate::events::store::hash_legacy_stream_keys(&pool).await?;
     Ok(pool)
 }
 

@@ -2,12 +2,12 @@
 
 use crate::accounts::model::{Password, Role};
 use crate::accounts::store;
-use crate::app::AppState;
 use crate::commerce::model::PlanRow;
 use crate::commerce::store as commerce;
 use crate::db::now_ms;
 use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events;
+use crate::state::AppState;
 
 struct DemoAccount {
     email: &'static str,

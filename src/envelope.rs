@@ -1,5 +1,6 @@
-//! The API envelope `{success, payload, error}` and the extractors that turn malformed
-//! input into envelope errors instead of axum's plain-text rejections.
+//! The API envelope `{success, payload, error}`, every answer and error rendered into it,
+//! and the extractors that turn malformed input into envelope errors instead of axum's
+//! plain-text rejections.
 
 use axum::Json;
 use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
@@ -43,6 +44,44 @@ impl Envelope<()> {
             error: Some(message),
             state,
         })
+    }
+}
+
+/// The `Retry-After` of a 503 `Busy`: a moment, as its message says.
+const BUSY_RETRY_AFTER_SECONDS: u64 = 2;
+
+// Here rather than in `error.rs`: the error type stays below the envelope that shows it.
+impl Error {
+    /// Render with an OAuth `state` echoed beside the envelope.
+    pub fn into_response_with_state(self, state: Option<String>) -> Response {
+        let status = self.status();
+        if status.is_server_error() && !matches!(self, Self::Busy) {
+            tracing::error!(error = %self, "request failed");
+        }
+        let retry_after = match &self {
+            Self::RateLimited { retry_after } | Self::LimitReached { retry_after, .. } => {
+                Some(*retry_after)
+            }
+            Self::Busy => Some(BUSY_RETRY_AFTER_SECONDS),
+            _ => None,
+        };
+        let mut response = (
+            status,
+            Envelope::<()>::failure(self.public_message(), state),
+        )
+            .into_response();
+        if let Some(secs) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        self.into_response_with_state(None)
     }
 }
 

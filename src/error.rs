@@ -1,15 +1,10 @@
-//! One error type for the whole server, rendered into the API envelope.
+//! One error type for the whole server; `envelope` renders it into the API envelope.
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 
-use crate::envelope::Envelope;
 use crate::i18n::{self, Msg, Text};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// The `Retry-After` of a 503 `Busy`: a moment, as its message says.
-const BUSY_RETRY_AFTER_SECONDS: u64 = 2;
 
 /// Every failure a handler can answer with. The message of the client-facing variants is
 /// shown to people in the request's language (`Display` is English, for logs); internal
@@ -124,38 +119,6 @@ impl Error {
             | Self::LimitReached { text: t, .. } => Some(t),
             Self::RateLimited { .. } | Self::Busy | Self::Database(_) | Self::Internal(_) => None,
         }
-    }
-
-    /// Render with an OAuth `state` echoed beside the envelope.
-    pub fn into_response_with_state(self, state: Option<String>) -> Response {
-        let status = self.status();
-        if status.is_server_error() && !matches!(self, Self::Busy) {
-            tracing::error!(error = %self, "request failed");
-        }
-        let retry_after = match &self {
-            Self::RateLimited { retry_after } | Self::LimitReached { retry_after, .. } => {
-                Some(*retry_after)
-            }
-            Self::Busy => Some(BUSY_RETRY_AFTER_SECONDS),
-            _ => None,
-        };
-        let mut response = (
-            status,
-            Envelope::<()>::failure(self.public_message(), state),
-        )
-            .into_response();
-        if let Some(secs) = retry_after {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        }
-        response
-    }
-}
-
-impl IntoResponse for Error {
-    fn into_response(self) -> Response {
-        self.into_response_with_state(None)
     }
 }
 

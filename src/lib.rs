@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod app;
 pub mod auth;
+pub mod bus;
 pub mod cli;
 pub mod commerce;
 pub mod config;
@@ -21,6 +22,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod paging;
 pub mod projects;
+pub mod state;
 pub mod stream;
 pub mod web;
 

@@ -7,11 +7,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::accounts::model::Role;
-use crate::app::AppState;
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
 use crate::messaging::Channel;
+use crate::state::AppState;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const BUILD: &str = env!("ENCORE_BUILD");

@@ -3,11 +3,11 @@
 
 use super::model::{AccountRow, Email};
 use super::store::{self, AccountLink, LinkPurpose};
-use crate::app::AppState;
 use crate::error::Result;
 use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::messaging::sms::SmsPermit;
+use crate::state::AppState;
 
 /// Everything an SMS code needs, asked before the code is stored: a verified e-mail, the
 /// account's own send limit, then the messenger's gate (country allow-list, per-number

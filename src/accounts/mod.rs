@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 
 use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Role};
 use self::policy::Target;
-use crate::app::AppState;
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::auth::step_up::StepUp;
 use crate::crypto::random_digits;
@@ -28,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
 use crate::notifications::{self, NewNotification};
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
 

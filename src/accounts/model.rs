@@ -147,7 +147,7 @@ pub fn mask_phone(phone: &str) -> String {
 /// An account changed (profile, role, second factor, phone, picture, enablement,
 /// deletion, project membership, its sessions): whatever keeps a copy of it must read it
 /// afresh. Account and session writes in the stores return one; the caller hands it to
-/// [`AppState::publish`](crate::app::AppState::publish) once the write is committed,
+/// [`AppState::publish`](crate::state::AppState::publish) once the write is committed,
 /// which is the one place its consumers (today the session cache) hear of it.
 #[must_use = "publish it (AppState::publish) so cached sessions read the account afresh"]
 #[derive(Debug, Clone, PartialEq, Eq)]

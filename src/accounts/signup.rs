@@ -3,10 +3,10 @@
 use super::messages::send_verification;
 use super::model::{Account, Email, Password, Role};
 use super::store;
-use crate::app::AppState;
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::notifications;
+use crate::state::AppState;
 
 /// Create a `user` account from a self-service sign-up and tell the staff.
 pub async fn sign_up(

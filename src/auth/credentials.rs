@@ -7,9 +7,9 @@ use super::cookies;
 use super::rate_limit::Attempt;
 use crate::accounts::model::{AccountRow, Email};
 use crate::accounts::store as accounts;
-use crate::app::AppState;
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// Check an e-mail and password. Unknown accounts cost a real hash too, and every
 /// failure reads the same. Wrong passwords are throttled per account and source, and

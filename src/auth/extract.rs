@@ -11,9 +11,9 @@ use super::store;
 use crate::accounts::model::{AccountRow, ProjectRef, Role};
 use crate::accounts::policy::Actor;
 use crate::accounts::store as accounts;
-use crate::app::AppState;
 use crate::error::Error;
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// The bearer token of a request: `Authorization: Bearer …` or `x-access-token: …`.
 pub fn bearer_token(parts: &Parts) -> Option<&str> {

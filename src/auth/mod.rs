@@ -5,6 +5,8 @@ pub mod clients;
 pub mod cookies;
 pub mod credentials;
 pub mod extract;
+pub mod jwt;
+pub mod model;
 pub mod oauth;
 pub mod passwords;
 pub mod qr;
@@ -17,7 +19,7 @@ pub mod tokens;
 use axum::Router;
 use axum::routing::{get, post};
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The OAuth endpoints, mounted under the configurable prefix.
 pub fn router() -> Router<AppState> {

@@ -7,10 +7,11 @@ use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::clients::{self, BasicCredentials, Client};
+use super::clients::{self, BasicCredentials};
 use super::cookies;
 use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
+use super::model::Client;
 use super::rate_limit::Endpoint;
 use super::store::{self, CodeRow, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
@@ -18,13 +19,13 @@ use crate::accounts::messages::{self, sms_permit};
 use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, mask_phone};
 use crate::accounts::signup::sign_up;
 use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX_TRIES, otp_hash};
-use crate::app::AppState;
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
 use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::messaging::sms::SmsPermit;
+use crate::state::AppState;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];

@@ -30,11 +30,11 @@ use super::oauth::{AuthorizationParams, AuthorizationRequest, AuthorizeRequest};
 use super::rate_limit::Endpoint;
 use super::step_up::StepUp;
 use super::store::{self, NewQr, QR_TTL_MS};
-use crate::app::AppState;
 use crate::db::now_ms;
 use crate::envelope::{JsonBody, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 const POLL_INTERVAL_SECS: i64 = 2;
 /// How much of the requesting device's User-Agent is kept and shown.

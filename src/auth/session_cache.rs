@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use moka::sync::Cache;
 
-use crate::accounts::model::{AccountRow, ProjectRef};
+use crate::accounts::model::{AccountChanged, AccountRow, ProjectRef};
 
 /// What an authenticated request needs to know about its account.
 #[derive(Debug)]
@@ -51,21 +51,23 @@ impl SessionCache {
         entry
     }
 
-    pub fn forget_session(&self, session_id: &str) {
-        self.sessions.invalidate(session_id);
-    }
-
-    /// Forget every session of an account (it changed, was disabled or deleted).
-    pub fn forget_account(&self, account_id: &str) {
-        let account_id = account_id.to_owned();
-        self.forget_if(move |entry| entry.account.id == account_id);
-    }
-
-    /// Forget every session whose account is a member of the project (it was renamed or
-    /// deleted).
-    pub fn forget_project(&self, project_id: &str) {
-        let project_id = project_id.to_owned();
-        self.forget_if(move |entry| entry.projects.iter().any(|p| p.id == project_id));
+    /// Forget what a change made stale: one session (it ended), every session of an
+    /// account (it changed, was disabled or deleted), or every session whose account is
+    /// a member of a project (it was renamed or deleted). Called for this instance's own
+    /// writes ([`AppState::publish`](crate::state::AppState::publish)) and for other
+    /// instances' (the bus's cache channel).
+    pub fn forget(&self, change: &AccountChanged) {
+        match change {
+            AccountChanged::Session(session_id) => self.sessions.invalidate(session_id),
+            AccountChanged::Account(account_id) => {
+                let account_id = account_id.clone();
+                self.forget_if(move |entry| entry.account.id == account_id);
+            }
+            AccountChanged::Project(project_id) => {
+                let project_id = project_id.clone();
+                self.forget_if(move |entry| entry.projects.iter().any(|p| p.id == project_id));
+            }
+        }
     }
 
     fn forget_if(&self, stale: impl Fn(&SessionEntry) -> bool + Send + Sync + 'static) {
@@ -77,6 +79,13 @@ impl SessionCache {
             // Only fails when closures are unsupported, which `new` enables; be safe anyway.
             self.sessions.invalidate_all();
         }
+    }
+}
+
+impl SessionCache {
+    /// Forget everything (changes may have been missed, e.g. while the bus was away).
+    pub fn forget_all(&self) {
+        self.sessions.invalidate_all();
     }
 }
 

@@ -11,9 +11,9 @@ use axum::http::request::Parts;
 use super::credentials::verify_credentials;
 use super::extract::{ClientIp, CurrentUser};
 use crate::accounts::model::Email;
-use crate::app::AppState;
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// Where a step-up comes from: the client's address and its headers (the device cookie),
 /// so a wrong password here is throttled exactly like one at sign-in.

@@ -3,7 +3,7 @@
 //! sign-ins). Every secret is stored as a SHA-256 hash and spent with a conditional
 //! UPDATE, so a replay or a race spends it once.
 
-use super::clients::Client;
+use super::model::Client;
 use crate::accounts::model::{AccountChanged, AccountRow};
 use crate::accounts::store::{OTP_MAX_TRIES, OTP_TTL_MS, otp_hash};
 use crate::crypto::{random_token, token_hash};

@@ -1,80 +1,21 @@
-//! Access tokens (short-lived JWTs) and sessions with rotating refresh tokens.
+//! Sessions with rotating refresh tokens, each answering access tokens (`jwt`).
 //!
 //! A session is one signed-in device: every refresh token it ever had belongs to it (the
 //! "family"). Refresh tokens are opaque, stored hashed, and spent on use; presenting a
 //! spent one means it was copied, so the whole session is revoked.
 
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use super::jwt::{ACCESS_TTL_SECS, TokenKeys};
 use super::store::{self, RefreshOwner};
 use crate::accounts::model::AccountRow;
-use crate::app::AppState;
-use crate::config::Secret;
 use crate::crypto::random_token;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
-pub const ACCESS_TTL_SECS: i64 = 900;
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
-const ISSUER: &str = "encore";
-const AUDIENCE: &str = "encore-api";
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct AccessClaims {
-    pub sub: String,
-    /// Session id: lets logout, reuse detection and disabling end the token early.
-    pub sid: String,
-    pub role: String,
-    pub cid: String,
-    pub iat: i64,
-    pub exp: i64,
-    pub iss: String,
-    pub aud: String,
-}
-
-pub struct TokenKeys {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-    validation: Validation,
-}
-
-impl TokenKeys {
-    pub fn new(secret: &Secret) -> Self {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_audience(&[AUDIENCE]);
-        validation.leeway = 5;
-        Self {
-            encoding: EncodingKey::from_secret(secret.expose().as_bytes()),
-            decoding: DecodingKey::from_secret(secret.expose().as_bytes()),
-            validation,
-        }
-    }
-
-    pub fn sign(&self, account: &AccountRow, session_id: &str, client_id: &str) -> Result<String> {
-        let now = now_ms() / 1000;
-        let claims = AccessClaims {
-            sub: account.id.clone(),
-            sid: session_id.to_owned(),
-            role: account.role.as_str().to_owned(),
-            cid: client_id.to_owned(),
-            iat: now,
-            exp: now + ACCESS_TTL_SECS,
-            iss: ISSUER.to_owned(),
-            aud: AUDIENCE.to_owned(),
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(Error::internal)
-    }
-
-    pub fn verify(&self, token: &str) -> Option<AccessClaims> {
-        jsonwebtoken::decode::<AccessClaims>(token, &self.decoding, &self.validation)
-            .ok()
-            .map(|data| data.claims)
-    }
-}
 
 /// What a successful sign-in or refresh answers (`status: "OK"`).
 #[derive(Debug, Serialize)]

@@ -9,13 +9,13 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::model::Email;
-use crate::app::AppState;
 use crate::auth::extract::Staff;
 use crate::crypto::DataKey;
 use crate::db::now_ms;
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 use super::model::BillingRow as Row;
 use super::store;

@@ -2,11 +2,11 @@
 
 use serde::Serialize;
 
-use crate::app::AppState;
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{Event, EventStatus, sale_refusal};
 use crate::events::store as events;
+use crate::state::AppState;
 
 use super::model::ItemKind;
 use super::plans::{self, Plan};

@@ -10,7 +10,6 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::crypto::{constant_time_eq, token_hash};
 use crate::db::now_ms;
@@ -18,6 +17,7 @@ use crate::envelope::{Api, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::events::model::sale_refusal;
 use crate::events::store as events;
+use crate::state::AppState;
 
 use super::cart;
 use super::model::{ItemKind, OrderRow, OrderStatus};

@@ -18,12 +18,12 @@ use axum::extract::{Path, State};
 use axum::routing::{get, post, put};
 use serde::Deserialize;
 
-use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use crate::app::AppState;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
@@ -12,6 +11,7 @@ use crate::i18n::Msg;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;

@@ -4,11 +4,11 @@
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::db::{Db, now_ms};
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
+use crate::state::AppState;
 
 use super::model::PlanRow;
 use super::money;

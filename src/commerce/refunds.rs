@@ -2,12 +2,12 @@
 //! The provider is refunded first; only then are tickets and passes revoked, so a failed
 //! provider call leaves everything as it was.
 
-use crate::app::AppState;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::events::model::EventRow;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, NewNotification};
+use crate::state::AppState;
 
 use super::model::{ItemKind, OrderRow, OrderStatus};
 use super::money;

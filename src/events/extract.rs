@@ -8,11 +8,11 @@ use axum::http::request::Parts;
 use serde::Deserialize;
 
 use super::model::EventRow;
-use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
 use crate::envelope::rejection_message;
 use crate::error::Error;
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// The words of the 403 a non-manager gets; each face of the rule keeps its own.
 pub trait Refusal {

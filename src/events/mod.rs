@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 
 use self::extract::ManagedEvent;
 use self::model::{Event, EventRow, EventStatus};
-use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
@@ -26,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 use crate::projects::store as projects;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

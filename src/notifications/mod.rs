@@ -8,13 +8,13 @@ use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
 use crate::db::{Db, iso8601, now_ms};
 use crate::envelope::{Api, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

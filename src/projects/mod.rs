@@ -3,6 +3,8 @@
 
 pub mod store;
 
+use std::collections::HashMap;
+
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{delete, get, post};
@@ -11,13 +13,13 @@ use serde::{Deserialize, Serialize};
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
-use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
 use crate::envelope::{Api, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
+use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -25,6 +27,18 @@ pub enum ProjectStatus {
     Active,
     Paused,
     Archived,
+}
+
+impl TryFrom<String> for ProjectStatus {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Ok(match value.as_str() {
+            "active" => Self::Active,
+            "paused" => Self::Paused,
+            "archived" => Self::Archived,
+            _ => return Err(format!("unknown project status {value:?}")),
+        })
+    }
 }
 
 impl ProjectStatus {
@@ -51,32 +65,46 @@ pub struct Project {
     id: String,
     name: String,
     description: String,
-    status: String,
+    status: ProjectStatus,
     created_at: String,
     members: Vec<Member>,
     event_count: i64,
 }
 
-async fn to_project(app: &AppState, row: ProjectRow) -> Result<Project> {
-    let members = store::members(&app.db, &row.id)
+/// The answers for a page of projects: their members and concert counts read in one
+/// query each, not one per project.
+async fn to_projects(app: &AppState, rows: Vec<ProjectRow>) -> Result<Vec<Project>> {
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let mut members: HashMap<String, Vec<Member>> = HashMap::new();
+    for m in store::members_of(&app.db, &ids).await? {
+        members.entry(m.project_id).or_default().push(Member {
+            fullname: m.account.display_name(),
+            id: m.account.id,
+            login: m.account.login,
+        });
+    }
+    let counts: HashMap<String, i64> = store::event_counts(&app.db, &ids)
         .await?
         .into_iter()
-        .map(|m| Member {
-            fullname: m.display_name(),
-            id: m.id,
-            login: m.login,
-        })
         .collect();
-    let event_count = store::event_count(&app.db, &row.id).await?;
-    Ok(Project {
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        status: row.status,
-        created_at: iso8601(row.created_at),
-        members,
-        event_count,
-    })
+    Ok(rows
+        .into_iter()
+        .map(|row| Project {
+            members: members.remove(&row.id).unwrap_or_default(),
+            event_count: counts.get(&row.id).copied().unwrap_or(0),
+            id: row.id,
+            name: row.name,
+            description: row.description,
+            status: row.status,
+            created_at: iso8601(row.created_at),
+        })
+        .collect())
+}
+
+async fn to_project(app: &AppState, row: ProjectRow) -> Result<Project> {
+    let mut one = to_projects(app, vec![row]).await?;
+    one.pop()
+        .ok_or_else(|| Error::internal("a project without its answer"))
 }
 
 /// Staff see every project; anyone else the projects they belong to.
@@ -98,11 +126,11 @@ async fn list(
 ) -> Result<Api<Page<Project>>> {
     let member_of = (!user.account.role().is_staff()).then_some(user.account.id.as_str());
     let (rows, total) = store::list(&app.db, member_of, paging).await?;
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        items.push(to_project(&app, row).await?);
-    }
-    Ok(Api::ok(Page::new(items, total, paging)))
+    Ok(Api::ok(Page::new(
+        to_projects(&app, rows).await?,
+        total,
+        paging,
+    )))
 }
 
 async fn show(
@@ -161,7 +189,7 @@ async fn update(
         row.description = description;
     }
     if let Some(status) = input.status {
-        row.status = status.as_str().to_owned();
+        row.status = status;
     }
     app.publish(store::save(&app.db, &row).await?);
     Ok(Api::ok(to_project(&app, row).await?))
@@ -172,7 +200,7 @@ async fn remove(
     Staff(_): Staff,
     Path(id): Path<String>,
 ) -> Result<Api<()>> {
-    if store::event_count(&app.db, &id).await? > 0 {
+    if !store::event_counts(&app.db, &[&id]).await?.is_empty() {
         return Err(Error::conflict(Msg::ProjectHasConcerts));
     }
     let deleted = store::delete(&app.db, &id)

@@ -12,8 +12,25 @@ pub struct ProjectRow {
     pub id: String,
     pub name: String,
     pub description: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: ProjectStatus,
     pub created_at: i64,
+}
+
+/// A member of one of several projects, read in one query.
+#[derive(Debug, sqlx::FromRow)]
+pub struct MemberRow {
+    pub project_id: String,
+    #[sqlx(flatten)]
+    pub account: AccountRow,
+}
+
+/// `$1, $2, …, $n`: the placeholders of an `IN` list of `n` values.
+fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub async fn insert(
@@ -40,7 +57,7 @@ pub async fn insert(
         id,
         name: name.to_owned(),
         description: description.to_owned(),
-        status: status.as_str().to_owned(),
+        status,
         created_at: now,
     })
 }
@@ -73,7 +90,7 @@ pub async fn save(db: &Db, row: &ProjectRow) -> Result<AccountChanged> {
     .bind(&row.id)
     .bind(&row.name)
     .bind(&row.description)
-    .bind(&row.status)
+    .bind(row.status.as_str())
     .bind(now_ms())
     .execute(db)
     .await
@@ -132,16 +149,26 @@ pub async fn list(
     Ok((rows, total))
 }
 
-pub async fn members(db: &Db, project_id: &str) -> Result<Vec<AccountRow>> {
-    Ok(sqlx::query_as::<_, AccountRow>(
-        "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, a.phone, \
-         a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, a.created_at, \
-         a.language, a.email_verified_at FROM project_members m JOIN accounts a ON a.id = m.account_id \
-         WHERE m.project_id = $1 ORDER BY m.added_at",
-    )
-    .bind(project_id)
-    .fetch_all(db)
-    .await?)
+/// The members of these projects, each in the order they joined: one query for a whole
+/// page of projects.
+#[tracing::instrument(skip_all)]
+pub async fn members_of(db: &Db, project_ids: &[&str]) -> Result<Vec<MemberRow>> {
+    if project_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT m.project_id, a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, \
+         a.use_mfa, a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, \
+         a.tenant_key, a.created_at, a.language, a.email_verified_at \
+         FROM project_members m JOIN accounts a ON a.id = m.account_id \
+         WHERE m.project_id IN ({}) ORDER BY m.added_at, a.id",
+        placeholders(project_ids.len())
+    );
+    let mut query = sqlx::query_as::<_, MemberRow>(sqlx::AssertSqlSafe(sql));
+    for id in project_ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
 }
 
 pub async fn is_member(db: &Db, project_id: &str, account_id: &str) -> Result<bool> {
@@ -187,10 +214,20 @@ pub async fn remove_member(db: &Db, project_id: &str, account_id: &str) -> Resul
     Ok(AccountChanged::of(account_id))
 }
 
-pub async fn event_count(db: &Db, project_id: &str) -> Result<i64> {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM events WHERE project_id = $1")
-        .bind(project_id)
-        .fetch_one(db)
-        .await?;
-    Ok(n)
+/// How many concerts each of these projects has (projects with none are absent): one
+/// query for a whole page.
+#[tracing::instrument(skip_all)]
+pub async fn event_counts(db: &Db, project_ids: &[&str]) -> Result<Vec<(String, i64)>> {
+    if project_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT project_id, COUNT(*) FROM events WHERE project_id IN ({}) GROUP BY project_id",
+        placeholders(project_ids.len())
+    );
+    let mut query = sqlx::query_as::<_, (String, i64)>(sqlx::AssertSqlSafe(sql));
+    for id in project_ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
 }

@@ -11,6 +11,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::db::Db;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
     pub event_id: String,
@@ -86,6 +88,17 @@ impl StreamAccess {
         let (session_id, token) = self.issue(event_id, ticket_id, expires_at);
         self.activate(ticket_id, &session_id);
         (session_id, token)
+    }
+
+    /// Load the stored sessions that still grant access into memory: at start, so
+    /// playlist URLs handed out before a restart keep working.
+    pub async fn restore(&self, db: &Db) -> crate::error::Result<usize> {
+        let sessions = super::store::live(db, crate::db::now_ms()).await?;
+        let count = sessions.len();
+        for (holder, session_id) in sessions {
+            self.activate(&holder, &session_id);
+        }
+        Ok(count)
     }
 
     /// End every session of a ticket (refund, cancellation).

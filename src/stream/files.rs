@@ -14,8 +14,8 @@ use bytes::Bytes;
 use super::access::Denied;
 use super::hub::Show;
 use super::segmenter::MediaFile;
-use crate::app::AppState;
 use crate::db::now_ms;
+use crate::state::AppState;
 
 /// `/stream/{token}/{file}`: exactly two segments after `/stream/`.
 pub fn is_stream_path(path: &str) -> bool {

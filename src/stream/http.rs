@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 
 use super::hub::Status;
 use super::{ingest, sessions};
-use crate::app::AppState;
 use crate::auth::extract::CurrentUser;
 use crate::db::iso8601;
 use crate::envelope::Api;
@@ -25,6 +24,7 @@ use crate::events;
 use crate::events::extract::{ManagedEvent, Refusal};
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 pub fn api_router() -> Router<AppState> {
     Router::new()

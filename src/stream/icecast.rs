@@ -15,10 +15,10 @@ use tokio_util::io::ReaderStream;
 use axum::http::StatusCode;
 
 use super::ingest;
-use crate::app::AppState;
 use crate::error::Error;
 use crate::i18n::Msg;
 use crate::net::ConnectionCap;
+use crate::state::AppState;
 
 const MAX_HEAD: usize = 16 * 1024;
 /// An encoder needs one connection; a few more cover reconnects racing the old one.

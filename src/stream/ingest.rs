@@ -13,11 +13,11 @@ use futures_util::{Stream, StreamExt};
 use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
 use super::transcode::{Output, Target, Transcoder};
-use crate::app::AppState;
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events_store;
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
 const TRANSCODE_KBPS: u32 = 128;

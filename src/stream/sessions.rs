@@ -1,17 +1,17 @@
 //! Listening sessions: who may open one (a ticket, or a pass covering the concert,
 //! inside [start − 15 min, start + 24 h]), and keeping each ticket's one live session
 //! across restarts. Serving never reads the database: the sessions live in
-//! `StreamAccess`'s memory, loaded from `listening_sessions` at start and written here
-//! when one opens.
+//! `StreamAccess`'s memory, loaded from `listening_sessions` at start (`StreamAccess::restore`)
+//! and written here when one opens.
 
 use super::access::pass_key;
 use super::store;
-use crate::app::AppState;
 use crate::commerce::store as commerce;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EARLY_ACCESS_MS, EventRow, EventStatus};
 use crate::i18n::Msg;
+use crate::state::AppState;
 
 /// What pays for listening to a concert.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,16 +96,6 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
         playlist_path: format!("/stream/{token}/index.m3u8"),
         expires_at,
     })
-}
-
-/// Load the stored sessions that still grant access into memory (at start).
-pub async fn restore(app: &AppState) -> Result<usize> {
-    let sessions = store::live(&app.db, now_ms()).await?;
-    let count = sessions.len();
-    for (holder, session_id) in sessions {
-        app.stream_access.activate(&holder, &session_id);
-    }
-    Ok(count)
 }
 
 /// End every listening session paid for by an account's tickets and passes (it was

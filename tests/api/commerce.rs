@@ -579,12 +579,11 @@ async fn the_payment_methods_list_the_test_provider_enabled_and_stripe_not_confi
     assert_eq!(methods["payload"][1]["configured"], false);
 }
 
-#[tokio::test]
-async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persian() {
-    let app = spawn_app().await;
+/// A fan's checkout asked for with a Persian dashboard: the test checkout's URL.
+async fn a_persian_checkout(app: &TestApp) -> String {
     let fans = app.fans(1).await;
     let (_, fan) = &fans[0];
-    let event = concert(&app, None, 900, HOUR_MS).await;
+    let event = concert(app, None, 900, HOUR_MS).await;
     app.post(&format!("/api/v1/cart/{event}"), json!({}), Some(fan))
         .await;
     let response = app
@@ -595,11 +594,23 @@ async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persi
         .send()
         .await
         .unwrap();
-    let url = response.json::<serde_json::Value>().await.unwrap()["payload"]
+    response.json::<serde_json::Value>().await.unwrap()["payload"]
         .as_str()
         .unwrap()
-        .to_owned();
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_test_checkout_is_sent_in_the_dashboards_language() {
+    let app = spawn_app().await;
+    let url = a_persian_checkout(&app).await;
     assert!(url.ends_with("&lang=ir"), "{url}");
+}
+
+#[tokio::test]
+async fn the_test_checkout_page_reads_right_to_left_in_persian() {
+    let app = spawn_app().await;
+    let url = a_persian_checkout(&app).await;
     let page = app
         .http
         .get(&url)
@@ -613,6 +624,12 @@ async fn the_test_checkout_speaks_the_dashboards_language_right_to_left_in_persi
         page.contains("dir=\"rtl\"") && page.contains("پرداخت Encore"),
         "{page}"
     );
+}
+
+#[tokio::test]
+async fn a_declined_card_on_the_persian_test_checkout_is_refused_in_persian() {
+    let app = spawn_app().await;
+    let url = a_persian_checkout(&app).await;
     let (path, token) = url.split_once("?token=").unwrap();
     let token = token.split('&').next().unwrap();
     let order = path.rsplit('/').next().unwrap();

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::helpers::*;
-use crate::live::{adts_file, stream_key};
+use crate::live::{adts_file, push_file, stream_key};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
 fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
@@ -301,15 +301,7 @@ async fn encore_push_sends_mp3_paced_by_its_frames() {
     )
     .unwrap();
     let started = std::time::Instant::now();
-    encore::stream::push::run(encore::config::PushArgs {
-        file,
-        event: event.clone(),
-        key,
-        server: app.url.clone(),
-        repeat: 1,
-    })
-    .await
-    .expect("push");
+    push_file(&app, &event, &key, &file).await;
     assert!(
         started.elapsed() >= Duration::from_millis(1_900),
         "real time, not as fast as possible"
@@ -329,33 +321,14 @@ async fn the_demo_file_in_media_is_pushed_then_decoded_whole_with_continuous_tim
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("media/demo.aac");
     let frames = encore::stream::adts::AdtsParser::new().push(&std::fs::read(&file).unwrap());
     let expected = frames.len() as f64 * 1024.0 / 48_000.0;
-    encore::stream::push::run(encore::config::PushArgs {
-        file,
-        event: event.clone(),
-        key,
-        server: app.url.clone(),
-        repeat: 1,
-    })
-    .await
-    .expect("push");
+    push_file(&app, &event, &key, &file).await;
     end_show(&app, &event).await;
     let seconds = heard_seconds(&app, &event).await;
     assert!((seconds - expected).abs() < 0.1, "{seconds} vs {expected}");
 
     let (_, fan) = &app.fans(1).await[0];
     assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
-    let (_, session) = app
-        .post(
-            &format!("/api/v1/stream/{event}/session"),
-            json!({}),
-            Some(fan),
-        )
-        .await;
-    let playlist = format!(
-        "{}{}",
-        app.url,
-        session["payload"]["playlistUrl"].as_str().unwrap()
-    );
+    let playlist = format!("{}{}", app.url, app.listen(&event, fan).await);
     let packets = tokio::task::spawn_blocking(move || {
         Command::new("ffprobe")
             .args(["-v", "error", "-select_streams", "a:0", "-show_entries"])

@@ -7,9 +7,9 @@ use std::time::Duration;
 use clap::Parser;
 use encore::accounts::model::{AccountRow, Password, PhoneNumber, Role};
 use encore::accounts::store;
-use encore::app::AppState;
 use encore::config::{Cli, Command, Config};
 use encore::crypto::{pkce_challenge, random_token};
+use encore::state::AppState;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Connection;
@@ -61,6 +61,8 @@ pub struct Options {
     pub sms_per_hour: Option<u32>,
     /// Wrong passwords an account takes per hour from unknown devices.
     pub account_failures_per_hour: u32,
+    /// Run the bus through the test Redis under this key prefix (unset: in process).
+    pub redis_prefix: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
             sms_countries: None,
             sms_per_hour: None,
             account_failures_per_hour: 100,
+            redis_prefix: None,
         }
     }
 }
@@ -100,6 +103,19 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
 }
 
 impl TestApp {
+    /// A second instance beside this one: its own data directory and ports, the same
+    /// database (and the same Redis when `redis_prefix` is set), as behind a load balancer.
+    /// They share the public URL too (the load balancer's): this one's.
+    pub async fn beside(&self) -> TestApp {
+        let data = tempfile::tempdir().expect("temp dir");
+        let public_url: &'static str = Box::leak(self.url.clone().into_boxed_str());
+        let options = Options {
+            public_url: Some(self.options.public_url.unwrap_or(public_url)),
+            ..self.options
+        };
+        start(data, self.database_url.clone(), options).await
+    }
+
     /// Stop this server and start a new one (new ports) on the same data directory and
     /// database: what a restart of the process keeps, and what it loses.
     pub async fn restart(self) -> TestApp {
@@ -180,6 +196,14 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     if let Some(countries) = options.sms_countries {
         args.extend(["--sms-countries".to_owned(), countries.to_owned()]);
     }
+    if let Some(prefix) = options.redis_prefix {
+        args.extend([
+            "--redis-url".to_owned(),
+            redis_url(),
+            "--redis-prefix".to_owned(),
+            prefix.to_owned(),
+        ]);
+    }
     if let Some(per_hour) = options.sms_per_hour {
         args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);
     }
@@ -209,6 +233,16 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         server,
         password_hash: tokio::sync::OnceCell::new(),
     }
+}
+
+/// The Redis the suite uses (`scripts/ensure-services.sh` starts it).
+pub fn redis_url() -> String {
+    std::env::var("ENCORE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
+}
+
+/// A key prefix no other test uses.
+pub fn redis_prefix() -> &'static str {
+    Box::leak(format!("encore-test:{}:", uuid::Uuid::new_v4().simple()).into_boxed_str())
 }
 
 async fn test_database_url(dir: &std::path::Path) -> String {
@@ -586,6 +620,21 @@ impl TestApp {
             .to_owned()
     }
 
+    /// An admin turns an account off (`PUT /accounts/{id}` with `enablement`).
+    pub async fn disable(&self, account_id: &str, admin_access: &str) -> (StatusCode, Value) {
+        let path = format!("/api/v1/accounts/{account_id}");
+        let body = json!({ "enablement": { "enabled": false } });
+        self.put(&path, body, admin_access).await
+    }
+
+    /// Ask for a password reset link for `email` from the web client; the answer is 200.
+    pub async fn forgot(&self, email: &str) {
+        let (status, body) = self
+            .oauth("forgot", json!({ "email": email, "client_id": WEB }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     pub async fn me(&self, token: &str) -> (StatusCode, Value) {
         self.get("/api/v1/accounts/userinfo/me", Some(token)).await
     }
@@ -744,6 +793,19 @@ impl TestApp {
         tokens.access_token
     }
 
+    /// Put `event` in the cart of `token` and check out: the hosted checkout's URL.
+    pub async fn open_checkout(&self, token: &str, event_id: &str) -> String {
+        let (status, body) = self
+            .post(&format!("/api/v1/cart/{event_id}"), json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (status, body) = self
+            .post("/api/v1/cart/checkout", json!({}), Some(token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["payload"].as_str().expect("checkout url").to_owned()
+    }
+
     /// Add to cart, check out, pay with `card`: answers the payment's status and body.
     pub async fn buy(&self, token: &str, event_id: &str, card: &str) -> (StatusCode, Value) {
         let (status, body) = self
@@ -872,20 +934,44 @@ pub async fn associate(
     phone: &str,
     enrolment_token: Option<&str>,
 ) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// [`associate`] asked in `language` (an Accept-Language value).
+pub async fn associate_in(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+    language: &str,
+) -> (StatusCode, Value) {
+    let response = associate_request(app, p, phone, enrolment_token)
+        .header("accept-language", language)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+fn associate_request(
+    app: &TestApp,
+    p: &Pending,
+    phone: &str,
+    enrolment_token: Option<&str>,
+) -> reqwest::RequestBuilder {
     let mut body = json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
                            "phone_number": phone, "client_id": WEB, "state": "as-1" });
     if let Some(token) = enrolment_token {
         body["enrolment_token"] = json!(token);
     }
-    let response = app
-        .http
+    app.http
         .post(format!("{}/api/v1/oauth2/associate", app.url))
         .bearer_auth(&p.mfa_token)
         .json(&body)
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
 }
 
 /// Finish a pending sign-in with the SMS `code`.

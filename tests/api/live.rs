@@ -59,26 +59,44 @@ async fn put_live(
         .status()
 }
 
+/// A concert five minutes away with a stream key, and two fans: one with a ticket, one
+/// without. The concert, the key, the ticket holder's token and the other fan's token.
+async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String, String) {
+    let event = concert(app, None, 500, 5 * 60_000).await;
+    let key = stream_key(app, &event).await;
+    let mut fans = app.fans(2).await;
+    let (_, no_ticket) = fans.pop().unwrap();
+    let (_, fan) = fans.pop().unwrap();
+    assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    (event, key, fan, no_ticket)
+}
+
+/// Two seconds of audio recorded for `event` straight into the server's hub, without an
+/// encoder or real-time pacing: enough for its playlist to exist.
+fn a_recorded_show(app: &TestApp, event: &str) {
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
+    let show = app.state.hub.show(event);
+    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+        panic!("claim")
+    };
+    show.feed(id, encore::stream::adts::AdtsParser::new().push(&bytes), 0)
+        .unwrap();
+}
+
+/// The status of a GET of `url`.
+async fn status_of(app: &TestApp, url: &str) -> StatusCode {
+    app.http.get(url).send().await.unwrap().status()
+}
+
+// One test walks a show from its push to its end: pushing takes four seconds of real
+// time, so the steps that need a live encoder share one push instead of repeating it.
 #[tokio::test]
-async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a_byte() {
+async fn a_pushed_show_is_heard_through_a_signed_playlist_with_continuous_timestamps() {
     let app = spawn_app().await;
     let media = tempfile::tempdir().unwrap();
     let file = adts_file(media.path(), 4);
-    let event = concert(&app, None, 500, 5 * 60_000).await;
-    let key = stream_key(&app, &event).await;
-    let fans = app.fans(2).await;
-    let (_, fan) = &fans[0];
-    let (_, no_ticket) = &fans[1];
-    assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
-
-    assert_eq!(
-        put_live(&app, &event, "wrong", "audio/aac", vec![0; 10]).await,
-        StatusCode::UNAUTHORIZED
-    );
-    assert_eq!(
-        put_live(&app, &event, &key, "video/mp4", vec![0; 10]).await,
-        StatusCode::UNSUPPORTED_MEDIA_TYPE
-    );
+    let (event, key, fan, _) = a_concert_with_a_ticket_holder(&app).await;
 
     let push = tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
         file: file.clone(),
@@ -94,7 +112,7 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
         "a second simultaneous publisher"
     );
 
-    let playlist = format!("{}{}", app.url, app.listen(&event, fan).await);
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
     // Blocking reload: ask for a part that does not exist yet; the answer lists it.
     let live = app
         .http
@@ -107,18 +125,12 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
     assert!(text.contains("seg2.1.m4s"), "{text}");
     assert!(text.contains("#EXT-X-PRELOAD-HINT"));
 
-    let (_, status) = app.get(&format!("/api/v1/events/{event}"), Some(fan)).await;
+    let (_, status) = app
+        .get(&format!("/api/v1/events/{event}"), Some(&fan))
+        .await;
     assert_eq!(status["payload"]["status"], "live");
     push.await.unwrap().expect("push");
-    let (status, _) = app
-        .post(&format!("/api/v1/events/{event}/end"), json!({}), Some(fan))
-        .await;
-    assert_eq!(status, StatusCode::FORBIDDEN, "fans cannot end a show");
-    let admin = {
-        app.account("admin@example.com", encore::accounts::model::Role::Admin)
-            .await;
-        app.sign_in("admin@example.com").await.access
-    };
+    let admin = app.an_admin().await;
     let (status, ended) = app
         .post(
             &format!("/api/v1/events/{event}/end"),
@@ -172,8 +184,43 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
             .all(|w| ((w[1] - w[0]) - 1024.0 / 48_000.0).abs() < 1e-4),
         "continuous timestamps"
     );
+}
 
-    // Nobody else gets a byte.
+#[tokio::test]
+async fn an_encoder_with_a_wrong_key_or_a_video_type_is_refused() {
+    let app = spawn_app().await;
+    let (event, key, _, _) = a_concert_with_a_ticket_holder(&app).await;
+    assert_eq!(
+        put_live(&app, &event, "wrong", "audio/aac", vec![0; 10]).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        put_live(&app, &event, &key, "video/mp4", vec![0; 10]).await,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+}
+
+#[tokio::test]
+async fn fans_cannot_end_a_show() {
+    let app = spawn_app().await;
+    let (event, _, fan, _) = a_concert_with_a_ticket_holder(&app).await;
+    a_recorded_show(&app, &event);
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            json!({}),
+            Some(&fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "fans cannot end a show");
+}
+
+#[tokio::test]
+async fn a_tampered_or_made_up_stream_address_gets_403_and_no_byte() {
+    let app = spawn_app().await;
+    let (event, _, fan, _) = a_concert_with_a_ticket_holder(&app).await;
+    a_recorded_show(&app, &event);
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
     let token_start = playlist.find("/stream/").unwrap() + "/stream/".len();
     let mut tampered = playlist.clone();
     let c = if &playlist[token_start..token_start + 1] == "A" {
@@ -191,36 +238,46 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{url}");
         assert!(response.bytes().await.unwrap().is_empty());
     }
+}
+
+#[tokio::test]
+async fn a_fan_without_a_ticket_gets_no_stream() {
+    let app = spawn_app().await;
+    let (event, _, _, no_ticket) = a_concert_with_a_ticket_holder(&app).await;
     let (status, _) = app
         .post(
             &format!("/api/v1/stream/{event}/session"),
             json!({}),
-            Some(no_ticket),
+            Some(&no_ticket),
         )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "no ticket, no stream");
-    // A second session on the same ticket ends the first.
-    let (_, again) = app
-        .post(
-            &format!("/api/v1/stream/{event}/session"),
-            json!({}),
-            Some(fan),
-        )
-        .await;
-    assert_eq!(
-        app.http.get(&playlist).send().await.unwrap().status(),
-        StatusCode::FORBIDDEN
-    );
-    let newer = format!(
-        "{}{}",
-        app.url,
-        again["payload"]["playlistUrl"].as_str().unwrap()
-    );
-    assert_eq!(
-        app.http.get(&newer).send().await.unwrap().status(),
-        StatusCode::OK
-    );
-    // A refund ends it too.
+}
+
+/// The ticket holder listening to a recorded show: the concert, the fan's token and the
+/// full playlist URL.
+async fn a_listening_fan(app: &TestApp) -> (String, String, String) {
+    let (event, _, fan, _) = a_concert_with_a_ticket_holder(app).await;
+    a_recorded_show(app, &event);
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    assert_eq!(status_of(app, &playlist).await, StatusCode::OK);
+    (event, fan, playlist)
+}
+
+#[tokio::test]
+async fn a_second_session_on_the_same_ticket_ends_the_first() {
+    let app = spawn_app().await;
+    let (event, fan, playlist) = a_listening_fan(&app).await;
+    let newer = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    assert_eq!(status_of(&app, &playlist).await, StatusCode::FORBIDDEN);
+    assert_eq!(status_of(&app, &newer).await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_refund_ends_the_listening_session() {
+    let app = spawn_app().await;
+    let (event, _, playlist) = a_listening_fan(&app).await;
+    let admin = app.an_admin().await;
     let order: (String,) = sqlx::query_as("SELECT order_id FROM tickets WHERE event_id = $1")
         .bind(&event)
         .fetch_one(app.db())
@@ -232,10 +289,7 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_and_nobody_else_gets_a
         Some(&admin),
     )
     .await;
-    assert_eq!(
-        app.http.get(&newer).send().await.unwrap().status(),
-        StatusCode::FORBIDDEN
-    );
+    assert_eq!(status_of(&app, &playlist).await, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
@@ -295,7 +349,8 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     );
 }
 
-async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
+/// Push `file` once with `encore push`, paced in real time, until it ends.
+pub(crate) async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
     encore::stream::push::run(encore::config::PushArgs {
         file: file.to_owned(),
         event: event.to_owned(),

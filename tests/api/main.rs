@@ -2,6 +2,7 @@
 //! Run on SQLite by default and on PostgreSQL with `ENCORE_TEST_DB=postgres`.
 
 mod accounts;
+mod bus;
 mod commerce;
 mod concurrency;
 mod envelope;
@@ -14,6 +15,7 @@ mod live;
 mod mfa;
 mod openapi;
 mod payments;
+mod projects;
 mod qr;
 mod rate_limits;
 mod reset;

@@ -50,19 +50,9 @@ async fn tickets_of(app: &TestApp, order: &str) -> i64 {
 #[tokio::test]
 async fn a_checkout_for_a_concert_cancelled_before_payment_cannot_be_paid() {
     let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in(&fan.login).await;
+    let (fan, tokens) = app.a_fan().await;
     let event = concert(&app, Some(10), 1500, 48 * HOUR_MS).await;
-    app.post(
-        &format!("/api/v1/cart/{event}"),
-        json!({}),
-        Some(&tokens.access),
-    )
-    .await;
-    let (_, checkout) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(&tokens.access))
-        .await;
-    let url = checkout["payload"].as_str().unwrap().to_owned();
+    let url = app.open_checkout(&tokens.access, &event).await;
     cancel(&app, &event).await;
 
     let (status, body) = app.pay(&url, CARD_OK).await;

@@ -1,21 +1,26 @@
 //! Findings of the security review (issue 11), each proven closed.
 
-use encore::accounts::model::Role;
+use encore::accounts::model::{AccountRow, Role};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
-#[tokio::test]
-async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held() {
-    let app = spawn_app_with(Options {
+async fn spawn_app_without_payments() -> TestApp {
+    spawn_app_with(Options {
         payments_off: true,
         ..Options::default()
     })
-    .await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in(&fan.login).await;
-    let event = concert(&app, Some(3), 1500, 48 * HOUR_MS).await;
+    .await
+}
+
+/// Without a payment provider, a signed-in fan puts a three-seat concert in the cart and
+/// tries to check out: the fan, the session, the concert and the checkout's answer.
+async fn a_checkout_without_a_provider(
+    app: &TestApp,
+) -> (AccountRow, Tokens, String, (StatusCode, Value)) {
+    let (fan, tokens) = app.a_fan().await;
+    let event = concert(app, Some(3), 1500, 48 * HOUR_MS).await;
     let (status, body) = app
         .post(
             &format!("/api/v1/cart/{event}"),
@@ -24,10 +29,16 @@ async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-
-    let (status, body) = app
+    let answer = app
         .post("/api/v1/cart/checkout", json!({}), Some(&tokens.access))
         .await;
+    (fan, tokens, event, answer)
+}
+
+#[tokio::test]
+async fn without_a_payment_provider_checkout_is_409_and_says_so() {
+    let app = spawn_app_without_payments().await;
+    let (_, _, _, (status, body)) = a_checkout_without_a_provider(&app).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["success"], false);
     assert!(
@@ -37,6 +48,12 @@ async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held
             .contains("Payments are not configured"),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn without_a_payment_provider_nothing_is_sold_or_held_and_the_cart_is_kept() {
+    let app = spawn_app_without_payments().await;
+    let (fan, tokens, event, _) = a_checkout_without_a_provider(&app).await;
     assert_eq!(
         app.count("SELECT COUNT(*) FROM orders WHERE account_id = $1", &fan.id)
             .await,
@@ -50,8 +67,11 @@ async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held
     );
     let (_, seats) = app.get(&format!("/api/v1/events/{event}"), None).await;
     assert_eq!(seats["payload"]["seatsLeft"], 3);
+}
 
-    // The test checkout cannot be reached either.
+#[tokio::test]
+async fn without_a_payment_provider_the_test_checkout_cannot_be_reached() {
+    let app = spawn_app_without_payments().await;
     let (status, _) = app
         .post(
             "/api/v1/payments/test/any-order",
@@ -64,16 +84,9 @@ async fn without_a_payment_provider_checkout_says_so_and_nothing_is_sold_or_held
 
 #[tokio::test]
 async fn the_payment_methods_page_shows_no_provider_enabled_when_none_is_configured() {
-    let app = spawn_app_with(Options {
-        payments_off: true,
-        ..Options::default()
-    })
-    .await;
-    app.account("admin@example.com", Role::Admin).await;
-    let admin = app.sign_in("admin@example.com").await;
-    let (status, body) = app
-        .get("/api/v1/payments/methods", Some(&admin.access))
-        .await;
+    let app = spawn_app_without_payments().await;
+    let admin = app.an_admin().await;
+    let (status, body) = app.get("/api/v1/payments/methods", Some(&admin)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let methods = body["payload"].as_array().unwrap();
     assert!(methods.iter().all(|m| m["enabled"] == false), "{body}");
@@ -216,54 +229,62 @@ async fn read_until_closed(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
     seen
 }
 
-#[tokio::test]
-async fn a_request_head_trickled_a_byte_at_a_time_is_cut_off_on_both_ports() {
-    use tokio::io::AsyncWriteExt;
-    let app = spawn_app_with(Options {
+async fn spawn_app_with_a_one_second_head_deadline() -> TestApp {
+    spawn_app_with(Options {
         request_head_seconds: 1,
         ..Options::default()
     })
-    .await;
-    let http = app.url.trim_start_matches("http://").to_owned();
-    for address in [http, app.ingest.clone()] {
-        let mut conn = tokio::net::TcpStream::connect(&address).await.unwrap();
-        let started = std::time::Instant::now();
-        conn.write_all(b"PUT /live/x HTTP/1.1\r\nX-Slow: ")
-            .await
-            .unwrap();
-        // 150 header bytes, one every 100 ms: 15 s, longer than any per-read timeout.
-        for _ in 0..150 {
-            if conn.write_all(b"a").await.is_err() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    .await
+}
+
+/// Trickle a request head to `address` a byte every 100 ms: the server's 1 s deadline for
+/// the whole head ends the connection long before the trickle does.
+async fn a_trickled_head_is_cut_off(address: &str) {
+    use tokio::io::AsyncWriteExt;
+    let mut conn = tokio::net::TcpStream::connect(address).await.unwrap();
+    let started = std::time::Instant::now();
+    conn.write_all(b"PUT /live/x HTTP/1.1\r\nX-Slow: ")
+        .await
+        .unwrap();
+    // 150 header bytes, one every 100 ms: 15 s, longer than any per-read timeout.
+    for _ in 0..150 {
+        if conn.write_all(b"a").await.is_err() {
+            break;
         }
-        read_until_closed(&mut conn).await;
-        // The 1 s deadline for the whole head ended it long before the trickle did.
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(8),
-            "{address}: {:?}",
-            started.elapsed()
-        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    read_until_closed(&mut conn).await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "{address}: {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_request_head_trickled_a_byte_at_a_time_is_cut_off_on_the_http_port() {
+    let app = spawn_app_with_a_one_second_head_deadline().await;
+    a_trickled_head_is_cut_off(app.url.trim_start_matches("http://")).await;
+}
+
+#[tokio::test]
+async fn a_request_head_trickled_a_byte_at_a_time_is_cut_off_on_the_ingest_port() {
+    let app = spawn_app_with_a_one_second_head_deadline().await;
+    a_trickled_head_is_cut_off(&app.ingest).await;
 }
 
 #[tokio::test]
 async fn an_idle_keep_alive_connection_is_closed() {
-    let app = spawn_app_with(Options {
-        request_head_seconds: 1,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_with_a_one_second_head_deadline().await;
     let mut conn = tokio::net::TcpStream::connect(app.url.trim_start_matches("http://"))
         .await
         .unwrap();
     read_until_closed(&mut conn).await;
 }
 
-#[tokio::test]
-async fn one_address_holds_only_its_share_of_connections() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// A server that lets one address hold three connections, and three held: the address
+/// and the connections.
+async fn three_connections_held() -> (TestApp, String, Vec<tokio::net::TcpStream>) {
     let app = spawn_app_with(Options {
         connections_per_ip: 3,
         ..Options::default()
@@ -274,6 +295,24 @@ async fn one_address_holds_only_its_share_of_connections() {
     for _ in 0..3 {
         held.push(tokio::net::TcpStream::connect(&address).await.unwrap());
     }
+    (app, address, held)
+}
+
+/// Ask `conn` for the health check and read the whole answer.
+async fn health_over(conn: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    conn.write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).await.unwrap();
+    answer
+}
+
+#[tokio::test]
+async fn a_connection_beyond_an_addresss_share_is_closed_without_an_answer() {
+    use tokio::io::AsyncWriteExt;
+    let (_app, address, _held) = three_connections_held().await;
     // The fourth is accepted by the kernel, then closed without an answer.
     let mut fourth = tokio::net::TcpStream::connect(&address).await.unwrap();
     fourth
@@ -281,25 +320,18 @@ async fn one_address_holds_only_its_share_of_connections() {
         .await
         .ok();
     assert!(read_until_closed(&mut fourth).await.is_empty());
+}
 
-    // A held connection is served, and one closed frees a place for a new one.
+#[tokio::test]
+async fn a_held_connection_is_served_and_closing_one_frees_a_place() {
+    let (_app, address, mut held) = three_connections_held().await;
     let mut first = held.remove(0);
-    first
-        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut answer = String::new();
-    first.read_to_string(&mut answer).await.unwrap();
+    let answer = health_over(&mut first).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     drop(first);
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let mut again = tokio::net::TcpStream::connect(&address).await.unwrap();
-    again
-        .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut answer = String::new();
-    again.read_to_string(&mut answer).await.unwrap();
+    let answer = health_over(&mut again).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
@@ -339,35 +371,41 @@ async fn every_page_and_answer_forbids_framing_referrers_and_foreign_scripts() {
     }
 }
 
+/// A fan's open test checkout: its URL.
+async fn a_test_checkout_url(app: &TestApp) -> String {
+    let (_, tokens) = app.a_fan().await;
+    let event = concert(app, None, 1500, 48 * HOUR_MS).await;
+    app.open_checkout(&tokens.access, &event).await
+}
+
+/// The script nonce a content security policy allows.
+fn nonce_of(csp: &str) -> String {
+    csp.split("script-src 'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .unwrap_or_else(|| panic!("no script nonce in {csp}"))
+        .to_owned()
+}
+
 #[tokio::test]
-async fn the_test_checkout_page_runs_only_its_own_nonced_script() {
+async fn the_test_checkout_page_sends_no_referrer() {
     let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in(&fan.login).await;
-    let event = concert(&app, None, 1500, 48 * HOUR_MS).await;
-    app.post(
-        &format!("/api/v1/cart/{event}"),
-        json!({}),
-        Some(&tokens.access),
-    )
-    .await;
-    let (_, checkout) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(&tokens.access))
-        .await;
-    let url = checkout["payload"].as_str().unwrap();
+    let url = a_test_checkout_url(&app).await;
     let response = app.http.get(url).send().await.unwrap();
-    let csp = header(&response, "content-security-policy").to_owned();
     assert_eq!(
         header(&response, "referrer-policy"),
         "no-referrer",
         "the URL holds a token"
     );
-    let nonce = csp
-        .split("script-src 'nonce-")
-        .nth(1)
-        .and_then(|rest| rest.split('\'').next())
-        .unwrap_or_else(|| panic!("no script nonce in {csp}"))
-        .to_owned();
+}
+
+#[tokio::test]
+async fn the_test_checkout_page_runs_only_its_own_nonced_script() {
+    let app = spawn_app().await;
+    let url = a_test_checkout_url(&app).await;
+    let response = app.http.get(url).send().await.unwrap();
+    let csp = header(&response, "content-security-policy").to_owned();
+    let nonce = nonce_of(&csp);
     assert!(csp.starts_with("default-src 'none'"), "{csp}");
     let html = response.text().await.unwrap();
     assert!(
@@ -375,8 +413,15 @@ async fn the_test_checkout_page_runs_only_its_own_nonced_script() {
         "{html}"
     );
     assert_eq!(html.matches("<script").count(), 1);
-    // A new page, a new nonce.
-    let again = app.http.get(url).send().await.unwrap();
+}
+
+#[tokio::test]
+async fn each_test_checkout_page_has_a_new_nonce() {
+    let app = spawn_app().await;
+    let url = a_test_checkout_url(&app).await;
+    let first = app.http.get(&url).send().await.unwrap();
+    let nonce = nonce_of(header(&first, "content-security-policy"));
+    let again = app.http.get(&url).send().await.unwrap();
     assert!(!header(&again, "content-security-policy").contains(&nonce));
 }
 
@@ -478,16 +523,14 @@ async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
 }
 
 #[tokio::test]
-async fn only_staff_read_the_versions_on_the_about_page() {
+async fn visitors_and_fans_read_the_licences_on_the_about_page_without_versions() {
     let app = spawn_app().await;
-    app.account("fan@example.com", Role::User).await;
-    app.account("boss@example.com", Role::Sa).await;
-    let fan = app.sign_in("fan@example.com").await;
+    let (_, fan) = app.a_fan().await;
     for token in [None, Some(fan.access.as_str())] {
         let (status, about) = app.get("/api/v1/about", token).await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(about["payload"]["version"], serde_json::Value::Null);
-        assert_eq!(about["payload"]["build"], serde_json::Value::Null);
+        assert_eq!(about["payload"]["version"], Value::Null);
+        assert_eq!(about["payload"]["build"], Value::Null);
         let licenses = about["payload"]["licenses"].as_array().unwrap();
         assert!(!licenses.is_empty(), "licences are for everyone");
         assert!(
@@ -496,7 +539,12 @@ async fn only_staff_read_the_versions_on_the_about_page() {
             licenses[0]
         );
     }
-    let boss = app.sign_in("boss@example.com").await;
+}
+
+#[tokio::test]
+async fn staff_read_the_versions_on_the_about_page() {
+    let app = spawn_app().await;
+    let (_, boss) = app.signed_in("boss@example.com", Role::Sa).await;
     let (_, about) = app.get("/api/v1/about", Some(&boss.access)).await;
     assert!(about["payload"]["version"].is_string());
     assert!(about["payload"]["licenses"][0]["version"].is_string());
@@ -526,21 +574,30 @@ async fn a_drafts_listening_session_is_not_found_like_a_missing_concert() {
     }
 }
 
+/// A client error answered in the envelope (`success: false`); `what` names the case.
+async fn a_client_error_in_the_envelope(response: reqwest::Response, what: &str) {
+    let status = response.status();
+    let body: Value = response.json().await.unwrap_or_default();
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(body["success"], false, "{what}: {body}");
+}
+
 #[tokio::test]
-async fn malformed_paths_and_uploads_are_answered_in_the_envelope() {
+async fn a_path_of_invalid_utf8_is_answered_in_the_envelope() {
     let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in(&fan.login).await;
     let response = app
         .http
         .get(format!("{}/api/v1/events/%FF%FE", app.url))
         .send()
         .await
         .unwrap();
-    let status = response.status();
-    let body: serde_json::Value = response.json().await.unwrap_or_default();
-    assert!(status.is_client_error(), "{status}");
-    assert_eq!(body["success"], false, "invalid UTF-8 in a path: {body}");
+    a_client_error_in_the_envelope(response, "invalid UTF-8 in a path").await;
+}
+
+#[tokio::test]
+async fn an_upload_with_a_bad_multipart_boundary_is_answered_in_the_envelope() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
     let response = app
         .http
         .post(format!("{}/api/v1/accounts/{}/avatar", app.url, fan.id))
@@ -550,8 +607,5 @@ async fn malformed_paths_and_uploads_are_answered_in_the_envelope() {
         .send()
         .await
         .unwrap();
-    let status = response.status();
-    let body: serde_json::Value = response.json().await.unwrap_or_default();
-    assert!(status.is_client_error(), "{status}");
-    assert_eq!(body["success"], false, "a bad multipart boundary: {body}");
+    a_client_error_in_the_envelope(response, "a bad multipart boundary").await;
 }

@@ -279,9 +279,9 @@ async fn an_expired_code_is_refused() {
     );
 }
 
-#[tokio::test]
-async fn another_clients_code_is_refused() {
-    let app = spawn_app().await;
+/// A confidential client "partner" registered beside the web client, and a code the web
+/// client was given for the fan: the code and its verifier.
+async fn a_web_code_beside_a_partner(app: &TestApp) -> (String, String) {
     app.account("fan@example.com", Role::User).await;
     encore::auth::clients::register_confidential(
         app.db(),
@@ -292,7 +292,13 @@ async fn another_clients_code_is_refused() {
     )
     .await
     .unwrap();
-    let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
+    app.code_for("fan@example.com", PASSWORD).await
+}
+
+#[tokio::test]
+async fn a_basic_header_and_a_body_naming_different_clients_are_refused_outright() {
+    let app = spawn_app().await;
+    let (code, verifier) = a_web_code_beside_a_partner(&app).await;
     let (status, body) = app
         .oauth(
             "token",
@@ -300,8 +306,14 @@ async fn another_clients_code_is_refused() {
                     "code_verifier": verifier, "client_id": "partner", "client_secret": "partner-secret" }),
         )
         .await;
-    // The Basic header names encore-web while the body names partner: refused outright.
+    // The Basic header names encore-web while the body names partner.
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+}
+
+#[tokio::test]
+async fn another_clients_code_is_refused() {
+    let app = spawn_app().await;
+    let (code, verifier) = a_web_code_beside_a_partner(&app).await;
     let (status, body) = app
         .send_raw_token(json!({ "grant_type": "authorization_code", "code": code,
             "redirect_uri": app.redirect_uri(), "code_verifier": verifier,

@@ -82,7 +82,7 @@ async fn the_fourth_sms_to_one_number_within_an_hour_is_refused_even_from_other_
 }
 
 #[tokio::test]
-async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_at_associate() {
+async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change() {
     let app = spawn_app_with(Options {
         sms_countries: Some("GB,BR"),
         ..Options::default()
@@ -98,32 +98,26 @@ async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_
     assert_eq!(pending_codes(&app, &who.0).await, 0, "no code stored");
     let (status, body, _) = start_phone_change(&app, &who, UK).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+}
 
+#[tokio::test]
+async fn a_number_outside_the_country_allow_list_is_refused_at_associate_without_spending_the_link()
+{
+    let app = spawn_app_with(Options {
+        sms_countries: Some("GB,BR"),
+        ..Options::default()
+    })
+    .await;
     // Enrolment at sign-in: refused, and the challenge holds no code.
     app.account_with("mfa@example.com", Role::User, None, true)
         .await;
-    let (code, verifier) = app.code_for("mfa@example.com", PASSWORD).await;
-    let (_, body) = app.exchange(&code, &verifier).await;
-    let mfa_token = body["payload"]["mfa_token"].as_str().unwrap().to_owned();
-    let associate = |phone: &'static str, enrolment_token: Option<String>| {
-        app.http
-            .post(format!("{}/api/v1/oauth2/associate", app.url))
-            .bearer_auth(&mfa_token)
-            .header("accept-language", "es")
-            .json(
-                &json!({ "authenticator_types": ["oob"], "oob_channels": ["sms"],
-                           "phone_number": phone, "client_id": WEB, "state": "as-1",
-                           "enrolment_token": enrolment_token }),
-            )
-            .send()
-    };
+    let pending = e108(&app, "mfa@example.com").await;
     // Enrolment takes the link e-mailed to the owner (finding 6).
-    let response = associate(UK, None).await.unwrap();
-    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let (status, _) = associate_in(&app, &pending, UK, None, "es").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
     let link = link_token(&app.outbox_message("mfa@example.com", "email").await);
-    let response = associate(US, Some(link.clone())).await.unwrap();
-    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body: Value = response.json().await.unwrap();
+    let (status, body) = associate_in(&app, &pending, US, Some(&link), "es").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         body["error"],
         encore::i18n::Msg::SmsCountryNotAllowed.render(encore::i18n::Lang::Es)
@@ -138,8 +132,8 @@ async fn a_number_outside_the_country_allow_list_is_refused_at_phone_change_and_
     settle().await;
     assert!(app.outbox_to(US, "sms").is_empty());
     // The refused number did not spend the link: another number may use it.
-    let response = associate(UK, Some(link)).await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
+    let (status, _) = associate_in(&app, &pending, UK, Some(&link), "es").await;
+    assert_eq!(status, StatusCode::OK);
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! sign-in, take the current password; a new e-mail waits for its own proof; a QR
 //! sign-in shows device, place and a number to match.
 
-use encore::accounts::model::Role;
+use encore::accounts::model::{AccountRow, Role};
 use encore::i18n::{Lang, Msg};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -197,7 +197,9 @@ async fn a_session_without_the_second_factor_cannot_change_the_phone_of_an_mfa_a
         .execute(app.db())
         .await
         .unwrap();
-    app.state.sessions.forget_account(&owner.id);
+    app.state
+        .sessions
+        .forget(&encore::accounts::model::AccountChanged::of(&owner.id));
     let (status, body) = app
         .post(
             &format!("/api/v1/accounts/{}/phone", owner.id),
@@ -212,81 +214,92 @@ async fn a_session_without_the_second_factor_cannot_change_the_phone_of_an_mfa_a
 
 // ------------------------------------------------------------ 7: step-up on changes
 
-#[tokio::test]
-async fn email_phone_and_mfa_changes_without_or_with_a_wrong_password_are_refused_and_nothing_is_stored()
- {
-    let app = spawn_app().await;
+/// A fan with a verified phone and no second factor, signed in.
+async fn a_fan_with_a_phone(app: &TestApp) -> (AccountRow, Tokens) {
     let fan = app
         .account_with("fan@example.com", Role::User, Some(PHONE), false)
         .await;
     let tokens = app.sign_in("fan@example.com").await;
-    let me = format!("/api/v1/accounts/{}", fan.id);
+    (fan, tokens)
+}
 
-    for (password, msg) in [
-        (None, Msg::CurrentPasswordRequired),
-        (Some(WRONG), Msg::CurrentPasswordIncorrect),
-    ] {
-        let with = |mut body: Value| {
-            if let Some(p) = password {
-                body["currentPassword"] = json!(p);
-            }
-            body
-        };
-        let (status, body) = app
-            .put(
-                &me,
-                with(json!({ "login": "thief@example.com" })),
-                &tokens.access,
-            )
-            .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        error_is(&body, msg);
-        let (status, body) = app
-            .put(
-                &me,
-                with(json!({ "enablement": { "useMFA": true } })),
-                &tokens.access,
-            )
-            .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        error_is(&body, msg);
-        let (status, body) = app
-            .post(
-                &format!("{me}/changemfa"),
-                with(json!({ "useMFA": true })),
-                Some(&tokens.access),
-            )
-            .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        error_is(&body, msg);
-        let (status, body) = app
-            .post(
-                &format!("{me}/phone"),
-                with(json!({ "phone": "+15550100999" })),
-                Some(&tokens.access),
-            )
-            .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        error_is(&body, msg);
-        let (status, body) = delete_with(
-            &app,
-            &format!("{me}/phone"),
-            with(json!({})),
+/// Each of the five changes (login, MFA by update and by changemfa, a new phone, removing
+/// the phone) with `password` is refused with `msg`, and nothing is stored or sent.
+async fn every_change_is_refused(app: &TestApp, password: Option<&str>, msg: Msg) {
+    let (fan, tokens) = a_fan_with_a_phone(app).await;
+    let me = format!("/api/v1/accounts/{}", fan.id);
+    let with = |mut body: Value| {
+        if let Some(p) = password {
+            body["currentPassword"] = json!(p);
+        }
+        body
+    };
+    let (status, body) = app
+        .put(
+            &me,
+            with(json!({ "login": "thief@example.com" })),
             &tokens.access,
         )
         .await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-        error_is(&body, msg);
-    }
-    assert_eq!(stored_login(&app, &fan.id).await, "fan@example.com");
-    assert_eq!(stored_mfa(&app, &fan.id).await, 0);
-    assert_eq!(stored_phone(&app, &fan.id).await.as_deref(), Some(PHONE));
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+    let (status, body) = app
+        .put(
+            &me,
+            with(json!({ "enablement": { "useMFA": true } })),
+            &tokens.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+    let (status, body) = app
+        .post(
+            &format!("{me}/changemfa"),
+            with(json!({ "useMFA": true })),
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+    let (status, body) = app
+        .post(
+            &format!("{me}/phone"),
+            with(json!({ "phone": "+15550100999" })),
+            Some(&tokens.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+    let (status, body) =
+        delete_with(app, &format!("{me}/phone"), with(json!({})), &tokens.access).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+
+    assert_eq!(stored_login(app, &fan.id).await, "fan@example.com");
+    assert_eq!(stored_mfa(app, &fan.id).await, 0);
+    assert_eq!(stored_phone(app, &fan.id).await.as_deref(), Some(PHONE));
     assert!(app.outbox_to("thief@example.com", "email").is_empty());
     assert!(app.outbox_to("+15550100999", "sms").is_empty());
+}
 
-    // Five wrong passwords slow this source down for a moment (finding 11's throttle).
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
-    // Confirming a new phone takes the password too.
+#[tokio::test]
+async fn email_phone_and_mfa_changes_without_the_current_password_are_refused_and_nothing_is_stored()
+ {
+    let app = spawn_app().await;
+    every_change_is_refused(&app, None, Msg::CurrentPasswordRequired).await;
+}
+
+#[tokio::test]
+async fn email_phone_and_mfa_changes_with_a_wrong_password_are_refused_and_nothing_is_stored() {
+    let app = spawn_app().await;
+    every_change_is_refused(&app, Some(WRONG), Msg::CurrentPasswordIncorrect).await;
+}
+
+#[tokio::test]
+async fn confirming_a_new_phone_takes_the_current_password() {
+    let app = spawn_app().await;
+    let (fan, tokens) = a_fan_with_a_phone(&app).await;
+    let me = format!("/api/v1/accounts/{}", fan.id);
     let (status, body) = app
         .post(
             &format!("{me}/phone"),
@@ -318,11 +331,15 @@ async fn email_phone_and_mfa_changes_without_or_with_a_wrong_password_are_refuse
         stored_phone(&app, &fan.id).await.as_deref(),
         Some("+15550100999")
     );
+}
 
-    // With the password, MFA goes on (there is a phone) and the phone comes off.
+#[tokio::test]
+async fn with_the_current_password_mfa_goes_on_for_an_account_with_a_phone() {
+    let app = spawn_app().await;
+    let (fan, tokens) = a_fan_with_a_phone(&app).await;
     let (status, body) = app
         .post(
-            &format!("{me}/changemfa"),
+            &format!("/api/v1/accounts/{}/changemfa", fan.id),
             json!({ "useMFA": true, "currentPassword": PASSWORD }),
             Some(&tokens.access),
         )
@@ -368,25 +385,49 @@ async fn an_admin_changing_another_account_gives_their_own_password() {
     assert_eq!(stored_mfa(&app, &fan.id).await, 1);
 }
 
-#[tokio::test]
-async fn a_new_login_email_waits_for_the_new_address_to_verify_and_the_old_one_is_told() {
-    let app = spawn_app().await;
-    let fan = app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in("fan@example.com").await;
+/// A fan, signed in, who asked to change their login to `new` (with the password): the
+/// account, the session and the answer.
+async fn a_login_change_to(app: &TestApp, new: &str) -> (AccountRow, Tokens, Value) {
+    let (fan, tokens) = app.a_fan().await;
     let (status, body) = app
         .put(
             &format!("/api/v1/accounts/{}", fan.id),
-            json!({ "login": "New@Example.com", "currentPassword": PASSWORD }),
+            json!({ "login": new, "currentPassword": PASSWORD }),
             &tokens.access,
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    (fan, tokens, body)
+}
+
+/// The confirmation link's token e-mailed to `to`.
+async fn confirm_token_sent_to(app: &TestApp, to: &str) -> String {
+    link_token(&app.outbox_message(to, "email").await)
+}
+
+async fn confirm_email(app: &TestApp, token: &str) -> (StatusCode, Value) {
+    app.oauth(
+        "confirm-email",
+        json!({ "token": token, "client_id": WEB, "state": "c-1" }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_new_login_email_waits_for_the_new_address_to_verify() {
+    let app = spawn_app().await;
+    let (fan, tokens, body) = a_login_change_to(&app, "New@Example.com").await;
     assert_eq!(body["payload"]["login"], "fan@example.com");
     assert_eq!(body["payload"]["pendingLogin"], "new@example.com");
     assert_eq!(stored_login(&app, &fan.id).await, "fan@example.com");
     let (_, me) = app.me(&tokens.access).await;
     assert_eq!(me["payload"][0]["pendingLogin"], "new@example.com");
+}
 
+#[tokio::test]
+async fn the_old_address_is_told_of_a_new_login_email_without_a_link() {
+    let app = spawn_app().await;
+    a_login_change_to(&app, "New@Example.com").await;
     let notice = app.outbox_message("fan@example.com", "email").await;
     assert_eq!(
         notice["subject"],
@@ -397,6 +438,12 @@ async fn a_new_login_email_waits_for_the_new_address_to_verify_and_the_old_one_i
         !notice["body"].as_str().unwrap().contains("token="),
         "the old address gets no link"
     );
+}
+
+#[tokio::test]
+async fn the_new_address_is_sent_a_link_to_confirm_it() {
+    let app = spawn_app().await;
+    a_login_change_to(&app, "New@Example.com").await;
     let mail = app.outbox_message("new@example.com", "email").await;
     assert_eq!(mail["subject"], Msg::EmailChangeSubject.render(Lang::Gb));
     assert!(
@@ -405,21 +452,22 @@ async fn a_new_login_email_waits_for_the_new_address_to_verify_and_the_old_one_i
             .unwrap()
             .contains(&format!("{}/auth/confirm-email?token=", app.url))
     );
-    let token = link_token(&mail);
+}
 
-    let confirm = |token: String| {
-        let app = &app;
-        async move {
-            app.oauth(
-                "confirm-email",
-                json!({ "token": token, "client_id": WEB, "state": "c-1" }),
-            )
-            .await
-        }
-    };
-    let (status, body) = confirm("made-up".into()).await;
+#[tokio::test]
+async fn a_made_up_email_confirmation_token_is_refused() {
+    let app = spawn_app().await;
+    a_login_change_to(&app, "New@Example.com").await;
+    let (status, body) = confirm_email(&app, "made-up").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    let (status, body) = confirm(token.clone()).await;
+}
+
+#[tokio::test]
+async fn confirming_the_new_address_makes_it_the_login_once_only() {
+    let app = spawn_app().await;
+    let (fan, tokens, _) = a_login_change_to(&app, "New@Example.com").await;
+    let token = confirm_token_sent_to(&app, "new@example.com").await;
+    let (status, body) = confirm_email(&app, &token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["state"], "c-1");
     assert_eq!(stored_login(&app, &fan.id).await, "new@example.com");
@@ -431,21 +479,22 @@ async fn a_new_login_email_waits_for_the_new_address_to_verify_and_the_old_one_i
             .is_none_or(Value::is_null)
     );
     app.sign_in("new@example.com").await;
-    assert_eq!(confirm(token).await.0, StatusCode::BAD_REQUEST, "once only");
+    assert_eq!(
+        confirm_email(&app, &token).await.0,
+        StatusCode::BAD_REQUEST,
+        "once only"
+    );
+}
 
-    // Taken meanwhile: 409, and the login stays.
-    let tokens = app.sign_in("new@example.com").await;
-    app.put(
-        &format!("/api/v1/accounts/{}", fan.id),
-        json!({ "login": "late@example.com", "currentPassword": PASSWORD }),
-        &tokens.access,
-    )
-    .await;
-    let token = link_token(&app.outbox_message("late@example.com", "email").await);
+#[tokio::test]
+async fn a_new_login_email_taken_before_it_is_confirmed_is_409_and_the_login_stays() {
+    let app = spawn_app().await;
+    let (fan, _, _) = a_login_change_to(&app, "late@example.com").await;
+    let token = confirm_token_sent_to(&app, "late@example.com").await;
     app.account("late@example.com", Role::User).await;
-    let (status, body) = confirm(token).await;
+    let (status, body) = confirm_email(&app, &token).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    assert_eq!(stored_login(&app, &fan.id).await, "new@example.com");
+    assert_eq!(stored_login(&app, &fan.id).await, "fan@example.com");
 }
 
 // ---------------------------------------------------------------------- 7: QR approval
