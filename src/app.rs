@@ -105,8 +105,8 @@ pub fn api_routers(
         .merge(crate::notifications::router().into())
         .merge(crate::projects::router().into())
         .merge(crate::events::router().into())
-        .merge(crate::commerce::router().into())
-        .merge(crate::stream::http::api_router().into())
+        .merge(crate::commerce::router())
+        .merge(crate::stream::http::api_router())
         .split_for_parts();
     let (oauth, oauth_doc) = OpenApiRouter::from(crate::auth::router()).split_for_parts();
     let document = crate::openapi::finish(

@@ -129,6 +129,9 @@ impl Modify for CommonFailures {
         );
         for (path, item) in doc.paths.paths.iter_mut() {
             let has_id = path.contains('{');
+            // The ingest and the HLS files answer plain text or bytes, never the envelope:
+            // each lists its own statuses.
+            let enveloped = !(path.starts_with("/live/") || path.starts_with("/stream/"));
             for op in [
                 &mut item.get,
                 &mut item.put,
@@ -139,7 +142,9 @@ impl Modify for CommonFailures {
             .into_iter()
             .flatten()
             {
-                add_common_failures(op, has_id);
+                if enveloped {
+                    add_common_failures(op, has_id);
+                }
                 qualify_operation_id(op);
             }
         }
@@ -201,7 +206,13 @@ fn add_common_failures(op: &mut Operation, has_id: bool) {
             `Accept-Language` (en, de, fr, es, fa). See docs/api-contract.md for the flows.",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
     ),
-    paths(serve),
+    // Outside the API: the encoder ingest and the signed HLS files (stream).
+    paths(
+        serve,
+        crate::stream::http::ingest,
+        crate::stream::files::playlist_path,
+        crate::stream::files::media_path
+    ),
     tags(
         (name = "meta", description = "Health, version, licences, the dev outbox."),
         (name = "oauth", description = "Sign-in (OAuth 2.1 with PKCE), tokens, password and e-mail links."),
@@ -246,4 +257,30 @@ pub async fn serve(Extension(Document(json)): Extension<Document>) -> Response {
 pub fn pretty(oauth_prefix: &str) -> serde_json::Result<String> {
     let (_, _, document) = crate::app::api_routers(oauth_prefix);
     serde_json::to_string_pretty(&document)
+}
+
+/// What `str::trim` and `char::is_whitespace` take for white space (Unicode White_Space),
+/// as the body of a regex class: documented patterns must agree with the server's trim.
+pub const WHITE_SPACE: &str =
+    r"\t\n\x0B\x0C\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
+
+/// A text field the server trims before it checks it: at most `max` characters and, when
+/// `required`, not blank; `null` allowed when `nullable` (an absent change).
+pub fn trimmed_text(max: usize, required: bool, nullable: bool) -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let types = if nullable {
+        SchemaType::from_iter([Type::String, Type::Null])
+    } else {
+        SchemaType::new(Type::String)
+    };
+    let text = ObjectBuilder::new()
+        .schema_type(types)
+        .max_length(Some(max));
+    if required {
+        text.min_length(Some(1))
+            .pattern(Some(format!("[^{WHITE_SPACE}]")))
+            .build()
+    } else {
+        text.build()
+    }
 }

@@ -6,6 +6,8 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::path::{Parameter, ParameterIn};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::envelope::QueryParams;
 use crate::error::{Error, Result};
@@ -49,11 +51,22 @@ impl Paging {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct PageParams {
+    /// The page, from 1 (below 1 reads as 1); past 1,000,000 is refused.
+    #[param(maximum = 1_000_000)]
     page: Option<i64>,
+    /// Items per page: default 10, brought into 1–100.
     page_size: Option<i64>,
+}
+
+/// `page` and `pageSize`, for the `params(...)` of every list.
+impl IntoParams for Paging {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        PageParams::into_params(parameter_in)
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Paging {
@@ -67,7 +80,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Paging {
 }
 
 /// One page of a list: `{ items, total, page, pageSize }`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Page<T> {
     pub items: Vec<T>,

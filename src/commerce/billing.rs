@@ -7,12 +7,13 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::accounts::model::Email;
 use crate::auth::extract::Staff;
 use crate::crypto::DataKey;
 use crate::db::now_ms;
-use crate::envelope::{Api, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -23,8 +24,10 @@ use super::store;
 /// The associated data the account number is sealed under.
 const ACCOUNT_NUMBER: &str = "billing_profile.account_number";
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The organiser's billing address.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BillingAddress)]
 pub struct Address {
     name: String,
     email: String,
@@ -34,26 +37,134 @@ pub struct Address {
     company: String,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The organiser's bank details.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BankDetails)]
 pub struct Bank {
     bank_name: String,
     account_name: String,
+    /// `12-34-56`, or empty.
     sort_code: String,
-    /// Shown masked (`•••• 1234`); send it back masked to keep it unchanged.
+    /// Masked: `•••• 1234`.
     account_number: String,
     /// The stored number cannot be decrypted (the data key changed): shown as `••••`,
     /// kept as stored until a new number is entered.
-    #[serde(skip_deserializing)]
     account_number_unavailable: bool,
     notes: String,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The organiser's billing details (the billing page's two tabs).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Billing {
     address: Address,
     bank: Bank,
+}
+
+/// A new billing address. Lengths are counted once trimmed; a field left out is empty.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BillingAddressInput)]
+pub struct AddressInput {
+    /// Required: not blank.
+    #[serde(default)]
+    #[schema(schema_with = name_text, required = true)]
+    name: String,
+    /// An e-mail address, or blank.
+    #[serde(default)]
+    #[schema(schema_with = optional_email)]
+    email: String,
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    address: String,
+    #[serde(default)]
+    #[schema(max_length = 120)]
+    city: String,
+    #[serde(default)]
+    #[schema(max_length = 120)]
+    country: String,
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    company: String,
+}
+
+/// New bank details. Lengths are counted once trimmed; a field left out is empty.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BankDetailsInput)]
+pub struct BankInput {
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    bank_name: String,
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    account_name: String,
+    /// Six digits (any separators), or blank.
+    #[serde(default)]
+    #[schema(schema_with = sort_code_text)]
+    sort_code: String,
+    /// 6–34 letters or digits (white space ignored), or blank; the masked value as
+    /// shown (with `•`) keeps the stored number.
+    #[serde(default)]
+    #[schema(schema_with = account_number_text)]
+    account_number: String,
+    #[serde(default)]
+    #[schema(max_length = 2000)]
+    notes: String,
+}
+
+/// New billing details: both tabs, saved together.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = BillingInput)]
+pub struct BillingInput {
+    /// Required: its name is.
+    #[serde(default)]
+    #[schema(required = true)]
+    address: AddressInput,
+    #[serde(default)]
+    bank: BankInput,
+}
+
+fn name_text() -> utoipa::openapi::Object {
+    crate::openapi::trimmed_text(200, true, false)
+}
+
+fn blank() -> String {
+    format!("[{}]*", crate::openapi::WHITE_SPACE)
+}
+
+fn text_matching(pattern: String) -> utoipa::openapi::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(pattern))
+        .build()
+}
+
+fn optional_email() -> utoipa::openapi::schema::Schema {
+    utoipa::openapi::schema::AnyOfBuilder::new()
+        .item(text_matching(format!("^{}$", blank())))
+        .item(
+            utoipa::openapi::schema::ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::Type::String)
+                .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                    utoipa::openapi::KnownFormat::Email,
+                )))
+                .max_length(Some(254)),
+        )
+        .into()
+}
+
+fn sort_code_text() -> utoipa::openapi::Object {
+    text_matching(format!("^({}|[^0-9]*([0-9][^0-9]*){{6}})$", blank()))
+}
+
+fn account_number_text() -> utoipa::openapi::Object {
+    let space = format!("[{}]", crate::openapi::WHITE_SPACE);
+    text_matching(format!(
+        "^([\\s\\S]*•[\\s\\S]*|({space}*[A-Za-z0-9]){{6,34}}{space}*|{space}*)$"
+    ))
 }
 
 pub fn mask_account(number: &str) -> String {
@@ -113,6 +224,10 @@ fn view(row: Row, number: Option<&str>) -> Billing {
     }
 }
 
+/// The organiser's billing address and bank details (the account number masked), for
+/// staff (admin, sa).
+#[utoipa::path(get, path = "/payments/billing", tag = "commerce", security(("bearer" = [])),
+    responses((status = 200, description = "The billing details.", body = Envelope<Billing>)))]
 pub async fn show(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Billing>> {
     let row = load(&app).await?;
     let number = reveal(&app, &row.account_number);
@@ -129,10 +244,15 @@ fn limit(value: &str, field: &str, max: usize) -> Result<String> {
     Ok(value.to_owned())
 }
 
+/// Replace the organiser's billing address and bank details, for staff (admin, sa). An
+/// account number sent back masked keeps the stored one; a new one is sealed at rest.
+#[utoipa::path(put, path = "/payments/billing", tag = "commerce", security(("bearer" = [])),
+    request_body = BillingInput,
+    responses((status = 200, description = "The saved details (the account number masked).", body = Envelope<Billing>)))]
 pub async fn save(
     State(app): State<AppState>,
     Staff(_): Staff,
-    JsonBody(input): JsonBody<Billing>,
+    JsonBody(input): JsonBody<BillingInput>,
 ) -> Result<Api<Billing>> {
     let current = load(&app).await?;
     let a = &input.address;

@@ -1,6 +1,7 @@
 //! The cart (spec section 7): one ticket per concert per account, passes beside them.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
@@ -13,12 +14,14 @@ use super::plans::{self, Plan};
 use super::store;
 use crate::i18n::Msg;
 
-#[derive(Debug, Serialize)]
+/// One entry of a cart: a concert (`event`) or a pass (`plan`), as `kind` says.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
     pub kind: ItemKind,
     pub event: Option<Event>,
     pub plan: Option<Plan>,
+    #[schema(format = DateTime)]
     pub added_at: String,
 }
 

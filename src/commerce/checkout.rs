@@ -9,11 +9,12 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::crypto::{constant_time_eq, token_hash};
 use crate::db::now_ms;
-use crate::envelope::{Api, JsonBody, QueryParams};
+use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::events::model::sale_refusal;
 use crate::events::store as events;
@@ -27,8 +28,15 @@ use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use super::store;
 use crate::i18n::{self, Lang, Msg};
+use crate::openapi::Failure;
 
-/// `POST /cart/checkout`: answers the URL of the payment page, in the request's language.
+/// Check out the signed-in account's cart: its concerts' seats are held for 15 minutes in
+/// a pending order (replacing the account's earlier one), and the answer is the URL of
+/// the payment page (the test checkout or Stripe's), in the request's language.
+#[utoipa::path(post, path = "/cart/checkout", tag = "commerce", security(("bearer" = [])),
+    responses((status = 200, description = "The payment page's URL.", body = Envelope<String>),
+        (status = 409, description = "Payments are off, the cart is empty, an entry can no longer be bought (sold out, not on sale, already owned), the currencies differ, or another checkout of the account is starting.", body = Failure),
+        (status = 502, description = "Stripe did not open a checkout session.", body = Failure)))]
 pub async fn checkout(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -62,8 +70,9 @@ pub async fn start(
         }
     }
     let rows = cart::lines(&app.db, account_id).await?;
+    // A well-formed request the cart's state refuses, like the conflicts below.
     if rows.is_empty() {
-        return Err(Error::bad_request(Msg::CartEmpty));
+        return Err(Error::conflict(Msg::CartEmpty));
     }
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
@@ -214,27 +223,45 @@ pub async fn pay_page(
     page.into_response()
 }
 
-#[derive(Debug, Deserialize)]
+/// A card for the test provider, from its hosted page.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TestPayment {
+    /// The checkout token of the payment page's URL.
     token: String,
+    /// A test card number (`4242 4242 4242 4242` succeeds; others decline or fail).
     card_number: String,
+    /// `MM/YY`, not in the past.
     expiry: String,
+    /// Three or four digits.
     cvc: String,
     #[allow(dead_code)]
     name: Option<String>,
+    /// The page's language (`en`, `de`, `fr`, `es`, `fa`); the answer's messages follow it.
     lang: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// A test payment that went through.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TestPaymentResult)]
 pub struct Paid {
+    /// The order's id.
     order: String,
+    /// Always `fulfilled`.
     status: &'static str,
+    /// Where the page sends the buyer next.
     redirect: String,
 }
 
-/// The test provider charging a card. It answers in the language of the page (its `lang`),
-/// else in the request's.
+/// The test provider charging a card for a pending order, from its hosted page (no
+/// account: the checkout token authorises it). It answers in the language of the page
+/// (its `lang`), else in the request's. Only while the test provider is configured.
+#[utoipa::path(post, path = "/payments/test/{order_id}", tag = "commerce",
+    params(("order_id" = String, Path, description = "The pending order's id")),
+    request_body = TestPayment,
+    responses((status = 200, description = "Paid: the order is fulfilled.", body = Envelope<Paid>),
+        (status = 402, description = "The card was declined, lacked funds, or had a processing error.", body = Failure),
+        (status = 409, description = "The checkout expired or is no longer pending.", body = Failure)))]
 pub async fn pay_test(
     State(app): State<AppState>,
     Path(order_id): Path<String>,
@@ -307,26 +334,39 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
     }
 }
 
-#[derive(Debug, Serialize)]
+/// Stripe's event was taken (`duplicate` when it had been already).
+#[derive(Debug, Serialize, ToSchema)]
 pub struct WebhookAnswer {
     received: bool,
     duplicate: bool,
 }
 
-/// Stripe's webhook: signature over the raw body, 300 s tolerance, each event once.
+/// Stripe's webhook (called by Stripe, not by people): checkout sessions completed,
+/// paid later, failed or expired fulfil or close their order. Each event is handled
+/// once; a payment that can no longer buy anything is refunded. Only while Stripe is
+/// configured.
+#[utoipa::path(post, path = "/payments/stripe/webhook", tag = "commerce",
+    params(("Stripe-Signature" = String, Header,
+        description = "Stripe's signature of the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" with the webhook's signing secret>` (other schemes ignored). Refused when missing, wrong, or more than 300 seconds old.")),
+    request_body(content = Object, content_type = "application/json",
+        description = "A Stripe event, as Stripe sends it (`id`, `type`, `data.object`)."),
+    responses((status = 200, description = "Received.", body = Envelope<WebhookAnswer>),
+        (status = 404, description = "Stripe is not configured.", body = Failure),
+        (status = 502, description = "Stripe could not be reached to refund a payment that buys nothing; Stripe delivers the event again.", body = Failure)))]
 pub async fn stripe_webhook(
     State(app): State<AppState>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Api<WebhookAnswer>> {
-    let stripe = app
-        .payments
-        .stripe()
-        .ok_or_else(|| Error::not_found(Msg::StripeNotConfigured))?;
+    // An unsigned request is malformed whether or not Stripe is configured.
     let signature = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok())
         .ok_or_else(|| Error::bad_request(Msg::MissingStripeSignature))?;
+    let stripe = app
+        .payments
+        .stripe()
+        .ok_or_else(|| Error::not_found(Msg::StripeNotConfigured))?;
     stripe.verify_signature(signature, &body, now_ms() / 1000)?;
     let event: serde_json::Value =
         serde_json::from_slice(&body).map_err(|_| Error::bad_request(Msg::WebhookNotJson))?;
@@ -464,18 +504,28 @@ async fn expire_sessions(app: &AppState, sessions: Vec<String>) {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A payment provider and its state.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = PaymentMethod)]
 pub struct Method {
+    /// `test` or `stripe`.
     id: &'static str,
     name: &'static str,
     enabled: bool,
     configured: bool,
+    /// Whether Stripe accepts the secret key (`null` for the test provider, or Stripe
+    /// not configured).
     keys_valid: Option<bool>,
+    /// When the last Stripe webhook arrived.
+    #[schema(format = DateTime)]
     last_webhook_at: Option<String>,
 }
 
-/// Which providers are enabled and configured; for Stripe, whether its keys and webhook work.
+/// Which payment providers are enabled and configured, and for Stripe whether its keys
+/// work and when its webhook last called, for staff (admin, sa).
+#[utoipa::path(get, path = "/payments/methods", tag = "commerce", security(("bearer" = [])),
+    responses((status = 200, description = "The providers.", body = Envelope<Vec<Method>>)))]
 pub async fn methods(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Vec<Method>>> {
     let stripe = app.payments.stripe();
     let last = store::last_payment_event_at(&app.db).await?;

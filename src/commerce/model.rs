@@ -2,9 +2,10 @@
 //! value is a decoding error (the row is refused), never a silent default.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// Where an order is in its life (the CHECK constraint of `orders.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OrderStatus {
     /// Seats held while the buyer pays.
@@ -55,7 +56,7 @@ impl TryFrom<String> for OrderStatus {
 }
 
 /// What a cart entry or order line sells: a seat at one concert, or an all-access pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ItemKind {
     Event,
@@ -103,15 +104,17 @@ pub struct OrderRow {
 }
 
 /// One line of an order (also its API shape).
-#[derive(Debug, Clone, sqlx::FromRow, Serialize)]
+#[derive(Debug, Clone, sqlx::FromRow, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderItem {
     #[serde(skip)]
     pub order_id: String,
     #[sqlx(try_from = "String")]
     pub item_kind: ItemKind,
+    /// The concert's or the pricing plan's id.
     pub item_id: String,
     pub title: String,
+    /// Minor units, as paid.
     #[serde(rename = "price")]
     pub price_minor: i64,
 }

@@ -38,6 +38,24 @@ const CURRENCIES: &[(&str, u32)] = &[
     ("BHD", 3),
 ];
 
+/// The currency codes [`parse_currency`] takes, for the API's description (it also takes
+/// them in lower case); `null` when `nullable` (the default currency).
+pub fn currency_schema(nullable: bool) -> utoipa::openapi::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let mut codes: Vec<serde_json::Value> = CURRENCIES.iter().map(|(c, _)| (*c).into()).collect();
+    let types = if nullable {
+        codes.push(serde_json::Value::Null);
+        SchemaType::from_iter([Type::String, Type::Null])
+    } else {
+        SchemaType::new(Type::String)
+    };
+    ObjectBuilder::new()
+        .schema_type(types)
+        .enum_values(Some(codes))
+        .description(Some("An ISO 4217 code Encore prices in."))
+        .build()
+}
+
 /// Upper-case and check a currency code.
 pub fn parse_currency(code: &str) -> Result<String> {
     let upper = code.trim().to_ascii_uppercase();

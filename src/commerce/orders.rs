@@ -3,6 +3,7 @@
 //! UPDATE from the expected state, so replays and races change nothing twice.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
@@ -20,19 +21,28 @@ use super::store;
 pub const RESERVATION_MS: i64 = 15 * 60_000;
 
 /// The API shape of an order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Order {
     pub id: String,
+    /// The buyer.
     pub account_id: String,
     pub status: OrderStatus,
+    /// Minor units: the sum of the lines' prices.
     pub total: i64,
     pub currency: String,
+    /// `test` or `stripe`.
     pub provider: String,
+    /// Why a payment failed or could not be honoured.
     pub failure: Option<String>,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    /// When the seats held for a pending order go back.
+    #[schema(format = DateTime)]
     pub expires_at: String,
+    #[schema(format = DateTime)]
     pub paid_at: Option<String>,
+    #[schema(format = DateTime)]
     pub refunded_at: Option<String>,
     pub items: Vec<OrderItem>,
 }

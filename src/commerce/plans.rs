@@ -3,10 +3,11 @@
 
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::db::{Db, now_ms};
-use crate::envelope::{Api, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::state::AppState;
 
@@ -15,8 +16,10 @@ use super::money;
 use super::store;
 use crate::i18n::Msg;
 
-#[derive(Debug, Serialize)]
+/// An all-access pass as sold: every concert starting within `days` of the purchase.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = PricingPlan)]
 pub struct Plan {
     pub id: String,
     pub name: String,
@@ -24,7 +27,9 @@ pub struct Plan {
     /// Minor units, like a concert's price.
     pub price: i64,
     pub currency: String,
+    /// Days of validity from the purchase.
     pub days: i64,
+    /// On sale; a retired plan is shown to staff only.
     pub active: bool,
 }
 
@@ -46,7 +51,9 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<PlanRow>> {
     store::plan_by_id(db, id).await
 }
 
-/// Active plans for everyone; staff also see retired ones.
+/// The pricing plans: the active ones for everyone, retired ones too for staff.
+#[utoipa::path(get, path = "/pricing-plans", tag = "commerce", security((), ("bearer" = [])),
+    responses((status = 200, description = "The plans.", body = Envelope<Vec<Plan>>)))]
 pub async fn list(
     State(app): State<AppState>,
     MaybeUser(user): MaybeUser,
@@ -56,14 +63,70 @@ pub async fn list(
     Ok(Api::ok(rows.into_iter().map(Plan::from).collect()))
 }
 
-#[derive(Debug, Deserialize)]
+/// The fields of a plan to change; those left out (or `null`) stay as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = PricingPlanChange)]
 pub struct PlanInput {
+    /// Up to 120 characters once trimmed, not blank.
+    #[schema(schema_with = name_or_null)]
     name: Option<String>,
     description: Option<String>,
+    /// Minor units.
+    #[schema(minimum = 0, maximum = 100_000_000)]
     price: Option<i64>,
+    #[schema(schema_with = currency_or_null)]
     currency: Option<String>,
+    /// Days of validity.
+    #[schema(minimum = 1, maximum = 3660)]
     days: Option<i64>,
     active: Option<bool>,
+}
+
+/// A new plan: a [`PlanInput`] that must name, price and date it (the same message as
+/// before when one is missing, so it is read as options and checked in `create`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = NewPricingPlan)]
+pub struct NewPlanInput {
+    /// Up to 120 characters once trimmed, not blank.
+    #[schema(schema_with = name, required = true)]
+    name: Option<String>,
+    description: Option<String>,
+    /// Minor units.
+    #[schema(minimum = 0, maximum = 100_000_000, required = true, nullable = false)]
+    price: Option<i64>,
+    /// Default EUR.
+    #[schema(schema_with = currency_or_null)]
+    currency: Option<String>,
+    /// Days of validity.
+    #[schema(minimum = 1, maximum = 3660, required = true, nullable = false)]
+    days: Option<i64>,
+    /// Default true.
+    active: Option<bool>,
+}
+
+impl From<NewPlanInput> for PlanInput {
+    fn from(new: NewPlanInput) -> Self {
+        Self {
+            name: new.name,
+            description: new.description,
+            price: new.price,
+            currency: new.currency,
+            days: new.days,
+            active: new.active,
+        }
+    }
+}
+
+fn name() -> utoipa::openapi::Object {
+    crate::openapi::trimmed_text(120, true, false)
+}
+
+fn name_or_null() -> utoipa::openapi::Object {
+    crate::openapi::trimmed_text(120, true, true)
+}
+
+fn currency_or_null() -> utoipa::openapi::Object {
+    money::currency_schema(true)
 }
 
 fn apply(row: &mut PlanRow, input: PlanInput) -> Result<()> {
@@ -103,10 +166,14 @@ async fn save(db: &Db, row: &PlanRow, insert: bool) -> Result<()> {
     }
 }
 
+/// Define a new pricing plan, for staff (admin, sa).
+#[utoipa::path(post, path = "/pricing-plans", tag = "commerce", security(("bearer" = [])),
+    request_body = NewPlanInput,
+    responses((status = 201, description = "The new plan.", body = Envelope<Plan>)))]
 pub async fn create(
     State(app): State<AppState>,
     Staff(_): Staff,
-    JsonBody(input): JsonBody<PlanInput>,
+    JsonBody(input): JsonBody<NewPlanInput>,
 ) -> Result<Api<Plan>> {
     if input.name.is_none() || input.price.is_none() || input.days.is_none() {
         return Err(Error::unprocessable(Msg::PassFieldsRequired));
@@ -120,11 +187,16 @@ pub async fn create(
         days: 30,
         active: 1,
     };
-    apply(&mut row, input)?;
+    apply(&mut row, input.into())?;
     save(&app.db, &row, true).await?;
     Ok(Api::created(row.into()))
 }
 
+/// Change a pricing plan's fields (passes already bought keep theirs), for staff (admin, sa).
+#[utoipa::path(put, path = "/pricing-plans/{id}", tag = "commerce", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The plan's id")),
+    request_body = PlanInput,
+    responses((status = 200, description = "The changed plan.", body = Envelope<Plan>)))]
 pub async fn update(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -139,7 +211,11 @@ pub async fn update(
     Ok(Api::ok(row.into()))
 }
 
-/// Retire a plan: it stops being sold; passes already bought stay valid.
+/// Retire a pricing plan, for staff (admin, sa): it stops being sold and leaves every
+/// cart; passes already bought stay valid.
+#[utoipa::path(delete, path = "/pricing-plans/{id}", tag = "commerce", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The plan's id")),
+    responses((status = 200, description = "The retired plan.", body = Envelope<Plan>)))]
 pub async fn retire(
     State(app): State<AppState>,
     Staff(_): Staff,

@@ -103,6 +103,45 @@ fn forbidden(denied: Denied) -> Response {
     response
 }
 
+/// A listener's HLS playlist (LL-HLS), for the holder of a listening session's URL.
+///
+/// The token in the path is the session (`POST /api/v1/stream/{event_id}/session`
+/// answers the whole URL); no `Authorization` header is read. Answers are not in the
+/// envelope: the playlist, media bytes, or an empty body. Blocking reload: with
+/// `_HLS_msn` (and `_HLS_part`) the answer waits until that segment (or part) exists, for
+/// up to three target durations. `HEAD` is answered like `GET`.
+#[utoipa::path(get, path = "/stream/{token}/index.m3u8", tag = "stream",
+    params(
+        ("token" = String, Path, description = "The listening session's signed token"),
+        ("_HLS_msn" = Option<u64>, Query, description = "Wait for this media sequence number"),
+        ("_HLS_part" = Option<u32>, Query, description = "With `_HLS_msn`: wait for this part of it"),
+        ("_HLS_skip" = Option<String>, Query, description = "`YES` or `v2`: a delta update, older segments skipped")),
+    responses(
+        (status = 200, description = "The playlist.", content_type = "application/vnd.apple.mpegurl"),
+        (status = 403, description = "No valid session: the `Encore-Denied` header says why (`invalid`, `expired`, `superseded` by a newer session); no body.",
+            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+        (status = 404, description = "The artist has not started yet (players retry); no body."),
+        (status = 503, description = "A blocking reload's segment did not arrive in time; no body.")))]
+#[allow(dead_code)] // a description only: `serve` answers it before the router
+fn playlist_path() {}
+
+/// A piece of a listener's stream: the init segment (`init.mp4`), a segment
+/// (`seg{n}.m4s`) or a part of one (`seg{n}.{p}.m4s`), fMP4 AAC audio.
+///
+/// A part the playlist hints at is answered as soon as it exists (blocking preload).
+/// Cached privately for a day: a piece never changes.
+#[utoipa::path(get, path = "/stream/{token}/{file}", tag = "stream",
+    params(
+        ("token" = String, Path, description = "The listening session's signed token"),
+        ("file" = String, Path, description = "`init.mp4`, `seg{n}.m4s` or `seg{n}.{p}.m4s` (numbers without leading zeros)")),
+    responses(
+        (status = 200, description = "The audio.", content_type = "audio/mp4"),
+        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
+            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+        (status = 404, description = "No such file (yet); no body.")))]
+#[allow(dead_code)] // a description only: `serve` answers it before the router
+fn media_path() {}
+
 /// Answer a request for `/stream/{token}/{file}`. Tokens and file names are plain
 /// ASCII, so the raw path needs no percent-decoding.
 pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {

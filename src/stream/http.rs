@@ -10,15 +10,18 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post};
+use axum::routing::{any, get};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::hub::Status;
 use super::{ingest, sessions};
 use crate::auth::extract::CurrentUser;
 use crate::db::iso8601;
-use crate::envelope::Api;
+use crate::envelope::{Api, Envelope};
 use crate::error::{Error, Result};
 use crate::events;
 use crate::events::extract::{ManagedEvent, Refusal};
@@ -26,11 +29,11 @@ use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 use crate::state::AppState;
 
-pub fn api_router() -> Router<AppState> {
-    Router::new()
-        .route("/stream/{event_id}/session", post(open_session))
-        .route("/events/{id}/live", get(live_status))
-        .route("/events/{id}/end", post(end_show))
+pub fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(open_session))
+        .routes(routes!(live_status))
+        .routes(routes!(end_show))
 }
 
 pub fn pages() -> Router<AppState> {
@@ -43,9 +46,41 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
     (status, [(header::CONTENT_TYPE, "text/plain")], text).into_response()
 }
 
-/// `PUT` (or Icecast's legacy `SOURCE`) with `source:<stream key>` on the HTTP port,
-/// for clients that send a chunked body (`encore push`); raw Icecast encoders use the
-/// Icecast port (`super::icecast`).
+/// Publish a concert's live audio from an encoder (the artist's, with the stream key).
+///
+/// The body is the audio as it is recorded, sent chunked for as long as the show lasts
+/// (`encore push`, ffmpeg, Icecast clients). AAC in ADTS is packaged as it is; MP3,
+/// Opus or AAC in WebM, Ogg or MP4 are transcoded to AAC. The concert must be published
+/// or live, and one publisher at a time holds it. Icecast's legacy `SOURCE` method is
+/// accepted like `PUT`; `POST` and other methods are refused (405). Encoders that
+/// speak raw Icecast use the separate Icecast port instead.
+///
+/// Every answer is one line of plain text, not the API's envelope; a wrong key is
+/// answered with the Basic challenge (`WWW-Authenticate: Basic realm="Encore"`).
+///
+/// **Browser go-live, `GET /live/{event_id}/ws`** (a WebSocket; OpenAPI cannot type its
+/// messages). The client's first message is text, JSON
+/// `{"ticket": "<go-live ticket from the live panel>", "mimeType": "audio/webm;codecs=opus"}`
+/// (or `"key": "<stream key>"` instead of `ticket`), within 10 seconds. The server
+/// answers `{"type": "live"}` and the client then sends the MediaRecorder's chunks as
+/// binary messages (at most 1 MiB each) until it closes the socket. The server ends the
+/// conversation with `{"type": "ended"}` when the artist ends the show, or
+/// `{"type": "error", "status": <HTTP-like status>, "message": "<why>"}` (the same
+/// refusals as here: 400 no hello, 401, 404, 409, 413, 415; 422 undecodable audio; 408
+/// no audio for a while), then closes.
+#[utoipa::path(put, path = "/live/{event_id}", tag = "stream", security(("basic" = [])),
+    params(("event_id" = String, Path, description = "The concert's id")),
+    request_body(description = "The live audio, streamed.", content(
+        ("audio/aac"), ("audio/mpeg"), ("audio/webm"), ("audio/ogg"), ("audio/mp4"))),
+    responses(
+        (status = 200, description = "The encoder stopped (`Stream ended.`) or the artist ended the show (`The show has ended.`).", content_type = "text/plain"),
+        (status = 401, description = "No stream key, or the wrong one.", content_type = "text/plain"),
+        (status = 404, description = "No such concert.", content_type = "text/plain"),
+        (status = 409, description = "The concert is not published, another publisher holds it, or the show has ended.", content_type = "text/plain"),
+        (status = 413, description = "The show's recording quota is used up.", content_type = "text/plain"),
+        (status = 415, description = "A `Content-Type` that is not audio Encore reads, or audio it cannot decode.", content_type = "text/plain"),
+        (status = 422, description = "The audio could not be decoded or recorded.", content_type = "text/plain"),
+        (status = 500, description = "An unexpected failure (logged).", content_type = "text/plain")))]
 async fn ingest(
     State(app): State<AppState>,
     Path(event_id): Path<String>,
@@ -86,15 +121,22 @@ async fn ingest(
 }
 
 /// A refused encoder gets the status and one line of text (and, on a wrong key, the
-/// Basic challenge), as on the Icecast port.
+/// Basic challenge; on a wrong method, the methods it may use), as on the Icecast port.
 fn refused(refusal: Error) -> Response {
     let line = format!("{}\n", ingest::refusal_text(&refusal));
     let mut response = (refusal.status(), line).into_response();
-    if refusal.status() == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static(ingest::BASIC_CHALLENGE),
-        );
+    let headers = response.headers_mut();
+    match refusal.status() {
+        StatusCode::UNAUTHORIZED => {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static(ingest::BASIC_CHALLENGE),
+            );
+        }
+        StatusCode::METHOD_NOT_ALLOWED => {
+            headers.insert(header::ALLOW, HeaderValue::from_static("PUT, SOURCE"));
+        }
+        _ => {}
     }
     response
 }
@@ -204,14 +246,23 @@ async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket
     let _ = tx.send(Message::Close(None)).await;
 }
 
-#[derive(Debug, Serialize)]
+/// A listening session: where the player reads the live (or recorded) concert.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ListeningSession)]
 struct Session {
+    /// The signed HLS playlist, `/stream/{token}/index.m3u8` (same origin). Opening a
+    /// new session ends the account's earlier one for this concert.
     playlist_url: String,
+    #[schema(format = DateTime)]
     expires_at: String,
 }
 
-/// Start listening: a ticket (or covering pass) holder inside [start − 15 min, start + 24 h].
+/// Start listening to a concert: for the signed-in holder of a ticket (or a pass
+/// covering it), from 15 minutes before its start to 24 hours after.
+#[utoipa::path(post, path = "/stream/{event_id}/session", tag = "stream", security(("bearer" = [])),
+    params(("event_id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The session.", body = Envelope<Session>)))]
 async fn open_session(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -245,6 +296,11 @@ impl Refusal for EndShow {
     const MSG: Msg = Msg::OnlyManagersEndShow;
 }
 
+/// Whether the concert is being published now and how its recording stands, for those
+/// who manage it (its project's members, staff).
+#[utoipa::path(get, path = "/events/{id}/live", tag = "stream", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The live status.", body = Envelope<Status>)))]
 async fn live_status(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent<SeeLiveStatus>,
@@ -252,6 +308,11 @@ async fn live_status(
     Ok(Api::ok(app.hub.show(&event.id).status()))
 }
 
+/// End the show, for those who manage the concert: the publisher is disconnected, the
+/// recording is closed and nobody can publish to it again; listeners keep the replay.
+#[utoipa::path(post, path = "/events/{id}/end", tag = "stream", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The status once ended.", body = Envelope<Status>)))]
 async fn end_show(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent<EndShow>,

@@ -62,14 +62,21 @@ pub enum Claim {
 }
 
 /// Live status for the artist controls.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = LiveStatus)]
 pub struct Status {
+    /// An encoder or a browser is publishing now.
     pub publisher_connected: bool,
+    /// Audio recorded so far.
     pub recorded_seconds: f64,
+    /// How long the current publisher has been connected.
     pub connected_seconds: f64,
+    /// The incoming audio's bitrate.
     pub bitrate_kbps: f64,
+    /// The show was ended: nobody can publish to it again.
     pub ended: bool,
+    /// Segments listeners can play.
     pub segments: usize,
 }
 

@@ -237,3 +237,21 @@ async fn without_stripe_the_webhook_is_not_there() {
     let (status, _) = webhook(&app, &json!({}), "t=1,v1=x").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// Found by schemathesis: without Stripe, an unsigned call was a 404, not the 400 of a
+/// request missing its required `Stripe-Signature` header.
+#[tokio::test]
+async fn an_unsigned_webhook_is_400_even_without_stripe() {
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .post(format!("{}/api/v1/payments/stripe/webhook", app.url))
+        .header("Accept-Language", "en")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["error"], "Missing Stripe-Signature header.");
+}

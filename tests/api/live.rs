@@ -944,6 +944,8 @@ async fn a_refused_encoder_reads_the_status_and_one_line_why_on_either_port() {
         .await
         .unwrap();
     assert_eq!(method.status(), StatusCode::METHOD_NOT_ALLOWED);
+    // Found by schemathesis: a 405 must say which methods are allowed (RFC 9110).
+    assert_eq!(method.headers()["allow"], "PUT, SOURCE");
     assert_eq!(
         method.text().await.unwrap(),
         "Publish with PUT or SOURCE.\n"

@@ -15,6 +15,11 @@ const NOT_OPERATIONS: &[(&str, &str)] = &[
         "/pay/{order_id}",
         "the test checkout's hosted page (commerce)",
     ),
+    (
+        "/live/{event_id}/ws",
+        "the browser go-live WebSocket: its messages are described in prose on PUT \
+         /live/{event_id} (stream)",
+    ),
 ];
 
 /// Every `.route("…"` and `.route_service("…"` literal in `src/`: the routes not
