@@ -177,10 +177,38 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = Error;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(Self(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        let Json(mut value) = Json::<serde_json::Value>::from_request(req, state)
+            .await
+            .map_err(json_rejection)?;
+        whole_numbers_as_integers(&mut value);
+        serde_json::from_value(value).map(Self).map_err(|err| {
+            rejection_message(StatusCode::UNPROCESSABLE_ENTITY, format!("body: {err}"))
+        })
+    }
+}
+
+/// JSON has one number type: `1407.0` and `1407` are the same number (JSON Schema calls
+/// both integers, and a JavaScript client may send either), but serde's integers refuse
+/// the first. Whole numbers are made integers before the body is read, so an integer
+/// field takes both and a decimal field still takes either.
+fn whole_numbers_as_integers(value: &mut serde_json::Value) {
+    /// Beyond 2^53 a JSON number is no longer exact: leave it as it came.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match value {
+        serde_json::Value::Number(number) => {
+            if let Some(f) = number
+                .as_f64()
+                .filter(|f| number.is_f64() && f.fract() == 0.0)
+                && f.abs() <= EXACT
+            {
+                *number = serde_json::Number::from(f as i64);
+            }
         }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(whole_numbers_as_integers);
+        }
+        _ => {}
     }
 }
 
@@ -274,4 +302,21 @@ pub async fn file_field(
         }
     }
     Err(Error::BadRequest(Msg::SendFileField.into()))
+}
+
+#[cfg(test)]
+mod whole_numbers {
+    use super::whole_numbers_as_integers;
+    use serde_json::json;
+
+    #[test]
+    fn whole_decimals_become_integers_and_fractions_stay() {
+        let mut body = json!({ "days": 1407.0, "price": [2.0, 2.5], "big": 1e300, "n": -0.0 });
+        whole_numbers_as_integers(&mut body);
+        assert_eq!(
+            body,
+            json!({ "days": 1407, "price": [2, 2.5], "big": 1e300, "n": 0 })
+        );
+        assert!(body["days"].is_i64());
+    }
 }

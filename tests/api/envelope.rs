@@ -121,3 +121,26 @@ async fn bad_query_parameters_are_400_in_the_envelope() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_failure(&body);
 }
+
+#[tokio::test]
+async fn a_whole_number_written_with_a_decimal_point_is_taken_as_an_integer() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let (status, plan) = app
+        .post(
+            "/api/v1/pricing-plans",
+            serde_json::json!({ "name": "Pass", "price": 4900.0, "currency": "EUR", "days": 30.0 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{plan}");
+    assert_eq!(plan["payload"]["days"], 30);
+    let (status, body) = app
+        .post(
+            "/api/v1/pricing-plans",
+            serde_json::json!({ "name": "Half", "price": 4900, "currency": "EUR", "days": 30.5 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+}
