@@ -6,6 +6,8 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::path::Parameter;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::envelope::QueryParams;
 use crate::error::{Error, Result};
@@ -49,11 +51,24 @@ impl Paging {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct PageParams {
+    /// The page, from 1 (default 1; below 1 reads as 1). Past 1,000,000 is refused.
+    #[param(maximum = 1_000_000)]
     page: Option<i64>,
+    /// Items per page: default 10, brought into 1–100.
     page_size: Option<i64>,
+}
+
+/// The `page` and `pageSize` query parameters, for the `params(...)` of every list.
+impl IntoParams for Paging {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<Parameter> {
+        PageParams::into_params(parameter_in)
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Paging {
@@ -67,13 +82,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Paging {
 }
 
 /// One page of a list: `{ items, total, page, pageSize }`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Page<T> {
     pub items: Vec<T>,
     /// Rows in the whole list.
     pub total: i64,
+    /// This page's number, from 1.
     pub page: i64,
+    /// Items per page, as applied (the asked size brought into 1–100).
     pub page_size: i64,
 }
 
