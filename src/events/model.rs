@@ -1,6 +1,7 @@
 //! Concerts: stored rows, the API shape, and the rules of sale and access.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::db::iso8601;
 use crate::i18n::Msg;
@@ -9,7 +10,7 @@ use crate::i18n::Msg;
 pub const ACCESS_WINDOW_MS: i64 = 24 * 3_600_000;
 pub const EARLY_ACCESS_MS: i64 = 15 * 60_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EventStatus {
     Draft,
@@ -98,7 +99,7 @@ pub fn sale_refusal(event: &EventRow, now: i64) -> Option<Msg> {
 }
 
 /// Where a ticket holder stands with a concert.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessState {
     Upcoming,
@@ -126,7 +127,8 @@ pub fn access_state(event: &EventRow, now: i64) -> AccessState {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A concert as the API shows it.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub id: String,
@@ -134,10 +136,15 @@ pub struct Event {
     pub title: String,
     pub artist_name: String,
     pub description: String,
+    /// The image's URL (signed and short-lived for a draft's managers); `null` without one.
     pub image: Option<String>,
+    /// The thumbnail's URL (a JPEG, 480 pixels wide).
     pub thumbnail: Option<String>,
+    #[schema(format = DateTime)]
     pub starts_at: String,
     pub duration_minutes: i64,
+    /// When a ticket's access ends: 24 hours after the start.
+    #[schema(format = DateTime)]
     pub access_until: String,
     /// Minor units (cents); the cart total is the sum of these.
     pub price: i64,

@@ -3,10 +3,11 @@
 
 pub mod store;
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
@@ -14,12 +15,12 @@ use crate::accounts::store as accounts;
 use crate::app::AppState;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
-use crate::envelope::{Api, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProjectStatus {
     Active,
@@ -37,21 +38,26 @@ impl ProjectStatus {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A member of a project: an account that manages its concerts.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
+    /// The account's id.
     id: String,
     login: String,
     fullname: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A project (a band, act or tour) with its members.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Project {
     id: String,
     name: String,
     description: String,
+    #[schema(value_type = ProjectStatus)]
     status: String,
+    #[schema(format = DateTime)]
     created_at: String,
     members: Vec<Member>,
     event_count: i64,
@@ -91,6 +97,10 @@ async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<Project
     }
 }
 
+/// Every project for staff (admin, sa); the projects they belong to for anyone else.
+#[utoipa::path(get, path = "/projects", tag = "projects", security(("bearer" = [])),
+    params(Paging),
+    responses((status = 200, description = "A page of projects.", body = Envelope<Page<Project>>)))]
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -105,6 +115,10 @@ async fn list(
     Ok(Api::ok(Page::new(items, total, paging)))
 }
 
+/// One project, for staff and for its members.
+#[utoipa::path(get, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    responses((status = 200, description = "The project.", body = Envelope<Project>)))]
 async fn show(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -114,10 +128,14 @@ async fn show(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
-#[derive(Debug, Deserialize)]
+/// A project's fields; on a change, an absent or `null` one is left as it is.
+#[derive(Debug, Deserialize, ToSchema)]
 struct ProjectInput {
+    /// 1–120 characters, not only spaces; required for a new project.
+    #[schema(min_length = 1, max_length = 120, pattern = r"\S")]
     name: Option<String>,
     description: Option<String>,
+    /// `active` when a new project has none.
     status: Option<ProjectStatus>,
 }
 
@@ -129,6 +147,10 @@ fn clean_name(name: &str) -> Result<String> {
     Ok(name.to_owned())
 }
 
+/// Creates a project, for staff (admin, sa).
+#[utoipa::path(post, path = "/projects", tag = "projects", security(("bearer" = [])),
+    request_body = ProjectInput,
+    responses((status = 201, description = "The new project.", body = Envelope<Project>)))]
 async fn create(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -145,6 +167,11 @@ async fn create(
     Ok(Api::created(to_project(&app, row).await?))
 }
 
+/// Changes a project's name, description or status, for staff (admin, sa).
+#[utoipa::path(put, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = ProjectInput,
+    responses((status = 200, description = "The project as changed.", body = Envelope<Project>)))]
 async fn update(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -167,6 +194,13 @@ async fn update(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
+/// Deletes a project without concerts, for staff (admin, sa).
+#[utoipa::path(delete, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    responses(
+        (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
+        (status = 409, description = "The project still has concerts.", body = crate::openapi::Failure),
+    ))]
 async fn remove(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -182,14 +216,22 @@ async fn remove(
     Ok(Api::ok(()))
 }
 
-#[derive(Debug, Deserialize)]
+/// The account to add, by id or by login (e-mail); the id wins when both are given.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MemberInput {
     account_id: Option<String>,
+    /// An e-mail address (also read as `email`).
     #[serde(alias = "email")]
+    #[schema(format = Email)]
     login: Option<String>,
 }
 
+/// Adds an account to a project's members, for staff (admin, sa).
+#[utoipa::path(post, path = "/projects/{id}/members", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = MemberInput,
+    responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn add_member(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -211,6 +253,11 @@ async fn add_member(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
+/// Removes an account from a project's members, for staff (admin, sa).
+#[utoipa::path(delete, path = "/projects/{id}/members/{account_id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id"),
+        ("account_id" = String, Path, description = "The member's account id")),
+    responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn remove_member(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -223,10 +270,10 @@ async fn remove_member(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/projects", get(list).post(create))
-        .route("/projects/{id}", get(show).put(update).delete(remove))
-        .route("/projects/{id}/members", post(add_member))
-        .route("/projects/{id}/members/{account_id}", delete(remove_member))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(add_member))
+        .routes(routes!(remove_member))
 }
