@@ -251,6 +251,7 @@ struct EventInput {
     artist_name: Option<String>,
     #[schema(max_length = 10_000)]
     description: Option<String>,
+    /// Before 9999-01-01.
     #[schema(format = DateTime)]
     starts_at: Option<String>,
     #[schema(minimum = 1, maximum = 1440)]
@@ -284,6 +285,7 @@ struct NewEventInput {
     /// Empty when absent.
     #[schema(max_length = 10_000)]
     description: Option<String>,
+    /// Before 9999-01-01.
     #[schema(value_type = String, format = DateTime)]
     starts_at: Option<String>,
     /// 90 when absent.
@@ -326,7 +328,11 @@ fn parse_start(value: &str) -> Result<i64> {
     use time::format_description::well_known::Rfc3339;
     let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
         .map_err(|_| Error::unprocessable(Msg::StartsAtFormat))?;
-    Ok((parsed.unix_timestamp_nanos() / 1_000_000) as i64)
+    let ms = (parsed.unix_timestamp_nanos() / 1_000_000) as i64;
+    match rules::start_refusal(ms) {
+        Some(refusal) => Err(Error::unprocessable(refusal)),
+        None => Ok(ms),
+    }
 }
 
 fn text(value: &str, field: &str, max: usize) -> Result<String> {
@@ -377,6 +383,15 @@ fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
     Ok(())
 }
 
+/// A concert names its project in the body: one that does not exist is a missing
+/// resource (404), like an unknown id in a path.
+async fn project_exists(app: &AppState, project_id: &str) -> Result<()> {
+    projects::by_id(&app.db, project_id)
+        .await?
+        .map(|_| ())
+        .ok_or_else(|| Error::not_found(Msg::ProjectMissing))
+}
+
 /// Creates a draft concert in a project, for its managers (staff, the project's members).
 #[utoipa::path(post, path = "/events", tag = "events", security(("bearer" = [])),
     request_body = NewEventInput,
@@ -392,9 +407,7 @@ async fn create(
         .project_id
         .clone()
         .ok_or_else(|| Error::unprocessable(Msg::ChooseProject))?;
-    projects::by_id(&app.db, &project_id)
-        .await?
-        .ok_or_else(|| Error::unprocessable(Msg::ProjectMissing))?;
+    project_exists(&app, &project_id).await?;
     if !can_manage(&app, &user, &project_id).await? {
         return Err(Error::forbidden(Msg::OnlyManagersCreateConcerts));
     }
@@ -467,6 +480,7 @@ async fn update(
     if let Some(project_id) = &input.project_id
         && *project_id != row.project_id
     {
+        project_exists(&app, project_id).await?;
         if !can_manage(&app, &user, project_id).await? {
             return Err(Error::forbidden(Msg::CannotMoveConcert));
         }
