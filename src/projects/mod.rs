@@ -128,14 +128,26 @@ async fn show(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
-/// A project's fields; on a change, an absent or `null` one is left as it is.
+/// Changes to a project: an absent or `null` field is left as it is.
 #[derive(Debug, Deserialize, ToSchema)]
 struct ProjectInput {
-    /// 1–120 characters, not only spaces; required for a new project.
+    /// 1–120 characters, not only spaces; unique among projects.
     #[schema(min_length = 1, max_length = 120, pattern = r"\S")]
     name: Option<String>,
     description: Option<String>,
-    /// `active` when a new project has none.
+    status: Option<ProjectStatus>,
+}
+
+/// A new project: what [`ProjectInput`] reads, with the name required (its own type so
+/// that the document says so; the handler still refuses a missing name in its words).
+#[derive(Debug, Deserialize, ToSchema)]
+struct NewProjectInput {
+    /// 1–120 characters, not only spaces; unique among projects.
+    #[schema(value_type = String, min_length = 1, max_length = 120, pattern = r"\S")]
+    name: Option<String>,
+    /// Empty when absent.
+    description: Option<String>,
+    /// `active` when absent.
     status: Option<ProjectStatus>,
 }
 
@@ -149,12 +161,15 @@ fn clean_name(name: &str) -> Result<String> {
 
 /// Creates a project, for staff (admin, sa).
 #[utoipa::path(post, path = "/projects", tag = "projects", security(("bearer" = [])),
-    request_body = ProjectInput,
-    responses((status = 201, description = "The new project.", body = Envelope<Project>)))]
+    request_body = NewProjectInput,
+    responses(
+        (status = 201, description = "The new project.", body = Envelope<Project>),
+        (status = 409, description = "Another project has this name.", body = crate::openapi::Failure),
+    ))]
 async fn create(
     State(app): State<AppState>,
     Staff(_): Staff,
-    JsonBody(input): JsonBody<ProjectInput>,
+    JsonBody(input): JsonBody<NewProjectInput>,
 ) -> Result<Api<Project>> {
     let name = clean_name(input.name.as_deref().unwrap_or_default())?;
     let row = store::insert(
@@ -171,7 +186,10 @@ async fn create(
 #[utoipa::path(put, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
     params(("id" = String, Path, description = "The project's id")),
     request_body = ProjectInput,
-    responses((status = 200, description = "The project as changed.", body = Envelope<Project>)))]
+    responses(
+        (status = 200, description = "The project as changed.", body = Envelope<Project>),
+        (status = 409, description = "Another project has this name.", body = crate::openapi::Failure),
+    ))]
 async fn update(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -217,15 +235,58 @@ async fn remove(
 }
 
 /// The account to add, by id or by login (e-mail); the id wins when both are given.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MemberInput {
     account_id: Option<String>,
-    /// An e-mail address (also read as `email`).
     #[serde(alias = "email")]
-    #[schema(format = Email)]
     login: Option<String>,
 }
+
+/// Written by hand: one of the two fields is required, which a derive cannot say.
+impl utoipa::PartialSchema for MemberInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            AnyOfBuilder, KnownFormat, ObjectBuilder, SchemaFormat, SchemaType, Type,
+        };
+        let field = |required: bool, format: Option<KnownFormat>, description: &str| {
+            let types = if required {
+                SchemaType::new(Type::String)
+            } else {
+                SchemaType::from_iter([Type::String, Type::Null])
+            };
+            ObjectBuilder::new()
+                .schema_type(types)
+                .format(format.map(SchemaFormat::KnownFormat))
+                .description(Some(description))
+        };
+        let naming = |by_id: bool| {
+            ObjectBuilder::new()
+                .property(
+                    "accountId",
+                    field(by_id, None, "The account's id; wins over `login`."),
+                )
+                .property(
+                    "login",
+                    field(
+                        !by_id,
+                        Some(KnownFormat::Email),
+                        "The account's login, an e-mail address (also read as `email`).",
+                    ),
+                )
+                .required(if by_id { "accountId" } else { "login" })
+        };
+        AnyOfBuilder::new()
+            .item(naming(true))
+            .item(naming(false))
+            .description(Some(
+                "The account to add, by id or by login (e-mail); the id wins when both are given.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for MemberInput {}
 
 /// Adds an account to a project's members, for staff (admin, sa).
 #[utoipa::path(post, path = "/projects/{id}/members", tag = "projects", security(("bearer" = [])),

@@ -684,3 +684,38 @@ async fn deleting_an_unsold_concert_takes_it_out_of_every_cart() {
         0
     );
 }
+
+/// JSON Schema's `integer` admits `1500.0`: the numbers of a concert read it as 1500, and
+/// still refuse a fraction.
+#[tokio::test]
+async fn a_whole_number_written_with_a_decimal_point_is_read_and_a_fraction_is_422() {
+    let w = world().await;
+    let mut body = new_concert(&w.project);
+    body["price"] = json!(1500.0);
+    body["capacity"] = json!(100.0);
+    body["durationMinutes"] = json!(75.0);
+    let (status, created) = w.app.post("/api/v1/events", body, Some(&w.admin)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["payload"]["price"], 1500);
+    assert_eq!(created["payload"]["capacity"], 100);
+    let id = created["payload"]["id"].as_str().unwrap();
+    let (status, changed) = w
+        .app
+        .put(
+            &format!("/api/v1/events/{id}"),
+            json!({ "price": 2000.0 }),
+            &w.admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["payload"]["price"], 2000);
+    let (status, refused) = w
+        .app
+        .put(
+            &format!("/api/v1/events/{id}"),
+            json!({ "price": 2000.5 }),
+            &w.admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+}
