@@ -102,9 +102,9 @@ pub fn api_routers(
     let (api, api_doc) = OpenApiRouter::new()
         .merge(crate::meta::router())
         .merge(crate::accounts::router().into())
-        .merge(crate::notifications::router().into())
-        .merge(crate::projects::router().into())
-        .merge(crate::events::router().into())
+        .merge(crate::notifications::router())
+        .merge(crate::projects::router())
+        .merge(crate::events::router())
         .merge(crate::commerce::router())
         .merge(crate::stream::http::api_router())
         .split_for_parts();

@@ -212,6 +212,28 @@ fn whole_numbers_as_integers(value: &mut serde_json::Value) {
     }
 }
 
+/// For an `Option<i64>` field (`#[serde(default, deserialize_with = "whole_number")]`): a
+/// whole number as JSON Schema counts one, `3` or `3.0` (the document's `integer` admits
+/// both); `3.5`, or one past i64, is a mistyped field.
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    use serde::Deserialize;
+    let Some(number) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if let Some(whole) = number.as_i64() {
+        return Ok(Some(whole));
+    }
+    match number.as_f64() {
+        // i64::MAX as f64 rounds up to 2^63, which is out of range: hence `<`.
+        Some(f) if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 => {
+            Ok(Some(f as i64))
+        }
+        _ => Err(serde::de::Error::custom(format!(
+            "invalid type: {number}, expected a whole number"
+        ))),
+    }
+}
+
 fn json_rejection(rejection: JsonRejection) -> Error {
     rejection_message(rejection.status(), rejection.body_text())
 }

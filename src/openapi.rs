@@ -32,6 +32,20 @@ pub struct Failure {
     state: Option<String>,
 }
 
+/// The payload of an answer that carries none (`Api<()>`): always `null`. Annotations
+/// write `body = Envelope<Nothing>`, as `Envelope<()>` cannot be named there.
+pub struct Nothing;
+
+impl utoipa::PartialSchema for Nothing {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Null)
+            .into()
+    }
+}
+
+impl ToSchema for Nothing {}
+
 /// The security schemes the annotations name: `bearer` (an access token from
 /// `POST …/token`) and `basic` (an encoder's stream key as the Basic password).
 pub const BEARER: &str = "bearer";

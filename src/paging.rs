@@ -6,7 +6,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use serde::{Deserialize, Serialize};
-use utoipa::openapi::path::{Parameter, ParameterIn};
+use utoipa::openapi::path::Parameter;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::envelope::QueryParams;
@@ -55,16 +55,18 @@ impl Paging {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 struct PageParams {
-    /// The page, from 1 (below 1 reads as 1); past 1,000,000 is refused.
+    /// The page, from 1 (default 1; below 1 reads as 1). Past 1,000,000 is refused.
     #[param(maximum = 1_000_000)]
     page: Option<i64>,
     /// Items per page: default 10, brought into 1–100.
     page_size: Option<i64>,
 }
 
-/// `page` and `pageSize`, for the `params(...)` of every list.
+/// The `page` and `pageSize` query parameters, for the `params(...)` of every list.
 impl IntoParams for Paging {
-    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<Parameter> {
         PageParams::into_params(parameter_in)
     }
 }
@@ -86,7 +88,9 @@ pub struct Page<T> {
     pub items: Vec<T>,
     /// Rows in the whole list.
     pub total: i64,
+    /// This page's number, from 1.
     pub page: i64,
+    /// Items per page, as applied (the asked size brought into 1–100).
     pub page_size: i64,
 }
 

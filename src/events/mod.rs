@@ -7,41 +7,40 @@ pub mod model;
 pub mod rules;
 pub mod store;
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::http::header;
 use axum::response::Response;
-use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use self::extract::ManagedEvent;
 use self::model::{Event, EventRow, EventStatus};
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
-use crate::envelope::{Api, JsonBody, QueryParams, file_field};
+use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field, whole_number};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 use crate::projects::store as projects;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/events", get(list).post(create))
-        .route("/events/manage", get(managed))
-        .route("/events/mine", get(mine))
-        .route("/events/{id}", get(show).put(update).delete(remove))
-        .route("/events/{id}/publish", post(publish))
-        .route("/events/{id}/cancel", post(cancel))
-        .route("/events/{id}/sales", get(sales))
-        .route("/events/{id}/stream-key", get(stream_key))
-        .route("/events/{id}/stream-key/rotate", post(rotate_stream_key))
-        .route(
-            "/events/{id}/image",
-            get(image_file)
-                .post(upload_image)
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(managed))
+        .routes(routes!(mine))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(publish))
+        .routes(routes!(cancel))
+        .routes(routes!(sales))
+        .routes(routes!(stream_key))
+        .routes(routes!(rotate_stream_key))
+        .routes(
+            routes!(image_file, upload_image)
                 .layer(DefaultBodyLimit::max(image::MAX_BYTES + 64 * 1024)),
         )
 }
@@ -73,12 +72,18 @@ async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> 
 
 // ------------------------------------------------------------------------------- reading
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// Words to find in the title or the artist's name.
     search: Option<String>,
 }
 
-/// Published, live and recently ended concerts; public (the home page lists them).
+/// Published, live and recently ended concerts, for everyone (the home page lists them);
+/// signed in, each says whether the reader owns it.
+#[utoipa::path(get, path = "/events", tag = "events", security((), ("bearer" = [])),
+    params(Paging, ListQuery),
+    responses((status = 200, description = "A page of concerts.", body = Envelope<Page<Event>>)))]
 async fn list(
     State(app): State<AppState>,
     MaybeUser(user): MaybeUser,
@@ -92,6 +97,9 @@ async fn list(
 
 /// The signed-in account's concerts (tickets and passes) with their access state, paged:
 /// what my-events shows, in one call.
+#[utoipa::path(get, path = "/events/mine", tag = "events", security(("bearer" = [])),
+    params(Paging),
+    responses((status = 200, description = "A page of the reader's concerts.", body = Envelope<Page<Event>>)))]
 async fn mine(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -106,6 +114,11 @@ async fn mine(
     Ok(Api::ok(Page::new(items, total, paging)))
 }
 
+/// One concert, for everyone; a draft only for its managers (staff, its project's
+/// members), anyone else gets a 404.
+#[utoipa::path(get, path = "/events/{id}", tag = "events", security((), ("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The concert.", body = Envelope<Event>)))]
 async fn show(
     State(app): State<AppState>,
     MaybeUser(user): MaybeUser,
@@ -127,16 +140,21 @@ async fn show(
     Ok(Api::ok(events.remove(0)))
 }
 
-#[derive(Debug, Serialize)]
+/// A concert on the manage-events list, with its sales so far.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ManagedSummary {
     #[serde(flatten)]
     event: Event,
     tickets_sold: i64,
+    /// In minor units of the concert's currency.
     revenue: i64,
 }
 
-/// The manage-events list: every concert for staff, a member's projects' concerts.
+/// The manage-events list: every concert for staff (admin, sa), their projects' concerts
+/// for project members; 403 for an account in no project.
+#[utoipa::path(get, path = "/events/manage", tag = "events", security(("bearer" = [])),
+    responses((status = 200, description = "The concerts the reader manages.", body = Envelope<Vec<ManagedSummary>>)))]
 async fn managed(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -163,14 +181,17 @@ async fn managed(
     Ok(Api::ok(out))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct DaySales {
+    /// The day (UTC).
+    #[schema(format = Date)]
     date: String,
     tickets: i64,
     revenue: i64,
 }
 
-#[derive(Debug, Serialize)]
+/// A concert's ticket sales, in total and per day (UTC), revenue in minor units.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Sales {
     tickets_sold: i64,
@@ -180,6 +201,10 @@ struct Sales {
     per_day: Vec<DaySales>,
 }
 
+/// A concert's ticket sales, for its managers (staff, its project's members).
+#[utoipa::path(get, path = "/events/{id}/sales", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The concert's sales.", body = Envelope<Sales>)))]
 async fn sales(
     State(app): State<AppState>,
     ManagedEvent { event: row, .. }: ManagedEvent,
@@ -211,34 +236,108 @@ async fn sales(
 
 // ------------------------------------------------------------------------------- writing
 
-#[derive(Debug, Deserialize)]
+/// Changes to a concert: each field given is checked and set, an absent or `null` one
+/// is left as it is (but `capacity`).
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct EventInput {
+    /// Moves the concert to another project the reader manages.
     project_id: Option<String>,
+    /// 1–200 characters, not only spaces.
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     title: Option<String>,
+    /// 1–200 characters, not only spaces.
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     artist_name: Option<String>,
+    #[schema(max_length = 10_000)]
     description: Option<String>,
+    /// Before 9999-01-01.
+    #[schema(format = DateTime)]
     starts_at: Option<String>,
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(minimum = 1, maximum = 1440)]
     duration_minutes: Option<i64>,
+    /// The ticket price in minor units (cents); frozen once a ticket was sold.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(minimum = 0, maximum = 100_000_000)]
     price: Option<i64>,
+    /// An ISO 4217 code the platform supports (EUR, USD, …); frozen once a ticket was sold.
     currency: Option<String>,
-    /// `null` clears the capacity (unlimited); absent leaves it unchanged.
+    /// Seats for sale; `null` clears the capacity (unlimited); absent leaves it unchanged.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 1_000_000)]
     capacity: Option<Option<i64>>,
+}
+
+/// A new concert (a draft): what [`EventInput`] reads, with the fields a concert cannot
+/// be without required. Its own type so that the document says which are required; the
+/// handler still names a missing one in its own words.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct NewEventInput {
+    /// A project the reader manages (staff: any).
+    #[schema(value_type = String)]
+    project_id: Option<String>,
+    /// 1–200 characters, not only spaces.
+    #[schema(value_type = String, min_length = 1, max_length = 200, pattern = r"\S")]
+    title: Option<String>,
+    /// 1–200 characters, not only spaces.
+    #[schema(value_type = String, min_length = 1, max_length = 200, pattern = r"\S")]
+    artist_name: Option<String>,
+    /// Empty when absent.
+    #[schema(max_length = 10_000)]
+    description: Option<String>,
+    /// Before 9999-01-01.
+    #[schema(value_type = String, format = DateTime)]
+    starts_at: Option<String>,
+    /// 90 when absent.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(minimum = 1, maximum = 1440)]
+    duration_minutes: Option<i64>,
+    /// The ticket price in minor units (cents).
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(value_type = i64, minimum = 0, maximum = 100_000_000)]
+    price: Option<i64>,
+    /// An ISO 4217 code the platform supports; EUR when absent.
+    currency: Option<String>,
+    /// Seats for sale; unlimited when absent or `null`.
+    #[serde(default, deserialize_with = "whole_number")]
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    capacity: Option<i64>,
+}
+
+impl From<NewEventInput> for EventInput {
+    fn from(new: NewEventInput) -> Self {
+        Self {
+            project_id: new.project_id,
+            title: new.title,
+            artist_name: new.artist_name,
+            description: new.description,
+            starts_at: new.starts_at,
+            duration_minutes: new.duration_minutes,
+            price: new.price,
+            currency: new.currency,
+            capacity: Some(new.capacity),
+        }
+    }
 }
 
 /// Tell a JSON `null` (Some(None)) from an absent field (None).
 fn present<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Option<Option<i64>>, D::Error> {
-    Option::<i64>::deserialize(d).map(Some)
+    whole_number(d).map(Some)
 }
 
 fn parse_start(value: &str) -> Result<i64> {
     use time::format_description::well_known::Rfc3339;
     let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
         .map_err(|_| Error::unprocessable(Msg::StartsAtFormat))?;
-    Ok((parsed.unix_timestamp_nanos() / 1_000_000) as i64)
+    let ms = (parsed.unix_timestamp_nanos() / 1_000_000) as i64;
+    match rules::start_refusal(ms) {
+        Some(refusal) => Err(Error::unprocessable(refusal)),
+        None => Ok(ms),
+    }
 }
 
 fn text(value: &str, field: &str, max: usize) -> Result<String> {
@@ -289,19 +388,31 @@ fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
     Ok(())
 }
 
+/// A concert names its project in the body: one that does not exist is a missing
+/// resource (404), like an unknown id in a path.
+async fn project_exists(app: &AppState, project_id: &str) -> Result<()> {
+    projects::by_id(&app.db, project_id)
+        .await?
+        .map(|_| ())
+        .ok_or_else(|| Error::not_found(Msg::ProjectMissing))
+}
+
+/// Creates a draft concert in a project, for its managers (staff, the project's members).
+#[utoipa::path(post, path = "/events", tag = "events", security(("bearer" = [])),
+    request_body = NewEventInput,
+    responses((status = 201, description = "The new draft.", body = Envelope<Event>)))]
 #[tracing::instrument(skip_all)]
 async fn create(
     State(app): State<AppState>,
     user: CurrentUser,
-    JsonBody(input): JsonBody<EventInput>,
+    JsonBody(input): JsonBody<NewEventInput>,
 ) -> Result<Api<Event>> {
+    let input = EventInput::from(input);
     let project_id = input
         .project_id
         .clone()
         .ok_or_else(|| Error::unprocessable(Msg::ChooseProject))?;
-    projects::by_id(&app.db, &project_id)
-        .await?
-        .ok_or_else(|| Error::unprocessable(Msg::ProjectMissing))?;
+    project_exists(&app, &project_id).await?;
     if !can_manage(&app, &user, &project_id).await? {
         return Err(Error::forbidden(Msg::OnlyManagersCreateConcerts));
     }
@@ -353,6 +464,15 @@ async fn create(
     )))
 }
 
+/// Changes a concert, for its managers; a cancelled one is kept as it was (409), and the
+/// price and currency are frozen once a ticket was sold (409).
+#[utoipa::path(put, path = "/events/{id}", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    request_body = EventInput,
+    responses(
+        (status = 200, description = "The concert as changed.", body = Envelope<Event>),
+        (status = 409, description = "Cancelled, the price is frozen, or the capacity is below the seats sold.", body = crate::openapi::Failure),
+    ))]
 async fn update(
     State(app): State<AppState>,
     ManagedEvent { user, event, .. }: ManagedEvent,
@@ -365,6 +485,7 @@ async fn update(
     if let Some(project_id) = &input.project_id
         && *project_id != row.project_id
     {
+        project_exists(&app, project_id).await?;
         if !can_manage(&app, &user, project_id).await? {
             return Err(Error::forbidden(Msg::CannotMoveConcert));
         }
@@ -389,6 +510,13 @@ async fn manager_view(app: &AppState, id: &str) -> Result<Api<Event>> {
     Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
 }
 
+/// Puts a draft on sale, for its managers, while its access window is still open.
+#[utoipa::path(post, path = "/events/{id}/publish", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The published concert.", body = Envelope<Event>),
+        (status = 409, description = "Not a draft, or its access window has closed.", body = crate::openapi::Failure),
+    ))]
 async fn publish(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -409,6 +537,14 @@ async fn publish(
     manager_view(&app, &event.id).await
 }
 
+/// Cancels a concert, for its managers: open checkouts close, every buyer is refunded and
+/// loses access.
+#[utoipa::path(post, path = "/events/{id}/cancel", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The cancelled concert.", body = Envelope<Event>),
+        (status = 409, description = "Already ended or cancelled.", body = crate::openapi::Failure),
+    ))]
 async fn cancel(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -432,6 +568,14 @@ async fn cancel(
     manager_view(&app, id).await
 }
 
+/// Deletes a concert that never sold a ticket, for its managers (one that did is
+/// cancelled instead: 409).
+#[utoipa::path(delete, path = "/events/{id}", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
+        (status = 409, description = "Tickets were sold: cancel it instead.", body = crate::openapi::Failure),
+    ))]
 async fn remove(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -445,7 +589,8 @@ async fn remove(
     Ok(Api::ok(()))
 }
 
-#[derive(Debug, Serialize)]
+/// Where and how an encoder sends a concert's audio.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StreamKey {
     /// Only in the answer of a rotation: the key is stored hashed and shown this once.
@@ -493,7 +638,11 @@ impl StreamKey {
     }
 }
 
-/// The encoder settings, without the key (stored hashed: see `rotate_stream_key`).
+/// A concert's encoder settings, for its managers, without the key (it is stored hashed
+/// and shown only by a rotation).
+#[utoipa::path(get, path = "/events/{id}/stream-key", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The encoder settings.", body = Envelope<StreamKey>)))]
 async fn stream_key(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -501,7 +650,11 @@ async fn stream_key(
     Ok(Api::ok(StreamKey::new(&app.config, &event, None)))
 }
 
-/// A new key, answered this once; the old one stops working for encoders.
+/// A new stream key for a concert's managers, answered this once; the old one stops
+/// working for encoders.
+#[utoipa::path(post, path = "/events/{id}/stream-key/rotate", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses((status = 200, description = "The encoder settings with the new key.", body = Envelope<StreamKey>)))]
 async fn rotate_stream_key(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -513,6 +666,20 @@ async fn rotate_stream_key(
 
 // -------------------------------------------------------------------------------- images
 
+/// The multipart form of an image upload.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a description only: the handler reads the field with `file_field`
+struct ImageUpload {
+    /// A PNG, JPEG or WebP image of at most 5 MiB.
+    #[schema(format = Binary, value_type = String)]
+    file: Vec<u8>,
+}
+
+/// Sets a concert's image, for its managers: checked, re-encoded, with a thumbnail.
+#[utoipa::path(post, path = "/events/{id}/image", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    request_body(content = inline(ImageUpload), content_type = "multipart/form-data"),
+    responses((status = 200, description = "The concert with its new image.", body = Envelope<Event>)))]
 async fn upload_image(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -530,16 +697,26 @@ async fn upload_image(
     manager_view(&app, id).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ImageQuery {
+    /// `thumb` for the thumbnail (a JPEG); anything else or absent: the image.
     size: Option<String>,
+    /// The image's version, as in the concert's `image` URL.
     v: Option<String>,
+    /// A draft's signed URL: its expiry.
     exp: Option<String>,
+    /// A draft's signed URL: its signature.
     sig: Option<String>,
 }
 
-/// Public, like the concert it illustrates, and cached by version in the URL; a draft's
-/// only on the signed URL its managers get (anyone else: 404, as for a missing concert).
+/// A concert's image, public like the concert it illustrates and cached by version in
+/// the URL; a draft's only on the signed URL its managers get (anyone else: 404, as for a
+/// missing concert).
+#[utoipa::path(get, path = "/events/{id}/image", tag = "events",
+    params(("id" = String, Path, description = "The concert's id"), ImageQuery),
+    responses((status = 200, description = "The image (or its thumbnail).", content(
+        ("image/png"), ("image/jpeg")))))]
 async fn image_file(
     State(app): State<AppState>,
     Path(id): Path<String>,

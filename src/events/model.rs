@@ -136,10 +136,15 @@ pub struct Event {
     pub title: String,
     pub artist_name: String,
     pub description: String,
+    /// The image's URL (signed and short-lived for a draft's managers); `null` without one.
     pub image: Option<String>,
+    /// The thumbnail's URL (a JPEG, 480 pixels wide).
     pub thumbnail: Option<String>,
+    #[schema(format = DateTime)]
     pub starts_at: String,
     pub duration_minutes: i64,
+    /// When a ticket's access ends: 24 hours after the start.
+    #[schema(format = DateTime)]
     pub access_until: String,
     /// Minor units (cents); the cart total is the sum of these.
     pub price: i64,

@@ -11,6 +11,15 @@ pub const CANCELLABLE_FROM: [EventStatus; 3] = [
     EventStatus::Live,
 ];
 
+/// 9999-01-01T00:00:00Z: a later start would end its access window past year 9999, which
+/// RFC 3339 (the API's times) cannot write.
+pub const LATEST_START_MS: i64 = 253_370_764_800_000;
+
+/// Why a start time is refused, if it is.
+pub fn start_refusal(starts_at: i64) -> Option<Msg> {
+    (starts_at >= LATEST_START_MS).then_some(Msg::StartTooLate)
+}
+
 /// A cancelled concert is kept as it was: why an edit is refused, if it is.
 pub fn edit_refusal(event: &EventRow) -> Option<Msg> {
     (event.status == EventStatus::Cancelled).then_some(Msg::CancelledUnchangeable)
@@ -50,6 +59,17 @@ mod tests {
             starts_at: 1_000_000,
             ..EventRow::sample(status)
         }
+    }
+
+    #[test]
+    fn a_start_is_refused_from_year_9999_so_that_its_access_end_can_be_written() {
+        assert_eq!(start_refusal(LATEST_START_MS - 1), None);
+        assert_eq!(start_refusal(LATEST_START_MS), Some(Msg::StartTooLate));
+        let last = EventRow {
+            starts_at: LATEST_START_MS - 1,
+            ..EventRow::sample(EventStatus::Draft)
+        };
+        assert!(crate::db::iso8601(last.access_until()).starts_with("9999-01-01T23:59:59"));
     }
 
     #[test]

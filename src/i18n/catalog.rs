@@ -1680,6 +1680,14 @@ messages! {
         cn: "这场演出已结束。",
         ir: "این اجرا به پایان رسیده است.",
     }
+    // --- oa-events
+    StartTooLate {
+        gb: "startsAt must be before the year 9999.",
+        br: "startsAt deve ser anterior ao ano 9999.",
+        es: "startsAt debe ser anterior al año 9999.",
+        cn: "startsAt 必须早于 9999 年。",
+        ir: "startsAt باید پیش از سال 9999 باشد.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

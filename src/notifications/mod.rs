@@ -3,20 +3,21 @@
 
 pub mod store;
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::extract::CurrentUser;
 use crate::db::{Db, iso8601, now_ms};
-use crate::envelope::{Api, QueryParams};
+use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     Message,
@@ -99,7 +100,7 @@ pub async fn notify_staff(db: &Db, n: NewNotification) -> Result<()> {
     Ok(())
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     id: String,
@@ -107,9 +108,12 @@ pub struct Notification {
     kind: Kind,
     title: String,
     body: String,
+    /// Who sent it (a message).
     sender: Option<String>,
+    /// What was uploaded (an upload).
     upload_type: Option<String>,
     read: bool,
+    #[schema(format = DateTime)]
     created_at: String,
 }
 
@@ -128,14 +132,15 @@ impl From<store::Row> for Notification {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
     #[serde(default)]
     filter: Filter,
 }
 
 /// Which notifications a page lists; `unread` in the answer always counts all unread.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Filter {
     #[default]
@@ -155,13 +160,18 @@ impl Filter {
 }
 
 /// A page of notifications and the account's unread count (the bell's badge).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct NotificationPage {
     #[serde(flatten)]
     page: Page<Notification>,
+    /// All the account's unread notifications, whatever the filter.
     unread: i64,
 }
 
+/// The signed-in account's own notifications, newest first, with its unread count.
+#[utoipa::path(get, path = "/notifications", tag = "notifications", security(("bearer" = [])),
+    params(Paging, ListQuery),
+    responses((status = 200, description = "A page of notifications.", body = Envelope<NotificationPage>)))]
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -178,6 +188,10 @@ async fn list(
     }))
 }
 
+/// Marks one of the signed-in account's notifications read.
+#[utoipa::path(post, path = "/notifications/{id}/read", tag = "notifications", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The notification's id")),
+    responses((status = 200, description = "The notification, read.", body = Envelope<Notification>)))]
 async fn mark_read(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -191,14 +205,17 @@ async fn mark_read(
     Ok(Api::ok(row.into()))
 }
 
+/// Marks all the signed-in account's notifications read.
+#[utoipa::path(post, path = "/notifications/read-all", tag = "notifications", security(("bearer" = [])),
+    responses((status = 200, description = "All read.", body = Envelope<crate::openapi::Nothing>)))]
 async fn mark_all_read(State(app): State<AppState>, user: CurrentUser) -> Result<Api<()>> {
     store::mark_all_read(&app.db, &user.account.id, now_ms()).await?;
     Ok(Api::ok(()))
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/notifications", get(list))
-        .route("/notifications/read-all", post(mark_all_read))
-        .route("/notifications/{id}/read", post(mark_read))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(mark_all_read))
+        .routes(routes!(mark_read))
 }

@@ -5,23 +5,24 @@ pub mod store;
 
 use std::collections::HashMap;
 
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
-use crate::envelope::{Api, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProjectStatus {
     Active,
@@ -51,21 +52,25 @@ impl ProjectStatus {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A member of a project: an account that manages its concerts.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
+    /// The account's id.
     id: String,
     login: String,
     fullname: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A project (a band, act or tour) with its members.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Project {
     id: String,
     name: String,
     description: String,
     status: ProjectStatus,
+    #[schema(format = DateTime)]
     created_at: String,
     members: Vec<Member>,
     event_count: i64,
@@ -119,6 +124,10 @@ async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<Project
     }
 }
 
+/// Every project for staff (admin, sa); the projects they belong to for anyone else.
+#[utoipa::path(get, path = "/projects", tag = "projects", security(("bearer" = [])),
+    params(Paging),
+    responses((status = 200, description = "A page of projects.", body = Envelope<Page<Project>>)))]
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -133,6 +142,10 @@ async fn list(
     )))
 }
 
+/// One project, for staff and for its members.
+#[utoipa::path(get, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    responses((status = 200, description = "The project.", body = Envelope<Project>)))]
 async fn show(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -142,10 +155,26 @@ async fn show(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
-#[derive(Debug, Deserialize)]
+/// Changes to a project: an absent or `null` field is left as it is.
+#[derive(Debug, Deserialize, ToSchema)]
 struct ProjectInput {
+    /// 1–120 characters, not only spaces; unique among projects.
+    #[schema(min_length = 1, max_length = 120, pattern = r"\S")]
     name: Option<String>,
     description: Option<String>,
+    status: Option<ProjectStatus>,
+}
+
+/// A new project: what [`ProjectInput`] reads, with the name required (its own type so
+/// that the document says so; the handler still refuses a missing name in its words).
+#[derive(Debug, Deserialize, ToSchema)]
+struct NewProjectInput {
+    /// 1–120 characters, not only spaces; unique among projects.
+    #[schema(value_type = String, min_length = 1, max_length = 120, pattern = r"\S")]
+    name: Option<String>,
+    /// Empty when absent.
+    description: Option<String>,
+    /// `active` when absent.
     status: Option<ProjectStatus>,
 }
 
@@ -157,10 +186,17 @@ fn clean_name(name: &str) -> Result<String> {
     Ok(name.to_owned())
 }
 
+/// Creates a project, for staff (admin, sa).
+#[utoipa::path(post, path = "/projects", tag = "projects", security(("bearer" = [])),
+    request_body = NewProjectInput,
+    responses(
+        (status = 201, description = "The new project.", body = Envelope<Project>),
+        (status = 409, description = "Another project has this name.", body = crate::openapi::Failure),
+    ))]
 async fn create(
     State(app): State<AppState>,
     Staff(_): Staff,
-    JsonBody(input): JsonBody<ProjectInput>,
+    JsonBody(input): JsonBody<NewProjectInput>,
 ) -> Result<Api<Project>> {
     let name = clean_name(input.name.as_deref().unwrap_or_default())?;
     let row = store::insert(
@@ -173,6 +209,14 @@ async fn create(
     Ok(Api::created(to_project(&app, row).await?))
 }
 
+/// Changes a project's name, description or status, for staff (admin, sa).
+#[utoipa::path(put, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = ProjectInput,
+    responses(
+        (status = 200, description = "The project as changed.", body = Envelope<Project>),
+        (status = 409, description = "Another project has this name.", body = crate::openapi::Failure),
+    ))]
 async fn update(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -195,6 +239,13 @@ async fn update(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
+/// Deletes a project without concerts, for staff (admin, sa).
+#[utoipa::path(delete, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    responses(
+        (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
+        (status = 409, description = "The project still has concerts.", body = crate::openapi::Failure),
+    ))]
 async fn remove(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -210,6 +261,7 @@ async fn remove(
     Ok(Api::ok(()))
 }
 
+/// The account to add, by id or by login (e-mail); the id wins when both are given.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MemberInput {
@@ -218,6 +270,56 @@ struct MemberInput {
     login: Option<String>,
 }
 
+/// Written by hand: one of the two fields is required, which a derive cannot say.
+impl utoipa::PartialSchema for MemberInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            AnyOfBuilder, KnownFormat, ObjectBuilder, SchemaFormat, SchemaType, Type,
+        };
+        let field = |required: bool, format: Option<KnownFormat>, description: &str| {
+            let types = if required {
+                SchemaType::new(Type::String)
+            } else {
+                SchemaType::from_iter([Type::String, Type::Null])
+            };
+            ObjectBuilder::new()
+                .schema_type(types)
+                .format(format.map(SchemaFormat::KnownFormat))
+                .description(Some(description))
+        };
+        let naming = |by_id: bool| {
+            ObjectBuilder::new()
+                .property(
+                    "accountId",
+                    field(by_id, None, "The account's id; wins over `login`."),
+                )
+                .property(
+                    "login",
+                    field(
+                        !by_id,
+                        Some(KnownFormat::Email),
+                        "The account's login, an e-mail address (also read as `email`).",
+                    ),
+                )
+                .required(if by_id { "accountId" } else { "login" })
+        };
+        AnyOfBuilder::new()
+            .item(naming(true))
+            .item(naming(false))
+            .description(Some(
+                "The account to add, by id or by login (e-mail); the id wins when both are given.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for MemberInput {}
+
+/// Adds an account to a project's members, for staff (admin, sa).
+#[utoipa::path(post, path = "/projects/{id}/members", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = MemberInput,
+    responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn add_member(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -239,6 +341,11 @@ async fn add_member(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
+/// Removes an account from a project's members, for staff (admin, sa).
+#[utoipa::path(delete, path = "/projects/{id}/members/{account_id}", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id"),
+        ("account_id" = String, Path, description = "The member's account id")),
+    responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn remove_member(
     State(app): State<AppState>,
     Staff(_): Staff,
@@ -251,10 +358,10 @@ async fn remove_member(
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/projects", get(list).post(create))
-        .route("/projects/{id}", get(show).put(update).delete(remove))
-        .route("/projects/{id}/members", post(add_member))
-        .route("/projects/{id}/members/{account_id}", delete(remove_member))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(add_member))
+        .routes(routes!(remove_member))
 }

@@ -334,12 +334,50 @@ async fn bad_concert_input_is_refused_with_a_reason() {
         );
         assert!(answer["error"].as_str().is_some_and(|e| !e.is_empty()));
     }
+}
+
+/// A project that does not exist is a missing resource, as an unknown account added to a
+/// project is: schema-valid input that names nothing is a 404, not a 422.
+#[tokio::test]
+async fn creating_a_concert_in_a_project_that_does_not_exist_is_404() {
+    let w = world().await;
     let mut body = new_concert(&w.project);
     body["projectId"] = json!("nope");
-    assert_eq!(
-        app.post("/api/v1/events", body, Some(&w.admin)).await.0,
-        StatusCode::UNPROCESSABLE_ENTITY
-    );
+    let (status, answer) = w.app.post("/api/v1/events", body, Some(&w.admin)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    assert_eq!(answer["error"], "That project does not exist.");
+}
+
+#[tokio::test]
+async fn moving_a_concert_to_a_project_that_does_not_exist_is_404_and_changes_nothing() {
+    let w = world().await;
+    let id = w.draft_by(&w.admin).await;
+    let (status, answer) = w
+        .app
+        .put(
+            &format!("/api/v1/events/{id}"),
+            json!({ "projectId": "nope", "title": "Moved" }),
+            &w.admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    let (_, shown) = w
+        .app
+        .get(&format!("/api/v1/events/{id}"), Some(&w.admin))
+        .await;
+    assert_eq!(shown["payload"]["projectId"], w.project.as_str());
+    assert_eq!(shown["payload"]["title"], "Unplugged");
+}
+
+/// Every start the document's `date-time` allows gives a concert whose times can be
+/// written back: one in the last day of year 9999 would end its access in year 10000.
+#[tokio::test]
+async fn a_start_whose_access_would_end_after_year_9999_is_422() {
+    let w = world().await;
+    let mut body = new_concert(&w.project);
+    body["startsAt"] = json!("9999-12-31T12:00:00Z");
+    let (status, answer) = w.app.post("/api/v1/events", body, Some(&w.admin)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
 }
 
 /// A concert of three seats, two of them sold: its id.
@@ -645,4 +683,39 @@ async fn deleting_an_unsold_concert_takes_it_out_of_every_cart() {
             .await,
         0
     );
+}
+
+/// JSON Schema's `integer` admits `1500.0`: the numbers of a concert read it as 1500, and
+/// still refuse a fraction.
+#[tokio::test]
+async fn a_whole_number_written_with_a_decimal_point_is_read_and_a_fraction_is_422() {
+    let w = world().await;
+    let mut body = new_concert(&w.project);
+    body["price"] = json!(1500.0);
+    body["capacity"] = json!(100.0);
+    body["durationMinutes"] = json!(75.0);
+    let (status, created) = w.app.post("/api/v1/events", body, Some(&w.admin)).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["payload"]["price"], 1500);
+    assert_eq!(created["payload"]["capacity"], 100);
+    let id = created["payload"]["id"].as_str().unwrap();
+    let (status, changed) = w
+        .app
+        .put(
+            &format!("/api/v1/events/{id}"),
+            json!({ "price": 2000.0 }),
+            &w.admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(changed["payload"]["price"], 2000);
+    let (status, refused) = w
+        .app
+        .put(
+            &format!("/api/v1/events/{id}"),
+            json!({ "price": 2000.5 }),
+            &w.admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
 }
