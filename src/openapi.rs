@@ -32,6 +32,20 @@ pub struct Failure {
     state: Option<String>,
 }
 
+/// The payload of a success that carries none (`Api<()>`): always `null`. Annotations say
+/// `Envelope<Null>`, as utoipa cannot read `Envelope<()>`.
+pub struct Null;
+
+impl utoipa::PartialSchema for Null {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Null)
+            .into()
+    }
+}
+
+impl ToSchema for Null {}
+
 /// The security schemes the annotations name: `bearer` (an access token from
 /// `POST …/token`) and `basic` (an encoder's stream key as the Basic password).
 pub const BEARER: &str = "bearer";

@@ -49,11 +49,23 @@ impl Paging {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct PageParams {
+    /// The page, from 1 (default 1; a page past 1 000 000 is refused with a 400).
     page: Option<i64>,
+    /// Items per page: default 10, brought into 1–100.
     page_size: Option<i64>,
+}
+
+/// Every list documents `page` and `pageSize` the one way it reads them.
+impl utoipa::IntoParams for Paging {
+    fn into_params(
+        parameter_in_provider: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        PageParams::into_params(parameter_in_provider)
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Paging {
@@ -67,7 +79,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Paging {
 }
 
 /// One page of a list: `{ items, total, page, pageSize }`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Page<T> {
     pub items: Vec<T>,
