@@ -6,6 +6,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
+use utoipa::{IntoParams, ToSchema};
 
 use super::clients::{self, BasicCredentials, Client};
 use super::cookies;
@@ -21,13 +23,54 @@ use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX
 use crate::app::AppState;
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
-use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
+use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
+use crate::openapi::{Failure, Null};
 use crate::messaging::sms::SmsPermit;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
+
+/// A string field of an OAuth body that takes only these values (the handler refuses any
+/// other with its own 400).
+fn one_of(values: &[&str]) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
+}
+
+fn response_type_code() -> Object {
+    one_of(&["code"])
+}
+
+/// For an optional field: left out or `null` reads as absent.
+fn or_null(schema: Object) -> Object {
+    let mut schema = schema;
+    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
+    if let Some(values) = schema.enum_values.as_mut() {
+        values.push(serde_json::Value::Null);
+    }
+    schema
+}
+
+/// `response_type` where it may be left out (QR start).
+pub(super) fn optional_response_type_code() -> Object {
+    or_null(one_of(&["code"]))
+}
+
+fn response_mode_query() -> Object {
+    or_null(one_of(&["query"]))
+}
+
+pub(super) fn challenge_method_s256() -> Object {
+    one_of(&["S256"])
+}
+
+fn grant_types() -> Object {
+    one_of(&["authorization_code", "mfa_code", "refresh_token"])
+}
 
 fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
     value
@@ -181,26 +224,37 @@ impl AuthorizationParams {
 
 // ---------------------------------------------------------------------------- authorize
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct AuthorizeRequest {
+    #[schema(value_type = String, required = true, min_length = 1)]
     email: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1)]
     password: Option<String>,
-    pub(super) response_type: Option<String>,
+    #[schema(schema_with = response_type_code, required = true)]
+    response_type: Option<String>,
+    #[schema(schema_with = response_mode_query)]
     response_mode: Option<String>,
+    /// Space-separated, of `openid profile email offline_access` (default `openid profile
+    /// email`); another scope is refused.
     scope: Option<String>,
+    /// Exactly one the client registered.
+    #[schema(value_type = String, required = true, min_length = 1)]
     redirect_uri: Option<String>,
+    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
     code_challenge: Option<String>,
+    #[schema(schema_with = challenge_method_s256, required = true)]
     code_challenge_method: Option<String>,
+    /// Or the Basic header's user name.
     client_id: Option<String>,
+    /// A confidential client's secret (or the Basic header's password).
     client_secret: Option<String>,
-    pub(super) state: Option<String>,
-    pub(super) nonce: Option<String>,
+    state: Option<String>,
+    nonce: Option<String>,
 }
 
 impl AuthorizeRequest {
-    /// The authorization part, parsed (authorize and QR start share it). Takes the
-    /// client's fields out of the request.
-    pub fn authorization(&mut self) -> Result<AuthorizationRequest> {
+    /// The authorization part, parsed. Takes the client's fields out of the request.
+    fn authorization(&mut self) -> Result<AuthorizationRequest> {
         AuthorizationRequest::try_from(RawAuthorization {
             client_id: self.client_id.take(),
             client_secret: self.client_secret.take(),
@@ -247,11 +301,19 @@ impl TryFrom<AuthorizeRequest> for Authorize {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CodePayload {
+    /// Single use, valid 60 seconds: exchange it at `token`.
     code: String,
 }
 
+/// Sign in with e-mail and password, for anyone: an authorization code for the client's
+/// PKCE challenge (and the device cookie).
+#[utoipa::path(post, path = "/authorize", tag = "oauth",
+    request_body(content((AuthorizeRequest = "application/x-www-form-urlencoded"), (AuthorizeRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The authorization code.", body = Envelope<CodePayload>),
+        (status = 401, description = "Wrong e-mail or password, a disabled account, or an unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn authorize(
     State(app): State<AppState>,
@@ -296,8 +358,9 @@ async fn authorize_inner(
 
 // -------------------------------------------------------------------------------- token
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct TokenRequest {
+    #[schema(schema_with = grant_types, required = true)]
     grant_type: Option<String>,
     code: Option<String>,
     redirect_uri: Option<String>,
@@ -383,17 +446,27 @@ impl TryFrom<TokenRequest> for Token {
 }
 
 /// `status: "OK"` with tokens, or `status: "E108"` with an MFA token.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum TokenPayload {
     Tokens(TokenSet),
+    /// The password was right; the second factor (SMS) is next.
     SecondFactor {
+        /// `E108`.
         status: &'static str,
         mfa_token: String,
         expires_in: i64,
     },
 }
 
+/// Exchange an authorization code, an SMS code (`mfa_code`) or a refresh token for
+/// tokens, for any client; an account with the second factor on gets E108 first.
+#[utoipa::path(post, path = "/token", tag = "oauth",
+    request_body(content((TokenRequest = "application/x-www-form-urlencoded"), (TokenRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Tokens, or E108 with an MFA token.", body = Envelope<TokenPayload>),
+        (status = 401, description = "An unknown client, a disabled account or an expired MFA session.", body = Failure),
+        (status = 403, description = "An SMS cannot be sent before the e-mail address is verified.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
     State(app): State<AppState>,
@@ -635,9 +708,13 @@ fn mfa_bearer(headers: &HeaderMap) -> Result<String> {
         .ok_or_else(|| Error::unauthorized(Msg::MfaSessionExpired))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AuthenticatorsQuery {
+    /// The flow's PKCE verifier.
+    #[param(value_type = String, required = true)]
     code_verifier: Option<String>,
+    #[param(value_type = String, required = true)]
     client_id: Option<String>,
     state: Option<String>,
 }
@@ -657,15 +734,23 @@ impl TryFrom<AuthenticatorsQuery> for Authenticators {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Authenticator {
     id: String,
+    /// `oob`.
     authenticator_type: &'static str,
+    /// `sms`.
     oob_channel: &'static str,
+    /// The phone, masked.
     name: String,
     active: bool,
 }
 
+/// The second factors of the account signing in (its phone, masked), for the holder of
+/// the MFA token (as the bearer token).
+#[utoipa::path(get, path = "/authenticators", tag = "oauth", security(("bearer" = [])),
+    params(AuthenticatorsQuery),
+    responses((status = 200, description = "The enrolled phone, or none.", body = Envelope<Vec<Authenticator>>)))]
 #[tracing::instrument(skip_all)]
 pub async fn authenticators(
     State(app): State<AppState>,
@@ -712,16 +797,21 @@ fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Strin
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct AssociateRequest {
+    /// Must include `oob` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
     authenticator_types: Vec<String>,
+    /// Must include `sms` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
     oob_channels: Vec<String>,
+    /// E.164, e.g. `+447700900123`.
+    #[schema(value_type = String, required = true)]
     phone_number: Option<String>,
     /// The token of the e-mailed enrolment link (an account with the second factor on
     /// and no phone enrols one only with it).
     enrolment_token: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
     state: Option<String>,
 }
@@ -749,13 +839,20 @@ impl TryFrom<AssociateRequest> for Associate {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Association {
     authenticator_type: &'static str,
     oob_channel: &'static str,
     binding_method: &'static str,
 }
 
+/// Enrol a phone as the second factor of the account signing in (holder of the MFA
+/// token), with the e-mailed enrolment link's token: a code goes to it by SMS.
+#[utoipa::path(post, path = "/associate", tag = "oauth", security(("bearer" = [])),
+    request_body(content((AssociateRequest = "application/x-www-form-urlencoded"), (AssociateRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The code was sent.", body = Envelope<Association>),
+        (status = 409, description = "A phone is already enrolled.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn associate(
     State(app): State<AppState>,
@@ -826,6 +923,8 @@ impl TryFrom<(std::result::Result<CurrentUser, Error>, &HeaderMap)> for Logout {
 
 /// End the session of the bearer token, or else of the refresh cookie (an expired access
 /// token still signs out); the refresh cookie and the flag are cleared either way.
+#[utoipa::path(post, path = "/logout", tag = "oauth", security((), ("bearer" = [])),
+    responses((status = 200, description = "Signed out.", body = Envelope<Null>)))]
 #[tracing::instrument(skip_all)]
 pub async fn logout(
     State(app): State<AppState>,
@@ -862,8 +961,9 @@ async fn link_call(
     Ok(())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ForgotRequest {
+    #[schema(value_type = String, required = true, min_length = 1)]
     email: Option<String>,
     #[allow(dead_code)]
     code_verifier: Option<String>,
@@ -885,6 +985,13 @@ impl TryFrom<ForgotRequest> for Forgot {
     }
 }
 
+/// Ask for a password-reset link, for anyone: the same answer whether or not the account
+/// exists; the link is e-mailed when it does.
+#[utoipa::path(post, path = "/forgot", tag = "oauth",
+    request_body(content((ForgotRequest = "application/x-www-form-urlencoded"), (ForgotRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Asked.", body = Envelope<Null>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn forgot(
     State(app): State<AppState>,
@@ -910,9 +1017,13 @@ pub async fn forgot(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ResetRequest {
+    /// The e-mailed link's token.
+    #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
+    /// The new password: 8–128 characters, not among the 10,000 most common.
+    #[schema(value_type = String, required = true)]
     password: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
@@ -943,6 +1054,13 @@ impl Reset {
     }
 }
 
+/// Set a new password with an e-mailed reset or invitation link, for its holder; every
+/// session of the account ends.
+#[utoipa::path(post, path = "/reset", tag = "oauth",
+    request_body(content((ResetRequest = "application/x-www-form-urlencoded"), (ResetRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The password is set.", body = Envelope<Null>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn reset(
     State(app): State<AppState>,
@@ -990,9 +1108,12 @@ pub async fn reset(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct RegisterRequest {
+    #[schema(value_type = String, required = true, min_length = 1)]
     email: Option<String>,
+    /// 8–128 characters, not among the 10,000 most common.
+    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
     #[allow(dead_code)]
     code_verifier: Option<String>,
@@ -1019,6 +1140,14 @@ impl TryFrom<RegisterRequest> for Register {
     }
 }
 
+/// Register a fan account, for anyone: a welcome e-mail with a verification link is sent;
+/// it does not sign in.
+#[utoipa::path(post, path = "/register", tag = "oauth",
+    request_body(content((RegisterRequest = "application/x-www-form-urlencoded"), (RegisterRequest = "application/json"))),
+    responses(
+        (status = 201, description = "The new account.", body = Envelope<Account>),
+        (status = 401, description = "An unknown client.", body = Failure),
+        (status = 409, description = "An account with this e-mail exists.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(app): State<AppState>,
@@ -1037,8 +1166,10 @@ pub async fn register(
     OAuthReply::created(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct VerifyEmailRequest {
+    /// The e-mailed link's token.
+    #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
     client_id: Option<String>,
     state: Option<String>,
@@ -1059,6 +1190,12 @@ impl TryFrom<VerifyEmailRequest> for LinkToken {
     }
 }
 
+/// Verify an account's e-mail address with the link sent to it, for its holder.
+#[utoipa::path(post, path = "/verify-email", tag = "oauth",
+    request_body(content((VerifyEmailRequest = "application/x-www-form-urlencoded"), (VerifyEmailRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Verified.", body = Envelope<Null>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn verify_email(
     State(app): State<AppState>,
@@ -1085,8 +1222,14 @@ pub async fn verify_email(
 
 // -------------------------------------------------------------------- e-mail change
 
-/// Follow the link sent to a new login e-mail: the change takes effect (409 when the
-/// address was taken meanwhile; the link then stays unspent).
+/// Follow the link sent to a new login e-mail, for its holder: the change takes effect
+/// (409 when the address was taken meanwhile; the link then stays unspent).
+#[utoipa::path(post, path = "/confirm-email", tag = "oauth",
+    request_body(content((VerifyEmailRequest = "application/x-www-form-urlencoded"), (VerifyEmailRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The new login e-mail is in effect.", body = Envelope<Null>),
+        (status = 401, description = "An unknown client.", body = Failure),
+        (status = 409, description = "Another account took the address meanwhile.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn confirm_email(
     State(app): State<AppState>,

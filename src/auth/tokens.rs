@@ -77,8 +77,9 @@ impl TokenKeys {
 }
 
 /// What a successful sign-in or refresh answers (`status: "OK"`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TokenSet {
+    /// `OK`.
     pub status: &'static str,
     pub access_token: String,
     /// Left out for a cookie client: the token endpoint moves it into the cookie.
