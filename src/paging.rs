@@ -54,6 +54,7 @@ impl Paging {
 #[into_params(parameter_in = Query)]
 struct PageParams {
     /// The page, from 1 (default 1; a page past 1 000 000 is refused with a 400).
+    #[param(maximum = 1_000_000)]
     page: Option<i64>,
     /// Items per page: default 10, brought into 1–100.
     page_size: Option<i64>,

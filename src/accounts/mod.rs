@@ -27,8 +27,8 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
-use crate::openapi::{Failure, Null};
 use crate::notifications::{self, NewNotification};
+use crate::openapi::{Failure, Null};
 use crate::paging::{Page, Paging};
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
@@ -86,7 +86,9 @@ struct ListQuery {
 /// A page of accounts for staff (admin, sa), filtered by text, enablement and role.
 #[utoipa::path(get, path = "/accounts", tag = "accounts", security(("bearer" = [])),
     params(Paging, ListQuery),
-    responses((status = 200, description = "A page of accounts.", body = Envelope<Page<Account>>)))]
+    responses(
+        (status = 200, description = "A page of accounts.", body = Envelope<Page<Account>>),
+        (status = 422, description = "An unknown role.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn list(
     State(app): State<AppState>,
@@ -216,6 +218,7 @@ async fn stats(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Stats
 struct CreateRequest {
     /// The new account's e-mail address (`email` is read too).
     #[serde(alias = "email")]
+    #[schema(format = Email)]
     login: String,
     #[serde(default)]
     person: Person,
@@ -287,6 +290,7 @@ async fn create(
 struct SignupRequest {
     /// The e-mail address (`email` is read too).
     #[serde(alias = "email")]
+    #[schema(format = Email)]
     login: String,
     /// 8–128 characters, not among the 10,000 most common.
     #[schema(min_length = 8, max_length = 128)]
@@ -359,6 +363,7 @@ struct EnablementPatch {
 struct UpdateRequest {
     /// A new login e-mail: applied once the link e-mailed to it is followed.
     #[serde(alias = "email")]
+    #[schema(format = Email, min_length = 1)]
     login: Option<String>,
     person: Option<PersonPatch>,
     notes: Option<String>,
@@ -488,6 +493,8 @@ fn require_second_factor_session(user: &CurrentUser) -> Result<()> {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StepUpRequest {
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
@@ -605,7 +612,10 @@ async fn change_password(
 #[serde(rename_all = "camelCase")]
 struct PhoneRequest {
     /// E.164, e.g. `+447700900123` (spaces, dashes, dots and brackets are ignored).
+    #[schema(pattern = r"^[ ().-]*\+[ ().-]*[1-9]([ ().-]*[0-9]){7,14}[ ().-]*$")]
     phone: String,
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
@@ -642,7 +652,10 @@ async fn start_phone_change(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CodeRequest {
+    /// The 6-digit code sent by SMS.
     code: String,
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
@@ -676,9 +689,9 @@ async fn verify_phone_change(
 }
 
 /// Remove an account's phone: the owner, or staff as the roles policy allows, with the
-/// actor's current password (the body may be left out: no password).
+/// actor's current password.
 #[utoipa::path(delete, path = "/accounts/{id}/phone", tag = "accounts", security(("bearer" = [])),
-    params(("id" = String, Path, description = ID)), request_body = Option<StepUpRequest>,
+    params(("id" = String, Path, description = ID)), request_body = StepUpRequest,
     responses((status = 200, description = "The account without a phone.", body = Envelope<Account>)))]
 async fn remove_phone(
     State(app): State<AppState>,

@@ -6,7 +6,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
-use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{Object, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::{IntoParams, ToSchema};
 
 use super::clients::{self, BasicCredentials, Client};
@@ -26,8 +27,8 @@ use crate::db::now_ms;
 use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
-use crate::openapi::{Failure, Null};
 use crate::messaging::sms::SmsPermit;
+use crate::openapi::{Failure, Null};
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
@@ -45,31 +46,17 @@ fn response_type_code() -> Object {
     one_of(&["code"])
 }
 
-/// For an optional field: left out or `null` reads as absent.
-fn or_null(schema: Object) -> Object {
-    let mut schema = schema;
-    schema.schema_type = utoipa::openapi::schema::SchemaType::from_iter([Type::String, Type::Null]);
-    if let Some(values) = schema.enum_values.as_mut() {
-        values.push(serde_json::Value::Null);
-    }
-    schema
-}
-
 /// `response_type` where it may be left out (QR start).
 pub(super) fn optional_response_type_code() -> Object {
-    or_null(one_of(&["code"]))
+    one_of(&["code"])
 }
 
 fn response_mode_query() -> Object {
-    or_null(one_of(&["query"]))
+    one_of(&["query"])
 }
 
 pub(super) fn challenge_method_s256() -> Object {
     one_of(&["S256"])
-}
-
-fn grant_types() -> Object {
-    one_of(&["authorization_code", "mfa_code", "refresh_token"])
 }
 
 fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
@@ -236,6 +223,7 @@ pub struct AuthorizeRequest {
     response_mode: Option<String>,
     /// Space-separated, of `openid profile email offline_access` (default `openid profile
     /// email`); another scope is refused.
+    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
     scope: Option<String>,
     /// Exactly one the client registered.
     #[schema(value_type = String, required = true, min_length = 1)]
@@ -244,11 +232,15 @@ pub struct AuthorizeRequest {
     code_challenge: Option<String>,
     #[schema(schema_with = challenge_method_s256, required = true)]
     code_challenge_method: Option<String>,
-    /// Or the Basic header's user name.
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
     /// A confidential client's secret (or the Basic header's password).
+    #[schema(value_type = String)]
     client_secret: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
+    #[schema(value_type = String)]
     nonce: Option<String>,
 }
 
@@ -358,9 +350,8 @@ async fn authorize_inner(
 
 // -------------------------------------------------------------------------------- token
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize)]
 pub struct TokenRequest {
-    #[schema(schema_with = grant_types, required = true)]
     grant_type: Option<String>,
     code: Option<String>,
     redirect_uri: Option<String>,
@@ -372,6 +363,61 @@ pub struct TokenRequest {
     mfa_token: Option<String>,
     refresh_token: Option<String>,
 }
+
+/// One schema per grant, each with the fields it requires (the handler refuses a missing
+/// one with a 400): what the derive cannot say of one struct read three ways.
+impl utoipa::PartialSchema for TokenRequest {
+    fn schema() -> RefOr<Schema> {
+        let text = |description: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .description(Some(description))
+        };
+        let optional = || ObjectBuilder::new().schema_type(Type::String);
+        let grant = |grant_type: &str, fields: &[(&str, &str)]| {
+            let mut schema = ObjectBuilder::new()
+                .title(Some(grant_type))
+                .property("grant_type", one_of(&[grant_type]))
+                .required("grant_type")
+                .property(
+                    "client_id",
+                    text("Required unless the Basic header names the client."),
+                )
+                .required("client_id")
+                .property("client_secret", optional())
+                .property("state", optional());
+            for (name, description) in fields {
+                schema = schema.property(*name, text(description)).required(*name);
+            }
+            schema
+        };
+        OneOfBuilder::new()
+            .item(grant(
+                "authorization_code",
+                &[
+                    ("code", "The code from `authorize` or a QR poll."),
+                    ("redirect_uri", "The one the code was issued for."),
+                    ("code_verifier", "The flow's PKCE verifier."),
+                ],
+            ))
+            .item(grant(
+                "mfa_code",
+                &[
+                    ("mfa_token", "From the E108 answer."),
+                    ("binding_code", "The 6-digit code sent by SMS."),
+                    ("code_verifier", "The flow's PKCE verifier."),
+                ],
+            ))
+            .item(grant("refresh_token", &[]).property(
+                "refresh_token",
+                optional().description(Some("Left out: the refresh cookie is read.")),
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for TokenRequest {}
 
 /// A token request's grant, its fields present.
 #[derive(Debug, PartialEq)]
@@ -712,9 +758,9 @@ fn mfa_bearer(headers: &HeaderMap) -> Result<String> {
 #[into_params(parameter_in = Query)]
 pub struct AuthenticatorsQuery {
     /// The flow's PKCE verifier.
-    #[param(value_type = String, required = true)]
+    #[param(value_type = String, required = true, min_length = 1)]
     code_verifier: Option<String>,
-    #[param(value_type = String, required = true)]
+    #[param(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
     state: Option<String>,
 }
@@ -782,6 +828,22 @@ pub async fn authenticators(
     OAuthReply::new(state, result)
 }
 
+/// A list that must name `value` (SMS is the one second factor offered).
+fn list_of(value: &str) -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(one_of(&[value]))
+        .min_items(Some(1))
+        .build()
+}
+
+fn oob_only() -> utoipa::openapi::schema::Array {
+    list_of("oob")
+}
+
+fn sms_only() -> utoipa::openapi::schema::Array {
+    list_of("sms")
+}
+
 /// A list field that also accepts a single value (form bodies cannot carry arrays).
 fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
@@ -799,20 +861,24 @@ fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Strin
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AssociateRequest {
-    /// Must include `oob` (a space-separated string is read too).
+    /// `["oob"]` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
+    #[schema(schema_with = oob_only, required = true)]
     authenticator_types: Vec<String>,
-    /// Must include `sms` (a space-separated string is read too).
+    /// `["sms"]` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
+    #[schema(schema_with = sms_only, required = true)]
     oob_channels: Vec<String>,
-    /// E.164, e.g. `+447700900123`.
-    #[schema(value_type = String, required = true)]
+    /// E.164, e.g. `+447700900123` (spaces, dashes, dots and brackets are ignored).
+    #[schema(value_type = String, required = true, pattern = r"^[ ().-]*\+[ ().-]*[1-9]([ ().-]*[0-9]){7,14}[ ().-]*$")]
     phone_number: Option<String>,
     /// The token of the e-mailed enrolment link (an account with the second factor on
     /// and no phone enrols one only with it).
+    #[schema(value_type = String)]
     enrolment_token: Option<String>,
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -963,11 +1029,15 @@ async fn link_call(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ForgotRequest {
-    #[schema(value_type = String, required = true, min_length = 1)]
+    #[schema(value_type = String, required = true, format = Email)]
     email: Option<String>,
     #[allow(dead_code)]
+    #[schema(value_type = String)]
     code_verifier: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -1023,9 +1093,12 @@ pub struct ResetRequest {
     #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
     /// The new password: 8–128 characters, not among the 10,000 most common.
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -1110,14 +1183,18 @@ pub async fn reset(
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RegisterRequest {
-    #[schema(value_type = String, required = true, min_length = 1)]
+    #[schema(value_type = String, required = true, format = Email)]
     email: Option<String>,
     /// 8–128 characters, not among the 10,000 most common.
     #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
     #[allow(dead_code)]
+    #[schema(value_type = String)]
     code_verifier: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -1171,7 +1248,10 @@ pub struct VerifyEmailRequest {
     /// The e-mailed link's token.
     #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 

@@ -83,6 +83,7 @@ pub struct StartRequest {
     response_type: Option<String>,
     /// Space-separated, of `openid profile email offline_access` (default `openid profile
     /// email`); another scope is refused.
+    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
     scope: Option<String>,
     /// Exactly one the client registered.
     #[schema(value_type = String, required = true, min_length = 1)]
@@ -91,11 +92,15 @@ pub struct StartRequest {
     code_challenge: Option<String>,
     #[schema(schema_with = challenge_method_s256, required = true)]
     code_challenge_method: Option<String>,
-    /// Or the Basic header's user name.
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
     /// A confidential client's secret (or the Basic header's password).
+    #[schema(value_type = String)]
     client_secret: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
+    #[schema(value_type = String)]
     nonce: Option<String>,
 }
 
@@ -196,7 +201,10 @@ pub async fn start(
 pub struct PollRequest {
     #[schema(value_type = String, required = true)]
     poll_token: Option<String>,
+    /// The client that started the QR sign-in.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
