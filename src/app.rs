@@ -101,14 +101,14 @@ pub fn api_routers(
 ) -> (Router<AppState>, Router<AppState>, utoipa::openapi::OpenApi) {
     let (api, api_doc) = OpenApiRouter::new()
         .merge(crate::meta::router())
-        .merge(crate::accounts::router().into())
+        .merge(crate::accounts::router())
         .merge(crate::notifications::router())
         .merge(crate::projects::router())
         .merge(crate::events::router())
         .merge(crate::commerce::router())
         .merge(crate::stream::http::api_router())
         .split_for_parts();
-    let (oauth, oauth_doc) = OpenApiRouter::from(crate::auth::router()).split_for_parts();
+    let (oauth, oauth_doc) = crate::auth::router().split_for_parts();
     let document = crate::openapi::finish(
         <crate::openapi::ApiDoc as utoipa::OpenApi>::openapi()
             .nest("/api/v1", api_doc)

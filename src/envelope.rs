@@ -3,7 +3,7 @@
 //! plain-text rejections.
 
 use axum::Json;
-use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -252,10 +252,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OAuthBody<T> {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
         if is_form {
-            match axum::Form::<T>::from_request(req, state).await {
-                Ok(axum::Form(value)) => Ok(Self(value)),
-                Err(rejection) => Err(form_rejection(rejection)),
-            }
+            let body = axum::body::Bytes::from_request(req, state)
+                .await
+                .map_err(|r| rejection_message(r.status(), r.body_text()))?;
+            from_form(&body).map(Self)
         } else {
             JsonBody::<T>::from_request(req, state)
                 .await
@@ -264,13 +264,25 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for OAuthBody<T> {
     }
 }
 
-fn form_rejection(rejection: FormRejection) -> Error {
-    let status = match rejection.status() {
-        // A form that parses but lacks a field is a client error of the same kind as JSON's.
-        StatusCode::BAD_REQUEST => StatusCode::UNPROCESSABLE_ENTITY,
-        other => other,
-    };
-    rejection_message(status, rejection.body_text())
+/// A form body, a key given more than once read as a list (`oob_channels=sms&oob_channels=…`:
+/// how OpenAPI's form style, and so any generated client, sends an array). A form that
+/// parses but does not fit `T` is a 422, as for JSON.
+fn from_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body)
+        .map_err(|e| Error::BadRequest(Msg::MalformedBody.with("detail", e.to_string())))?;
+    let mut fields = serde_json::Map::new();
+    for (key, value) in pairs {
+        let value = serde_json::Value::String(value);
+        match fields.get_mut(&key) {
+            None => {
+                fields.insert(key, value);
+            }
+            Some(serde_json::Value::Array(items)) => items.push(value),
+            Some(first) => *first = serde_json::Value::Array(vec![first.take(), value]),
+        }
+    }
+    serde_json::from_value(serde_json::Value::Object(fields))
+        .map_err(|e| Error::Unprocessable(Msg::InvalidBody.with("detail", e.to_string())))
 }
 
 /// Query parameters with envelope errors.

@@ -9,10 +9,26 @@ NOT_ENVELOPED = ("/api/v1/openapi.json",)
 OUTSIDE_THE_API = ("/live/", "/stream/")
 
 
+def documented_non_json(case, response):
+    """A success in a media type its operation documents that is not JSON (a picture)."""
+    if response.status_code >= 400:
+        return False
+    media_type = (response.headers.get("content-type") or [""])[0].split(";")[0].strip()
+    if media_type.endswith("json"):
+        return False
+    answer = case.operation.definition.raw.get("responses", {}).get(str(response.status_code), {})
+    return media_type in answer.get("content", {})
+
+
 @schemathesis.check
 def envelope(ctx, response, case):
     """Every answer of the API is `{success, payload, error}`, success matching the status."""
-    if case.path in NOT_ENVELOPED or case.path.startswith(OUTSIDE_THE_API) or response.status_code == 204:
+    if (
+        case.path in NOT_ENVELOPED
+        or case.path.startswith(OUTSIDE_THE_API)
+        or response.status_code == 204
+        or documented_non_json(case, response)
+    ):
         return None
     try:
         body = response.json()

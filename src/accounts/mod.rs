@@ -8,13 +8,14 @@ pub mod policy;
 pub mod signup;
 pub mod store;
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::http::header;
 use axum::response::Response;
-use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Role};
 use self::policy::Target;
@@ -22,38 +23,38 @@ use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::auth::step_up::StepUp;
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
-use crate::envelope::{Api, JsonBody, QueryParams, file_field};
+use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::{Lang, Msg};
 use crate::notifications::{self, NewNotification};
+use crate::openapi::{Failure, Nothing};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
 const AVATAR_MAX_BYTES: usize = 2 * 1024 * 1024;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/accounts", get(list).post(create))
-        .route("/accounts/signup", post(signup))
-        .route("/accounts/userinfo/me", get(me))
-        .route("/accounts/me/verification", post(resend_verification))
-        .route("/accounts/stats", get(stats))
-        .route("/accounts/{id}", get(show).put(update).delete(remove))
-        .route("/accounts/{id}/changemfa", post(change_mfa))
-        .route("/accounts/{id}/reinvite", post(reinvite))
-        .route("/accounts/{id}/password", post(change_password))
-        .route(
-            "/accounts/{id}/phone",
-            post(start_phone_change).delete(remove_phone),
-        )
-        .route("/accounts/{id}/phone/verify", post(verify_phone_change))
-        .route(
-            "/accounts/{id}/avatar",
-            get(avatar)
-                .post(upload_avatar)
-                .layer(DefaultBodyLimit::max(AVATAR_MAX_BYTES + 64 * 1024)),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    // The picture's route alone takes a body this large.
+    let avatar = OpenApiRouter::new()
+        .routes(routes!(avatar, upload_avatar))
+        .layer(DefaultBodyLimit::max(AVATAR_MAX_BYTES + 64 * 1024));
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(signup))
+        .routes(routes!(me))
+        .routes(routes!(resend_verification))
+        .routes(routes!(stats))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(change_mfa))
+        .routes(routes!(reinvite))
+        .routes(routes!(change_password))
+        .routes(routes!(start_phone_change, remove_phone))
+        .routes(routes!(verify_phone_change))
+        .merge(avatar)
 }
+
+/// The `{id}` of every `accounts/{id}…` path.
+const ID: &str = "The account's id";
 
 async fn load(app: &AppState, id: &str) -> Result<AccountRow> {
     store::by_id(&app.db, id)
@@ -70,13 +71,24 @@ fn target(row: &AccountRow) -> Target<'_> {
 
 // --------------------------------------------------------------------------------- read
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// Part of the login e-mail or the name.
     search: Option<String>,
+    /// Only enabled (`true`) or only disabled (`false`) accounts.
     active: Option<bool>,
+    /// Only accounts with this role.
+    #[param(value_type = Option<Role>)]
     role: Option<String>,
 }
 
+/// A page of accounts for staff (admin, sa), filtered by text, enablement and role.
+#[utoipa::path(get, path = "/accounts", tag = "accounts", security(("bearer" = [])),
+    params(Paging, ListQuery),
+    responses(
+        (status = 200, description = "A page of accounts.", body = Envelope<Page<Account>>),
+        (status = 422, description = "An unknown role.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn list(
     State(app): State<AppState>,
@@ -97,6 +109,10 @@ async fn list(
     Ok(Api::ok(Page::new(items, total, paging)))
 }
 
+/// One account: the account itself, or any account for staff (as the roles policy allows).
+#[utoipa::path(get, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)),
+    responses((status = 200, description = "The account.", body = Envelope<Account>)))]
 async fn show(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -114,14 +130,17 @@ async fn with_pending_login(app: &AppState, row: &AccountRow) -> Result<Account>
     Ok(account)
 }
 
-/// The spec's payload is a list whose first item is the user.
+/// The signed-in account, with its artist projects: a list whose first (only) item is
+/// the caller (the spec's shape).
+#[utoipa::path(get, path = "/accounts/userinfo/me", tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, description = "The caller's account.", body = Envelope<Vec<Account>>)))]
 async fn me(State(app): State<AppState>, user: CurrentUser) -> Result<Api<Vec<Account>>> {
     let mut account = with_pending_login(&app, &user.account).await?;
     account.projects = Some(user.projects);
     Ok(Api::ok(vec![account]))
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RoleCounts {
     user: i64,
@@ -129,25 +148,31 @@ struct RoleCounts {
     sa: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct DayCount {
+    #[schema(format = Date)]
     date: String,
     count: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Stats {
     by_role: RoleCounts,
     enabled: i64,
     disabled: i64,
     with_mfa: i64,
+    /// Sign-ups per day over the last 30 days, oldest first.
     signups: Vec<DayCount>,
 }
 
 const DAY_MS: i64 = 86_400_000;
 const STATS_DAYS: i64 = 30;
 
+/// Account figures for staff (admin, sa): by role, enablement, second factor, and
+/// sign-ups per day.
+#[utoipa::path(get, path = "/accounts/stats", tag = "accounts", security(("bearer" = [])),
+    responses((status = 200, description = "The figures.", body = Envelope<Stats>)))]
 async fn stats(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Stats>> {
     let today = now_ms() / DAY_MS;
     let first_day = today - (STATS_DAYS - 1);
@@ -188,14 +213,18 @@ async fn stats(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Stats
 
 // ------------------------------------------------------------------------------- create
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateRequest {
+    /// The new account's e-mail address (`email` is read too).
     #[serde(alias = "email")]
+    #[schema(format = Email)]
     login: String,
     #[serde(default)]
     person: Person,
+    /// The first is the role (default `user`).
     #[serde(default)]
+    #[schema(value_type = Vec<Role>)]
     roles: Vec<String>,
     #[serde(default)]
     notes: String,
@@ -205,6 +234,13 @@ fn first_role(roles: &[String]) -> Result<Role> {
     roles.first().map_or(Ok(Role::User), |r| Role::parse(r))
 }
 
+/// Create an account and e-mail its invitation: staff, each up to the roles the policy
+/// lets them give.
+#[utoipa::path(post, path = "/accounts", tag = "accounts", security(("bearer" = [])),
+    request_body = CreateRequest,
+    responses(
+        (status = 201, description = "The new account.", body = Envelope<Account>),
+        (status = 409, description = "An account with this e-mail exists.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn create(
     State(app): State<AppState>,
@@ -249,16 +285,27 @@ async fn create(
     Ok(Api::created(Account::from(&row)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SignupRequest {
+    /// The e-mail address (`email` is read too).
     #[serde(alias = "email")]
+    #[schema(format = Email)]
     login: String,
+    /// 8–128 characters, not among the 10,000 most common.
+    #[schema(min_length = 8, max_length = 128)]
     password: String,
     #[serde(default)]
     person: Person,
 }
 
+/// Sign up as a fan, for anyone: the account is created and a verification link
+/// e-mailed; it does not sign in.
+#[utoipa::path(post, path = "/accounts/signup", tag = "accounts",
+    request_body = SignupRequest,
+    responses(
+        (status = 201, description = "The new account.", body = Envelope<Account>),
+        (status = 409, description = "An account with this e-mail exists.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn signup(
     State(app): State<AppState>,
@@ -280,7 +327,12 @@ async fn signup(
     Ok(Api::created(account))
 }
 
-/// Send the welcome e-mail's verification link again (a new link replaces the old one).
+/// Send the signed-in account's verification link again (a new link replaces the old
+/// one).
+#[utoipa::path(post, path = "/accounts/me/verification", tag = "accounts", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The link was sent.", body = Envelope<Nothing>),
+        (status = 409, description = "The address is already verified.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> Result<Api<()>> {
     if user.account.email_verified() {
@@ -292,36 +344,49 @@ async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> 
 
 // ------------------------------------------------------------------------------- update
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PersonPatch {
     first_name: Option<String>,
     last_name: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 struct EnablementPatch {
     enabled: Option<bool>,
     #[serde(rename = "useMFA")]
     use_mfa: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UpdateRequest {
+    /// A new login e-mail: applied once the link e-mailed to it is followed.
     #[serde(alias = "email")]
+    #[schema(format = Email, min_length = 1)]
     login: Option<String>,
     person: Option<PersonPatch>,
     notes: Option<String>,
+    /// The first is the new role.
+    #[schema(value_type = Option<Vec<Role>>)]
     roles: Option<Vec<String>>,
     enablement: Option<EnablementPatch>,
     /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
+    #[schema(value_type = Option<Lang>)]
     language: Option<String>,
     /// The acting account's password: needed to change the login e-mail or the second
     /// factor (step-up).
     current_password: Option<String>,
 }
 
+/// Change an account: its owner their profile, language and second factor; staff as the
+/// roles policy allows (role, enablement, notes). A new login e-mail or second-factor
+/// switch takes the actor's current password.
+#[utoipa::path(put, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = UpdateRequest,
+    responses(
+        (status = 200, description = "The account as changed.", body = Envelope<Account>),
+        (status = 409, description = "The new login e-mail is another account's.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn update(
     State(app): State<AppState>,
@@ -425,9 +490,11 @@ fn require_second_factor_session(user: &CurrentUser) -> Result<()> {
 
 /// A body with only the step-up password (DELETE accounts/{id}/phone; the body may be
 /// left out, which reads as no password).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StepUpRequest {
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
@@ -439,7 +506,7 @@ fn step_up_body(bytes: &[u8]) -> Result<StepUpRequest> {
         .map_err(|e| Error::unprocessable(Msg::InvalidBody.with("detail", e.to_string())))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MfaRequest {
     #[serde(rename = "useMFA")]
@@ -447,6 +514,11 @@ struct MfaRequest {
     current_password: Option<String>,
 }
 
+/// Turn the SMS second factor on or off: the owner, or staff as the roles policy allows;
+/// on needs a phone, and either way the actor's current password.
+#[utoipa::path(post, path = "/accounts/{id}/changemfa", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = MfaRequest,
+    responses((status = 200, description = "The account.", body = Envelope<Account>)))]
 async fn change_mfa(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -468,6 +540,10 @@ async fn change_mfa(
     Ok(Api::ok(Account::from(&row)))
 }
 
+/// Delete an account, its tickets and picture: staff, as the roles policy allows.
+#[utoipa::path(delete, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)),
+    responses((status = 200, description = "Deleted.", body = Envelope<Nothing>)))]
 async fn remove(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -482,6 +558,10 @@ async fn remove(
     Ok(Api::ok(()))
 }
 
+/// E-mail an account's invitation again: staff, as the roles policy allows.
+#[utoipa::path(post, path = "/accounts/{id}/reinvite", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)),
+    responses((status = 200, description = "The invitation was sent.", body = Envelope<Nothing>)))]
 async fn reinvite(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -495,13 +575,19 @@ async fn reinvite(
 
 // ---------------------------------------------------------------- password and phone
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PasswordRequest {
     current_password: String,
+    /// 8–128 characters, not among the 10,000 most common.
+    #[schema(min_length = 8, max_length = 128)]
     new_password: String,
 }
 
+/// Change one's own password (the current one is asked); every other session ends.
+#[utoipa::path(post, path = "/accounts/{id}/password", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = PasswordRequest,
+    responses((status = 200, description = "Changed.", body = Envelope<Nothing>)))]
 async fn change_password(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -522,13 +608,22 @@ async fn change_password(
     Ok(Api::ok(()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PhoneRequest {
+    /// E.164, e.g. `+447700900123` (spaces, dashes, dots and brackets are ignored).
+    #[schema(pattern = r"^[ ().-]*\+[ ().-]*[1-9]([ ().-]*[0-9]){7,14}[ ().-]*$")]
     phone: String,
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
+/// Start enrolling or changing one's own second-factor phone: a code goes to it by SMS
+/// (the current password is asked; with the second factor on, a session that passed it).
+#[utoipa::path(post, path = "/accounts/{id}/phone", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = PhoneRequest,
+    responses((status = 200, description = "The code was sent.", body = Envelope<Nothing>)))]
 async fn start_phone_change(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -554,13 +649,20 @@ async fn start_phone_change(
     Ok(Api::ok(()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CodeRequest {
+    /// The 6-digit code sent by SMS.
     code: String,
+    /// The actor's current password (step-up).
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
+/// Finish a phone change with the code sent by SMS: the owner only.
+#[utoipa::path(post, path = "/accounts/{id}/phone/verify", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = CodeRequest,
+    responses((status = 200, description = "The account with its new phone.", body = Envelope<Account>)))]
 async fn verify_phone_change(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -586,6 +688,11 @@ async fn verify_phone_change(
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
+/// Remove an account's phone: the owner, or staff as the roles policy allows, with the
+/// actor's current password.
+#[utoipa::path(delete, path = "/accounts/{id}/phone", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)), request_body = StepUpRequest,
+    responses((status = 200, description = "The account without a phone.", body = Envelope<Account>)))]
 async fn remove_phone(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -614,6 +721,20 @@ fn avatar_path(app: &AppState, id: &str) -> std::path::PathBuf {
     app.config.data_dir.join("avatars").join(safe)
 }
 
+/// The multipart form of an avatar upload.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a description only: the handler reads the field with `file_field`
+struct AvatarUpload {
+    /// A PNG, JPEG or WebP picture, at most 2 MiB and 4096×4096 pixels; re-encoded.
+    #[schema(format = Binary, value_type = String)]
+    file: Vec<u8>,
+}
+
+/// Set an account's picture: its owner, or staff as the roles policy allows.
+#[utoipa::path(post, path = "/accounts/{id}/avatar", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)),
+    request_body(content = inline(AvatarUpload), content_type = "multipart/form-data"),
+    responses((status = 200, description = "The account with its new picture.", body = Envelope<Account>)))]
 #[tracing::instrument(skip_all)]
 async fn upload_avatar(
     State(app): State<AppState>,
@@ -663,6 +784,11 @@ async fn upload_avatar(
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))
 }
 
+/// An account's picture, for anyone signed in.
+#[utoipa::path(get, path = "/accounts/{id}/avatar", tag = "accounts", security(("bearer" = [])),
+    params(("id" = String, Path, description = ID)),
+    responses((status = 200, description = "The picture (not in the envelope).",
+        content(("image/png"), ("image/jpeg"), ("image/webp")))))]
 async fn avatar(
     State(app): State<AppState>,
     _user: CurrentUser,

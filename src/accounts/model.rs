@@ -4,12 +4,15 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::db::iso8601;
 use crate::error::Error;
 use crate::i18n::{Lang, Msg};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -229,7 +232,7 @@ impl AccountRow {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Person {
     #[serde(default)]
@@ -238,7 +241,7 @@ pub struct Person {
     pub last_name: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Enablement {
     pub enabled: bool,
@@ -247,25 +250,29 @@ pub struct Enablement {
 }
 
 /// An artist project the account belongs to (the spec's user `projects` field).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, sqlx::FromRow, ToSchema)]
 pub struct ProjectRef {
     pub id: String,
     pub name: String,
 }
 
 /// The account as the API shows it (spec section 3, plus avatar, notes and masked phone).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Account {
     pub id: String,
     pub login: String,
     pub person: Person,
+    /// One role: the spec's list form.
     pub roles: Vec<Role>,
     pub enablement: Enablement,
+    #[schema(format = DateTime)]
     pub created_at: String,
     pub tenant_key: String,
+    /// The picture's URL (`GET accounts/{id}/avatar`), when there is one.
     pub avatar: Option<String>,
     pub notes: String,
+    /// The phone, masked (`+44 •••• ••• 123`).
     pub phone: Option<String>,
     /// The language of messages sent to the account (`gb`, `br`, `es`, `cn`, `ir`).
     pub language: Lang,

@@ -16,26 +16,26 @@ pub mod step_up;
 pub mod store;
 pub mod tokens;
 
-use axum::Router;
-use axum::routing::{get, post};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::state::AppState;
 
 /// The OAuth endpoints, mounted under the configurable prefix.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/authorize", post(oauth::authorize))
-        .route("/token", post(oauth::token))
-        .route("/authenticators", get(oauth::authenticators))
-        .route("/associate", post(oauth::associate))
-        .route("/logout", post(oauth::logout))
-        .route("/forgot", post(oauth::forgot))
-        .route("/reset", post(oauth::reset))
-        .route("/register", post(oauth::register))
-        .route("/verify-email", post(oauth::verify_email))
-        .route("/confirm-email", post(oauth::confirm_email))
-        .route("/token/qr", post(qr::start))
-        .route("/token/qr/poll", post(qr::poll))
-        .route("/token/qr/{qr_id}", get(qr::show))
-        .route("/token/qr/{qr_id}/approve", post(qr::approve))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(oauth::authorize))
+        .routes(routes!(oauth::token))
+        .routes(routes!(oauth::authenticators))
+        .routes(routes!(oauth::associate))
+        .routes(routes!(oauth::logout))
+        .routes(routes!(oauth::forgot))
+        .routes(routes!(oauth::reset))
+        .routes(routes!(oauth::register))
+        .routes(routes!(oauth::verify_email))
+        .routes(routes!(oauth::confirm_email))
+        .routes(routes!(qr::start))
+        .routes(routes!(qr::poll))
+        .routes(routes!(qr::show))
+        .routes(routes!(qr::approve))
 }

@@ -6,6 +6,9 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{Object, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::{IntoParams, ToSchema};
 
 use super::clients::{self, BasicCredentials};
 use super::cookies;
@@ -21,14 +24,41 @@ use crate::accounts::signup::sign_up;
 use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX_TRIES, otp_hash};
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
-use crate::envelope::{OAuthBody, OAuthReply, QueryParams};
+use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::messaging::sms::SmsPermit;
+use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
+
+/// A string field of an OAuth body that takes only these values (the handler refuses any
+/// other with its own 400).
+fn one_of(values: &[&str]) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
+}
+
+fn response_type_code() -> Object {
+    one_of(&["code"])
+}
+
+/// `response_type` where it may be left out (QR start).
+pub(super) fn optional_response_type_code() -> Object {
+    one_of(&["code"])
+}
+
+fn response_mode_query() -> Object {
+    one_of(&["query"])
+}
+
+pub(super) fn challenge_method_s256() -> Object {
+    one_of(&["S256"])
+}
 
 fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
     value
@@ -182,26 +212,42 @@ impl AuthorizationParams {
 
 // ---------------------------------------------------------------------------- authorize
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct AuthorizeRequest {
+    #[schema(value_type = String, required = true, min_length = 1)]
     email: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1)]
     password: Option<String>,
-    pub(super) response_type: Option<String>,
+    #[schema(schema_with = response_type_code, required = true)]
+    response_type: Option<String>,
+    #[schema(schema_with = response_mode_query)]
     response_mode: Option<String>,
+    /// Space-separated, of `openid profile email offline_access` (default `openid profile
+    /// email`); another scope is refused.
+    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
     scope: Option<String>,
+    /// Exactly one the client registered.
+    #[schema(value_type = String, required = true, min_length = 1)]
     redirect_uri: Option<String>,
+    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
     code_challenge: Option<String>,
+    #[schema(schema_with = challenge_method_s256, required = true)]
     code_challenge_method: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    /// A confidential client's secret (or the Basic header's password).
+    #[schema(value_type = String)]
     client_secret: Option<String>,
-    pub(super) state: Option<String>,
-    pub(super) nonce: Option<String>,
+    #[schema(value_type = String)]
+    state: Option<String>,
+    #[schema(value_type = String)]
+    nonce: Option<String>,
 }
 
 impl AuthorizeRequest {
-    /// The authorization part, parsed (authorize and QR start share it). Takes the
-    /// client's fields out of the request.
-    pub fn authorization(&mut self) -> Result<AuthorizationRequest> {
+    /// The authorization part, parsed. Takes the client's fields out of the request.
+    fn authorization(&mut self) -> Result<AuthorizationRequest> {
         AuthorizationRequest::try_from(RawAuthorization {
             client_id: self.client_id.take(),
             client_secret: self.client_secret.take(),
@@ -248,11 +294,19 @@ impl TryFrom<AuthorizeRequest> for Authorize {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CodePayload {
+    /// Single use, valid 60 seconds: exchange it at `token`.
     code: String,
 }
 
+/// Sign in with e-mail and password, for anyone: an authorization code for the client's
+/// PKCE challenge (and the device cookie).
+#[utoipa::path(post, path = "/authorize", tag = "oauth",
+    request_body(content((AuthorizeRequest = "application/x-www-form-urlencoded"), (AuthorizeRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The authorization code.", body = Envelope<CodePayload>),
+        (status = 401, description = "Wrong e-mail or password, a disabled account, or an unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn authorize(
     State(app): State<AppState>,
@@ -310,6 +364,61 @@ pub struct TokenRequest {
     mfa_token: Option<String>,
     refresh_token: Option<String>,
 }
+
+/// One schema per grant, each with the fields it requires (the handler refuses a missing
+/// one with a 400): what the derive cannot say of one struct read three ways.
+impl utoipa::PartialSchema for TokenRequest {
+    fn schema() -> RefOr<Schema> {
+        let text = |description: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .description(Some(description))
+        };
+        let optional = || ObjectBuilder::new().schema_type(Type::String);
+        let grant = |grant_type: &str, fields: &[(&str, &str)]| {
+            let mut schema = ObjectBuilder::new()
+                .title(Some(grant_type))
+                .property("grant_type", one_of(&[grant_type]))
+                .required("grant_type")
+                .property(
+                    "client_id",
+                    text("Required unless the Basic header names the client."),
+                )
+                .required("client_id")
+                .property("client_secret", optional())
+                .property("state", optional());
+            for (name, description) in fields {
+                schema = schema.property(*name, text(description)).required(*name);
+            }
+            schema
+        };
+        OneOfBuilder::new()
+            .item(grant(
+                "authorization_code",
+                &[
+                    ("code", "The code from `authorize` or a QR poll."),
+                    ("redirect_uri", "The one the code was issued for."),
+                    ("code_verifier", "The flow's PKCE verifier."),
+                ],
+            ))
+            .item(grant(
+                "mfa_code",
+                &[
+                    ("mfa_token", "From the E108 answer."),
+                    ("binding_code", "The 6-digit code sent by SMS."),
+                    ("code_verifier", "The flow's PKCE verifier."),
+                ],
+            ))
+            .item(grant("refresh_token", &[]).property(
+                "refresh_token",
+                optional().description(Some("Left out: the refresh cookie is read.")),
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for TokenRequest {}
 
 /// A token request's grant, its fields present.
 #[derive(Debug, PartialEq)]
@@ -384,17 +493,27 @@ impl TryFrom<TokenRequest> for Token {
 }
 
 /// `status: "OK"` with tokens, or `status: "E108"` with an MFA token.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum TokenPayload {
     Tokens(TokenSet),
+    /// The password was right; the second factor (SMS) is next.
     SecondFactor {
+        /// `E108`.
         status: &'static str,
         mfa_token: String,
         expires_in: i64,
     },
 }
 
+/// Exchange an authorization code, an SMS code (`mfa_code`) or a refresh token for
+/// tokens, for any client; an account with the second factor on gets E108 first.
+#[utoipa::path(post, path = "/token", tag = "oauth",
+    request_body(content((TokenRequest = "application/x-www-form-urlencoded"), (TokenRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Tokens, or E108 with an MFA token.", body = Envelope<TokenPayload>),
+        (status = 401, description = "An unknown client, a disabled account or an expired MFA session.", body = Failure),
+        (status = 403, description = "An SMS cannot be sent before the e-mail address is verified.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
     State(app): State<AppState>,
@@ -636,9 +755,13 @@ fn mfa_bearer(headers: &HeaderMap) -> Result<String> {
         .ok_or_else(|| Error::unauthorized(Msg::MfaSessionExpired))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AuthenticatorsQuery {
+    /// The flow's PKCE verifier.
+    #[param(value_type = String, required = true, min_length = 1)]
     code_verifier: Option<String>,
+    #[param(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
     state: Option<String>,
 }
@@ -658,15 +781,23 @@ impl TryFrom<AuthenticatorsQuery> for Authenticators {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Authenticator {
     id: String,
+    /// `oob`.
     authenticator_type: &'static str,
+    /// `sms`.
     oob_channel: &'static str,
+    /// The phone, masked.
     name: String,
     active: bool,
 }
 
+/// The second factors of the account signing in (its phone, masked), for the holder of
+/// the MFA token (as the bearer token).
+#[utoipa::path(get, path = "/authenticators", tag = "oauth", security(("bearer" = [])),
+    params(AuthenticatorsQuery),
+    responses((status = 200, description = "The enrolled phone, or none.", body = Envelope<Vec<Authenticator>>)))]
 #[tracing::instrument(skip_all)]
 pub async fn authenticators(
     State(app): State<AppState>,
@@ -698,6 +829,22 @@ pub async fn authenticators(
     OAuthReply::new(state, result)
 }
 
+/// A list that must name `value` (SMS is the one second factor offered).
+fn list_of(value: &str) -> utoipa::openapi::schema::Array {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(one_of(&[value]))
+        .min_items(Some(1))
+        .build()
+}
+
+fn oob_only() -> utoipa::openapi::schema::Array {
+    list_of("oob")
+}
+
+fn sms_only() -> utoipa::openapi::schema::Array {
+    list_of("sms")
+}
+
 /// A list field that also accepts a single value (form bodies cannot carry arrays).
 fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
@@ -713,17 +860,26 @@ fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Strin
     })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct AssociateRequest {
+    /// `["oob"]` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
+    #[schema(schema_with = oob_only, required = true)]
     authenticator_types: Vec<String>,
+    /// `["sms"]` (a space-separated string is read too).
     #[serde(default, deserialize_with = "one_or_many")]
+    #[schema(schema_with = sms_only, required = true)]
     oob_channels: Vec<String>,
+    /// E.164, e.g. `+447700900123` (spaces, dashes, dots and brackets are ignored).
+    #[schema(value_type = String, required = true, pattern = r"^[ ().-]*\+[ ().-]*[1-9]([ ().-]*[0-9]){7,14}[ ().-]*$")]
     phone_number: Option<String>,
     /// The token of the e-mailed enrolment link (an account with the second factor on
     /// and no phone enrols one only with it).
+    #[schema(value_type = String)]
     enrolment_token: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -750,13 +906,20 @@ impl TryFrom<AssociateRequest> for Associate {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Association {
     authenticator_type: &'static str,
     oob_channel: &'static str,
     binding_method: &'static str,
 }
 
+/// Enrol a phone as the second factor of the account signing in (holder of the MFA
+/// token), with the e-mailed enrolment link's token: a code goes to it by SMS.
+#[utoipa::path(post, path = "/associate", tag = "oauth", security(("bearer" = [])),
+    request_body(content((AssociateRequest = "application/x-www-form-urlencoded"), (AssociateRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The code was sent.", body = Envelope<Association>),
+        (status = 409, description = "A phone is already enrolled.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn associate(
     State(app): State<AppState>,
@@ -827,6 +990,8 @@ impl TryFrom<(std::result::Result<CurrentUser, Error>, &HeaderMap)> for Logout {
 
 /// End the session of the bearer token, or else of the refresh cookie (an expired access
 /// token still signs out); the refresh cookie and the flag are cleared either way.
+#[utoipa::path(post, path = "/logout", tag = "oauth", security((), ("bearer" = [])),
+    responses((status = 200, description = "Signed out.", body = Envelope<Nothing>)))]
 #[tracing::instrument(skip_all)]
 pub async fn logout(
     State(app): State<AppState>,
@@ -863,12 +1028,17 @@ async fn link_call(
     Ok(())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ForgotRequest {
+    #[schema(value_type = String, required = true, format = Email)]
     email: Option<String>,
     #[allow(dead_code)]
+    #[schema(value_type = String)]
     code_verifier: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -886,6 +1056,13 @@ impl TryFrom<ForgotRequest> for Forgot {
     }
 }
 
+/// Ask for a password-reset link, for anyone: the same answer whether or not the account
+/// exists; the link is e-mailed when it does.
+#[utoipa::path(post, path = "/forgot", tag = "oauth",
+    request_body(content((ForgotRequest = "application/x-www-form-urlencoded"), (ForgotRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Asked.", body = Envelope<Nothing>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn forgot(
     State(app): State<AppState>,
@@ -911,11 +1088,18 @@ pub async fn forgot(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ResetRequest {
+    /// The e-mailed link's token.
+    #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
+    /// The new password: 8–128 characters, not among the 10,000 most common.
+    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -944,6 +1128,13 @@ impl Reset {
     }
 }
 
+/// Set a new password with an e-mailed reset or invitation link, for its holder; every
+/// session of the account ends.
+#[utoipa::path(post, path = "/reset", tag = "oauth",
+    request_body(content((ResetRequest = "application/x-www-form-urlencoded"), (ResetRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The password is set.", body = Envelope<Nothing>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn reset(
     State(app): State<AppState>,
@@ -991,13 +1182,20 @@ pub async fn reset(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct RegisterRequest {
+    #[schema(value_type = String, required = true, format = Email)]
     email: Option<String>,
+    /// 8–128 characters, not among the 10,000 most common.
+    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
     #[allow(dead_code)]
+    #[schema(value_type = String)]
     code_verifier: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -1020,6 +1218,14 @@ impl TryFrom<RegisterRequest> for Register {
     }
 }
 
+/// Register a fan account, for anyone: a welcome e-mail with a verification link is sent;
+/// it does not sign in.
+#[utoipa::path(post, path = "/register", tag = "oauth",
+    request_body(content((RegisterRequest = "application/x-www-form-urlencoded"), (RegisterRequest = "application/json"))),
+    responses(
+        (status = 201, description = "The new account.", body = Envelope<Account>),
+        (status = 401, description = "An unknown client.", body = Failure),
+        (status = 409, description = "An account with this e-mail exists.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(app): State<AppState>,
@@ -1038,10 +1244,15 @@ pub async fn register(
     OAuthReply::created(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct VerifyEmailRequest {
+    /// The e-mailed link's token.
+    #[schema(value_type = String, required = true, min_length = 1)]
     token: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -1060,6 +1271,12 @@ impl TryFrom<VerifyEmailRequest> for LinkToken {
     }
 }
 
+/// Verify an account's e-mail address with the link sent to it, for its holder.
+#[utoipa::path(post, path = "/verify-email", tag = "oauth",
+    request_body(content((VerifyEmailRequest = "application/x-www-form-urlencoded"), (VerifyEmailRequest = "application/json"))),
+    responses(
+        (status = 200, description = "Verified.", body = Envelope<Nothing>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn verify_email(
     State(app): State<AppState>,
@@ -1086,8 +1303,14 @@ pub async fn verify_email(
 
 // -------------------------------------------------------------------- e-mail change
 
-/// Follow the link sent to a new login e-mail: the change takes effect (409 when the
-/// address was taken meanwhile; the link then stays unspent).
+/// Follow the link sent to a new login e-mail, for its holder: the change takes effect
+/// (409 when the address was taken meanwhile; the link then stays unspent).
+#[utoipa::path(post, path = "/confirm-email", tag = "oauth",
+    request_body(content((VerifyEmailRequest = "application/x-www-form-urlencoded"), (VerifyEmailRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The new login e-mail is in effect.", body = Envelope<Nothing>),
+        (status = 401, description = "An unknown client.", body = Failure),
+        (status = 409, description = "Another account took the address meanwhile.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn confirm_email(
     State(app): State<AppState>,

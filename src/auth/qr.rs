@@ -24,16 +24,21 @@ use axum::http::header::USER_AGENT;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::extract::{ClientIp, CurrentUser};
-use super::oauth::{AuthorizationParams, AuthorizationRequest, AuthorizeRequest};
+use super::oauth::{
+    AuthorizationParams, AuthorizationRequest, RawAuthorization, challenge_method_s256,
+    optional_response_type_code,
+};
 use super::rate_limit::Endpoint;
 use super::step_up::StepUp;
 use super::store::{self, NewQr, QR_TTL_MS};
 use crate::db::now_ms;
-use crate::envelope::{JsonBody, OAuthBody, OAuthReply};
+use crate::envelope::{Envelope, JsonBody, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
 const POLL_INTERVAL_SECS: i64 = 2;
@@ -69,30 +74,66 @@ fn match_numbers() -> (i64, Vec<i64>) {
     (number, choices)
 }
 
-/// A QR start, parsed: the authorization part of `authorize` (the body has its fields;
-/// credentials, when sent, are not read: the approver gives theirs) and a nonce.
+/// What serde reads of a QR start: the authorization fields of `authorize` without the
+/// credentials (the approver gives theirs; sent ones are not read).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StartRequest {
+    /// May be left out.
+    #[schema(schema_with = optional_response_type_code)]
+    response_type: Option<String>,
+    /// Space-separated, of `openid profile email offline_access` (default `openid profile
+    /// email`); another scope is refused.
+    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
+    scope: Option<String>,
+    /// Exactly one the client registered.
+    #[schema(value_type = String, required = true, min_length = 1)]
+    redirect_uri: Option<String>,
+    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
+    code_challenge: Option<String>,
+    #[schema(schema_with = challenge_method_s256, required = true)]
+    code_challenge_method: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
+    client_id: Option<String>,
+    /// A confidential client's secret (or the Basic header's password).
+    #[schema(value_type = String)]
+    client_secret: Option<String>,
+    #[schema(value_type = String)]
+    state: Option<String>,
+    #[schema(value_type = String)]
+    nonce: Option<String>,
+}
+
+/// A QR start, parsed: the authorization part of `authorize` and a nonce.
 struct Start {
     authorization: AuthorizationRequest,
     nonce: Option<String>,
 }
 
-impl TryFrom<AuthorizeRequest> for Start {
+impl TryFrom<StartRequest> for Start {
     type Error = Error;
 
-    fn try_from(mut req: AuthorizeRequest) -> Result<Self> {
+    fn try_from(req: StartRequest) -> Result<Self> {
         if let Some(kind) = req.response_type.as_deref()
             && kind != "code"
         {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
         Ok(Self {
-            authorization: req.authorization()?,
-            nonce: req.nonce.take(),
+            authorization: AuthorizationRequest::try_from(RawAuthorization {
+                client_id: req.client_id,
+                client_secret: req.client_secret,
+                redirect_uri: req.redirect_uri,
+                code_challenge: req.code_challenge,
+                code_challenge_method: req.code_challenge_method,
+                scope: req.scope,
+            })?,
+            nonce: req.nonce,
         })
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct QrStarted {
     qr_id: String,
     poll_token: String,
@@ -103,12 +144,19 @@ pub struct QrStarted {
     interval: i64,
 }
 
+/// Start a sign-in by QR code, for a device with no one signed in: a QR to show and a
+/// private poll token.
+#[utoipa::path(post, path = "/token/qr", tag = "oauth",
+    request_body(content((StartRequest = "application/x-www-form-urlencoded"), (StartRequest = "application/json"))),
+    responses(
+        (status = 200, description = "The QR sign-in, waiting for approval.", body = Envelope<QrStarted>),
+        (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn start(
     State(app): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    OAuthBody(req): OAuthBody<AuthorizeRequest>,
+    OAuthBody(req): OAuthBody<StartRequest>,
 ) -> OAuthReply<QrStarted> {
     let state = req.state.clone();
     let result = async {
@@ -149,10 +197,14 @@ pub async fn start(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct PollRequest {
+    #[schema(value_type = String, required = true)]
     poll_token: Option<String>,
+    /// The client that started the QR sign-in.
+    #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
+    #[schema(value_type = String)]
     state: Option<String>,
 }
 
@@ -177,13 +229,21 @@ impl TryFrom<PollRequest> for Poll {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct PollAnswer {
+    /// `pending`, or `approved` with the code.
     status: &'static str,
+    /// An authorization code for the starting device's PKCE challenge: exchange it at
+    /// `token`.
     #[serde(skip_serializing_if = "Option::is_none")]
     code: Option<String>,
 }
 
+/// Whether a QR sign-in was approved, for the device that started it (its poll token):
+/// once approved, an authorization code.
+#[utoipa::path(post, path = "/token/qr/poll", tag = "oauth",
+    request_body(content((PollRequest = "application/x-www-form-urlencoded"), (PollRequest = "application/json"))),
+    responses((status = 200, description = "Pending, or approved with a code.", body = Envelope<PollAnswer>)))]
 #[tracing::instrument(skip_all)]
 pub async fn poll(
     State(app): State<AppState>,
@@ -238,7 +298,7 @@ pub async fn poll(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct QrInfo {
     qr_id: String,
     client_name: String,
@@ -248,6 +308,7 @@ pub struct QrInfo {
     place: String,
     /// Pick the one the requesting device shows.
     numbers: Vec<i64>,
+    /// `pending`, `approved` or `expired`.
     status: &'static str,
     expires_in: i64,
 }
@@ -258,6 +319,11 @@ async fn live_qr(app: &AppState, qr_id: &str) -> Result<store::QrLogin> {
         .ok_or_else(|| Error::not_found(Msg::QrExpired))
 }
 
+/// A QR sign-in waiting for approval (client, device, place, numbers to pick from), for
+/// anyone signed in who opened its link.
+#[utoipa::path(get, path = "/token/qr/{qr_id}", tag = "oauth", security(("bearer" = [])),
+    params(("qr_id" = String, Path, description = "The QR sign-in's id")),
+    responses((status = 200, description = "The QR sign-in.", body = Envelope<QrInfo>)))]
 #[tracing::instrument(skip_all)]
 pub async fn show(
     State(app): State<AppState>,
@@ -293,11 +359,14 @@ pub async fn show(
     OAuthReply::new(None, result)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApproveRequest {
     /// The number picked (a JSON number or a string of digits).
+    #[schema(value_type = i64, required = true)]
     number: Option<serde_json::Value>,
+    /// The approver's current password.
+    #[schema(value_type = String, required = true, min_length = 1)]
     current_password: Option<String>,
 }
 
@@ -329,6 +398,12 @@ impl TryFrom<ApproveRequest> for Approve {
     }
 }
 
+/// Approve a QR sign-in as the signed-in account, with the number the other device shows
+/// and one's current password: that device may then collect a code.
+#[utoipa::path(post, path = "/token/qr/{qr_id}/approve", tag = "oauth", security(("bearer" = [])),
+    params(("qr_id" = String, Path, description = "The QR sign-in's id")),
+    request_body = ApproveRequest,
+    responses((status = 200, description = "Approved.", body = Envelope<Nothing>)))]
 #[tracing::instrument(skip_all)]
 pub async fn approve(
     State(app): State<AppState>,
@@ -405,7 +480,7 @@ mod tests {
     #[test]
     fn a_start_refuses_another_response_type_but_may_leave_it_out() {
         let start = |fields: serde_json::Value| {
-            Start::try_from(serde_json::from_value::<AuthorizeRequest>(fields).unwrap())
+            Start::try_from(serde_json::from_value::<StartRequest>(fields).unwrap())
         };
         let fields = json!({
             "client_id": "web",

@@ -18,8 +18,9 @@ use crate::state::AppState;
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
 
 /// What a successful sign-in or refresh answers (`status: "OK"`).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TokenSet {
+    /// `OK`.
     pub status: &'static str,
     pub access_token: String,
     /// Left out for a cookie client: the token endpoint moves it into the cookie.

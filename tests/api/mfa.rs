@@ -217,3 +217,35 @@ async fn the_mfa_code_grant_needs_the_flows_code_verifier() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["payload"]["status"], "OK");
 }
+
+#[tokio::test]
+async fn a_form_associate_may_repeat_a_list_field_as_openapi_form_style_sends_arrays() {
+    let app = spawn_app().await;
+    app.account_with("fresh@example.com", Role::User, None, true)
+        .await;
+    let pending = e108(&app, "fresh@example.com").await;
+    let response = app
+        .http
+        .post(format!("{}/api/v1/oauth2/associate", app.url))
+        .bearer_auth(&pending.mfa_token)
+        .form(&[
+            ("authenticator_types", "oob"),
+            ("oob_channels", "voice"),
+            ("oob_channels", "sms"),
+            ("phone_number", PHONE),
+            ("client_id", WEB),
+            ("state", "as-form"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    // Read as asking for SMS: without the e-mailed link, that link is sent (403).
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(
+        body["error"],
+        encore::i18n::Msg::EnrolmentLinkSent.render(Default::default())
+    );
+    assert_eq!(body["state"], "as-form");
+}

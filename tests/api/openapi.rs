@@ -151,3 +151,17 @@ fn the_web_clients_copy_of_the_document_is_current() {
          are generated from it)"
     );
 }
+
+#[tokio::test]
+async fn a_list_documents_the_page_limit_it_refuses_past_and_accounts_the_422_of_an_unknown_role() {
+    let doc = document().await;
+    let list = &doc["paths"]["/api/v1/accounts"]["get"];
+    let page = list["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .find(|p| p["name"] == "page")
+        .expect("a page parameter");
+    assert_eq!(page["schema"]["maximum"], encore::paging::MAX_PAGE);
+    assert!(list["responses"]["422"].is_object());
+}
