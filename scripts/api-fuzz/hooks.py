@@ -1,6 +1,10 @@
 """Checks of ours that schemathesis runs beside its own (loaded by run.py)."""
 
+import os
+
 import schemathesis
+
+from session import sign_in
 
 # Answers not in the envelope: the OpenAPI document itself, and outside the API the
 # encoder ingest (one line of text, as Icecast encoders expect) and the signed HLS files
@@ -49,3 +53,16 @@ def audio(ctx, value):
     """The ingest's body is audio, which the document cannot type: whatever was generated
     goes as bytes (the server must refuse it cleanly)."""
     return value if isinstance(value, bytes) else repr(value).encode()
+
+
+@schemathesis.auth()
+class SignedIn:
+    """The run's account, signed in through OAuth; signed in again whenever a request is
+    refused with 401, as the fuzz signs itself out and ends its own sessions."""
+
+    def get(self, case, ctx):
+        return sign_in(os.environ["ENCORE_FUZZ_BASE"], os.environ["ENCORE_FUZZ_EMAIL"])
+
+    def set(self, case, data, ctx):
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"

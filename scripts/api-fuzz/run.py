@@ -7,27 +7,23 @@ Every operation gets a bounded number of generated cases (ENCORE_FUZZ_EXAMPLES, 
 an envelope (hooks.py), no answer slower than a second.
 """
 
-import base64
-import hashlib
-import json
 import os
-import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from session import PASSWORD, call  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BIN = Path(os.environ.get("ENCORE_BIN", ROOT / "target/debug/encore"))
 ST = os.environ.get("SCHEMATHESIS", "st")
 EXAMPLES = os.environ.get("ENCORE_FUZZ_EXAMPLES", "20")
-PASSWORD = "Fuzz-Encore-Passw0rd"
 ACCOUNTS = {"sa": "fuzz-sa@example.com", "user": "fuzz-fan@example.com"}
 
 
@@ -35,40 +31,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def call(url, body=None, headers=None, method=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
-def sign_in(base, email):
-    """The web app's OAuth flow: authorize with PKCE, then exchange the code."""
-    verifier = secrets.token_urlsafe(32)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    basic = {"Authorization": "Basic " + base64.b64encode(b"encore-web:").decode()}
-    redirect = f"{base}/auth/callback"
-    state = secrets.token_hex(8)
-    status, body = call(f"{base}/api/v1/oauth2/authorize", {
-        "email": email, "password": PASSWORD, "response_type": "code", "response_mode": "query",
-        "scope": "openid profile email", "redirect_uri": redirect, "code_challenge": challenge,
-        "code_challenge_method": "S256", "client_id": "encore-web", "state": state,
-        "nonce": secrets.token_hex(8),
-    }, basic)
-    assert status == 200, (status, body)
-    status, body = call(f"{base}/api/v1/oauth2/token", {
-        "grant_type": "authorization_code", "code": body["payload"]["code"],
-        "redirect_uri": redirect, "code_verifier": verifier, "client_id": "encore-web", "state": state,
-    }, basic)
-    assert status == 200, (status, body)
-    return body["payload"]["access_token"]
 
 
 def main():
@@ -97,20 +59,21 @@ def main():
             if server.poll() is not None or time.time() > deadline:
                 sys.exit(f"encore serve did not start; see {data_dir / 'server.log'}")
             time.sleep(0.2)
-        tokens = {role: sign_in(base, email) for role, email in ACCOUNTS.items()}
         # The fan first: the super admin's run may disable or delete accounts.
         for role in ("user", "sa"):
             print(f"== schemathesis as {role}", flush=True)
             result = subprocess.run([
-                ST, "run", f"{base}/api/v1/openapi.json",
-                "--checks", "all", "--max-examples", EXAMPLES, "--max-response-time", "1",
+                ST, "--config-file", str(HERE / "schemathesis.toml"), "run", f"{base}/api/v1/openapi.json",
+                "--max-examples", EXAMPLES, "--max-response-time", "1",
                 "--workers", "2", "--seed", os.environ.get("ENCORE_FUZZ_SEED", "1"),
                 "--generation-database", "none", "--no-color",
-                "--header", f"Authorization: Bearer {tokens[role]}",
                 "--header", "Accept-Language: en",
                 # While working on one domain: ENCORE_FUZZ_TAG=events.
                 *(["--include-tag", os.environ["ENCORE_FUZZ_TAG"]] if os.environ.get("ENCORE_FUZZ_TAG") else []),
-            ], env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks", "PYTHONPATH": str(HERE)},
+            ], env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks", "PYTHONPATH": str(HERE),
+                    # hooks.py signs in as this account, and again whenever a token is refused
+                    # (the fuzz itself signs out, ends sessions, changes passwords).
+                    "ENCORE_FUZZ_BASE": base, "ENCORE_FUZZ_EMAIL": ACCOUNTS[role]},
                 cwd=data_dir)  # its caches and reports stay out of the checkout
             failed |= result.returncode != 0
     finally:
