@@ -135,7 +135,9 @@ impl From<store::Row> for Notification {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// `all` (the default), `unread` or `read`.
     #[serde(default)]
+    #[param(inline)]
     filter: Filter,
 }
 
