@@ -181,9 +181,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             .await
             .map_err(json_rejection)?;
         whole_numbers_as_integers(&mut value);
-        serde_json::from_value(value).map(Self).map_err(|err| {
-            rejection_message(StatusCode::UNPROCESSABLE_ENTITY, format!("body: {err}"))
-        })
+        // Name the failing field as axum's own JSON extractor does ("login: invalid type…").
+        serde_path_to_error::deserialize(value)
+            .map(Self)
+            .map_err(|err| {
+                let detail = match err.path().to_string().as_str() {
+                    "." => err.inner().to_string(),
+                    path => format!("{path}: {}", err.inner()),
+                };
+                rejection_message(StatusCode::UNPROCESSABLE_ENTITY, format!("body: {detail}"))
+            })
     }
 }
 
@@ -209,28 +216,6 @@ fn whole_numbers_as_integers(value: &mut serde_json::Value) {
             fields.values_mut().for_each(whole_numbers_as_integers);
         }
         _ => {}
-    }
-}
-
-/// For an `Option<i64>` field (`#[serde(default, deserialize_with = "whole_number")]`): a
-/// whole number as JSON Schema counts one, `3` or `3.0` (the document's `integer` admits
-/// both); `3.5`, or one past i64, is a mistyped field.
-pub fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    use serde::Deserialize;
-    let Some(number) = Option::<serde_json::Number>::deserialize(d)? else {
-        return Ok(None);
-    };
-    if let Some(whole) = number.as_i64() {
-        return Ok(Some(whole));
-    }
-    match number.as_f64() {
-        // i64::MAX as f64 rounds up to 2^63, which is out of range: hence `<`.
-        Some(f) if f.fract() == 0.0 && f >= i64::MIN as f64 && f < i64::MAX as f64 => {
-            Ok(Some(f as i64))
-        }
-        _ => Err(serde::de::Error::custom(format!(
-            "invalid type: {number}, expected a whole number"
-        ))),
     }
 }
 

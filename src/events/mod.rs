@@ -21,7 +21,7 @@ use self::model::{Event, EventRow, EventStatus};
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
-use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field, whole_number};
+use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
@@ -254,11 +254,9 @@ struct EventInput {
     /// Before 9999-01-01.
     #[schema(format = DateTime)]
     starts_at: Option<String>,
-    #[serde(default, deserialize_with = "whole_number")]
     #[schema(minimum = 1, maximum = 1440)]
     duration_minutes: Option<i64>,
     /// The ticket price in minor units (cents); frozen once a ticket was sold.
-    #[serde(default, deserialize_with = "whole_number")]
     #[schema(minimum = 0, maximum = 100_000_000)]
     price: Option<i64>,
     /// An ISO 4217 code the platform supports (EUR, USD, …); frozen once a ticket was sold.
@@ -291,17 +289,14 @@ struct NewEventInput {
     #[schema(value_type = String, format = DateTime)]
     starts_at: Option<String>,
     /// 90 when absent.
-    #[serde(default, deserialize_with = "whole_number")]
     #[schema(minimum = 1, maximum = 1440)]
     duration_minutes: Option<i64>,
     /// The ticket price in minor units (cents).
-    #[serde(default, deserialize_with = "whole_number")]
     #[schema(value_type = i64, minimum = 0, maximum = 100_000_000)]
     price: Option<i64>,
     /// An ISO 4217 code the platform supports; EUR when absent.
     currency: Option<String>,
     /// Seats for sale; unlimited when absent or `null`.
-    #[serde(default, deserialize_with = "whole_number")]
     #[schema(minimum = 1, maximum = 1_000_000)]
     capacity: Option<i64>,
 }
@@ -326,7 +321,7 @@ impl From<NewEventInput> for EventInput {
 fn present<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Option<Option<i64>>, D::Error> {
-    whole_number(d).map(Some)
+    <Option<i64> as Deserialize>::deserialize(d).map(Some)
 }
 
 fn parse_start(value: &str) -> Result<i64> {
