@@ -56,7 +56,7 @@ fn response_mode_query() -> Object {
     one_of(&["query"])
 }
 
-pub(super) fn challenge_method_s256() -> Object {
+fn challenge_method_s256() -> Object {
     one_of(&["S256"])
 }
 
@@ -139,14 +139,27 @@ fn verifier_matches(verifier: &str, challenge: &str) -> bool {
     is_valid_pkce_verifier(verifier) && constant_time_eq(&pkce_challenge(verifier), challenge)
 }
 
-/// What serde reads of the authorization part of a request (`authorize`, QR start).
+/// What serde reads of the authorization part of a request (`authorize`, QR start): the
+/// fields of both bodies (flattened into each).
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct RawAuthorization {
-    pub client_id: Option<String>,
-    pub client_secret: Option<String>,
-    pub redirect_uri: Option<String>,
-    pub code_challenge: Option<String>,
-    pub code_challenge_method: Option<String>,
+    /// Space-separated, of `openid profile email offline_access` (default `openid profile
+    /// email`); another scope is refused.
+    #[schema(value_type = String, required = false, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
     pub scope: Option<String>,
+    /// Exactly one the client registered.
+    #[schema(value_type = String, required = true, min_length = 1)]
+    pub redirect_uri: Option<String>,
+    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
+    pub code_challenge: Option<String>,
+    #[schema(schema_with = challenge_method_s256, required = true)]
+    pub code_challenge_method: Option<String>,
+    /// Required unless the Basic header names the client.
+    #[schema(value_type = String, required = true, min_length = 1)]
+    pub client_id: Option<String>,
+    /// A confidential client's secret (or the Basic header's password).
+    #[schema(value_type = String, required = false)]
+    pub client_secret: Option<String>,
 }
 
 /// The authorization part of a request, parsed: the PKCE challenge is S256 and well
@@ -222,41 +235,12 @@ pub struct AuthorizeRequest {
     response_type: Option<String>,
     #[schema(schema_with = response_mode_query)]
     response_mode: Option<String>,
-    /// Space-separated, of `openid profile email offline_access` (default `openid profile
-    /// email`); another scope is refused.
-    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
-    scope: Option<String>,
-    /// Exactly one the client registered.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    redirect_uri: Option<String>,
-    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
-    code_challenge: Option<String>,
-    #[schema(schema_with = challenge_method_s256, required = true)]
-    code_challenge_method: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    client_id: Option<String>,
-    /// A confidential client's secret (or the Basic header's password).
-    #[schema(value_type = String)]
-    client_secret: Option<String>,
-    #[schema(value_type = String)]
+    #[serde(flatten)]
+    authorization: RawAuthorization,
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     nonce: Option<String>,
-}
-
-impl AuthorizeRequest {
-    /// The authorization part, parsed. Takes the client's fields out of the request.
-    fn authorization(&mut self) -> Result<AuthorizationRequest> {
-        AuthorizationRequest::try_from(RawAuthorization {
-            client_id: self.client_id.take(),
-            client_secret: self.client_secret.take(),
-            redirect_uri: self.redirect_uri.take(),
-            code_challenge: self.code_challenge.take(),
-            code_challenge_method: self.code_challenge_method.take(),
-            scope: self.scope.take(),
-        })
-    }
 }
 
 /// An authorization request, parsed: response type and mode, the authorization part,
@@ -273,7 +257,7 @@ struct Authorize {
 impl TryFrom<AuthorizeRequest> for Authorize {
     type Error = Error;
 
-    fn try_from(mut req: AuthorizeRequest) -> Result<Self> {
+    fn try_from(req: AuthorizeRequest) -> Result<Self> {
         if req.response_type.as_deref() != Some("code") {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
@@ -282,7 +266,7 @@ impl TryFrom<AuthorizeRequest> for Authorize {
         {
             return Err(Error::bad_request(Msg::ResponseModeQuery));
         }
-        let authorization = req.authorization()?;
+        let authorization = AuthorizationRequest::try_from(req.authorization)?;
         let password = required(&req.password, "password")?.to_owned();
         let email = Email::parse(required(&req.email, "email")?).ok();
         Ok(Self {
@@ -875,11 +859,11 @@ pub struct AssociateRequest {
     phone_number: Option<String>,
     /// The token of the e-mailed enrolment link (an account with the second factor on
     /// and no phone enrols one only with it).
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     enrolment_token: Option<String>,
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
@@ -1033,12 +1017,12 @@ pub struct ForgotRequest {
     #[schema(value_type = String, required = true, format = Email)]
     email: Option<String>,
     #[allow(dead_code)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     code_verifier: Option<String>,
     /// Required unless the Basic header names the client.
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
@@ -1099,7 +1083,7 @@ pub struct ResetRequest {
     /// Required unless the Basic header names the client.
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
@@ -1190,12 +1174,12 @@ pub struct RegisterRequest {
     #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
     password: Option<String>,
     #[allow(dead_code)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     code_verifier: Option<String>,
     /// Required unless the Basic header names the client.
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
@@ -1252,7 +1236,7 @@ pub struct VerifyEmailRequest {
     /// Required unless the Basic header names the client.
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
@@ -1361,7 +1345,7 @@ mod tests {
         if let (Some(fields), Value::Object(changes)) = (fields.as_object_mut(), changes) {
             fields.extend(changes);
         }
-        body::<AuthorizeRequest>(fields).authorization()
+        AuthorizationRequest::try_from(body::<AuthorizeRequest>(fields).authorization)
     }
 
     fn grant(fields: Value) -> Result<Grant> {

@@ -28,8 +28,7 @@ use utoipa::ToSchema;
 
 use super::extract::{ClientIp, CurrentUser};
 use super::oauth::{
-    AuthorizationParams, AuthorizationRequest, RawAuthorization, challenge_method_s256,
-    optional_response_type_code,
+    AuthorizationParams, AuthorizationRequest, RawAuthorization, optional_response_type_code,
 };
 use super::rate_limit::Endpoint;
 use super::step_up::StepUp;
@@ -81,26 +80,11 @@ pub struct StartRequest {
     /// May be left out.
     #[schema(schema_with = optional_response_type_code)]
     response_type: Option<String>,
-    /// Space-separated, of `openid profile email offline_access` (default `openid profile
-    /// email`); another scope is refused.
-    #[schema(value_type = String, pattern = r"^\s*((openid|profile|email|offline_access)(\s+|$))*$")]
-    scope: Option<String>,
-    /// Exactly one the client registered.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    redirect_uri: Option<String>,
-    #[schema(value_type = String, required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
-    code_challenge: Option<String>,
-    #[schema(schema_with = challenge_method_s256, required = true)]
-    code_challenge_method: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    client_id: Option<String>,
-    /// A confidential client's secret (or the Basic header's password).
-    #[schema(value_type = String)]
-    client_secret: Option<String>,
-    #[schema(value_type = String)]
+    #[serde(flatten)]
+    authorization: RawAuthorization,
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     nonce: Option<String>,
 }
 
@@ -120,14 +104,7 @@ impl TryFrom<StartRequest> for Start {
             return Err(Error::bad_request(Msg::ResponseTypeCode));
         }
         Ok(Self {
-            authorization: AuthorizationRequest::try_from(RawAuthorization {
-                client_id: req.client_id,
-                client_secret: req.client_secret,
-                redirect_uri: req.redirect_uri,
-                code_challenge: req.code_challenge,
-                code_challenge_method: req.code_challenge_method,
-                scope: req.scope,
-            })?,
+            authorization: AuthorizationRequest::try_from(req.authorization)?,
             nonce: req.nonce,
         })
     }
@@ -204,7 +181,7 @@ pub struct PollRequest {
     /// The client that started the QR sign-in.
     #[schema(value_type = String, required = true, min_length = 1)]
     client_id: Option<String>,
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = false)]
     state: Option<String>,
 }
 
