@@ -165,3 +165,29 @@ async fn a_list_documents_the_page_limit_it_refuses_past_and_accounts_the_422_of
     assert_eq!(page["schema"]["maximum"], encore::paging::MAX_PAGE);
     assert!(list["responses"]["422"].is_object());
 }
+
+/// Every `$ref` in the document names a schema, response or parameter it holds (a dangling
+/// one made openapi-typescript refuse the whole file).
+#[tokio::test]
+async fn every_reference_in_the_document_resolves() {
+    fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(target)) = map.get("$ref") {
+                    found.push(target);
+                }
+                map.values().for_each(|v| refs(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, found)),
+            _ => {}
+        }
+    }
+    let doc = document().await;
+    let mut found = Vec::new();
+    refs(&doc, &mut found);
+    assert!(!found.is_empty());
+    for target in found {
+        let pointer = target.strip_prefix('#').expect("a local reference");
+        assert!(doc.pointer(pointer).is_some(), "{target} names nothing");
+    }
+}
