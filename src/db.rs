@@ -12,6 +12,15 @@ pub type Db = AnyPool;
 pub trait Exec<'e>: sqlx::Executor<'e, Database = sqlx::Any> {}
 impl<'e, T: sqlx::Executor<'e, Database = sqlx::Any>> Exec<'e> for T {}
 
+/// `$1, $2, …, $n`: the placeholders of an `IN` list of `n` values, for a query that reads
+/// a whole page's rows at once.
+pub fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Which engine a URL names.

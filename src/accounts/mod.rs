@@ -134,10 +134,12 @@ async fn with_pending_login(app: &AppState, row: &AccountRow) -> Result<Account>
 /// the caller (the spec's shape).
 #[utoipa::path(get, path = "/accounts/userinfo/me", tag = "accounts", security(("bearer" = [])),
     responses((status = 200, description = "The caller's account.", body = Envelope<Vec<Account>>)))]
-async fn me(State(app): State<AppState>, user: CurrentUser) -> Result<Api<Vec<Account>>> {
-    let mut account = with_pending_login(&app, &user.account).await?;
+async fn me(user: CurrentUser) -> Api<Vec<Account>> {
+    // From the cached session alone, no query: every dashboard page asks this first.
+    let mut account = Account::from(&user.account);
+    account.pending_login = user.pending_login;
     account.projects = Some(user.projects);
-    Ok(Api::ok(vec![account]))
+    Api::ok(vec![account])
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -43,6 +43,8 @@ pub struct CurrentUser {
     pub passed_second_factor: bool,
     /// The artist projects the account is a member of.
     pub projects: Vec<ProjectRef>,
+    /// A new login e-mail waiting for its link.
+    pub pending_login: Option<String>,
 }
 
 impl CurrentUser {
@@ -77,12 +79,14 @@ impl FromRequestParts<AppState> for CurrentUser {
                     return Err(Error::unauthorized(Msg::SessionEnded));
                 }
                 let projects = accounts::project_refs(&state.db, &row.account.id).await?;
+                let pending_login = accounts::pending_login(&state.db, &row.account.id).await?;
                 state.sessions.insert(
                     claims.sid.clone(),
                     SessionEntry {
                         account: row.account,
                         second_factor: row.second_factor_at.is_some(),
                         projects,
+                        pending_login,
                     },
                 )
             }
@@ -91,6 +95,7 @@ impl FromRequestParts<AppState> for CurrentUser {
             account: entry.account.clone(),
             projects: entry.projects.clone(),
             passed_second_factor: entry.second_factor,
+            pending_login: entry.pending_login.clone(),
             session_id: claims.sid,
         })
     }

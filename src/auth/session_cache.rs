@@ -20,6 +20,8 @@ pub struct SessionEntry {
     pub second_factor: bool,
     /// The artist projects the account is a member of.
     pub projects: Vec<ProjectRef>,
+    /// A new login e-mail waiting for its link (the account's writes evict the entry).
+    pub pending_login: Option<String>,
 }
 
 const TIME_TO_LIVE: Duration = Duration::from_secs(30);

@@ -7,6 +7,8 @@ pub mod model;
 pub mod rules;
 pub mod store;
 
+use std::collections::HashMap;
+
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::http::header;
@@ -169,15 +171,23 @@ async fn managed(
         store::list_managed(&app.db, Some(&ids)).await?
     };
     let now = now_ms();
-    let mut out = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let sales = store::sales(&app.db, &row.id).await?;
-        out.push(ManagedSummary {
-            event: Event::for_manager(&app.config, row, now),
-            tickets_sold: sales.len() as i64,
-            revenue: sales.iter().map(|s| s.price_minor).sum(),
-        });
-    }
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let totals: HashMap<String, (i64, i64)> = store::sales_totals(&app.db, &ids)
+        .await?
+        .into_iter()
+        .map(|(id, sold, revenue)| (id, (sold, revenue)))
+        .collect();
+    let out = rows
+        .iter()
+        .map(|row| {
+            let (tickets_sold, revenue) = totals.get(&row.id).copied().unwrap_or((0, 0));
+            ManagedSummary {
+                event: Event::for_manager(&app.config, row, now),
+                tickets_sold,
+                revenue,
+            }
+        })
+        .collect();
     Ok(Api::ok(out))
 }
 

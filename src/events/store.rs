@@ -3,7 +3,7 @@
 use sqlx::AssertSqlSafe;
 
 use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
-use crate::db::{Db, now_ms};
+use crate::db::{Db, now_ms, placeholders};
 use crate::error::Result;
 use crate::paging::Paging;
 
@@ -288,13 +288,10 @@ pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<Ev
         .await?),
         Some([]) => Ok(Vec::new()),
         Some(ids) => {
-            let placeholders = (1..=ids.len())
-                .map(|i| format!("${i}"))
-                .collect::<Vec<_>>()
-                .join(", ");
             let mut query = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM events WHERE project_id IN ({placeholders}) \
-                 ORDER BY starts_at DESC, id"
+                "SELECT {COLUMNS} FROM events WHERE project_id IN ({}) \
+                 ORDER BY starts_at DESC, id",
+                placeholders(ids.len())
             )));
             for id in ids {
                 query = query.bind(id);
@@ -348,6 +345,25 @@ pub async fn sales(db: &Db, event_id: &str) -> Result<Vec<Sale>> {
     .bind(event_id)
     .fetch_all(db)
     .await?)
+}
+
+/// Live tickets sold and their revenue, per concert, for a whole list of concerts in one
+/// query (concerts with no sale are absent).
+#[tracing::instrument(skip_all)]
+pub async fn sales_totals(db: &Db, event_ids: &[&str]) -> Result<Vec<(String, i64, i64)>> {
+    if event_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = sqlx::query_as::<_, (String, i64, i64)>(AssertSqlSafe(format!(
+        "SELECT t.event_id, COUNT(*), CAST(COALESCE(SUM(i.price_minor), 0) AS BIGINT) FROM tickets t \
+         JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
+         WHERE t.event_id IN ({}) AND t.revoked_at IS NULL GROUP BY t.event_id",
+        placeholders(event_ids.len())
+    )));
+    for id in event_ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
 }
 
 pub async fn ticket_count_ever(db: &Db, event_id: &str) -> Result<i64> {

@@ -2,7 +2,7 @@
 
 use super::ProjectStatus;
 use crate::accounts::model::{AccountChanged, AccountRow};
-use crate::db::{Db, now_ms};
+use crate::db::{Db, now_ms, placeholders};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Msg;
 use crate::paging::Paging;
@@ -23,14 +23,6 @@ pub struct MemberRow {
     pub project_id: String,
     #[sqlx(flatten)]
     pub account: AccountRow,
-}
-
-/// `$1, $2, …, $n`: the placeholders of an `IN` list of `n` values.
-fn placeholders(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub async fn insert(

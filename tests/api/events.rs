@@ -713,3 +713,25 @@ async fn a_whole_number_written_with_a_decimal_point_is_read_and_a_fraction_is_4
         .await;
     assert_eq!(shown["payload"]["price"], 2000);
 }
+
+#[tokio::test]
+async fn the_manage_list_shows_each_concerts_tickets_sold_and_revenue() {
+    let w = world().await;
+    let sold = a_sold_concert(&w.app).await;
+    let unsold = w.draft_by(&w.admin).await;
+    let (status, list) = w.app.get("/api/v1/events/manage", Some(&w.admin)).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let row = |id: &str| {
+        list["payload"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} not in {list}"))
+            .clone()
+    };
+    assert_eq!(row(&sold)["ticketsSold"], 2);
+    assert_eq!(row(&sold)["revenue"], 2000);
+    assert_eq!(row(&unsold)["ticketsSold"], 0);
+    assert_eq!(row(&unsold)["revenue"], 0);
+}
