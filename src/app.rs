@@ -107,6 +107,7 @@ pub fn api_routers(
         .merge(crate::events::router())
         .merge(crate::commerce::router())
         .merge(crate::stream::http::api_router())
+        .merge(crate::live::router())
         .split_for_parts();
     let (oauth, oauth_doc) = crate::auth::router().split_for_parts();
     let document = crate::openapi::finish(
@@ -195,6 +196,12 @@ pub async fn serve(
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }
     let router = router(state.clone());
+    // Open dashboard sockets are told the server is going away (1001) before it stops.
+    let sockets = state.live.clone();
+    let shutdown = async move {
+        shutdown.await;
+        sockets.shut_down();
+    };
     let cap = crate::net::ConnectionCap::new(state.config.connections_per_ip());
     let head_timeout = state.config.request_head_timeout;
     // Per connection: the client's address for the API (rate limits), and the signed

@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod i18n;
 pub mod images;
+pub mod live;
 pub mod messaging;
 pub mod meta;
 pub mod net;

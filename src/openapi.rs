@@ -217,9 +217,11 @@ fn add_common_failures(op: &mut Operation, has_id: bool) {
         title = "Encore API",
         description = "Ticketed live concerts: accounts, concerts, tickets, payments and live \
             audio. Every answer is the envelope `{success, payload, error}`; messages follow \
-            `Accept-Language` (en, de, fr, es, fa). See docs/api-contract.md for the flows.",
+            `Accept-Language` (en, pt-BR, es, zh-CN, fa). See docs/api-contract.md for the flows.",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
     ),
+    // The socket's payloads, which no HTTP path names.
+    components(schemas(crate::live::activity::Activity, crate::live::activity::ActivityKind)),
     // Outside the API: the encoder ingest and the signed HLS files (stream).
     paths(
         serve,
@@ -236,6 +238,7 @@ fn add_common_failures(op: &mut Operation, has_id: bool) {
         (name = "events", description = "Concerts: listing, managing, publishing, sales."),
         (name = "commerce", description = "Cart, checkout, orders, refunds, pricing plans, billing."),
         (name = "stream", description = "Listening sessions, live status, and publishing (ingest)."),
+        (name = "live", description = "The dashboard's WebSocket (`GET /api/v1/ws`): notifications, staff activity and concerts' live figures as they happen. A socket's messages cannot be typed here; docs/api-contract.md, \"Live over WebSocket\", describes them, its close codes and an example session. `Activity` and `LiveStatus` below are the payloads of its `activity` and `live_status` messages."),
     )
 )]
 pub struct ApiDoc;

@@ -13,6 +13,7 @@ use crate::bus::{Bus, Channel, Event};
 use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
+use crate::live::sockets::Sockets;
 use crate::messaging::Messenger;
 use crate::stream::access::StreamAccess;
 use crate::stream::hub::Hub;
@@ -41,6 +42,8 @@ pub struct Services {
     pub hub: Arc<Hub>,
     pub stream_access: Arc<StreamAccess>,
     pub bus: Bus,
+    /// This instance's open dashboard sockets.
+    pub live: Arc<Sockets>,
 }
 
 impl AppState {
@@ -68,6 +71,7 @@ impl AppState {
             messenger: Messenger::from_config(&config)?,
             sessions,
             bus,
+            live: Arc::new(Sockets::new()),
             hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(

@@ -6,6 +6,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
+use super::jwt::AccessClaims;
 use super::session_cache::SessionEntry;
 use super::store;
 use crate::accounts::model::{AccountRow, ProjectRef, Role};
@@ -62,6 +63,14 @@ impl FromRequestParts<AppState> for CurrentUser {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
         let token =
             bearer_token(parts).ok_or_else(|| Error::unauthorized(Msg::SignInToContinue))?;
+        Ok(Self::from_token(state, token).await?.0)
+    }
+}
+
+impl CurrentUser {
+    /// The account and live session an access token stands for, with the token's claims
+    /// (a WebSocket reads its token from its first message, not from a header).
+    pub async fn from_token(state: &AppState, token: &str) -> Result<(Self, AccessClaims), Error> {
         let claims = state
             .keys
             .verify(token)
@@ -91,13 +100,24 @@ impl FromRequestParts<AppState> for CurrentUser {
                 )
             }
         };
-        Ok(Self {
+        let user = Self {
             account: entry.account.clone(),
             projects: entry.projects.clone(),
             passed_second_factor: entry.second_factor,
             pending_login: entry.pending_login.clone(),
-            session_id: claims.sid,
-        })
+            session_id: claims.sid.clone(),
+        };
+        Ok((user, claims))
+    }
+
+    /// Whether the session is still live and its account enabled, read from the
+    /// database (not the cache: a long-lived socket asks when it hears of a change, which
+    /// may reach it before the cache forgets). `Some(role)` while it is.
+    pub async fn still_signed_in(&self, state: &AppState) -> Result<Option<Role>, Error> {
+        let row = store::session_account(&state.db, &self.session_id, &self.account.id).await?;
+        Ok(row
+            .filter(|row| row.revoked_at.is_none() && row.account.enabled())
+            .map(|row| row.account.role()))
     }
 }
 

@@ -9,6 +9,9 @@ use tokio::sync::broadcast;
 
 use super::{Channel, Delivery};
 
+/// The queue of one account's channel: a few notifications at once, not hundreds.
+const ACCOUNT_QUEUE: usize = 32;
+
 #[derive(Debug, Clone)]
 pub(super) enum Signal {
     Message(Arc<Delivery>),
@@ -30,9 +33,15 @@ impl Fanout {
 
     pub(super) fn subscribe(&self, channel: &Channel) -> broadcast::Receiver<Signal> {
         let mut channels = self.channels.lock().expect("fanout lock");
+        // A queue's slots are allocated up front: an account's channel, one per signed-in
+        // socket and quiet, gets a short one; shared channels get the full queue.
+        let queue = match channel {
+            Channel::Account(_) => self.queue.min(ACCOUNT_QUEUE),
+            _ => self.queue,
+        };
         channels
             .entry(channel.clone())
-            .or_insert_with(|| broadcast::channel(self.queue).0)
+            .or_insert_with(|| broadcast::channel(queue).0)
             .subscribe()
     }
 

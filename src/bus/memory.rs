@@ -110,6 +110,7 @@ impl Transport for Memory {
                 offset: state.newest,
                 epoch: state.epoch.clone(),
                 event: event.clone(),
+                encoded: Default::default(),
             };
             if state.history.len() == HISTORY_SIZE {
                 state.history.pop_front();

@@ -24,6 +24,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::accounts::model::AccountChanged;
+use crate::live::activity::Activity;
+use crate::notifications::model::Notification;
+use crate::stream::hub::Status as LiveStatus;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
@@ -105,7 +108,8 @@ impl<'de> Deserialize<'de> for Channel {
 
 /// What happened. Serialised with a `type` tag; a type this build does not know (sent by
 /// a newer instance during an upgrade) arrives as `Unknown`, so offsets stay contiguous.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The browser-facing variants are what the WebSocket sends (docs/api-contract.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "snake_case",
@@ -119,6 +123,16 @@ pub enum Event {
     SessionEnded { session_id: String, origin: String },
     /// A project was renamed or deleted: its members' cached sessions name it.
     ProjectChanged { project_id: String, origin: String },
+    /// A notification stored for the channel's account (`account:<id>`), as the HTTP API
+    /// shows it.
+    Notification { notification: Notification },
+    /// Staff activity (`staff`): a sign-up, a sale, a refund, a show starting or ending.
+    Activity { activity: Activity },
+    /// A concert's live figures (`event:<id>`), at most once a second while they change.
+    LiveStatus {
+        event_id: String,
+        status: LiveStatus,
+    },
     #[serde(other)]
     Unknown,
 }
@@ -145,22 +159,54 @@ impl Event {
             Self::ProjectChanged { project_id, origin } => {
                 Some((AccountChanged::Project(project_id.clone()), origin))
             }
-            Self::Unknown => None,
+            _ => None,
         }
     }
 }
 
 /// A message as subscribers receive it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Delivery {
     pub channel: Channel,
     pub offset: u64,
     pub epoch: String,
     #[serde(flatten)]
     pub event: Event,
+    /// The message as JSON, written once however many sockets send it.
+    #[serde(skip)]
+    pub encoded: Encoded,
+}
+
+/// A delivery's JSON, computed on first use. Not part of what a delivery *is*: two
+/// deliveries are equal whether or not either was encoded yet.
+#[derive(Default, Clone)]
+pub struct Encoded(std::sync::OnceLock<bytes::Bytes>);
+
+impl PartialEq for Encoded {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Encoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Encoded")
+    }
 }
 
 impl Delivery {
+    /// The delivery as one JSON object (what a WebSocket sends), encoded once.
+    pub fn json(&self) -> bytes::Bytes {
+        self.encoded
+            .0
+            .get_or_init(|| {
+                serde_json::to_vec(self)
+                    .expect("a delivery always encodes")
+                    .into()
+            })
+            .clone()
+    }
+
     pub fn position(&self) -> Position {
         Position {
             offset: self.offset,
@@ -177,7 +223,7 @@ pub struct Position {
 }
 
 /// The answer to [`Bus::history`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Recovery {
     /// Exactly the messages after the given position, in order; `position` is the
     /// channel's newest.
@@ -199,7 +245,7 @@ impl Recovery {
 }
 
 /// What a [`Subscription`] yields.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Received {
     Message(Arc<Delivery>),
     /// This subscriber fell behind and `missed` messages were dropped for it: catch up

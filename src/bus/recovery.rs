@@ -48,6 +48,7 @@ mod tests {
                 offset,
                 epoch: "e".to_owned(),
                 event: Event::Unknown,
+                encoded: Default::default(),
             })
             .collect()
     }

@@ -197,6 +197,7 @@ impl Transport for Redis {
                 offset,
                 epoch,
                 event: event.clone(),
+                encoded: Default::default(),
             })
         })
     }
@@ -240,6 +241,7 @@ impl Transport for Redis {
                     offset: entry_offset(&id)?,
                     epoch: position.epoch.clone(),
                     event: serde_json::from_str(data)?,
+                    encoded: Default::default(),
                 });
             }
             Ok(recover(since, position, retained))
@@ -288,6 +290,7 @@ fn parse_frame(payload: &[u8]) -> Result<Delivery, BusError> {
             .map_err(|_| BusError::Protocol(format!("offset {offset}")))?,
         epoch: epoch.to_owned(),
         event: serde_json::from_str(event)?,
+        encoded: Default::default(),
     })
 }
 

@@ -876,6 +876,22 @@ messages! {
         ir: "فقط مدیران و هنرمندان پروژه اجرا را پایان می‌دهند.",
     }
 
+    // The dashboard's live socket.
+    LiveChannelUnknown {
+        gb: "There is no such live channel.",
+        br: "Esse canal ao vivo não existe.",
+        es: "Ese canal en directo no existe.",
+        cn: "没有这个直播频道。",
+        ir: "چنین کانال زنده‌ای وجود ندارد.",
+    }
+    LiveTooManyConcerts {
+        gb: "This connection already follows as many concerts as it may.",
+        br: "Esta conexão já acompanha o máximo de shows permitido.",
+        es: "Esta conexión ya sigue el máximo de conciertos permitido.",
+        cn: "此连接关注的音乐会已达上限。",
+        ir: "این اتصال هم‌اکنون بیشترین تعداد مجاز کنسرت را دنبال می‌کند.",
+    }
+
     // Notifications.
     NotificationNotFound {
         gb: "Notification not found.",

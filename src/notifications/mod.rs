@@ -1,7 +1,10 @@
 //! Notifications of the spec's three kinds: a message sent to someone, an upload (with
 //! its type), a topic started. Each account reads and marks its own.
 
+pub mod model;
 pub mod store;
+
+pub use model::{Kind, NewNotification, Notification};
 
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -10,80 +13,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::extract::CurrentUser;
-use crate::db::{Db, iso8601, now_ms};
+use crate::db::{Db, now_ms};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    Message,
-    Upload,
-    Topic,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Message => "message",
-            Self::Upload => "upload",
-            Self::Topic => "topic",
-        }
-    }
-}
-
-impl TryFrom<String> for Kind {
-    type Error = String;
-    fn try_from(value: String) -> Result<Self, Self::Error> {
-        match value.as_str() {
-            "message" => Ok(Self::Message),
-            "upload" => Ok(Self::Upload),
-            "topic" => Ok(Self::Topic),
-            _ => Err(format!("unknown notification kind {value:?}")),
-        }
-    }
-}
-
-pub struct NewNotification {
-    pub kind: Kind,
-    pub title: String,
-    pub body: String,
-    pub sender: Option<String>,
-    pub upload_type: Option<String>,
-}
-
-impl NewNotification {
-    pub fn message(sender: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
-        Self {
-            kind: Kind::Message,
-            title: title.into(),
-            body: body.into(),
-            sender: Some(sender.to_owned()),
-            upload_type: None,
-        }
-    }
-    pub fn upload(upload_type: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
-        Self {
-            kind: Kind::Upload,
-            title: title.into(),
-            body: body.into(),
-            sender: None,
-            upload_type: Some(upload_type.to_owned()),
-        }
-    }
-    pub fn topic(title: impl Into<String>, body: impl Into<String>) -> Self {
-        Self {
-            kind: Kind::Topic,
-            title: title.into(),
-            body: body.into(),
-            sender: None,
-            upload_type: None,
-        }
-    }
-}
 
 pub async fn notify(db: &Db, account_id: &str, n: &NewNotification) -> Result<()> {
     store::insert(db, account_id, n, now_ms()).await
@@ -98,38 +33,6 @@ pub async fn notify_staff(db: &Db, n: NewNotification) -> Result<()> {
     }
     tx.commit().await?;
     Ok(())
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Notification {
-    id: String,
-    #[serde(rename = "type")]
-    kind: Kind,
-    title: String,
-    body: String,
-    /// Who sent it (a message).
-    sender: Option<String>,
-    /// What was uploaded (an upload).
-    upload_type: Option<String>,
-    read: bool,
-    #[schema(format = DateTime)]
-    created_at: String,
-}
-
-impl From<store::Row> for Notification {
-    fn from(r: store::Row) -> Self {
-        Self {
-            id: r.id,
-            kind: r.kind,
-            title: r.title,
-            body: r.body,
-            sender: r.sender,
-            upload_type: r.upload_type,
-            read: r.read_at.is_some(),
-            created_at: iso8601(r.created_at),
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

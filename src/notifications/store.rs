@@ -5,7 +5,7 @@ use crate::db::{Db, Exec};
 use crate::error::Result;
 use crate::paging::Paging;
 
-const COLUMNS: &str = "id, kind, title, body, sender, upload_type, read_at, created_at";
+const COLUMNS: &str = "id, kind, title, body, sender, upload_type, link, read_at, created_at";
 
 /// A notification as stored.
 #[derive(Debug, sqlx::FromRow)]
@@ -17,6 +17,7 @@ pub struct Row {
     pub body: String,
     pub sender: Option<String>,
     pub upload_type: Option<String>,
+    pub link: Option<String>,
     pub read_at: Option<i64>,
     pub created_at: i64,
 }

@@ -62,7 +62,7 @@ pub enum Claim {
 }
 
 /// Live status for the artist controls.
-#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = LiveStatus)]
 pub struct Status {

@@ -1,0 +1,610 @@
+//! The dashboard's WebSocket, `GET /api/v1/ws` (docs/api-contract.md "Live over
+//! WebSocket"): the first message authenticates, then the socket follows the account's
+//! channel, the staff channel for staff, and the concerts it asks for, from the bus.
+//!
+//! One task per socket owns everything about it (no locks): the position it sent last on
+//! each channel, so a gap is filled from the channel's history and a replay never repeats;
+//! the session, checked again whenever the bus says the account or session changed; the
+//! token's expiry; the heartbeats. A socket that cannot keep up is closed, never buffered.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, Stream, StreamExt};
+use serde::{Deserialize, Serialize};
+use tokio::time::{Instant, MissedTickBehavior};
+use tokio_stream::StreamMap;
+
+use crate::accounts::model::AccountChanged;
+use crate::auth::extract::CurrentUser;
+use crate::bus::{Channel, Delivery, Position, Received, Recovery, Subscription};
+use crate::db::{iso8601, now_ms};
+use crate::error::Error;
+use crate::i18n::{self, Lang, Msg};
+use crate::state::AppState;
+
+/// How long a new socket may take to send its `auth`.
+const AUTH_WAIT: Duration = Duration::from_secs(10);
+/// How often the server pings.
+const PING_EVERY: Duration = Duration::from_secs(25);
+/// Silence from the client after which the socket is closed.
+const SILENCE_LIMIT: Duration = Duration::from_secs(60);
+/// The largest message a client may send (an `auth` with a few `since` positions).
+const MAX_MESSAGE: usize = 16 * 1024;
+/// Concerts one socket may follow at once.
+const MAX_CONCERTS: usize = 64;
+
+/// Why the server closes a socket: the code and the reason word of the protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Close {
+    BadMessage,
+    Unauthorized,
+    SessionEnded,
+    TokenExpired,
+    Heartbeat,
+    TooManySockets,
+    SlowConsumer,
+    GoingAway,
+}
+
+impl Close {
+    pub fn code(self) -> u16 {
+        match self {
+            Self::BadMessage => 4400,
+            Self::Unauthorized => 4401,
+            Self::SessionEnded => 4403,
+            Self::TokenExpired => 4408,
+            Self::Heartbeat => 4409,
+            Self::TooManySockets => 4429,
+            Self::SlowConsumer => 4503,
+            Self::GoingAway => 1001,
+        }
+    }
+
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::BadMessage => "bad_message",
+            Self::Unauthorized => "unauthorized",
+            Self::SessionEnded => "session_ended",
+            Self::TokenExpired => "token_expired",
+            Self::Heartbeat => "heartbeat",
+            Self::TooManySockets => "too_many_sockets",
+            Self::SlowConsumer => "slow_consumer",
+            Self::GoingAway => "going_away",
+        }
+    }
+}
+
+/// What a client sends.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    Auth {
+        token: String,
+        #[serde(default)]
+        since: HashMap<String, Position>,
+    },
+    Subscribe {
+        channel: String,
+        #[serde(default)]
+        since: Option<Position>,
+    },
+    Unsubscribe {
+        channel: String,
+    },
+    Ping,
+    Pong,
+}
+
+/// What the server sends besides the bus's own messages.
+#[derive(Debug, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+enum Reply<'a> {
+    Ready {
+        account_id: &'a str,
+        expires_at: String,
+        channels: Vec<String>,
+    },
+    Subscribed {
+        channel: &'a Channel,
+        offset: u64,
+        epoch: &'a str,
+        recovered: bool,
+    },
+    Reauthed {
+        expires_at: String,
+    },
+    Error {
+        code: &'static str,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        channel: Option<&'a str>,
+    },
+    Ping,
+    Pong,
+}
+
+/// Open the dashboard's live socket. The protocol (messages, close codes, an example
+/// session) is in docs/api-contract.md, "Live over WebSocket": OpenAPI cannot type a
+/// socket's messages. The first message must be `{"type":"auth","token":"…"}` within
+/// 10 s; a token is never taken from the URL.
+#[utoipa::path(get, path = "/ws", tag = "live",
+    responses(
+        (status = 101, description = "Switched to the WebSocket protocol."),
+        (status = 400, description = "Not a WebSocket upgrade request.", body = crate::openapi::Failure),
+    ))]
+pub async fn open(State(app): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+    let lang = i18n::current();
+    upgrade
+        // Small buffers: most sockets are idle, and 20,000 of them must fit in memory.
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            let (sink, stream) = socket.split();
+            let mut socket = Socket { sink, stream };
+            let close = serve(&app, &mut socket, lang).await;
+            if let Some(close) = close {
+                socket.close(close).await;
+            }
+        })
+}
+
+struct Socket {
+    sink: SplitSink<WebSocket, Message>,
+    stream: SplitStream<WebSocket>,
+}
+
+impl Socket {
+    async fn send_text(&mut self, text: Utf8Bytes) -> Result<(), Gone> {
+        self.sink.send(Message::Text(text)).await.map_err(|_| Gone)
+    }
+
+    async fn reply(&mut self, reply: &Reply<'_>) -> Result<(), Gone> {
+        let json = serde_json::to_string(reply).expect("a reply always encodes");
+        self.send_text(json.into()).await
+    }
+
+    async fn deliver(&mut self, delivery: &Delivery) -> Result<(), Gone> {
+        let text = Utf8Bytes::try_from(delivery.json()).expect("JSON is UTF-8");
+        self.send_text(text).await
+    }
+
+    async fn close(&mut self, close: Close) {
+        let frame = CloseFrame {
+            code: close.code(),
+            reason: close.reason().into(),
+        };
+        let _ = self.sink.send(Message::Close(Some(frame))).await;
+        let _ = self.sink.close().await;
+    }
+}
+
+/// The client went away (or its connection broke): nothing more to send or close.
+#[derive(Debug)]
+struct Gone;
+
+/// How a socket's life ends: closed by us with a reason, or gone.
+enum End {
+    Close(Close),
+    Gone,
+}
+
+impl From<Gone> for End {
+    fn from(_: Gone) -> Self {
+        Self::Gone
+    }
+}
+
+/// Serve one socket until it ends; `Some` when the server closes it.
+async fn serve(app: &AppState, socket: &mut Socket, lang: Lang) -> Option<Close> {
+    let (token, since) = match first_auth(socket).await {
+        Ok(first) => first,
+        Err(end) => return end.into_close(),
+    };
+    let Ok((user, claims)) = i18n::scope(lang, CurrentUser::from_token(app, &token)).await else {
+        return Some(Close::Unauthorized);
+    };
+    let Some(_admitted) = app.live.admit(&user.account.id) else {
+        return Some(Close::TooManySockets);
+    };
+    let language = user.account.language;
+    let mut live = Live {
+        app: app.clone(),
+        cache: app.bus.subscribe(&Channel::Cache),
+        expires: deadline(claims.exp),
+        user,
+        channels: StreamMap::new(),
+        positions: HashMap::new(),
+    };
+    i18n::scope(language, async move {
+        match live.run(socket, claims.exp, since).await {
+            Ok(()) => None,
+            Err(end) => end.into_close(),
+        }
+    })
+    .await
+}
+
+impl End {
+    fn into_close(self) -> Option<Close> {
+        match self {
+            Self::Close(close) => Some(close),
+            Self::Gone => None,
+        }
+    }
+}
+
+/// The first message: an `auth`, within [`AUTH_WAIT`].
+async fn first_auth(socket: &mut Socket) -> Result<(String, HashMap<String, Position>), End> {
+    let first = tokio::time::timeout(AUTH_WAIT, socket.stream.next())
+        .await
+        .map_err(|_| End::Close(Close::BadMessage))?;
+    match first {
+        Some(Ok(Message::Text(text))) => match serde_json::from_str(&text) {
+            Ok(ClientMessage::Auth { token, since }) => Ok((token, since)),
+            _ => Err(End::Close(Close::BadMessage)),
+        },
+        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => Err(End::Gone),
+        Some(Ok(_)) => Err(End::Close(Close::BadMessage)),
+    }
+}
+
+/// When a token expiring at `exp` (seconds since the epoch) stops being good.
+fn deadline(exp: i64) -> Instant {
+    let left_ms = (exp * 1000 - now_ms()).max(0);
+    Instant::now() + Duration::from_millis(left_ms as u64)
+}
+
+type Feed = Pin<Box<dyn Stream<Item = Received> + Send>>;
+
+/// One authenticated socket's state.
+struct Live {
+    app: AppState,
+    user: CurrentUser,
+    /// The bus's cache channel: this account's or session's changes close the socket.
+    cache: Subscription,
+    expires: Instant,
+    channels: StreamMap<Channel, Feed>,
+    /// The last message of each channel this socket has sent (or the position it was told
+    /// to follow from).
+    positions: HashMap<Channel, Position>,
+}
+
+impl Live {
+    async fn run(
+        &mut self,
+        socket: &mut Socket,
+        exp: i64,
+        since: HashMap<String, Position>,
+    ) -> Result<(), End> {
+        let mut joined = vec![Channel::Account(self.user.account.id.clone())];
+        if self.user.account.role().is_staff() {
+            joined.push(Channel::Staff);
+        }
+        socket
+            .reply(&Reply::Ready {
+                account_id: &self.user.account.id,
+                expires_at: iso8601(exp * 1000),
+                channels: joined.iter().map(Channel::name).collect(),
+            })
+            .await?;
+        for channel in joined {
+            let since = since.get(&channel.name()).cloned();
+            self.join(socket, channel, since).await?;
+        }
+
+        let mut heartbeat = tokio::time::interval(PING_EVERY);
+        heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        heartbeat.tick().await;
+        let mut last_heard = Instant::now();
+        loop {
+            tokio::select! {
+                _ = self.app.live.shutting_down() => return Err(End::Close(Close::GoingAway)),
+                incoming = socket.stream.next() => {
+                    last_heard = Instant::now();
+                    match incoming {
+                        Some(Ok(Message::Text(text))) => self.handle(socket, &text).await?,
+                        Some(Ok(Message::Binary(_))) => {
+                            self.refuse(socket, "bad_message", Msg::MalformedRequest.render(i18n::current()), None).await?;
+                        }
+                        // Protocol pings are answered by the library; they count as heard.
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Err(End::Gone),
+                    }
+                }
+                Some((channel, received)) = self.channels.next() => {
+                    self.received(socket, channel, received).await?;
+                }
+                Some(received) = self.cache.recv() => self.check_session(&received).await?,
+                _ = heartbeat.tick() => {
+                    if last_heard.elapsed() >= SILENCE_LIMIT {
+                        return Err(End::Close(Close::Heartbeat));
+                    }
+                    socket.reply(&Reply::Ping).await?;
+                }
+                _ = tokio::time::sleep_until(self.expires) => return Err(End::Close(Close::TokenExpired)),
+            }
+        }
+    }
+
+    /// Follow `channel`: subscribe first, then read where it stands, so nothing falls
+    /// between; replay what came after `since` when the history still has it.
+    async fn join(
+        &mut self,
+        socket: &mut Socket,
+        channel: Channel,
+        since: Option<Position>,
+    ) -> Result<(), End> {
+        let subscription = self.app.bus.subscribe(&channel);
+        let recovery = match &since {
+            Some(since) => self.app.bus.history(&channel, since).await,
+            None => self
+                .app
+                .bus
+                .position(&channel)
+                .await
+                .map(|position| Recovery::Gone { position }),
+        };
+        let recovery = match recovery {
+            Ok(recovery) => recovery,
+            Err(err) => {
+                // The bus is away (Redis down): follow from nothing; the catch-up after
+                // its return says `recovered: false` if anything was missed.
+                tracing::warn!(channel = %channel, error = %err, "socket: channel position unknown");
+                Recovery::Gone {
+                    position: since.unwrap_or(Position {
+                        offset: 0,
+                        epoch: String::new(),
+                    }),
+                }
+            }
+        };
+        self.channels.insert(channel.clone(), feed(subscription));
+        self.recovered(socket, &channel, recovery).await
+    }
+
+    /// Send what a recovery found and remember where the channel now stands.
+    async fn recovered(
+        &mut self,
+        socket: &mut Socket,
+        channel: &Channel,
+        recovery: Recovery,
+    ) -> Result<(), End> {
+        let (messages, position, recovered) = match recovery {
+            Recovery::Complete { messages, position } => (messages, position, true),
+            Recovery::Gone { position } => (Vec::new(), position, false),
+        };
+        socket
+            .reply(&Reply::Subscribed {
+                channel,
+                offset: position.offset,
+                epoch: &position.epoch,
+                recovered,
+            })
+            .await?;
+        for delivery in &messages {
+            socket.deliver(delivery).await?;
+        }
+        self.positions.insert(channel.clone(), position);
+        Ok(())
+    }
+
+    /// A message or notice from one of the followed channels.
+    async fn received(
+        &mut self,
+        socket: &mut Socket,
+        channel: Channel,
+        received: Received,
+    ) -> Result<(), End> {
+        match received {
+            Received::Message(delivery) => {
+                let Some(seen) = self.positions.get(&channel) else {
+                    return Ok(());
+                };
+                if delivery.epoch == seen.epoch {
+                    if delivery.offset <= seen.offset {
+                        return Ok(()); // already sent in a replay
+                    }
+                    if delivery.offset > seen.offset + 1 {
+                        // A hole (a message lost between instances): fill it in order.
+                        return self.catch_up(socket, &channel).await;
+                    }
+                } else if !seen.epoch.is_empty() {
+                    // The channel's history was lost: the client refetches, then follows.
+                    let position = Position {
+                        offset: delivery.offset - 1,
+                        epoch: delivery.epoch.clone(),
+                    };
+                    self.recovered(socket, &channel, Recovery::Gone { position })
+                        .await?;
+                }
+                socket.deliver(&delivery).await?;
+                self.positions.insert(channel, delivery.position());
+                Ok(())
+            }
+            // The client read too slowly and its queue overflowed: cut it off rather than
+            // buffer; it reconnects with its offsets and catches up.
+            Received::Lagged { .. } => Err(End::Close(Close::SlowConsumer)),
+            Received::Reconnected => self.catch_up(socket, &channel).await,
+        }
+    }
+
+    /// Send what the channel's history holds after the last position sent, or tell the
+    /// client to refetch when it is gone.
+    async fn catch_up(&mut self, socket: &mut Socket, channel: &Channel) -> Result<(), End> {
+        let Some(seen) = self.positions.get(channel).cloned() else {
+            return Ok(());
+        };
+        match self.app.bus.history(channel, &seen).await {
+            Ok(Recovery::Complete { messages, position }) => {
+                for delivery in &messages {
+                    socket.deliver(delivery).await?;
+                }
+                self.positions.insert(channel.clone(), position);
+                Ok(())
+            }
+            Ok(gone @ Recovery::Gone { .. }) => self.recovered(socket, channel, gone).await,
+            Err(err) => {
+                tracing::warn!(channel = %channel, error = %err, "socket: could not catch up");
+                Ok(())
+            }
+        }
+    }
+
+    async fn handle(&mut self, socket: &mut Socket, text: &str) -> Result<(), End> {
+        let lang = i18n::current();
+        let message = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(message) => message,
+            Err(_) => {
+                let words = Msg::MalformedRequest.render(lang);
+                return self.refuse(socket, "bad_message", words, None).await;
+            }
+        };
+        match message {
+            ClientMessage::Ping => socket.reply(&Reply::Pong).await?,
+            ClientMessage::Pong => {}
+            ClientMessage::Auth { token, .. } => self.reauth(socket, &token).await?,
+            ClientMessage::Subscribe { channel, since } => {
+                self.subscribe(socket, &channel, since).await?;
+            }
+            ClientMessage::Unsubscribe { channel } => {
+                if let Ok(channel @ Channel::Event(_)) = channel.parse::<Channel>() {
+                    self.channels.remove(&channel);
+                    self.positions.remove(&channel);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh token for the same account keeps the socket open past the old expiry.
+    async fn reauth(&mut self, socket: &mut Socket, token: &str) -> Result<(), End> {
+        match CurrentUser::from_token(&self.app, token).await {
+            Ok((user, claims)) if user.account.id == self.user.account.id => {
+                self.expires = deadline(claims.exp);
+                self.user = user;
+                socket
+                    .reply(&Reply::Reauthed {
+                        expires_at: iso8601(claims.exp * 1000),
+                    })
+                    .await?;
+                Ok(())
+            }
+            _ => Err(End::Close(Close::Unauthorized)),
+        }
+    }
+
+    /// Follow a concert's live figures: its managers and staff only.
+    async fn subscribe(
+        &mut self,
+        socket: &mut Socket,
+        name: &str,
+        since: Option<Position>,
+    ) -> Result<(), End> {
+        let lang = i18n::current();
+        let Ok(channel @ Channel::Event(_)) = name.parse::<Channel>() else {
+            let words = Msg::LiveChannelUnknown.render(lang);
+            return self.refuse(socket, "not_found", words, Some(name)).await;
+        };
+        let Channel::Event(event_id) = &channel else {
+            unreachable!("matched above")
+        };
+        if self.channels.contains_key(&channel) {
+            return Ok(());
+        }
+        if self.channels.len() >= MAX_CONCERTS + 2 {
+            let words = Msg::LiveTooManyConcerts.render(lang);
+            return self.refuse(socket, "forbidden", words, Some(name)).await;
+        }
+        match may_follow(&self.app, &self.user, event_id).await {
+            Ok(()) => self.join(socket, channel, since).await,
+            Err(err) => {
+                let code = match err.status().as_u16() {
+                    404 => "not_found",
+                    403 => "forbidden",
+                    _ => "unavailable",
+                };
+                let words = err.public_message();
+                self.refuse(socket, code, words, Some(name)).await
+            }
+        }
+    }
+
+    async fn refuse(
+        &mut self,
+        socket: &mut Socket,
+        code: &'static str,
+        message: String,
+        channel: Option<&str>,
+    ) -> Result<(), End> {
+        socket
+            .reply(&Reply::Error {
+                code,
+                message,
+                channel,
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// The bus says an account, session or project changed: when it may be this
+    /// socket's, ask the database whether the session still stands.
+    async fn check_session(&mut self, received: &Received) -> Result<(), End> {
+        let concerns_us = match received {
+            Received::Message(delivery) => match delivery.event.as_cache_change() {
+                Some((AccountChanged::Account(id), _)) => id == self.user.account.id,
+                Some((AccountChanged::Session(id), _)) => id == self.user.session_id,
+                Some((AccountChanged::Project(_), _)) | None => false,
+            },
+            // Changes may have been missed.
+            Received::Lagged { .. } | Received::Reconnected => true,
+        };
+        if !concerns_us {
+            return Ok(());
+        }
+        match self.user.still_signed_in(&self.app).await {
+            Ok(None) => Err(End::Close(Close::SessionEnded)),
+            // A new role changes what the socket may follow: reconnect with a new token.
+            Ok(Some(role)) if role != self.user.account.role() => {
+                Err(End::Close(Close::Unauthorized))
+            }
+            Ok(Some(_)) => Ok(()),
+            Err(err) => {
+                tracing::warn!(error = %err, "socket: could not check the session");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Whether `user` may follow a concert's live figures (staff, or its project's members).
+async fn may_follow(app: &AppState, user: &CurrentUser, event_id: &str) -> Result<(), Error> {
+    let event = crate::events::load(app, event_id).await?;
+    if crate::events::can_manage(app, user, &event.project_id).await? {
+        Ok(())
+    } else {
+        Err(Error::forbidden(Msg::OnlyManagersSeeThis))
+    }
+}
+
+/// A subscription as a stream, so one socket can wait on all its channels at once.
+fn feed(subscription: Subscription) -> Feed {
+    Box::pin(futures_util::stream::unfold(
+        subscription,
+        |mut subscription| async move {
+            let received = subscription.recv().await?;
+            Some((received, subscription))
+        },
+    ))
+}
