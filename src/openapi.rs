@@ -276,6 +276,15 @@ pub fn pretty(oauth_prefix: &str) -> serde_json::Result<String> {
     serde_json::to_string_pretty(&document)
 }
 
+/// A string that takes only these values: a field the handler checks (refusing any other
+/// with its own 400), or one the server answers with one of a few fixed words.
+pub fn one_of(values: &[&str]) -> utoipa::openapi::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
+}
+
 /// What `str::trim` and `char::is_whitespace` take for white space (Unicode White_Space),
 /// as the body of a regex class: documented patterns must agree with the server's trim.
 pub const WHITE_SPACE: &str =

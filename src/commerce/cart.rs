@@ -19,7 +19,9 @@ use crate::i18n::Msg;
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
     pub kind: ItemKind,
+    #[schema(required = true)]
     pub event: Option<Event>,
+    #[schema(required = true)]
     pub plan: Option<Plan>,
     #[schema(format = DateTime)]
     pub added_at: String,

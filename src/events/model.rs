@@ -137,8 +137,10 @@ pub struct Event {
     pub artist_name: String,
     pub description: String,
     /// The image's URL (signed and short-lived for a draft's managers); `null` without one.
+    #[schema(required = true)]
     pub image: Option<String>,
     /// The thumbnail's URL (a JPEG, 480 pixels wide).
+    #[schema(required = true)]
     pub thumbnail: Option<String>,
     #[schema(format = DateTime)]
     pub starts_at: String,
@@ -148,14 +150,19 @@ pub struct Event {
     pub access_until: String,
     /// Minor units (cents); the cart total is the sum of these.
     pub price: i64,
+    #[schema(schema_with = crate::commerce::money::stored_currency_schema)]
     pub currency: String,
+    /// Seats for sale; `null`: unlimited.
+    #[schema(required = true)]
     pub capacity: Option<i64>,
+    #[schema(required = true)]
     pub seats_left: Option<i64>,
     pub status: EventStatus,
     pub access: AccessState,
     /// The viewer holds a ticket or a pass covering it.
     pub owned: bool,
     /// Why it cannot be bought now (null when it can), in the reader's language.
+    #[schema(required = true)]
     pub not_on_sale: Option<String>,
 }
 
