@@ -461,7 +461,7 @@ impl OwnRedis {
     }
 
     fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
-        let child = std::process::Command::new("redis-server")
+        let mut child = std::process::Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args([
                 "--save",
@@ -482,6 +482,8 @@ impl OwnRedis {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("redis-server did not start on {port}");
     }
 
