@@ -5,8 +5,9 @@ use utoipa::ToSchema;
 
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::{Event, EventStatus, sale_refusal};
+use crate::events::model::{EventStatus, sale_refusal};
 use crate::events::store as events;
+use crate::events::view::Event;
 use crate::state::AppState;
 
 use super::model::ItemKind;

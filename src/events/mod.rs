@@ -6,6 +6,7 @@ pub mod image;
 pub mod model;
 pub mod rules;
 pub mod store;
+pub mod view;
 
 use std::collections::HashMap;
 
@@ -19,7 +20,8 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use self::extract::ManagedEvent;
-use self::model::{Event, EventRow, EventStatus};
+use self::model::{EventRow, EventStatus};
+use self::view::Event;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
