@@ -301,6 +301,24 @@ pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<Ev
     }
 }
 
+/// A live concert with its project's name (the staff Live page).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LiveRow {
+    #[sqlx(flatten)]
+    pub event: EventRow,
+    pub project_name: String,
+}
+
+/// The concerts live now, earliest start first.
+pub async fn live_now(db: &Db) -> Result<Vec<LiveRow>> {
+    Ok(sqlx::query_as::<_, LiveRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS}, COALESCE((SELECT name FROM projects WHERE projects.id = events.project_id), '') \
+         AS project_name FROM events WHERE status = 'live' ORDER BY starts_at, id"
+    )))
+    .fetch_all(db)
+    .await?)
+}
+
 /// Which of these concerts the account may listen to: a live ticket, or a live pass
 /// whose validity covers the concert's start.
 pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Result<Vec<bool>> {

@@ -305,7 +305,7 @@ async fn live_status(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent<SeeLiveStatus>,
 ) -> Result<Api<Status>> {
-    Ok(Api::ok(app.hub.show(&event.id).status()))
+    Ok(Api::ok(app.figures.status(&event.id).await))
 }
 
 /// End the show, for those who manage the concert: the publisher is disconnected, the

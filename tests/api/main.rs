@@ -12,6 +12,8 @@ mod go_live;
 mod helpers;
 mod languages;
 mod live;
+// --- livefigures
+mod live_figures;
 mod mfa;
 mod openapi;
 mod payments;
