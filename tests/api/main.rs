@@ -13,6 +13,8 @@ mod helpers;
 mod languages;
 mod live;
 mod mfa;
+// --- notify
+mod notifications;
 mod openapi;
 mod payments;
 mod projects;
