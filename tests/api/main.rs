@@ -15,6 +15,8 @@ mod live;
 // --- livefigures
 mod live_figures;
 mod mfa;
+// --- notify
+mod notifications;
 mod openapi;
 mod payments;
 mod projects;
