@@ -69,7 +69,7 @@ pub async fn insert<'e>(db: impl Exec<'e>, new: NewAccount<'_>) -> Result<Accoun
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))
 }
 
-pub async fn by_id(db: &Db, id: &str) -> Result<Option<AccountRow>> {
+pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<AccountRow>> {
     let sql = format!("SELECT {COLUMNS} FROM accounts WHERE id = $1");
     Ok(sqlx::query_as::<_, AccountRow>(AssertSqlSafe(sql))
         .bind(id)

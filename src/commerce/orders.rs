@@ -310,7 +310,7 @@ pub async fn fulfil(
     let now = now_ms();
     let mut tx = db.begin().await?;
     if !store::mark_paid(&mut *tx, order_id, now, provider_ref).await? {
-        let order = store::order_by_id(db, order_id)
+        let order = store::order_by_id(&mut *tx, order_id)
             .await?
             .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
         if order.status.is_settled()
@@ -319,7 +319,7 @@ pub async fn fulfil(
             return Ok(Fulfilment::AlreadyDone);
         }
         // Paid after the hold lapsed: take the seats again if they are free.
-        for item in store::order_items(db, order_id)
+        for item in store::order_items(&mut *tx, order_id)
             .await?
             .iter()
             .filter(|i| i.item_kind == ItemKind::Event)
@@ -374,7 +374,9 @@ pub async fn fulfil(
         store::delete_cart_item(&mut *tx, &order.account_id, item.item_kind, &item.item_id).await?;
     }
     store::mark_fulfilled(&mut *tx, order_id, now).await?;
-    let buyer = crate::accounts::store::by_id(db, &order.account_id)
+    // Inside the transaction: another pool connection here would wait on SQLite's one
+    // writer, which is this transaction (200 buyers at once exhaust the pool).
+    let buyer = crate::accounts::store::by_id(&mut *tx, &order.account_id)
         .await?
         .ok_or_else(|| Error::internal("an order's buyer is gone"))?;
     let outbox = tell_of_sale(&mut tx, &buyer, &order, &order_items).await?;
