@@ -162,6 +162,8 @@ export interface LiveStatus {
   bitrateKbps: number;
   ended: boolean;
   segments: number;
+  /** People listening now, where the server counts them. */
+  listeners?: number;
 }
 
 /** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */

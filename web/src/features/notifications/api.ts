@@ -10,6 +10,8 @@ export interface AppNotification {
   uploadType: string | null;
   read: boolean;
   createdAt: string;
+  /** The dashboard page it opens when clicked (`/my-events`, `/payments/orders/<id>`…). */
+  link?: string | null;
 }
 
 export interface NotificationPage {
