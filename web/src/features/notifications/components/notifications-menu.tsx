@@ -68,6 +68,9 @@ export function NotificationsMenu(): ReactNode {
                   onRead={(id) => {
                     markOne.mutate(id);
                   }}
+                  onOpened={() => {
+                    setOpened(false);
+                  }}
                 />
               ))}
             </Stack>
