@@ -4,7 +4,7 @@
 // with the socket refused (a proxy), it says the dashboard is not live.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { e2eSuite, pageApi, screenshot } from './harness.mjs';
+import { apiSession, e2eSuite, pageApi, screenshot } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
@@ -128,6 +128,37 @@ describe('The live socket (issue 13)', () => {
     await page.waitForTimeout(2000);
     assert.equal(await page.getByTestId('live-toast').filter({ hasText: email }).count(), 0);
     assert.equal(await badgeCount(page), before);
+    await finish(b);
+  });
+
+  test("the artist's live panel follows the concert on the socket instead of polling", async () => {
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const project = await admin('POST', '/api/v1/projects', { name: 'Socket Sisters' });
+    assert.equal(project.status, 201, JSON.stringify(project.json));
+    const created = await admin('POST', '/api/v1/events', {
+      projectId: project.json.payload.id,
+      title: 'Pushed Not Polled',
+      artistName: 'Socket Sisters',
+      startsAt: new Date(Date.now() + 3600_000).toISOString(),
+      durationMinutes: 60,
+      price: 900,
+      currency: 'EUR',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    const b = await liveAs(ACCOUNTS.admin);
+    const { page } = b;
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: 'Pushed Not Polled' }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const panel = page.getByTestId('live-panel');
+    await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
+    await page.locator('[data-testid="live-panel"][data-feed="socket"]').waitFor();
+    // Pushed, not polled: no status request for a while (the poll would ask every 2 s).
+    const polls = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/events/${created.json.payload.id}/live`)) polls.push(request.url());
+    });
+    await page.waitForTimeout(5000);
+    assert.deepEqual(polls, []);
     await finish(b);
   });
 

@@ -1,45 +1,9 @@
 import { LiveSocket, RENEW_AHEAD_MS, SILENCE_MS } from './socket-client';
 import type { LiveSocketOptions } from './socket-client';
-import type { ChannelMessage, ServerMessage } from './socket-protocol';
+import { ScriptedSocket, latest } from '../../test/scripted-socket';
+import type { ChannelMessage } from './socket-protocol';
 import { CLOSE, socketUrl } from './socket-protocol';
 
-/** A WebSocket the test plays the server of: it records what the client sends. */
-class ScriptedSocket {
-  static made: ScriptedSocket[] = [];
-  readyState = 0;
-  sent: unknown[] = [];
-  closedWith: number | null = null;
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  constructor(readonly url: string) {
-    ScriptedSocket.made.push(this);
-  }
-  send(text: string): void {
-    this.sent.push(JSON.parse(text));
-  }
-  close(code: number): void {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  say(message: ServerMessage): void {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  drop(code: number): void {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
-}
-
-const latest = (): ScriptedSocket => {
-  const socket = ScriptedSocket.made.at(-1);
-  if (!socket) throw new Error('no socket made');
-  return socket;
-};
 const flush = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 };
