@@ -64,6 +64,8 @@ describe('concert links', () => {
     expect(isConcertLink('/my-events')).toBe(true);
     expect(isConcertLink('/manage-events?event=1')).toBe(true);
     expect(isConcertLink('/events/abc')).toBe(true);
+    expect(isConcertLink('/live')).toBe(true);
+    expect(isConcertLink('/lively')).toBe(false);
     expect(isConcertLink('/my-eventsX')).toBe(false);
     expect(isConcertLink('/payments/orders/1')).toBe(false);
     expect(isConcertLink(null)).toBe(false);
