@@ -3,7 +3,6 @@
  * badge counts it and the first pages show it without asking the server.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { Schema } from '../../lib/api-types';
 import type { AppNotification, NotificationFilter, NotificationPage } from './api';
 import { notificationKeys } from './queries';
 
@@ -39,9 +38,4 @@ const CONCERT_PAGES = ['/my-events', '/events', '/manage-events', '/live'];
 
 export function isConcertLink(link: string | null | undefined): boolean {
   return !!link && CONCERT_PAGES.some((page) => link === page || link.startsWith(`${page}/`) || link.startsWith(`${page}?`));
-}
-
-/** The socket's notification (the API's schema) as the lists hold it. */
-export function fromPushed(pushed: Schema<'Notification'>): AppNotification {
-  return { ...pushed, sender: pushed.sender ?? null, uploadType: pushed.uploadType ?? null, link: pushed.link ?? null };
 }

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { refreshConcertStates } from '../../events/queries';
 import { useAccountChannel, useLiveChannel } from '../../live/socket-provider';
 import type { AppNotification } from '../api';
-import { addLiveNotification, fromPushed, isConcertLink } from '../live';
+import { addLiveNotification, isConcertLink } from '../live';
 import { useNotificationMutations } from '../mutations';
 import { notificationKeys } from '../queries';
 
@@ -36,7 +36,7 @@ export function LiveNotifications(): null {
       return;
     }
     if (message.type !== 'notification') return;
-    const item = fromPushed(message.notification);
+    const item = message.notification;
     addLiveNotification(client, item);
     if (isConcertLink(item.link)) void refreshConcertStates(client);
     notifications.show({
