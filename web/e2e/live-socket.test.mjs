@@ -119,6 +119,43 @@ describe('The live socket (issue 13)', () => {
     await finish(b);
   });
 
+  test('a socket cut off while a notification is published reconnects, says so meanwhile, and catches up', async () => {
+    const b = await browser();
+    const { page } = b;
+    // Between the page and the server: cut the socket, and refuse new ones while `open` is false.
+    let open = true;
+    const routes = [];
+    await page.routeWebSocket(/\/api\/v1\/ws$/, (ws) => {
+      if (!open) {
+        ws.close({ code: 1001, reason: 'going_away' });
+        return;
+      }
+      routes.push({ page: ws, server: ws.connectToServer() });
+    });
+    await signInAs(page, ACCOUNTS.admin);
+    const indicator = page.getByTestId('live-indicator');
+    await indicator.and(page.locator('[data-phase="live"]')).waitFor();
+    const before = await badgeCount(page);
+
+    open = false;
+    const cut = routes.at(-1);
+    cut.server.close({ code: 1001, reason: 'going_away' });
+    cut.page.close({ code: 1001, reason: 'going_away' });
+    await page.locator('[data-testid="live-indicator"]:is([data-phase="reconnecting"], [data-phase="offline"])').waitFor();
+    const email = await signUp();
+    await page.waitForTimeout(1000);
+    assert.equal(await page.getByTestId('live-toast').filter({ hasText: email }).count(), 0, 'nothing came while cut off');
+
+    // Back: the client resumes from its offset and the server replays what was missed.
+    open = true;
+    await page.getByTestId('live-toast').filter({ hasText: email }).waitFor({ timeout: 15_000 });
+    await indicator.and(page.locator('[data-phase="live"]')).waitFor();
+    await badgeShows(page, before + 1);
+    const resumed = routes.at(-1);
+    assert.notEqual(resumed, cut);
+    await finish(b);
+  });
+
   test('a fan is live too, on their own channel only: staff sign-ups bring them nothing', async () => {
     const b = await liveAs(ACCOUNTS.fan);
     const { page } = b;

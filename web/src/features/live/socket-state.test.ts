@@ -135,6 +135,14 @@ describe('live socket: channel positions', () => {
     expect(state.positions[ACCOUNT]).toEqual({ offset: 2, epoch: 'e1' });
   });
 
+  it('delivers a replay after reconnecting, though subscribed names where the replay ends', () => {
+    const before = run(live(), notification(1, 'n1')).state;
+    const { state, effects } = run(before, closed(1001), { type: 'retry' }, { type: 'opened' }, ready(), subscribed(ACCOUNT, 3, 'e1', true), notification(2, 'n2'), notification(3, 'n3'));
+    expect(effects).toContainEqual({ type: 'authenticate', since: { [ACCOUNT]: { offset: 1, epoch: 'e1' } } });
+    expect(delivered(effects)).toEqual(['subscribed@3', 'notification@2', 'notification@3']);
+    expect(state.positions[ACCOUNT]).toEqual({ offset: 3, epoch: 'e1' });
+  });
+
   it('follows a new epoch from its own offsets', () => {
     const before = run(live(), notification(5, 'n5')).state;
     const { state, effects } = run(before, subscribed(ACCOUNT, 0, 'e2', false), notification(1, 'n6', 'e2'));

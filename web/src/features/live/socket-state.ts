@@ -180,9 +180,12 @@ function received(state: LiveState, message: ServerMessage): Step {
     case 'subscribed': {
       // A concert released meanwhile: its late answer is not followed.
       if (isConcert(message.channel) && !(message.channel in state.follows)) return { state, effects: [] };
+      // Recovered: the missed messages follow, and `offset` is where they end; the position
+      // moves with them. Not recovered: follow from `offset`.
+      const resumed = message.recovered && message.channel in state.positions;
       const next: LiveState = {
         ...state,
-        positions: { ...state.positions, [message.channel]: { offset: message.offset, epoch: message.epoch } },
+        positions: resumed ? state.positions : { ...state.positions, [message.channel]: { offset: message.offset, epoch: message.epoch } },
         channels: isConcert(message.channel) ? { ...state.channels, [message.channel]: 'subscribed' } : state.channels,
       };
       return { state: next, effects: [{ type: 'deliver', message }] };
