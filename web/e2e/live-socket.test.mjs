@@ -142,6 +142,10 @@ describe('The live socket (issue 13)', () => {
     cut.server.close({ code: 1001, reason: 'going_away' });
     cut.page.close({ code: 1001, reason: 'going_away' });
     await page.locator('[data-testid="live-indicator"]:is([data-phase="reconnecting"], [data-phase="offline"])').waitFor();
+    assert.equal(await indicator.getAttribute('data-reason'), 'going_away');
+    await indicator.hover();
+    await page.getByRole('tooltip').filter({ hasText: 'The server is restarting.' }).waitFor();
+    await page.mouse.move(600, 600);
     const email = await signUp();
     await page.waitForTimeout(1000);
     assert.equal(await page.getByTestId('live-toast').filter({ hasText: email }).count(), 0, 'nothing came while cut off');

@@ -97,7 +97,22 @@ describe('live provider', () => {
       latest().drop(1006);
     });
     expect(screen.getByTestId('live-indicator')).toHaveAttribute('data-phase', 'reconnecting');
+    expect(screen.getByTestId('live-indicator')).not.toHaveAttribute('data-reason');
     expect(screen.getAllByTestId('concert-c1').map((e) => e.textContent)).toEqual(['polled', 'polled']);
+  });
+
+  it('says why the server closed the socket, in the reader\'s words', async () => {
+    renderLive(null);
+    await act(async () => {
+      latest().open();
+      await Promise.resolve();
+    });
+    act(() => {
+      latest().drop(1001);
+    });
+    const indicator = screen.getByTestId('live-indicator');
+    expect(indicator).toHaveAttribute('data-reason', 'going_away');
+    expect(indicator).toHaveTextContent('Reconnecting…');
   });
 
   it('unsubscribes a concert when its last panel closes', async () => {

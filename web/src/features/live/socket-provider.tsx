@@ -12,7 +12,7 @@ import { reportSessionEnded } from '../../lib/http';
 import { LiveSocket } from './socket-client';
 import type { LiveSocketOptions } from './socket-client';
 import type { ChannelMessage, ChannelName } from './socket-protocol';
-import { socketUrl } from './socket-protocol';
+import { closeReason, socketUrl } from './socket-protocol';
 import type { Phase } from './socket-state';
 import { isFollowed } from './socket-state';
 
@@ -55,6 +55,14 @@ const NOTHING = (): (() => void) => () => undefined;
 export function useLiveConnection(): Phase {
   const socket = useContext(LiveContext)?.socket;
   return useSyncExternalStore(socket?.subscribeState ?? NOTHING, socket ? () => socket.getState().phase : STOPPED);
+}
+
+const NO_REASON = (): string | null => null;
+
+/** Why the last socket closed (the protocol's reason word), while it is not live again. */
+export function useLiveCloseReason(): string | null {
+  const socket = useContext(LiveContext)?.socket;
+  return useSyncExternalStore(socket?.subscribeState ?? NOTHING, socket ? () => closeReason(socket.getState().lastClose) : NO_REASON);
 }
 
 /** The signed-in account's own channel (its notifications), or null outside the provider. */

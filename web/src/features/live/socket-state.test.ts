@@ -109,6 +109,12 @@ describe('live socket: closing and coming back', () => {
     expect(run(live(), closed(CLOSE.goingAway)).effects[0]).toMatchObject({ refreshToken: false });
   });
 
+  it('remembers why the socket closed until it is live again', () => {
+    const closedState = run(live(), closed(CLOSE.tooManySockets)).state;
+    expect(closedState.lastClose).toBe(CLOSE.tooManySockets);
+    expect(run(closedState, { type: 'retry' }, { type: 'opened' }, ready()).state.lastClose).toBeNull();
+  });
+
   it('waits at least a minute after 4429 too many sockets', () => {
     const [effect] = run(live(), closed(CLOSE.tooManySockets, 0)).effects;
     expect(effect).toEqual({ type: 'retryIn', ms: TOO_MANY_WAIT_MS, refreshToken: false });

@@ -33,6 +33,8 @@ export interface LiveState {
   channels: Record<ChannelName, ChannelState>;
   /** Ids of the notifications already delivered, oldest first (bounded). */
   seen: string[];
+  /** The close code of the last socket that closed since the last `ready` (shown as why). */
+  lastClose: number | null;
 }
 
 export type LiveEvent =
@@ -73,7 +75,7 @@ export const TOO_MANY_WAIT_MS = 60_000;
 /** Notification ids remembered, far more than a replay brings. */
 export const SEEN_MAX = 500;
 
-export const initialState = (): LiveState => ({ phase: 'stopped', failures: 0, positions: {}, follows: {}, channels: {}, seen: [] });
+export const initialState = (): LiveState => ({ phase: 'stopped', failures: 0, positions: {}, follows: {}, channels: {}, seen: [], lastClose: null });
 
 /** The wait before attempt `failures + 1`: doubling from 1 s up to 30 s, each drawn in
  * [half, whole] of it so that tabs cut off together do not come back together. */
@@ -151,7 +153,7 @@ function closed(state: LiveState, code: number, random: number): Step {
   if (code === CLOSE.tooManySockets) ms = Math.max(ms, TOO_MANY_WAIT_MS);
   const refreshToken = code === CLOSE.unauthorized || code === CLOSE.tokenExpired;
   const phase: Phase = failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting';
-  return { state: { ...state, phase, failures, channels: {} }, effects: [{ type: 'retryIn', ms, refreshToken }] };
+  return { state: { ...state, phase, failures, channels: {}, lastClose: code }, effects: [{ type: 'retryIn', ms, refreshToken }] };
 }
 
 function received(state: LiveState, message: ServerMessage): Step {
@@ -162,6 +164,7 @@ function received(state: LiveState, message: ServerMessage): Step {
         ...state,
         phase: 'live',
         failures: 0,
+        lastClose: null,
         channels: Object.fromEntries(followed.map((channel) => [channel, 'pending' as const])),
       };
       return { state: next, effects: [{ type: 'renewBefore', at: Date.parse(message.expiresAt) }, ...followed.map((channel) => subscribe(next, channel))] };
