@@ -75,29 +75,20 @@ export const CLOSE = {
 /** The code this client closes with when the server has gone silent (4000–4999 are free). */
 export const CLOSE_SILENT = 4000;
 
-/** The reason word of a close code (the server's words, and `silent` for ours), or null for
- * codes without one (a network loss). */
-export function closeReason(code: number | null): string | null {
-  switch (code) {
-    case CLOSE.badMessage:
-      return 'bad_message';
-    case CLOSE.unauthorized:
-      return 'unauthorized';
-    case CLOSE.tokenExpired:
-      return 'token_expired';
-    case CLOSE.heartbeat:
-    case CLOSE_SILENT:
-      return 'heartbeat';
-    case CLOSE.tooManySockets:
-      return 'too_many_sockets';
-    case CLOSE.slowConsumer:
-      return 'slow_consumer';
-    case CLOSE.goingAway:
-      return 'going_away';
-    default:
-      return null;
-  }
-}
+/** The reason words of the close codes (the server's, and `heartbeat` for our silence). */
+const REASONS: Record<number, string> = {
+  [CLOSE.badMessage]: 'bad_message',
+  [CLOSE.unauthorized]: 'unauthorized',
+  [CLOSE.tokenExpired]: 'token_expired',
+  [CLOSE.heartbeat]: 'heartbeat',
+  [CLOSE_SILENT]: 'heartbeat',
+  [CLOSE.tooManySockets]: 'too_many_sockets',
+  [CLOSE.slowConsumer]: 'slow_consumer',
+  [CLOSE.goingAway]: 'going_away',
+};
+
+/** The reason word of a close code, or null for codes without one (a network loss). */
+export const closeReason = (code: number | null): string | null => (code === null ? null : (REASONS[code] ?? null));
 
 /** The socket's address on the page's own origin. */
 export function socketUrl(location: Pick<Location, 'protocol' | 'host'>, path: string): string {
