@@ -1,5 +1,6 @@
 // A WebSocket whose server the test plays: it records what the client sends, and the
 // test opens it, says server messages and drops it.
+import type { LiveSocketOptions } from '../features/live/socket-client';
 import type { ServerMessage } from '../features/live/socket-protocol';
 
 /** A WebSocket the test plays the server of: it records what the client sends. */
@@ -40,3 +41,13 @@ export function latest(): ScriptedSocket {
   if (!socket) throw new Error('no socket made');
   return socket;
 }
+
+/** A live socket's options for component tests: a good token, scripted sockets. */
+export const scriptedOptions = (): LiveSocketOptions => ({
+  url: 'ws://host/api/v1/ws',
+  getToken: () => Promise.resolve('token'),
+  storedToken: () => 'token',
+  onSessionChange: () => () => undefined,
+  onSessionEnded: () => undefined,
+  createSocket: (url) => new ScriptedSocket(url) as unknown as WebSocket,
+});

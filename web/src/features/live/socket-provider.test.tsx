@@ -3,19 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { setupI18n } from '../../i18n';
-import { ScriptedSocket, latest } from '../../test/scripted-socket';
+import { ScriptedSocket, latest, scriptedOptions } from '../../test/scripted-socket';
 import { SocketIndicator } from './components/socket-indicator';
-import type { LiveSocketOptions } from './socket-client';
 import { LiveProvider, useLiveChannel } from './socket-provider';
-
-const options = (): LiveSocketOptions => ({
-  url: 'ws://host/api/v1/ws',
-  getToken: () => Promise.resolve('token'),
-  storedToken: () => 'token',
-  onSessionChange: () => () => undefined,
-  onSessionEnded: () => undefined,
-  createSocket: (url) => new ScriptedSocket(url) as unknown as WebSocket,
-});
 
 const heard: string[] = [];
 
@@ -41,7 +31,7 @@ function Panels(): ReactNode {
 function renderLive(children: ReactNode): ReturnType<typeof render> {
   return render(
     <MantineProvider>
-      <LiveProvider accountId="a1" options={options}>
+      <LiveProvider accountId="a1" options={scriptedOptions}>
         <SocketIndicator />
         {children}
       </LiveProvider>
