@@ -29,6 +29,9 @@ const notification = (offset: number, id: string, epoch = 'e1'): LiveEvent =>
     epoch,
     notification: { id, type: 'topic', title: `t${id}`, body: '', read: false, createdAt: EXPIRES },
   });
+/** A status with listeners, whether or not the document has them yet (not a literal: no
+ * excess-property check). */
+const STATUS = { publisherConnected: true, bitrateKbps: 128, recordedSeconds: 1, connectedSeconds: 1, ended: false, segments: 1, listeners: 0 };
 const liveStatus = (channel: string, offset: number): LiveEvent =>
   msg({
     type: 'live_status',
@@ -36,7 +39,7 @@ const liveStatus = (channel: string, offset: number): LiveEvent =>
     offset,
     epoch: 'c1',
     eventId: channel.slice('event:'.length),
-    status: { publisherConnected: true, bitrateKbps: 128, recordedSeconds: 1, connectedSeconds: 1, ended: false, segments: 1 },
+    status: STATUS,
   });
 const closed = (code: number, random = 0.5): LiveEvent => ({ type: 'closed', code, random });
 
