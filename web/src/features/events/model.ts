@@ -105,7 +105,7 @@ export type StreamKeyInfo = Schema<'StreamKey'>;
 /** GET /events/{id}/live and POST /events/{id}/end. */
 /** `listeners`: people listening now, in the document once the server counts them (the
  * panel shows it when the answer has it). */
-export type LiveStatus = Schema<'LiveStatus'> & { listeners?: number };
+export type LiveStatus = Schema<'LiveStatus'>;
 
 /** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
 export function icecastSourceUrl(encoderUrl: string, key: string): string {

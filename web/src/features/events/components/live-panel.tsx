@@ -55,11 +55,9 @@ function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
         <Text size="sm">{t('manage.live.connected', { time: clock(status.connectedSeconds) })}</Text>
         <Text size="sm">{t('manage.live.bitrate', { kbps: Math.round(status.bitrateKbps) })}</Text>
         <Text size="sm">{t('manage.live.segments', { count: status.segments })}</Text>
-        {status.listeners === undefined ? null : (
-          <Text size="sm" data-testid="live-listeners" data-count={status.listeners}>
-            {t('manage.live.listeners', { count: status.listeners })}
-          </Text>
-        )}
+        <Text size="sm" data-testid="live-listeners" data-count={status.listeners}>
+          {t('manage.live.listeners', { count: status.listeners })}
+        </Text>
       </SimpleGrid>
     </Stack>
   );
