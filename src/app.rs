@@ -94,6 +94,19 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// What the document describes outside the API's routers: the encoder ingest and the
+/// signed HLS files (stream), and the dashboard socket's payloads, which no HTTP path names.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    paths(
+        crate::stream::http::ingest,
+        crate::stream::files::playlist_path,
+        crate::stream::files::media_path
+    ),
+    components(schemas(crate::live::activity::Activity, crate::live::activity::ActivityKind))
+)]
+struct OutsideApi;
+
 /// The API's routers and the OpenAPI document their annotated handlers describe: both
 /// come from the same `routes!` registrations, so neither can name what the other lacks.
 pub fn api_routers(
@@ -112,10 +125,18 @@ pub fn api_routers(
     let (oauth, oauth_doc) = crate::auth::router().split_for_parts();
     let document = crate::openapi::finish(
         <crate::openapi::ApiDoc as utoipa::OpenApi>::openapi()
+            .merge_from(<OutsideApi as utoipa::OpenApi>::openapi())
             .nest("/api/v1", api_doc)
             .nest(oauth_prefix, oauth_doc),
     );
     (api, oauth, document)
+}
+
+/// The document as `encore openapi` prints it and `web/openapi.json` holds it: the web
+/// client's types are generated from that file, and a test keeps it equal to this.
+pub fn openapi_json(oauth_prefix: &str) -> serde_json::Result<String> {
+    let (_, _, document) = api_routers(oauth_prefix);
+    serde_json::to_string_pretty(&document)
 }
 
 /// Unknown paths and methods under an API router answer in the envelope too.

@@ -16,7 +16,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         } => create_account(args).await,
         Command::Push(args) => crate::stream::push::run(args).await,
         Command::Openapi { oauth_prefix } => {
-            println!("{}", crate::openapi::pretty(&oauth_prefix)?);
+            println!("{}", crate::app::openapi_json(&oauth_prefix)?);
             Ok(())
         }
     }

@@ -37,6 +37,7 @@ async fn health() -> Api<Health> {
 #[derive(Serialize, Deserialize, ToSchema)]
 struct License {
     name: String,
+    #[schema(required = true)]
     version: Option<String>,
     license: String,
 }
@@ -44,7 +45,9 @@ struct License {
 #[derive(Serialize, ToSchema)]
 struct About {
     name: &'static str,
+    #[schema(required = true)]
     version: Option<&'static str>,
+    #[schema(required = true)]
     build: Option<&'static str>,
     licenses: Vec<License>,
 }

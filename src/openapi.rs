@@ -220,15 +220,9 @@ fn add_common_failures(op: &mut Operation, has_id: bool) {
             `Accept-Language` (en, pt-BR, es, zh-CN, fa). See docs/api-contract.md for the flows.",
         license(name = "AGPL-3.0-or-later", identifier = "AGPL-3.0-or-later"),
     ),
-    // The socket's payloads, which no HTTP path names.
-    components(schemas(crate::live::activity::Activity, crate::live::activity::ActivityKind)),
-    // Outside the API: the encoder ingest and the signed HLS files (stream).
-    paths(
-        serve,
-        crate::stream::http::ingest,
-        crate::stream::files::playlist_path,
-        crate::stream::files::media_path
-    ),
+    // The routes outside the routers' `routes!`, and the socket's payloads, are added
+    // where the routers are put together (`crate::app::api_routers`): no domain here.
+    paths(serve),
     tags(
         (name = "meta", description = "Health, version, licences, the dev outbox."),
         (name = "oauth", description = "Sign-in (OAuth 2.1 with PKCE), tokens, password and e-mail links."),
@@ -269,11 +263,13 @@ pub async fn serve(Extension(Document(json)): Extension<Document>) -> Response {
         .into_response()
 }
 
-/// The document as `encore openapi` prints it and `web/openapi.json` holds it: the web
-/// client's types are generated from that file, and a test keeps it equal to this.
-pub fn pretty(oauth_prefix: &str) -> serde_json::Result<String> {
-    let (_, _, document) = crate::app::api_routers(oauth_prefix);
-    serde_json::to_string_pretty(&document)
+/// A string that takes only these values: a field the handler checks (refusing any other
+/// with its own 400), or one the server answers with one of a few fixed words.
+pub fn one_of(values: &[&str]) -> utoipa::openapi::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .build()
 }
 
 /// What `str::trim` and `char::is_whitespace` take for white space (Unicode White_Space),

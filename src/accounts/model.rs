@@ -270,9 +270,11 @@ pub struct Account {
     pub created_at: String,
     pub tenant_key: String,
     /// The picture's URL (`GET accounts/{id}/avatar`), when there is one.
+    #[schema(required = true)]
     pub avatar: Option<String>,
     pub notes: String,
     /// The phone, masked (`+44 •••• ••• 123`).
+    #[schema(required = true)]
     pub phone: Option<String>,
     /// The language of messages sent to the account (`gb`, `br`, `es`, `cn`, `ir`).
     pub language: Lang,

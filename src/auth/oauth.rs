@@ -28,20 +28,11 @@ use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::messaging::sms::SmsPermit;
-use crate::openapi::{Failure, Nothing};
+use crate::openapi::{Failure, Nothing, one_of};
 use crate::state::AppState;
 
 const DEFAULT_SCOPE: &str = "openid profile email";
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "offline_access"];
-
-/// A string field of an OAuth body that takes only these values (the handler refuses any
-/// other with its own 400).
-fn one_of(values: &[&str]) -> Object {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(values.iter().copied()))
-        .build()
-}
 
 fn response_type_code() -> Object {
     one_of(&["code"])
@@ -484,10 +475,15 @@ pub enum TokenPayload {
     /// The password was right; the second factor (SMS) is next.
     SecondFactor {
         /// `E108`.
+        #[schema(schema_with = status_e108)]
         status: &'static str,
         mfa_token: String,
         expires_in: i64,
     },
+}
+
+fn status_e108() -> Object {
+    one_of(&["E108"])
 }
 
 /// Exchange an authorization code, an SMS code (`mfa_code`) or a refresh token for

@@ -37,7 +37,7 @@ use crate::db::now_ms;
 use crate::envelope::{Envelope, JsonBody, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::openapi::{Failure, Nothing};
+use crate::openapi::{Failure, Nothing, one_of};
 use crate::state::AppState;
 
 const POLL_INTERVAL_SECS: i64 = 2;
@@ -209,11 +209,16 @@ impl TryFrom<PollRequest> for Poll {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PollAnswer {
     /// `pending`, or `approved` with the code.
+    #[schema(schema_with = poll_status)]
     status: &'static str,
     /// An authorization code for the starting device's PKCE challenge: exchange it at
     /// `token`.
     #[serde(skip_serializing_if = "Option::is_none")]
     code: Option<String>,
+}
+
+fn poll_status() -> utoipa::openapi::Object {
+    one_of(&["pending", "approved"])
 }
 
 /// Whether a QR sign-in was approved, for the device that started it (its poll token):
@@ -286,8 +291,13 @@ pub struct QrInfo {
     /// Pick the one the requesting device shows.
     numbers: Vec<i64>,
     /// `pending`, `approved` or `expired`.
+    #[schema(schema_with = qr_status)]
     status: &'static str,
     expires_in: i64,
+}
+
+fn qr_status() -> utoipa::openapi::Object {
+    one_of(&["pending", "approved", "expired"])
 }
 
 async fn live_qr(app: &AppState, qr_id: &str) -> Result<store::QrLogin> {

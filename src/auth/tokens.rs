@@ -21,6 +21,7 @@ pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TokenSet {
     /// `OK`.
+    #[schema(schema_with = status_ok)]
     pub status: &'static str,
     pub access_token: String,
     /// Left out for a cookie client: the token endpoint moves it into the cookie.
@@ -29,6 +30,10 @@ pub struct TokenSet {
     pub token_type: &'static str,
     pub expires_in: i64,
     pub scope: String,
+}
+
+fn status_ok() -> utoipa::openapi::Object {
+    crate::openapi::one_of(&["OK"])
 }
 
 /// Start a session for the account and answer its first tokens. `second_factor`: the

@@ -5,8 +5,9 @@ use utoipa::ToSchema;
 
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::{Event, EventStatus, sale_refusal};
+use crate::events::model::{EventStatus, sale_refusal};
 use crate::events::store as events;
+use crate::events::view::Event;
 use crate::state::AppState;
 
 use super::model::ItemKind;
@@ -19,7 +20,9 @@ use crate::i18n::Msg;
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
     pub kind: ItemKind,
+    #[schema(required = true)]
     pub event: Option<Event>,
+    #[schema(required = true)]
     pub plan: Option<Plan>,
     #[schema(format = DateTime)]
     pub added_at: String,

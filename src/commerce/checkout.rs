@@ -510,16 +510,22 @@ async fn expire_sessions(app: &AppState, sessions: Vec<String>) {
 #[schema(as = PaymentMethod)]
 pub struct Method {
     /// `test` or `stripe`.
+    #[schema(schema_with = provider_id)]
     id: &'static str,
     name: &'static str,
     enabled: bool,
     configured: bool,
     /// Whether Stripe accepts the secret key (`null` for the test provider, or Stripe
     /// not configured).
+    #[schema(required = true)]
     keys_valid: Option<bool>,
     /// When the last Stripe webhook arrived.
-    #[schema(format = DateTime)]
+    #[schema(format = DateTime, required = true)]
     last_webhook_at: Option<String>,
+}
+
+fn provider_id() -> utoipa::openapi::Object {
+    crate::openapi::one_of(&["test", "stripe"])
 }
 
 /// Which payment providers are enabled and configured, and for Stripe whether its keys

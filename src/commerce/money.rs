@@ -56,6 +56,11 @@ pub fn currency_schema(nullable: bool) -> utoipa::openapi::Object {
         .build()
 }
 
+/// A stored price's currency, as answered: always a code [`parse_currency`] took.
+pub fn stored_currency_schema() -> utoipa::openapi::Object {
+    currency_schema(false)
+}
+
 /// Upper-case and check a currency code.
 pub fn parse_currency(code: &str) -> Result<String> {
     let upper = code.trim().to_ascii_uppercase();

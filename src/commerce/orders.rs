@@ -30,19 +30,21 @@ pub struct Order {
     pub status: OrderStatus,
     /// Minor units: the sum of the lines' prices.
     pub total: i64,
+    #[schema(schema_with = super::money::stored_currency_schema)]
     pub currency: String,
     /// `test` or `stripe`.
     pub provider: String,
     /// Why a payment failed or could not be honoured.
+    #[schema(required = true)]
     pub failure: Option<String>,
     #[schema(format = DateTime)]
     pub created_at: String,
     /// When the seats held for a pending order go back.
     #[schema(format = DateTime)]
     pub expires_at: String,
-    #[schema(format = DateTime)]
+    #[schema(format = DateTime, required = true)]
     pub paid_at: Option<String>,
-    #[schema(format = DateTime)]
+    #[schema(format = DateTime, required = true)]
     pub refunded_at: Option<String>,
     pub items: Vec<OrderItem>,
 }

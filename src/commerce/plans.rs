@@ -26,6 +26,7 @@ pub struct Plan {
     pub description: String,
     /// Minor units, like a concert's price.
     pub price: i64,
+    #[schema(schema_with = money::stored_currency_schema)]
     pub currency: String,
     /// Days of validity from the purchase.
     pub days: i64,

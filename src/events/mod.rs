@@ -6,6 +6,7 @@ pub mod image;
 pub mod model;
 pub mod rules;
 pub mod store;
+pub mod view;
 
 use std::collections::HashMap;
 
@@ -19,7 +20,8 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use self::extract::ManagedEvent;
-use self::model::{Event, EventRow, EventStatus};
+use self::model::{EventRow, EventStatus};
+use self::view::Event;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
@@ -206,7 +208,9 @@ struct DaySales {
 struct Sales {
     tickets_sold: i64,
     revenue: i64,
+    #[schema(schema_with = money::stored_currency_schema)]
     currency: String,
+    #[schema(required = true)]
     capacity: Option<i64>,
     per_day: Vec<DaySales>,
 }
@@ -602,9 +606,11 @@ struct StreamKey {
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_key: Option<String>,
     /// The key's last four characters; `None` before the first rotation makes a key.
+    #[schema(required = true)]
     key_hint: Option<String>,
     /// Where an Icecast encoder (ffmpeg, butt, Mixxx) connects; `None` when the
     /// Icecast port is disabled.
+    #[schema(required = true)]
     encoder_url: Option<String>,
     /// `PUT` ingest on the HTTP port (chunked bodies: `encore push`, curl).
     push_url: String,
@@ -612,6 +618,7 @@ struct StreamKey {
     websocket_url: String,
     /// Admits this dashboard's "go live" for a few minutes in place of the key it
     /// cannot show; `None` while the concert has no key.
+    #[schema(required = true)]
     go_live_ticket: Option<String>,
 }
 

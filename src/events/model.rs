@@ -1,9 +1,8 @@
-//! Concerts: stored rows, the API shape, and the rules of sale and access.
+//! Concerts: stored rows and the rules of sale and access (the API shape is `view`).
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::iso8601;
 use crate::i18n::Msg;
 
 /// A ticket gives access from 15 minutes before the start until 24 hours after it.
@@ -124,75 +123,6 @@ pub fn access_state(event: &EventRow, now: i64) -> AccessState {
         _ if now < event.starts_at => AccessState::Upcoming,
         _ if now < scheduled_end => AccessState::Live,
         _ => AccessState::Replay,
-    }
-}
-
-/// A concert as the API shows it.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Event {
-    pub id: String,
-    pub project_id: String,
-    pub title: String,
-    pub artist_name: String,
-    pub description: String,
-    /// The image's URL (signed and short-lived for a draft's managers); `null` without one.
-    pub image: Option<String>,
-    /// The thumbnail's URL (a JPEG, 480 pixels wide).
-    pub thumbnail: Option<String>,
-    #[schema(format = DateTime)]
-    pub starts_at: String,
-    pub duration_minutes: i64,
-    /// When a ticket's access ends: 24 hours after the start.
-    #[schema(format = DateTime)]
-    pub access_until: String,
-    /// Minor units (cents); the cart total is the sum of these.
-    pub price: i64,
-    pub currency: String,
-    pub capacity: Option<i64>,
-    pub seats_left: Option<i64>,
-    pub status: EventStatus,
-    pub access: AccessState,
-    /// The viewer holds a ticket or a pass covering it.
-    pub owned: bool,
-    /// Why it cannot be bought now (null when it can), in the reader's language.
-    pub not_on_sale: Option<String>,
-}
-
-impl Event {
-    /// The concert as anyone may see it: a draft's image is left out (see
-    /// [`Event::for_manager`]).
-    pub fn from_row(row: &EventRow, owned: bool, now: i64) -> Self {
-        Self::with_image(row, owned, now, super::image::public_url(row))
-    }
-
-    /// The concert for one who may see it even as a draft (its project's members, staff):
-    /// a draft's image comes on a short-lived signed URL.
-    pub fn for_manager(config: &crate::config::Config, row: &EventRow, now: i64) -> Self {
-        Self::with_image(row, false, now, super::image::signed_url(config, row, now))
-    }
-
-    fn with_image(row: &EventRow, owned: bool, now: i64, image: Option<String>) -> Self {
-        Self {
-            id: row.id.clone(),
-            project_id: row.project_id.clone(),
-            title: row.title.clone(),
-            artist_name: row.artist_name.clone(),
-            description: row.description.clone(),
-            thumbnail: image.as_ref().map(|url| format!("{url}&size=thumb")),
-            image,
-            starts_at: iso8601(row.starts_at),
-            duration_minutes: row.duration_minutes,
-            access_until: iso8601(row.access_until()),
-            price: row.price_minor,
-            currency: row.currency.clone(),
-            capacity: row.capacity,
-            seats_left: row.seats_left(),
-            status: row.status,
-            access: access_state(row, now),
-            owned,
-            not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
-        }
     }
 }
 

@@ -63,6 +63,8 @@ pub struct Options {
     pub account_failures_per_hour: u32,
     /// Run the bus through the test Redis under this key prefix (unset: in process).
     pub redis_prefix: Option<&'static str>,
+    /// A Redis of the test's own (default: the suite's, [`redis_url`]).
+    pub redis_url: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -83,6 +85,7 @@ impl Default for Options {
             sms_per_hour: None,
             account_failures_per_hour: 100,
             redis_prefix: None,
+            redis_url: None,
         }
     }
 }
@@ -199,7 +202,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     if let Some(prefix) = options.redis_prefix {
         args.extend([
             "--redis-url".to_owned(),
-            redis_url(),
+            options.redis_url.map_or_else(redis_url, str::to_owned),
             "--redis-prefix".to_owned(),
             prefix.to_owned(),
         ]);

@@ -27,3 +27,4 @@ mod step_up;
 mod stream;
 mod tokens;
 mod verify_email;
+mod ws;

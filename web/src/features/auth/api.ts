@@ -1,4 +1,5 @@
 /** Sign-in client (spec 4, 5, 7, 9 and docs/api-contract.md). */
+import type { Body, Operation, Payload, Query, Schema } from '../../lib/api-types';
 import { API_PREFIX, CLIENT_ID, OAUTH_PREFIX } from '../../lib/constants';
 import { ClientError } from '../../lib/errors';
 import { request, requestEnvelope } from '../../lib/http';
@@ -20,46 +21,19 @@ import {
 } from './session';
 import type { TokenSet } from './session';
 
-export interface TokenPayload {
-  status: 'OK' | 'E108' | string;
-  access_token?: string;
-  refresh_token?: string;
-  token_type?: string;
-  expires_in?: number;
-  id_token?: string;
-  mfa_token?: string;
-}
+/** `status: "OK"` with the access token, or `"E108"` with an MFA token (second factor next). */
+export type TokenPayload = Payload<'oauth.token'>;
 
-export interface Authenticator {
-  id: string;
-  authenticator_type: string;
-  oob_channel: string;
-  name: string;
-  active: boolean;
-}
+export type Authenticator = Schema<'Authenticator'>;
 
-export interface QrStart {
-  qr_id: string;
-  poll_token: string;
-  approve_url: string;
-  /** The number this device shows; the approving device picks it among three. */
-  match_number: number;
-  expires_in: number;
-  interval: number;
-}
+/** `match_number`: the number this device shows; the approving device picks it among three. */
+export type QrStart = Schema<'QrStarted'>;
 
-export interface QrInfo {
-  qr_id: string;
-  client_name: string;
-  /** The requesting device's browser (its User-Agent, trimmed; may be empty). */
-  device: string;
-  /** The requesting device's IP address as the server sees it (no geolocation). */
-  place: string;
-  /** Pick the one the requesting device shows. */
-  numbers: number[];
-  status: string;
-  expires_in: number;
-}
+/** `device` is the requesting browser (its User-Agent, trimmed; may be empty), `place` its IP
+ * address as the server sees it (no geolocation); `numbers`: pick the one it shows. */
+export type QrInfo = Schema<'QrInfo'>;
+
+export type QrPoll = Schema<'PollAnswer'>;
 
 export type SignInResult = { kind: 'signed-in' } | { kind: 'mfa-required' };
 
@@ -67,14 +41,21 @@ export const redirectUri = (): string => `${window.location.origin}/auth/callbac
 
 const basicHeader = (): Record<string, string> => ({ Authorization: `Basic ${btoa(`${CLIENT_ID}:`)}` });
 
-/** POST to the OAuth prefix with a fresh state, and check the echoed state. */
-async function oauth<T>(
+/** Omit over each member of a union (a token request is one of three grants). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What an OAuth operation's caller sends: `client_id` and `state` are added by `oauth`. */
+type OAuthBody<Op extends Operation> = OmitEach<Body<Op>, 'client_id' | 'state'>;
+
+/** POST to the OAuth prefix with a fresh state, and check the echoed state. `Op` names the
+ * operation, whose document types the body and the answer. */
+async function oauth<Op extends Operation>(
   path: string,
-  body: Record<string, unknown>,
+  body: OAuthBody<Op>,
   options: Omit<RequestOptions, 'body'> = {},
-): Promise<T> {
+): Promise<Payload<Op>> {
   const state = createState();
-  const envelope = await requestEnvelope<T>(`${OAUTH_PREFIX}${path}`, {
+  const envelope = await requestEnvelope<Payload<Op>>(`${OAUTH_PREFIX}${path}`, {
     method: 'POST',
     auth: false,
     ...options,
@@ -107,7 +88,7 @@ function handleTokenPayload(payload: TokenPayload): SignInResult {
 /** Exchanges the stored authorization code at the token step. */
 export async function exchangeCode(code: string): Promise<SignInResult> {
   storeAuthorizationCode(code);
-  const payload = await oauth<TokenPayload>('/token', {
+  const payload = await oauth<'oauth.token'>('/token', {
     grant_type: 'authorization_code',
     code,
     redirect_uri: redirectUri(),
@@ -119,7 +100,7 @@ export async function exchangeCode(code: string): Promise<SignInResult> {
 /** Authorize (e-mail lower-cased) then token. */
 export async function signIn(email: string, password: string): Promise<SignInResult> {
   const { challenge } = await newPkce();
-  const payload = await oauth<{ code: string }>(
+  const payload = await oauth<'oauth.authorize'>(
     '/authorize',
     {
       email: email.trim().toLowerCase(),
@@ -148,7 +129,7 @@ export async function listAuthenticators(): Promise<Authenticator[]> {
   const envelope = await requestEnvelope<Authenticator[]>(`${OAUTH_PREFIX}/authenticators`, {
     auth: false,
     bearer: mfaBearer(),
-    query: { code_verifier: getCodeVerifier() ?? '', client_id: CLIENT_ID, state },
+    query: { code_verifier: getCodeVerifier() ?? '', client_id: CLIENT_ID, state } satisfies Query<'oauth.authenticators'>,
   });
   assertState(state, envelope.state);
   setHasAuthenticators(envelope.payload.length > 0);
@@ -158,7 +139,7 @@ export async function listAuthenticators(): Promise<Authenticator[]> {
 /** Enrol a phone at sign-in. An account with two-step sign-in and no phone needs the token of
  * the link e-mailed to it (without one the server e-mails that link and answers 403). */
 export async function associatePhone(phoneNumber: string, enrolmentToken?: string | null): Promise<void> {
-  await oauth<unknown>(
+  await oauth<'oauth.associate'>(
     '/associate',
     {
       authenticator_types: ['oob'],
@@ -172,7 +153,7 @@ export async function associatePhone(phoneNumber: string, enrolmentToken?: strin
 }
 
 export async function completeMfa(bindingCode: string): Promise<SignInResult> {
-  const payload = await oauth<TokenPayload>('/token', {
+  const payload = await oauth<'oauth.token'>('/token', {
     grant_type: 'mfa_code',
     mfa_token: mfaBearer(),
     binding_code: bindingCode.trim(),
@@ -184,8 +165,8 @@ export async function completeMfa(bindingCode: string): Promise<SignInResult> {
 /** The refresh token travels in the HttpOnly cookie the browser sends to the OAuth prefix;
  * the answer rotates it there. */
 export async function refreshTokens(): Promise<TokenSet> {
-  const payload = await oauth<TokenPayload>('/token', { grant_type: 'refresh_token' });
-  if (!payload.access_token) throw new ClientError('errors.unknown', 'No tokens.');
+  const payload = await oauth<'oauth.token'>('/token', { grant_type: 'refresh_token' });
+  if (payload.status !== 'OK' || !payload.access_token) throw new ClientError('errors.unknown', 'No tokens.');
   return { access_token: payload.access_token };
 }
 
@@ -207,17 +188,17 @@ export async function signOut(): Promise<void> {
 export async function forgotPassword(email: string): Promise<void> {
   clearSession();
   const { verifier } = await newPkce();
-  await oauth<null>('/forgot', { email: email.trim().toLowerCase(), code_verifier: verifier });
+  await oauth<'oauth.forgot'>('/forgot', { email: email.trim().toLowerCase(), code_verifier: verifier });
   clearSession();
 }
 
 export async function resetPassword(token: string, password: string): Promise<void> {
-  await oauth<null>('/reset', { token, password });
+  await oauth<'oauth.reset'>('/reset', { token, password });
 }
 
 /** Spends the single-use link of the welcome e-mail: the account's address is verified. */
 export async function verifyEmail(token: string): Promise<void> {
-  await oauth<null>('/verify-email', { token });
+  await oauth<'oauth.verify_email'>('/verify-email', { token });
 }
 
 /** Sends the signed-in account a new verification link (the old one stops working). */
@@ -228,7 +209,7 @@ export async function resendVerification(): Promise<void> {
 /** OAuth registration: does not sign in (spec 4). */
 export async function register(email: string, password: string): Promise<Account> {
   const { verifier } = await newPkce();
-  return oauth<Account>('/register', { email: email.trim().toLowerCase(), password, code_verifier: verifier });
+  return oauth<'oauth.register'>('/register', { email: email.trim().toLowerCase(), password, code_verifier: verifier });
 }
 
 /** Account sign-up (409 → "User already exists"). Does not sign in. */
@@ -245,13 +226,13 @@ export async function signUp(input: {
       login: input.email.trim().toLowerCase(),
       password: input.password,
       person: { firstName: input.firstName, lastName: input.lastName },
-    },
+    } satisfies Body<'accounts.signup'>,
   });
 }
 
 export async function startQrSignIn(): Promise<QrStart> {
   const { challenge } = await newPkce();
-  return oauth<QrStart>('/token/qr', {
+  return oauth<'oauth.start'>('/token/qr', {
     redirect_uri: redirectUri(),
     code_challenge: challenge,
     code_challenge_method: 'S256',
@@ -261,8 +242,8 @@ export async function startQrSignIn(): Promise<QrStart> {
   });
 }
 
-export async function pollQrSignIn(pollToken: string): Promise<{ status: string; code?: string }> {
-  return oauth<{ status: string; code?: string }>('/token/qr/poll', { poll_token: pollToken });
+export async function pollQrSignIn(pollToken: string): Promise<QrPoll> {
+  return oauth<'oauth.poll'>('/token/qr/poll', { poll_token: pollToken });
 }
 
 export async function getQrRequest(qrId: string): Promise<QrInfo> {
@@ -272,17 +253,17 @@ export async function getQrRequest(qrId: string): Promise<QrInfo> {
 export async function approveQrRequest(qrId: string, number: number, currentPassword: string): Promise<void> {
   await request<null>(`${OAUTH_PREFIX}/token/qr/${encodeURIComponent(qrId)}/approve`, {
     method: 'POST',
-    body: { number, currentPassword },
+    body: { number, currentPassword } satisfies Body<'oauth.approve'>,
   });
 }
 
 /** The link sent to a new login e-mail: the change takes effect. */
 export async function confirmEmail(token: string): Promise<void> {
-  await oauth<null>('/confirm-email', { token });
+  await oauth<'oauth.confirm_email'>('/confirm-email', { token });
 }
 
 export async function fetchMe(): Promise<Account> {
-  const list = await request<Account[]>(`${API_PREFIX}/accounts/userinfo/me`);
+  const list = await request<Payload<'accounts.me'>>(`${API_PREFIX}/accounts/userinfo/me`);
   const me = list[0];
   if (!me) throw new ClientError('errors.unknown', 'No user information.');
   return me;

@@ -1,43 +1,38 @@
+import type { Schema } from '../../lib/api-types';
+
 /** Cart entries as the server sends them (docs/api-contract.md, "Cart, checkout, purchases"). */
-export interface CartEvent {
-  id: string;
-  title?: string;
-  artistName?: string;
-  startsAt?: string;
-  /** Minor units (cents); may be missing. */
+export type CartEntry = Schema<'CartEntry'>;
+
+interface PricedItem {
+  id?: string;
+  /** Minor units (cents). */
   price?: number | null;
   currency?: string | null;
 }
 
-export interface CartPlan {
-  id: string;
-  name?: string;
-  price?: number | null;
-  currency?: string | null;
+/** What the totals read of an entry: a price left out counts as 0 (spec 3), so they take
+ * less than a documented entry. */
+export interface PricedEntry {
+  kind?: CartEntry['kind'];
+  event: PricedItem | null;
+  plan?: PricedItem | null;
 }
 
-export interface CartEntry {
-  kind?: 'event' | 'pass';
-  event: CartEvent | null;
-  plan?: CartPlan | null;
-  addedAt?: string;
-}
-
-function priceOf(entry: CartEntry): number {
+function priceOf(entry: PricedEntry): number {
   const price = entry.event ? entry.event.price : entry.plan?.price;
   return typeof price === 'number' && Number.isFinite(price) ? price : 0;
 }
 
 /** The total is the sum of prices; a missing price counts as 0 (spec 3). */
-export function cartTotal(entries: readonly CartEntry[]): number {
+export function cartTotal(entries: readonly PricedEntry[]): number {
   return entries.reduce((sum, entry) => sum + priceOf(entry), 0);
 }
 
-export function entryPrice(entry: CartEntry): number {
+export function entryPrice(entry: PricedEntry): number {
   return priceOf(entry);
 }
 
-export function entryCurrency(entry: CartEntry): string {
+export function entryCurrency(entry: PricedEntry): string {
   return (entry.event ? entry.event.currency : entry.plan?.currency) ?? 'EUR';
 }
 

@@ -1,13 +1,10 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
-import type { EncoreEvent, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, StreamKeyInfo } from './model';
+import type { Payload, Query } from '../../lib/api-types';
+import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, StreamKeyInfo } from './model';
 
-export interface EventListQuery {
-  page: number;
-  pageSize: number;
-  search?: string;
-}
+export type EventListQuery = Query<'events.list'> & Pick<Required<Query<'events.list'>>, 'page' | 'pageSize'>;
 
 const base = `${API_PREFIX}/events`;
 const id = (value: string): string => encodeURIComponent(value);
@@ -22,7 +19,7 @@ export const getEvent = (eventId: string): Promise<EncoreEvent> =>
 export const listManagedEvents = (): Promise<ManagedEvent[]> => request<ManagedEvent[]>(`${base}/manage`);
 export const createEvent = (input: EventInput): Promise<EncoreEvent> =>
   request<EncoreEvent>(base, { method: 'POST', body: input });
-export const updateEvent = (eventId: string, input: Partial<EventInput>): Promise<EncoreEvent> =>
+export const updateEvent = (eventId: string, input: EventChange): Promise<EncoreEvent> =>
   request<EncoreEvent>(`${base}/${id(eventId)}`, { method: 'PUT', body: input });
 export const publishEvent = (eventId: string): Promise<EncoreEvent> =>
   request<EncoreEvent>(`${base}/${id(eventId)}/publish`, { method: 'POST' });
@@ -51,7 +48,8 @@ export const addPassToCart = (planId: string): Promise<unknown> =>
 /** The account's concerts (ticket or pass), each `owned` with its access state: live,
  * upcoming (soonest first), replay, then ended and cancelled (newest first). */
 export const listMyEvents = (page: number, pageSize: number): Promise<EventPage> =>
-  request<EventPage>(`${base}/mine`, { query: { page, pageSize } });
+  request<EventPage>(`${base}/mine`, { query: { page, pageSize } satisfies Query<'events.mine'> });
 
 /** POST /cart/checkout: the payload is the checkout URL. */
-export const startCheckout = (): Promise<string> => request<string>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });
+export const startCheckout = (): Promise<Payload<'commerce.checkout'>> =>
+  request<Payload<'commerce.checkout'>>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });

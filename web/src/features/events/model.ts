@@ -1,60 +1,18 @@
+import type { Body, Payload, Schema } from '../../lib/api-types';
+
 /** Concerts as the server sends them (docs/api-contract.md, "Concerts"). */
-export type EventStatus = 'draft' | 'published' | 'live' | 'ended' | 'cancelled';
-export type AccessState = 'upcoming' | 'live' | 'replay' | 'expired' | 'cancelled';
-
-export interface EncoreEvent {
-  id: string;
-  projectId: string;
-  title: string;
-  artistName: string;
-  description: string;
-  image: string | null;
-  thumbnail: string | null;
-  startsAt: string;
-  durationMinutes: number | null;
-  accessUntil: string;
-  /** Minor units (cents). */
-  price: number;
-  currency: string;
-  capacity: number | null;
-  seatsLeft: number | null;
-  status: EventStatus;
-  access: AccessState;
-  owned: boolean;
-  notOnSale: string | null;
-}
-
-export interface ManagedEvent extends EncoreEvent {
-  ticketsSold: number;
-  revenue: number;
-}
-
-export interface EventPage {
-  items: EncoreEvent[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export interface EventSales {
-  ticketsSold: number;
-  revenue: number;
-  currency: string;
-  capacity: number | null;
-  perDay: { date: string; tickets: number; revenue: number }[];
-}
-
-export interface EventInput {
-  projectId: string;
-  title: string;
-  artistName: string;
-  description?: string;
-  startsAt: string;
-  durationMinutes?: number | null;
-  price: number;
-  currency?: string;
-  capacity?: number | null;
-}
+export type EventStatus = Schema<'EventStatus'>;
+export type AccessState = Schema<'AccessState'>;
+export type EncoreEvent = Schema<'Event'>;
+/** A concert with its sales, as its managers see it (GET /events/manage). */
+export type ManagedEvent = Schema<'ManagedSummary'>;
+export type EventPage = Payload<'events.list'>;
+export type EventSales = Schema<'Sales'>;
+/** A currency code the server prices in. */
+export type Currency = EncoreEvent['currency'];
+/** A new concert (POST /events); an update (PUT) takes the same fields, each optional. */
+export type EventInput = Body<'events.create'>;
+export type EventChange = Body<'events.update'>;
 
 /** Concerts per page on the events page. */
 export const EVENTS_PAGE_SIZE = 12;
@@ -140,29 +98,11 @@ export function toMinorUnits(major: number, digits: number): number {
   return Math.round(major * 10 ** digits);
 }
 
-/** GET/POST /events/{id}/stream-key[/rotate]. */
-export interface StreamKeyInfo {
-  /** Only in the answer of a rotation: the server stores a hash and shows the key once. */
-  streamKey?: string;
-  /** The current key's last four characters; null before the first key is made. */
-  keyHint: string | null;
-  /** Admits this dashboard's "go live" for a few minutes; null while there is no key. */
-  goLiveTicket: string | null;
-  /** icecast://host:8000/live/{id}; null when the Icecast port is off. */
-  encoderUrl: string | null;
-  pushUrl: string;
-  websocketUrl: string;
-}
+/** GET/POST /events/{id}/stream-key[/rotate]: `streamKey` only in a rotation's answer. */
+export type StreamKeyInfo = Schema<'StreamKey'>;
 
 /** GET /events/{id}/live and POST /events/{id}/end. */
-export interface LiveStatus {
-  publisherConnected: boolean;
-  recordedSeconds: number;
-  connectedSeconds: number;
-  bitrateKbps: number;
-  ended: boolean;
-  segments: number;
-}
+export type LiveStatus = Schema<'LiveStatus'>;
 
 /** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
 export function icecastSourceUrl(encoderUrl: string, key: string): string {

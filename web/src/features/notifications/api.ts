@@ -1,33 +1,19 @@
 import { API_PREFIX } from '../../lib/constants';
+import type { Query, Schema } from '../../lib/api-types';
 import { request } from '../../lib/http';
 
-export interface AppNotification {
-  id: string;
-  type: 'message' | 'upload' | 'topic';
-  title: string;
-  body: string;
-  sender: string | null;
-  uploadType: string | null;
-  read: boolean;
-  createdAt: string;
-}
+export type AppNotification = Schema<'Notification'>;
 
-export interface NotificationPage {
-  items: AppNotification[];
-  total: number;
-  unread: number;
-  page: number;
-  pageSize: number;
-}
+export type NotificationPage = Schema<'NotificationPage'>;
 
 /** Which notifications a page lists (`total` counts that set; `unread` always counts all unread). */
-export type NotificationFilter = 'all' | 'unread' | 'read';
+export type NotificationFilter = NonNullable<Query<'notifications.list'>['filter']>;
 export const NOTIFICATION_FILTERS: readonly NotificationFilter[] = ['all', 'unread', 'read'];
 
 const BASE = `${API_PREFIX}/notifications`;
 
 export const listNotifications = (page: number, pageSize: number, filter: NotificationFilter = 'all'): Promise<NotificationPage> =>
-  request<NotificationPage>(BASE, { query: { page, pageSize, filter } });
+  request<NotificationPage>(BASE, { query: { page, pageSize, filter } satisfies Query<'notifications.list'> });
 
 export const markNotificationRead = (id: string): Promise<AppNotification> =>
   request<AppNotification>(`${BASE}/${encodeURIComponent(id)}/read`, { method: 'POST' });

@@ -7,6 +7,7 @@ import { currencyDigits } from '../cart/model';
 import { cartKeys } from '../cart/queries';
 import { addPassToCart } from '../events/api';
 import { toMinorUnits } from '../events/model';
+import type { Currency } from '../events/model';
 import { eventKeys } from '../events/queries';
 import { createPlan, refundOrder, retirePlan, saveBilling, updatePlan } from './api';
 import type { Billing, PricingPlan } from './api';
@@ -58,7 +59,7 @@ export interface PlanValues {
   name: string;
   description: string;
   price: number | string;
-  currency: string;
+  currency: Currency;
   days: number | string;
 }
 

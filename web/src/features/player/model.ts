@@ -1,11 +1,9 @@
 /** Live audio for fans (docs/api-contract.md, "Live audio"): sessions, denials, the clock. */
+import type { Schema } from '../../lib/api-types';
 import type { AccessState, EncoreEvent } from '../events/model';
 
-export interface StreamSession {
-  /** Same-origin path: `/stream/<token>/index.m3u8`. */
-  playlistUrl: string;
-  expiresAt: string;
-}
+/** `playlistUrl`: a same-origin path, `/stream/<token>/index.m3u8`. */
+export type StreamSession = Schema<'ListeningSession'>;
 
 /** Why a stream URL answered 403 (the `Encore-Denied` header). */
 export type Denial = 'invalid' | 'expired' | 'superseded';

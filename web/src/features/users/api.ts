@@ -1,53 +1,31 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request, requestBlob } from '../../lib/http';
-import type { Role } from '../../lib/roles';
+import type { Body, Query, Schema } from '../../lib/api-types';
 import type { LanguageCode } from '../../i18n/languages';
 import { fetchMe } from '../auth/api';
 import type { Account, AccountPage } from './model';
 
 const BASE = `${API_PREFIX}/accounts`;
 
-export interface AccountListQuery {
-  page: number;
-  pageSize: number;
-  search?: string;
-  active?: 'true' | 'false';
-  role?: Role;
-}
+export type AccountListQuery = Query<'accounts.list'> & Pick<Required<Query<'accounts.list'>>, 'page' | 'pageSize'>;
 
-export interface AccountStats {
-  byRole: { user: number; admin: number; sa: number };
-  enabled: number;
-  disabled: number;
-  withMfa: number;
-  signups: { date: string; count: number }[];
-}
+export type AccountStats = Schema<'Stats'>;
+
+/** A new account (staff); the first role is its role. */
+export type AccountInput = Body<'accounts.create'>;
+
+/** Changes to an account; `currentPassword` is the acting account's password: a new login
+ * e-mail needs it (step-up). */
+export type AccountPatch = Body<'accounts.update'>;
 
 export const listAccounts = (query: AccountListQuery): Promise<AccountPage> =>
   request<AccountPage>(BASE, { query: { ...query } });
 
 export const getAccountStats = (): Promise<AccountStats> => request<AccountStats>(`${BASE}/stats`);
 
-export const createAccount = (input: {
-  login: string;
-  person: { firstName: string; lastName: string };
-  roles: Role[];
-  notes?: string;
-}): Promise<Account> => request<Account>(BASE, { method: 'POST', body: input });
+export const createAccount = (input: AccountInput): Promise<Account> => request<Account>(BASE, { method: 'POST', body: input });
 
-export const updateAccount = (
-  id: string,
-  patch: {
-    login?: string;
-    person?: { firstName: string; lastName: string };
-    notes?: string;
-    roles?: Role[];
-    enablement?: { enabled: boolean };
-    language?: LanguageCode;
-    /** The acting account's password: a new login e-mail needs it (step-up). */
-    currentPassword?: string;
-  },
-): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
+export const updateAccount = (id: string, patch: AccountPatch): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
 
 /** Keep the signed-in account's language: the server writes its e-mails and SMS in it. */
 export const saveMyLanguage = async (language: LanguageCode): Promise<Account> => {
@@ -59,32 +37,41 @@ export const deleteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const changeMfa = (id: string, useMFA: boolean, currentPassword: string): Promise<Account> =>
-  request<Account>(`${BASE}/${encodeURIComponent(id)}/changemfa`, { method: 'POST', body: { useMFA, currentPassword } });
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/changemfa`, {
+    method: 'POST',
+    body: { useMFA, currentPassword } satisfies Body<'accounts.change_mfa'>,
+  });
 
 export const reinviteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}/reinvite`, { method: 'POST' });
 
 export const changePassword = (id: string, currentPassword: string, newPassword: string): Promise<null> =>
-  request<null>(`${BASE}/${encodeURIComponent(id)}/password`, { method: 'POST', body: { currentPassword, newPassword } });
+  request<null>(`${BASE}/${encodeURIComponent(id)}/password`, {
+    method: 'POST',
+    body: { currentPassword, newPassword } satisfies Body<'accounts.change_password'>,
+  });
 
 // Phone changes take the current password (step-up); a 403 (e-mail not verified, or a session
 // of a two-step account that did not pass the second factor) is shown, not a role failure.
 export const startPhoneEnrolment = (id: string, phone: string, currentPassword: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}/phone`, {
     method: 'POST',
-    body: { phone: phone.replace(/[\s()-]/g, ''), currentPassword },
+    body: { phone: phone.replace(/[\s()-]/g, ''), currentPassword } satisfies Body<'accounts.start_phone_change'>,
     forbiddenIsAnswer: true,
   });
 
 export const verifyPhone = (id: string, code: string, currentPassword: string): Promise<Account> =>
   request<Account>(`${BASE}/${encodeURIComponent(id)}/phone/verify`, {
     method: 'POST',
-    body: { code: code.trim(), currentPassword },
+    body: { code: code.trim(), currentPassword } satisfies Body<'accounts.verify_phone_change'>,
     forbiddenIsAnswer: true,
   });
 
 export const removePhone = (id: string, currentPassword: string): Promise<Account> =>
-  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone`, { method: 'DELETE', body: { currentPassword } });
+  request<Account>(`${BASE}/${encodeURIComponent(id)}/phone`, {
+    method: 'DELETE',
+    body: { currentPassword } satisfies Body<'accounts.remove_phone'>,
+  });
 
 export const uploadAvatar = (id: string, file: File): Promise<Account> => {
   const form = new FormData();

@@ -33,6 +33,8 @@ describe('toUser', () => {
       avatar: null,
       notes: 'hi',
       phone: '+44 •••• ••• 789',
+      language: 'gb',
+      emailVerified: true,
     };
     expect(toUser(account)).toMatchObject({
       id: 'a1',
@@ -57,6 +59,11 @@ describe('toUser', () => {
       enablement: { enabled: true, useMFA: false },
       createdAt: '2026-11-22T10:00:00Z',
       tenantKey: 'encore',
+      avatar: null,
+      notes: '',
+      phone: null,
+      language: 'gb',
+      emailVerified: true,
       pendingLogin: 'new@example.com',
     };
     expect(toUser(account)).toMatchObject({ email: 'fan@example.com', pendingEmail: 'new@example.com' });

@@ -1,34 +1,11 @@
+import type { Payload, Schema } from '../../lib/api-types';
 import type { Role } from '../../lib/roles';
 import { isRole } from '../../lib/roles';
 
-/** Account as the server sends it (docs/api-contract.md). */
-export interface Account {
-  id: string;
-  login: string;
-  person: { firstName: string; lastName: string };
-  roles: string[];
-  enablement: { enabled: boolean; useMFA: boolean };
-  createdAt: string;
-  tenantKey: string;
-  avatar?: string | null;
-  notes?: string | null;
-  phone?: string | null;
-  /** Language of the e-mails and SMS sent to the account (a dashboard code). */
-  language?: string;
-  /** Whether the account proved its e-mail address (no SMS is sent until it has). */
-  emailVerified?: boolean;
-  /** Artist projects the account belongs to (sent with userinfo/me). */
-  projects?: { id: string; name: string }[];
-  /** A new login e-mail waiting for its confirmation link to be opened. */
-  pendingLogin?: string | null;
-}
+/** Account as the server sends it (docs/api-contract.md); `projects` only with userinfo/me. */
+export type Account = Schema<'Account'>;
 
-export interface AccountPage {
-  items: Account[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type AccountPage = Payload<'accounts.list'>;
 
 /** User as the interface sees it (spec 3). */
 export interface User {

@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { currencyDigits } from '../../cart/model';
 import { meQueryOptions } from '../../auth/queries';
 import { ProjectPicker } from '../../projects/components/project-picker';
-import type { EventInput, ManagedEvent } from '../model';
+import type { Currency, EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
 import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../app/components/form-actions';
 
-export const CURRENCIES = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
+export const CURRENCIES: Currency[] = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 interface Values {
@@ -23,7 +23,7 @@ interface Values {
   startsAt: string;
   durationMinutes: number | string;
   price: number | string;
-  currency: string;
+  currency: Currency;
   capacity: number | string;
 }
 

@@ -17,6 +17,11 @@ const admin: Account = {
   enablement: { enabled: true, useMFA: false },
   createdAt: '2026-11-22T10:00:00Z',
   tenantKey: 'encore',
+  avatar: null,
+  notes: '',
+  phone: null,
+  language: 'gb',
+  emailVerified: true,
 };
 
 function page(items: Account[]): Response {

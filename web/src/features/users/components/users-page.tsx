@@ -57,7 +57,7 @@ export function UsersPage(): ReactNode {
       page,
       pageSize: DEFAULT_PAGE_SIZE,
       search: debouncedSearch.trim() || undefined,
-      active: active === 'all' ? undefined : active,
+      active: active === 'all' ? undefined : active === 'true',
     }),
   );
   const isSa = me.role === 'sa';
