@@ -178,7 +178,8 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     Error::internal("handler panicked").into_response()
 }
 
-/// Background upkeep: forget idle rate-limit buckets and expired one-time secrets.
+/// Background upkeep: forget idle rate-limit buckets and expired one-time secrets, expire
+/// unpaid checkouts, remind ticket holders of concerts about to start.
 fn spawn_housekeeping(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
@@ -200,6 +201,10 @@ fn spawn_housekeeping(state: &AppState) {
             if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
                 tracing::warn!(error = %err, "expiring unpaid orders failed");
             }
+            // --- notify
+            if let Err(err) = crate::events::notices::remind_starting_soon(&state).await {
+                tracing::warn!(error = %err, "reminding ticket holders failed");
+            }
         }
     });
 }
@@ -213,6 +218,10 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     spawn_housekeeping(&state);
+    // --- livefigures
+    crate::live::figures::spawn(state.figures.clone());
+    // --- notify
+    crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }

@@ -13,6 +13,7 @@ use crate::bus::{Bus, Channel, Event};
 use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
+use crate::live::figures::Figures;
 use crate::live::sockets::Sockets;
 use crate::messaging::Messenger;
 use crate::stream::access::StreamAccess;
@@ -44,6 +45,9 @@ pub struct Services {
     pub bus: Bus,
     /// This instance's open dashboard sockets.
     pub live: Arc<Sockets>,
+    // --- livefigures
+    /// The live figures of this instance's shows (listeners on every instance).
+    pub figures: Arc<Figures>,
 }
 
 impl AppState {
@@ -60,6 +64,8 @@ impl AppState {
             None => Bus::in_process(),
         };
         let sessions = SessionCache::new();
+        let hub = Arc::new(Hub::new(config.data_dir.join("shows")));
+        let figures = Arc::new(Figures::new(hub.clone(), bus.clone()));
         crate::bus::sessions::follow_account_changes(bus.clone(), sessions.clone()).await?;
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
@@ -72,7 +78,8 @@ impl AppState {
             sessions,
             bus,
             live: Arc::new(Sockets::new()),
-            hub: Arc::new(Hub::new(config.data_dir.join("shows"))),
+            figures,
+            hub,
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(
                 config.payments,

@@ -20,7 +20,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: false },
+      // ws: the dashboard's live socket, /api/v1/ws.
+      '/api': { target: apiTarget, changeOrigin: false, ws: true },
     },
   },
   test: {

@@ -275,7 +275,7 @@ async fn create(
     let inviter = user.account.display_name();
     messages::send_invitation(&app, &row, &inviter).await?;
     notifications::notify(
-        &app.db,
+        &app,
         &row.id,
         &NewNotification::message(
             &inviter,
@@ -771,7 +771,7 @@ async fn upload_avatar(
         .map_err(Error::internal)?;
     app.publish(store::set_avatar(&app.db, &id, media_type).await?);
     notifications::notify(
-        &app.db,
+        &app,
         &id,
         &NewNotification::upload(
             "avatar",

@@ -5,7 +5,8 @@ use super::model::{Account, Email, Password, Role};
 use super::store;
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
-use crate::notifications;
+use crate::live::activity::Activity;
+use crate::notifications::{Notice, Outbox};
 use crate::state::AppState;
 
 /// Create a `user` account from a self-service sign-up and tell the staff.
@@ -22,8 +23,10 @@ pub async fn sign_up(
     if store::by_login(&app.db, email.as_str()).await?.is_some() {
         return Err(Error::conflict(Msg::UserExists));
     }
+    // The account and the staff's notice of it in one transaction.
+    let mut tx = app.db.begin().await?;
     let row = store::insert(
-        &app.db,
+        &mut *tx,
         store::NewAccount {
             login: email.as_str(),
             first_name,
@@ -39,18 +42,20 @@ pub async fn sign_up(
         },
     )
     .await?;
+    let mut outbox = Outbox::default();
+    let signed_up = Notice::new(
+        Msg::NoticeSignupTitle,
+        Msg::NoticeSignupBody.with("login", row.login.as_str()),
+        "/users",
+    );
+    outbox.tell_staff(&mut tx, &signed_up).await?;
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::signup(&row).publish(&app.bus).await;
     // The account exists whatever happens to the e-mail: a failed send is logged, and a
     // new link can be asked for once signed in.
     if let Err(err) = send_verification(app, &row).await {
         tracing::error!(error = %err, "sending the welcome e-mail failed");
     }
-    notifications::notify_staff(
-        &app.db,
-        notifications::NewNotification::topic(
-            "New sign-up",
-            format!("{} created an account.", row.login),
-        ),
-    )
-    .await?;
     Ok(Account::from(&row))
 }

@@ -4,7 +4,7 @@ use sqlx::AssertSqlSafe;
 
 use super::model::{AccountChanged, AccountRow, ProjectRef, Role};
 use crate::crypto::{random_token, token_hash};
-use crate::db::{Db, flag, now_ms};
+use crate::db::{Db, Exec, flag, now_ms};
 use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Lang;
 use crate::i18n::Msg;
@@ -42,14 +42,15 @@ pub struct NewAccount<'a> {
 }
 
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
-pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
+pub async fn insert<'e>(db: impl Exec<'e>, new: NewAccount<'_>) -> Result<AccountRow> {
     let id = uuid::Uuid::new_v4().to_string();
     let now = now_ms();
-    sqlx::query(
+    sqlx::query_as::<_, AccountRow>(AssertSqlSafe(format!(
         "INSERT INTO accounts (id, login, first_name, last_name, role, enabled, use_mfa, phone, \
          password_hash, notes, tenant_key, language, created_at, updated_at, email_verified_at) \
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12, $13)",
-    )
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12, $13) \
+         RETURNING {COLUMNS}"
+    )))
     .bind(&id)
     .bind(new.login)
     .bind(new.first_name.trim())
@@ -63,15 +64,12 @@ pub async fn insert(db: &Db, new: NewAccount<'_>) -> Result<AccountRow> {
     .bind(new.language.code())
     .bind(now)
     .bind(new.email_verified.then_some(now))
-    .execute(db)
+    .fetch_one(db)
     .await
-    .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;
-    by_id(db, &id)
-        .await?
-        .ok_or_else(|| crate::error::Error::internal("inserted account vanished"))
+    .map_err(|e| conflict_on_unique(e, Msg::UserExists))
 }
 
-pub async fn by_id(db: &Db, id: &str) -> Result<Option<AccountRow>> {
+pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<AccountRow>> {
     let sql = format!("SELECT {COLUMNS} FROM accounts WHERE id = $1");
     Ok(sqlx::query_as::<_, AccountRow>(AssertSqlSafe(sql))
         .bind(id)

@@ -8,10 +8,8 @@ use std::time::Instant;
 use futures_util::future::BoxFuture;
 
 use super::fanout::Fanout;
-use super::recovery::recover;
 use super::{
-    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Recovery,
-    Transport,
+    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Transport,
 };
 
 struct ChannelState {
@@ -122,28 +120,25 @@ impl Transport for Memory {
         })
     }
 
-    fn history<'a>(
+    fn retained<'a>(
         &'a self,
         channel: &'a Channel,
-        since: Option<&'a Position>,
-    ) -> BoxFuture<'a, Result<Recovery, BusError>> {
+        after: Option<u64>,
+    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>> {
         Box::pin(async move {
             let now = Instant::now();
             let mut channels = self.channels.lock().expect("bus lock");
             let state = channels.state(channel, now);
-            let Some(since) = since else {
-                return Ok(Recovery::Complete {
-                    messages: Vec::new(),
-                    position: state.position(),
-                });
+            let retained = match after {
+                None => Vec::new(),
+                Some(after) => state
+                    .history
+                    .iter()
+                    .filter(|(at, m)| m.offset > after && now.duration_since(*at) <= HISTORY_TTL)
+                    .map(|(_, m)| m.clone())
+                    .collect(),
             };
-            let retained = state
-                .history
-                .iter()
-                .filter(|(at, m)| m.offset > since.offset && now.duration_since(*at) <= HISTORY_TTL)
-                .map(|(_, m)| m.clone())
-                .collect();
-            Ok(recover(since, state.position(), retained))
+            Ok((retained, state.position()))
         })
     }
 }

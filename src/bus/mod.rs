@@ -279,14 +279,20 @@ trait Transport: Send + Sync {
         event: &'a Event,
     ) -> BoxFuture<'a, Result<Delivery, BusError>>;
 
-    /// The messages after `since` (all retained ones when `None`), or `Gone`.
-    fn history<'a>(
+    /// The channel's newest position and the messages still retained after offset
+    /// `after` (a suffix of the channel, in order; none when `after` is `None`).
+    fn retained<'a>(
         &'a self,
         channel: &'a Channel,
-        since: Option<&'a Position>,
-    ) -> BoxFuture<'a, Result<Recovery, BusError>>;
+        after: Option<u64>,
+    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>>;
 
     fn subscriber_addr(&self) -> Option<std::net::SocketAddr> {
+        None
+    }
+
+    /// The Redis transport, for state shared beside the bus (`None` in process).
+    fn as_redis(&self) -> Option<&redis::Redis> {
         None
     }
 }
@@ -333,6 +339,21 @@ impl Bus {
         self.transport.subscriber_addr()
     }
 
+    /// A key for state the instances share beside the bus (`<prefix><name>` in its
+    /// Redis); `None` in process, where this instance is all there is.
+    pub fn shared_key(&self, name: &str) -> Option<String> {
+        self.transport.as_redis().map(|redis| redis.key(name))
+    }
+
+    /// Run a command on the bus's Redis (its command connection, reopened after it
+    /// broke); `None` in process.
+    pub async fn shared_command<T: ::redis::FromRedisValue>(
+        &self,
+        command: &::redis::Cmd,
+    ) -> Option<Result<T, BusError>> {
+        Some(self.transport.as_redis()?.query(command).await)
+    }
+
     /// Publish on every instance; answers the message as delivered (its offset and
     /// epoch) once the transport has it.
     pub async fn publish(&self, channel: &Channel, event: Event) -> Result<Delivery, BusError> {
@@ -362,17 +383,20 @@ impl Bus {
 
     /// The messages published on `channel` after `since`, or `Gone`.
     pub async fn history(&self, channel: &Channel, since: &Position) -> Result<Recovery, BusError> {
-        self.transport.history(channel, Some(since)).await
+        let (retained, newest) = self.transport.retained(channel, Some(since.offset)).await?;
+        Ok(recovery::recover(since, newest, retained))
+    }
+
+    /// What the channel still holds (its last messages of the last few minutes, in
+    /// order, up to the newest) and its newest position: where a page that shows recent
+    /// activity starts, before it follows the channel from that position.
+    pub async fn recent(&self, channel: &Channel) -> Result<(Vec<Delivery>, Position), BusError> {
+        self.transport.retained(channel, Some(0)).await
     }
 
     /// The channel's newest position (offset 0 and a fresh epoch for a new channel).
     pub async fn position(&self, channel: &Channel) -> Result<Position, BusError> {
-        Ok(self
-            .transport
-            .history(channel, None)
-            .await?
-            .position()
-            .clone())
+        Ok(self.transport.retained(channel, None).await?.1)
     }
 }
 

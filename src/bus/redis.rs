@@ -18,10 +18,8 @@ use redis::{ConnectionAddr, FromRedisValue};
 use tokio_util::sync::CancellationToken;
 
 use super::fanout::Fanout;
-use super::recovery::recover;
 use super::{
-    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Recovery,
-    Transport,
+    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Transport,
 };
 
 /// The start of both scripts: the channel's epoch, its meta hash (KEYS[1]) created with a
@@ -147,7 +145,15 @@ impl Redis {
         Ok(connection)
     }
 
-    async fn query<T: FromRedisValue>(&self, command: &redis::Cmd) -> Result<T, BusError> {
+    /// A key of state shared beside the bus, under the prefix.
+    pub(super) fn key(&self, name: &str) -> String {
+        format!("{}{name}", self.keys.prefix)
+    }
+
+    pub(super) async fn query<T: FromRedisValue>(
+        &self,
+        command: &redis::Cmd,
+    ) -> Result<T, BusError> {
         let mut connection = self.connection().await?;
         let answer = command.query_async(&mut connection).await;
         if let Err(err) = &answer
@@ -202,11 +208,11 @@ impl Transport for Redis {
         })
     }
 
-    fn history<'a>(
+    fn retained<'a>(
         &'a self,
         channel: &'a Channel,
-        since: Option<&'a Position>,
-    ) -> BoxFuture<'a, Result<Recovery, BusError>> {
+        after: Option<u64>,
+    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>> {
         Box::pin(async move {
             let mut command = eval(
                 HISTORY,
@@ -215,19 +221,13 @@ impl Transport for Redis {
             command
                 .arg(super::new_id())
                 .arg(META_TTL.as_secs())
-                .arg(since.map(|s| s.offset.to_string()).unwrap_or_default());
+                .arg(after.map(|a| a.to_string()).unwrap_or_default());
             type Entry = (String, Vec<String>);
             let (newest, epoch, now_ms, entries): (u64, String, u64, Vec<Entry>) =
                 self.query(&command).await?;
             let position = Position {
                 offset: newest,
                 epoch,
-            };
-            let Some(since) = since else {
-                return Ok(Recovery::Complete {
-                    messages: Vec::new(),
-                    position,
-                });
             };
             let oldest_ms = now_ms.saturating_sub(HISTORY_TTL.as_millis() as u64);
             let mut retained = Vec::with_capacity(entries.len());
@@ -244,12 +244,16 @@ impl Transport for Redis {
                     encoded: Default::default(),
                 });
             }
-            Ok(recover(since, position, retained))
+            Ok((retained, position))
         })
     }
 
     fn subscriber_addr(&self) -> Option<std::net::SocketAddr> {
         *self.subscriber_addr.lock().expect("addr lock")
+    }
+
+    fn as_redis(&self) -> Option<&Redis> {
+        Some(self)
     }
 }
 

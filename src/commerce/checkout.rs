@@ -328,7 +328,7 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
             };
             // The order keeps the reason as the buyer read it.
             let reason = message.render(i18n::current());
-            orders::close_unpaid(&app.db, &order.id, Unpaid::Failed, Some(&reason)).await?;
+            orders::decline(app, &order.id, &reason, message).await?;
             Err(decline(message))
         }
     }
@@ -392,7 +392,7 @@ pub async fn stripe_webhook(
             fulfil_from_webhook(&app, order, session).await
         }
         ("checkout.session.async_payment_failed", Some(order)) => {
-            orders::close_unpaid(&app.db, order, Unpaid::Failed, Some("The payment failed."))
+            orders::decline(&app, order, "The payment failed.", Msg::PaymentFailedLater)
                 .await
                 .map(|_| ())
         }

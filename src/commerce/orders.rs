@@ -5,12 +5,14 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::accounts::model::AccountRow;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
-use crate::notifications::{self, NewNotification};
+use crate::notifications::{self, NewNotification, Notice, Outbox};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
@@ -214,12 +216,54 @@ pub async fn close_unpaid(
     failure: Option<&str>,
 ) -> Result<bool> {
     let mut tx = db.begin().await?;
+    let closed = close_pending(&mut tx, order_id, end, failure).await?;
+    tx.commit().await?;
+    Ok(closed)
+}
+
+async fn close_pending(
+    tx: &mut sqlx::AnyConnection,
+    order_id: &str,
+    end: Unpaid,
+    failure: Option<&str>,
+) -> Result<bool> {
     let closed = store::close_pending(&mut *tx, order_id, end.into(), failure).await?;
     if closed {
         store::release_order_seats(&mut *tx, order_id).await?;
     }
-    tx.commit().await?;
     Ok(closed)
+}
+
+/// A payment declined or failed: the order fails (`failure` is kept on it), its seats go
+/// back, and the staff hear why (`why`, in each one's language) in the same transaction.
+/// False when the order was no longer pending.
+pub async fn decline(app: &AppState, order_id: &str, failure: &str, why: Msg) -> Result<bool> {
+    let Some(order) = store::order_by_id(&app.db, order_id).await? else {
+        return Ok(false);
+    };
+    let buyer = crate::accounts::store::by_id(&app.db, &order.account_id)
+        .await?
+        .ok_or_else(|| Error::internal("an order's buyer is gone"))?;
+    let mut tx = app.db.begin().await?;
+    if !close_pending(&mut tx, order_id, Unpaid::Failed, Some(failure)).await? {
+        return Ok(false);
+    }
+    let mut outbox = Outbox::default();
+    let failed = Notice::new(
+        Msg::NoticePaymentFailedTitle,
+        Msg::NoticePaymentFailedBody
+            .with("buyer", buyer.display_name())
+            .with("total", money::format(order.total_minor, &order.currency))
+            .with("reason", why),
+        format!("/payments/orders/{order_id}"),
+    );
+    outbox.tell_staff(&mut tx, &failed).await?;
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::payment_failed(&buyer, order.total_minor, &order.currency)
+        .publish(&app.bus)
+        .await;
+    Ok(true)
 }
 
 /// Expire every pending order past its reservation. Answers how many expired.
@@ -266,7 +310,7 @@ pub async fn fulfil(
     let now = now_ms();
     let mut tx = db.begin().await?;
     if !store::mark_paid(&mut *tx, order_id, now, provider_ref).await? {
-        let order = store::order_by_id(db, order_id)
+        let order = store::order_by_id(&mut *tx, order_id)
             .await?
             .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
         if order.status.is_settled()
@@ -275,7 +319,7 @@ pub async fn fulfil(
             return Ok(Fulfilment::AlreadyDone);
         }
         // Paid after the hold lapsed: take the seats again if they are free.
-        for item in store::order_items(db, order_id)
+        for item in store::order_items(&mut *tx, order_id)
             .await?
             .iter()
             .filter(|i| i.item_kind == ItemKind::Event)
@@ -330,15 +374,67 @@ pub async fn fulfil(
         store::delete_cart_item(&mut *tx, &order.account_id, item.item_kind, &item.item_id).await?;
     }
     store::mark_fulfilled(&mut *tx, order_id, now).await?;
+    // Inside the transaction: another pool connection here would wait on SQLite's one
+    // writer, which is this transaction (200 buyers at once exhaust the pool).
+    let buyer = crate::accounts::store::by_id(&mut *tx, &order.account_id)
+        .await?
+        .ok_or_else(|| Error::internal("an order's buyer is gone"))?;
+    let outbox = tell_of_sale(&mut tx, &buyer, &order, &order_items).await?;
     tx.commit().await?;
-    send_receipt(app, &order, &order_items).await;
+    outbox.publish(db, &app.bus).await;
+    for line in &order_items {
+        Activity::sale(&buyer, line, &order.currency)
+            .publish(&app.bus)
+            .await;
+    }
+    send_receipt(app, &buyer, &order, &order_items);
     Ok(Fulfilment::Done)
 }
 
-async fn send_receipt(app: &AppState, order: &OrderRow, items: &[OrderItem]) {
-    let Ok(Some(account)) = crate::accounts::store::by_id(&app.db, &order.account_id).await else {
-        return;
-    };
+/// A sale's notifications, stored with it: the buyer's confirmation, each concert's
+/// artist, and the staff.
+async fn tell_of_sale(
+    tx: &mut sqlx::AnyConnection,
+    buyer: &AccountRow,
+    order: &OrderRow,
+    items: &[OrderItem],
+) -> Result<Outbox> {
+    let mut outbox = Outbox::default();
+    let total = money::format(order.total_minor, &order.currency);
+    let lang = buyer.language;
+    let confirmed = NewNotification::topic(
+        Msg::OrderConfirmedTitle.render(lang),
+        Msg::OrderConfirmedBody
+            .with("count", items.len())
+            .with("total", total.as_str())
+            .render(lang),
+    )
+    .linked("/my-events");
+    outbox.add(&mut *tx, &buyer.id, &confirmed).await?;
+    for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
+        let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;
+        let sold = Notice::new(
+            Msg::NoticeArtistSaleTitle.with("title", line.title.as_str()),
+            Msg::NoticeArtistSaleBody
+                .with("amount", money::format(line.price_minor, &order.currency)),
+            "/manage-events",
+        );
+        outbox.tell(tx, &artists, &sold).await?;
+    }
+    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+    let sale = Notice::new(
+        Msg::NoticeSaleTitle.with("total", total.as_str()),
+        Msg::NoticeSaleBody
+            .with("buyer", buyer.display_name())
+            .with("items", titles.join(", ")),
+        format!("/payments/orders/{}", order.id),
+    );
+    outbox.tell_staff(tx, &sale).await?;
+    Ok(outbox)
+}
+
+/// The receipt by e-mail (sent in the background by the messenger).
+fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &[OrderItem]) {
     let lines: String = items
         .iter()
         .map(|i| {
@@ -362,16 +458,4 @@ async fn send_receipt(app: &AppState, order: &OrderRow, items: &[OrderItem]) {
             .with("url", app.config.public_url.as_str())
             .render(lang),
     ));
-    let _ = notifications::notify(
-        &app.db,
-        &order.account_id,
-        &NewNotification::topic(
-            Msg::OrderConfirmedTitle.render(lang),
-            Msg::OrderConfirmedBody
-                .with("count", items.len())
-                .with("total", total)
-                .render(lang),
-        ),
-    )
-    .await;
 }

@@ -2,11 +2,13 @@
 //! The provider is refunded first; only then are tickets and passes revoked, so a failed
 //! provider call leaves everything as it was.
 
+use crate::accounts::model::AccountRow;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::events::model::EventRow;
+use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
-use crate::notifications::{self, NewNotification};
+use crate::notifications::{NewNotification, Notice, Outbox};
 use crate::state::AppState;
 
 use super::model::{ItemKind, OrderRow, OrderStatus};
@@ -44,6 +46,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
             Msg::OnlyFulfilledRefund.with("status", order.status.as_str()),
         ));
     }
+    let buyer = buyer_of(app, &order).await?;
     let amount = order.total_minor - store::refunded_so_far(&app.db, order_id).await?;
     let provider_ref = pay_back(app, &order, amount, &format!("refund-{order_id}")).await?;
     let now = now_ms();
@@ -66,7 +69,25 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         now,
     )
     .await?;
+    let reason = Arg::from(reason);
+    let mut outbox = Outbox::default();
+    let lang = buyer.language;
+    let issued = NewNotification::topic(
+        Msg::RefundIssuedTitle.render(lang),
+        format!(
+            "{} — {}",
+            money::format(amount, &order.currency),
+            reason.render(lang)
+        ),
+    )
+    .linked("/my-events");
+    outbox.add(&mut *tx, &buyer.id, &issued).await?;
+    tell_staff(&mut tx, &mut outbox, &buyer, &order, amount, reason.clone()).await?;
     tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::refund(&buyer, amount, &order.currency, None)
+        .publish(&app.bus)
+        .await;
     // Listening ends now, not at the next token check against the database.
     for ticket in &tickets {
         app.stream_access.revoke(ticket);
@@ -74,7 +95,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     for pass in &passes {
         app.stream_access.revoke_pass(pass);
     }
-    tell_buyer(app, &order, amount, reason.into()).await;
+    tell_buyer(app, &buyer, &order, amount, &reason);
     Ok(store::order_by_id(&app.db, order_id)
         .await?
         .unwrap_or(order))
@@ -91,6 +112,7 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         let Some(order) = store::order_by_id(&app.db, &order_id).await? else {
             continue;
         };
+        let buyer = buyer_of(app, &order).await?;
         let provider_ref = pay_back(app, &order, price, &format!("refund-{ticket_id}")).await?;
         let mut tx = app.db.begin().await?;
         let now = now_ms();
@@ -107,21 +129,60 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         )
         .await?;
         store::mark_refunded_when_nothing_left(&mut *tx, &order_id, now).await?;
+        let why = Arg::from(
+            Msg::TitledReason
+                .with("title", event.title.as_str())
+                .with("reason", reason),
+        );
+        let mut outbox = Outbox::default();
+        let cancelled = Notice::new(
+            Msg::NoticeCancelledTitle.with("title", event.title.as_str()),
+            Msg::NoticeCancelledBody.with("amount", money::format(price, &order.currency)),
+            "/my-events",
+        );
+        outbox
+            .add(&mut *tx, &buyer.id, &cancelled.written_in(buyer.language))
+            .await?;
+        tell_staff(&mut tx, &mut outbox, &buyer, &order, price, why.clone()).await?;
         tx.commit().await?;
+        outbox.publish(&app.db, &app.bus).await;
+        Activity::refund(&buyer, price, &order.currency, Some(event))
+            .publish(&app.bus)
+            .await;
         app.stream_access.revoke(&ticket_id);
-        let reason = Msg::TitledReason
-            .with("title", event.title.as_str())
-            .with("reason", reason);
-        tell_buyer(app, &order, price, reason.into()).await;
+        tell_buyer(app, &buyer, &order, price, &why);
         refunded += 1;
     }
     Ok(refunded)
 }
 
-async fn tell_buyer(app: &AppState, order: &OrderRow, amount: i64, reason: Arg) {
-    let Ok(Some(account)) = crate::accounts::store::by_id(&app.db, &order.account_id).await else {
-        return;
-    };
+async fn buyer_of(app: &AppState, order: &OrderRow) -> Result<AccountRow> {
+    crate::accounts::store::by_id(&app.db, &order.account_id)
+        .await?
+        .ok_or_else(|| Error::internal("an order's buyer is gone"))
+}
+
+/// The staff's notice of a refund, stored with it.
+async fn tell_staff(
+    tx: &mut sqlx::AnyConnection,
+    outbox: &mut Outbox,
+    buyer: &AccountRow,
+    order: &OrderRow,
+    amount: i64,
+    reason: Arg,
+) -> Result<()> {
+    let refunded = Notice::new(
+        Msg::NoticeRefundTitle.with("buyer", buyer.display_name()),
+        Msg::NoticeRefundBody
+            .with("amount", money::format(amount, &order.currency))
+            .with("reason", reason),
+        format!("/payments/orders/{}", order.id),
+    );
+    outbox.tell_staff(tx, &refunded).await
+}
+
+/// The refund by e-mail, in the buyer's language.
+fn tell_buyer(app: &AppState, account: &AccountRow, order: &OrderRow, amount: i64, reason: &Arg) {
     let (lang, amount) = (account.language, money::format(amount, &order.currency));
     let reason = reason.render(lang);
     app.messenger.send(OutboundMessage::email(
@@ -134,13 +195,4 @@ async fn tell_buyer(app: &AppState, order: &OrderRow, amount: i64, reason: Arg) 
             .with("reason", reason.as_str())
             .render(lang),
     ));
-    let _ = notifications::notify(
-        &app.db,
-        &order.account_id,
-        &NewNotification::topic(
-            Msg::RefundIssuedTitle.render(lang),
-            format!("{amount} — {reason}"),
-        ),
-    )
-    .await;
 }

@@ -4,6 +4,7 @@
 pub mod extract;
 pub mod image;
 pub mod model;
+pub mod notices;
 pub mod rules;
 pub mod store;
 pub mod view;

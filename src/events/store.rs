@@ -3,7 +3,7 @@
 use sqlx::AssertSqlSafe;
 
 use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
-use crate::db::{Db, now_ms, placeholders};
+use crate::db::{Db, Exec, now_ms, placeholders};
 use crate::error::Result;
 use crate::paging::Paging;
 
@@ -113,7 +113,12 @@ pub async fn save(db: &Db, row: &EventRow) -> Result<bool> {
 }
 
 /// Move to `to` only from one of `from` (so two admins cannot race a status).
-pub async fn set_status(db: &Db, id: &str, from: &[EventStatus], to: EventStatus) -> Result<bool> {
+pub async fn set_status<'e>(
+    db: impl Exec<'e>,
+    id: &str,
+    from: &[EventStatus],
+    to: EventStatus,
+) -> Result<bool> {
     let allowed = from
         .iter()
         .map(|s| format!("'{}'", s.as_str()))
@@ -301,6 +306,24 @@ pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<Ev
     }
 }
 
+/// A live concert with its project's name (the staff Live page).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LiveRow {
+    #[sqlx(flatten)]
+    pub event: EventRow,
+    pub project_name: String,
+}
+
+/// The concerts live now, earliest start first.
+pub async fn live_now(db: &Db) -> Result<Vec<LiveRow>> {
+    Ok(sqlx::query_as::<_, LiveRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS}, COALESCE((SELECT name FROM projects WHERE projects.id = events.project_id), '') \
+         AS project_name FROM events WHERE status = 'live' ORDER BY starts_at, id"
+    )))
+    .fetch_all(db)
+    .await?)
+}
+
 /// Which of these concerts the account may listen to: a live ticket, or a live pass
 /// whose validity covers the concert's start.
 pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Result<Vec<bool>> {
@@ -374,4 +397,55 @@ pub async fn ticket_count_ever(db: &Db, event_id: &str) -> Result<i64> {
     .fetch_one(db)
     .await?;
     Ok(n)
+}
+
+// --- notify: once-per-concert notices.
+
+/// A notice a concert's people get once, whichever instance sends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Once {
+    /// Its ticket holders: it starts in 15 minutes.
+    Reminder,
+    /// Its ticket holders and the staff: a publisher connected for the first time.
+    LiveNow,
+    /// Its artist: the first listening session opened.
+    FirstListener,
+}
+
+impl Once {
+    fn column(self) -> &'static str {
+        match self {
+            Self::Reminder => "reminded_at",
+            Self::LiveNow => "live_notified_at",
+            Self::FirstListener => "first_listener_at",
+        }
+    }
+}
+
+/// Claim a once-per-concert notice: true for the one caller that set it first.
+#[tracing::instrument(skip_all, fields(notice = ?once))]
+pub async fn claim_once<'e>(db: impl Exec<'e>, id: &str, once: Once, now: i64) -> Result<bool> {
+    let column = once.column();
+    let done = sqlx::query(AssertSqlSafe(format!(
+        "UPDATE events SET {column} = $2 WHERE id = $1 AND {column} IS NULL"
+    )))
+    .bind(id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Published or live concerts starting within `lead` from `now` (not yet started) whose
+/// holders were not reminded yet.
+#[tracing::instrument(skip_all)]
+pub async fn due_for_reminder(db: &Db, now: i64, lead: i64) -> Result<Vec<EventRow>> {
+    Ok(sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM events WHERE status IN ('published', 'live') \
+         AND reminded_at IS NULL AND starts_at > $1 AND starts_at <= $2 ORDER BY starts_at"
+    )))
+    .bind(now)
+    .bind(now + lead)
+    .fetch_all(db)
+    .await?)
 }

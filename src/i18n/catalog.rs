@@ -1704,6 +1704,176 @@ messages! {
         cn: "startsAt 必须早于 9999 年。",
         ir: "startsAt باید پیش از سال 9999 باشد.",
     }
+    // --- notify
+    // Notifications of what happens (issue 13), each in its recipient's language.
+    NoticeStartingSoonTitle {
+        gb: "{title} starts in 15 minutes",
+        br: "{title} começa em 15 minutos",
+        es: "{title} empieza en 15 minutos",
+        cn: "{title} 将在 15 分钟后开始",
+        ir: "{title} تا ۱۵ دقیقهٔ دیگر شروع می‌شود",
+    }
+    NoticeStartingSoonBody {
+        gb: "{artist} goes on stage soon. Open My events to listen.",
+        br: "{artist} sobe ao palco em breve. Abra Meus shows para ouvir.",
+        es: "{artist} sale al escenario en breve. Abre Mis conciertos para escuchar.",
+        cn: "{artist} 即将登台。打开“我的演出”收听。",
+        ir: "{artist} به‌زودی روی صحنه می‌رود. برای شنیدن، «رویدادهای من» را باز کنید.",
+    }
+    NoticeLiveNowTitle {
+        gb: "{title} is live now",
+        br: "{title} está ao vivo agora",
+        es: "{title} está en directo",
+        cn: "{title} 正在直播",
+        ir: "{title} هم‌اکنون زنده است",
+    }
+    NoticeLiveNowBody {
+        gb: "{artist} is on stage. Open My events to listen.",
+        br: "{artist} está no palco. Abra Meus shows para ouvir.",
+        es: "{artist} está en el escenario. Abre Mis conciertos para escuchar.",
+        cn: "{artist} 已登台。打开“我的演出”收听。",
+        ir: "{artist} روی صحنه است. برای شنیدن، «رویدادهای من» را باز کنید.",
+    }
+    NoticeEndedTitle {
+        gb: "{title} has ended",
+        br: "{title} terminou",
+        es: "{title} ha terminado",
+        cn: "{title} 已结束",
+        ir: "{title} به پایان رسید",
+    }
+    NoticeEndedBody {
+        gb: "You can listen to the replay until {until} (UTC).",
+        br: "Você pode ouvir a reprise até {until} (UTC).",
+        es: "Puedes escuchar la repetición hasta el {until} (UTC).",
+        cn: "您可以在 {until}（UTC）之前收听回放。",
+        ir: "می‌توانید بازپخش را تا {until} (UTC) بشنوید.",
+    }
+    NoticeCancelledTitle {
+        gb: "{title} is cancelled",
+        br: "{title} foi cancelado",
+        es: "{title} se ha cancelado",
+        cn: "{title} 已取消",
+        ir: "{title} لغو شد",
+    }
+    NoticeCancelledBody {
+        gb: "Your ticket was refunded: {amount}.",
+        br: "Seu ingresso foi reembolsado: {amount}.",
+        es: "Te hemos reembolsado la entrada: {amount}.",
+        cn: "您的门票已退款：{amount}。",
+        ir: "مبلغ بلیت شما بازگردانده شد: {amount}.",
+    }
+    NoticeFirstListenerTitle {
+        gb: "{title}: your first listener",
+        br: "{title}: seu primeiro ouvinte",
+        es: "{title}: tu primer oyente",
+        cn: "{title}：您的第一位听众",
+        ir: "{title}: نخستین شنوندهٔ شما",
+    }
+    NoticeFirstListenerBody {
+        gb: "Someone has just started listening to your show.",
+        br: "Alguém acabou de começar a ouvir o seu show.",
+        es: "Alguien acaba de empezar a escuchar tu concierto.",
+        cn: "有人刚刚开始收听您的演出。",
+        ir: "کسی همین حالا شنیدن اجرای شما را آغاز کرد.",
+    }
+    NoticeArtistSaleTitle {
+        gb: "A ticket sold for {title}",
+        br: "Ingresso vendido para {title}",
+        es: "Entrada vendida para {title}",
+        cn: "{title} 售出一张门票",
+        ir: "یک بلیت {title} فروخته شد",
+    }
+    NoticeArtistSaleBody {
+        gb: "A fan paid {amount}.",
+        br: "Um fã pagou {amount}.",
+        es: "Un fan ha pagado {amount}.",
+        cn: "一位乐迷支付了 {amount}。",
+        ir: "یک طرفدار {amount} پرداخت کرد.",
+    }
+    NoticeSignupTitle {
+        gb: "New sign-up",
+        br: "Novo cadastro",
+        es: "Nuevo registro",
+        cn: "新用户注册",
+        ir: "ثبت‌نام تازه",
+    }
+    NoticeSignupBody {
+        gb: "{login} created an account.",
+        br: "{login} criou uma conta.",
+        es: "{login} ha creado una cuenta.",
+        cn: "{login} 创建了账户。",
+        ir: "{login} یک حساب ساخت.",
+    }
+    NoticeSaleTitle {
+        gb: "New sale: {total}",
+        br: "Nova venda: {total}",
+        es: "Nueva venta: {total}",
+        cn: "新订单：{total}",
+        ir: "فروش تازه: {total}",
+    }
+    NoticeSaleBody {
+        gb: "{buyer} bought {items}.",
+        br: "{buyer} comprou {items}.",
+        es: "{buyer} ha comprado {items}.",
+        cn: "{buyer} 购买了 {items}。",
+        ir: "{buyer} این‌ها را خرید: {items}.",
+    }
+    NoticeRefundTitle {
+        gb: "Refund to {buyer}",
+        br: "Reembolso para {buyer}",
+        es: "Reembolso a {buyer}",
+        cn: "已向 {buyer} 退款",
+        ir: "بازپرداخت به {buyer}",
+    }
+    NoticeRefundBody {
+        gb: "{amount} refunded: {reason}.",
+        br: "{amount} reembolsado: {reason}.",
+        es: "{amount} reembolsado: {reason}.",
+        cn: "已退款 {amount}：{reason}。",
+        ir: "{amount} بازگردانده شد: {reason}.",
+    }
+    NoticePaymentFailedTitle {
+        gb: "Payment failed",
+        br: "Pagamento recusado",
+        es: "Pago fallido",
+        cn: "付款失败",
+        ir: "پرداخت ناموفق بود",
+    }
+    NoticePaymentFailedBody {
+        gb: "{buyer} could not pay {total}: {reason}",
+        br: "{buyer} não conseguiu pagar {total}: {reason}",
+        es: "{buyer} no ha podido pagar {total}: {reason}",
+        cn: "{buyer} 未能支付 {total}：{reason}",
+        ir: "{buyer} نتوانست {total} را بپردازد: {reason}",
+    }
+    PaymentFailedLater {
+        gb: "The payment did not go through.",
+        br: "O pagamento não foi concluído.",
+        es: "El pago no se ha completado.",
+        cn: "付款未能完成。",
+        ir: "پرداخت انجام نشد.",
+    }
+    NoticeShowLiveBody {
+        gb: "The encoder of {artist} is connected.",
+        br: "O codificador de {artist} está conectado.",
+        es: "El codificador de {artist} está conectado.",
+        cn: "{artist} 的编码器已连接。",
+        ir: "رمزگذار {artist} وصل است.",
+    }
+    NoticeShowDroppedTitle {
+        gb: "{title} lost its encoder",
+        br: "{title} perdeu o codificador",
+        es: "{title} ha perdido el codificador",
+        cn: "{title} 的编码器已断开",
+        ir: "رمزگذار {title} قطع شد",
+    }
+    NoticeShowDroppedBody {
+        gb: "The publisher went away before the show was ended. The show ends unless it reconnects within {seconds} seconds.",
+        br: "O transmissor saiu antes de o show ser encerrado. O show termina se ele não se reconectar em {seconds} segundos.",
+        es: "El emisor se ha ido antes de terminar el concierto. El concierto termina si no se vuelve a conectar en {seconds} segundos.",
+        cn: "演出结束前推流端已断开。若 {seconds} 秒内未重新连接，演出将结束。",
+        ir: "فرستنده پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

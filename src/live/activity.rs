@@ -4,6 +4,11 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::accounts::model::AccountRow;
+use crate::bus::{Bus, Channel, Event};
+use crate::commerce::model::{ItemKind, OrderItem};
+use crate::events::model::EventRow;
+
 /// Something that happened, as the staff channel carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -35,4 +40,98 @@ pub enum ActivityKind {
     /// A concert's publisher went away before the show was ended.
     ShowDropped,
     ShowEnded,
+}
+
+// --- notify: one constructor per kind, and publishing after the commit.
+impl Activity {
+    fn new(kind: ActivityKind) -> Self {
+        Self {
+            kind,
+            at: crate::db::iso8601(crate::db::now_ms()),
+            event_id: None,
+            event_title: None,
+            account_id: None,
+            account_name: None,
+            amount: None,
+            currency: None,
+        }
+    }
+
+    fn about_event(mut self, id: &str, title: &str) -> Self {
+        self.event_id = Some(id.to_owned());
+        self.event_title = Some(title.to_owned());
+        self
+    }
+
+    fn about_account(mut self, id: &str, name: &str) -> Self {
+        self.account_id = Some(id.to_owned());
+        self.account_name = Some(name.to_owned());
+        self
+    }
+
+    fn of_money(mut self, amount: i64, currency: &str) -> Self {
+        self.amount = Some(amount);
+        self.currency = Some(currency.to_owned());
+        self
+    }
+
+    pub fn signup(account: &AccountRow) -> Self {
+        Self::new(ActivityKind::Signup).about_account(&account.id, &account.display_name())
+    }
+
+    /// One line of a paid order: a concert's ticket or a pass (no concert).
+    pub fn sale(buyer: &AccountRow, line: &OrderItem, currency: &str) -> Self {
+        let activity = Self::new(ActivityKind::Sale)
+            .about_account(&buyer.id, &buyer.display_name())
+            .of_money(line.price_minor, currency);
+        match line.item_kind {
+            ItemKind::Event => activity.about_event(&line.item_id, &line.title),
+            ItemKind::Pass => activity,
+        }
+    }
+
+    /// Money given back to a buyer; the concert when it was one concert's ticket.
+    pub fn refund(
+        buyer: &AccountRow,
+        amount: i64,
+        currency: &str,
+        event: Option<&EventRow>,
+    ) -> Self {
+        let activity = Self::new(ActivityKind::Refund)
+            .about_account(&buyer.id, &buyer.display_name())
+            .of_money(amount, currency);
+        match event {
+            Some(event) => activity.about_event(&event.id, &event.title),
+            None => activity,
+        }
+    }
+
+    pub fn payment_failed(buyer: &AccountRow, amount: i64, currency: &str) -> Self {
+        Self::new(ActivityKind::PaymentFailed)
+            .about_account(&buyer.id, &buyer.display_name())
+            .of_money(amount, currency)
+    }
+
+    pub fn show_live(event: &EventRow) -> Self {
+        Self::new(ActivityKind::ShowLive).about_event(&event.id, &event.title)
+    }
+
+    pub fn show_dropped(event: &EventRow) -> Self {
+        Self::new(ActivityKind::ShowDropped).about_event(&event.id, &event.title)
+    }
+
+    pub fn show_ended(event: &EventRow) -> Self {
+        Self::new(ActivityKind::ShowEnded).about_event(&event.id, &event.title)
+    }
+
+    /// Put it on the staff channel (not stored: the Live page follows it as it happens).
+    /// A failure is logged.
+    pub async fn publish(self, bus: &Bus) {
+        if let Err(err) = bus
+            .publish(&Channel::Staff, Event::Activity { activity: self })
+            .await
+        {
+            tracing::warn!(error = %err, "publishing staff activity failed");
+        }
+    }
 }

@@ -3,6 +3,8 @@
 //! docs/api-contract.md ("Live over WebSocket").
 
 pub mod activity;
+pub mod figures;
+mod page;
 pub mod sockets;
 pub mod ws;
 
@@ -12,5 +14,8 @@ use utoipa_axum::routes;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(ws::open))
+    OpenApiRouter::new()
+        .routes(routes!(ws::open))
+        // --- livefigures
+        .routes(routes!(page::live_now))
 }

@@ -133,10 +133,26 @@ enum Reply<'a> {
     Pong,
 }
 
-/// Open the dashboard's live socket. The protocol (messages, close codes, an example
-/// session) is in docs/api-contract.md, "Live over WebSocket": OpenAPI cannot type a
-/// socket's messages. The first message must be `{"type":"auth","token":"…"}` within
-/// 10 s; a token is never taken from the URL.
+/// Open the dashboard's live socket (OpenAPI cannot type a socket's messages: this is
+/// their summary; docs/api-contract.md, "Live over WebSocket", has the details and an
+/// example session). Every message is a JSON text frame with a `type`.
+///
+/// The client sends first `{"type":"auth","token":"<access token>","since":{"<channel>":
+/// {"offset":n,"epoch":"…"}}}` within 10 s (never a token in the URL), again with each
+/// refreshed token; `subscribe`/`unsubscribe` `{"channel":"event:<id>"}` for a concert's
+/// live figures (its managers and staff); `ping`/`pong`.
+///
+/// The server answers `ready` (`accountId`, `expiresAt`, `channels`: `account:<id>`, plus
+/// `staff` for staff), then per channel `subscribed` (`channel`, `offset`, `epoch`,
+/// `recovered`: true when the messages missed since `since` follow, false when the client
+/// must refetch over HTTP); `reauthed`; `error` (`code`, `message`, `channel`) for a
+/// refused subscription; `ping`/`pong` (every 25 s). Bus messages carry `channel`,
+/// `offset` (per channel, from 1, no gaps) and `epoch`: `notification` (a `Notification`),
+/// `activity` (an `Activity`), `live_status` (`eventId`, a `LiveStatus`).
+///
+/// Close codes: 4400 bad_message, 4401 unauthorized, 4403 session_ended, 4408
+/// token_expired, 4409 heartbeat (60 s of silence), 4429 too_many_sockets (8 per account),
+/// 4503 slow_consumer (256 queued), 1001 going_away.
 #[utoipa::path(get, path = "/ws", tag = "live",
     responses(
         (status = 101, description = "Switched to the WebSocket protocol."),

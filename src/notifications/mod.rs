@@ -1,5 +1,9 @@
 //! Notifications of the spec's three kinds: a message sent to someone, an upload (with
 //! its type), a topic started. Each account reads and marks its own.
+//!
+//! The table is its own outbox: a notification is stored in the transaction of the change
+//! that caused it ([`Outbox`]), published on the account's bus channel after the commit,
+//! then marked published; [`relay`] publishes what a crash or a bus outage left behind.
 
 pub mod model;
 pub mod store;
@@ -13,26 +17,175 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::extract::CurrentUser;
-use crate::db::{Db, now_ms};
+use crate::bus::{Bus, Channel, Event};
+use crate::db::{Db, Exec, now_ms};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg, Text};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
-pub async fn notify(db: &Db, account_id: &str, n: &NewNotification) -> Result<()> {
-    store::insert(db, account_id, n, now_ms()).await
+/// How long a stored notification may stay unpublished before the relay publishes it: the
+/// writer publishes right after its commit, so one older than this was left behind (a
+/// crash, or the bus down, between the commit and the publish).
+pub const RELAY_AFTER_MS: i64 = 5_000;
+/// How often the relay looks.
+pub const RELAY_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// Notifications the relay publishes per round.
+const RELAY_BATCH: i64 = 200;
+
+/// Who a notification goes to, and the language to write it in for them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Recipient {
+    pub id: String,
+    #[sqlx(try_from = "String")]
+    pub language: Lang,
 }
 
-/// Tell every admin and super admin, all of them or none.
-pub async fn notify_staff(db: &Db, n: NewNotification) -> Result<()> {
-    let mut tx = db.begin().await?;
-    let now = now_ms();
-    for id in store::enabled_staff(&mut *tx).await? {
-        store::insert(&mut *tx, &id, &n, now).await?;
+/// A notification not yet written in anyone's language: each recipient reads it in their
+/// own.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    title: Text,
+    body: Text,
+    link: String,
+}
+
+impl Notice {
+    pub fn new(title: impl Into<Text>, body: impl Into<Text>, link: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            body: body.into(),
+            link: link.into(),
+        }
     }
-    tx.commit().await?;
+
+    pub fn written_in(&self, lang: Lang) -> NewNotification {
+        NewNotification::topic(self.title.render(lang), self.body.render(lang)).linked(&self.link)
+    }
+}
+
+/// Notifications stored in a transaction that has not committed yet: stored with their
+/// cause, published once it commits ([`Outbox::publish`]). Dropped unpublished (an
+/// error, a rollback), the relay publishes whatever did commit.
+#[must_use = "publish the notifications once the transaction commits"]
+#[derive(Debug, Default)]
+pub struct Outbox {
+    stored: Vec<(String, Notification)>,
+}
+
+impl Outbox {
+    /// Store one notification for an account.
+    pub async fn add<'e>(
+        &mut self,
+        db: impl Exec<'e>,
+        account_id: &str,
+        n: &NewNotification,
+    ) -> Result<()> {
+        let row = store::insert(db, account_id, n, now_ms()).await?;
+        self.stored.push((account_id.to_owned(), row.into()));
+        Ok(())
+    }
+
+    /// Store a notice for each recipient, in their language.
+    pub async fn tell(
+        &mut self,
+        conn: &mut sqlx::AnyConnection,
+        recipients: &[Recipient],
+        notice: &Notice,
+    ) -> Result<()> {
+        for recipient in recipients {
+            self.add(
+                &mut *conn,
+                &recipient.id,
+                &notice.written_in(recipient.language),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Store a notice for every enabled admin and super admin.
+    pub async fn tell_staff(
+        &mut self,
+        conn: &mut sqlx::AnyConnection,
+        notice: &Notice,
+    ) -> Result<()> {
+        let staff = store::staff(&mut *conn).await?;
+        self.tell(conn, &staff, notice).await
+    }
+
+    /// Once the transaction committed: put each on its account's channel, then mark the
+    /// ones the bus took. A failure is logged and left to the relay.
+    pub async fn publish(self, db: &Db, bus: &Bus) {
+        let mut published = Vec::with_capacity(self.stored.len());
+        for (account_id, notification) in self.stored {
+            let id = notification.id().to_owned();
+            match bus
+                .publish(
+                    &Channel::Account(account_id),
+                    Event::Notification { notification },
+                )
+                .await
+            {
+                Ok(_) => published.push(id),
+                Err(err) => {
+                    tracing::warn!(notification = %id, error = %err, "publishing a notification failed; the relay will");
+                }
+            }
+        }
+        if let Err(err) = store::mark_published(db, &published, now_ms()).await {
+            tracing::warn!(error = %err, "marking notifications published failed");
+        }
+    }
+}
+
+/// Store one notification and publish it: for what has no other write to go with.
+pub async fn notify(app: &AppState, account_id: &str, n: &NewNotification) -> Result<()> {
+    let mut outbox = Outbox::default();
+    outbox.add(&app.db, account_id, n).await?;
+    outbox.publish(&app.db, &app.bus).await;
     Ok(())
+}
+
+/// Publish what was stored but not published within [`RELAY_AFTER_MS`]. Each row is
+/// claimed first (a conditional update), so of several instances relaying at once only
+/// one publishes it; a claim whose publish fails is given back. Answers how many it
+/// published.
+pub async fn relay(db: &Db, bus: &Bus) -> Result<usize> {
+    let now = now_ms();
+    let mut published = 0;
+    for (account_id, row) in store::unpublished(db, now - RELAY_AFTER_MS, RELAY_BATCH).await? {
+        let claimed_at = now_ms();
+        if !store::claim(db, &row.id, claimed_at).await? {
+            continue;
+        }
+        let id = row.id.clone();
+        let event = Event::Notification {
+            notification: row.into(),
+        };
+        match bus.publish(&Channel::Account(account_id), event).await {
+            Ok(_) => published += 1,
+            Err(err) => {
+                tracing::warn!(notification = %id, error = %err, "relaying a notification failed");
+                store::unclaim(db, &id, claimed_at).await?;
+            }
+        }
+    }
+    Ok(published)
+}
+
+/// Run [`relay`] every [`RELAY_EVERY`] for as long as the server runs.
+pub fn spawn_relay(db: Db, bus: Bus) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(RELAY_EVERY);
+        loop {
+            tick.tick().await;
+            if let Err(err) = relay(&db, &bus).await {
+                tracing::warn!(error = %err, "relaying notifications failed");
+            }
+        }
+    });
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

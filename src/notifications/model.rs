@@ -42,6 +42,8 @@ pub struct NewNotification {
     pub body: String,
     pub sender: Option<String>,
     pub upload_type: Option<String>,
+    /// The dashboard page it opens (a path such as `/my-events`).
+    pub link: Option<String>,
 }
 
 impl NewNotification {
@@ -52,6 +54,7 @@ impl NewNotification {
             body: body.into(),
             sender: Some(sender.to_owned()),
             upload_type: None,
+            link: None,
         }
     }
     pub fn upload(upload_type: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
@@ -61,6 +64,7 @@ impl NewNotification {
             body: body.into(),
             sender: None,
             upload_type: Some(upload_type.to_owned()),
+            link: None,
         }
     }
     pub fn topic(title: impl Into<String>, body: impl Into<String>) -> Self {
@@ -70,7 +74,13 @@ impl NewNotification {
             body: body.into(),
             sender: None,
             upload_type: None,
+            link: None,
         }
+    }
+    /// The page it opens when clicked.
+    pub fn linked(mut self, link: impl Into<String>) -> Self {
+        self.link = Some(link.into());
+        self
     }
 }
 
@@ -91,6 +101,12 @@ pub struct Notification {
     read: bool,
     #[schema(format = DateTime)]
     created_at: String,
+}
+
+impl Notification {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 impl From<super::store::Row> for Notification {

@@ -1,6 +1,6 @@
 //! Every query of notifications: one function per statement.
 
-use super::{Filter, Kind, NewNotification};
+use super::{Filter, Kind, NewNotification, Recipient};
 use crate::db::{Db, Exec};
 use crate::error::Result;
 use crate::paging::Paging;
@@ -22,17 +22,20 @@ pub struct Row {
     pub created_at: i64,
 }
 
+/// Store a notification, unpublished (`published_at` NULL until the bus has it): the
+/// stored row.
 #[tracing::instrument(skip_all)]
 pub async fn insert<'e>(
     db: impl Exec<'e>,
     account_id: &str,
     n: &NewNotification,
     now: i64,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO notifications (id, account_id, kind, title, body, sender, upload_type, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
+) -> Result<Row> {
+    Ok(sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO notifications \
+         (id, account_id, kind, title, body, sender, upload_type, link, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+    )))
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(account_id)
     .bind(n.kind.as_str())
@@ -40,20 +43,122 @@ pub async fn insert<'e>(
     .bind(&n.body)
     .bind(&n.sender)
     .bind(&n.upload_type)
+    .bind(&n.link)
     .bind(now)
-    .execute(db)
-    .await?;
+    .fetch_one(db)
+    .await?)
+}
+
+/// Every enabled admin and super admin: who hears of what concerns staff.
+#[tracing::instrument(skip_all)]
+pub async fn staff<'e>(db: impl Exec<'e>) -> Result<Vec<Recipient>> {
+    Ok(sqlx::query_as(
+        "SELECT id, language FROM accounts WHERE role IN ('admin', 'sa') AND enabled = 1 ORDER BY id",
+    )
+    .fetch_all(db)
+    .await?)
+}
+
+/// One account, if it exists and is enabled.
+#[tracing::instrument(skip_all)]
+pub async fn account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<Recipient>> {
+    Ok(
+        sqlx::query_as("SELECT id, language FROM accounts WHERE id = $1 AND enabled = 1")
+            .bind(account_id)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
+/// The enabled holders of a concert's unrevoked tickets.
+#[tracing::instrument(skip_all)]
+pub async fn ticket_holders<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
+    Ok(sqlx::query_as(
+        "SELECT DISTINCT a.id, a.language FROM tickets t JOIN accounts a ON a.id = t.account_id \
+         WHERE t.event_id = $1 AND t.revoked_at IS NULL AND a.enabled = 1 ORDER BY a.id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// The enabled members of the project a concert belongs to: its artist.
+#[tracing::instrument(skip_all)]
+pub async fn artists<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
+    Ok(sqlx::query_as(
+        "SELECT a.id, a.language FROM events e \
+         JOIN project_members m ON m.project_id = e.project_id \
+         JOIN accounts a ON a.id = m.account_id \
+         WHERE e.id = $1 AND a.enabled = 1 ORDER BY a.id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Mark notifications published (the bus has them); one already marked keeps its time.
+#[tracing::instrument(skip_all)]
+pub async fn mark_published(db: &Db, ids: &[String], now: i64) -> Result<()> {
+    // Bounded statements: a group-send to a sold-out concert's holders is thousands.
+    for chunk in ids.chunks(500) {
+        let list = crate::db::placeholders(chunk.len());
+        let at = chunk.len() + 1;
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE notifications SET published_at = ${at} \
+             WHERE id IN ({list}) AND published_at IS NULL"
+        )));
+        for id in chunk {
+            query = query.bind(id);
+        }
+        query.bind(now).execute(db).await?;
+    }
     Ok(())
 }
 
-/// Who hears of what concerns staff: every enabled admin and super admin.
+/// Unpublished notifications created at or before `before`, oldest first, with their
+/// accounts.
 #[tracing::instrument(skip_all)]
-pub async fn enabled_staff<'e>(db: impl Exec<'e>) -> Result<Vec<String>> {
-    let rows: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM accounts WHERE role IN ('admin', 'sa') AND enabled = 1")
-            .fetch_all(db)
-            .await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
+pub async fn unpublished(db: &Db, before: i64, limit: i64) -> Result<Vec<(String, Row)>> {
+    #[derive(sqlx::FromRow)]
+    struct WithAccount {
+        account_id: String,
+        #[sqlx(flatten)]
+        row: Row,
+    }
+    let rows: Vec<WithAccount> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT account_id, {COLUMNS} FROM notifications \
+         WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at, id LIMIT $2"
+    )))
+    .bind(before)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.account_id, r.row)).collect())
+}
+
+/// Claim an unpublished notification for this instance to publish: false when another
+/// claimed (or published) it first.
+#[tracing::instrument(skip_all)]
+pub async fn claim(db: &Db, id: &str, now: i64) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE notifications SET published_at = $2 WHERE id = $1 AND published_at IS NULL",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Give back a claim whose publishing failed, so a later round retries it.
+#[tracing::instrument(skip_all)]
+pub async fn unclaim(db: &Db, id: &str, claimed_at: i64) -> Result<()> {
+    sqlx::query("UPDATE notifications SET published_at = NULL WHERE id = $1 AND published_at = $2")
+        .bind(id)
+        .bind(claimed_at)
+        .execute(db)
+        .await?;
+    Ok(())
 }
 
 /// One page of an account's notifications, newest first.

@@ -163,6 +163,8 @@ pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
         return empty(StatusCode::NOT_FOUND);
     };
     let show = app.hub.show(&grant.event_id);
+    // An authorised request is a listener (one per ticket): "listeners now".
+    show.heard(&grant.ticket_id);
     match asset {
         Asset::Playlist => playlist(&show, HlsQuery::parse(uri.query().unwrap_or(""))).await,
         Asset::Media(file) => {

@@ -274,10 +274,20 @@ async fn open_session(
         return Err(Error::not_found(Msg::ConcertNotFound));
     }
     let started = sessions::start(&app, &user.account.id, &event).await?;
+    tell_first_listener(&app, &event, &user.account.id).await;
     Ok(Api::ok(Session {
         playlist_url: started.playlist_path,
         expires_at: iso8601(started.expires_at),
     }))
+}
+
+// --- notify
+/// The artist hears of the show's first listener (once per concert); a failure is logged,
+/// never the listener's problem.
+async fn tell_first_listener(app: &AppState, event: &events::model::EventRow, listener: &str) {
+    if let Err(err) = events::notices::listened(app, event, listener).await {
+        tracing::warn!(event = %event.id, error = %err, "telling the first listener failed");
+    }
 }
 
 /// The 403 words of the live status: "… see this".
@@ -305,7 +315,7 @@ async fn live_status(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent<SeeLiveStatus>,
 ) -> Result<Api<Status>> {
-    Ok(Api::ok(app.hub.show(&event.id).status()))
+    Ok(Api::ok(app.figures.status(&event.id).await))
 }
 
 /// End the show, for those who manage the concert: the publisher is disconnected, the

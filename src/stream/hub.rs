@@ -18,6 +18,10 @@ use super::segmenter::{MediaFile, Progress, Segmenter};
 /// A publisher that drops may come back within this time and continue the same show.
 pub const RECONNECT_GRACE: Duration = Duration::from_secs(30);
 
+/// A listener counts for this long after its last playlist or media request (players
+/// ask every part's length, ~1 s; a paused one stops asking).
+pub const LISTENER_WINDOW: Duration = Duration::from_secs(30);
+
 struct Rendered {
     version: u64,
     full: Option<Bytes>,
@@ -48,6 +52,9 @@ pub struct Show {
     /// Media files as shared bytes: every new part goes in as it is written (all the
     /// live listeners ask for it at once), older ones on their first read from disk.
     media: moka::sync::Cache<MediaFile, Bytes>,
+    /// Who listened on this instance lately: each ticket's (or pass's) session key and
+    /// its last request. A lock of its own, apart from the recording's.
+    listeners: Mutex<HashMap<String, Instant>>,
 }
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
@@ -78,6 +85,8 @@ pub struct Status {
     pub ended: bool,
     /// Segments listeners can play.
     pub segments: usize,
+    /// People listening now (a request in the last 30 seconds), on every instance.
+    pub listeners: u64,
 }
 
 impl Show {
@@ -250,7 +259,38 @@ impl Show {
             },
             ended: state.segmenter.as_ref().is_some_and(Segmenter::ended),
             segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
+            // This instance's; `live::figures` adds the other instances'.
+            listeners: self.listeners_at(Instant::now()),
         }
+    }
+
+    /// A listener (its ticket's or pass's session key) asked for the playlist or a piece:
+    /// it counts for [`LISTENER_WINDOW`]. On every request, so it allocates only for a
+    /// listener not seen yet.
+    pub fn heard(&self, holder: &str) {
+        let now = Instant::now();
+        let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        match listeners.get_mut(holder) {
+            Some(at) => *at = now,
+            None => {
+                listeners.insert(holder.to_owned(), now);
+            }
+        }
+    }
+
+    /// Listeners heard on this instance within [`LISTENER_WINDOW`] before `now`; the
+    /// others are forgotten.
+    pub fn listeners_at(&self, now: Instant) -> u64 {
+        let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        listeners.retain(|_, at| now.saturating_duration_since(*at) < LISTENER_WINDOW);
+        listeners.len() as u64
+    }
+
+    /// Whether this instance holds the show: its publisher is connected here, or its
+    /// recording is here. Such an instance publishes the show's figures.
+    pub fn held_here(&self) -> bool {
+        let state = self.lock();
+        state.publisher.is_some() || state.segmenter.is_some()
     }
 
     /// Is part `part` of segment `msn` (or the whole segment, without a part) there?
@@ -388,6 +428,7 @@ impl Hub {
                         .weigher(|_, bytes: &Bytes| u32::try_from(bytes.len()).unwrap_or(u32::MAX))
                         .max_capacity(MEDIA_CACHE_BYTES)
                         .build(),
+                    listeners: Mutex::new(HashMap::new()),
                 })
             })
             .clone()
@@ -435,5 +476,34 @@ impl Hub {
             .values()
             .cloned()
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listener_counts_once_until_it_has_been_quiet_for_the_window() {
+        let root = tempfile::tempdir().unwrap();
+        let show = Hub::new(root.path().to_owned()).show("event-1");
+        let start = Instant::now();
+        show.heard("ticket-1");
+        show.heard("ticket-2");
+        show.heard("ticket-1");
+        assert_eq!(show.listeners_at(start), 2, "one per ticket, however often");
+        assert_eq!(show.listeners_at(start + LISTENER_WINDOW / 2), 2);
+        assert_eq!(
+            show.listeners_at(start + LISTENER_WINDOW + Duration::from_secs(1)),
+            0,
+            "quiet for the window: gone"
+        );
+        show.heard("ticket-2");
+        assert_eq!(
+            show.listeners_at(Instant::now()),
+            1,
+            "and back when it asks again"
+        );
+        assert!(!show.held_here(), "no publisher, no recording here");
     }
 }

@@ -15,6 +15,7 @@ use super::hub::{Claim, RECONNECT_GRACE, Show};
 use super::transcode::{Output, Target, Transcoder};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
+use crate::events::notices;
 use crate::events::store as events_store;
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -227,6 +228,9 @@ pub async fn admit(
     )
     .await;
     tracing::info!(event = %event_id, ?format, "publisher connected");
+    if let Err(err) = notices::went_live(app, &event).await {
+        tracing::warn!(event = %event_id, error = %err, "telling that a show went live failed");
+    }
     Ok(Publisher {
         show,
         id,
@@ -335,6 +339,11 @@ where
     }
     show.release(id);
     tracing::info!(event = %show.event_id, ?outcome, "publisher disconnected");
+    if outcome != Outcome::Ended
+        && let Err(err) = notices::dropped(app, &show.event_id, RECONNECT_GRACE.as_secs()).await
+    {
+        tracing::warn!(event = %show.event_id, error = %err, "telling that a show dropped failed");
+    }
     // If nobody comes back within the grace period, the show ends.
     let app = app.clone();
     tokio::spawn(async move {
@@ -351,13 +360,9 @@ pub async fn finish(app: &AppState, show: &Show) {
     if let Err(err) = show.end() {
         tracing::error!(event = %show.event_id, error = %err, "ending the show failed");
     }
-    let _ = events_store::set_status(
-        &app.db,
-        &show.event_id,
-        &[EventStatus::Published, EventStatus::Live],
-        EventStatus::Ended,
-    )
-    .await;
+    if let Err(err) = notices::end(app, &show.event_id).await {
+        tracing::error!(event = %show.event_id, error = %err, "marking the concert ended failed");
+    }
 }
 
 /// Delete recordings whose retention is over (by default when the 24-hour listening

@@ -98,7 +98,7 @@ async fn the_notifications_page_filters_read_and_unread_and_counts_all_unread() 
     let tokens = app.sign_in(&fan.login).await;
     for i in 0..25 {
         notify(
-            app.db(),
+            &app.state,
             &fan.id,
             &NewNotification::topic(format!("Note {i}"), "body"),
         )

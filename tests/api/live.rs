@@ -73,7 +73,7 @@ async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, Strin
 
 /// Two seconds of audio recorded for `event` straight into the server's hub, without an
 /// encoder or real-time pacing: enough for its playlist to exist.
-fn a_recorded_show(app: &TestApp, event: &str) {
+pub(crate) fn a_recorded_show(app: &TestApp, event: &str) {
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
     let show = app.state.hub.show(event);

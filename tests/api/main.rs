@@ -12,7 +12,11 @@ mod go_live;
 mod helpers;
 mod languages;
 mod live;
+// --- livefigures
+mod live_figures;
 mod mfa;
+// --- notify
+mod notifications;
 mod openapi;
 mod payments;
 mod projects;

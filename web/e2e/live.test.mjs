@@ -252,4 +252,45 @@ describe('Encore live audio', () => {
     await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });
     await finish(staff);
   });
+
+  test('live socket: a ticket holder is told "live now" and the card turns live without a reload; the artist sees them listen', async () => {
+    const title = 'Doors at Nine';
+    const concert = await createConcert(title, { buy: true, startsAt: new Date(Date.now() + 10 * 60_000) });
+    const holder = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
+    await signInAs(holder.page, ACCOUNTS.fan);
+    await holder.page.goto(`${suite.server.url}/my-events`);
+    const card = ticket(holder.page, title);
+    await card.getByTestId('countdown').waitFor();
+    await holder.page.getByTestId('live-indicator').and(holder.page.locator('[data-phase="live"]')).waitFor();
+    await holder.page.evaluate(() => {
+      window.encoreSamePage = true;
+    });
+
+    const staff = await browser({ width: 1280, height: 900, args: MIC_ARGS });
+    const { page } = staff;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: title }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const panel = page.locator('[data-testid="live-panel"][data-feed="socket"]');
+    await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
+    await panel.getByTestId('go-live-start').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
+    // Pushed on the concert's channel: the panel does not poll while the socket follows it.
+    await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
+
+    // The holder: a toast, and the card live, on the same page.
+    await holder.page.getByTestId('live-toast').filter({ hasText: title }).waitFor({ timeout: 15_000 });
+    await card.getByText('Live now: tune in!').waitFor();
+    assert.equal(await holder.page.evaluate(() => window.encoreSamePage), true, 'the page was not reloaded');
+    await screenshot(holder.page, 'dark-live-now-toast');
+
+    // They listen: the artist's panel counts them.
+    await card.getByTestId('player-listen').click();
+    await panel.locator('[data-testid="live-listeners"][data-count="1"]').waitFor({ timeout: 20_000 });
+    await panel.getByTestId('go-live-stop').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
+    await waitUntil(async () => !(await liveStatus(concert)).publisherConnected, { message: 'the publisher to leave' });
+    await finish(staff);
+    await finish(holder, [STREAM_ANSWERS]);
+  });
 });

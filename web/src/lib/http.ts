@@ -56,6 +56,12 @@ export function setAuthErrorHandlers(handlers: Pick<AuthHooks, 'onUnauthorized' 
   hooks.onForbidden = handlers.onForbidden;
 }
 
+/** The session ended outside an HTTP call (the live socket's 4403): the same sign-out path
+ * as a 401. */
+export function reportSessionEnded(): void {
+  hooks.onUnauthorized();
+}
+
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   if (!query) return path;
   const params = new URLSearchParams();

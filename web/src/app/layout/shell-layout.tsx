@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { meQueryOptions } from '../../features/auth/queries';
+import { LiveProvider } from '../../features/live/socket-provider';
+import { LiveNotifications } from '../../features/notifications/components/live-notifications';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
 import { PageLoader } from '../providers';
@@ -15,7 +17,8 @@ import { SidebarMenu } from './sidebar-menu';
 import { TopBar } from './top-bar';
 
 /** The signed-in shell: navbar, sidebar (280 px, full width on mobile, collapsed on md
- * and below) or top-bar menu, breadcrumbs and the page. */
+ * and below) or top-bar menu, breadcrumbs and the page; the tab's live socket while it is
+ * shown. */
 export function ShellLayout(): ReactNode {
   const { data: user } = useSuspenseQuery(meQueryOptions());
   const layout = useNavigationLayout();
@@ -24,37 +27,40 @@ export function ShellLayout(): ReactNode {
   const [desktopOpened, desktop] = useDisclosure(true);
   const sideNav = layout === 'side';
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{
-        width: SIDEBAR_WIDTH,
-        // Collapses on the shell's md range and below (< lg, 1024 px); full width there.
-        breakpoint: `${String(SHELL_BREAKPOINTS.lg / 16)}em`,
-        collapsed: { mobile: !mobileOpened, desktop: !sideNav || !desktopOpened },
-      }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <TopBar
-          user={user}
-          menu={menu}
-          layout={layout}
-          mobileOpened={mobileOpened}
-          desktopOpened={desktopOpened}
-          onToggleMobile={mobile.toggle}
-          onToggleDesktop={desktop.toggle}
-        />
-      </AppShell.Header>
-      <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>
-        <SidebarMenu role={user.role} context={menu} onNavigate={mobile.close} />
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <AppBreadcrumbs />
-        {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
-      </AppShell.Main>
-    </AppShell>
+    <LiveProvider accountId={user.id}>
+      <LiveNotifications />
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{
+          width: SIDEBAR_WIDTH,
+          // Collapses on the shell's md range and below (< lg, 1024 px); full width there.
+          breakpoint: `${String(SHELL_BREAKPOINTS.lg / 16)}em`,
+          collapsed: { mobile: !mobileOpened, desktop: !sideNav || !desktopOpened },
+        }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <TopBar
+            user={user}
+            menu={menu}
+            layout={layout}
+            mobileOpened={mobileOpened}
+            desktopOpened={desktopOpened}
+            onToggleMobile={mobile.toggle}
+            onToggleDesktop={desktop.toggle}
+          />
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>
+          <SidebarMenu role={user.role} context={menu} onNavigate={mobile.close} />
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <AppBreadcrumbs />
+          {user.emailVerified ? null : <VerifyEmailBanner email={user.email} />}
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </AppShell.Main>
+      </AppShell>
+    </LiveProvider>
   );
 }

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import type { User } from '../../features/users/model';
 import type { MenuContext } from '../access';
 import { CartButton } from '../../features/cart/components/cart-button';
+import { SocketIndicator } from '../../features/live/components/socket-indicator';
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu';
 import { ProfileMenu } from './profile-menu';
 import { TopMenu } from './top-menu';
@@ -20,7 +21,7 @@ interface TopBarProps {
   onToggleDesktop: () => void;
 }
 
-/** The navbar: burger, logo → home, (top layout: menu), notifications, cart, profile. */
+/** The navbar: burger, logo → home, (top layout: menu), live indicator, notifications, cart, profile. */
 export function TopBar(props: TopBarProps): ReactNode {
   const { t } = useTranslation();
   const { user, layout } = props;
@@ -46,6 +47,7 @@ export function TopBar(props: TopBarProps): ReactNode {
         ) : null}
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <SocketIndicator />
         <NotificationsMenu />
         <CartButton />
         <ProfileMenu user={user} />

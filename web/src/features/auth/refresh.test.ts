@@ -1,5 +1,5 @@
 import { getCookie, setCookie } from '../../lib/cookies';
-import { COOKIE, clearSession, getValidAccessToken, installRefresher, storeTokens } from './session';
+import { COOKIE, clearSession, getValidAccessToken, installRefresher, onSessionChange, storeTokens } from './session';
 
 const jwt = (exp: number): string => `h.${btoa(JSON.stringify({ exp })).replace(/=+$/, '')}.s`;
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -61,5 +61,26 @@ describe('access token refresh', () => {
     expect(await getValidAccessToken()).toBeNull();
     expect(getCookie(COOKIE.accessToken)).toBeNull();
     expect(getCookie(COOKIE.signedIn)).toBeNull();
+  });
+
+  it('refreshes a token the server refused even with time left, once another tab has not already', async () => {
+    const refused = jwt(now() + 900);
+    const fresh = jwt(now() + 901);
+    const refresher = vi.fn().mockResolvedValue({ access_token: fresh });
+    installRefresher(refresher);
+    serverSignedIn();
+    storeTokens({ access_token: refused });
+    expect(await getValidAccessToken(refused)).toBe(fresh);
+    expect(await getValidAccessToken(refused)).toBe(fresh);
+    expect(refresher).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells the session listeners when tokens are stored', () => {
+    const listener = vi.fn();
+    const off = onSessionChange(listener);
+    storeTokens({ access_token: jwt(now() + 900) });
+    off();
+    storeTokens({ access_token: jwt(now() + 901) });
+    expect(listener).toHaveBeenCalledTimes(1);
   });
 });

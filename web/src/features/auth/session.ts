@@ -54,15 +54,17 @@ export function getAuthStatus(): AuthStatus {
   return snapshot;
 }
 
+/** Calls `listener` after every change of the session's pieces (tokens stored, session
+ * cleared); returns the unsubscribe. The live socket re-authenticates on it. */
+export function onSessionChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
 export function useAuthStatus(): AuthStatus {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    getAuthStatus,
-    getAuthStatus,
-  );
+  return useSyncExternalStore(onSessionChange, getAuthStatus, getAuthStatus);
 }
 
 export function setHasAuthenticators(value: boolean): void {
@@ -149,15 +151,18 @@ export function installRefresher(fn: Refresher): void {
   setTokenProvider(getValidAccessToken);
 }
 
-export async function getValidAccessToken(): Promise<string | null> {
+/** A token good for a while yet, refreshed first when it is about to expire, or when it is
+ * `replacing` (a token the server refused: the live socket's 4401). */
+export async function getValidAccessToken(replacing?: string): Promise<string | null> {
+  const stale = (token: string | null): boolean => needsRefresh(token, Date.now() / 1000) || (replacing !== undefined && token === replacing);
   const access = getAccessTokenCookie();
-  if (!needsRefresh(access, Date.now() / 1000)) return access;
+  if (!stale(access)) return access;
   if (!hasRefreshCookie() || !refresher) return access;
   const run = refresher;
   inflight ??= withRefreshLock(async () => {
     // Another tab may have refreshed while this one waited for the lock: the cookies are shared.
     const current = getAccessTokenCookie();
-    if (!needsRefresh(current, Date.now() / 1000)) return current;
+    if (!stale(current)) return current;
     if (!hasRefreshCookie()) return current;
     try {
       const tokens = await run();

@@ -40,6 +40,9 @@ describe('access state', () => {
   it('is live while the server says so, even past the expected end', () => {
     expect(accessState({ ...e, status: 'live' }, START + 3 * HOUR)).toBe('live');
   });
+  it('is live before the start once the server says so (the artist started early), as the server rules', () => {
+    expect(accessState({ ...e, status: 'live' }, START - 10 * 60_000)).toBe('live');
+  });
   it('offers the replay until start + 24 h, then expires', () => {
     expect(accessState(e, START + 2 * HOUR)).toBe('replay');
     expect(accessState({ ...e, status: 'ended' }, START + 30 * 60_000)).toBe('replay');

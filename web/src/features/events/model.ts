@@ -34,10 +34,11 @@ export function accessState(
   if (event.status === 'cancelled') return 'cancelled';
   const start = Date.parse(event.startsAt);
   const until = event.accessUntil ? Date.parse(event.accessUntil) : start + ACCESS_WINDOW_MS;
-  if (now < start) return 'upcoming';
   if (now >= until) return 'expired';
+  // The server's word first, as its access rules do: a show that started early is live.
   if (event.status === 'live') return 'live';
   if (event.status === 'ended') return 'replay';
+  if (now < start) return 'upcoming';
   const end = start + (event.durationMinutes ?? 120) * 60_000;
   return now < end ? 'live' : 'replay';
 }
@@ -102,7 +103,9 @@ export function toMinorUnits(major: number, digits: number): number {
 export type StreamKeyInfo = Schema<'StreamKey'>;
 
 /** GET /events/{id}/live and POST /events/{id}/end. */
-export type LiveStatus = Schema<'LiveStatus'>;
+/** `listeners`: people listening now, in the document once the server counts them (the
+ * panel shows it when the answer has it). */
+export type LiveStatus = Schema<'LiveStatus'> & { listeners?: number };
 
 /** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
 export function icecastSourceUrl(encoderUrl: string, key: string): string {

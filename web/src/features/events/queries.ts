@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
 import { MY_EVENTS_PAGE_SIZE } from './model';
 import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMyEvents } from './api';
@@ -14,7 +15,8 @@ export const eventKeys = {
   live: (id: string) => ['events', 'live', id] as const,
 };
 
-/** How often the manage-events live panel asks for the show's status. */
+/** How often the manage-events live panel asks for the show's status while the live socket
+ * does not bring it. */
 export const LIVE_STATUS_POLL_MS = 2000;
 
 export const eventListQueryOptions = (query: EventListQuery) =>
@@ -30,9 +32,17 @@ export const eventSalesQueryOptions = (id: string) =>
 export const streamKeyQueryOptions = (id: string) =>
   queryOptions({ queryKey: eventKeys.streamKey(id), queryFn: () => getStreamKey(id), staleTime: Infinity });
 
-export const liveStatusQueryOptions = (id: string) =>
-  queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: LIVE_STATUS_POLL_MS });
+/** `pushed`: the live socket follows the concert's channel, so no polling. */
+export const liveStatusQueryOptions = (id: string, pushed = false) =>
+  queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: pushed ? false : LIVE_STATUS_POLL_MS });
 
 /** My events, a page at a time (GET /events/mine). */
 export const myEventsQueryOptions = (page = 1, pageSize = MY_EVENTS_PAGE_SIZE) =>
   queryOptions({ queryKey: eventKeys.mine(page, pageSize), queryFn: () => listMyEvents(page, pageSize), placeholderData: keepPreviousData });
+
+/** Refetches what shows concerts' states (lists, my concerts, one concert): a concert went
+ * live, ended or was cancelled. */
+export function refreshConcertStates(client: QueryClient): Promise<void> {
+  const shown = new Set<unknown>(['list', 'mine', 'manage', 'detail']);
+  return client.invalidateQueries({ predicate: ({ queryKey }) => queryKey[0] === eventKeys.all[0] && shown.has(queryKey[1]) });
+}

@@ -10,12 +10,16 @@ export const notificationKeys = {
 /** Notifications per page on the notifications page (the menu shows the ten newest). */
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
-/** Loaded over HTTP for now (a later step pushes them over the WebSocket). */
-export const notificationsQueryOptions = (page = 1, pageSize = 10, filter: NotificationFilter = 'all') =>
+/** How often the lists are refetched while the live socket does not bring new ones. */
+export const NOTIFICATIONS_POLL_MS = 60_000;
+
+/** Loaded over HTTP; while the socket is `live` it keeps them up to date (live.ts) instead
+ * of polling. */
+export const notificationsQueryOptions = (page = 1, pageSize = 10, filter: NotificationFilter = 'all', live = false) =>
   queryOptions({
     queryKey: notificationKeys.list(page, pageSize, filter),
     queryFn: () => listNotifications(page, pageSize, filter),
-    refetchInterval: 60_000,
+    refetchInterval: live ? false : NOTIFICATIONS_POLL_MS,
     staleTime: 30_000,
     placeholderData: keepPreviousData,
   });

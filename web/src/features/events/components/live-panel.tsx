@@ -5,6 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
+import { eventChannel } from '../../live/socket-protocol';
+import { useLiveChannel } from '../../live/socket-provider';
 import { formatClock } from '../../player/model';
 import { goLive } from '../go-live';
 import type { GoLiveSession, GoLiveState } from '../go-live';
@@ -53,6 +55,11 @@ function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
         <Text size="sm">{t('manage.live.connected', { time: clock(status.connectedSeconds) })}</Text>
         <Text size="sm">{t('manage.live.bitrate', { kbps: Math.round(status.bitrateKbps) })}</Text>
         <Text size="sm">{t('manage.live.segments', { count: status.segments })}</Text>
+        {status.listeners === undefined ? null : (
+          <Text size="sm" data-testid="live-listeners" data-count={status.listeners}>
+            {t('manage.live.listeners', { count: status.listeners })}
+          </Text>
+        )}
       </SimpleGrid>
     </Stack>
   );
@@ -167,7 +174,12 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   const { t } = useTranslation('events');
   const queryClient = useQueryClient();
   const key = useQuery(streamKeyQueryOptions(eventId));
-  const live = useQuery(liveStatusQueryOptions(eventId));
+  // The live socket pushes the figures while it follows the concert; else they are polled.
+  const pushed = useLiveChannel(eventChannel(eventId), (message) => {
+    if (message.type === 'live_status') queryClient.setQueryData<LiveStatus>(eventKeys.live(eventId), message.status);
+    else if (message.type === 'subscribed' && !message.recovered) void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
+  });
+  const live = useQuery(liveStatusQueryOptions(eventId, pushed));
   // The key answered by a rotation, shown this once: the server keeps only its hash.
   const [newKey, setNewKey] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
@@ -181,7 +193,7 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   const ended = live.data?.ended ?? false;
 
   return (
-    <Card withBorder data-testid="live-panel">
+    <Card withBorder data-testid="live-panel" data-feed={pushed ? 'socket' : 'polling'}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Text fw={700}>{t('manage.live.title')}</Text>

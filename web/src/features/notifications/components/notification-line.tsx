@@ -2,14 +2,27 @@ import { Badge, Group, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/c
 import { IconFileZip, IconMessage, IconMessages } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
 import type { AppNotification } from '../api';
 
 const TYPE_ICON = { message: IconMessage, upload: IconFileZip, topic: IconMessages } as const;
 
-/** One notification; clicking an unread one marks it as read. */
-export function NotificationLine({ item, onRead, full = false }: { item: AppNotification; onRead: (id: string) => void; full?: boolean }): ReactNode {
+/** One notification; clicking it marks it as read and opens its page, when it has one
+ * (`onOpened` then, e.g. to close the menu). */
+export function NotificationLine({
+  item,
+  onRead,
+  onOpened,
+  full = false,
+}: {
+  item: AppNotification;
+  onRead: (id: string) => void;
+  onOpened?: () => void;
+  full?: boolean;
+}): ReactNode {
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const Icon = TYPE_ICON[item.type];
   const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   const subtitle =
@@ -22,6 +35,10 @@ export function NotificationLine({ item, onRead, full = false }: { item: AppNoti
     <UnstyledButton
       onClick={() => {
         if (!item.read) onRead(item.id);
+        if (item.link) {
+          void navigate(item.link);
+          onOpened?.();
+        }
       }}
       p="xs"
       style={{ borderRadius: 8, opacity: item.read ? 0.65 : 1 }}

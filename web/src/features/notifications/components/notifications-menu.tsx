@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useLiveConnection } from '../../live/socket-provider';
 import { useNotificationMutations } from '../mutations';
 import { notificationsQueryOptions } from '../queries';
 import { NotificationLine } from './notification-line';
@@ -13,7 +14,8 @@ import { NotificationLine } from './notification-line';
 export function NotificationsMenu(): ReactNode {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
-  const { data, isError } = useQuery(notificationsQueryOptions());
+  const live = useLiveConnection() === 'live';
+  const { data, isError } = useQuery(notificationsQueryOptions(1, 10, 'all', live));
   const { markOne, markAll } = useNotificationMutations();
   const unread = data?.unread ?? 0;
   const items = data?.items ?? [];
@@ -65,6 +67,9 @@ export function NotificationsMenu(): ReactNode {
                   item={item}
                   onRead={(id) => {
                     markOne.mutate(id);
+                  }}
+                  onOpened={() => {
+                    setOpened(false);
                   }}
                 />
               ))}

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useLiveConnection } from '../../live/socket-provider';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import type { NotificationFilter } from '../api';
@@ -24,7 +25,8 @@ export function NotificationsPage(): ReactNode {
   const go = (next: NotificationListParams): void => {
     setSearch(listParamsQuery(next));
   };
-  const list = useQuery(notificationsQueryOptions(place.page, NOTIFICATIONS_PAGE_SIZE, place.filter));
+  const live = useLiveConnection() === 'live';
+  const list = useQuery(notificationsQueryOptions(place.page, NOTIFICATIONS_PAGE_SIZE, place.filter, live));
   const { markOne, markAll } = useNotificationMutations();
   const pages = list.data ? pageCount(list.data.total, list.data.pageSize) : 1;
   const unread = list.data?.unread ?? 0;

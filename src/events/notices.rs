@@ -1,0 +1,160 @@
+//! What a concert's people are told as it happens (issue 13): its ticket holders 15
+//! minutes before the start, when it goes live and when it ends; its artist at the first
+//! listener; the staff when it goes live or loses its encoder. Each notice is stored in
+//! the transaction of its cause (a status change, a once-per-concert claim) and published
+//! after the commit; the staff's Live page gets the activity beside it.
+
+use super::model::{EventRow, EventStatus};
+use super::store::{self, Once};
+use crate::db::{iso8601, now_ms};
+use crate::error::Result;
+use crate::i18n::Msg;
+use crate::live::activity::Activity;
+use crate::notifications::{self, Notice, Outbox};
+use crate::state::AppState;
+
+/// How long before its start a concert's holders are reminded.
+pub const REMINDER_LEAD_MS: i64 = 15 * 60_000;
+
+/// Where a ticket holder listens; where staff watch shows.
+const HOLDER_PAGE: &str = "/my-events";
+const STAFF_LIVE_PAGE: &str = "/live";
+
+/// Remind the holders of every concert starting within [`REMINDER_LEAD_MS`], once per
+/// concert across instances. Answers how many concerts were reminded.
+pub async fn remind_starting_soon(app: &AppState) -> Result<usize> {
+    let now = now_ms();
+    let mut reminded = 0;
+    for event in store::due_for_reminder(&app.db, now, REMINDER_LEAD_MS).await? {
+        let mut tx = app.db.begin().await?;
+        if !store::claim_once(&mut *tx, &event.id, Once::Reminder, now).await? {
+            continue;
+        }
+        let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
+        let soon = Notice::new(
+            Msg::NoticeStartingSoonTitle.with("title", event.title.as_str()),
+            Msg::NoticeStartingSoonBody.with("artist", event.artist_name.as_str()),
+            HOLDER_PAGE,
+        );
+        let mut outbox = Outbox::default();
+        outbox.tell(&mut tx, &holders, &soon).await?;
+        tx.commit().await?;
+        outbox.publish(&app.db, &app.bus).await;
+        reminded += 1;
+    }
+    Ok(reminded)
+}
+
+/// A publisher connected: the staff hear of it every time; the holders the first time
+/// only (claimed once per concert).
+pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
+    let title = Msg::NoticeLiveNowTitle.with("title", event.title.as_str());
+    let mut tx = app.db.begin().await?;
+    let mut outbox = Outbox::default();
+    if store::claim_once(&mut *tx, &event.id, Once::LiveNow, now_ms()).await? {
+        let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
+        let live = Notice::new(
+            title.clone(),
+            Msg::NoticeLiveNowBody.with("artist", event.artist_name.as_str()),
+            HOLDER_PAGE,
+        );
+        outbox.tell(&mut tx, &holders, &live).await?;
+    }
+    let connected = Notice::new(
+        title,
+        Msg::NoticeShowLiveBody.with("artist", event.artist_name.as_str()),
+        STAFF_LIVE_PAGE,
+    );
+    outbox.tell_staff(&mut tx, &connected).await?;
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::show_live(event).publish(&app.bus).await;
+    Ok(())
+}
+
+/// The publisher went away: if the show was live (not ended), the staff hear it lost
+/// its encoder.
+pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Result<()> {
+    let Some(event) = store::by_id(&app.db, event_id).await? else {
+        return Ok(());
+    };
+    if event.status != EventStatus::Live {
+        return Ok(());
+    }
+    let mut tx = app.db.begin().await?;
+    let lost = Notice::new(
+        Msg::NoticeShowDroppedTitle.with("title", event.title.as_str()),
+        Msg::NoticeShowDroppedBody.with("seconds", grace_seconds),
+        STAFF_LIVE_PAGE,
+    );
+    let mut outbox = Outbox::default();
+    outbox.tell_staff(&mut tx, &lost).await?;
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::show_dropped(&event).publish(&app.bus).await;
+    Ok(())
+}
+
+/// End a concert (`published` or `live` → `ended`). A show that was live tells its
+/// holders, in the same transaction, until when the replay is theirs.
+pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
+    let Some(event) = store::by_id(&app.db, event_id).await? else {
+        return Ok(());
+    };
+    let mut tx = app.db.begin().await?;
+    let mut outbox = Outbox::default();
+    if store::set_status(&mut *tx, event_id, &[EventStatus::Live], EventStatus::Ended).await? {
+        let holders = notifications::store::ticket_holders(&mut *tx, event_id).await?;
+        let ended = Notice::new(
+            Msg::NoticeEndedTitle.with("title", event.title.as_str()),
+            Msg::NoticeEndedBody.with("until", minutes(event.access_until())),
+            HOLDER_PAGE,
+        );
+        outbox.tell(&mut tx, &holders, &ended).await?;
+    } else if !store::set_status(
+        &mut *tx,
+        event_id,
+        &[EventStatus::Published],
+        EventStatus::Ended,
+    )
+    .await?
+    {
+        // Ended or cancelled already.
+        return Ok(());
+    }
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Activity::show_ended(&event).publish(&app.bus).await;
+    Ok(())
+}
+
+/// Someone opened a listening session: the first one (not the artist's own) tells the
+/// artist, once per concert.
+pub async fn listened(app: &AppState, event: &EventRow, listener: &str) -> Result<()> {
+    let mut tx = app.db.begin().await?;
+    let artists = notifications::store::artists(&mut *tx, &event.id).await?;
+    if artists.iter().any(|a| a.id == listener)
+        || !store::claim_once(&mut *tx, &event.id, Once::FirstListener, now_ms()).await?
+    {
+        return Ok(());
+    }
+    let first = Notice::new(
+        Msg::NoticeFirstListenerTitle.with("title", event.title.as_str()),
+        Msg::NoticeFirstListenerBody,
+        "/manage-events",
+    );
+    let mut outbox = Outbox::default();
+    outbox.tell(&mut tx, &artists, &first).await?;
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
+    Ok(())
+}
+
+/// `2025-06-01 21:00` (UTC): a time to the minute, the same in every language.
+fn minutes(ms: i64) -> String {
+    let iso = iso8601(ms);
+    match (iso.get(..10), iso.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time}"),
+        _ => iso,
+    }
+}

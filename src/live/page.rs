@@ -1,0 +1,108 @@
+//! The staff Live page's data, `GET /api/v1/live`: the concerts live now with their
+//! figures, and the staff channel's recent activity with the position the page then
+//! follows on the WebSocket.
+
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::activity::Activity;
+use super::figures::Sample;
+use crate::auth::extract::Staff;
+use crate::bus::{Channel, Event};
+use crate::db::iso8601;
+use crate::envelope::{Api, Envelope};
+use crate::error::{Error, Result};
+use crate::state::AppState;
+use crate::stream::hub::Status;
+
+/// A concert live now.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct LiveConcert {
+    event_id: String,
+    title: String,
+    artist_name: String,
+    project_id: String,
+    project_name: String,
+    #[schema(format = DateTime)]
+    starts_at: String,
+    /// Its figures, listeners from every instance; `publisherConnected` says whether an
+    /// encoder or a browser is publishing.
+    status: Status,
+    /// Listeners every 10 seconds over the last 30 minutes, oldest first.
+    listeners_over_time: Vec<Sample>,
+}
+
+/// One message the staff channel still holds.
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct RecentActivity {
+    /// Its offset on the `staff` channel.
+    offset: u64,
+    activity: Activity,
+}
+
+/// Where the page follows the `staff` channel from (a `since` for the WebSocket).
+#[derive(Debug, Serialize, ToSchema)]
+pub(super) struct ChannelPosition {
+    offset: u64,
+    epoch: String,
+}
+
+/// What the Live page starts from.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct LiveNow {
+    /// Earliest start first.
+    concerts: Vec<LiveConcert>,
+    /// The staff activity of the last few minutes, oldest first.
+    recent_activity: Vec<RecentActivity>,
+    /// The `staff` channel's position after `recentActivity`.
+    position: ChannelPosition,
+}
+
+/// The concerts live now with their figures, and the recent staff activity, for admins
+/// and super admins. The page then follows the `staff` channel on the WebSocket with
+/// `since` = `position`, and each concert's `event:<id>` channel.
+#[utoipa::path(get, path = "/live", tag = "live", security(("bearer" = [])),
+    responses((status = 200, description = "What is live now.", body = Envelope<LiveNow>)))]
+pub(super) async fn live_now(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<LiveNow>> {
+    let rows = crate::events::store::live_now(&app.db).await?;
+    let mut concerts = Vec::with_capacity(rows.len());
+    for row in rows {
+        let view = app.figures.view(&row.event.id).await;
+        concerts.push(LiveConcert {
+            event_id: row.event.id,
+            title: row.event.title,
+            artist_name: row.event.artist_name,
+            project_id: row.event.project_id,
+            project_name: row.project_name,
+            starts_at: iso8601(row.event.starts_at),
+            status: view.status,
+            listeners_over_time: view.series,
+        });
+    }
+    let (messages, position) = app
+        .bus
+        .recent(&Channel::Staff)
+        .await
+        .map_err(|err| Error::internal(format!("reading the staff channel: {err}")))?;
+    let recent_activity = messages
+        .into_iter()
+        .filter_map(|delivery| match delivery.event {
+            Event::Activity { activity } => Some(RecentActivity {
+                offset: delivery.offset,
+                activity,
+            }),
+            _ => None,
+        })
+        .collect();
+    Ok(Api::ok(LiveNow {
+        concerts,
+        recent_activity,
+        position: ChannelPosition {
+            offset: position.offset,
+            epoch: position.epoch,
+        },
+    }))
+}

@@ -1,0 +1,531 @@
+//! The notifications people expect (issue 13): stored in the transaction of their cause,
+//! in the recipient's language, with the page they open, then published on the bus
+//! (`account:<id>`; staff activity on `staff`); the relay publishes what was left behind.
+
+use std::time::Duration;
+
+use encore::accounts::model::{AccountRow, Role};
+use encore::bus::{Channel, Event, Received, Subscription};
+use encore::events::notices;
+use encore::events::store as events;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{CARD_DECLINED, CARD_OK, HOUR_MS, TestApp, concert, spawn_app};
+
+/// The next message on a subscription, as JSON (`type`, and the event's fields).
+async fn next(subscription: &mut Subscription) -> Value {
+    let received = tokio::time::timeout(Duration::from_secs(10), subscription.recv())
+        .await
+        .expect("a message within 10 s")
+        .expect("the bus is there");
+    let Received::Message(delivery) = received else {
+        panic!("a message, not {received:?}")
+    };
+    serde_json::to_value(&delivery.event).unwrap()
+}
+
+/// Nothing more arrives on a subscription for a moment.
+async fn nothing_more(subscription: &mut Subscription) {
+    let more = tokio::time::timeout(Duration::from_millis(300), subscription.recv()).await;
+    assert!(more.is_err(), "unexpected {more:?}");
+}
+
+/// The next notification published for an account.
+async fn next_notification(subscription: &mut Subscription) -> Value {
+    let message = next(subscription).await;
+    assert_eq!(message["type"], "notification", "{message}");
+    message["notification"].clone()
+}
+
+fn follow(app: &TestApp, account: &AccountRow) -> Subscription {
+    app.state
+        .bus
+        .subscribe(&Channel::Account(account.id.clone()))
+}
+
+async fn set_language(app: &TestApp, account: &AccountRow, code: &str) {
+    sqlx::query("UPDATE accounts SET language = $1 WHERE id = $2")
+        .bind(code)
+        .bind(&account.id)
+        .execute(app.db())
+        .await
+        .unwrap();
+}
+
+/// The stored notifications of an account, newest first, over HTTP.
+async fn listed(app: &TestApp, account: &AccountRow) -> Vec<Value> {
+    let token = app.session(account).await;
+    let (status, page) = app.get("/api/v1/notifications", Some(&token)).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["payload"]["items"].as_array().unwrap().clone()
+}
+
+/// How many stored notifications are not published yet.
+async fn unpublished(app: &TestApp) -> i64 {
+    let (n,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM notifications WHERE published_at IS NULL")
+            .fetch_one(app.db())
+            .await
+            .unwrap();
+    n
+}
+
+/// A member of the concert's project: its artist.
+async fn artist_of(app: &TestApp, event: &str) -> AccountRow {
+    let project = events::by_id(app.db(), event)
+        .await
+        .unwrap()
+        .unwrap()
+        .project_id;
+    let artist = app.account("artist@example.com", Role::User).await;
+    let change = encore::projects::store::add_member(app.db(), &project, &artist.id)
+        .await
+        .unwrap();
+    app.state.publish(change);
+    artist
+}
+
+/// A fan with a paid ticket to `event`: the fan.
+async fn holder(app: &TestApp, event: &str) -> AccountRow {
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&token, event, CARD_OK).await.0, StatusCode::OK);
+    fan
+}
+
+#[tokio::test]
+async fn a_sale_stores_and_publishes_the_buyers_the_artists_and_the_staffs_notifications() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let artist = artist_of(&app, &event).await;
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    let (mut to_fan, mut to_artist, mut to_admin) = (
+        follow(&app, &fan),
+        follow(&app, &artist),
+        follow(&app, &admin),
+    );
+    let (status, paid) = app.buy(&token, &event, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+    let order = paid["payload"]["order"].as_str().unwrap();
+
+    let mine = next_notification(&mut to_fan).await;
+    assert_eq!(mine["title"], "Order confirmed");
+    assert_eq!(mine["link"], "/my-events");
+    let sold = next_notification(&mut to_artist).await;
+    assert_eq!(
+        sold["title"],
+        "A ticket sold for The Testers — Live at the Roundhouse"
+    );
+    assert_eq!(sold["link"], "/manage-events");
+    let sale = next_notification(&mut to_admin).await;
+    let total = encore::commerce::money::format(2000, "EUR");
+    assert_eq!(sale["title"], format!("New sale: {total}"), "{sale}");
+    assert_eq!(sale["link"], format!("/payments/orders/{order}"));
+    // What was published is what is stored, and it is marked published.
+    assert_eq!(listed(&app, &fan).await[0], mine);
+    assert_eq!(listed(&app, &admin).await[0], sale);
+    assert_eq!(unpublished(&app).await, 0);
+}
+
+#[tokio::test]
+async fn a_sale_is_staff_activity_with_its_concert_and_amount() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&token, &event, CARD_OK).await.0, StatusCode::OK);
+    let message = next(&mut staff).await;
+    assert_eq!(message["type"], "activity");
+    let activity = &message["activity"];
+    assert_eq!(activity["kind"], "sale");
+    assert_eq!(activity["eventId"], event.as_str());
+    assert_eq!(activity["accountId"], fan.id.as_str());
+    assert_eq!(activity["amount"], 2000);
+    assert_eq!(activity["currency"], "EUR");
+}
+
+#[tokio::test]
+async fn each_notification_is_written_in_its_recipients_saved_language() {
+    let app = spawn_app().await;
+    let spanish = app.account("admin@example.com", Role::Admin).await;
+    let persian = app.account("sa@example.com", Role::Sa).await;
+    set_language(&app, &spanish, "es").await;
+    set_language(&app, &persian, "ir").await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let (mut es, mut ir) = (follow(&app, &spanish), follow(&app, &persian));
+    holder(&app, &event).await;
+    let total = encore::commerce::money::format(2000, "EUR");
+    assert_eq!(
+        next_notification(&mut es).await["title"],
+        format!("Nueva venta: {total}")
+    );
+    assert_eq!(
+        next_notification(&mut ir).await["title"],
+        format!("فروش تازه: {total}")
+    );
+}
+
+#[tokio::test]
+async fn a_sign_up_tells_every_enabled_staff_member_with_a_link_to_users() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let disabled = app.account("gone@example.com", Role::Admin).await;
+    sqlx::query("UPDATE accounts SET enabled = 0 WHERE id = $1")
+        .bind(&disabled.id)
+        .execute(app.db())
+        .await
+        .unwrap();
+    let mut to_admin = follow(&app, &admin);
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    let body = json!({ "login": "joy@example.com", "password": crate::helpers::PASSWORD,
+                       "person": { "firstName": "Joy", "lastName": "Division" } });
+    let (status, created) = app.post("/api/v1/accounts/signup", body, None).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let note = next_notification(&mut to_admin).await;
+    assert_eq!(note["title"], "New sign-up");
+    assert_eq!(note["body"], "joy@example.com created an account.");
+    assert_eq!(note["link"], "/users");
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM notifications WHERE account_id = $1",
+            &disabled.id
+        )
+        .await,
+        0,
+        "a disabled admin hears nothing"
+    );
+    let activity = next(&mut staff).await;
+    assert_eq!(activity["activity"]["kind"], "signup");
+    assert_eq!(activity["activity"]["accountName"], "Joy Division");
+}
+
+#[tokio::test]
+async fn a_declined_payment_tells_the_staff_why_and_is_activity() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let (_, token) = app.fans(1).await.pop().unwrap();
+    let mut to_admin = follow(&app, &admin);
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    let (status, _) = app.buy(&token, &event, CARD_DECLINED).await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    let note = next_notification(&mut to_admin).await;
+    assert_eq!(note["title"], "Payment failed");
+    assert!(
+        note["body"].as_str().unwrap().contains("declined"),
+        "{note}"
+    );
+    assert_eq!(next(&mut staff).await["activity"]["kind"], "payment_failed");
+}
+
+#[tokio::test]
+async fn a_refund_tells_the_buyer_and_the_staff_and_is_activity() {
+    let app = spawn_app().await;
+    let (admin, admin_token) = app.signed_in("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    let (_, paid) = app.buy(&token, &event, CARD_OK).await;
+    let order = paid["payload"]["order"].as_str().unwrap();
+    let (mut to_fan, mut to_admin) = (follow(&app, &fan), follow(&app, &admin));
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/orders/{order}/refund"),
+            json!({ "reason": "asked nicely" }),
+            Some(&admin_token.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let refunded = next_notification(&mut to_fan).await;
+    assert_eq!(refunded["title"], "Refund issued");
+    assert!(refunded["body"].as_str().unwrap().ends_with("asked nicely"));
+    let note = next_notification(&mut to_admin).await;
+    assert!(
+        note["title"].as_str().unwrap().starts_with("Refund to "),
+        "{note}"
+    );
+    assert_eq!(note["link"], format!("/payments/orders/{order}"));
+    let activity = next(&mut staff).await;
+    assert_eq!(activity["activity"]["kind"], "refund");
+    assert_eq!(activity["activity"]["amount"], 2000);
+}
+
+#[tokio::test]
+async fn cancelling_a_concert_tells_its_holders_it_is_cancelled_and_refunded() {
+    let app = spawn_app().await;
+    let (_, admin_token) = app.signed_in("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 2000, HOUR_MS).await;
+    let fan = holder(&app, &event).await;
+    set_language(&app, &fan, "br").await;
+    let mut to_fan = follow(&app, &fan);
+    let (status, _) = app
+        .post(
+            &format!("/api/v1/events/{event}/cancel"),
+            json!({}),
+            Some(&admin_token.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let note = next_notification(&mut to_fan).await;
+    assert_eq!(note["title"], "Live at the Roundhouse foi cancelado");
+    assert!(
+        note["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("Seu ingresso foi reembolsado"),
+        "{note}"
+    );
+    assert_eq!(note["link"], "/my-events");
+}
+
+#[tokio::test]
+async fn holders_are_reminded_once_fifteen_minutes_before_the_start() {
+    let app = spawn_app().await;
+    let soon = concert(&app, None, 500, HOUR_MS).await;
+    let later = concert(&app, None, 500, HOUR_MS).await;
+    let fan = holder(&app, &soon).await;
+    let other = holder(&app, &later).await;
+    // Bought an hour ahead; now it is ten minutes away.
+    sqlx::query("UPDATE events SET starts_at = $1 WHERE id = $2")
+        .bind(encore::db::now_ms() + 10 * 60_000)
+        .bind(&soon)
+        .execute(app.db())
+        .await
+        .unwrap();
+    // Twice, as two instances would (the server's housekeeping may run it too).
+    for _ in 0..2 {
+        notices::remind_starting_soon(&app.state).await.unwrap();
+    }
+    let reminders = |notes: Vec<Value>| -> Vec<Value> {
+        notes
+            .into_iter()
+            .filter(|n| {
+                n["title"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("starts in 15 minutes")
+            })
+            .collect()
+    };
+    let mine = reminders(listed(&app, &fan).await);
+    assert_eq!(mine.len(), 1, "once per concert: {mine:?}");
+    assert_eq!(
+        mine[0]["title"],
+        "Live at the Roundhouse starts in 15 minutes"
+    );
+    assert_eq!(mine[0]["link"], "/my-events");
+    assert!(
+        reminders(listed(&app, &other).await).is_empty(),
+        "an hour away: not yet"
+    );
+    assert_eq!(unpublished(&app).await, 0);
+}
+
+#[tokio::test]
+async fn a_publisher_connecting_tells_holders_live_now_once_and_the_staff_each_time() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let fan = holder(&app, &event).await;
+    let row = events::by_id(app.db(), &event).await.unwrap().unwrap();
+    let (mut to_fan, mut to_admin) = (follow(&app, &fan), follow(&app, &admin));
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    notices::went_live(&app.state, &row).await.unwrap();
+    notices::went_live(&app.state, &row).await.unwrap();
+    let live = next_notification(&mut to_fan).await;
+    assert_eq!(live["title"], "Live at the Roundhouse is live now");
+    assert_eq!(live["link"], "/my-events");
+    nothing_more(&mut to_fan).await;
+    for _ in 0..2 {
+        assert_eq!(next_notification(&mut to_admin).await["link"], "/live");
+        assert_eq!(next(&mut staff).await["activity"]["kind"], "show_live");
+    }
+}
+
+#[tokio::test]
+async fn an_encoder_connecting_over_http_makes_the_show_live_for_its_holders() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let fan = holder(&app, &event).await;
+    let mut to_fan = follow(&app, &fan);
+    let media = tempfile::tempdir().unwrap();
+    let file = crate::live::adts_file(media.path(), 1);
+    crate::live::push_file(&app, &event, &key, &file).await;
+    let live = next_notification(&mut to_fan).await;
+    assert_eq!(live["title"], "Live at the Roundhouse is live now");
+}
+
+#[tokio::test]
+async fn a_show_losing_its_encoder_tells_the_staff_and_is_activity() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    mark_live(&app, &event).await;
+    let mut to_admin = follow(&app, &admin);
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    notices::dropped(&app.state, &event, 30).await.unwrap();
+    let note = next_notification(&mut to_admin).await;
+    assert_eq!(note["title"], "Live at the Roundhouse lost its encoder");
+    assert_eq!(note["link"], "/live");
+    assert_eq!(next(&mut staff).await["activity"]["kind"], "show_dropped");
+}
+
+#[tokio::test]
+async fn a_publisher_leaving_a_show_that_is_not_live_tells_nobody() {
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let mut to_admin = follow(&app, &admin);
+    notices::dropped(&app.state, &event, 30).await.unwrap();
+    nothing_more(&mut to_admin).await;
+}
+
+async fn mark_live(app: &TestApp, event: &str) {
+    use encore::events::model::EventStatus;
+    assert!(
+        events::set_status(
+            app.db(),
+            event,
+            &[EventStatus::Published],
+            EventStatus::Live
+        )
+        .await
+        .unwrap()
+    );
+}
+
+#[tokio::test]
+async fn ending_a_live_show_tells_its_holders_until_when_the_replay_is_theirs() {
+    let app = spawn_app().await;
+    let (_, admin_token) = app.signed_in("admin@example.com", Role::Admin).await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let fan = holder(&app, &event).await;
+    mark_live(&app, &event).await;
+    let mut to_fan = follow(&app, &fan);
+    let mut staff = app.state.bus.subscribe(&Channel::Staff);
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            json!({}),
+            Some(&admin_token.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let row = events::by_id(app.db(), &event).await.unwrap().unwrap();
+    let until = encore::db::iso8601(row.access_until());
+    let note = next_notification(&mut to_fan).await;
+    assert_eq!(note["title"], "Live at the Roundhouse has ended");
+    assert_eq!(
+        note["body"],
+        format!(
+            "You can listen to the replay until {} {} (UTC).",
+            &until[..10],
+            &until[11..16]
+        )
+    );
+    assert_eq!(next(&mut staff).await["activity"]["kind"], "show_ended");
+}
+
+#[tokio::test]
+async fn the_first_listener_tells_the_artist_once() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let artist = artist_of(&app, &event).await;
+    let mut to_artist = follow(&app, &artist);
+    let fans = app.fans(2).await;
+    for (_, token) in &fans {
+        assert_eq!(app.buy(token, &event, CARD_OK).await.0, StatusCode::OK);
+        assert_eq!(
+            next_notification(&mut to_artist).await["link"],
+            "/manage-events"
+        );
+    }
+    for (_, token) in &fans {
+        app.listen(&event, token).await;
+    }
+    let first = next_notification(&mut to_artist).await;
+    assert_eq!(
+        first["title"],
+        "Live at the Roundhouse: your first listener"
+    );
+    assert_eq!(first["link"], "/manage-events");
+    nothing_more(&mut to_artist).await;
+}
+
+/// A notification stored as a crash would leave it: unpublished, `age_ms` old.
+async fn left_unpublished(app: &TestApp, account: &AccountRow, age_ms: i64) -> String {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "INSERT INTO notifications (id, account_id, kind, title, body, link, created_at) \
+         VALUES ($1, $2, 'topic', 'Left behind', 'by a crash', '/my-events', $3)",
+    )
+    .bind(&id)
+    .bind(&account.id)
+    .bind(encore::db::now_ms() - age_ms)
+    .execute(app.db())
+    .await
+    .unwrap();
+    id
+}
+
+#[tokio::test]
+async fn the_relay_publishes_a_notification_left_unpublished_and_marks_it() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let id = left_unpublished(&app, &fan, 60_000).await;
+    let mut to_fan = follow(&app, &fan);
+    // (The server's own relay may get there first: either way it is published once.)
+    encore::notifications::relay(&app.state.db, &app.state.bus)
+        .await
+        .unwrap();
+    let note = next_notification(&mut to_fan).await;
+    assert_eq!(note["id"], id.as_str());
+    assert_eq!(note["title"], "Left behind");
+    assert_eq!(unpublished(&app).await, 0);
+    nothing_more(&mut to_fan).await;
+}
+
+#[tokio::test]
+async fn the_relay_leaves_a_fresh_notification_to_its_writer() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    left_unpublished(&app, &fan, 0).await;
+    let relayed = encore::notifications::relay(&app.state.db, &app.state.bus)
+        .await
+        .unwrap();
+    assert_eq!(relayed, 0);
+    assert_eq!(unpublished(&app).await, 1);
+}
+
+#[tokio::test]
+async fn two_relays_racing_publish_a_notification_once() {
+    let app = spawn_app().await;
+    let other = app.beside().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    for _ in 0..20 {
+        left_unpublished(&app, &fan, 60_000).await;
+    }
+    // Two instances, each with its own in-process bus: whatever either publishes is
+    // seen on exactly one of them (their own relay tasks may join the race too).
+    let (mut here, mut there) = (follow(&app, &fan), follow(&other, &fan));
+    let (a, b) = tokio::join!(
+        encore::notifications::relay(&app.state.db, &app.state.bus),
+        encore::notifications::relay(&other.state.db, &other.state.bus),
+    );
+    assert!(a.unwrap() + b.unwrap() <= 20);
+    let mut ids = std::collections::BTreeSet::new();
+    for subscription in [&mut here, &mut there] {
+        while let Ok(Some(Received::Message(delivery))) =
+            tokio::time::timeout(Duration::from_millis(300), subscription.recv()).await
+        {
+            let Event::Notification { notification } = &delivery.event else {
+                panic!("a notification")
+            };
+            assert!(ids.insert(notification.id().to_owned()), "published twice");
+        }
+    }
+    assert_eq!(ids.len(), 20);
+    assert_eq!(unpublished(&app).await, 0);
+}

@@ -1,0 +1,53 @@
+// A WebSocket whose server the test plays: it records what the client sends, and the
+// test opens it, says server messages and drops it.
+import type { LiveSocketOptions } from '../features/live/socket-client';
+import type { ServerMessage } from '../features/live/socket-protocol';
+
+/** A WebSocket the test plays the server of: it records what the client sends. */
+export class ScriptedSocket {
+  static made: ScriptedSocket[] = [];
+  readyState = 0;
+  sent: unknown[] = [];
+  closedWith: number | null = null;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  constructor(readonly url: string) {
+    ScriptedSocket.made.push(this);
+  }
+  send(text: string): void {
+    this.sent.push(JSON.parse(text));
+  }
+  close(code: number): void {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  say(message: ServerMessage): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop(code: number): void {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
+}
+
+/** The socket the client made last. */
+export function latest(): ScriptedSocket {
+  const socket = ScriptedSocket.made.at(-1);
+  if (!socket) throw new Error('no socket made');
+  return socket;
+}
+
+/** A live socket's options for component tests: a good token, scripted sockets. */
+export const scriptedOptions = (): LiveSocketOptions => ({
+  url: 'ws://host/api/v1/ws',
+  getToken: () => Promise.resolve('token'),
+  storedToken: () => 'token',
+  onSessionChange: () => () => undefined,
+  onSessionEnded: () => undefined,
+  createSocket: (url) => new ScriptedSocket(url) as unknown as WebSocket,
+});
