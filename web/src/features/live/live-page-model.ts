@@ -8,7 +8,7 @@ import type { Schema } from '../../lib/api-types';
 export type Activity = Schema<'Activity'>;
 
 /** A concert's live figures, as `live_status` carries them. */
-export type ConcertFigures = Schema<'LiveStatus'> & { listeners: number };
+export type ConcertFigures = Schema<'LiveStatus'>;
 
 /** One point of a concert's listeners-over-time chart (`at` in ms since the epoch). */
 export interface ListenerPoint {
