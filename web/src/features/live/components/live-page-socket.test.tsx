@@ -4,8 +4,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { setupI18n } from '../../../i18n';
 import { setTokenProvider } from '../../../lib/http';
-import { ScriptedSocket, latest } from '../../../test/scripted-socket';
-import type { LiveSocketOptions } from '../socket-client';
+import { ScriptedSocket, latest, scriptedOptions } from '../../../test/scripted-socket';
 import type { ServerMessage } from '../socket-protocol';
 import { LiveProvider } from '../socket-provider';
 import { LivePage } from './live-page';
@@ -30,15 +29,6 @@ const concert = (eventId: string, title: string) => ({
   startsAt: '2026-11-24T09:50:00Z',
   status: status(2),
   listenersOverTime: [],
-});
-
-const options = (): LiveSocketOptions => ({
-  url: 'ws://host/api/v1/ws',
-  getToken: () => Promise.resolve('token'),
-  storedToken: () => 'token',
-  onSessionChange: () => () => undefined,
-  onSessionEnded: () => undefined,
-  createSocket: (url) => new ScriptedSocket(url) as unknown as WebSocket,
 });
 
 const say = (message: ServerMessage): void => {
@@ -73,7 +63,7 @@ describe('the Live page on the socket', () => {
       <MantineProvider>
         <QueryClientProvider client={client}>
           <MemoryRouter>
-            <LiveProvider accountId="a1" options={options}>
+            <LiveProvider accountId="a1" options={scriptedOptions}>
               <LivePage />
             </LiveProvider>
           </MemoryRouter>
