@@ -282,6 +282,50 @@ export async function payCart(session, name) {
   });
 }
 
+/** A published concert in its own project, made through the `admin` API session, starting at
+ * `startsAt`, with its stream key rotated (keys are stored hashed and answered once). */
+export async function createConcert(admin, title, { startsAt = new Date() } = {}) {
+  const project = await admin('POST', '/api/v1/projects', { name: `${title} band` });
+  assert.equal(project.status, 201, JSON.stringify(project.json));
+  const created = await admin('POST', '/api/v1/events', {
+    projectId: project.json.payload.id,
+    title,
+    artistName: `${title} band`,
+    startsAt: startsAt.toISOString(),
+    durationMinutes: 60,
+    price: 900,
+    currency: 'EUR',
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json.payload.id;
+  assert.equal((await admin('POST', `/api/v1/events/${id}/publish`)).status, 200);
+  const key = await admin('POST', `/api/v1/events/${id}/stream-key/rotate`);
+  return { id, key: key.json.payload.streamKey };
+}
+
+/** Writes a minute of a sine tone as ADTS AAC to `path`, the audio `encore push` sends. */
+export function writeSine(path, frequency) {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=60`, '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', path]);
+}
+
+/** `encore push` of `audioFile` to `concert`, paced in real time, looping; `exited` resolves
+ * with its exit code and what it wrote to stderr. */
+export function startPush(serverUrl, audioFile, concert) {
+  const child = spawn(
+    process.env.ENCORE_BIN,
+    ['push', audioFile, '--event', concert.id, '--key', concert.key, '--server', serverUrl, '--repeat', '0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.exited = new Promise((resolveExit) => {
+    child.on('exit', (code) => resolveExit({ code, stderr }));
+  });
+  return child;
+}
+
 /** A date as a datetime-local input wants it (local time, minutes). */
 export function localInput(date) {
   const pad = (n) => String(n).padStart(2, '0');

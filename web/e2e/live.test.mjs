@@ -2,12 +2,11 @@
 // `encore push` sends AAC; a second device takes the ticket over; the artist's live panel
 // shows the publisher, ends the show, and goes live from the browser's (fake) microphone.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, e2eSuite, payCart, screenshot } from './harness.mjs';
+import { apiSession, createConcert as publishConcert, e2eSuite, payCart, screenshot, startPush as pushAudio, writeSine } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
@@ -49,48 +48,20 @@ async function waitUntil(check, { timeout = 20_000, interval = 250, message = 'c
 
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
 async function createConcert(title, { buy, startsAt = new Date() }) {
-  const project = await admin('POST', '/api/v1/projects', { name: `${title} band` });
-  assert.equal(project.status, 201, JSON.stringify(project.json));
-  const created = await admin('POST', '/api/v1/events', {
-    projectId: project.json.payload.id,
-    title,
-    artistName: `${title} band`,
-    startsAt: startsAt.toISOString(),
-    durationMinutes: 60,
-    price: 900,
-    currency: 'EUR',
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.json));
-  const id = created.json.payload.id;
-  assert.equal((await admin('POST', `/api/v1/events/${id}/publish`)).status, 200);
+  const concert = await publishConcert(admin, title, { startsAt });
   if (buy) {
-    assert.equal((await fan('POST', `/api/v1/cart/${id}`)).status, 200);
+    assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
     const paid = await payCart(fan, 'Ezra Ears');
     assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
   }
-  // Keys are stored hashed and answered once, by a rotation.
-  const key = await admin('POST', `/api/v1/events/${id}/stream-key/rotate`);
-  return { id, key: key.json.payload.streamKey };
+  return concert;
 }
 
 /** `encore push` of the sine file, paced in real time, looping. */
 function startPush(concert) {
-  const child = spawn(
-    process.env.ENCORE_BIN,
-    ['push', audioFile, '--event', concert.id, '--key', concert.key, '--server', suite.server.url, '--repeat', '0'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.exited = new Promise((resolve) => {
-    child.on('exit', (code) => {
-      pushes.delete(child);
-      resolve({ code, stderr });
-    });
-  });
+  const child = pushAudio(suite.server.url, audioFile, concert);
   pushes.add(child);
+  void child.exited.then(() => pushes.delete(child));
   return child;
 }
 
@@ -116,7 +87,7 @@ before(async () => {
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
   workDir = mkdtempSync(join(tmpdir(), 'encore-live-e2e-'));
   audioFile = join(workDir, 'sine.aac');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60', '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', audioFile]);
+  writeSine(audioFile, 440);
   concerts.live = await createConcert(LIVE_TITLE, { buy: true });
   concerts.mic = await createConcert(MIC_TITLE, { buy: false });
   // Sessions open 15 minutes before the start: this one counts down while it waits.

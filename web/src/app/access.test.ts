@@ -9,7 +9,7 @@ const keys = (items: MenuItem[]): string[] =>
 const FAN = ['dashboard', 'events', 'my-events'];
 const OWN = ['preferences', 'settings'];
 const PAYMENTS = ['payments', 'payment-methods', 'pricing-plans', 'billing', 'orders'];
-const STAFF_MENU = [...FAN, 'users', 'manage-events', 'projects', 'about', ...PAYMENTS];
+const STAFF_MENU = [...FAN, 'live', 'users', 'manage-events', 'projects', 'about', ...PAYMENTS];
 
 describe('menu visibility per role', () => {
   it('shows a user the fan menu only', () => {
@@ -51,7 +51,7 @@ describe('menu visibility per role', () => {
   });
 
   it('keeps the spec order of the menu', () => {
-    expect(MENU.map((item) => item.key)).toEqual([...FAN, 'users', 'manage-events', 'projects', 'outbox', 'about', 'payments', 'faq', '404', ...OWN]);
+    expect(MENU.map((item) => item.key)).toEqual([...FAN, 'live', 'users', 'manage-events', 'projects', 'outbox', 'about', 'payments', 'faq', '404', ...OWN]);
   });
 });
 
@@ -74,6 +74,9 @@ describe('guard decisions', () => {
     ['lets a user open manage-events (a project member manages their concerts; the server refuses others)', ['manage-events'], SIGNED_IN, 'allow'],
     ['lets admin and sa open users, faq, the outbox and every payments page', ['users', 'faq', 'outbox', 'payment-methods', 'billing', 'pricing-plans', 'orders', 'order'], ['admin', 'sa'], 'allow'],
     ['sends a user opening the outbox to 403', ['outbox'], ['user'], 'forbidden'],
+    // --- livepage
+    ['lets admin and sa open the Live page, and sends a user to 403', ['live'], ['admin', 'sa'], 'allow'],
+    ['sends a user opening the Live page to 403', ['live'], ['user'], 'forbidden'],
     ['lets every signed-in role open notifications and projects (the server lists a member their own)', ['notifications', 'projects'], SIGNED_IN, 'allow'],
   ];
 

@@ -1,5 +1,6 @@
 import {
   IconAlertTriangle,
+  IconBroadcast,
   IconCalendarEvent,
   IconCalendarUser,
   IconCreditCard,
@@ -38,6 +39,8 @@ const ICONS: Record<MenuIcon, typeof IconUsers> = {
   '404': IconAlertTriangle,
   preferences: IconUserCog,
   settings: IconSettings,
+  // --- livepage
+  live: IconBroadcast,
 };
 
 export function MenuIconView({ icon, size = 18 }: { icon: MenuIcon; size?: number }): ReactNode {

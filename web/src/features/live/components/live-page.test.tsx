@@ -1,0 +1,70 @@
+import { screen, within } from '@testing-library/react';
+import { setupI18n } from '../../../i18n';
+import { setTokenProvider } from '../../../lib/http';
+import { renderPage } from '../../../test/render';
+import { LivePage } from './live-page';
+
+const NOW = Date.parse('2026-11-24T10:00:00Z');
+
+const liveNow = {
+  concerts: [
+    {
+      eventId: 'ev-1',
+      title: 'Harbour Lights',
+      artistName: 'The Tides',
+      projectId: 'p-1',
+      projectName: 'The Tides',
+      startsAt: '2026-11-24T09:50:00Z',
+      status: { publisherConnected: true, bitrateKbps: 127.6, recordedSeconds: 75, connectedSeconds: 75, segments: 12, ended: false, listeners: 14 },
+      listenersOverTime: [
+        { at: new Date(NOW - 20_000).toISOString(), listeners: 9 },
+        { at: new Date(NOW - 10_000).toISOString(), listeners: 14 },
+      ],
+    },
+  ],
+  recentActivity: [
+    { offset: 3, activity: { kind: 'signup', at: new Date(NOW - 60_000).toISOString(), accountId: 'a-1', accountName: 'Ada Lovelace' } },
+    { offset: 4, activity: { kind: 'sale', at: new Date(NOW - 30_000).toISOString(), eventId: 'ev-1', eventTitle: 'Harbour Lights', accountId: 'a-2', accountName: 'Bo Buyer', amount: 900, currency: 'EUR' } },
+  ],
+  position: { offset: 4, epoch: 'ep' },
+};
+
+describe('the Live page', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+    setTokenProvider(() => Promise.resolve('access-token'));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('without the socket, polls GET /live and says so; shows the concerts live now and the activity, newest first', async () => {
+    const fetchMock = vi.fn().mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ success: true, payload: liveNow, error: null }))));
+    vi.stubGlobal('fetch', fetchMock);
+    renderPage(<LivePage />, '/live');
+
+    const concert = await screen.findByTestId('live-concert');
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/v1/live');
+    expect(screen.getByTestId('live-page-polling')).toHaveTextContent('Not live: this page is updated every 10 seconds.');
+    expect(concert).toHaveAttribute('data-state', 'onAir');
+    expect(within(concert).getByText('Harbour Lights')).toBeInTheDocument();
+    expect(within(concert).getByText('The Tides')).toBeInTheDocument();
+    expect(within(concert).getByTestId('live-concert-listeners')).toHaveTextContent('14');
+    expect(within(concert).getByTestId('live-concert-encoder')).toHaveTextContent('Connected');
+    expect(within(concert).getByTestId('live-concert-recorded')).toHaveTextContent('1:15');
+
+    const lines = screen.getAllByTestId('live-feed-item');
+    expect(lines.map((line) => line.dataset.kind)).toEqual(['sale', 'signup']);
+    expect(lines[0]).toHaveTextContent('Bo Buyer\u2069 bought a ticket to \u2068Harbour Lights');
+    expect(lines[0]).toHaveTextContent('€9.00');
+    expect(lines[1]).toHaveTextContent('Ada Lovelace\u2069 signed up');
+  });
+
+  it('says when nothing is live and nothing happened', async () => {
+    const empty = { concerts: [], recentActivity: [], position: { offset: 0, epoch: 'ep' } };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, payload: empty, error: null }))));
+    renderPage(<LivePage />, '/live');
+    expect(await screen.findByText('No concert is live right now.')).toBeInTheDocument();
+    expect(screen.getByTestId('live-feed')).toHaveTextContent('Nothing yet');
+  });
+});
