@@ -228,27 +228,36 @@ async fn serve(app: &AppState, socket: &mut Socket, lang: Lang) -> Option<Close>
         Ok(first) => first,
         Err(end) => return end.into_close(),
     };
-    let Ok((user, claims)) = i18n::scope(lang, CurrentUser::from_token(app, &token)).await else {
+    // Boxed: the sign-in check's future (database queries) is large, and an unboxed one
+    // would size every socket's task for the whole of its life.
+    let signed_in = Box::pin(i18n::scope(lang, CurrentUser::from_token(app, &token))).await;
+    drop(token);
+    let Ok((user, claims)) = signed_in else {
         return Some(Close::Unauthorized);
     };
+    let exp = claims.exp;
+    drop(claims);
     let Some(_admitted) = app.live.admit(&user.account.id) else {
         return Some(Close::TooManySockets);
     };
     let language = user.account.language;
     let mut live = Live {
         app: app.clone(),
-        cache: app.bus.subscribe(&Channel::Cache),
-        expires: deadline(claims.exp),
+        cache: feed(app.bus.subscribe(&Channel::Cache)),
+        expires: deadline(exp),
         user,
         channels: StreamMap::new(),
         positions: HashMap::new(),
     };
-    i18n::scope(language, async move {
-        match live.run(socket, claims.exp, since).await {
+    // Boxed: the socket's long-lived state is then this future alone, not also a copy of
+    // it inside every enclosing future (with the other boxes in this file, the future a
+    // socket's task holds went from 4.7 KB or more to 1.1 KB; docs/benchmarks.md).
+    Box::pin(i18n::scope(language, async move {
+        match live.run(socket, exp, since).await {
             Ok(()) => None,
             Err(end) => end.into_close(),
         }
-    })
+    }))
     .await
 }
 
@@ -289,7 +298,7 @@ struct Live {
     app: AppState,
     user: CurrentUser,
     /// The bus's cache channel: this account's or session's changes close the socket.
-    cache: Subscription,
+    cache: Feed,
     expires: Instant,
     channels: StreamMap<Channel, Feed>,
     /// The last message of each channel this socket has sent (or the position it was told
@@ -317,20 +326,32 @@ impl Live {
             .await?;
         for channel in joined {
             let since = since.get(&channel.name()).cloned();
-            self.join(socket, channel, since).await?;
+            // Boxed, as every path a socket takes rarely (a join, a catch-up): kept out of
+            // the state every idle socket carries.
+            Box::pin(self.join(socket, channel, since)).await?;
         }
 
         let mut heartbeat = tokio::time::interval(PING_EVERY);
         heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
         heartbeat.tick().await;
         let mut last_heard = Instant::now();
+        // Made once, not on every turn of the loop: each would register with a lock shared by
+        // every socket (the shutdown signal) or with the timer, once per message sent.
+        let sockets = self.app.live.clone();
+        let shutting_down = sockets.shutting_down();
+        let expiry = tokio::time::sleep_until(self.expires);
+        tokio::pin!(shutting_down, expiry);
         loop {
+            if expiry.deadline() != self.expires {
+                expiry.as_mut().reset(self.expires); // a re-`auth` moved it
+            }
             tokio::select! {
-                _ = self.app.live.shutting_down() => return Err(End::Close(Close::GoingAway)),
+                _ = &mut shutting_down => return Err(End::Close(Close::GoingAway)),
                 incoming = socket.stream.next() => {
                     last_heard = Instant::now();
                     match incoming {
-                        Some(Ok(Message::Text(text))) => self.handle(socket, &text).await?,
+                        // Boxed: rare, and its future (database queries) is large.
+                        Some(Ok(Message::Text(text))) => Box::pin(self.handle(socket, &text)).await?,
                         Some(Ok(Message::Binary(_))) => {
                             self.refuse(socket, "bad_message", Msg::MalformedRequest.render(i18n::current()), None).await?;
                         }
@@ -342,14 +363,16 @@ impl Live {
                 Some((channel, received)) = self.channels.next() => {
                     self.received(socket, channel, received).await?;
                 }
-                Some(received) = self.cache.recv() => self.check_session(&received).await?,
+                Some(received) = self.cache.next() => {
+                    Box::pin(self.check_session(&received)).await?;
+                }
                 _ = heartbeat.tick() => {
                     if last_heard.elapsed() >= SILENCE_LIMIT {
                         return Err(End::Close(Close::Heartbeat));
                     }
                     socket.reply(&Reply::Ping).await?;
                 }
-                _ = tokio::time::sleep_until(self.expires) => return Err(End::Close(Close::TokenExpired)),
+                _ = &mut expiry => return Err(End::Close(Close::TokenExpired)),
             }
         }
     }
@@ -434,7 +457,7 @@ impl Live {
                     }
                     if delivery.offset > seen.offset + 1 {
                         // A hole (a message lost between instances): fill it in order.
-                        return self.catch_up(socket, &channel).await;
+                        return Box::pin(self.catch_up(socket, &channel)).await;
                     }
                 } else if !seen.epoch.is_empty() {
                     // The channel's history was lost: the client refetches, then follows.
@@ -442,8 +465,7 @@ impl Live {
                         offset: delivery.offset - 1,
                         epoch: delivery.epoch.clone(),
                     };
-                    self.recovered(socket, &channel, Recovery::Gone { position })
-                        .await?;
+                    Box::pin(self.recovered(socket, &channel, Recovery::Gone { position })).await?;
                 }
                 socket.deliver(&delivery).await?;
                 self.positions.insert(channel, delivery.position());
@@ -452,7 +474,7 @@ impl Live {
             // The client read too slowly and its queue overflowed: cut it off rather than
             // buffer; it reconnects with its offsets and catches up.
             Received::Lagged { .. } => Err(End::Close(Close::SlowConsumer)),
-            Received::Reconnected => self.catch_up(socket, &channel).await,
+            Received::Reconnected => Box::pin(self.catch_up(socket, &channel)).await,
         }
     }
 

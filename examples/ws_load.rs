@@ -1,0 +1,716 @@
+//! The WebSocket load tool of issue 13 (`loadtests/ws-bench.sh` runs it): many
+//! authenticated dashboard sockets on `/api/v1/ws`, the memory they cost the server,
+//! staff broadcasts' delivery latency and rate, and a notification's trip from one instance
+//! to another through Redis. The same client measures the baseline (`ws_baseline`).
+//!
+//! - `ws_load prepare DATABASE_URL ACCOUNTS FILE`: before the server starts, store ACCOUNTS
+//!   admin accounts with one session each through Encore's own stores (no password: argon2
+//!   for thousands of accounts would take minutes) and write their ids to FILE.
+//! - `ws_load broadcast …`: open `--sockets` sockets (8 per account, the most the server
+//!   allows; tokens signed here with the server's JWT secret), each waiting for its
+//!   `subscribed` on `staff`; read the server's RSS before and after (memory per idle
+//!   socket); then publish staff activity through Encore's own bus (the same Redis script
+//!   and keys as the server), each carrying its send time in `at`: first one at a time
+//!   (latency of each delivery), then in bursts (delivered messages per second).
+//! - `ws_load cross …`: sockets on instance B; this process is instance A's write path:
+//!   it commits a notification (its own transaction, as the notifying code does), then
+//!   publishes it on the account's channel; the time from the commit to each of the
+//!   account's sockets on B receiving it.
+//!
+//! The client side of each socket is kept cheap (a substring search per message, no JSON
+//! parse) because it shares the machine's two cores with the server it measures.
+
+use std::collections::HashMap;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use clap::{Args, Parser, Subcommand};
+use encore::accounts::model::Role;
+use encore::auth::clients::WEB_CLIENT_ID;
+use encore::auth::jwt::TokenKeys;
+use encore::bus::{Bus, Channel, Event};
+use encore::config::Secret;
+use encore::live::activity::{Activity, ActivityKind};
+use futures_util::{SinkExt, StreamExt};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// Handshakes in flight at once (the server's accept backlog is finite).
+const CONNECTING: usize = 256;
+/// Source addresses the client sockets are spread over (ephemeral ports per address).
+const SOURCES: u8 = 8;
+/// How long a stalled delivery phase waits for progress before giving up.
+const STALL: Duration = Duration::from_secs(10);
+const SHARDS: usize = 64;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Store staff accounts with a session each; write their ids, one a line.
+    Prepare {
+        database_url: String,
+        accounts: usize,
+        file: PathBuf,
+    },
+    /// Sockets, their memory, staff broadcasts' latency and rate.
+    Broadcast(BroadcastArgs),
+    /// A notification committed here (instance A) reaching sockets on instance B.
+    Cross(CrossArgs),
+}
+
+#[derive(Args)]
+struct Target {
+    /// The socket's URL, `ws://host:port/api/v1/ws`.
+    #[arg(long)]
+    url: String,
+    #[arg(long)]
+    sockets: usize,
+    /// Sockets per account (the server allows 8).
+    #[arg(long, default_value_t = 8)]
+    per_account: usize,
+    /// The prepared accounts (`prepare`'s file) and their database: sockets authenticate as
+    /// them. Without, every socket sends the same dummy `auth` (the baseline reads it only).
+    #[arg(long, requires = "database_url")]
+    accounts: Option<PathBuf>,
+    #[arg(long)]
+    database_url: Option<String>,
+    /// The server's secret, to sign access tokens as the server does.
+    #[arg(long, env = "ENCORE_JWT_SECRET", hide_env_values = true)]
+    jwt_secret: Option<String>,
+    /// Client sockets come from 127.0.NET.1 to 127.0.NET.8 (a fresh NET per run leaves the
+    /// previous run's TIME_WAIT ports alone).
+    #[arg(long, default_value_t = 1)]
+    source_net: u8,
+    #[arg(long)]
+    redis_url: String,
+    #[arg(long)]
+    redis_prefix: String,
+}
+
+#[derive(Args)]
+struct BroadcastArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Names the run in the RESULT line.
+    #[arg(long)]
+    label: String,
+    /// The server's process, for its memory and CPU time.
+    #[arg(long)]
+    pid: u32,
+    /// Broadcasts sent one at a time, each after the previous reached every socket.
+    #[arg(long, default_value_t = 20)]
+    latency_broadcasts: usize,
+    /// Broadcasts per burst (below the server's queue of 256 per socket).
+    #[arg(long, default_value_t = 100)]
+    burst: usize,
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+}
+
+#[derive(Args)]
+struct CrossArgs {
+    #[command(flatten)]
+    target: Target,
+    #[arg(long, default_value_t = 500)]
+    notifications: usize,
+    /// Pause between two notifications.
+    #[arg(long, default_value_t = 20)]
+    interval_ms: u64,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Prepare {
+            database_url,
+            accounts,
+            file,
+        } => prepare(&database_url, accounts, &file).await,
+        Command::Broadcast(args) => broadcast(args).await,
+        Command::Cross(args) => cross(args).await,
+    }
+}
+
+async fn prepare(database_url: &str, accounts: usize, file: &PathBuf) -> anyhow::Result<()> {
+    let db = encore::db::connect(database_url).await?;
+    encore::auth::clients::seed_web_client(&db, "http://127.0.0.1/auth/callback").await?;
+    let started = Instant::now();
+    let mut out = String::new();
+    for i in 0..accounts {
+        let login = format!("ws-bench-{i}@example.com");
+        let account = encore::accounts::store::insert(
+            &db,
+            encore::accounts::store::NewAccount {
+                login: &login,
+                first_name: "Bench",
+                last_name: &format!("Staff {i}"),
+                role: Role::Admin,
+                password_hash: None,
+                phone: None,
+                use_mfa: false,
+                notes: "",
+                tenant_key: "encore",
+                language: Default::default(),
+                email_verified: true,
+            },
+        )
+        .await?;
+        let session = uuid::Uuid::new_v4().to_string();
+        let now = encore::db::now_ms();
+        encore::auth::store::insert_session(&db, &session, &account.id, WEB_CLIENT_ID, false, now)
+            .await?;
+        out.push_str(&format!("{} {session}\n", account.id));
+    }
+    std::fs::write(file, out)?;
+    eprintln!(
+        "prepared {accounts} staff accounts with a session each in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// What every socket task reports to the controller.
+struct Tally {
+    /// Sockets that got their `subscribed` on `staff`, and those that never will.
+    ready: AtomicU64,
+    failed: AtomicU64,
+    open: AtomicU64,
+    activities: AtomicU64,
+    notifications: AtomicU64,
+    /// Microseconds since the epoch of the latest message received.
+    last_us: AtomicU64,
+    /// Delivery latencies in µs, sharded by socket to keep the locks uncontended.
+    samples: Vec<Mutex<Vec<u32>>>,
+    /// Why sockets ended (close code and reason, or the error), and how many.
+    ends: Mutex<HashMap<String, u64>>,
+    /// Notifications committed by `cross`, by id, and when.
+    committed: Mutex<HashMap<String, Instant>>,
+}
+
+impl Tally {
+    fn new() -> Self {
+        Self {
+            ready: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            open: AtomicU64::new(0),
+            activities: AtomicU64::new(0),
+            notifications: AtomicU64::new(0),
+            last_us: AtomicU64::new(0),
+            samples: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
+            ends: Mutex::new(HashMap::new()),
+            committed: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn ended(&self, why: String) {
+        *self.ends.lock().unwrap().entry(why).or_default() += 1;
+    }
+
+    fn sample(&self, socket: usize, us: u64) {
+        self.samples[socket % SHARDS]
+            .lock()
+            .unwrap()
+            .push(us.min(u64::from(u32::MAX)) as u32);
+    }
+
+    fn take_samples(&self) -> Vec<u32> {
+        let mut all = Vec::new();
+        for shard in &self.samples {
+            all.append(&mut shard.lock().unwrap());
+        }
+        all.sort_unstable();
+        all
+    }
+}
+
+fn now_us() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
+}
+
+/// The `auth` message of each socket: tokens for the prepared accounts (each used by
+/// `per_account` sockets), or one dummy.
+async fn auth_messages(target: &Target) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let (Some(file), Some(database_url)) = (&target.accounts, &target.database_url) else {
+        return Ok((
+            vec![r#"{"type":"auth","token":"baseline"}"#.to_owned()],
+            Vec::new(),
+        ));
+    };
+    let secret = target
+        .jwt_secret
+        .clone()
+        .ok_or_else(|| anyhow::anyhow!("--jwt-secret (or ENCORE_JWT_SECRET) is needed"))?;
+    let keys = TokenKeys::new(&Secret::new(secret));
+    let db = encore::db::connect(database_url).await?;
+    let needed = target.sockets.div_ceil(target.per_account);
+    let lines = std::fs::read_to_string(file)?;
+    let mut messages = Vec::with_capacity(needed);
+    let mut ids = Vec::with_capacity(needed);
+    for line in lines.lines().take(needed) {
+        let (account_id, session_id) = line
+            .split_once(' ')
+            .ok_or_else(|| anyhow::anyhow!("{}: not `account session`", file.display()))?;
+        let account = encore::accounts::store::by_id(&db, account_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("account {account_id} is not in the database"))?;
+        let token = keys.sign(&account, session_id, WEB_CLIENT_ID)?;
+        messages.push(serde_json::json!({ "type": "auth", "token": token }).to_string());
+        ids.push(account_id.to_owned());
+    }
+    anyhow::ensure!(
+        messages.len() == needed,
+        "{} holds {} accounts, {needed} needed",
+        file.display(),
+        messages.len()
+    );
+    db.close().await;
+    Ok((messages, ids))
+}
+
+/// Open `target.sockets` sockets, each following its messages in its own task until the
+/// process ends; answers once every socket is ready or has failed.
+async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec<String>> {
+    let (auths, accounts) = auth_messages(target).await?;
+    let url = url::Url::parse(&target.url)?;
+    let server: SocketAddr = format!(
+        "{}:{}",
+        url.host_str().unwrap_or("127.0.0.1"),
+        url.port().unwrap_or(80)
+    )
+    .parse()?;
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0);
+    let gate = Arc::new(Semaphore::new(CONNECTING));
+    let started = Instant::now();
+    for i in 0..target.sockets {
+        let source = Ipv4Addr::new(127, 0, target.source_net, 1 + (i % SOURCES as usize) as u8);
+        let auth = auths[(i / target.per_account) % auths.len()].clone();
+        let (tally, gate, url) = (tally.clone(), gate.clone(), target.url.clone());
+        tokio::spawn(async move {
+            let permit = gate.acquire_owned().await.expect("never closed");
+            let opened = tokio::time::timeout(
+                Duration::from_secs(30),
+                open(&url, server, source, config, &auth),
+            )
+            .await;
+            drop(permit);
+            match opened {
+                Ok(Ok(socket)) => {
+                    tally.open.fetch_add(1, Ordering::Relaxed);
+                    tally.ready.fetch_add(1, Ordering::Relaxed);
+                    follow(i, socket, &tally).await;
+                    tally.open.fetch_sub(1, Ordering::Relaxed);
+                }
+                Ok(Err(err)) => {
+                    tally.failed.fetch_add(1, Ordering::Relaxed);
+                    tally.ended(format!("not opened: {err}"));
+                }
+                Err(_) => {
+                    tally.failed.fetch_add(1, Ordering::Relaxed);
+                    tally.ended("not ready within 30 s".to_owned());
+                }
+            }
+        });
+    }
+    let want = target.sockets as u64;
+    let mut shown = Instant::now();
+    loop {
+        let (ready, failed) = (
+            tally.ready.load(Ordering::Relaxed),
+            tally.failed.load(Ordering::Relaxed),
+        );
+        if ready + failed >= want {
+            break;
+        }
+        if shown.elapsed() >= Duration::from_secs(5) {
+            eprintln!("  … {ready} ready, {failed} failed");
+            shown = Instant::now();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!(
+        "sockets: {} ready, {} failed, in {:.1} s",
+        tally.ready.load(Ordering::Relaxed),
+        tally.failed.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64()
+    );
+    print_ends(tally);
+    Ok(accounts)
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
+
+/// Connect from `source`, send the `auth`, and read until the socket follows `staff`.
+async fn open(
+    url: &str,
+    server: SocketAddr,
+    source: Ipv4Addr,
+    config: WebSocketConfig,
+    auth: &str,
+) -> anyhow::Result<Socket> {
+    let tcp = tokio::net::TcpSocket::new_v4()?;
+    tcp.set_reuseaddr(true)?;
+    tcp.bind(SocketAddr::from((source, 0)))?;
+    let tcp = tcp.connect(server).await?;
+    tcp.set_nodelay(true)?;
+    let (mut socket, _) =
+        tokio_tungstenite::client_async_with_config(url, tcp, Some(config)).await?;
+    socket.send(Message::text(auth)).await?;
+    while let Some(message) = socket.next().await {
+        match message? {
+            Message::Text(text) if text.contains(r#""type":"subscribed","channel":"staff""#) => {
+                return Ok(socket);
+            }
+            Message::Close(frame) => anyhow::bail!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+    anyhow::bail!("closed before subscribing")
+}
+
+/// Read one socket until it ends: answer pings, time every activity and notification.
+async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
+    let why = loop {
+        let text = match socket.next().await {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Close(Some(frame)))) => {
+                break format!("closed {} {}", u16::from(frame.code), frame.reason);
+            }
+            Some(Ok(Message::Close(None))) => break "closed without a code".to_owned(),
+            Some(Ok(_)) => continue,
+            Some(Err(err)) => break format!("error: {err}"),
+            None => break "connection ended".to_owned(),
+        };
+        let received = now_us();
+        if text.starts_with(r#"{"type":"ping""#) {
+            if socket
+                .send(Message::text(r#"{"type":"pong"}"#))
+                .await
+                .is_err()
+            {
+                break "could not answer a ping".to_owned();
+            }
+            continue;
+        }
+        if text.contains(r#""type":"activity""#) {
+            tally.activities.fetch_add(1, Ordering::Relaxed);
+            tally.last_us.fetch_max(received, Ordering::Relaxed);
+            if let Some(sent) = field(&text, r#""at":""#).and_then(unix_us) {
+                tally.sample(index, received.saturating_sub(sent));
+            }
+        } else if text.contains(r#""type":"notification""#) {
+            tally.notifications.fetch_add(1, Ordering::Relaxed);
+            let committed = field(&text, r#""notification":{"id":""#)
+                .and_then(|id| tally.committed.lock().unwrap().get(id).copied());
+            if let Some(committed) = committed {
+                tally.sample(index, committed.elapsed().as_micros() as u64);
+            }
+        }
+    };
+    tally.ended(why);
+}
+
+/// The string value after `key` (which ends with the opening quote).
+fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let start = text.find(key)? + key.len();
+    let len = text[start..].find('"')?;
+    Some(&text[start..start + len])
+}
+
+fn unix_us(rfc3339: &str) -> Option<u64> {
+    let at = OffsetDateTime::parse(rfc3339, &Rfc3339).ok()?;
+    u64::try_from(at.unix_timestamp_nanos() / 1000).ok()
+}
+
+fn print_ends(tally: &Tally) {
+    let ends = tally.ends.lock().unwrap();
+    let mut ends: Vec<_> = ends.iter().collect();
+    ends.sort_by(|a, b| b.1.cmp(a.1));
+    for (why, count) in ends.iter().take(5) {
+        println!("  ended: {count} × {why}");
+    }
+}
+
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("no VmRSS for {pid}"))
+}
+
+/// User + system CPU time of a process, in seconds (Linux counts in 1/100 s).
+fn cpu_seconds(pid: u32) -> anyhow::Result<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14.
+    let after = &stat[stat.rfind(')').map_or(0, |i| i + 2)..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>()? + fields[12].parse::<u64>()?;
+    Ok(ticks as f64 / 100.0)
+}
+
+/// Percentiles of sorted µs samples, as text in ms.
+fn summary(sorted: &[u32], what: &str) -> String {
+    if sorted.is_empty() {
+        return "no samples".to_owned();
+    }
+    let at = |p: usize| f64::from(sorted[(sorted.len() * p / 100).min(sorted.len() - 1)]) / 1000.0;
+    format!(
+        "p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} {what}",
+        at(50),
+        at(99),
+        f64::from(sorted[sorted.len() - 1]) / 1000.0,
+        sorted.len()
+    )
+}
+
+fn p99_ms(sorted: &[u32]) -> f64 {
+    sorted
+        .get(sorted.len() * 99 / 100)
+        .map_or(f64::NAN, |us| f64::from(*us) / 1000.0)
+}
+
+/// A sale on the staff channel, as the Live page receives it, sent now.
+fn activity(n: usize) -> anyhow::Result<Event> {
+    Ok(Event::Activity {
+        activity: Activity {
+            kind: ActivityKind::Sale,
+            at: OffsetDateTime::now_utc().format(&Rfc3339)?,
+            event_id: Some("5b0e8a1c-4f7d-4c5e-9d55-0e6c1f1d2b7a".to_owned()),
+            event_title: Some("Aurora — live from the Roundhouse".to_owned()),
+            account_id: Some(uuid::Uuid::new_v4().to_string()),
+            account_name: Some(format!("Bench Fan {n}")),
+            amount: Some(1500),
+            currency: Some("EUR".to_owned()),
+        },
+    })
+}
+
+/// Wait until `count` reaches `target`, or makes no progress for [`STALL`].
+async fn wait_for(count: &AtomicU64, target: u64) -> bool {
+    let mut seen = count.load(Ordering::Relaxed);
+    let mut moved = Instant::now();
+    loop {
+        let now = count.load(Ordering::Relaxed);
+        if now >= target {
+            return true;
+        }
+        if now != seen {
+            (seen, moved) = (now, Instant::now());
+        } else if moved.elapsed() > STALL {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
+    let target = &args.target;
+    let pid = args.pid;
+    let tally = Arc::new(Tally::new());
+    let bus = Bus::redis(&target.redis_url, &target.redis_prefix).await?;
+    let rss_before = rss_kib(pid)?;
+    open_sockets(target, &tally).await?;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let rss_open = rss_kib(pid)?;
+    let ready = tally.ready.load(Ordering::Relaxed);
+    let per_socket = (rss_open.saturating_sub(rss_before)) as f64 * 1024.0 / ready.max(1) as f64;
+    println!(
+        "server memory: {:.1} MiB before, {:.1} MiB with {ready} idle sockets: {:.2} KB per socket",
+        rss_before as f64 / 1024.0,
+        rss_open as f64 / 1024.0,
+        per_socket / 1000.0
+    );
+
+    // One broadcast at a time: how long each takes to reach every socket.
+    for n in 0..args.latency_broadcasts {
+        let alive = tally.open.load(Ordering::Relaxed);
+        let target = tally.activities.load(Ordering::Relaxed) + alive;
+        bus.publish(&Channel::Staff, activity(n)?).await?;
+        if !wait_for(&tally.activities, target).await {
+            println!("  broadcast {n} did not reach every socket");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let latency = tally.take_samples();
+    println!(
+        "one broadcast to every socket ({} broadcasts): {}",
+        args.latency_broadcasts,
+        summary(&latency, "deliveries")
+    );
+
+    // Bursts: as many messages as the server and this client can move.
+    let (mut delivered_all, mut seconds_all, mut cpu_all) = (0u64, 0f64, 0f64);
+    let mut rates = Vec::new();
+    for round in 0..args.rounds {
+        let alive = tally.open.load(Ordering::Relaxed);
+        let before = tally.activities.load(Ordering::Relaxed);
+        let cpu_before = cpu_seconds(pid)?;
+        let start = now_us();
+        for n in 0..args.burst {
+            bus.publish(&Channel::Staff, activity(n)?).await?;
+        }
+        let complete = wait_for(&tally.activities, before + alive * args.burst as u64).await;
+        let delivered = tally.activities.load(Ordering::Relaxed) - before;
+        let seconds = tally.last_us.load(Ordering::Relaxed).saturating_sub(start) as f64 / 1e6;
+        let cpu = cpu_seconds(pid)? - cpu_before;
+        let burst_latency = tally.take_samples();
+        let rate = delivered as f64 / seconds;
+        rates.push(rate);
+        println!(
+            "burst {}: {} × {alive} sockets: {delivered} delivered{} in {seconds:.2} s = {rate:.0} messages/s, \
+             server CPU {:.1} µs per message; last delivery p99 {:.0} ms",
+            round + 1,
+            args.burst,
+            if complete { "" } else { " (INCOMPLETE)" },
+            cpu * 1e6 / delivered.max(1) as f64,
+            p99_ms(&burst_latency),
+        );
+        (delivered_all, seconds_all, cpu_all) = (
+            delivered_all + delivered,
+            seconds_all + seconds,
+            cpu_all + cpu,
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    let rss_after = rss_kib(pid)?;
+    let open = tally.open.load(Ordering::Relaxed);
+    println!(
+        "server memory after the broadcasts: {:.1} MiB; sockets still open: {open} of {ready}",
+        rss_after as f64 / 1024.0
+    );
+    print_ends(&tally);
+    let rate = delivered_all as f64 / seconds_all;
+    println!(
+        "RESULT {} sockets={ready} open={open} kb_per_socket={:.2} p50_ms={:.1} p99_ms={:.1} \
+         max_ms={:.1} rate={rate:.0} cpu_us={:.2}",
+        args.label,
+        per_socket / 1000.0,
+        latency
+            .get(latency.len() / 2)
+            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        p99_ms(&latency),
+        latency
+            .last()
+            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        cpu_all * 1e6 / delivered_all.max(1) as f64,
+    );
+    Ok(())
+}
+
+async fn cross(args: CrossArgs) -> anyhow::Result<()> {
+    let target = &args.target;
+    anyhow::ensure!(
+        target.sockets.is_multiple_of(target.per_account),
+        "--sockets must be a multiple of --per-account"
+    );
+    let database_url = target
+        .database_url
+        .as_deref()
+        .ok_or_else(|| anyhow::anyhow!("--database-url and --accounts are needed"))?;
+    let tally = Arc::new(Tally::new());
+    let accounts = open_sockets(target, &tally).await?;
+    anyhow::ensure!(
+        tally.failed.load(Ordering::Relaxed) == 0,
+        "every socket must be open"
+    );
+    // Instance A's write path: its own pool on the shared database and its own bus.
+    let db = encore::db::connect(database_url).await?;
+    let bus = Bus::redis(&target.redis_url, &target.redis_prefix).await?;
+    let mut commits = Vec::with_capacity(args.notifications);
+    for n in 0..args.notifications {
+        let account = &accounts[n % accounts.len()];
+        let id = uuid::Uuid::new_v4().to_string();
+        let (title, link, created_at) = (format!("Sale #{n}"), "/live", encore::db::now_ms());
+        let began = Instant::now();
+        // Stored first, in its own transaction (the notifying code stores it with its
+        // cause), unpublished until the bus has it: the table is its own outbox.
+        let mut tx = db.begin().await?;
+        sqlx::query(
+            "INSERT INTO notifications (id, account_id, kind, title, body, link, created_at) \
+             VALUES ($1, $2, 'topic', $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(account)
+        .bind(&title)
+        .bind("A ticket was sold.")
+        .bind(link)
+        .bind(created_at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let committed = Instant::now();
+        commits.push((committed - began).as_micros() as u32);
+        tally
+            .committed
+            .lock()
+            .unwrap()
+            .insert(id.clone(), committed);
+        let notification = serde_json::from_value(serde_json::json!({
+            "id": id, "type": "topic", "title": title, "body": "A ticket was sold.",
+            "sender": null, "uploadType": null, "link": link, "read": false,
+            "createdAt": encore::db::iso8601(created_at),
+        }))?;
+        bus.publish(
+            &Channel::Account(account.clone()),
+            Event::Notification { notification },
+        )
+        .await?;
+        sqlx::query("UPDATE notifications SET published_at = $1 WHERE id = $2")
+            .bind(encore::db::now_ms())
+            .bind(&id)
+            .execute(&db)
+            .await?;
+        tokio::time::sleep(Duration::from_millis(args.interval_ms)).await;
+    }
+    let want = (args.notifications * target.per_account) as u64;
+    if !wait_for(&tally.notifications, want).await {
+        println!(
+            "INCOMPLETE: {} of {want} deliveries",
+            tally.notifications.load(Ordering::Relaxed)
+        );
+    }
+    commits.sort_unstable();
+    let latency = tally.take_samples();
+    println!(
+        "{} notifications, each to the {} sockets of its account on instance B",
+        args.notifications, target.per_account
+    );
+    println!(
+        "  the commit on instance A: {}",
+        summary(&commits, "commits")
+    );
+    println!(
+        "  committed on A → received on B: {}",
+        summary(&latency, "deliveries")
+    );
+    print_ends(&tally);
+    println!(
+        "RESULT cross deliveries={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1}",
+        latency.len(),
+        latency
+            .get(latency.len() / 2)
+            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        p99_ms(&latency),
+        latency
+            .last()
+            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+    );
+    Ok(())
+}
