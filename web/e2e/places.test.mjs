@@ -212,6 +212,10 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="notification"]').length === 20);
     for (let i = 0; i < 3; i++) {
       await list.locator('[data-testid="notification"][data-read="false"]').first().click();
+      // A sign-up's notice opens its page (Users) as it is marked read; back to the list.
+      await page.waitForURL(/\/users/);
+      await page.goBack();
+      await page.waitForURL(/\/notifications/);
       await list.locator('[data-testid="notification"][data-read="true"]').nth(i).waitFor();
     }
 
