@@ -218,9 +218,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     spawn_housekeeping(&state);
-    // --- livefigures
     crate::live::figures::spawn(state.figures.clone());
-    // --- notify
+    tokio::spawn(state.live.clone().follow_changes(state.bus.clone()));
     crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));

@@ -109,16 +109,20 @@ impl CurrentUser {
         };
         Ok((user, claims))
     }
+}
 
-    /// Whether the session is still live and its account enabled, read from the
-    /// database (not the cache: a long-lived socket asks when it hears of a change, which
-    /// may reach it before the cache forgets). `Some(role)` while it is.
-    pub async fn still_signed_in(&self, state: &AppState) -> Result<Option<Role>, Error> {
-        let row = store::session_account(&state.db, &self.session_id, &self.account.id).await?;
-        Ok(row
-            .filter(|row| row.revoked_at.is_none() && row.account.enabled())
-            .map(|row| row.account.role()))
-    }
+/// Whether an account's session is still live and the account enabled, read from the
+/// database (not the cache: a long-lived socket asks when it hears of a change, which may
+/// reach it before the cache forgets). `Some(role)` while it is.
+pub async fn still_signed_in(
+    state: &AppState,
+    session_id: &str,
+    account_id: &str,
+) -> Result<Option<Role>, Error> {
+    let row = store::session_account(&state.db, session_id, account_id).await?;
+    Ok(row
+        .filter(|row| row.revoked_at.is_none() && row.account.enabled())
+        .map(|row| row.account.role()))
 }
 
 /// A signed-in admin or super admin.

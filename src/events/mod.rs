@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 use self::extract::ManagedEvent;
 use self::model::{EventRow, EventStatus};
 use self::view::Event;
+use crate::accounts::policy::Actor;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::{money, refunds};
 use crate::db::{iso8601, now_ms};
@@ -57,9 +58,8 @@ pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
 }
 
 /// Staff manage every concert; project members manage their project's concerts.
-pub async fn can_manage(app: &AppState, user: &CurrentUser, project_id: &str) -> Result<bool> {
-    Ok(user.account.role().is_staff()
-        || projects::is_member(&app.db, project_id, &user.account.id).await?)
+pub async fn can_manage(app: &AppState, actor: Actor<'_>, project_id: &str) -> Result<bool> {
+    Ok(actor.role.is_staff() || projects::is_member(&app.db, project_id, actor.id).await?)
 }
 
 async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> Result<Vec<Event>> {
@@ -132,7 +132,7 @@ async fn show(
     let row = load(&app, &id).await?;
     if row.status == EventStatus::Draft {
         let manager = match &user {
-            Some(user) => can_manage(&app, user, &row.project_id).await?,
+            Some(user) => can_manage(&app, user.actor(), &row.project_id).await?,
             None => false,
         };
         if !manager {
@@ -423,7 +423,7 @@ async fn create(
         .clone()
         .ok_or_else(|| Error::unprocessable(Msg::ChooseProject))?;
     project_exists(&app, &project_id).await?;
-    if !can_manage(&app, &user, &project_id).await? {
+    if !can_manage(&app, user.actor(), &project_id).await? {
         return Err(Error::forbidden(Msg::OnlyManagersCreateConcerts));
     }
     let required = |v: &Option<String>, name: &str| {
@@ -496,7 +496,7 @@ async fn update(
         && *project_id != row.project_id
     {
         project_exists(&app, project_id).await?;
-        if !can_manage(&app, &user, project_id).await? {
+        if !can_manage(&app, user.actor(), project_id).await? {
             return Err(Error::forbidden(Msg::CannotMoveConcert));
         }
         row.project_id = project_id.clone();

@@ -20,12 +20,14 @@ use serde::{Deserialize, Serialize};
 use tokio::time::{Instant, MissedTickBehavior};
 use tokio_stream::StreamMap;
 
-use crate::accounts::model::AccountChanged;
-use crate::auth::extract::CurrentUser;
+use crate::accounts::model::Role;
+use crate::accounts::policy::Actor;
+use crate::auth::extract::{CurrentUser, still_signed_in};
 use crate::bus::{Channel, Delivery, Position, Received, Recovery, Subscription};
 use crate::db::{iso8601, now_ms};
 use crate::error::Error;
 use crate::i18n::{self, Lang, Msg};
+use crate::live::sockets::Admitted;
 use crate::state::AppState;
 
 /// How long a new socket may take to send its `auth`.
@@ -36,6 +38,8 @@ const PING_EVERY: Duration = Duration::from_secs(25);
 const SILENCE_LIMIT: Duration = Duration::from_secs(60);
 /// The largest message a client may send (an `auth` with a few `since` positions).
 const MAX_MESSAGE: usize = 16 * 1024;
+/// The read buffer a socket starts with (the library's default is 128 KiB).
+pub const READ_BUFFER: usize = 1024;
 /// Concerts one socket may follow at once.
 const MAX_CONCERTS: usize = 64;
 
@@ -161,8 +165,10 @@ enum Reply<'a> {
 pub async fn open(State(app): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
     let lang = i18n::current();
     upgrade
-        // Small buffers: most sockets are idle, and 20,000 of them must fit in memory.
-        .read_buffer_size(4 * 1024)
+        // Small buffers: most sockets are idle, and 20,000 of them must fit in memory. A
+        // client's messages are small (an `auth` is about half a kilobyte); a larger one
+        // grows the buffer as it arrives.
+        .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
@@ -237,15 +243,18 @@ async fn serve(app: &AppState, socket: &mut Socket, lang: Lang) -> Option<Close>
     };
     let exp = claims.exp;
     drop(claims);
-    let Some(_admitted) = app.live.admit(&user.account.id) else {
+    // Only who the socket belongs to is kept, not the whole signed-in account: 20,000
+    // sockets must fit in memory.
+    let Some(holder) = app.live.admit(&user.account.id, &user.session_id) else {
         return Some(Close::TooManySockets);
     };
-    let language = user.account.language;
+    let (role, language) = (user.account.role(), user.account.language);
+    drop(user);
     let mut live = Live {
         app: app.clone(),
-        cache: feed(app.bus.subscribe(&Channel::Cache)),
+        holder,
+        role,
         expires: deadline(exp),
-        user,
         channels: StreamMap::new(),
         positions: HashMap::new(),
     };
@@ -296,9 +305,10 @@ type Feed = Pin<Box<dyn Stream<Item = Received> + Send>>;
 /// One authenticated socket's state.
 struct Live {
     app: AppState,
-    user: CurrentUser,
-    /// The bus's cache channel: this account's or session's changes close the socket.
-    cache: Feed,
+    /// Who the socket belongs to, and the signal that their account or session may have
+    /// changed (then the socket asks the database whether the session still stands).
+    holder: Admitted,
+    role: Role,
     expires: Instant,
     channels: StreamMap<Channel, Feed>,
     /// The last message of each channel this socket has sent (or the position it was told
@@ -313,13 +323,13 @@ impl Live {
         exp: i64,
         since: HashMap<String, Position>,
     ) -> Result<(), End> {
-        let mut joined = vec![Channel::Account(self.user.account.id.clone())];
-        if self.user.account.role().is_staff() {
+        let mut joined = vec![Channel::Account(self.holder.account_id.to_string())];
+        if self.role.is_staff() {
             joined.push(Channel::Staff);
         }
         socket
             .reply(&Reply::Ready {
-                account_id: &self.user.account.id,
+                account_id: &self.holder.account_id,
                 expires_at: iso8601(exp * 1000),
                 channels: joined.iter().map(Channel::name).collect(),
             })
@@ -363,9 +373,7 @@ impl Live {
                 Some((channel, received)) = self.channels.next() => {
                     self.received(socket, channel, received).await?;
                 }
-                Some(received) = self.cache.next() => {
-                    Box::pin(self.check_session(&received)).await?;
-                }
+                _ = self.holder.changed() => Box::pin(self.check_session()).await?,
                 _ = heartbeat.tick() => {
                     if last_heard.elapsed() >= SILENCE_LIMIT {
                         return Err(End::Close(Close::Heartbeat));
@@ -526,12 +534,18 @@ impl Live {
         Ok(())
     }
 
-    /// A fresh token for the same account keeps the socket open past the old expiry.
+    /// A fresh token for the same account and role keeps the socket open past the old
+    /// expiry (a new role changes what it may follow: it reconnects).
     async fn reauth(&mut self, socket: &mut Socket, token: &str) -> Result<(), End> {
         match CurrentUser::from_token(&self.app, token).await {
-            Ok((user, claims)) if user.account.id == self.user.account.id => {
+            Ok((user, claims))
+                if *user.account.id == *self.holder.account_id
+                    && user.account.role() == self.role =>
+            {
                 self.expires = deadline(claims.exp);
-                self.user = user;
+                if *user.session_id != *self.holder.session_id {
+                    self.holder.move_to_session(&user.session_id);
+                }
                 socket
                     .reply(&Reply::Reauthed {
                         expires_at: iso8601(claims.exp * 1000),
@@ -565,7 +579,11 @@ impl Live {
             let words = Msg::LiveTooManyConcerts.render(lang);
             return self.refuse(socket, "forbidden", words, Some(name)).await;
         }
-        match may_follow(&self.app, &self.user, event_id).await {
+        let actor = Actor {
+            id: &self.holder.account_id,
+            role: self.role,
+        };
+        match may_follow(&self.app, actor, event_id).await {
             Ok(()) => self.join(socket, channel, since).await,
             Err(err) => {
                 let code = match err.status().as_u16() {
@@ -596,27 +614,14 @@ impl Live {
         Ok(())
     }
 
-    /// The bus says an account, session or project changed: when it may be this
-    /// socket's, ask the database whether the session still stands.
-    async fn check_session(&mut self, received: &Received) -> Result<(), End> {
-        let concerns_us = match received {
-            Received::Message(delivery) => match delivery.event.as_cache_change() {
-                Some((AccountChanged::Account(id), _)) => id == self.user.account.id,
-                Some((AccountChanged::Session(id), _)) => id == self.user.session_id,
-                Some((AccountChanged::Project(_), _)) | None => false,
-            },
-            // Changes may have been missed.
-            Received::Lagged { .. } | Received::Reconnected => true,
-        };
-        if !concerns_us {
-            return Ok(());
-        }
-        match self.user.still_signed_in(&self.app).await {
+    /// The account or one of its sessions may have changed (the bus said so, or messages
+    /// about it may have been missed): ask the database whether the session still stands.
+    async fn check_session(&mut self) -> Result<(), End> {
+        let holder = &self.holder;
+        match still_signed_in(&self.app, &holder.session_id, &holder.account_id).await {
             Ok(None) => Err(End::Close(Close::SessionEnded)),
             // A new role changes what the socket may follow: reconnect with a new token.
-            Ok(Some(role)) if role != self.user.account.role() => {
-                Err(End::Close(Close::Unauthorized))
-            }
+            Ok(Some(role)) if role != self.role => Err(End::Close(Close::Unauthorized)),
             Ok(Some(_)) => Ok(()),
             Err(err) => {
                 tracing::warn!(error = %err, "socket: could not check the session");
@@ -626,10 +631,10 @@ impl Live {
     }
 }
 
-/// Whether `user` may follow a concert's live figures (staff, or its project's members).
-async fn may_follow(app: &AppState, user: &CurrentUser, event_id: &str) -> Result<(), Error> {
+/// Whether `actor` may follow a concert's live figures (staff, or its project's members).
+async fn may_follow(app: &AppState, actor: Actor<'_>, event_id: &str) -> Result<(), Error> {
     let event = crate::events::load(app, event_id).await?;
-    if crate::events::can_manage(app, user, &event.project_id).await? {
+    if crate::events::can_manage(app, actor, &event.project_id).await? {
         Ok(())
     } else {
         Err(Error::forbidden(Msg::OnlyManagersSeeThis))

@@ -235,6 +235,48 @@ async fn signing_out_closes_the_sessions_socket_with_session_ended() {
 }
 
 #[tokio::test]
+async fn signing_out_another_session_of_the_account_leaves_the_socket_open() {
+    let app = spawn_app().await;
+    let (fan, phone) = app.a_fan().await;
+    let laptop = app.sign_in(&fan.login).await;
+    let (mut ws, _) = signed_in(&app, &phone.access, json!({})).await;
+    let (status, _) = app
+        .post("/api/v1/oauth2/logout", json!({}), Some(&laptop.access))
+        .await;
+    assert!(status.is_success());
+    // The socket was asked to check its session; it stands, so the socket answers.
+    send(&mut ws, json!({ "type": "ping" })).await;
+    assert_eq!(next(&mut ws).await["type"], "pong");
+}
+
+#[tokio::test]
+async fn a_socket_reauthed_with_another_session_follows_that_session() {
+    let app = spawn_app().await;
+    let (fan, first) = app.a_fan().await;
+    let second = app.sign_in(&fan.login).await;
+    let (mut ws, _) = signed_in(&app, &first.access, json!({})).await;
+    send(&mut ws, json!({ "type": "auth", "token": second.access })).await;
+    assert_eq!(next(&mut ws).await["type"], "reauthed");
+
+    let (status, _) = app
+        .post("/api/v1/oauth2/logout", json!({}), Some(&first.access))
+        .await;
+    assert!(status.is_success());
+    send(&mut ws, json!({ "type": "ping" })).await;
+    assert_eq!(
+        next(&mut ws).await["type"],
+        "pong",
+        "the old session's end is not its"
+    );
+
+    let (status, _) = app
+        .post("/api/v1/oauth2/logout", json!({}), Some(&second.access))
+        .await;
+    assert!(status.is_success());
+    assert_eq!(closed(&mut ws).await, (4403, "session_ended".to_owned()));
+}
+
+#[tokio::test]
 async fn disabling_an_account_closes_its_sockets_with_session_ended() {
     let app = spawn_app().await;
     let admin = app.an_admin().await;
