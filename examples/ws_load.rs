@@ -539,6 +539,9 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     );
 
     // One broadcast at a time: how long each takes to reach every socket.
+    let me = std::process::id();
+    let (server_before, client_before) = (cpu_seconds(pid)?, cpu_seconds(me)?);
+    let delivered_before = tally.activities.load(Ordering::Relaxed);
     for n in 0..args.latency_broadcasts {
         let alive = tally.open.load(Ordering::Relaxed);
         let target = tally.activities.load(Ordering::Relaxed) + alive;
@@ -549,8 +552,14 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let latency = tally.take_samples();
+    let delivered = (tally.activities.load(Ordering::Relaxed) - delivered_before).max(1) as f64;
+    let (server_us, client_us) = (
+        (cpu_seconds(pid)? - server_before) * 1e6 / delivered,
+        (cpu_seconds(me)? - client_before) * 1e6 / delivered,
+    );
     println!(
-        "one broadcast to every socket ({} broadcasts): {}",
+        "one broadcast to every socket ({} broadcasts): {}; CPU per delivery: server {server_us:.1} µs, \
+         this client {client_us:.1} µs",
         args.latency_broadcasts,
         summary(&latency, "deliveries")
     );

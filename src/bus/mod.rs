@@ -354,6 +354,15 @@ impl Bus {
         Some(self.transport.as_redis()?.query(command).await)
     }
 
+    /// A Redis connection of its own, for commands that block (`XREAD BLOCK`), with
+    /// answers awaited up to `response_timeout`; `None` in process.
+    pub async fn blocking_connection(
+        &self,
+        response_timeout: Duration,
+    ) -> Option<Result<::redis::aio::MultiplexedConnection, BusError>> {
+        Some(self.transport.as_redis()?.dedicated(response_timeout).await)
+    }
+
     /// Publish on every instance; answers the message as delivered (its offset and
     /// epoch) once the transport has it.
     pub async fn publish(&self, channel: &Channel, event: Event) -> Result<Delivery, BusError> {

@@ -150,6 +150,20 @@ impl Redis {
         format!("{}{name}", self.keys.prefix)
     }
 
+    /// A connection of its own, for a command that blocks (`XREAD BLOCK`): waiting on the
+    /// shared one would hold up every other command. Answers may take `response_timeout`.
+    pub(super) async fn dedicated(
+        &self,
+        response_timeout: Duration,
+    ) -> Result<MultiplexedConnection, BusError> {
+        let config =
+            redis::AsyncConnectionConfig::new().set_response_timeout(Some(response_timeout));
+        Ok(self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await?)
+    }
+
     pub(super) async fn query<T: FromRedisValue>(
         &self,
         command: &redis::Cmd,

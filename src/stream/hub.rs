@@ -5,13 +5,14 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use tokio::sync::watch;
 
 use super::adts::AacFrame;
+use super::journal::{Entry, EntryId, Job, Writer};
 use super::playlist::Playlist;
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
@@ -42,6 +43,10 @@ struct State {
     full: bool,
     /// The rendered playlists of one version: full and delta, each rendered on first use.
     cache: Option<Rendered>,
+    /// A publisher is connected to another instance (its journal says so).
+    publisher_elsewhere: bool,
+    /// The last entry of the show's journal applied or skipped here.
+    journal_at: Option<EntryId>,
 }
 
 pub struct Show {
@@ -55,6 +60,8 @@ pub struct Show {
     /// Who listened on this instance lately: each ticket's (or pass's) session key and
     /// its last request. A lock of its own, apart from the recording's.
     listeners: Mutex<HashMap<String, Instant>>,
+    /// The journal other instances follow (with Redis; set once for the hub).
+    journal: Arc<OnceLock<Writer>>,
 }
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
@@ -107,13 +114,20 @@ impl Show {
         state.publisher = Some(id);
         state.connected_at = Some(Instant::now());
         state.bytes_in = 0;
+        state.publisher_elsewhere = false;
         // Coming back within the grace period: same show, a discontinuity, no gap.
         if state.disconnected_at.take().is_some()
             && let Some(segmenter) = state.segmenter.as_mut()
-            && let Err(err) = segmenter.mark_discontinuity()
         {
-            tracing::error!(event = %self.event_id, error = %err, "closing the part before a reconnect failed");
+            let (now_ms, at) = (crate::db::now_ms(), segmenter.frames());
+            match segmenter.mark_discontinuity(now_ms) {
+                Ok(()) => self.journal(Entry::Discontinuity { now_ms, at }),
+                Err(err) => {
+                    tracing::error!(event = %self.event_id, error = %err, "closing the part before a reconnect failed");
+                }
+            }
         }
+        self.journal(Entry::Claimed);
         self.keep_fresh(&mut state);
         Claim::Granted(id)
     }
@@ -137,6 +151,7 @@ impl Show {
         if state.publisher == Some(publisher) {
             state.publisher = None;
             state.disconnected_at = Some(Instant::now());
+            self.journal(Entry::Released);
         }
     }
 
@@ -156,6 +171,20 @@ impl Show {
             }
             state.bytes_in += bytes as u64;
             state.recorded_bytes += frames.iter().map(|f| f.payload.len() as u64).sum::<u64>();
+            if let (Some(first), true) = (frames.first(), self.journal.get().is_some()) {
+                // What the segmenter takes: frames in the show's format.
+                let segmenter = state.segmenter.as_ref();
+                let config = segmenter.map_or(first.config, |s| *s.config());
+                self.journal(Entry::Frames {
+                    now_ms: now,
+                    first: segmenter.map_or(0, Segmenter::frames),
+                    config,
+                    payloads: (frames.iter())
+                        .filter(|f| f.config == config)
+                        .map(|f| f.payload.clone())
+                        .collect(),
+                });
+            }
             for frame in frames {
                 if state.segmenter.is_none() {
                     state.segmenter = Some(Segmenter::create(&self.dir, frame.config)?);
@@ -185,7 +214,9 @@ impl Show {
             if let Some(segmenter) = state.segmenter.as_mut()
                 && !segmenter.ended()
             {
-                segmenter.end(crate::db::now_ms())?;
+                let now_ms = crate::db::now_ms();
+                segmenter.end(now_ms)?;
+                self.journal(Entry::Ended { now_ms });
             }
             state.cache = None;
             self.keep_fresh(&mut state);
@@ -202,6 +233,119 @@ impl Show {
                 .disconnected_at
                 .is_some_and(|t| t.elapsed() >= RECONNECT_GRACE)
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+    }
+
+    /// Hand an entry to the journal, when there is one. Called under the show's lock, so
+    /// entries are written in the order they happened.
+    fn journal(&self, entry: Entry) {
+        if let Some(writer) = self.journal.get() {
+            let _ = writer.send(Job::Append {
+                event_id: self.event_id.clone(),
+                entry,
+            });
+        }
+    }
+
+    /// The last journal entry applied or skipped here.
+    pub fn journal_at(&self) -> Option<EntryId> {
+        self.lock().journal_at
+    }
+
+    /// A journal entry this instance has nothing to do for (its own, or one it does not
+    /// understand): remembered as read.
+    pub fn skip_journal(&self, id: EntryId) {
+        let mut state = self.lock();
+        if state.journal_at.is_none_or(|at| at < id) {
+            state.journal_at = Some(id);
+        }
+    }
+
+    /// Do what another instance did to the show, as its journal says (once per entry).
+    pub fn apply(&self, id: EntryId, entry: Entry) -> std::io::Result<()> {
+        let mut bumped = false;
+        {
+            let mut state = self.lock();
+            if state.journal_at.is_some_and(|at| at >= id) {
+                return Ok(());
+            }
+            state.journal_at = Some(id);
+            if let (Entry::Ended { now_ms }, Some(_)) = (&entry, state.publisher) {
+                // Ended on another instance (its managers asked there) while the encoder
+                // sends here: the show ends here too, and the encoder is let go.
+                state.publisher = None;
+                if let Some(segmenter) = state.segmenter.as_mut()
+                    && !segmenter.ended()
+                {
+                    segmenter.end(*now_ms)?;
+                }
+                bumped = true;
+            } else if state.publisher.is_some() {
+                // A publisher here writes the journal: another writer means the lease
+                // was lost. This instance keeps its own copy.
+                tracing::error!(event = %self.event_id, "a show is written on two instances");
+                return Ok(());
+            }
+            match entry {
+                _ if bumped => {}
+                Entry::Claimed => state.publisher_elsewhere = true,
+                Entry::Released => {
+                    state.publisher_elsewhere = false;
+                    state.disconnected_at = Some(Instant::now());
+                }
+                Entry::Frames {
+                    now_ms,
+                    first,
+                    config,
+                    payloads,
+                } => {
+                    let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
+                    if first > had {
+                        tracing::warn!(event = %self.event_id, missing = first - had,
+                            "frames missing from this instance's copy of the show");
+                    }
+                    let new = payloads
+                        .into_iter()
+                        .skip(had.saturating_sub(first) as usize);
+                    for payload in new {
+                        state.recorded_bytes += payload.len() as u64;
+                        if state.segmenter.is_none() {
+                            state.segmenter = Some(Segmenter::create(&self.dir, config)?);
+                        }
+                        let frame = AacFrame { config, payload };
+                        if let Some(segmenter) = state.segmenter.as_mut()
+                            && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
+                        {
+                            bumped = true;
+                        }
+                    }
+                }
+                Entry::Discontinuity { now_ms, at } => {
+                    if let Some(segmenter) = state.segmenter.as_mut()
+                        && segmenter.frames() == at
+                    {
+                        segmenter.mark_discontinuity(now_ms)?;
+                        bumped = true;
+                    }
+                }
+                Entry::Ended { now_ms } => {
+                    state.publisher_elsewhere = false;
+                    if let Some(segmenter) = state.segmenter.as_mut()
+                        && !segmenter.ended()
+                    {
+                        segmenter.end(now_ms)?;
+                        bumped = true;
+                    }
+                }
+            }
+            if bumped {
+                state.cache = None;
+                self.keep_fresh(&mut state);
+            }
+        }
+        if bumped {
+            self.version.send_modify(|v| *v += 1);
+        }
+        Ok(())
     }
 
     fn keep_fresh(&self, state: &mut State) {
@@ -242,7 +386,7 @@ impl Show {
             .connected_at
             .map_or(0.0, |t| t.elapsed().as_secs_f64());
         Status {
-            publisher_connected: state.publisher.is_some(),
+            publisher_connected: state.publisher.is_some() || state.publisher_elsewhere,
             recorded_seconds: state
                 .segmenter
                 .as_ref()
@@ -388,6 +532,7 @@ impl Show {
 pub struct Hub {
     root: PathBuf,
     shows: Mutex<HashMap<String, Arc<Show>>>,
+    journal: Arc<OnceLock<Writer>>,
 }
 
 impl Hub {
@@ -395,7 +540,17 @@ impl Hub {
         Self {
             root,
             shows: Mutex::new(HashMap::new()),
+            journal: Arc::default(),
         }
+    }
+
+    /// Write what happens to every show to this journal (several instances share Redis).
+    pub fn journal_to(&self, writer: Writer) {
+        let _ = self.journal.set(writer);
+    }
+
+    pub fn journal_writer(&self) -> Option<Writer> {
+        self.journal.get().cloned()
     }
 
     pub fn show(&self, event_id: &str) -> Arc<Show> {
@@ -429,6 +584,7 @@ impl Hub {
                         .max_capacity(MEDIA_CACHE_BYTES)
                         .build(),
                     listeners: Mutex::new(HashMap::new()),
+                    journal: self.journal.clone(),
                 })
             })
             .clone()

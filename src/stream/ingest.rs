@@ -12,6 +12,7 @@ use futures_util::{Stream, StreamExt};
 
 use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
+use super::journal::{self, Acquired, Lease};
 use super::transcode::{Output, Target, Transcoder};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
@@ -104,6 +105,8 @@ pub struct Publisher {
     pub show: Arc<Show>,
     pub id: u64,
     transcoder: Option<Transcoder>,
+    /// The show's lease across instances (with Redis), held while publishing.
+    lease: Option<Lease>,
 }
 
 /// How a publishing session ended.
@@ -215,6 +218,22 @@ pub async fn admit(
             })?,
         ),
     };
+    // One publisher per show across instances: this one needs the show's lease, then
+    // applies what the show's journal holds before writing to it.
+    let lease = match Lease::acquire(&app.bus, &app.hub, event_id).await {
+        Ok(Acquired::Held(lease)) => lease,
+        Ok(Acquired::Elsewhere) => return Err(Error::conflict(Msg::IngestAnotherPublisher)),
+        Err(err) => {
+            tracing::error!(event = %event_id, error = %err, "the show's lease is out of reach");
+            return Err(Error::Busy);
+        }
+    };
+    if lease.is_some()
+        && let Err(err) = journal::catch_up(&app.bus, &show).await
+    {
+        tracing::error!(event = %event_id, error = %err, "catching up with the show's journal failed");
+        return Err(Error::Busy);
+    }
     let id = match show.claim() {
         Claim::Granted(id) => id,
         Claim::Busy => return Err(Error::conflict(Msg::IngestAnotherPublisher)),
@@ -235,6 +254,7 @@ pub async fn admit(
         show,
         id,
         transcoder,
+        lease,
     })
 }
 
@@ -255,6 +275,7 @@ where
         show,
         id,
         mut transcoder,
+        lease,
     } = publisher;
     let mut parser = AdtsParser::new();
     let started = tokio::time::Instant::now();
@@ -338,6 +359,9 @@ where
         let _ = drained.await;
     }
     show.release(id);
+    if let Some(lease) = lease {
+        lease.release().await;
+    }
     tracing::info!(event = %show.event_id, ?outcome, "publisher disconnected");
     if outcome != Outcome::Ended
         && let Err(err) = notices::dropped(app, &show.event_id, RECONNECT_GRACE.as_secs()).await
@@ -378,6 +402,9 @@ pub async fn purge_recordings(app: &AppState) {
         };
         if expired {
             app.stream_access.revoke_event(&event_id);
+            if let Err(err) = journal::forget(&app.bus, &event_id).await {
+                tracing::warn!(event = %event_id, error = %err, "deleting a show's journal failed");
+            }
             match app.hub.remove(&event_id) {
                 Ok(()) => tracing::info!(event = %event_id, "recording deleted (retention over)"),
                 Err(err) => {

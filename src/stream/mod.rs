@@ -10,6 +10,7 @@ pub mod http;
 pub mod hub;
 pub mod icecast;
 pub mod ingest;
+pub mod journal;
 pub mod mp3;
 pub mod playlist;
 pub mod push;

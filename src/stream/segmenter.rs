@@ -265,10 +265,15 @@ impl Segmenter {
                 / f64::from(self.config.sample_rate())
     }
 
-    /// The publisher reconnected: the next segment starts with a discontinuity; the
-    /// timeline itself continues.
-    pub fn mark_discontinuity(&mut self) -> std::io::Result<()> {
-        self.flush_part(crate::db::now_ms())?;
+    /// Frames taken so far (written or pending): where the next frame goes.
+    pub fn frames(&self) -> u64 {
+        self.next_time / u64::from(SAMPLES_PER_FRAME) + self.pending.len() as u64
+    }
+
+    /// The publisher reconnected (at `now_ms`): the next segment starts with a
+    /// discontinuity; the timeline itself continues.
+    pub fn mark_discontinuity(&mut self, now_ms: i64) -> std::io::Result<()> {
+        self.flush_part(now_ms)?;
         self.close_segment();
         self.discontinuity_next = true;
         Ok(())

@@ -12,10 +12,8 @@ mod go_live;
 mod helpers;
 mod languages;
 mod live;
-// --- livefigures
 mod live_figures;
 mod mfa;
-// --- notify
 mod notifications;
 mod openapi;
 mod payments;
@@ -25,6 +23,7 @@ mod rate_limits;
 mod reset;
 mod roles;
 mod security;
+mod show_everywhere;
 mod sign_in;
 mod sms_and_images;
 mod step_up;

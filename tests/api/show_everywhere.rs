@@ -1,0 +1,224 @@
+//! One show served from any instance (issue 14): two real servers sharing the database
+//! and Redis, an encoder on one, listeners on either. What each answers must be the same
+//! bytes: the playlist, the init segment, every part and segment.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+use encore::stream::segmenter::MediaFile;
+
+use crate::helpers::*;
+use crate::live::{adts_file, stream_key};
+
+async fn two_instances() -> (TestApp, TestApp) {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let b = a.beside().await;
+    (a, b)
+}
+
+async fn get(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
+    let answer = app.http.get(url).send().await.unwrap();
+    let status = answer.status();
+    (status, answer.bytes().await.unwrap().to_vec())
+}
+
+/// `path` (a playlist or media path, as the page gets it: on the load balancer's host)
+/// on `app`.
+fn on(app: &TestApp, path: &str) -> String {
+    format!("{}{path}", app.url)
+}
+
+/// Wait until `b` answers a fan (whose session is there) the playlist `a` holds; it, as
+/// text.
+async fn same_playlist(a: &TestApp, b: &TestApp, event: &str, playlist: &str) -> String {
+    let show = a.state.hub.show(event);
+    let mut last = String::new();
+    for _ in 0..100 {
+        let held = show
+            .playlist(false)
+            .expect("a playlist on the encoder's instance");
+        let (status, served) = get(b, &on(b, playlist)).await;
+        if status == StatusCode::OK && served == held {
+            return String::from_utf8(served).unwrap();
+        }
+        last = format!(
+            "held by A:\n{}\nserved by B ({status}):\n{}",
+            String::from_utf8_lossy(&held),
+            String::from_utf8_lossy(&served)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the instances disagree:\n{last}");
+}
+
+/// Every file the playlist names (init, parts, segments): what `b` serves is what `a`
+/// recorded, byte for byte. How many there were.
+async fn same_files(a: &TestApp, b: &TestApp, event: &str, playlist: &str, text: &str) -> usize {
+    let show = a.state.hub.show(event);
+    let base = playlist.trim_end_matches("index.m3u8");
+    let mut names: Vec<&str> = vec!["init.mp4"];
+    for line in text.lines() {
+        if let Some(start) = line.find("URI=\"") {
+            let rest = &line[start + 5..];
+            names.push(&rest[..rest.find('"').unwrap()]);
+        } else if !line.starts_with('#') && !line.is_empty() {
+            names.push(line);
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    for name in &names {
+        let Some(held) = show.media(MediaFile::parse(name).unwrap()).await else {
+            continue; // the hinted next part, not written yet
+        };
+        let (status, served) = get(b, &on(b, &format!("{base}{name}"))).await;
+        assert_eq!(status, StatusCode::OK, "{name}");
+        assert!(!held.is_empty(), "{name}");
+        assert!(served == held, "{name} differs between the instances");
+    }
+    names.len()
+}
+
+/// An encoder sends `bytes` to `app` with an HTTP PUT: the answer's status.
+async fn put_live(app: &TestApp, event: &str, key: &str, bytes: Vec<u8>) -> StatusCode {
+    app.http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(bytes)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+/// The bytes of an ADTS file cut in two at a frame boundary near its middle.
+fn halves(bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut cut = 0;
+    while cut < bytes.len() / 2 {
+        let len = (usize::from(bytes[cut + 3] & 0x03) << 11)
+            | (usize::from(bytes[cut + 4]) << 3)
+            | usize::from(bytes[cut + 5] >> 5);
+        cut += len;
+    }
+    (bytes[..cut].to_vec(), bytes[cut..].to_vec())
+}
+
+#[tokio::test]
+async fn a_show_pushed_to_one_instance_is_heard_the_same_byte_for_byte_from_another() {
+    let (a, b) = two_instances().await;
+    let event = concert(&a, None, 500, 60_000).await;
+    let key = stream_key(&a, &event).await;
+    let (_, fan) = a.fans(1).await.pop().unwrap();
+    assert_eq!(a.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
+    assert_eq!(put_live(&a, &event, &key, bytes).await, StatusCode::OK);
+
+    // The fan listens through the other instance.
+    let playlist = b.listen(&event, &fan).await;
+    let text = same_playlist(&a, &b, &event, &playlist).await;
+    assert!(text.contains("#EXT-X-PART:"), "{text}");
+    assert!(same_files(&a, &b, &event, &playlist, &text).await > 4);
+
+    // Ended where the encoder is not: ended on both.
+    let admin = a.an_admin().await;
+    let (status, _) = b
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            serde_json::json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = same_playlist(&a, &b, &event, &playlist).await;
+    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+    same_files(&a, &b, &event, &playlist, &text).await;
+}
+
+#[tokio::test]
+async fn an_encoder_that_reconnects_through_another_instance_continues_the_same_show() {
+    let (a, b) = two_instances().await;
+    let event = concert(&a, None, 500, 60_000).await;
+    let key = stream_key(&a, &event).await;
+    let (_, fan) = a.fans(1).await.pop().unwrap();
+    assert_eq!(a.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let media = tempfile::tempdir().unwrap();
+    let (first, second) = halves(&std::fs::read(adts_file(media.path(), 4)).unwrap());
+    assert_eq!(put_live(&a, &event, &key, first).await, StatusCode::OK);
+    assert_eq!(put_live(&b, &event, &key, second).await, StatusCode::OK);
+    let admin = a.an_admin().await;
+    let (status, _) = b
+        .post(
+            &format!("/api/v1/events/{event}/end"),
+            serde_json::json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The fan listens through the instance the encoder started on.
+    let playlist = a.listen(&event, &fan).await;
+    let text = same_playlist(&b, &a, &event, &playlist).await;
+    assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
+    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+    same_files(&b, &a, &event, &playlist, &text).await;
+    let seconds: f64 = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("#EXTINF:"))
+        .filter_map(|l| l.trim_end_matches(',').parse::<f64>().ok())
+        .sum();
+    assert!(seconds > 3.8, "both halves recorded, no gap: {seconds} s");
+}
+
+#[tokio::test]
+async fn a_second_encoder_is_refused_on_any_instance_while_the_first_sends() {
+    let (a, b) = two_instances().await;
+    let event = concert(&a, None, 500, 60_000).await;
+    let key = stream_key(&a, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 6);
+    let pushing = {
+        let (url, event, key, file) = (a.url.clone(), event.clone(), key.clone(), file.clone());
+        tokio::spawn(async move {
+            encore::stream::push::run(encore::config::PushArgs {
+                file,
+                event,
+                key,
+                server: url,
+                repeat: 1,
+            })
+            .await
+        })
+    };
+    let show = a.state.hub.show(&event);
+    for _ in 0..100 {
+        if show.status().publisher_connected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(show.status().publisher_connected);
+    assert_eq!(
+        put_live(&b, &event, &key, vec![0xff, 0xf1]).await,
+        StatusCode::CONFLICT,
+        "another instance's encoder holds the show"
+    );
+    let on_b = b.state.hub.show(&event);
+    for _ in 0..100 {
+        if on_b.status().publisher_connected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        on_b.status().publisher_connected,
+        "the other instance knows an encoder is connected"
+    );
+    pushing.await.unwrap().unwrap();
+}
