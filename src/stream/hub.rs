@@ -262,80 +262,31 @@ impl Show {
 
     /// Do what another instance did to the show, as its journal says (once per entry).
     pub fn apply(&self, id: EntryId, entry: Entry) -> std::io::Result<()> {
-        let mut bumped = false;
+        let bumped;
         {
             let mut state = self.lock();
             if state.journal_at.is_some_and(|at| at >= id) {
                 return Ok(());
             }
             state.journal_at = Some(id);
-            if let (Entry::Ended { now_ms }, Some(_)) = (&entry, state.publisher) {
+            if state.publisher.is_some() {
+                let Entry::Ended { now_ms } = entry else {
+                    // A publisher here writes the journal: another writer means the
+                    // lease was lost. This instance keeps its own copy.
+                    tracing::error!(event = %self.event_id, "a show is written on two instances");
+                    return Ok(());
+                };
                 // Ended on another instance (its managers asked there) while the encoder
                 // sends here: the show ends here too, and the encoder is let go.
                 state.publisher = None;
                 if let Some(segmenter) = state.segmenter.as_mut()
                     && !segmenter.ended()
                 {
-                    segmenter.end(*now_ms)?;
+                    segmenter.end(now_ms)?;
                 }
                 bumped = true;
-            } else if state.publisher.is_some() {
-                // A publisher here writes the journal: another writer means the lease
-                // was lost. This instance keeps its own copy.
-                tracing::error!(event = %self.event_id, "a show is written on two instances");
-                return Ok(());
-            }
-            match entry {
-                _ if bumped => {}
-                Entry::Claimed => state.publisher_elsewhere = true,
-                Entry::Released => {
-                    state.publisher_elsewhere = false;
-                    state.disconnected_at = Some(Instant::now());
-                }
-                Entry::Frames {
-                    now_ms,
-                    first,
-                    config,
-                    payloads,
-                } => {
-                    let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
-                    if first > had {
-                        tracing::warn!(event = %self.event_id, missing = first - had,
-                            "frames missing from this instance's copy of the show");
-                    }
-                    let new = payloads
-                        .into_iter()
-                        .skip(had.saturating_sub(first) as usize);
-                    for payload in new {
-                        state.recorded_bytes += payload.len() as u64;
-                        if state.segmenter.is_none() {
-                            state.segmenter = Some(Segmenter::create(&self.dir, config)?);
-                        }
-                        let frame = AacFrame { config, payload };
-                        if let Some(segmenter) = state.segmenter.as_mut()
-                            && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
-                        {
-                            bumped = true;
-                        }
-                    }
-                }
-                Entry::Discontinuity { now_ms, at } => {
-                    if let Some(segmenter) = state.segmenter.as_mut()
-                        && segmenter.frames() == at
-                    {
-                        segmenter.mark_discontinuity(now_ms)?;
-                        bumped = true;
-                    }
-                }
-                Entry::Ended { now_ms } => {
-                    state.publisher_elsewhere = false;
-                    if let Some(segmenter) = state.segmenter.as_mut()
-                        && !segmenter.ended()
-                    {
-                        segmenter.end(now_ms)?;
-                        bumped = true;
-                    }
-                }
+            } else {
+                bumped = self.apply_elsewhere(&mut state, entry)?;
             }
             if bumped {
                 state.cache = None;
@@ -346,6 +297,63 @@ impl Show {
             self.version.send_modify(|v| *v += 1);
         }
         Ok(())
+    }
+
+    /// Apply an entry written by the publisher's instance; whether a part was written.
+    fn apply_elsewhere(&self, state: &mut State, entry: Entry) -> std::io::Result<bool> {
+        let mut bumped = false;
+        match entry {
+            Entry::Claimed => state.publisher_elsewhere = true,
+            Entry::Released => {
+                state.publisher_elsewhere = false;
+                state.disconnected_at = Some(Instant::now());
+            }
+            Entry::Frames {
+                now_ms,
+                first,
+                config,
+                payloads,
+            } => {
+                let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
+                if first > had {
+                    tracing::warn!(event = %self.event_id, missing = first - had,
+                        "frames missing from this instance's copy of the show");
+                }
+                let new = payloads
+                    .into_iter()
+                    .skip(had.saturating_sub(first) as usize);
+                for payload in new {
+                    state.recorded_bytes += payload.len() as u64;
+                    if state.segmenter.is_none() {
+                        state.segmenter = Some(Segmenter::create(&self.dir, config)?);
+                    }
+                    let frame = AacFrame { config, payload };
+                    if let Some(segmenter) = state.segmenter.as_mut()
+                        && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
+                    {
+                        bumped = true;
+                    }
+                }
+            }
+            Entry::Discontinuity { now_ms, at } => {
+                if let Some(segmenter) = state.segmenter.as_mut()
+                    && segmenter.frames() == at
+                {
+                    segmenter.mark_discontinuity(now_ms)?;
+                    bumped = true;
+                }
+            }
+            Entry::Ended { now_ms } => {
+                state.publisher_elsewhere = false;
+                if let Some(segmenter) = state.segmenter.as_mut()
+                    && !segmenter.ended()
+                {
+                    segmenter.end(now_ms)?;
+                    bumped = true;
+                }
+            }
+        }
+        Ok(bumped)
     }
 
     fn keep_fresh(&self, state: &mut State) {
