@@ -12,6 +12,7 @@ use bytes::Bytes;
 use tokio::sync::watch;
 
 use super::adts::AacFrame;
+use super::markers::Marker;
 use super::playlist::Playlist;
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
@@ -42,6 +43,10 @@ struct State {
     full: bool,
     /// The rendered playlists of one version: full and delta, each rendered on first use.
     cache: Option<Rendered>,
+    /// The show's markers on this instance (`None` until first loaded), and the load
+    /// ticket they came from (see [`Show::install_markers`]).
+    markers: Option<Arc<[Marker]>>,
+    markers_ticket: u64,
 }
 
 pub struct Show {
@@ -55,6 +60,11 @@ pub struct Show {
     /// Who listened on this instance lately: each ticket's (or pass's) session key and
     /// its last request. A lock of its own, apart from the recording's.
     listeners: Mutex<HashMap<String, Instant>>,
+    /// Tickets handed to marker loads, in the order they began.
+    marker_tickets: std::sync::atomic::AtomicU64,
+    /// Held while the markers are first loaded, so many listeners asking at once make
+    /// one query.
+    pub markers_loading: tokio::sync::Mutex<()>,
 }
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
@@ -87,6 +97,21 @@ pub struct Status {
     pub segments: usize,
     /// People listening now (a request in the last 30 seconds), on every instance.
     pub listeners: u64,
+    /// What is playing at the live edge: the last marker at or before it.
+    pub now_playing: Option<NowPlaying>,
+}
+
+/// The marker playing at the live edge.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct NowPlaying {
+    pub marker_id: String,
+    pub title: String,
+    pub artist: Option<String>,
+    /// Its position, in ms from the show's first sample.
+    pub at_ms: i64,
 }
 
 impl Show {
@@ -236,17 +261,42 @@ impl Show {
         self.lock().segmenter.as_ref().map(|s| *s.config())
     }
 
+    /// Whether this instance has loaded the show's markers.
+    pub fn markers_loaded(&self) -> bool {
+        self.lock().markers.is_some()
+    }
+
+    /// A ticket for a marker load about to begin: later loads get higher tickets.
+    pub fn next_marker_ticket(&self) -> u64 {
+        self.marker_tickets
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            + 1
+    }
+
+    /// Install the markers a load read, unless a load that began later (and so read
+    /// the database no earlier) installed its own already. The next playlist shows them.
+    pub fn install_markers(&self, ticket: u64, markers: Arc<[Marker]>) {
+        let mut state = self.lock();
+        if state.markers.is_some() && ticket <= state.markers_ticket {
+            return;
+        }
+        state.markers = Some(markers);
+        state.markers_ticket = ticket;
+        state.cache = None;
+    }
+
     pub fn status(&self) -> Status {
         let state = self.lock();
         let connected = state
             .connected_at
             .map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let recorded_seconds = state
+            .segmenter
+            .as_ref()
+            .map_or(0.0, Segmenter::recorded_seconds);
         Status {
             publisher_connected: state.publisher.is_some(),
-            recorded_seconds: state
-                .segmenter
-                .as_ref()
-                .map_or(0.0, Segmenter::recorded_seconds),
+            recorded_seconds,
             connected_seconds: if state.publisher.is_some() {
                 connected
             } else {
@@ -261,6 +311,10 @@ impl Show {
             segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
             // This instance's; `live::figures` adds the other instances'.
             listeners: self.listeners_at(Instant::now()),
+            now_playing: state
+                .markers
+                .as_deref()
+                .and_then(|m| playing_at(m, (recorded_seconds * 1000.0) as i64)),
         }
     }
 
@@ -337,7 +391,10 @@ impl Show {
         let version = *self.version.borrow();
         let mut state = self.lock();
         let State {
-            segmenter, cache, ..
+            segmenter,
+            cache,
+            markers,
+            ..
         } = &mut *state;
         let segmenter = segmenter.as_ref()?;
         let rendered = match cache {
@@ -360,6 +417,7 @@ impl Show {
                     part_target: segmenter.part_target(),
                     ended: segmenter.ended(),
                     skip,
+                    markers: markers.as_deref().unwrap_or_default(),
                 }
                 .render(),
             )
@@ -382,6 +440,17 @@ impl Show {
                 .max(1.0) as u64
         })
     }
+}
+
+/// The last marker at or before `at_ms` (markers in timeline order).
+fn playing_at(markers: &[Marker], at_ms: i64) -> Option<NowPlaying> {
+    let next = markers.partition_point(|m| m.at_ms <= at_ms);
+    markers[..next].last().map(|m| NowPlaying {
+        marker_id: m.id.clone(),
+        title: m.title.clone(),
+        artist: m.artist.clone(),
+        at_ms: m.at_ms,
+    })
 }
 
 /// All shows of this instance.
@@ -429,6 +498,8 @@ impl Hub {
                         .max_capacity(MEDIA_CACHE_BYTES)
                         .build(),
                     listeners: Mutex::new(HashMap::new()),
+                    marker_tickets: std::sync::atomic::AtomicU64::new(0),
+                    markers_loading: tokio::sync::Mutex::new(()),
                 })
             })
             .clone()

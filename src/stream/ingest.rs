@@ -227,6 +227,8 @@ pub async fn admit(
         EventStatus::Live,
     )
     .await;
+    // The live status names the title playing: this instance needs the show's markers.
+    super::markers::ensure_loaded(app, &show).await;
     tracing::info!(event = %event_id, ?format, "publisher connected");
     if let Err(err) = notices::went_live(app, &event).await {
         tracing::warn!(event = %event_id, error = %err, "telling that a show went live failed");
@@ -379,7 +381,10 @@ pub async fn purge_recordings(app: &AppState) {
         if expired {
             app.stream_access.revoke_event(&event_id);
             match app.hub.remove(&event_id) {
-                Ok(()) => tracing::info!(event = %event_id, "recording deleted (retention over)"),
+                Ok(()) => {
+                    super::markers::delete_with_recording(app, &event_id).await;
+                    tracing::info!(event = %event_id, "recording deleted (retention over)")
+                }
                 Err(err) => {
                     tracing::warn!(event = %event_id, error = %err, "deleting a recording failed")
                 }

@@ -10,6 +10,8 @@ pub mod http;
 pub mod hub;
 pub mod icecast;
 pub mod ingest;
+pub mod markers;
+pub mod metadata;
 pub mod mp3;
 pub mod playlist;
 pub mod push;
