@@ -40,7 +40,7 @@ pub fn pages() -> Router<AppState> {
     Router::new()
         .route("/live/{event_id}", any(ingest))
         .route("/live/{event_id}/ws", get(go_live))
-        .route(super::metadata::PATH, get(metadata))
+        .route("/admin/metadata", get(metadata))
 }
 
 /// Set the song now playing, as encoders do with Icecast (`ezstream`, liquidsoap,
