@@ -790,3 +790,53 @@ async fn hostile_titles_leave_the_playlist_valid_and_the_show_live() {
     assert!(after.segments.len() > before.segments.len());
     push.await.unwrap();
 }
+
+#[tokio::test]
+async fn a_marker_written_on_one_instance_is_in_the_next_playlists_of_the_other() {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let b = a.beside().await;
+    let event = concert(&a, None, 500, 0).await;
+    // A holds the show; a fan listens there, so A has the show's (empty) markers loaded.
+    a_recorded_show(&a, &event);
+    let (_, url) = a_listener(&a, &event).await;
+    assert!(markers_of(&parsed(&playlist_text(&a, &url).await)).is_empty());
+    let admin = a.an_admin().await;
+
+    // B knows the recording's length from the figures A leaves in Redis (within a tick).
+    let path = format!("/api/v1/events/{event}/markers");
+    let mut created = None;
+    for _ in 0..50 {
+        let (status, body) = b
+            .post(
+                &path,
+                json!({ "title": "From B", "atMs": 500 }),
+                Some(&admin),
+            )
+            .await;
+        if status == StatusCode::CREATED {
+            created = Some(body);
+            break;
+        }
+        assert_eq!(status, StatusCode::CONFLICT, "{body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(created.is_some(), "B never knew what A recorded");
+
+    // A reloads its markers on B's markers_changed: its next playlists carry it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen = markers_of(&parsed(&playlist_text(&a, &url).await));
+        if titles(&seen) == ["From B"] {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "A's playlist still has {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
