@@ -13,7 +13,7 @@ use tokio::sync::watch;
 
 use super::adts::AacFrame;
 use super::markers::Marker;
-use super::playlist::Playlist;
+use super::playlist::{Playlist, range_id};
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
 /// A publisher that drops may come back within this time and continue the same show.
@@ -47,7 +47,14 @@ struct State {
     /// ticket they came from (see [`Show::install_markers`]).
     markers: Option<Arc<[Marker]>>,
     markers_ticket: u64,
+    /// Date range ids of markers lately edited or deleted, oldest first (at most
+    /// [`REMOVED_RANGES`]), for delta updates.
+    removed_ranges: Vec<String>,
 }
+
+/// How many removed date range ids delta updates name: far more than a player can have
+/// missed between two reloads.
+const REMOVED_RANGES: usize = 100;
 
 pub struct Show {
     pub event_id: String,
@@ -280,6 +287,13 @@ impl Show {
         if state.markers.is_some() && ticket <= state.markers_ticket {
             return;
         }
+        if let Some(old) = state.markers.take() {
+            let kept: std::collections::HashSet<String> = markers.iter().map(range_id).collect();
+            let gone = old.iter().map(range_id).filter(|id| !kept.contains(id));
+            state.removed_ranges.extend(gone);
+            let excess = state.removed_ranges.len().saturating_sub(REMOVED_RANGES);
+            state.removed_ranges.drain(..excess);
+        }
         state.markers = Some(markers);
         state.markers_ticket = ticket;
         state.cache = None;
@@ -394,6 +408,7 @@ impl Show {
             segmenter,
             cache,
             markers,
+            removed_ranges,
             ..
         } = &mut *state;
         let segmenter = segmenter.as_ref()?;
@@ -418,6 +433,7 @@ impl Show {
                     ended: segmenter.ended(),
                     skip,
                     markers: markers.as_deref().unwrap_or_default(),
+                    removed: removed_ranges,
                 }
                 .render(),
             )
@@ -576,5 +592,34 @@ mod tests {
             "and back when it asks again"
         );
         assert!(!show.held_here(), "no publisher, no recording here");
+    }
+
+    fn marker(id: &str, updated_at: i64) -> Marker {
+        Marker {
+            id: id.into(),
+            event_id: "event-1".into(),
+            at_ms: 0,
+            title: "t".into(),
+            artist: None,
+            source: crate::stream::markers::Source::Artist,
+            created_at: 0,
+            updated_at,
+        }
+    }
+
+    #[test]
+    fn markers_edited_or_deleted_are_named_as_removed_and_an_older_load_never_wins() {
+        let root = tempfile::tempdir().unwrap();
+        let show = Hub::new(root.path().to_owned()).show("event-1");
+        assert!(!show.markers_loaded());
+        let first = show.next_marker_ticket();
+        show.install_markers(first, Arc::from(vec![marker("a", 1), marker("b", 1)]));
+        let (older, newer) = (show.next_marker_ticket(), show.next_marker_ticket());
+        // "a" edited, "b" deleted.
+        show.install_markers(newer, Arc::from(vec![marker("a", 2)]));
+        show.install_markers(older, Arc::from(vec![marker("a", 1), marker("b", 1)]));
+        let state = show.lock();
+        assert_eq!(state.markers.as_deref().map(<[Marker]>::len), Some(1));
+        assert_eq!(state.removed_ranges, ["a.1", "b.1"]);
     }
 }

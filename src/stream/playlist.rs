@@ -22,6 +22,15 @@ pub struct Playlist<'a> {
     pub skip: bool,
     /// The show's markers, in timeline order.
     pub markers: &'a [Marker],
+    /// Date range ids lately removed (markers edited or deleted): a delta update names
+    /// them, so a player that keeps the skipped part's date ranges drops them (hls.js does).
+    pub removed: &'a [String],
+}
+
+/// A marker's date range id: the marker and its last change, so an edit is a new range
+/// (the spec wants an id's attributes never to change).
+pub fn range_id(marker: &Marker) -> String {
+    format!("{}.{}", marker.id, marker.updated_at)
 }
 
 /// Where a segment sits: its start on the media timeline (ms from the show's first
@@ -145,7 +154,16 @@ impl Playlist<'_> {
             // Skipped discontinuities included: a client keeps the skipped segments (and
             // their discontinuity count) from its previous copy, as hls.js does.
             if skipped > 0 {
-                let _ = writeln!(out, "#EXT-X-SKIP:SKIPPED-SEGMENTS={skipped}");
+                let _ = write!(out, "#EXT-X-SKIP:SKIPPED-SEGMENTS={skipped}");
+                if !self.removed.is_empty() {
+                    // Ids are a UUID and a number: no quote or tab to escape.
+                    let _ = write!(
+                        out,
+                        ",RECENTLY-REMOVED-DATERANGES=\"{}\"",
+                        self.removed.join("\t")
+                    );
+                }
+                out.push('\n');
             }
         }
 
@@ -218,7 +236,7 @@ impl Playlist<'_> {
             let _ = write!(
                 out,
                 "#EXT-X-DATERANGE:ID={},CLASS=\"{MARKER_CLASS}\",START-DATE=\"{}\",END-ON-NEXT=YES,X-AT-MS={},X-TITLE={}",
-                quoted(&format!("{}.{}", marker.id, marker.updated_at)),
+                quoted(&range_id(marker)),
                 program_date_time(date),
                 marker.at_ms,
                 quoted(&marker.title)
@@ -275,11 +293,12 @@ mod tests {
             ended: false,
             skip: true,
             markers: &[],
+            removed: &[],
         }
         .render();
         text.lines()
             .find_map(|l| l.strip_prefix("#EXT-X-SKIP:SKIPPED-SEGMENTS="))
-            .map_or(0, |n| n.parse().unwrap())
+            .map_or(0, |n| n.split(',').next().unwrap().parse().unwrap())
     }
 
     fn marker(at_ms: i64, title: &str) -> Marker {
@@ -322,6 +341,7 @@ mod tests {
             ended: false,
             skip: false,
             markers: &markers,
+            removed: &[],
         }
         .render();
         assert!(
@@ -369,6 +389,7 @@ mod tests {
             ended: true,
             skip: false,
             markers: &markers,
+            removed: &[],
         }
         .render();
         // Extrapolated from the anchor (not the 1_001_100 the second was recorded at).
@@ -391,6 +412,29 @@ mod tests {
     }
 
     #[test]
+    fn a_delta_update_names_the_date_ranges_removed_lately() {
+        let removed = ["m1.5".to_owned(), "m2.9".to_owned()];
+        let render = |skip| {
+            Playlist {
+                segments: &show(100, None),
+                part_target: 0.256,
+                ended: false,
+                skip,
+                markers: &[],
+                removed: &removed,
+            }
+            .render()
+        };
+        assert!(render(true).contains(
+            "#EXT-X-SKIP:SKIPPED-SEGMENTS=94,RECENTLY-REMOVED-DATERANGES=\"m1.5\tm2.9\"\n"
+        ));
+        assert!(
+            !render(false).contains("RECENTLY-REMOVED"),
+            "a full playlist has none"
+        );
+    }
+
+    #[test]
     fn a_delta_update_skips_all_but_the_last_six_target_durations() {
         // 1.024 s segments, CAN-SKIP-UNTIL = 6 s: the last 6 stay, and the one crossing it.
         assert_eq!(skipped(&show(100, None)), 100 - 6);
@@ -407,6 +451,7 @@ mod tests {
             ended: false,
             skip: true,
             markers: &[],
+            removed: &[],
         }
         .render();
         assert!(recent.contains("#EXT-X-DISCONTINUITY\n"), "{recent}");
