@@ -2,8 +2,9 @@
 //! on the source port and on the HTTP port, answered as Icecast 2.4 answers it (its
 //! `admin.c`): the song becomes a marker of the show (see `markers`).
 //!
-//! What Icecast does, and so what we do: the password is checked before the mount (a
-//! wrong key is a 401 whatever the mount); a mount with no source on it is
+//! What Icecast does, and so what we do: credentials are asked for before the mount is
+//! looked at (none is a 401 whatever the mount; a key is then checked against the
+//! concert's, as a mount of ours has its own key); a mount with no source on it is
 //! `400 Source does not exist`; a missing `mode` is `400 Missing parameter`; a `mode`
 //! other than `updinfo` is a 200 `<iceresponse>` with `No such action` and `return` 0;
 //! success is a 200 `<iceresponse>` with `Metadata update successful` and `return` 1.
@@ -192,6 +193,16 @@ impl Call {
 /// Answer a metadata call: its query and its `Authorization` header.
 pub async fn answer(app: &AppState, query: &str, authorization: Option<&str>) -> Answer {
     let call = Call::parse(query);
+    let wrong_key = || {
+        Answer::refused(
+            StatusCode::UNAUTHORIZED,
+            Msg::IngestWrongKey.render(crate::i18n::current()),
+        )
+    };
+    // Icecast asks for credentials before it looks at the mount.
+    let Some(key) = authorization.and_then(ingest::basic_password) else {
+        return wrong_key();
+    };
     let no_source = || Answer::refused(StatusCode::BAD_REQUEST, "Source does not exist");
     let missing = || Answer::refused(StatusCode::BAD_REQUEST, "Missing parameter");
     let Some(mount) = call.mount.as_deref() else {
@@ -208,12 +219,8 @@ pub async fn answer(app: &AppState, query: &str, authorization: Option<&str>) ->
         Ok(None) => return no_source(),
         Err(err) => return server_error(err),
     };
-    let key = authorization.and_then(ingest::basic_password);
-    if !key.is_some_and(|k| event.stream_key_matches(&k)) {
-        return Answer::refused(
-            StatusCode::UNAUTHORIZED,
-            Msg::IngestWrongKey.render(crate::i18n::current()),
-        );
+    if !event.stream_key_matches(&key) {
+        return wrong_key();
     }
     let Some(mode) = call.mode.as_deref() else {
         return missing();

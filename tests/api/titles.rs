@@ -386,6 +386,17 @@ async fn the_icecast_metadata_call_is_answered_as_icecast_does_on_both_ports() {
             "{body}"
         );
     }
+    // No credentials at all: 401 before the mount is looked at, as Icecast does.
+    let bare = app
+        .http
+        .get(format!(
+            "{}/admin/metadata?mode=updinfo&mount=/live/nothing&song=x",
+            app.url
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bare.status(), StatusCode::UNAUTHORIZED);
     // Another mode: Icecast's answer with return 0.
     let other = app
         .http
