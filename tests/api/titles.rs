@@ -364,6 +364,10 @@ async fn the_icecast_metadata_call_is_answered_as_icecast_does_on_both_ports() {
     assert!(answer.starts_with("HTTP/1.0 200 OK\r\n"), "{answer}");
     assert!(answer.contains("Content-Type: text/xml\r\n"), "{answer}");
     assert!(answer.ends_with(SUCCESS), "{answer}");
+    // The same title again (an encoder reconnecting): accepted, and no second marker.
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let answer = metadata_source_port(&app, &query, &key).await;
+    assert!(answer.ends_with(SUCCESS), "{answer}");
 
     // The wrong key: 401 with the challenge, on both ports.
     let (status, _, _) = metadata_http(&app, &event, "wrong", &[("song", "x")]).await;

@@ -219,7 +219,9 @@ pub async fn add(app: &AppState, event_id: &str, input: Addition) -> Result<Mark
 }
 
 /// Insert within the cap (and, for the encoder, its once-a-second claim) in one
-/// transaction: a refused title leaves nothing behind.
+/// transaction: a refused title leaves nothing behind. An encoder repeating the title
+/// playing now (liquidsoap sends it again when it reconnects) adds nothing: the marker
+/// already there is answered.
 async fn insert_capped(
     app: &AppState,
     new: &store::NewMarker<'_>,
@@ -231,6 +233,14 @@ async fn insert_capped(
         && !store::claim_title_slot(&mut *tx, new.event_id, now, window).await?
     {
         return Err(MarkerError::TooSoon);
+    }
+    if new.source == Source::Encoder
+        && let Some(last) = store::last(&mut *tx, new.event_id).await?
+        && last.title == new.title
+        && last.artist.as_deref() == new.artist
+    {
+        tx.commit().await?;
+        return Ok(last);
     }
     if store::count(&mut *tx, new.event_id).await? >= MAX_PER_SHOW {
         return Err(MarkerError::Full);

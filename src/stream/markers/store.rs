@@ -69,6 +69,19 @@ pub async fn by_id<'e>(db: impl Exec<'e>, event_id: &str, id: &str) -> Result<Op
     Ok(row.map(Row::into_marker))
 }
 
+/// The show's last marker on the timeline (the last to come among equals).
+#[tracing::instrument(skip_all)]
+pub async fn last<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<Marker>> {
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM markers WHERE event_id = $1 \
+         ORDER BY at_ms DESC, created_at DESC, id DESC LIMIT 1"
+    )))
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(Row::into_marker))
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn count<'e>(db: impl Exec<'e>, event_id: &str) -> Result<i64> {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM markers WHERE event_id = $1")
