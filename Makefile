@@ -28,6 +28,8 @@ system-deps:
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
+	command -v ezstream >/dev/null || missing="$$missing ezstream"; \
+	command -v liquidsoap >/dev/null || missing="$$missing liquidsoap"; \
 	pkg-config --exists gstreamer-app-1.0 2>/dev/null || missing="$$missing libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev"; \
 	for p in gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

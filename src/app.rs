@@ -100,6 +100,7 @@ pub fn router(state: AppState) -> Router {
 #[openapi(
     paths(
         crate::stream::http::ingest,
+        crate::stream::http::metadata,
         crate::stream::files::playlist_path,
         crate::stream::files::media_path
     ),
@@ -120,6 +121,7 @@ pub fn api_routers(
         .merge(crate::events::router())
         .merge(crate::commerce::router())
         .merge(crate::stream::http::api_router())
+        .merge(crate::stream::markers::api::router())
         .merge(crate::live::router())
         .split_for_parts();
     let (oauth, oauth_doc) = crate::auth::router().split_for_parts();

@@ -90,6 +90,7 @@ impl AppState {
             config: Arc::new(config),
             db,
         }));
+        crate::stream::markers::follow_changes(state.clone());
         // Playlist URLs handed out before a restart keep working.
         let restored = state.stream_access.restore(&state.db).await?;
         if restored > 0 {

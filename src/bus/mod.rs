@@ -133,6 +133,9 @@ pub enum Event {
         event_id: String,
         status: LiveStatus,
     },
+    /// A show's markers changed (`cache`): instances holding them reload. `origin`
+    /// already did.
+    MarkersChanged { event_id: String, origin: String },
     #[serde(other)]
     Unknown,
 }

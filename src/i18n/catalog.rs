@@ -1874,6 +1874,64 @@ messages! {
         cn: "演出结束前推流端已断开。若 {seconds} 秒内未重新连接，演出将结束。",
         ir: "فرستنده پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
     }
+    // --- titles
+    // Markers (song titles) of a show, from the encoder or the artist (issue 18).
+    MarkerNotFound {
+        gb: "No such marker in this show.",
+        br: "Esse marcador não existe neste show.",
+        es: "Ese marcador no existe en este concierto.",
+        cn: "这场演出没有这个标记。",
+        ir: "چنین نشانگری در این اجرا وجود ندارد.",
+    }
+    MarkerTitleEmpty {
+        gb: "A marker needs a title.",
+        br: "Um marcador precisa de um título.",
+        es: "Un marcador necesita un título.",
+        cn: "标记需要一个标题。",
+        ir: "نشانگر به عنوان نیاز دارد.",
+    }
+    MarkerTextTooLong {
+        gb: "A title or an artist has at most 255 characters.",
+        br: "Um título ou um artista tem no máximo 255 caracteres.",
+        es: "Un título o un artista tiene como máximo 255 caracteres.",
+        cn: "标题或艺人名最多 255 个字符。",
+        ir: "عنوان یا نام هنرمند حداکثر ۲۵۵ نویسه است.",
+    }
+    MarkerOutsideRecording {
+        gb: "atMs must be between 0 and the {recorded} ms recorded so far.",
+        br: "atMs deve estar entre 0 e os {recorded} ms gravados até agora.",
+        es: "atMs debe estar entre 0 y los {recorded} ms grabados hasta ahora.",
+        cn: "atMs 必须在 0 到目前已录制的 {recorded} 毫秒之间。",
+        ir: "atMs باید بین 0 و {recorded} میلی‌ثانیهٔ ضبط‌شده تا کنون باشد.",
+    }
+    MarkerNothingRecorded {
+        gb: "Nothing is recorded yet: a marker needs the show to be on air.",
+        br: "Nada foi gravado ainda: um marcador precisa do show no ar.",
+        es: "Aún no hay nada grabado: un marcador necesita el concierto en el aire.",
+        cn: "尚未录制任何内容：添加标记需要演出正在播出。",
+        ir: "هنوز چیزی ضبط نشده است: نشانگر به اجرای روی آنتن نیاز دارد.",
+    }
+    MarkersFull {
+        gb: "This show has its maximum of {max} markers.",
+        br: "Este show já tem o máximo de {max} marcadores.",
+        es: "Este concierto ya tiene el máximo de {max} marcadores.",
+        cn: "这场演出的标记已达上限 {max} 个。",
+        ir: "این اجرا به سقف {max} نشانگر رسیده است.",
+    }
+    MarkerTooSoon {
+        gb: "At most one title a second: this one was not kept.",
+        br: "No máximo um título por segundo: este não foi guardado.",
+        es: "Como máximo un título por segundo: este no se ha guardado.",
+        cn: "每秒最多一个标题：这个未被保存。",
+        ir: "حداکثر یک عنوان در ثانیه: این یکی نگه داشته نشد.",
+    }
+    OnlyManagersEditMarkers {
+        gb: "Only administrators and the project's artists change a show's markers.",
+        br: "Só administradores e os artistas do projeto alteram os marcadores de um show.",
+        es: "Solo los administradores y los artistas del proyecto cambian los marcadores de un concierto.",
+        cn: "只有管理员和该项目的艺人可以修改演出的标记。",
+        ir: "فقط مدیران و هنرمندان پروژه نشانگرهای یک اجرا را تغییر می‌دهند.",
+    }
 }
 
 /// An argument of a message: plain text, or a text rendered in the same language.

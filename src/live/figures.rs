@@ -91,6 +91,8 @@ struct Tracked {
 /// the recording in tenths of a second, the bitrate in whole kbit/s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Signature {
+    /// What is playing: a hash of the marker's id, title and artist.
+    now_playing: u64,
     publisher: bool,
     ended: bool,
     listeners: u64,
@@ -101,7 +103,11 @@ struct Signature {
 
 impl Signature {
     fn of(status: &Status) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        status.now_playing.hash(&mut hasher);
         Self {
+            now_playing: hasher.finish(),
             publisher: status.publisher_connected,
             ended: status.ended,
             listeners: status.listeners,
@@ -348,6 +354,7 @@ mod tests {
             ended,
             segments: (recorded / 4.0) as usize,
             listeners,
+            now_playing: None,
         }
     }
 

@@ -166,7 +166,11 @@ pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
     // An authorised request is a listener (one per ticket): "listeners now".
     show.heard(&grant.ticket_id);
     match asset {
-        Asset::Playlist => playlist(&show, HlsQuery::parse(uri.query().unwrap_or(""))).await,
+        Asset::Playlist => {
+            // Once per show and instance: afterwards the markers are in memory.
+            super::markers::ensure_loaded(app, &show).await;
+            playlist(&show, HlsQuery::parse(uri.query().unwrap_or(""))).await
+        }
         Asset::Media(file) => {
             if let Some(bytes) = show.cached(file) {
                 return media_response(bytes);

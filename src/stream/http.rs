@@ -40,6 +40,55 @@ pub fn pages() -> Router<AppState> {
     Router::new()
         .route("/live/{event_id}", any(ingest))
         .route("/live/{event_id}/ws", get(go_live))
+        .route("/admin/metadata", get(metadata))
+}
+
+/// Set the song now playing, as encoders do with Icecast (`ezstream`, liquidsoap,
+/// butt, Mixxx): the title becomes a marker of the live show at the live position.
+///
+/// `mount` is `/live/{event_id}`; `song` is the title (or `title` and `artist` apart);
+/// `charset` names the titles' encoding (UTF-8 by default, Latin-1 for bytes that are not
+/// UTF-8). HTTP Basic with the user `source` and the concert's stream key; accepted only
+/// while an encoder publishes the show. Titles are cleaned of control characters and
+/// newlines and cut to 255 characters; at most one a second per show is kept. Answers are
+/// Icecast's (XML on success, its HTML error page otherwise), never the API's envelope;
+/// the Icecast source port answers the same call the same way.
+#[utoipa::path(get, path = "/admin/metadata", tag = "stream", security(("basic" = [])),
+    params(
+        ("mode" = String, Query, description = "`updinfo`"),
+        ("mount" = String, Query, description = "`/live/{event_id}`"),
+        ("song" = Option<String>, Query, description = "The title now playing"),
+        ("title" = Option<String>, Query, description = "The title, when sent apart from the artist (preferred to `song`)"),
+        ("artist" = Option<String>, Query, description = "The artist, with `title`"),
+        ("charset" = Option<String>, Query, description = "`UTF-8` (default) or `ISO-8859-1`")),
+    responses(
+        (status = 200, description = "`<iceresponse>`: `Metadata update successful` (return 1), or `No such action` (return 0) for another `mode`.", content_type = "text/xml"),
+        (status = 400, description = "`Source does not exist` (no such concert, or nobody publishing it), `Missing parameter` (no mount, mode or title), or the show holds its 500 markers.", content_type = "text/html"),
+        (status = 401, description = "No stream key, or the wrong one.", content_type = "text/html"),
+        (status = 429, description = "A title was kept less than a second ago: this one is refused, not queued (`Retry-After: 1`).", content_type = "text/html")))]
+async fn metadata(
+    State(app): State<AppState>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+) -> Response {
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let answer = super::metadata::answer(&app, uri.query().unwrap_or(""), authorization).await;
+    let mut response = (
+        answer.status(),
+        [(header::CONTENT_TYPE, answer.content_type())],
+        answer.body(),
+    )
+        .into_response();
+    for (name, value) in answer.headers() {
+        if let Ok(name) = axum::http::HeaderName::from_bytes(name.as_bytes()) {
+            response
+                .headers_mut()
+                .insert(name, HeaderValue::from_static(value));
+        }
+    }
+    response
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response {

@@ -13,7 +13,8 @@ use tokio::sync::watch;
 
 use super::adts::AacFrame;
 use super::journal::{Entry, EntryId, Job, Writer};
-use super::playlist::Playlist;
+use super::markers::Marker;
+use super::playlist::{Playlist, range_id};
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
 /// A publisher that drops may come back within this time and continue the same show.
@@ -47,7 +48,18 @@ struct State {
     publisher_elsewhere: bool,
     /// The last entry of the show's journal applied or skipped here.
     journal_at: Option<EntryId>,
+    /// The show's markers on this instance (`None` until first loaded), and the load
+    /// ticket they came from (see [`Show::install_markers`]).
+    markers: Option<Arc<[Marker]>>,
+    markers_ticket: u64,
+    /// Date range ids of markers lately edited or deleted, oldest first (at most
+    /// [`REMOVED_RANGES`]), for delta updates.
+    removed_ranges: Vec<String>,
 }
+
+/// How many removed date range ids delta updates name: far more than a player can have
+/// missed between two reloads.
+const REMOVED_RANGES: usize = 100;
 
 pub struct Show {
     pub event_id: String,
@@ -62,6 +74,11 @@ pub struct Show {
     listeners: Mutex<HashMap<String, Instant>>,
     /// The journal other instances follow (with Redis; set once for the hub).
     journal: Arc<OnceLock<Writer>>,
+    /// Tickets handed to marker loads, in the order they began.
+    marker_tickets: std::sync::atomic::AtomicU64,
+    /// Held while the markers are first loaded, so many listeners asking at once make
+    /// one query.
+    pub markers_loading: tokio::sync::Mutex<()>,
 }
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
@@ -94,6 +111,21 @@ pub struct Status {
     pub segments: usize,
     /// People listening now (a request in the last 30 seconds), on every instance.
     pub listeners: u64,
+    /// What is playing at the live edge: the last marker at or before it.
+    pub now_playing: Option<NowPlaying>,
+}
+
+/// The marker playing at the live edge.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct NowPlaying {
+    pub marker_id: String,
+    pub title: String,
+    pub artist: Option<String>,
+    /// Its position, in ms from the show's first sample.
+    pub at_ms: i64,
 }
 
 impl Show {
@@ -388,17 +420,49 @@ impl Show {
         self.lock().segmenter.as_ref().map(|s| *s.config())
     }
 
+    /// Whether this instance has loaded the show's markers.
+    pub fn markers_loaded(&self) -> bool {
+        self.lock().markers.is_some()
+    }
+
+    /// A ticket for a marker load about to begin: later loads get higher tickets.
+    pub fn next_marker_ticket(&self) -> u64 {
+        self.marker_tickets
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            + 1
+    }
+
+    /// Install the markers a load read, unless a load that began later (and so read
+    /// the database no earlier) installed its own already. The next playlist shows them.
+    pub fn install_markers(&self, ticket: u64, markers: Arc<[Marker]>) {
+        let mut state = self.lock();
+        if state.markers.is_some() && ticket <= state.markers_ticket {
+            return;
+        }
+        if let Some(old) = state.markers.take() {
+            let kept: std::collections::HashSet<String> = markers.iter().map(range_id).collect();
+            let gone = old.iter().map(range_id).filter(|id| !kept.contains(id));
+            state.removed_ranges.extend(gone);
+            let excess = state.removed_ranges.len().saturating_sub(REMOVED_RANGES);
+            state.removed_ranges.drain(..excess);
+        }
+        state.markers = Some(markers);
+        state.markers_ticket = ticket;
+        state.cache = None;
+    }
+
     pub fn status(&self) -> Status {
         let state = self.lock();
         let connected = state
             .connected_at
             .map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let recorded_seconds = state
+            .segmenter
+            .as_ref()
+            .map_or(0.0, Segmenter::recorded_seconds);
         Status {
             publisher_connected: state.publisher.is_some() || state.publisher_elsewhere,
-            recorded_seconds: state
-                .segmenter
-                .as_ref()
-                .map_or(0.0, Segmenter::recorded_seconds),
+            recorded_seconds,
             connected_seconds: if state.publisher.is_some() {
                 connected
             } else {
@@ -413,6 +477,10 @@ impl Show {
             segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
             // This instance's; `live::figures` adds the other instances'.
             listeners: self.listeners_at(Instant::now()),
+            now_playing: state
+                .markers
+                .as_deref()
+                .and_then(|m| playing_at(m, (recorded_seconds * 1000.0) as i64)),
         }
     }
 
@@ -489,7 +557,11 @@ impl Show {
         let version = *self.version.borrow();
         let mut state = self.lock();
         let State {
-            segmenter, cache, ..
+            segmenter,
+            cache,
+            markers,
+            removed_ranges,
+            ..
         } = &mut *state;
         let segmenter = segmenter.as_ref()?;
         let rendered = match cache {
@@ -512,6 +584,8 @@ impl Show {
                     part_target: segmenter.part_target(),
                     ended: segmenter.ended(),
                     skip,
+                    markers: markers.as_deref().unwrap_or_default(),
+                    removed: removed_ranges,
                 }
                 .render(),
             )
@@ -534,6 +608,17 @@ impl Show {
                 .max(1.0) as u64
         })
     }
+}
+
+/// The last marker at or before `at_ms` (markers in timeline order).
+fn playing_at(markers: &[Marker], at_ms: i64) -> Option<NowPlaying> {
+    let next = markers.partition_point(|m| m.at_ms <= at_ms);
+    markers[..next].last().map(|m| NowPlaying {
+        marker_id: m.id.clone(),
+        title: m.title.clone(),
+        artist: m.artist.clone(),
+        at_ms: m.at_ms,
+    })
 }
 
 /// All shows of this instance.
@@ -593,6 +678,8 @@ impl Hub {
                         .build(),
                     listeners: Mutex::new(HashMap::new()),
                     journal: self.journal.clone(),
+                    marker_tickets: std::sync::atomic::AtomicU64::new(0),
+                    markers_loading: tokio::sync::Mutex::new(()),
                 })
             })
             .clone()
@@ -669,5 +756,34 @@ mod tests {
             "and back when it asks again"
         );
         assert!(!show.held_here(), "no publisher, no recording here");
+    }
+
+    fn marker(id: &str, updated_at: i64) -> Marker {
+        Marker {
+            id: id.into(),
+            event_id: "event-1".into(),
+            at_ms: 0,
+            title: "t".into(),
+            artist: None,
+            source: crate::stream::markers::Source::Artist,
+            created_at: 0,
+            updated_at,
+        }
+    }
+
+    #[test]
+    fn markers_edited_or_deleted_are_named_as_removed_and_an_older_load_never_wins() {
+        let root = tempfile::tempdir().unwrap();
+        let show = Hub::new(root.path().to_owned()).show("event-1");
+        assert!(!show.markers_loaded());
+        let first = show.next_marker_ticket();
+        show.install_markers(first, Arc::from(vec![marker("a", 1), marker("b", 1)]));
+        let (older, newer) = (show.next_marker_ticket(), show.next_marker_ticket());
+        // "a" edited, "b" deleted.
+        show.install_markers(newer, Arc::from(vec![marker("a", 2)]));
+        show.install_markers(older, Arc::from(vec![marker("a", 1), marker("b", 1)]));
+        let state = show.lock();
+        assert_eq!(state.markers.as_deref().map(<[Marker]>::len), Some(1));
+        assert_eq!(state.removed_ranges, ["a.1", "b.1"]);
     }
 }

@@ -14,7 +14,7 @@ use tokio_util::io::ReaderStream;
 
 use axum::http::StatusCode;
 
-use super::ingest;
+use super::{ingest, metadata};
 use crate::error::Error;
 use crate::i18n::Msg;
 use crate::net::ConnectionCap;
@@ -53,8 +53,10 @@ pub async fn serve(listener: TcpListener, app: AppState) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Head {
     pub method: String,
-    /// The request target up to its first `?` (the query is never used).
+    /// The request target up to its first `?`.
     pub path: String,
+    /// What follows the `?` (the metadata call's parameters), raw.
+    pub query: String,
     /// Names lower-cased; names and values trimmed; a repeated name keeps its last value.
     pub headers: HashMap<String, String>,
     /// What came after the blank line: the first audio bytes.
@@ -107,9 +109,11 @@ pub fn parse_head(buf: &[u8]) -> Option<Head> {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     Some(Head {
         method: method.to_owned(),
-        path: target.split('?').next().unwrap_or_default().to_owned(),
+        path: path.to_owned(),
+        query: query.to_owned(),
         headers,
         rest: buf[end + 4..].to_vec(),
     })
@@ -137,6 +141,11 @@ async fn handle(app: AppState, mut conn: TcpStream) -> std::io::Result<()> {
     let Some(head) = read_head(&mut conn, app.config.request_head_timeout).await? else {
         return answer(&mut conn, Error::bad_request(Msg::IngestMalformed)).await;
     };
+    if head.method == "GET" && head.path == metadata::PATH {
+        let authorization = head.headers.get("authorization").map(String::as_str);
+        let answer = metadata::answer(&app, &head.query, authorization).await;
+        return conn.write_all(answer.http().as_bytes()).await;
+    }
     if head.method != "PUT" && head.method != "SOURCE" {
         return answer(
             &mut conn,
@@ -210,6 +219,7 @@ mod tests {
             (head.method.as_str(), head.path.as_str()),
             ("PUT", "/live/abc")
         );
+        assert_eq!(head.query, "x=1");
         assert_eq!(head.headers["expect"], "100-continue");
         assert_eq!(head.headers["content-type"], "audio/aac");
         assert_eq!(head.rest, b"\xFF\xF1");

@@ -246,6 +246,8 @@ pub async fn admit(
         EventStatus::Live,
     )
     .await;
+    // The live status names the title playing: this instance needs the show's markers.
+    super::markers::ensure_loaded(app, &show).await;
     tracing::info!(event = %event_id, ?format, "publisher connected");
     if let Err(err) = notices::went_live(app, &event).await {
         tracing::warn!(event = %event_id, error = %err, "telling that a show went live failed");
@@ -406,7 +408,10 @@ pub async fn purge_recordings(app: &AppState) {
                 tracing::warn!(event = %event_id, error = %err, "deleting a show's journal failed");
             }
             match app.hub.remove(&event_id) {
-                Ok(()) => tracing::info!(event = %event_id, "recording deleted (retention over)"),
+                Ok(()) => {
+                    super::markers::delete_with_recording(app, &event_id).await;
+                    tracing::info!(event = %event_id, "recording deleted (retention over)")
+                }
                 Err(err) => {
                     tracing::warn!(event = %event_id, error = %err, "deleting a recording failed")
                 }

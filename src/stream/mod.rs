@@ -11,6 +11,8 @@ pub mod hub;
 pub mod icecast;
 pub mod ingest;
 pub mod journal;
+pub mod markers;
+pub mod metadata;
 pub mod mp3;
 pub mod playlist;
 pub mod push;

@@ -28,6 +28,7 @@ mod sign_in;
 mod sms_and_images;
 mod step_up;
 mod stream;
+mod titles;
 mod tokens;
 mod verify_email;
 mod ws;

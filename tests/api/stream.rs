@@ -44,6 +44,8 @@ fn package(adts: &[u8], dir: &std::path::Path, chunk: usize) -> Segmenter {
         part_target: segmenter.part_target(),
         ended: true,
         skip: false,
+        markers: &[],
+        removed: &[],
     };
     std::fs::write(dir.join("index.m3u8"), playlist.render()).unwrap();
     segmenter
@@ -139,6 +141,8 @@ fn a_live_playlist_lists_parts_near_the_edge_hints_the_next_part_and_can_skip() 
         part_target: segmenter.part_target(),
         ended: false,
         skip: false,
+        markers: &[],
+        removed: &[],
     };
     let text = live.render();
     assert!(text.contains("CAN-BLOCK-RELOAD=YES"));
