@@ -64,6 +64,9 @@ impl AppState {
             None => Bus::in_process(),
         };
         let sessions = SessionCache::new();
+        let stream_access = Arc::new(
+            StreamAccess::new(config.jwt_secret.expose().as_bytes()).shared_through(bus.clone()),
+        );
         let hub = Arc::new(Hub::new(config.data_dir.join("shows")));
         let figures = Arc::new(Figures::new(hub.clone(), bus.clone()));
         crate::bus::sessions::follow_account_changes(bus.clone(), sessions.clone()).await?;
@@ -80,7 +83,7 @@ impl AppState {
             live: Arc::new(Sockets::new()),
             figures,
             hub,
-            stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
+            stream_access,
             payments: Provider::from_config(
                 config.payments,
                 config.stripe_secret_key.as_ref(),
@@ -91,6 +94,8 @@ impl AppState {
             db,
         }));
         crate::stream::markers::follow_changes(state.clone());
+        // Other instances' changes are followed from before the sessions are read.
+        state.stream_access.clone().follow_changes(state.db.clone());
         // Playlist URLs handed out before a restart keep working.
         let restored = state.stream_access.restore(&state.db).await?;
         if restored > 0 {

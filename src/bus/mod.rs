@@ -123,6 +123,11 @@ pub enum Event {
     SessionEnded { session_id: String, origin: String },
     /// A project was renamed or deleted: its members' cached sessions name it.
     ProjectChanged { project_id: String, origin: String },
+    /// Who may listen changed (cache channel): a session started, a ticket refunded…
+    Listening {
+        change: crate::stream::access::Listening,
+        origin: String,
+    },
     /// A notification stored for the channel's account (`account:<id>`), as the HTTP API
     /// shows it.
     Notification { notification: Notification },

@@ -11,6 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::bus::{Bus, Channel, Event, Received};
 use crate::db::Db;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +47,24 @@ pub struct StreamAccess {
     mac: Hmac<Sha256>,
     /// ticket (or pass key) → its one live listening session.
     live: RwLock<HashMap<String, String>>,
+    /// Where changes are told to the other instances (none in unit tests).
+    bus: Option<Bus>,
+}
+
+/// A change to who may listen, told to every instance on the bus's cache channel: a new
+/// session on one instance supersedes the old one on all, a refund on one ends listening
+/// on all.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Listening {
+    Activated { holder: String, session_id: String },
+    Revoked { holder: String },
+    PassRevoked { pass_id: String },
+    EventRevoked { event_id: String },
 }
 
 impl StreamAccess {
@@ -58,6 +77,45 @@ impl StreamAccess {
         Self {
             mac: Hmac::<Sha256>::new_from_slice(&key).expect("any key length"),
             live: RwLock::new(HashMap::new()),
+            bus: None,
+        }
+    }
+
+    /// Tell the other instances of every change, and hear theirs.
+    pub fn shared_through(mut self, bus: Bus) -> Self {
+        self.bus = Some(bus);
+        self
+    }
+
+    /// Apply a change here, then tell the other instances.
+    fn change(&self, change: Listening) {
+        self.apply(&change);
+        if let Some(bus) = &self.bus {
+            let origin = bus.instance().to_owned();
+            bus.publish_detached(Channel::Cache, Event::Listening { change, origin });
+        }
+    }
+
+    /// Apply a change here only.
+    fn apply(&self, change: &Listening) {
+        let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
+        match change {
+            Listening::Activated { holder, session_id } => {
+                live.insert(holder.clone(), session_id.clone());
+            }
+            Listening::Revoked { holder } => {
+                live.remove(holder);
+            }
+            Listening::PassRevoked { pass_id } => {
+                let prefix = pass_key(pass_id, "");
+                live.retain(|holder, _| !holder.starts_with(&prefix));
+            }
+            Listening::EventRevoked { event_id } => {
+                let suffix = format!(":{event_id}");
+                live.retain(|holder, _| {
+                    !(holder.starts_with(PASS_PREFIX) && holder.ends_with(&suffix))
+                });
+            }
         }
     }
 
@@ -75,12 +133,12 @@ impl StreamAccess {
         (session_id, token)
     }
 
-    /// Make `session_id` the ticket's one live session, ending any other.
+    /// Make `session_id` the ticket's one live session, ending any other, everywhere.
     pub fn activate(&self, ticket_id: &str, session_id: &str) {
-        self.live
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(ticket_id.to_owned(), session_id.to_owned());
+        self.change(Listening::Activated {
+            holder: ticket_id.to_owned(),
+            session_id: session_id.to_owned(),
+        });
     }
 
     /// Issue and activate at once: (session id, token).
@@ -95,37 +153,60 @@ impl StreamAccess {
     pub async fn restore(&self, db: &Db) -> crate::error::Result<usize> {
         let sessions = super::store::live(db, crate::db::now_ms()).await?;
         let count = sessions.len();
-        for (holder, session_id) in sessions {
-            self.activate(&holder, &session_id);
-        }
+        let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
+        live.clear();
+        live.extend(sessions);
         Ok(count)
     }
 
-    /// End every session of a ticket (refund, cancellation).
+    /// Follow the other instances' changes, for as long as the bus lives (subscribed
+    /// before this returns). When some may have been missed (Redis was away), the stored
+    /// sessions are read again.
+    pub fn follow_changes(self: std::sync::Arc<Self>, db: Db) {
+        let Some(bus) = self.bus.clone() else {
+            return;
+        };
+        let mut changes = bus.subscribe(&Channel::Cache);
+        tokio::spawn(async move {
+            while let Some(received) = changes.recv().await {
+                match received {
+                    Received::Message(delivery) => {
+                        if let Event::Listening { change, origin } = &delivery.event
+                            && *origin != bus.instance()
+                        {
+                            self.apply(change);
+                        }
+                    }
+                    Received::Lagged { .. } | Received::Reconnected => {
+                        if let Err(err) = self.restore(&db).await {
+                            tracing::error!(error = %err, "reloading the listening sessions failed");
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// End every session of a ticket (refund, cancellation), everywhere.
     pub fn revoke(&self, ticket_id: &str) {
-        self.live
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(ticket_id);
+        self.change(Listening::Revoked {
+            holder: ticket_id.to_owned(),
+        });
     }
 
-    /// End every session of a pass, whatever concert it was for.
+    /// End every session of a pass, whatever concert it was for, everywhere.
     pub fn revoke_pass(&self, pass_id: &str) {
-        let prefix = pass_key(pass_id, "");
-        self.live
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|holder, _| !holder.starts_with(&prefix));
+        self.change(Listening::PassRevoked {
+            pass_id: pass_id.to_owned(),
+        });
     }
 
-    /// End every pass session for a concert (cancelled, or its recording deleted). A
-    /// ticket's session ends with its ticket, or when the token expires.
+    /// End every pass session for a concert (cancelled, or its recording deleted),
+    /// everywhere. A ticket's session ends with its ticket, or when the token expires.
     pub fn revoke_event(&self, event_id: &str) {
-        let suffix = format!(":{event_id}");
-        self.live
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|holder, _| !(holder.starts_with(PASS_PREFIX) && holder.ends_with(&suffix)));
+        self.change(Listening::EventRevoked {
+            event_id: event_id.to_owned(),
+        });
     }
 
     /// Check a token: signature, expiry, and that it is its ticket's live session. Runs on

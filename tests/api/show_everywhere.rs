@@ -125,6 +125,11 @@ async fn a_show_pushed_to_one_instance_is_heard_the_same_byte_for_byte_from_anot
     let text = same_playlist(&a, &b, &event, &playlist).await;
     assert!(text.contains("#EXT-X-PART:"), "{text}");
     assert!(same_files(&a, &b, &event, &playlist, &text).await > 4);
+    // The session opened on B is good on A too (the load balancer may send any request
+    // anywhere).
+    let (status, on_a) = get(&a, &on(&a, &playlist)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(String::from_utf8(on_a).unwrap(), text);
 
     // Ended where the encoder is not: ended on both.
     let admin = a.an_admin().await;
@@ -221,4 +226,55 @@ async fn a_second_encoder_is_refused_on_any_instance_while_the_first_sends() {
         "the other instance knows an encoder is connected"
     );
     pushing.await.unwrap().unwrap();
+}
+
+/// Poll `url` on `app` until it answers `want` (within a second, as the bus promises).
+async fn answers_within_a_second(app: &TestApp, url: &str, want: StatusCode) {
+    let started = std::time::Instant::now();
+    loop {
+        let status = app.http.get(url).send().await.unwrap().status();
+        if status == want {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "{url} still answers {status}, not {want}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn listening_rules_hold_on_every_instance_within_a_second() {
+    let (a, b) = two_instances().await;
+    let event = concert(&a, None, 500, 60_000).await;
+    let (_, fan) = a.fans(1).await.pop().unwrap();
+    assert_eq!(a.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    crate::live::a_recorded_show(&a, &event);
+
+    // A session opened on A works on B (once B has its copy of the show).
+    let first = a.listen(&event, &fan).await;
+    same_playlist(&a, &b, &event, &first).await;
+    // A new session on B ends the first everywhere.
+    let second = b.listen(&event, &fan).await;
+    answers_within_a_second(&a, &on(&a, &first), StatusCode::FORBIDDEN).await;
+    answers_within_a_second(&a, &on(&a, &second), StatusCode::OK).await;
+    assert_eq!(get(&b, &on(&b, &first)).await.0, StatusCode::FORBIDDEN);
+
+    // A refund on A ends listening on B.
+    let admin = a.an_admin().await;
+    let order: (String,) = sqlx::query_as("SELECT order_id FROM tickets WHERE event_id = $1")
+        .bind(&event)
+        .fetch_one(a.db())
+        .await
+        .unwrap();
+    let (status, _) = a
+        .post(
+            &format!("/api/v1/orders/{}/refund", order.0),
+            serde_json::json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert!(status.is_success());
+    answers_within_a_second(&b, &on(&b, &second), StatusCode::FORBIDDEN).await;
 }
