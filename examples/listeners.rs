@@ -16,6 +16,10 @@
 //!   next part (`_HLS_msn`/`_HLS_part`, delta with `_HLS_skip=YES`), then that part.
 //!   Reports, over all listeners: blocking reload latency from the part's last frame
 //!   sent to the answer arriving, and part request latency, p50/p99/max, and errors.
+//!   With `LISTEN_URLS="URL_A URL_B"` (several instances sharing PostgreSQL and Redis;
+//!   `loadtests/cluster-bench.sh`), listeners alternate between the instances, each is
+//!   reported apart, and each part's answers on the other instances are timed against the
+//!   earliest answer on the publisher's instance (URL, the first of the list).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -231,6 +235,8 @@ struct Samples {
     reload: Vec<u64>,
     part: Vec<u64>,
     errors: u64,
+    /// (part index, when the blocking reload listing it arrived, µs since the epoch).
+    arrivals: Vec<(usize, u64)>,
 }
 
 fn summary(name: &str, values: &mut [u64]) -> String {
@@ -317,13 +323,16 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
     let publisher = tokio::spawn(publish);
     tokio::time::sleep(Duration::from_secs(2)).await;
 
-    let addr = url.trim_start_matches("http://").to_owned();
+    let instances: Vec<String> = std::env::var("LISTEN_URLS")
+        .map(|urls| urls.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_else(|_| vec![url.to_owned()]);
     let n = playlists.len();
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut tasks = Vec::with_capacity(n);
     let requests = Arc::new(AtomicU64::new(0));
     for (i, playlist) in playlists.into_iter().enumerate() {
-        let mut http = Connection::new(&addr);
+        let instance = &instances[i % instances.len()];
+        let mut http = Connection::new(instance.trim_start_matches("http://"));
         let sent = sent.clone();
         let requests = requests.clone();
         // Listeners arrive over two seconds, as after a "we're live" notification.
@@ -366,6 +375,7 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
                 {
                     samples.reload.push(arrived.saturating_sub(mark));
                 }
+                samples.arrivals.push((index, arrived));
                 let asked = Instant::now();
                 match http.get(&format!("{base}seg{msn}.{part}.m4s")).await {
                     Ok((200, body)) if !body.is_empty() => {
@@ -381,11 +391,15 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
     }
     let started = Instant::now();
     let mut all = Samples::default();
-    for task in tasks {
+    let mut per_instance: Vec<Samples> = instances.iter().map(|_| Samples::default()).collect();
+    for (i, task) in tasks.into_iter().enumerate() {
         let s = task.await?;
-        all.reload.extend(s.reload);
-        all.part.extend(s.part);
+        all.reload.extend(&s.reload);
+        all.part.extend(&s.part);
         all.errors += s.errors;
+        let mine = &mut per_instance[i % instances.len()];
+        mine.reload.extend(s.reload);
+        mine.arrivals.extend(s.arrivals);
     }
     let elapsed = started.elapsed().as_secs_f64();
     pacer.abort();
@@ -407,5 +421,38 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
         "{}",
         summary("part request (asked → received)", &mut all.part)
     );
+    if instances.len() > 1 {
+        // Each part's earliest answer on the publisher's instance.
+        let mut first_on_publisher = vec![u64::MAX; total_parts];
+        for &(index, at) in &per_instance[0].arrivals {
+            if let Some(first) = first_on_publisher.get_mut(index) {
+                *first = (*first).min(at);
+            }
+        }
+        for (instance, samples) in instances.iter().zip(&mut per_instance) {
+            println!(
+                "{}",
+                summary(
+                    &format!("  listeners on {instance}: blocking reload"),
+                    &mut samples.reload
+                )
+            );
+        }
+        for (instance, samples) in instances.iter().zip(&per_instance).skip(1) {
+            let mut behind: Vec<u64> = (samples.arrivals.iter())
+                .filter_map(|&(index, at)| {
+                    let first = *first_on_publisher.get(index)?;
+                    (first != u64::MAX).then(|| at.saturating_sub(first))
+                })
+                .collect();
+            println!(
+                "{}",
+                summary(
+                    &format!("  a part's answer on {instance} after its first answer on {url}"),
+                    &mut behind
+                )
+            );
+        }
+    }
     Ok(())
 }

@@ -17,6 +17,8 @@ echo "== live audio: 5,000 listeners joining a concert two hours in"
 PRERECORD=120 loadtests/listeners.sh 5000 30
 echo "== live over WebSocket: 20,000 sockets, staff broadcasts vs a bare tokio-tungstenite server, across instances"
 loadtests/ws-bench.sh
+echo "== one show on two instances (PostgreSQL + Redis): a part on B after A"
+loadtests/cluster-bench.sh 200 30
 echo "== fuzzing: every network parser for ${FUZZ_SECONDS:-60} s each (cargo-fuzz)"
 loadtests/fuzz.sh "${FUZZ_SECONDS:-60}"
 echo "== live audio: glass-to-ear in chromium with hls.js"
