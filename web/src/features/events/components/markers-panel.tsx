@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Group, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconMusic, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
@@ -108,7 +108,10 @@ export function MarkersPanel({ eventId, status }: { eventId: string; status: Liv
 
   // A new title from the encoder shows first as the status's `nowPlaying`: the list follows.
   const playingKey = nowPlaying ? `${nowPlaying.markerId}\u0000${nowPlaying.title}\u0000${nowPlaying.artist ?? ''}` : null;
+  const seenKey = useRef(playingKey);
   useEffect(() => {
+    if (seenKey.current === playingKey) return;
+    seenKey.current = playingKey;
     void queryClient.invalidateQueries({ queryKey: eventKeys.markers(eventId) });
   }, [playingKey, eventId, queryClient]);
 

@@ -294,6 +294,7 @@ function ChapterList({ chapters, playing, origin, onSeek }: { chapters: Chapter[
         {chapters.map((chapter) => {
           const current = chapter.id === playing?.id;
           return (
+            // Spans only: a button holds phrasing content.
             <UnstyledButton
               key={chapter.id}
               onClick={() => {
@@ -307,16 +308,16 @@ function ChapterList({ chapters, playing, origin, onSeek }: { chapters: Chapter[
               data-testid="player-chapter"
               data-start={chapter.start.toFixed(3)}
             >
-              <Group gap="xs" wrap="nowrap">
+              <Group component="span" gap="xs" wrap="nowrap">
                 {/* The clock reads left to right in every language. */}
-                <Text size="xs" c="dimmed" ff="monospace" dir="ltr" style={{ flexShrink: 0 }}>
+                <Text component="span" size="xs" c="dimmed" ff="monospace" dir="ltr" style={{ flexShrink: 0 }}>
                   {formatClock(chapter.start - origin)}
                 </Text>
-                <Text size="sm" fw={current ? 700 : undefined} dir="auto" truncate>
+                <Text component="span" size="sm" fw={current ? 700 : undefined} dir="auto" truncate>
                   {chapter.title}
                 </Text>
                 {chapter.artist ? (
-                  <Text size="xs" c="dimmed" dir="auto" truncate>
+                  <Text component="span" size="xs" c="dimmed" dir="auto" truncate>
                     {chapter.artist}
                   </Text>
                 ) : null}
