@@ -213,4 +213,26 @@ describe('Encore song titles', () => {
     await screenshot(listener.page, 'dark-player-chapters');
     await finish(listener);
   });
+
+  test('in Persian (right to left) the artist reads the show\'s titles in the list', async () => {
+    const staff = await browser({ width: 1280, height: 1000 });
+    const { page } = staff;
+    await page.addInitScript(() => {
+      localStorage.setItem('theme-preset', 'light');
+      localStorage.setItem('language', 'ir');
+    });
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    await page.getByTestId('manage-row').filter({ hasText: TITLE }).getByRole('button', { name: 'فروش و کلید پخش' }).click();
+    const titles = page.getByTestId('markers-panel');
+    await titles.getByText('نام آهنگ‌ها').waitFor();
+    await waitUntil(async () => (await titles.getByTestId('marker').count()) === 3, { message: 'the three titles' });
+    assert.deepEqual(await titles.getByTestId('marker-title').allInnerTexts(), [FIRST, SECOND.title, 'Third Song']);
+    // The show has ended: titles are still edited here, no longer added at a live position.
+    assert.equal(await titles.getByTestId('marker-add').count(), 0);
+    await page.waitForTimeout(400); // the drawer's slide-in transition
+    await screenshot(page, 'light-rtl-live-panel-titles');
+    await finish(staff);
+  });
 });
