@@ -2,7 +2,7 @@ import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
 import type { Payload, Query } from '../../lib/api-types';
-import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, StreamKeyInfo } from './model';
+import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, Marker, MarkerChanges, MarkerInput, StreamKeyInfo } from './model';
 
 export type EventListQuery = Query<'events.list'> & Pick<Required<Query<'events.list'>>, 'page' | 'pageSize'>;
 
@@ -33,6 +33,15 @@ export const rotateStreamKey = (eventId: string): Promise<StreamKeyInfo> =>
   request<StreamKeyInfo>(`${base}/${id(eventId)}/stream-key/rotate`, { method: 'POST' });
 export const getLiveStatus = (eventId: string): Promise<LiveStatus> => request<LiveStatus>(`${base}/${id(eventId)}/live`);
 export const endShow = (eventId: string): Promise<LiveStatus> => request<LiveStatus>(`${base}/${id(eventId)}/end`, { method: 'POST' });
+
+/** A show's song titles (markers), in timeline order; added, edited and deleted by its managers. */
+export const listMarkers = (eventId: string): Promise<Marker[]> => request<Marker[]>(`${base}/${id(eventId)}/markers`);
+export const addMarker = (eventId: string, input: MarkerInput): Promise<Marker> =>
+  request<Marker>(`${base}/${id(eventId)}/markers`, { method: 'POST', body: input });
+export const editMarker = (eventId: string, markerId: string, changes: MarkerChanges): Promise<Marker> =>
+  request<Marker>(`${base}/${id(eventId)}/markers/${id(markerId)}`, { method: 'PUT', body: changes });
+export const deleteMarker = (eventId: string, markerId: string): Promise<unknown> =>
+  request<unknown>(`${base}/${id(eventId)}/markers/${id(markerId)}`, { method: 'DELETE' });
 
 export function uploadEventImage(eventId: string, file: File): Promise<EncoreEvent> {
   const form = new FormData();

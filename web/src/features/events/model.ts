@@ -107,6 +107,11 @@ export type StreamKeyInfo = Schema<'StreamKey'>;
  * panel shows it when the answer has it). */
 export type LiveStatus = Schema<'LiveStatus'>;
 
+/** A song title of a show, on its timeline (`atMs` from its first sample). */
+export type Marker = Schema<'Marker'>;
+export type MarkerInput = Schema<'MarkerInput'>;
+export type MarkerChanges = Schema<'MarkerChanges'>;
+
 /** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
 export function icecastSourceUrl(encoderUrl: string, key: string): string {
   return encoderUrl.replace(/^icecast:\/\//, `icecast://source:${encodeURIComponent(key)}@`);

@@ -4,9 +4,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { cartKeys } from '../cart/queries';
-import { addEventToCart, cancelEvent, createEvent, deleteEvent, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
+import { addEventToCart, addMarker, cancelEvent, createEvent, deleteEvent, deleteMarker, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
 import type { EventFormResult } from './components/event-form-modal';
-import type { EncoreEvent, LiveStatus, ManagedEvent } from './model';
+import type { EncoreEvent, LiveStatus, ManagedEvent, MarkerChanges, MarkerInput } from './model';
 import { eventKeys } from './queries';
 
 function useEventsError(): (error: unknown) => void {
@@ -127,4 +127,23 @@ export function useEndShow(eventId: string, onEnded: (status: LiveStatus) => voi
     },
     onError,
   });
+}
+
+/** The show's song titles by hand: add (at the live position now), edit, delete. Each
+ * refreshes the list and the live status (its `nowPlaying` may be the marker changed). */
+export function useMarkerActions(eventId: string) {
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  const refresh = async (): Promise<void> => {
+    await queryClient.invalidateQueries({ queryKey: eventKeys.markers(eventId) });
+    await queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
+  };
+  const add = useMutation({ mutationFn: (input: MarkerInput) => addMarker(eventId, input), onSuccess: refresh, onError });
+  const edit = useMutation({
+    mutationFn: ({ markerId, changes }: { markerId: string; changes: MarkerChanges }) => editMarker(eventId, markerId, changes),
+    onSuccess: refresh,
+    onError,
+  });
+  const remove = useMutation({ mutationFn: (markerId: string) => deleteMarker(eventId, markerId), onSuccess: refresh, onError });
+  return { add, edit, remove };
 }

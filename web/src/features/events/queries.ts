@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
 import { MY_EVENTS_PAGE_SIZE } from './model';
-import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMyEvents } from './api';
+import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMarkers, listMyEvents } from './api';
 
 export const eventKeys = {
   all: ['events'] as const,
@@ -13,6 +13,7 @@ export const eventKeys = {
   mine: (page: number, pageSize: number) => ['events', 'mine', page, pageSize] as const,
   streamKey: (id: string) => ['events', 'stream-key', id] as const,
   live: (id: string) => ['events', 'live', id] as const,
+  markers: (id: string) => ['events', 'markers', id] as const,
 };
 
 /** How often the manage-events live panel asks for the show's status while the live socket
@@ -35,6 +36,8 @@ export const streamKeyQueryOptions = (id: string) =>
 /** `pushed`: the live socket follows the concert's channel, so no polling. */
 export const liveStatusQueryOptions = (id: string, pushed = false) =>
   queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: pushed ? false : LIVE_STATUS_POLL_MS });
+
+export const markersQueryOptions = (id: string) => queryOptions({ queryKey: eventKeys.markers(id), queryFn: () => listMarkers(id) });
 
 /** My events, a page at a time (GET /events/mine). */
 export const myEventsQueryOptions = (page = 1, pageSize = MY_EVENTS_PAGE_SIZE) =>

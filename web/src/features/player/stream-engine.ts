@@ -5,6 +5,8 @@
  */
 import type { HlsConfig } from 'hls.js';
 import { logger } from '../../lib/logger';
+import type { Chapter } from './chapters';
+import { chaptersFrom } from './chapters';
 
 export interface StreamEvents {
   /** A stream URL answered 403: the session was superseded, expired or revoked. */
@@ -22,6 +24,8 @@ export interface StreamEngine {
   liveEdge: () => number | null;
   /** hls.js's own estimate of the distance to the live edge, in seconds. */
   latency: () => number | null;
+  /** The song titles of the playlist read last (its date ranges), on the media timeline. */
+  chapters: () => Chapter[];
   destroy: () => void;
 }
 
@@ -31,6 +35,9 @@ export const HLS_CONFIG: Partial<HlsConfig> = {
   lowLatencyMode: true,
   maxLiveSyncPlaybackRate: 1.25,
   backBufferLength: Infinity,
+  // Song titles are read from the playlist's date ranges (`chapters`): no metadata text
+  // track, whose `data:` source the page's Content-Security-Policy refuses anyway.
+  enableDateRangeMetadataCues: false,
   // Blocking playlist reloads wait up to a few part durations; a publisher that reconnects
   // may leave a request open for longer.
   playlistLoadPolicy: {
@@ -51,7 +58,7 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
   if (!Hls.isSupported() && audio.canPlayType(HLS_MIME)) return attachNative(audio, playlistUrl, events);
   if (!Hls.isSupported()) {
     events.onFailed('unsupported');
-    return { liveEdge: () => null, latency: () => null, destroy: () => undefined };
+    return { liveEdge: () => null, latency: () => null, chapters: () => [], destroy: () => undefined };
   }
   const hls = new Hls(HLS_CONFIG);
   let networkRetries = 0;
@@ -89,6 +96,9 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
   return {
     liveEdge: () => hls.liveSyncPosition,
     latency: () => (Number.isFinite(hls.latency) ? hls.latency : null),
+    // hls.js keeps the date ranges of every playlist it reads (a delta update's skipped part
+    // included, less RECENTLY-REMOVED-DATERANGES), each placed by the program date time.
+    chapters: () => chaptersFrom(Object.values(hls.latestLevelDetails?.dateRanges ?? {})),
     destroy: () => {
       destroyed = true;
       hls.destroy();
@@ -98,7 +108,8 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
   };
 }
 
-/** Safari without MSE: the browser fetches the playlist itself; a failure is probed by the caller. */
+/** Safari without MSE: the browser fetches the playlist itself; a failure is probed by the
+ * caller. Its date ranges are not read here, so it shows no titles. */
 function attachNative(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents): StreamEngine {
   const onError = (): void => {
     events.onDenied();
@@ -113,6 +124,7 @@ function attachNative(audio: HTMLAudioElement, playlistUrl: string, events: Stre
   return {
     liveEdge: () => null,
     latency: () => null,
+    chapters: () => [],
     destroy: () => {
       audio.removeEventListener('error', onError);
       audio.removeEventListener('loadedmetadata', onMeta);

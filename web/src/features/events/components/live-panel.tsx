@@ -14,6 +14,7 @@ import type { LiveStatus, StreamKeyInfo } from '../model';
 import { ffmpegExample } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
+import { MarkersPanel } from './markers-panel';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
 const KEY_PLACEHOLDER = 'STREAM_KEY';
@@ -202,6 +203,8 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
           ) : null}
         </Group>
         {live.isPending ? <Skeleton h={48} /> : live.isError ? <Text c="red">{errorText(live.error, t)}</Text> : <LiveStatusView status={live.data} />}
+        <Divider />
+        <MarkersPanel eventId={eventId} status={live.data} />
         <Divider />
         <Text fw={600}>{t('manage.streamKey')}</Text>
         <Text size="sm" c="dimmed">

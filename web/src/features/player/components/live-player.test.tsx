@@ -1,10 +1,11 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupI18n } from '../../../i18n';
 import { ApiError } from '../../../lib/errors';
 import type { PlaylistState } from '../api';
+import type { Chapter } from '../chapters';
 import type { StreamEvents } from '../stream-engine';
 import { LivePlayer } from './live-player';
 
@@ -14,6 +15,7 @@ vi.mock('../api', () => api);
 vi.mock('../stream-engine', () => engine);
 
 let events: StreamEvents | null = null;
+let chapters: Chapter[] = [];
 
 function renderPlayer(startsAt = new Date(Date.now() - 60_000).toISOString()): void {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
@@ -34,11 +36,12 @@ describe('live player', () => {
   });
   beforeEach(() => {
     events = null;
+    chapters = [];
     api.createStreamSession.mockReset().mockResolvedValue({ playlistUrl: '/stream/t1/index.m3u8', expiresAt: '2026-11-23T00:00:00Z' });
     api.checkPlaylist.mockReset();
     engine.attachStream.mockReset().mockImplementation((_audio: HTMLAudioElement, _url: string, handlers: StreamEvents) => {
       events = handlers;
-      return Promise.resolve({ liveEdge: () => null, latency: () => null, destroy: vi.fn() });
+      return Promise.resolve({ liveEdge: () => null, latency: () => null, chapters: () => chapters, destroy: vi.fn() });
     });
   });
 
@@ -83,5 +86,49 @@ describe('live player', () => {
     await userEvent.click(screen.getByTestId('player-listen'));
     expect(await screen.findByText('Your access to this concert has ended.')).toBeInTheDocument();
     expect(screen.queryByTestId('player-listen-here')).not.toBeInTheDocument();
+  });
+
+  it('shows the song at the listener’s position and, in the replay, seeks to a chapter clicked', async () => {
+    chapters = [
+      { id: 'm1', title: 'Intro Jam', artist: null, start: 0 },
+      { id: 'm2', title: 'Say "Hi"', artist: 'The Band', start: 42 },
+    ];
+    api.checkPlaylist.mockResolvedValueOnce({ kind: 'ready' } satisfies PlaylistState);
+    renderPlayer();
+    await userEvent.click(screen.getByTestId('player-listen'));
+    await waitFor(() => {
+      expect(events).not.toBeNull();
+    });
+    act(() => {
+      events?.onPlaylist(false);
+    });
+    expect(await screen.findByTestId('player-now-playing-title')).toHaveTextContent('Intro Jam');
+    const items = await screen.findAllByTestId('player-chapter');
+    expect(items.map((item) => item.textContent)).toEqual(['0:00Intro Jam', '0:42Say "Hi"The Band']);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Play from “Say "Hi"”' }));
+    const audio = screen.getByTestId<HTMLAudioElement>('player-audio');
+    expect(audio.currentTime).toBe(42);
+    await waitFor(() => {
+      expect(screen.getByTestId('player-now-playing-title')).toHaveTextContent('Say "Hi"');
+    });
+    expect(screen.getByTestId('player-now-playing-artist')).toHaveTextContent('The Band');
+    expect(items[1]).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('shows no chapter list at the live edge', async () => {
+    chapters = [{ id: 'm1', title: 'Intro Jam', artist: null, start: 0 }];
+    api.checkPlaylist.mockResolvedValueOnce({ kind: 'ready' } satisfies PlaylistState);
+    renderPlayer();
+    await userEvent.click(screen.getByTestId('player-listen'));
+    await waitFor(() => {
+      expect(events).not.toBeNull();
+    });
+    act(() => {
+      events?.onPlaylist(true);
+    });
+    expect(await screen.findByTestId('player-now-playing-title')).toHaveTextContent('Intro Jam');
+    await screen.findByTestId('player-live-badge');
+    expect(screen.queryByTestId('player-chapters')).not.toBeInTheDocument();
   });
 });

@@ -1,10 +1,12 @@
-import { ActionIcon, Alert, Badge, Box, Button, Card, Group, Loader, Slider, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Card, Group, Loader, Slider, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconHeadphones, IconPlayerPause, IconPlayerPlay, IconPlayerTrackNext, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EncoreEvent } from '../../events/model';
 import { countdown, countdownText, isolateLtr } from '../../events/model';
+import type { Chapter } from '../chapters';
+import { chapterAt, sameChapters } from '../chapters';
 import { formatClock, isTicking, position } from '../model';
 import { useStreamSession } from '../use-stream-session';
 
@@ -15,6 +17,7 @@ interface Snapshot {
   range: { start: number; end: number } | null;
   liveEdge: number | null;
   latency: number | null;
+  chapters: Chapter[];
 }
 
 const TICK_MS = 250;
@@ -38,7 +41,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
   const [volume, setVolume] = useState(1);
   const [muted, setMuted] = useState(false);
   const [seeking, setSeeking] = useState<number | null>(null);
-  const [snap, setSnap] = useState<Snapshot>(() => ({ now: Date.now(), currentTime: 0, paused: true, range: null, liveEdge: null, latency: null }));
+  const [snap, setSnap] = useState<Snapshot>(() => ({ now: Date.now(), currentTime: 0, paused: true, range: null, liveEdge: null, latency: null, chapters: [] }));
 
   // The controls' view of the media element (and of hls.js's live edge), while there is one.
   const ticking = isTicking(phase);
@@ -47,14 +50,17 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     const timer = setInterval(() => {
       const audio = audioRef.current;
       if (!audio) return;
-      setSnap({
+      const chapters = engineRef.current?.chapters() ?? [];
+      setSnap((previous) => ({
         now: Date.now(),
         currentTime: audio.currentTime,
         paused: audio.paused,
         range: seekableRange(audio),
         liveEdge: engineRef.current?.liveEdge() ?? null,
         latency: engineRef.current?.latency() ?? null,
-      });
+        // The same list is kept while the playlist's titles do not change.
+        chapters: sameChapters(previous.chapters, chapters) ? previous.chapters : chapters,
+      }));
     }, TICK_MS);
     return () => {
       clearInterval(timer);
@@ -62,6 +68,8 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
   }, [ticking, engineRef]);
 
   const where = position(snap.currentTime, snap.range, live === true, snap.liveEdge);
+  // What the listener hears now: their own position, which may be well behind the live edge.
+  const playing = chapterAt(snap.chapters, snap.currentTime);
 
   const togglePlay = (): void => {
     const audio = audioRef.current;
@@ -74,6 +82,12 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
     if (!audio) return;
     const edge = snap.liveEdge ?? (snap.range ? snap.range.end - 1 : null);
     if (edge !== null) audio.currentTime = edge;
+    audio.play().catch(() => undefined);
+  };
+  const seekTo = (chapter: Chapter): void => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    audio.currentTime = chapter.start;
     audio.play().catch(() => undefined);
   };
 
@@ -163,6 +177,7 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
             </Button>
           ) : null}
         </Group>
+        {playing ? <NowPlaying chapter={playing} /> : null}
         {/* Media timelines read left to right in every language. */}
         <Box dir="ltr">
           <Slider
@@ -222,6 +237,10 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
             </Group>
           </Group>
         </Box>
+        {/* The replay, or a listener behind live: the songs to jump to. */}
+        {snap.chapters.length > 0 && (live === false || !where.atLiveEdge) ? (
+          <ChapterList chapters={snap.chapters} playing={playing} origin={where.start} onSeek={seekTo} />
+        ) : null}
       </Stack>
     );
   }
@@ -238,5 +257,75 @@ export function LivePlayer({ event }: { event: Pick<EncoreEvent, 'id' | 'startsA
       <audio ref={audioRef} preload="none" data-testid="player-audio" style={{ display: 'none' }} />
       {body}
     </Card>
+  );
+}
+
+function NowPlaying({ chapter }: { chapter: Chapter }): ReactNode {
+  const { t } = useTranslation('player');
+  return (
+    <Text size="sm" lineClamp={2} data-testid="player-now-playing" data-chapter={chapter.id}>
+      <Text span c="dimmed" size="sm">
+        {t('nowPlaying')}
+      </Text>{' '}
+      {/* A title keeps its own direction inside the sentence (dir isolates it). */}
+      <Text span fw={600} size="sm" dir="auto" data-testid="player-now-playing-title">
+        {chapter.title}
+      </Text>
+      {chapter.artist ? (
+        <>
+          {' · '}
+          <Text span size="sm" dir="auto" data-testid="player-now-playing-artist">
+            {chapter.artist}
+          </Text>
+        </>
+      ) : null}
+    </Text>
+  );
+}
+
+function ChapterList({ chapters, playing, origin, onSeek }: { chapters: Chapter[]; playing: Chapter | null; origin: number; onSeek: (chapter: Chapter) => void }): ReactNode {
+  const { t } = useTranslation('player');
+  return (
+    <Stack gap={2} data-testid="player-chapters">
+      <Text size="xs" fw={600} c="dimmed">
+        {t('chapters')}
+      </Text>
+      <Stack gap={0} mah={220} style={{ overflowY: 'auto' }}>
+        {chapters.map((chapter) => {
+          const current = chapter.id === playing?.id;
+          return (
+            // Spans only: a button holds phrasing content.
+            <UnstyledButton
+              key={chapter.id}
+              onClick={() => {
+                onSeek(chapter);
+              }}
+              px={6}
+              py={3}
+              style={{ borderRadius: 4, background: current ? 'var(--mantine-color-default-hover)' : undefined }}
+              aria-current={current ? 'true' : undefined}
+              aria-label={t('chapterSeek', { title: chapter.title })}
+              data-testid="player-chapter"
+              data-start={chapter.start.toFixed(3)}
+            >
+              <Group component="span" gap="xs" wrap="nowrap">
+                {/* The clock reads left to right in every language. */}
+                <Text component="span" size="xs" c="dimmed" ff="monospace" dir="ltr" style={{ flexShrink: 0 }}>
+                  {formatClock(chapter.start - origin)}
+                </Text>
+                <Text component="span" size="sm" fw={current ? 700 : undefined} dir="auto" truncate>
+                  {chapter.title}
+                </Text>
+                {chapter.artist ? (
+                  <Text component="span" size="xs" c="dimmed" dir="auto" truncate>
+                    {chapter.artist}
+                  </Text>
+                ) : null}
+              </Group>
+            </UnstyledButton>
+          );
+        })}
+      </Stack>
+    </Stack>
   );
 }
