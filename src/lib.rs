@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod bus;
 pub mod cli;
+pub mod cluster;
 pub mod commerce;
 pub mod config;
 pub mod crypto;

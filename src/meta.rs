@@ -10,6 +10,7 @@ use crate::accounts::model::Role;
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 use crate::messaging::Channel;
 use crate::state::AppState;
 
@@ -32,6 +33,34 @@ async fn health() -> Api<Health> {
         status: "ok",
         version: VERSION,
     })
+}
+
+#[derive(Serialize, ToSchema)]
+struct Probe {
+    status: &'static str,
+}
+
+/// Liveness: the process answers. Nothing else is checked, so a restart is never
+/// triggered by a database or Redis outage that a restart would not fix.
+#[utoipa::path(get, path = "/health/live", tag = "meta",
+    responses((status = 200, description = "The process answers.", body = Envelope<Probe>)))]
+async fn live() -> Api<Probe> {
+    Api::ok(Probe { status: "live" })
+}
+
+/// Readiness, for a load balancer: not draining, the database answers, and so does Redis
+/// when one is configured. Otherwise 503, naming the first part that failed (`draining`,
+/// `database` or `redis`).
+#[utoipa::path(get, path = "/health/ready", tag = "meta",
+    responses(
+        (status = 200, description = "Ready to serve.", body = Envelope<Probe>),
+        (status = 503, description = "Not ready: the message names `draining`, `database` or `redis`.",
+            body = crate::openapi::Failure)))]
+async fn ready(State(app): State<AppState>) -> Result<Api<Probe>> {
+    crate::cluster::health::readiness(&app.lifecycle, &app.db, &app.bus)
+        .await
+        .map_err(|part| Error::Unavailable(Msg::NotReady.with("part", part.part())))?;
+    Ok(Api::ok(Probe { status: "ready" }))
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -158,6 +187,8 @@ async fn outbox(
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(health))
+        .routes(routes!(live))
+        .routes(routes!(ready))
         .routes(routes!(about))
         .routes(routes!(outbox))
 }

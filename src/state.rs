@@ -10,6 +10,7 @@ use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
 use crate::bus::{Bus, Channel, Event};
+use crate::cluster::Lifecycle;
 use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
@@ -48,6 +49,8 @@ pub struct Services {
     // --- livefigures
     /// The live figures of this instance's shows (listeners on every instance).
     pub figures: Arc<Figures>,
+    /// Serving or draining (readiness, shutdown).
+    pub lifecycle: Arc<Lifecycle>,
 }
 
 impl AppState {
@@ -79,6 +82,7 @@ impl AppState {
             bus,
             live: Arc::new(Sockets::new()),
             figures,
+            lifecycle: Arc::new(Lifecycle::new()),
             hub,
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(

@@ -47,6 +47,13 @@ messages! {
         cn: "服务器繁忙，请稍后重试。",
         ir: "سرور مشغول است. لحظه‌ای دیگر دوباره تلاش کنید.",
     }
+    NotReady {
+        gb: "This instance is not ready: {part}.",
+        br: "Esta instância não está pronta: {part}.",
+        es: "Esta instancia no está lista: {part}.",
+        cn: "此实例尚未就绪：{part}。",
+        ir: "این نمونه آماده نیست: {part}.",
+    }
     RateLimited {
         gb: "Too many attempts. Try again in {seconds} seconds.",
         br: "Tentativas demais. Tente de novo em {seconds} segundos.",

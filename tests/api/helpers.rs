@@ -238,6 +238,83 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     }
 }
 
+/// A Redis of one test's own, which it may stop and start again (its data kept in an
+/// append-only file, as a production Redis keeps it).
+pub struct OwnRedis {
+    port: u16,
+    dir: tempfile::TempDir,
+    process: std::process::Child,
+}
+
+impl OwnRedis {
+    pub fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let process = Self::spawn(port, dir.path());
+        Self { port, dir, process }
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
+        let mut child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
+            .arg("--dir")
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (make test installs it)");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return child;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("redis-server did not start on {port}");
+    }
+
+    pub fn url(&self) -> &'static str {
+        Box::leak(format!("redis://127.0.0.1:{}", self.port).into_boxed_str())
+    }
+
+    /// Stop it: every connection drops and nothing answers on its port.
+    pub fn stop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+
+    /// Start it again after [`OwnRedis::stop`], on the same port and data.
+    pub fn start_again(&mut self) {
+        self.process = Self::spawn(self.port, self.dir.path());
+    }
+
+    /// Stop it (every connection drops) and start it again on the same port and data.
+    pub fn restart(&mut self) {
+        self.process.kill().unwrap();
+        self.process.wait().unwrap();
+        self.process = Self::spawn(self.port, self.dir.path());
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
 /// The Redis the suite uses (`scripts/ensure-services.sh` starts it).
 pub fn redis_url() -> String {
     std::env::var("ENCORE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
