@@ -195,6 +195,9 @@ pub struct ServeArgs {
     /// goes through it. Unset: the bus stays in this process (one instance).
     #[arg(long, env = "ENCORE_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Bearer token Prometheus sends to read `/metrics`; unset: `/metrics` is off (404).
+    #[arg(long, env = "ENCORE_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
     /// Prefix of every Redis key and pub/sub channel Encore uses (several deployments on
     /// one Redis each take their own).
     #[arg(long, env = "ENCORE_REDIS_PREFIX", default_value = "encore:")]
@@ -291,6 +294,7 @@ pub struct Config {
     pub hsts_seconds: u64,
     pub redis_url: Option<Secret>,
     pub redis_prefix: String,
+    pub metrics_token: Option<Secret>,
     pub demo: bool,
 }
 
@@ -372,6 +376,10 @@ impl Config {
                 .filter(|url| !url.is_empty())
                 .map(Secret::new),
             redis_prefix: args.redis_prefix,
+            metrics_token: args
+                .metrics_token
+                .filter(|token| !token.is_empty())
+                .map(Secret::new),
             demo: args.demo,
         })
     }

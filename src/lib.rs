@@ -19,6 +19,7 @@ pub mod images;
 pub mod live;
 pub mod messaging;
 pub mod meta;
+pub mod metrics;
 pub mod net;
 pub mod notifications;
 pub mod openapi;

@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Options, OwnRedis, redis_prefix, spawn_app, spawn_app_with};
+use crate::helpers::{
+    CARD_OK, METRICS_TOKEN, Options, OwnRedis, TestApp, concert, redis_prefix, spawn_app,
+    spawn_app_with,
+};
 
 #[tokio::test]
 async fn a_fresh_instance_is_live_and_ready() {
@@ -78,4 +81,168 @@ async fn an_instance_whose_redis_is_down_is_not_ready_until_it_is_back() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(ready, "ready again once Redis answers");
+}
+
+/// `/metrics` as Prometheus reads it.
+async fn scrape(app: &TestApp) -> String {
+    let answer = app
+        .http
+        .get(format!("{}/metrics", app.url))
+        .bearer_auth(METRICS_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(
+        answer.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain; version=0.0.4")
+    );
+    answer.text().await.unwrap()
+}
+
+/// The value of the sample `name{labels}` (exactly as written), if present.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map(|value| value.parse().unwrap())
+}
+
+#[tokio::test]
+async fn metrics_are_for_the_holder_of_the_token_only() {
+    let app = spawn_app().await;
+    let url = format!("{}/metrics", app.url);
+    let none = app.http.get(&url).send().await.unwrap();
+    assert_eq!(none.status(), StatusCode::UNAUTHORIZED);
+    let body: serde_json::Value = none.json().await.unwrap();
+    assert_eq!(body["error"], "Send the metrics token as a bearer token.");
+    let wrong = app.http.get(&url).bearer_auth("not it").send().await;
+    assert_eq!(wrong.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert!(
+        scrape(&app)
+            .await
+            .contains("# TYPE encore_http_request_duration_seconds histogram")
+    );
+}
+
+#[tokio::test]
+async fn without_a_metrics_token_there_are_no_metrics() {
+    let app = spawn_app_with(Options {
+        metrics_token: None,
+        ..Options::default()
+    })
+    .await;
+    let answer = app
+        .http
+        .get(format!("{}/metrics", app.url))
+        .bearer_auth("anything");
+    assert_eq!(answer.send().await.unwrap().status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn request_latency_is_counted_by_matched_route_never_by_raw_path() {
+    let app = spawn_app().await;
+    let count = |text: &str, route: &str| {
+        sample(
+            text,
+            &format!(
+                "encore_http_request_duration_seconds_count{{route=\"{route}\",method=\"GET\"}}"
+            ),
+        )
+        .unwrap_or_else(|| panic!("no histogram for {route}:\n{text}"))
+    };
+    let before = scrape(&app).await;
+    let id = uuid::Uuid::new_v4();
+    app.get("/api/v1/health/ready", None).await;
+    app.get("/api/v1/health/ready", None).await;
+    app.get(&format!("/api/v1/events/{id}"), None).await;
+    app.get("/api/v1/no/such/path", None).await;
+    let after = scrape(&app).await;
+    assert_eq!(
+        count(&after, "/api/v1/health/ready") - count(&before, "/api/v1/health/ready"),
+        2.0
+    );
+    assert_eq!(
+        count(&after, "/api/v1/events/{id}") - count(&before, "/api/v1/events/{id}"),
+        1.0
+    );
+    assert!(count(&after, "other") > count(&before, "other"));
+    assert!(
+        !after.contains(&id.to_string()),
+        "no raw path becomes a label"
+    );
+    assert!(!after.contains("no/such/path"));
+}
+
+#[tokio::test]
+async fn show_socket_pool_and_redis_families_move_with_what_happens() {
+    let app = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let before = scrape(&app).await;
+    let parts = |text: &str| sample(text, "encore_stream_parts_produced_total").unwrap();
+    let trips = |text: &str| sample(text, "encore_redis_round_trips_total").unwrap();
+    assert_eq!(sample(&before, "encore_stream_parked_reloads"), Some(0.0));
+    assert!(sample(&before, "encore_db_pool_connections").unwrap() >= 1.0);
+    assert!(sample(&before, "encore_db_pool_idle_connections").is_some());
+
+    // A fan with a ticket listens to a show being recorded here.
+    let event = concert(&app, None, 500, 5 * 60_000).await;
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&token, &event, CARD_OK).await.0, StatusCode::OK);
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(crate::live::adts_file(media.path(), 2)).unwrap();
+    let show = app.state.hub.show(&event);
+    let encore::stream::hub::Claim::Granted(publisher) = show.claim() else {
+        panic!("claim")
+    };
+    let frames = encore::stream::adts::AdtsParser::new().push(&bytes);
+    show.feed(publisher, frames, bytes.len()).unwrap();
+    let playlist = format!("{}{}", app.url, app.listen(&event, &token).await);
+    assert_eq!(
+        app.http.get(&playlist).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+    // A blocking reload for a part far ahead parks until its timeout.
+    let parked = tokio::spawn(
+        app.http
+            .get(format!("{playlist}?_HLS_msn=1000&_HLS_part=0"))
+            .send(),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!(
+        "{}/api/v1/ws",
+        app.url.replace("http://", "ws://")
+    ))
+    .await
+    .unwrap();
+    use futures_util::SinkExt;
+    ws.send(tokio_tungstenite::tungstenite::Message::text(
+        serde_json::json!({"type": "auth", "token": token}).to_string(),
+    ))
+    .await
+    .unwrap();
+    // The bitrate needs half a second of connection; the socket its `auth`.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+
+    let after = scrape(&app).await;
+    let show_sample = |family: &str| {
+        sample(&after, &format!("encore_{family}{{event_id=\"{event}\"}}"))
+            .unwrap_or_else(|| panic!("no {family} for the show:\n{after}"))
+    };
+    assert!(parts(&after) > parts(&before), "parts were produced");
+    assert_eq!(show_sample("show_listeners"), 1.0);
+    assert_eq!(show_sample("show_listening_sessions"), 1.0);
+    assert!(show_sample("show_ingest_kbps") > 0.0);
+    assert_eq!(sample(&after, "encore_stream_parked_reloads"), Some(1.0));
+    assert_eq!(
+        sample(&after, "encore_websocket_clients"),
+        Some(1.0),
+        "{}",
+        fan.id
+    );
+    assert!(trips(&after) > trips(&before), "the bus used Redis");
+    parked.abort();
 }

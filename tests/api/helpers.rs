@@ -65,7 +65,12 @@ pub struct Options {
     pub redis_prefix: Option<&'static str>,
     /// A Redis of the test's own (default: the suite's, [`redis_url`]).
     pub redis_url: Option<&'static str>,
+    /// `ENCORE_METRICS_TOKEN` (unset: `/metrics` is off).
+    pub metrics_token: Option<&'static str>,
 }
+
+/// The metrics token test servers have unless told otherwise.
+pub const METRICS_TOKEN: &str = "a metrics token for the tests";
 
 impl Default for Options {
     fn default() -> Self {
@@ -86,6 +91,7 @@ impl Default for Options {
             account_failures_per_hour: 100,
             redis_prefix: None,
             redis_url: None,
+            metrics_token: Some(METRICS_TOKEN),
         }
     }
 }
@@ -206,6 +212,9 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             "--redis-prefix".to_owned(),
             prefix.to_owned(),
         ]);
+    }
+    if let Some(token) = options.metrics_token {
+        args.extend(["--metrics-token".to_owned(), token.to_owned()]);
     }
     if let Some(per_hour) = options.sms_per_hour {
         args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);
