@@ -246,3 +246,42 @@ async fn show_socket_pool_and_redis_families_move_with_what_happens() {
     assert!(trips(&after) > trips(&before), "the bus used Redis");
     parked.abort();
 }
+
+/// `encore serve` as an operator runs it: the real binary, only `ENCORE_` variables.
+fn encore_serve(data: &std::path::Path, env: &[(&str, &str)]) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_encore"));
+    command.arg("serve");
+    command.env_clear();
+    command.env("PATH", std::env::var("PATH").unwrap_or_default());
+    command.env("ENCORE_DATA_DIR", data);
+    command.env("ENCORE_WEB_DIR", data.join("no-web"));
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command
+}
+
+#[tokio::test]
+async fn with_redis_and_no_shared_secrets_serve_refuses_to_start_naming_the_variables() {
+    let data = tempfile::tempdir().unwrap();
+    let output = encore_serve(
+        data.path(),
+        &[
+            ("ENCORE_REDIS_URL", &crate::helpers::redis_url()),
+            ("ENCORE_BIND", "127.0.0.1:0"),
+            ("ENCORE_INGEST_BIND", ""),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("set ENCORE_JWT_SECRET and ENCORE_DATA_KEY"),
+        "{stderr}"
+    );
+    assert!(
+        !data.path().join("jwt-secret").exists(),
+        "no secret of its own is made"
+    );
+}

@@ -163,6 +163,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         options.public_url.unwrap_or(&url),
         "--jwt-secret",
         "test-secret-test-secret-test-secret-42",
+        "--data-key",
+        "test-data-key-test-data-key-test-data-key",
         "--auth-rate-per-minute",
         &options.auth_rate_per_minute.to_string(),
         "--ingest-idle-seconds",
