@@ -249,8 +249,8 @@ fn spawn_housekeeping(state: &AppState) {
         let mut tick = tokio::time::interval(Duration::from_secs(30));
         loop {
             tick.tick().await;
+            // The limits' and the SMS gate's counts share one store.
             state.limits.prune();
-            state.messenger.prune();
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }

@@ -62,7 +62,7 @@ impl Histogram {
     }
 
     /// (sum in seconds, count, per-bucket counts) as the encoder takes them.
-    fn read(&self) -> (f64, u64, Vec<(f64, u64)>) {
+    fn read(&self) -> HistogramRead {
         let buckets = LATENCY_BOUNDS
             .iter()
             .copied()
@@ -77,6 +77,11 @@ impl Histogram {
         )
     }
 }
+
+/// A histogram as read: sum in seconds, count, (upper bound, count in bucket) pairs.
+type HistogramRead = (f64, u64, Vec<(f64, u64)>);
+/// A route's (route, method) labels and its histogram as read.
+type RouteRead = ((String, String), HistogramRead);
 
 /// One histogram per (route, method) the router has, fixed at start.
 struct RouteLatencies {
@@ -209,7 +214,7 @@ impl Metrics {
         text
     }
 
-    fn requests_read(&self) -> Vec<((String, String), (f64, u64, Vec<(f64, u64)>))> {
+    fn requests_read(&self) -> Vec<RouteRead> {
         self.requests
             .labels
             .iter()
@@ -222,7 +227,7 @@ impl Metrics {
 /// One scrape's values, encoded by the registry.
 #[derive(Debug)]
 struct Scrape {
-    requests: Vec<((String, String), (f64, u64, Vec<(f64, u64)>))>,
+    requests: Vec<RouteRead>,
     snapshot: Snapshot,
     parts_produced: u64,
     parked_reloads: i64,

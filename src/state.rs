@@ -70,14 +70,16 @@ impl AppState {
         let hub = Arc::new(Hub::new(config.data_dir.join("shows")));
         let figures = Arc::new(Figures::new(hub.clone(), bus.clone()));
         crate::bus::sessions::follow_account_changes(bus.clone(), sessions.clone()).await?;
+        let shared = crate::cluster::shared::Shared::new(&bus);
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
             limits: Arc::new(RateLimits::new(
                 config.auth_rate_per_minute,
                 config.account_failures_per_hour,
+                shared.clone(),
             )),
-            messenger: Messenger::from_config(&config)?,
+            messenger: Messenger::from_config(&config, shared.clone())?,
             sessions,
             bus,
             live: Arc::new(Sockets::new()),

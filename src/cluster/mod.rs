@@ -4,5 +4,6 @@
 
 pub mod health;
 pub mod lifecycle;
+pub mod shared;
 
 pub use lifecycle::Lifecycle;

@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 
+use encore::accounts::model::Role;
+
 use crate::helpers::{
-    CARD_OK, METRICS_TOKEN, Options, OwnRedis, TestApp, concert, redis_prefix, spawn_app,
-    spawn_app_with,
+    CARD_OK, METRICS_TOKEN, Options, OwnRedis, PASSWORD, TestApp, concert, pkce, redis_prefix,
+    spawn_app, spawn_app_with,
 };
 
 #[tokio::test]
@@ -284,4 +286,101 @@ async fn with_redis_and_no_shared_secrets_serve_refuses_to_start_naming_the_vari
         !data.path().join("jwt-secret").exists(),
         "no secret of its own is made"
     );
+}
+
+/// Two instances sharing the database and a Redis (under a prefix of their own).
+async fn two_instances(options: Options) -> (TestApp, TestApp) {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..options
+    })
+    .await;
+    let b = a.beside().await;
+    (a, b)
+}
+
+/// An `authorize` with `password` for fan@example.com on `app`, from 127.0.0.`octet`,
+/// redirecting to the instances' shared public URL (`first`'s).
+async fn authorize_from(first: &TestApp, app: &TestApp, octet: u8, password: &str) -> StatusCode {
+    let (_, challenge) = pkce();
+    app.oauth_from(
+        &app.client_from(octet),
+        "authorize",
+        first.authorize_body("fan@example.com", password, &challenge),
+        None,
+    )
+    .await
+    .status
+}
+
+#[tokio::test]
+async fn wrong_passwords_spread_over_two_instances_lock_the_account_as_on_one() {
+    let (a, b) = two_instances(Options {
+        account_failures_per_hour: 4,
+        ..Options::default()
+    })
+    .await;
+    a.account("fan@example.com", Role::User).await;
+    for (i, app) in [&a, &b, &a, &b].into_iter().enumerate() {
+        let status = authorize_from(&a, app, 10 + i as u8, "not my password").await;
+        assert!(
+            status != StatusCode::OK && status != StatusCode::TOO_MANY_REQUESTS,
+            "{status}"
+        );
+    }
+    // Two failures on each, four together: the account's ceiling holds on both.
+    for app in [&a, &b] {
+        assert_eq!(
+            authorize_from(&a, app, 20, PASSWORD).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_addresss_sign_in_quota_is_one_across_instances() {
+    let (a, b) = two_instances(Options {
+        auth_rate_per_minute: 3,
+        ..Options::default()
+    })
+    .await;
+    a.account("fan@example.com", Role::User).await;
+    for app in [&a, &b, &a] {
+        assert_eq!(authorize_from(&a, app, 7, PASSWORD).await, StatusCode::OK);
+    }
+    assert_eq!(
+        authorize_from(&a, &b, 7, PASSWORD).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        authorize_from(&a, &b, 8, PASSWORD).await,
+        StatusCode::OK,
+        "another address has its own"
+    );
+}
+
+#[tokio::test]
+async fn sms_caps_count_the_sends_of_every_instance() {
+    use encore::messaging::countries::AllowList;
+    use encore::messaging::sms::SmsGate;
+    let prefix = redis_prefix();
+    let gate = || async {
+        let bus = encore::bus::Bus::redis(&crate::helpers::redis_url(), prefix)
+            .await
+            .unwrap();
+        SmsGate::new(
+            AllowList::parse("").unwrap(),
+            4,
+            encore::cluster::shared::Shared::new(&bus),
+        )
+    };
+    let (a, b) = (gate().await, gate().await);
+    // Three an hour per number, whichever instance sends.
+    assert!(a.permit("+447700900001").await.is_ok());
+    assert!(b.permit("+447700900001").await.is_ok());
+    assert!(a.permit("+447700900001").await.is_ok());
+    assert!(b.permit("+447700900001").await.is_err());
+    // Four an hour for the whole server: one more on A, then none on B.
+    assert!(a.permit("+447700900002").await.is_ok());
+    assert!(b.permit("+447700900003").await.is_err());
 }
