@@ -2,7 +2,7 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, MatchedPath, Request};
@@ -241,20 +241,34 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     Error::internal("handler panicked").into_response()
 }
 
-/// Background upkeep: forget idle rate-limit buckets and expired one-time secrets, expire
-/// unpaid checkouts, remind ticket holders of concerts about to start.
+/// Background upkeep. Every instance, every tick: forget idle rate-limit buckets in its
+/// memory and delete its own copies of recordings past retention. Once per tick across
+/// the instances (a lease, `cluster::lease`): purge expired one-time secrets and listening
+/// sessions, expire unpaid checkouts, remind ticket holders of concerts about to start.
 fn spawn_housekeeping(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(30));
+        let period = state.config.housekeeping_period;
+        let mut tick = tokio::time::interval(period);
         loop {
             tick.tick().await;
             // The limits' and the SMS gate's counts share one store.
             state.limits.prune();
+            crate::stream::ingest::purge_recordings(&state).await;
+            let shared = crate::cluster::lease::take_window(
+                &state.bus,
+                "housekeeping",
+                period,
+                crate::db::now_ms(),
+            )
+            .await;
+            state.housekeeping.ran(shared);
+            if !shared {
+                continue;
+            }
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }
-            crate::stream::ingest::purge_recordings(&state).await;
             if let Err(err) =
                 crate::stream::sessions::purge_expired(&state.db, crate::db::now_ms()).await
             {

@@ -195,6 +195,9 @@ pub struct ServeArgs {
     /// goes through it. Unset: the bus stays in this process (one instance).
     #[arg(long, env = "ENCORE_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Seconds between housekeeping ticks (expiring holds, purges, reminders).
+    #[arg(long, env = "ENCORE_HOUSEKEEPING_SECONDS", default_value_t = 30)]
+    pub housekeeping_seconds: u64,
     /// Bearer token Prometheus sends to read `/metrics`; unset: `/metrics` is off (404).
     #[arg(long, env = "ENCORE_METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,
@@ -295,6 +298,7 @@ pub struct Config {
     pub redis_url: Option<Secret>,
     pub redis_prefix: String,
     pub metrics_token: Option<Secret>,
+    pub housekeeping_period: std::time::Duration,
     pub demo: bool,
 }
 
@@ -377,6 +381,7 @@ impl Config {
             hsts_seconds: args.hsts_seconds,
             redis_url: redis_url.map(Secret::new),
             redis_prefix: args.redis_prefix,
+            housekeeping_period: std::time::Duration::from_secs(args.housekeeping_seconds.max(1)),
             metrics_token: args
                 .metrics_token
                 .filter(|token| !token.is_empty())

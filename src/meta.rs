@@ -135,6 +135,8 @@ async fn snapshot(app: &AppState) -> Result<crate::metrics::Snapshot> {
         db_pool_size: u64::from(app.db.size()),
         db_pool_idle: app.db.num_idle() as u64,
         redis_round_trips: app.bus.redis_round_trips(),
+        housekeeping_ticks: app.housekeeping.counts().0,
+        housekeeping_shared_runs: app.housekeeping.counts().1,
     })
 }
 

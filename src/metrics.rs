@@ -179,6 +179,9 @@ pub struct Snapshot {
     pub db_pool_idle: u64,
     /// Commands sent to Redis by this instance (`None` without Redis).
     pub redis_round_trips: Option<u64>,
+    /// Housekeeping ticks here, and the cluster-wide windows this instance took.
+    pub housekeeping_ticks: u64,
+    pub housekeeping_shared_runs: u64,
 }
 
 /// This instance's metrics.
@@ -300,6 +303,18 @@ impl Collector for Scrape {
             "db_pool_idle_connections",
             "Database connections idle in the pool.",
             self.snapshot.db_pool_idle as f64,
+        )?;
+        counter(
+            &mut encoder,
+            "housekeeping_ticks",
+            "Housekeeping ticks of this instance (its own memory and recordings).",
+            self.snapshot.housekeeping_ticks,
+        )?;
+        counter(
+            &mut encoder,
+            "housekeeping_shared_runs",
+            "Cluster-wide housekeeping windows this instance took (one instance a window).",
+            self.snapshot.housekeeping_shared_runs,
         )?;
         if let Some(trips) = self.snapshot.redis_round_trips {
             counter(

@@ -51,6 +51,8 @@ pub struct Services {
     pub figures: Arc<Figures>,
     /// Serving or draining (readiness, shutdown).
     pub lifecycle: Arc<Lifecycle>,
+    /// Housekeeping ticks run here (metrics, tests).
+    pub housekeeping: Arc<crate::cluster::lease::Runs>,
 }
 
 impl AppState {
@@ -85,6 +87,7 @@ impl AppState {
             live: Arc::new(Sockets::new()),
             figures,
             lifecycle: Arc::new(Lifecycle::new()),
+            housekeeping: Arc::default(),
             hub,
             stream_access: Arc::new(StreamAccess::new(config.jwt_secret.expose().as_bytes())),
             payments: Provider::from_config(

@@ -3,6 +3,7 @@
 //! that make a job run on one instance per tick.
 
 pub mod health;
+pub mod lease;
 pub mod lifecycle;
 pub mod shared;
 

@@ -384,3 +384,55 @@ async fn sms_caps_count_the_sends_of_every_instance() {
     assert!(a.permit("+447700900002").await.is_ok());
     assert!(b.permit("+447700900003").await.is_err());
 }
+
+#[tokio::test]
+async fn a_housekeeping_window_has_one_taker_among_instances() {
+    let prefix = redis_prefix();
+    let url = crate::helpers::redis_url();
+    let bus = || encore::bus::Bus::redis(&url, prefix);
+    let (a, b) = (bus().await.unwrap(), bus().await.unwrap());
+    let period = Duration::from_secs(30);
+    let take = |bus, at| encore::cluster::lease::take_window(bus, "job", period, at);
+    let window = 1_000 * 30_000;
+    assert!(
+        take(&a, window + 5).await,
+        "the first instance of a window takes it"
+    );
+    assert!(!take(&b, window + 10_000).await, "the other skips it");
+    assert!(
+        !take(&a, window + 29_999).await,
+        "once per window, even for its taker"
+    );
+    assert!(
+        take(&b, window + 30_000).await,
+        "the next window is anyone's"
+    );
+    assert!(
+        encore::cluster::lease::take_window(&encore::bus::Bus::in_process(), "job", period, window)
+            .await,
+        "one instance alone runs every tick"
+    );
+}
+
+#[tokio::test]
+async fn two_servers_run_the_cluster_wide_housekeeping_once_a_tick_between_them() {
+    let (a, b) = two_instances(Options {
+        housekeeping_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    let (ticks_a, shared_a) = a.state.housekeeping.counts();
+    let (ticks_b, shared_b) = b.state.housekeeping.counts();
+    // Each ticked every second (its own upkeep)…
+    assert!(ticks_a >= 3 && ticks_b >= 3, "{ticks_a} {ticks_b}");
+    // …but the shared jobs ran once per one-second window: at most the 5 windows the run
+    // touched, where every tick would have been 8.
+    let shared = shared_a + shared_b;
+    assert!((3..=5).contains(&shared), "{shared_a} + {shared_b}");
+    let text = scrape(&a).await;
+    assert_eq!(
+        sample(&text, "encore_housekeeping_shared_runs_total"),
+        Some(a.state.housekeeping.counts().1 as f64)
+    );
+}

@@ -65,6 +65,8 @@ pub struct Options {
     pub redis_prefix: Option<&'static str>,
     /// A Redis of the test's own (default: the suite's, [`redis_url`]).
     pub redis_url: Option<&'static str>,
+    /// Seconds between housekeeping ticks.
+    pub housekeeping_seconds: u64,
     /// `ENCORE_METRICS_TOKEN` (unset: `/metrics` is off).
     pub metrics_token: Option<&'static str>,
 }
@@ -92,6 +94,7 @@ impl Default for Options {
             redis_prefix: None,
             redis_url: None,
             metrics_token: Some(METRICS_TOKEN),
+            housekeeping_seconds: 30,
         }
     }
 }
@@ -215,6 +218,10 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             prefix.to_owned(),
         ]);
     }
+    args.extend([
+        "--housekeeping-seconds".to_owned(),
+        options.housekeeping_seconds.to_string(),
+    ]);
     if let Some(token) = options.metrics_token {
         args.extend(["--metrics-token".to_owned(), token.to_owned()]);
     }
