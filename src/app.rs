@@ -305,10 +305,17 @@ pub async fn serve(
     let (_, _, document) = api_routers(&state.config.oauth_prefix);
     let metrics = Arc::new(Metrics::new(metered_routes(&document)));
     let router = router(state.clone(), metrics.clone());
-    // Open dashboard sockets are told the server is going away (1001) before it stops.
+    // Asked to stop: not ready at once, the listener open for the drain delay, then
+    // closed; open dashboard sockets are told to reconnect elsewhere (1001) and open
+    // requests finish (`net::serve_http`).
     let sockets = state.live.clone();
+    let lifecycle = state.lifecycle.clone();
+    let drain_delay = state.config.drain_delay;
     let shutdown = async move {
         shutdown.await;
+        lifecycle.drain();
+        tracing::info!(delay = ?drain_delay, "draining: not ready; closing the listener after the delay");
+        tokio::time::sleep(drain_delay).await;
         sockets.shut_down();
     };
     let cap = crate::net::ConnectionCap::new(state.config.connections_per_ip());
@@ -317,27 +324,45 @@ pub async fn serve(
     // HLS files answered before the router, its middleware and its extensions — every
     // listener asks for every part, so that path is kept to the token check and a copy
     // of a reference-counted buffer.
-    crate::net::serve_http(listener, cap, head_timeout, shutdown, move |address| {
-        let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
-        tower::service_fn(move |mut request: Request| {
+    let finish_within = state.config.finish_requests_within();
+    let live = state.live.clone();
+    crate::net::serve_http(
+        listener,
+        cap,
+        head_timeout,
+        finish_within,
+        shutdown,
+        move |address| {
             let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
-            async move {
-                if crate::stream::files::is_stream_path(request.uri().path()) {
-                    let started = Instant::now();
-                    let response =
-                        crate::stream::files::serve(&state, request.method(), request.uri()).await;
-                    metrics.observe_request(
-                        Some(crate::metrics::STREAM_ROUTE),
-                        request.method(),
-                        started.elapsed(),
-                    );
-                    return Ok::<_, Infallible>(response);
+            tower::service_fn(move |mut request: Request| {
+                let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
+                async move {
+                    if crate::stream::files::is_stream_path(request.uri().path()) {
+                        let started = Instant::now();
+                        let response =
+                            crate::stream::files::serve(&state, request.method(), request.uri())
+                                .await;
+                        metrics.observe_request(
+                            Some(crate::metrics::STREAM_ROUTE),
+                            request.method(),
+                            started.elapsed(),
+                        );
+                        return Ok::<_, Infallible>(response);
+                    }
+                    request.extensions_mut().insert(ConnectInfo(address));
+                    router.oneshot(request).await
                 }
-                request.extensions_mut().insert(ConnectInfo(address));
-                router.oneshot(request).await
-            }
-        })
-    })
+            })
+        },
+    )
     .await;
+    // Upgraded sockets are no connection of the server's any more: give them a moment to
+    // send their 1001 before the process goes.
+    let sockets_closed = async {
+        while live.open() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(500), sockets_closed).await;
     Ok(())
 }

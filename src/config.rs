@@ -195,6 +195,11 @@ pub struct ServeArgs {
     /// goes through it. Unset: the bus stays in this process (one instance).
     #[arg(long, env = "ENCORE_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Seconds between SIGTERM and closing the listener, answering as usual meanwhile but
+    /// not ready (`/api/v1/health/ready` 503), so a load balancer that probes readiness
+    /// stops sending first (0–5; the process exits within 10 s of the signal either way).
+    #[arg(long, env = "ENCORE_DRAIN_SECONDS", default_value_t = 0)]
+    pub drain_seconds: u64,
     /// Seconds between housekeeping ticks (expiring holds, purges, reminders).
     #[arg(long, env = "ENCORE_HOUSEKEEPING_SECONDS", default_value_t = 30)]
     pub housekeeping_seconds: u64,
@@ -242,6 +247,11 @@ pub struct CreateAccountArgs {
     #[arg(long, default_value_t = false)]
     pub mfa: bool,
 }
+
+/// The longest drain delay: it must leave time for open requests within [`EXIT_WITHIN`].
+const MAX_DRAIN_SECONDS: u64 = 5;
+/// A process told to stop (SIGTERM) is gone within this (orchestrators kill after 10 s).
+pub const EXIT_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A secret whose `Debug` never prints it.
 #[derive(Clone)]
@@ -299,6 +309,7 @@ pub struct Config {
     pub redis_prefix: String,
     pub metrics_token: Option<Secret>,
     pub housekeeping_period: std::time::Duration,
+    pub drain_delay: std::time::Duration,
     pub demo: bool,
 }
 
@@ -381,6 +392,7 @@ impl Config {
             hsts_seconds: args.hsts_seconds,
             redis_url: redis_url.map(Secret::new),
             redis_prefix: args.redis_prefix,
+            drain_delay: std::time::Duration::from_secs(args.drain_seconds.min(MAX_DRAIN_SECONDS)),
             housekeeping_period: std::time::Duration::from_secs(args.housekeeping_seconds.max(1)),
             metrics_token: args
                 .metrics_token
@@ -388,6 +400,14 @@ impl Config {
                 .map(Secret::new),
             demo: args.demo,
         })
+    }
+
+    /// How long open requests may take to finish once the listener is closed: what is
+    /// left of [`EXIT_WITHIN`] after the drain delay, less a second to exit.
+    pub fn finish_requests_within(&self) -> std::time::Duration {
+        EXIT_WITHIN
+            .saturating_sub(self.drain_delay)
+            .saturating_sub(std::time::Duration::from_secs(1))
     }
 
     /// The per-address connection cap, if any.

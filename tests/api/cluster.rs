@@ -436,3 +436,201 @@ async fn two_servers_run_the_cluster_wide_housekeeping_once_a_tick_between_them(
         Some(a.state.housekeeping.counts().1 as f64)
     );
 }
+
+/// `encore serve` in a process of its own on a free port; killed when dropped.
+struct Process {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Process {
+    async fn start(data: &std::path::Path, env: &[(&str, &str)]) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let bind = format!("127.0.0.1:{port}");
+        let mut all = vec![("ENCORE_BIND", bind.as_str()), ("ENCORE_INGEST_BIND", "")];
+        all.extend_from_slice(env);
+        let child = encore_serve(data, &all)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let process = Self {
+            child,
+            url: format!("http://{bind}"),
+        };
+        let http = reqwest::Client::new();
+        for _ in 0..200 {
+            let ready = http
+                .get(format!("{}/api/v1/health/ready", process.url))
+                .send()
+                .await;
+            if ready.is_ok_and(|r| r.status() == StatusCode::OK) {
+                return process;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("encore serve did not become ready");
+    }
+
+    /// Sign in with the password grant's code flow: the access token.
+    async fn sign_in(&self, email: &str) -> String {
+        let http = reqwest::Client::new();
+        let (verifier, challenge) = pkce();
+        let redirect = format!("{}/auth/callback", self.url);
+        let oauth = |endpoint: &str, body: serde_json::Value| {
+            http.post(format!("{}/api/v1/oauth2/{endpoint}", self.url))
+                .header("authorization", crate::helpers::basic_web())
+                .json(&body)
+                .send()
+        };
+        let code: serde_json::Value = oauth(
+            "authorize",
+            serde_json::json!({
+                "email": email, "password": PASSWORD, "response_type": "code",
+                "redirect_uri": redirect, "code_challenge": challenge,
+                "code_challenge_method": "S256", "client_id": crate::helpers::WEB,
+                "state": "s",
+            }),
+        )
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+        let tokens: serde_json::Value = oauth(
+            "token",
+            serde_json::json!({
+                "grant_type": "authorization_code", "code": code["payload"]["code"],
+                "redirect_uri": redirect, "code_verifier": verifier,
+                "client_id": crate::helpers::WEB,
+            }),
+        )
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+        tokens["payload"]["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{code} {tokens}"))
+            .to_owned()
+    }
+}
+
+#[tokio::test]
+async fn sigterm_drains_not_ready_then_closed_requests_finish_sockets_told_and_exits_in_time() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let data = tempfile::tempdir().unwrap();
+    let created = std::process::Command::new(env!("CARGO_BIN_EXE_encore"))
+        .args([
+            "admin",
+            "create",
+            "--email",
+            "admin@example.com",
+            "--role",
+            "admin",
+        ])
+        .args(["--password", PASSWORD])
+        .arg("--data-dir")
+        .arg(data.path())
+        .output()
+        .unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let mut server = Process::start(data.path(), &[("ENCORE_DRAIN_SECONDS", "2")]).await;
+    let access = server.sign_in("admin@example.com").await;
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("{}/api/v1/ws", server.url.replace("http", "ws")))
+            .await
+            .unwrap();
+    ws.send(Message::text(
+        serde_json::json!({"type": "auth", "token": access}).to_string(),
+    ))
+    .await
+    .unwrap();
+    // A request in flight: its head and half its body sent.
+    let body = br#"{"email": "x@example.com", "password": "short", "client_id": "encore-web"}"#;
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let mut in_flight = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /api/v1/oauth2/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    in_flight.write_all(head.as_bytes()).await.unwrap();
+    in_flight.write_all(&body[..20]).await.unwrap();
+
+    let signalled = std::time::Instant::now();
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    // Not ready at once, still answering during the drain delay.
+    let http = reqwest::Client::new();
+    let mut draining = false;
+    for _ in 0..20 {
+        let answer = http
+            .get(format!("{}/api/v1/health/ready", server.url))
+            .send()
+            .await
+            .unwrap();
+        if answer.status() == StatusCode::SERVICE_UNAVAILABLE {
+            let body: serde_json::Value = answer.json().await.unwrap();
+            assert_eq!(body["error"], "This instance is not ready: draining.");
+            draining = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(draining, "readiness went false");
+    // The socket is told to reconnect elsewhere when the listener closes.
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame.expect("a close frame"),
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("no close frame: {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(close.code), 1001);
+    assert!(
+        signalled.elapsed() >= Duration::from_secs(2),
+        "after the delay"
+    );
+    // New connections are refused now…
+    assert!(
+        tokio::net::TcpStream::connect(&address).await.is_err(),
+        "the listener is closed"
+    );
+    // …but the request in flight is answered in full.
+    in_flight.write_all(&body[20..]).await.unwrap();
+    let mut answer = String::new();
+    in_flight.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    assert!(answer.contains("\"success\":false"), "{answer}");
+    // And the process is gone within ten seconds of the signal, cleanly.
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(10),
+            "still running"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status:?}");
+}
