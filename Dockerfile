@@ -17,7 +17,6 @@ RUN apt-get update -qq \
       pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
 COPY . .
 # build.rs lists the licences with `cargo tree --offline`: fetch first.
 RUN cargo fetch --locked \
