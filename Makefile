@@ -10,7 +10,7 @@ WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: run test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
-        web-test e2e api-fuzz openapi system-deps services clean
+        web-test e2e api-fuzz openapi system-deps services compose-check clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
 run: system-deps web
@@ -20,7 +20,7 @@ run: system-deps web
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
 ## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis
 ## against the OpenAPI document.
-test: system-deps services lint rust-test web-test e2e api-fuzz
+test: system-deps services lint compose-check rust-test web-test e2e api-fuzz
 
 system-deps:
 	@missing=""; \
@@ -30,6 +30,7 @@ system-deps:
 	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
 	command -v ezstream >/dev/null || missing="$$missing ezstream"; \
 	command -v liquidsoap >/dev/null || missing="$$missing liquidsoap"; \
+	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
 	pkg-config --exists gstreamer-app-1.0 2>/dev/null || missing="$$missing libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev"; \
 	for p in gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -39,6 +40,15 @@ system-deps:
 
 services:
 	@scripts/ensure-services.sh
+
+## make compose-check: docker-compose.yml is valid (images cannot be pulled here, so the
+## suite runs the same topology as processes); the secrets it requires are placeholders.
+compose-check:
+	ENCORE_JWT_SECRET=compose-check-placeholder-not-a-secret-0000 \
+	ENCORE_DATA_KEY=compose-check-placeholder-not-a-secret-0000 \
+	  docker-compose -f docker-compose.yml config -q
+	@if ENCORE_JWT_SECRET= ENCORE_DATA_KEY= docker-compose -f docker-compose.yml config -q 2>/dev/null; then \
+	  echo "docker-compose.yml must refuse to start without the shared secrets"; exit 1; fi
 
 lint:
 	$(CARGO) fmt --all -- --check

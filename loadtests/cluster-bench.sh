@@ -20,6 +20,8 @@ $CARGO build --release --locked --bin encore --example listeners >/dev/null
 WORK=$(mktemp -d)
 export ENCORE_DATABASE_URL="$PG/$DB" ENCORE_REDIS_URL="$REDIS" ENCORE_REDIS_PREFIX="clusterbench:$$:"
 export ENCORE_JWT_SECRET=bench-secret-bench-secret-bench-secret
+# Instances sharing Redis must share their secrets (Encore refuses to start otherwise).
+export ENCORE_DATA_KEY=bench-data-key-bench-data-key-bench-data
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done

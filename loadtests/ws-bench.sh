@@ -20,6 +20,8 @@ PREFIX="wsbench:$$:"
 BASELINE_PORT=18196
 ENCORE_PORT=18197
 export ENCORE_JWT_SECRET=ws-bench-secret-ws-bench-secret-ws-bench
+# Instances sharing Redis must share their secrets (Encore refuses to start otherwise).
+export ENCORE_DATA_KEY=ws-bench-data-key-ws-bench-data-key-ws
 $CARGO build --release --locked --bin encore --example ws_load --example ws_baseline >/dev/null
 
 # Every socket is a descriptor on both sides, and one process may hold at most the hard

@@ -1,11 +1,13 @@
 //! The router over every domain, and serving it from a given listener.
 
 use std::convert::Infallible;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::Instant;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, MatchedPath, Request};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 use tower::ServiceExt;
@@ -16,6 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::Error;
 use crate::i18n::Msg;
+use crate::metrics::Metrics;
 use crate::state::AppState;
 
 /// JSON bodies are small; uploads set their own limit on their route.
@@ -29,7 +32,32 @@ const DASHBOARD_CSP: &str = "default-src 'self'; script-src 'self'; \
     connect-src 'self'; worker-src 'self' blob:; font-src 'self' data:; object-src 'none'; \
     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-pub fn router(state: AppState) -> Router {
+/// The latency histograms' routes: every (path, method) of the document, plus what the
+/// router serves outside it.
+pub fn metered_routes(document: &utoipa::openapi::OpenApi) -> Vec<(String, Method)> {
+    let mut routes = vec![
+        ("/api/v1/openapi.json".to_owned(), Method::GET),
+        ("/metrics".to_owned(), Method::GET),
+        ("/api/v1/ws".to_owned(), Method::GET),
+    ];
+    for (path, item) in &document.paths.paths {
+        let methods = [
+            (&item.get, Method::GET),
+            (&item.put, Method::PUT),
+            (&item.post, Method::POST),
+            (&item.delete, Method::DELETE),
+            (&item.patch, Method::PATCH),
+        ];
+        for (operation, method) in methods {
+            if operation.is_some() {
+                routes.push((path.clone(), method));
+            }
+        }
+    }
+    routes
+}
+
+pub fn router(state: AppState, metrics: Arc<Metrics>) -> Router {
     let oauth_prefix = state.config.oauth_prefix.clone();
     let (api, oauth, document) = api_routers(&oauth_prefix);
     let document = axum::body::Bytes::from(
@@ -62,6 +90,12 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", Router::new().fallback(api_not_found))
         .merge(crate::commerce::pages())
         .merge(crate::stream::http::pages())
+        .route(
+            "/metrics",
+            axum::routing::get(crate::meta::metrics).layer(axum::Extension(metrics.clone())),
+        )
+        // Every route's answer names the route it matched, for the latency histogram.
+        .route_layer(axum::middleware::from_fn(mark_route))
         .fallback_service(crate::web::service(&web_dir))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -88,10 +122,38 @@ pub fn router(state: AppState) -> Router {
             hsts,
         ))
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn_with_state(metrics, time_request))
         // Outside the panic catcher, so even that answer is in the reader's language.
         .layer(axum::middleware::from_fn(crate::i18n::layer))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// The route a request matched, carried on its answer to [`time_request`].
+#[derive(Clone)]
+struct MatchedRoute(MatchedPath);
+
+async fn mark_route(request: Request, next: Next) -> Response {
+    let matched = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    if let Some(matched) = matched {
+        response.extensions_mut().insert(MatchedRoute(matched));
+    }
+    response
+}
+
+/// Time every answer into its route's histogram (atomics only).
+async fn time_request(
+    axum::extract::State(metrics): axum::extract::State<Arc<Metrics>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let route = response.extensions().get::<MatchedRoute>();
+    metrics.observe_request(route.map(|r| r.0.as_str()), &method, started.elapsed());
+    response
 }
 
 /// What the document describes outside the API's routers: the encoder ingest and the
@@ -99,6 +161,7 @@ pub fn router(state: AppState) -> Router {
 #[derive(utoipa::OpenApi)]
 #[openapi(
     paths(
+        crate::meta::metrics,
         crate::stream::http::ingest,
         crate::stream::http::metadata,
         crate::stream::files::playlist_path,
@@ -180,20 +243,34 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     Error::internal("handler panicked").into_response()
 }
 
-/// Background upkeep: forget idle rate-limit buckets and expired one-time secrets, expire
-/// unpaid checkouts, remind ticket holders of concerts about to start.
+/// Background upkeep. Every instance, every tick: forget idle rate-limit buckets in its
+/// memory and delete its own copies of recordings past retention. Once per tick across
+/// the instances (a lease, `cluster::lease`): purge expired one-time secrets and listening
+/// sessions, expire unpaid checkouts, remind ticket holders of concerts about to start.
 fn spawn_housekeeping(state: &AppState) {
     let state = state.clone();
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(30));
+        let period = state.config.housekeeping_period;
+        let mut tick = tokio::time::interval(period);
         loop {
             tick.tick().await;
+            // The limits' and the SMS gate's counts share one store.
             state.limits.prune();
-            state.messenger.prune();
+            crate::stream::ingest::purge_recordings(&state).await;
+            let shared = crate::cluster::lease::take_window(
+                &state.bus,
+                "housekeeping",
+                period,
+                crate::db::now_ms(),
+            )
+            .await;
+            state.housekeeping.ran(shared);
+            if !shared {
+                continue;
+            }
             if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }
-            crate::stream::ingest::purge_recordings(&state).await;
             if let Err(err) =
                 crate::stream::sessions::purge_expired(&state.db, crate::db::now_ms()).await
             {
@@ -227,11 +304,20 @@ pub async fn serve(
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }
-    let router = router(state.clone());
-    // Open dashboard sockets are told the server is going away (1001) before it stops.
+    let (_, _, document) = api_routers(&state.config.oauth_prefix);
+    let metrics = Arc::new(Metrics::new(metered_routes(&document)));
+    let router = router(state.clone(), metrics.clone());
+    // Asked to stop: not ready at once, the listener open for the drain delay, then
+    // closed; open dashboard sockets are told to reconnect elsewhere (1001) and open
+    // requests finish (`net::serve_http`).
     let sockets = state.live.clone();
+    let lifecycle = state.lifecycle.clone();
+    let drain_delay = state.config.drain_delay;
     let shutdown = async move {
         shutdown.await;
+        lifecycle.drain();
+        tracing::info!(delay = ?drain_delay, "draining: not ready; closing the listener after the delay");
+        tokio::time::sleep(drain_delay).await;
         sockets.shut_down();
     };
     let cap = crate::net::ConnectionCap::new(state.config.connections_per_ip());
@@ -240,21 +326,45 @@ pub async fn serve(
     // HLS files answered before the router, its middleware and its extensions — every
     // listener asks for every part, so that path is kept to the token check and a copy
     // of a reference-counted buffer.
-    crate::net::serve_http(listener, cap, head_timeout, shutdown, move |address| {
-        let (router, state) = (router.clone(), state.clone());
-        tower::service_fn(move |mut request: Request| {
-            let (router, state) = (router.clone(), state.clone());
-            async move {
-                if crate::stream::files::is_stream_path(request.uri().path()) {
-                    return Ok::<_, Infallible>(
-                        crate::stream::files::serve(&state, request.method(), request.uri()).await,
-                    );
+    let finish_within = state.config.finish_requests_within();
+    let live = state.live.clone();
+    crate::net::serve_http(
+        listener,
+        cap,
+        head_timeout,
+        finish_within,
+        shutdown,
+        move |address| {
+            let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
+            tower::service_fn(move |mut request: Request| {
+                let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
+                async move {
+                    if crate::stream::files::is_stream_path(request.uri().path()) {
+                        let started = Instant::now();
+                        let response =
+                            crate::stream::files::serve(&state, request.method(), request.uri())
+                                .await;
+                        metrics.observe_request(
+                            Some(crate::metrics::STREAM_ROUTE),
+                            request.method(),
+                            started.elapsed(),
+                        );
+                        return Ok::<_, Infallible>(response);
+                    }
+                    request.extensions_mut().insert(ConnectInfo(address));
+                    router.oneshot(request).await
                 }
-                request.extensions_mut().insert(ConnectInfo(address));
-                router.oneshot(request).await
-            }
-        })
-    })
+            })
+        },
+    )
     .await;
+    // Upgraded sockets are no connection of the server's any more: give them a moment to
+    // send their 1001 before the process goes.
+    let sockets_closed = async {
+        while live.open() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(500), sockets_closed).await;
     Ok(())
 }

@@ -195,6 +195,17 @@ pub struct ServeArgs {
     /// goes through it. Unset: the bus stays in this process (one instance).
     #[arg(long, env = "ENCORE_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Seconds between SIGTERM and closing the listener, answering as usual meanwhile but
+    /// not ready (`/api/v1/health/ready` 503), so a load balancer that probes readiness
+    /// stops sending first (0–5; the process exits within 10 s of the signal either way).
+    #[arg(long, env = "ENCORE_DRAIN_SECONDS", default_value_t = 0)]
+    pub drain_seconds: u64,
+    /// Seconds between housekeeping ticks (expiring holds, purges, reminders).
+    #[arg(long, env = "ENCORE_HOUSEKEEPING_SECONDS", default_value_t = 30)]
+    pub housekeeping_seconds: u64,
+    /// Bearer token Prometheus sends to read `/metrics`; unset: `/metrics` is off (404).
+    #[arg(long, env = "ENCORE_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
     /// Prefix of every Redis key and pub/sub channel Encore uses (several deployments on
     /// one Redis each take their own).
     #[arg(long, env = "ENCORE_REDIS_PREFIX", default_value = "encore:")]
@@ -236,6 +247,11 @@ pub struct CreateAccountArgs {
     #[arg(long, default_value_t = false)]
     pub mfa: bool,
 }
+
+/// The longest drain delay: it must leave time for open requests within [`EXIT_WITHIN`].
+const MAX_DRAIN_SECONDS: u64 = 5;
+/// A process told to stop (SIGTERM) is gone within this (orchestrators kill after 10 s).
+pub const EXIT_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A secret whose `Debug` never prints it.
 #[derive(Clone)]
@@ -291,6 +307,9 @@ pub struct Config {
     pub hsts_seconds: u64,
     pub redis_url: Option<Secret>,
     pub redis_prefix: String,
+    pub metrics_token: Option<Secret>,
+    pub housekeeping_period: std::time::Duration,
+    pub drain_delay: std::time::Duration,
     pub demo: bool,
 }
 
@@ -298,6 +317,10 @@ impl Config {
     /// Resolve arguments into a configuration: creates the data dir and the JWT secret
     /// file on first use.
     pub fn from_args(args: ServeArgs) -> anyhow::Result<Self> {
+        let redis_url = args.redis_url.filter(|url| !url.is_empty());
+        if redis_url.is_some() {
+            require_shared_secrets(&args.jwt_secret, &args.data_key)?;
+        }
         std::fs::create_dir_all(&args.storage.data_dir)?;
         let jwt_secret = match args.jwt_secret {
             Some(s) if s.len() >= 32 => Secret::new(s),
@@ -367,13 +390,24 @@ impl Config {
             connections_per_ip: args.connections_per_ip,
             request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             hsts_seconds: args.hsts_seconds,
-            redis_url: args
-                .redis_url
-                .filter(|url| !url.is_empty())
-                .map(Secret::new),
+            redis_url: redis_url.map(Secret::new),
             redis_prefix: args.redis_prefix,
+            drain_delay: std::time::Duration::from_secs(args.drain_seconds.min(MAX_DRAIN_SECONDS)),
+            housekeeping_period: std::time::Duration::from_secs(args.housekeeping_seconds.max(1)),
+            metrics_token: args
+                .metrics_token
+                .filter(|token| !token.is_empty())
+                .map(Secret::new),
             demo: args.demo,
         })
+    }
+
+    /// How long open requests may take to finish once the listener is closed: what is
+    /// left of [`EXIT_WITHIN`] after the drain delay, less a second to exit.
+    pub fn finish_requests_within(&self) -> std::time::Duration {
+        EXIT_WITHIN
+            .saturating_sub(self.drain_delay)
+            .saturating_sub(std::time::Duration::from_secs(1))
     }
 
     /// The per-address connection cap, if any.
@@ -402,6 +436,32 @@ impl Config {
     pub fn web_redirect_uri(&self) -> String {
         format!("{}/auth/callback", self.public_url)
     }
+}
+
+/// With Redis, several instances serve as one: a token signed by one, a stream URL it
+/// handed out, a bank account it sealed must be good on every other. A secret generated
+/// into one instance's data dir would not be, so both must come from configuration.
+fn require_shared_secrets(
+    jwt_secret: &Option<String>,
+    data_key: &Option<String>,
+) -> anyhow::Result<()> {
+    let missing: Vec<&str> = [
+        ("ENCORE_JWT_SECRET", jwt_secret),
+        ("ENCORE_DATA_KEY", data_key),
+    ]
+    .into_iter()
+    .filter(|(_, value)| value.as_deref().is_none_or(str::is_empty))
+    .map(|(name, _)| name)
+    .collect();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "ENCORE_REDIS_URL is set, so this instance runs beside others: set {} (each at \
+             least 32 characters, the same on every instance). Tokens, stream URLs and sealed \
+             data signed or sealed by one instance must be accepted by all of them.",
+            missing.join(" and ")
+        );
+    }
+    Ok(())
 }
 
 fn load_or_create_secret(path: &Path) -> anyhow::Result<Secret> {
@@ -472,6 +532,45 @@ mod tests {
 
     fn payments(extra: &[&str]) -> PaymentsArg {
         Config::for_tests(extra).payments
+    }
+
+    fn parse(extra: &[&str]) -> anyhow::Result<Config> {
+        let data = std::env::temp_dir().join(format!("encore-config-{}", uuid::Uuid::new_v4()));
+        let mut args = vec!["encore", "serve", "--data-dir", data.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let Command::Serve(serve) = Cli::try_parse_from(args).unwrap().command else {
+            unreachable!()
+        };
+        let config = Config::from_args(*serve);
+        let _ = std::fs::remove_dir_all(data);
+        config
+    }
+
+    #[test]
+    fn with_redis_both_shared_secrets_must_be_configured() {
+        let redis = ["--redis-url", "redis://127.0.0.1:6379"];
+        let jwt = [
+            "--jwt-secret",
+            "a jwt secret of at least thirty-two characters",
+        ];
+        let data = [
+            "--data-key",
+            "a data key of at least thirty-two characters!",
+        ];
+        let message = |extra: &[&str]| parse(extra).unwrap_err().to_string();
+        let neither = message(&redis);
+        assert!(
+            neither.contains("set ENCORE_JWT_SECRET and ENCORE_DATA_KEY"),
+            "{neither}"
+        );
+        let no_data = message(&[&redis[..], &jwt].concat());
+        assert!(
+            no_data.contains("set ENCORE_DATA_KEY (") && !no_data.contains("JWT"),
+            "{no_data}"
+        );
+        assert!(message(&[&redis[..], &data].concat()).contains("set ENCORE_JWT_SECRET ("));
+        assert!(parse(&[&redis[..], &jwt, &data].concat()).is_ok());
+        assert!(parse(&[]).is_ok(), "one instance makes its own secrets");
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl Error {
     /// Render with an OAuth `state` echoed beside the envelope.
     pub fn into_response_with_state(self, state: Option<String>) -> Response {
         let status = self.status();
-        if status.is_server_error() && !matches!(self, Self::Busy) {
+        if status.is_server_error() && !matches!(self, Self::Busy | Self::Unavailable(_)) {
             tracing::error!(error = %self, "request failed");
         }
         let retry_after = match &self {

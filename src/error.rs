@@ -40,6 +40,9 @@ pub enum Error {
     LimitReached { text: Text, retry_after: u64 },
     #[error("The server is busy. Try again in a moment.")]
     Busy,
+    /// This instance cannot serve now (draining, or a backing service unreachable): 503.
+    #[error("{0}")]
+    Unavailable(Text),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal error: {0}")]
@@ -83,7 +86,7 @@ impl Error {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited { .. } | Self::LimitReached { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Busy | Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -116,6 +119,7 @@ impl Error {
             | Self::PayloadTooLarge(t)
             | Self::UnsupportedMediaType(t)
             | Self::Unprocessable(t)
+            | Self::Unavailable(t)
             | Self::LimitReached { text: t, .. } => Some(t),
             Self::RateLimited { .. } | Self::Busy | Self::Database(_) | Self::Internal(_) => None,
         }

@@ -10,6 +10,7 @@ use crate::accounts::model::Role;
 use crate::auth::extract::{MaybeUser, Staff};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
+use crate::i18n::Msg;
 use crate::messaging::Channel;
 use crate::state::AppState;
 
@@ -31,6 +32,111 @@ async fn health() -> Api<Health> {
     Api::ok(Health {
         status: "ok",
         version: VERSION,
+    })
+}
+
+#[derive(Serialize, ToSchema)]
+struct Probe {
+    status: &'static str,
+}
+
+/// Liveness: the process answers. Nothing else is checked, so a restart is never
+/// triggered by a database or Redis outage that a restart would not fix.
+#[utoipa::path(get, path = "/health/live", tag = "meta",
+    responses((status = 200, description = "The process answers.", body = Envelope<Probe>)))]
+async fn live() -> Api<Probe> {
+    Api::ok(Probe { status: "live" })
+}
+
+/// Readiness, for a load balancer: not draining, the database answers, and so does Redis
+/// when one is configured. Otherwise 503, naming the first part that failed (`draining`,
+/// `database` or `redis`).
+#[utoipa::path(get, path = "/health/ready", tag = "meta",
+    responses(
+        (status = 200, description = "Ready to serve.", body = Envelope<Probe>),
+        (status = 503, description = "Not ready: the message names `draining`, `database` or `redis`.",
+            body = crate::openapi::Failure)))]
+async fn ready(State(app): State<AppState>) -> Result<Api<Probe>> {
+    crate::cluster::health::readiness(&app.lifecycle, &app.db, &app.bus)
+        .await
+        .map_err(|part| Error::Unavailable(Msg::NotReady.with("part", part.part())))?;
+    Ok(Api::ok(Probe { status: "ready" }))
+}
+
+/// Prometheus metrics in the text format (`docs/operations.md` lists the families), for
+/// the holder of the metrics token (`ENCORE_METRICS_TOKEN`) only: figures per concert and
+/// the instance's load are not for the internet. Without a token configured it is off.
+#[utoipa::path(get, path = "/metrics", tag = "meta", security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Prometheus text format 0.0.4.", body = String,
+            content_type = "text/plain; version=0.0.4"),
+        (status = 404, description = "No metrics token is configured: metrics are off.",
+            body = crate::openapi::Failure)))]
+pub async fn metrics(
+    State(app): State<AppState>,
+    axum::Extension(metrics): axum::Extension<std::sync::Arc<crate::metrics::Metrics>>,
+    headers: axum::http::HeaderMap,
+) -> Result<axum::response::Response> {
+    use axum::response::IntoResponse;
+    let Some(expected) = &app.config.metrics_token else {
+        return Err(Error::not_found(Msg::NoSuchEndpoint));
+    };
+    let sent = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim());
+    if !sent.is_some_and(|token| crate::crypto::constant_time_eq(token, expected.expose())) {
+        return Err(Error::unauthorized(Msg::MetricsToken));
+    }
+    let text = metrics.render(snapshot(&app).await?);
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
+}
+
+/// The levels `/metrics` reports, read now.
+async fn snapshot(app: &AppState) -> Result<crate::metrics::Snapshot> {
+    use crate::metrics::ShowFigures;
+    let mut sessions: std::collections::HashMap<String, i64> =
+        crate::stream::store::live_per_event(&app.db, crate::db::now_ms())
+            .await?
+            .into_iter()
+            .collect();
+    let mut shows: Vec<ShowFigures> = app
+        .hub
+        .all()
+        .iter()
+        .map(|show| {
+            let status = show.status();
+            ShowFigures {
+                event_id: show.event_id.clone(),
+                listeners: status.listeners,
+                sessions: sessions.remove(&show.event_id).unwrap_or(0) as u64,
+                ingest_kbps: status.bitrate_kbps,
+            }
+        })
+        .collect();
+    shows.extend(sessions.into_iter().map(|(event_id, n)| ShowFigures {
+        event_id,
+        sessions: n as u64,
+        ..ShowFigures::default()
+    }));
+    shows.sort_by(|a, b| a.event_id.cmp(&b.event_id));
+    Ok(crate::metrics::Snapshot {
+        shows,
+        websocket_clients: app.live.open() as u64,
+        db_pool_size: u64::from(app.db.size()),
+        db_pool_idle: app.db.num_idle() as u64,
+        redis_round_trips: app.bus.redis_round_trips(),
+        housekeeping_ticks: app.housekeeping.counts().0,
+        housekeeping_shared_runs: app.housekeeping.counts().1,
     })
 }
 
@@ -158,6 +264,8 @@ async fn outbox(
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(health))
+        .routes(routes!(live))
+        .routes(routes!(ready))
         .routes(routes!(about))
         .routes(routes!(outbox))
 }

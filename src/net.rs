@@ -72,11 +72,13 @@ impl Drop for Slot {
 }
 
 /// Serve HTTP/1.1 (with upgrades, for WebSockets) on `listener` until `shutdown`, then
-/// let open requests finish. `make` builds the service of one connection from its peer.
+/// let open requests finish for up to `drain_timeout`. `make` builds the service of one
+/// connection from its peer.
 pub async fn serve_http<M, S>(
     listener: TcpListener,
     cap: ConnectionCap,
     head_timeout: Duration,
+    drain_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
     make: M,
 ) where
@@ -136,16 +138,13 @@ pub async fn serve_http<M, S>(
     drop(stop_tx);
     drop(done_rx);
     // A request that never ends (an encoder's PUT) must not hold the process forever.
-    if tokio::time::timeout(DRAIN_TIMEOUT, done_tx.closed())
+    if tokio::time::timeout(drain_timeout, done_tx.closed())
         .await
         .is_err()
     {
         tracing::warn!("connections still open after the drain timeout; closing them");
     }
 }
-
-/// How long a shutdown waits for open requests to finish.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
 mod tests {

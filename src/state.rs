@@ -10,6 +10,7 @@ use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
 use crate::bus::{Bus, Channel, Event};
+use crate::cluster::Lifecycle;
 use crate::commerce::providers::Provider;
 use crate::config::Config;
 use crate::db::Db;
@@ -48,6 +49,10 @@ pub struct Services {
     // --- livefigures
     /// The live figures of this instance's shows (listeners on every instance).
     pub figures: Arc<Figures>,
+    /// Serving or draining (readiness, shutdown).
+    pub lifecycle: Arc<Lifecycle>,
+    /// Housekeeping ticks run here (metrics, tests).
+    pub housekeeping: Arc<crate::cluster::lease::Runs>,
 }
 
 impl AppState {
@@ -70,18 +75,22 @@ impl AppState {
         let hub = Arc::new(Hub::new(config.data_dir.join("shows")));
         let figures = Arc::new(Figures::new(hub.clone(), bus.clone()));
         crate::bus::sessions::follow_account_changes(bus.clone(), sessions.clone()).await?;
+        let shared = crate::cluster::shared::Shared::new(&bus);
         let state = Self(Arc::new(Services {
             keys: Arc::new(TokenKeys::new(&config.jwt_secret)),
             passwords: Passwords::new(),
             limits: Arc::new(RateLimits::new(
                 config.auth_rate_per_minute,
                 config.account_failures_per_hour,
+                shared.clone(),
             )),
-            messenger: Messenger::from_config(&config)?,
+            messenger: Messenger::from_config(&config, shared.clone())?,
             sessions,
             bus,
             live: Arc::new(Sockets::new()),
             figures,
+            lifecycle: Arc::new(Lifecycle::new()),
+            housekeeping: Arc::default(),
             hub,
             stream_access,
             payments: Provider::from_config(

@@ -12,12 +12,12 @@ use crate::state::AppState;
 /// Everything an SMS code needs, asked before the code is stored: a verified e-mail, the
 /// account's own send limit, then the messenger's gate (country allow-list, per-number
 /// and server-wide caps). Counted against the account only when the gate lets it through.
-pub fn sms_permit(app: &AppState, account: &AccountRow, phone: &str) -> Result<SmsPermit> {
+pub async fn sms_permit(app: &AppState, account: &AccountRow, phone: &str) -> Result<SmsPermit> {
     account.may_receive_sms()?;
     let key = format!("sms:{}", account.id);
-    app.limits.messages_sent.check(&key)?;
-    let permit = app.messenger.sms_permit(phone)?;
-    app.limits.messages_sent.record(&key);
+    app.limits.messages_sent.check(&key).await?;
+    let permit = app.messenger.sms_permit(phone).await?;
+    app.limits.messages_sent.record(&key).await;
     Ok(permit)
 }
 
@@ -46,7 +46,8 @@ fn email_link(
 pub async fn send_enrolment_link(app: &AppState, account: &AccountRow) -> Result<()> {
     app.limits
         .messages_sent
-        .take(&format!("mail:{}", account.id))?;
+        .take(&format!("mail:{}", account.id))
+        .await?;
     let token =
         store::issue_account_link(&app.db, &account.id, AccountLink::EnrolPhone, None).await?;
     let link = format!("{}/auth/login?enrol_token={token}", app.config.public_url);
@@ -72,6 +73,7 @@ pub async fn send_reset_link(app: &AppState, email: &Email) -> Result<()> {
             .limits
             .messages_sent
             .take(&format!("mail:{}", account.id))
+            .await
             .is_err()
     {
         return Ok(());
@@ -109,7 +111,8 @@ pub async fn send_invitation(app: &AppState, account: &AccountRow, inviter: &str
 pub async fn send_verification(app: &AppState, account: &AccountRow) -> Result<()> {
     app.limits
         .messages_sent
-        .take(&format!("mail:{}", account.id))?;
+        .take(&format!("mail:{}", account.id))
+        .await?;
     let token = store::issue_link(&app.db, &account.id, LinkPurpose::Verify).await?;
     let link = format!("{}/auth/verify-email?token={token}", app.config.public_url);
     email_link(
@@ -132,7 +135,8 @@ pub async fn send_email_change(
 ) -> Result<()> {
     app.limits
         .messages_sent
-        .take(&format!("mail:{}", account.id))?;
+        .take(&format!("mail:{}", account.id))
+        .await?;
     let token = store::issue_account_link(
         &app.db,
         &account.id,

@@ -315,7 +315,8 @@ async fn signup(
     JsonBody(req): JsonBody<SignupRequest>,
 ) -> Result<Api<Account>> {
     app.limits
-        .check_ip(ip, crate::auth::rate_limit::Endpoint::Register)?;
+        .check_ip(ip, crate::auth::rate_limit::Endpoint::Register)
+        .await?;
     let email = Email::parse(&req.login)?;
     let password = Password::parse(&req.password)?;
     let account = signup::sign_up(
@@ -640,7 +641,7 @@ async fn start_phone_change(
         .require_password(&app, &user, req.current_password.as_deref())
         .await?;
     // Asked before the code is stored: a refused SMS leaves nothing behind.
-    let permit = messages::sms_permit(&app, &user.account, phone.as_str())?;
+    let permit = messages::sms_permit(&app, &user.account, phone.as_str()).await?;
     let code = random_digits(6);
     store::replace_phone_verification(&app.db, &id, phone.as_str(), &store::otp_hash(&id, &code))
         .await?;

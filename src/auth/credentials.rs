@@ -32,7 +32,7 @@ pub async fn verify_credentials(
         ip,
         known_device: device.as_deref(),
     };
-    app.limits.sign_in.begin(&attempt)?;
+    app.limits.sign_in.begin(&attempt).await?;
     let account = match &email {
         Some(email) => accounts::by_login(&app.db, email.as_str()).await?,
         None => None,
@@ -41,7 +41,7 @@ pub async fn verify_credentials(
     let matched = app.passwords.verify(password, stored).await?;
     match account {
         Some(account) if matched => {
-            app.limits.sign_in.succeeded(&attempt);
+            app.limits.sign_in.succeeded(&attempt).await;
             if !account.enabled() {
                 return Err(Error::unauthorized(Msg::AccountDisabled));
             }

@@ -304,7 +304,7 @@ async fn authorize_inner(
     headers: &HeaderMap,
     req: AuthorizeRequest,
 ) -> Result<(CodePayload, String)> {
-    app.limits.check_ip(ip, Endpoint::Authorize)?;
+    app.limits.check_ip(ip, Endpoint::Authorize).await?;
     let req: Authorize = req.try_into()?;
     let params = AuthorizationParams::check(app, headers, req.authorization).await?;
     let account = verify_credentials(app, req.email, &req.password, ip, headers).await?;
@@ -514,7 +514,7 @@ async fn token_inner(
     req: TokenRequest,
     cookies: &mut Vec<axum::http::HeaderValue>,
 ) -> Result<TokenPayload> {
-    app.limits.check_ip(ip, req.endpoint())?;
+    app.limits.check_ip(ip, req.endpoint()).await?;
     let req: Token = req.try_into()?;
     let client = client_of(app, headers, &req.client_id, &req.client_secret).await?;
     let payload = match &req.grant {
@@ -629,7 +629,7 @@ async fn begin_second_factor(
 ) -> Result<TokenPayload> {
     // Asked before anything is stored: a refused SMS leaves no challenge behind.
     let permit = match &account.phone {
-        Some(phone) => Some(sms_permit(app, account, phone)?),
+        Some(phone) => Some(sms_permit(app, account, phone).await?),
         None => None,
     };
     let mfa_token = store::create_mfa_challenge(&app.db, grant).await?;
@@ -909,7 +909,7 @@ pub async fn associate(
 ) -> OAuthReply<Association> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::CodeCheck)?;
+        app.limits.check_ip(ip, Endpoint::CodeCheck).await?;
         let client = bearer_call_client(&app, &req.client_id).await?;
         let challenge = live_challenge(&app, &mfa_bearer(&headers)?, &client).await?;
         let req = Associate::try_from(req)?;
@@ -931,7 +931,7 @@ pub async fn associate(
         accounts::spend_account_link(&mut *tx, token, AccountLink::EnrolPhone, Some(&account.id))
             .await?
             .ok_or_else(|| Error::bad_request(Msg::EnrolmentLinkInvalid))?;
-        let permit = sms_permit(&app, &account, req.phone.as_str())?;
+        let permit = sms_permit(&app, &account, req.phone.as_str()).await?;
         tx.commit().await?;
         send_code(&app, &challenge.token_hash, &account, permit, true).await?;
         Ok(Association {
@@ -1003,7 +1003,7 @@ async fn link_call(
     headers: &HeaderMap,
     client_id: &Option<String>,
 ) -> Result<()> {
-    app.limits.check_ip(ip, Endpoint::Forgot)?;
+    app.limits.check_ip(ip, Endpoint::Forgot).await?;
     client_of(app, headers, client_id, &None).await?;
     Ok(())
 }
@@ -1154,7 +1154,7 @@ pub async fn reset(
         // The owner proved themselves through the mailbox: every throttle of the account
         // (each source's, and the ceiling for unknown devices) starts afresh.
         if let Some(account) = accounts::by_id(&app.db, &account_id).await? {
-            app.limits.sign_in.clear_account(&account.login);
+            app.limits.sign_in.clear_account(&account.login).await;
         }
         Ok(())
     }
@@ -1215,7 +1215,7 @@ pub async fn register(
 ) -> OAuthReply<Account> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Register)?;
+        app.limits.check_ip(ip, Endpoint::Register).await?;
         let req: Register = req.try_into()?;
         client_of(&app, &headers, &req.client_id, &None).await?;
         sign_up(&app, &req.email, &req.password, "", "").await

@@ -137,7 +137,7 @@ pub async fn start(
 ) -> OAuthReply<QrStarted> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::Authorize)?;
+        app.limits.check_ip(ip, Endpoint::Authorize).await?;
         let req = Start::try_from(req)?;
         let params = AuthorizationParams::check(&app, &headers, req.authorization).await?;
         let (match_number, choices) = match_numbers();
@@ -234,7 +234,7 @@ pub async fn poll(
 ) -> OAuthReply<PollAnswer> {
     let state = req.state.clone();
     let result = async {
-        app.limits.check_ip(ip, Endpoint::QrPoll)?;
+        app.limits.check_ip(ip, Endpoint::QrPoll).await?;
         let req = Poll::try_from(req)?;
         let qr = store::qr_by_poll_token(&app.db, &req.poll_token)
             .await?

@@ -1,16 +1,17 @@
 //! Abuse limits for the sign-in endpoints: a token bucket per client IP and endpoint
-//! (governor), progressive password throttles per account and source
-//! ([`SignInThrottle`]), and a counter of messages sent per account.
+//! (governor; a one-minute window in Redis when instances share one), progressive
+//! password throttles per account and source ([`SignInThrottle`]), and a counter of
+//! messages sent per account. Throttles and counters live in [`Shared`]: with Redis they
+//! count across every instance, so an attacker gains nothing from N of them.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::cluster::shared::Shared;
 use crate::error::{Error, Result};
 
 /// The endpoint groups limited per IP.
@@ -24,10 +25,16 @@ pub enum Endpoint {
     QrPoll,
 }
 
+/// QR sign-in polls one address may make per minute.
+const QR_POLLS_PER_MINUTE: u32 = 120;
+const MINUTE_MS: i64 = 60_000;
+
 pub struct RateLimits {
     per_ip: DefaultKeyedRateLimiter<(IpAddr, Endpoint)>,
     qr_polls: DefaultKeyedRateLimiter<IpAddr>,
     clock: DefaultClock,
+    per_minute: u32,
+    shared: Shared,
     /// Wrong passwords per account and source.
     pub sign_in: SignInThrottle,
     /// Messages (SMS codes, reset e-mails) sent per account.
@@ -35,23 +42,25 @@ pub struct RateLimits {
 }
 
 impl RateLimits {
-    pub fn new(per_ip_per_minute: u32, account_failures_per_hour: u32) -> Self {
+    pub fn new(per_ip_per_minute: u32, account_failures_per_hour: u32, shared: Shared) -> Self {
         let per_minute = NonZeroU32::new(per_ip_per_minute).unwrap_or(NonZeroU32::MIN);
         Self {
             per_ip: RateLimiter::keyed(Quota::per_minute(per_minute)),
             qr_polls: RateLimiter::keyed(Quota::per_minute(
-                NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
+                NonZeroU32::new(QR_POLLS_PER_MINUTE).unwrap_or(NonZeroU32::MIN),
             )),
             clock: DefaultClock::default(),
-            sign_in: SignInThrottle::new(
-                Box::new(MemoryThrottleStore::default()),
-                account_failures_per_hour,
-            ),
-            messages_sent: FailureCounter::new(5, Duration::from_secs(15 * 60)),
+            per_minute: per_minute.get(),
+            sign_in: SignInThrottle::new(shared.clone(), account_failures_per_hour),
+            messages_sent: FailureCounter::new(shared.clone(), 5, Duration::from_secs(15 * 60)),
+            shared,
         }
     }
 
-    pub fn check_ip(&self, ip: IpAddr, endpoint: Endpoint) -> Result<()> {
+    pub async fn check_ip(&self, ip: IpAddr, endpoint: Endpoint) -> Result<()> {
+        if self.shared.is_shared() {
+            return self.check_ip_shared(ip, endpoint).await;
+        }
         let outcome = if endpoint == Endpoint::QrPoll {
             self.qr_polls.check_key(&ip)
         } else {
@@ -65,74 +74,105 @@ impl RateLimits {
         })
     }
 
+    /// Across instances: a fixed one-minute window per address and endpoint (a token
+    /// bucket would need a clock shared to the millisecond; a window needs none).
+    async fn check_ip_shared(&self, ip: IpAddr, endpoint: Endpoint) -> Result<()> {
+        let quota = if endpoint == Endpoint::QrPoll {
+            QR_POLLS_PER_MINUTE
+        } else {
+            self.per_minute
+        };
+        let now = crate::db::now_ms();
+        let mut refused = None;
+        let group = format!("ip:{endpoint:?}:{}", ip.to_canonical());
+        self.shared
+            .update(&group, "w", MINUTE_MS, now, |value| {
+                let (count, start) = parse_pair(value)
+                    .filter(|(_, start)| now - start < MINUTE_MS)
+                    .unwrap_or((0, now));
+                refused = (count >= u64::from(quota)).then_some(start + MINUTE_MS);
+                Some(format!("{}:{start}", count + u64::from(refused.is_none())))
+            })
+            .await;
+        match refused {
+            Some(until) => Err(Error::RateLimited {
+                retry_after: retry_secs(until, now),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Forget idle buckets; called periodically so memory stays bounded.
     pub fn prune(&self) {
         self.per_ip.retain_recent();
         self.qr_polls.retain_recent();
-        self.sign_in.prune();
-        self.messages_sent.prune();
+        self.shared.prune(crate::db::now_ms());
     }
+}
+
+/// `a:b` as two numbers.
+fn parse_pair(value: Option<&str>) -> Option<(u64, i64)> {
+    let (a, b) = value?.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// Counts events per key in a fixed window; at `max` the key is refused until the
 /// window that started with its first event ends.
 pub struct FailureCounter {
+    shared: Shared,
     max: u32,
-    window: Duration,
-    entries: Mutex<HashMap<String, (u32, Instant)>>,
+    window_ms: i64,
 }
 
 impl FailureCounter {
-    pub fn new(max: u32, window: Duration) -> Self {
+    pub fn new(shared: Shared, max: u32, window: Duration) -> Self {
         Self {
+            shared,
             max,
-            window,
-            entries: Mutex::new(HashMap::new()),
+            window_ms: i64::try_from(window.as_millis()).unwrap_or(i64::MAX),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u32, Instant)>> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    /// Count one event under `key` (`count: false` only looks) and refuse when the key had
+    /// reached its limit in the current window.
+    async fn step(&self, key: &str, count: bool) -> Result<()> {
+        let now = crate::db::now_ms();
+        let mut refused = None;
+        let window = self.window_ms;
+        self.shared
+            .update(&format!("sent:{key}"), "n", window, now, |value| {
+                let (n, start) = parse_pair(value)
+                    .filter(|(_, start)| now - start < window)
+                    .unwrap_or((0, now));
+                refused = (n >= u64::from(self.max)).then_some(start + window);
+                let n = n + u64::from(count && refused.is_none());
+                (n > 0).then(|| format!("{n}:{start}"))
+            })
+            .await;
+        match refused {
+            Some(until) => Err(Error::RateLimited {
+                retry_after: retry_secs(until, now),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Refuse when the key has reached its limit in the current window.
-    pub fn check(&self, key: &str) -> Result<()> {
-        let entries = self.lock();
-        if let Some((count, started)) = entries.get(key) {
-            let elapsed = started.elapsed();
-            if *count >= self.max && elapsed < self.window {
-                return Err(Error::RateLimited {
-                    retry_after: (self.window - elapsed).as_secs().max(1),
-                });
-            }
-        }
-        Ok(())
+    pub async fn check(&self, key: &str) -> Result<()> {
+        self.step(key, false).await
     }
 
-    pub fn record(&self, key: &str) {
-        let mut entries = self.lock();
-        let entry = entries.entry(key.to_owned()).or_insert((0, Instant::now()));
-        if entry.1.elapsed() >= self.window {
-            *entry = (0, Instant::now());
-        }
-        entry.0 += 1;
+    pub async fn record(&self, key: &str) {
+        let _ = self.step(key, true).await;
     }
 
     /// Check and count in one step (for sends, where every attempt counts).
-    pub fn take(&self, key: &str) -> Result<()> {
-        self.check(key)?;
-        self.record(key);
-        Ok(())
+    pub async fn take(&self, key: &str) -> Result<()> {
+        self.step(key, true).await
     }
 
-    pub fn clear(&self, key: &str) {
-        self.lock().remove(key);
-    }
-
-    fn prune(&self) {
-        let window = self.window;
-        self.lock()
-            .retain(|_, (_, started)| started.elapsed() < window);
+    pub async fn clear(&self, key: &str) {
+        self.shared.clear(&format!("sent:{key}")).await;
     }
 }
 
@@ -140,28 +180,31 @@ impl FailureCounter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_counter_refuses_at_its_limit_and_clears_on_success() {
-        let counter = FailureCounter::new(3, Duration::from_secs(60));
+    #[tokio::test]
+    async fn a_counter_refuses_at_its_limit_and_clears_on_success() {
+        let counter = FailureCounter::new(Shared::in_process(), 3, Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(counter.check("a").is_ok());
-            counter.record("a");
+            assert!(counter.check("a").await.is_ok());
+            counter.record("a").await;
         }
-        assert!(matches!(counter.check("a"), Err(Error::RateLimited { .. })));
-        assert!(counter.check("b").is_ok(), "keys are independent");
-        counter.clear("a");
-        assert!(counter.check("a").is_ok());
+        assert!(matches!(
+            counter.check("a").await,
+            Err(Error::RateLimited { .. })
+        ));
+        assert!(counter.check("b").await.is_ok(), "keys are independent");
+        counter.clear("a").await;
+        assert!(counter.check("a").await.is_ok());
     }
 
-    #[test]
-    fn the_ip_bucket_refuses_past_its_quota() {
-        let limits = RateLimits::new(2, 100);
+    #[tokio::test]
+    async fn the_ip_bucket_refuses_past_its_quota() {
+        let limits = RateLimits::new(2, 100, Shared::in_process());
         let ip: IpAddr = [127, 0, 0, 1].into();
-        assert!(limits.check_ip(ip, Endpoint::Authorize).is_ok());
-        assert!(limits.check_ip(ip, Endpoint::Authorize).is_ok());
-        assert!(limits.check_ip(ip, Endpoint::Authorize).is_err());
+        assert!(limits.check_ip(ip, Endpoint::Authorize).await.is_ok());
+        assert!(limits.check_ip(ip, Endpoint::Authorize).await.is_ok());
+        assert!(limits.check_ip(ip, Endpoint::Authorize).await.is_err());
         assert!(
-            limits.check_ip(ip, Endpoint::Forgot).is_ok(),
+            limits.check_ip(ip, Endpoint::Forgot).await.is_ok(),
             "endpoints are separate"
         );
     }
@@ -181,7 +224,7 @@ const FORGET_AFTER_MS: i64 = 15 * 60_000;
 const POOL_WINDOW_MS: i64 = 60 * 60_000;
 
 /// One throttle entry: failures counted, when counting started, until when attempts are
-/// refused, and when the entry may be forgotten (all unix ms, so a shared store can keep
+/// refused, and when the entry may be forgotten (all unix ms, so a shared store keeps
 /// them as they are).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThrottleEntry {
@@ -191,79 +234,23 @@ pub struct ThrottleEntry {
     pub expires_ms: i64,
 }
 
-/// Where sign-in throttles live. One process keeps them in memory
-/// ([`MemoryThrottleStore`]); several instances behind one address need a shared store
-/// (Redis: one hash per account, `update` as a script) so a guesser cannot spread over them.
-pub trait ThrottleStore: Send + Sync {
-    /// Read, change and write back the entry `key` of `account` in one atomic step. An
-    /// entry past its `expires_ms` reads as `None`; answering `None` removes it.
-    fn update(
-        &self,
-        account: &str,
-        key: &str,
-        now_ms: i64,
-        change: &mut dyn FnMut(Option<ThrottleEntry>) -> Option<ThrottleEntry>,
-    );
-    /// Forget every entry of an account (its owner proved themselves by e-mail).
-    fn clear_account(&self, account: &str);
-    /// Forget expired entries.
-    fn prune(&self, now_ms: i64);
-}
-
-/// The in-process [`ThrottleStore`]: a map per account behind one mutex.
-#[derive(Default)]
-pub struct MemoryThrottleStore {
-    accounts: Mutex<HashMap<String, HashMap<String, ThrottleEntry>>>,
-}
-
-impl MemoryThrottleStore {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, HashMap<String, ThrottleEntry>>> {
-        self.accounts.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl ThrottleStore for MemoryThrottleStore {
-    fn update(
-        &self,
-        account: &str,
-        key: &str,
-        now_ms: i64,
-        change: &mut dyn FnMut(Option<ThrottleEntry>) -> Option<ThrottleEntry>,
-    ) {
-        let mut accounts = self.lock();
-        let current = accounts
-            .get(account)
-            .and_then(|entries| entries.get(key))
-            .copied()
-            .filter(|e| e.expires_ms > now_ms);
-        match change(current) {
-            Some(entry) => {
-                accounts
-                    .entry(account.to_owned())
-                    .or_default()
-                    .insert(key.to_owned(), entry);
-            }
-            None => {
-                if let Some(entries) = accounts.get_mut(account) {
-                    entries.remove(key);
-                    if entries.is_empty() {
-                        accounts.remove(account);
-                    }
-                }
-            }
-        }
+impl ThrottleEntry {
+    fn encode(&self) -> String {
+        format!(
+            "{}:{}:{}:{}",
+            self.failures, self.since_ms, self.blocked_until_ms, self.expires_ms
+        )
     }
 
-    fn clear_account(&self, account: &str) {
-        self.lock().remove(account);
-    }
-
-    fn prune(&self, now_ms: i64) {
-        let mut accounts = self.lock();
-        accounts.retain(|_, entries| {
-            entries.retain(|_, e| e.expires_ms > now_ms);
-            !entries.is_empty()
-        });
+    fn decode(value: &str) -> Option<Self> {
+        let mut parts = value.split(':');
+        let mut next = || parts.next()?.parse::<i64>().ok();
+        Some(Self {
+            failures: u32::try_from(next()?).ok()?,
+            since_ms: next()?,
+            blocked_until_ms: next()?,
+            expires_ms: next()?,
+        })
     }
 }
 
@@ -304,7 +291,7 @@ const POOL_KEY: &str = "unknown-devices";
 /// An attempt counts as a failure when it starts ([`Self::begin`]), so parallel guesses
 /// cannot slip past the check; a success gives it back ([`Self::succeeded`]).
 pub struct SignInThrottle {
-    store: Box<dyn ThrottleStore>,
+    shared: Shared,
     pool_ceiling: u32,
 }
 
@@ -324,31 +311,54 @@ fn delay_ms(failures: u32) -> i64 {
 }
 
 impl SignInThrottle {
-    pub fn new(store: Box<dyn ThrottleStore>, pool_ceiling: u32) -> Self {
+    pub fn new(shared: Shared, pool_ceiling: u32) -> Self {
         Self {
-            store,
+            shared,
             pool_ceiling: pool_ceiling.max(1),
         }
     }
 
-    /// Refuse the attempt (429 with the seconds to wait) or count it as a failure.
-    pub fn begin(&self, attempt: &Attempt<'_>) -> Result<()> {
-        self.begin_at(attempt, crate::db::now_ms())
+    /// Read, change and write back the entry `key` of `login` in one atomic step; an
+    /// entry past its `expires_ms` reads as `None`, answering `None` removes it.
+    async fn update(
+        &self,
+        login: &str,
+        key: &str,
+        now: i64,
+        mut change: impl FnMut(Option<ThrottleEntry>) -> Option<ThrottleEntry> + Send,
+    ) {
+        self.shared
+            .update(
+                &format!("signin:{login}"),
+                key,
+                POOL_WINDOW_MS.max(MAX_DELAY_MS + FORGET_AFTER_MS),
+                now,
+                |value| {
+                    let current = value
+                        .and_then(ThrottleEntry::decode)
+                        .filter(|e| e.expires_ms > now);
+                    change(current).map(|e| e.encode())
+                },
+            )
+            .await;
     }
 
-    fn begin_at(&self, attempt: &Attempt<'_>, now: i64) -> Result<()> {
+    /// Refuse the attempt (429 with the seconds to wait) or count it as a failure.
+    pub async fn begin(&self, attempt: &Attempt<'_>) -> Result<()> {
+        self.begin_at(attempt, crate::db::now_ms()).await
+    }
+
+    async fn begin_at(&self, attempt: &Attempt<'_>, now: i64) -> Result<()> {
         let untrusted = attempt.known_device.is_none();
         if untrusted {
             let mut refused = None;
-            self.store
-                .update(attempt.login, POOL_KEY, now, &mut |entry| {
-                    if let Some(e) = entry
-                        && e.failures >= self.pool_ceiling
-                    {
-                        refused = Some(e.expires_ms);
-                    }
-                    entry
-                });
+            self.update(attempt.login, POOL_KEY, now, |entry| {
+                refused = entry
+                    .filter(|e| e.failures >= self.pool_ceiling)
+                    .map(|e| e.expires_ms);
+                entry
+            })
+            .await;
             if let Some(until) = refused {
                 return Err(Error::RateLimited {
                     retry_after: retry_secs(until, now),
@@ -356,71 +366,68 @@ impl SignInThrottle {
             }
         }
         let mut refused = None;
-        self.store
-            .update(attempt.login, &attempt.key(), now, &mut |entry| {
-                let mut e = entry.unwrap_or(ThrottleEntry {
-                    failures: 0,
-                    since_ms: now,
-                    blocked_until_ms: 0,
-                    expires_ms: 0,
-                });
-                if e.blocked_until_ms > now {
-                    refused = Some(e.blocked_until_ms);
-                    return Some(e);
-                }
-                e.failures += 1;
-                let delay = delay_ms(e.failures);
-                if delay > 0 {
-                    e.blocked_until_ms = now + delay;
-                }
-                e.expires_ms = e.blocked_until_ms.max(now) + FORGET_AFTER_MS;
-                Some(e)
+        self.update(attempt.login, &attempt.key(), now, |entry| {
+            let mut e = entry.unwrap_or(ThrottleEntry {
+                failures: 0,
+                since_ms: now,
+                blocked_until_ms: 0,
+                expires_ms: 0,
             });
+            if e.blocked_until_ms > now {
+                refused = Some(e.blocked_until_ms);
+                return Some(e);
+            }
+            refused = None;
+            e.failures += 1;
+            let delay = delay_ms(e.failures);
+            if delay > 0 {
+                e.blocked_until_ms = now + delay;
+            }
+            e.expires_ms = e.blocked_until_ms.max(now) + FORGET_AFTER_MS;
+            Some(e)
+        })
+        .await;
         if let Some(until) = refused {
             return Err(Error::RateLimited {
                 retry_after: retry_secs(until, now),
             });
         }
         if untrusted {
-            self.store
-                .update(attempt.login, POOL_KEY, now, &mut |entry| {
-                    let mut e = entry.unwrap_or(ThrottleEntry {
-                        failures: 0,
-                        since_ms: now,
-                        blocked_until_ms: 0,
-                        expires_ms: now + POOL_WINDOW_MS,
-                    });
-                    e.failures += 1;
-                    Some(e)
+            self.update(attempt.login, POOL_KEY, now, |entry| {
+                let mut e = entry.unwrap_or(ThrottleEntry {
+                    failures: 0,
+                    since_ms: now,
+                    blocked_until_ms: 0,
+                    expires_ms: now + POOL_WINDOW_MS,
                 });
+                e.failures += 1;
+                Some(e)
+            })
+            .await;
         }
         Ok(())
     }
 
     /// The password was right: the source starts afresh and the attempt leaves the
     /// account's count of unknown-device failures.
-    pub fn succeeded(&self, attempt: &Attempt<'_>) {
+    pub async fn succeeded(&self, attempt: &Attempt<'_>) {
         let now = crate::db::now_ms();
-        self.store
-            .update(attempt.login, &attempt.key(), now, &mut |_| None);
+        self.update(attempt.login, &attempt.key(), now, |_| None)
+            .await;
         if attempt.known_device.is_none() {
-            self.store
-                .update(attempt.login, POOL_KEY, now, &mut |entry| {
-                    entry.map(|mut e| {
-                        e.failures = e.failures.saturating_sub(1);
-                        e
-                    })
-                });
+            self.update(attempt.login, POOL_KEY, now, |entry| {
+                entry.map(|mut e| {
+                    e.failures = e.failures.saturating_sub(1);
+                    e
+                })
+            })
+            .await;
         }
     }
 
     /// Forget every throttle of an account: its owner came back through the e-mailed link.
-    pub fn clear_account(&self, login: &str) {
-        self.store.clear_account(login);
-    }
-
-    fn prune(&self) {
-        self.store.prune(crate::db::now_ms());
+    pub async fn clear_account(&self, login: &str) {
+        self.shared.clear(&format!("signin:{login}")).await;
     }
 }
 
@@ -429,7 +436,7 @@ mod sign_in_tests {
     use super::*;
 
     fn throttle(ceiling: u32) -> SignInThrottle {
-        SignInThrottle::new(Box::new(MemoryThrottleStore::default()), ceiling)
+        SignInThrottle::new(Shared::in_process(), ceiling)
     }
 
     fn from(ip: [u8; 4]) -> Attempt<'static> {
@@ -447,39 +454,49 @@ mod sign_in_tests {
         }
     }
 
-    #[test]
-    fn a_source_gets_free_failures_then_doubling_blocks_up_to_fifteen_minutes() {
+    #[tokio::test]
+    async fn a_source_gets_free_failures_then_doubling_blocks_up_to_fifteen_minutes() {
         let t = throttle(1000);
         let a = from([10, 0, 0, 1]);
         let mut now = 0;
         for _ in 0..FREE_FAILURES {
-            assert!(t.begin_at(&a, now).is_ok());
+            assert!(t.begin_at(&a, now).await.is_ok());
         }
         let mut waits = Vec::new();
         for _ in 0..14 {
-            let wait = retry(t.begin_at(&a, now)).expect("blocked");
+            let wait = retry(t.begin_at(&a, now).await).expect("blocked");
             waits.push(wait);
             now += i64::try_from(wait).unwrap() * 1000;
-            assert!(t.begin_at(&a, now).is_ok());
+            assert!(t.begin_at(&a, now).await.is_ok());
         }
         assert_eq!(&waits[..5], &[1, 2, 4, 8, 16]);
         assert_eq!(waits.last(), Some(&900), "capped at 15 minutes");
-        assert!(t.begin_at(&from([10, 0, 0, 2]), now).is_ok(), "per source");
+        assert!(
+            t.begin_at(&from([10, 0, 0, 2]), now).await.is_ok(),
+            "per source"
+        );
     }
 
-    #[test]
-    fn the_unknown_device_pool_locks_at_its_ceiling_but_not_a_known_device() {
+    #[tokio::test]
+    async fn the_unknown_device_pool_locks_at_its_ceiling_but_not_a_known_device() {
         let t = throttle(3);
         for octet in 1..=3 {
-            assert!(t.begin_at(&from([10, 0, 0, octet]), 0).is_ok());
+            assert!(t.begin_at(&from([10, 0, 0, octet]), 0).await.is_ok());
         }
-        assert_eq!(retry(t.begin_at(&from([10, 0, 0, 9]), 1000)), Some(3599));
+        assert_eq!(
+            retry(t.begin_at(&from([10, 0, 0, 9]), 1000).await),
+            Some(3599)
+        );
         let device = Attempt {
             known_device: Some("nonce"),
             ..from([10, 0, 0, 9])
         };
-        assert!(t.begin_at(&device, 1000).is_ok());
-        assert!(t.begin_at(&from([10, 0, 0, 9]), POOL_WINDOW_MS).is_ok());
+        assert!(t.begin_at(&device, 1000).await.is_ok());
+        assert!(
+            t.begin_at(&from([10, 0, 0, 9]), POOL_WINDOW_MS)
+                .await
+                .is_ok()
+        );
     }
 
     #[test]

@@ -299,6 +299,11 @@ trait Transport: Send + Sync {
         None
     }
 
+    /// Commands sent to Redis so far (`None` in process).
+    fn round_trips(&self) -> Option<u64> {
+        None
+    }
+
     /// The Redis transport, for state shared beside the bus (`None` in process).
     fn as_redis(&self) -> Option<&redis::Redis> {
         None
@@ -345,6 +350,11 @@ impl Bus {
     /// changes on reconnection), to find it in `CLIENT LIST`; `None` without Redis.
     pub fn redis_subscriber_addr(&self) -> Option<std::net::SocketAddr> {
         self.transport.subscriber_addr()
+    }
+
+    /// Commands this instance sent to Redis so far; `None` without Redis.
+    pub fn redis_round_trips(&self) -> Option<u64> {
+        self.transport.round_trips()
     }
 
     /// A key for state the instances share beside the bus (`<prefix><name>` in its

@@ -8,6 +8,7 @@
 //! connection; when it drops, the instance reconnects with backoff, resubscribes, and only
 //! then tells its subscribers, who catch up by offset.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -81,6 +82,8 @@ pub(super) struct Redis {
     keys: Keys,
     subscriber_addr: Arc<Mutex<Option<std::net::SocketAddr>>>,
     stop: CancellationToken,
+    /// Commands sent on the command connection (for `/metrics`).
+    round_trips: AtomicU64,
 }
 
 #[derive(Clone)]
@@ -130,6 +133,7 @@ impl Redis {
             keys,
             subscriber_addr,
             stop,
+            round_trips: AtomicU64::new(0),
         };
         redis.connection().await?;
         Ok(redis)
@@ -169,6 +173,7 @@ impl Redis {
         command: &redis::Cmd,
     ) -> Result<T, BusError> {
         let mut connection = self.connection().await?;
+        self.round_trips.fetch_add(1, Ordering::Relaxed);
         let answer = command.query_async(&mut connection).await;
         if let Err(err) = &answer
             && (err.is_io_error() || err.is_connection_dropped() || err.is_unrecoverable_error())
@@ -268,6 +273,10 @@ impl Transport for Redis {
 
     fn as_redis(&self) -> Option<&Redis> {
         Some(self)
+    }
+
+    fn round_trips(&self) -> Option<u64> {
+        Some(self.round_trips.load(Ordering::Relaxed))
     }
 }
 

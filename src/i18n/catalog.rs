@@ -47,6 +47,20 @@ messages! {
         cn: "服务器繁忙，请稍后重试。",
         ir: "سرور مشغول است. لحظه‌ای دیگر دوباره تلاش کنید.",
     }
+    NotReady {
+        gb: "This instance is not ready: {part}.",
+        br: "Esta instância não está pronta: {part}.",
+        es: "Esta instancia no está lista: {part}.",
+        cn: "此实例尚未就绪：{part}。",
+        ir: "این نمونه آماده نیست: {part}.",
+    }
+    MetricsToken {
+        gb: "Send the metrics token as a bearer token.",
+        br: "Envie o token de métricas como token bearer.",
+        es: "Envía el token de métricas como token bearer.",
+        cn: "请以 bearer 令牌发送指标令牌。",
+        ir: "توکن متریک‌ها را به صورت توکن bearer بفرستید.",
+    }
     RateLimited {
         gb: "Too many attempts. Try again in {seconds} seconds.",
         br: "Tentativas demais. Tente de novo em {seconds} segundos.",

@@ -114,7 +114,10 @@ struct Inner {
 }
 
 impl Messenger {
-    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+    pub fn from_config(
+        config: &Config,
+        shared: crate::cluster::shared::Shared,
+    ) -> anyhow::Result<Self> {
         let email = match &config.smtp_url {
             Some(url) => EmailSender::Smtp {
                 transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose())?.build(),
@@ -136,7 +139,7 @@ impl Messenger {
             inner: Arc::new(Inner {
                 email,
                 sms,
-                sms_gate: SmsGate::new(config.sms_countries.clone(), config.sms_per_hour),
+                sms_gate: SmsGate::new(config.sms_countries.clone(), config.sms_per_hour, shared),
                 outbox_path: config.data_dir.join("outbox.jsonl"),
                 outbox_lock: Mutex::new(()),
             }),
@@ -155,18 +158,13 @@ impl Messenger {
 
     /// May an SMS go to `to` (E.164) now? Counts it when it may: call just before storing
     /// the code it carries, so a refusal leaves nothing behind.
-    pub fn sms_permit(&self, to: &str) -> Result<SmsPermit> {
-        self.inner.sms_gate.permit(to)
+    pub async fn sms_permit(&self, to: &str) -> Result<SmsPermit> {
+        self.inner.sms_gate.permit(to).await
     }
 
     /// Queue an SMS; `secret` is the code in it (kept out of the log).
     pub fn send_sms(&self, permit: SmsPermit, body: String, secret: String) {
         self.queue(OutboundMessage::sms(permit.to(), body).with_secret(secret));
-    }
-
-    /// Forget old SMS counts; called periodically so memory stays bounded.
-    pub fn prune(&self) {
-        self.inner.sms_gate.prune();
     }
 
     /// Queue an e-mail; failures are logged, never surfaced to the requester. SMS go

@@ -5,15 +5,13 @@
 //! `ENCORE_SMS_PER_HOUR` in the last hour (429). Only [`SmsGate::permit`] makes an
 //! [`SmsPermit`], and only a permit sends an SMS, so no call site can skip the check.
 //!
-//! The counts live in process memory behind [`SendCounter`]; several instances behind
-//! one load balancer each count their own (a shared store, e.g. Redis, implements the
-//! same trait).
+//! The counts live in [`Shared`]: with Redis, every instance counts the same sends, so
+//! a pump spread over N instances gets no more through than one.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::countries::AllowList;
+use crate::cluster::shared::Shared;
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
@@ -36,72 +34,42 @@ impl Cap {
     }
 }
 
-/// Which of the asked keys refused, and when it will have room again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refused {
-    pub key: usize,
-    pub retry_after: Duration,
+fn ms(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// Counts sends per key in sliding windows.
-pub trait SendCounter: Send + Sync {
-    /// Count one send under every key when none is at one of its caps (all or nothing);
-    /// otherwise count nothing and say which key refused first.
-    fn admit(&self, keys: &[(&str, &[Cap])], now: Instant) -> Result<(), Refused>;
-    /// Forget sends older than every window.
-    fn prune(&self, now: Instant);
-}
-
-/// [`SendCounter`] in this process's memory: the send times of each key.
-#[derive(Default)]
-pub struct MemoryCounter {
-    sends: Mutex<HashMap<String, VecDeque<Instant>>>,
-}
-
-impl SendCounter for MemoryCounter {
-    fn admit(&self, keys: &[(&str, &[Cap])], now: Instant) -> Result<(), Refused> {
-        let mut sends = self.sends.lock().unwrap_or_else(|e| e.into_inner());
-        for (index, (key, caps)) in keys.iter().enumerate() {
-            let Some(times) = sends.get(*key) else {
-                continue;
-            };
-            for cap in caps.iter() {
-                let within: Vec<&Instant> = times
-                    .iter()
-                    .filter(|t| now.duration_since(**t) < cap.window)
-                    .collect();
-                if within.len() >= cap.max as usize {
-                    // Room again when the oldest send that still counts leaves the window.
-                    let retry_after = within
-                        .len()
-                        .checked_sub(cap.max as usize)
-                        .and_then(|i| within.get(i))
-                        .map_or(cap.window, |oldest| {
-                            cap.window.saturating_sub(now.duration_since(**oldest))
-                        });
-                    return Err(Refused {
-                        key: index,
-                        retry_after,
-                    });
-                }
-            }
+/// Whether one more send fits every cap, given a key's send times (unix ms, oldest
+/// first); when not, how long until it would.
+fn room(times: &[i64], caps: &[Cap], now: i64) -> Result<(), Duration> {
+    for cap in caps {
+        let window = ms(cap.window);
+        let within: Vec<i64> = times.iter().copied().filter(|t| now - t < window).collect();
+        if within.len() >= cap.max as usize {
+            // Room again when the oldest send that still counts leaves the window.
+            let oldest = within[within.len() - cap.max as usize];
+            let wait = u64::try_from(window - (now - oldest)).unwrap_or(0);
+            return Err(Duration::from_millis(wait));
         }
-        for (key, caps) in keys {
-            let longest = caps.iter().map(|c| c.window).max().unwrap_or(HOUR);
-            let times = sends.entry((*key).to_owned()).or_default();
-            times.retain(|t| now.duration_since(*t) < longest);
-            times.push_back(now);
-        }
-        Ok(())
     }
+    Ok(())
+}
 
-    fn prune(&self, now: Instant) {
-        let mut sends = self.sends.lock().unwrap_or_else(|e| e.into_inner());
-        sends.retain(|_, times| {
-            times.retain(|t| now.duration_since(*t) < DAY);
-            !times.is_empty()
-        });
-    }
+fn parse_times(value: Option<&str>) -> Vec<i64> {
+    value
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|t| t.parse().ok())
+        .collect()
+}
+
+fn write_times(times: &[i64]) -> Option<String> {
+    (!times.is_empty()).then(|| {
+        times
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    })
 }
 
 /// Leave to send one SMS to one number; only [`SmsGate::permit`] makes one.
@@ -119,45 +87,75 @@ impl SmsPermit {
 pub struct SmsGate {
     countries: AllowList,
     global: [Cap; 1],
-    counter: Box<dyn SendCounter>,
+    shared: Shared,
 }
 
 impl SmsGate {
-    pub fn new(countries: AllowList, per_hour: u32) -> Self {
+    pub fn new(countries: AllowList, per_hour: u32, shared: Shared) -> Self {
         Self {
             countries,
             global: [Cap::new(per_hour.max(1), HOUR)],
-            counter: Box::new(MemoryCounter::default()),
+            shared,
         }
     }
 
     /// Check the country and the caps for one SMS to `to` (E.164) and count it.
-    pub fn permit(&self, to: &str) -> Result<SmsPermit> {
+    pub async fn permit(&self, to: &str) -> Result<SmsPermit> {
+        self.permit_at(to, crate::db::now_ms()).await
+    }
+
+    async fn permit_at(&self, to: &str, now: i64) -> Result<SmsPermit> {
         if !self.countries.allows(to) {
             return Err(Error::unprocessable(Msg::SmsCountryNotAllowed));
         }
         let number_key = format!("to:{to}");
-        let keys: [(&str, &[Cap]); 2] = [(&number_key, &PER_NUMBER), (GLOBAL_KEY, &self.global)];
-        self.counter
-            .admit(&keys, Instant::now())
-            .map_err(|refused| {
-                let seconds = refused.retry_after.as_secs().max(1);
-                let message = if refused.key == 0 {
-                    Msg::SmsNumberLimit
-                } else {
-                    tracing::warn!("the server-wide SMS cap is reached");
-                    Msg::SmsServerLimit
-                };
-                Error::LimitReached {
-                    text: message.with("minutes", seconds.div_ceil(60)),
-                    retry_after: seconds,
-                }
-            })?;
+        let refusal = |wait: Duration, message: Msg| {
+            let seconds = wait.as_secs().max(1);
+            Error::LimitReached {
+                text: message.with("minutes", seconds.div_ceil(60)),
+                retry_after: seconds,
+            }
+        };
+        self.admit(&number_key, &PER_NUMBER, now)
+            .await
+            .map_err(|wait| refusal(wait, Msg::SmsNumberLimit))?;
+        if let Err(wait) = self.admit(GLOBAL_KEY, &self.global, now).await {
+            // All or nothing: the number's count is given back.
+            self.take_back(&number_key, now).await;
+            tracing::warn!("the server-wide SMS cap is reached");
+            return Err(refusal(wait, Msg::SmsServerLimit));
+        }
         Ok(SmsPermit { to: to.to_owned() })
     }
 
-    pub fn prune(&self) {
-        self.counter.prune(Instant::now());
+    /// Count one send under `key` if every cap has room; else count nothing.
+    async fn admit(&self, key: &str, caps: &[Cap], now: i64) -> Result<(), Duration> {
+        let longest = ms(caps.iter().map(|c| c.window).max().unwrap_or(HOUR));
+        let mut refused = None;
+        self.shared
+            .update(&format!("sms:{key}"), "t", longest, now, |value| {
+                let mut times = parse_times(value);
+                times.retain(|t| now - t < longest);
+                refused = room(&times, caps, now).err();
+                if refused.is_none() {
+                    times.push(now);
+                }
+                write_times(&times)
+            })
+            .await;
+        refused.map_or(Ok(()), Err)
+    }
+
+    async fn take_back(&self, key: &str, now: i64) {
+        self.shared
+            .update(&format!("sms:{key}"), "t", ms(DAY), now, |value| {
+                let mut times = parse_times(value);
+                if let Some(i) = times.iter().rposition(|t| *t == now) {
+                    times.remove(i);
+                }
+                write_times(&times)
+            })
+            .await;
     }
 }
 
@@ -165,80 +163,88 @@ impl SmsGate {
 mod tests {
     use super::*;
 
-    const MINUTE: Duration = Duration::from_secs(60);
+    const MINUTE: i64 = 60_000;
+    const HOUR_MS: i64 = 60 * MINUTE;
+
+    fn gate(per_hour: u32) -> SmsGate {
+        SmsGate::new(
+            AllowList::parse("").unwrap(),
+            per_hour,
+            Shared::in_process(),
+        )
+    }
+
+    fn wait(result: Result<SmsPermit>) -> Option<u64> {
+        match result {
+            Err(Error::LimitReached { retry_after, .. }) => Some(retry_after),
+            _ => None,
+        }
+    }
 
     #[test]
     fn a_key_at_its_cap_is_refused_until_its_oldest_send_leaves_the_window() {
-        let counter = MemoryCounter::default();
         let caps = [Cap::new(2, HOUR)];
-        let start = Instant::now();
-        assert!(counter.admit(&[("a", &caps)], start).is_ok());
-        assert!(counter.admit(&[("a", &caps)], start + 10 * MINUTE).is_ok());
-        let refused = counter
-            .admit(&[("a", &caps)], start + 20 * MINUTE)
-            .unwrap_err();
+        let times = [0, 10 * MINUTE];
         assert_eq!(
-            refused,
-            Refused {
-                key: 0,
-                retry_after: 40 * MINUTE
-            }
+            room(&times, &caps, 20 * MINUTE),
+            Err(Duration::from_millis(40 * MINUTE as u64))
         );
-        assert!(counter.admit(&[("b", &caps)], start + 20 * MINUTE).is_ok());
-        assert!(counter.admit(&[("a", &caps)], start + HOUR).is_ok());
+        assert!(room(&times, &caps, HOUR_MS).is_ok());
+        assert!(room(&[], &caps, 0).is_ok());
     }
 
-    #[test]
-    fn a_refusal_counts_under_no_key() {
-        let counter = MemoryCounter::default();
-        let open = [Cap::new(10, HOUR)];
-        let shut = [Cap::new(1, HOUR)];
-        let now = Instant::now();
-        assert!(counter.admit(&[("x", &shut)], now).is_ok());
-        let refused = counter
-            .admit(&[("n", &open), ("x", &shut)], now)
-            .unwrap_err();
-        assert_eq!(refused.key, 1);
-        for _ in 0..10 {
-            assert!(
-                counter.admit(&[("n", &open)], now).is_ok(),
-                "n was not counted"
-            );
-        }
-    }
-
-    #[test]
-    fn the_daily_cap_holds_when_the_hourly_one_has_room() {
-        let counter = MemoryCounter::default();
-        let start = Instant::now();
+    #[tokio::test]
+    async fn a_number_gets_three_an_hour_and_ten_a_day() {
+        let gate = gate(1000);
         for hour in 0..10 {
             assert!(
-                counter
-                    .admit(&[("n", &PER_NUMBER)], start + hour * HOUR)
+                gate.permit_at("+447700900123", hour * HOUR_MS)
+                    .await
                     .is_ok()
             );
         }
-        let refused = counter
-            .admit(&[("n", &PER_NUMBER)], start + 10 * HOUR)
-            .unwrap_err();
-        assert_eq!(refused.retry_after, 14 * HOUR);
-        counter.prune(start + 34 * HOUR);
-        assert!(
-            counter.sends.lock().unwrap().is_empty(),
-            "memory stays bounded"
+        assert_eq!(
+            wait(gate.permit_at("+447700900123", 10 * HOUR_MS).await),
+            Some(14 * 3600),
+            "the daily cap holds when the hourly one has room"
+        );
+        for _ in 0..3 {
+            assert!(gate.permit_at("+447700900999", 0).await.is_ok());
+        }
+        assert_eq!(
+            wait(gate.permit_at("+447700900999", MINUTE).await),
+            Some(3540)
         );
     }
 
-    #[test]
-    fn a_country_outside_the_list_is_refused_before_anything_is_counted() {
-        let gate = SmsGate::new(AllowList::parse("GB").unwrap(), 1);
+    #[tokio::test]
+    async fn a_refusal_by_the_server_cap_counts_under_no_number() {
+        let gate = gate(1);
+        assert!(gate.permit_at("+447700900001", 0).await.is_ok());
+        assert!(wait(gate.permit_at("+447700900002", 0).await).is_some());
+        // With room on the server, the number still has all three of its hour.
+        let roomy = SmsGate::new(AllowList::parse("").unwrap(), 100, gate.shared.clone());
+        for minute in 1..=3 {
+            assert!(
+                roomy
+                    .permit_at("+447700900002", minute * MINUTE)
+                    .await
+                    .is_ok(),
+                "the refused send was not counted against the number"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_country_outside_the_list_is_refused_before_anything_is_counted() {
+        let gate = SmsGate::new(AllowList::parse("GB").unwrap(), 1, Shared::in_process());
         assert!(matches!(
-            gate.permit("+15550100777"),
+            gate.permit("+15550100777").await,
             Err(Error::Unprocessable(_))
         ));
-        assert!(gate.permit("+447700900123").is_ok());
+        assert!(gate.permit("+447700900123").await.is_ok());
         assert!(matches!(
-            gate.permit("+447700900124"),
+            gate.permit("+447700900124").await,
             Err(Error::LimitReached { .. })
         ));
     }

@@ -225,6 +225,7 @@ impl Show {
                     && let Some(Progress::Part { .. }) = segmenter.push(frame, now)?
                 {
                     bumped = true;
+                    crate::metrics::part_produced();
                 }
             }
             if bumped {
@@ -364,6 +365,7 @@ impl Show {
                         && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
                     {
                         bumped = true;
+                        crate::metrics::part_produced();
                     }
                 }
             }
@@ -540,6 +542,7 @@ impl Show {
     /// Wait (up to `timeout`) until the requested part exists: blocking playlist reload.
     pub async fn wait_for(&self, msn: u64, part: Option<u32>, timeout: Duration) -> bool {
         let mut changes = self.version.subscribe();
+        let _parked = crate::metrics::parked_reload();
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             if self.has(msn, part) {

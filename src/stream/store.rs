@@ -93,3 +93,15 @@ pub async fn delete_expired(db: &Db, now: i64) -> Result<u64> {
             .rows_affected(),
     )
 }
+
+/// Listening sessions that grant access now, per concert: (event id, count).
+#[tracing::instrument(skip_all)]
+pub async fn live_per_event(db: &Db, now: i64) -> Result<Vec<(String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT event_id, COUNT(*) FROM listening_sessions WHERE expires_at > $1 \
+         GROUP BY event_id",
+    )
+    .bind(now)
+    .fetch_all(db)
+    .await?)
+}

@@ -65,7 +65,14 @@ pub struct Options {
     pub redis_prefix: Option<&'static str>,
     /// A Redis of the test's own (default: the suite's, [`redis_url`]).
     pub redis_url: Option<&'static str>,
+    /// Seconds between housekeeping ticks.
+    pub housekeeping_seconds: u64,
+    /// `ENCORE_METRICS_TOKEN` (unset: `/metrics` is off).
+    pub metrics_token: Option<&'static str>,
 }
+
+/// The metrics token test servers have unless told otherwise.
+pub const METRICS_TOKEN: &str = "a metrics token for the tests";
 
 impl Default for Options {
     fn default() -> Self {
@@ -86,6 +93,8 @@ impl Default for Options {
             account_failures_per_hour: 100,
             redis_prefix: None,
             redis_url: None,
+            metrics_token: Some(METRICS_TOKEN),
+            housekeeping_seconds: 30,
         }
     }
 }
@@ -157,6 +166,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         options.public_url.unwrap_or(&url),
         "--jwt-secret",
         "test-secret-test-secret-test-secret-42",
+        "--data-key",
+        "test-data-key-test-data-key-test-data-key",
         "--auth-rate-per-minute",
         &options.auth_rate_per_minute.to_string(),
         "--ingest-idle-seconds",
@@ -207,6 +218,13 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             prefix.to_owned(),
         ]);
     }
+    args.extend([
+        "--housekeeping-seconds".to_owned(),
+        options.housekeeping_seconds.to_string(),
+    ]);
+    if let Some(token) = options.metrics_token {
+        args.extend(["--metrics-token".to_owned(), token.to_owned()]);
+    }
     if let Some(per_hour) = options.sms_per_hour {
         args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);
     }
@@ -235,6 +253,83 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         options,
         server,
         password_hash: tokio::sync::OnceCell::new(),
+    }
+}
+
+/// A Redis of one test's own, which it may stop and start again (its data kept in an
+/// append-only file, as a production Redis keeps it).
+pub struct OwnRedis {
+    port: u16,
+    dir: tempfile::TempDir,
+    process: std::process::Child,
+}
+
+impl OwnRedis {
+    pub fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let process = Self::spawn(port, dir.path());
+        Self { port, dir, process }
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
+        let mut child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
+            .arg("--dir")
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (make test installs it)");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return child;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("redis-server did not start on {port}");
+    }
+
+    pub fn url(&self) -> &'static str {
+        Box::leak(format!("redis://127.0.0.1:{}", self.port).into_boxed_str())
+    }
+
+    /// Stop it: every connection drops and nothing answers on its port.
+    pub fn stop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+
+    /// Start it again after [`OwnRedis::stop`], on the same port and data.
+    pub fn start_again(&mut self) {
+        self.process = Self::spawn(self.port, self.dir.path());
+    }
+
+    /// Stop it (every connection drops) and start it again on the same port and data.
+    pub fn restart(&mut self) {
+        self.process.kill().unwrap();
+        self.process.wait().unwrap();
+        self.process = Self::spawn(self.port, self.dir.path());
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
     }
 }
 

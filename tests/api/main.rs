@@ -3,6 +3,7 @@
 
 mod accounts;
 mod bus;
+mod cluster;
 mod commerce;
 mod concurrency;
 mod envelope;

@@ -12,7 +12,9 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::helpers::{Options, TestApp, concert, redis_prefix, spawn_app, spawn_app_with};
+use crate::helpers::{
+    Options, OwnRedis, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
+};
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -480,72 +482,6 @@ async fn a_message_published_on_one_instance_reaches_a_socket_on_another() {
         .unwrap();
     let message = next(&mut on_b).await;
     assert_eq!(message["activity"]["eventTitle"], "sold on A");
-}
-
-/// A Redis of one test's own, which it may stop and start again (its data kept in an
-/// append-only file, as a production Redis keeps it).
-struct OwnRedis {
-    port: u16,
-    dir: tempfile::TempDir,
-    process: std::process::Child,
-}
-
-impl OwnRedis {
-    fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let dir = tempfile::tempdir().unwrap();
-        let process = Self::spawn(port, dir.path());
-        Self { port, dir, process }
-    }
-
-    fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
-        let mut child = std::process::Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args([
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-            ])
-            .arg("--dir")
-            .arg(dir)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("redis-server (make test installs it)");
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return child;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("redis-server did not start on {port}");
-    }
-
-    fn url(&self) -> &'static str {
-        Box::leak(format!("redis://127.0.0.1:{}", self.port).into_boxed_str())
-    }
-
-    /// Stop it (every connection drops) and start it again on the same port and data.
-    fn restart(&mut self) {
-        self.process.kill().unwrap();
-        self.process.wait().unwrap();
-        self.process = Self::spawn(self.port, self.dir.path());
-    }
-}
-
-impl Drop for OwnRedis {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
 }
 
 #[tokio::test]
