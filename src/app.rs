@@ -92,7 +92,10 @@ pub fn router(state: AppState, metrics: Arc<Metrics>) -> Router {
         .merge(crate::stream::http::pages())
         .route(
             "/metrics",
-            axum::routing::get(crate::meta::metrics).layer(axum::Extension(metrics.clone())),
+            axum::routing::get(crate::meta::metrics)
+                // Another method is refused in the envelope, as on the API.
+                .fallback(method_not_allowed)
+                .layer(axum::Extension(metrics.clone())),
         )
         // Every route's answer names the route it matched, for the latency histogram.
         .route_layer(axum::middleware::from_fn(mark_route))

@@ -42,7 +42,9 @@ def main():
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(data_dir / "server.log", "wb")
+    # Metrics on (a token configured), as an operator runs them: fuzzed like any endpoint.
     env = {**os.environ, "ENCORE_AUTH_RATE_PER_MINUTE": "100000", "ENCORE_PAYMENTS": "test",
+           "ENCORE_METRICS_TOKEN": "api-fuzz-metrics-token-not-a-secret",
            "ENCORE_ACCOUNT_FAILURES_PER_HOUR": "100000", "RUST_LOG": "warn"}
     server = subprocess.Popen([BIN, "serve", "--bind", f"127.0.0.1:{port}", "--data-dir", data_dir,
                                "--public-url", base, "--ingest-bind", "", "--demo"],
