@@ -41,7 +41,20 @@ pub(crate) async fn stream_key(app: &TestApp, event: &str) -> String {
         .unwrap()
 }
 
-async fn put_live(
+/// Where an ADTS file may be cut in two near its middle: a frame boundary (each frame's
+/// length is in its header).
+pub(crate) fn middle_frame_boundary(bytes: &[u8]) -> usize {
+    let mut cut = 0;
+    while cut < bytes.len() / 2 {
+        let len = (usize::from(bytes[cut + 3] & 0x03) << 11)
+            | (usize::from(bytes[cut + 4]) << 3)
+            | usize::from(bytes[cut + 5] >> 5);
+        cut += len;
+    }
+    cut
+}
+
+pub(crate) async fn put_live(
     app: &TestApp,
     event: &str,
     key: &str,
@@ -601,14 +614,7 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     let key = stream_key(&app, &event).await;
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 4)).unwrap();
-    // Cut at a frame boundary: the ADTS frame length is in the header.
-    let mut cut = 0;
-    while cut < bytes.len() / 2 {
-        let len = (usize::from(bytes[cut + 3] & 0x03) << 11)
-            | (usize::from(bytes[cut + 4]) << 3)
-            | usize::from(bytes[cut + 5] >> 5);
-        cut += len;
-    }
+    let cut = middle_frame_boundary(&bytes);
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", bytes[..cut].to_vec()).await,
         StatusCode::OK

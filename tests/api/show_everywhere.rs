@@ -86,26 +86,12 @@ async fn same_files(a: &TestApp, b: &TestApp, event: &str, playlist: &str, text:
 
 /// An encoder sends `bytes` to `app` with an HTTP PUT: the answer's status.
 async fn put_live(app: &TestApp, event: &str, key: &str, bytes: Vec<u8>) -> StatusCode {
-    app.http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(key))
-        .header("content-type", "audio/aac")
-        .body(bytes)
-        .send()
-        .await
-        .unwrap()
-        .status()
+    crate::live::put_live(app, event, key, "audio/aac", bytes).await
 }
 
 /// The bytes of an ADTS file cut in two at a frame boundary near its middle.
 fn halves(bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let mut cut = 0;
-    while cut < bytes.len() / 2 {
-        let len = (usize::from(bytes[cut + 3] & 0x03) << 11)
-            | (usize::from(bytes[cut + 4]) << 3)
-            | usize::from(bytes[cut + 5] >> 5);
-        cut += len;
-    }
+    let cut = crate::live::middle_frame_boundary(bytes);
     (bytes[..cut].to_vec(), bytes[cut..].to_vec())
 }
 
