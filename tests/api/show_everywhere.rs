@@ -84,6 +84,15 @@ async fn same_files(a: &TestApp, b: &TestApp, event: &str, playlist: &str, text:
     names.len()
 }
 
+/// A concert starting in a minute, its stream key, and a fan with a ticket (their token).
+async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String) {
+    let event = concert(app, None, 500, 60_000).await;
+    let key = stream_key(app, &event).await;
+    let (_, fan) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    (event, key, fan)
+}
+
 /// An encoder sends `bytes` to `app` with an HTTP PUT: the answer's status.
 async fn put_live(app: &TestApp, event: &str, key: &str, bytes: Vec<u8>) -> StatusCode {
     crate::live::put_live(app, event, key, "audio/aac", bytes).await
@@ -98,10 +107,7 @@ fn halves(bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
 #[tokio::test]
 async fn a_show_pushed_to_one_instance_is_heard_the_same_byte_for_byte_from_another() {
     let (a, b) = two_instances().await;
-    let event = concert(&a, None, 500, 60_000).await;
-    let key = stream_key(&a, &event).await;
-    let (_, fan) = a.fans(1).await.pop().unwrap();
-    assert_eq!(a.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&a).await;
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
     assert_eq!(put_live(&a, &event, &key, bytes).await, StatusCode::OK);
@@ -135,10 +141,7 @@ async fn a_show_pushed_to_one_instance_is_heard_the_same_byte_for_byte_from_anot
 #[tokio::test]
 async fn an_encoder_that_reconnects_through_another_instance_continues_the_same_show() {
     let (a, b) = two_instances().await;
-    let event = concert(&a, None, 500, 60_000).await;
-    let key = stream_key(&a, &event).await;
-    let (_, fan) = a.fans(1).await.pop().unwrap();
-    assert_eq!(a.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&a).await;
     let media = tempfile::tempdir().unwrap();
     let (first, second) = halves(&std::fs::read(adts_file(media.path(), 4)).unwrap());
     assert_eq!(put_live(&a, &event, &key, first).await, StatusCode::OK);
