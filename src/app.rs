@@ -283,7 +283,6 @@ fn spawn_housekeeping(state: &AppState) {
             if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
                 tracing::warn!(error = %err, "expiring unpaid orders failed");
             }
-            // --- notify
             if let Err(err) = crate::events::notices::remind_starting_soon(&state).await {
                 tracing::warn!(error = %err, "reminding ticket holders failed");
             }

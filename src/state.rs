@@ -46,7 +46,6 @@ pub struct Services {
     pub bus: Bus,
     /// This instance's open dashboard sockets.
     pub live: Arc<Sockets>,
-    // --- livefigures
     /// The live figures of this instance's shows (listeners on every instance).
     pub figures: Arc<Figures>,
     /// Serving or draining (readiness, shutdown).

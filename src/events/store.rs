@@ -399,7 +399,7 @@ pub async fn ticket_count_ever(db: &Db, event_id: &str) -> Result<i64> {
     Ok(n)
 }
 
-// --- notify: once-per-concert notices.
+// Once-per-concert notices.
 
 /// A notice a concert's people get once, whichever instance sends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

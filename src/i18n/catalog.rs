@@ -1617,7 +1617,6 @@ messages! {
         cn: "这不是另一台设备上显示的数字。此二维码登录已取消，请在那台设备上重新开始。",
         ir: "این عددی نیست که دستگاه دیگر نشان می‌دهد. این ورود با QR لغو شد؛ از آنجا دوباره شروع کنید.",
     }
-    // --- layer-rest
     // What an encoder (or the browser's go-live) is told when it may not publish.
     IngestMalformed {
         gb: "Malformed request.",
@@ -1710,7 +1709,6 @@ messages! {
         cn: "这场演出已结束。",
         ir: "این اجرا به پایان رسیده است.",
     }
-    // --- oa-events
     StartTooLate {
         gb: "startsAt must be before the year 9999.",
         br: "startsAt deve ser anterior ao ano 9999.",
@@ -1718,7 +1716,6 @@ messages! {
         cn: "startsAt 必须早于 9999 年。",
         ir: "startsAt باید پیش از سال 9999 باشد.",
     }
-    // --- notify
     // Notifications of what happens (issue 13), each in its recipient's language.
     NoticeStartingSoonTitle {
         gb: "{title} starts in 15 minutes",
@@ -1888,7 +1885,6 @@ messages! {
         cn: "演出结束前推流端已断开。若 {seconds} 秒内未重新连接，演出将结束。",
         ir: "فرستنده پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
     }
-    // --- titles
     // Markers (song titles) of a show, from the encoder or the artist (issue 18).
     MarkerNotFound {
         gb: "No such marker in this show.",

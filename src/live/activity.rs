@@ -42,7 +42,7 @@ pub enum ActivityKind {
     ShowEnded,
 }
 
-// --- notify: one constructor per kind, and publishing after the commit.
+// One constructor per kind, and publishing after the commit.
 impl Activity {
     fn new(kind: ActivityKind) -> Self {
         Self {

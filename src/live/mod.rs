@@ -16,6 +16,5 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(ws::open))
-        // --- livefigures
         .routes(routes!(page::live_now))
 }

@@ -330,7 +330,6 @@ async fn open_session(
     }))
 }
 
-// --- notify
 /// The artist hears of the show's first listener (once per concert); a failure is logged,
 /// never the listener's problem.
 async fn tell_first_listener(app: &AppState, event: &events::model::EventRow, listener: &str) {

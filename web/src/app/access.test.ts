@@ -74,7 +74,6 @@ describe('guard decisions', () => {
     ['lets a user open manage-events (a project member manages their concerts; the server refuses others)', ['manage-events'], SIGNED_IN, 'allow'],
     ['lets admin and sa open users, faq, the outbox and every payments page', ['users', 'faq', 'outbox', 'payment-methods', 'billing', 'pricing-plans', 'orders', 'order'], ['admin', 'sa'], 'allow'],
     ['sends a user opening the outbox to 403', ['outbox'], ['user'], 'forbidden'],
-    // --- livepage
     ['lets admin and sa open the Live page, and sends a user to 403', ['live'], ['admin', 'sa'], 'allow'],
     ['sends a user opening the Live page to 403', ['live'], ['user'], 'forbidden'],
     ['lets every signed-in role open notifications and projects (the server lists a member their own)', ['notifications', 'projects'], SIGNED_IN, 'allow'],

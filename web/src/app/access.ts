@@ -32,7 +32,6 @@ export const ROUTE_ROLES = {
   order: STAFF,
   faq: STAFF,
   outbox: STAFF,
-  // --- livepage
   live: STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 
@@ -87,7 +86,6 @@ export type MenuIcon =
   | '404'
   | 'preferences'
   | 'settings'
-  // --- livepage
   | 'live';
 
 const SA_ONLY: readonly Role[] = ['sa'];
@@ -98,7 +96,7 @@ export const MENU: MenuItem[] = [
   { key: 'dashboard', label: 'nav.dashboard', path: '/dashboard', roles: EVERY_ROLE, icon: 'dashboard' },
   { key: 'events', label: 'nav.events', path: '/events', roles: EVERY_ROLE, icon: 'events' },
   { key: 'my-events', label: 'nav.myEvents', path: '/my-events', roles: EVERY_ROLE, icon: 'my-events' },
-  // --- livepage: what happens now, first of the staff's pages
+  // What happens now, first of the staff's pages
   { key: 'live', label: 'nav.live', path: '/live', roles: STAFF, icon: 'live' },
   { key: 'users', label: 'nav.users', path: '/users', roles: STAFF, icon: 'users' },
   { key: 'manage-events', label: 'nav.manageEvents', path: '/manage-events', roles: STAFF, icon: 'manage-events', artists: true },

@@ -39,7 +39,6 @@ const ICONS: Record<MenuIcon, typeof IconUsers> = {
   '404': IconAlertTriangle,
   preferences: IconUserCog,
   settings: IconSettings,
-  // --- livepage
   live: IconBroadcast,
 };
 
