@@ -750,3 +750,148 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
     assert_eq!(others, 1, "only the failover leaves a gap: {gaps:?}");
     assert_eq!(probed_codec(url.clone()).await, "aac");
 }
+
+/// Poll until `instance` publishes the show (its metrics say so); how long that took.
+async fn until_publishing(instance: &Instance, event: &str, within: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        if instance.ingest_kbps(event).await > 0.0 {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < within,
+            "{} does not publish the show",
+            instance.name
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_in_time() {
+    let Some(base) = on_postgres() else { return };
+    let Cluster {
+        a,
+        b,
+        nginx,
+        fixtures,
+        _database,
+    } = Cluster::start(&base, &redis_url(), &[]).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 4);
+    let push_log = media.path().join("push.log");
+    let _push = encore_push(&file, &event, &key, &nginx.url(), &push_log);
+    let started = Instant::now();
+    let holder_is_a = loop {
+        if a.ingest_kbps(&event).await > 0.0 {
+            break true;
+        }
+        if b.ingest_kbps(&event).await > 0.0 {
+            break false;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let (mut holder, survivor) = if holder_is_a { (a, b) } else { (b, a) };
+    let http = reqwest::Client::new();
+    let url = format!(
+        "{}{}",
+        survivor.url(),
+        listen(&http, &survivor.url(), &event, &fan).await
+    );
+    until_segments(&http, &url, 2).await;
+
+    let signalled = Instant::now();
+    holder.terminate();
+    // The encoder is let go at once and its lease handed over after the journal's last
+    // entry: it publishes to the survivor long before the lease could have expired.
+    let moved = until_publishing(&survivor, &event, Duration::from_secs(8)).await;
+    assert!(
+        moved < encore::stream::journal::LEASE_TTL / 2,
+        "the encoder moved in {moved:?}: {}",
+        std::fs::read_to_string(&push_log).unwrap_or_default()
+    );
+    let (took, clean) = holder.exited(signalled, Duration::from_secs(10)).await;
+    assert!(clean, "exited cleanly");
+    eprintln!(
+        "drain: encoder on the survivor after {:.2} s, process gone after {:.2} s",
+        moved.as_secs_f64(),
+        took.as_secs_f64()
+    );
+    let before = timeline(&text_of(&http, &url).await.1).len();
+    let text = until_segments(&http, &url, before + 1).await;
+    assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
+    let longest = gaps(&text).into_iter().fold(0.0, f64::max);
+    assert!(
+        longest < moved.as_secs_f64() + 0.5,
+        "a {longest:.2} s gap for a {moved:?} handover"
+    );
+}
+
+#[tokio::test]
+async fn a_redis_restart_mid_show_neither_stops_it_nor_grants_or_refuses_wrongly_after() {
+    let Some(base) = on_postgres() else { return };
+    let mut redis = OwnRedis::start();
+    // Every part bound: `..` would drop nginx and the database here.
+    let Cluster {
+        a,
+        b,
+        fixtures,
+        nginx: _nginx,
+        _database,
+    } = Cluster::start(&base, redis.url(), &[]).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 4);
+    let push_log = media.path().join("push.log");
+    let _push = encore_push(&file, &event, &key, &a.url(), &push_log);
+    let http = reqwest::Client::new();
+    let first = listen(&http, &b.url(), &event, &fan).await;
+    let on_b = |path: &str| format!("{}{path}", b.url());
+    let on_a = |path: &str| format!("{}{path}", a.url());
+    until_segments(&http, &on_b(&first), 2).await;
+
+    redis.stop();
+    // Each instance goes on serving what it has: A records, B answers its copy.
+    let recorded = timeline(&text_of(&http, &on_a(&first)).await.1).len();
+    // A new session through A while the bus is down: B cannot hear of it yet.
+    let second = listen(&http, &a.url(), &event, &fan).await;
+    for _ in 0..10 {
+        assert_eq!(status_of(&http, &on_a(&second)).await, StatusCode::OK);
+        let (status, _) = text_of(&http, &on_b(&first)).await;
+        assert_ne!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    until_segments(&http, &on_a(&second), recorded + 2).await;
+
+    redis.start_again();
+    // Back: B catches up with A byte for byte, the superseded session is refused on B
+    // and the new one granted there.
+    let returned = Instant::now();
+    let mut caught_up = false;
+    while returned.elapsed() < Duration::from_secs(10) {
+        let (status_a, text_a) = text_of(&http, &on_a(&second)).await;
+        let (status_b, text_b) = text_of(&http, &on_b(&second)).await;
+        if status_a == StatusCode::OK && status_b == StatusCode::OK && text_a == text_b {
+            caught_up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(caught_up, "B did not catch up with A after Redis returned");
+    eprintln!(
+        "redis restart: B caught up {:.2} s after Redis returned",
+        returned.elapsed().as_secs_f64()
+    );
+    for url in [on_a(&first), on_b(&first)] {
+        assert_eq!(status_of(&http, &url).await, StatusCode::FORBIDDEN, "{url}");
+    }
+    let text = until_segments(&http, &on_b(&second), recorded + 4).await;
+    assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 0, "{text}");
+    assert!(
+        gaps(&text).iter().all(|g| g.abs() < 0.3),
+        "no gap in the recording: {:?}",
+        gaps(&text)
+    );
+}
