@@ -114,6 +114,13 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     start(data, database_url, options).await
 }
 
+/// A server on a database that exists already (`database_url`), with its own data
+/// directory: e.g. to make a test's rows where other processes serve.
+pub async fn spawn_app_on(database_url: String, options: Options) -> TestApp {
+    let data = tempfile::tempdir().expect("temp dir");
+    start(data, database_url, options).await
+}
+
 impl TestApp {
     /// A second instance beside this one: its own data directory and ports, the same
     /// database (and the same Redis when `redis_prefix` is set), as behind a load balancer.

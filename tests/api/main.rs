@@ -31,5 +31,6 @@ mod step_up;
 mod stream;
 mod titles;
 mod tokens;
+mod topology;
 mod verify_email;
 mod ws;
