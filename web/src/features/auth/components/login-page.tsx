@@ -11,6 +11,7 @@ import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
 import { translated, validateEmail } from '../validation';
 import { AuthHeading } from './auth-heading';
+import { authLink } from '../../concert/return-path';
 import { MfaStep } from './mfa-step';
 import { QrSignIn } from './qr-sign-in';
 
@@ -25,10 +26,11 @@ export function useFinishSignIn(): () => void {
 
 export function LoginPage(): ReactNode {
   const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
   const [step, setStep] = useState<'credentials' | 'mfa'>('credentials');
   const finish = useFinishSignIn();
   const form = useForm({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: params.get('email') ?? '', password: '' },
     validate: {
       email: translated(t, validateEmail),
       password: (value) => (value ? null : t('validation.passwordRequired')),
@@ -76,7 +78,7 @@ export function LoginPage(): ReactNode {
       <QrSignIn onSignedIn={finish} onSecondFactor={toSecondFactor} />
       <Text size="sm" ta="center">
         {t('login.noAccount')}{' '}
-        <Anchor component={Link} to="/auth/signup">
+        <Anchor component={Link} to={authLink('/auth/signup', params.get('redirect'), form.values.email)} data-testid="login-sign-up">
           {t('login.signUp')}
         </Anchor>
       </Text>
