@@ -112,7 +112,7 @@ describe('Encore concerts and checkout', () => {
 
     await page.goto(`${suite.server.url}/my-events`);
     const ticket = page.getByTestId('ticket-card').filter({ hasText: TITLE });
-    await ticket.getByTestId('access-badge').filter({ hasText: 'Upcoming' }).waitFor();
+    await ticket.getByTestId('state-badge').filter({ hasText: 'Upcoming' }).waitFor();
     assert.match(await ticket.getByTestId('countdown').innerText(), /^Starts in 2d \u2066?\d\d:\d\d:\d\d\u2069?$/);
     await screenshot(page, 'dark-my-events');
 

@@ -9,6 +9,7 @@ import { safeRedirect } from '../../../app/guard';
 import { MutationForm } from '../../../app/components/mutation-form';
 import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
+import { eventKeys } from '../../events/queries';
 import { translated, validateEmail } from '../validation';
 import { AuthHeading } from './auth-heading';
 import { authLink } from '../../concert/return-path';
@@ -20,6 +21,8 @@ export function useFinishSignIn(): () => void {
   const [params] = useSearchParams();
   return () => {
     queryClient.removeQueries({ queryKey: authKeys.me });
+    // Concerts read while signed out say nothing of the reader's tickets: read them again.
+    queryClient.removeQueries({ queryKey: eventKeys.all });
     void navigate(safeRedirect(params.get('redirect')), { replace: true });
   };
 }
