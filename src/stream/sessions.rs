@@ -1,8 +1,8 @@
 //! Listening sessions: who may open one (a ticket, or a pass covering the concert, from
 //! its doors — start − 15 min, or going on air if earlier — to start + 24 h), and keeping
 //! each ticket's one live session across restarts. Serving never reads the database: the
-//! sessions live in `StreamAccess`'s memory, loaded from `listening_sessions` at start (`StreamAccess::restore`)
-//! and written here when one opens.
+//! sessions live in `StreamAccess`'s memory, loaded from `listening_sessions` at start
+//! (`StreamAccess::restore`) and written here when one opens.
 
 use super::access::pass_key;
 use super::store;
