@@ -734,6 +734,15 @@ impl Hub {
             .clone()
     }
 
+    /// Whether an encoder publishes the show now, here or on another instance (as far as
+    /// this instance knows it); a show this instance never heard of is not on air here.
+    pub fn on_air(&self, event_id: &str) -> bool {
+        self.existing(event_id).is_some_and(|show| {
+            let state = show.lock();
+            state.publisher.is_some() || state.publisher_elsewhere
+        })
+    }
+
     pub fn existing(&self, event_id: &str) -> Option<Arc<Show>> {
         self.shows
             .lock()

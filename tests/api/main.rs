@@ -5,6 +5,7 @@ mod accounts;
 mod bus;
 mod cluster;
 mod commerce;
+mod concert_state;
 mod concurrency;
 mod envelope;
 mod events;
