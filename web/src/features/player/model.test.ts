@@ -1,5 +1,5 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, canListen, formatClock, isTicking, parseDenial, position, sessionReducer } from './model';
+import { INITIAL_SESSION, canListen, concertPhase, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, sessionReducer } from './model';
 
 describe('player model', () => {
   it('lets owners listen while upcoming, live or in replay', () => {
@@ -22,6 +22,25 @@ describe('player model', () => {
     expect(formatClock(75.9)).toBe('1:15');
     expect(formatClock(3725)).toBe('1:02:05');
     expect(formatClock(Number.NaN)).toBe('0:00');
+  });
+
+  it('writes every number in the language\'s own digits', () => {
+    expect(formatClock(754, 'fa-IR')).toBe('۱۲:۳۴');
+    expect(formatClock(3725, 'fa-IR')).toBe('۱:۰۲:۰۵');
+    expect(formatClock(754, 'zh-CN')).toBe('12:34');
+    expect(formatLatency(1.04)).toBe('1.0');
+    expect(formatLatency(1.04, 'fa-IR')).toBe('۱٫۰');
+    expect(formatLatency(0.96, 'pt-BR')).toBe('1,0');
+    expect(formatLatency(-0.2)).toBe('0.0');
+    expect(formatCount(1234)).toBe('1,234');
+    expect(formatCount(1234, 'fa-IR')).toBe('۱٬۲۳۴');
+    expect(formatCount(1234, 'es')).toMatch(/^1.?234$/);
+  });
+
+  it('reads the concert\'s phase through one adapter', () => {
+    expect(concertPhase({ access: 'live' })).toBe('live');
+    expect(concertPhase({ access: 'cancelled' })).toBe('cancelled');
+    expect(canListen({ owned: true, access: 'cancelled' })).toBe(false);
   });
 
   it('is at the live edge only when live and within 3 s of it', () => {

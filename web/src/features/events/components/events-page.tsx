@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { formatPrice } from '../../cart/model';
-import { LivePlayer } from '../../player/components/live-player';
+import { ListenButton } from '../../player/components/listen-button';
 import { canListen } from '../../player/model';
 import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE } from '../model';
@@ -42,7 +42,7 @@ function EventDetails({ id }: { id: string }): ReactNode {
         </Text>
         <SeatsText event={event} />
       </Group>
-      {canListen(event) ? <LivePlayer event={event} /> : null}
+      {canListen(event) ? <ListenButton event={event} fullWidth /> : null}
       <EventBuyButton event={event} fullWidth />
     </Stack>
   );

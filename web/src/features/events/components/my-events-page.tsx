@@ -10,7 +10,7 @@ import type { EncoreEvent } from '../model';
 import { MY_EVENTS_PAGE_SIZE, accessState, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
 import { canListen } from '../../player/model';
-import { LivePlayer } from '../../player/components/live-player';
+import { ListenButton } from '../../player/components/listen-button';
 import { AccessBadge, EventImage, EventSummary, formatWhen, useLocale } from './event-parts';
 import { Pager } from '../../../app/components/pager';
 
@@ -54,7 +54,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
             {state === 'cancelled' ? t('cancelledText') : t('expiredText')}
           </Text>
         )}
-        {canListen({ owned: event.owned, access: state }) ? <LivePlayer event={event} /> : null}
+        {canListen({ owned: event.owned, access: state }) ? <ListenButton event={event} /> : null}
       </Stack>
     </Card>
   );
