@@ -12,11 +12,12 @@ import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { ListenButton } from './listen-button';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 
-/** A key press that belongs to what has the focus (typing, a button's own Space, a slider). */
+/** A key press that belongs to what has the focus (typing, a button's own Space, a slider); a
+ * focused link has no use for Space. */
 function ownedByTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
-  return target.closest('input, textarea, select, button, a, [role="slider"], [role="button"], [contenteditable="true"]') !== null;
+  return target.closest('input, textarea, select, button, [role="slider"], [role="button"], [contenteditable="true"]') !== null;
 }
 
 /** Space plays and pauses while the stage view is shown (not while typing). */
