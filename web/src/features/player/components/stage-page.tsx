@@ -56,15 +56,17 @@ function StageControls({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
     <Stack gap="md">
       {inShow ? (
         <>
-          <Group justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
-              <PlayToggle snapshot={snapshot} size="xl" />
-              <LiveState snapshot={snapshot} />
-            </Group>
-            <VolumeControl snapshot={snapshot} width={180} />
+          <Group gap="sm" wrap="nowrap">
+            <PlayToggle snapshot={snapshot} size="xl" />
+            <LiveState snapshot={snapshot} />
           </Group>
           <SeekBar snapshot={snapshot} />
-          <ListenersText snapshot={snapshot} />
+          <Group justify="space-between" wrap="nowrap">
+            <Box>
+              <ListenersText snapshot={snapshot} />
+            </Box>
+            <VolumeControl snapshot={snapshot} width={200} />
+          </Group>
           {playing ? <NowPlaying chapter={playing} /> : null}
           {snapshot.live === false ? <ReplayUntil accessUntil={concert.accessUntil} /> : null}
         </>
