@@ -187,7 +187,7 @@ export function ReplayUntil({ accessUntil }: { accessUntil: string }): ReactNode
   const now = useNow();
   const until = Date.parse(accessUntil);
   const left = countdownText(countdown(until, now), (count) => t('events:countdownDays', { count }), isolateLtr);
-  const date = new Date(until).toLocaleString(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  const date = new Date(until).toLocaleString(locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   return (
     <Text size="sm" data-testid="player-replay-until" data-until={accessUntil}>
       {t('replayUntil', { date, left: localDigits(left, locale) })}
