@@ -251,7 +251,9 @@ async fn the_listening_status_is_refused_without_a_ticket_or_sign_in_and_404_for
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["success"], false);
 
-    let (status, _) = app.get(&format!("/api/v1/stream/{event}/session"), None).await;
+    let (status, _) = app
+        .get(&format!("/api/v1/stream/{event}/session"), None)
+        .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, _) = listening(&app, "no-such-concert", fan).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
