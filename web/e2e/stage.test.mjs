@@ -179,6 +179,13 @@ describe('Encore player in the app shell', () => {
     assert.equal(await page.evaluate(() => navigator.mediaSession.playbackState), 'paused');
     await page.keyboard.press('Space');
     await advances(page, 1, 'Space to play again');
+
+    // Signing out silences the player.
+    await page.getByTestId('profile-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/auth\/login$/);
+    await waitUntil(() => audio(page).evaluate((element) => element.paused), { message: 'the music to stop at sign-out' });
+    assert.equal(await page.evaluate(() => navigator.mediaSession.metadata), null);
     await finish(fan);
   });
 

@@ -217,6 +217,14 @@ describe('player store', () => {
     expect(h.store.audio().volume).toBeCloseTo(0.6);
   });
 
+  it('stopping an empty player tells nobody (a sign-out with nothing playing)', () => {
+    const { store } = harness();
+    const seen = vi.fn();
+    store.subscribe(seen);
+    store.stop();
+    expect(seen).not.toHaveBeenCalled();
+  });
+
   it('tells its subscribers of every change until they leave', async () => {
     const { store } = harness();
     const seen = vi.fn();

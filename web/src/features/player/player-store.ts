@@ -287,6 +287,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
   };
 
   const stop = (): void => {
+    if (snapshot.concert === null && engine === null && snapshot.phase.kind === 'idle') return;
     detach();
     if (audioElement) {
       audioElement.pause();

@@ -36,9 +36,14 @@ export function appPlayer(): PlayerStore {
   });
   bindMediaSession(store);
   bindTabTitle(store);
-  // Signing out silences the player: the next person at this computer hears nothing.
+  // Signing out silences the player: the next person at this computer hears nothing. Not
+  // from inside the session's own notification: re-rendering there re-enters it.
   onSessionChange(() => {
-    if (!getAuthStatus().hasToken) store.stop();
+    if (!getAuthStatus().hasToken && store.getSnapshot().concert !== null) {
+      queueMicrotask(() => {
+        if (!getAuthStatus().hasToken) store.stop();
+      });
+    }
   });
   instance = store;
   return store;
