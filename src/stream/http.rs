@@ -31,7 +31,7 @@ use crate::state::AppState;
 
 pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(open_session))
+        .routes(routes!(open_session, session_status))
         .routes(routes!(live_status))
         .routes(routes!(end_show))
 }
@@ -341,6 +341,45 @@ async fn open_session(
     Ok(Api::ok(Session {
         playlist_url: started.playlist_path,
         expires_at: iso8601(started.expires_at),
+    }))
+}
+
+/// What a listener sees of the show they hold a ticket for.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ListeningStatus)]
+struct Listening {
+    /// People listening now (a playlist or media request in the last 30 seconds), on
+    /// every instance; the same figure the artist's live panel shows.
+    listeners: u64,
+    /// When listening ends for this concert (its start + 24 hours): the replay's end.
+    #[schema(format = DateTime)]
+    access_until: String,
+}
+
+/// How the show a fan listens to stands: how many listen now. For the holder of a ticket
+/// (or a pass covering it) inside the listening window, the same who may open a session;
+/// the player asks it every few seconds.
+#[utoipa::path(get, path = "/stream/{event_id}/session", tag = "stream", security(("bearer" = [])),
+    params(("event_id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The figures.", body = Envelope<Listening>),
+        (status = 403, description = "No ticket, or outside the listening window.", body = crate::openapi::Failure),
+        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+async fn session_status(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(event_id): Path<String>,
+) -> Result<Api<Listening>> {
+    let event = events::load(&app, &event_id).await?;
+    if event.status == EventStatus::Draft {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
+    sessions::admit(&app.db, &user.account.id, &event, app.hub.on_air(&event.id)).await?;
+    let status = app.figures.status(&event.id).await;
+    Ok(Api::ok(Listening {
+        listeners: status.listeners,
+        access_until: iso8601(event.access_until()),
     }))
 }
 

@@ -66,13 +66,19 @@ pub async fn holder(db: &Db, account_id: &str, event: &EventRow) -> Result<Optio
     }))
 }
 
+/// Whether the account may listen to `event` now (the window open, a ticket or a pass):
+/// what a session needs, without opening one. `on_air`: an encoder publishes it now.
+pub async fn admit(db: &Db, account_id: &str, event: &EventRow, on_air: bool) -> Result<Holder> {
+    check_window(event, now_ms(), on_air)?;
+    holder(db, account_id, event)
+        .await?
+        .ok_or_else(|| Error::forbidden(Msg::NeedTicket))
+}
+
 /// Start listening: check the window and the ticket, record the new session (ending the
 /// holder's previous one, on every device, within one request) and answer its playlist.
 pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result<Started> {
-    check_window(event, now_ms(), app.hub.on_air(&event.id))?;
-    let holder = holder(&app.db, account_id, event)
-        .await?
-        .ok_or_else(|| Error::forbidden(Msg::NeedTicket))?;
+    let holder = admit(&app.db, account_id, event, app.hub.on_air(&event.id)).await?;
     let key = holder.key();
     let expires_at = event.access_until();
     let (session_id, token) = app.stream_access.issue(&event.id, &key, expires_at);

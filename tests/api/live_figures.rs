@@ -207,6 +207,70 @@ async fn without_redis_listeners_are_this_instances() {
     assert_eq!(live_status(&app, &event, &admin).await["listeners"], 2);
 }
 
+/// The listening status a fan reads (`GET /stream/{event}/session`).
+async fn listening(instance: &TestApp, event: &str, token: &str) -> (StatusCode, Value) {
+    instance
+        .get(&format!("/api/v1/stream/{event}/session"), Some(token))
+        .await
+}
+
+#[tokio::test]
+async fn a_ticket_holder_sees_how_many_listen_now_and_until_when_the_replay_lasts() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 0).await;
+    a_recorded_show(&app, &event);
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
+
+    let (status, body) = listening(&app, &event, fan).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["listeners"], 0, "{body}");
+    let (_, details) = app.get(&format!("/api/v1/events/{event}"), Some(fan)).await;
+    assert_eq!(
+        body["payload"]["accessUntil"], details["payload"]["accessUntil"],
+        "{details}"
+    );
+
+    a_listener_on(&app, &event).await;
+    a_listener_on(&app, &event).await;
+    let (_, body) = listening(&app, &event, fan).await;
+    // The same figure the artist's panel shows.
+    let admin = app.an_admin().await;
+    assert_eq!(body["payload"]["listeners"], 2, "{body}");
+    assert_eq!(live_status(&app, &event, &admin).await["listeners"], 2);
+}
+
+#[tokio::test]
+async fn the_listening_status_is_refused_without_a_ticket_or_sign_in_and_404_for_no_concert() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 0).await;
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    let (status, body) = listening(&app, &event, fan).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["success"], false);
+
+    let (status, _) = app
+        .get(&format!("/api/v1/stream/{event}/session"), None)
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = listening(&app, "no-such-concert", fan).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_listening_status_is_refused_before_the_doors_open() {
+    let app = spawn_app().await;
+    // Sessions open 15 minutes before the start: an hour before, not yet.
+    let event = concert(&app, None, 500, 60 * 60_000).await;
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    assert_eq!(app.buy(fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (status, body) = listening(&app, &event, fan).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+}
+
 #[tokio::test]
 async fn the_live_page_is_for_staff_and_lists_a_live_concert_with_recent_activity() {
     let app = spawn_app().await;

@@ -176,11 +176,13 @@ export async function apiSession(url, email, password) {
     state, nonce: randomBytes(16).toString('hex'),
   });
   const token = await form('/token', { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier, client_id: 'encore-web', state });
+  // `body`: JSON, or a FormData sent as multipart (uploads).
   return async (method, path, body) => {
+    const multipart = body instanceof FormData;
     const response = await fetch(`${url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${token.access_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${token.access_token}`, ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
     });
     const text = await response.text();
     let json = null;

@@ -73,7 +73,10 @@ async function stopPush(child) {
 const liveStatus = async (concert) => (await admin('GET', `/api/v1/events/${concert.id}/live`)).json.payload;
 
 const ticket = (page, title) => page.getByTestId('ticket-card').filter({ hasText: title });
-const currentTime = (player) => player.getByTestId('player-audio').evaluate((audio) => audio.currentTime);
+/** The bar at the bottom of the shell: the app's one player. */
+const miniPlayer = (page) => page.getByTestId('mini-player');
+// The <audio> element lives outside the pages, so that it keeps playing across them.
+const currentTime = (player) => player.page().getByTestId('player-audio').evaluate((audio) => audio.currentTime);
 
 /** Waits until the audio element's clock moves on by `seconds` from where it is now. */
 async function advances(player, seconds, message) {
@@ -109,7 +112,7 @@ describe('Encore live audio', () => {
     await page.goto(`${suite.server.url}/my-events`);
     const card = ticket(page, LIVE_TITLE);
     await card.getByTestId('player-listen').click();
-    const player = card.getByTestId('player');
+    const player = miniPlayer(page);
     await player.getByTestId('player-waiting').filter({ hasText: 'Waiting for the artist' }).waitFor();
     await screenshot(page, 'dark-player-waiting');
 
@@ -124,7 +127,7 @@ describe('Encore live audio', () => {
     // is first let grow well past the 3 s the player still calls "live", so that after the
     // seek it is clearly behind and offers "Back to live" whatever the machine's pace.
     await waitUntil(async () => (await liveStatus(concerts.live)).recordedSeconds >= 9, { message: 'nine seconds of show' });
-    await player.getByTestId('player-audio').evaluate((audio) => {
+    await page.getByTestId('player-audio').evaluate((audio) => {
       audio.currentTime = 0.5;
     });
     await waitUntil(async () => (await currentTime(player)) < 3, { message: 'the seek to the start' });
@@ -156,7 +159,7 @@ describe('Encore live audio', () => {
     await other.goto(`${suite.server.url}/events?event=${concerts.live.id}`);
     const details = other.getByTestId('event-details');
     await details.getByTestId('player-listen').click();
-    const otherPlayer = details.getByTestId('player');
+    const otherPlayer = miniPlayer(other);
     await advances(otherPlayer, 1, 'playback on the second device');
     assert.equal(await other.locator('html').getAttribute('dir'), 'rtl');
     await otherPlayer.getByTestId('player-live-badge').waitFor();
@@ -164,12 +167,12 @@ describe('Encore live audio', () => {
     await screenshot(other, 'light-rtl-player-live');
 
     const { page } = first;
-    const player = ticket(page, LIVE_TITLE).getByTestId('player');
+    const player = miniPlayer(page);
     const denied = player.getByTestId('player-denied');
     await denied.waitFor({ timeout: 10_000 });
     assert.equal(await denied.getAttribute('data-denial'), 'superseded');
     assert.match(await denied.innerText(), /You are listening on another device/);
-    assert.ok(await player.getByTestId('player-audio').evaluate((audio) => audio.paused), 'the first device stopped');
+    assert.ok(await page.getByTestId('player-audio').evaluate((audio) => audio.paused), 'the first device stopped');
     await screenshot(page, 'dark-player-superseded');
 
     await denied.getByTestId('player-listen-here').click();
@@ -185,7 +188,7 @@ describe('Encore live audio', () => {
     await page.goto(`${suite.server.url}/my-events`);
     const card = ticket(page, SOON_TITLE);
     await card.getByTestId('player-listen').click();
-    const waiting = card.getByTestId('player-waiting');
+    const waiting = miniPlayer(page).getByTestId('player-waiting');
     await waiting.waitFor();
     assert.match(await waiting.innerText(), /The concert starts in \u2066?00:(09|10):\d\d\u2069?/);
     await screenshot(page, 'dark-player-countdown');
@@ -219,7 +222,7 @@ describe('Encore live audio', () => {
     assert.equal((await liveStatus(concerts.live)).ended, true);
 
     // The listener's playlist now ends (EXT-X-ENDLIST): the player shows the replay.
-    const player = ticket(first.page, LIVE_TITLE).getByTestId('player');
+    const player = miniPlayer(first.page);
     await player.getByTestId('player-replay').waitFor({ timeout: 15_000 });
     assert.equal(await player.getAttribute('data-live'), 'false');
     await screenshot(first.page, 'dark-player-replay');

@@ -24,6 +24,8 @@ export const ROUTE_ROLES = {
   'manage-events': EVERY_ROLE,
   about: EVERY_ROLE,
   notifications: EVERY_ROLE,
+  // The stage view: the full player of the concert in the player.
+  stage: EVERY_ROLE,
   // An sa has every right an admin has (the server allows both on payments).
   'payment-methods': STAFF,
   billing: STAFF,

@@ -100,6 +100,7 @@ export const routes: RouteObject[] = [
       guarded('faq', '/faq', page(() => import('../features/faq/components/faq-page'), 'FaqPage'), 'nav.faq'),
       guarded('outbox', '/outbox', page(() => import('../features/outbox/components/outbox-page'), 'OutboxPage'), 'nav.outbox', () => queryClient.prefetchQuery(outboxQueryOptions())),
       guarded('live', '/live', page(() => import('../features/live/components/live-page'), 'LivePage'), 'nav.live'),
+      guarded('stage', '/stage/:concertId', page(() => import('../features/player/components/stage-page'), 'StagePage'), 'stage:crumb'),
       guarded('notifications', '/notifications', page(() => import('../features/notifications/components/notifications-page'), 'NotificationsPage'), 'nav.notifications'),
     ],
   },

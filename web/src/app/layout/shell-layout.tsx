@@ -8,6 +8,7 @@ import { VerifyEmailBanner } from '../../features/auth/components/verify-email-b
 import { meQueryOptions } from '../../features/auth/queries';
 import { LiveProvider } from '../../features/live/socket-provider';
 import { LiveNotifications } from '../../features/notifications/components/live-notifications';
+import { MINI_PLAYER_HEIGHT, MiniPlayer, useMiniPlayerShown } from '../../features/player/components/mini-player';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
 import { PageLoader } from '../providers';
@@ -17,8 +18,8 @@ import { SidebarMenu } from './sidebar-menu';
 import { TopBar } from './top-bar';
 
 /** The signed-in shell: navbar, sidebar (280 px, full width on mobile, collapsed on md
- * and below) or top-bar menu, breadcrumbs and the page; the tab's live socket while it is
- * shown. */
+ * and below) or top-bar menu, breadcrumbs and the page, the mini-player at the bottom
+ * while a concert is in the player; the tab's live socket while it is shown. */
 export function ShellLayout(): ReactNode {
   const { data: user } = useSuspenseQuery(meQueryOptions());
   const layout = useNavigationLayout();
@@ -26,6 +27,8 @@ export function ShellLayout(): ReactNode {
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const sideNav = layout === 'side';
+  // The player lives here, not in a page: the bar stays while the fan moves around.
+  const playerShown = useMiniPlayerShown();
   return (
     <LiveProvider accountId={user.id}>
       <LiveNotifications />
@@ -37,6 +40,7 @@ export function ShellLayout(): ReactNode {
           breakpoint: `${String(SHELL_BREAKPOINTS.lg / 16)}em`,
           collapsed: { mobile: !mobileOpened, desktop: !sideNav || !desktopOpened },
         }}
+        footer={{ height: MINI_PLAYER_HEIGHT, collapsed: !playerShown }}
         padding="md"
       >
         <AppShell.Header>
@@ -60,6 +64,9 @@ export function ShellLayout(): ReactNode {
             <Outlet />
           </Suspense>
         </AppShell.Main>
+        <AppShell.Footer data-testid="shell-footer">
+          <MiniPlayer />
+        </AppShell.Footer>
       </AppShell>
     </LiveProvider>
   );

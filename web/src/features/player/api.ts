@@ -1,12 +1,16 @@
 import { API_PREFIX } from '../../lib/constants';
 import { probe, request } from '../../lib/http';
-import type { Denial, StreamSession } from './model';
+import type { Denial, ListeningStatus, StreamSession } from './model';
 import { DENIED_HEADER, parseDenial } from './model';
 
 /** POST /stream/{eventId}/session: a new session ends the previous one of the same ticket.
  * A 403 is the server's reason (not yet open, refunded, …), shown as is. */
 export const createStreamSession = (eventId: string): Promise<StreamSession> =>
   request<StreamSession>(`${API_PREFIX}/stream/${encodeURIComponent(eventId)}/session`, { method: 'POST', forbiddenIsAnswer: true });
+
+/** GET /stream/{eventId}/session: how many listen now (for the holder of a ticket). */
+export const getListeningStatus = (eventId: string): Promise<ListeningStatus> =>
+  request<ListeningStatus>(`${API_PREFIX}/stream/${encodeURIComponent(eventId)}/session`, { forbiddenIsAnswer: true });
 
 export type PlaylistState = { kind: 'ready' } | { kind: 'waiting' } | { kind: 'denied'; denial: Denial } | { kind: 'error'; status: number };
 

@@ -1,15 +1,7 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, canListen, formatClock, isTicking, parseDenial, position, sessionReducer } from './model';
+import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, sessionReducer } from './model';
 
 describe('player model', () => {
-  it('lets owners listen while upcoming, live or in replay', () => {
-    expect(canListen({ owned: true, access: 'live' })).toBe(true);
-    expect(canListen({ owned: true, access: 'upcoming' })).toBe(true);
-    expect(canListen({ owned: true, access: 'replay' })).toBe(true);
-    expect(canListen({ owned: true, access: 'expired' })).toBe(false);
-    expect(canListen({ owned: false, access: 'live' })).toBe(false);
-  });
-
   it('reads the Encore-Denied header; anything unknown is invalid', () => {
     expect(parseDenial('superseded')).toBe('superseded');
     expect(parseDenial('expired')).toBe('expired');
@@ -22,6 +14,19 @@ describe('player model', () => {
     expect(formatClock(75.9)).toBe('1:15');
     expect(formatClock(3725)).toBe('1:02:05');
     expect(formatClock(Number.NaN)).toBe('0:00');
+  });
+
+  it('writes every number in the language\'s own digits', () => {
+    expect(formatClock(754, 'fa-IR')).toBe('۱۲:۳۴');
+    expect(formatClock(3725, 'fa-IR')).toBe('۱:۰۲:۰۵');
+    expect(formatClock(754, 'zh-CN')).toBe('12:34');
+    expect(formatLatency(1.04)).toBe('1.0');
+    expect(formatLatency(1.04, 'fa-IR')).toBe('۱٫۰');
+    expect(formatLatency(0.96, 'pt-BR')).toBe('1,0');
+    expect(formatLatency(-0.2)).toBe('0.0');
+    expect(formatCount(1234)).toBe('1,234');
+    expect(formatCount(1234, 'fa-IR')).toBe('۱٬۲۳۴');
+    expect(formatCount(1234, 'es')).toMatch(/^1.?234$/);
   });
 
   it('is at the live edge only when live and within 3 s of it', () => {

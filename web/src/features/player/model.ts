@@ -1,9 +1,10 @@
 /** Live audio for fans (docs/api-contract.md, "Live audio"): sessions, denials, the clock. */
 import type { Schema } from '../../lib/api-types';
-import type { AccessState, EncoreEvent } from '../events/model';
 
 /** `playlistUrl`: a same-origin path, `/stream/<token>/index.m3u8`. */
 export type StreamSession = Schema<'ListeningSession'>;
+/** How the show stands for a listener: how many listen now. */
+export type ListeningStatus = Schema<'ListeningStatus'>;
 
 /** Why a stream URL answered 403 (the `Encore-Denied` header). */
 export type Denial = 'invalid' | 'expired' | 'superseded';
@@ -20,21 +21,30 @@ export function parseDenial(value: string | null): Denial {
   return value === 'expired' || value === 'superseded' ? value : 'invalid';
 }
 
-const LISTENABLE: readonly AccessState[] = ['upcoming', 'live', 'replay'];
-
-/** The fan may open the player: a ticket (or a pass) and the concert not over for them. */
-export function canListen(event: Pick<EncoreEvent, 'owned' | 'access'>): boolean {
-  return event.owned && LISTENABLE.includes(event.access);
+/** Numbers in the language's own digits (Persian ۱۲۳, the others 123). */
+function integers(locale: string, minimumIntegerDigits = 1): Intl.NumberFormat {
+  return new Intl.NumberFormat(locale, { minimumIntegerDigits, useGrouping: false, maximumFractionDigits: 0 });
 }
 
-/** 75 → "1:15", 3725 → "1:02:05". */
-export function formatClock(seconds: number): string {
+/** 75 → "1:15", 3725 → "1:02:05", in the locale's digits. */
+export function formatClock(seconds: number, locale = 'en-GB'): string {
   const total = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const secs = total % 60;
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return hours > 0 ? `${String(hours)}:${pad(minutes)}:${pad(secs)}` : `${String(minutes)}:${pad(secs)}`;
+  const one = integers(locale);
+  const two = integers(locale, 2);
+  return hours > 0 ? `${one.format(hours)}:${two.format(minutes)}:${two.format(secs)}` : `${one.format(minutes)}:${two.format(secs)}`;
+}
+
+/** Seconds behind live with one decimal ("1.0", Persian "۱٫۰"). */
+export function formatLatency(seconds: number, locale = 'en-GB'): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Math.max(0, seconds));
+}
+
+/** A count in the locale's digits and grouping (1,234; ۱٬۲۳۴). */
+export function formatCount(count: number, locale = 'en-GB'): string {
+  return new Intl.NumberFormat(locale).format(count);
 }
 
 /** Where the player stands in the show, from the media element (and hls.js when used). */

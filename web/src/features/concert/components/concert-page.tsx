@@ -14,7 +14,7 @@ import type { EncoreEvent } from '../../events/model';
 import { canListenNow, concertPath } from '../../events/model';
 import { eventQueryOptions } from '../../events/queries';
 import { useStateRefresh } from '../../events/use-state-refresh';
-import { LivePlayer } from '../../player/components/live-player';
+import { ListenButton } from '../../player/components/listen-button';
 import { ApiError } from '../../../lib/errors';
 import { authLink } from '../return-path';
 
@@ -83,7 +83,7 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
           </List>
         </Stack>
         {phase === 'upcoming' ? <DoorsLobby event={event} /> : null}
-        {canListenNow(event) ? <LivePlayer event={event} /> : null}
+        {canListenNow(event) ? <ListenButton event={event} fullWidth /> : null}
         <Group>
           <BuyOrSignUp event={event} />
           {phase === 'doors' ? <AddToCalendar id={event.id} /> : null}

@@ -9,7 +9,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { formatPrice } from '../../cart/model';
-import { LivePlayer } from '../../player/components/live-player';
+import { ListenButton } from '../../player/components/listen-button';
 import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE, canListenNow, concertPath } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
@@ -43,7 +43,7 @@ function EventDetails({ id }: { id: string }): ReactNode {
         </Text>
         <SeatsText event={event} />
       </Group>
-      {canListenNow(event) ? <LivePlayer event={event} /> : null}
+      {canListenNow(event) ? <ListenButton event={event} fullWidth /> : null}
       {event.state.phase === 'upcoming' ? <DoorsLobby event={event} /> : null}
       <Anchor component={Link} to={concertPath(event.id)} size="sm" data-testid="event-page-link">
         {t('concert:page.open')}

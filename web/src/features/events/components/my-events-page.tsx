@@ -9,7 +9,7 @@ import { PageHeader } from '../../../app/components/page-header';
 import type { EncoreEvent } from '../model';
 import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
-import { LivePlayer } from '../../player/components/live-player';
+import { ListenButton } from '../../player/components/listen-button';
 import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './event-parts';
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
@@ -62,7 +62,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
             {phase === 'cancelled' ? t('cancelledText') : t('expiredText')}
           </Text>
         )}
-        {canListenNow(event) ? <LivePlayer event={event} /> : null}
+        {canListenNow(event) ? <ListenButton event={event} /> : null}
       </Stack>
     </Card>
   );

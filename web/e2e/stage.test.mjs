@@ -1,0 +1,245 @@
+// End-to-end: the player in the app shell (issue 15). A fan starts a live show that the real
+// `encore push` sends, moves through four pages while the audio element keeps playing, reads
+// the latency and the listeners in the bar at the bottom, and the operating system's Media
+// Session and the tab's title name the concert; the stage view plays and pauses with Space;
+// in Persian the sliders' fill and handle agree (measured), and the replay's end counts down.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+
+const PASSWORD = 'Encore-e2e-Passw0rd';
+const ACCOUNTS = {
+  admin: { email: 'stagehand@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stagehand' },
+  fan: { email: 'roams@example.com', password: PASSWORD, role: 'user', firstName: 'Rosa', lastName: 'Roams' },
+};
+
+const suite = e2eSuite([ACCOUNTS.admin, ACCOUNTS.fan]);
+const { browser, finish, signInAs } = suite;
+
+const TITLE = 'Midnight Sines';
+const ARTIST = `${TITLE} band`;
+const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
+// A second device taking the ticket over makes the first one's stream URLs answer 403.
+const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
+
+let admin;
+let workDir;
+let push;
+let concert;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const last = await check();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
+    await sleep(interval);
+  }
+}
+
+const audio = (page) => page.getByTestId('player-audio');
+const currentTime = (page) => audio(page).evaluate((element) => element.currentTime);
+
+/** The audio element's clock moves on by `seconds` from where it is now. */
+async function advances(page, seconds, message) {
+  const from = await currentTime(page);
+  await waitUntil(async () => (await currentTime(page)) >= from + seconds, { timeout: 15_000, message });
+}
+
+/** Where a slider's fill ends and its handle's centre are, on the page (px), and its value. */
+function measureSlider(slider) {
+  return slider.evaluate((root) => {
+    const rect = (selector) => root.querySelector(selector).getBoundingClientRect();
+    const track = rect('.mantine-Slider-track');
+    const bar = rect('.mantine-Slider-bar');
+    const thumb = rect('.mantine-Slider-thumb');
+    const handle = root.querySelector('[role="slider"]');
+    const value = Number(handle.getAttribute('aria-valuenow'));
+    const min = Number(handle.getAttribute('aria-valuemin'));
+    const max = Number(handle.getAttribute('aria-valuemax'));
+    return {
+      trackLeft: track.left,
+      trackWidth: track.width,
+      barLeft: bar.left,
+      barRight: bar.right,
+      thumbCentre: thumb.left + thumb.width / 2,
+      thumbWidth: thumb.width,
+      fraction: (value - min) / (max - min),
+    };
+  });
+}
+
+/** The fill starts at the track's start, ends under the handle, and both sit where the value says. */
+function assertAgree(m, name) {
+  const expected = m.trackLeft + m.fraction * m.trackWidth;
+  const slack = m.thumbWidth / 2 + 2;
+  assert.ok(Math.abs(m.thumbCentre - expected) <= slack, `${name}: handle at ${m.thumbCentre}, value at ${expected} (${JSON.stringify(m)})`);
+  assert.ok(Math.abs(m.barRight - m.thumbCentre) <= slack, `${name}: fill ends at ${m.barRight}, handle at ${m.thumbCentre} (${JSON.stringify(m)})`);
+  assert.ok(m.barLeft <= m.trackLeft + slack, `${name}: fill starts at ${m.barLeft}, track at ${m.trackLeft}`);
+}
+
+before(async () => {
+  await suite.ready;
+  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+  const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
+  workDir = mkdtempSync(join(tmpdir(), 'encore-stage-e2e-'));
+  const audioFile = join(workDir, 'sine.aac');
+  writeSine(audioFile, 392);
+  concert = await createConcert(admin, TITLE);
+  // The concert's picture: the artwork of the bar, the lock screen and the stage.
+  const poster = join(workDir, 'poster.png');
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'gradients=s=800x450:c0=0x3b1e8a:c1=0xe0406a:c2=0xf5b041:n=3:seed=7', '-frames:v', '1', poster]);
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(poster)], { type: 'image/png' }), 'poster.png');
+  const uploaded = await admin('POST', `/api/v1/events/${concert.id}/image`, form);
+  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
+  assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
+  const paid = await payCart(fan, 'Rosa Roams');
+  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
+  push = startPush(suite.server.url, audioFile, concert);
+});
+
+after(async () => {
+  push?.kill('SIGKILL');
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('Encore player in the app shell', () => {
+  test('a fan starts a live show and it plays on through four pages; the bar shows the latency and the listeners; the OS and the tab name the concert', async () => {
+    const fan = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
+    const { page } = fan;
+    await signInAs(page, ACCOUNTS.fan);
+    await page.goto(`${suite.server.url}/my-events`);
+    await page.evaluate(() => {
+      window.encoreSamePage = true;
+    });
+    await page.getByTestId('ticket-card').filter({ hasText: TITLE }).getByTestId('player-listen').click();
+    const bar = page.getByTestId('mini-player');
+    await bar.and(page.locator('[data-phase="playing"]')).waitFor({ timeout: 30_000 });
+    await advances(page, 1.5, 'live playback');
+
+    // "● LIVE · 1.0 s behind": the latency hls.js measures, in the bar.
+    const badge = bar.getByTestId('player-live-badge');
+    await waitUntil(async () => /^● LIVE · \d+\.\d s behind$/.test(await badge.innerText()), { message: 'the latency in the bar' });
+    const latency = Number(await bar.getAttribute('data-latency'));
+    const shown = Number((await badge.innerText()).match(/(\d+\.\d)/)[1]);
+    assert.ok(latency > 0 && latency < 5, `latency ${latency} s`);
+    assert.ok(Math.abs(shown - latency) < 0.6, `shown ${shown} s, measured ${latency} s`);
+    console.log(`mini-player latency: ${latency.toFixed(2)} s behind live`);
+
+    // Four pages through the menu: the same audio element plays on, its clock moving.
+    const menu = page.getByTestId('sidebar');
+    for (const [label, path] of [['Events', '/events'], ['Dashboard', '/dashboard'], ['About', '/about'], ['Settings', '/settings']]) {
+      await menu.getByRole('link', { name: label, exact: true }).click();
+      await page.waitForURL(new RegExp(`${path}$`));
+      await bar.waitFor();
+      await advances(page, 1, `playback on ${path}`);
+      assert.equal(await audio(page).evaluate((element) => element.paused), false, `playing on ${path}`);
+    }
+    assert.equal(await page.evaluate(() => window.encoreSamePage), true, 'the page was never reloaded');
+    assert.equal(await audio(page).count(), 1, 'one audio element');
+
+    // The listeners now, from the server's live figures.
+    await bar.locator('[data-testid="player-listeners"][data-count="1"]').waitFor({ timeout: 25_000 });
+    assert.equal(await bar.getByTestId('player-listeners').innerText(), '1 listening now');
+
+    // The lock screen and the OS media controls: title, artist, artwork; the tab's title.
+    const session = await page.evaluate(() => ({
+      title: navigator.mediaSession.metadata?.title,
+      artist: navigator.mediaSession.metadata?.artist,
+      artwork: navigator.mediaSession.metadata?.artwork.map((image) => image.src) ?? [],
+      state: navigator.mediaSession.playbackState,
+    }));
+    assert.equal(session.title, TITLE);
+    assert.equal(session.artist, ARTIST);
+    assert.equal(session.state, 'playing');
+    assert.ok(session.artwork.length > 0 && session.artwork.every((src) => src.startsWith(suite.server.url)), JSON.stringify(session.artwork));
+    const artwork = await page.evaluate(async (src) => (await fetch(src)).status, session.artwork[0]);
+    assert.equal(artwork, 200, 'the artwork loads');
+    assert.equal(await page.title(), `▶ ${TITLE} · ${ARTIST}`);
+    await screenshot(page, 'dark-mini-player');
+
+    // The stage view: the picture, the controls; Space pauses and plays.
+    await bar.getByTestId('mini-player-expand').click();
+    await page.waitForURL(new RegExp(`/stage/${concert.id}$`));
+    const stage = page.getByTestId('stage');
+    await stage.getByTestId('stage-picture').waitFor();
+    await stage.getByTestId('player-live-badge').waitFor();
+    await screenshot(page, 'dark-stage-live');
+    await page.keyboard.press('Space');
+    await waitUntil(() => audio(page).evaluate((element) => element.paused), { message: 'Space to pause' });
+    await bar.and(page.locator('[data-paused="true"]')).waitFor();
+    await waitUntil(async () => (await page.title()) === 'Stage · Encore', { message: 'the page title back while paused' });
+    assert.equal(await page.evaluate(() => navigator.mediaSession.playbackState), 'paused');
+    await page.keyboard.press('Space');
+    await advances(page, 1, 'Space to play again');
+
+    // Signing out silences the player.
+    await page.getByTestId('profile-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/auth\/login$/);
+    await waitUntil(() => audio(page).evaluate((element) => element.paused), { message: 'the music to stop at sign-out' });
+    assert.equal(await page.evaluate(() => navigator.mediaSession.metadata), null);
+    await finish(fan);
+  });
+
+  test('in Persian the seek and volume sliders fill and move the same way, in Persian digits; the replay counts down to its end', async () => {
+    const fan = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
+    const { page } = fan;
+    await page.addInitScript(() => {
+      localStorage.setItem('theme-preset', 'light');
+      localStorage.setItem('language', 'ir');
+    });
+    await signInAs(page, ACCOUNTS.fan);
+    // A link to the stage view: the concert with its Listen button.
+    await page.goto(`${suite.server.url}/stage/${concert.id}`);
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    const stage = page.getByTestId('stage');
+    await stage.getByTestId('player-listen').click();
+    await stage.and(page.locator('[data-phase="playing"]')).waitFor({ timeout: 30_000 });
+    await advances(page, 1, 'playback in Persian');
+
+    // Back a third of the show, so the handle is well away from either end.
+    const seek = stage.getByTestId('player-seek');
+    await waitUntil(() => audio(page).evaluate((element) => element.seekable.length > 0 && element.seekable.end(0) > 6), { message: 'a few seconds of show' });
+    await audio(page).evaluate((element) => {
+      element.currentTime = element.seekable.end(0) / 3;
+    });
+    await stage.getByTestId('player-back-to-live').waitFor();
+    const seekAt = await measureSlider(seek);
+    assertAgree(seekAt, 'seek');
+    assert.ok(seekAt.fraction > 0.15 && seekAt.fraction < 0.6, `seek at ${seekAt.fraction}`);
+
+    // A click at 30 % of the volume slider from its left sets 30 %, and it is drawn there.
+    const volume = stage.getByTestId('player-volume');
+    const track = await volume.locator('.mantine-Slider-track').boundingBox();
+    await page.mouse.click(track.x + track.width * 0.3, track.y + track.height / 2);
+    const level = await audio(page).evaluate((element) => element.volume);
+    assert.ok(Math.abs(level - 0.3) <= 0.05, `volume ${level}`);
+    const volumeAt = await measureSlider(volume);
+    assertAgree(volumeAt, 'volume');
+    assert.ok(Math.abs(volumeAt.fraction - level) < 0.01);
+
+    // One digit system: the clock and the distance to live in Persian digits.
+    assert.match(await stage.getByTestId('player-time').innerText(), /^[۰-۹]+:[۰-۹]{2}$/);
+    assert.match(await stage.getByTestId('player-behind').innerText(), /^-[۰-۹]+:[۰-۹]{2}$/);
+    await screenshot(page, 'light-rtl-stage');
+
+    // The artist ends the show: the replay says until when, counting down.
+    assert.equal((await admin('POST', `/api/v1/events/${concert.id}/end`)).status, 200);
+    await stage.getByTestId('player-replay').waitFor({ timeout: 15_000 });
+    const until = stage.getByTestId('player-replay-until');
+    const first = await until.innerText();
+    assert.match(first, /بازپخش تا .* در دسترس است/);
+    assert.doesNotMatch(first, /[0-9]/, 'no Latin digits in Persian');
+    await waitUntil(async () => (await until.innerText()) !== first, { timeout: 5000, message: 'the countdown to move' });
+    await screenshot(page, 'light-rtl-stage-replay');
+    await finish(fan, [STREAM_ANSWERS]);
+  });
+});

@@ -1,0 +1,111 @@
+import { ActionIcon, Anchor, Box, Group, Image, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { IconArrowsMaximize, IconMusic, IconX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { appPlayer, usePlayer } from '../player';
+import type { NowConcert, PlayerSnapshot } from '../player-store';
+import { ListenersText, LiveState, PlayToggle, SessionMessage, VolumeControl } from './player-parts';
+
+/** Height of the bar at the bottom of the shell while a concert is in the player. */
+export const MINI_PLAYER_HEIGHT = 72;
+
+export function stagePath(concertId: string): string {
+  return `/stage/${encodeURIComponent(concertId)}`;
+}
+
+export function Artwork({ concert, size }: { concert: NowConcert; size: number }): ReactNode {
+  const src = concert.thumbnail ?? concert.image;
+  if (!src) {
+    return (
+      <ThemeIcon variant="light" size={size} radius="sm" style={{ flexShrink: 0 }}>
+        <IconMusic size={size / 2} />
+      </ThemeIcon>
+    );
+  }
+  return <Image src={src} alt="" w={size} h={size} radius="sm" fit="cover" style={{ flexShrink: 0 }} data-testid="player-artwork" />;
+}
+
+/** Whether the shell shows the bar: a concert is in the player. */
+export function useMiniPlayerShown(): boolean {
+  return usePlayer().concert !== null;
+}
+
+/**
+ * The bar at the bottom of every shell page while a concert is in the player: artwork,
+ * title and artist (to the stage view), play/pause, where the listener is against live,
+ * listeners, volume, and close.
+ */
+export function MiniPlayer(): ReactNode {
+  const snapshot = usePlayer();
+  const { concert } = snapshot;
+  if (!concert) return null;
+  return <MiniPlayerBar snapshot={snapshot} concert={concert} />;
+}
+
+function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concert: NowConcert }): ReactNode {
+  const { t } = useTranslation('stage');
+  const playing = snapshot.phase.kind === 'playing';
+  return (
+    <Group
+      h="100%"
+      px="md"
+      gap="sm"
+      wrap="nowrap"
+      justify="space-between"
+      data-testid="mini-player"
+      data-concert={concert.id}
+      data-phase={snapshot.phase.kind}
+      data-live={snapshot.live === null ? undefined : String(snapshot.live)}
+      data-paused={String(snapshot.paused)}
+      data-latency={snapshot.latency === null ? undefined : snapshot.latency.toFixed(3)}
+    >
+      <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 0' }}>
+        <Artwork concert={concert} size={48} />
+        <Box miw={0}>
+          <Anchor component={Link} to={stagePath(concert.id)} fw={700} size="sm" c="var(--mantine-color-text)" lineClamp={1} dir="auto" data-testid="mini-player-title">
+            {concert.title}
+          </Anchor>
+          <Text size="xs" c="dimmed" lineClamp={1} dir="auto" data-testid="mini-player-artist">
+            {concert.artistName}
+          </Text>
+        </Box>
+      </Group>
+      <Group gap="sm" wrap="nowrap" justify="center" style={{ flex: '2 1 0' }} miw={0}>
+        {playing ? (
+          <>
+            <PlayToggle snapshot={snapshot} />
+            <LiveState snapshot={snapshot} />
+            <Box visibleFrom="md">
+              <ListenersText snapshot={snapshot} />
+            </Box>
+          </>
+        ) : (
+          <SessionMessage snapshot={snapshot} compact />
+        )}
+      </Group>
+      <Group gap="xs" wrap="nowrap" justify="flex-end" style={{ flex: '1 1 0' }}>
+        <Box visibleFrom="sm">
+          <VolumeControl snapshot={snapshot} width={130} />
+        </Box>
+        <Tooltip label={t('openStage')}>
+          <ActionIcon component={Link} to={stagePath(concert.id)} variant="subtle" aria-label={t('openStage')} data-testid="mini-player-expand">
+            <IconArrowsMaximize size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={t('close')}>
+          <ActionIcon
+            variant="subtle"
+            onClick={() => {
+              appPlayer().stop();
+            }}
+            aria-label={t('close')}
+            data-testid="mini-player-close"
+          >
+            <IconX size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Group>
+  );
+}

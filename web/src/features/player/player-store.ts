@@ -1,0 +1,375 @@
+/**
+ * The one player of the app: it owns the <audio> element and the stream engine (hls.js),
+ * outside React, so that navigating anywhere keeps the music playing. Pages ask it to play
+ * a concert; the mini-player and the stage view read its snapshot.
+ *
+ * A listening session: the server opens it, the playlist is probed, the player waits while
+ * the artist has not started (404), plays once it is there, and stops for good when the
+ * server denies it (another device, access ended). The session's states are
+ * `sessionReducer` (model.ts); this store runs the effects.
+ */
+import type { PlaylistState } from './api';
+import type { Chapter } from './chapters';
+import { sameChapters } from './chapters';
+import type { ListeningStatus, SessionAction, SessionState, StreamSession } from './model';
+import { INITIAL_SESSION, WAIT_RETRY_MS, isTicking, sessionReducer } from './model';
+import type { StreamEngine, StreamEvents } from './stream-engine';
+
+/** What the player shows of the concert it plays. */
+export interface NowConcert {
+  id: string;
+  title: string;
+  artistName: string;
+  image?: string | null;
+  thumbnail?: string | null;
+  startsAt: string;
+  accessUntil: string;
+}
+
+/** The session (`phase`, `live`: true live, false the replay, null not known yet) and more. */
+export interface PlayerSnapshot extends SessionState {
+  concert: NowConcert | null;
+  /** A session is being opened on the server. */
+  opening: boolean;
+  paused: boolean;
+  currentTime: number;
+  /** The seekable range, in media time. */
+  range: { start: number; end: number } | null;
+  /** Media time of the live edge hls.js aims at. */
+  liveEdge: number | null;
+  /** Seconds behind the live edge, as hls.js measures it. */
+  latency: number | null;
+  chapters: Chapter[];
+  volume: number;
+  muted: boolean;
+  /** People listening now (the server's figure), once known. */
+  listeners: number | null;
+}
+
+/** What the store needs from the outside world (the API, hls.js, the DOM): tests give fakes. */
+export interface PlayerDeps {
+  createAudio: () => HTMLAudioElement;
+  openSession: (eventId: string) => Promise<StreamSession>;
+  checkPlaylist: (playlistUrl: string) => Promise<PlaylistState>;
+  attach: (audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents) => Promise<StreamEngine>;
+  listening: (eventId: string) => Promise<ListeningStatus>;
+  /** The server's refusal in the reader's words. */
+  refusalText: (error: unknown) => string;
+}
+
+/** The controls re-read the media element this often while something may play. */
+export const TICK_MS = 250;
+/** The listeners figure is asked for this often while a session is open. */
+export const LISTENERS_POLL_MS = 10_000;
+
+export interface PlayerStore {
+  subscribe: (listener: () => void) => () => void;
+  getSnapshot: () => PlayerSnapshot;
+  /** Play `concert`: a new session, unless it is the one already open (then it resumes). */
+  play: (concert: NowConcert) => void;
+  /** Open a session again for the concert shown (after a denial or a refusal). */
+  listen: () => void;
+  toggle: () => void;
+  resume: () => void;
+  pause: () => void;
+  seek: (time: number) => void;
+  /** Jump by `delta` seconds within the seekable range. */
+  skip: (delta: number) => void;
+  backToLive: () => void;
+  setVolume: (volume: number) => void;
+  toggleMute: () => void;
+  /** Stop and forget the concert (the mini-player's close, a sign-out). */
+  stop: () => void;
+  /** The media element (created on first use). */
+  audio: () => HTMLAudioElement;
+}
+
+const INITIAL: PlayerSnapshot = {
+  concert: null,
+  ...INITIAL_SESSION,
+  opening: false,
+  paused: true,
+  currentTime: 0,
+  range: null,
+  liveEdge: null,
+  latency: null,
+  chapters: [],
+  volume: 1,
+  muted: false,
+  listeners: null,
+};
+
+function seekableRange(audio: HTMLAudioElement): { start: number; end: number } | null {
+  const ranges = audio.seekable;
+  if (ranges.length === 0) return null;
+  const end = ranges.end(ranges.length - 1);
+  if (!Number.isFinite(end)) return null;
+  return { start: ranges.start(0), end };
+}
+
+function playQuietly(audio: HTMLAudioElement): void {
+  try {
+    // A refused autoplay leaves the player paused with its Play button: nothing to report.
+    void Promise.resolve(audio.play()).catch(() => undefined);
+  } catch {
+    // Same: an element that cannot play yet stays paused.
+  }
+}
+
+export function createPlayerStore(deps: PlayerDeps): PlayerStore {
+  let snapshot: PlayerSnapshot = INITIAL;
+  const subscribers = new Set<() => void>();
+  let audioElement: HTMLAudioElement | null = null;
+  let engine: StreamEngine | null = null;
+  /** Bumped whenever a session or an engine is replaced: older callbacks are ignored. */
+  let generation = 0;
+  let waitTimer: ReturnType<typeof setTimeout> | undefined;
+  let tickTimer: ReturnType<typeof setInterval> | undefined;
+  let pollTimer: ReturnType<typeof setInterval> | undefined;
+
+  const emit = (): void => {
+    for (const subscriber of subscribers) subscriber();
+  };
+  const set = (change: Partial<PlayerSnapshot>): void => {
+    snapshot = { ...snapshot, ...change };
+    syncTimers();
+    emit();
+  };
+  const session = (action: SessionAction): void => {
+    const current: SessionState = { playlistUrl: snapshot.playlistUrl, phase: snapshot.phase, live: snapshot.live };
+    set(sessionReducer(current, action));
+  };
+
+  const readMedia = (): void => {
+    const audio = audioElement;
+    if (!audio) return;
+    const chapters = engine?.chapters() ?? [];
+    set({
+      currentTime: audio.currentTime,
+      paused: audio.paused,
+      range: seekableRange(audio),
+      liveEdge: engine?.liveEdge() ?? null,
+      latency: engine?.latency() ?? null,
+      // The same list is kept while the playlist's titles do not change.
+      chapters: sameChapters(snapshot.chapters, chapters) ? snapshot.chapters : chapters,
+    });
+  };
+
+  const pollListeners = (): void => {
+    const concert = snapshot.concert;
+    if (!concert) return;
+    deps.listening(concert.id).then(
+      (status) => {
+        if (snapshot.concert?.id === concert.id && snapshot.listeners !== status.listeners) set({ listeners: status.listeners });
+      },
+      () => undefined,
+    );
+  };
+
+  function syncTimers(): void {
+    const ticking = isTicking(snapshot.phase);
+    if (ticking && tickTimer === undefined) {
+      tickTimer = setInterval(readMedia, TICK_MS);
+    } else if (!ticking && tickTimer !== undefined) {
+      clearInterval(tickTimer);
+      tickTimer = undefined;
+    }
+    if (ticking && pollTimer === undefined) {
+      pollTimer = setInterval(pollListeners, LISTENERS_POLL_MS);
+      pollListeners();
+    } else if (!ticking && pollTimer !== undefined) {
+      clearInterval(pollTimer);
+      pollTimer = undefined;
+    }
+  }
+
+  const audio = (): HTMLAudioElement => {
+    if (audioElement) return audioElement;
+    const element = deps.createAudio();
+    for (const name of ['play', 'pause', 'playing', 'volumechange', 'seeked'] as const) {
+      element.addEventListener(name, readMedia);
+    }
+    audioElement = element;
+    return element;
+  };
+
+  /** Ends the engine and any wait; the session's callbacks from before are ignored. */
+  const detach = (): void => {
+    generation += 1;
+    clearTimeout(waitTimer);
+    waitTimer = undefined;
+    engine?.destroy();
+    engine = null;
+  };
+
+  const check = async (playlistUrl: string, mine: number): Promise<void> => {
+    let playlist: PlaylistState;
+    try {
+      playlist = await deps.checkPlaylist(playlistUrl);
+    } catch {
+      playlist = { kind: 'error', status: 0 };
+    }
+    if (mine !== generation) return;
+    if (playlist.kind === 'ready') {
+      await start(playlistUrl);
+    } else if (playlist.kind === 'denied') {
+      detach();
+      audio().pause();
+      session({ type: 'denied', denial: playlist.denial });
+    } else {
+      session({ type: 'waiting' });
+      retryLater(playlistUrl, mine);
+    }
+  };
+
+  const retryLater = (playlistUrl: string, mine: number): void => {
+    clearTimeout(waitTimer);
+    waitTimer = setTimeout(() => {
+      if (mine === generation) void check(playlistUrl, mine);
+    }, WAIT_RETRY_MS);
+  };
+
+  const start = async (playlistUrl: string): Promise<void> => {
+    detach();
+    const mine = generation;
+    const current = (): boolean => mine === generation;
+    session({ type: 'playing' });
+    const element = audio();
+    const attached = await deps.attach(element, playlistUrl, {
+      onDenied: () => {
+        if (!current()) return;
+        detach();
+        void check(playlistUrl, generation);
+      },
+      onMissing: () => {
+        if (!current()) return;
+        detach();
+        session({ type: 'waiting' });
+        retryLater(playlistUrl, generation);
+      },
+      onPlaylist: (live) => {
+        if (current() && snapshot.live !== live) session({ type: 'playlist', live });
+      },
+      onFailed: () => {
+        if (!current()) return;
+        detach();
+        session({ type: 'failed' });
+      },
+    });
+    if (!current()) {
+      attached.destroy();
+      return;
+    }
+    engine = attached;
+    element.volume = snapshot.volume;
+    element.muted = snapshot.muted;
+    playQuietly(element);
+  };
+
+  const open = (concert: NowConcert): void => {
+    detach();
+    const mine = generation;
+    set({ opening: true });
+    session({ type: 'open' });
+    deps.openSession(concert.id).then(
+      (opened) => {
+        if (mine !== generation) return;
+        set({ opening: false });
+        session({ type: 'opened', playlistUrl: opened.playlistUrl });
+        void check(opened.playlistUrl, mine);
+      },
+      (error: unknown) => {
+        if (mine !== generation) return;
+        set({ opening: false });
+        session({ type: 'refused', message: deps.refusalText(error) });
+      },
+    );
+  };
+
+  const stop = (): void => {
+    if (snapshot.concert === null && engine === null && snapshot.phase.kind === 'idle') return;
+    detach();
+    if (audioElement) {
+      audioElement.pause();
+      audioElement.removeAttribute('src');
+    }
+    snapshot = { ...INITIAL, volume: snapshot.volume, muted: snapshot.muted };
+    syncTimers();
+    emit();
+  };
+
+  const active = (): boolean => snapshot.phase.kind === 'playing' || snapshot.phase.kind === 'waiting' || snapshot.phase.kind === 'connecting';
+
+  const store: PlayerStore = {
+    subscribe: (listener) => {
+      subscribers.add(listener);
+      return () => {
+        subscribers.delete(listener);
+      };
+    },
+    getSnapshot: () => snapshot,
+    play: (concert) => {
+      if (snapshot.concert?.id === concert.id && active()) {
+        // Fresher details (a renamed show) without a new session.
+        set({ concert });
+        store.resume();
+        return;
+      }
+      snapshot = { ...INITIAL, concert, volume: snapshot.volume, muted: snapshot.muted };
+      if (audioElement) {
+        audioElement.pause();
+      }
+      open(concert);
+    },
+    listen: () => {
+      if (snapshot.concert) open(snapshot.concert);
+    },
+    toggle: () => {
+      if (!audioElement || snapshot.phase.kind !== 'playing') return;
+      if (audioElement.paused) playQuietly(audioElement);
+      else audioElement.pause();
+    },
+    resume: () => {
+      if (audioElement && snapshot.phase.kind === 'playing') playQuietly(audioElement);
+    },
+    pause: () => {
+      audioElement?.pause();
+    },
+    seek: (time) => {
+      if (!audioElement || !Number.isFinite(time)) return;
+      audioElement.currentTime = time;
+      readMedia();
+    },
+    skip: (delta) => {
+      if (!audioElement) return;
+      const range = seekableRange(audioElement);
+      if (!range) return;
+      store.seek(Math.min(range.end, Math.max(range.start, audioElement.currentTime + delta)));
+    },
+    backToLive: () => {
+      if (!audioElement) return;
+      const range = seekableRange(audioElement);
+      const edge = engine?.liveEdge() ?? (range ? range.end - 1 : null);
+      if (edge !== null) audioElement.currentTime = edge;
+      playQuietly(audioElement);
+      readMedia();
+    },
+    setVolume: (volume) => {
+      const value = Math.min(1, Math.max(0, volume));
+      const element = audio();
+      element.volume = value;
+      // Raising the volume of a muted player unmutes it, as every player does.
+      const muted = snapshot.muted && value === 0;
+      element.muted = muted;
+      set({ volume: value, muted });
+    },
+    toggleMute: () => {
+      const element = audio();
+      element.muted = !snapshot.muted;
+      set({ muted: !snapshot.muted });
+    },
+    stop,
+    audio,
+  };
+  return store;
+}
