@@ -84,8 +84,20 @@ async fn the_hosted_page_formats_the_card_as_typed_and_links_back_to_the_cart() 
         .unwrap()
         .to_owned();
     let page = response.text().await.unwrap();
-    let order = url.split("/pay/").nth(1).unwrap().split('?').next().unwrap();
-    let token = url.split("token=").nth(1).unwrap().split('&').next().unwrap();
+    let order = url
+        .split("/pay/")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap();
+    let token = url
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
     // The form carries what its script posts; the script is the page's own, nonced.
     assert!(page.contains(&format!("data-order=\"{order}\"")), "{page}");
     assert!(page.contains(&format!("data-token=\"{token}\"")), "{page}");
