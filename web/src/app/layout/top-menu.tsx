@@ -93,11 +93,16 @@ export function TopMenu({ role, context = {} }: { role: Role; context?: MenuCont
   const [widths, setWidths] = useState<{ items: number[]; more: number } | null>(null);
   const signature = `${i18n.language}|${items.map((item) => item.key).join(',')}`;
   useLayoutEffect(() => {
-    const row = measure.current;
-    if (!row) return;
-    const children = [...row.children] as HTMLElement[];
-    const more = children.pop()?.offsetWidth ?? 0;
-    setWidths({ items: children.map((child) => child.offsetWidth), more });
+    const read = (): void => {
+      const row = measure.current;
+      if (!row) return;
+      const children = [...row.children] as HTMLElement[];
+      const more = children.pop()?.offsetWidth ?? 0;
+      setWidths({ items: children.map((child) => child.offsetWidth), more });
+    };
+    read();
+    // A web font arriving later changes the widths too.
+    if ('fonts' in document) void document.fonts.ready.then(read);
     // Re-measure when the entries or their language change.
   }, [signature]);
   // Until measured, everything is shown (the first layout pass, and jsdom).
