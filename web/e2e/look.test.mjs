@@ -3,12 +3,13 @@
 // up (side and top navigation); the hosted test checkout in Encore's look, its card fields
 // formatted as typed. Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, pageApi, payCart, screenshot, startPush, writeSine } from './harness.mjs';
 
 const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
@@ -186,6 +187,46 @@ describe('Encore contrast and fit', () => {
       });
     }
   }
+
+  test('the concert picture is framed at 16:9 before upload, previewed, and stored so', async () => {
+    const picture = join(tmpdir(), `encore-look-${process.pid}.png`);
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=1600x600', '-frames:v', '1', picture]);
+    const b = await browser({ width: 1280, height: 1000 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: DRAFT_TITLE }).getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = page.getByTestId('event-form');
+    // Required fields carry the asterisk.
+    for (const name of ['title', 'artistName', 'startsAt', 'price']) {
+      const id = await form.locator(`input[name="${name}"]`).getAttribute('id');
+      assert.equal(await form.locator(`label[for="${id}"][data-required]`).count(), 1, `${name} is marked required`);
+    }
+    assert.equal(await form.locator('label[for][data-required]').filter({ hasText: 'Description' }).count(), 0, 'an optional field is not');
+    await form.locator('input[type="file"]').setInputFiles(picture);
+    await form.getByTestId('image-cropper').waitFor();
+    await screenshot(page, 'look-dark-image-cropper');
+    await form.getByTestId('image-crop-apply').click();
+    const preview = form.getByTestId('image-preview').locator('img');
+    await preview.waitFor();
+    const shown = await preview.evaluate((img) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+    assert.ok(Math.abs(shown.width / shown.height - 16 / 9) < 0.01, `the preview is 16:9: ${JSON.stringify(shown)}`);
+    await screenshot(page, 'look-dark-image-preview');
+    await page.getByTestId('event-save').click();
+    await form.waitFor({ state: 'detached' });
+    const managed = await pageApi(page, 'GET', '/api/v1/events/manage');
+    const id = managed.json.payload.find((event) => event.title === DRAFT_TITLE).id;
+    const detail = await pageApi(page, 'GET', `/api/v1/events/${id}`);
+    const stored = await page.evaluate(async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      return { width: img.naturalWidth, height: img.naturalHeight };
+    }, detail.json.payload.image);
+    assert.ok(Math.abs(stored.width / stored.height - 16 / 9) < 0.01, `the stored picture is 16:9: ${JSON.stringify(stored)}`);
+    await finish(b, [STREAM_ANSWERS]);
+  });
 
   for (const scheme of ['dark', 'light']) {
     test(`the test checkout in ${scheme}: Encore's look at AA contrast, the card number and expiry formatted as typed, a way back to the cart`, async () => {

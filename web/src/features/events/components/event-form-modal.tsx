@@ -1,4 +1,4 @@
-import { Button, FileInput, Group, Image, Loader, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { AspectRatio, Button, FileInput, Group, Image, Loader, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCrop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
 import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../app/components/form-actions';
 import type { CropArea } from '../crop';
-import { canDecode, cropImageFile } from '../crop';
+import { IMAGE_ASPECT, canDecode, cropImageFile } from '../crop';
 
 // react-easy-crop loads with the first picture chosen, not with the app.
 const EventImageCropper = lazy(() => import('./event-image-cropper').then((module) => ({ default: module.EventImageCropper })));
@@ -134,7 +134,9 @@ function EventImageField({ image, onChange }: { image: File | null; onChange: (f
       ) : null}
       {!cropping && previewUrl ? (
         <Stack gap={6} data-testid="image-preview">
-          <Image src={previewUrl} alt={t('look:crop.preview')} h={180} fit="cover" radius="md" style={{ aspectRatio: '16 / 9', width: 'auto', maxWidth: '100%' }} />
+          <AspectRatio ratio={IMAGE_ASPECT} maw={360}>
+            <Image src={previewUrl} alt={t('look:crop.preview')} fit="cover" radius="md" />
+          </AspectRatio>
           <Group>
             <Button
               variant="default"
