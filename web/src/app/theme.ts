@@ -92,10 +92,21 @@ const ramp = (from: string, to: string): string[] => Array.from({ length: 11 }, 
 /** A filled surface: from the scheme's shade toward darker, the first whose YIQ-chosen text
  * reaches AA (the dark preset's #3472F0 gives white only 4.4:1). */
 function filled(tuple: MantineColorsTuple, from: number): { bg: string; hover: string; text: string } {
-  for (let shade = from; shade <= 9; shade += 1) {
+  const at = (shade: number, text: (bg: string) => string): { bg: string; hover: string; text: string } | null => {
     const bg = tuple[shade] ?? '#000000';
-    const text = readableTextColor(bg);
-    if (contrastRatio(text, bg) >= AA) return { bg, hover: tuple[Math.min(shade + 1, 9)] ?? bg, text };
+    const chosen = text(bg);
+    return contrastRatio(chosen, bg) >= AA ? { bg, hover: tuple[Math.min(shade + 1, 9)] ?? bg, text: chosen } : null;
+  };
+  for (let shade = from; shade <= 9; shade += 1) {
+    const found = at(shade, readableTextColor);
+    if (found) return found;
+  }
+  // Where YIQ's choice never reaches AA (green, lime, orange: white stays under 4.5:1 down
+  // to shade 9), the other text colour does, on the scheme's own shade.
+  const other = (bg: string): string => (readableTextColor(bg) === '#FFFFFF' ? '#000000' : '#FFFFFF');
+  for (let shade = from; shade <= 9; shade += 1) {
+    const found = at(shade, other);
+    if (found) return found;
   }
   return { bg: tuple[9], hover: tuple[8], text: readableTextColor(tuple[9]) };
 }
@@ -105,7 +116,6 @@ function colorVariables(theme: MantineTheme, scheme: Scheme): Record<string, str
   const surfaces = SURFACES[scheme];
   const variables: Record<string, string> = {};
   for (const [name, tuple] of Object.entries(theme.colors)) {
-    if (name === 'dark' || name === 'gray') continue;
     // Dark: the primary from its preset shade; other colours from 6, so a LIVE badge stays
     // red with white text rather than pink with black.
     const fill = filled(tuple, scheme === 'light' ? 7 : name === theme.primaryColor ? 4 : 6);
@@ -116,12 +126,12 @@ function colorVariables(theme: MantineTheme, scheme: Scheme): Record<string, str
       // Text in the colour (c="red", links), and on its light surface (shade 1, hover 2).
       variables[`--mantine-color-${name}-text`] = readableOn([tuple[7], tuple[8], ...ramp(tuple[9], '#000000')], surfaces);
       variables[`--mantine-color-${name}-light-color`] = readableOn(ramp(tuple[9], '#000000'), [tuple[1], tuple[2]]);
-      variables[`--encore-${name}-light-border`] = readableOn([tuple[5], tuple[6], tuple[7]], surfaces, NON_TEXT);
+      variables[`--encore-${name}-light-border`] = readableOn([tuple[5], tuple[6], tuple[7], tuple[8], ...ramp(tuple[9], '#000000')], surfaces, NON_TEXT);
     } else {
       const light = blend(tuple[9], 0.5, '#000000');
       variables[`--mantine-color-${name}-text`] = readableOn([tuple[4], tuple[3], tuple[2], tuple[1], tuple[0]], surfaces);
       variables[`--mantine-color-${name}-light-color`] = readableOn([tuple[0], ...ramp(tuple[0], '#ffffff')], [light]);
-      variables[`--encore-${name}-light-border`] = readableOn([tuple[6], tuple[5], tuple[4], tuple[3], tuple[2]], surfaces, NON_TEXT);
+      variables[`--encore-${name}-light-border`] = readableOn([tuple[6], tuple[5], tuple[4], tuple[3], tuple[2], ...ramp(tuple[1], '#ffffff')], surfaces, NON_TEXT);
     }
   }
   const primary = theme.primaryColor;
