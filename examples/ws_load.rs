@@ -17,8 +17,13 @@
 //!   publishes it on the account's channel; the time from the commit to each of the
 //!   account's sockets on B receiving it.
 //!
-//! The client side of each socket is kept cheap (a substring search per message, no JSON
-//! parse) because it shares the machine's two cores with the server it measures.
+//! The client side of each socket is kept cheap because it shares the machine's two cores
+//! with the server it measures: it reads only what it checks (the channel, the offset, the
+//! type and the send time, at fixed places of the message, no JSON parse), its counters are
+//! sharded by socket (no cache line shared by every delivery), and its read buffer is as
+//! small as the server's (the library zeroes it before each read). It still counts every
+//! delivery and checks that each socket sees the staff channel's offsets in order, each
+//! once; the baseline is measured by the same client.
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -186,12 +191,11 @@ struct Tally {
     ready: AtomicU64,
     failed: AtomicU64,
     open: AtomicU64,
-    activities: AtomicU64,
     notifications: AtomicU64,
-    /// Microseconds since the epoch of the latest message received.
-    last_us: AtomicU64,
-    /// Delivery latencies in µs, sharded by socket to keep the locks uncontended.
-    samples: Vec<Mutex<Vec<u32>>>,
+    /// Staff messages that did not follow the socket's previous one (offset not +1).
+    out_of_order: AtomicU64,
+    /// Per delivery figures, sharded by socket to keep locks and cache lines uncontended.
+    shards: Vec<Shard>,
     /// Why sockets ended (close code and reason, or the error), and how many.
     ends: Mutex<HashMap<String, u64>>,
     /// Notifications committed by `cross`, by id, and when.
@@ -204,10 +208,9 @@ impl Tally {
             ready: AtomicU64::new(0),
             failed: AtomicU64::new(0),
             open: AtomicU64::new(0),
-            activities: AtomicU64::new(0),
             notifications: AtomicU64::new(0),
-            last_us: AtomicU64::new(0),
-            samples: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
+            out_of_order: AtomicU64::new(0),
+            shards: (0..SHARDS).map(|_| Shard::default()).collect(),
             ends: Mutex::new(HashMap::new()),
             committed: Mutex::new(HashMap::new()),
         }
@@ -218,20 +221,56 @@ impl Tally {
     }
 
     fn sample(&self, socket: usize, us: u64) {
-        self.samples[socket % SHARDS]
+        self.shards[socket % SHARDS]
+            .samples
             .lock()
             .unwrap()
             .push(us.min(u64::from(u32::MAX)) as u32);
     }
 
+    /// An activity received by `socket` at `received` (µs since the epoch).
+    fn activity(&self, socket: usize, received: u64) {
+        let shard = &self.shards[socket % SHARDS];
+        shard.activities.fetch_add(1, Ordering::Relaxed);
+        shard.last_us.fetch_max(received, Ordering::Relaxed);
+    }
+
+    /// Activities received by every socket so far.
+    fn activities(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|shard| shard.activities.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// When the latest activity was received (µs since the epoch).
+    fn last_us(&self) -> u64 {
+        self.shards
+            .iter()
+            .map(|shard| shard.last_us.load(Ordering::Relaxed))
+            .max()
+            .unwrap_or(0)
+    }
+
     fn take_samples(&self) -> Vec<u32> {
         let mut all = Vec::new();
-        for shard in &self.samples {
-            all.append(&mut shard.lock().unwrap());
+        for shard in &self.shards {
+            all.append(&mut shard.samples.lock().unwrap());
         }
         all.sort_unstable();
         all
     }
+}
+
+/// One shard of the per-delivery figures, on cache lines of its own.
+#[derive(Default)]
+#[repr(align(128))]
+struct Shard {
+    activities: AtomicU64,
+    /// Microseconds since the epoch of the latest activity received.
+    last_us: AtomicU64,
+    /// Delivery latencies in µs.
+    samples: Mutex<Vec<u32>>,
 }
 
 fn now_us() -> u64 {
@@ -292,7 +331,7 @@ async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec
     )
     .parse()?;
     let config = WebSocketConfig::default()
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(0);
     let gate = Arc::new(Semaphore::new(CONNECTING));
     let started = Instant::now();
@@ -382,8 +421,10 @@ async fn open(
     anyhow::bail!("closed before subscribing")
 }
 
-/// Read one socket until it ends: answer pings, time every activity and notification.
+/// Read one socket until it ends: answer pings, time every activity and notification,
+/// and check that the staff channel's offsets arrive in order, none twice or skipped.
 async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
+    let mut last_offset = None;
     let why = loop {
         let text = match socket.next().await {
             Some(Ok(Message::Text(text))) => text,
@@ -396,21 +437,31 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
             None => break "connection ended".to_owned(),
         };
         let received = now_us();
-        if text.starts_with(r#"{"type":"ping""#) {
+        if let Some(staff) = text.strip_prefix(STAFF) {
+            // `<offset>,"epoch":"…","type":"activity","activity":{"kind":"…","at":"…"`
+            let digits = staff.bytes().take_while(u8::is_ascii_digit).count();
+            let offset: Option<u64> = staff[..digits].parse().ok();
+            if offset.is_none() || last_offset.is_some_and(|last| offset != Some(last + 1)) {
+                tally.out_of_order.fetch_add(1, Ordering::Relaxed);
+            }
+            last_offset = offset;
+            let rest = &staff[digits..];
+            let Some(kind) = field(rest, r#""type":""#) else {
+                continue;
+            };
+            if kind == "activity" {
+                tally.activity(index, received);
+                if let Some(sent) = field(rest, r#""at":""#).and_then(unix_us) {
+                    tally.sample(index, received.saturating_sub(sent));
+                }
+            }
+        } else if text.starts_with(r#"{"type":"ping""#) {
             if socket
                 .send(Message::text(r#"{"type":"pong"}"#))
                 .await
                 .is_err()
             {
                 break "could not answer a ping".to_owned();
-            }
-            continue;
-        }
-        if text.contains(r#""type":"activity""#) {
-            tally.activities.fetch_add(1, Ordering::Relaxed);
-            tally.last_us.fetch_max(received, Ordering::Relaxed);
-            if let Some(sent) = field(&text, r#""at":""#).and_then(unix_us) {
-                tally.sample(index, received.saturating_sub(sent));
             }
         } else if text.contains(r#""type":"notification""#) {
             tally.notifications.fetch_add(1, Ordering::Relaxed);
@@ -423,6 +474,10 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
     };
     tally.ended(why);
 }
+
+/// How every message of the staff channel begins (Encore's and the baseline's alike: a
+/// bus delivery's fields in their declared order), up to its offset.
+const STAFF: &str = r#"{"channel":"staff","offset":"#;
 
 /// The string value after `key` (which ends with the opening quote).
 fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
@@ -503,11 +558,11 @@ fn activity(n: usize) -> anyhow::Result<Event> {
 }
 
 /// Wait until `count` reaches `target`, or makes no progress for [`STALL`].
-async fn wait_for(count: &AtomicU64, target: u64) -> bool {
-    let mut seen = count.load(Ordering::Relaxed);
+async fn wait_for(count: impl Fn() -> u64, target: u64) -> bool {
+    let mut seen = count();
     let mut moved = Instant::now();
     loop {
-        let now = count.load(Ordering::Relaxed);
+        let now = count();
         if now >= target {
             return true;
         }
@@ -541,18 +596,18 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     // One broadcast at a time: how long each takes to reach every socket.
     let me = std::process::id();
     let (server_before, client_before) = (cpu_seconds(pid)?, cpu_seconds(me)?);
-    let delivered_before = tally.activities.load(Ordering::Relaxed);
+    let delivered_before = tally.activities();
     for n in 0..args.latency_broadcasts {
         let alive = tally.open.load(Ordering::Relaxed);
-        let target = tally.activities.load(Ordering::Relaxed) + alive;
+        let target = tally.activities() + alive;
         bus.publish(&Channel::Staff, activity(n)?).await?;
-        if !wait_for(&tally.activities, target).await {
+        if !wait_for(|| tally.activities(), target).await {
             println!("  broadcast {n} did not reach every socket");
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let latency = tally.take_samples();
-    let delivered = (tally.activities.load(Ordering::Relaxed) - delivered_before).max(1) as f64;
+    let delivered = (tally.activities() - delivered_before).max(1) as f64;
     let (server_us, client_us) = (
         (cpu_seconds(pid)? - server_before) * 1e6 / delivered,
         (cpu_seconds(me)? - client_before) * 1e6 / delivered,
@@ -569,15 +624,15 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     let mut rates = Vec::new();
     for round in 0..args.rounds {
         let alive = tally.open.load(Ordering::Relaxed);
-        let before = tally.activities.load(Ordering::Relaxed);
+        let before = tally.activities();
         let cpu_before = cpu_seconds(pid)?;
         let start = now_us();
         for n in 0..args.burst {
             bus.publish(&Channel::Staff, activity(n)?).await?;
         }
-        let complete = wait_for(&tally.activities, before + alive * args.burst as u64).await;
-        let delivered = tally.activities.load(Ordering::Relaxed) - before;
-        let seconds = tally.last_us.load(Ordering::Relaxed).saturating_sub(start) as f64 / 1e6;
+        let complete = wait_for(|| tally.activities(), before + alive * args.burst as u64).await;
+        let delivered = tally.activities() - before;
+        let seconds = tally.last_us().saturating_sub(start) as f64 / 1e6;
         let cpu = cpu_seconds(pid)? - cpu_before;
         let burst_latency = tally.take_samples();
         let rate = delivered as f64 / seconds;
@@ -600,15 +655,18 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     }
     let rss_after = rss_kib(pid)?;
     let open = tally.open.load(Ordering::Relaxed);
+    let out_of_order = tally.out_of_order.load(Ordering::Relaxed);
     println!(
-        "server memory after the broadcasts: {:.1} MiB; sockets still open: {open} of {ready}",
+        "server memory after the broadcasts: {:.1} MiB; sockets still open: {open} of {ready}; \
+         staff messages out of order (offset not the previous + 1): {out_of_order}",
         rss_after as f64 / 1024.0
     );
     print_ends(&tally);
     let rate = delivered_all as f64 / seconds_all;
     println!(
         "RESULT {} sockets={ready} open={open} kb_per_socket={:.2} p50_ms={:.1} p99_ms={:.1} \
-         max_ms={:.1} rate={rate:.0} cpu_us={:.2}",
+         max_ms={:.1} rate={rate:.0} cpu_us={:.2} one_server_us={server_us:.2} \
+         one_client_us={client_us:.2} out_of_order={out_of_order}",
         args.label,
         per_socket / 1000.0,
         latency
@@ -689,7 +747,7 @@ async fn cross(args: CrossArgs) -> anyhow::Result<()> {
         tokio::time::sleep(Duration::from_millis(args.interval_ms)).await;
     }
     let want = (args.notifications * target.per_account) as u64;
-    if !wait_for(&tally.notifications, want).await {
+    if !wait_for(|| tally.notifications.load(Ordering::Relaxed), want).await {
         println!(
             "INCOMPLETE: {} of {want} deliveries",
             tally.notifications.load(Ordering::Relaxed)

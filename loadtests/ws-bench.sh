@@ -8,11 +8,15 @@
 #   4. a notification committed on instance A reaching a socket on instance B through
 #      Redis (PostgreSQL shared), p50/p99.
 # Usage: loadtests/ws-bench.sh [sockets]   (make bench runs it; needs Redis and PostgreSQL,
-# `make services`). CARGO=/work/bin/cargo-locked to build under a lock.
+# `make services`). CARGO=/work/bin/cargo-locked to build under a lock. A short run:
+# ROUNDS=1 CROSS=0 WS_LOAD_ARGS="--latency-broadcasts 10 --rounds 1" loadtests/ws-bench.sh
+# (WS_LOAD_ARGS go to every `ws_load broadcast`; CROSS=0 skips figure 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WANT=${1:-20000}
 ROUNDS=${ROUNDS:-2}
+CROSS=${CROSS:-1}
+read -r -a LOAD_ARGS <<<"${WS_LOAD_ARGS:-}"
 CARGO=${CARGO:-cargo}
 REDIS=${WS_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
 PG=${WS_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
@@ -60,7 +64,7 @@ for round in $(seq 1 "$ROUNDS"); do
   NET=$((NET + 1))
   ./target/release/examples/ws_load broadcast --label baseline --pid "$SERVER" \
     --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
-    --redis-url "$REDIS" --redis-prefix "$PREFIX" | tee -a "$WORK/results"
+    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
   stop
   echo "== round $round: Encore (SQLite, Redis bus)"
   serve_encore "$SQLITE" $ENCORE_PORT
@@ -68,7 +72,7 @@ for round in $(seq 1 "$ROUNDS"); do
   ./target/release/examples/ws_load broadcast --label encore --pid "$SERVER" \
     --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
     --accounts "$WORK/accounts" --database-url "$SQLITE" \
-    --redis-url "$REDIS" --redis-prefix "$PREFIX" | tee -a "$WORK/results"
+    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
   stop
 done
 python3 - "$WORK/results" <<'PY'
@@ -82,8 +86,12 @@ for i, (b, e) in enumerate(zip(runs["baseline"], runs["encore"]), 1):
     print(f"round {i}: delivered messages/s Encore {e['rate']:.0f} ÷ baseline {b['rate']:.0f} = "
           f"{e['rate'] / b['rate']:.2f}; per idle socket {e['kb_per_socket']:.2f} KB "
           f"(baseline {b['kb_per_socket']:.2f}); broadcast p99 {e['p99_ms']:.1f} ms "
-          f"(baseline {b['p99_ms']:.1f})")
+          f"(baseline {b['p99_ms']:.1f}); CPU per delivery of one broadcast, server / client "
+          f"{e['one_server_us']:.1f} / {e['one_client_us']:.1f} µs (baseline "
+          f"{b['one_server_us']:.1f} / {b['one_client_us']:.1f}); out of order "
+          f"{e['out_of_order']:.0f} (baseline {b['out_of_order']:.0f})")
 PY
+[ "$CROSS" = 0 ] && exit 0
 
 echo "== a notification committed on instance A, received on instance B (PostgreSQL + Redis)"
 DB=encore_wsbench

@@ -89,6 +89,7 @@ pub fn router(state: AppState, metrics: Arc<Metrics>) -> Router {
         )
         .nest("/api", Router::new().fallback(api_not_found))
         .merge(crate::commerce::pages())
+        .merge(crate::events::pages())
         .merge(crate::stream::http::pages())
         .route(
             "/metrics",
@@ -302,6 +303,7 @@ pub async fn serve(
     crate::live::figures::spawn(state.figures.clone());
     tokio::spawn(state.live.clone().follow_changes(state.bus.clone()));
     crate::stream::journal::spawn(&state.bus, &state.hub);
+    crate::stream::ingest::spawn_orphan_watch(&state);
     crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));

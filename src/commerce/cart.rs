@@ -52,7 +52,12 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                     .unwrap_or(false);
                 out.push(CartEntry {
                     kind: ItemKind::Event,
-                    event: Some(Event::from_row(&event, owned, now)),
+                    event: Some(Event::from_row(
+                        &event,
+                        owned,
+                        now,
+                        app.hub.on_air(&event.id),
+                    )),
                     plan: None,
                     added_at,
                 });

@@ -1,10 +1,12 @@
 //! Concerts API: the public list and details, and management for staff and for the
 //! members of the concert's project (the manage-events page).
 
+pub mod calendar;
 pub mod extract;
 pub mod image;
 pub mod model;
 pub mod notices;
+pub mod page;
 pub mod rules;
 pub mod store;
 pub mod view;
@@ -43,12 +45,18 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(publish))
         .routes(routes!(cancel))
         .routes(routes!(sales))
+        .routes(routes!(calendar_file))
         .routes(routes!(stream_key))
         .routes(routes!(rotate_stream_key))
         .routes(
             routes!(image_file, upload_image)
                 .layer(DefaultBodyLimit::max(image::MAX_BYTES + 64 * 1024)),
         )
+}
+
+/// Pages outside the API: a concert's shareable page.
+pub fn pages() -> axum::Router<AppState> {
+    axum::Router::new().route("/concerts/{id}", axum::routing::get(page::concert_page))
 }
 
 pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
@@ -71,7 +79,7 @@ async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> 
     Ok(rows
         .iter()
         .zip(owned)
-        .map(|(row, owned)| Event::from_row(row, owned, now))
+        .map(|(row, owned)| Event::from_row(row, owned, now, app.hub.on_air(&row.id)))
         .collect())
 }
 
@@ -114,7 +122,7 @@ async fn mine(
     let now = now_ms();
     let items = rows
         .iter()
-        .map(|row| Event::from_row(row, true, now))
+        .map(|row| Event::from_row(row, true, now, app.hub.on_air(&row.id)))
         .collect();
     Ok(Api::ok(Page::new(items, total, paging)))
 }
@@ -139,10 +147,40 @@ async fn show(
             return Err(Error::not_found(Msg::ConcertNotFound));
         }
         // Nobody owns a draft; its image is on a signed URL for its managers.
-        return Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())));
+        return Ok(Api::ok(Event::for_manager(
+            &app.config,
+            &row,
+            now_ms(),
+            app.hub.on_air(&row.id),
+        )));
     }
     let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
     Ok(Api::ok(events.remove(0)))
+}
+
+/// A published concert as an iCalendar file (RFC 5545) for "Add to calendar", for
+/// everyone; a draft or unknown concert is 404.
+#[utoipa::path(get, path = "/events/{id}/calendar.ics", tag = "events",
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The concert as a calendar event.", content_type = "text/calendar", body = String),
+        (status = 404, description = "No such concert.", body = crate::openapi::Failure),
+    ))]
+async fn calendar_file(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response> {
+    let row = load(&app, &id).await?;
+    if row.status == EventStatus::Draft {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
+    let body = calendar::ics(&row, &app.config.public_url, now_ms());
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/calendar; charset=utf-8")
+        .header(
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"concert-{}.ics\"", row.id),
+        )
+        .header(header::CACHE_CONTROL, "no-cache")
+        .body(Body::from(body))
+        .map_err(Error::internal)
 }
 
 /// A concert on the manage-events list, with its sales so far.
@@ -185,7 +223,7 @@ async fn managed(
         .map(|row| {
             let (tickets_sold, revenue) = totals.get(&row.id).copied().unwrap_or((0, 0));
             ManagedSummary {
-                event: Event::for_manager(&app.config, row, now),
+                event: Event::for_manager(&app.config, row, now, app.hub.on_air(&row.id)),
                 tickets_sold,
                 revenue,
             }
@@ -471,6 +509,7 @@ async fn create(
         &app.config,
         &created,
         now_ms(),
+        false,
     )))
 }
 
@@ -517,7 +556,12 @@ async fn update(
 /// The concert as stored now, as its managers see it.
 async fn manager_view(app: &AppState, id: &str) -> Result<Api<Event>> {
     let row = load(app, id).await?;
-    Ok(Api::ok(Event::for_manager(&app.config, &row, now_ms())))
+    Ok(Api::ok(Event::for_manager(
+        &app.config,
+        &row,
+        now_ms(),
+        app.hub.on_air(id),
+    )))
 }
 
 /// Puts a draft on sale, for its managers, while its access window is still open.

@@ -97,7 +97,9 @@ pub fn sale_refusal(event: &EventRow, now: i64) -> Option<Msg> {
     }
 }
 
-/// Where a ticket holder stands with a concert.
+/// Where a ticket holder stands with a concert: the older, coarser word for
+/// [`Phase`] (doors read as upcoming, a draft as upcoming), kept for the clients that
+/// still read `access`. Derived from [`concert_state`], never computed on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessState {
@@ -108,21 +110,117 @@ pub enum AccessState {
     Cancelled,
 }
 
-pub fn access_state(event: &EventRow, now: i64) -> AccessState {
-    let status = event.status;
-    if status == EventStatus::Cancelled {
-        return AccessState::Cancelled;
+/// Where a concert stands now, for everyone who shows it (cards, lists, the player).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Not published: only its managers see it.
+    Draft,
+    /// Before the doors open: listening is refused.
+    Upcoming,
+    /// From 15 minutes before the start: ticket holders may open the player and wait.
+    Doors,
+    /// On air, or inside its scheduled time.
+    Live,
+    /// Ended: the recording plays back until 24 hours after the start.
+    Replay,
+    /// Past 24 hours after the start: nothing to listen to any more.
+    Expired,
+    Cancelled,
+}
+
+/// Why a concert is in its phase, where the phase alone does not say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseReason {
+    /// Live because an encoder is on air before the scheduled start.
+    OnAirEarly,
+    /// Live because an encoder is on air (or was, and may reconnect).
+    OnAir,
+    /// Live by its schedule, with no encoder on air yet.
+    AwaitingEncoder,
+    /// Ended by its artist (or when its encoder stayed away).
+    Ended,
+    /// Past its scheduled end without having been ended.
+    ScheduledEnd,
+    /// 24 hours after the start passed.
+    ReplayOver,
+    Cancelled,
+}
+
+/// A concert's phase with its times (unix ms), computed once on the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConcertState {
+    pub phase: Phase,
+    pub reason: Option<PhaseReason>,
+    pub doors_at: i64,
+    pub starts_at: i64,
+    /// The scheduled end: start + duration.
+    pub ends_at: i64,
+    pub replay_until: i64,
+    pub on_air: bool,
+    /// When the phase changes next by the clock alone (no encoder, no artist acting).
+    pub next_change_at: Option<i64>,
+}
+
+impl ConcertState {
+    /// The coarser [`AccessState`] of the same moment.
+    pub fn access(&self) -> AccessState {
+        match self.phase {
+            Phase::Draft | Phase::Upcoming | Phase::Doors => AccessState::Upcoming,
+            Phase::Live => AccessState::Live,
+            Phase::Replay => AccessState::Replay,
+            Phase::Expired => AccessState::Expired,
+            Phase::Cancelled => AccessState::Cancelled,
+        }
     }
-    if now >= event.access_until() {
-        return AccessState::Expired;
-    }
-    let scheduled_end = event.starts_at + event.duration_minutes * 60_000;
-    match status {
-        EventStatus::Live => AccessState::Live,
-        EventStatus::Ended => AccessState::Replay,
-        _ if now < event.starts_at => AccessState::Upcoming,
-        _ if now < scheduled_end => AccessState::Live,
-        _ => AccessState::Replay,
+}
+
+/// The one rule of a concert's phase at `now`; `on_air`: an encoder publishes it now
+/// (the hub's word). Being on air makes a show live even before its start time; the
+/// stored status says whether the artist started or ended it.
+pub fn concert_state(event: &EventRow, now: i64, on_air: bool) -> ConcertState {
+    let starts_at = event.starts_at;
+    let doors_at = starts_at - EARLY_ACCESS_MS;
+    let ends_at = starts_at + event.duration_minutes * 60_000;
+    let replay_until = event.access_until();
+    let (phase, reason, next_change_at) = match event.status {
+        EventStatus::Cancelled => (Phase::Cancelled, Some(PhaseReason::Cancelled), None),
+        EventStatus::Draft => (Phase::Draft, None, None),
+        _ if now >= replay_until => (Phase::Expired, Some(PhaseReason::ReplayOver), None),
+        EventStatus::Ended => (Phase::Replay, Some(PhaseReason::Ended), Some(replay_until)),
+        EventStatus::Live | EventStatus::Published
+            if on_air || event.status == EventStatus::Live =>
+        {
+            let reason = if now < starts_at && on_air {
+                PhaseReason::OnAirEarly
+            } else {
+                PhaseReason::OnAir
+            };
+            (Phase::Live, Some(reason), Some(replay_until))
+        }
+        _ if now < doors_at => (Phase::Upcoming, None, Some(doors_at)),
+        _ if now < starts_at => (Phase::Doors, None, Some(starts_at)),
+        _ if now < ends_at => (
+            Phase::Live,
+            Some(PhaseReason::AwaitingEncoder),
+            Some(ends_at),
+        ),
+        _ => (
+            Phase::Replay,
+            Some(PhaseReason::ScheduledEnd),
+            Some(replay_until),
+        ),
+    };
+    ConcertState {
+        phase,
+        reason,
+        doors_at,
+        starts_at,
+        ends_at,
+        replay_until,
+        on_air,
+        next_change_at,
     }
 }
 
@@ -215,17 +313,93 @@ mod tests {
         );
     }
 
+    fn phase(
+        event: &EventRow,
+        now: i64,
+        on_air: bool,
+    ) -> (Phase, Option<PhaseReason>, Option<i64>) {
+        let state = concert_state(event, now, on_air);
+        (state.phase, state.reason, state.next_change_at)
+    }
+
     #[test]
-    fn access_moves_from_upcoming_to_live_to_replay_to_expired() {
+    fn a_published_concert_moves_upcoming_doors_live_replay_expired_at_its_times() {
         let start = 100 * HOUR;
         let e = event(EventStatus::Published, start, None, 0);
-        assert_eq!(access_state(&e, start - 1), AccessState::Upcoming);
-        assert_eq!(access_state(&e, start + HOUR), AccessState::Live);
-        assert_eq!(access_state(&e, start + 2 * HOUR), AccessState::Replay);
-        assert_eq!(access_state(&e, start + 24 * HOUR), AccessState::Expired);
+        let doors = start - EARLY_ACCESS_MS;
+        let end = start + 90 * 60_000;
+        let until = start + 24 * HOUR;
         assert_eq!(
-            access_state(&event(EventStatus::Cancelled, start, None, 0), start),
-            AccessState::Cancelled
+            phase(&e, doors - 1, false),
+            (Phase::Upcoming, None, Some(doors))
         );
+        assert_eq!(phase(&e, doors, false), (Phase::Doors, None, Some(start)));
+        assert_eq!(
+            phase(&e, start - 1, false),
+            (Phase::Doors, None, Some(start))
+        );
+        assert_eq!(
+            phase(&e, start, false),
+            (Phase::Live, Some(PhaseReason::AwaitingEncoder), Some(end))
+        );
+        assert_eq!(
+            phase(&e, end, false),
+            (Phase::Replay, Some(PhaseReason::ScheduledEnd), Some(until))
+        );
+        assert_eq!(phase(&e, until - 1, false).0, Phase::Replay);
+        assert_eq!(
+            phase(&e, until, false),
+            (Phase::Expired, Some(PhaseReason::ReplayOver), None)
+        );
+    }
+
+    #[test]
+    fn a_show_on_air_before_its_start_is_live_and_an_ended_one_is_a_replay() {
+        let start = 100 * HOUR;
+        let until = start + 24 * HOUR;
+        let published = event(EventStatus::Published, start, None, 0);
+        assert_eq!(
+            phase(&published, start - HOUR, true),
+            (Phase::Live, Some(PhaseReason::OnAirEarly), Some(until))
+        );
+        let live = event(EventStatus::Live, start, None, 0);
+        assert_eq!(
+            phase(&live, start - HOUR, true).1,
+            Some(PhaseReason::OnAirEarly)
+        );
+        // Between two connections of its encoder it stays live.
+        assert_eq!(
+            phase(&live, start + 3 * HOUR, false),
+            (Phase::Live, Some(PhaseReason::OnAir), Some(until))
+        );
+        let ended = event(EventStatus::Ended, start, None, 0);
+        assert_eq!(
+            phase(&ended, start + 10 * 60_000, false),
+            (Phase::Replay, Some(PhaseReason::Ended), Some(until))
+        );
+        assert_eq!(phase(&live, until, true).0, Phase::Expired);
+    }
+
+    #[test]
+    fn cancelled_and_draft_concerts_never_change_by_the_clock() {
+        let start = 100 * HOUR;
+        let cancelled = concert_state(&event(EventStatus::Cancelled, start, None, 0), start, true);
+        assert_eq!(cancelled.phase, Phase::Cancelled);
+        assert_eq!(cancelled.access(), AccessState::Cancelled);
+        assert_eq!(cancelled.next_change_at, None);
+        let draft = concert_state(&event(EventStatus::Draft, start, None, 0), start, false);
+        assert_eq!((draft.phase, draft.next_change_at), (Phase::Draft, None));
+    }
+
+    #[test]
+    fn the_access_word_follows_the_phase() {
+        let start = 100 * HOUR;
+        let e = event(EventStatus::Published, start, None, 0);
+        let access = |now| concert_state(&e, now, false).access();
+        assert_eq!(access(start - HOUR), AccessState::Upcoming);
+        assert_eq!(access(start - 60_000), AccessState::Upcoming);
+        assert_eq!(access(start + HOUR), AccessState::Live);
+        assert_eq!(access(start + 2 * HOUR), AccessState::Replay);
+        assert_eq!(access(start + 24 * HOUR), AccessState::Expired);
     }
 }

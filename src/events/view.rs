@@ -5,7 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::image;
-use super::model::{AccessState, EventRow, EventStatus, access_state, sale_refusal};
+use super::model::{
+    AccessState, ConcertState, EventRow, EventStatus, Phase, PhaseReason, concert_state,
+    sale_refusal,
+};
 use crate::config::Config;
 use crate::db::iso8601;
 
@@ -40,6 +43,9 @@ pub struct Event {
     #[schema(required = true)]
     pub seats_left: Option<i64>,
     pub status: EventStatus,
+    /// Where the concert stands now: what every page shows of it.
+    pub state: StateView,
+    /// `state.phase` in fewer words (doors and draft read `upcoming`), for older clients.
     pub access: AccessState,
     /// The viewer holds a ticket or a pass covering it.
     pub owned: bool,
@@ -51,17 +57,24 @@ pub struct Event {
 impl Event {
     /// The concert as anyone may see it: a draft's image is left out (see
     /// [`Event::for_manager`]).
-    pub fn from_row(row: &EventRow, owned: bool, now: i64) -> Self {
-        Self::with_image(row, owned, now, image::public_url(row))
+    pub fn from_row(row: &EventRow, owned: bool, now: i64, on_air: bool) -> Self {
+        Self::with_image(row, owned, now, on_air, image::public_url(row))
     }
 
     /// The concert for one who may see it even as a draft (its project's members, staff):
     /// a draft's image comes on a short-lived signed URL.
-    pub fn for_manager(config: &Config, row: &EventRow, now: i64) -> Self {
-        Self::with_image(row, false, now, image::signed_url(config, row, now))
+    pub fn for_manager(config: &Config, row: &EventRow, now: i64, on_air: bool) -> Self {
+        Self::with_image(row, false, now, on_air, image::signed_url(config, row, now))
     }
 
-    fn with_image(row: &EventRow, owned: bool, now: i64, image: Option<String>) -> Self {
+    fn with_image(
+        row: &EventRow,
+        owned: bool,
+        now: i64,
+        on_air: bool,
+        image: Option<String>,
+    ) -> Self {
+        let state = concert_state(row, now, on_air);
         Self {
             id: row.id.clone(),
             project_id: row.project_id.clone(),
@@ -78,9 +91,52 @@ impl Event {
             capacity: row.capacity,
             seats_left: row.seats_left(),
             status: row.status,
-            access: access_state(row, now),
+            access: state.access(),
+            state: StateView::from(state),
             owned,
             not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
+        }
+    }
+}
+
+/// A concert's state as the API shows it (see [`concert_state`]): clients show the phase
+/// and re-render (or refetch) at `nextChangeAt`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StateView {
+    pub phase: Phase,
+    /// Why it is in this phase, where the phase alone does not say it.
+    #[schema(required = true)]
+    pub reason: Option<PhaseReason>,
+    /// When ticket holders may open the player: 15 minutes before the start.
+    #[schema(format = DateTime)]
+    pub doors_at: String,
+    #[schema(format = DateTime)]
+    pub starts_at: String,
+    /// The scheduled end (start + duration); a show on air may run longer.
+    #[schema(format = DateTime)]
+    pub ends_at: String,
+    /// When the replay (and every ticket's access) ends: 24 hours after the start.
+    #[schema(format = DateTime)]
+    pub replay_until: String,
+    /// An encoder is publishing the show now.
+    pub on_air: bool,
+    /// When the phase changes next by the clock alone; `null` when it never will.
+    #[schema(required = true, format = DateTime)]
+    pub next_change_at: Option<String>,
+}
+
+impl From<ConcertState> for StateView {
+    fn from(state: ConcertState) -> Self {
+        Self {
+            phase: state.phase,
+            reason: state.reason,
+            doors_at: iso8601(state.doors_at),
+            starts_at: iso8601(state.starts_at),
+            ends_at: iso8601(state.ends_at),
+            replay_until: iso8601(state.replay_until),
+            on_air: state.on_air,
+            next_change_at: state.next_change_at.map(iso8601),
         }
     }
 }

@@ -164,6 +164,17 @@ async fn ingest(
             ingest::Outcome::Stopped | ingest::Outcome::Idle => {
                 plain(StatusCode::OK, "Stream ended.\n")
             }
+            // The encoder reconnects (through the load balancer) to another instance.
+            ingest::Outcome::Reconnect => {
+                let mut response = plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "This server lets the show go: reconnect.\n",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, header::HeaderValue::from_static("0"));
+                response
+            }
         },
         Err(refusal) => refused(refusal),
     }
@@ -284,6 +295,9 @@ async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket
                         ingest::Outcome::Failed(message) => refuse(422, &message),
                         ingest::Outcome::Idle => {
                             refuse(408, "No audio arrived for a while; the stream was stopped.")
+                        }
+                        ingest::Outcome::Reconnect => {
+                            refuse(503, "This server lets the show go: go live again.")
                         }
                         ingest::Outcome::Stopped => return,
                     }

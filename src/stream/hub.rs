@@ -46,6 +46,8 @@ struct State {
     cache: Option<Rendered>,
     /// A publisher is connected to another instance (its journal says so).
     publisher_elsewhere: bool,
+    /// When this instance last applied an entry another instance wrote.
+    heard_elsewhere_at: Option<Instant>,
     /// The last entry of the show's journal applied or skipped here.
     journal_at: Option<EntryId>,
     /// The show's markers on this instance (`None` until first loaded), and the load
@@ -146,10 +148,13 @@ impl Show {
         state.publisher = Some(id);
         state.connected_at = Some(Instant::now());
         state.bytes_in = 0;
-        state.publisher_elsewhere = false;
-        // Coming back within the grace period: same show, a discontinuity, no gap.
-        if state.disconnected_at.take().is_some()
+        // Coming back within the grace period (here, or after the instance it published
+        // to went away without a word): same show, a discontinuity, no gap.
+        let returning = state.disconnected_at.take().is_some();
+        let was_elsewhere = std::mem::take(&mut state.publisher_elsewhere);
+        if (returning || was_elsewhere)
             && let Some(segmenter) = state.segmenter.as_mut()
+            && segmenter.frames() > 0
         {
             let (now_ms, at) = (crate::db::now_ms(), segmenter.frames());
             match segmenter.mark_discontinuity(now_ms) {
@@ -179,11 +184,23 @@ impl Show {
     }
 
     pub fn release(&self, publisher: u64) {
+        self.let_go(publisher, true);
+    }
+
+    /// The publisher stops here because another instance took the show's lease: that
+    /// instance writes the journal now, so nothing is written to it from here.
+    pub fn release_unannounced(&self, publisher: u64) {
+        self.let_go(publisher, false);
+    }
+
+    fn let_go(&self, publisher: u64, announce: bool) {
         let mut state = self.lock();
         if state.publisher == Some(publisher) {
             state.publisher = None;
             state.disconnected_at = Some(Instant::now());
-            self.journal(Entry::Released);
+            if announce {
+                self.journal(Entry::Released);
+            }
         }
     }
 
@@ -258,14 +275,39 @@ impl Show {
         Ok(())
     }
 
-    /// Whether the publisher has been away past the grace period.
+    /// Whether the publisher has been away past the grace period (not connected here,
+    /// nor, as far as the journal says, anywhere else).
     pub fn abandoned(&self) -> bool {
         let state = self.lock();
         state.publisher.is_none()
+            && !state.publisher_elsewhere
             && state
                 .disconnected_at
                 .is_some_and(|t| t.elapsed() >= RECONNECT_GRACE)
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+    }
+
+    /// Whether another instance's publisher is believed connected but nothing came from
+    /// it for `quiet`: the instance may be gone (its lease says).
+    pub fn silent_elsewhere(&self, quiet: Duration) -> bool {
+        let state = self.lock();
+        state.publisher_elsewhere
+            && state.publisher.is_none()
+            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+            && state
+                .heard_elsewhere_at
+                .is_none_or(|t| t.elapsed() >= quiet)
+    }
+
+    /// The instance publishing the show went away without releasing it (its lease
+    /// expired): its publisher counts as disconnected from now, so the grace period
+    /// starts and the show ends unless an encoder comes back.
+    pub fn lost_elsewhere(&self) {
+        let mut state = self.lock();
+        if state.publisher_elsewhere && state.publisher.is_none() {
+            state.publisher_elsewhere = false;
+            state.disconnected_at = Some(Instant::now());
+        }
     }
 
     /// Hand an entry to the journal, when there is one. Called under the show's lock, so
@@ -302,6 +344,7 @@ impl Show {
                 return Ok(());
             }
             state.journal_at = Some(id);
+            state.heard_elsewhere_at = Some(Instant::now());
             if state.publisher.is_some() {
                 let Entry::Ended { now_ms } = entry else {
                     // A publisher here writes the journal: another writer means the
@@ -336,7 +379,10 @@ impl Show {
     fn apply_elsewhere(&self, state: &mut State, entry: Entry) -> std::io::Result<bool> {
         let mut bumped = false;
         match entry {
-            Entry::Claimed => state.publisher_elsewhere = true,
+            Entry::Claimed => {
+                state.publisher_elsewhere = true;
+                state.disconnected_at = None;
+            }
             Entry::Released => {
                 state.publisher_elsewhere = false;
                 state.disconnected_at = Some(Instant::now());
@@ -686,6 +732,15 @@ impl Hub {
                 })
             })
             .clone()
+    }
+
+    /// Whether an encoder publishes the show now, here or on another instance (as far as
+    /// this instance knows it); a show this instance never heard of is not on air here.
+    pub fn on_air(&self, event_id: &str) -> bool {
+        self.existing(event_id).is_some_and(|show| {
+            let state = show.lock();
+            state.publisher.is_some() || state.publisher_elsewhere
+        })
     }
 
     pub fn existing(&self, event_id: &str) -> Option<Arc<Show>> {

@@ -120,6 +120,9 @@ pub enum Outcome {
     Ended,
     /// The audio could not be decoded, or the recording could not be written.
     Failed(String),
+    /// The encoder is to reconnect, through the load balancer, to another instance: this
+    /// one is stopping (SIGTERM), or another instance took the show's lease.
+    Reconnect,
 }
 
 /// The password of an HTTP Basic `Authorization` value (Icecast's `source:<key>`).
@@ -202,6 +205,10 @@ pub async fn admit(
     if !matches!(event.status, EventStatus::Published | EventStatus::Live) {
         return Err(Error::conflict(Msg::IngestNotOpen));
     }
+    // A stopping instance takes no new publisher: the encoder retries elsewhere.
+    if app.lifecycle.is_draining() {
+        return Err(Error::Busy);
+    }
     let unsupported = |msg: Msg| Error::UnsupportedMediaType(msg.into());
     let format = Format::from_content_type(content_type.unwrap_or_default())
         .ok_or_else(|| unsupported(Msg::IngestUnsupportedFormat))?;
@@ -267,6 +274,14 @@ async fn next_output(transcoder: &mut Option<Transcoder>) -> Option<Output> {
     }
 }
 
+/// Resolves when another instance took the show's lease (never without one).
+async fn lease_lost(lease: &Option<Lease>) {
+    match lease {
+        Some(lease) => lease.lost().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Feed the publisher's bytes until it stops, goes idle, fails or loses the show.
 pub async fn pump<S, B, E>(app: &AppState, publisher: Publisher, mut bytes: S) -> Outcome
 where
@@ -311,8 +326,19 @@ where
     };
     let idle = app.config.ingest_idle_timeout;
     let mut heard = false;
+    let mut lost = false;
     let outcome = loop {
         tokio::select! {
+            // Stopping: the encoder is let go at once, the lease handed over below (after
+            // the journal's last entry), and the encoder reconnects to another instance.
+            () = app.lifecycle.draining() => {
+                tracing::info!(event = %show.event_id, "draining: handing the show over");
+                break Outcome::Reconnect;
+            }
+            () = lease_lost(&lease) => {
+                lost = true;
+                break Outcome::Reconnect;
+            }
             input = tokio::time::timeout(idle, bytes.next()) => match input {
                 Ok(Some(Ok(chunk))) => {
                     let chunk = chunk.as_ref();
@@ -360,7 +386,11 @@ where
         });
         let _ = drained.await;
     }
-    show.release(id);
+    if lost {
+        show.release_unannounced(id);
+    } else {
+        show.release(id);
+    }
     if let Some(lease) = lease {
         lease.release().await;
     }
@@ -370,15 +400,68 @@ where
     {
         tracing::warn!(event = %show.event_id, error = %err, "telling that a show dropped failed");
     }
-    // If nobody comes back within the grace period, the show ends.
+    end_unless_back(app, show);
+    outcome
+}
+
+/// If no publisher comes back within the grace period, on any instance, the show ends.
+fn end_unless_back(app: &AppState, show: Arc<Show>) {
     let app = app.clone();
     tokio::spawn(async move {
         tokio::time::sleep(RECONNECT_GRACE + Duration::from_millis(100)).await;
+        if !show.abandoned() {
+            return;
+        }
+        // Ending writes to the show's journal, which only the lease's holder does: an
+        // encoder that came back through another instance holds it, and then the show
+        // goes on. Several instances may try; each applies what the journal holds first.
+        let lease = match Lease::acquire(&app.bus, &app.hub, &show.event_id).await {
+            Ok(Acquired::Held(lease)) => lease,
+            Ok(Acquired::Elsewhere) => return,
+            Err(err) => {
+                tracing::warn!(event = %show.event_id, error = %err, "the show's lease is out of reach; not ending it now");
+                return;
+            }
+        };
+        if lease.is_some()
+            && let Err(err) = journal::catch_up(&app.bus, &show).await
+        {
+            tracing::warn!(event = %show.event_id, error = %err, "catching up before ending the show failed");
+        }
         if show.abandoned() {
             finish(&app, &show).await;
         }
+        if let Some(lease) = lease {
+            lease.release().await;
+        }
     });
-    outcome
+}
+
+/// With several instances: every [`journal::LEASE_RENEW`], find the shows whose
+/// publisher was on an instance that went away without a word (killed, its machine lost):
+/// its journal silent and its lease expired. The publisher counts as gone from then; an
+/// encoder may come back to any instance within the grace period, else the show ends.
+pub fn spawn_orphan_watch(app: &AppState) {
+    if app.bus.shared_key("").is_none() {
+        return;
+    }
+    let app = app.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(journal::LEASE_RENEW);
+        loop {
+            tick.tick().await;
+            for show in app.hub.all() {
+                if !show.silent_elsewhere(journal::LEASE_TTL) {
+                    continue;
+                }
+                if journal::lease_held(&app.bus, &show.event_id).await == Some(false) {
+                    tracing::warn!(event = %show.event_id, "the instance publishing this show is gone; waiting for its encoder");
+                    show.lost_elsewhere();
+                    end_unless_back(&app, show);
+                }
+            }
+        }
+    });
 }
 
 /// End a show: ENDLIST in the playlist, the concert `ended`.

@@ -22,6 +22,7 @@ use std::time::Duration;
 use redis::streams::{StreamId, StreamRangeReply, StreamReadReply};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use super::adts::AacConfig;
 use super::hub::{Hub, Show};
@@ -35,7 +36,7 @@ const JOURNAL_TTL: Duration = Duration::from_secs(48 * 3600);
 /// How long the show's lease lasts without renewal (an instance that dies lets it go
 /// after this), and how often its holder renews it.
 pub const LEASE_TTL: Duration = Duration::from_secs(10);
-const LEASE_RENEW: Duration = Duration::from_secs(3);
+pub const LEASE_RENEW: Duration = Duration::from_secs(3);
 /// How long a reader's `XREAD` waits for entries before it looks for new shows.
 const READ_BLOCK: Duration = Duration::from_secs(1);
 
@@ -94,52 +95,70 @@ pub fn spawn(bus: &Bus, hub: &Arc<Hub>) {
 }
 
 /// The writer: appends entries in the order they were made, retrying while Redis is away.
+/// A show is announced (listed in `<prefix>journals`, its journal given a time to live)
+/// with its first entry, and again after any failure: a Redis that restarted without its
+/// data must list the show again, or no reader would find its journal.
 async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut announced = HashSet::new();
     while let Some(job) = jobs.recv().await {
-        let mut released = None;
-        let commands = match job {
-            Job::Append { event_id, entry } => {
-                let Some(key) = journal_key(&bus, &event_id) else {
-                    return;
-                };
-                let mut commands = Vec::new();
-                if announced.insert(event_id.clone()) {
-                    let shows = shows_key(&bus).expect("with Redis");
-                    commands.push(redis::cmd("SADD").arg(shows).arg(&event_id).to_owned());
-                    commands.push(
-                        redis::cmd("EXPIRE")
-                            .arg(&key)
-                            .arg(JOURNAL_TTL.as_secs())
-                            .to_owned(),
-                    );
-                }
-                commands.push(append(&key, bus.instance(), &entry));
-                if matches!(entry, Entry::Ended { .. }) {
-                    announced.remove(&event_id);
-                }
-                commands
-            }
-            Job::Release(lease, done) => {
-                released = done;
-                vec![lease.release_command()]
-            }
-        };
-        for command in commands {
-            let mut backoff = Duration::from_millis(50);
-            loop {
-                match bus.shared_command::<redis::Value>(&command).await {
-                    Some(Ok(_)) | None => break,
-                    Some(Err(err)) => {
-                        tracing::warn!(error = %err, "show journal: writing failed; retrying");
-                        tokio::time::sleep(backoff).await;
-                        backoff = (backoff * 2).min(Duration::from_secs(1));
+        let mut backoff = Duration::from_millis(50);
+        loop {
+            let mut commands = Vec::new();
+            let mut announcing = None;
+            match &job {
+                Job::Append { event_id, entry } => {
+                    let Some(key) = journal_key(&bus, event_id) else {
+                        return;
+                    };
+                    commands.push(append(&key, bus.instance(), entry));
+                    if !announced.contains(event_id) {
+                        let shows = shows_key(&bus).expect("with Redis");
+                        commands.push(redis::cmd("SADD").arg(shows).arg(event_id).to_owned());
+                        // After the XADD: EXPIRE does nothing to a key not there yet.
+                        commands.push(
+                            redis::cmd("EXPIRE")
+                                .arg(&key)
+                                .arg(JOURNAL_TTL.as_secs())
+                                .to_owned(),
+                        );
+                        announcing = Some(event_id.clone());
                     }
+                }
+                Job::Release(lease, _) => commands.push(lease.release_command()),
+            }
+            let mut failed = None;
+            for command in &commands {
+                if let Some(Err(err)) = bus.shared_command::<redis::Value>(command).await {
+                    failed = Some(err);
+                    break;
+                }
+            }
+            match failed {
+                None => {
+                    if let Some(event_id) = announcing {
+                        announced.insert(event_id);
+                    }
+                    break;
+                }
+                Some(err) => {
+                    tracing::warn!(error = %err, "show journal: writing failed; retrying");
+                    announced.clear();
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(1));
                 }
             }
         }
-        if let Some(done) = released {
-            let _ = done.send(());
+        match job {
+            Job::Append {
+                event_id,
+                entry: Entry::Ended { .. },
+            } => {
+                announced.remove(&event_id);
+            }
+            Job::Release(_, Some(done)) => {
+                let _ = done.send(());
+            }
+            _ => {}
         }
     }
 }
@@ -410,13 +429,6 @@ pub struct LeaseKey {
     token: String,
 }
 
-const RENEW: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-";
-
 const RELEASE: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -441,6 +453,7 @@ pub struct Lease {
     key: LeaseKey,
     renewing: tokio::task::JoinHandle<()>,
     writer: Option<Writer>,
+    lost: CancellationToken,
 }
 
 /// The answer to [`Lease::acquire`].
@@ -472,22 +485,45 @@ impl Lease {
             return Ok(Acquired::Elsewhere);
         }
         let key = LeaseKey { key, token };
-        let renewing = tokio::spawn(renew(bus.clone(), key.clone()));
+        let lost = CancellationToken::new();
+        let renewing = tokio::spawn(renew(bus.clone(), key.clone(), lost.clone()));
         Ok(Acquired::Held(Some(Self {
             key,
             renewing,
             writer: hub.journal_writer(),
+            lost,
         })))
+    }
+
+    /// Resolves when another instance holds the show's lease: this one must stop
+    /// publishing at once (two writers would fork the show).
+    pub fn lost(&self) -> tokio_util::sync::WaitForCancellationFuture<'_> {
+        self.lost.cancelled()
     }
 }
 
-async fn renew(bus: Bus, lease: LeaseKey) {
+/// KEYS: the lease. ARGV: this holder's token, time to live in ms. Renews the lease if
+/// this holder has it, takes it again if it is gone (Redis restarted without its data,
+/// or an outage outlived it), and answers 0 only when someone else holds it.
+const RENEW_OR_RETAKE: &str = r"
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
+return 0
+";
+
+async fn renew(bus: Bus, lease: LeaseKey, lost: CancellationToken) {
     let mut tick = tokio::time::interval(LEASE_RENEW);
     tick.tick().await;
     loop {
         tick.tick().await;
         let command = redis::cmd("EVAL")
-            .arg(RENEW)
+            .arg(RENEW_OR_RETAKE)
             .arg(1)
             .arg(&lease.key)
             .arg(&lease.token)
@@ -495,11 +531,33 @@ async fn renew(bus: Bus, lease: LeaseKey) {
             .to_owned();
         match bus.shared_command::<i64>(&command).await {
             Some(Ok(1)) => {}
-            Some(Ok(_)) => {
-                tracing::error!(lease = %lease.key, "a show's lease was lost while publishing");
+            Some(Ok(2)) => {
+                tracing::warn!(lease = %lease.key, "a show's lease had gone (Redis lost it); taken again");
             }
+            Some(Ok(_)) => {
+                tracing::error!(lease = %lease.key, "a show's lease is held elsewhere; this instance stops publishing");
+                lost.cancel();
+                return;
+            }
+            // Redis away: keep publishing (entries wait in the writer); the lease is
+            // renewed or taken again once it answers.
             Some(Err(err)) => tracing::warn!(error = %err, "renewing a show's lease failed"),
             None => return,
+        }
+    }
+}
+
+/// Whether someone holds the show's lease (`None`: no Redis, or it did not answer).
+pub async fn lease_held(bus: &Bus, event_id: &str) -> Option<bool> {
+    let key = bus.shared_key(&format!("lease:show:{event_id}"))?;
+    match bus
+        .shared_command::<i64>(redis::cmd("EXISTS").arg(key))
+        .await?
+    {
+        Ok(n) => Some(n > 0),
+        Err(err) => {
+            tracing::warn!(error = %err, "reading a show's lease failed");
+            None
         }
     }
 }

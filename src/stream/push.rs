@@ -1,9 +1,13 @@
 //! `encore push`: send an AAC (ADTS) or MP3 file to a concert's ingest in real time, paced by frame
-//! durations, exactly as a live encoder would (HTTP `PUT` with `source:<key>`).
+//! durations, exactly as a live encoder would (HTTP `PUT` with `source:<key>`). Like a live
+//! encoder it reconnects when the connection is lost or the server lets the show go (an
+//! instance stopping, or gone behind the load balancer), for up to the server's grace
+//! period, and goes on from the audio due then.
 
 use std::time::Duration;
 
 use anyhow::Context;
+use reqwest::StatusCode;
 
 use super::adts::{AdtsParser, SAMPLES_PER_FRAME, adts_frame};
 use super::mp3::Mp3Parser;
@@ -72,47 +76,115 @@ pub async fn run(args: PushArgs) -> anyhow::Result<()> {
         args.event
     );
 
-    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(8);
-    let repeat = args.repeat;
-    let pacer = tokio::spawn(async move {
-        let start = tokio::time::Instant::now();
-        let mut sent: u32 = 0;
-        let mut round = 0;
-        while repeat == 0 || round < repeat {
-            for packet in &packets {
-                tokio::time::sleep_until(start + frame_time * sent).await;
-                if tx.send(Ok(packet.clone())).await.is_err() {
-                    return;
-                }
-                sent += 1;
-            }
-            round += 1;
+    let packets = std::sync::Arc::new(packets);
+    let total = (args.repeat != 0).then(|| packets.len() as u64 * u64::from(args.repeat));
+    let url = format!("{}/live/{}", args.server.trim_end_matches('/'), args.event);
+    let client = reqwest::Client::new();
+    let started = tokio::time::Instant::now();
+    let mut down_since = None::<tokio::time::Instant>;
+    let mut backoff = RETRY_FIRST;
+    loop {
+        // Live: the audio goes on from the frame due now, whatever a lost connection
+        // missed (a live source cannot send the past again).
+        let due = (started.elapsed().as_secs_f64() / frame_time.as_secs_f64()) as u64;
+        if total.is_some_and(|total| due >= total) {
+            anyhow::bail!("the connection was lost and the file's time is over");
         }
-    });
-    let body = reqwest::Body::wrap_stream(futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|item| (item, rx))
-    }));
-    let response = reqwest::Client::new()
-        .put(format!(
-            "{}/live/{}",
-            args.server.trim_end_matches('/'),
-            args.event
-        ))
-        .basic_auth("source", Some(&args.key))
-        .header("content-type", content_type)
-        .header("ice-name", "encore push")
-        .body(body)
-        .send()
-        .await
-        .context("connecting to the server")?;
-    pacer.abort();
-    let status = response.status();
-    let text = response.text().await.unwrap_or_default();
-    anyhow::ensure!(
-        status.is_success(),
-        "the server refused the stream: {status} {}",
-        text.trim()
-    );
-    println!("done: {}", text.trim());
-    Ok(())
+        let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(8);
+        let pacer = tokio::spawn(pace(
+            packets.clone(),
+            frame_time,
+            started,
+            due,
+            total,
+            tx,
+            sent.clone(),
+        ));
+        let body =
+            reqwest::Body::wrap_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+                rx.recv().await.map(|item| (item, rx))
+            }));
+        let answer = client
+            .put(&url)
+            .basic_auth("source", Some(&args.key))
+            .header("content-type", content_type)
+            .header("ice-name", "encore push")
+            .body(body)
+            .send()
+            .await;
+        pacer.abort();
+        // A connection that took a second of audio was up: the outage starts again from
+        // zero next time.
+        let rate = f64::from(rate) / f64::from(super::adts::SAMPLES_PER_FRAME);
+        if sent.load(std::sync::atomic::Ordering::Relaxed) as f64 > rate.max(8.0) {
+            down_since = None;
+            backoff = RETRY_FIRST;
+        }
+        let why = match answer {
+            Ok(response) => {
+                let status = response.status();
+                let text = response.text().await.unwrap_or_default();
+                if status.is_success() {
+                    println!("done: {}", text.trim());
+                    return Ok(());
+                }
+                // Another instance's lease not yet expired (409), an instance stopping
+                // (503) or gone behind the load balancer (502, 504): try again.
+                let retry = matches!(
+                    status,
+                    StatusCode::CONFLICT
+                        | StatusCode::BAD_GATEWAY
+                        | StatusCode::SERVICE_UNAVAILABLE
+                        | StatusCode::GATEWAY_TIMEOUT
+                );
+                anyhow::ensure!(
+                    retry,
+                    "the server refused the stream: {status} {}",
+                    text.trim()
+                );
+                format!("{status} {}", text.trim())
+            }
+            Err(err) => format!("connection lost: {err}"),
+        };
+        let since = *down_since.get_or_insert_with(tokio::time::Instant::now);
+        anyhow::ensure!(
+            since.elapsed() < RECONNECT_FOR,
+            "gave up reconnecting after {} s: {why}",
+            RECONNECT_FOR.as_secs()
+        );
+        eprintln!("{why}; reconnecting in {} ms", backoff.as_millis());
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(RETRY_MAX);
+    }
+}
+
+/// How long `encore push` keeps reconnecting: the server's grace period, after which
+/// the show has ended anyway.
+const RECONNECT_FOR: Duration = super::hub::RECONNECT_GRACE;
+const RETRY_FIRST: Duration = Duration::from_millis(200);
+const RETRY_MAX: Duration = Duration::from_secs(2);
+
+/// Send frame `from` onwards, each at its time from `started`, until `total` (or
+/// forever); counts what it sent.
+async fn pace(
+    packets: std::sync::Arc<Vec<Vec<u8>>>,
+    frame_time: Duration,
+    started: tokio::time::Instant,
+    from: u64,
+    total: Option<u64>,
+    tx: tokio::sync::mpsc::Sender<Result<Vec<u8>, std::io::Error>>,
+    sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    let mut index = from;
+    while total.is_none_or(|total| index < total) {
+        let at = frame_time.mul_f64(index as f64);
+        tokio::time::sleep_until(started + at).await;
+        let packet = packets[(index % packets.len() as u64) as usize].clone();
+        if tx.send(Ok(packet)).await.is_err() {
+            return;
+        }
+        sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        index += 1;
+    }
 }

@@ -1,15 +1,15 @@
-//! Listening sessions: who may open one (a ticket, or a pass covering the concert,
-//! inside [start − 15 min, start + 24 h]), and keeping each ticket's one live session
-//! across restarts. Serving never reads the database: the sessions live in
-//! `StreamAccess`'s memory, loaded from `listening_sessions` at start (`StreamAccess::restore`)
-//! and written here when one opens.
+//! Listening sessions: who may open one (a ticket, or a pass covering the concert, from
+//! its doors — start − 15 min, or going on air if earlier — to start + 24 h), and keeping
+//! each ticket's one live session across restarts. Serving never reads the database: the
+//! sessions live in `StreamAccess`'s memory, loaded from `listening_sessions` at start
+//! (`StreamAccess::restore`) and written here when one opens.
 
 use super::access::pass_key;
 use super::store;
 use crate::commerce::store as commerce;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::{EARLY_ACCESS_MS, EventRow, EventStatus};
+use crate::events::model::{EventRow, Phase, concert_state};
 use crate::i18n::Msg;
 use crate::state::AppState;
 
@@ -41,18 +41,17 @@ pub struct Started {
     pub expires_at: i64,
 }
 
-/// Whether the window is open for `event` at `now`; the refusal says why not.
-pub fn check_window(event: &EventRow, now: i64) -> Result<()> {
-    if event.status == EventStatus::Cancelled {
-        return Err(Error::forbidden(Msg::ConcertCancelled));
+/// Whether the window is open for `event` at `now` (`on_air`: an encoder publishes it),
+/// by the concert's one state: from the doors (or from going on air, if earlier) until 24
+/// hours after the start. The refusal says why not.
+pub fn check_window(event: &EventRow, now: i64, on_air: bool) -> Result<()> {
+    match concert_state(event, now, on_air).phase {
+        Phase::Cancelled => Err(Error::forbidden(Msg::ConcertCancelled)),
+        // A draft is refused as not open yet, as before it was published.
+        Phase::Draft | Phase::Upcoming => Err(Error::forbidden(Msg::ListeningNotOpen)),
+        Phase::Expired => Err(Error::forbidden(Msg::ListeningClosed)),
+        Phase::Doors | Phase::Live | Phase::Replay => Ok(()),
     }
-    if now < event.starts_at - EARLY_ACCESS_MS {
-        return Err(Error::forbidden(Msg::ListeningNotOpen));
-    }
-    if now >= event.access_until() {
-        return Err(Error::forbidden(Msg::ListeningClosed));
-    }
-    Ok(())
 }
 
 /// The account's ticket for the concert, else a live pass valid at its start.
@@ -70,7 +69,7 @@ pub async fn holder(db: &Db, account_id: &str, event: &EventRow) -> Result<Optio
 /// Start listening: check the window and the ticket, record the new session (ending the
 /// holder's previous one, on every device, within one request) and answer its playlist.
 pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result<Started> {
-    check_window(event, now_ms())?;
+    check_window(event, now_ms(), app.hub.on_air(&event.id))?;
     let holder = holder(&app.db, account_id, event)
         .await?
         .ok_or_else(|| Error::forbidden(Msg::NeedTicket))?;

@@ -69,6 +69,8 @@ pub struct Options {
     pub housekeeping_seconds: u64,
     /// `ENCORE_METRICS_TOKEN` (unset: `/metrics` is off).
     pub metrics_token: Option<&'static str>,
+    /// `ENCORE_WEB_DIR` (unset: the default, `web/dist`, which may not be built).
+    pub web_dir: Option<&'static str>,
 }
 
 /// The metrics token test servers have unless told otherwise.
@@ -95,6 +97,7 @@ impl Default for Options {
             redis_url: None,
             metrics_token: Some(METRICS_TOKEN),
             housekeeping_seconds: 30,
+            web_dir: None,
         }
     }
 }
@@ -111,6 +114,13 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         .try_init();
     let data = tempfile::tempdir().expect("temp dir");
     let database_url = test_database_url(data.path()).await;
+    start(data, database_url, options).await
+}
+
+/// A server on a database that exists already (`database_url`), with its own data
+/// directory: e.g. to make a test's rows where other processes serve.
+pub async fn spawn_app_on(database_url: String, options: Options) -> TestApp {
+    let data = tempfile::tempdir().expect("temp dir");
     start(data, database_url, options).await
 }
 
@@ -224,6 +234,9 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     ]);
     if let Some(token) = options.metrics_token {
         args.extend(["--metrics-token".to_owned(), token.to_owned()]);
+    }
+    if let Some(dir) = options.web_dir {
+        args.extend(["--web-dir".to_owned(), dir.to_owned()]);
     }
     if let Some(per_hour) = options.sms_per_hour {
         args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);
@@ -1080,4 +1093,18 @@ pub async fn mfa_code(app: &TestApp, p: &Pending, code: &str) -> (StatusCode, Va
                 "client_id": WEB, "state": "m-1", "code_verifier": p.verifier }),
     )
     .await
+}
+
+/// An iCalendar UTC DATE-TIME (`20250601T190000Z`) of a unix time in ms.
+pub fn ical_utc(ms: i64) -> String {
+    let t = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)).expect("time");
+    format!(
+        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
 }

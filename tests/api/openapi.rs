@@ -16,6 +16,10 @@ const NOT_OPERATIONS: &[(&str, &str)] = &[
         "the test checkout's hosted page (commerce)",
     ),
     (
+        "/concerts/{id}",
+        "a concert's shareable web page with its preview tags (events)",
+    ),
+    (
         "/live/{event_id}/ws",
         "the browser go-live WebSocket: its messages are described in prose on PUT \
          /live/{event_id} (stream)",

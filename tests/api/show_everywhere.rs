@@ -267,3 +267,66 @@ async fn listening_rules_hold_on_every_instance_within_a_second() {
     assert!(status.is_success());
     answers_within_a_second(&b, &on(&b, &second), StatusCode::FORBIDDEN).await;
 }
+
+#[tokio::test]
+async fn an_instance_whose_show_lease_another_took_stops_publishing() {
+    let (a, _b) = two_instances().await;
+    let event = concert(&a, None, 500, 60_000).await;
+    let key = stream_key(&a, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let file = adts_file(media.path(), 20);
+    let pushing = {
+        let (url, event, key) = (a.url.clone(), event.clone(), key.clone());
+        tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
+            file,
+            event,
+            key,
+            server: url,
+            repeat: 1,
+        }))
+    };
+    let show = a.state.hub.show(&event);
+    for _ in 0..100 {
+        if show.status().publisher_connected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(show.status().publisher_connected);
+    // Another holder has the show's lease now (as after a partition that outlived it).
+    let lease = a
+        .state
+        .bus
+        .shared_key(&format!("lease:show:{event}"))
+        .unwrap();
+    let taken: Option<Result<redis::Value, _>> = a
+        .state
+        .bus
+        .shared_command(
+            redis::cmd("SET")
+                .arg(&lease)
+                .arg("elsewhere:token")
+                .arg("PX")
+                .arg(60_000),
+        )
+        .await;
+    assert!(matches!(taken, Some(Ok(_))));
+    // At its next renewal this instance cuts its publisher (two writers would fork the
+    // show), and the encoder's reconnection is refused while the other holds it.
+    let taken_at = std::time::Instant::now();
+    while show.status().publisher_connected {
+        assert!(
+            taken_at.elapsed() < encore::stream::journal::LEASE_RENEW + Duration::from_secs(1),
+            "still publishing"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let recorded = show.status().recorded_seconds;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        show.status().recorded_seconds,
+        recorded,
+        "nothing more recorded here"
+    );
+    pushing.abort();
+}

@@ -72,7 +72,7 @@ describe('Encore dashboard', () => {
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
     await page.getByTestId('signup-submit').click();
-    await page.waitForURL(/\/auth\/login$/);
+    await page.waitForURL(/\/auth\/login(\?email=[^&]*)?$/);
     // The e-mail is lower-cased before sending: type it in another case.
     await signIn(page, suite.server.url, 'NINA.NEW@example.com', PASSWORD);
     await page.waitForURL(/\/dashboard$/);

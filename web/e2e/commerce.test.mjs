@@ -116,7 +116,7 @@ describe('Encore concerts and checkout', () => {
 
     await page.goto(`${suite.server.url}/my-events`);
     const ticket = page.getByTestId('ticket-card').filter({ hasText: TITLE });
-    await ticket.getByTestId('access-badge').filter({ hasText: 'Upcoming' }).waitFor();
+    await ticket.getByTestId('state-badge').filter({ hasText: 'Upcoming' }).waitFor();
     assert.match(await ticket.getByTestId('countdown').innerText(), /^Starts in 2d \u2066?\d\d:\d\d:\d\d\u2069?$/);
     await screenshot(page, 'dark-my-events');
 
@@ -309,19 +309,21 @@ describe('Encore concerts and checkout', () => {
     await finish(fan);
   });
 
-  test('the public home page lists the concert without sign-in and leads to sign-in, then to its details', async () => {
+  test('the public home page lists the concert without sign-in and leads to its page, sign-in, then back to it', async () => {
     const b = await browser({ width: 1280, height: 900 });
     const { page } = b;
     await page.goto(`${suite.server.url}/home`);
     await page.getByTestId('home-upcoming').getByText(TITLE).waitFor();
     await screenshot(page, 'dark-home-public');
     await page.getByTestId('home-event').filter({ hasText: TITLE }).click();
+    await page.waitForURL(/\/concerts\//);
+    await page.getByTestId('concert-sign-in').click();
     await page.waitForURL(/\/auth\/login\?redirect=/);
     await page.locator('input[name="email"]').fill(ACCOUNTS.fan.email);
     await page.locator('input[name="password"]').fill(ACCOUNTS.fan.password);
     await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/events\?event=/);
-    await page.getByTestId('event-details').getByTestId('event-owned').waitFor();
+    await page.waitForURL(/\/concerts\//);
+    await page.getByTestId('concert-page').getByTestId('event-owned').waitFor();
     await finish(b);
   });
 

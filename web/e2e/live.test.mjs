@@ -268,7 +268,9 @@ describe('Encore live audio', () => {
     await signInAs(holder.page, ACCOUNTS.fan);
     await holder.page.goto(`${suite.server.url}/my-events`);
     const card = ticket(holder.page, title);
-    await card.getByTestId('countdown').waitFor();
+    await card.getByTestId('starts-at').waitFor();
+    // Inside the doors: the phase, no countdown beside a player.
+    await card.getByTestId('state-badge').and(holder.page.locator('[data-phase="doors"]')).waitFor();
     await holder.page.getByTestId('live-indicator').and(holder.page.locator('[data-phase="live"]')).waitFor();
     await holder.page.evaluate(() => {
       window.encoreSamePage = true;

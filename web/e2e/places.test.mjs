@@ -122,7 +122,7 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
     await page.getByTestId('signup-submit').click();
-    await page.waitForURL(/\/auth\/login$/);
+    await page.waitForURL(/\/auth\/login(\?email=[^&]*)?$/);
     // The sa invites another admin: the invitation carries a link this admin may not see.
     const sa = await apiSession(suite.server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
     const invited = await sa('POST', '/api/v1/accounts', { login: 'peer-admin@example.com', person: { firstName: 'Pia', lastName: 'Peer' }, roles: ['admin'] });
@@ -163,7 +163,7 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
     await page.getByTestId('signup-submit').click();
-    await page.waitForURL(/\/auth\/login$/);
+    await page.waitForURL(/\/auth\/login(\?email=[^&]*)?$/);
     await signInAs(page, { email: fan, password: PASSWORD });
     await page.getByTestId('verify-email-banner').waitFor();
 

@@ -120,7 +120,7 @@ async fn list(
         if event.status == EventStatus::Draft {
             return Err(Error::not_found(Msg::ConcertNotFound));
         }
-        sessions::check_window(&event, now_ms())?;
+        sessions::check_window(&event, now_ms(), app.hub.on_air(&event.id))?;
         if sessions::holder(&app.db, &user.account.id, &event)
             .await?
             .is_none()

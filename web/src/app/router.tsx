@@ -64,6 +64,8 @@ export const routes: RouteObject[] = [
   },
   // Home is public (the spec gives it no roles): the landing page with the concerts on sale.
   { path: '/home', lazy: page(() => import('../features/home/components/home-page'), 'HomePage'), errorElement: <RouteError /> },
+  // A concert's shareable page is public too; the server adds its preview tags.
+  { path: '/concerts/:id', lazy: page(() => import('../features/concert/components/concert-page'), 'ConcertPage'), errorElement: <RouteError /> },
   { path: '/404', lazy: page(() => import('../features/errors/components/not-found-page'), 'NotFoundPage') },
   { path: '/403', lazy: page(() => import('../features/errors/components/forbidden-page'), 'ForbiddenPage') },
   {

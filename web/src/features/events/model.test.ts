@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { accessState, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, maskStreamKey, localInputToIso, toMinorUnits } from './model';
+import { calendarUrl, canListenNow, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -22,36 +22,51 @@ function event(id: string, overrides: Partial<EncoreEvent> = {}): EncoreEvent {
     seatsLeft: null,
     status: 'published',
     access: 'upcoming',
+    state: {
+      phase: 'upcoming',
+      reason: null,
+      doorsAt: new Date(START - 15 * 60_000).toISOString(),
+      startsAt: new Date(START).toISOString(),
+      endsAt: new Date(START + 90 * 60_000).toISOString(),
+      replayUntil: new Date(START + 24 * HOUR).toISOString(),
+      onAir: false,
+      nextChangeAt: new Date(START - 15 * 60_000).toISOString(),
+    },
     owned: false,
     notOnSale: null,
     ...overrides,
   };
 }
 
-describe('access state', () => {
+describe('concert state', () => {
   const e = event('e');
-  it('is upcoming before the start', () => {
-    expect(accessState(e, START - 1)).toBe('upcoming');
+  const at = (phase: EncoreEvent['state']['phase']): EncoreEvent => ({ ...e, owned: true, state: { ...e.state, phase } });
+  it('lets a ticket holder listen from the doors until the replay ends, never before the doors', () => {
+    expect(canListenNow(at('upcoming'))).toBe(false);
+    expect(canListenNow(at('doors'))).toBe(true);
+    expect(canListenNow(at('live'))).toBe(true);
+    expect(canListenNow(at('replay'))).toBe(true);
+    expect(canListenNow(at('expired'))).toBe(false);
+    expect(canListenNow(at('cancelled'))).toBe(false);
+    expect(canListenNow({ ...at('live'), owned: false })).toBe(false);
   });
-  it('is live from the start for the expected duration', () => {
-    expect(accessState(e, START)).toBe('live');
-    expect(accessState(e, START + 89 * 60_000)).toBe('live');
+  it('refreshes at the soonest next change, and not at all when nothing changes by the clock', () => {
+    const now = START - HOUR;
+    const later = { nextChangeAt: new Date(START).toISOString() };
+    const sooner = { nextChangeAt: new Date(START - 15 * 60_000).toISOString() };
+    expect(nextRefreshDelay([later, sooner, { nextChangeAt: null }], now)).toBe(45 * 60_000);
+    expect(nextRefreshDelay([{ nextChangeAt: null }], now)).toBeNull();
+    expect(nextRefreshDelay([], now)).toBeNull();
   });
-  it('is live while the server says so, even past the expected end', () => {
-    expect(accessState({ ...e, status: 'live' }, START + 3 * HOUR)).toBe('live');
+  it('waits at least a second for a change already due, and at most what a timer can hold', () => {
+    expect(nextRefreshDelay([{ nextChangeAt: new Date(START).toISOString() }], START + 5000)).toBe(1000);
+    expect(nextRefreshDelay([{ nextChangeAt: new Date(START + 60 * 86_400_000).toISOString() }], START)).toBe(2 ** 31 - 1);
   });
-  it('is live before the start once the server says so (the artist started early), as the server rules', () => {
-    expect(accessState({ ...e, status: 'live' }, START - 10 * 60_000)).toBe('live');
-  });
-  it('offers the replay until start + 24 h, then expires', () => {
-    expect(accessState(e, START + 2 * HOUR)).toBe('replay');
-    expect(accessState({ ...e, status: 'ended' }, START + 30 * 60_000)).toBe('replay');
-    expect(accessState(e, START + 24 * HOUR - 1)).toBe('replay');
-    expect(accessState(e, START + 24 * HOUR)).toBe('expired');
-  });
-  it('uses start + 24 h when accessUntil is missing; cancelled wins', () => {
-    expect(accessState({ ...e, accessUntil: null }, START + 25 * HOUR)).toBe('expired');
-    expect(accessState({ ...e, status: 'cancelled' }, START - HOUR)).toBe('cancelled');
+  it('shows the doors time in the language digits and links the calendar and the public page', () => {
+    expect(clockTime('2026-12-01T19:45:00Z', 'fa-IR')).toMatch(/[۰-۹]/);
+    expect(clockTime('2026-12-01T19:45:00Z', 'en-GB')).toMatch(/^\d\d:\d\d$/);
+    expect(calendarUrl('a b')).toBe('/api/v1/events/a%20b/calendar.ics');
+    expect(concertPath('e1')).toBe('/concerts/e1');
   });
 });
 

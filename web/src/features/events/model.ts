@@ -20,27 +20,57 @@ export const EVENTS_PAGE_SIZE = 12;
 /** Concerts per page on my-events. */
 export const MY_EVENTS_PAGE_SIZE = 12;
 
-/** Ticket access lasts 24 hours from the concert's start (spec 9). */
-export const ACCESS_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Where a concert stands, computed by the server (one truth for every page): its phase,
+ * why, its times and when it changes next. */
+export type ConcertState = Schema<'StateView'>;
+export type Phase = Schema<'Phase'>;
 
-/**
- * Access state of a ticket at `now`: upcoming before the start, live from the start until
- * its expected end (or while the server says it is live), replay until accessUntil, then expired.
- */
-export function accessState(
-  event: Pick<EncoreEvent, 'startsAt' | 'durationMinutes' | 'status'> & { accessUntil?: string | null },
-  now: number,
-): AccessState {
-  if (event.status === 'cancelled') return 'cancelled';
-  const start = Date.parse(event.startsAt);
-  const until = event.accessUntil ? Date.parse(event.accessUntil) : start + ACCESS_WINDOW_MS;
-  if (now >= until) return 'expired';
-  // The server's word first, as its access rules do: a show that started early is live.
-  if (event.status === 'live') return 'live';
-  if (event.status === 'ended') return 'replay';
-  if (now < start) return 'upcoming';
-  const end = start + (event.durationMinutes ?? 120) * 60_000;
-  return now < end ? 'live' : 'replay';
+/** The phases in which a ticket holder may open the player: from the doors (15 minutes
+ * before the start, or earlier when the show is already on air) until the replay ends. */
+export const LISTENABLE_PHASES: readonly Phase[] = ['doors', 'live', 'replay'];
+
+/** Phases a fan still cares about (the dashboard's next concerts). */
+export const ACTIVE_PHASES: readonly Phase[] = ['upcoming', 'doors', 'live', 'replay'];
+
+/** The fan holds a ticket (or pass) and the concert is open for listening now. */
+export function canListenNow(event: Pick<EncoreEvent, 'owned' | 'state'>): boolean {
+  return event.owned && LISTENABLE_PHASES.includes(event.state.phase);
+}
+
+/** Never refetch sooner than this after a change was due (the server's clock may be a little
+ * behind the viewer's: it then answers the same phase once more). */
+export const MIN_REFRESH_MS = 1000;
+
+/** Longest wait a browser timer takes (about 24.8 days); later changes are waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Milliseconds until the soonest phase change of `states` after `now`, for one timer that
+ * refetches them then; `null` when none of them changes by the clock. */
+export function nextRefreshDelay(states: readonly Pick<ConcertState, 'nextChangeAt'>[], now: number): number | null {
+  let soonest: number | null = null;
+  for (const state of states) {
+    if (!state.nextChangeAt) continue;
+    const at = Date.parse(state.nextChangeAt);
+    if (Number.isNaN(at)) continue;
+    if (soonest === null || at < soonest) soonest = at;
+  }
+  if (soonest === null) return null;
+  return Math.min(MAX_TIMER_MS, Math.max(MIN_REFRESH_MS, soonest - now));
+}
+
+/** A clock time (19:45) in the viewer's zone and the language's digits. */
+export function clockTime(iso: string, locale: string): string {
+  return new Date(iso).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The server's calendar file for a concert (RFC 5545, "Add to calendar"). */
+export function calendarUrl(id: string): string {
+  return `/api/v1/events/${encodeURIComponent(id)}/calendar.ics`;
+}
+
+/** The shareable public page of a concert. */
+export function concertPath(id: string): string {
+  return `/concerts/${encodeURIComponent(id)}`;
 }
 
 export interface Countdown {

@@ -9,8 +9,10 @@ import { safeRedirect } from '../../../app/guard';
 import { MutationForm } from '../../../app/components/mutation-form';
 import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
+import { eventKeys } from '../../events/queries';
 import { translated, validateEmail } from '../validation';
 import { AuthHeading } from './auth-heading';
+import { authLink } from '../../concert/return-path';
 import { MfaStep } from './mfa-step';
 import { QrSignIn } from './qr-sign-in';
 
@@ -19,16 +21,19 @@ export function useFinishSignIn(): () => void {
   const [params] = useSearchParams();
   return () => {
     queryClient.removeQueries({ queryKey: authKeys.me });
+    // Concerts read while signed out say nothing of the reader's tickets: read them again.
+    queryClient.removeQueries({ queryKey: eventKeys.all });
     void navigate(safeRedirect(params.get('redirect')), { replace: true });
   };
 }
 
 export function LoginPage(): ReactNode {
   const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
   const [step, setStep] = useState<'credentials' | 'mfa'>('credentials');
   const finish = useFinishSignIn();
   const form = useForm({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: params.get('email') ?? '', password: '' },
     validate: {
       email: translated(t, validateEmail),
       password: (value) => (value ? null : t('validation.passwordRequired')),
@@ -76,7 +81,7 @@ export function LoginPage(): ReactNode {
       <QrSignIn onSignedIn={finish} onSecondFactor={toSecondFactor} />
       <Text size="sm" ta="center">
         {t('login.noAccount')}{' '}
-        <Anchor component={Link} to="/auth/signup">
+        <Anchor component={Link} to={authLink('/auth/signup', params.get('redirect'), form.values.email)} data-testid="login-sign-up">
           {t('login.signUp')}
         </Anchor>
       </Text>

@@ -14,14 +14,19 @@ interface SignUpFormProps {
   withName: boolean;
   submitLabel: string;
   mutation: UseMutationResult<unknown, Error, SignUpValues>;
+  /** The e-mail typed on the sign-in page, carried over. */
+  initialEmail?: string;
+  /** Told the e-mail as it is typed (carried to the sign-in page). */
+  onEmailChange?: (email: string) => void;
 }
 
 /** The one sign-up form: fields, validation and submit; a 409 reads "User already exists".
  * The page owns the route, the texts and what happens after submit (its mutation). */
-export function SignUpForm({ withName, submitLabel, mutation }: SignUpFormProps): ReactNode {
+export function SignUpForm({ withName, submitLabel, mutation, initialEmail = '', onEmailChange }: SignUpFormProps): ReactNode {
   const { t } = useTranslation('auth');
   const form = useForm<SignUpValues>({
-    initialValues: { fullname: '', email: '', password: '', passwordCheck: '' },
+    initialValues: { fullname: '', email: initialEmail, password: '', passwordCheck: '' },
+    onValuesChange: (values) => onEmailChange?.(values.email),
     validate: {
       fullname: (value) => (!withName || value.trim() ? null : t('validation.nameRequired')),
       email: translated(t, validateEmail),

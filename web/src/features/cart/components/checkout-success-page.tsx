@@ -9,6 +9,7 @@ import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { ORDER_STATUS_COLOR } from '../../payments/model';
 import { eventKeys } from '../../events/queries';
+import { ListenNowIfOpen } from '../../events/components/concert-state';
 import { orderQueryOptions } from '../../payments/queries';
 import { formatPrice } from '../model';
 import { cartKeys } from '../queries';
@@ -84,7 +85,15 @@ export function CheckoutSuccessPage(): ReactNode {
                 </Table.Tr>
               </Table.Tbody>
             </Table>
-            <Group justify="flex-end">{myEvents}</Group>
+            <Group justify="flex-end">
+              {order.data.status === 'fulfilled'
+                ? order.data.items
+                    .filter((item) => item.itemKind === 'event')
+                    .slice(0, 1)
+                    .map((item) => <ListenNowIfOpen key={item.itemId} id={item.itemId} />)
+                : null}
+              {myEvents}
+            </Group>
           </Stack>
         </Card>
       )}

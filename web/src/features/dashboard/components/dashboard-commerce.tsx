@@ -7,8 +7,9 @@ import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { TicketCard, useNow } from '../../events/components/my-events-page';
-import { accessState } from '../../events/model';
+import { ACTIVE_PHASES } from '../../events/model';
 import { managedEventsQueryOptions, myEventsQueryOptions } from '../../events/queries';
+import { useStateRefresh } from '../../events/use-state-refresh';
 
 const ConcertSalesChart = lazy(() => import('./concert-sales-chart'));
 
@@ -17,7 +18,8 @@ export function NextConcerts(): ReactNode {
   const { t } = useTranslation('dashboard');
   const mine = useQuery(myEventsQueryOptions());
   const now = useNow();
-  const next = (mine.data?.items ?? []).filter((event) => accessState(event, now) !== 'expired' && accessState(event, now) !== 'cancelled').slice(0, 3);
+  useStateRefresh((mine.data?.items ?? []).map((event) => event.state));
+  const next = (mine.data?.items ?? []).filter((event) => ACTIVE_PHASES.includes(event.state.phase)).slice(0, 3);
   return (
     <Stack gap="sm" data-testid="next-concerts">
       <Group justify="space-between">

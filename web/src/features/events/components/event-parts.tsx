@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
-import type { AccessState, EncoreEvent } from '../model';
+import type { EncoreEvent, Phase } from '../model';
 import { useAddEventToCart } from '../mutations';
 
 export function useLocale(): string {
@@ -33,19 +33,29 @@ export function EventImage({ event, height = 180, full = false }: { event: Pick<
   return <Image src={src} alt={event.title} h={height} fit="cover" />;
 }
 
-const ACCESS_COLOR: Record<AccessState, string> = {
+const PHASE_COLOR: Record<Phase, string> = {
+  draft: 'gray',
   upcoming: 'blue',
+  doors: 'teal',
   live: 'red',
   replay: 'grape',
   expired: 'gray',
   cancelled: 'gray',
 };
 
-export function AccessBadge({ state }: { state: AccessState }): ReactNode {
-  const { t } = useTranslation('events');
+/** The concert's phase as the server computed it (one badge for every page). */
+export function StateBadge({ state }: { state: EncoreEvent['state'] }): ReactNode {
+  const { t } = useTranslation('concert');
   return (
-    <Badge color={ACCESS_COLOR[state]} variant={state === 'live' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="access-badge">
-      {t(`access.${state}`)}
+    <Badge
+      color={PHASE_COLOR[state.phase]}
+      variant={state.phase === 'live' ? 'filled' : 'light'}
+      style={{ flexShrink: 0 }}
+      data-testid="state-badge"
+      data-phase={state.phase}
+      title={state.reason === 'on_air_early' ? t('onAirEarly') : undefined}
+    >
+      {t(`phase.${state.phase}`)}
     </Badge>
   );
 }
@@ -134,7 +144,7 @@ export function EventCard({ event, onOpen, action }: { event: EncoreEvent; onOpe
       </Card.Section>
       <Stack gap={6} mt="sm" h="100%" justify="space-between">
         <Stack gap={4}>
-          <EventSummary event={event} badge={event.access === 'live' ? <AccessBadge state="live" /> : null} />
+          <EventSummary event={event} badge={event.state.phase === 'upcoming' ? null : <StateBadge state={event.state} />} />
           <Group justify="space-between">
             <Text fw={700} data-testid="event-price">
               {formatPrice(event.price, event.currency, locale)}

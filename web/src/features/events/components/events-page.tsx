@@ -1,21 +1,22 @@
-import { Drawer, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Drawer, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { formatPrice } from '../../cart/model';
 import { LivePlayer } from '../../player/components/live-player';
-import { canListen } from '../../player/model';
 import { PassOffers } from '../../payments/components/pass-offers';
-import { EVENTS_PAGE_SIZE } from '../model';
+import { EVENTS_PAGE_SIZE, canListenNow, concertPath } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
-import { AccessBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
+import { StateBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
 import { Pager } from '../../../app/components/pager';
+import { DoorsLobby } from './concert-state';
+import { useStateRefresh } from '../use-state-refresh';
 
 
 function EventDetails({ id }: { id: string }): ReactNode {
@@ -29,7 +30,7 @@ function EventDetails({ id }: { id: string }): ReactNode {
       <EventImage event={event} height={260} full />
       <Group justify="space-between">
         <Title order={3}>{event.title}</Title>
-        <AccessBadge state={event.access} />
+        <StateBadge state={event.state} />
       </Group>
       <Text fw={600}>{event.artistName}</Text>
       <Text c="dimmed">{formatWhen(event.startsAt, locale)}</Text>
@@ -42,7 +43,11 @@ function EventDetails({ id }: { id: string }): ReactNode {
         </Text>
         <SeatsText event={event} />
       </Group>
-      {canListen(event) ? <LivePlayer event={event} /> : null}
+      {canListenNow(event) ? <LivePlayer event={event} /> : null}
+      {event.state.phase === 'upcoming' ? <DoorsLobby event={event} /> : null}
+      <Anchor component={Link} to={concertPath(event.id)} size="sm" data-testid="event-page-link">
+        {t('concert:page.open')}
+      </Anchor>
       <EventBuyButton event={event} fullWidth />
     </Stack>
   );
@@ -63,6 +68,7 @@ export function EventsPage(): ReactNode {
     else next.delete('event');
     setParams(next);
   };
+  useStateRefresh((list.data?.items ?? []).map((event) => event.state));
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
 
   return (

@@ -7,11 +7,12 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import type { EncoreEvent } from '../model';
-import { MY_EVENTS_PAGE_SIZE, accessState, countdown, countdownText, isolateLtr } from '../model';
+import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
-import { canListen } from '../../player/model';
 import { LivePlayer } from '../../player/components/live-player';
-import { AccessBadge, EventImage, EventSummary, formatWhen, useLocale } from './event-parts';
+import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './event-parts';
+import { DoorsLobby } from './concert-state';
+import { useStateRefresh } from '../use-state-refresh';
 import { Pager } from '../../../app/components/pager';
 
 /** The current time, ticking every second (for countdowns). */
@@ -31,30 +32,37 @@ export function useNow(intervalMs = 1000): number {
 export function TicketCard({ event, now }: { event: EncoreEvent; now: number }): ReactNode {
   const { t } = useTranslation('events');
   const locale = useLocale();
-  const state = accessState(event, now);
+  const { phase } = event.state;
   return (
-    <Card withBorder padding="md" data-testid="ticket-card">
+    <Card withBorder padding="md" data-testid="ticket-card" data-phase={phase}>
       <Card.Section>
         <EventImage event={event} height={140} />
       </Card.Section>
       <Stack gap={4} mt="sm">
-        <EventSummary event={event} badge={<AccessBadge state={state} />} />
-        {state === 'upcoming' ? (
-          <Text fw={600} data-testid="countdown">
-            {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr) })}
+        <EventSummary event={event} badge={<StateBadge state={event.state} />} />
+        {phase === 'upcoming' ? (
+          <>
+            <Text fw={600} data-testid="countdown">
+              {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr) })}
+            </Text>
+            <DoorsLobby event={event} />
+          </>
+        ) : phase === 'doors' ? (
+          <Text fw={600} data-testid="starts-at">
+            {t('concert:startsAt', { time: clockTime(event.startsAt, locale) })}
           </Text>
-        ) : state === 'live' ? (
+        ) : phase === 'live' ? (
           <Text fw={600} c="red">
             {t('liveNow')}
           </Text>
-        ) : state === 'replay' ? (
-          <Text size="sm">{t('replayUntil', { date: formatWhen(event.accessUntil, locale) })}</Text>
+        ) : phase === 'replay' ? (
+          <Text size="sm">{t('replayUntil', { date: formatWhen(event.state.replayUntil, locale) })}</Text>
         ) : (
           <Text size="sm" c="dimmed">
-            {state === 'cancelled' ? t('cancelledText') : t('expiredText')}
+            {phase === 'cancelled' ? t('cancelledText') : t('expiredText')}
           </Text>
         )}
-        {canListen({ owned: event.owned, access: state }) ? <LivePlayer event={event} /> : null}
+        {canListenNow(event) ? <LivePlayer event={event} /> : null}
       </Stack>
     </Card>
   );
@@ -66,6 +74,7 @@ export function MyEventsPage(): ReactNode {
   const [page, setPage] = useState(1);
   const mine = useQuery(myEventsQueryOptions(page, MY_EVENTS_PAGE_SIZE));
   const now = useNow();
+  useStateRefresh((mine.data?.items ?? []).map((event) => event.state));
   const pages = mine.data ? Math.max(1, Math.ceil(mine.data.total / mine.data.pageSize)) : 1;
   return (
     <>

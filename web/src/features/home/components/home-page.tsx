@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBroadcast, IconClockHour4, IconWorld } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -10,20 +10,20 @@ import { meQueryOptions } from '../../auth/queries';
 import { formatPrice } from '../../cart/model';
 import type { EncoreEvent } from '../../events/model';
 import { eventListQueryOptions } from '../../events/queries';
-import { EventImage, EventSummary, useLocale } from '../../events/components/event-parts';
+import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/components/event-parts';
+import { concertPath } from '../../events/model';
+import { useStateRefresh } from '../../events/use-state-refresh';
 
 function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
   const { t } = useTranslation('events');
   const locale = useLocale();
-  const details = `/events?event=${encodeURIComponent(event.id)}`;
-  const to = signedIn ? details : `/auth/login?redirect=${encodeURIComponent(details)}`;
   return (
-    <Card withBorder padding="md" component={Link} to={to} data-testid="home-event">
+    <Card withBorder padding="md" component={Link} to={concertPath(event.id)} data-testid="home-event">
       <Card.Section>
         <EventImage event={event} height={160} />
       </Card.Section>
       <Stack gap={4} mt="sm">
-        <EventSummary event={event} badge={event.access === 'live' ? <Badge color="red">{t('access.live')}</Badge> : null} />
+        <EventSummary event={event} badge={event.state.phase === 'upcoming' ? null : <StateBadge state={event.state} />} />
         <Group justify="space-between">
           <Text fw={700}>{formatPrice(event.price, event.currency, locale)}</Text>
           <Text size="sm" c="encore">
@@ -65,8 +65,9 @@ export function HomePage(): ReactNode {
   const { hasToken } = useAuthStatus();
   const list = useQuery(eventListQueryOptions({ page: 1, pageSize: 24 }));
   const events = list.data?.items ?? [];
-  const live = events.filter((event) => event.access === 'live');
-  const upcoming = events.filter((event) => event.access === 'upcoming');
+  useStateRefresh(events.map((event) => event.state));
+  const live = events.filter((event) => event.state.phase === 'live');
+  const upcoming = events.filter((event) => event.state.phase === 'upcoming' || event.state.phase === 'doors');
   return (
     <Box mih="100vh">
       <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">

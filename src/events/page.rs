@@ -1,0 +1,167 @@
+//! `/concerts/{id}`: the web app's page, answered with a concert's Open Graph and Twitter
+//! card tags so a shared link previews with its picture and title (crawlers run no
+//! script). An unknown concert or a draft gets the plain page (the app shows its 404),
+//! so nothing of a draft leaks.
+
+use std::sync::LazyLock;
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use minijinja::Environment;
+use serde::Serialize;
+
+use super::image;
+use super::model::{EventRow, EventStatus};
+use super::store;
+use crate::state::AppState;
+
+const TEMPLATE: &str = "concert-tags.html";
+
+static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut env = Environment::new();
+    // A `.html` name turns HTML escaping on for every value.
+    env.add_template(TEMPLATE, include_str!("concert-tags.html"))
+        .expect("concert-tags.html is a valid template");
+    env
+});
+
+/// What the tags say of a concert.
+#[derive(Debug, Serialize)]
+struct Tags {
+    title: String,
+    description: String,
+    url: String,
+    /// Absolute: crawlers do not resolve a relative one.
+    image: Option<String>,
+}
+
+/// Longest description in the tags (previews cut them shorter still).
+const DESCRIPTION_CHARS: usize = 200;
+
+impl Tags {
+    fn of(event: &EventRow, public_url: &str) -> Self {
+        let public = public_url.trim_end_matches('/');
+        let when = crate::db::iso8601(event.starts_at);
+        let when = format!(
+            "{} {} UTC",
+            when.get(..10).unwrap_or_default(),
+            when.get(11..16).unwrap_or_default()
+        );
+        let mut description = format!("{} · {when}", event.artist_name);
+        let text = event
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !text.is_empty() {
+            description.push_str(" · ");
+            description.extend(text.chars().take(DESCRIPTION_CHARS));
+            if text.chars().count() > DESCRIPTION_CHARS {
+                description.push('…');
+            }
+        }
+        Self {
+            title: format!("{} — {}", event.title, event.artist_name),
+            description,
+            url: format!("{public}/concerts/{}", event.id),
+            image: image::public_url(event).map(|path| format!("{public}{path}")),
+        }
+    }
+
+    fn render(&self) -> Option<String> {
+        TEMPLATES
+            .get_template(TEMPLATE)
+            .and_then(|t| t.render(minijinja::value::Serde(self)))
+            .map_err(|err| tracing::error!(error = %err, "rendering the concert's tags failed"))
+            .ok()
+    }
+}
+
+/// The app's `index.html` with the tags before `</head>` and the concert in `<title>`.
+fn inject(index: &str, tags: &str, title: &str) -> String {
+    let index = match (index.find("<title>"), index.find("</title>")) {
+        (Some(open), Some(close)) if open < close => format!(
+            "{}<title>{} · Encore</title>{}",
+            &index[..open],
+            minijinja::HtmlEscape(title),
+            &index[close + "</title>".len()..]
+        ),
+        _ => index.to_owned(),
+    };
+    match index.find("</head>") {
+        Some(at) => format!("{}{tags}\n  {}", &index[..at], &index[at..]),
+        None => index,
+    }
+}
+
+/// `GET /concerts/{id}`: the page for everyone, with the concert's tags when it is public.
+pub async fn concert_page(State(app): State<AppState>, Path(id): Path<String>) -> Response {
+    let index_path = app.config.web_dir.join("index.html");
+    let Ok(index) = tokio::fs::read_to_string(&index_path).await else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let event = match store::by_id(&app.db, &id).await {
+        Ok(event) => event.filter(|e| e.status != EventStatus::Draft),
+        Err(err) => {
+            tracing::error!(error = %err, "reading a concert for its page failed");
+            None
+        }
+    };
+    let html = |status: StatusCode, body: String| {
+        (
+            status,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                // The tags follow the concert's changes; the page itself is tiny.
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            body,
+        )
+            .into_response()
+    };
+    let Some(event) = event else {
+        return html(StatusCode::NOT_FOUND, index);
+    };
+    let tags = Tags::of(&event, &app.config.public_url);
+    match tags.render() {
+        Some(rendered) => html(StatusCode::OK, inject(&index, &rendered, &event.title)),
+        None => html(StatusCode::OK, index),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INDEX: &str = "<html><head>\n<title>Encore</title>\n</head><body></body></html>";
+
+    #[test]
+    fn hostile_text_is_escaped_in_the_tags_and_the_title() {
+        let event = EventRow {
+            title: "\"><script>alert(1)</script>".into(),
+            artist_name: "A & B".into(),
+            image_version: Some(3),
+            image_type: Some("image/png".into()),
+            ..EventRow::sample(EventStatus::Published)
+        };
+        let tags = Tags::of(&event, "https://encore.example/");
+        let page = inject(INDEX, &tags.render().unwrap(), &event.title);
+        assert!(!page.contains("<script>"));
+        assert!(page.contains("&quot;&gt;&lt;script&gt;"));
+        assert!(page.contains("A &amp; B"));
+        assert!(page.contains(
+            r#"<meta property="og:image" content="https:&#x2f;&#x2f;encore.example&#x2f;api&#x2f;v1&#x2f;events&#x2f;e1&#x2f;image?v=3" />"#
+        ));
+        assert!(page.find("og:title").unwrap() < page.find("</head>").unwrap());
+        assert!(page.contains("&lt;&#x2f;script&gt; · Encore</title>"));
+    }
+
+    #[test]
+    fn a_concert_without_a_picture_gets_a_small_card_and_no_image() {
+        let event = EventRow::sample(EventStatus::Published);
+        let rendered = Tags::of(&event, "http://127.0.0.1:8080").render().unwrap();
+        assert!(!rendered.contains("og:image"));
+        assert!(rendered.contains(r#"name="twitter:card" content="summary""#));
+    }
+}

@@ -1,0 +1,141 @@
+// End-to-end: a concert's public page (issue 15) — what a crawler reads of a shared link,
+// a visitor who signs up from it and comes back, and the lobby before the doors open.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PNG, apiSession, createConcert, e2eSuite, payCart } from './harness.mjs';
+
+const PASSWORD = 'Encore-e2e-Passw0rd';
+const ACCOUNTS = {
+  admin: { email: 'stage-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
+  fan: { email: 'early-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Eli', lastName: 'Early' },
+};
+
+const suite = e2eSuite(Object.values(ACCOUNTS));
+const { browser, finish, signInAs } = suite;
+
+/** The `content` of a `<meta property|name=…>` tag, its HTML entities decoded. */
+function meta(html, key) {
+  const tag = html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`));
+  if (!tag) return null;
+  return tag[1]
+    .replaceAll('&#x2f;', '/')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
+/** A published concert starting in `inMs`, with a picture uploaded by the admin. */
+async function concertWithPicture(title, inMs) {
+  const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+  const { id } = await createConcert(admin, title, { startsAt: new Date(Date.now() + inMs) });
+  const b = await browser();
+  await signInAs(b.page, ACCOUNTS.admin);
+  const status = await b.page.evaluate(
+    async ([eventId, png]) => {
+      const token = document.cookie.split('; ').find((c) => c.startsWith('encore_access_token='))?.split('=')[1];
+      const form = new FormData();
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      form.append('file', new Blob([bytes], { type: 'image/png' }), 'poster.png');
+      const response = await fetch(`/api/v1/events/${eventId}/image`, { method: 'POST', headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}` }, body: form });
+      return response.status;
+    },
+    [id, PNG.toString('base64')],
+  );
+  assert.equal(status, 200);
+  await finish(b);
+  return id;
+}
+
+describe('A concert anyone can find and share', () => {
+  test('a shared concert URL answered to a crawler (plain HTTP GET) has og:title and og:image', async () => {
+    await suite.ready;
+    const id = await concertWithPicture('Harbour Lights', 3 * 3_600_000);
+    const response = await fetch(`${suite.server.url}/concerts/${id}`, { headers: { 'User-Agent': 'facebookexternalhit/1.1' } });
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.equal(meta(html, 'og:title'), 'Harbour Lights — Harbour Lights band');
+    assert.equal(meta(html, 'twitter:card'), 'summary_large_image');
+    assert.equal(meta(html, 'og:url'), `${suite.server.url}/concerts/${id}`);
+    const image = meta(html, 'og:image');
+    assert.ok(image?.startsWith(`${suite.server.url}/api/v1/events/${id}/image`), image ?? 'no og:image');
+    const picture = await fetch(image);
+    assert.equal(picture.status, 200);
+    assert.match(picture.headers.get('content-type') ?? '', /^image\//);
+    // An unknown concert: the app's page (its 404), no tags.
+    const unknown = await fetch(`${suite.server.url}/concerts/no-such-concert`);
+    assert.equal(unknown.status, 404);
+    assert.equal(meta(await unknown.text(), 'og:title'), null);
+  });
+
+  test('a visitor signs up from a concert page and lands back on it, the e-mail carried over', async () => {
+    await suite.ready;
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const { id } = await createConcert(admin, 'Open Air Evening', { startsAt: new Date(Date.now() + 5 * 3_600_000) });
+    const b = await browser({ width: 1280, height: 900 });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/concerts/${id}`);
+    assert.equal(await page.getByTestId('concert-title').innerText(), 'Open Air Evening');
+    await page.getByTestId('concert-price').waitFor();
+    await page.getByTestId('concert-sign-up').click();
+    await page.waitForURL(/\/auth\/signup\?redirect=/);
+    const email = 'walk-in@example.com';
+    await page.locator('input[name="fullname"]').fill('Walk In');
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+    await page.getByTestId('signup-submit').click();
+    await page.waitForURL(/\/auth\/login\?redirect=/);
+    assert.equal(await page.locator('input[name="email"]').inputValue(), email);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(new RegExp(`/concerts/${id}$`));
+    await page.getByTestId('concert-page').getByTestId('event-buy').waitFor();
+    await finish(b);
+  });
+
+  test('a hostile redirect after sign-in stays on this site', async () => {
+    await suite.ready;
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${suite.server.url}/auth/login?redirect=${encodeURIComponent('//evil.example/steal')}&email=${encodeURIComponent(ACCOUNTS.fan.email)}`);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/dashboard$/);
+    assert.equal(new URL(page.url()).origin, suite.server.url);
+    await finish(b);
+  });
+
+  test('before the doors the Listen button is disabled with the doors time, the calendar and the reminder', async () => {
+    await suite.ready;
+    const startsAt = new Date(Date.now() + 2 * 3_600_000);
+    startsAt.setSeconds(0, 0);
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const { id } = await createConcert(admin, 'Not Yet', { startsAt });
+    const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, ACCOUNTS.fan.password);
+    assert.equal((await fan('POST', `/api/v1/cart/${id}`)).status, 200);
+    assert.equal((await payCart(fan, 'Eli Early')).status, 200);
+
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.fan);
+    for (const path of [`/concerts/${id}`, '/my-events']) {
+      await page.goto(`${suite.server.url}${path}`);
+      const lobby = page.getByTestId('doors-lobby').first();
+      await lobby.waitFor();
+      assert.equal(await lobby.getByTestId('player-listen-disabled').isDisabled(), true);
+      const doors = await page.evaluate((iso) => new Date(Date.parse(iso) - 15 * 60_000).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' }), startsAt.toISOString());
+      assert.equal(await lobby.getByTestId('doors-at').innerText(), `Doors open at ${doors}`);
+      assert.match(await lobby.innerText(), /notification when the doors open/);
+      // Never a red error, never the player.
+      assert.equal(await page.getByTestId('player-refused').count(), 0);
+      assert.equal(await page.getByTestId('player-listen').count(), 0);
+    }
+    const href = await page.getByTestId('add-to-calendar').first().getAttribute('href');
+    const ics = await fetch(new URL(href, suite.server.url));
+    assert.match(ics.headers.get('content-type') ?? '', /^text\/calendar/);
+    assert.match(await ics.text(), /\r\nSUMMARY:Not Yet — Not Yet band\r\n/);
+    await finish(b);
+  });
+});
