@@ -15,6 +15,10 @@ use crate::i18n::{Lang, Msg};
 
 const TEMPLATE: &str = "pay.html";
 
+/// The page's script (card formatting, the payment call): a static module inlined under
+/// the page's nonce; its values come from the form's data attributes.
+const SCRIPT: &str = include_str!("pay.js");
+
 static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
     let mut env = Environment::new();
     // A `.html` name turns HTML escaping on for every value.
@@ -34,6 +38,7 @@ pub struct PayPage {
     order: Option<PayableOrder>,
     notice: String,
     back: Option<String>,
+    script: &'static str,
     nonce: String,
 }
 
@@ -68,6 +73,7 @@ struct Texts {
     retry: String,
     any_future: String,
     processing: String,
+    offline: String,
 }
 
 impl PayPage {
@@ -83,7 +89,9 @@ impl PayPage {
             },
             order: None,
             notice: String::new(),
-            back: None,
+            // Every state of the page leads back to the cart (as Stripe's cancel URL does).
+            back: Some(Msg::PayBack.render(lang)),
+            script: SCRIPT,
             // The page's one script and one style sheet carry this nonce.
             nonce: crate::crypto::random_token(16),
         }
@@ -101,7 +109,6 @@ impl PayPage {
     pub fn closed(lang: Lang, status: OrderStatus) -> Self {
         Self {
             notice: Msg::PayClosed.with("status", status.as_str()).render(lang),
-            back: Some(Msg::PayBack.render(lang)),
             ..Self::new(lang, Msg::PayTitle)
         }
     }
@@ -126,6 +133,7 @@ impl PayPage {
                 retry: t(Msg::PayRetryCard),
                 any_future: t(Msg::PayAnyFuture),
                 processing: t(Msg::PayProcessing),
+                offline: t(Msg::PayOffline),
                 ..page.t
             },
             order: Some(PayableOrder {
@@ -210,7 +218,17 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("</script><script>x"));
-        assert!(html.contains("<form id=pay>"));
+        assert!(html.contains("<form id=pay "));
+        // The token travels in an escaped attribute, read by the static script.
+        assert!(html.contains("data-token=\"&lt;&#x2f;script&gt;&lt;script&gt;x\""));
+        assert!(html.contains("href=\"/cart\""), "a way back to the cart");
+    }
+
+    #[test]
+    fn the_inlined_script_cannot_close_its_element() {
+        assert!(!SCRIPT.to_ascii_lowercase().contains("</script"));
+        let html = PayPage::not_found(Lang::Gb).render().unwrap();
+        assert!(html.contains("href=\"/cart\""));
     }
 
     #[test]

@@ -1261,6 +1261,13 @@ messages! {
         cn: "处理中…",
         ir: "در حال پردازش…",
     }
+    PayOffline {
+        gb: "Encore could not be reached. Check your connection and try again.",
+        br: "Não foi possível contatar o Encore. Verifique sua conexão e tente de novo.",
+        es: "No se pudo contactar con Encore. Comprueba tu conexión e inténtalo de nuevo.",
+        cn: "无法连接 Encore。请检查网络连接后重试。",
+        ir: "ارتباط با Encore برقرار نشد. اتصال خود را بررسی کنید و دوباره تلاش کنید.",
+    }
     PayTestCards {
         gb: "Test cards",
         br: "Cartões de teste",

@@ -74,6 +74,50 @@ async fn a_checkout_opens_a_hosted_page_that_shows_the_order() {
 }
 
 #[tokio::test]
+async fn the_hosted_page_formats_the_card_as_typed_and_links_back_to_the_cart() {
+    let app = spawn_app().await;
+    let (_, _, url) = an_open_checkout(&app).await;
+    let response = app.http.get(&url).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let page = response.text().await.unwrap();
+    let order = url
+        .split("/pay/")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap();
+    let token = url
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
+    // The form carries what its script posts; the script is the page's own, nonced.
+    assert!(page.contains(&format!("data-order=\"{order}\"")), "{page}");
+    assert!(page.contains(&format!("data-token=\"{token}\"")), "{page}");
+    let nonce = policy
+        .split("'nonce-")
+        .nth(1)
+        .unwrap()
+        .split('\'')
+        .next()
+        .unwrap();
+    assert!(page.contains(&format!("<script type=module nonce=\"{nonce}\">")));
+    assert!(page.contains("export function formatCardNumber"));
+    assert!(page.contains("href=\"/cart\""), "a way back to the cart");
+    assert!(page.contains("prefers-color-scheme:dark"), "light and dark");
+    // The page's form still pays (the card as the script formats it).
+    let (status, paid) = app.pay(&url, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+}
+
+#[tokio::test]
 async fn a_paid_order_is_fulfilled_with_a_ticket_and_leads_to_checkout_success() {
     let app = spawn_app().await;
     let (fan, event, order, paid) = a_paid_order(&app).await;

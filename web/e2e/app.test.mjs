@@ -554,7 +554,8 @@ describe('Encore dashboard', () => {
     test('the password changes with the current one and the new one twice', async () => {
       const { page } = held;
       await page.getByLabel('Current password').fill(ACCOUNTS.prefs.password);
-      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      // The label ends with the required mark (" *", hidden from screen readers).
+      await page.getByLabel(/^New password( \*)?$/).fill(newPassword);
       await page.getByLabel('Repeat the new password').fill(newPassword);
       await page.getByRole('button', { name: 'Change password' }).click();
       await page.getByText('Your password was changed.').waitFor();

@@ -64,6 +64,10 @@ describe('Encore concerts and checkout', () => {
     await form.locator('input[name="price"]').fill('15');
     await form.locator('input[name="capacity"]').fill('100');
     await form.locator('input[type="file"]').setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: PNG });
+    // Framed at 16:9 before the upload, then previewed.
+    await form.getByTestId('image-cropper').waitFor();
+    await form.getByTestId('image-crop-apply').click();
+    await form.getByTestId('image-preview').waitFor();
     await screenshot(page, 'dark-manage-events-form');
     await page.getByTestId('event-save').click();
     const row = page.getByTestId('manage-row').filter({ hasText: TITLE });
@@ -376,8 +380,9 @@ describe('Encore concerts and checkout', () => {
       await row('Rainy Day Session').getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitem', { name: 'Edit' }).click();
       await page.getByTestId('event-form').locator('input[type="file"]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
-      await page.getByTestId('event-save').click();
+      // The browser cannot read it as a picture: refused before any framing or upload.
       await page.getByText('File type is incorrect').first().waitFor();
+      assert.equal(await page.getByTestId('image-cropper').count(), 0);
       await page.getByTestId('event-form').getByRole('button', { name: 'Close' }).click();
     });
 

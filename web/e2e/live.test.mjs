@@ -242,7 +242,15 @@ describe('Encore live audio', () => {
     await panel.getByTestId('stream-key-rotate').click();
     const newKey = await panel.getByTestId('stream-key').innerText();
     assert.notEqual(newKey, concerts.mic.key);
-    assert.ok((await panel.getByTestId('ffmpeg-example').innerText()).includes(`icecast://source:${newKey}@`));
+    // The command on screen shows the key as bullets (not percent-encoded); Copy gives the real key.
+    const command = panel.getByTestId('ffmpeg-example');
+    const shown = await command.innerText();
+    assert.ok(shown.includes(`icecast://source:${'\u2022'.repeat(newKey.length - 4)}${newKey.slice(-4)}@`), shown);
+    assert.ok(!shown.includes(newKey) && !shown.includes('%E2%80%A2'), shown);
+    await staff.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+    await command.locator('xpath=..').getByRole('button', { name: 'Copy' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.ok(copied.includes(`icecast://source:${encodeURIComponent(newKey)}@`), copied);
     await panel.getByTestId('go-live-start').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
     await waitUntil(async () => (await liveStatus(concerts.mic)).publisherConnected, { message: 'the browser publisher' });

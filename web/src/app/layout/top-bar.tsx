@@ -1,4 +1,4 @@
-import { Burger, Group, Text, UnstyledButton } from '@mantine/core';
+import { Box, Burger, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconBroadcast } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,11 +28,12 @@ export function TopBar(props: TopBarProps): ReactNode {
   // The phone burger and the desktop one look alike and say the same.
   const burger = { size: 'sm', 'aria-label': t('nav.toggleMenu') } as const;
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-      <Group gap="sm" wrap="nowrap">
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      {/* The left side gives way (the top menu folds into "More"); the actions never do. */}
+      <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
         <Burger opened={props.mobileOpened} onClick={props.onToggleMobile} hiddenFrom="md" {...burger} data-testid="burger" />
         {layout === 'side' ? <Burger opened={props.desktopOpened} onClick={props.onToggleDesktop} visibleFrom="md" {...burger} /> : null}
-        <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo">
+        <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo" style={{ flexShrink: 0 }}>
           <Group gap={6} wrap="nowrap">
             <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />
             <Text fw={800} size="lg">
@@ -41,12 +42,12 @@ export function TopBar(props: TopBarProps): ReactNode {
           </Group>
         </UnstyledButton>
         {layout === 'top' ? (
-          <Group visibleFrom="md" ml="md">
+          <Box visibleFrom="md" ms="md" style={{ flex: 1, minWidth: 0 }}>
             <TopMenu role={user.role} context={props.menu} />
-          </Group>
+          </Box>
         ) : null}
       </Group>
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }} data-testid="top-bar-actions">
         <SocketIndicator />
         <NotificationsMenu />
         <CartButton />

@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { calendarUrl, canListenNow, clockTime, concertPath, countdown, countdownText, ffmpegExample, icecastSourceUrl, localInputToIso, nextRefreshDelay, toMinorUnits } from './model';
+import { calendarUrl, canListenNow, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -100,5 +100,25 @@ describe('encoder help', () => {
     expect(ffmpegExample('icecast://h:8000/live/e1', 'KEY')).toBe(
       'ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:KEY@h:8000/live/e1',
     );
+  });
+
+  it('masks a stream key with bullets and its last four characters', () => {
+    expect(maskStreamKey('abcdefghijkl')).toBe('\u2022'.repeat(8) + 'ijkl');
+    // A short key still shows at least four bullets.
+    expect(maskStreamKey('xyz')).toBe('\u2022'.repeat(4) + 'xyz');
+  });
+
+  it('shows the ffmpeg command with the key as bullets, not percent-encoded, and copies the real key', () => {
+    const { shown, copied } = ffmpegCommand('icecast://h:8000/live/e1', 'k/y+Secret1234', 'STREAM_KEY');
+    expect(shown).toContain(`icecast://source:${'\u2022'.repeat(10)}1234@h:8000/live/e1`);
+    expect(shown).not.toContain('%E2%80%A2');
+    expect(shown).not.toContain('Secret');
+    expect(copied).toContain('icecast://source:k%2Fy%2BSecret1234@h:8000/live/e1');
+  });
+
+  it('shows and copies the placeholder when the key is not known', () => {
+    const { shown, copied } = ffmpegCommand('icecast://h:8000/live/e1', null, 'STREAM_KEY');
+    expect(shown).toBe(copied);
+    expect(shown).toContain('icecast://source:STREAM_KEY@h:8000/live/e1');
   });
 });

@@ -142,12 +142,30 @@ export type Marker = Schema<'Marker'>;
 export type MarkerInput = Schema<'MarkerInput'>;
 export type MarkerChanges = Schema<'MarkerChanges'>;
 
-/** The source URL an Icecast encoder sends to: the encoder URL with the key as password. */
-export function icecastSourceUrl(encoderUrl: string, key: string): string {
-  return encoderUrl.replace(/^icecast:\/\//, `icecast://source:${encodeURIComponent(key)}@`);
+/** The source URL an Icecast encoder sends to: the encoder URL with the key as password.
+ * `encode: false` leaves the key as it is, for text a person reads (a masked key's
+ * bullets would otherwise read as `%E2%80%A2`). */
+export function icecastSourceUrl(encoderUrl: string, key: string, { encode = true }: { encode?: boolean } = {}): string {
+  return encoderUrl.replace(/^icecast:\/\//, `icecast://source:${encode ? encodeURIComponent(key) : key}@`);
 }
 
 /** A ready-to-copy ffmpeg command that streams a file to the concert in real time. */
-export function ffmpegExample(encoderUrl: string, key: string): string {
-  return `ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac ${icecastSourceUrl(encoderUrl, key)}`;
+export function ffmpegExample(encoderUrl: string, key: string, options?: { encode?: boolean }): string {
+  return `ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac ${icecastSourceUrl(encoderUrl, key, options)}`;
+}
+
+/** A stream key as the screen shows it: bullets and its last four characters. */
+export function maskStreamKey(key: string): string {
+  const tail = key.slice(-4);
+  return `${'\u2022'.repeat(Math.max(key.length - tail.length, 4))}${tail}`;
+}
+
+/** The ffmpeg command twice: `shown` with the key masked, `copied` with the real key
+ * (percent-encoded in the URL), or a placeholder in both when the key is not known. */
+export function ffmpegCommand(encoderUrl: string, key: string | null, placeholder: string): { shown: string; copied: string } {
+  if (key === null) {
+    const both = ffmpegExample(encoderUrl, placeholder, { encode: false });
+    return { shown: both, copied: both };
+  }
+  return { shown: ffmpegExample(encoderUrl, maskStreamKey(key), { encode: false }), copied: ffmpegExample(encoderUrl, key) };
 }

@@ -80,6 +80,7 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
         >
           <TextInput
             label={t('fields.phone')}
+            withAsterisk
             description={t('mfa.phoneHint')}
             placeholder="+447700900123"
             type="tel"

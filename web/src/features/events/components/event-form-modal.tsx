@@ -1,7 +1,8 @@
-import { FileInput, Group, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { AspectRatio, Button, FileInput, Group, Image, Loader, Modal, NumberInput, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { IconCrop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currencyDigits } from '../../cart/model';
@@ -11,6 +12,11 @@ import type { Currency, EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
 import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../app/components/form-actions';
+import type { CropArea } from '../crop';
+import { IMAGE_ASPECT, canDecode, cropImageFile } from '../crop';
+
+// react-easy-crop loads with the first picture chosen, not with the app.
+const EventImageCropper = lazy(() => import('./event-image-cropper').then((module) => ({ default: module.EventImageCropper })));
 
 export const CURRENCIES: Currency[] = ['EUR', 'USD', 'GBP', 'BRL', 'CNY', 'IRR', 'JPY'];
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -25,6 +31,129 @@ interface Values {
   price: number | string;
   currency: Currency;
   capacity: number | string;
+}
+
+/** Object URLs made for the pictures shown, revoked when replaced and when the form goes. */
+function useObjectUrls(): (blob: Blob | null, previous: string | null) => string | null {
+  const made = useRef(new Set<string>());
+  useEffect(() => {
+    const urls = made.current;
+    return () => {
+      for (const url of urls) URL.revokeObjectURL(url);
+      urls.clear();
+    };
+  }, []);
+  return (blob, previous) => {
+    if (previous) {
+      URL.revokeObjectURL(previous);
+      made.current.delete(previous);
+    }
+    if (!blob) return null;
+    const url = URL.createObjectURL(blob);
+    made.current.add(url);
+    return url;
+  };
+}
+
+/** The concert's picture: pick a file, frame it at 16:9, see the result before saving. */
+function EventImageField({ image, onChange }: { image: File | null; onChange: (file: File | null) => void }): ReactNode {
+  const { t } = useTranslation('events');
+  const objectUrl = useObjectUrls();
+  const [source, setSource] = useState<{ file: File; url: string } | null>(null);
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
+  const [cropping, setCropping] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const choose = (file: File | null): string | null => {
+    const url = objectUrl(file, source?.url ?? null);
+    setSource(file && url ? { file, url } : null);
+    setPreviewUrl(objectUrl(null, previewUrl));
+    onChange(null);
+    return url;
+  };
+  const apply = (area: CropArea): void => {
+    if (!source) return;
+    setBusy(true);
+    cropImageFile(source.file, source.url, area).then(
+      (cropped) => {
+        setBusy(false);
+        setCropping(false);
+        setPreviewUrl(objectUrl(cropped, previewUrl));
+        onChange(cropped);
+      },
+      () => {
+        setBusy(false);
+        setError(t('look:crop.failed'));
+      },
+    );
+  };
+  return (
+    <Stack gap="xs">
+      <FileInput
+        label={t('form.image')}
+        description={t('form.imageHint')}
+        accept={IMAGE_TYPES.join(',')}
+        value={source?.file ?? null}
+        clearable
+        error={error}
+        onChange={(file) => {
+          setError(null);
+          if (file && !IMAGE_TYPES.includes(file.type)) {
+            setError(t('common:errors.fileType'));
+            choose(null);
+            setCropping(false);
+            return;
+          }
+          const url = choose(file);
+          setCropping(false);
+          if (!url) return;
+          // A file that is no picture (whatever its name says) is refused here, not framed.
+          void canDecode(url).then((readable) => {
+            if (readable) setCropping(true);
+            else {
+              setError(t('common:errors.fileType'));
+              choose(null);
+            }
+          });
+        }}
+        data-testid="event-image"
+      />
+      {cropping && source ? (
+        <Suspense fallback={<Loader size="sm" />}>
+          <EventImageCropper
+            url={source.url}
+            busy={busy}
+            onApply={apply}
+            onCancel={() => {
+              setCropping(false);
+              // Nothing framed yet: the picked file is dropped.
+              if (!image) choose(null);
+            }}
+          />
+        </Suspense>
+      ) : null}
+      {!cropping && previewUrl ? (
+        <Stack gap={6} data-testid="image-preview">
+          <AspectRatio ratio={IMAGE_ASPECT} maw={360}>
+            <Image src={previewUrl} alt={t('look:crop.preview')} fit="cover" radius="md" />
+          </AspectRatio>
+          <Group>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconCrop size={14} />}
+              onClick={() => {
+                setCropping(true);
+              }}
+              data-testid="image-recrop"
+            >
+              {t('look:crop.change')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : null}
+    </Stack>
+  );
 }
 
 export interface EventFormResult {
@@ -50,7 +179,6 @@ export function EventFormModal({
   const me = useQuery(meQueryOptions());
   const staff = isStaff(me.data?.role);
   const [image, setImage] = useState<File | null>(null);
-  const [imageError, setImageError] = useState<string | null>(null);
   const form = useForm<Values>({
     initialValues: event
       ? {
@@ -107,36 +235,19 @@ export function EventFormModal({
             disabled={event !== null}
             canCreate={staff}
           />
-          <TextInput label={t('form.title')} name="title" {...form.getInputProps('title')} />
-          <TextInput label={t('form.artist')} name="artistName" {...form.getInputProps('artistName')} />
+          <TextInput label={t('form.title')} withAsterisk name="title" {...form.getInputProps('title')} />
+          <TextInput label={t('form.artist')} withAsterisk name="artistName" {...form.getInputProps('artistName')} />
           <Textarea label={t('form.description')} name="description" autosize minRows={3} {...form.getInputProps('description')} />
           <Group grow>
-            <TextInput type="datetime-local" label={t('form.startsAt')} description={t('form.localTime')} name="startsAt" {...form.getInputProps('startsAt')} />
+            <TextInput type="datetime-local" label={t('form.startsAt')} withAsterisk description={t('form.localTime')} name="startsAt" {...form.getInputProps('startsAt')} />
             <NumberInput label={t('form.duration')} name="durationMinutes" min={1} allowDecimal={false} {...form.getInputProps('durationMinutes')} />
           </Group>
           <Group grow>
-            <NumberInput label={t('form.price')} name="price" min={0} decimalScale={currencyDigits(form.values.currency)} disabled={sold} {...form.getInputProps('price')} />
-            <Select label={t('form.currency')} data={CURRENCIES} allowDeselect={false} disabled={sold} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
+            <NumberInput label={t('form.price')} withAsterisk name="price" min={0} decimalScale={currencyDigits(form.values.currency)} disabled={sold} {...form.getInputProps('price')} />
+            <Select label={t('form.currency')} withAsterisk data={CURRENCIES} allowDeselect={false} disabled={sold} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
             <NumberInput label={t('form.capacity')} description={t('form.capacityHint')} name="capacity" min={event?.ticketsSold ?? 0} allowDecimal={false} {...form.getInputProps('capacity')} />
           </Group>
-          <FileInput
-            label={t('form.image')}
-            description={t('form.imageHint')}
-            accept={IMAGE_TYPES.join(',')}
-            value={image}
-            clearable
-            error={imageError}
-            onChange={(file) => {
-              if (file && !IMAGE_TYPES.includes(file.type)) {
-                setImageError(t('common:errors.fileType'));
-                setImage(null);
-                return;
-              }
-              setImageError(null);
-              setImage(file);
-            }}
-            data-testid="event-image"
-          />
+          <EventImageField image={image} onChange={setImage} />
           <FormActions
             cancelLabel={t('form.cancel')}
             onCancel={onClose}

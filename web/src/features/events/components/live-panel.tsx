@@ -11,13 +11,19 @@ import { formatClock } from '../../player/model';
 import { goLive } from '../go-live';
 import type { GoLiveSession, GoLiveState } from '../go-live';
 import type { LiveStatus, StreamKeyInfo } from '../model';
-import { ffmpegExample } from '../model';
+import { ffmpegCommand } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 import { MarkersPanel } from './markers-panel';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
 const KEY_PLACEHOLDER = 'STREAM_KEY';
+
+/** The command on screen masks the key; the Copy button copies the real one. */
+function ffmpegShown(encoderUrl: string, key: string | null): { value: string; shown: string } {
+  const { shown, copied } = ffmpegCommand(encoderUrl, key, KEY_PLACEHOLDER);
+  return { value: copied, shown };
+}
 
 function Copyable({ value, shown, testId }: { value: string; shown: string; testId?: string }): ReactNode {
   const { t } = useTranslation('events');
@@ -242,11 +248,7 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
                 <Text size="sm" fw={600}>
                   {t('manage.live.ffmpeg')}
                 </Text>
-                <Copyable
-                  value={ffmpegExample(key.data.encoderUrl, newKey ?? KEY_PLACEHOLDER)}
-                  shown={ffmpegExample(key.data.encoderUrl, newKey ?? KEY_PLACEHOLDER)}
-                  testId="ffmpeg-example"
-                />
+                <Copyable {...ffmpegShown(key.data.encoderUrl, newKey)} testId="ffmpeg-example" />
               </>
             ) : null}
             <Divider />

@@ -32,12 +32,12 @@ function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: (
       <form onSubmit={form.onSubmit((values) => { setError(null); save.mutate(values); })}>
         <Stack>
           {error ? <Text c="red">{error}</Text> : null}
-          <TextInput label={t('plans.name')} name="name" {...form.getInputProps('name')} />
+          <TextInput label={t('plans.name')} withAsterisk name="name" {...form.getInputProps('name')} />
           <Textarea label={t('plans.description')} autosize minRows={2} {...form.getInputProps('description')} />
           <Group grow>
-            <NumberInput label={t('plans.price')} min={0} decimalScale={currencyDigits(form.values.currency)} {...form.getInputProps('price')} />
-            <Select label={t('plans.currency')} data={CURRENCIES} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
-            <NumberInput label={t('plans.validity')} min={1} allowDecimal={false} {...form.getInputProps('days')} />
+            <NumberInput label={t('plans.price')} withAsterisk min={0} decimalScale={currencyDigits(form.values.currency)} {...form.getInputProps('price')} />
+            <Select label={t('plans.currency')} withAsterisk data={CURRENCIES} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
+            <NumberInput label={t('plans.validity')} withAsterisk min={1} allowDecimal={false} {...form.getInputProps('days')} />
           </Group>
           <FormActions
             cancelLabel={t('plans.cancel')}

@@ -68,8 +68,8 @@ function ProfileCard({ user }: { user: User }): ReactNode {
         noValidate
       >
         <Stack gap="sm">
-          <TextInput label={t('profile.fullname')} {...form.getInputProps('fullname')} name="fullname" />
-          <TextInput label={t('profile.email')} type="email" {...form.getInputProps('email')} name="email" />
+          <TextInput label={t('profile.fullname')} withAsterisk {...form.getInputProps('fullname')} name="fullname" />
+          <TextInput label={t('profile.email')} withAsterisk type="email" {...form.getInputProps('email')} name="email" />
           {user.pendingEmail ? (
             <Alert variant="light" color="yellow" data-testid="pending-email">
               {t('profile.pendingEmail', { email: user.pendingEmail })}
@@ -113,9 +113,9 @@ function PasswordCard({ user }: { user: User }): ReactNode {
         noValidate
       >
         <Stack gap="sm">
-          <PasswordInput label={t('password.current')} autoComplete="current-password" {...form.getInputProps('currentPassword')} />
-          <PasswordInput label={t('password.new')} description={t('auth:validation.passwordRules')} autoComplete="new-password" {...form.getInputProps('password')} />
-          <PasswordInput label={t('password.check')} autoComplete="new-password" {...form.getInputProps('passwordCheck')} />
+          <PasswordInput label={t('password.current')} withAsterisk autoComplete="current-password" {...form.getInputProps('currentPassword')} />
+          <PasswordInput label={t('password.new')} withAsterisk description={t('auth:validation.passwordRules')} autoComplete="new-password" {...form.getInputProps('password')} />
+          <PasswordInput label={t('password.check')} withAsterisk autoComplete="new-password" {...form.getInputProps('passwordCheck')} />
           <Group justify="flex-end">
             <Button type="submit" loading={change.isPending}>
               {t('password.submit')}
@@ -209,7 +209,7 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
                 noValidate
               >
                 <Group align="flex-end">
-                  <TextInput label={t('mfa.code')} inputMode="numeric" maxLength={6} {...codeForm.getInputProps('code')} />
+                  <TextInput label={t('mfa.code')} withAsterisk inputMode="numeric" maxLength={6} {...codeForm.getInputProps('code')} />
                   <Button type="submit" loading={verify.isPending}>
                     {t('mfa.verify')}
                   </Button>
@@ -226,7 +226,7 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
                 noValidate
               >
                 <Group align="flex-end">
-                  <TextInput label={t('mfa.phone')} placeholder="+447700900123" type="tel" {...phoneForm.getInputProps('phone')} />
+                  <TextInput label={t('mfa.phone')} withAsterisk placeholder="+447700900123" type="tel" {...phoneForm.getInputProps('phone')} />
                   <Button type="submit" loading={sendCode.isPending}>
                     {t('mfa.sendCode')}
                   </Button>

@@ -47,6 +47,7 @@ function NewProjectFields({ initialName, onCreated, onCancel }: { initialName: s
         </Text>
         <TextInput
           label={t('projects.name')}
+          withAsterisk
           value={name}
           error={error}
           data-autofocus
@@ -100,6 +101,7 @@ export function ProjectPicker({ value, onChange, error, disabled = false, canCre
       <Group gap="xs" align="flex-end" wrap="nowrap">
         <Select
           label={t('form.project')}
+          withAsterisk
           description={none ? (canCreate ? t('projects.noneYetStaff') : t('projects.noneYet')) : undefined}
           data={items.map((project) => ({ value: project.id, label: project.name }))}
           value={value || null}

@@ -41,7 +41,7 @@ function ProjectFormModal({ project, onClose }: { project: Project | null; onClo
     <Modal opened onClose={onClose} title={project ? t('projects.editTitle') : t('projects.createTitle')}>
       <form onSubmit={form.onSubmit((values) => { save.mutate({ ...values, name: values.name.trim() }); })}>
         <Stack>
-          <TextInput label={t('projects.name')} name="name" {...form.getInputProps('name')} />
+          <TextInput label={t('projects.name')} withAsterisk name="name" {...form.getInputProps('name')} />
           <Textarea label={t('form.description')} autosize minRows={2} {...form.getInputProps('description')} />
           <Select
             label={t('projects.statusLabel')}

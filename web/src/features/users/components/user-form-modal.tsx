@@ -45,6 +45,7 @@ export function UserFormModal({ opened, user, roleOptions, canChangeRole, loadin
           {!user || canChangeRole ? (
             <Select
               label={t('form.role')}
+              withAsterisk
               data={roleOptions.map((role) => ({ value: role, label: t(`common:roles.${role}`) }))}
               allowDeselect={false}
               {...form.getInputProps('role')}
