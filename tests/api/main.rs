@@ -21,6 +21,7 @@ mod payments;
 mod projects;
 mod qr;
 mod rate_limits;
+mod sales;
 mod reset;
 mod roles;
 mod security;
