@@ -93,8 +93,7 @@ describe('guard decisions', () => {
     expect(decideAccess(null, false, null)).toBe('allow');
   });
 
-  it('sends help and support to the FAQ when allowed, else to About', () => {
-    expect(helpPath('user')).toBe('/about');
-    expect(helpPath('admin')).toBe('/faq');
+  it('sends help and support to the fans\' help for every role', () => {
+    expect(helpPath()).toBe('/help');
   });
 });
