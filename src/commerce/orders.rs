@@ -451,7 +451,8 @@ async fn tell_of_sale(
             .with("total", total.as_str())
             .render(lang),
     )
-    .linked("/my-events");
+    // The fan's confirmation opens its receipt (the concerts are one click on from there).
+    .linked(format!("/receipts/{}", order.id));
     outbox.add(&mut *tx, &buyer.id, &confirmed).await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;

@@ -96,7 +96,7 @@ pub async fn list_orders(
 
 /// Every order matching the filter, newest first, at most `max` of them; and whether
 /// there were more.
-#[tracing::instrument(skip_all, fields(max))]
+#[tracing::instrument(skip_all, fields(max = max))]
 pub async fn export_orders(
     db: &Db,
     filter: OrderFilter<'_>,
