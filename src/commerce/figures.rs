@@ -229,24 +229,47 @@ mod tests {
     #[test]
     fn a_preset_ends_now_and_the_previous_period_has_the_same_length() {
         let p = period(Some(7), None, None, NOW).unwrap();
-        assert_eq!(p, Period { from: NOW - 7 * DAY_MS, to: NOW });
-        assert_eq!(p.previous(), Period { from: NOW - 14 * DAY_MS, to: NOW - 7 * DAY_MS });
+        assert_eq!(
+            p,
+            Period {
+                from: NOW - 7 * DAY_MS,
+                to: NOW
+            }
+        );
+        assert_eq!(
+            p.previous(),
+            Period {
+                from: NOW - 14 * DAY_MS,
+                to: NOW - 7 * DAY_MS
+            }
+        );
     }
 
     #[test]
     fn nothing_given_is_the_last_30_days() {
-        assert_eq!(period(None, None, None, NOW).unwrap().from, NOW - 30 * DAY_MS);
+        assert_eq!(
+            period(None, None, None, NOW).unwrap().from,
+            NOW - 30 * DAY_MS
+        );
     }
 
     #[test]
     fn only_7_30_and_90_days_are_presets() {
-        assert_eq!(period(Some(8), None, None, NOW), Err(PeriodError::UnknownPreset));
+        assert_eq!(
+            period(Some(8), None, None, NOW),
+            Err(PeriodError::UnknownPreset)
+        );
     }
 
     #[test]
     fn a_custom_period_reads_rfc3339_with_its_offset() {
-        let p = period(None, Some("2026-11-01T00:00:00+01:00"), Some("2026-11-02T00:00:00+01:00"), NOW)
-            .unwrap();
+        let p = period(
+            None,
+            Some("2026-11-01T00:00:00+01:00"),
+            Some("2026-11-02T00:00:00+01:00"),
+            NOW,
+        )
+        .unwrap();
         assert_eq!(p.to - p.from, DAY_MS);
         assert_eq!(p.from, 1_793_487_600_000);
     }
@@ -254,12 +277,29 @@ mod tests {
     #[test]
     fn a_custom_period_must_be_ordered_and_at_most_367_days() {
         let refuse = |from, to| period(None, Some(from), Some(to), NOW);
-        assert_eq!(refuse("2026-11-02T00:00:00Z", "2026-11-02T00:00:00Z"), Err(PeriodError::Span));
-        assert_eq!(refuse("2024-01-01T00:00:00Z", "2026-01-01T00:00:00Z"), Err(PeriodError::Span));
-        assert_eq!(refuse("yesterday", "2026-01-01T00:00:00Z"), Err(PeriodError::Unreadable));
-        assert_eq!(period(None, Some("2026-01-01T00:00:00Z"), None, NOW), Err(PeriodError::Ambiguous));
         assert_eq!(
-            period(Some(7), Some("2026-01-01T00:00:00Z"), Some("2026-01-02T00:00:00Z"), NOW),
+            refuse("2026-11-02T00:00:00Z", "2026-11-02T00:00:00Z"),
+            Err(PeriodError::Span)
+        );
+        assert_eq!(
+            refuse("2024-01-01T00:00:00Z", "2026-01-01T00:00:00Z"),
+            Err(PeriodError::Span)
+        );
+        assert_eq!(
+            refuse("yesterday", "2026-01-01T00:00:00Z"),
+            Err(PeriodError::Unreadable)
+        );
+        assert_eq!(
+            period(None, Some("2026-01-01T00:00:00Z"), None, NOW),
+            Err(PeriodError::Ambiguous)
+        );
+        assert_eq!(
+            period(
+                Some(7),
+                Some("2026-01-01T00:00:00Z"),
+                Some("2026-01-02T00:00:00Z"),
+                NOW
+            ),
             Err(PeriodError::Ambiguous)
         );
     }

@@ -171,7 +171,7 @@ async fn my_purchases(
                 account_id: Some(&user.account.id),
                 ..Default::default()
             },
-            paging
+            paging,
         )
         .await?,
     ))

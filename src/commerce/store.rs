@@ -113,11 +113,7 @@ pub async fn export_orders(
 }
 
 #[tracing::instrument(skip_all)]
-async fn orders_matching(
-    db: &Db,
-    filter: OrderFilter<'_>,
-    tail: &str,
-) -> Result<Vec<OrderRow>> {
+async fn orders_matching(db: &Db, filter: OrderFilter<'_>, tail: &str) -> Result<Vec<OrderRow>> {
     let (where_sql, args) = filter.clause();
     let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {ORDER_COLUMNS} FROM orders {where_sql} ORDER BY created_at DESC, id {tail}"

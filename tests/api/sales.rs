@@ -199,7 +199,9 @@ async fn a_ticket_bought_now_is_in_the_last_7_days_figures() {
 async fn a_fan_may_not_read_the_sales_figures() {
     let app = spawn_app().await;
     let (_, fan) = app.a_fan().await;
-    let (status, _) = app.get("/api/v1/stats/sales?days=7", Some(&fan.access)).await;
+    let (status, _) = app
+        .get("/api/v1/stats/sales?days=7", Some(&fan.access))
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
 
@@ -264,7 +266,9 @@ async fn staff_see_each_orders_buyer_and_find_orders_by_name_email_or_state() {
     let ana_refunded = order_paid_at(&app, &ana, "refunded", 100, "EUR", JAN_1 + 1).await;
     let bo_paid = order_paid_at(&app, &bo, "fulfilled", 100, "EUR", JAN_1 + 2).await;
 
-    let (_, body) = app.get("/api/v1/orders?search=ANA%20LI", Some(&admin)).await;
+    let (_, body) = app
+        .get("/api/v1/orders?search=ANA%20LI", Some(&admin))
+        .await;
     let mut found = order_ids(&body);
     found.sort();
     let mut expected = vec![ana_paid.clone(), ana_refunded.clone()];
@@ -272,12 +276,19 @@ async fn staff_see_each_orders_buyer_and_find_orders_by_name_email_or_state() {
     assert_eq!(found, expected);
     assert_eq!(body["payload"]["total"], 2);
     assert_eq!(body["payload"]["items"][0]["buyer"]["name"], "Ana Lima");
-    assert_eq!(body["payload"]["items"][0]["buyer"]["email"], "ana@example.com");
+    assert_eq!(
+        body["payload"]["items"][0]["buyer"]["email"],
+        "ana@example.com"
+    );
 
-    let (_, body) = app.get("/api/v1/orders?search=bo%40example", Some(&admin)).await;
+    let (_, body) = app
+        .get("/api/v1/orders?search=bo%40example", Some(&admin))
+        .await;
     assert_eq!(order_ids(&body), [bo_paid.clone()]);
 
-    let (_, body) = app.get("/api/v1/orders?status=refunded", Some(&admin)).await;
+    let (_, body) = app
+        .get("/api/v1/orders?status=refunded", Some(&admin))
+        .await;
     assert_eq!(order_ids(&body), [ana_refunded]);
 
     let (_, body) = app
@@ -311,7 +322,13 @@ async fn csv(app: &TestApp, query: &str, token: &str) -> reqwest::Response {
 async fn the_orders_csv_holds_every_matching_order_quoted_and_with_formulas_defused() {
     let app = spawn_app().await;
     let admin = app.an_admin().await;
-    let mallory = buyer(&app, "mallory@example.com", "=HYPERLINK(\"http://x\")", "Doe, Jr").await;
+    let mallory = buyer(
+        &app,
+        "mallory@example.com",
+        "=HYPERLINK(\"http://x\")",
+        "Doe, Jr",
+    )
+    .await;
     let ana = buyer(&app, "ana@example.com", "Ana", "Lima").await;
     let bad = order_paid_at(&app, &mallory, "fulfilled", 1250, "EUR", JAN_1).await;
     line(&app, &bad, "event", "+SUM(1)", 0).await;
@@ -339,7 +356,10 @@ async fn the_orders_csv_holds_every_matching_order_quoted_and_with_formulas_defu
         row.contains(",\"'=HYPERLINK(\"\"http://x\"\") Doe, Jr\",mallory@example.com,"),
         "{row}"
     );
-    assert!(row.contains(",'+SUM(1); Opening Night,12.50,EUR,test,"), "{row}");
+    assert!(
+        row.contains(",'+SUM(1); Opening Night,12.50,EUR,test,"),
+        "{row}"
+    );
     assert!(lines.iter().any(|l| l.contains(",500,JPY,")));
 
     let answer = csv(&app, "?search=mallory", &admin).await;
@@ -351,7 +371,10 @@ async fn the_orders_csv_holds_every_matching_order_quoted_and_with_formulas_defu
 async fn a_fan_may_not_export_the_orders() {
     let app = spawn_app().await;
     let (_, fan) = app.a_fan().await;
-    assert_eq!(csv(&app, "", &fan.access).await.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        csv(&app, "", &fan.access).await.status(),
+        StatusCode::FORBIDDEN
+    );
 }
 
 // ------------------------------------------------------------------------------ receipt
@@ -375,10 +398,16 @@ async fn a_fan_reads_the_receipt_of_their_own_order_with_the_seller_and_not_anot
     let (status, body) = app.buy(&tokens.access, &event, CARD_OK).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, mine) = app.get("/api/v1/purchases/my/", Some(&tokens.access)).await;
-    let order = mine["payload"]["items"][0]["id"].as_str().unwrap().to_owned();
+    let order = mine["payload"]["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
 
     let (status, body) = app
-        .get(&format!("/api/v1/orders/{order}/receipt"), Some(&tokens.access))
+        .get(
+            &format!("/api/v1/orders/{order}/receipt"),
+            Some(&tokens.access),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let receipt = &body["payload"];
@@ -394,7 +423,10 @@ async fn a_fan_reads_the_receipt_of_their_own_order_with_the_seller_and_not_anot
 
     let (_, other) = app.signed_in("other@example.com", Role::User).await;
     let (status, _) = app
-        .get(&format!("/api/v1/orders/{order}/receipt"), Some(&other.access))
+        .get(
+            &format!("/api/v1/orders/{order}/receipt"),
+            Some(&other.access),
+        )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
@@ -407,7 +439,10 @@ async fn a_refunded_orders_receipt_lists_the_refund() {
     let event = concert(&app, Some(10), 1500, 48 * HOUR_MS).await;
     app.buy(&tokens.access, &event, CARD_OK).await;
     let (_, mine) = app.get("/api/v1/purchases/my/", Some(&tokens.access)).await;
-    let order = mine["payload"]["items"][0]["id"].as_str().unwrap().to_owned();
+    let order = mine["payload"]["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let (status, body) = app
         .post(
             &format!("/api/v1/orders/{order}/refund"),
@@ -418,7 +453,10 @@ async fn a_refunded_orders_receipt_lists_the_refund() {
     assert_eq!(status, StatusCode::OK, "{body}");
 
     let (_, body) = app
-        .get(&format!("/api/v1/orders/{order}/receipt"), Some(&tokens.access))
+        .get(
+            &format!("/api/v1/orders/{order}/receipt"),
+            Some(&tokens.access),
+        )
         .await;
     let receipt = &body["payload"];
     assert_eq!(receipt["order"]["status"], "refunded");
