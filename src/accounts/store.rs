@@ -77,6 +77,23 @@ pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<AccountRow>
         .await?)
 }
 
+/// The e-mail and name of several accounts (a page of orders' buyers), in one query.
+#[tracing::instrument(skip_all, fields(accounts = ids.len()))]
+pub async fn contacts(db: &Db, ids: &[&str]) -> Result<Vec<(String, String, String, String)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let mut query = sqlx::query_as::<_, (String, String, String, String)>(AssertSqlSafe(format!(
+        "SELECT id, login, first_name, last_name FROM accounts WHERE id IN ({})",
+        placeholders.join(", ")
+    )));
+    for id in ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
+}
+
 pub async fn by_login(db: &Db, login: &str) -> Result<Option<AccountRow>> {
     let sql = format!("SELECT {COLUMNS} FROM accounts WHERE login = $1");
     Ok(sqlx::query_as::<_, AccountRow>(AssertSqlSafe(sql))

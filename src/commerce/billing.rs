@@ -203,16 +203,25 @@ fn reveal(app: &AppState, stored: &str) -> Option<String> {
         .ok()
 }
 
+/// The organiser's address as a receipt names the seller (no bank details).
+pub async fn seller(app: &AppState) -> Result<Address> {
+    Ok(address(&load(app).await?))
+}
+
+fn address(row: &Row) -> Address {
+    Address {
+        name: row.name.clone(),
+        email: row.email.clone(),
+        address: row.address.clone(),
+        city: row.city.clone(),
+        country: row.country.clone(),
+        company: row.company.clone(),
+    }
+}
+
 fn view(row: Row, number: Option<&str>) -> Billing {
     Billing {
-        address: Address {
-            name: row.name,
-            email: row.email,
-            address: row.address,
-            city: row.city,
-            country: row.country,
-            company: row.company,
-        },
+        address: address(&row),
         bank: Bank {
             bank_name: row.bank_name,
             account_name: row.account_name,

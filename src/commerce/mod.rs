@@ -4,6 +4,8 @@
 pub mod billing;
 pub mod cart;
 pub mod checkout;
+pub mod export;
+pub mod figures;
 pub mod model;
 pub mod money;
 pub mod orders;
@@ -16,13 +18,13 @@ pub mod store;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use serde::Deserialize;
-use utoipa::ToSchema;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::extract::{CurrentUser, Staff};
-use crate::envelope::{Api, Envelope, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::openapi::Failure;
@@ -39,7 +41,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(my_purchases))
         .routes(routes!(my_purchases_unslashed))
         .routes(routes!(all_orders))
+        .routes(routes!(export_orders))
         .routes(routes!(show_order))
+        .routes(routes!(show_receipt))
+        .routes(routes!(figures::sales))
         .routes(routes!(refund))
         .routes(routes!(plans::list, plans::create))
         .routes(routes!(plans::update, plans::retire))
@@ -160,7 +165,15 @@ async fn my_purchases(
     paging: Paging,
 ) -> Result<Api<Page<orders::Order>>> {
     Ok(Api::ok(
-        orders::page(&app.db, Some(&user.account.id), paging).await?,
+        orders::page(
+            &app.db,
+            store::OrderFilter {
+                account_id: Some(&user.account.id),
+                ..Default::default()
+            },
+            paging,
+        )
+        .await?,
     ))
 }
 
@@ -176,19 +189,82 @@ async fn my_purchases_unslashed(
     my_purchases(app, user, paging).await
 }
 
-/// Every account's orders, newest first, for staff (admin, sa).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct OrdersQuery {
+    /// Part of the buyer's e-mail or name, of the order's id, or of a line's title.
+    search: Option<String>,
+    /// Only orders in this state.
+    status: Option<model::OrderStatus>,
+}
+
+impl OrdersQuery {
+    fn filter(&self) -> store::OrderFilter<'_> {
+        store::OrderFilter {
+            account_id: None,
+            status: self.status,
+            search: self.search.as_deref(),
+        }
+    }
+}
+
+/// Every account's orders, newest first, with their buyers, for staff (admin, sa);
+/// narrowed by a search and a state.
 #[utoipa::path(get, path = "/orders", tag = "commerce", security(("bearer" = [])),
-    params(Paging),
-    responses((status = 200, description = "A page of all orders.", body = Envelope<Page<orders::Order>>)))]
+    params(Paging, OrdersQuery),
+    responses((status = 200, description = "A page of the matching orders.", body = Envelope<Page<orders::Order>>)))]
 async fn all_orders(
     State(app): State<AppState>,
     Staff(_): Staff,
     paging: Paging,
+    QueryParams(q): QueryParams<OrdersQuery>,
 ) -> Result<Api<Page<orders::Order>>> {
-    Ok(Api::ok(orders::page(&app.db, None, paging).await?))
+    Ok(Api::ok(orders::page(&app.db, q.filter(), paging).await?))
 }
 
-/// One order with its lines: the buyer's own, or any for staff.
+/// Every order matching the same search and state as `GET /orders`, as a CSV file
+/// (RFC 4180, UTF-8, newest first, at most 10,000 orders), for staff (admin, sa).
+/// Cells a spreadsheet would run as formulas are prefixed with `'`. `X-Encore-Truncated:
+/// true` says orders were left out.
+#[utoipa::path(get, path = "/orders/export.csv", tag = "commerce", security(("bearer" = [])),
+    params(OrdersQuery),
+    responses((status = 200, description = "The orders as CSV.", body = String, content_type = "text/csv")))]
+async fn export_orders(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    QueryParams(q): QueryParams<OrdersQuery>,
+) -> Result<axum::response::Response> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    let (csv, cut) = export::orders_csv(&app.db, q.filter()).await?;
+    let name = format!(
+        "attachment; filename=\"encore-orders-{}.csv\"",
+        &crate::db::iso8601(crate::db::now_ms())[..10]
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, name),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+            (
+                header::HeaderName::from_static("x-encore-truncated"),
+                cut.to_string(),
+            ),
+        ],
+        csv,
+    )
+        .into_response())
+}
+
+/// The signed-in reader's order, or any order for staff; else not found.
+async fn readable_order(app: &AppState, user: &CurrentUser, id: &str) -> Result<model::OrderRow> {
+    store::order_by_id(&app.db, id)
+        .await?
+        .filter(|o| o.account_id == user.account.id || user.account.role().is_staff())
+        .ok_or_else(|| Error::not_found(Msg::OrderNotFound))
+}
+
+/// One order with its lines and buyer: the buyer's own, or any for staff.
 #[utoipa::path(get, path = "/orders/{id}", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The order's id")),
     responses((status = 200, description = "The order.", body = Envelope<orders::Order>)))]
@@ -197,11 +273,59 @@ async fn show_order(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Api<orders::Order>> {
-    let order = store::order_by_id(&app.db, &id)
-        .await?
-        .filter(|o| o.account_id == user.account.id || user.account.role().is_staff())
-        .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
+    let order = readable_order(&app, &user, &id).await?;
     Ok(Api::ok(orders::view(&app.db, order).await?))
+}
+
+/// One refund on a receipt.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ReceiptRefund {
+    /// Minor units, in the order's currency.
+    amount: i64,
+    reason: String,
+    #[schema(format = DateTime)]
+    created_at: String,
+}
+
+/// What a receipt shows: the order (lines, buyer, dates, state), who sold it and the
+/// money given back. Encore charges no tax of its own: prices are what the buyer paid.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Receipt {
+    order: orders::Order,
+    /// The organiser's billing address (Payments → Billing); fields are empty until set.
+    seller: billing::Address,
+    refunds: Vec<ReceiptRefund>,
+    /// Minor units refunded in all.
+    refunded: i64,
+}
+
+/// An order's receipt: the buyer's own, or any for staff.
+#[utoipa::path(get, path = "/orders/{id}/receipt", tag = "commerce", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The order's id")),
+    responses((status = 200, description = "The receipt.", body = Envelope<Receipt>)))]
+async fn show_receipt(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Receipt>> {
+    let order = readable_order(&app, &user, &id).await?;
+    let refunds: Vec<ReceiptRefund> = store::refunds_of_order(&app.db, &order.id)
+        .await?
+        .into_iter()
+        .map(|r| ReceiptRefund {
+            amount: r.amount_minor,
+            reason: r.reason,
+            created_at: crate::db::iso8601(r.created_at),
+        })
+        .collect();
+    Ok(Api::ok(Receipt {
+        refunded: refunds.iter().map(|r| r.amount).sum(),
+        order: orders::view(&app.db, order).await?,
+        seller: billing::seller(&app).await?,
+        refunds,
+    }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

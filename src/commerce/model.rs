@@ -1,11 +1,11 @@
 //! The states and kinds of commerce rows, read from the database as enums: an unknown
 //! value is a decoding error (the row is refused), never a silent default.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Where an order is in its life (the CHECK constraint of `orders.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OrderStatus {
     /// Seats held while the buyer pays.

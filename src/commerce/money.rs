@@ -82,14 +82,21 @@ pub fn minor_digits(currency: &str) -> u32 {
 
 /// `1250, "EUR"` → `"12.50 EUR"`, for e-mails and the hosted checkout page.
 pub fn format(minor: i64, currency: &str) -> String {
+    format!("{} {currency}", decimal(minor, currency))
+}
+
+/// `1250, "EUR"` → `"12.50"`: the amount in major units with the currency's digits
+/// (a CSV cell a spreadsheet reads as a number).
+pub fn decimal(minor: i64, currency: &str) -> String {
     let digits = minor_digits(currency);
     if digits == 0 {
-        return format!("{minor} {currency}");
+        return minor.to_string();
     }
     let unit = 10i64.pow(digits);
+    let sign = if minor < 0 { "-" } else { "" };
     format!(
-        "{}.{:0width$} {currency}",
-        minor / unit,
+        "{sign}{}.{:0width$}",
+        (minor / unit).abs(),
         (minor % unit).abs(),
         width = digits as usize
     )
@@ -113,6 +120,7 @@ mod tests {
         assert_eq!(format(5, "USD"), "0.05 USD");
         assert_eq!(format(1500, "JPY"), "1500 JPY");
         assert_eq!(format(1234, "KWD"), "1.234 KWD");
+        assert_eq!(decimal(-5, "EUR"), "-0.05");
         assert_eq!(parse_currency("eur").unwrap(), "EUR");
         assert!(parse_currency("XYZ").is_err());
     }

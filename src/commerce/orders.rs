@@ -49,12 +49,24 @@ pub struct Order {
     #[schema(format = DateTime, required = true)]
     pub refunded_at: Option<String>,
     pub items: Vec<OrderItem>,
+    /// Who bought it (shown to the buyer and to staff only).
+    pub buyer: Buyer,
+}
+
+/// An order's buyer.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Buyer {
+    /// First and last name; empty when the account has none.
+    pub name: String,
+    pub email: String,
 }
 
 impl Order {
-    pub fn new(row: OrderRow, items: Vec<OrderItem>) -> Self {
+    pub fn new(row: OrderRow, items: Vec<OrderItem>, buyer: Buyer) -> Self {
         Self {
             items,
+            buyer,
             id: row.id,
             account_id: row.account_id,
             status: row.status,
@@ -70,27 +82,57 @@ impl Order {
     }
 }
 
-/// One order with its lines.
+/// One order with its lines and buyer.
 pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
     let items = store::order_items(db, &row.id).await?;
-    Ok(Order::new(row, items))
+    let buyer = buyers(db, &[row.account_id.as_str()])
+        .await?
+        .pop()
+        .map(|(_, b)| b)
+        .unwrap_or_default();
+    Ok(Order::new(row, items, buyer))
 }
 
-/// A page of orders with their lines, loaded in two queries whatever the page size.
-pub async fn page(db: &Db, account_id: Option<&str>, paging: Paging) -> Result<Page<Order>> {
-    let (rows, total) = store::list_orders(db, account_id, paging).await?;
+/// The buyers of several orders by account id, in one query.
+async fn buyers(db: &Db, account_ids: &[&str]) -> Result<Vec<(String, Buyer)>> {
+    Ok(crate::accounts::store::contacts(db, account_ids)
+        .await?
+        .into_iter()
+        .map(|(id, email, first, last)| {
+            let name = format!("{first} {last}").trim().to_owned();
+            (id, Buyer { name, email })
+        })
+        .collect())
+}
+
+/// Orders with their lines and buyers, in two more queries whatever their number.
+pub async fn with_lines(db: &Db, rows: Vec<OrderRow>) -> Result<Vec<Order>> {
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let mut lines = store::items_of_orders(db, &ids).await?;
-    let orders = rows
+    let mut account_ids: Vec<&str> = rows.iter().map(|r| r.account_id.as_str()).collect();
+    account_ids.sort_unstable();
+    account_ids.dedup();
+    let buyers = buyers(db, &account_ids).await?;
+    Ok(rows
         .into_iter()
         .map(|row| {
             let (mine, rest): (Vec<OrderItem>, Vec<OrderItem>) =
                 lines.drain(..).partition(|l| l.order_id == row.id);
             lines = rest;
-            Order::new(row, mine)
+            let buyer = buyers
+                .iter()
+                .find(|(id, _)| *id == row.account_id)
+                .map(|(_, b)| b.clone())
+                .unwrap_or_default();
+            Order::new(row, mine, buyer)
         })
-        .collect();
-    Ok(Page::new(orders, total, paging))
+        .collect())
+}
+
+/// A page of the orders matching `filter`, with their lines and buyers.
+pub async fn page(db: &Db, filter: store::OrderFilter<'_>, paging: Paging) -> Result<Page<Order>> {
+    let (rows, total) = store::list_orders(db, filter, paging).await?;
+    Ok(Page::new(with_lines(db, rows).await?, total, paging))
 }
 
 /// What goes into a new order.
@@ -409,7 +451,8 @@ async fn tell_of_sale(
             .with("total", total.as_str())
             .render(lang),
     )
-    .linked("/my-events");
+    // The fan's confirmation opens its receipt (the concerts are one click on from there).
+    .linked(format!("/receipts/{}", order.id));
     outbox.add(&mut *tx, &buyer.id, &confirmed).await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;

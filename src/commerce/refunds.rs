@@ -80,7 +80,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
             reason.render(lang)
         ),
     )
-    .linked("/my-events");
+    .linked(format!("/receipts/{}", order.id));
     outbox.add(&mut *tx, &buyer.id, &issued).await?;
     tell_staff(&mut tx, &mut outbox, &buyer, &order, amount, reason.clone()).await?;
     tx.commit().await?;

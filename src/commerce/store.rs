@@ -27,31 +27,101 @@ pub async fn order_by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<Order
     .await?)
 }
 
-/// One page of orders, newest first (of one account, or of everyone), and how many
-/// there are in all.
+/// What a list of orders is narrowed to.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct OrderFilter<'a> {
+    /// One buyer's orders only.
+    pub account_id: Option<&'a str>,
+    pub status: Option<OrderStatus>,
+    /// Part of the buyer's e-mail or name, of the order's id, or of a line's title
+    /// (case-insensitive; `%` and `_` match themselves).
+    pub search: Option<&'a str>,
+}
+
+impl OrderFilter<'_> {
+    /// The WHERE clause and its arguments, numbered from `$1`.
+    fn clause(&self) -> (String, Vec<String>) {
+        let mut clauses = Vec::new();
+        let mut args = Vec::new();
+        if let Some(id) = self.account_id {
+            args.push(id.to_owned());
+            clauses.push(format!("account_id = ${}", args.len()));
+        }
+        if let Some(status) = self.status {
+            args.push(status.as_str().to_owned());
+            clauses.push(format!("status = ${}", args.len()));
+        }
+        if let Some(search) = self.search.map(str::trim).filter(|s| !s.is_empty()) {
+            let escaped = search
+                .to_lowercase()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            args.push(format!("%{escaped}%"));
+            let n = args.len();
+            clauses.push(format!(
+                "(LOWER(id) LIKE ${n} ESCAPE '\\' \
+                 OR account_id IN (SELECT a.id FROM accounts a \
+                     WHERE LOWER(a.login) LIKE ${n} ESCAPE '\\' \
+                     OR LOWER(a.first_name || ' ' || a.last_name) LIKE ${n} ESCAPE '\\') \
+                 OR EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = orders.id \
+                     AND LOWER(i.title) LIKE ${n} ESCAPE '\\'))"
+            ));
+        }
+        if clauses.is_empty() {
+            (String::new(), args)
+        } else {
+            (format!("WHERE {}", clauses.join(" AND ")), args)
+        }
+    }
+}
+
+/// One page of orders matching the filter, newest first, and how many match in all.
 #[tracing::instrument(skip_all)]
 pub async fn list_orders(
     db: &Db,
-    account_id: Option<&str>,
+    filter: OrderFilter<'_>,
     paging: Paging,
 ) -> Result<(Vec<OrderRow>, i64)> {
-    let tail = paging.limit_offset();
-    let filter = if account_id.is_some() {
-        "WHERE account_id = $1"
-    } else {
-        ""
-    };
-    let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
-        "SELECT {ORDER_COLUMNS} FROM orders {filter} ORDER BY created_at DESC, id {tail}"
-    )));
+    let rows = orders_matching(db, filter, &paging.limit_offset()).await?;
+    let (where_sql, args) = filter.clause();
     let mut count = sqlx::query_as::<_, (i64,)>(sqlx::AssertSqlSafe(format!(
-        "SELECT COUNT(*) FROM orders {filter}"
+        "SELECT COUNT(*) FROM orders {where_sql}"
     )));
-    if let Some(id) = account_id {
-        rows = rows.bind(id);
-        count = count.bind(id);
+    for arg in &args {
+        count = count.bind(arg.as_str());
     }
-    Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
+    Ok((rows, count.fetch_one(db).await?.0))
+}
+
+/// Every order matching the filter, newest first, at most `max` of them; and whether
+/// there were more.
+#[tracing::instrument(skip_all, fields(max = max))]
+pub async fn export_orders(
+    db: &Db,
+    filter: OrderFilter<'_>,
+    max: i64,
+) -> Result<(Vec<OrderRow>, bool)> {
+    // One more than asked tells whether the export was cut.
+    orders_matching(db, filter, &format!("LIMIT {}", max + 1))
+        .await
+        .map(|mut rows| {
+            let cut = rows.len() as i64 > max;
+            rows.truncate(usize::try_from(max).unwrap_or(0));
+            (rows, cut)
+        })
+}
+
+#[tracing::instrument(skip_all)]
+async fn orders_matching(db: &Db, filter: OrderFilter<'_>, tail: &str) -> Result<Vec<OrderRow>> {
+    let (where_sql, args) = filter.clause();
+    let mut rows = sqlx::query_as::<_, OrderRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {ORDER_COLUMNS} FROM orders {where_sql} ORDER BY created_at DESC, id {tail}"
+    )));
+    for arg in &args {
+        rows = rows.bind(arg.as_str());
+    }
+    Ok(rows.fetch_all(db).await?)
 }
 
 #[tracing::instrument(skip_all)]
@@ -568,6 +638,105 @@ pub async fn insert_refund<'e>(
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// One refund of an order, as the receipt lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RefundRow {
+    pub amount_minor: i64,
+    pub reason: String,
+    pub created_at: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn refunds_of_order(db: &Db, order_id: &str) -> Result<Vec<RefundRow>> {
+    Ok(sqlx::query_as::<_, RefundRow>(
+        "SELECT amount_minor, reason, created_at FROM refunds WHERE order_id = $1 \
+         ORDER BY created_at, id",
+    )
+    .bind(order_id)
+    .fetch_all(db)
+    .await?)
+}
+
+// ---------------------------------------------------------------------- sales figures
+
+/// Sales in one currency over a period and the one before it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct CurrencySales {
+    pub currency: String,
+    pub sales: i64,
+    pub previous_sales: i64,
+    pub orders: i64,
+    pub previous_orders: i64,
+}
+
+/// Orders paid in `[from, to)` (`previous_from` ≤ `from` opens the previous period), by
+/// currency: a sale counts on the day it was paid, even if refunded later (the refund
+/// counts on its own day). Sums are cast because PostgreSQL's SUM of BIGINT is NUMERIC.
+#[tracing::instrument(skip_all)]
+pub async fn sales_by_currency(
+    db: &Db,
+    previous_from: i64,
+    from: i64,
+    to: i64,
+) -> Result<Vec<CurrencySales>> {
+    Ok(sqlx::query_as::<_, CurrencySales>(
+        "SELECT currency, \
+            CAST(SUM(CASE WHEN paid_at >= $2 THEN total_minor ELSE 0 END) AS BIGINT) AS sales, \
+            CAST(SUM(CASE WHEN paid_at < $2 THEN total_minor ELSE 0 END) AS BIGINT) AS previous_sales, \
+            CAST(SUM(CASE WHEN paid_at >= $2 THEN 1 ELSE 0 END) AS BIGINT) AS orders, \
+            CAST(SUM(CASE WHEN paid_at < $2 THEN 1 ELSE 0 END) AS BIGINT) AS previous_orders \
+         FROM orders \
+         WHERE status IN ('paid', 'fulfilled', 'refunded') AND paid_at >= $1 AND paid_at < $3 \
+         GROUP BY currency ORDER BY currency",
+    )
+    .bind(previous_from)
+    .bind(from)
+    .bind(to)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Money refunded in `[from, to)` and in `[previous_from, from)`, by currency.
+#[tracing::instrument(skip_all)]
+pub async fn refunds_by_currency(
+    db: &Db,
+    previous_from: i64,
+    from: i64,
+    to: i64,
+) -> Result<Vec<(String, i64, i64)>> {
+    Ok(sqlx::query_as::<_, (String, i64, i64)>(
+        "SELECT o.currency, \
+            CAST(SUM(CASE WHEN r.created_at >= $2 THEN r.amount_minor ELSE 0 END) AS BIGINT), \
+            CAST(SUM(CASE WHEN r.created_at < $2 THEN r.amount_minor ELSE 0 END) AS BIGINT) \
+         FROM refunds r JOIN orders o ON o.id = r.order_id \
+         WHERE r.created_at >= $1 AND r.created_at < $3 \
+         GROUP BY o.currency ORDER BY o.currency",
+    )
+    .bind(previous_from)
+    .bind(from)
+    .bind(to)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Concert tickets sold (order lines) in `[from, to)` and in `[previous_from, from)`.
+#[tracing::instrument(skip_all)]
+pub async fn tickets_sold(db: &Db, previous_from: i64, from: i64, to: i64) -> Result<(i64, i64)> {
+    Ok(sqlx::query_as::<_, (i64, i64)>(
+        "SELECT \
+            CAST(COALESCE(SUM(CASE WHEN o.paid_at >= $2 THEN 1 ELSE 0 END), 0) AS BIGINT), \
+            CAST(COALESCE(SUM(CASE WHEN o.paid_at < $2 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         FROM order_items i JOIN orders o ON o.id = i.order_id \
+         WHERE i.item_kind = 'event' AND o.status IN ('paid', 'fulfilled', 'refunded') \
+           AND o.paid_at >= $1 AND o.paid_at < $3",
+    )
+    .bind(previous_from)
+    .bind(from)
+    .bind(to)
+    .fetch_one(db)
+    .await?)
 }
 
 // --------------------------------------------------------------------------------- cart

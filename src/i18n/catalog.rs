@@ -82,6 +82,13 @@ messages! {
         cn: "页码过大。",
         ir: "شمارهٔ صفحه بیش از حد بزرگ است.",
     }
+    BadPeriod {
+        gb: "Choose the last 7, 30 or 90 days, or a start before an end at most a year apart.",
+        br: "Escolha os últimos 7, 30 ou 90 dias, ou um início antes de um fim com no máximo um ano entre eles.",
+        es: "Elige los últimos 7, 30 o 90 días, o un inicio anterior a un final con un año como mucho entre ambos.",
+        cn: "请选择最近 7、30 或 90 天，或早于结束时间且相隔不超过一年的开始时间。",
+        ir: "۷، ۳۰ یا ۹۰ روز گذشته را برگزینید، یا آغازی پیش از پایان که حداکثر یک سال با آن فاصله داشته باشد.",
+    }
     NoSuchEndpoint {
         gb: "No such API endpoint.",
         br: "Este endpoint da API não existe.",

@@ -24,6 +24,7 @@ mod qr;
 mod rate_limits;
 mod reset;
 mod roles;
+mod sales;
 mod security;
 mod show_everywhere;
 mod sign_in;

@@ -115,7 +115,7 @@ async fn a_sale_stores_and_publishes_the_buyers_the_artists_and_the_staffs_notif
 
     let mine = next_notification(&mut to_fan).await;
     assert_eq!(mine["title"], "Order confirmed");
-    assert_eq!(mine["link"], "/my-events");
+    assert_eq!(mine["link"], format!("/receipts/{order}"));
     let sold = next_notification(&mut to_artist).await;
     assert_eq!(
         sold["title"],
@@ -244,6 +244,7 @@ async fn a_refund_tells_the_buyer_and_the_staff_and_is_activity() {
     let refunded = next_notification(&mut to_fan).await;
     assert_eq!(refunded["title"], "Refund issued");
     assert!(refunded["body"].as_str().unwrap().ends_with("asked nicely"));
+    assert_eq!(refunded["link"], format!("/receipts/{order}"));
     let note = next_notification(&mut to_admin).await;
     assert!(
         note["title"].as_str().unwrap().starts_with("Refund to "),

@@ -6,7 +6,7 @@ const keys = (items: MenuItem[]): string[] =>
   items.flatMap((item) => [item.key, ...(item.children ? keys(item.children) : [])]);
 
 /** Every menu opens with the fan's entries and ends with the person's own pages. */
-const FAN = ['dashboard', 'events', 'my-events'];
+const FAN = ['dashboard', 'events', 'my-events', 'my-orders'];
 const OWN = ['preferences', 'settings'];
 const PAYMENTS = ['payments', 'payment-methods', 'pricing-plans', 'billing', 'orders'];
 const STAFF_MENU = [...FAN, 'live', 'users', 'manage-events', 'projects', 'about', ...PAYMENTS];
@@ -67,7 +67,7 @@ describe('guard decisions', () => {
     ['sends a user opening users, payments, orders or faq to 403', ['users', 'orders', 'order', 'payment-methods', 'billing', 'pricing-plans', 'faq'], ['user'], 'forbidden'],
     [
       'lets every signed-in role open dashboard, preferences, settings, cart, checkout, events and about',
-      ['dashboard', 'preferences', 'settings', 'cart', 'checkout', 'events', 'my-events', 'about', 'home'],
+      ['dashboard', 'preferences', 'settings', 'cart', 'checkout', 'events', 'my-events', 'my-orders', 'receipt', 'help', 'about', 'home'],
       SIGNED_IN,
       'allow',
     ],
@@ -93,8 +93,7 @@ describe('guard decisions', () => {
     expect(decideAccess(null, false, null)).toBe('allow');
   });
 
-  it('sends help and support to the FAQ when allowed, else to About', () => {
-    expect(helpPath('user')).toBe('/about');
-    expect(helpPath('admin')).toBe('/faq');
+  it('sends help and support to the fans\' help for every role', () => {
+    expect(helpPath()).toBe('/help');
   });
 });

@@ -20,6 +20,10 @@ export const ROUTE_ROLES = {
   'checkout-success': EVERY_ROLE,
   events: EVERY_ROLE,
   'my-events': EVERY_ROLE,
+  // Every account's own orders and receipts (the server answers only the reader's own; staff any).
+  'my-orders': EVERY_ROLE,
+  receipt: EVERY_ROLE,
+  help: EVERY_ROLE,
   // Project members (role user) manage their projects' concerts; the server answers 403 to others.
   'manage-events': EVERY_ROLE,
   about: EVERY_ROLE,
@@ -98,6 +102,7 @@ export const MENU: MenuItem[] = [
   { key: 'dashboard', label: 'nav.dashboard', path: '/dashboard', roles: EVERY_ROLE, icon: 'dashboard' },
   { key: 'events', label: 'nav.events', path: '/events', roles: EVERY_ROLE, icon: 'events' },
   { key: 'my-events', label: 'nav.myEvents', path: '/my-events', roles: EVERY_ROLE, icon: 'my-events' },
+  { key: 'my-orders', label: 'nav.myOrders', path: '/my-orders', roles: EVERY_ROLE, icon: 'orders' },
   // What happens now, first of the staff's pages
   { key: 'live', label: 'nav.live', path: '/live', roles: STAFF, icon: 'live' },
   { key: 'users', label: 'nav.users', path: '/users', roles: STAFF, icon: 'users' },
@@ -132,7 +137,8 @@ export function visibleMenu(role: Role, items: MenuItem[] = MENU, context: MenuC
     .map((item) => (item.children ? { ...item, children: visibleMenu(role, item.children, context) } : item));
 }
 
-/** Where "Help and support" leads: the FAQ when the role may open it, else About. */
-export function helpPath(role: Role): string {
-  return (ROUTE_ROLES.faq as readonly Role[]).includes(role) ? '/faq' : '/about';
+/** Where "Help and support" leads: the fans' help (listening, replay, devices, refunds,
+ * signing in) for everyone; staff reach the FAQ from the menu. */
+export function helpPath(): string {
+  return '/help';
 }

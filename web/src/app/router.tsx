@@ -84,6 +84,9 @@ export const routes: RouteObject[] = [
       guarded('events', '/events', page(() => import('../features/events/components/events-page'), 'EventsPage'), 'nav.events', () => queryClient.prefetchQuery(eventListQueryOptions({ page: 1, pageSize: EVENTS_PAGE_SIZE, search: '' }))),
       guarded('my-events', '/my-events', page(() => import('../features/events/components/my-events-page'), 'MyEventsPage'), 'nav.myEvents', () => queryClient.prefetchQuery(myEventsQueryOptions(1, MY_EVENTS_PAGE_SIZE))),
       guarded('manage-events', '/manage-events', page(() => import('../features/events/components/manage-events-page'), 'ManageEventsPage'), 'nav.manageEvents', () => queryClient.prefetchQuery(managedEventsQueryOptions())),
+      guarded('my-orders', '/my-orders', page(() => import('../features/payments/components/my-orders-page'), 'MyOrdersPage'), 'nav.myOrders'),
+      guarded('receipt', '/receipts/:orderId', page(() => import('../features/payments/components/receipt-page'), 'ReceiptPage'), 'nav.receipt'),
+      guarded('help', '/help', page(() => import('../features/faq/components/help-page'), 'HelpPage'), 'nav.help'),
       guarded('about', '/about', page(() => import('../features/about/components/about-page'), 'AboutPage'), 'nav.about'),
       {
         path: '/payments',

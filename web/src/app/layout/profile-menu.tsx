@@ -2,6 +2,7 @@ import { Group, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconCompass,
+  IconReceipt,
   IconHelpCircle,
   IconLanguage,
   IconLogout,
@@ -67,7 +68,10 @@ export function ProfileMenu({ user }: { user: User }): ReactNode {
           <Menu.Item component={Link} to="/events" leftSection={<IconCompass size={16} />}>
             {t('profile.explore')}
           </Menu.Item>
-          <Menu.Item component={Link} to={helpPath(user.role)} leftSection={<IconHelpCircle size={16} />}>
+          <Menu.Item component={Link} to="/my-orders" leftSection={<IconReceipt size={16} />} data-testid="profile-orders">
+            {t('profile.orders')}
+          </Menu.Item>
+          <Menu.Item component={Link} to={helpPath()} leftSection={<IconHelpCircle size={16} />}>
             {t('profile.help')}
           </Menu.Item>
           <Menu.Item leftSection={<IconLanguage size={16} />} onClick={languageModal.open} data-testid="change-language">

@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../lib/constants';
 import type { Body, Query, Schema } from '../../lib/api-types';
-import { request } from '../../lib/http';
-import type { Order, OrderPage } from './model';
+import { request, requestBlob } from '../../lib/http';
+import type { Order, OrderFilter, OrderPage, Receipt, SalesFigures, SalesPeriod } from './model';
 
 export type PaymentMethod = Schema<'PaymentMethod'>;
 export type BillingAddress = Schema<'BillingAddress'>;
@@ -27,8 +27,25 @@ export const retirePlan = (id: string): Promise<unknown> =>
 
 /** Orders: one (its buyer or staff), all (staff, newest first), and a refund (staff). */
 export const getOrder = (orderId: string): Promise<Order> => request<Order>(`${API_PREFIX}/orders/${encodeURIComponent(orderId)}`);
-export const listOrders = (page: number, pageSize: number): Promise<OrderPage> =>
-  request<OrderPage>(`${API_PREFIX}/orders`, { query: { page, pageSize } satisfies Query<'commerce.all_orders'> });
+export const listOrders = (page: number, pageSize: number, filter: OrderFilter = {}): Promise<OrderPage> =>
+  request<OrderPage>(`${API_PREFIX}/orders`, {
+    query: { page, pageSize, search: filter.search || undefined, status: filter.status } satisfies Query<'commerce.all_orders'>,
+  });
+/** Every order matching the filter as CSV, written by the server (the whole list, not one page). */
+export const exportOrders = (filter: OrderFilter = {}): Promise<Blob> =>
+  requestBlob(`${API_PREFIX}/orders/export.csv`, {
+    query: { search: filter.search || undefined, status: filter.status } satisfies Query<'commerce.export_orders'>,
+  });
+/** The reader's own orders, newest first. */
+export const listMyOrders = (page: number, pageSize: number): Promise<OrderPage> =>
+  request<OrderPage>(`${API_PREFIX}/purchases/my/`, { query: { page, pageSize } satisfies Query<'commerce.my_purchases'> });
+export const getReceipt = (orderId: string): Promise<Receipt> =>
+  request<Receipt>(`${API_PREFIX}/orders/${encodeURIComponent(orderId)}/receipt`);
+/** Sales over a preset or custom period against the one before it (staff). */
+export const getSalesFigures = (period: SalesPeriod): Promise<SalesFigures> =>
+  request<SalesFigures>(`${API_PREFIX}/stats/sales`, {
+    query: ('days' in period ? { days: period.days } : { from: period.from, to: period.to }) satisfies Query<'commerce.sales'>,
+  });
 export const refundOrder = (orderId: string, reason?: string): Promise<Order> =>
   request<Order>(`${API_PREFIX}/orders/${encodeURIComponent(orderId)}/refund`, {
     method: 'POST',

@@ -5,6 +5,36 @@ export type OrderItem = Schema<'OrderItem'>;
 export type OrderStatus = Schema<'OrderStatus'>;
 export type Order = Schema<'Order'>;
 export type OrderPage = Payload<'commerce.all_orders'>;
+export type Receipt = Payload<'commerce.show_receipt'>;
+export type SalesFigures = Payload<'commerce.sales'>;
+export type CurrencyFigures = Schema<'CurrencyFigures'>;
+
+/** What the orders table is narrowed to. */
+export interface OrderFilter {
+  search?: string;
+  status?: OrderStatus;
+}
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'paid', 'fulfilled', 'failed', 'expired', 'refunded'];
+
+/** A preset period (the last 7, 30 or 90 days) or a custom one, `[from, to)` as RFC 3339. */
+export type SalesPeriod = { days: 7 | 30 | 90 } | { from: string; to: string };
+
+/** A custom period from the reader's calendar days: from the first day's local midnight to
+ * the midnight after the last day, so both days are included whatever the time zone. */
+export function customPeriod(first: Date, last: Date): SalesPeriod {
+  const from = new Date(first.getFullYear(), first.getMonth(), first.getDate());
+  const to = new Date(last.getFullYear(), last.getMonth(), last.getDate() + 1);
+  return { from: from.toISOString(), to: to.toISOString() };
+}
+
+/** The change against the previous period, for a badge: its sign decides the colour. */
+export function changeTone(change: number | null): 'up' | 'down' | 'flat' | 'new' {
+  if (change === null) return 'new';
+  if (change > 0) return 'up';
+  if (change < 0) return 'down';
+  return 'flat';
+}
 
 /** The badge colour of each order status. */
 export const ORDER_STATUS_COLOR: Record<OrderStatus, string> = {

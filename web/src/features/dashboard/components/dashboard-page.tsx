@@ -9,6 +9,7 @@ import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
 import { accountStatsQueryOptions } from '../../users/queries';
 import { NextConcerts, SalesPerConcert } from './dashboard-commerce';
+import { LiveNow, RecentOrders, SalesFigures } from './dashboard-sales';
 import { isStaff } from '../../../lib/roles';
 
 /** The chart library is heavy: it loads only when an admin's figures are on screen. */
@@ -80,6 +81,14 @@ export function DashboardPage(): ReactNode {
           </Stack>
         </Group>
       </Card>
+      {/* Staff first see what to act on: the period's sales, who is on air, the newest orders. */}
+      {staff ? <SalesFigures /> : null}
+      {staff ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <LiveNow />
+          <RecentOrders />
+        </SimpleGrid>
+      ) : null}
       {staff ? null : <NextConcerts />}
       {staff ? <SalesPerConcert /> : null}
       {staff ? <AccountFigures /> : null}

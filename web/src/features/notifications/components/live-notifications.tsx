@@ -43,7 +43,8 @@ export function LiveNotifications(): null {
       ...TOAST_ATTRIBUTES,
       id: item.id,
       title: item.title,
-      message: item.body || t(`notifications.type.${item.type}`),
+      // A topic's title says it all when it has no body; other kinds name themselves.
+      message: item.body || (item.type === 'topic' ? null : t(`notifications.type.${item.type}`)),
       style: { cursor: 'pointer' },
       onClick: (event) => {
         // The toast's own close button only closes it.

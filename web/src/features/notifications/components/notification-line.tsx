@@ -25,12 +25,16 @@ export function NotificationLine({
   const navigate = useNavigate();
   const Icon = TYPE_ICON[item.type];
   const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
+  // A topic (a sale, a refund, a show going live) says what happened in its own title and
+  // body: no kind label under it.
   const subtitle =
     item.type === 'message' && item.sender
       ? t('notifications.from', { sender: item.sender })
       : item.type === 'upload' && item.uploadType
         ? t('notifications.uploadType', { type: item.uploadType })
-        : t(`notifications.type.${item.type}`);
+        : item.type === 'topic'
+          ? null
+          : t(`notifications.type.${item.type}`);
   return (
     <UnstyledButton
       onClick={() => {
@@ -61,9 +65,11 @@ export function NotificationLine({
               </Badge>
             )}
           </Group>
-          <Text size="xs" c="dimmed">
-            {subtitle}
-          </Text>
+          {subtitle === null ? null : (
+            <Text size="xs" c="dimmed" data-testid="notification-subtitle">
+              {subtitle}
+            </Text>
+          )}
           {item.body ? (
             <Text size="xs" lineClamp={full ? undefined : 2} data-testid="notification-body">
               {item.body}

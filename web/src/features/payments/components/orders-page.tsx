@@ -1,4 +1,6 @@
-import { Badge, Button, Card, Group, Modal, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload, IconReceipt, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
@@ -8,23 +10,76 @@ import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
-import { ORDER_STATUS_COLOR } from '../model';
+import { ORDER_STATUSES, ORDER_STATUS_COLOR } from '../model';
+import type { OrderFilter, OrderStatus } from '../model';
+import { exportOrders } from '../api';
+import { saveFile } from '../download';
 import { useRefundOrder } from '../mutations';
 import { orderQueryOptions, ordersQueryOptions } from '../queries';
 import { Pager } from '../../../app/components/pager';
 
 const PAGE_SIZE = 20;
 
-/** Every order (staff), newest first; each leads to its page. */
+/** Every order (staff), newest first, with its buyer; searched and filtered on the server,
+ * and exported whole as CSV by the server with the same filter. */
 export function OrdersPage(): ReactNode {
   const { t, i18n } = useTranslation('payments');
   const locale = localeOf(i18n.language);
   const [page, setPage] = useState(1);
-  const orders = useQuery(ordersQueryOptions(page, PAGE_SIZE));
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<OrderStatus | null>(null);
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const filter: OrderFilter = { search: debounced || undefined, status: status ?? undefined };
+  const orders = useQuery(ordersQueryOptions(page, PAGE_SIZE, filter));
+  const [exporting, setExporting] = useState(false);
+  const [exportFailed, setExportFailed] = useState(false);
   const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
+  const download = (): void => {
+    setExporting(true);
+    setExportFailed(false);
+    exportOrders(filter)
+      .then((blob) => { saveFile(blob, `encore-orders-${new Date().toISOString().slice(0, 10)}.csv`); })
+      .catch(() => { setExportFailed(true); })
+      .finally(() => { setExporting(false); });
+  };
   return (
     <>
-      <PageHeader title={t('orders.title')} description={t('orders.intro')} />
+      <PageHeader
+        title={t('orders.title')}
+        description={t('orders.intro')}
+        actions={
+          <Button leftSection={<IconDownload size={16} />} variant="default" loading={exporting} onClick={download} data-testid="orders-export">
+            {t('orders:admin.export')}
+          </Button>
+        }
+      />
+      <Group mb="md" align="flex-end">
+        <TextInput
+          label={t('orders:admin.search')}
+          placeholder={t('orders:admin.searchHint')}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }}
+          w={320}
+          data-testid="orders-search"
+        />
+        <Select
+          label={t('orders:admin.status')}
+          placeholder={t('orders:admin.anyStatus')}
+          clearable
+          data={ORDER_STATUSES.map((value) => ({ value, label: t(`common:cart.status.${value}`) }))}
+          value={status}
+          onChange={(value) => { setStatus(value as OrderStatus | null); setPage(1); }}
+          w={200}
+          data-testid="orders-status"
+        />
+        {orders.data ? (
+          <Text size="sm" c="dimmed" data-testid="orders-count">
+            {t('orders:admin.count', { count: orders.data.total })}
+          </Text>
+        ) : null}
+      </Group>
+      {exportFailed ? <Text c="red" mb="sm">{t('orders:admin.exportFailed')}</Text> : null}
       {orders.isPending ? (
         <Skeleton h={200} />
       ) : orders.isError ? (
@@ -33,12 +88,13 @@ export function OrdersPage(): ReactNode {
         <EmptyState title={t('common:empty.itemsNotFound')} />
       ) : (
         <Stack>
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer minWidth={760}>
             <Table striped highlightOnHover data-testid="orders-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('orders.order')}</Table.Th>
                   <Table.Th>{t('orders.date')}</Table.Th>
+                  <Table.Th>{t('orders:admin.buyer')}</Table.Th>
                   <Table.Th>{t('orders.items')}</Table.Th>
                   <Table.Th>{t('orders.total')}</Table.Th>
                   <Table.Th>{t('orders.status')}</Table.Th>
@@ -46,15 +102,19 @@ export function OrdersPage(): ReactNode {
               </Table.Thead>
               <Table.Tbody>
                 {orders.data.items.map((order) => (
-                  <Table.Tr key={order.id}>
+                  <Table.Tr key={order.id} data-testid="orders-row">
                     <Table.Td>
                       <Link to={`/payments/orders/${order.id}`}>{order.id.slice(0, 8)}</Link>
                     </Table.Td>
                     <Table.Td>{new Date(order.createdAt).toLocaleString(locale)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{order.buyer.name || order.buyer.email}</Text>
+                      {order.buyer.name ? <Text size="xs" c="dimmed">{order.buyer.email}</Text> : null}
+                    </Table.Td>
                     <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
                     <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
                     <Table.Td>
-                      <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
+                      <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" data-testid="orders-row-status">
                         {t(`common:cart.status.${order.status}`)}
                       </Badge>
                     </Table.Td>
@@ -90,11 +150,16 @@ export function OrderPage(): ReactNode {
       <PageHeader
         title={t('orders.one', { id: data.id.slice(0, 8) })}
         actions={
-          refundable ? (
-            <Button color="orange" onClick={() => { setConfirming(true); }} data-testid="order-refund">
-              {t('orders.refund')}
+          <Group gap="xs">
+            <Button component={Link} to={`/receipts/${data.id}`} variant="default" leftSection={<IconReceipt size={16} />}>
+              {t('orders:receipt.open')}
             </Button>
-          ) : null
+            {refundable ? (
+              <Button color="orange" onClick={() => { setConfirming(true); }} data-testid="order-refund">
+                {t('orders.refund')}
+              </Button>
+            ) : null}
+          </Group>
         }
       />
       <Card withBorder data-testid="order-page">
@@ -105,6 +170,7 @@ export function OrderPage(): ReactNode {
               {t(`common:cart.status.${data.status}`)}
             </Badge>
           </Group>
+          <Text size="sm">{t('orders:admin.buyerIs', { name: data.buyer.name || data.buyer.email, email: data.buyer.email })}</Text>
           <Text size="sm">{t('orders.provider', { provider: data.provider })}</Text>
           {data.failure ? <Text c="red">{data.failure}</Text> : null}
           {data.refundedAt ? <Text size="sm">{t('orders.refundedAt', { date: new Date(data.refundedAt).toLocaleString(locale) })}</Text> : null}

@@ -1,0 +1,50 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { setupI18n } from '../../../i18n';
+import { renderPage } from '../../../test/render';
+import type { AppNotification } from '../api';
+import { NotificationLine } from './notification-line';
+
+const item = (over: Partial<AppNotification>): AppNotification => ({
+  id: 'n1',
+  type: 'topic',
+  title: 'Order confirmed',
+  body: '1 item, 9.00 EUR.',
+  sender: null,
+  uploadType: null,
+  read: false,
+  createdAt: '2030-01-01T00:00:00Z',
+  link: '/receipts/o1',
+  ...over,
+});
+
+describe('A notification line', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+  });
+
+  it('says what happened with no kind label under a topic', () => {
+    renderPage(<NotificationLine item={item({})} onRead={() => undefined} />);
+    expect(screen.getByText('Order confirmed')).toBeInTheDocument();
+    expect(screen.queryByTestId('notification-subtitle')).toBeNull();
+    expect(screen.queryByText('New topic')).toBeNull();
+  });
+
+  it('names the sender of a message', () => {
+    renderPage(<NotificationLine item={item({ type: 'message', sender: 'Bea Boss' })} onRead={() => undefined} />);
+    expect(screen.getByTestId('notification-subtitle')).toHaveTextContent('From Bea Boss');
+  });
+
+  it('opens the order it is about and marks itself read', async () => {
+    const read = vi.fn();
+    renderPage(
+      <Routes>
+        <Route path="/" element={<NotificationLine item={item({})} onRead={read} />} />
+        <Route path="/receipts/:orderId" element={<p>receipt page</p>} />
+      </Routes>,
+    );
+    fireEvent.click(screen.getByTestId('notification'));
+    expect(await screen.findByText('receipt page')).toBeInTheDocument();
+    expect(read).toHaveBeenCalledWith('n1');
+  });
+});

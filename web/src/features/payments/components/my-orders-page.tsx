@@ -1,0 +1,80 @@
+import { Badge, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconReceipt } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../app/components/empty-state';
+import { PageHeader } from '../../../app/components/page-header';
+import { Pager } from '../../../app/components/pager';
+import { localeOf } from '../../../i18n/languages';
+import { formatPrice } from '../../cart/model';
+import { ORDER_STATUS_COLOR } from '../model';
+import { myOrdersQueryOptions } from '../queries';
+
+const PAGE_SIZE = 10;
+
+/** The reader's own orders, newest first; each opens its receipt. */
+export function MyOrdersPage(): ReactNode {
+  const { t, i18n } = useTranslation('orders');
+  const locale = localeOf(i18n.language);
+  const [page, setPage] = useState(1);
+  const orders = useQuery(myOrdersQueryOptions(page, PAGE_SIZE));
+  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
+  return (
+    <>
+      <PageHeader title={t('mine.title')} description={t('mine.intro')} />
+      {orders.isPending ? (
+        <Skeleton h={200} />
+      ) : orders.isError ? (
+        <Text c="red">{t('mine.loadFailed')}</Text>
+      ) : orders.data.items.length === 0 ? (
+        <Card withBorder>
+          <Group justify="space-between">
+            <EmptyState title={t('mine.empty')} />
+            <Button component={Link} to="/events" variant="light">
+              {t('common:cart.browse')}
+            </Button>
+          </Group>
+        </Card>
+      ) : (
+        <Stack>
+          <Table.ScrollContainer minWidth={560}>
+            <Table highlightOnHover data-testid="my-orders">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('mine.date')}</Table.Th>
+                  <Table.Th>{t('mine.items')}</Table.Th>
+                  <Table.Th>{t('mine.total')}</Table.Th>
+                  <Table.Th>{t('mine.status')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {orders.data.items.map((order) => (
+                  <Table.Tr key={order.id}>
+                    <Table.Td>{new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}</Table.Td>
+                    <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
+                    <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
+                    <Table.Td>
+                      <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
+                        {t(`common:cart.status.${order.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="end">
+                      <Button component={Link} to={`/receipts/${order.id}`} variant="subtle" size="xs" leftSection={<IconReceipt size={14} />} data-testid="open-receipt">
+                        {t('receipt.open')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Pager pages={pages} page={page} onChange={setPage} />
+        </Stack>
+      )}
+    </>
+  );
+}

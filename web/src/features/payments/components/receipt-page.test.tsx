@@ -1,0 +1,70 @@
+import { screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { setupI18n } from '../../../i18n';
+import { setTokenProvider } from '../../../lib/http';
+import { renderPage } from '../../../test/render';
+import { ReceiptPage } from './receipt-page';
+
+const RECEIPT = {
+  order: {
+    id: 'order-1234-5678',
+    accountId: 'a1',
+    status: 'refunded',
+    total: 1500,
+    currency: 'EUR',
+    provider: 'stripe',
+    failure: null,
+    createdAt: '2026-01-02T10:00:00Z',
+    expiresAt: '2026-01-02T10:15:00Z',
+    paidAt: '2026-01-02T10:01:00Z',
+    refundedAt: '2026-01-03T09:00:00Z',
+    items: [{ itemKind: 'event', itemId: 'e1', title: 'The Testers — Opening Night', price: 1500 }],
+    buyer: { name: 'Ana Lima', email: 'ana@example.com' },
+  },
+  seller: { name: 'Encore Live Ltd', email: 'billing@encore.test', address: '1 Stage Road', city: 'London', country: 'GB', company: '' },
+  refunds: [{ amount: 1500, reason: 'the band is ill', createdAt: '2026-01-03T09:00:00Z' }],
+  refunded: 1500,
+};
+
+function renderReceipt(): void {
+  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ success: true, payload: RECEIPT, error: null }), { status: 200 }))));
+  renderPage(
+    <Routes>
+      <Route path="/receipts/:orderId" element={<ReceiptPage />} />
+    </Routes>,
+    '/receipts/order-1234-5678',
+  );
+}
+
+describe('Receipt page', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+    setTokenProvider(() => Promise.resolve('access-token'));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('names the seller, the buyer, the order number, the method and the total', async () => {
+    renderReceipt();
+    expect(await screen.findByTestId('receipt-number')).toHaveTextContent('order-1234-5678');
+    expect(screen.getByText('Encore Live Ltd')).toBeInTheDocument();
+    expect(screen.getByTestId('receipt-buyer')).toHaveTextContent('ana@example.com');
+    expect(screen.getByText('Card (Stripe)')).toBeInTheDocument();
+    expect(screen.getByTestId('receipt-total')).toHaveTextContent('€15.00');
+  });
+
+  it('shows the refund and that the tickets no longer play', async () => {
+    renderReceipt();
+    expect(await screen.findByText('the band is ill')).toBeInTheDocument();
+    expect(screen.getByTestId('receipt-status')).toHaveTextContent('Refunded');
+    expect(screen.getByTestId('receipt-refunded')).toHaveTextContent('no longer play');
+  });
+
+  it('keeps its buttons out of the printed page', async () => {
+    renderReceipt();
+    const print = await screen.findByTestId('receipt-print');
+    expect(print.closest('[data-print="hide"]')).not.toBeNull();
+    expect(print.closest('.encore-receipt')).toBeNull();
+  });
+});
