@@ -269,6 +269,21 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     }
 }
 
+/// A free port below the kernel's ephemeral range (32768–60999 here), for a server a test
+/// stops and starts again or kills: while it is down, `bind(0)` must not hand its port to a
+/// server of another test running beside it (nginx, or the restarted server, would then
+/// reach that one).
+pub fn lasting_port() -> u16 {
+    use std::hash::{BuildHasher, Hasher};
+    loop {
+        let random = std::hash::RandomState::new().build_hasher().finish();
+        let port = 20_000 + (random % 12_000) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+}
+
 /// A Redis of one test's own, which it may stop and start again (its data kept in an
 /// append-only file, as a production Redis keeps it).
 pub struct OwnRedis {
@@ -279,11 +294,7 @@ pub struct OwnRedis {
 
 impl OwnRedis {
     pub fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = lasting_port();
         let dir = tempfile::tempdir().unwrap();
         let process = Self::spawn(port, dir.path());
         Self { port, dir, process }

@@ -284,7 +284,7 @@ async fn staff_see_each_orders_buyer_and_find_orders_by_name_email_or_state() {
     let (_, body) = app
         .get("/api/v1/orders?search=bo%40example", Some(&admin))
         .await;
-    assert_eq!(order_ids(&body), [bo_paid.clone()]);
+    assert_eq!(order_ids(&body), std::slice::from_ref(&bo_paid));
 
     let (_, body) = app
         .get("/api/v1/orders?status=refunded", Some(&admin))

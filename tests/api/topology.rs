@@ -28,14 +28,6 @@ fn on_postgres() -> Option<String> {
     })
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A PostgreSQL database of the test's own, dropped with it.
 struct Database {
     base: String,
@@ -107,7 +99,7 @@ impl Instance {
 
     fn spawn(name: &'static str, env: &[(&str, String)]) -> Self {
         let data = tempfile::tempdir().unwrap();
-        let (http_port, ingest_port) = (free_port(), free_port());
+        let (http_port, ingest_port) = (lasting_port(), lasting_port());
         let log = std::fs::File::create(data.path().join("encore.log")).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_encore"));
         command
@@ -240,7 +232,7 @@ impl Nginx {
     async fn start(a: &Instance, b: &Instance, http_port: u16) -> Self {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
-        let ingest_port = free_port();
+        let ingest_port = lasting_port();
         let deployed = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/nginx.conf"),
         )
@@ -345,7 +337,7 @@ struct Cluster {
 impl Cluster {
     async fn start(base: &str, redis: &str, extra: &[(&str, String)]) -> Self {
         let database = Database::create(base).await;
-        let lb_port = free_port();
+        let lb_port = lasting_port();
         let public: &'static str =
             Box::leak(format!("http://127.0.0.1:{lb_port}").into_boxed_str());
         // The fixtures' server migrates the database first, and signs the same tokens.
