@@ -31,6 +31,16 @@ const EVENT = {
   accessUntil: new Date(Date.now() + 86_000_000).toISOString(),
   owned: true,
   access: 'live',
+  state: {
+    phase: 'live',
+    reason: 'on_air',
+    doorsAt: new Date(Date.now() - 16 * 60_000).toISOString(),
+    startsAt: new Date(Date.now() - 60_000).toISOString(),
+    endsAt: new Date(Date.now() + 89 * 60_000).toISOString(),
+    replayUntil: new Date(Date.now() + 86_000_000).toISOString(),
+    onAir: true,
+    nextChangeAt: new Date(Date.now() + 89 * 60_000).toISOString(),
+  },
 };
 
 let handlers: StreamEvents | null = null;
