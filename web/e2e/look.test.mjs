@@ -61,10 +61,19 @@ async function settled(page) {
   await page.waitForFunction(() => document.querySelectorAll('.mantine-Skeleton-root, .mantine-Loader-root[data-page-loader]').length === 0);
 }
 
+let liveId;
 const PAGES = [
   { name: 'home', path: '/home', ready: (page) => page.getByTestId('home-event').filter({ hasText: LIVE_TITLE }).locator('.mantine-Badge-root').waitFor() },
-  { name: 'events', path: '/events', ready: (page) => page.getByTestId('event-card').filter({ hasText: LIVE_TITLE }).getByTestId('access-badge').waitFor() },
-  { name: 'player', path: '/my-events', ready: (page) => page.getByTestId('player').first().waitFor() },
+  { name: 'events', path: '/events', ready: (page) => page.getByTestId('event-card').filter({ hasText: LIVE_TITLE }).getByTestId('state-badge').waitFor() },
+  // The stage view with the show playing, and the mini-player bar under it.
+  {
+    name: 'player',
+    path: () => `/stage/${liveId}`,
+    ready: async (page) => {
+      await page.getByTestId('player-listen').click();
+      await page.getByTestId('mini-player').waitFor();
+    },
+  },
   { name: 'dashboard', path: '/dashboard', ready: (page) => page.getByTestId('account-summary').waitFor() },
 ];
 
@@ -74,6 +83,7 @@ describe('Encore contrast and fit', () => {
     const server = await suite.ready;
     const admin = await apiSession(server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
     const live = await createConcert(admin, LIVE_TITLE, { startsAt: new Date(Date.now() - 60_000) });
+    liveId = live.id;
     for (const scheme of ['dark', 'light']) await createConcert(admin, `Checkout in ${scheme}`, { startsAt: new Date(Date.now() + 86_400_000) });
     // A draft, for the manage-events badge.
     const project = await admin('POST', '/api/v1/projects', { name: 'Drafts band' });
@@ -104,7 +114,7 @@ describe('Encore contrast and fit', () => {
       for (const scheme of ['dark', 'light']) {
         await useTheme(page, scheme);
         for (const shown of PAGES) {
-          await page.goto(`${suite.server.url}${shown.path}`);
+          await page.goto(`${suite.server.url}${typeof shown.path === 'function' ? shown.path() : shown.path}`);
           await shown.ready(page);
           await settled(page);
           for (const violation of await contrastViolations(page)) found.push(`${scheme} ${shown.name}: ${violation}`);

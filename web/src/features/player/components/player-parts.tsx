@@ -55,7 +55,7 @@ export function LiveState({ snapshot }: { snapshot: PlayerSnapshot }): ReactNode
   const where = whereOf(snapshot);
   if (where.atLiveEdge) {
     return (
-      <Text size="sm" fw={700} c="red.5" data-testid="player-live-badge" style={{ whiteSpace: 'nowrap' }}>
+      <Text size="sm" fw={700} c="red" data-testid="player-live-badge" style={{ whiteSpace: 'nowrap' }}>
         {/* The latency hls.js measures: how far behind the artist the listener is. */}
         {snapshot.latency === null ? t('liveDot') : t('liveBehind', { seconds: formatLatency(snapshot.latency, locale) })}
       </Text>
