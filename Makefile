@@ -10,7 +10,7 @@ WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: run test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
-        web-test e2e api-fuzz openapi system-deps services compose-check clean
+        web-test e2e api-fuzz openapi system-deps services compose-check screenshots clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
 run: system-deps web
@@ -107,6 +107,12 @@ api-fuzz: $(FUZZ_VENV)/bin/st
 ## API change; a test fails while it is stale.
 openapi:
 	$(CARGO) run --locked --quiet --bin encore -- openapi > web/openapi.json
+
+## make screenshots: the README's screenshots (docs/screenshots/), from the real binary and
+## a pushed show in Debian's chromium; not part of `make test`.
+screenshots: system-deps web
+	$(CARGO) build --locked --bin encore
+	cd web && ENCORE_BIN=$(CURDIR)/target/debug/encore node scripts/screenshots.mjs
 
 ## make bench: release build and the load tests; results go to docs/benchmarks.md by hand.
 bench: services
