@@ -33,6 +33,8 @@ pub const RELAY_AFTER_MS: i64 = 5_000;
 pub const RELAY_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 /// Notifications the relay publishes per round.
 const RELAY_BATCH: i64 = 200;
+/// How long a relay's claim on a notification holds before another relay may take it.
+pub const CLAIM_LEASE_MS: i64 = 30_000;
 
 /// Who a notification goes to, and the language to write it in for them.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -150,14 +152,17 @@ pub async fn notify(app: &AppState, account_id: &str, n: &NewNotification) -> Re
 
 /// Publish what was stored but not published within [`RELAY_AFTER_MS`]. Each row is
 /// claimed first (a conditional update), so of several instances relaying at once only
-/// one publishes it; a claim whose publish fails is given back. Answers how many it
-/// published.
+/// one publishes it; a claim whose publish fails is given back, and the claim of a relay
+/// that died before publishing runs out after [`CLAIM_LEASE_MS`] (the push may then come
+/// twice if it died between publishing and confirming: never not at all). Answers how many
+/// it published.
 pub async fn relay(db: &Db, bus: &Bus) -> Result<usize> {
     let now = now_ms();
     let mut published = 0;
-    for (account_id, row) in store::unpublished(db, now - RELAY_AFTER_MS, RELAY_BATCH).await? {
+    for (account_id, row) in store::unpublished(db, now - RELAY_AFTER_MS, now, RELAY_BATCH).await? {
         let claimed_at = now_ms();
-        if !store::claim(db, &row.id, claimed_at).await? {
+        let until = claimed_at + CLAIM_LEASE_MS;
+        if !store::claim(db, &row.id, claimed_at, until).await? {
             continue;
         }
         let id = row.id.clone();
@@ -165,10 +170,13 @@ pub async fn relay(db: &Db, bus: &Bus) -> Result<usize> {
             notification: row.into(),
         };
         match bus.publish(&Channel::Account(account_id), event).await {
-            Ok(_) => published += 1,
+            Ok(_) => {
+                store::confirm(db, &id, until, now_ms()).await?;
+                published += 1;
+            }
             Err(err) => {
                 tracing::warn!(notification = %id, error = %err, "relaying a notification failed");
-                store::unclaim(db, &id, claimed_at).await?;
+                store::unclaim(db, &id, until).await?;
             }
         }
     }

@@ -105,7 +105,7 @@ pub async fn mark_published(db: &Db, ids: &[String], now: i64) -> Result<()> {
         let at = chunk.len() + 1;
         let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
             "UPDATE notifications SET published_at = ${at} \
-             WHERE id IN ({list}) AND published_at IS NULL"
+             WHERE id IN ({list}) AND (published_at IS NULL OR published_at < 0)"
         )));
         for id in chunk {
             query = query.bind(id);
@@ -118,7 +118,7 @@ pub async fn mark_published(db: &Db, ids: &[String], now: i64) -> Result<()> {
 /// Unpublished notifications created at or before `before`, oldest first, with their
 /// accounts.
 #[tracing::instrument(skip_all)]
-pub async fn unpublished(db: &Db, before: i64, limit: i64) -> Result<Vec<(String, Row)>> {
+pub async fn unpublished(db: &Db, before: i64, now: i64, limit: i64) -> Result<Vec<(String, Row)>> {
     #[derive(sqlx::FromRow)]
     struct WithAccount {
         account_id: String,
@@ -127,35 +127,52 @@ pub async fn unpublished(db: &Db, before: i64, limit: i64) -> Result<Vec<(String
     }
     let rows: Vec<WithAccount> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT account_id, {COLUMNS} FROM notifications \
-         WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at, id LIMIT $2"
+         WHERE (published_at IS NULL OR (published_at < 0 AND published_at > $2)) \
+         AND created_at <= $1 ORDER BY created_at, id LIMIT $3"
     )))
     .bind(before)
+    .bind(-now)
     .bind(limit)
     .fetch_all(db)
     .await?;
     Ok(rows.into_iter().map(|r| (r.account_id, r.row)).collect())
 }
 
-/// Claim an unpublished notification for this instance to publish: false when another
-/// claimed (or published) it first.
+/// Claim a notification for publishing until `until`: it is unpublished and not claimed, or
+/// its claim ran out before `now` (a relay that died between claim and publish). Stored as
+/// `-until`; of several relays at once, one wins.
 #[tracing::instrument(skip_all)]
-pub async fn claim(db: &Db, id: &str, now: i64) -> Result<bool> {
+pub async fn claim(db: &Db, id: &str, now: i64, until: i64) -> Result<bool> {
     let done = sqlx::query(
-        "UPDATE notifications SET published_at = $2 WHERE id = $1 AND published_at IS NULL",
+        "UPDATE notifications SET published_at = $3 \
+         WHERE id = $1 AND (published_at IS NULL OR (published_at < 0 AND published_at > $2))",
     )
     .bind(id)
-    .bind(now)
+    .bind(-now)
+    .bind(-until)
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
+/// The claim until `until` was published (at `now`).
+#[tracing::instrument(skip_all)]
+pub async fn confirm(db: &Db, id: &str, until: i64, now: i64) -> Result<()> {
+    sqlx::query("UPDATE notifications SET published_at = $3 WHERE id = $1 AND published_at = $2")
+        .bind(id)
+        .bind(-until)
+        .bind(now)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 /// Give back a claim whose publishing failed, so a later round retries it.
 #[tracing::instrument(skip_all)]
-pub async fn unclaim(db: &Db, id: &str, claimed_at: i64) -> Result<()> {
+pub async fn unclaim(db: &Db, id: &str, until: i64) -> Result<()> {
     sqlx::query("UPDATE notifications SET published_at = NULL WHERE id = $1 AND published_at = $2")
         .bind(id)
-        .bind(claimed_at)
+        .bind(-until)
         .execute(db)
         .await?;
     Ok(())

@@ -68,7 +68,10 @@ async fn listed(app: &TestApp, account: &AccountRow) -> Vec<Value> {
 /// How many stored notifications are not published yet.
 async fn unpublished(app: &TestApp) -> i64 {
     let (n,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM notifications WHERE published_at IS NULL")
+        // Not published: never claimed, or claimed (negative: the claim's end) and not done.
+        sqlx::query_as(
+            "SELECT COUNT(*) FROM notifications WHERE published_at IS NULL OR published_at < 0",
+        )
             .fetch_one(app.db())
             .await
             .unwrap();
@@ -489,6 +492,49 @@ async fn the_relay_publishes_a_notification_left_unpublished_and_marks_it() {
     assert_eq!(note["id"], id.as_str());
     assert_eq!(note["title"], "Left behind");
     assert_eq!(unpublished(&app).await, 0);
+    nothing_more(&mut to_fan).await;
+}
+
+/// A relay's claim on `id` until `until` (stored negative), as a relay that died after
+/// claiming it leaves it.
+async fn claimed_until(app: &TestApp, id: &str, until: i64) {
+    sqlx::query("UPDATE notifications SET published_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(-until)
+        .execute(app.db())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_claim_whose_relay_died_runs_out_and_the_next_relay_publishes_it() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let mut to_fan = follow(&app, &fan);
+    let id = left_unpublished(&app, &fan, 60_000).await;
+    claimed_until(&app, &id, encore::db::now_ms() - 1).await;
+    encore::notifications::relay(&app.state.db, &app.state.bus)
+        .await
+        .unwrap();
+    let note = next_notification(&mut to_fan).await;
+    assert_eq!(note["id"], id.as_str());
+    assert_eq!(unpublished(&app).await, 0);
+    nothing_more(&mut to_fan).await;
+}
+
+#[tokio::test]
+async fn a_claim_still_running_is_left_to_its_relay() {
+    let app = spawn_app().await;
+    let fan = app.account("fan@example.com", Role::User).await;
+    let mut to_fan = follow(&app, &fan);
+    let id = left_unpublished(&app, &fan, 60_000).await;
+    let until = encore::db::now_ms() + encore::notifications::CLAIM_LEASE_MS;
+    claimed_until(&app, &id, until).await;
+    let relayed = encore::notifications::relay(&app.state.db, &app.state.bus)
+        .await
+        .unwrap();
+    assert_eq!(relayed, 0);
+    assert_eq!(unpublished(&app).await, 1);
     nothing_more(&mut to_fan).await;
 }
 
