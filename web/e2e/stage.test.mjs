@@ -142,6 +142,14 @@ describe('Encore player in the app shell', () => {
       await advances(page, 1, `playback on ${path}`);
       assert.equal(await audio(page).evaluate((element) => element.paused), false, `playing on ${path}`);
     }
+    // Out of the shell to the home page (the breadcrumb's Home): the bar comes along.
+    await page.locator('.mantine-Breadcrumbs-root').getByRole('link', { name: 'Home', exact: true }).click();
+    await page.waitForURL(/\/home$/);
+    await page.getByTestId('floating-player').getByTestId('mini-player').waitFor();
+    await advances(page, 1, 'playback on /home');
+    await page.getByTestId('home-dashboard').click();
+    await page.waitForURL(/\/dashboard$/);
+    await bar.waitFor();
     assert.equal(await page.evaluate(() => window.encoreSamePage), true, 'the page was never reloaded');
     assert.equal(await audio(page).count(), 1, 'one audio element');
 

@@ -17,6 +17,7 @@ import { useStateRefresh } from '../../events/use-state-refresh';
 import { ListenButton } from '../../player/components/listen-button';
 import { ApiError } from '../../../lib/errors';
 import { authLink } from '../return-path';
+import { FloatingMiniPlayer } from '../../player/components/mini-player';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {
@@ -121,6 +122,7 @@ export function ConcertPage(): ReactNode {
       <Container size="md" py="xl">
         {concert.isPending ? <Skeleton h={480} /> : concert.isError ? <Text c="red">{t('page.loadFailed')}</Text> : <ConcertDetails event={concert.data} />}
       </Container>
+      <FloatingMiniPlayer />
     </Box>
   );
 }

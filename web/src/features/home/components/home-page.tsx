@@ -13,6 +13,7 @@ import { eventListQueryOptions } from '../../events/queries';
 import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/components/event-parts';
 import { concertPath } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
+import { FloatingMiniPlayer } from '../../player/components/mini-player';
 
 function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
   const { t } = useTranslation('events');
@@ -131,6 +132,7 @@ export function HomePage(): ReactNode {
           )}
         </Stack>
       </Container>
+      <FloatingMiniPlayer />
     </Box>
   );
 }

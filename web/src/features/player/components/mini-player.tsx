@@ -43,6 +43,30 @@ export function MiniPlayer(): ReactNode {
   return <MiniPlayerBar snapshot={snapshot} concert={concert} />;
 }
 
+/** The bar on the pages outside the app shell (home, the public concert page): fixed at
+ * the bottom while something plays, with room kept for it below the page's content. */
+export function FloatingMiniPlayer(): ReactNode {
+  const shown = useMiniPlayerShown();
+  if (!shown) return null;
+  return (
+    <>
+      <Box h={MINI_PLAYER_HEIGHT} aria-hidden />
+      <Box
+        pos="fixed"
+        bottom={0}
+        left={0}
+        right={0}
+        h={MINI_PLAYER_HEIGHT}
+        bg="var(--mantine-color-body)"
+        style={{ borderTop: '1px solid var(--mantine-color-default-border)', zIndex: 200 }}
+        data-testid="floating-player"
+      >
+        <MiniPlayer />
+      </Box>
+    </>
+  );
+}
+
 function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concert: NowConcert }): ReactNode {
   const { t } = useTranslation('stage');
   const playing = snapshot.phase.kind === 'playing';
