@@ -138,7 +138,8 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         let cancelled = Notice::new(
             Msg::NoticeCancelledTitle.with("title", event.title.as_str()),
             Msg::NoticeCancelledBody.with("amount", money::format(price, &order.currency)),
-            "/my-events",
+            // The refund it tells of, on the order's receipt.
+            format!("/receipts/{}", order.id),
         );
         outbox
             .add(&mut *tx, &buyer.id, &cancelled.written_in(buyer.language))

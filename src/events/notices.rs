@@ -16,9 +16,14 @@ use crate::state::AppState;
 /// How long before its start a concert's holders are reminded.
 pub const REMINDER_LEAD_MS: i64 = 15 * 60_000;
 
-/// Where a ticket holder listens; where staff watch shows.
-const HOLDER_PAGE: &str = "/my-events";
+/// Where staff watch shows.
 const STAFF_LIVE_PAGE: &str = "/live";
+
+/// Where a ticket holder listens to a concert: its stage view (Listen, the lobby before
+/// the doors, the replay after).
+fn stage_page(event_id: &str) -> String {
+    format!("/stage/{event_id}")
+}
 
 /// Remind the holders of every concert starting within [`REMINDER_LEAD_MS`], once per
 /// concert across instances. Answers how many concerts were reminded.
@@ -34,7 +39,7 @@ pub async fn remind_starting_soon(app: &AppState) -> Result<usize> {
         let soon = Notice::new(
             Msg::NoticeStartingSoonTitle.with("title", event.title.as_str()),
             Msg::NoticeStartingSoonBody.with("artist", event.artist_name.as_str()),
-            HOLDER_PAGE,
+            stage_page(&event.id),
         );
         let mut outbox = Outbox::default();
         outbox.tell(&mut tx, &holders, &soon).await?;
@@ -56,7 +61,7 @@ pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
         let live = Notice::new(
             title.clone(),
             Msg::NoticeLiveNowBody.with("artist", event.artist_name.as_str()),
-            HOLDER_PAGE,
+            stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &live).await?;
     }
@@ -108,7 +113,7 @@ pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
         let ended = Notice::new(
             Msg::NoticeEndedTitle.with("title", event.title.as_str()),
             Msg::NoticeEndedBody.with("until", minutes(event.access_until())),
-            HOLDER_PAGE,
+            stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &ended).await?;
     } else if !store::set_status(

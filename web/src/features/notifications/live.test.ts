@@ -62,6 +62,9 @@ describe('a pushed notification in the cached lists', () => {
 describe('concert links', () => {
   it('are the pages that show concerts', () => {
     expect(isConcertLink('/my-events')).toBe(true);
+    expect(isConcertLink('/stage/abc')).toBe(true);
+    expect(isConcertLink('/receipts/o1')).toBe(true);
+    expect(isConcertLink('/stages')).toBe(false);
     expect(isConcertLink('/manage-events?event=1')).toBe(true);
     expect(isConcertLink('/events/abc')).toBe(true);
     expect(isConcertLink('/live')).toBe(true);

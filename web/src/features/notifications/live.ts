@@ -32,9 +32,10 @@ export function addLiveNotification(client: QueryClient, item: AppNotification):
   void client.invalidateQueries({ queryKey: notificationKeys.all, refetchType: 'none' });
 }
 
-/** Pages a notification about a concert links to (a fan's concerts, the staff's Live page…):
- * the concerts shown change state (the fan's card turns live). */
-const CONCERT_PAGES = ['/my-events', '/events', '/manage-events', '/live'];
+/** Pages a notification about a concert links to (a concert's stage, a fan's concerts, the
+ * staff's Live page, the receipt of a purchase or a refund…): the concerts shown change state
+ * (the fan's card turns live, a ticket appears or goes). */
+const CONCERT_PAGES = ['/stage', '/concerts', '/receipts', '/my-events', '/events', '/manage-events', '/live'];
 
 export function isConcertLink(link: string | null | undefined): boolean {
   return !!link && CONCERT_PAGES.some((page) => link === page || link.startsWith(`${page}/`) || link.startsWith(`${page}?`));
