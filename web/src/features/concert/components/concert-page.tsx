@@ -1,10 +1,9 @@
 import { Anchor, Box, Button, Card, Container, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconBroadcast, IconCheck, IconUserPlus } from '@tabler/icons-react';
+import { IconCheck, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { LanguagePicker } from '../../../app/components/language-picker';
 import { NotFoundPage } from '../../errors/components/not-found-page';
 import { useAuthStatus } from '../../auth/session';
 import { formatPrice } from '../../cart/model';
@@ -18,6 +17,7 @@ import { ListenButton } from '../../player/components/listen-button';
 import { ApiError } from '../../../lib/errors';
 import { authLink } from '../return-path';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
+import { PublicHeader } from '../../../app/components/public-header';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {
@@ -103,22 +103,11 @@ export function ConcertPage(): ReactNode {
   if (concert.isError && concert.error instanceof ApiError && concert.error.status === 404) return <NotFoundPage />;
   return (
     <Box mih="100vh">
-      <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">
-        <Anchor component={Link} to="/home" c="inherit" underline="never">
-          <Group gap="xs">
-            <IconBroadcast size={28} />
-            <Title order={3}>{t('common:app.name')}</Title>
-          </Group>
-        </Anchor>
-        <Group gap="sm">
-          <Box w={180}>
-            <LanguagePicker label="" />
-          </Box>
-          <Button component={Link} to={hasToken ? '/events' : '/home'} variant="white">
-            {t('page.allConcerts')}
-          </Button>
-        </Group>
-      </Group>
+      <PublicHeader>
+        <Button component={Link} to={hasToken ? '/events' : '/home'} variant="white">
+          {t('page.allConcerts')}
+        </Button>
+      </PublicHeader>
       <Container size="md" py="xl">
         {concert.isPending ? <Skeleton h={480} /> : concert.isError ? <Text c="red">{t('page.loadFailed')}</Text> : <ConcertDetails event={concert.data} />}
       </Container>

@@ -1,6 +1,6 @@
 import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -14,20 +14,7 @@ import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './e
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
 import { Pager } from '../../../app/components/pager';
-
-/** The current time, ticking every second (for countdowns). */
-export function useNow(intervalMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, intervalMs);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [intervalMs]);
-  return now;
-}
+import { useNow } from '../../../lib/use-now';
 
 export function TicketCard({ event, now }: { event: EncoreEvent; now: number }): ReactNode {
   const { t } = useTranslation('events');

@@ -1,10 +1,9 @@
-import { Anchor, Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconBroadcast, IconClockHour4, IconWorld } from '@tabler/icons-react';
+import { Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconClockHour4, IconWorld } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LanguagePicker } from '../../../app/components/language-picker';
 import { useAuthStatus } from '../../auth/session';
 import { meQueryOptions } from '../../auth/queries';
 import { formatPrice } from '../../cart/model';
@@ -14,6 +13,7 @@ import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/co
 import { concertPath } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
+import { PublicHeader } from '../../../app/components/public-header';
 
 function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
   const { t } = useTranslation('events');
@@ -71,33 +71,22 @@ export function HomePage(): ReactNode {
   const upcoming = events.filter((event) => event.state.phase === 'upcoming' || event.state.phase === 'doors');
   return (
     <Box mih="100vh">
-      <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">
-        <Anchor component={Link} to="/home" c="inherit" underline="never">
-          <Group gap="xs">
-            <IconBroadcast size={28} />
-            <Title order={3}>{t('common:app.name')}</Title>
-          </Group>
-        </Anchor>
-        <Group gap="sm">
-          <Box w={180}>
-            <LanguagePicker label="" />
-          </Box>
-          {hasToken ? (
-            <Button component={Link} to="/dashboard" variant="white" data-testid="home-dashboard">
-              {t('common:nav.dashboard')}
+      <PublicHeader>
+        {hasToken ? (
+          <Button component={Link} to="/dashboard" variant="white" data-testid="home-dashboard">
+            {t('common:nav.dashboard')}
+          </Button>
+        ) : (
+          <>
+            <Button component={Link} to="/auth/signup" variant="subtle" color="white">
+              {t('home.signUp')}
             </Button>
-          ) : (
-            <>
-              <Button component={Link} to="/auth/signup" variant="subtle" color="white">
-                {t('home.signUp')}
-              </Button>
-              <Button component={Link} to="/auth/login" variant="white" data-testid="home-sign-in">
-                {t('home.signIn')}
-              </Button>
-            </>
-          )}
-        </Group>
-      </Group>
+            <Button component={Link} to="/auth/login" variant="white" data-testid="home-sign-in">
+              {t('home.signIn')}
+            </Button>
+          </>
+        )}
+      </PublicHeader>
       <Container size="lg" py="xl">
         <Stack gap="xl">
           <Card withBorder padding="xl">

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countdown, countdownText, isolateLtr } from '../../events/model';
-import { useNow } from '../use-now';
+import { useNow } from '../../../lib/use-now';
 import { useLocale } from '../../events/components/event-parts';
 import type { Chapter } from '../chapters';
 import { chapterAt } from '../chapters';
