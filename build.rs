@@ -11,14 +11,22 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    let build = Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-        .unwrap_or_else(|| "unknown".to_owned());
+    // The revision changes when HEAD moves to another branch or its branch to another
+    // commit: watch both files where git keeps them (in a worktree `.git` is a file, and a
+    // path that does not exist would make every build rerun this script). Outside a git
+    // checkout there is nothing to watch.
+    if let Some(head) = git(&["rev-parse", "--git-path", "HEAD"]) {
+        println!("cargo:rerun-if-changed={head}");
+        // A branch's ref is its own file, or a line of packed-refs once packed.
+        let branch = git(&["symbolic-ref", "-q", "HEAD"])
+            .and_then(|branch| git(&["rev-parse", "--git-path", &branch]))
+            .filter(|path| std::path::Path::new(path).exists())
+            .or_else(|| git(&["rev-parse", "--git-path", "packed-refs"]));
+        if let Some(branch) = branch {
+            println!("cargo:rerun-if-changed={branch}");
+        }
+    }
+    let build = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
     println!("cargo:rustc-env=ENCORE_BUILD={build}");
 
     let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
@@ -49,6 +57,17 @@ fn main() {
         serde_json::to_string(&json).expect("serialise licences"),
     )
     .expect("write licenses.json");
+}
+
+/// What a git command prints, trimmed, if it succeeds.
+fn git(args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|text| !text.is_empty())
 }
 
 /// Lines look like `serde v1.0.228 (proc-macro)\tMIT OR Apache-2.0 (*)`: the name, `v` and
