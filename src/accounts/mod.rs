@@ -279,8 +279,10 @@ async fn create(
         &row.id,
         &NewNotification::message(
             &inviter,
-            "Welcome to Encore",
-            format!("{inviter} created your account. Enjoy the shows!"),
+            Msg::NoticeWelcomeTitle.render(row.language),
+            Msg::NoticeWelcomeBody
+                .with("inviter", inviter.as_str())
+                .render(row.language),
         ),
     )
     .await?;
@@ -771,17 +773,18 @@ async fn upload_avatar(
         .await
         .map_err(Error::internal)?;
     app.publish(store::set_avatar(&app.db, &id, media_type).await?);
+    // Written for the account's owner, who may not be the one who changed it.
+    let body = if user.account.id == id {
+        Msg::NoticeAvatarOwnBody.render(row.language)
+    } else {
+        Msg::NoticeAvatarBody
+            .with("name", user.account.display_name())
+            .render(row.language)
+    };
     notifications::notify(
         &app,
         &id,
-        &NewNotification::upload(
-            "avatar",
-            "Profile picture updated",
-            format!(
-                "{} uploaded a new profile picture.",
-                user.account.display_name()
-            ),
-        ),
+        &NewNotification::upload("avatar", Msg::NoticeAvatarTitle.render(row.language), body),
     )
     .await?;
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))

@@ -321,14 +321,15 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
         }
         TestCard::ProcessingError => Err(decline(Msg::CardProcessingError)),
         TestCard::Declined | TestCard::InsufficientFunds => {
-            let message = if outcome == TestCard::Declined {
-                Msg::CardDeclined
+            // The buyer reads the card's message; the staff, why it failed.
+            let (message, why) = if outcome == TestCard::Declined {
+                (Msg::CardDeclined, Msg::NoticeWhyDeclined)
             } else {
-                Msg::CardInsufficientFunds
+                (Msg::CardInsufficientFunds, Msg::NoticeWhyInsufficientFunds)
             };
             // The order keeps the reason as the buyer read it.
             let reason = message.render(i18n::current());
-            orders::decline(app, &order.id, &reason, message).await?;
+            orders::decline(app, &order.id, &reason, why).await?;
             Err(decline(message))
         }
     }
@@ -391,11 +392,14 @@ pub async fn stripe_webhook(
         ("checkout.session.async_payment_succeeded", Some(order)) => {
             fulfil_from_webhook(&app, order, session).await
         }
-        ("checkout.session.async_payment_failed", Some(order)) => {
-            orders::decline(&app, order, "The payment failed.", Msg::PaymentFailedLater)
-                .await
-                .map(|_| ())
-        }
+        ("checkout.session.async_payment_failed", Some(order)) => orders::decline(
+            &app,
+            order,
+            "The payment failed.",
+            Msg::NoticeWhyFailedLater,
+        )
+        .await
+        .map(|_| ()),
         ("checkout.session.expired", Some(order)) => {
             orders::close_unpaid(&app.db, order, Unpaid::Expired, None)
                 .await

@@ -9,10 +9,10 @@ use crate::accounts::model::AccountRow;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg};
 use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
-use crate::notifications::{self, NewNotification, Notice, Outbox};
+use crate::notifications::{self, Notice, Outbox};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
@@ -295,7 +295,10 @@ pub async fn decline(app: &AppState, order_id: &str, failure: &str, why: Msg) ->
         Msg::NoticePaymentFailedTitle,
         Msg::NoticePaymentFailedBody
             .with("buyer", buyer.display_name())
-            .with("total", money::format(order.total_minor, &order.currency))
+            .with(
+                "total",
+                Arg::figure(money::format(order.total_minor, &order.currency)),
+            )
             .with("reason", why),
         format!("/payments/orders/{order_id}"),
     );
@@ -443,33 +446,39 @@ async fn tell_of_sale(
 ) -> Result<Outbox> {
     let mut outbox = Outbox::default();
     let total = money::format(order.total_minor, &order.currency);
-    let lang = buyer.language;
-    let confirmed = NewNotification::topic(
-        Msg::OrderConfirmedTitle.render(lang),
-        Msg::OrderConfirmedBody
-            .with("count", items.len())
-            .with("total", total.as_str())
-            .render(lang),
-    )
-    // The fan's confirmation opens its receipt (the concerts are one click on from there).
-    .linked(format!("/receipts/{}", order.id));
-    outbox.add(&mut *tx, &buyer.id, &confirmed).await?;
+    let titles = items
+        .iter()
+        .map(|i| i.title.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let confirmed = Notice::new(
+        Msg::NoticeOrderConfirmedTitle,
+        Msg::NoticeOrderConfirmedBody
+            .with("total", Arg::figure(total.as_str()))
+            .with("items", titles.as_str()),
+        // The fan's confirmation opens its receipt (the concerts are one click on from there).
+        format!("/receipts/{}", order.id),
+    );
+    outbox
+        .add(&mut *tx, &buyer.id, &confirmed.written_in(buyer.language))
+        .await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;
         let sold = Notice::new(
             Msg::NoticeArtistSaleTitle.with("title", line.title.as_str()),
-            Msg::NoticeArtistSaleBody
-                .with("amount", money::format(line.price_minor, &order.currency)),
+            Msg::NoticeArtistSaleBody.with(
+                "amount",
+                Arg::figure(money::format(line.price_minor, &order.currency)),
+            ),
             "/manage-events",
         );
         outbox.tell(tx, &artists, &sold).await?;
     }
-    let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
     let sale = Notice::new(
-        Msg::NoticeSaleTitle.with("total", total.as_str()),
+        Msg::NoticeSaleTitle.with("total", Arg::figure(total.as_str())),
         Msg::NoticeSaleBody
             .with("buyer", buyer.display_name())
-            .with("items", titles.join(", ")),
+            .with("items", titles),
         format!("/payments/orders/{}", order.id),
     );
     outbox.tell_staff(tx, &sale).await?;

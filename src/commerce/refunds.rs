@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::events::model::EventRow;
 use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
-use crate::notifications::{NewNotification, Notice, Outbox};
+use crate::notifications::{Notice, Outbox};
 use crate::state::AppState;
 
 use super::model::{ItemKind, OrderRow, OrderStatus};
@@ -71,17 +71,17 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     .await?;
     let reason = Arg::from(reason);
     let mut outbox = Outbox::default();
-    let lang = buyer.language;
-    let issued = NewNotification::topic(
-        Msg::RefundIssuedTitle.render(lang),
-        format!(
-            "{} — {}",
-            money::format(amount, &order.currency),
-            reason.render(lang)
+    let issued = Notice::new(
+        Msg::NoticeRefundIssuedTitle.with(
+            "amount",
+            Arg::figure(money::format(amount, &order.currency)),
         ),
-    )
-    .linked(format!("/receipts/{}", order.id));
-    outbox.add(&mut *tx, &buyer.id, &issued).await?;
+        Msg::NoticeRefundIssuedBody.with("reason", reason.clone()),
+        format!("/receipts/{}", order.id),
+    );
+    outbox
+        .add(&mut *tx, &buyer.id, &issued.written_in(buyer.language))
+        .await?;
     tell_staff(&mut tx, &mut outbox, &buyer, &order, amount, reason.clone()).await?;
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
@@ -137,7 +137,8 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         let mut outbox = Outbox::default();
         let cancelled = Notice::new(
             Msg::NoticeCancelledTitle.with("title", event.title.as_str()),
-            Msg::NoticeCancelledBody.with("amount", money::format(price, &order.currency)),
+            Msg::NoticeCancelledBody
+                .with("amount", Arg::figure(money::format(price, &order.currency))),
             // The refund it tells of, on the order's receipt.
             format!("/receipts/{}", order.id),
         );
@@ -175,7 +176,10 @@ async fn tell_staff(
     let refunded = Notice::new(
         Msg::NoticeRefundTitle.with("buyer", buyer.display_name()),
         Msg::NoticeRefundBody
-            .with("amount", money::format(amount, &order.currency))
+            .with(
+                "amount",
+                Arg::figure(money::format(amount, &order.currency)),
+            )
             .with("reason", reason),
         format!("/payments/orders/{}", order.id),
     );

@@ -852,6 +852,13 @@ messages! {
         cn: "这场音乐会的门票已售罄。",
         ir: "بلیت‌های این کنسرت تمام شده است.",
     }
+    DoorsAlreadyOpen {
+        gb: "This concert's doors are already open: there is nothing left to remind you of.",
+        br: "As portas deste show já estão abertas: não há mais do que lembrar.",
+        es: "Las puertas de este concierto ya están abiertas: ya no hay nada que recordar.",
+        cn: "这场音乐会已开放入场，无需再提醒。",
+        ir: "درهای این کنسرت پیش‌تر باز شده است: دیگر چیزی برای یادآوری نمانده است.",
+    }
     ConcertCancelledRefund {
         gb: "concert cancelled",
         br: "show cancelado",
@@ -1466,20 +1473,6 @@ messages! {
         cn: "{name}，您好：\n\n感谢您的订单 {order}。\n\n{lines}\n合计：{total}\n\n每场音乐会自开始起 24 小时内均可在 {url}/my-events 收听直播和回放。\n",
         ir: "{name} عزیز، سلام\n\nاز سفارش {order} شما سپاسگزاریم.\n\n{lines}\nجمع کل: {total}\n\nهر کنسرت را می‌توانید از زمان شروع تا ۲۴ ساعت، به‌صورت زنده و بازپخش، در {url}/my-events بشنوید.\n",
     }
-    OrderConfirmedTitle {
-        gb: "Order confirmed",
-        br: "Pedido confirmado",
-        es: "Pedido confirmado",
-        cn: "订单已确认",
-        ir: "سفارش تأیید شد",
-    }
-    OrderConfirmedBody {
-        gb: "{count} item(s), {total}",
-        br: "{count} item(ns), {total}",
-        es: "{count} artículo(s), {total}",
-        cn: "{count} 件商品，{total}",
-        ir: "{count} قلم، {total}",
-    }
     RefundSubject {
         gb: "Your Encore refund",
         br: "Seu reembolso do Encore",
@@ -1493,13 +1486,6 @@ messages! {
         es: "Hola, {name}:\n\nHemos reembolsado {amount} de tu pedido {order} ({reason}). El acceso a lo que compraste con él ha terminado.\n",
         cn: "{name}，您好：\n\n我们已退还您订单 {order} 中的 {amount}（{reason}）。该订单所购内容的访问权限已结束。\n",
         ir: "{name} عزیز، سلام\n\nمبلغ {amount} از سفارش {order} شما بازگردانده شد ({reason}). دسترسی به آنچه با این سفارش خریده بودید پایان یافته است.\n",
-    }
-    RefundIssuedTitle {
-        gb: "Refund issued",
-        br: "Reembolso emitido",
-        es: "Reembolso realizado",
-        cn: "已退款",
-        ir: "بازپرداخت انجام شد",
     }
 
     // Security issue 11, findings 9 and 14: SMS limits and uploaded images.
@@ -1730,7 +1716,9 @@ messages! {
         cn: "startsAt 必须早于 9999 年。",
         ir: "startsAt باید پیش از سال 9999 باشد.",
     }
-    // Notifications of what happens (issue 13), each in its recipient's language.
+    // Notifications of what happens (issue 13), each in its recipient's language. Read on
+    // a lock screen: what happened, to which concert, for how much; no technical words for
+    // fans. docs/notifications.md lists them all.
     NoticeStartingSoonTitle {
         gb: "{title} starts in 15 minutes",
         br: "{title} começa em 15 minutos",
@@ -1739,25 +1727,32 @@ messages! {
         ir: "{title} تا ۱۵ دقیقهٔ دیگر شروع می‌شود",
     }
     NoticeStartingSoonBody {
-        gb: "{artist} goes on stage soon. Open My events to listen.",
-        br: "{artist} sobe ao palco em breve. Abra Meus shows para ouvir.",
-        es: "{artist} sale al escenario en breve. Abre Mis conciertos para escuchar.",
-        cn: "{artist} 即将登台。打开“我的演出”收听。",
-        ir: "{artist} به‌زودی روی صحنه می‌رود. برای شنیدن، «رویدادهای من» را باز کنید.",
+        gb: "Doors are open: {artist} goes on stage soon.",
+        br: "As portas estão abertas: {artist} sobe ao palco em breve.",
+        es: "Las puertas están abiertas: {artist} sale al escenario en breve.",
+        cn: "已开门：{artist} 即将登台。",
+        ir: "درها باز است؛ {artist} به‌زودی روی صحنه می‌آید.",
+    }
+    NoticeDoorsOpenBody {
+        gb: "The doors are open: {artist} goes on stage soon. A ticket lets you listen.",
+        br: "As portas estão abertas: {artist} sobe ao palco em breve. Com um ingresso, você ouve.",
+        es: "Las puertas están abiertas: {artist} sale al escenario en breve. Con una entrada puedes escuchar.",
+        cn: "已开放入场：{artist} 即将登台。购票即可收听。",
+        ir: "درها باز شده است: {artist} به‌زودی روی صحنه می‌رود. با بلیت می‌توانید بشنوید.",
     }
     NoticeLiveNowTitle {
         gb: "{title} is live now",
         br: "{title} está ao vivo agora",
-        es: "{title} está en directo",
+        es: "{title} ya está en directo",
         cn: "{title} 正在直播",
-        ir: "{title} هم‌اکنون زنده است",
+        ir: "پخش زندهٔ {title} شروع شد",
     }
     NoticeLiveNowBody {
-        gb: "{artist} is on stage. Open My events to listen.",
-        br: "{artist} está no palco. Abra Meus shows para ouvir.",
-        es: "{artist} está en el escenario. Abre Mis conciertos para escuchar.",
-        cn: "{artist} 已登台。打开“我的演出”收听。",
-        ir: "{artist} روی صحنه است. برای شنیدن، «رویدادهای من» را باز کنید.",
+        gb: "{artist} is on stage: listen now.",
+        br: "{artist} está no palco: ouça agora.",
+        es: "{artist} está en el escenario: escucha ahora.",
+        cn: "{artist} 已登台，立即收听。",
+        ir: "{artist} روی صحنه است؛ همین حالا گوش کنید.",
     }
     NoticeEndedTitle {
         gb: "{title} has ended",
@@ -1766,26 +1761,40 @@ messages! {
         cn: "{title} 已结束",
         ir: "{title} به پایان رسید",
     }
+    NoticeRescheduledTitle {
+        gb: "{title} has a new start time",
+        br: "{title} tem um novo horário",
+        es: "{title} tiene un nuevo horario",
+        cn: "{title} 的开始时间已更改",
+        ir: "زمان شروع {title} تغییر کرد",
+    }
+    NoticeRescheduledBody {
+        gb: "It now starts on {when} (UTC).",
+        br: "Agora começa em {when} (UTC).",
+        es: "Ahora empieza el {when} (UTC).",
+        cn: "现在的开始时间为 {when}（UTC）。",
+        ir: "اکنون در {when} (به وقت UTC) آغاز می‌شود.",
+    }
     NoticeEndedBody {
         gb: "You can listen to the replay until {until} (UTC).",
         br: "Você pode ouvir a reprise até {until} (UTC).",
         es: "Puedes escuchar la repetición hasta el {until} (UTC).",
         cn: "您可以在 {until}（UTC）之前收听回放。",
-        ir: "می‌توانید بازپخش را تا {until} (UTC) بشنوید.",
+        ir: "تا {until} (به وقت UTC) می‌توانید بازپخش آن را بشنوید.",
     }
     NoticeCancelledTitle {
-        gb: "{title} is cancelled",
+        gb: "{title} has been cancelled",
         br: "{title} foi cancelado",
         es: "{title} se ha cancelado",
         cn: "{title} 已取消",
         ir: "{title} لغو شد",
     }
     NoticeCancelledBody {
-        gb: "Your ticket was refunded: {amount}.",
-        br: "Seu ingresso foi reembolsado: {amount}.",
-        es: "Te hemos reembolsado la entrada: {amount}.",
-        cn: "您的门票已退款：{amount}。",
-        ir: "مبلغ بلیت شما بازگردانده شد: {amount}.",
+        gb: "Your ticket has been refunded ({amount}).",
+        br: "Seu ingresso foi reembolsado ({amount}).",
+        es: "Te hemos devuelto el importe de la entrada ({amount}).",
+        cn: "您的门票已全额退款（{amount}）。",
+        ir: "مبلغ بلیتتان ({amount}) به شما بازگردانده شد.",
     }
     NoticeFirstListenerTitle {
         gb: "{title}: your first listener",
@@ -1799,21 +1808,21 @@ messages! {
         br: "Alguém acabou de começar a ouvir o seu show.",
         es: "Alguien acaba de empezar a escuchar tu concierto.",
         cn: "有人刚刚开始收听您的演出。",
-        ir: "کسی همین حالا شنیدن اجرای شما را آغاز کرد.",
+        ir: "نخستین شنونده همین حالا به اجرای شما پیوست.",
     }
     NoticeArtistSaleTitle {
-        gb: "A ticket sold for {title}",
-        br: "Ingresso vendido para {title}",
-        es: "Entrada vendida para {title}",
-        cn: "{title} 售出一张门票",
-        ir: "یک بلیت {title} فروخته شد",
+        gb: "Ticket sold: {title}",
+        br: "Ingresso vendido: {title}",
+        es: "Entrada vendida: {title}",
+        cn: "门票售出：{title}",
+        ir: "بلیت فروخته شد: {title}",
     }
     NoticeArtistSaleBody {
-        gb: "A fan paid {amount}.",
-        br: "Um fã pagou {amount}.",
-        es: "Un fan ha pagado {amount}.",
-        cn: "一位乐迷支付了 {amount}。",
-        ir: "یک طرفدار {amount} پرداخت کرد.",
+        gb: "A fan bought a ticket for {amount}.",
+        br: "Um fã comprou um ingresso por {amount}.",
+        es: "Un fan ha comprado una entrada por {amount}.",
+        cn: "一位乐迷以 {amount} 购买了门票。",
+        ir: "یکی از طرفداران بلیتی به مبلغ {amount} خرید.",
     }
     NoticeSignupTitle {
         gb: "New sign-up",
@@ -1827,7 +1836,7 @@ messages! {
         br: "{login} criou uma conta.",
         es: "{login} ha creado una cuenta.",
         cn: "{login} 创建了账户。",
-        ir: "{login} یک حساب ساخت.",
+        ir: "{login} ثبت‌نام کرد.",
     }
     NoticeSaleTitle {
         gb: "New sale: {total}",
@@ -1841,7 +1850,7 @@ messages! {
         br: "{buyer} comprou {items}.",
         es: "{buyer} ha comprado {items}.",
         cn: "{buyer} 购买了 {items}。",
-        ir: "{buyer} این‌ها را خرید: {items}.",
+        ir: "{buyer} خرید کرد: {items}.",
     }
     NoticeRefundTitle {
         gb: "Refund to {buyer}",
@@ -1851,11 +1860,11 @@ messages! {
         ir: "بازپرداخت به {buyer}",
     }
     NoticeRefundBody {
-        gb: "{amount} refunded: {reason}.",
-        br: "{amount} reembolsado: {reason}.",
-        es: "{amount} reembolsado: {reason}.",
-        cn: "已退款 {amount}：{reason}。",
-        ir: "{amount} بازگردانده شد: {reason}.",
+        gb: "{amount} refunded ({reason}).",
+        br: "{amount} reembolsado ({reason}).",
+        es: "{amount} reembolsado ({reason}).",
+        cn: "已退款 {amount}（{reason}）。",
+        ir: "{amount} بازگردانده شد ({reason}).",
     }
     NoticePaymentFailedTitle {
         gb: "Payment failed",
@@ -1865,39 +1874,119 @@ messages! {
         ir: "پرداخت ناموفق بود",
     }
     NoticePaymentFailedBody {
-        gb: "{buyer} could not pay {total}: {reason}",
-        br: "{buyer} não conseguiu pagar {total}: {reason}",
-        es: "{buyer} no ha podido pagar {total}: {reason}",
-        cn: "{buyer} 未能支付 {total}：{reason}",
-        ir: "{buyer} نتوانست {total} را بپردازد: {reason}",
+        gb: "{buyer} could not pay {total}: {reason}.",
+        br: "{buyer} não conseguiu pagar {total}: {reason}.",
+        es: "{buyer} no ha podido pagar {total}: {reason}.",
+        cn: "{buyer} 未能支付 {total}：{reason}。",
+        ir: "{buyer} نتوانست {total} را بپردازد: {reason}.",
     }
-    PaymentFailedLater {
-        gb: "The payment did not go through.",
-        br: "O pagamento não foi concluído.",
-        es: "El pago no se ha completado.",
-        cn: "付款未能完成。",
-        ir: "پرداخت انجام نشد.",
+    // Why a payment failed, as the staff read it (the buyer read the card's own message).
+    NoticeWhyDeclined {
+        gb: "the card was declined",
+        br: "o cartão foi recusado",
+        es: "la tarjeta fue rechazada",
+        cn: "银行卡被拒绝",
+        ir: "کارت رد شد",
     }
+    NoticeWhyInsufficientFunds {
+        gb: "the card had insufficient funds",
+        br: "o cartão não tinha saldo suficiente",
+        es: "la tarjeta no tenía fondos suficientes",
+        cn: "银行卡余额不足",
+        ir: "موجودی کارت کافی نبود",
+    }
+    NoticeWhyFailedLater {
+        gb: "the payment failed after checkout",
+        br: "o pagamento falhou depois da finalização da compra",
+        es: "el pago falló después de finalizar la compra",
+        cn: "结账后付款失败",
+        ir: "پرداخت پس از تسویه‌حساب ناموفق شد",
+    }
+    // The fan's own: an order paid, a refund, an account made for them, a new picture.
+    NoticeOrderConfirmedTitle {
+        gb: "Order confirmed",
+        br: "Pedido confirmado",
+        es: "Pedido confirmado",
+        cn: "订单已确认",
+        ir: "سفارش شما تأیید شد",
+    }
+    NoticeOrderConfirmedBody {
+        gb: "You paid {total} for {items}.",
+        br: "Você pagou {total} por {items}.",
+        es: "Has pagado {total} por {items}.",
+        cn: "您已为 {items} 支付 {total}。",
+        ir: "برای {items} مبلغ {total} پرداخت کردید.",
+    }
+    NoticeRefundIssuedTitle {
+        gb: "You were refunded {amount}",
+        br: "Você foi reembolsado em {amount}",
+        es: "Te hemos reembolsado {amount}",
+        cn: "已向您退款 {amount}",
+        ir: "{amount} به شما بازگردانده شد",
+    }
+    NoticeRefundIssuedBody {
+        gb: "Reason: {reason}",
+        br: "Motivo: {reason}",
+        es: "Motivo: {reason}",
+        cn: "原因：{reason}",
+        ir: "دلیل: {reason}",
+    }
+    NoticeWelcomeTitle {
+        gb: "Welcome to Encore",
+        br: "Boas-vindas ao Encore",
+        es: "Te damos la bienvenida a Encore",
+        cn: "欢迎加入 Encore",
+        ir: "به Encore خوش آمدید",
+    }
+    NoticeWelcomeBody {
+        gb: "{inviter} created your account. Enjoy the shows!",
+        br: "{inviter} criou sua conta. Aproveite os shows!",
+        es: "{inviter} ha creado tu cuenta. ¡Disfruta de los conciertos!",
+        cn: "{inviter} 为您创建了账户。祝您享受演出！",
+        ir: "{inviter} حساب شما را ساخت. از اجراها لذت ببرید!",
+    }
+    NoticeAvatarTitle {
+        gb: "Profile picture updated",
+        br: "Foto de perfil atualizada",
+        es: "Foto de perfil actualizada",
+        cn: "头像已更新",
+        ir: "تصویر نمایه به‌روز شد",
+    }
+    NoticeAvatarOwnBody {
+        gb: "Your new picture is in place.",
+        br: "Sua nova foto já aparece no perfil.",
+        es: "Tu nueva foto ya aparece en el perfil.",
+        cn: "您的新头像已生效。",
+        ir: "تصویر تازهٔ شما جایگزین شد.",
+    }
+    NoticeAvatarBody {
+        gb: "{name} changed your profile picture.",
+        br: "{name} trocou sua foto de perfil.",
+        es: "{name} ha cambiado tu foto de perfil.",
+        cn: "{name} 更换了您的头像。",
+        ir: "{name} تصویر نمایهٔ شما را عوض کرد.",
+    }
+    // The staff's, of a show's encoder (admins know the word).
     NoticeShowLiveBody {
-        gb: "The encoder of {artist} is connected.",
-        br: "O codificador de {artist} está conectado.",
-        es: "El codificador de {artist} está conectado.",
-        cn: "{artist} 的编码器已连接。",
-        ir: "رمزگذار {artist} وصل است.",
+        gb: "The encoder of {artist} is connected: the show is on air.",
+        br: "O codificador de {artist} está conectado: o show está no ar.",
+        es: "El codificador de {artist} está conectado: el concierto está en el aire.",
+        cn: "{artist} 的编码器已连接，演出正在播出。",
+        ir: "رمزگذار {artist} وصل شد و اجرا روی آنتن است.",
     }
     NoticeShowDroppedTitle {
-        gb: "{title} lost its encoder",
-        br: "{title} perdeu o codificador",
-        es: "{title} ha perdido el codificador",
-        cn: "{title} 的编码器已断开",
-        ir: "رمزگذار {title} قطع شد",
+        gb: "{title}: the encoder disconnected",
+        br: "{title}: o codificador desconectou",
+        es: "{title}: el codificador se ha desconectado",
+        cn: "{title}：编码器已断开",
+        ir: "اتصال رمزگذار {title} قطع شد",
     }
     NoticeShowDroppedBody {
-        gb: "The publisher went away before the show was ended. The show ends unless it reconnects within {seconds} seconds.",
-        br: "O transmissor saiu antes de o show ser encerrado. O show termina se ele não se reconectar em {seconds} segundos.",
-        es: "El emisor se ha ido antes de terminar el concierto. El concierto termina si no se vuelve a conectar en {seconds} segundos.",
-        cn: "演出结束前推流端已断开。若 {seconds} 秒内未重新连接，演出将结束。",
-        ir: "فرستنده پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
+        gb: "It went away before the show was ended. Unless it reconnects within {seconds} seconds, the show ends.",
+        br: "Ele saiu antes de o show ser encerrado. Se não se reconectar em {seconds} segundos, o show termina.",
+        es: "Se ha ido antes de terminar el concierto. Si no se vuelve a conectar en {seconds} segundos, el concierto termina.",
+        cn: "演出结束前编码器已断开。若 {seconds} 秒内未重新连接，演出将结束。",
+        ir: "پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
     }
     // Markers (song titles) of a show, from the encoder or the artist (issue 18).
     MarkerNotFound {
@@ -1958,17 +2047,34 @@ messages! {
     }
 }
 
-/// An argument of a message: plain text, or a text rendered in the same language.
+/// An argument of a message: plain text, a figure (an amount, a time, a count) written in
+/// the reader's digits, or a text rendered in the same language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     Plain(String),
+    Figure(String),
     Text(Box<Text>),
 }
 
 impl Arg {
+    /// `12.50 EUR`, `2025-06-01 21:00`, `30`: in Persian `۱۲٫۵۰ EUR`, `۲۰۲۵-۰۶-۰۱ ۲۱:۰۰`, `۳۰`,
+    /// like the Persian template around it (one digit system per language).
+    pub fn figure(value: impl Into<String>) -> Arg {
+        Arg::Figure(value.into())
+    }
+
     pub fn render(&self, lang: Lang) -> String {
         match self {
             Arg::Plain(s) => s.clone(),
+            Arg::Figure(s) if lang == Lang::Ir => s
+                .chars()
+                .map(|c| match c {
+                    '0'..='9' => char::from_u32('۰' as u32 + (c as u32 - '0' as u32)).unwrap_or(c),
+                    '.' => '٫',
+                    other => other,
+                })
+                .collect(),
+            Arg::Figure(s) => s.clone(),
             Arg::Text(t) => t.render(lang),
         }
     }
@@ -2134,6 +2240,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn figures_are_written_in_persian_digits_for_persian_readers_only() {
+        let text = Msg::NoticeRefundIssuedTitle.with("amount", Arg::figure("1250.50 EUR"));
+        assert_eq!(text.render(Lang::Ir), "۱۲۵۰٫۵۰ EUR به شما بازگردانده شد");
+        assert_eq!(text.render(Lang::Gb), "You were refunded 1250.50 EUR");
+        assert_eq!(text.render(Lang::Cn), "已向您退款 1250.50 EUR");
+        // Plain arguments (a concert's title) are left as written.
+        let titled = Msg::NoticeEndedTitle.with("title", "Live 2025");
+        assert_eq!(titled.render(Lang::Ir), "Live 2025 به پایان رسید");
     }
 
     #[test]

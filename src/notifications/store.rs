@@ -82,6 +82,21 @@ pub async fn ticket_holders<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec
     .await?)
 }
 
+/// The enabled accounts that asked to be told when a concert's doors open and hold no
+/// unrevoked ticket for it (the holders are told anyway, see [`ticket_holders`]).
+#[tracing::instrument(skip_all)]
+pub async fn reminder_askers<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
+    Ok(sqlx::query_as(
+        "SELECT a.id, a.language FROM door_reminders r JOIN accounts a ON a.id = r.account_id \
+         WHERE r.event_id = $1 AND a.enabled = 1 AND NOT EXISTS (SELECT 1 FROM tickets t \
+         WHERE t.event_id = r.event_id AND t.account_id = r.account_id AND t.revoked_at IS NULL) \
+         ORDER BY a.id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}
+
 /// The enabled members of the project a concert belongs to: its artist.
 #[tracing::instrument(skip_all)]
 pub async fn artists<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {

@@ -403,6 +403,85 @@ async fn an_image_avatar_is_kept_whatever_its_name_and_served_re_encoded() {
     );
 }
 
+/// The newest notification of an account, straight from the table: (title, body).
+async fn newest_notice(app: &TestApp, account: &str) -> (String, String) {
+    sqlx::query_as(
+        "SELECT title, body FROM notifications WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1",
+    )
+    .bind(account)
+    .fetch_one(app.db())
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_new_avatar_is_told_to_its_owner_in_their_words_and_language() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    sqlx::query("UPDATE accounts SET language = 'ir' WHERE id = $1")
+        .bind(&fan.id)
+        .execute(app.db())
+        .await
+        .unwrap();
+    let png = (PNG_1X1, "me.png", "image/png");
+    assert_eq!(
+        upload_avatar(&app, &fan, &tokens.access, png)
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    assert_eq!(
+        newest_notice(&app, &fan.id).await,
+        (
+            "تصویر نمایه به‌روز شد".to_owned(),
+            "تصویر تازهٔ شما جایگزین شد.".to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_avatar_changed_by_staff_names_who_changed_it() {
+    let app = spawn_app().await;
+    let (fan, _) = app.a_fan().await;
+    let (admin, admin_tokens) = app.signed_in("admin@example.com", Role::Admin).await;
+    let png = (PNG_1X1, "them.png", "image/png");
+    assert_eq!(
+        upload_avatar(&app, &fan, &admin_tokens.access, png)
+            .await
+            .status(),
+        StatusCode::OK
+    );
+    let (title, body) = newest_notice(&app, &fan.id).await;
+    assert_eq!(title, "Profile picture updated");
+    assert_eq!(
+        body,
+        format!("{} changed your profile picture.", admin.display_name())
+    );
+}
+
+#[tokio::test]
+async fn an_invited_account_is_welcomed_in_the_language_it_was_invited_in() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let response = app
+        .http
+        .post(format!("{}/api/v1/accounts", app.url))
+        .bearer_auth(&admin)
+        .header("accept-language", "es")
+        .json(&json!({ "login": "ada@example.com", "person": { "firstName": "Ada", "lastName": "L" } }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let created: serde_json::Value = response.json().await.unwrap();
+    let (title, body) = newest_notice(&app, created["payload"]["id"].as_str().unwrap()).await;
+    assert_eq!(title, "Te damos la bienvenida a Encore");
+    assert!(
+        body.ends_with(" ha creado tu cuenta. ¡Disfruta de los conciertos!"),
+        "{body}"
+    );
+}
+
 #[tokio::test]
 async fn staff_see_account_figures_for_the_last_thirty_days() {
     let app = spawn_app().await;

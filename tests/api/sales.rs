@@ -1,7 +1,7 @@
 //! What staff see every day: the sales figures of a period against the one before it,
 //! the orders table (buyer, search, state, CSV export), and a buyer's receipt.
 
-use encore::accounts::model::Role;
+use encore::accounts::model::{AccountRow, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -57,6 +57,21 @@ async fn line(app: &TestApp, order: &str, kind: &str, title: &str, price: i64) {
     .execute(app.db())
     .await
     .unwrap();
+}
+
+/// A fan who bought a ticket (15.00 EUR) to a new concert through the checkout, their
+/// tokens, and that order's id.
+async fn a_fan_with_an_order(app: &TestApp) -> (AccountRow, Tokens, String) {
+    let (fan, tokens) = app.a_fan().await;
+    let event = concert(app, Some(10), 1500, 48 * HOUR_MS).await;
+    let (status, body) = app.buy(&tokens.access, &event, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, mine) = app.get("/api/v1/purchases/my/", Some(&tokens.access)).await;
+    let order = mine["payload"]["items"][0]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{mine}"))
+        .to_owned();
+    (fan, tokens, order)
 }
 
 fn currency<'a>(body: &'a Value, code: &str) -> &'a Value {
@@ -183,10 +198,7 @@ async fn passes_are_sales_but_not_tickets() {
 async fn a_ticket_bought_now_is_in_the_last_7_days_figures() {
     let app = spawn_app().await;
     let admin = app.an_admin().await;
-    let (_, fan) = app.a_fan().await;
-    let event = concert(&app, Some(10), 1500, 48 * HOUR_MS).await;
-    let (status, body) = app.buy(&fan.access, &event, CARD_OK).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    a_fan_with_an_order(&app).await;
 
     let (status, body) = app.get("/api/v1/stats/sales?days=7", Some(&admin)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -393,15 +405,7 @@ async fn a_fan_reads_the_receipt_of_their_own_order_with_the_seller_and_not_anot
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (fan, tokens) = app.a_fan().await;
-    let event = concert(&app, Some(10), 1500, 48 * HOUR_MS).await;
-    let (status, body) = app.buy(&tokens.access, &event, CARD_OK).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let (_, mine) = app.get("/api/v1/purchases/my/", Some(&tokens.access)).await;
-    let order = mine["payload"]["items"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (fan, tokens, order) = a_fan_with_an_order(&app).await;
 
     let (status, body) = app
         .get(
@@ -435,14 +439,7 @@ async fn a_fan_reads_the_receipt_of_their_own_order_with_the_seller_and_not_anot
 async fn a_refunded_orders_receipt_lists_the_refund() {
     let app = spawn_app().await;
     let admin = app.an_admin().await;
-    let (_, tokens) = app.a_fan().await;
-    let event = concert(&app, Some(10), 1500, 48 * HOUR_MS).await;
-    app.buy(&tokens.access, &event, CARD_OK).await;
-    let (_, mine) = app.get("/api/v1/purchases/my/", Some(&tokens.access)).await;
-    let order = mine["payload"]["items"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (_, tokens, order) = a_fan_with_an_order(&app).await;
     let (status, body) = app
         .post(
             &format!("/api/v1/orders/{order}/refund"),
