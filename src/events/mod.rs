@@ -46,6 +46,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(cancel))
         .routes(routes!(sales))
         .routes(routes!(calendar_file))
+        .routes(routes!(remind, unremind))
         .routes(routes!(stream_key))
         .routes(routes!(rotate_stream_key))
         .routes(
@@ -72,14 +73,19 @@ pub async fn can_manage(app: &AppState, actor: Actor<'_>, project_id: &str) -> R
 
 async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> Result<Vec<Event>> {
     let now = now_ms();
-    let owned = match user {
-        Some(user) => store::owned_among(&app.db, &user.account.id, rows).await?,
-        None => vec![false; rows.len()],
+    let (owned, reminded) = match user {
+        Some(user) => (
+            store::owned_among(&app.db, &user.account.id, rows).await?,
+            store::reminded_among(&app.db, &user.account.id, rows).await?,
+        ),
+        None => (vec![false; rows.len()], vec![false; rows.len()]),
     };
     Ok(rows
         .iter()
-        .zip(owned)
-        .map(|(row, owned)| Event::from_row(row, owned, now, app.hub.on_air(&row.id)))
+        .zip(owned.into_iter().zip(reminded))
+        .map(|(row, (owned, reminded))| {
+            Event::from_row(row, owned, now, app.hub.on_air(&row.id)).with_reminder(reminded)
+        })
         .collect())
 }
 
@@ -119,10 +125,14 @@ async fn mine(
     paging: Paging,
 ) -> Result<Api<Page<Event>>> {
     let (rows, total) = store::owned_by(&app.db, &user.account.id, paging).await?;
+    let reminded = store::reminded_among(&app.db, &user.account.id, &rows).await?;
     let now = now_ms();
     let items = rows
         .iter()
-        .map(|row| Event::from_row(row, true, now, app.hub.on_air(&row.id)))
+        .zip(reminded)
+        .map(|(row, reminded)| {
+            Event::from_row(row, true, now, app.hub.on_air(&row.id)).with_reminder(reminded)
+        })
         .collect();
     Ok(Api::ok(Page::new(items, total, paging)))
 }
@@ -181,6 +191,60 @@ async fn calendar_file(State(app): State<AppState>, Path(id): Path<String>) -> R
         .header(header::CACHE_CONTROL, "no-cache")
         .body(Body::from(body))
         .map_err(Error::internal)
+}
+
+/// A concert fans may follow: published (a draft or unknown one is 404 for everyone).
+async fn load_public(app: &AppState, id: &str) -> Result<EventRow> {
+    let row = load(app, id).await?;
+    if row.status == EventStatus::Draft {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
+    Ok(row)
+}
+
+/// "Remind me when doors open": the signed-in reader, ticket or not, is notified when the
+/// concert's doors open (15 minutes before its start). Asking again changes nothing; asked
+/// once the doors are open, or of an ended or cancelled concert, it is 409.
+#[utoipa::path(put, path = "/events/{id}/reminder", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The concert, `reminder` true.", body = Envelope<Event>),
+        (status = 404, description = "No such concert.", body = crate::openapi::Failure),
+        (status = 409, description = "Its doors are open already, or it ended or was cancelled.", body = crate::openapi::Failure),
+    ))]
+async fn remind(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Event>> {
+    let row = load_public(&app, &id).await?;
+    let now = now_ms();
+    let phase = model::concert_state(&row, now, app.hub.on_air(&row.id)).phase;
+    if let Some(refusal) = rules::reminder_refusal(phase) {
+        return Err(Error::conflict(refusal));
+    }
+    store::add_reminder(&app.db, &user.account.id, &row.id, now).await?;
+    let mut events = view(&app, Some(&user), std::slice::from_ref(&row)).await?;
+    Ok(Api::ok(events.remove(0)))
+}
+
+/// Withdraws the signed-in reader's "Remind me when doors open" (nothing happens if there
+/// was none).
+#[utoipa::path(delete, path = "/events/{id}/reminder", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The concert, `reminder` false.", body = Envelope<Event>),
+        (status = 404, description = "No such concert.", body = crate::openapi::Failure),
+    ))]
+async fn unremind(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Event>> {
+    let row = load_public(&app, &id).await?;
+    store::remove_reminder(&app.db, &user.account.id, &row.id).await?;
+    let mut events = view(&app, Some(&user), std::slice::from_ref(&row)).await?;
+    Ok(Api::ok(events.remove(0)))
 }
 
 /// A concert on the manage-events list, with its sales so far.
@@ -546,10 +610,21 @@ async fn update(
     {
         return Err(Error::conflict(refusal));
     }
+    let was_starting = row.starts_at;
     apply(&mut row, &input)?;
-    if !store::save(&app.db, &row).await? {
+    let mut tx = app.db.begin().await?;
+    if !store::save(&mut *tx, &row).await? {
         return Err(Error::conflict(Msg::CapacityBelowSold));
     }
+    // A concert fans can hold or follow, moved: they hear the new time.
+    let mut outbox = crate::notifications::Outbox::default();
+    if row.starts_at != was_starting
+        && matches!(row.status, EventStatus::Published | EventStatus::Live)
+    {
+        notices::rescheduled(&mut tx, &mut outbox, &row).await?;
+    }
+    tx.commit().await?;
+    outbox.publish(&app.db, &app.bus).await;
     manager_view(&app, &row.id).await
 }
 
@@ -614,9 +689,10 @@ async fn cancel(
     {
         return Err(Error::conflict(Msg::EndedOrCancelled));
     }
-    // Nobody can pay for it any more; everyone who bought it gets their money back and
-    // their access ends.
+    // Nobody can pay for it or be reminded of it any more; everyone who bought it gets
+    // their money back and their access ends.
     crate::commerce::checkout::close_for_cancelled_event(&app, id).await?;
+    store::remove_reminders_of(&app.db, id).await?;
     refunds::refund_event(&app, &event, Msg::ConcertCancelledRefund).await?;
     app.stream_access.revoke_event(id);
     manager_view(&app, id).await

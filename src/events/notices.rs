@@ -1,5 +1,6 @@
-//! What a concert's people are told as it happens (issue 13): its ticket holders 15
-//! minutes before the start, when it goes live and when it ends; its artist at the first
+//! What a concert's people are told as it happens (issue 13): its ticket holders (and the
+//! fans who asked, issue 15) 15 minutes before the start, when the doors open; its holders
+//! when it goes live and when it ends; its artist at the first
 //! listener; the staff when it goes live or loses its encoder. Each notice is stored in
 //! the transaction of its cause (a status change, a once-per-concert claim) and published
 //! after the commit; the staff's Live page gets the activity beside it.
@@ -8,12 +9,12 @@ use super::model::{EventRow, EventStatus};
 use super::store::{self, Once};
 use crate::db::{iso8601, now_ms};
 use crate::error::Result;
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg};
 use crate::live::activity::Activity;
 use crate::notifications::{self, Notice, Outbox};
 use crate::state::AppState;
 
-/// How long before its start a concert's holders are reminded.
+/// How long before its start a concert's holders are reminded: when its doors open.
 pub const REMINDER_LEAD_MS: i64 = 15 * 60_000;
 
 /// Where staff watch shows.
@@ -25,29 +26,58 @@ fn stage_page(event_id: &str) -> String {
     format!("/stage/{event_id}")
 }
 
-/// Remind the holders of every concert starting within [`REMINDER_LEAD_MS`], once per
-/// concert across instances. Answers how many concerts were reminded.
+/// Remind the holders of every concert starting within [`REMINDER_LEAD_MS`], and the fans
+/// who asked for the reminder (each account once), once per concert across instances.
+/// Answers how many concerts were reminded.
 pub async fn remind_starting_soon(app: &AppState) -> Result<usize> {
     let now = now_ms();
-    let mut reminded = 0;
+    let mut count = 0;
     for event in store::due_for_reminder(&app.db, now, REMINDER_LEAD_MS).await? {
         let mut tx = app.db.begin().await?;
         if !store::claim_once(&mut *tx, &event.id, Once::Reminder, now).await? {
             continue;
         }
         let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
+        let askers = notifications::store::reminder_askers(&mut *tx, &event.id).await?;
+        let title = Msg::NoticeStartingSoonTitle.with("title", event.title.as_str());
+        let artist = event.artist_name.as_str();
         let soon = Notice::new(
-            Msg::NoticeStartingSoonTitle.with("title", event.title.as_str()),
-            Msg::NoticeStartingSoonBody.with("artist", event.artist_name.as_str()),
+            title.clone(),
+            Msg::NoticeStartingSoonBody.with("artist", artist),
+            stage_page(&event.id),
+        );
+        // No ticket (yet): they are told a ticket is what lets them listen.
+        let doors = Notice::new(
+            title,
+            Msg::NoticeDoorsOpenBody.with("artist", artist),
             stage_page(&event.id),
         );
         let mut outbox = Outbox::default();
         outbox.tell(&mut tx, &holders, &soon).await?;
+        outbox.tell(&mut tx, &askers, &doors).await?;
         tx.commit().await?;
         outbox.publish(&app.db, &app.bus).await;
-        reminded += 1;
+        count += 1;
     }
-    Ok(reminded)
+    Ok(count)
+}
+
+/// Its managers moved a concert's start: its holders and the fans who asked for the doors
+/// reminder hear the new time, in the transaction of the change.
+pub async fn rescheduled(
+    tx: &mut sqlx::AnyConnection,
+    outbox: &mut Outbox,
+    event: &EventRow,
+) -> Result<()> {
+    let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
+    let askers = notifications::store::reminder_askers(&mut *tx, &event.id).await?;
+    let moved = Notice::new(
+        Msg::NoticeRescheduledTitle.with("title", event.title.as_str()),
+        Msg::NoticeRescheduledBody.with("when", Arg::figure(minutes(event.starts_at))),
+        stage_page(&event.id),
+    );
+    outbox.tell(tx, &holders, &moved).await?;
+    outbox.tell(tx, &askers, &moved).await
 }
 
 /// A publisher connected: the staff hear of it every time; the holders the first time
@@ -89,7 +119,7 @@ pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Resu
     let mut tx = app.db.begin().await?;
     let lost = Notice::new(
         Msg::NoticeShowDroppedTitle.with("title", event.title.as_str()),
-        Msg::NoticeShowDroppedBody.with("seconds", grace_seconds),
+        Msg::NoticeShowDroppedBody.with("seconds", Arg::figure(grace_seconds.to_string())),
         STAFF_LIVE_PAGE,
     );
     let mut outbox = Outbox::default();
@@ -112,7 +142,7 @@ pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
         let holders = notifications::store::ticket_holders(&mut *tx, event_id).await?;
         let ended = Notice::new(
             Msg::NoticeEndedTitle.with("title", event.title.as_str()),
-            Msg::NoticeEndedBody.with("until", minutes(event.access_until())),
+            Msg::NoticeEndedBody.with("until", Arg::figure(minutes(event.access_until()))),
             stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &ended).await?;

@@ -1,7 +1,7 @@
 //! The rules of changing a concert, as plain functions of its row (and the clock), so
 //! they are tested without HTTP: the handlers call them and the store writes.
 
-use super::model::{EventRow, EventStatus};
+use super::model::{EventRow, EventStatus, Phase};
 use crate::i18n::Msg;
 
 /// The states a concert may be cancelled from (an ended or cancelled one cannot be).
@@ -47,6 +47,19 @@ pub fn publish_refusal(event: &EventRow, now: i64) -> Option<Msg> {
 /// A concert that ever sold a ticket is cancelled (and refunded), never deleted.
 pub fn delete_refusal(tickets_ever_sold: i64) -> Option<Msg> {
     (tickets_ever_sold > 0).then_some(Msg::TicketsSoldCancelInstead)
+}
+
+/// "Remind me when doors open" rings when the doors open, so it is asked for only before
+/// then: why it is refused in a phase, if it is (a draft is not found: handlers answer 404
+/// before asking).
+pub fn reminder_refusal(phase: Phase) -> Option<Msg> {
+    match phase {
+        Phase::Upcoming => None,
+        Phase::Draft => Some(Msg::ConcertNotFound),
+        Phase::Doors | Phase::Live => Some(Msg::DoorsAlreadyOpen),
+        Phase::Replay | Phase::Expired => Some(Msg::EndedOrCancelled),
+        Phase::Cancelled => Some(Msg::ConcertCancelled),
+    }
 }
 
 #[cfg(test)]
@@ -128,5 +141,21 @@ mod tests {
     fn ended_and_cancelled_concerts_are_not_cancellable() {
         assert!(!CANCELLABLE_FROM.contains(&EventStatus::Ended));
         assert!(!CANCELLABLE_FROM.contains(&EventStatus::Cancelled));
+    }
+
+    #[test]
+    fn a_doors_reminder_is_asked_for_only_before_the_doors_open() {
+        assert_eq!(reminder_refusal(Phase::Upcoming), None);
+        for phase in [Phase::Doors, Phase::Live] {
+            assert_eq!(reminder_refusal(phase), Some(Msg::DoorsAlreadyOpen));
+        }
+        for phase in [Phase::Replay, Phase::Expired] {
+            assert_eq!(reminder_refusal(phase), Some(Msg::EndedOrCancelled));
+        }
+        assert_eq!(
+            reminder_refusal(Phase::Cancelled),
+            Some(Msg::ConcertCancelled)
+        );
+        assert_eq!(reminder_refusal(Phase::Draft), Some(Msg::ConcertNotFound));
     }
 }

@@ -89,12 +89,16 @@ pub async fn latest_on_sale_titled(
     .await?)
 }
 
-/// Save the editable fields. Capacity may not drop below the seats already taken.
-pub async fn save(db: &Db, row: &EventRow) -> Result<bool> {
+/// Save the editable fields. Capacity may not drop below the seats already taken. A
+/// concert moved to a start whose doors are still to open is reminded again at the new
+/// doors (the reminder already sent named the old time).
+pub async fn save<'e>(db: impl Exec<'e>, row: &EventRow) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE events SET project_id = $2, title = $3, artist_name = $4, description = $5, \
          starts_at = $6, duration_minutes = $7, price_minor = $8, currency = $9, capacity = $10, \
-         updated_at = $11 WHERE id = $1 AND ($10 IS NULL OR seats_taken <= $10)",
+         updated_at = $11, \
+         reminded_at = CASE WHEN starts_at <> $6 AND $6 > $11 + $12 THEN NULL ELSE reminded_at END \
+         WHERE id = $1 AND ($10 IS NULL OR seats_taken <= $10)",
     )
     .bind(&row.id)
     .bind(&row.project_id)
@@ -107,6 +111,7 @@ pub async fn save(db: &Db, row: &EventRow) -> Result<bool> {
     .bind(&row.currency)
     .bind(row.capacity)
     .bind(now_ms())
+    .bind(super::notices::REMINDER_LEAD_MS)
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -448,4 +453,67 @@ pub async fn due_for_reminder(db: &Db, now: i64, lead: i64) -> Result<Vec<EventR
     .bind(now + lead)
     .fetch_all(db)
     .await?)
+}
+
+// "Remind me when doors open".
+
+/// Ask for a concert's doors reminder for an account; asking again changes nothing.
+#[tracing::instrument(skip_all, fields(event = event_id))]
+pub async fn add_reminder(db: &Db, account_id: &str, event_id: &str, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO door_reminders (account_id, event_id, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (account_id, event_id) DO NOTHING",
+    )
+    .bind(account_id)
+    .bind(event_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Withdraw an account's doors reminder for a concert, if it asked for one.
+#[tracing::instrument(skip_all, fields(event = event_id))]
+pub async fn remove_reminder(db: &Db, account_id: &str, event_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM door_reminders WHERE account_id = $1 AND event_id = $2")
+        .bind(account_id)
+        .bind(event_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A cancelled concert's doors reminders: nobody is reminded of it any more.
+#[tracing::instrument(skip_all, fields(event = event_id))]
+pub async fn remove_reminders_of<'e>(db: impl Exec<'e>, event_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM door_reminders WHERE event_id = $1")
+        .bind(event_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Which of these concerts the account asked to be reminded of, in one query.
+#[tracing::instrument(skip_all)]
+pub async fn reminded_among(db: &Db, account_id: &str, events: &[EventRow]) -> Result<Vec<bool>> {
+    if events.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut query = sqlx::query_as::<_, (String,)>(AssertSqlSafe(format!(
+        "SELECT event_id FROM door_reminders WHERE account_id = $1 AND event_id IN ({})",
+        // $2 … $n+1: the account is $1.
+        (2..events.len() + 2)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
+    .bind(account_id);
+    for event in events {
+        query = query.bind(&event.id);
+    }
+    let asked = query.fetch_all(db).await?;
+    Ok(events
+        .iter()
+        .map(|e| asked.iter().any(|(id,)| *id == e.id))
+        .collect())
 }

@@ -49,6 +49,10 @@ pub struct Event {
     pub access: AccessState,
     /// The viewer holds a ticket or a pass covering it.
     pub owned: bool,
+    /// The signed-in viewer asked to be notified when the doors open (`PUT
+    /// /events/{id}/reminder`), as the concert lists, my concerts and one concert say it;
+    /// false for a visitor, and in the cart and the managers' views (not looked up there).
+    pub reminder: bool,
     /// Why it cannot be bought now (null when it can), in the reader's language.
     #[schema(required = true)]
     pub not_on_sale: Option<String>,
@@ -59,6 +63,12 @@ impl Event {
     /// [`Event::for_manager`]).
     pub fn from_row(row: &EventRow, owned: bool, now: i64, on_air: bool) -> Self {
         Self::with_image(row, owned, now, on_air, image::public_url(row))
+    }
+
+    /// The same, saying whether the viewer asked for the doors reminder.
+    pub fn with_reminder(mut self, reminder: bool) -> Self {
+        self.reminder = reminder;
+        self
     }
 
     /// The concert for one who may see it even as a draft (its project's members, staff):
@@ -94,6 +104,7 @@ impl Event {
             access: state.access(),
             state: StateView::from(state),
             owned,
+            reminder: false,
             not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
         }
     }
