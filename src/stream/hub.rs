@@ -152,7 +152,9 @@ impl Show {
         // to went away without a word): same show, a discontinuity, no gap.
         let returning = state.disconnected_at.take().is_some();
         let was_elsewhere = std::mem::take(&mut state.publisher_elsewhere);
-        if (returning || was_elsewhere)
+        // Or to this instance after it restarted: its copy stops where its disk did.
+        let restarted = state.segmenter.as_ref().is_some_and(Segmenter::restarted);
+        if (returning || was_elsewhere || restarted)
             && let Some(segmenter) = state.segmenter.as_mut()
             && segmenter.frames() > 0
         {
@@ -397,6 +399,11 @@ impl Show {
                 if first > had {
                     tracing::warn!(event = %self.event_id, missing = first - had,
                         "frames missing from this instance's copy of the show");
+                } else if let Some(segmenter) = state.segmenter.as_mut() {
+                    // Restarted, and the journal has the frames right after its disk's:
+                    // this copy goes on as if it never stopped (the same bytes as the
+                    // others'). Missing frames resume it with a discontinuity instead.
+                    segmenter.continue_after_restart();
                 }
                 let new = payloads
                     .into_iter()
@@ -709,10 +716,19 @@ impl Hub {
                     .collect();
                 let dir = self.root.join(safe);
                 // After a restart the recording on disk is picked up where it stopped.
-                let segmenter = Segmenter::recover(&dir).unwrap_or_else(|err| {
+                let mut segmenter = Segmenter::recover(&dir).unwrap_or_else(|err| {
                     tracing::error!(event = event_id, error = %err, "recovering a show failed");
                     None
                 });
+                // Without a journal nothing can continue this copy seamlessly: a restart
+                // is a discontinuity (the part being written is closed now). With one,
+                // the next entry decides (`Show::apply`, `Show::claim`).
+                if self.journal.get().is_none()
+                    && let Some(recovered) = segmenter.as_mut()
+                    && let Err(err) = recovered.resume_after_restart(crate::db::now_ms())
+                {
+                    tracing::error!(event = event_id, error = %err, "closing a recovered show failed");
+                }
                 Arc::new(Show {
                     event_id: event_id.to_owned(),
                     dir,

@@ -28,9 +28,14 @@ use super::adts::AacConfig;
 use super::hub::{Hub, Show};
 use crate::bus::{Bus, BusError};
 
-/// Entries a show's journal keeps (≈ 20 minutes of a publisher sending a chunk every
-/// 50 ms): how far behind an instance may fall, or restart, and still catch up.
-const RETAINED: usize = 24_000;
+/// How far back a show's journal goes: how long an instance may fall behind, or be
+/// down, and still catch up from it.
+pub const RETENTION: Duration = Duration::from_secs(20 * 60);
+/// Entries a show's journal keeps: [`RETENTION`] of the most entries an encoder makes. An
+/// entry is what one read from the encoder brought, at least one whole AAC frame, and
+/// encoders that send each frame as it is made (`encore push`, `ffmpeg -re`) make one
+/// entry per frame: 46.9 a second at 48 kHz (at 96 kHz, twice that, half the time).
+pub const RETAINED: usize = 56_250;
 /// A journal nobody writes to any more is deleted after this long.
 const JOURNAL_TTL: Duration = Duration::from_secs(48 * 3600);
 /// How long the show's lease lasts without renewal (an instance that dies lets it go
@@ -39,6 +44,8 @@ pub const LEASE_TTL: Duration = Duration::from_secs(10);
 pub const LEASE_RENEW: Duration = Duration::from_secs(3);
 /// How long a reader's `XREAD` waits for entries before it looks for new shows.
 const READ_BLOCK: Duration = Duration::from_secs(1);
+/// How often the writer lists a show it writes again (readers look every [`READ_BLOCK`]).
+const ANNOUNCE_EVERY: Duration = READ_BLOCK;
 
 /// Something that happened to a show on the instance holding its lease.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,11 +102,13 @@ pub fn spawn(bus: &Bus, hub: &Arc<Hub>) {
 }
 
 /// The writer: appends entries in the order they were made, retrying while Redis is away.
-/// A show is announced (listed in `<prefix>journals`, its journal given a time to live)
-/// with its first entry, and again after any failure: a Redis that restarted without its
-/// data must list the show again, or no reader would find its journal.
+/// A show is announced (listed in `<prefix>journals`, its journal given a time to live if
+/// it has none) with its first entry, again after any failure (a Redis that restarted
+/// without its data), and again every [`ANNOUNCE_EVERY`] it is written (its keys deleted
+/// while the connections stayed up: a flush, an eviction); a show not listed is read by
+/// no other instance.
 async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
-    let mut announced = HashSet::new();
+    let mut announced: HashMap<String, Instant> = HashMap::new();
     while let Some(job) = jobs.recv().await {
         let mut backoff = Duration::from_millis(50);
         loop {
@@ -111,14 +120,19 @@ async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
                         return;
                     };
                     commands.push(append(&key, bus.instance(), entry));
-                    if !announced.contains(event_id) {
+                    if announced
+                        .get(event_id)
+                        .is_none_or(|at| at.elapsed() >= ANNOUNCE_EVERY)
+                    {
                         let shows = shows_key(&bus).expect("with Redis");
                         commands.push(redis::cmd("SADD").arg(shows).arg(event_id).to_owned());
-                        // After the XADD: EXPIRE does nothing to a key not there yet.
+                        // After the XADD: EXPIRE does nothing to a key not there yet. NX:
+                        // 48 h from the journal's first entry, not its latest.
                         commands.push(
                             redis::cmd("EXPIRE")
                                 .arg(&key)
                                 .arg(JOURNAL_TTL.as_secs())
+                                .arg("NX")
                                 .to_owned(),
                         );
                         announcing = Some(event_id.clone());
@@ -136,7 +150,7 @@ async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
             match failed {
                 None => {
                     if let Some(event_id) = announcing {
-                        announced.insert(event_id);
+                        announced.insert(event_id, Instant::now());
                     }
                     break;
                 }
@@ -636,6 +650,32 @@ mod tests {
         ] {
             assert_eq!(read_back(&entry), entry);
         }
+    }
+
+    #[test]
+    fn the_journal_keeps_its_retention_of_one_entry_per_frame_at_48_khz() {
+        use crate::stream::adts::SAMPLES_PER_FRAME;
+        let entries_per_second = 48_000.0 / f64::from(SAMPLES_PER_FRAME);
+        let kept = RETAINED as f64 / entries_per_second;
+        assert!(
+            kept >= RETENTION.as_secs_f64(),
+            "{RETAINED} entries are {kept:.0} s of a 48 kHz encoder, not {:?}",
+            RETENTION
+        );
+        assert!(
+            RETENTION >= Duration::from_secs(20 * 60),
+            "the documented 20 minutes"
+        );
+        // And the command trims to that many.
+        let command = append("k", "me", &Entry::Claimed);
+        let args: Vec<String> = command
+            .args_iter()
+            .filter_map(|arg| match arg {
+                redis::Arg::Simple(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(args[2..5], ["MAXLEN", "~", &RETAINED.to_string()]);
     }
 
     #[test]

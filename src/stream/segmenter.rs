@@ -73,6 +73,9 @@ pub struct Segmenter {
     fresh: Vec<(MediaFile, bytes::Bytes)>,
     /// The parts of the segment being written (joined into it when it closes).
     open_parts: Vec<(String, bytes::Bytes)>,
+    /// Rebuilt from disk after a restart, and nothing taken since: see
+    /// [`Segmenter::resume_after_restart`] and [`Segmenter::continue_after_restart`].
+    restarted: bool,
 }
 
 /// The stream's configuration, and one line per written part: how a restarted server
@@ -161,6 +164,7 @@ impl Segmenter {
             ended: false,
             fresh: Vec::new(),
             open_parts: Vec::new(),
+            restarted: false,
         }
     }
 
@@ -225,10 +229,42 @@ impl Segmenter {
         if let Some(last) = this.segments.last_mut() {
             last.complete = dir.join(format!("seg{}.m4s", last.msn)).exists();
         }
-        // A restart is a discontinuity for players, though the timeline goes on.
-        this.close_segment();
-        this.discontinuity_next = !this.segments.is_empty();
+        // A segment whose parts are all there but not its own file (a crash between the
+        // two) is closed now: it takes no more parts.
+        if this
+            .segments
+            .last()
+            .is_some_and(|s| s.parts.len() as u32 >= this.layout.parts_per_segment)
+        {
+            this.close_segment();
+        }
+        // The segment being written stays open until the caller knows what comes next
+        // (`resume_after_restart` or `continue_after_restart`).
+        this.restarted = !this.segments.is_empty() && !this.ended;
         Ok(Some(this))
+    }
+
+    /// After a restart, the show goes on from a new source (an encoder reconnecting, or
+    /// no copy to continue from): a discontinuity for players, though the timeline goes
+    /// on. Whether it was still to be done.
+    pub fn resume_after_restart(&mut self, now_ms: i64) -> std::io::Result<bool> {
+        if !std::mem::take(&mut self.restarted) {
+            return Ok(false);
+        }
+        self.mark_discontinuity(now_ms)?;
+        Ok(true)
+    }
+
+    /// After a restart, the show goes on from the frames right after the last part on
+    /// disk (the journal of the instance that kept recording): no discontinuity, the
+    /// open segment continues, and this copy stays the same bytes as the others.
+    pub fn continue_after_restart(&mut self) {
+        self.restarted = false;
+    }
+
+    /// Rebuilt from disk and nothing taken since.
+    pub fn restarted(&self) -> bool {
+        self.restarted
     }
 
     pub fn config(&self) -> &AacConfig {
@@ -273,6 +309,7 @@ impl Segmenter {
     /// The publisher reconnected (at `now_ms`): the next segment starts with a
     /// discontinuity; the timeline itself continues.
     pub fn mark_discontinuity(&mut self, now_ms: i64) -> std::io::Result<()> {
+        self.restarted = false;
         self.flush_part(now_ms)?;
         self.close_segment();
         self.discontinuity_next = true;
@@ -285,6 +322,8 @@ impl Segmenter {
         if self.ended || frame.config != self.config {
             return Ok(None);
         }
+        // Nobody said the show continues seamlessly after a restart: it resumes.
+        self.resume_after_restart(now_ms)?;
         self.pending.push(frame.payload);
         if self.pending.len() as u32 >= self.layout.frames_per_part {
             return self.flush_part(now_ms).map(Some);

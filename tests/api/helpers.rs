@@ -342,6 +342,20 @@ impl OwnRedis {
         self.process = Self::spawn(self.port, self.dir.path());
     }
 
+    /// Start it again after [`OwnRedis::stop`] on the same port, its data gone (as a Redis
+    /// without persistence comes back).
+    pub fn start_again_empty(&mut self) {
+        for entry in std::fs::read_dir(self.dir.path()).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                std::fs::remove_dir_all(path).unwrap();
+            } else {
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+        self.process = Self::spawn(self.port, self.dir.path());
+    }
+
     /// Stop it (every connection drops) and start it again on the same port and data.
     pub fn restart(&mut self) {
         self.process.kill().unwrap();

@@ -21,7 +21,7 @@ use crate::live::{adts_file, stream_key};
 const JWT_SECRET: &str = "test-secret-test-secret-test-secret-42";
 const DATA_KEY: &str = "test-data-key-test-data-key-test-data-key";
 
-fn on_postgres() -> Option<String> {
+pub(crate) fn on_postgres() -> Option<String> {
     (std::env::var("ENCORE_TEST_DB").as_deref() == Ok("postgres")).then(|| {
         std::env::var("ENCORE_TEST_POSTGRES_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
@@ -29,7 +29,7 @@ fn on_postgres() -> Option<String> {
 }
 
 /// A PostgreSQL database of the test's own, dropped with it.
-struct Database {
+pub(crate) struct Database {
     base: String,
     name: String,
 }
@@ -80,16 +80,18 @@ impl Drop for Database {
 
 /// One `encore serve` process: HTTP and Icecast ports, its own data directory; killed
 /// when dropped.
-struct Instance {
-    name: &'static str,
+pub(crate) struct Instance {
+    pub(crate) name: &'static str,
     child: Option<Child>,
-    http_port: u16,
-    ingest_port: u16,
+    pub(crate) http_port: u16,
+    pub(crate) ingest_port: u16,
     data: tempfile::TempDir,
+    /// What it was started with, to start it again.
+    env: Vec<(String, String)>,
 }
 
 impl Instance {
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.http_port)
     }
 
@@ -98,42 +100,68 @@ impl Instance {
     }
 
     fn spawn(name: &'static str, env: &[(&str, String)]) -> Self {
-        let data = tempfile::tempdir().unwrap();
-        let (http_port, ingest_port) = (lasting_port(), lasting_port());
-        let log = std::fs::File::create(data.path().join("encore.log")).unwrap();
+        let mut instance = Self {
+            name,
+            child: None,
+            http_port: lasting_port(),
+            ingest_port: lasting_port(),
+            data: tempfile::tempdir().unwrap(),
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+        };
+        instance.start();
+        instance
+    }
+
+    /// Start the process: on the instance's ports and data directory, its log appended.
+    fn start(&mut self) {
+        assert!(self.child.is_none(), "{} is running", self.name);
+        let data = self.data.path();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.log())
+            .unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_encore"));
         command
             .arg("serve")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("RUST_LOG", "encore=info")
-            .env("ENCORE_DATA_DIR", data.path())
-            .env("ENCORE_WEB_DIR", data.path().join("no-web"))
-            .env("ENCORE_BIND", format!("127.0.0.1:{http_port}"))
-            .env("ENCORE_INGEST_BIND", format!("127.0.0.1:{ingest_port}"))
+            .env("ENCORE_DATA_DIR", data)
+            .env("ENCORE_WEB_DIR", data.join("no-web"))
+            .env("ENCORE_BIND", format!("127.0.0.1:{}", self.http_port))
+            .env(
+                "ENCORE_INGEST_BIND",
+                format!("127.0.0.1:{}", self.ingest_port),
+            )
             .env("ENCORE_JWT_SECRET", JWT_SECRET)
             .env("ENCORE_DATA_KEY", DATA_KEY)
             .env("ENCORE_PAYMENTS", "test")
             .env("ENCORE_METRICS_TOKEN", METRICS_TOKEN)
             .env("ENCORE_TRUST_FORWARDED_FOR", "true");
-        for (key, value) in env {
+        for (key, value) in &self.env {
             command.env(key, value);
         }
-        let child = command
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        Self {
-            name,
-            child: Some(child),
-            http_port,
-            ingest_port,
-            data,
-        }
+        self.child = Some(
+            command
+                .stdout(log.try_clone().unwrap())
+                .stderr(log)
+                .spawn()
+                .unwrap(),
+        );
     }
 
-    async fn ready(&self) {
+    /// Start it again after [`Instance::kill`] or an exit: same ports, same data
+    /// directory (what it recorded is there), same configuration; ready when it answers.
+    pub(crate) async fn start_again(&mut self) {
+        self.start();
+        self.ready().await;
+    }
+
+    pub(crate) async fn ready(&self) {
         let http = reqwest::Client::new();
         for _ in 0..300 {
             let ready = http
@@ -153,7 +181,7 @@ impl Instance {
     }
 
     /// `kill -9`: no drain, no lease let go, nothing written.
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             child.kill().unwrap();
             child.wait().unwrap();
@@ -161,7 +189,7 @@ impl Instance {
     }
 
     /// `kill -TERM`: the instance drains.
-    fn terminate(&self) {
+    pub(crate) fn terminate(&self) {
         let pid = self.child.as_ref().expect("running").id();
         let sent = Command::new("kill")
             .args(["-TERM", &pid.to_string()])
@@ -171,7 +199,7 @@ impl Instance {
     }
 
     /// Wait for the process to exit: how long it took from `since`, and whether cleanly.
-    async fn exited(&mut self, since: Instant, within: Duration) -> (Duration, bool) {
+    pub(crate) async fn exited(&mut self, since: Instant, within: Duration) -> (Duration, bool) {
         let child = self.child.as_mut().expect("running");
         loop {
             if let Some(status) = child.try_wait().unwrap() {
@@ -185,7 +213,7 @@ impl Instance {
 
     /// The encoder's bitrate into this instance, from its metrics (0 when the show is
     /// published elsewhere).
-    async fn ingest_kbps(&self, event: &str) -> f64 {
+    pub(crate) async fn ingest_kbps(&self, event: &str) -> f64 {
         let Ok(answer) = reqwest::Client::new()
             .get(format!("{}/metrics", self.url()))
             .bearer_auth(METRICS_TOKEN)
@@ -219,9 +247,11 @@ impl Drop for Instance {
 
 /// nginx with `deploy/nginx.conf`, its upstreams and ports pointed at the test's; stopped
 /// (master and workers) when dropped.
-struct Nginx {
+pub(crate) struct Nginx {
     child: Option<Child>,
     http_port: u16,
+    /// Where it forwards encoders (its `stream {}` block) to the instances' Icecast ports.
+    pub(crate) ingest_port: u16,
     _dir: tempfile::TempDir,
 }
 
@@ -285,6 +315,7 @@ impl Nginx {
         let nginx = Self {
             child: Some(child),
             http_port,
+            ingest_port,
             _dir: dir,
         };
         for _ in 0..100 {
@@ -299,7 +330,7 @@ impl Nginx {
         );
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.http_port)
     }
 }
@@ -326,16 +357,18 @@ impl Drop for Nginx {
 /// Two instances behind nginx on one database and one Redis; `fixtures` is a server of
 /// the test's own on the same database, used only to make rows (concerts, fans, tickets)
 /// as the other tests do.
-struct Cluster {
-    a: Instance,
-    b: Instance,
-    nginx: Nginx,
-    fixtures: TestApp,
-    _database: Database,
+pub(crate) struct Cluster {
+    pub(crate) a: Instance,
+    pub(crate) b: Instance,
+    pub(crate) nginx: Nginx,
+    pub(crate) fixtures: TestApp,
+    /// The instances' Redis key prefix.
+    pub(crate) redis_prefix: &'static str,
+    pub(crate) _database: Database,
 }
 
 impl Cluster {
-    async fn start(base: &str, redis: &str, extra: &[(&str, String)]) -> Self {
+    pub(crate) async fn start(base: &str, redis: &str, extra: &[(&str, String)]) -> Self {
         let database = Database::create(base).await;
         let lb_port = lasting_port();
         let public: &'static str =
@@ -349,11 +382,12 @@ impl Cluster {
             },
         )
         .await;
+        let prefix = redis_prefix();
         let mut env = vec![
             ("ENCORE_DATABASE_URL", database.url()),
             ("ENCORE_PUBLIC_URL", public.to_owned()),
             ("ENCORE_REDIS_URL", redis.to_owned()),
-            ("ENCORE_REDIS_PREFIX", redis_prefix().to_owned()),
+            ("ENCORE_REDIS_PREFIX", prefix.to_owned()),
         ];
         env.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
         let a = Instance::spawn("A", &env);
@@ -367,23 +401,28 @@ impl Cluster {
             b,
             nginx,
             fixtures,
+            redis_prefix: prefix,
             _database: database,
         }
     }
 }
 
-async fn status_of(http: &reqwest::Client, url: &str) -> StatusCode {
+pub(crate) async fn status_of(http: &reqwest::Client, url: &str) -> StatusCode {
     http.get(url).send().await.unwrap().status()
 }
 
-async fn text_of(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
+pub(crate) async fn text_of(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
     let answer = http.get(url).send().await.unwrap();
     (answer.status(), answer.text().await.unwrap())
 }
 
 /// Poll `url` until it answers `want`; how long that took (at most a second, as the bus
 /// promises).
-async fn answers_within_a_second(http: &reqwest::Client, url: &str, want: StatusCode) -> Duration {
+pub(crate) async fn answers_within_a_second(
+    http: &reqwest::Client,
+    url: &str,
+    want: StatusCode,
+) -> Duration {
     let started = Instant::now();
     loop {
         let status = status_of(http, url).await;
@@ -400,7 +439,7 @@ async fn answers_within_a_second(http: &reqwest::Client, url: &str, want: Status
 
 /// Open a listening session for `fan` on `server` (an instance or the load balancer): the
 /// playlist's path.
-async fn listen(http: &reqwest::Client, server: &str, event: &str, fan: &str) -> String {
+pub(crate) async fn listen(http: &reqwest::Client, server: &str, event: &str, fan: &str) -> String {
     let answer = http
         .post(format!("{server}/api/v1/stream/{event}/session"))
         .bearer_auth(fan)
@@ -414,7 +453,7 @@ async fn listen(http: &reqwest::Client, server: &str, event: &str, fan: &str) ->
 }
 
 /// A concert starting in a minute, its stream key, and a fan with a ticket (their token).
-async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String) {
+pub(crate) async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String) {
     let event = concert(app, None, 500, 60_000).await;
     let key = stream_key(app, &event).await;
     let (_, fan) = app.fans(1).await.pop().unwrap();
@@ -424,7 +463,7 @@ async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, Strin
 
 /// ffprobe reads the playlist at `url`: the codec of its audio (the same for each
 /// stream ffprobe lists).
-async fn probed_codec(url: String) -> String {
+pub(crate) async fn probed_codec(url: String) -> String {
     tokio::task::spawn_blocking(move || {
         let probe = Command::new("ffprobe")
             .args(["-v", "error", "-show_entries", "stream=codec_name"])
@@ -441,7 +480,7 @@ async fn probed_codec(url: String) -> String {
 }
 
 /// Poll `url` until its playlist has `segments` whole segments; its text.
-async fn until_segments(http: &reqwest::Client, url: &str, segments: usize) -> String {
+pub(crate) async fn until_segments(http: &reqwest::Client, url: &str, segments: usize) -> String {
     let mut last = String::new();
     for _ in 0..200 {
         let (status, text) = text_of(http, url).await;
@@ -549,17 +588,91 @@ async fn two_processes_behind_nginx_serve_one_show_and_apply_access_rules_within
 }
 
 /// A process of the test's own (an encoder), killed when dropped.
-struct Owned(Child);
+pub(crate) struct Owned(Child);
 
-impl Drop for Owned {
-    fn drop(&mut self) {
+impl Owned {
+    /// Kill it now (it reconnects no more).
+    pub(crate) fn stop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
 }
 
+impl Drop for Owned {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Two instances behind nginx and `encore push` (a looping file) through nginx to whichever
+/// instance nginx picks: the one holding the encoder, and the other. Fields drop in order:
+/// the encoder first, the database last.
+pub(crate) struct Pushing {
+    pub(crate) push: Owned,
+    pub(crate) holder: Instance,
+    pub(crate) other: Instance,
+    _nginx: Nginx,
+    pub(crate) fixtures: TestApp,
+    pub(crate) event: String,
+    /// The ticket holder's access token.
+    pub(crate) fan: String,
+    pub(crate) push_log: PathBuf,
+    _media: tempfile::TempDir,
+    _database: Database,
+}
+
+impl Pushing {
+    pub(crate) async fn start(base: &str) -> Self {
+        let Cluster {
+            a,
+            b,
+            nginx,
+            fixtures,
+            redis_prefix: _,
+            _database,
+        } = Cluster::start(base, &redis_url(), &[]).await;
+        let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
+        let media = tempfile::tempdir().unwrap();
+        let file = adts_file(media.path(), 4);
+        let push_log = media.path().join("push.log");
+        let push = encore_push(&file, &event, &key, &nginx.url(), &push_log);
+        let started = Instant::now();
+        let holder_is_a = loop {
+            if a.ingest_kbps(&event).await > 0.0 {
+                break true;
+            }
+            if b.ingest_kbps(&event).await > 0.0 {
+                break false;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "no instance took the encoder: {}",
+                std::fs::read_to_string(&push_log).unwrap_or_default()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let (holder, other) = if holder_is_a { (a, b) } else { (b, a) };
+        Self {
+            push,
+            holder,
+            other,
+            _nginx: nginx,
+            fixtures,
+            event,
+            fan,
+            push_log,
+            _media: media,
+            _database,
+        }
+    }
+
+    pub(crate) fn push_log(&self) -> String {
+        std::fs::read_to_string(&self.push_log).unwrap_or_default()
+    }
+}
+
 /// `encore push` of `file` on a loop through `server`, its output in `log`.
-fn encore_push(file: &Path, event: &str, key: &str, server: &str, log: &Path) -> Owned {
+pub(crate) fn encore_push(file: &Path, event: &str, key: &str, server: &str, log: &Path) -> Owned {
     let log = std::fs::File::create(log).unwrap();
     Owned(
         Command::new(env!("CARGO_BIN_EXE_encore"))
@@ -577,7 +690,7 @@ fn encore_push(file: &Path, event: &str, key: &str, server: &str, log: &Path) ->
 /// The playlist's whole segments as a player places them on the wall clock: (start in ms
 /// since the epoch, duration in s), from the `EXT-X-PROGRAM-DATE-TIME` anchors (the first
 /// segment's and each discontinuity's) and the `EXTINF` durations.
-fn timeline(playlist: &str) -> Vec<(f64, f64)> {
+pub(crate) fn timeline(playlist: &str) -> Vec<(f64, f64)> {
     let mut segments = Vec::new();
     let mut next = None::<f64>;
     for line in playlist.lines() {
@@ -597,7 +710,7 @@ fn timeline(playlist: &str) -> Vec<(f64, f64)> {
 }
 
 /// The silences between consecutive segments, in seconds (0 where one follows the other).
-fn gaps(playlist: &str) -> Vec<f64> {
+pub(crate) fn gaps(playlist: &str) -> Vec<f64> {
     timeline(playlist)
         .windows(2)
         .map(|w| (w[1].0 - (w[0].0 + w[0].1 * 1000.0)) / 1000.0)
@@ -615,43 +728,15 @@ fn a_playlists_gaps_are_where_its_anchors_say() {
 #[tokio::test]
 async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_with_no_longer_gap() {
     let Some(base) = on_postgres() else { return };
-    let Cluster {
-        a,
-        b,
-        nginx,
-        fixtures,
-        _database,
-    } = Cluster::start(&base, &redis_url(), &[]).await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let push_log = media.path().join("push.log");
-    let _push = encore_push(&file, &event, &key, &nginx.url(), &push_log);
-
-    // Whichever instance nginx gave the encoder holds the show.
-    let started = Instant::now();
-    let holder_is_a = loop {
-        if a.ingest_kbps(&event).await > 0.0 {
-            break true;
-        }
-        if b.ingest_kbps(&event).await > 0.0 {
-            break false;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "no instance took the encoder: {}",
-            std::fs::read_to_string(&push_log).unwrap_or_default()
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-    let (mut holder, survivor) = if holder_is_a { (a, b) } else { (b, a) };
+    let mut pushing = Pushing::start(&base).await;
+    let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
 
     // A fan listens on the other instance, polling as a player does.
     let http = reqwest::Client::new();
     let url = format!(
         "{}{}",
         survivor.url(),
-        listen(&http, &survivor.url(), &event, &fan).await
+        listen(&http, &survivor.url(), event, fan).await
     );
     until_segments(&http, &url, 2).await;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -688,7 +773,7 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
     // kill -9 the encoder's instance.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let killed = Instant::now();
-    holder.kill();
+    pushing.holder.kill();
     // The encoder reconnects through nginx to the survivor, which takes the show once
     // the dead instance's lease has expired: a discontinuity, then new parts.
     let outage = loop {
@@ -702,14 +787,14 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
         assert!(
             killed.elapsed() < Duration::from_secs(30),
             "the show did not resume on the survivor:\n{text}\n{}",
-            std::fs::read_to_string(&push_log).unwrap_or_default()
+            pushing.push_log()
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert!(
-        survivor.ingest_kbps(&event).await > 0.0 || {
+        survivor.ingest_kbps(event).await > 0.0 || {
             tokio::time::sleep(Duration::from_secs(1)).await;
-            survivor.ingest_kbps(&event).await > 0.0
+            survivor.ingest_kbps(event).await > 0.0
         },
         "the encoder publishes to the survivor"
     );
@@ -744,7 +829,12 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
 }
 
 /// Poll until `instance` publishes the show (its metrics say so); how long that took.
-async fn until_publishing(instance: &Instance, event: &str, within: Duration) -> Duration {
+pub(crate) async fn until_publishing(
+    instance: &Instance,
+    event: &str,
+    within: Duration,
+    push_log: impl Fn() -> String,
+) -> Duration {
     let started = Instant::now();
     loop {
         if instance.ingest_kbps(event).await > 0.0 {
@@ -752,8 +842,9 @@ async fn until_publishing(instance: &Instance, event: &str, within: Duration) ->
         }
         assert!(
             started.elapsed() < within,
-            "{} does not publish the show",
-            instance.name
+            "{} does not publish the show; the encoder said:\n{}",
+            instance.name,
+            push_log()
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -762,49 +853,33 @@ async fn until_publishing(instance: &Instance, event: &str, within: Duration) ->
 #[tokio::test]
 async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_in_time() {
     let Some(base) = on_postgres() else { return };
-    let Cluster {
-        a,
-        b,
-        nginx,
-        fixtures,
-        _database,
-    } = Cluster::start(&base, &redis_url(), &[]).await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let push_log = media.path().join("push.log");
-    let _push = encore_push(&file, &event, &key, &nginx.url(), &push_log);
-    let started = Instant::now();
-    let holder_is_a = loop {
-        if a.ingest_kbps(&event).await > 0.0 {
-            break true;
-        }
-        if b.ingest_kbps(&event).await > 0.0 {
-            break false;
-        }
-        assert!(started.elapsed() < Duration::from_secs(10));
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-    let (mut holder, survivor) = if holder_is_a { (a, b) } else { (b, a) };
+    let mut pushing = Pushing::start(&base).await;
+    let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
     let http = reqwest::Client::new();
     let url = format!(
         "{}{}",
         survivor.url(),
-        listen(&http, &survivor.url(), &event, &fan).await
+        listen(&http, &survivor.url(), event, fan).await
     );
     until_segments(&http, &url, 2).await;
 
     let signalled = Instant::now();
-    holder.terminate();
+    pushing.holder.terminate();
     // The encoder is let go at once and its lease handed over after the journal's last
     // entry: it publishes to the survivor long before the lease could have expired.
-    let moved = until_publishing(&survivor, &event, Duration::from_secs(8)).await;
+    let moved = until_publishing(survivor, event, Duration::from_secs(8), || {
+        pushing.push_log()
+    })
+    .await;
     assert!(
         moved < encore::stream::journal::LEASE_TTL / 2,
         "the encoder moved in {moved:?}: {}",
-        std::fs::read_to_string(&push_log).unwrap_or_default()
+        pushing.push_log()
     );
-    let (took, clean) = holder.exited(signalled, Duration::from_secs(10)).await;
+    let (took, clean) = pushing
+        .holder
+        .exited(signalled, Duration::from_secs(10))
+        .await;
     assert!(clean, "exited cleanly");
     eprintln!(
         "drain: encoder on the survivor after {:.2} s, process gone after {:.2} s",
@@ -831,6 +906,7 @@ async fn a_redis_restart_mid_show_neither_stops_it_nor_grants_or_refuses_wrongly
         b,
         fixtures,
         nginx: _nginx,
+        redis_prefix: _,
         _database,
     } = Cluster::start(&base, redis.url(), &[]).await;
     let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
