@@ -6,9 +6,18 @@
 # part, then the part). Reported per instance, and the figure: how long after a part's
 # first answer on A its parked blocking reloads on B are answered (goal p99 ≤ 50 ms).
 # Usage: loadtests/cluster-bench.sh [listeners] [seconds]   (needs Redis and PostgreSQL)
+#
+# SPLIT=1 loadtests/cluster-bench.sh [listeners (5000)] [seconds (30)]: the same N listeners
+# and the same publisher, back to back in one run, all on A (B subscribed, idle) and then
+# half on A and half on B, ROUNDS times (default 2: alone, split, split, alone). Each
+# phase measures, over SECONDS once the listeners have arrived, the CPU time (utime +
+# stime in /proc) and memory of A, B and Redis, the 200s served and the errors; the
+# figure is total CPU per listener, half on each / all on A.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-200}
+SPLIT=${SPLIT:-0}
+ROUNDS=${ROUNDS:-2}
+if [ "$SPLIT" = 1 ]; then N=${1:-5000}; else N=${1:-200}; fi
 SECS=${2:-30}
 CARGO=${CARGO:-cargo}
 REDIS=${CLUSTER_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
@@ -31,7 +40,9 @@ cleanup() {
 }
 trap cleanup EXIT
 psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
-ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$((SECS + 30))" \
+# Audio for the whole run: with SPLIT=1, 2 × ROUNDS phases of arrival + SECS + leaving.
+AUDIO=$((SECS + 30)); [ "$SPLIT" = 1 ] && AUDIO=$((2 * ROUNDS * (SECS + 10) + 30))
+ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$AUDIO" \
   -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
 ulimit -n "$(ulimit -Hn)"
 
@@ -39,11 +50,25 @@ ulimit -n "$(ulimit -Hn)"
 RUST_LOG=warn ./target/release/encore serve --data-dir "$WORK/b" --bind "127.0.0.1:$PORT_B" \
   --public-url "http://127.0.0.1:$PORT_A" --ingest-bind "" --connections-per-ip 0 >"$WORK/b.log" 2>&1 &
 PIDS+=($!)
+PID_B=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT_B/api/v1/health" >/dev/null && break; sleep 0.1; done
 ./target/release/examples/listeners serve $PORT_A "$N" "$WORK/sessions" >"$WORK/a.out" 2>"$WORK/a.err" &
 PIDS+=($!)
+PID_A=$!
 for _ in $(seq 1 1200); do grep -q READY "$WORK/a.out" 2>/dev/null && break; sleep 0.1; done
 cat "$WORK/a.err" >&2
+
+if [ "$SPLIT" = 1 ]; then
+  # Redis's CPU time too, when it runs on this machine (not in another PID namespace).
+  REDIS_PID=$(redis-cli -u "$REDIS" info server | tr -d '\r' | awk -F: '/^process_id:/ {print $2}')
+  grep -qs redis "/proc/$REDIS_PID/comm" && export REDIS_PID || unset REDIS_PID
+  echo "# $N listeners on one instance vs half on each of two, same run, $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s per phase, $ROUNDS rounds, PostgreSQL + Redis, everything on this machine"
+  echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  ./target/release/examples/listeners compare "http://127.0.0.1:$PORT_A" "$PID_A" "http://127.0.0.1:$PORT_B" "$PID_B" \
+    "$WORK/sessions" "$WORK/show.aac" "$SECS" "$ROUNDS"
+  echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 echo "# one show on two instances $(date -u +%FT%TZ), $(nproc) cores, $N listeners (half on each), ${SECS} s, PostgreSQL + Redis, everything on this machine"
 LISTEN_URLS="http://127.0.0.1:$PORT_A http://127.0.0.1:$PORT_B" \

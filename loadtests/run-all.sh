@@ -19,6 +19,8 @@ echo "== live over WebSocket: 20,000 sockets, staff broadcasts vs a bare tokio-t
 loadtests/ws-bench.sh
 echo "== one show on two instances (PostgreSQL + Redis): a part on B after A"
 loadtests/cluster-bench.sh 200 30
+echo "== 5,000 listeners on one instance vs split over two, same run (PostgreSQL + Redis): CPU per listener"
+SPLIT=1 loadtests/cluster-bench.sh 5000 30
 echo "== fuzzing: every network parser for ${FUZZ_SECONDS:-60} s each (cargo-fuzz)"
 loadtests/fuzz.sh "${FUZZ_SECONDS:-60}"
 echo "== live audio: glass-to-ear in chromium with hls.js"
