@@ -1,5 +1,6 @@
 // End-to-end: a concert's public page (issue 15) — what a crawler reads of a shared link,
-// a visitor who signs up from it and comes back, and the lobby before the doors open.
+// a visitor who signs up from it and comes back, the lobby before the doors open and its
+// "Remind me when doors open".
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PNG, apiSession, createConcert, e2eSuite, payCart } from './harness.mjs';
@@ -8,6 +9,7 @@ const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stage-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
   fan: { email: 'early-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Eli', lastName: 'Early' },
+  curious: { email: 'curious-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Cora', lastName: 'Curious' },
 };
 
 const suite = e2eSuite(Object.values(ACCOUNTS));
@@ -136,6 +138,39 @@ describe('A concert anyone can find and share', () => {
     const ics = await fetch(new URL(href, suite.server.url));
     assert.match(ics.headers.get('content-type') ?? '', /^text\/calendar/);
     assert.match(await ics.text(), /\r\nSUMMARY:Not Yet — Not Yet band\r\n/);
+    await finish(b);
+  });
+
+  test('a signed-in fan without a ticket asks to be reminded when the doors open, and it holds after a reload', async () => {
+    await suite.ready;
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, ACCOUNTS.admin.password);
+    const { id } = await createConcert(admin, 'Remind Me Later', { startsAt: new Date(Date.now() + 3 * 3_600_000) });
+
+    // A visitor is sent to sign in and back to the concert.
+    const visitor = await browser();
+    await visitor.page.goto(`${suite.server.url}/concerts/${id}`);
+    const signIn = visitor.page.getByTestId('reminder-sign-in');
+    await signIn.waitFor();
+    assert.equal(await signIn.getAttribute('href'), `/auth/login?redirect=${encodeURIComponent(`/concerts/${id}`)}`);
+    await finish(visitor);
+
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.curious);
+    await page.goto(`${suite.server.url}/concerts/${id}`);
+    const lobby = page.getByTestId('doors-lobby');
+    await lobby.getByTestId('reminder-ask').click();
+    await lobby.getByTestId('reminder-asked').waitFor();
+    assert.equal(await lobby.getByTestId('reminder-asked').innerText(), "You'll be notified when doors open");
+    await page.reload();
+    await page.getByTestId('doors-lobby').getByTestId('reminder-asked').waitFor();
+    assert.equal(await page.getByTestId('reminder-ask').count(), 0);
+    // Cancelled, it stays cancelled.
+    await page.getByTestId('reminder-cancel').click();
+    await page.getByTestId('reminder-ask').waitFor();
+    await page.reload();
+    await page.getByTestId('reminder-ask').waitFor();
+    assert.equal(await page.getByTestId('reminder-asked').count(), 0);
     await finish(b);
   });
 });

@@ -1,5 +1,6 @@
 // End-to-end: the player in the app shell (issue 15). A fan starts a live show that the real
-// `encore push` sends, moves through four pages while the audio element keeps playing, reads
+// `encore push` sends, moves through four pages (and the error and auth pages a signed-in fan
+// can still reach) while the audio element keeps playing, reads
 // the latency and the listeners in the bar at the bottom, and the operating system's Media
 // Session and the tab's title name the concert; the stage view plays and pauses with Space;
 // in Persian the sliders' fill and handle agree (measured), and the replay's end counts down.
@@ -73,6 +74,34 @@ function measureSlider(slider) {
       fraction: (value - min) / (max - min),
     };
   });
+}
+
+/**
+ * The element's box once the layout has settled: the same position and size over several
+ * animation frames in a row (the page may still be moving things in: the replay line, the
+ * fonts). Gives up after about ten seconds of frames.
+ */
+async function settledBox(locator) {
+  await locator.evaluate(
+    (element) =>
+      new Promise((resolve, reject) => {
+        let last = '';
+        let still = 0;
+        let frames = 0;
+        const frame = () => {
+          const r = element.getBoundingClientRect();
+          const box = `${r.x},${r.y},${r.width},${r.height}`;
+          still = box === last && r.width > 0 ? still + 1 : 0;
+          last = box;
+          frames += 1;
+          if (still >= 5) resolve();
+          else if (frames > 600) reject(new Error(`the box never settled: ${box}`));
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+  return locator.boundingBox();
 }
 
 /** The fill starts at the track's start, ends under the handle, and both sit where the value says. */
@@ -150,6 +179,23 @@ describe('Encore player in the app shell', () => {
     await page.getByTestId('home-dashboard').click();
     await page.waitForURL(/\/dashboard$/);
     await bar.waitFor();
+    // Pages outside the shell a signed-in fan still reaches (as a link in the app would take
+    // them, without reloading): a staff page's 403, a 404, an auth page (lost password).
+    for (const [path, landing] of [['/users', '/403'], ['/404', '/404'], ['/auth/lostpassword', '/auth/lostpassword']]) {
+      await page.evaluate((to) => {
+        window.history.pushState(null, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, path);
+      await page.waitForURL(new RegExp(`${landing}$`));
+      await page.getByTestId('floating-player').getByTestId('mini-player').waitFor();
+      await advances(page, 1, `playback on ${landing}`);
+    }
+    // From the 404's way back to the dashboard.
+    await page.goBack();
+    await page.waitForURL(/\/404$/);
+    await page.getByRole('link', { name: 'Back to dashboard' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await bar.waitFor();
     assert.equal(await page.evaluate(() => window.encoreSamePage), true, 'the page was never reloaded');
     assert.equal(await audio(page).count(), 1, 'one audio element');
 
@@ -220,14 +266,28 @@ describe('Encore player in the app shell', () => {
       element.currentTime = element.seekable.end(0) / 3;
     });
     await stage.getByTestId('player-back-to-live').waitFor();
-    const seekAt = await measureSlider(seek);
+    // Measured once the slider stands still and shows the new position (while the player
+    // catches up with the seek it may be disabled a moment, its handle hidden).
+    await settledBox(seek.locator('.mantine-Slider-track'));
+    const seekAt = await waitUntil(
+      async () => {
+        const m = await measureSlider(seek);
+        return m.thumbWidth > 0 && m.fraction > 0 ? m : null;
+      },
+      { timeout: 10_000, message: 'the seek slider at its new position' },
+    );
     assertAgree(seekAt, 'seek');
     assert.ok(seekAt.fraction > 0.15 && seekAt.fraction < 0.6, `seek at ${seekAt.fraction}`);
 
     // A click at 30 % of the volume slider from its left sets 30 %, and it is drawn there.
+    // Clicked only once the slider shows its value and stands still: a click while the
+    // stage is still laying out lands beside it.
     const volume = stage.getByTestId('player-volume');
-    const track = await volume.locator('.mantine-Slider-track').boundingBox();
+    const handle = volume.locator('[role="slider"]');
+    await volume.locator('[role="slider"][aria-valuenow="1"]').waitFor();
+    const track = await settledBox(volume.locator('.mantine-Slider-track'));
     await page.mouse.click(track.x + track.width * 0.3, track.y + track.height / 2);
+    await waitUntil(async () => (await handle.getAttribute('aria-valuenow')) !== '1', { timeout: 5000, message: 'the click to move the volume' });
     const level = await audio(page).evaluate((element) => element.volume);
     assert.ok(Math.abs(level - 0.3) <= 0.05, `volume ${level}`);
     const volumeAt = await measureSlider(volume);

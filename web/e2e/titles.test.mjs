@@ -100,6 +100,7 @@ describe('Encore song titles', () => {
     const from = await currentTime(player);
     await waitUntil(async () => (await currentTime(player)) > from + 1.5, { message: 'live playback' });
     assert.equal(await nowPlaying(player), null, 'no title before the encoder sends one');
+    assert.equal(await page.getByTestId('mini-player-song').count(), 0, 'nor in the bar');
 
     await sendTitle({ song: FIRST });
     let sent = Date.now();
@@ -113,6 +114,16 @@ describe('Encore song titles', () => {
     await waitUntil(async () => (await nowPlaying(player)) === SECOND.title, { timeout: 8000, message: 'the second title' });
     const secondDelay = Date.now() - sent;
     assert.equal(await player.getByTestId('player-now-playing-artist').innerText(), SECOND.artist);
+    // The bar at the bottom names the song too, under the concert, and so does the lock
+    // screen (the song's artist; the concert as the album).
+    const barSong = page.getByTestId('mini-player').getByTestId('mini-player-song');
+    await waitUntil(async () => (await barSong.count()) > 0 && (await barSong.innerText()) === `♪ ${SECOND.title}`, { timeout: 8000, message: 'the song in the bar' });
+    assert.equal(await page.getByTestId('mini-player-title').innerText(), TITLE);
+    const lockScreen = await page.evaluate(() => {
+      const m = navigator.mediaSession.metadata;
+      return m ? { title: m.title, artist: m.artist, album: m.album } : null;
+    });
+    assert.deepEqual(lockScreen, { title: SECOND.title, artist: SECOND.artist, album: TITLE });
     // The listener is a little behind the live edge: the title changes when the song reaches
     // them, within a few seconds of the call (logged for the record, not timed as a test).
     console.log(`title shown ${firstDelay} ms and ${secondDelay} ms after the encoder's call`);

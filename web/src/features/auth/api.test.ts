@@ -1,5 +1,6 @@
+import i18n, { setupI18n } from '../../i18n';
 import { setCookie } from '../../lib/cookies';
-import { refreshTokens, signOut } from './api';
+import { refreshTokens, register, signOut, signUp } from './api';
 import { COOKIE, clearSession, getAuthStatus } from './session';
 
 interface Call {
@@ -52,5 +53,30 @@ describe('sign-in calls and the HttpOnly refresh cookie', () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/v1/oauth2/logout']);
     expect(new Headers(calls[0]?.init.headers).get('Authorization')).toBeNull();
     expect(getAuthStatus().hasToken).toBe(false);
+  });
+});
+
+describe('signing up in the language on the screen', () => {
+  afterEach(async () => {
+    vi.unstubAllGlobals();
+    await i18n.changeLanguage('gb');
+  });
+
+  it('sign-up and register carry the language the visitor chose, which the account keeps for its notifications', async () => {
+    await setupI18n('gb');
+    // The visitor picks Persian before signing up (signed out: nothing is saved yet).
+    await i18n.changeLanguage('ir');
+    const calls: RequestInit[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_url: string, init: RequestInit) => {
+        calls.push(init);
+        const body = JSON.parse(String(init.body ?? '{}')) as Record<string, unknown>;
+        return Promise.resolve(new Response(JSON.stringify({ success: true, payload: { id: 'a1' }, error: null, state: body.state }), { status: 201 }));
+      }),
+    );
+    await signUp({ email: 'pari@example.com', password: 'a-long-password', firstName: 'Pari', lastName: 'Sa' });
+    await register('pari@example.com', 'a-long-password');
+    expect(calls.map((init) => new Headers(init.headers).get('Accept-Language'))).toEqual(['fa-IR', 'fa-IR']);
   });
 });

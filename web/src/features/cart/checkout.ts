@@ -17,3 +17,24 @@ export function openCheckoutWindow(url: string, open: (url: string) => Window | 
     return false;
   }
 }
+
+/**
+ * Where "Pay now" shows the payment page. Normally this window; while a concert is in the
+ * player, a new one opened at the click (one opened later, when the checkout URL comes back,
+ * would be blocked), so that the show plays on here. Null: this window.
+ */
+export function paymentWindow(playing: boolean, open: () => Window | null = () => window.open('', '_blank')): Window | null {
+  if (!playing) return null;
+  try {
+    return open();
+  } catch (error) {
+    logger.warn('The payment window could not be opened', error);
+    return null;
+  }
+}
+
+/** Shows the payment page in the window chosen at the click, else in this one. */
+export function goToPayment(url: string, target: Window | null, here: (url: string) => void = (u) => { window.location.assign(u); }): void {
+  if (target && !target.closed) target.location.href = url;
+  else here(url);
+}

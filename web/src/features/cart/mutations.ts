@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { startCheckout } from '../events/api';
 import { clearCart, removeEventFromCart, removePassFromCart } from './api';
+import { goToPayment } from './checkout';
 import type { CartEntry } from './model';
 import { cartKeys } from './queries';
 
@@ -37,14 +38,18 @@ export function useClearCart() {
   });
 }
 
-/** "Pay now": the test provider's checkout is a page of this site, so this window goes there. */
+/** "Pay now": the test provider's checkout is a page of this site, so this window goes
+ * there, or the window opened at the click while a concert plays (`paymentWindow`). */
 export function usePayNow() {
   const onError = useCartError();
   return useMutation({
-    mutationFn: startCheckout,
-    onSuccess: (url) => {
-      window.location.assign(url);
+    mutationFn: (_target: Window | null) => startCheckout(),
+    onSuccess: (url, target) => {
+      goToPayment(url, target);
     },
-    onError,
+    onError: (error, target) => {
+      target?.close();
+      onError(error);
+    },
   });
 }

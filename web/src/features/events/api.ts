@@ -16,6 +16,12 @@ export const listEvents = (query: EventListQuery): Promise<EventPage> =>
 export const getEvent = (eventId: string): Promise<EncoreEvent> =>
   request<EncoreEvent>(`${base}/${id(eventId)}`, { auth: getAuthStatus().hasToken });
 
+/** "Remind me when doors open" (PUT) and its withdrawal (DELETE): the concert, `reminder` set or not. */
+export const askDoorsReminder = (eventId: string): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}/reminder`, { method: 'PUT' });
+export const cancelDoorsReminder = (eventId: string): Promise<EncoreEvent> =>
+  request<EncoreEvent>(`${base}/${id(eventId)}/reminder`, { method: 'DELETE' });
+
 export const listManagedEvents = (): Promise<ManagedEvent[]> => request<ManagedEvent[]>(`${base}/manage`);
 export const createEvent = (input: EventInput): Promise<EncoreEvent> =>
   request<EncoreEvent>(base, { method: 'POST', body: input });

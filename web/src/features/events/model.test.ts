@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { calendarUrl, canListenNow, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
+import { calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -33,6 +33,7 @@ function event(id: string, overrides: Partial<EncoreEvent> = {}): EncoreEvent {
       nextChangeAt: new Date(START - 15 * 60_000).toISOString(),
     },
     owned: false,
+    reminder: false,
     notOnSale: null,
     ...overrides,
   };
@@ -67,6 +68,25 @@ describe('concert state', () => {
     expect(clockTime('2026-12-01T19:45:00Z', 'en-GB')).toMatch(/^\d\d:\d\d$/);
     expect(calendarUrl('a b')).toBe('/api/v1/events/a%20b/calendar.ics');
     expect(concertPath('e1')).toBe('/concerts/e1');
+  });
+});
+
+describe('doors reminder', () => {
+  const e = event('e');
+  const at = (phase: EncoreEvent['state']['phase']): EncoreEvent => ({ ...e, state: { ...e.state, phase } });
+  it('asks a visitor to sign in, lets a ticketless fan ask and cancel, and only notes it for a holder', () => {
+    expect(reminderOffer(e, false)).toBe('sign-in');
+    expect(reminderOffer(e, true)).toBe('ask');
+    expect(reminderOffer({ ...e, reminder: true }, true)).toBe('asked');
+    expect(reminderOffer({ ...e, owned: true }, true)).toBe('holder');
+    expect(reminderOffer({ ...e, owned: true, reminder: true }, true)).toBe('holder');
+  });
+  it('offers nothing once the doors are open or the concert is over', () => {
+    for (const phase of ['doors', 'live', 'replay', 'expired', 'cancelled', 'draft'] as const) {
+      expect(reminderOffer(at(phase), true)).toBe('none');
+      expect(reminderOffer({ ...at(phase), reminder: true }, true)).toBe('none');
+      expect(reminderOffer(at(phase), false)).toBe('none');
+    }
   });
 });
 

@@ -37,6 +37,18 @@ export function canListenNow(event: Pick<EncoreEvent, 'owned' | 'state'>): boole
   return event.owned && LISTENABLE_PHASES.includes(event.state.phase);
 }
 
+/** What the lobby offers about "Remind me when doors open": a holder is told anyway (a note);
+ * a visitor signs in first; a signed-in fan asks, or has asked and may cancel. Only before the
+ * doors open. */
+export type ReminderOffer = 'holder' | 'sign-in' | 'ask' | 'asked' | 'none';
+
+export function reminderOffer(event: Pick<EncoreEvent, 'owned' | 'reminder' | 'state'>, signedIn: boolean): ReminderOffer {
+  if (event.state.phase !== 'upcoming') return 'none';
+  if (!signedIn) return 'sign-in';
+  if (event.owned) return 'holder';
+  return event.reminder ? 'asked' : 'ask';
+}
+
 /** Never refetch sooner than this after a change was due (the server's clock may be a little
  * behind the viewer's: it then answers the same phase once more). */
 export const MIN_REFRESH_MS = 1000;

@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { cartKeys } from '../cart/queries';
-import { addEventToCart, addMarker, cancelEvent, createEvent, deleteEvent, deleteMarker, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
+import { addEventToCart, addMarker, askDoorsReminder, cancelDoorsReminder, cancelEvent, createEvent, deleteEvent, deleteMarker, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
 import type { EventFormResult } from './components/event-form-modal';
 import type { EncoreEvent, LiveStatus, ManagedEvent, MarkerChanges, MarkerInput } from './model';
 import { eventKeys } from './queries';
@@ -37,6 +37,21 @@ export function useAddEventToCart(event: EncoreEvent) {
       await queryClient.invalidateQueries({ queryKey: cartKeys.list });
       await queryClient.invalidateQueries({ queryKey: eventKeys.all });
     },
+  });
+}
+
+/** "Remind me when doors open" on (`true`) or off: the concert's answer shows at once, and
+ * every list and page of concerts refreshes. */
+export function useDoorsReminder(eventId: string) {
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  return useMutation({
+    mutationFn: (wanted: boolean) => (wanted ? askDoorsReminder(eventId) : cancelDoorsReminder(eventId)),
+    onSuccess: (event: EncoreEvent) => {
+      queryClient.setQueryData(eventKeys.detail(eventId), event);
+    },
+    onError,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: eventKeys.all }),
   });
 }
 

@@ -12,6 +12,8 @@ function fakeStore(initial: Partial<PlayerSnapshot>) {
     live: null,
     paused: true,
     range: null,
+    chapters: [],
+    currentTime: 0,
     ...initial,
   } as PlayerSnapshot;
   const subscribers = new Set<() => void>();
@@ -98,6 +100,29 @@ describe('media session', () => {
     expect(session.metadata).toBeNull();
     expect(handlers.get('play')).toBeNull();
     expect(handlers.get('seekto')).toBeNull();
+  });
+
+  it('names the song playing on the lock screen as the show moves through its titles', () => {
+    const chapters = [
+      { id: 'm1', title: 'First Song', artist: null, start: 10 },
+      { id: 'm2', title: 'Guest Song', artist: 'A Guest', start: 40 },
+    ];
+    const { store, change } = fakeStore({ concert: CONCERT, phase: { kind: 'playing' }, paused: false, live: true, chapters, currentTime: 5 });
+    const { session } = fakeSession();
+    bindMediaSession(store, session);
+    // Before the first title: the concert.
+    expect(session.metadata).toMatchObject({ title: 'Opening Night', artist: 'The Testers', album: 'Encore' });
+    const before = session.metadata;
+    change({ currentTime: 12 });
+    expect(session.metadata).toMatchObject({ title: 'First Song', artist: 'The Testers', album: 'Opening Night' });
+    expect(session.metadata?.artwork).toHaveLength(2);
+    const first = session.metadata;
+    // The same song a moment later: the metadata is left as it is.
+    change({ currentTime: 13 });
+    expect(session.metadata).toBe(first);
+    change({ currentTime: 41 });
+    expect(session.metadata).toMatchObject({ title: 'Guest Song', artist: 'A Guest', album: 'Opening Night' });
+    expect(session.metadata).not.toBe(before);
   });
 
   it('does nothing where the browser has no Media Session', () => {

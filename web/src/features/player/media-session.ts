@@ -3,6 +3,7 @@
  * Media Session (title, artist, artwork; play, pause, seek where the show allows it), and
  * the tab's title while something plays.
  */
+import { chapterAt } from './chapters';
 import type { PlayerSnapshot, PlayerStore } from './player-store';
 
 /** Seconds a hardware "skip" moves when the OS does not say. */
@@ -26,13 +27,24 @@ function artwork(snapshot: PlayerSnapshot): MediaImage[] {
   return images;
 }
 
+/** What the lock screen shows: the song playing where the show has titles (its artist,
+ * or the concert's; the concert as the album), else the concert. */
+export function lockScreenText(snapshot: Pick<PlayerSnapshot, 'concert' | 'chapters' | 'currentTime'>): { title: string; artist: string; album: string } | null {
+  const { concert } = snapshot;
+  if (!concert) return null;
+  const song = chapterAt(snapshot.chapters, snapshot.currentTime);
+  if (!song) return { title: concert.title, artist: concert.artistName, album: 'Encore' };
+  return { title: song.title, artist: song.artist ?? concert.artistName, album: concert.title };
+}
+
 /**
- * Keeps `navigator.mediaSession` in step with the player; returns the unsubscribe. Does
- * nothing where the browser has no Media Session.
+ * Keeps `navigator.mediaSession` in step with the player (the song as it changes);
+ * returns the unsubscribe. Does nothing where the browser has no Media Session.
  */
 export function bindMediaSession(store: PlayerStore, session: MediaSession | undefined = navigator.mediaSession as MediaSession | undefined): () => void {
   if (!session) return () => undefined;
   let concertShown: PlayerSnapshot['concert'] = null;
+  let textShown: string | null = null;
   let seekable: boolean | null = null;
   const handle = (action: MediaSessionAction, handler: MediaSessionActionHandler | null): void => {
     try {
@@ -43,11 +55,14 @@ export function bindMediaSession(store: PlayerStore, session: MediaSession | und
   };
   const update = (): void => {
     const snapshot = store.getSnapshot();
+    const text = lockScreenText(snapshot);
+    const key = text ? `${text.title}\u0000${text.artist}\u0000${text.album}` : null;
+    if (snapshot.concert !== concertShown || key !== textShown) {
+      textShown = key;
+      session.metadata = text ? new MediaMetadata({ ...text, artwork: artwork(snapshot) }) : null;
+    }
     if (snapshot.concert !== concertShown) {
       concertShown = snapshot.concert;
-      session.metadata = snapshot.concert
-        ? new MediaMetadata({ title: snapshot.concert.title, artist: snapshot.concert.artistName, album: 'Encore', artwork: artwork(snapshot) })
-        : null;
       const controls = snapshot.concert !== null;
       handle('play', controls ? () => { store.resume(); } : null);
       handle('pause', controls ? () => { store.pause(); } : null);

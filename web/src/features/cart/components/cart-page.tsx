@@ -7,6 +7,8 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../app/components/empty-state';
 import { PageHeader } from '../../../app/components/page-header';
 import { localeOf } from '../../../i18n/languages';
+import { appPlayer } from '../../player/player';
+import { paymentWindow } from '../checkout';
 import type { CartEntry } from '../model';
 import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
 import { useClearCart, usePayNow, useRemoveFromCart } from '../mutations';
@@ -98,7 +100,8 @@ export function CartPage(): ReactNode {
               leftSection={<IconCreditCard size={16} />}
               loading={payHere.isPending}
               onClick={() => {
-                payHere.mutate();
+                // While a concert plays here, the payment opens beside it: the show goes on.
+                payHere.mutate(paymentWindow(appPlayer().getSnapshot().concert !== null));
               }}
               data-testid="pay-now"
             >

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import i18n, { setupI18n } from '../../../i18n';
+import { clearSession, storeTokens } from '../../auth/session';
 import type { EncoreEvent } from '../model';
 import { DoorsLobby } from './concert-state';
 
@@ -19,12 +20,14 @@ const state: EncoreEvent['state'] = {
   nextChangeAt: new Date(START - 15 * 60_000).toISOString(),
 };
 
-function lobby(owned: boolean): void {
+function lobby(owned: boolean, { signedIn = true, reminder = false } = {}): void {
+  if (signedIn) storeTokens({ access_token: 'a' });
+  else clearSession();
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MantineProvider>
         <MemoryRouter>
-          <DoorsLobby event={{ id: 'e1', owned, state }} />
+          <DoorsLobby event={{ id: 'e1', owned, reminder, state }} />
         </MemoryRouter>
       </MantineProvider>
     </QueryClientProvider>,
@@ -37,6 +40,7 @@ describe('the lobby before the doors', () => {
   });
   afterEach(async () => {
     cleanup();
+    clearSession();
     await act(() => i18n.changeLanguage('gb'));
   });
 
@@ -50,10 +54,31 @@ describe('the lobby before the doors', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('offers a visitor the calendar and no Listen button', () => {
+  it('offers a signed-in fan without a ticket the calendar and "Remind me when doors open", no Listen button', () => {
     lobby(false);
     expect(screen.queryByTestId('player-listen-disabled')).toBeNull();
-    expect(screen.getByText('Ticket holders get a notification when the doors open.')).toBeInTheDocument();
+    expect(screen.getByTestId('add-to-calendar')).toBeInTheDocument();
+    expect(screen.getByTestId('reminder-ask')).toHaveTextContent('Remind me when doors open');
+    expect(screen.queryByTestId('reminder-cancel')).toBeNull();
+  });
+
+  it('tells a fan who asked that a notification comes, with a way to cancel it', () => {
+    lobby(false, { reminder: true });
+    expect(screen.getByTestId('reminder-asked')).toHaveTextContent("You'll be notified when doors open");
+    expect(screen.getByTestId('reminder-cancel')).toHaveTextContent('Cancel reminder');
+    expect(screen.queryByTestId('reminder-ask')).toBeNull();
+  });
+
+  it('sends a visitor to sign in and back to the concert for the reminder', () => {
+    lobby(false, { signedIn: false });
+    expect(screen.getByTestId('reminder-sign-in')).toHaveAttribute('href', '/auth/login?redirect=%2Fconcerts%2Fe1');
+    expect(screen.queryByTestId('reminder-ask')).toBeNull();
+  });
+
+  it('words the reminder in Persian for Persian', async () => {
+    await act(() => i18n.changeLanguage('ir'));
+    lobby(false);
+    expect(screen.getByTestId('reminder-ask')).toHaveTextContent('وقتی درها باز شد به من یادآوری کن');
   });
 
   it('writes the doors time in Persian digits for Persian', async () => {

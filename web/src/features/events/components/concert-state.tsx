@@ -1,11 +1,14 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { IconCalendarPlus, IconDoorEnter, IconHeadphones } from '@tabler/icons-react';
+import { IconBell, IconBellCheck, IconCalendarPlus, IconDoorEnter, IconHeadphones } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useAuthStatus } from '../../auth/session';
+import { authLink } from '../../concert/return-path';
 import type { EncoreEvent } from '../model';
-import { calendarUrl, canListenNow, clockTime, concertPath } from '../model';
+import { calendarUrl, canListenNow, clockTime, concertPath, reminderOffer } from '../model';
+import { useDoorsReminder } from '../mutations';
 import { eventQueryOptions } from '../queries';
 import { useLocale } from './event-parts';
 
@@ -19,11 +22,64 @@ export function AddToCalendar({ id }: { id: string }): ReactNode {
   );
 }
 
+type LobbyEvent = Pick<EncoreEvent, 'id' | 'owned' | 'reminder' | 'state'>;
+
+/**
+ * "Remind me when doors open": a signed-in fan without a ticket asks (and may cancel); a
+ * visitor signs in first and comes back to the concert; a holder is told anyway.
+ */
+export function DoorsReminder({ event }: { event: LobbyEvent }): ReactNode {
+  const { t } = useTranslation('concert');
+  const { hasToken } = useAuthStatus();
+  const reminder = useDoorsReminder(event.id);
+  const offer = reminderOffer(event, hasToken);
+  switch (offer) {
+    case 'none':
+      return null;
+    case 'holder':
+      return (
+        <Text size="sm" c="dimmed">
+          {t('reminderHolder')}
+        </Text>
+      );
+    case 'sign-in':
+      return (
+        <Stack gap={4} align="flex-start">
+          <Button component={Link} to={authLink('/auth/login', concertPath(event.id))} variant="light" leftSection={<IconBell size={16} />} data-testid="reminder-sign-in">
+            {t('reminder.ask')}
+          </Button>
+          <Text size="sm" c="dimmed">
+            {t('reminder.signIn')}
+          </Text>
+        </Stack>
+      );
+    case 'ask':
+      return (
+        <Button variant="light" leftSection={<IconBell size={16} />} aria-pressed={false} loading={reminder.isPending} onClick={() => reminder.mutate(true)} data-testid="reminder-ask">
+          {t('reminder.ask')}
+        </Button>
+      );
+    case 'asked':
+      return (
+        <Group gap="xs" data-testid="reminder-on">
+          <IconBellCheck size={18} aria-hidden />
+          <Text size="sm" fw={600} data-testid="reminder-asked">
+            {t('reminder.asked')}
+          </Text>
+          <Button variant="subtle" size="compact-sm" aria-pressed loading={reminder.isPending} onClick={() => reminder.mutate(false)} data-testid="reminder-cancel">
+            {t('reminder.cancel')}
+          </Button>
+        </Group>
+      );
+  }
+}
+
 /**
  * Before the doors open: Listen is disabled with the doors' time (never an error), the
- * calendar file, and what reminder comes (ticket holders are notified when the doors open).
+ * calendar file, and the reminder (holders are notified when the doors open; anyone else
+ * signed in may ask to be).
  */
-export function DoorsLobby({ event }: { event: Pick<EncoreEvent, 'id' | 'owned' | 'state'> }): ReactNode {
+export function DoorsLobby({ event }: { event: LobbyEvent }): ReactNode {
   const { t } = useTranslation('concert');
   const locale = useLocale();
   const time = clockTime(event.state.doorsAt, locale);
@@ -43,9 +99,7 @@ export function DoorsLobby({ event }: { event: Pick<EncoreEvent, 'id' | 'owned' 
         ) : null}
         <AddToCalendar id={event.id} />
       </Group>
-      <Text size="sm" c="dimmed">
-        {event.owned ? t('reminderHolder') : t('reminderVisitor')}
-      </Text>
+      <DoorsReminder event={event} />
     </Stack>
   );
 }

@@ -9,7 +9,7 @@ const item = (over: Partial<AppNotification>): AppNotification => ({
   id: 'n1',
   type: 'topic',
   title: 'Order confirmed',
-  body: '1 item, 9.00 EUR.',
+  body: 'You paid 9.00 EUR for Opening Night.',
   sender: null,
   uploadType: null,
   read: false,

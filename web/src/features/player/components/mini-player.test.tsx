@@ -186,6 +186,31 @@ describe('mini-player and stage view', () => {
     field.remove();
   });
 
+  it('the bar names the song playing, and nothing before the first or in a show without titles', async () => {
+    chapters = [{ id: 'm1', title: 'A Very Long Song Title That Has To Be Cut To Fit The Bar', artist: 'Guest', start: 10 }];
+    shell();
+    await userEvent.click(screen.getByTestId('player-listen'));
+    await waitFor(() => {
+      expect(handlers).not.toBeNull();
+    });
+    act(() => {
+      handlers?.onPlaylist(true);
+    });
+    const audio = appPlayer().audio();
+    Object.defineProperty(audio, 'seekable', { configurable: true, get: () => ({ length: 1, start: () => 0, end: () => 30 }) });
+    audio.currentTime = 5;
+    tick();
+    expect(screen.queryByTestId('mini-player-song')).toBeNull();
+    audio.currentTime = 12;
+    tick();
+    const song = screen.getByTestId('mini-player-song');
+    expect(song).toHaveTextContent('♪ A Very Long Song Title That Has To Be Cut To Fit The Bar');
+    expect(song).toHaveAttribute('title', 'Now playing: A Very Long Song Title That Has To Be Cut To Fit The Bar');
+    // Under the concert's title and artist, which stay.
+    expect(screen.getByTestId('mini-player-title')).toHaveTextContent('Opening Night');
+    expect(screen.getByTestId('mini-player-artist')).toHaveTextContent('The Testers');
+  });
+
   it('closing the bar stops the music and forgets the concert', async () => {
     shell();
     await userEvent.click(screen.getByTestId('player-listen'));

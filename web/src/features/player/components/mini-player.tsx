@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
-import { ListenersText, LiveState, PlayToggle, SessionMessage, VolumeControl } from './player-parts';
+import { ListenersText, LiveState, PlayToggle, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 
 /** Height of the bar at the bottom of the shell while a concert is in the player. */
 export const MINI_PLAYER_HEIGHT = 72;
@@ -67,6 +67,20 @@ export function FloatingMiniPlayer(): ReactNode {
   );
 }
 
+/** The song playing, compact under the concert ("♪ Title", cut to one line); nothing
+ * between songs or where the show has no titles. */
+function MiniPlayerSong({ snapshot }: { snapshot: PlayerSnapshot }): ReactNode {
+  const { t } = useTranslation('player');
+  const song = snapshot.phase.kind === 'playing' ? playingChapter(snapshot) : null;
+  if (!song) return null;
+  const label = t('nowPlayingSong', { title: song.title });
+  return (
+    <Text size="xs" lh={1.3} lineClamp={1} dir="auto" title={label} aria-label={label} data-testid="mini-player-song" data-chapter={song.id}>
+      {t('nowPlayingBar', { title: song.title })}
+    </Text>
+  );
+}
+
 function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concert: NowConcert }): ReactNode {
   const { t } = useTranslation('stage');
   const playing = snapshot.phase.kind === 'playing';
@@ -87,12 +101,13 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
       <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 0' }}>
         <Artwork concert={concert} size={48} />
         <Box miw={0}>
-          <Anchor component={Link} to={stagePath(concert.id)} fw={700} size="sm" c="var(--mantine-color-text)" lineClamp={1} dir="auto" data-testid="mini-player-title">
+          <Anchor component={Link} to={stagePath(concert.id)} fw={700} size="sm" lh={1.3} c="var(--mantine-color-text)" lineClamp={1} dir="auto" data-testid="mini-player-title">
             {concert.title}
           </Anchor>
-          <Text size="xs" c="dimmed" lineClamp={1} dir="auto" data-testid="mini-player-artist">
+          <Text size="xs" c="dimmed" lineClamp={1} lh={1.3} dir="auto" data-testid="mini-player-artist">
             {concert.artistName}
           </Text>
+          <MiniPlayerSong snapshot={snapshot} />
         </Box>
       </Group>
       <Group gap="sm" wrap="nowrap" justify="center" style={{ flex: '2 1 0' }} miw={0}>

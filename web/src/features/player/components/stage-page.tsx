@@ -1,12 +1,12 @@
-import { Box, Card, Grid, Group, Image, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconMusic } from '@tabler/icons-react';
+import { Box, Button, Card, Grid, Group, Image, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconMusic, IconTicket } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { eventQueryOptions } from '../../events/queries';
-import { canListenNow } from '../../events/model';
+import { canListenNow, concertPath } from '../../events/model';
 import { DoorsLobby } from '../../events/components/concert-state';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
@@ -123,9 +123,16 @@ export function StagePage(): ReactNode {
             ) : event.data?.state.phase === 'upcoming' ? (
               <DoorsLobby event={event.data} />
             ) : (
-              <Text c="dimmed" data-testid="stage-not-listenable">
-                {t('notListenable')}
-              </Text>
+              <Stack gap="xs" align="flex-start">
+                <Text c="dimmed" data-testid="stage-not-listenable">
+                  {t('notListenable')}
+                </Text>
+                {event.data && !event.data.owned && !event.data.notOnSale ? (
+                  <Button component={Link} to={concertPath(concertId)} variant="light" leftSection={<IconTicket size={16} />} data-testid="stage-get-ticket">
+                    {t('getTicket')}
+                  </Button>
+                ) : null}
+              </Stack>
             )}
           </Stack>
         </Card>

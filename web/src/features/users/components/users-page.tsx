@@ -151,7 +151,7 @@ export function UsersPage(): ReactNode {
                               {user.email}
                             </Text>
                             {user.pendingEmail ? (
-                              <Text size="xs" c="yellow.8">
+                              <Text size="xs" c="yellow">
                                 {t('pendingEmail', { email: user.pendingEmail })}
                               </Text>
                             ) : null}
