@@ -677,6 +677,10 @@ async fn an_encoder_through_nginx_reaches_the_living_instance_when_the_other_is_
             .send()
             .await
             .unwrap();
-        assert_eq!(answer.status(), StatusCode::UNAUTHORIZED, "attempt {attempt}");
+        assert_eq!(
+            answer.status(),
+            StatusCode::UNAUTHORIZED,
+            "attempt {attempt}"
+        );
     }
 }
