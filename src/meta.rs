@@ -137,6 +137,7 @@ async fn snapshot(app: &AppState) -> Result<crate::metrics::Snapshot> {
         redis_round_trips: app.bus.redis_round_trips(),
         housekeeping_ticks: app.housekeeping.counts().0,
         housekeeping_shared_runs: app.housekeeping.counts().1,
+        listening_reloads: app.stream_access.reloads(),
     })
 }
 

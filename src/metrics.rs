@@ -182,6 +182,9 @@ pub struct Snapshot {
     /// Housekeeping ticks here, and the cluster-wide windows this instance took.
     pub housekeeping_ticks: u64,
     pub housekeeping_shared_runs: u64,
+    /// Times every listening session was read again from the database (at start, and
+    /// whenever changes from the other instances may have been missed).
+    pub listening_reloads: u64,
 }
 
 /// This instance's metrics.
@@ -315,6 +318,12 @@ impl Collector for Scrape {
             "housekeeping_shared_runs",
             "Cluster-wide housekeeping windows this instance took (one instance a window).",
             self.snapshot.housekeeping_shared_runs,
+        )?;
+        counter(
+            &mut encoder,
+            "listening_session_reloads",
+            "Times this instance read every listening session again: at start, and when it may have missed changes (its bus subscriber fell behind, or Redis came back).",
+            self.snapshot.listening_reloads,
         )?;
         if let Some(trips) = self.snapshot.redis_round_trips {
             counter(

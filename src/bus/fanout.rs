@@ -11,6 +11,11 @@ use super::{Channel, Delivery};
 
 /// The queue of one account's channel: a few notifications at once, not hundreds.
 const ACCOUNT_QUEUE: usize = 32;
+/// The queue of the cache channel: one message per listening session opened on any
+/// instance, and a popular show's start opens thousands within seconds. A follower that
+/// falls behind must read every session again from the database, so it gets room for a
+/// burst (one channel per instance: ≈ 200 KB).
+const CACHE_QUEUE: usize = 4096;
 
 #[derive(Debug, Clone)]
 pub(super) enum Signal {
@@ -34,9 +39,11 @@ impl Fanout {
     pub(super) fn subscribe(&self, channel: &Channel) -> broadcast::Receiver<Signal> {
         let mut channels = self.channels.lock().expect("fanout lock");
         // A queue's slots are allocated up front: an account's channel, one per signed-in
-        // socket and quiet, gets a short one; shared channels get the full queue.
+        // socket and quiet, gets a short one; the cache channel a long one; the others the full
+        // queue.
         let queue = match channel {
             Channel::Account(_) => self.queue.min(ACCOUNT_QUEUE),
+            Channel::Cache => self.queue.max(CACHE_QUEUE),
             _ => self.queue,
         };
         channels

@@ -45,8 +45,13 @@ pub struct StreamAccess {
     /// HMAC keyed with this instance's stream key, cloned per signature (the key
     /// schedule is computed once).
     mac: Hmac<Sha256>,
-    /// ticket (or pass key) → its one live listening session.
-    live: RwLock<HashMap<String, String>>,
+    /// ticket (or pass key) → its one live listening session, and the changes made
+    /// while a reload from the database runs.
+    live: RwLock<Live>,
+    /// One reload at a time (each opens and closes its own log of changes).
+    reloading: tokio::sync::Mutex<()>,
+    /// Reloads finished, for the metrics.
+    reloads: std::sync::atomic::AtomicU64,
     /// Where changes are told to the other instances (none in unit tests).
     bus: Option<Bus>,
 }
@@ -67,6 +72,73 @@ pub enum Listening {
     EventRevoked { event_id: String },
 }
 
+#[derive(Default)]
+struct Live {
+    sessions: HashMap<String, String>,
+    /// While a reload reads the database: every change applied meanwhile, in order. Each
+    /// change is stored before it is applied here, so the reload's rows may lack one made
+    /// during its read, or still hold one it revoked; replaying these over them keeps both.
+    during_reload: Option<Vec<Listening>>,
+}
+
+impl Live {
+    fn apply(&mut self, change: &Listening) {
+        let live = &mut self.sessions;
+        match change {
+            Listening::Activated { holder, session_id } => {
+                live.insert(holder.clone(), session_id.clone());
+            }
+            Listening::Revoked { holder } => {
+                live.remove(holder);
+            }
+            Listening::PassRevoked { pass_id } => {
+                let prefix = pass_key(pass_id, "");
+                live.retain(|holder, _| !holder.starts_with(&prefix));
+            }
+            Listening::EventRevoked { event_id } => {
+                let suffix = format!(":{event_id}");
+                live.retain(|holder, _| {
+                    !(holder.starts_with(PASS_PREFIX) && holder.ends_with(&suffix))
+                });
+            }
+        }
+        if let Some(log) = &mut self.during_reload {
+            log.push(change.clone());
+        }
+    }
+}
+
+/// A reload of the sessions from the database, begun: changes are logged until
+/// [`Reload::finish`] swaps the rows in and replays them.
+pub struct Reload<'a> {
+    access: &'a StreamAccess,
+    _one_at_a_time: tokio::sync::MutexGuard<'a, ()>,
+}
+
+impl Reload<'_> {
+    /// Replace the sessions with `rows` (read after [`StreamAccess::begin_reload`]) and
+    /// apply over them what changed meanwhile.
+    pub fn finish(self, rows: Vec<(String, String)>) -> usize {
+        let mut live = self.access.write();
+        let changes = live.during_reload.take().unwrap_or_default();
+        live.sessions = rows.into_iter().collect();
+        for change in &changes {
+            live.apply(change);
+        }
+        self.access
+            .reloads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        live.sessions.len()
+    }
+}
+
+impl Drop for Reload<'_> {
+    fn drop(&mut self) {
+        // Finished or abandoned (the read failed): stop logging.
+        self.access.write().during_reload = None;
+    }
+}
+
 impl StreamAccess {
     pub fn new(secret: &[u8]) -> Self {
         // A key of its own, derived from the server secret: stream tokens cannot be
@@ -76,7 +148,9 @@ impl StreamAccess {
         let key = mac.finalize().into_bytes();
         Self {
             mac: Hmac::<Sha256>::new_from_slice(&key).expect("any key length"),
-            live: RwLock::new(HashMap::new()),
+            live: RwLock::new(Live::default()),
+            reloading: tokio::sync::Mutex::new(()),
+            reloads: std::sync::atomic::AtomicU64::new(0),
             bus: None,
         }
     }
@@ -98,25 +172,11 @@ impl StreamAccess {
 
     /// Apply a change here only.
     fn apply(&self, change: &Listening) {
-        let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
-        match change {
-            Listening::Activated { holder, session_id } => {
-                live.insert(holder.clone(), session_id.clone());
-            }
-            Listening::Revoked { holder } => {
-                live.remove(holder);
-            }
-            Listening::PassRevoked { pass_id } => {
-                let prefix = pass_key(pass_id, "");
-                live.retain(|holder, _| !holder.starts_with(&prefix));
-            }
-            Listening::EventRevoked { event_id } => {
-                let suffix = format!(":{event_id}");
-                live.retain(|holder, _| {
-                    !(holder.starts_with(PASS_PREFIX) && holder.ends_with(&suffix))
-                });
-            }
-        }
+        self.write().apply(change);
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Live> {
+        self.live.write().unwrap_or_else(|e| e.into_inner())
     }
 
     fn sign(&self, message: &str) -> String {
@@ -149,14 +209,27 @@ impl StreamAccess {
     }
 
     /// Load the stored sessions that still grant access into memory: at start, so
-    /// playlist URLs handed out before a restart keep working.
+    /// playlist URLs handed out before a restart keep working, and after changes may have
+    /// been missed. Sessions opened or ended here while it reads are kept as they are.
     pub async fn restore(&self, db: &Db) -> crate::error::Result<usize> {
-        let sessions = super::store::live(db, crate::db::now_ms()).await?;
-        let count = sessions.len();
-        let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
-        live.clear();
-        live.extend(sessions);
-        Ok(count)
+        let reload = self.begin_reload().await;
+        let rows = super::store::live(db, crate::db::now_ms()).await?;
+        Ok(reload.finish(rows))
+    }
+
+    /// How many reloads finished since start.
+    pub fn reloads(&self) -> u64 {
+        self.reloads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Start logging changes for a reload whose rows are read next.
+    pub async fn begin_reload(&self) -> Reload<'_> {
+        let one_at_a_time = self.reloading.lock().await;
+        self.write().during_reload = Some(Vec::new());
+        Reload {
+            access: self,
+            _one_at_a_time: one_at_a_time,
+        }
     }
 
     /// Follow the other instances' changes, for as long as the bus lives (subscribed
@@ -240,7 +313,7 @@ impl StreamAccess {
             return Err(Denied::Expired);
         }
         let live = self.live.read().unwrap_or_else(|e| e.into_inner());
-        if live.get(ticket_id).map(String::as_str) != Some(session_id) {
+        if live.sessions.get(ticket_id).map(String::as_str) != Some(session_id) {
             return Err(Denied::Superseded);
         }
         Ok(Grant {
@@ -284,6 +357,36 @@ mod tests {
         assert!(access.verify(&newer, 0).is_ok());
         access.revoke("ticket-1");
         assert_eq!(access.verify(&newer, 0), Err(Denied::Superseded));
+    }
+
+    #[tokio::test]
+    async fn a_reload_keeps_what_was_opened_or_ended_while_it_read_the_database() {
+        let access = StreamAccess::new(b"secret");
+        let (ended_id, ended) = access.open("event-1", "ticket-1", i64::MAX);
+        let (_, forgotten) = access.open("event-1", "ticket-3", i64::MAX);
+        let reload = access.begin_reload().await;
+        // The rows as read before the two changes below were stored: ticket-1's session
+        // still there, ticket-2's an older one, ticket-3's gone (ended elsewhere).
+        let rows = vec![
+            ("ticket-1".to_owned(), ended_id),
+            ("ticket-2".to_owned(), "an-older-session".to_owned()),
+        ];
+        access.revoke("ticket-1");
+        let (_, opened) = access.open("event-1", "ticket-2", i64::MAX);
+        assert_eq!(reload.finish(rows), 1);
+        assert_eq!(
+            access.verify(&ended, 0),
+            Err(Denied::Superseded),
+            "ended during the read"
+        );
+        assert!(access.verify(&opened, 0).is_ok(), "opened during the read");
+        assert_eq!(
+            access.verify(&forgotten, 0),
+            Err(Denied::Superseded),
+            "not stored: the database is the truth"
+        );
+        // Logging stopped with the reload.
+        assert!(access.write().during_reload.is_none());
     }
 
     #[test]

@@ -432,6 +432,43 @@ async fn two_servers_run_the_cluster_wide_housekeeping_once_a_tick_between_them(
     );
 }
 
+#[tokio::test]
+async fn a_burst_of_sessions_opened_at_once_is_followed_without_reading_them_all_again() {
+    let app = spawn_app().await;
+    // Read once at start.
+    assert_eq!(app.state.stream_access.reloads(), 1);
+    let mut watcher = app.state.bus.subscribe(&encore::bus::Channel::Cache);
+    // A popular show's start: a thousand sessions opened here at once, each told on the
+    // cache channel, which the instance's own follower reads too.
+    let burst = 1_000;
+    for n in 0..burst {
+        app.state
+            .stream_access
+            .open("event-1", &format!("ticket-{n}"), i64::MAX);
+    }
+    // Publishing is detached: once a subscriber of our own has read all thousand, each
+    // was delivered, and the follower had them in its queue (or fell behind).
+    for n in 0..burst {
+        let received = tokio::time::timeout(Duration::from_secs(10), watcher.recv())
+            .await
+            .expect("within 10 s")
+            .expect("the bus lives");
+        assert!(
+            matches!(received, encore::bus::Received::Message(_)),
+            "message {n}: {received:?}"
+        );
+    }
+    // A follower that fell behind reads every session again: a database read away (with
+    // the queue of 256 it had, this failed here with 2 or more).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let text = scrape(&app).await;
+    assert_eq!(
+        sample(&text, "encore_listening_session_reloads_total"),
+        Some(1.0),
+        "only the start's"
+    );
+}
+
 /// `encore serve` in a process of its own on a free port; killed when dropped.
 struct Process {
     child: std::process::Child,
