@@ -103,6 +103,7 @@ async fn main() -> anyhow::Result<()> {
             notes: "",
             tenant_key: "encore",
             language: Default::default(),
+            time_zone: None,
             email_verified: true,
         },
     )

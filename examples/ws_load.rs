@@ -167,6 +167,7 @@ async fn prepare(database_url: &str, accounts: usize, file: &PathBuf) -> anyhow:
                 notes: "",
                 tenant_key: "encore",
                 language: Default::default(),
+                time_zone: None,
                 email_verified: true,
             },
         )

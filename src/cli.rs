@@ -115,6 +115,7 @@ async fn create_account(args: CreateAccountArgs) -> anyhow::Result<()> {
             notes: "",
             tenant_key: &tenant_key,
             language: Default::default(),
+            time_zone: None,
             // The operator vouches for the address.
             email_verified: true,
         },

@@ -75,6 +75,7 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
                     notes: "Demo account",
                     tenant_key: &state.config.tenant_key,
                     language: Default::default(),
+                    time_zone: None,
                     email_verified: true,
                 },
             )

@@ -17,7 +17,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use self::model::{Account, AccountRow, Email, Password, Person, PhoneNumber, Role};
+use self::model::{
+    Account, AccountRow, Email, Password, Person, PhoneNumber, Role, parse_time_zone,
+};
 use self::policy::Target;
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
 use crate::auth::step_up::StepUp;
@@ -267,6 +269,8 @@ async fn create(
             // The invitation goes out in the inviter's language; accepting it keeps the
             // invitee's own.
             language: crate::i18n::current(),
+            // The invitee's browser reports it once they sign in.
+            time_zone: None,
             // Accepting the invitation (a link sent to the address) proves it.
             email_verified: false,
         },
@@ -301,6 +305,9 @@ struct SignupRequest {
     password: String,
     #[serde(default)]
     person: Person,
+    /// The browser's IANA time zone (`Asia/Tehran`): notices write times in it.
+    #[schema(example = "Asia/Tehran")]
+    time_zone: Option<String>,
 }
 
 /// Sign up as a fan, for anyone: the account is created and a verification link
@@ -321,12 +328,14 @@ async fn signup(
         .await?;
     let email = Email::parse(&req.login)?;
     let password = Password::parse(&req.password)?;
+    let zone = req.time_zone.as_deref().map(parse_time_zone).transpose()?;
     let account = signup::sign_up(
         &app,
         &email,
         &password,
         &req.person.first_name,
         &req.person.last_name,
+        zone.as_ref(),
     )
     .await?;
     Ok(Api::created(account))
@@ -379,12 +388,16 @@ struct UpdateRequest {
     /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
     #[schema(value_type = Option<Lang>)]
     language: Option<String>,
+    /// An IANA time zone (`Asia/Tehran`) for the times in the account's notices; an
+    /// unknown one is 400 and nothing of the request is applied.
+    #[schema(example = "Asia/Tehran")]
+    time_zone: Option<String>,
     /// The acting account's password: needed to change the login e-mail or the second
     /// factor (step-up).
     current_password: Option<String>,
 }
 
-/// Change an account: its owner their profile, language and second factor; staff as the
+/// Change an account: its owner their profile, language, time zone and second factor; staff as the
 /// roles policy allows (role, enablement, notes). A new login e-mail or second-factor
 /// switch takes the actor's current password.
 #[utoipa::path(put, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
@@ -405,9 +418,18 @@ async fn update(
     policy::can_view(actor, target(&row))?;
     let before = row.clone();
 
-    if req.login.is_some() || req.person.is_some() || req.notes.is_some() || req.language.is_some()
+    // Parsed before anything else: a bad zone leaves the whole request unapplied.
+    let zone = req.time_zone.as_deref().map(parse_time_zone).transpose()?;
+    if req.login.is_some()
+        || req.person.is_some()
+        || req.notes.is_some()
+        || req.language.is_some()
+        || zone.is_some()
     {
         policy::can_edit_profile(actor, target(&before))?;
+    }
+    if let Some(zone) = &zone {
+        row.time_zone = Some(zone.name().to_owned());
     }
     if let Some(code) = &req.language {
         row.language = Lang::from_code(code).ok_or_else(|| {

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::db::iso8601;
 use crate::error::Error;
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Lang, Msg, Zone};
 
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema,
@@ -55,6 +55,15 @@ impl TryFrom<String> for Role {
             _ => return Err(format!("unknown account role {value:?}")),
         })
     }
+}
+
+/// A time zone the client sent (`timeZone`): an IANA name the database knows, else 400.
+pub fn parse_time_zone(name: &str) -> Result<Zone, Error> {
+    Zone::parse(name).ok_or_else(|| {
+        // Echo a bounded part only: the body may carry anything.
+        let shown: String = name.chars().take(Zone::MAX_NAME_CHARS).collect();
+        Error::bad_request(Msg::UnknownTimeZone.with("zone", shown))
+    })
 }
 
 /// A lower-cased, syntactically valid e-mail address.
@@ -192,6 +201,9 @@ pub struct AccountRow {
     pub language: Lang,
     /// When the account proved its e-mail address; `None`: not yet.
     pub email_verified_at: Option<i64>,
+    /// The IANA time zone its notices write times in (checked when written); `None`:
+    /// unknown, UTC.
+    pub time_zone: Option<String>,
 }
 
 impl AccountRow {
@@ -206,6 +218,10 @@ impl AccountRow {
     }
     pub fn email_verified(&self) -> bool {
         self.email_verified_at.is_some()
+    }
+    /// Where times are written for the account (UTC when its zone is unknown).
+    pub fn zone(&self) -> Zone {
+        Zone::of_stored(self.time_zone.as_deref())
     }
     /// Sending an SMS costs money and can be abused to pump premium numbers: only an
     /// account that proved its e-mail address may make Encore send one.
@@ -280,6 +296,10 @@ pub struct Account {
     pub language: Lang,
     /// Whether the account proved its e-mail address (SMS needs it).
     pub email_verified: bool,
+    /// The IANA time zone (`Asia/Tehran`) its notices write times in; null when unknown
+    /// (then UTC).
+    #[schema(required = true)]
+    pub time_zone: Option<String>,
     /// A new login e-mail waiting for its confirmation link to be followed; present on
     /// `userinfo/me`, `GET accounts/{id}` and `PUT accounts/{id}` when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -312,6 +332,7 @@ impl From<&AccountRow> for Account {
             phone: row.phone.as_deref().map(mask_phone),
             language: row.language,
             email_verified: row.email_verified(),
+            time_zone: row.time_zone.clone(),
             pending_login: None,
             projects: None,
         }

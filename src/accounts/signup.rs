@@ -4,7 +4,7 @@ use super::messages::send_verification;
 use super::model::{Account, Email, Password, Role};
 use super::store;
 use crate::error::{Error, Result};
-use crate::i18n::{self, Msg};
+use crate::i18n::{self, Msg, Zone};
 use crate::live::activity::Activity;
 use crate::notifications::{Notice, Outbox};
 use crate::state::AppState;
@@ -16,6 +16,7 @@ pub async fn sign_up(
     password: &Password,
     first_name: &str,
     last_name: &str,
+    zone: Option<&Zone>,
 ) -> Result<Account> {
     // Hash first, whether or not the address is taken: the 409 (the spec's answer) must
     // not come back faster than a new account would.
@@ -38,6 +39,7 @@ pub async fn sign_up(
             notes: "",
             tenant_key: &app.config.tenant_key,
             language: i18n::current(),
+            time_zone: zone,
             email_verified: false,
         },
     )

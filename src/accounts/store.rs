@@ -6,8 +6,8 @@ use super::model::{AccountChanged, AccountRow, ProjectRef, Role};
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, Exec, flag, now_ms};
 use crate::error::{Result, conflict_on_unique};
-use crate::i18n::Lang;
 use crate::i18n::Msg;
+use crate::i18n::{Lang, Zone};
 
 pub const OTP_TTL_MS: i64 = 5 * 60_000;
 pub const OTP_MAX_TRIES: i64 = 5;
@@ -23,7 +23,7 @@ pub fn otp_hash(owner: &str, code: &str) -> String {
 }
 
 const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at";
+    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at, time_zone";
 
 pub struct NewAccount<'a> {
     pub login: &'a str,
@@ -36,6 +36,8 @@ pub struct NewAccount<'a> {
     pub notes: &'a str,
     pub tenant_key: &'a str,
     pub language: Lang,
+    /// The zone its browser reported at sign-up, if any.
+    pub time_zone: Option<&'a Zone>,
     /// Whether the address is already proven (made by an operator, or a demo account);
     /// a self-service sign-up proves it with the link it is sent.
     pub email_verified: bool,
@@ -47,8 +49,9 @@ pub async fn insert<'e>(db: impl Exec<'e>, new: NewAccount<'_>) -> Result<Accoun
     let now = now_ms();
     sqlx::query_as::<_, AccountRow>(AssertSqlSafe(format!(
         "INSERT INTO accounts (id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-         password_hash, notes, tenant_key, language, created_at, updated_at, email_verified_at) \
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12, $13) \
+         password_hash, notes, tenant_key, language, created_at, updated_at, email_verified_at, \
+         time_zone) \
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14) \
          RETURNING {COLUMNS}"
     )))
     .bind(&id)
@@ -64,6 +67,7 @@ pub async fn insert<'e>(db: impl Exec<'e>, new: NewAccount<'_>) -> Result<Accoun
     .bind(new.language.code())
     .bind(now)
     .bind(new.email_verified.then_some(now))
+    .bind(new.time_zone.map(Zone::name))
     .fetch_one(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))
@@ -187,7 +191,8 @@ pub async fn list(db: &Db, filter: &ListFilter) -> Result<(Vec<AccountRow>, i64)
 pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE accounts SET login = $2, first_name = $3, last_name = $4, role = $5, \
-         enabled = $6, use_mfa = $7, notes = $8, language = $9, updated_at = $10 WHERE id = $1",
+         enabled = $6, use_mfa = $7, notes = $8, language = $9, updated_at = $10, \
+         time_zone = $11 WHERE id = $1",
     )
     .bind(&row.id)
     .bind(&row.login)
@@ -199,6 +204,7 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<AccountChanged> {
     .bind(&row.notes)
     .bind(row.language.code())
     .bind(now_ms())
+    .bind(&row.time_zone)
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;

@@ -19,14 +19,16 @@ use super::rate_limit::Endpoint;
 use super::store::{self, CodeRow, MfaChallenge, SpentCode};
 use super::tokens::{self, TokenSet};
 use crate::accounts::messages::{self, sms_permit};
-use crate::accounts::model::{Account, AccountRow, Email, Password, PhoneNumber, mask_phone};
+use crate::accounts::model::{
+    Account, AccountRow, Email, Password, PhoneNumber, mask_phone, parse_time_zone,
+};
 use crate::accounts::signup::sign_up;
 use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose, OTP_MAX_TRIES, otp_hash};
 use crate::crypto::{constant_time_eq, is_valid_pkce_verifier, pkce_challenge, random_digits};
 use crate::db::now_ms;
 use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
-use crate::i18n::{self, Msg};
+use crate::i18n::{self, Msg, Zone};
 use crate::messaging::sms::SmsPermit;
 use crate::openapi::{Failure, Nothing, one_of};
 use crate::state::AppState;
@@ -1177,12 +1179,18 @@ pub struct RegisterRequest {
     client_id: Option<String>,
     #[schema(value_type = String, required = false)]
     state: Option<String>,
+    /// The browser's IANA time zone (`Asia/Tehran`): notices write times in it.
+    #[serde(alias = "timeZone")]
+    #[schema(value_type = String, required = false, example = "Asia/Tehran")]
+    time_zone: Option<String>,
 }
 
-/// A registration, parsed: an e-mail address and a password that meets the policy.
+/// A registration, parsed: an e-mail address, a password that meets the policy, and the
+/// time zone if one was sent.
 struct Register {
     email: Email,
     password: Password,
+    zone: Option<Zone>,
     client_id: Option<String>,
 }
 
@@ -1193,6 +1201,7 @@ impl TryFrom<RegisterRequest> for Register {
         Ok(Self {
             email: Email::parse(required(&req.email, "email")?)?,
             password: Password::parse(required(&req.password, "password")?)?,
+            zone: req.time_zone.as_deref().map(parse_time_zone).transpose()?,
             client_id: req.client_id,
         })
     }
@@ -1218,7 +1227,7 @@ pub async fn register(
         app.limits.check_ip(ip, Endpoint::Register).await?;
         let req: Register = req.try_into()?;
         client_of(&app, &headers, &req.client_id, &None).await?;
-        sign_up(&app, &req.email, &req.password, "", "").await
+        sign_up(&app, &req.email, &req.password, "", "", req.zone.as_ref()).await
     }
     .await;
     OAuthReply::created(state, result)

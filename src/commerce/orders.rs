@@ -460,7 +460,11 @@ async fn tell_of_sale(
         format!("/receipts/{}", order.id),
     );
     outbox
-        .add(&mut *tx, &buyer.id, &confirmed.written_in(buyer.language))
+        .add(
+            &mut *tx,
+            &buyer.id,
+            &confirmed.written_for(buyer.language, &buyer.zone()),
+        )
         .await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;

@@ -80,7 +80,11 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         format!("/receipts/{}", order.id),
     );
     outbox
-        .add(&mut *tx, &buyer.id, &issued.written_in(buyer.language))
+        .add(
+            &mut *tx,
+            &buyer.id,
+            &issued.written_for(buyer.language, &buyer.zone()),
+        )
         .await?;
     tell_staff(&mut tx, &mut outbox, &buyer, &order, amount, reason.clone()).await?;
     tx.commit().await?;
@@ -143,7 +147,11 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
             format!("/receipts/{}", order.id),
         );
         outbox
-            .add(&mut *tx, &buyer.id, &cancelled.written_in(buyer.language))
+            .add(
+                &mut *tx,
+                &buyer.id,
+                &cancelled.written_for(buyer.language, &buyer.zone()),
+            )
             .await?;
         tell_staff(&mut tx, &mut outbox, &buyer, &order, price, why.clone()).await?;
         tx.commit().await?;
@@ -189,7 +197,7 @@ async fn tell_staff(
 /// The refund by e-mail, in the buyer's language.
 fn tell_buyer(app: &AppState, account: &AccountRow, order: &OrderRow, amount: i64, reason: &Arg) {
     let (lang, amount) = (account.language, money::format(amount, &order.currency));
-    let reason = reason.render(lang);
+    let reason = reason.render(lang, &account.zone());
     app.messenger.send(OutboundMessage::email(
         &account.login,
         Msg::RefundSubject.render(lang),

@@ -7,7 +7,7 @@
 
 use super::model::{EventRow, EventStatus};
 use super::store::{self, Once};
-use crate::db::{iso8601, now_ms};
+use crate::db::now_ms;
 use crate::error::Result;
 use crate::i18n::{Arg, Msg};
 use crate::live::activity::Activity;
@@ -73,7 +73,7 @@ pub async fn rescheduled(
     let askers = notifications::store::reminder_askers(&mut *tx, &event.id).await?;
     let moved = Notice::new(
         Msg::NoticeRescheduledTitle.with("title", event.title.as_str()),
-        Msg::NoticeRescheduledBody.with("when", Arg::figure(minutes(event.starts_at))),
+        Msg::NoticeRescheduledBody.with("when", Arg::time(event.starts_at)),
         stage_page(&event.id),
     );
     outbox.tell(tx, &holders, &moved).await?;
@@ -142,7 +142,7 @@ pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
         let holders = notifications::store::ticket_holders(&mut *tx, event_id).await?;
         let ended = Notice::new(
             Msg::NoticeEndedTitle.with("title", event.title.as_str()),
-            Msg::NoticeEndedBody.with("until", Arg::figure(minutes(event.access_until()))),
+            Msg::NoticeEndedBody.with("until", Arg::time(event.access_until())),
             stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &ended).await?;
@@ -183,13 +183,4 @@ pub async fn listened(app: &AppState, event: &EventRow, listener: &str) -> Resul
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
     Ok(())
-}
-
-/// `2025-06-01 21:00` (UTC): a time to the minute, the same in every language.
-fn minutes(ms: i64) -> String {
-    let iso = iso8601(ms);
-    match (iso.get(..10), iso.get(11..16)) {
-        (Some(day), Some(time)) => format!("{day} {time}"),
-        _ => iso,
-    }
 }

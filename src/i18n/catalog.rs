@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::Lang;
+use super::{Lang, Zone};
 
 macro_rules! messages {
     ($($name:ident { gb: $gb:literal, br: $br:literal, es: $es:literal, cn: $cn:literal, ir: $ir:literal $(,)? })*) => {
@@ -469,6 +469,13 @@ messages! {
         es: "Idioma desconocido \"{code}\": usa gb, br, es, cn o ir.",
         cn: "未知语言 \"{code}\"：请使用 gb、br、es、cn 或 ir。",
         ir: "زبان ناشناخته \"{code}\": از gb، br، es، cn یا ir استفاده کنید.",
+    }
+    UnknownTimeZone {
+        gb: "Unknown time zone \"{zone}\": send an IANA name such as Europe/London.",
+        br: "Fuso horário desconhecido \"{zone}\": envie um nome IANA como America/Sao_Paulo.",
+        es: "Zona horaria desconocida \"{zone}\": envía un nombre IANA como Europe/Madrid.",
+        cn: "未知时区 \"{zone}\"：请使用 IANA 名称，例如 Asia/Shanghai。",
+        ir: "منطقهٔ زمانی \"{zone}\" شناخته نشد: نامی از فهرست IANA مانند Asia/Tehran بفرستید.",
     }
     InvalidEmail {
         gb: "Enter a valid e-mail address.",
@@ -1768,19 +1775,28 @@ messages! {
         cn: "{title} 的开始时间已更改",
         ir: "زمان شروع {title} تغییر کرد",
     }
+    // {when} and {until} are a [`Arg::time`]: the reader's clock time and zone.
     NoticeRescheduledBody {
-        gb: "It now starts on {when} (UTC).",
-        br: "Agora começa em {when} (UTC).",
-        es: "Ahora empieza el {when} (UTC).",
-        cn: "现在的开始时间为 {when}（UTC）。",
-        ir: "اکنون در {when} (به وقت UTC) آغاز می‌شود.",
+        gb: "It now starts on {when}.",
+        br: "Agora começa em {when}.",
+        es: "Ahora empieza el {when}.",
+        cn: "现在的开始时间为 {when}。",
+        ir: "اکنون در {when} آغاز می‌شود.",
     }
     NoticeEndedBody {
-        gb: "You can listen to the replay until {until} (UTC).",
-        br: "Você pode ouvir a reprise até {until} (UTC).",
-        es: "Puedes escuchar la repetición hasta el {until} (UTC).",
-        cn: "您可以在 {until}（UTC）之前收听回放。",
-        ir: "تا {until} (به وقت UTC) می‌توانید بازپخش آن را بشنوید.",
+        gb: "You can listen to the replay until {until}.",
+        br: "Você pode ouvir a reprise até {until}.",
+        es: "Puedes escuchar la repetición hasta el {until}.",
+        cn: "您可以在 {until} 之前收听回放。",
+        ir: "تا {until} می‌توانید بازپخش آن را بشنوید.",
+    }
+    // A time on the reader's clocks, naming their zone (an IANA name, or UTC).
+    TimeInZone {
+        gb: "{time} ({zone})",
+        br: "{time} ({zone})",
+        es: "{time} ({zone})",
+        cn: "{time}（{zone}）",
+        ir: "{time} (به وقت {zone})",
     }
     NoticeCancelledTitle {
         gb: "{title} has been cancelled",
@@ -2047,12 +2063,15 @@ messages! {
     }
 }
 
-/// An argument of a message: plain text, a figure (an amount, a time, a count) written in
-/// the reader's digits, or a text rendered in the same language.
+/// An argument of a message: plain text, a figure (an amount, a count) written in the
+/// reader's digits, an instant written on the reader's clocks, or a text rendered in the
+/// same language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     Plain(String),
     Figure(String),
+    /// Unix ms.
+    Time(i64),
     Text(Box<Text>),
 }
 
@@ -2063,9 +2082,21 @@ impl Arg {
         Arg::Figure(value.into())
     }
 
-    pub fn render(&self, lang: Lang) -> String {
+    /// An instant (unix ms), written for each reader in their own time zone and naming it:
+    /// `2026-11-24 22:30 (Asia/Tehran)`, `2026-11-24 19:00 (UTC)` for a reader whose zone is
+    /// unknown.
+    pub fn time(ms: i64) -> Arg {
+        Arg::Time(ms)
+    }
+
+    pub fn render(&self, lang: Lang, zone: &Zone) -> String {
         match self {
             Arg::Plain(s) => s.clone(),
+            Arg::Time(ms) => Msg::TimeInZone
+                .with("time", Arg::figure(zone.minutes(*ms)))
+                // The name stays as the database spells it (`Etc/GMT+3` keeps its digits).
+                .with("zone", zone.name())
+                .render_in(lang, zone),
             Arg::Figure(s) if lang == Lang::Ir => s
                 .chars()
                 .map(|c| match c {
@@ -2075,7 +2106,7 @@ impl Arg {
                 })
                 .collect(),
             Arg::Figure(s) => s.clone(),
-            Arg::Text(t) => t.render(lang),
+            Arg::Text(t) => t.render_in(lang, zone),
         }
     }
 }
@@ -2143,7 +2174,13 @@ impl Text {
         self
     }
 
+    /// For a reader whose time zone is unknown: times in UTC.
     pub fn render(&self, lang: Lang) -> String {
+        self.render_in(lang, &Zone::UTC)
+    }
+
+    /// For a reader of `lang` whose clocks show `zone`.
+    pub fn render_in(&self, lang: Lang, zone: &Zone) -> String {
         let template = self.msg.template(lang);
         let mut out = String::with_capacity(template.len());
         let mut rest = template;
@@ -2157,7 +2194,7 @@ impl Text {
             });
             match value {
                 Some((close, arg)) => {
-                    out.push_str(&arg.render(lang));
+                    out.push_str(&arg.render(lang, zone));
                     rest = &after[close + 1..];
                 }
                 None => {
@@ -2195,6 +2232,8 @@ mod tests {
         (Msg::TitledReason, Lang::Br),
         (Msg::TitledReason, Lang::Es),
         (Msg::TitledReason, Lang::Ir),
+        (Msg::TimeInZone, Lang::Br),
+        (Msg::TimeInZone, Lang::Es),
     ];
 
     fn placeholders(template: &str) -> BTreeSet<&str> {
@@ -2251,6 +2290,31 @@ mod tests {
         // Plain arguments (a concert's title) are left as written.
         let titled = Msg::NoticeEndedTitle.with("title", "Live 2025");
         assert_eq!(titled.render(Lang::Ir), "Live 2025 به پایان رسید");
+    }
+
+    #[test]
+    fn times_are_written_on_the_readers_clocks_naming_their_zone() {
+        // 2026-11-24 19:00 UTC.
+        let text = Msg::NoticeRescheduledBody.with("when", Arg::time(1_795_546_800_000));
+        let tehran = Zone::parse("Asia/Tehran").unwrap();
+        assert_eq!(
+            text.render_in(Lang::Gb, &tehran),
+            "It now starts on 2026-11-24 22:30 (Asia/Tehran)."
+        );
+        assert_eq!(
+            text.render_in(Lang::Ir, &tehran),
+            "اکنون در ۲۰۲۶-۱۱-۲۴ ۲۲:۳۰ (به وقت Asia/Tehran) آغاز می‌شود."
+        );
+        assert_eq!(
+            text.render(Lang::Cn),
+            "现在的开始时间为 2026-11-24 19:00（UTC）。"
+        );
+        // A nested text is written for the same reader.
+        let nested = Msg::TitledReason.with("title", "T").with("reason", text);
+        assert_eq!(
+            nested.render_in(Lang::Gb, &tehran),
+            "T: It now starts on 2026-11-24 22:30 (Asia/Tehran)."
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! [`catalog`]; the request's language is chosen once, by [`layer`], from `Accept-Language`.
 
 pub mod catalog;
+pub mod zone;
 
 use axum::extract::Request;
 use axum::http::header;
@@ -10,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 pub use catalog::{Arg, Msg, Text};
+pub use zone::Zone;
 
 #[derive(
     Debug,

@@ -21,7 +21,7 @@ use crate::bus::{Bus, Channel, Event};
 use crate::db::{Db, Exec, now_ms};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
-use crate::i18n::{Lang, Msg, Text};
+use crate::i18n::{Lang, Msg, Text, Zone};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
 
@@ -36,16 +36,19 @@ const RELAY_BATCH: i64 = 200;
 /// How long a relay's claim on a notification holds before another relay may take it.
 pub const CLAIM_LEASE_MS: i64 = 30_000;
 
-/// Who a notification goes to, and the language to write it in for them.
+/// Who a notification goes to, and the language and time zone to write it in for them.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Recipient {
     pub id: String,
     #[sqlx(try_from = "String")]
     pub language: Lang,
+    /// Where times are written for them: their account's zone, UTC when unknown.
+    #[sqlx(rename = "time_zone", try_from = "Option<String>")]
+    pub zone: Zone,
 }
 
 /// A notification not yet written in anyone's language: each recipient reads it in their
-/// own.
+/// own, with any time in it on their own clocks.
 #[derive(Debug, Clone)]
 pub struct Notice {
     title: Text,
@@ -62,8 +65,12 @@ impl Notice {
         }
     }
 
-    pub fn written_in(&self, lang: Lang) -> NewNotification {
-        NewNotification::topic(self.title.render(lang), self.body.render(lang)).linked(&self.link)
+    pub fn written_for(&self, lang: Lang, zone: &Zone) -> NewNotification {
+        NewNotification::topic(
+            self.title.render_in(lang, zone),
+            self.body.render_in(lang, zone),
+        )
+        .linked(&self.link)
     }
 }
 
@@ -89,7 +96,7 @@ impl Outbox {
         Ok(())
     }
 
-    /// Store a notice for each recipient, in their language.
+    /// Store a notice for each recipient, in their language and time zone.
     pub async fn tell(
         &mut self,
         conn: &mut sqlx::AnyConnection,
@@ -100,7 +107,7 @@ impl Outbox {
             self.add(
                 &mut *conn,
                 &recipient.id,
-                &notice.written_in(recipient.language),
+                &notice.written_for(recipient.language, &recipient.zone),
             )
             .await?;
         }

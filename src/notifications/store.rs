@@ -53,7 +53,7 @@ pub async fn insert<'e>(
 #[tracing::instrument(skip_all)]
 pub async fn staff<'e>(db: impl Exec<'e>) -> Result<Vec<Recipient>> {
     Ok(sqlx::query_as(
-        "SELECT id, language FROM accounts WHERE role IN ('admin', 'sa') AND enabled = 1 ORDER BY id",
+        "SELECT id, language, time_zone FROM accounts WHERE role IN ('admin', 'sa') AND enabled = 1 ORDER BY id",
     )
     .fetch_all(db)
     .await?)
@@ -63,10 +63,12 @@ pub async fn staff<'e>(db: impl Exec<'e>) -> Result<Vec<Recipient>> {
 #[tracing::instrument(skip_all)]
 pub async fn account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<Recipient>> {
     Ok(
-        sqlx::query_as("SELECT id, language FROM accounts WHERE id = $1 AND enabled = 1")
-            .bind(account_id)
-            .fetch_optional(db)
-            .await?,
+        sqlx::query_as(
+            "SELECT id, language, time_zone FROM accounts WHERE id = $1 AND enabled = 1",
+        )
+        .bind(account_id)
+        .fetch_optional(db)
+        .await?,
     )
 }
 
@@ -74,7 +76,7 @@ pub async fn account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<R
 #[tracing::instrument(skip_all)]
 pub async fn ticket_holders<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
     Ok(sqlx::query_as(
-        "SELECT DISTINCT a.id, a.language FROM tickets t JOIN accounts a ON a.id = t.account_id \
+        "SELECT DISTINCT a.id, a.language, a.time_zone FROM tickets t JOIN accounts a ON a.id = t.account_id \
          WHERE t.event_id = $1 AND t.revoked_at IS NULL AND a.enabled = 1 ORDER BY a.id",
     )
     .bind(event_id)
@@ -87,7 +89,7 @@ pub async fn ticket_holders<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec
 #[tracing::instrument(skip_all)]
 pub async fn reminder_askers<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
     Ok(sqlx::query_as(
-        "SELECT a.id, a.language FROM door_reminders r JOIN accounts a ON a.id = r.account_id \
+        "SELECT a.id, a.language, a.time_zone FROM door_reminders r JOIN accounts a ON a.id = r.account_id \
          WHERE r.event_id = $1 AND a.enabled = 1 AND NOT EXISTS (SELECT 1 FROM tickets t \
          WHERE t.event_id = r.event_id AND t.account_id = r.account_id AND t.revoked_at IS NULL) \
          ORDER BY a.id",
@@ -101,7 +103,7 @@ pub async fn reminder_askers<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Ve
 #[tracing::instrument(skip_all)]
 pub async fn artists<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
     Ok(sqlx::query_as(
-        "SELECT a.id, a.language FROM events e \
+        "SELECT a.id, a.language, a.time_zone FROM events e \
          JOIN project_members m ON m.project_id = e.project_id \
          JOIN accounts a ON a.id = m.account_id \
          WHERE e.id = $1 AND a.enabled = 1 ORDER BY a.id",

@@ -632,6 +632,7 @@ impl TestApp {
                 notes: "",
                 tenant_key: "encore",
                 language: Default::default(),
+                time_zone: None,
                 email_verified,
             },
         )
@@ -902,6 +903,7 @@ impl TestApp {
                     notes: "",
                     tenant_key: "encore",
                     language: Default::default(),
+                    time_zone: None,
                     email_verified: true,
                 },
             )

@@ -32,6 +32,7 @@ mod sign_in;
 mod sms_and_images;
 mod step_up;
 mod stream;
+mod time_zones;
 mod titles;
 mod tokens;
 mod topology;

@@ -9,6 +9,7 @@ import { meQueryOptions } from '../../features/auth/queries';
 import { LiveProvider } from '../../features/live/socket-provider';
 import { LiveNotifications } from '../../features/notifications/components/live-notifications';
 import { MINI_PLAYER_HEIGHT, MiniPlayer, useMiniPlayerShown } from '../../features/player/components/mini-player';
+import { useTimeZoneSync } from '../../features/users/time-zone-sync';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../layout-store';
 import { PageLoader } from '../providers';
@@ -24,6 +25,7 @@ export function ShellLayout(): ReactNode {
   const { data: user } = useSuspenseQuery(meQueryOptions());
   const layout = useNavigationLayout();
   const menu = useMenuContext(user);
+  useTimeZoneSync(user);
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const sideNav = layout === 'side';

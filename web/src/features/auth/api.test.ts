@@ -79,4 +79,25 @@ describe('signing up in the language on the screen', () => {
     await register('pari@example.com', 'a-long-password');
     expect(calls.map((init) => new Headers(init.headers).get('Accept-Language'))).toEqual(['fa-IR', 'fa-IR']);
   });
+
+  it("sign-up and register carry the browser's time zone, in which notifications write their times", async () => {
+    const real = Intl.DateTimeFormat.prototype.resolvedOptions;
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (this: Intl.DateTimeFormat) {
+      return { ...real.call(this), timeZone: 'Asia/Tehran' };
+    });
+    const bodies: Record<string, unknown>[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_url: string, init: RequestInit) => {
+        const body = JSON.parse(String(init.body ?? '{}')) as Record<string, unknown>;
+        bodies.push(body);
+        return Promise.resolve(new Response(JSON.stringify({ success: true, payload: { id: 'a1' }, error: null, state: body.state }), { status: 201 }));
+      }),
+    );
+    await signUp({ email: 'pari@example.com', password: 'a-long-password', firstName: 'Pari', lastName: 'Sa' });
+    await register('pari@example.com', 'a-long-password');
+    vi.restoreAllMocks();
+    expect(bodies[0]).toMatchObject({ timeZone: 'Asia/Tehran' });
+    expect(bodies[1]).toMatchObject({ time_zone: 'Asia/Tehran' });
+  });
 });

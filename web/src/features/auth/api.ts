@@ -5,6 +5,7 @@ import { ClientError } from '../../lib/errors';
 import { request, requestEnvelope } from '../../lib/http';
 import type { RequestOptions } from '../../lib/http';
 import { assertState, createCodeChallenge, createCodeVerifier, createNonce, createState } from '../../lib/pkce';
+import { browserTimeZone } from '../../lib/time-zone';
 import type { Account } from '../users/model';
 import {
   clearSession,
@@ -209,7 +210,13 @@ export async function resendVerification(): Promise<void> {
 /** OAuth registration: does not sign in (spec 4). */
 export async function register(email: string, password: string): Promise<Account> {
   const { verifier } = await newPkce();
-  return oauth<'oauth.register'>('/register', { email: email.trim().toLowerCase(), password, code_verifier: verifier });
+  const zone = browserTimeZone();
+  return oauth<'oauth.register'>('/register', {
+    email: email.trim().toLowerCase(),
+    password,
+    code_verifier: verifier,
+    ...(zone !== null ? { time_zone: zone } : {}),
+  });
 }
 
 /** Account sign-up (409 → "User already exists"). Does not sign in. */
@@ -219,6 +226,7 @@ export async function signUp(input: {
   firstName: string;
   lastName: string;
 }): Promise<Account> {
+  const zone = browserTimeZone();
   return request<Account>(`${API_PREFIX}/accounts/signup`, {
     method: 'POST',
     auth: false,
@@ -226,6 +234,8 @@ export async function signUp(input: {
       login: input.email.trim().toLowerCase(),
       password: input.password,
       person: { firstName: input.firstName, lastName: input.lastName },
+      // Notifications write their times in the visitor's zone from the first one on.
+      ...(zone !== null ? { timeZone: zone } : {}),
     } satisfies Body<'accounts.signup'>,
   });
 }

@@ -35,6 +35,7 @@ describe('toUser', () => {
       phone: '+44 •••• ••• 789',
       language: 'gb',
       emailVerified: true,
+      timeZone: 'Asia/Tehran',
     };
     expect(toUser(account)).toMatchObject({
       id: 'a1',
@@ -47,6 +48,7 @@ describe('toUser', () => {
       notes: 'hi',
       created_at: '2026-11-22T10:00:00Z',
       pendingEmail: null,
+      timeZone: 'Asia/Tehran',
     });
   });
 
@@ -64,6 +66,7 @@ describe('toUser', () => {
       phone: null,
       language: 'gb',
       emailVerified: true,
+      timeZone: null,
       pendingLogin: 'new@example.com',
     };
     expect(toUser(account)).toMatchObject({ email: 'fan@example.com', pendingEmail: 'new@example.com' });

@@ -25,6 +25,8 @@ export interface User {
   emailVerified: boolean;
   /** The new e-mail waiting for confirmation, if any (the login stays `email` until then). */
   pendingEmail: string | null;
+  /** The IANA zone the account's notifications write times in; null: unknown (UTC). */
+  timeZone: string | null;
 }
 
 /** Fullname is built from first and last name. */
@@ -59,5 +61,6 @@ export function toUser(account: Account): User {
     // An older server without the field predates the rule: treat the address as proven.
     emailVerified: account.emailVerified ?? true,
     pendingEmail: account.pendingLogin ?? null,
+    timeZone: account.timeZone ?? null,
   };
 }

@@ -22,6 +22,7 @@ const admin: Account = {
   phone: null,
   language: 'gb',
   emailVerified: true,
+  timeZone: null,
 };
 
 function page(items: Account[]): Response {
