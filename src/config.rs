@@ -43,7 +43,13 @@ pub struct PushArgs {
     #[arg(long)]
     pub event: String,
     /// The concert's stream key.
-    #[arg(long, env = "ENCORE_STREAM_KEY", hide_env_values = true)]
+    // Keys are URL-safe base64, so one in 64 starts with `-`: still the key, not a flag.
+    #[arg(
+        long,
+        env = "ENCORE_STREAM_KEY",
+        hide_env_values = true,
+        allow_hyphen_values = true
+    )]
     pub key: String,
     /// The Encore server.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -571,6 +577,21 @@ mod tests {
         assert!(message(&[&redis[..], &data].concat()).contains("set ENCORE_JWT_SECRET ("));
         assert!(parse(&[&redis[..], &jwt, &data].concat()).is_ok());
         assert!(parse(&[]).is_ok(), "one instance makes its own secrets");
+    }
+
+    #[test]
+    fn a_stream_key_starting_with_a_hyphen_is_the_key_not_a_flag() {
+        let push = |key: &str| {
+            let args = [
+                "encore", "push", "a.aac", "--event", "e", "--key", key, "--repeat", "0",
+            ];
+            match Cli::try_parse_from(args).map(|cli| cli.command) {
+                Ok(Command::Push(push)) => (push.key, push.repeat),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(push("-Vx3_q"), ("-Vx3_q".to_owned(), 0));
+        assert_eq!(push("--Qm7x"), ("--Qm7x".to_owned(), 0));
     }
 
     #[test]

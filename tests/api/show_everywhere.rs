@@ -10,6 +10,7 @@ use encore::stream::segmenter::MediaFile;
 
 use crate::helpers::*;
 use crate::live::{adts_file, stream_key};
+use crate::topology::{a_concert_with_a_ticket_holder, answers_within_a_second};
 
 async fn two_instances() -> (TestApp, TestApp) {
     let a = spawn_app_with(Options {
@@ -82,15 +83,6 @@ async fn same_files(a: &TestApp, b: &TestApp, event: &str, playlist: &str, text:
         assert!(served == held, "{name} differs between the instances");
     }
     names.len()
-}
-
-/// A concert starting in a minute, its stream key, and a fan with a ticket (their token).
-async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String) {
-    let event = concert(app, None, 500, 60_000).await;
-    let key = stream_key(app, &event).await;
-    let (_, fan) = app.fans(1).await.pop().unwrap();
-    assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
-    (event, key, fan)
 }
 
 /// An encoder sends `bytes` to `app` with an HTTP PUT: the answer's status.
@@ -217,22 +209,6 @@ async fn a_second_encoder_is_refused_on_any_instance_while_the_first_sends() {
     pushing.await.unwrap().unwrap();
 }
 
-/// Poll `url` on `app` until it answers `want` (within a second, as the bus promises).
-async fn answers_within_a_second(app: &TestApp, url: &str, want: StatusCode) {
-    let started = std::time::Instant::now();
-    loop {
-        let status = app.http.get(url).send().await.unwrap().status();
-        if status == want {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(1),
-            "{url} still answers {status}, not {want}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test]
 async fn listening_rules_hold_on_every_instance_within_a_second() {
     let (a, b) = two_instances().await;
@@ -246,8 +222,8 @@ async fn listening_rules_hold_on_every_instance_within_a_second() {
     same_playlist(&a, &b, &event, &first).await;
     // A new session on B ends the first everywhere.
     let second = b.listen(&event, &fan).await;
-    answers_within_a_second(&a, &on(&a, &first), StatusCode::FORBIDDEN).await;
-    answers_within_a_second(&a, &on(&a, &second), StatusCode::OK).await;
+    answers_within_a_second(&a.http, &on(&a, &first), StatusCode::FORBIDDEN).await;
+    answers_within_a_second(&a.http, &on(&a, &second), StatusCode::OK).await;
     assert_eq!(get(&b, &on(&b, &first)).await.0, StatusCode::FORBIDDEN);
 
     // A refund on A ends listening on B.
@@ -265,7 +241,7 @@ async fn listening_rules_hold_on_every_instance_within_a_second() {
         )
         .await;
     assert!(status.is_success());
-    answers_within_a_second(&b, &on(&b, &second), StatusCode::FORBIDDEN).await;
+    answers_within_a_second(&b.http, &on(&b, &second), StatusCode::FORBIDDEN).await;
 }
 
 #[tokio::test]

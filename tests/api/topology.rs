@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use encore::accounts::model::AccountRow;
 use reqwest::StatusCode;
 use serde_json::json;
 use sqlx::Connection;
@@ -93,6 +94,11 @@ pub(crate) struct Instance {
 impl Instance {
     pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.http_port)
+    }
+
+    /// `path` (a playlist's or a route's) on this instance.
+    pub(crate) fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url())
     }
 
     fn log(&self) -> PathBuf {
@@ -405,10 +411,32 @@ impl Cluster {
             _database: database,
         }
     }
+
+    /// An administrator's access token, minted straight in the store.
+    pub(crate) async fn admin(&self) -> String {
+        let admin = self
+            .fixtures
+            .account("admin@example.com", encore::accounts::model::Role::Admin)
+            .await;
+        self.fixtures.session(&admin).await
+    }
 }
 
 pub(crate) async fn status_of(http: &reqwest::Client, url: &str) -> StatusCode {
-    http.get(url).send().await.unwrap().status()
+    status_as(http, url, None).await
+}
+
+/// The status of a GET of `url`, with `token` as the bearer when there is one.
+pub(crate) async fn status_as(
+    http: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+) -> StatusCode {
+    let mut request = http.get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap().status()
 }
 
 pub(crate) async fn text_of(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
@@ -423,9 +451,20 @@ pub(crate) async fn answers_within_a_second(
     url: &str,
     want: StatusCode,
 ) -> Duration {
+    answers_as_within_a_second(http, url, None, want).await
+}
+
+/// Poll `url` with `token` as the bearer (when there is one) until it answers `want`; how
+/// long that took (at most a second).
+pub(crate) async fn answers_as_within_a_second(
+    http: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    want: StatusCode,
+) -> Duration {
     let started = Instant::now();
     loop {
-        let status = status_of(http, url).await;
+        let status = status_as(http, url, token).await;
         if status == want {
             return started.elapsed();
         }
@@ -501,19 +540,7 @@ async fn two_processes_behind_nginx_serve_one_show_and_apply_access_rules_within
     let (event, key, fan) = a_concert_with_a_ticket_holder(&cluster.fixtures).await;
 
     // ffmpeg pushes to instance A over the Icecast protocol, in real time.
-    let target = format!(
-        "icecast://source:{key}@127.0.0.1:{}/live/{event}",
-        a.ingest_port
-    );
-    let encoder = tokio::task::spawn_blocking(move || {
-        Command::new("ffmpeg")
-            .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
-            .args(["-i", "sine=frequency=440:sample_rate=48000:duration=6"])
-            .args(["-ac", "2", "-c:a", "aac", "-b:a", "128k"])
-            .args(["-content_type", "audio/aac", "-f", "adts", &target])
-            .output()
-            .expect("ffmpeg")
-    });
+    let encoder = Ffmpeg::icecast(a.ingest_port, &event, &key, 6);
 
     // The fan's session is opened through B, and plays there.
     let http = reqwest::Client::new();
@@ -549,11 +576,7 @@ async fn two_processes_behind_nginx_serve_one_show_and_apply_access_rules_within
     answers_within_a_second(&http, &format!("{}{second}", b.url()), StatusCode::OK).await;
 
     // A refund on A ends listening on B within a second.
-    let admin = cluster
-        .fixtures
-        .account("admin@example.com", encore::accounts::model::Role::Admin)
-        .await;
-    let admin = cluster.fixtures.session(&admin).await;
+    let admin = cluster.admin().await;
     let order: (String,) = sqlx::query_as("SELECT order_id FROM tickets WHERE event_id = $1")
         .bind(&event)
         .fetch_one(cluster.fixtures.db())
@@ -579,36 +602,118 @@ async fn two_processes_behind_nginx_serve_one_show_and_apply_access_rules_within
         StatusCode::FORBIDDEN
     );
 
-    let output = encoder.await.unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    encoder.finished().await;
 }
 
-/// A process of the test's own (an encoder), killed when dropped.
-pub(crate) struct Owned(Child);
+/// `encore push` of a four-second file on a loop, its output in a log of its own; killed
+/// when dropped (the file and the log with it).
+pub(crate) struct Encoder {
+    process: Child,
+    log: PathBuf,
+    _media: tempfile::TempDir,
+}
 
-impl Owned {
+impl Encoder {
+    /// `event`'s encoder, pushing to `server` (an instance or the load balancer).
+    pub(crate) fn start(event: &str, key: &str, server: &str) -> Self {
+        let media = tempfile::tempdir().unwrap();
+        let file = adts_file(media.path(), 4);
+        let log = media.path().join("push.log");
+        let output = std::fs::File::create(&log).unwrap();
+        let process = Command::new(env!("CARGO_BIN_EXE_encore"))
+            .arg("push")
+            .arg(&file)
+            .args(["--event", event, "--key", key, "--server", server])
+            .args(["--repeat", "0"])
+            .stdout(output.try_clone().unwrap())
+            .stderr(output)
+            .spawn()
+            .unwrap();
+        Self {
+            process,
+            log,
+            _media: media,
+        }
+    }
+
     /// Kill it now (it reconnects no more).
     pub(crate) fn stop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+
+    /// What it has said so far.
+    pub(crate) fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 }
 
-impl Drop for Owned {
+impl Drop for Encoder {
     fn drop(&mut self) {
         self.stop();
     }
 }
 
-/// Two instances behind nginx and `encore push` (a looping file) through nginx to whichever
-/// instance nginx picks: the one holding the encoder, and the other. Fields drop in order:
-/// the encoder first, the database last.
+/// ffmpeg sending `seconds` of a 440 Hz tone as AAC, in real time, with its Icecast output
+/// to `port` (an instance's or nginx's).
+pub(crate) struct Ffmpeg(tokio::task::JoinHandle<std::process::Output>);
+
+impl Ffmpeg {
+    pub(crate) fn icecast(port: u16, event: &str, key: &str, seconds: u32) -> Self {
+        let target = format!("icecast://source:{key}@127.0.0.1:{port}/live/{event}");
+        let tone = format!("sine=frequency=440:sample_rate=48000:duration={seconds}");
+        Self(tokio::task::spawn_blocking(move || {
+            Command::new("ffmpeg")
+                .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
+                .args(["-i", &tone])
+                .args(["-ac", "2", "-c:a", "aac", "-b:a", "128k"])
+                .args(["-content_type", "audio/aac", "-f", "adts", &target])
+                .output()
+                .expect("ffmpeg")
+        }))
+    }
+
+    /// Wait for it to end: it sent all of it without an error.
+    pub(crate) async fn finished(self) {
+        let output = self.0.await.unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// Poll both instances' metrics until one publishes `event` (within 10 s): whether that
+/// one is `a`. `encoder_log` is what the encoder said, for a failure.
+pub(crate) async fn holder_is_a(
+    a: &Instance,
+    b: &Instance,
+    event: &str,
+    encoder_log: impl Fn() -> String,
+) -> bool {
+    let started = Instant::now();
+    loop {
+        if a.ingest_kbps(event).await > 0.0 {
+            return true;
+        }
+        if b.ingest_kbps(event).await > 0.0 {
+            return false;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no instance took the encoder through nginx: {}",
+            encoder_log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Two instances behind nginx and an [`Encoder`] through nginx to whichever instance nginx
+/// picks: the one holding the encoder, and the other. Fields drop in order: the encoder
+/// first, the database last.
 pub(crate) struct Pushing {
-    pub(crate) push: Owned,
+    pub(crate) push: Encoder,
     pub(crate) holder: Instance,
     pub(crate) other: Instance,
     _nginx: Nginx,
@@ -616,8 +721,6 @@ pub(crate) struct Pushing {
     pub(crate) event: String,
     /// The ticket holder's access token.
     pub(crate) fan: String,
-    pub(crate) push_log: PathBuf,
-    _media: tempfile::TempDir,
     _database: Database,
 }
 
@@ -632,26 +735,12 @@ impl Pushing {
             _database,
         } = Cluster::start(base, &redis_url(), &[]).await;
         let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
-        let media = tempfile::tempdir().unwrap();
-        let file = adts_file(media.path(), 4);
-        let push_log = media.path().join("push.log");
-        let push = encore_push(&file, &event, &key, &nginx.url(), &push_log);
-        let started = Instant::now();
-        let holder_is_a = loop {
-            if a.ingest_kbps(&event).await > 0.0 {
-                break true;
-            }
-            if b.ingest_kbps(&event).await > 0.0 {
-                break false;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "no instance took the encoder: {}",
-                std::fs::read_to_string(&push_log).unwrap_or_default()
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        let push = Encoder::start(&event, &key, &nginx.url());
+        let (holder, other) = if holder_is_a(&a, &b, &event, || push.log()).await {
+            (a, b)
+        } else {
+            (b, a)
         };
-        let (holder, other) = if holder_is_a { (a, b) } else { (b, a) };
         Self {
             push,
             holder,
@@ -660,31 +749,53 @@ impl Pushing {
             fixtures,
             event,
             fan,
-            push_log,
-            _media: media,
             _database,
         }
     }
-
-    pub(crate) fn push_log(&self) -> String {
-        std::fs::read_to_string(&self.push_log).unwrap_or_default()
-    }
 }
 
-/// `encore push` of `file` on a loop through `server`, its output in `log`.
-pub(crate) fn encore_push(file: &Path, event: &str, key: &str, server: &str, log: &Path) -> Owned {
-    let log = std::fs::File::create(log).unwrap();
-    Owned(
-        Command::new(env!("CARGO_BIN_EXE_encore"))
-            .arg("push")
-            .arg(file)
-            .args(["--event", event, "--key", key, "--server", server])
-            .args(["--repeat", "0"])
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
-    )
+/// A show being recorded on A, as most tests of a cluster begin: on `cluster`, a concert
+/// starting in a minute, its ticket holders and an [`Encoder`] straight to A. Fields drop
+/// in order: the encoder first, the cluster last.
+pub(crate) struct Show {
+    _push: Encoder,
+    pub(crate) event: String,
+    /// The ticket holders' accounts and access tokens.
+    pub(crate) fans: Vec<(AccountRow, String)>,
+    pub(crate) http: reqwest::Client,
+    pub(crate) cluster: Cluster,
+}
+
+impl Show {
+    /// `fans` fans buy a ticket, then the encoder starts pushing to A.
+    pub(crate) async fn pushed_to_a(cluster: Cluster, fans: usize) -> Self {
+        let fixtures = &cluster.fixtures;
+        let event = concert(fixtures, None, 500, 60_000).await;
+        let key = stream_key(fixtures, &event).await;
+        let fans = fixtures.fans(fans).await;
+        for (_, token) in &fans {
+            assert_eq!(fixtures.buy(token, &event, CARD_OK).await.0, StatusCode::OK);
+        }
+        let push = Encoder::start(&event, &key, &cluster.a.url());
+        Self {
+            _push: push,
+            event,
+            fans,
+            http: reqwest::Client::new(),
+            cluster,
+        }
+    }
+
+    /// The `i`th ticket holder's access token (from 0, in the order they were made).
+    pub(crate) fn fan(&self, i: usize) -> &str {
+        &self.fans[i].1
+    }
+
+    /// Open a listening session for `fan` on `instance`: the playlist's path, the same on
+    /// any instance ([`Instance::at`]).
+    pub(crate) async fn listen(&self, instance: &Instance, fan: &str) -> String {
+        listen(&self.http, &instance.url(), &self.event, fan).await
+    }
 }
 
 /// The playlist's whole segments as a player places them on the wall clock: (start in ms
@@ -787,7 +898,7 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
         assert!(
             killed.elapsed() < Duration::from_secs(30),
             "the show did not resume on the survivor:\n{text}\n{}",
-            pushing.push_log()
+            pushing.push.log()
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
@@ -868,13 +979,13 @@ async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_
     // The encoder is let go at once and its lease handed over after the journal's last
     // entry: it publishes to the survivor long before the lease could have expired.
     let moved = until_publishing(survivor, event, Duration::from_secs(8), || {
-        pushing.push_log()
+        pushing.push.log()
     })
     .await;
     assert!(
         moved < encore::stream::journal::LEASE_TTL / 2,
         "the encoder moved in {moved:?}: {}",
-        pushing.push_log()
+        pushing.push.log()
     );
     let (took, clean) = pushing
         .holder
@@ -900,38 +1011,23 @@ async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_
 async fn a_redis_restart_mid_show_neither_stops_it_nor_grants_or_refuses_wrongly_after() {
     let Some(base) = on_postgres() else { return };
     let mut redis = OwnRedis::start();
-    // Every part bound: `..` would drop nginx and the database here.
-    let Cluster {
-        a,
-        b,
-        fixtures,
-        nginx: _nginx,
-        redis_prefix: _,
-        _database,
-    } = Cluster::start(&base, redis.url(), &[]).await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let push_log = media.path().join("push.log");
-    let _push = encore_push(&file, &event, &key, &a.url(), &push_log);
-    let http = reqwest::Client::new();
-    let first = listen(&http, &b.url(), &event, &fan).await;
-    let on_b = |path: &str| format!("{}{path}", b.url());
-    let on_a = |path: &str| format!("{}{path}", a.url());
-    until_segments(&http, &on_b(&first), 2).await;
+    let show = Show::pushed_to_a(Cluster::start(&base, redis.url(), &[]).await, 1).await;
+    let (a, b, http, fan) = (&show.cluster.a, &show.cluster.b, &show.http, show.fan(0));
+    let first = show.listen(b, fan).await;
+    until_segments(http, &b.at(&first), 2).await;
 
     redis.stop();
     // Each instance goes on serving what it has: A records, B answers its copy.
-    let recorded = timeline(&text_of(&http, &on_a(&first)).await.1).len();
+    let recorded = timeline(&text_of(http, &a.at(&first)).await.1).len();
     // A new session through A while the bus is down: B cannot hear of it yet.
-    let second = listen(&http, &a.url(), &event, &fan).await;
+    let second = show.listen(a, fan).await;
     for _ in 0..10 {
-        assert_eq!(status_of(&http, &on_a(&second)).await, StatusCode::OK);
-        let (status, _) = text_of(&http, &on_b(&first)).await;
+        assert_eq!(status_of(http, &a.at(&second)).await, StatusCode::OK);
+        let (status, _) = text_of(http, &b.at(&first)).await;
         assert_ne!(status, StatusCode::INTERNAL_SERVER_ERROR);
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    until_segments(&http, &on_a(&second), recorded + 2).await;
+    until_segments(http, &a.at(&second), recorded + 2).await;
 
     redis.start_again();
     // Back: B catches up with A byte for byte, the superseded session is refused on B
@@ -939,8 +1035,8 @@ async fn a_redis_restart_mid_show_neither_stops_it_nor_grants_or_refuses_wrongly
     let returned = Instant::now();
     let mut caught_up = false;
     while returned.elapsed() < Duration::from_secs(10) {
-        let (status_a, text_a) = text_of(&http, &on_a(&second)).await;
-        let (status_b, text_b) = text_of(&http, &on_b(&second)).await;
+        let (status_a, text_a) = text_of(http, &a.at(&second)).await;
+        let (status_b, text_b) = text_of(http, &b.at(&second)).await;
         if status_a == StatusCode::OK && status_b == StatusCode::OK && text_a == text_b {
             caught_up = true;
             break;
@@ -952,10 +1048,10 @@ async fn a_redis_restart_mid_show_neither_stops_it_nor_grants_or_refuses_wrongly
         "redis restart: B caught up {:.2} s after Redis returned",
         returned.elapsed().as_secs_f64()
     );
-    for url in [on_a(&first), on_b(&first)] {
-        assert_eq!(status_of(&http, &url).await, StatusCode::FORBIDDEN, "{url}");
+    for url in [a.at(&first), b.at(&first)] {
+        assert_eq!(status_of(http, &url).await, StatusCode::FORBIDDEN, "{url}");
     }
-    let text = until_segments(&http, &on_b(&second), recorded + 4).await;
+    let text = until_segments(http, &b.at(&second), recorded + 4).await;
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 0, "{text}");
     assert!(
         gaps(&text).iter().all(|g| g.abs() < 0.3),

@@ -5,7 +5,6 @@
 //! restarted mid-show, and the access rules between two processes. PostgreSQL only, as
 //! there.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use encore::stream::hub::RECONNECT_GRACE;
@@ -14,7 +13,6 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::*;
-use crate::live::{adts_file, stream_key};
 use crate::topology::*;
 
 /// The concert as a visitor reads it on `server`: its `state`.
@@ -95,65 +93,28 @@ async fn ffmpeg_through_nginxs_icecast_port_plays_on_the_other_instance() {
     let Some(base) = on_postgres() else { return };
     let cluster = Cluster::start(&base, &redis_url(), &[]).await;
     let (a, b) = (&cluster.a, &cluster.b);
-    let fixtures = &cluster.fixtures;
-    let event = concert(fixtures, None, 500, 60_000).await;
-    let key = stream_key(fixtures, &event).await;
-    let (_, fan) = fixtures.fans(1).await.pop().unwrap();
-    assert_eq!(fixtures.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&cluster.fixtures).await;
 
     // ffmpeg's Icecast output, to nginx's stream port (deploy/nginx.conf's `stream {}`).
-    let target = format!(
-        "icecast://source:{key}@127.0.0.1:{}/live/{event}",
-        cluster.nginx.ingest_port
-    );
-    let encoder = tokio::task::spawn_blocking(move || {
-        Command::new("ffmpeg")
-            .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
-            .args(["-i", "sine=frequency=440:sample_rate=48000:duration=7"])
-            .args(["-ac", "2", "-c:a", "aac", "-b:a", "128k"])
-            .args(["-content_type", "audio/aac", "-f", "adts", &target])
-            .output()
-            .expect("ffmpeg")
-    });
-    let started = Instant::now();
-    let (holder, other) = loop {
-        if a.ingest_kbps(&event).await > 0.0 {
-            break (a, b);
-        }
-        if b.ingest_kbps(&event).await > 0.0 {
-            break (b, a);
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "no instance took ffmpeg through nginx"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    let encoder = Ffmpeg::icecast(cluster.nginx.ingest_port, &event, &key, 7);
+    // Its output comes when it exits: no log to show meanwhile.
+    let (holder, other) = if holder_is_a(a, b, &event, String::new).await {
+        (a, b)
+    } else {
+        (b, a)
     };
     assert_eq!(other.ingest_kbps(&event).await, 0.0, "one holder");
 
     // A listener on the instance ffmpeg is not connected to plays the show.
     let http = reqwest::Client::new();
-    let url = format!(
-        "{}{}",
-        other.url(),
-        listen(&http, &other.url(), &event, &fan).await
-    );
+    let playlist = listen(&http, &other.url(), &event, &fan).await;
+    let (url, on_holder) = (other.at(&playlist), holder.at(&playlist));
     until_segments(&http, &url, 2).await;
     assert_eq!(probed_codec(url.clone()).await, "aac", "ffprobe reads AAC");
-    let on_holder = format!(
-        "{}{}",
-        holder.url(),
-        url.strip_prefix(&other.url()).unwrap()
-    );
     let text = until_same_playlist(&http, &url, &on_holder, Duration::from_secs(5)).await;
     assert!(same_media(&http, &url, &on_holder, &text).await > 2);
 
-    let output = encoder.await.unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    encoder.finished().await;
 }
 
 #[tokio::test]
@@ -240,44 +201,24 @@ async fn a_show_whose_encoders_instance_died_ends_after_the_grace_on_the_survivo
 async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_database() {
     let Some(base) = on_postgres() else { return };
     let mut redis = OwnRedis::start();
-    let cluster = Cluster::start(&base, redis.url(), &[]).await;
-    let (a, b, fixtures) = (&cluster.a, &cluster.b, &cluster.fixtures);
-    let event = concert(fixtures, None, 500, 60_000).await;
-    let key = stream_key(fixtures, &event).await;
-    let mut fans = fixtures.fans(2).await;
-    let (refunded_fan, refunded) = fans.pop().unwrap();
-    let (_, fan) = fans.pop().unwrap();
-    for token in [&fan, &refunded] {
-        assert_eq!(fixtures.buy(token, &event, CARD_OK).await.0, StatusCode::OK);
-    }
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let _push = encore_push(
-        &file,
-        &event,
-        &key,
-        &a.url(),
-        &media.path().join("push.log"),
-    );
-    let http = reqwest::Client::new();
-    let on_a = |path: &str| format!("{}{path}", a.url());
-    let on_b = |path: &str| format!("{}{path}", b.url());
-    let first = listen(&http, &b.url(), &event, &fan).await;
-    let other = listen(&http, &b.url(), &event, &refunded).await;
-    until_segments(&http, &on_b(&first), 2).await;
-    assert_eq!(status_of(&http, &on_b(&other)).await, StatusCode::OK);
+    let show = Show::pushed_to_a(Cluster::start(&base, redis.url(), &[]).await, 2).await;
+    let (a, b, http, event) = (&show.cluster.a, &show.cluster.b, &show.http, &show.event);
+    let fixtures = &show.cluster.fixtures;
+    let fan = show.fan(0);
+    let (refunded_fan, refunded) = &show.fans[1];
+    let first = show.listen(b, fan).await;
+    let other = show.listen(b, refunded).await;
+    until_segments(http, &b.at(&first), 2).await;
+    assert_eq!(status_of(http, &b.at(&other)).await, StatusCode::OK);
 
     // Redis goes away. Meanwhile the fan opens a session on A (superseding the first) and
     // the other fan's ticket is refunded on A: neither can reach B yet.
     redis.stop();
-    let second = listen(&http, &a.url(), &event, &fan).await;
-    let admin = fixtures
-        .account("admin@example.com", encore::accounts::model::Role::Admin)
-        .await;
-    let admin = fixtures.session(&admin).await;
+    let second = show.listen(a, fan).await;
+    let admin = show.cluster.admin().await;
     let (order,): (String,) =
         sqlx::query_as("SELECT order_id FROM tickets WHERE event_id = $1 AND account_id = $2")
-            .bind(&event)
+            .bind(event)
             .bind(&refunded_fan.id)
             .fetch_one(fixtures.db())
             .await
@@ -291,20 +232,20 @@ async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_datab
         .unwrap();
     assert!(refund.status().is_success(), "{}", refund.status());
     assert_eq!(
-        status_of(&http, &on_a(&other)).await,
+        status_of(http, &a.at(&other)).await,
         StatusCode::FORBIDDEN,
         "refused where it was refunded"
     );
-    let recorded = timeline(&text_of(&http, &on_a(&second)).await.1).len();
-    until_segments(&http, &on_a(&second), recorded + 1).await;
+    let recorded = timeline(&text_of(http, &a.at(&second)).await.1).len();
+    until_segments(http, &a.at(&second), recorded + 1).await;
 
     // Redis comes back with nothing: no journal, no list of shows, no lease, no history.
     redis.start_again_empty();
     let returned = Instant::now();
     let text = until_same_playlist(
-        &http,
-        &on_a(&second),
-        &on_b(&second),
+        http,
+        &a.at(&second),
+        &b.at(&second),
         Duration::from_secs(10),
     )
     .await;
@@ -314,15 +255,10 @@ async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_datab
     );
     // New parts still reach B, and are A's byte for byte.
     let caught = timeline(&text).len();
-    until_segments(&http, &on_b(&second), caught + 2).await;
-    let text = until_same_playlist(
-        &http,
-        &on_a(&second),
-        &on_b(&second),
-        Duration::from_secs(5),
-    )
-    .await;
-    same_media(&http, &on_a(&second), &on_b(&second), &text).await;
+    until_segments(http, &b.at(&second), caught + 2).await;
+    let text =
+        until_same_playlist(http, &a.at(&second), &b.at(&second), Duration::from_secs(5)).await;
+    same_media(http, &a.at(&second), &b.at(&second), &text).await;
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 0, "{text}");
     assert!(
         gaps(&text).iter().all(|g| g.abs() < 0.3),
@@ -332,59 +268,47 @@ async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_datab
 
     // Nothing wrongly granted: the superseded and the refunded sessions are refused on
     // both, as the database says.
-    for url in [on_a(&first), on_b(&first), on_a(&other), on_b(&other)] {
-        answers_within_a_second(&http, &url, StatusCode::FORBIDDEN).await;
+    for url in [a.at(&first), b.at(&first), a.at(&other), b.at(&other)] {
+        answers_within_a_second(http, &url, StatusCode::FORBIDDEN).await;
     }
     // Sessions opened after it returned supersede each other across instances again.
-    let third = listen(&http, &b.url(), &event, &fan).await;
-    answers_within_a_second(&http, &on_a(&second), StatusCode::FORBIDDEN).await;
-    answers_within_a_second(&http, &on_a(&third), StatusCode::OK).await;
-    let fourth = listen(&http, &a.url(), &event, &fan).await;
-    answers_within_a_second(&http, &on_b(&third), StatusCode::FORBIDDEN).await;
-    answers_within_a_second(&http, &on_b(&fourth), StatusCode::OK).await;
-    assert_eq!(status_of(&http, &on_b(&first)).await, StatusCode::FORBIDDEN);
+    let third = show.listen(b, fan).await;
+    answers_within_a_second(http, &a.at(&second), StatusCode::FORBIDDEN).await;
+    answers_within_a_second(http, &a.at(&third), StatusCode::OK).await;
+    let fourth = show.listen(a, fan).await;
+    answers_within_a_second(http, &b.at(&third), StatusCode::FORBIDDEN).await;
+    answers_within_a_second(http, &b.at(&fourth), StatusCode::OK).await;
+    assert_eq!(status_of(http, &b.at(&first)).await, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
 async fn an_instance_restarted_mid_show_recovers_from_its_disk_and_catches_up() {
     let Some(base) = on_postgres() else { return };
-    let mut cluster = Cluster::start(&base, &redis_url(), &[]).await;
-    let fixtures = &cluster.fixtures;
-    let event = concert(fixtures, None, 500, 60_000).await;
-    let key = stream_key(fixtures, &event).await;
-    let (_, fan) = fixtures.fans(1).await.pop().unwrap();
-    assert_eq!(fixtures.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let push_log = media.path().join("push.log");
-    let _push = encore_push(&file, &event, &key, &cluster.a.url(), &push_log);
-    let http = reqwest::Client::new();
-    let playlist = listen(&http, &cluster.b.url(), &event, &fan).await;
-    let (on_a, on_b) = (
-        format!("{}{playlist}", cluster.a.url()),
-        format!("{}{playlist}", cluster.b.url()),
-    );
-    until_segments(&http, &on_b, 3).await;
-    until_same_playlist(&http, &on_a, &on_b, Duration::from_secs(5)).await;
+    let mut show = Show::pushed_to_a(Cluster::start(&base, &redis_url(), &[]).await, 1).await;
+    let playlist = show.listen(&show.cluster.b, show.fan(0)).await;
+    let (on_a, on_b) = (show.cluster.a.at(&playlist), show.cluster.b.at(&playlist));
+    let http = &show.http;
+    until_segments(http, &on_b, 3).await;
+    until_same_playlist(http, &on_a, &on_b, Duration::from_secs(5)).await;
 
     // kill -9 B while A records; A goes on for two more segments; B starts again on the
     // same port and data directory.
-    cluster.b.kill();
-    let recorded = timeline(&text_of(&http, &on_a).await.1).len();
-    until_segments(&http, &on_a, recorded + 2).await;
-    cluster.b.start_again().await;
+    show.cluster.b.kill();
+    let recorded = timeline(&text_of(http, &on_a).await.1).len();
+    until_segments(http, &on_a, recorded + 2).await;
+    show.cluster.b.start_again().await;
     let restarted = Instant::now();
 
     // B serves A's playlist again, every part and segment the same bytes, and keeps up.
-    let text = until_same_playlist(&http, &on_a, &on_b, Duration::from_secs(10)).await;
+    let text = until_same_playlist(http, &on_a, &on_b, Duration::from_secs(10)).await;
     eprintln!(
         "restart: B serves A's playlist {:.2} s after it was ready again",
         restarted.elapsed().as_secs_f64()
     );
     let after = timeline(&text).len();
-    until_segments(&http, &on_b, after + 1).await;
-    let text = until_same_playlist(&http, &on_a, &on_b, Duration::from_secs(5)).await;
-    assert!(same_media(&http, &on_a, &on_b, &text).await > 10);
+    until_segments(http, &on_b, after + 1).await;
+    let text = until_same_playlist(http, &on_a, &on_b, Duration::from_secs(5)).await;
+    assert!(same_media(http, &on_a, &on_b, &text).await > 10);
 
     // What the journal's retention counts on: at most one entry per AAC frame (46.9 a
     // second at 48 kHz), here with an encoder sending each frame as it is made.
@@ -394,7 +318,10 @@ async fn an_instance_restarted_mid_show_recovers_from_its_disk_and_catches_up() 
         .await
         .unwrap();
     let entries: u64 = redis::cmd("XLEN")
-        .arg(format!("{}journal:{event}", cluster.redis_prefix))
+        .arg(format!(
+            "{}journal:{}",
+            show.cluster.redis_prefix, show.event
+        ))
         .query_async(&mut redis)
         .await
         .unwrap();
@@ -438,43 +365,26 @@ async fn an_instance_restarted_mid_show_recovers_from_its_disk_and_catches_up() 
 async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold_on_the_other_within_a_second()
  {
     let Some(base) = on_postgres() else { return };
-    let cluster = Cluster::start(&base, &redis_url(), &[]).await;
-    let (a, b, fixtures) = (&cluster.a, &cluster.b, &cluster.fixtures);
-    let event = concert(fixtures, None, 500, 60_000).await;
-    let key = stream_key(fixtures, &event).await;
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let _push = encore_push(
-        &file,
-        &event,
-        &key,
-        &a.url(),
-        &media.path().join("push.log"),
-    );
-    let admin = fixtures
-        .account("admin@example.com", encore::accounts::model::Role::Admin)
-        .await;
-    let admin = fixtures.session(&admin).await;
-    let http = reqwest::Client::new();
-    let on_b = |path: &str| format!("{}{path}", b.url());
-    let me = "/api/v1/accounts/userinfo/me";
+    let show = Show::pushed_to_a(Cluster::start(&base, &redis_url(), &[]).await, 4).await;
+    let (a, b, http, fans) = (&show.cluster.a, &show.cluster.b, &show.http, &show.fans);
+    let fixtures = &show.cluster.fixtures;
+    let admin = show.cluster.admin().await;
+    let me = b.at("/api/v1/accounts/userinfo/me");
 
     // Four ticket holders, each listening on B.
-    let fans = fixtures.fans(4).await;
     let mut playing = Vec::new();
-    for (_, token) in &fans {
-        assert_eq!(fixtures.buy(token, &event, CARD_OK).await.0, StatusCode::OK);
-        playing.push(on_b(&listen(&http, &b.url(), &event, token).await));
+    for (_, token) in fans {
+        playing.push(b.at(&show.listen(b, token).await));
     }
-    until_segments(&http, &playing[0], 1).await;
+    until_segments(http, &playing[0], 1).await;
     for url in &playing {
-        assert_eq!(status_of(&http, url).await, StatusCode::OK);
+        assert_eq!(status_of(http, url).await, StatusCode::OK);
     }
 
     // An account disabled on A: its listening ends on B, and its token is 401 there.
     let (disabled, disabled_token) = &fans[0];
     assert_eq!(
-        status_of_authed(&http, &on_b(me), disabled_token).await,
+        status_as(http, &me, Some(disabled_token)).await,
         StatusCode::OK,
         "cached on B"
     );
@@ -486,9 +396,9 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
         .await
         .unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
-    answers_within_a_second(&http, &playing[0], StatusCode::FORBIDDEN).await;
-    authed_within_a_second(&http, &on_b(me), disabled_token, StatusCode::UNAUTHORIZED).await;
-    assert_eq!(status_of(&http, &playing[1]).await, StatusCode::OK);
+    answers_within_a_second(http, &playing[0], StatusCode::FORBIDDEN).await;
+    answers_as_within_a_second(http, &me, Some(disabled_token), StatusCode::UNAUTHORIZED).await;
+    assert_eq!(status_of(http, &playing[1]).await, StatusCode::OK);
 
     // An account deleted on A: the same.
     let (deleted, deleted_token) = &fans[1];
@@ -499,15 +409,12 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
         .await
         .unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
-    answers_within_a_second(&http, &playing[1], StatusCode::FORBIDDEN).await;
-    authed_within_a_second(&http, &on_b(me), deleted_token, StatusCode::UNAUTHORIZED).await;
+    answers_within_a_second(http, &playing[1], StatusCode::FORBIDDEN).await;
+    answers_as_within_a_second(http, &me, Some(deleted_token), StatusCode::UNAUTHORIZED).await;
 
     // Signed out on A: the token is 401 on B, where it was just good.
     let (_, signed_out) = &fans[2];
-    assert_eq!(
-        status_of_authed(&http, &on_b(me), signed_out).await,
-        StatusCode::OK
-    );
+    assert_eq!(status_as(http, &me, Some(signed_out)).await, StatusCode::OK);
     let answer = http
         .post(format!("{}/api/v1/oauth2/logout", a.url()))
         .bearer_auth(signed_out)
@@ -516,7 +423,7 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
         .await
         .unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
-    authed_within_a_second(&http, &on_b(me), signed_out, StatusCode::UNAUTHORIZED).await;
+    answers_as_within_a_second(http, &me, Some(signed_out), StatusCode::UNAUTHORIZED).await;
 
     // A refresh token used twice on A revokes its session: its access token is 401 on B.
     let account = fixtures
@@ -545,7 +452,7 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
     let body: Value = answer.json().await.unwrap();
     let access = body["payload"]["access_token"].as_str().unwrap().to_owned();
     assert_eq!(
-        status_of_authed(&http, &on_b(me), &access).await,
+        status_as(http, &me, Some(&access)).await,
         StatusCode::OK,
         "cached on B"
     );
@@ -554,44 +461,19 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
         StatusCode::BAD_REQUEST,
         "a spent refresh token"
     );
-    authed_within_a_second(&http, &on_b(me), &access, StatusCode::UNAUTHORIZED).await;
+    answers_as_within_a_second(http, &me, Some(&access), StatusCode::UNAUTHORIZED).await;
 
     // The concert cancelled on A: the last listener's session ends on B.
-    assert_eq!(status_of(&http, &playing[3]).await, StatusCode::OK);
+    assert_eq!(status_of(http, &playing[3]).await, StatusCode::OK);
     let answer = http
-        .post(format!("{}/api/v1/events/{event}/cancel", a.url()))
+        .post(format!("{}/api/v1/events/{}/cancel", a.url(), show.event))
         .bearer_auth(&admin)
         .json(&json!({}))
         .send()
         .await
         .unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
-    answers_within_a_second(&http, &playing[3], StatusCode::FORBIDDEN).await;
-}
-
-async fn status_of_authed(http: &reqwest::Client, url: &str, token: &str) -> StatusCode {
-    http.get(url)
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .status()
-}
-
-/// Poll `url` with `token` until it answers `want`, within a second.
-async fn authed_within_a_second(http: &reqwest::Client, url: &str, token: &str, want: StatusCode) {
-    let started = Instant::now();
-    loop {
-        let status = status_of_authed(http, url, token).await;
-        if status == want {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(1),
-            "{url} still answers {status}, not {want}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    answers_within_a_second(http, &playing[3], StatusCode::FORBIDDEN).await;
 }
 
 /// Delete every key under `prefix` (as `FLUSHDB` would, or an eviction), the connections
@@ -620,41 +502,24 @@ async fn delete_keys(prefix: &str) -> usize {
 #[tokio::test]
 async fn the_shows_keys_flushed_from_redis_mid_show_the_other_instance_keeps_up() {
     let Some(base) = on_postgres() else { return };
-    let cluster = Cluster::start(&base, &redis_url(), &[]).await;
-    let (a, b, fixtures) = (&cluster.a, &cluster.b, &cluster.fixtures);
-    let event = concert(fixtures, None, 500, 60_000).await;
-    let key = stream_key(fixtures, &event).await;
-    let (_, fan) = fixtures.fans(1).await.pop().unwrap();
-    assert_eq!(fixtures.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
-    let media = tempfile::tempdir().unwrap();
-    let file = adts_file(media.path(), 4);
-    let _push = encore_push(
-        &file,
-        &event,
-        &key,
-        &a.url(),
-        &media.path().join("push.log"),
-    );
-    let http = reqwest::Client::new();
-    let playlist = listen(&http, &b.url(), &event, &fan).await;
-    let (on_a, on_b) = (
-        format!("{}{playlist}", a.url()),
-        format!("{}{playlist}", b.url()),
-    );
-    until_segments(&http, &on_b, 2).await;
+    let show = Show::pushed_to_a(Cluster::start(&base, &redis_url(), &[]).await, 1).await;
+    let (a, b, http, fan) = (&show.cluster.a, &show.cluster.b, &show.http, show.fan(0));
+    let playlist = show.listen(b, fan).await;
+    let (on_a, on_b) = (a.at(&playlist), b.at(&playlist));
+    until_segments(http, &on_b, 2).await;
 
     // The journal, the list of shows and the lease are gone; nothing disconnects.
-    assert!(delete_keys(cluster.redis_prefix).await >= 2);
-    let recorded = timeline(&text_of(&http, &on_a).await.1).len();
-    until_segments(&http, &on_a, recorded + 3).await;
-    let text = until_same_playlist(&http, &on_a, &on_b, Duration::from_secs(5)).await;
+    assert!(delete_keys(show.cluster.redis_prefix).await >= 2);
+    let recorded = timeline(&text_of(http, &on_a).await.1).len();
+    until_segments(http, &on_a, recorded + 3).await;
+    let text = until_same_playlist(http, &on_a, &on_b, Duration::from_secs(5)).await;
     assert!(timeline(&text).len() >= recorded + 3, "B kept up:\n{text}");
-    same_media(&http, &on_a, &on_b, &text).await;
+    same_media(http, &on_a, &on_b, &text).await;
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 0, "{text}");
     // Listening rules still travel.
-    let second = listen(&http, &a.url(), &event, &fan).await;
-    answers_within_a_second(&http, &on_b, StatusCode::FORBIDDEN).await;
-    answers_within_a_second(&http, &format!("{}{second}", b.url()), StatusCode::OK).await;
+    let second = show.listen(a, fan).await;
+    answers_within_a_second(http, &on_b, StatusCode::FORBIDDEN).await;
+    answers_within_a_second(http, &b.at(&second), StatusCode::OK).await;
 }
 
 #[tokio::test]
