@@ -464,13 +464,15 @@ pub fn spawn_orphan_watch(app: &AppState) {
     });
 }
 
-/// End a show: ENDLIST in the playlist, the concert `ended`.
+/// End a show: the concert `ended`, then ENDLIST in the playlist. In that order, so
+/// whoever sees the end (a player, or another instance following the journal) and asks
+/// for the concert reads it ended, not still live.
 pub async fn finish(app: &AppState, show: &Show) {
-    if let Err(err) = show.end() {
-        tracing::error!(event = %show.event_id, error = %err, "ending the show failed");
-    }
     if let Err(err) = notices::end(app, &show.event_id).await {
         tracing::error!(event = %show.event_id, error = %err, "marking the concert ended failed");
+    }
+    if let Err(err) = show.end() {
+        tracing::error!(event = %show.event_id, error = %err, "ending the show failed");
     }
 }
 
