@@ -372,6 +372,14 @@ impl Bus {
         Some(self.transport.as_redis()?.query(command).await)
     }
 
+    /// Commands beside the bus in one round trip, in order; `None` in process.
+    pub async fn shared_pipeline(
+        &self,
+        pipeline: &::redis::Pipeline,
+    ) -> Option<Result<(), BusError>> {
+        Some(self.transport.as_redis()?.query_pipeline(pipeline).await)
+    }
+
     /// A Redis connection of its own, for commands that block (`XREAD BLOCK`), with
     /// answers awaited up to `response_timeout`; `None` in process.
     pub async fn blocking_connection(

@@ -182,6 +182,20 @@ impl Redis {
         }
         Ok(answer?)
     }
+
+    /// Several commands in one round trip, in order (not a transaction: a failure may
+    /// leave the first ones done).
+    pub(super) async fn query_pipeline(&self, pipeline: &redis::Pipeline) -> Result<(), BusError> {
+        let mut connection = self.connection().await?;
+        self.round_trips.fetch_add(1, Ordering::Relaxed);
+        let answer: Result<(), redis::RedisError> = pipeline.query_async(&mut connection).await;
+        if let Err(err) = &answer
+            && (err.is_io_error() || err.is_connection_dropped() || err.is_unrecoverable_error())
+        {
+            *self.commands.lock().expect("connection lock") = None;
+        }
+        Ok(answer?)
+    }
 }
 
 impl Drop for Redis {

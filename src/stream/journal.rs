@@ -101,60 +101,69 @@ pub fn spawn(bus: &Bus, hub: &Arc<Hub>) {
     tokio::spawn(read(bus.clone(), hub.clone()));
 }
 
-/// The writer: appends entries in the order they were made, retrying while Redis is away.
-/// A show is announced (listed in `<prefix>journals`, its journal given a time to live if
-/// it has none) with its first entry, again after any failure (a Redis that restarted
-/// without its data), and again every [`ANNOUNCE_EVERY`] it is written (its keys deleted
-/// while the connections stayed up: a flush, an eviction); a show not listed is read by
-/// no other instance.
+/// Jobs written in one round trip at most. An encoder sends each AAC frame as it is made
+/// (≈ 47 entries a second per show): one round trip each would cap a show at 1 / RTT
+/// entries a second, and a backlog after a Redis outage would drain only as fast as the
+/// round trips beat the encoder. Batched, whatever is queued goes at once.
+const BATCH: usize = 256;
+
+/// The writer: appends entries in the order they were made, whatever is queued in one
+/// round trip, retrying while Redis is away. A show is announced (listed in
+/// `<prefix>journals`, its journal given a time to live if it has none) with its first
+/// entry, again after any failure (a Redis that restarted without its data), and again
+/// every [`ANNOUNCE_EVERY`] it is written (its keys deleted while the connections stayed
+/// up: a flush, an eviction); a show not listed is read by no other instance.
 async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut announced: HashMap<String, Instant> = HashMap::new();
-    while let Some(job) = jobs.recv().await {
+    let mut batch = Vec::with_capacity(BATCH);
+    while jobs.recv_many(&mut batch, BATCH).await > 0 {
         let mut backoff = Duration::from_millis(50);
         loop {
-            let mut commands = Vec::new();
-            let mut announcing = None;
-            match &job {
-                Job::Append { event_id, entry } => {
-                    let Some(key) = journal_key(&bus, event_id) else {
-                        return;
-                    };
-                    commands.push(append(&key, bus.instance(), entry));
-                    if announced
-                        .get(event_id)
-                        .is_none_or(|at| at.elapsed() >= ANNOUNCE_EVERY)
-                    {
-                        let shows = shows_key(&bus).expect("with Redis");
-                        commands.push(redis::cmd("SADD").arg(shows).arg(event_id).to_owned());
-                        // After the XADD: EXPIRE does nothing to a key not there yet. NX:
-                        // 48 h from the journal's first entry, not its latest.
-                        commands.push(
-                            redis::cmd("EXPIRE")
+            let mut pipeline = redis::pipe();
+            let mut announcing: Vec<&str> = Vec::new();
+            for job in &batch {
+                match job {
+                    Job::Append { event_id, entry } => {
+                        let Some(key) = journal_key(&bus, event_id) else {
+                            return;
+                        };
+                        pipeline
+                            .add_command(append(&key, bus.instance(), entry))
+                            .ignore();
+                        let due = announced
+                            .get(event_id)
+                            .is_none_or(|at| at.elapsed() >= ANNOUNCE_EVERY);
+                        if due && !announcing.contains(&event_id.as_str()) {
+                            let shows = shows_key(&bus).expect("with Redis");
+                            pipeline.cmd("SADD").arg(shows).arg(event_id).ignore();
+                            // After the show's first XADD here: EXPIRE does nothing to a key
+                            // not there yet. NX: 48 h from the journal's first entry.
+                            pipeline
+                                .cmd("EXPIRE")
                                 .arg(&key)
                                 .arg(JOURNAL_TTL.as_secs())
                                 .arg("NX")
-                                .to_owned(),
-                        );
-                        announcing = Some(event_id.clone());
+                                .ignore();
+                            announcing.push(event_id);
+                        }
+                    }
+                    Job::Release(lease, _) => {
+                        pipeline.add_command(lease.release_command()).ignore();
                     }
                 }
-                Job::Release(lease, _) => commands.push(lease.release_command()),
             }
-            let mut failed = None;
-            for command in &commands {
-                if let Some(Err(err)) = bus.shared_command::<redis::Value>(command).await {
-                    failed = Some(err);
-                    break;
-                }
-            }
-            match failed {
-                None => {
-                    if let Some(event_id) = announcing {
-                        announced.insert(event_id, Instant::now());
+            // Retried whole after a failure: what of it was done is done again, which
+            // readers take in their stride (frames they have are skipped by number).
+            match bus.shared_pipeline(&pipeline).await {
+                None => return,
+                Some(Ok(())) => {
+                    let now = Instant::now();
+                    for event_id in announcing {
+                        announced.insert(event_id.to_owned(), now);
                     }
                     break;
                 }
-                Some(err) => {
+                Some(Err(err)) => {
                     tracing::warn!(error = %err, "show journal: writing failed; retrying");
                     announced.clear();
                     tokio::time::sleep(backoff).await;
@@ -162,17 +171,19 @@ async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
                 }
             }
         }
-        match job {
-            Job::Append {
-                event_id,
-                entry: Entry::Ended { .. },
-            } => {
-                announced.remove(&event_id);
+        for job in batch.drain(..) {
+            match job {
+                Job::Append {
+                    event_id,
+                    entry: Entry::Ended { .. },
+                } => {
+                    announced.remove(&event_id);
+                }
+                Job::Release(_, Some(done)) => {
+                    let _ = done.send(());
+                }
+                _ => {}
             }
-            Job::Release(_, Some(done)) => {
-                let _ = done.send(());
-            }
-            _ => {}
         }
     }
 }
