@@ -513,6 +513,23 @@ impl TestApp {
         self.send(request).await
     }
 
+    /// The concert moved by `token`'s holder (a manager), through the API, to start at
+    /// `starts_at` (RFC 3339), everything else as it was.
+    pub async fn move_concert(&self, token: &str, event: &str, starts_at: &str) {
+        let (_, shown) = self.get(&format!("/api/v1/events/{event}"), None).await;
+        let shown = &shown["payload"];
+        let input = json!({
+            "title": shown["title"], "artistName": shown["artistName"],
+            "description": shown["description"], "startsAt": starts_at,
+            "durationMinutes": shown["durationMinutes"], "price": shown["price"],
+            "currency": shown["currency"], "capacity": shown["capacity"],
+        });
+        let (status, body) = self
+            .put(&format!("/api/v1/events/{event}"), input, token)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     pub async fn put(&self, path: &str, body: Value, token: &str) -> (StatusCode, Value) {
         self.send(
             self.http

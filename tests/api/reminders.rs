@@ -309,19 +309,8 @@ async fn a_disabled_or_deleted_accounts_reminder_does_not_fire() {
 
 /// The concert moved by its managers to start `starts_in_ms` from now (as the API does).
 async fn reschedule(app: &TestApp, admin: &str, event: &str, starts_in_ms: i64) {
-    let (_, shown) = app.get(&format!("/api/v1/events/{event}"), None).await;
-    let shown = &shown["payload"];
     let starts_at = encore::db::iso8601(encore::db::now_ms() + starts_in_ms);
-    let input = json!({
-        "title": shown["title"], "artistName": shown["artistName"],
-        "description": shown["description"], "startsAt": starts_at,
-        "durationMinutes": shown["durationMinutes"], "price": shown["price"],
-        "currency": shown["currency"], "capacity": shown["capacity"],
-    });
-    let (status, body) = app
-        .put(&format!("/api/v1/events/{event}"), input, admin)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.move_concert(admin, event, &starts_at).await;
 }
 
 #[tokio::test]

@@ -77,22 +77,6 @@ async fn bodies(app: &TestApp, account: &AccountRow, event: &str, title_end: &st
         .collect()
 }
 
-/// The concert moved by an admin, through the API, to start at `starts_at`.
-async fn move_to(app: &TestApp, admin: &str, event: &str, starts_at: &str) {
-    let (_, shown) = app.get(&format!("/api/v1/events/{event}"), None).await;
-    let shown = &shown["payload"];
-    let input = json!({
-        "title": shown["title"], "artistName": shown["artistName"],
-        "description": shown["description"], "startsAt": starts_at,
-        "durationMinutes": shown["durationMinutes"], "price": shown["price"],
-        "currency": shown["currency"], "capacity": shown["capacity"],
-    });
-    let (status, body) = app
-        .put(&format!("/api/v1/events/{event}"), input, admin)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-}
-
 async fn stored_zone(app: &TestApp, account_id: &str) -> Option<String> {
     let (zone,): (Option<String>,) = sqlx::query_as("SELECT time_zone FROM accounts WHERE id = $1")
         .bind(account_id)
@@ -111,8 +95,10 @@ async fn a_moved_start_is_told_on_the_holders_clocks_summer_and_winter_time_alik
     let (y, after) = (next_year(), next_year() + 1);
 
     // New York is UTC-4 in July (daylight saving time), UTC-5 in January.
-    move_to(&app, &admin, &event, &format!("{y}-07-10T19:00:00Z")).await;
-    move_to(&app, &admin, &event, &format!("{after}-01-15T19:00:00Z")).await;
+    app.move_concert(&admin, &event, &format!("{y}-07-10T19:00:00Z"))
+        .await;
+    app.move_concert(&admin, &event, &format!("{after}-01-15T19:00:00Z"))
+        .await;
     assert_eq!(
         bodies(&app, &new_york, &event, "has a new start time").await,
         [
@@ -129,7 +115,8 @@ async fn a_holder_whose_zone_is_unknown_reads_the_new_start_in_utc() {
     let event = concert(&app, None, 500, HOUR_MS).await;
     let unknown = holder_in(&app, &event, None, "gb").await;
     let y = next_year();
-    move_to(&app, &admin, &event, &format!("{y}-07-10T19:00:00Z")).await;
+    app.move_concert(&admin, &event, &format!("{y}-07-10T19:00:00Z"))
+        .await;
     assert_eq!(
         bodies(&app, &unknown, &event, "has a new start time").await,
         [format!("It now starts on {y}-07-10 19:00 (UTC).")]
