@@ -165,16 +165,6 @@ async fn a_quick_fan(app: &TestApp) -> String {
     app.fans(1).await.remove(0).1
 }
 
-/// Set a concert's status straight in the database.
-async fn set_status(app: &TestApp, event: &str, status: &str) {
-    sqlx::query("UPDATE events SET status = $1 WHERE id = $2")
-        .bind(status)
-        .bind(event)
-        .execute(app.db())
-        .await
-        .unwrap();
-}
-
 #[tokio::test]
 async fn the_cart_refuses_a_concert_the_fan_already_owns() {
     let app = spawn_app().await;
@@ -224,7 +214,7 @@ async fn the_cart_answers_a_draft_or_an_unknown_concert_404() {
     let app = spawn_app().await;
     let fan = a_quick_fan(&app).await;
     let draft = concert(&app, None, 500, HOUR_MS).await;
-    set_status(&app, &draft, "draft").await;
+    app.set_event_status(&draft, "draft").await;
     assert_eq!(
         add_to_cart(&app, &draft, &fan).await.0,
         StatusCode::NOT_FOUND
@@ -240,7 +230,7 @@ async fn the_cart_refuses_a_cancelled_concert() {
     let app = spawn_app().await;
     let fan = a_quick_fan(&app).await;
     let cancelled = concert(&app, None, 500, HOUR_MS).await;
-    set_status(&app, &cancelled, "cancelled").await;
+    app.set_event_status(&cancelled, "cancelled").await;
     let (status, body) = add_to_cart(&app, &cancelled, &fan).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["error"], "This concert was cancelled.");

@@ -23,16 +23,6 @@ fn ms(iso: &Value) -> i64 {
     (parsed.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-/// Set a concert's stored status straight in the database (as the hub and the artist do).
-async fn set_status(app: &TestApp, event: &str, status: &str) {
-    sqlx::query("UPDATE events SET status = $2 WHERE id = $1")
-        .bind(event)
-        .bind(status)
-        .execute(app.db())
-        .await
-        .unwrap();
-}
-
 #[tokio::test]
 async fn before_its_doors_a_concert_is_upcoming_and_changes_when_they_open() {
     let app = spawn_app().await;
@@ -100,7 +90,7 @@ async fn a_show_on_air_before_its_start_is_live_everywhere_it_is_listed() {
     let encore::stream::hub::Claim::Granted(_publisher) = show.claim() else {
         panic!("claim")
     };
-    set_status(&app, &event, "live").await;
+    app.set_event_status(&event, "live").await;
     let state = state_of(&app, &event).await;
     assert_eq!(state["phase"], "live");
     assert_eq!(state["reason"], "on_air_early");
@@ -133,7 +123,7 @@ async fn after_its_scheduled_end_or_its_artists_end_a_concert_is_a_replay_until_
     assert_eq!(ms(&state["nextChangeAt"]), ms(&state["replayUntil"]));
 
     let ended = concert(&app, None, 500, -10 * MINUTE_MS).await;
-    set_status(&app, &ended, "ended").await;
+    app.set_event_status(&ended, "ended").await;
     let state = state_of(&app, &ended).await;
     assert_eq!(state["phase"], "replay");
     assert_eq!(state["reason"], "ended");
@@ -143,7 +133,7 @@ async fn after_its_scheduled_end_or_its_artists_end_a_concert_is_a_replay_until_
 async fn from_start_plus_24_hours_a_concert_is_expired_and_never_changes_again() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, -24 * HOUR_MS - MINUTE_MS).await;
-    set_status(&app, &event, "ended").await;
+    app.set_event_status(&event, "ended").await;
     let state = state_of(&app, &event).await;
     assert_eq!(state["phase"], "expired");
     assert_eq!(state["reason"], "replay_over");
@@ -154,12 +144,12 @@ async fn from_start_plus_24_hours_a_concert_is_expired_and_never_changes_again()
 async fn a_cancelled_concert_says_so_and_a_draft_is_a_draft_for_its_managers() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, HOUR_MS).await;
-    set_status(&app, &event, "cancelled").await;
+    app.set_event_status(&event, "cancelled").await;
     let state = state_of(&app, &event).await;
     assert_eq!(state["phase"], "cancelled");
     assert_eq!(state["reason"], "cancelled");
     let admin = app.an_admin().await;
-    set_status(&app, &event, "draft").await;
+    app.set_event_status(&event, "draft").await;
     let (_, body) = app
         .get(&format!("/api/v1/events/{event}"), Some(&admin))
         .await;
@@ -224,7 +214,7 @@ async fn a_concert_downloads_as_an_rfc_5545_calendar_event() {
 async fn a_drafts_or_an_unknown_concerts_calendar_is_404() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, 3 * HOUR_MS).await;
-    set_status(&app, &event, "draft").await;
+    app.set_event_status(&event, "draft").await;
     for id in [event.as_str(), "no-such-concert"] {
         let (status, body) = app
             .get(&format!("/api/v1/events/{id}/calendar.ics"), None)
@@ -350,7 +340,7 @@ async fn a_draft_or_unknown_concerts_page_is_the_plain_app_with_no_tags() {
         .execute(app.db())
         .await
         .unwrap();
-    set_status(&app, &event, "draft").await;
+    app.set_event_status(&event, "draft").await;
     for id in [event.as_str(), "no-such-concert"] {
         let (status, html) = page(&app, id).await;
         assert_eq!(status, StatusCode::NOT_FOUND);

@@ -513,6 +513,17 @@ impl TestApp {
         self.send(request).await
     }
 
+    /// Set a concert's stored status straight in the database (as the hub and the artist
+    /// do), whatever the rules of the API.
+    pub async fn set_event_status(&self, event: &str, status: &str) {
+        sqlx::query("UPDATE events SET status = $2 WHERE id = $1")
+            .bind(event)
+            .bind(status)
+            .execute(self.db())
+            .await
+            .unwrap();
+    }
+
     /// The concert moved by `token`'s holder (a manager), through the API, to start at
     /// `starts_at` (RFC 3339), everything else as it was.
     pub async fn move_concert(&self, token: &str, event: &str, starts_at: &str) {

@@ -155,12 +155,7 @@ async fn a_reminder_of_an_ended_or_cancelled_concert_is_409_and_of_a_draft_or_un
         (&cancelled, "cancelled"),
         (&draft, "draft"),
     ] {
-        sqlx::query("UPDATE events SET status = $2 WHERE id = $1")
-            .bind(event)
-            .bind(status)
-            .execute(app.db())
-            .await
-            .unwrap();
+        app.set_event_status(event, status).await;
     }
     let (status, body) = app.put(&reminder(&ended), json!({}), &token).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");

@@ -68,6 +68,24 @@ function tick(): void {
   });
 }
 
+/** Press Listen on the card and wait until the stream is attached. */
+async function listen(): Promise<void> {
+  await userEvent.click(screen.getByTestId('player-listen'));
+  await waitFor(() => {
+    expect(handlers).not.toBeNull();
+  });
+}
+
+/** The playlist is live, with `end` seconds seekable: the audio element. */
+function liveUntil(end: number): HTMLAudioElement {
+  act(() => {
+    handlers?.onPlaylist(true);
+  });
+  const audio = appPlayer().audio();
+  Object.defineProperty(audio, 'seekable', { configurable: true, get: () => ({ length: 1, start: () => 0, end: () => end }) });
+  return audio;
+}
+
 describe('mini-player and stage view', () => {
   beforeAll(async () => {
     await setupI18n('gb');
@@ -104,11 +122,7 @@ describe('mini-player and stage view', () => {
     await waitFor(() => {
       expect(bar).toHaveAttribute('data-phase', 'playing');
     });
-    act(() => {
-      handlers?.onPlaylist(true);
-    });
-    const audio = appPlayer().audio();
-    Object.defineProperty(audio, 'seekable', { configurable: true, get: () => ({ length: 1, start: () => 0, end: () => 30 }) });
+    const audio = liveUntil(30);
     audio.currentTime = 28;
     tick();
     expect(screen.getByTestId('player-live-badge')).toHaveTextContent('● LIVE · 1.0 s behind');
@@ -119,15 +133,8 @@ describe('mini-player and stage view', () => {
 
   it('behind live, the bar shows how far and goes back to live', async () => {
     shell();
-    await userEvent.click(screen.getByTestId('player-listen'));
-    await waitFor(() => {
-      expect(handlers).not.toBeNull();
-    });
-    act(() => {
-      handlers?.onPlaylist(true);
-    });
-    const audio = appPlayer().audio();
-    Object.defineProperty(audio, 'seekable', { configurable: true, get: () => ({ length: 1, start: () => 0, end: () => 800 }) });
+    await listen();
+    const audio = liveUntil(800);
     edge = 799;
     audio.currentTime = 799 - 754;
     tick();
@@ -189,15 +196,8 @@ describe('mini-player and stage view', () => {
   it('the bar names the song playing, and nothing before the first or in a show without titles', async () => {
     chapters = [{ id: 'm1', title: 'A Very Long Song Title That Has To Be Cut To Fit The Bar', artist: 'Guest', start: 10 }];
     shell();
-    await userEvent.click(screen.getByTestId('player-listen'));
-    await waitFor(() => {
-      expect(handlers).not.toBeNull();
-    });
-    act(() => {
-      handlers?.onPlaylist(true);
-    });
-    const audio = appPlayer().audio();
-    Object.defineProperty(audio, 'seekable', { configurable: true, get: () => ({ length: 1, start: () => 0, end: () => 30 }) });
+    await listen();
+    const audio = liveUntil(30);
     audio.currentTime = 5;
     tick();
     expect(screen.queryByTestId('mini-player-song')).toBeNull();
