@@ -338,10 +338,11 @@ pub async fn serve(
         head_timeout,
         finish_within,
         shutdown,
-        move |address| {
+        move |address, slot| {
             let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
             tower::service_fn(move |mut request: Request| {
                 let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
+                let slot = slot.clone();
                 async move {
                     if crate::stream::files::is_stream_path(request.uri().path()) {
                         let started = Instant::now();
@@ -356,6 +357,7 @@ pub async fn serve(
                         return Ok::<_, Infallible>(response);
                     }
                     request.extensions_mut().insert(ConnectInfo(address));
+                    request.extensions_mut().insert(slot);
                     router.oneshot(request).await
                 }
             })

@@ -189,6 +189,10 @@ pub struct ServeArgs {
     /// there is none behind a trusted proxy, which should enforce its own).
     #[arg(long, env = "ENCORE_CONNECTIONS_PER_IP", default_value_t = 512)]
     pub connections_per_ip: u32,
+    /// WebSockets that may be open at once, across the server, before their first message
+    /// (the dashboard's sign-in, a publisher's hello) was accepted; more are answered 503.
+    #[arg(long, env = "ENCORE_UNAUTHENTICATED_SOCKETS", default_value_t = 1024)]
+    pub unauthenticated_sockets: usize,
     /// Seconds a client has to send a whole request head (and that an idle keep-alive
     /// connection stays open); on the encoder port, to send its request.
     #[arg(long, env = "ENCORE_REQUEST_HEAD_SECONDS", default_value_t = 10)]
@@ -309,6 +313,7 @@ pub struct Config {
     pub payments: PaymentsArg,
     pub holds_per_client: u32,
     pub connections_per_ip: u32,
+    pub unauthenticated_sockets: usize,
     pub request_head_timeout: std::time::Duration,
     pub hsts_seconds: u64,
     pub redis_url: Option<Secret>,
@@ -394,6 +399,7 @@ impl Config {
             payments,
             holds_per_client: args.holds_per_client.max(1),
             connections_per_ip: args.connections_per_ip,
+            unauthenticated_sockets: args.unauthenticated_sockets.max(1),
             request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             hsts_seconds: args.hsts_seconds,
             redis_url: redis_url.map(Secret::new),

@@ -17,6 +17,7 @@ use crate::db::Db;
 use crate::live::figures::Figures;
 use crate::live::sockets::Sockets;
 use crate::messaging::Messenger;
+use crate::net::websocket::Unproven;
 use crate::stream::access::StreamAccess;
 use crate::stream::hub::Hub;
 
@@ -52,6 +53,14 @@ pub struct Services {
     pub lifecycle: Arc<Lifecycle>,
     /// Housekeeping ticks run here (metrics, tests).
     pub housekeeping: Arc<crate::cluster::lease::Runs>,
+    /// Sockets open that have not proved who they are yet (capped across the server).
+    pub unproven: Unproven,
+}
+
+impl axum::extract::FromRef<AppState> for Unproven {
+    fn from_ref(app: &AppState) -> Self {
+        app.unproven.clone()
+    }
 }
 
 impl AppState {
@@ -90,6 +99,7 @@ impl AppState {
             figures,
             lifecycle: Arc::new(Lifecycle::new()),
             housekeeping: Arc::default(),
+            unproven: Unproven::new(config.unauthenticated_sockets),
             hub,
             stream_access,
             payments: Provider::from_config(

@@ -68,6 +68,13 @@ messages! {
         cn: "尝试次数过多，请在 {seconds} 秒后重试。",
         ir: "تلاش‌ها بیش از حد است. {seconds} ثانیهٔ دیگر دوباره تلاش کنید.",
     }
+    WebSocketUpgradeExpected {
+        gb: "This address speaks WebSocket: open it with a WebSocket upgrade.",
+        br: "Este endereço fala WebSocket: abra-o com um upgrade de WebSocket.",
+        es: "Esta dirección habla WebSocket: ábrela con una actualización a WebSocket.",
+        cn: "此地址使用 WebSocket：请以 WebSocket 升级请求打开。",
+        ir: "این نشانی با WebSocket کار می‌کند: آن را با درخواست ارتقا به WebSocket باز کنید.",
+    }
     MalformedRequest {
         gb: "This request is malformed.",
         br: "Esta requisição está malformada.",

@@ -12,13 +12,15 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, Stream, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::time::{Instant, MissedTickBehavior};
 use tokio_stream::StreamMap;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 use crate::accounts::model::Role;
 use crate::accounts::policy::Actor;
@@ -28,6 +30,7 @@ use crate::db::{iso8601, now_ms};
 use crate::error::Error;
 use crate::i18n::{self, Lang, Msg};
 use crate::live::sockets::Admitted;
+use crate::net::websocket::{self, NoHello, Pending, Upgrade};
 use crate::state::AppState;
 
 /// How long a new socket may take to send its `auth`.
@@ -36,8 +39,12 @@ const AUTH_WAIT: Duration = Duration::from_secs(10);
 const PING_EVERY: Duration = Duration::from_secs(25);
 /// Silence from the client after which the socket is closed.
 const SILENCE_LIMIT: Duration = Duration::from_secs(60);
-/// The largest message a client may send (an `auth` with a few `since` positions).
+/// The largest message a signed-in client may send (an `auth` with a few `since`
+/// positions, a subscription).
 const MAX_MESSAGE: usize = 16 * 1024;
+/// The largest first message, before the socket has proved who it is: an `auth` is about
+/// half a kilobyte (docs/security.md, finding 1).
+const MAX_FIRST_MESSAGE: usize = 8 * 1024;
 /// The read buffer a socket starts with (the library's default is 128 KiB).
 pub const READ_BUFFER: usize = 1024;
 /// Concerts one socket may follow at once.
@@ -156,38 +163,42 @@ enum Reply<'a> {
 ///
 /// Close codes: 4400 bad_message, 4401 unauthorized, 4403 session_ended, 4408
 /// token_expired, 4409 heartbeat (60 s of silence), 4429 too_many_sockets (8 per account),
-/// 4503 slow_consumer (256 queued), 1001 going_away.
+/// 4503 slow_consumer (256 queued), 1001 going_away. Until its `auth` is accepted a socket
+/// may send one frame of at most 8 KB (a larger one is closed 4400 at its header), and the
+/// server holds at most `ENCORE_UNAUTHENTICATED_SOCKETS` such sockets (503 beyond).
 #[utoipa::path(get, path = "/ws", tag = "live",
     responses(
         (status = 101, description = "Switched to the WebSocket protocol."),
         (status = 400, description = "Not a WebSocket upgrade request.", body = crate::openapi::Failure),
+        (status = 503, description = "Too many sockets have not signed in yet: retry after `Retry-After`.", body = crate::openapi::Failure),
     ))]
-pub async fn open(State(app): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+pub async fn open(State(app): State<AppState>, upgrade: Upgrade) -> Response {
     let lang = i18n::current();
-    upgrade
-        // Small buffers: most sockets are idle, and 20,000 of them must fit in memory. A
-        // client's messages are small (an `auth` is about half a kilobyte); a larger one
-        // grows the buffer as it arrives.
+    upgrade.on_upgrade(move |pending| serve(app, pending, lang))
+}
+
+/// The signed-in socket's framing. Small buffers: most sockets are idle, and 20,000 of
+/// them must fit in memory. A client's messages are small; a larger one grows the buffer
+/// as it arrives.
+fn framing() -> WebSocketConfig {
+    WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            let (sink, stream) = socket.split();
-            let mut socket = Socket { sink, stream };
-            let close = serve(&app, &mut socket, lang).await;
-            if let Some(close) = close {
-                socket.close(close).await;
-            }
-        })
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE))
 }
 
 struct Socket {
-    sink: SplitSink<WebSocket, Message>,
-    stream: SplitStream<WebSocket>,
+    sink: SplitSink<websocket::Socket, Message>,
+    stream: SplitStream<websocket::Socket>,
 }
 
 impl Socket {
+    async fn open(pending: Pending) -> Self {
+        let (sink, stream) = pending.open(framing()).await.split();
+        Self { sink, stream }
+    }
+
     async fn send_text(&mut self, text: Utf8Bytes) -> Result<(), Gone> {
         self.sink.send(Message::Text(text)).await.map_err(|_| Gone)
     }
@@ -204,7 +215,7 @@ impl Socket {
 
     async fn close(&mut self, close: Close) {
         let frame = CloseFrame {
-            code: close.code(),
+            code: CloseCode::from(close.code()),
             reason: close.reason().into(),
         };
         let _ = self.sink.send(Message::Close(Some(frame))).await;
@@ -228,28 +239,75 @@ impl From<Gone> for End {
     }
 }
 
-/// Serve one socket until it ends; `Some` when the server closes it.
-async fn serve(app: &AppState, socket: &mut Socket, lang: Lang) -> Option<Close> {
-    let (token, since) = match first_auth(socket).await {
-        Ok(first) => first,
-        Err(end) => return end.into_close(),
+/// Serve one socket until it ends, closing it with a reason when the server ends it.
+async fn serve(app: AppState, mut pending: Pending, lang: Lang) {
+    // Boxed, as every rare path here: the task of an idle socket is sized for the largest
+    // state its future passes through, so the sign-in (database queries) stays out of it.
+    let proven = match Box::pin(prove(&app, &mut pending, lang)).await {
+        Ok(proven) => Ok(proven),
+        Err(None) => return, // gone before its first message
+        Err(Some(close)) => Err(close),
     };
-    // Boxed: the sign-in check's future (database queries) is large, and an unboxed one
-    // would size every socket's task for the whole of its life.
-    let signed_in = Box::pin(i18n::scope(lang, CurrentUser::from_token(app, &token))).await;
-    drop(token);
-    let Ok((user, claims)) = signed_in else {
-        return Some(Close::Unauthorized);
+    // Signed in or refused, the socket is no longer unproven: the library frames it now.
+    let mut socket = Socket::open(pending).await;
+    let close = match proven {
+        Ok(proven) => Box::pin(follow(&app, &mut socket, proven)).await,
+        Err(close) => Some(close),
     };
-    let exp = claims.exp;
-    drop(claims);
+    if let Some(close) = close {
+        socket.close(close).await;
+    }
+}
+
+/// Who a socket proved to be with its first message, admitted among the account's sockets.
+struct Proven {
+    holder: Admitted,
+    role: Role,
+    language: Lang,
+    exp: i64,
+    since: HashMap<String, Position>,
+}
+
+/// The first message must be an `auth` (at most [`MAX_FIRST_MESSAGE`] bytes, within
+/// [`AUTH_WAIT`]) with a good token, and the account must have room for another socket.
+/// `Err(None)` when the client went away first.
+async fn prove(app: &AppState, pending: &mut Pending, lang: Lang) -> Result<Proven, Option<Close>> {
+    let text = match pending.first_text(MAX_FIRST_MESSAGE, AUTH_WAIT).await {
+        Ok(text) => text,
+        Err(NoHello::Gone) => return Err(None),
+        Err(NoHello::Timeout | NoHello::Bad(_)) => return Err(Some(Close::BadMessage)),
+    };
+    let Ok(ClientMessage::Auth { token, since }) = serde_json::from_str(&text) else {
+        return Err(Some(Close::BadMessage));
+    };
+    drop(text);
+    let Ok((user, claims)) = i18n::scope(lang, CurrentUser::from_token(app, &token)).await else {
+        return Err(Some(Close::Unauthorized));
+    };
     // Only who the socket belongs to is kept, not the whole signed-in account: 20,000
     // sockets must fit in memory.
     let Some(holder) = app.live.admit(&user.account.id, &user.session_id) else {
-        return Some(Close::TooManySockets);
+        return Err(Some(Close::TooManySockets));
     };
-    let (role, language) = (user.account.role(), user.account.language);
-    drop(user);
+    Ok(Proven {
+        holder,
+        role: user.account.role(),
+        language: user.account.language,
+        exp: claims.exp,
+        since,
+    })
+}
+
+/// Follow the signed-in account's channels until the socket ends; `Some` when the server
+/// closes it.
+async fn follow(app: &AppState, socket: &mut Socket, proven: Proven) -> Option<Close> {
+    let Proven {
+        holder,
+        role,
+        language,
+        exp,
+        since,
+    } = proven;
     let mut live = Live {
         app: app.clone(),
         holder,
@@ -276,21 +334,6 @@ impl End {
             Self::Close(close) => Some(close),
             Self::Gone => None,
         }
-    }
-}
-
-/// The first message: an `auth`, within [`AUTH_WAIT`].
-async fn first_auth(socket: &mut Socket) -> Result<(String, HashMap<String, Position>), End> {
-    let first = tokio::time::timeout(AUTH_WAIT, socket.stream.next())
-        .await
-        .map_err(|_| End::Close(Close::BadMessage))?;
-    match first {
-        Some(Ok(Message::Text(text))) => match serde_json::from_str(&text) {
-            Ok(ClientMessage::Auth { token, since }) => Ok((token, since)),
-            _ => Err(End::Close(Close::BadMessage)),
-        },
-        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => Err(End::Gone),
-        Some(Ok(_)) => Err(End::Close(Close::BadMessage)),
     }
 }
 
@@ -366,7 +409,7 @@ impl Live {
                             self.refuse(socket, "bad_message", Msg::MalformedRequest.render(i18n::current()), None).await?;
                         }
                         // Protocol pings are answered by the library; they count as heard.
-                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                        Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
                         Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Err(End::Gone),
                     }
                 }

@@ -6,13 +6,14 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +28,7 @@ use crate::events;
 use crate::events::extract::{ManagedEvent, Refusal};
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
+use crate::net::websocket::{NoHello, Pending, Upgrade};
 use crate::state::AppState;
 
 pub fn api_router() -> OpenApiRouter<AppState> {
@@ -244,64 +246,84 @@ impl GoLiveReply {
     }
 }
 
+/// The largest hello a browser publisher may send before it is admitted (a ticket or a
+/// key and a MIME type are a few hundred bytes): docs/security.md, finding 1.
+const GO_LIVE_HELLO_LIMIT: usize = 4 * 1024;
+/// How long a browser publisher has to send its hello.
+const GO_LIVE_HELLO_WAIT: Duration = Duration::from_secs(10);
+/// The largest chunk an admitted browser publisher may send.
+const GO_LIVE_CHUNK_LIMIT: usize = 1 << 20;
+
 /// Browser "go live": a WebSocket carrying MediaRecorder chunks (Opus in WebM, …),
 /// decoded and encoded to AAC by GStreamer into the same segmenter as an encoder's.
 async fn go_live(
     State(app): State<AppState>,
     Path(event_id): Path<String>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Upgrade,
 ) -> Response {
-    upgrade
-        .max_message_size(1 << 20)
-        .on_upgrade(move |socket| publish_from_browser(app, event_id, socket))
+    upgrade.on_upgrade(move |pending| publish_from_browser(app, event_id, pending))
 }
 
-async fn publish_from_browser(app: AppState, event_id: String, socket: WebSocket) {
-    let (mut tx, mut rx) = socket.split();
+async fn publish_from_browser(app: AppState, event_id: String, mut pending: Pending) {
     let refuse = |status: u16, message: &str| GoLiveReply::Error {
         status,
         message: message.to_owned(),
     };
-    let hello = match tokio::time::timeout(Duration::from_secs(10), rx.next()).await {
-        Ok(Some(Ok(Message::Text(text)))) => serde_json::from_str::<GoLiveHello>(&text).ok(),
-        _ => None,
+    let hello = match pending
+        .first_text(GO_LIVE_HELLO_LIMIT, GO_LIVE_HELLO_WAIT)
+        .await
+    {
+        Ok(text) => serde_json::from_str::<GoLiveHello>(&text).ok(),
+        Err(NoHello::Gone) => return,
+        Err(NoHello::Timeout | NoHello::Bad(_)) => None,
     };
-    let reply = match hello {
-        None => GoLiveReply::refused(Error::bad_request(Msg::IngestHelloFirst)),
+    let admitted = match hello {
+        None => Err(Error::bad_request(Msg::IngestHelloFirst)),
         Some(hello) => {
-            match ingest::admit(&app, &event_id, hello.credential(), Some(&hello.mime_type)).await {
-                Err(refusal) => GoLiveReply::refused(refusal),
-                Ok(publisher) => {
-                    if tx.send(GoLiveReply::Live.message()).await.is_err() {
-                        // Gone already: let the pump see a closed stream.
-                    }
-                    // Binary messages are the recording's chunks; a close ends it.
-                    let chunks = rx
-                        .take_while(|m| {
-                            std::future::ready(
-                                matches!(m, Ok(m) if !matches!(m, Message::Close(_))),
-                            )
-                        })
-                        .filter_map(|m| {
-                            std::future::ready(match m {
-                                Ok(Message::Binary(bytes)) => {
-                                    Some(Ok::<_, std::convert::Infallible>(bytes))
-                                }
-                                _ => None,
-                            })
-                        });
-                    match ingest::pump(&app, publisher, Box::pin(chunks)).await {
-                        ingest::Outcome::Ended => GoLiveReply::Ended,
-                        ingest::Outcome::Failed(message) => refuse(422, &message),
-                        ingest::Outcome::Idle => {
-                            refuse(408, "No audio arrived for a while; the stream was stopped.")
+            ingest::admit(&app, &event_id, hello.credential(), Some(&hello.mime_type)).await
+        }
+    };
+    // Only an admitted publisher's socket takes chunks of a megabyte; a refused one is
+    // told why in a frame of its own size.
+    let limit = if admitted.is_ok() {
+        GO_LIVE_CHUNK_LIMIT
+    } else {
+        GO_LIVE_HELLO_LIMIT
+    };
+    let config = WebSocketConfig::default()
+        .read_buffer_size(16 * 1024)
+        .max_message_size(Some(limit))
+        .max_frame_size(Some(limit));
+    let (mut tx, rx) = pending.open(config).await.split();
+    let reply = match admitted {
+        Err(refusal) => GoLiveReply::refused(refusal),
+        Ok(publisher) => {
+            if tx.send(GoLiveReply::Live.message()).await.is_err() {
+                // Gone already: let the pump see a closed stream.
+            }
+            // Binary messages are the recording's chunks; a close ends it.
+            let chunks = rx
+                .take_while(|m| {
+                    std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
+                })
+                .filter_map(|m| {
+                    std::future::ready(match m {
+                        Ok(Message::Binary(bytes)) => {
+                            Some(Ok::<_, std::convert::Infallible>(bytes))
                         }
-                        ingest::Outcome::Reconnect => {
-                            refuse(503, "This server lets the show go: go live again.")
-                        }
-                        ingest::Outcome::Stopped => return,
-                    }
+                        _ => None,
+                    })
+                });
+            match ingest::pump(&app, publisher, Box::pin(chunks)).await {
+                ingest::Outcome::Ended => GoLiveReply::Ended,
+                ingest::Outcome::Failed(message) => refuse(422, &message),
+                ingest::Outcome::Idle => {
+                    refuse(408, "No audio arrived for a while; the stream was stopped.")
                 }
+                ingest::Outcome::Reconnect => {
+                    refuse(503, "This server lets the show go: go live again.")
+                }
+                ingest::Outcome::Stopped => return,
             }
         }
     };

@@ -49,6 +49,8 @@ pub struct Options {
     pub connections_per_ip: u32,
     /// Seconds to send a whole request head.
     pub request_head_seconds: u64,
+    /// WebSockets the server holds before their first message is accepted.
+    pub unauthenticated_sockets: usize,
     /// The public URL people use (default: the test server's own address).
     pub public_url: Option<&'static str>,
     /// `Strict-Transport-Security` max-age (sent on an https public URL).
@@ -87,6 +89,7 @@ impl Default for Options {
             holds_per_client: 100_000,
             connections_per_ip: 0,
             request_head_seconds: 10,
+            unauthenticated_sockets: 1024,
             public_url: None,
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
@@ -188,6 +191,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         &options.connections_per_ip.to_string(),
         "--request-head-seconds",
         &options.request_head_seconds.to_string(),
+        "--unauthenticated-sockets",
+        &options.unauthenticated_sockets.to_string(),
         "--hsts-seconds",
         &options.hsts_seconds.to_string(),
         "--recording-quota-mb",

@@ -9,6 +9,7 @@ mod concert_state;
 mod concurrency;
 mod envelope;
 mod events;
+mod exhaustion;
 mod everyday;
 mod go_live;
 mod helpers;

@@ -1,7 +1,10 @@
 //! Accepting connections on both ports without letting one client starve the server:
 //! a cap on open connections per client address, and a deadline for a request's whole
 //! head (a slowloris trickling header bytes, or a keep-alive connection left idle, is
-//! closed when it passes).
+//! closed when it passes). An upgraded connection (a WebSocket) keeps its address's slot
+//! until it closes ([`HeldSlot`]; [`websocket`] reads its first message).
+
+pub mod websocket;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -71,9 +74,16 @@ impl Drop for Slot {
     }
 }
 
+/// A connection's slot, shared by its requests: an upgrade handler keeps a clone for the
+/// socket's life, so the address's count holds until the socket closes (otherwise it ends
+/// with the HTTP connection's future, at the upgrade).
+#[derive(Clone)]
+pub struct HeldSlot(#[allow(dead_code)] Arc<Slot>);
+
 /// Serve HTTP/1.1 (with upgrades, for WebSockets) on `listener` until `shutdown`, then
 /// let open requests finish for up to `drain_timeout`. `make` builds the service of one
-/// connection from its peer.
+/// connection from its peer and its slot (which the service puts in each request's
+/// extensions, for an upgrade to keep).
 pub async fn serve_http<M, S>(
     listener: TcpListener,
     cap: ConnectionCap,
@@ -82,7 +92,7 @@ pub async fn serve_http<M, S>(
     shutdown: impl Future<Output = ()> + Send + 'static,
     make: M,
 ) where
-    M: Fn(SocketAddr) -> S,
+    M: Fn(SocketAddr, HeldSlot) -> S,
     S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send,
 {
@@ -108,8 +118,9 @@ pub async fn serve_http<M, S>(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let service =
-            make(peer).map_request(|request: hyper::Request<Incoming>| request.map(Body::new));
+        let slot = HeldSlot(Arc::new(slot));
+        let service = make(peer, slot.clone())
+            .map_request(|request: hyper::Request<Incoming>| request.map(Body::new));
         let (mut stop_rx, done_rx) = (stop_rx.clone(), done_rx.clone());
         tokio::spawn(async move {
             let mut builder = hyper::server::conn::http1::Builder::new();

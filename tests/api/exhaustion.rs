@@ -1,0 +1,197 @@
+//! Resource exhaustion (docs/security.md, the second attacker's review): what one address
+//! without an account, or one stream key, can make the server hold. Each test replays a
+//! finding that held memory or records on the code before its fix.
+
+use std::time::Duration;
+
+use encore::accounts::model::Role;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::helpers::{Options, TestApp, spawn_app, spawn_app_with};
+
+/// The process's resident memory, in bytes (nextest runs each test in its own process, so
+/// this is the server under test and its client).
+fn resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS");
+    kb * 1024
+}
+
+/// A WebSocket handshake on a raw connection: the connection once the server answered
+/// 101, or the status line it answered instead.
+async fn upgrade(app: &TestApp, path: &str) -> Result<TcpStream, String> {
+    let address = app.url.trim_start_matches("http://");
+    let mut conn = TcpStream::connect(address).await.map_err(|e| e.to_string())?;
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    conn.write_all(request.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match conn.read(&mut byte).await {
+            Ok(1) => head.push(byte[0]),
+            _ => return Err(format!("closed after {:?}", String::from_utf8_lossy(&head))),
+        }
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    if head.starts_with("HTTP/1.1 101") {
+        Ok(conn)
+    } else {
+        Err(head.lines().next().unwrap_or_default().to_owned())
+    }
+}
+
+/// A masked client frame's header announcing a text payload of `len` bytes.
+fn text_header(len: u64) -> Vec<u8> {
+    let mut header = vec![0x81, 0x80 | 127];
+    header.extend_from_slice(&len.to_be_bytes());
+    header.extend_from_slice(&[1, 2, 3, 4]);
+    header
+}
+
+/// The attacker's replay: sockets opened four at a time, each announcing a frame of
+/// 1,000,000 bytes and sending all but the last byte. Answers the growth in memory while
+/// they are all open.
+async fn announce_megabyte_frames(app: &TestApp, path: &str, sockets: usize) -> u64 {
+    let body = vec![b'a'; 999_999];
+    let before = resident_bytes();
+    let mut held = Vec::new();
+    for _ in 0..sockets / 4 {
+        let opened = futures_util::future::join_all((0..4).map(|_| async {
+            let mut conn = upgrade(app, path).await.ok()?;
+            conn.write_all(&text_header(1_000_000)).await.ok()?;
+            // The server may close as soon as it reads the header: the rest is refused.
+            let _ = tokio::time::timeout(Duration::from_millis(200), conn.write_all(&body)).await;
+            Some(conn)
+        }))
+        .await;
+        held.extend(opened.into_iter().flatten());
+    }
+    // Time for the server to read whatever it would read.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let grown = resident_bytes().saturating_sub(before);
+    drop(held);
+    grown
+}
+
+const MB: u64 = 1 << 20;
+
+#[tokio::test]
+async fn a_thousand_go_live_sockets_announcing_megabyte_frames_hold_under_64_mb() {
+    let app = spawn_app().await;
+    let path = format!("/live/{}/ws", uuid::Uuid::new_v4());
+    let grown = announce_megabyte_frames(&app, &path, 1_000).await;
+    assert!(grown < 64 * MB, "memory grew by {} MB", grown / MB);
+}
+
+#[tokio::test]
+async fn a_thousand_dashboard_sockets_announcing_megabyte_frames_hold_under_64_mb() {
+    let app = spawn_app().await;
+    let grown = announce_megabyte_frames(&app, "/api/v1/ws", 1_000).await;
+    assert!(grown < 64 * MB, "memory grew by {} MB", grown / MB);
+}
+
+/// Reads what the server sends until it closes: the raw bytes.
+async fn until_closed(conn: &mut TcpStream) -> Vec<u8> {
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    let closed = tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the server kept the socket open");
+    seen
+}
+
+#[tokio::test]
+async fn a_first_frame_over_the_limit_is_refused_at_its_header_with_bad_message() {
+    let app = spawn_app().await;
+    let mut conn = upgrade(&app, "/api/v1/ws").await.expect("101");
+    // Only the header: the server does not wait for 9 KB it would not keep.
+    conn.write_all(&text_header(9 * 1024)).await.unwrap();
+    let seen = until_closed(&mut conn).await;
+    // A close frame (0x88) with code 4400 and the reason word.
+    assert_eq!(seen.first(), Some(&0x88), "{seen:?}");
+    assert_eq!(&seen[2..4], &4400u16.to_be_bytes(), "{seen:?}");
+    assert!(String::from_utf8_lossy(&seen).contains("bad_message"));
+}
+
+#[tokio::test]
+async fn a_go_live_hello_over_the_limit_is_refused_as_no_hello() {
+    let app = spawn_app().await;
+    let path = format!("/live/{}/ws", uuid::Uuid::new_v4());
+    let mut conn = upgrade(&app, &path).await.expect("101");
+    conn.write_all(&text_header(5 * 1024)).await.unwrap();
+    let seen = String::from_utf8_lossy(&until_closed(&mut conn).await).into_owned();
+    assert!(seen.contains(r#""status":400"#), "{seen}");
+}
+
+#[tokio::test]
+async fn an_upgraded_socket_keeps_its_addresss_connection_slot_until_it_closes() {
+    let app = spawn_app_with(Options {
+        connections_per_ip: 3,
+        ..Options::default()
+    })
+    .await;
+    let mut sockets = Vec::new();
+    for _ in 0..3 {
+        sockets.push(upgrade(&app, "/api/v1/ws").await.expect("101"));
+    }
+    // Three upgraded sockets are the address's three connections: a fourth is closed
+    // without an answer.
+    assert!(upgrade(&app, "/api/v1/ws").await.is_err());
+    sockets.pop();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(upgrade(&app, "/api/v1/ws").await.is_ok(), "a closed socket frees its slot");
+}
+
+/// A socket's `auth` message as a masked text frame.
+fn auth_frame(token: &str) -> Vec<u8> {
+    let payload = serde_json::json!({ "type": "auth", "token": token }).to_string();
+    let mut frame = vec![0x81, 0x80 | 126];
+    frame.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+    let mask = [9, 8, 7, 6];
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+#[tokio::test]
+async fn sockets_not_yet_signed_in_are_capped_across_the_server_and_signing_in_frees_a_place() {
+    let app = spawn_app_with(Options {
+        unauthenticated_sockets: 4,
+        ..Options::default()
+    })
+    .await;
+    let mut waiting = Vec::new();
+    for _ in 0..4 {
+        waiting.push(upgrade(&app, "/api/v1/ws").await.expect("101"));
+    }
+    let refused = upgrade(&app, "/api/v1/ws").await.expect_err("a fifth");
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    // One signs in: it is no longer unproven, and another may open.
+    let (_, tokens) = app.signed_in("fan@example.com", Role::User).await;
+    let first = &mut waiting[0];
+    first.write_all(&auth_frame(&tokens.access)).await.unwrap();
+    let mut ready = [0u8; 64];
+    let read = tokio::time::timeout(Duration::from_secs(10), first.read(&mut ready))
+        .await
+        .expect("ready in time")
+        .unwrap();
+    assert!(String::from_utf8_lossy(&ready[..read]).contains("ready"));
+    assert!(upgrade(&app, "/api/v1/ws").await.is_ok(), "a place freed");
+}
