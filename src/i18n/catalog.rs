@@ -1667,13 +1667,6 @@ messages! {
         cn: "请先发送 { ticket or key, mimeType }。",
         ir: "ابتدا { ticket or key, mimeType } را بفرستید.",
     }
-    IngestNoSuchConcert {
-        gb: "No such concert.",
-        br: "Esse show não existe.",
-        es: "Ese concierto no existe.",
-        cn: "没有这场演出。",
-        ir: "چنین کنسرتی وجود ندارد.",
-    }
     IngestWrongKey {
         gb: "Wrong stream key.",
         br: "Chave de transmissão incorreta.",

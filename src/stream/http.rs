@@ -65,8 +65,8 @@ pub fn pages() -> Router<AppState> {
         ("charset" = Option<String>, Query, description = "`UTF-8` (default) or `ISO-8859-1`")),
     responses(
         (status = 200, description = "`<iceresponse>`: `Metadata update successful` (return 1), or `No such action` (return 0) for another `mode`.", content_type = "text/xml"),
-        (status = 400, description = "`Source does not exist` (no such concert, or nobody publishing it), `Missing parameter` (no mount, mode or title), or the show holds its 500 markers.", content_type = "text/html"),
-        (status = 401, description = "No stream key, or the wrong one.", content_type = "text/html"),
+        (status = 400, description = "`Source does not exist` (nobody publishing the concert), `Missing parameter` (no mount, mode or title), or the show holds its 500 markers.", content_type = "text/html"),
+        (status = 401, description = "No stream key, the wrong one, or no such concert (answered alike).", content_type = "text/html"),
         (status = 429, description = "A title was kept less than a second ago: this one is refused, not queued (`Retry-After: 1`).", content_type = "text/html")))]
 async fn metadata(
     State(app): State<AppState>,
@@ -125,8 +125,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
         ("audio/aac"), ("audio/mpeg"), ("audio/webm"), ("audio/ogg"), ("audio/mp4"))),
     responses(
         (status = 200, description = "The encoder stopped (`Stream ended.`) or the artist ended the show (`The show has ended.`).", content_type = "text/plain"),
-        (status = 401, description = "No stream key, or the wrong one.", content_type = "text/plain"),
-        (status = 404, description = "No such concert.", content_type = "text/plain"),
+        (status = 401, description = "No stream key, the wrong one, or no such concert (answered alike, so that an id tells nothing without its key).", content_type = "text/plain"),
         (status = 409, description = "The concert is not published, another publisher holds it, or the show has ended.", content_type = "text/plain"),
         (status = 413, description = "The show's recording quota is used up.", content_type = "text/plain"),
         (status = 415, description = "A `Content-Type` that is not audio Encore reads, or audio it cannot decode.", content_type = "text/plain"),

@@ -190,9 +190,11 @@ pub async fn admit(
     credential: Credential<'_>,
     content_type: Option<&str>,
 ) -> Result<Publisher> {
-    let event = events_store::by_id(&app.db, event_id)
-        .await?
-        .ok_or_else(|| Error::not_found(Msg::IngestNoSuchConcert))?;
+    // A concert that does not exist is answered as one whose key is wrong: the ingest path
+    // tells nobody without the key whether an id is a concert, a draft or nothing.
+    let Some(event) = events_store::by_id(&app.db, event_id).await? else {
+        return Err(Error::unauthorized(Msg::IngestWrongKey));
+    };
     let admitted = match credential {
         Credential::StreamKey(key) => key.is_some_and(|k| event.stream_key_matches(k)),
         Credential::GoLiveTicket(ticket) => {

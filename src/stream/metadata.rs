@@ -214,9 +214,11 @@ pub async fn answer(app: &AppState, query: &str, authorization: Option<&str>) ->
     else {
         return no_source();
     };
+    // No such concert is answered as a wrong key: without the key nobody learns whether
+    // an id is a concert, a draft or nothing.
     let event = match events_store::by_id(&app.db, event_id).await {
         Ok(Some(event)) => event,
-        Ok(None) => return no_source(),
+        Ok(None) => return wrong_key(),
         Err(err) => return server_error(err),
     };
     if !event.stream_key_matches(&key) {

@@ -939,9 +939,10 @@ async fn a_refused_encoder_reads_the_status_and_one_line_why_on_either_port() {
         "Basic realm=\"Encore\""
     );
     assert_eq!(wrong.text().await.unwrap(), "Wrong stream key.\n");
+    // No such concert is answered as a wrong key (a draft's id likewise, below).
     assert_eq!(
         key_admitted(&app, "no-such-concert", &key).await,
-        StatusCode::NOT_FOUND
+        StatusCode::UNAUTHORIZED
     );
     let method = app
         .http

@@ -613,3 +613,54 @@ async fn an_upload_with_a_bad_multipart_boundary_is_answered_in_the_envelope() {
         .unwrap();
     a_client_error_in_the_envelope(response, "a bad multipart boundary").await;
 }
+
+/// What `PUT /live/{id}` and `/admin/metadata` answer a guessed key: status, challenge and
+/// body of each.
+async fn guessed_key_answers(app: &TestApp, event: &str) -> Vec<(StatusCode, String, String)> {
+    let put = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some("a-guessed-key"))
+        .header("content-type", "audio/aac")
+        .send()
+        .await
+        .unwrap();
+    let metadata = app
+        .http
+        .get(format!("{}/admin/metadata", app.url))
+        .basic_auth("source", Some("a-guessed-key"))
+        .query(&[
+            ("mode", "updinfo"),
+            ("mount", &format!("/live/{event}")),
+            ("song", "x"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let mut answers = Vec::new();
+    for response in [put, metadata] {
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        answers.push((response.status(), challenge, response.text().await.unwrap()));
+    }
+    answers
+}
+
+#[tokio::test]
+async fn an_unknown_a_draft_and_a_published_concert_answer_a_guessed_key_alike() {
+    // Finding 5 of the second review: a draft's id was 401 where an unknown id was
+    // 400/404, so ids could be told apart without the key.
+    let app = spawn_app().await;
+    let published = concert(&app, None, 500, 0).await;
+    let draft = concert(&app, None, 500, 0).await;
+    app.set_event_status(&draft, "draft").await;
+    let unknown = uuid::Uuid::new_v4().to_string();
+    let expected = guessed_key_answers(&app, &published).await;
+    assert_eq!(expected[0].0, StatusCode::UNAUTHORIZED);
+    assert_eq!(expected[1].0, StatusCode::UNAUTHORIZED);
+    assert_eq!(guessed_key_answers(&app, &draft).await, expected, "a draft");
+    assert_eq!(guessed_key_answers(&app, &unknown).await, expected, "no concert");
+}
