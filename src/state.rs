@@ -90,6 +90,7 @@ impl AppState {
             limits: Arc::new(RateLimits::new(
                 config.auth_rate_per_minute,
                 config.account_failures_per_hour,
+                crate::stream::ingest::ENCODER_CONNECTS_PER_WINDOW,
                 shared.clone(),
             )),
             messenger: Messenger::from_config(&config, shared.clone())?,

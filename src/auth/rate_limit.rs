@@ -39,10 +39,17 @@ pub struct RateLimits {
     pub sign_in: SignInThrottle,
     /// Messages (SMS codes, reset e-mails) sent per account.
     pub messages_sent: FailureCounter,
+    /// Encoder connections per concert (the stream domain sets the numbers).
+    pub encoder_connects: FailureCounter,
 }
 
 impl RateLimits {
-    pub fn new(per_ip_per_minute: u32, account_failures_per_hour: u32, shared: Shared) -> Self {
+    pub fn new(
+        per_ip_per_minute: u32,
+        account_failures_per_hour: u32,
+        encoder_connects: (u32, Duration),
+        shared: Shared,
+    ) -> Self {
         let per_minute = NonZeroU32::new(per_ip_per_minute).unwrap_or(NonZeroU32::MIN);
         Self {
             per_ip: RateLimiter::keyed(Quota::per_minute(per_minute)),
@@ -53,6 +60,11 @@ impl RateLimits {
             per_minute: per_minute.get(),
             sign_in: SignInThrottle::new(shared.clone(), account_failures_per_hour),
             messages_sent: FailureCounter::new(shared.clone(), 5, Duration::from_secs(15 * 60)),
+            encoder_connects: FailureCounter::new(
+                shared.clone(),
+                encoder_connects.0,
+                encoder_connects.1,
+            ),
             shared,
         }
     }
@@ -198,7 +210,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_ip_bucket_refuses_past_its_quota() {
-        let limits = RateLimits::new(2, 100, Shared::in_process());
+        let limits = RateLimits::new(2, 100, (30, Duration::from_secs(600)), Shared::in_process());
         let ip: IpAddr = [127, 0, 0, 1].into();
         assert!(limits.check_ip(ip, Endpoint::Authorize).await.is_ok());
         assert!(limits.check_ip(ip, Endpoint::Authorize).await.is_ok());

@@ -80,8 +80,9 @@ pub async fn rescheduled(
     outbox.tell(tx, &askers, &moved).await
 }
 
-/// A publisher connected: the staff hear of it every time; the holders the first time
-/// only (claimed once per concert).
+/// A publisher connected: the holders hear of it the first time only (claimed once per
+/// concert); the staff when it is news (they were last told the show was off air), so a
+/// flapping encoder does not flood them.
 pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
     let title = Msg::NoticeLiveNowTitle.with("title", event.title.as_str());
     let mut tx = app.db.begin().await?;
@@ -95,20 +96,26 @@ pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
         );
         outbox.tell(&mut tx, &holders, &live).await?;
     }
-    let connected = Notice::new(
-        title,
-        Msg::NoticeShowLiveBody.with("artist", event.artist_name.as_str()),
-        STAFF_LIVE_PAGE,
-    );
-    outbox.tell_staff(&mut tx, &connected).await?;
+    let news = store::tell_staff_on_air(&mut *tx, &event.id, true).await?;
+    if news {
+        let connected = Notice::new(
+            title,
+            Msg::NoticeShowLiveBody.with("artist", event.artist_name.as_str()),
+            STAFF_LIVE_PAGE,
+        );
+        outbox.tell_staff(&mut tx, &connected).await?;
+    }
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
-    Activity::show_live(event).publish(&app.bus).await;
+    if news {
+        Activity::show_live(event).publish(&app.bus).await;
+    }
     Ok(())
 }
 
-/// The publisher went away: if the show was live (not ended), the staff hear it lost
-/// its encoder.
+/// The publisher went away (and, the caller checked, none came back for a while): if the
+/// show is live (not ended) and the staff were told it was on air, they hear it lost its
+/// encoder.
 pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Result<()> {
     let Some(event) = store::by_id(&app.db, event_id).await? else {
         return Ok(());
@@ -117,6 +124,9 @@ pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Resu
         return Ok(());
     }
     let mut tx = app.db.begin().await?;
+    if !store::tell_staff_on_air(&mut *tx, &event.id, false).await? {
+        return Ok(());
+    }
     let lost = Notice::new(
         Msg::NoticeShowDroppedTitle.with("title", event.title.as_str()),
         Msg::NoticeShowDroppedBody.with("seconds", Arg::figure(grace_seconds.to_string())),

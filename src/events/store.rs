@@ -140,6 +140,20 @@ pub async fn set_status<'e>(
     Ok(done.rows_affected() == 1)
 }
 
+/// Record that the staff are told the concert's encoder is on air (`true`) or off air:
+/// true when that is news (it flipped), false when they were told so already.
+#[tracing::instrument(skip_all, fields(event = %id, on_air))]
+pub async fn tell_staff_on_air<'e>(db: impl Exec<'e>, id: &str, on_air: bool) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE events SET staff_told_on_air = $2 WHERE id = $1 AND staff_told_on_air <> $2",
+    )
+    .bind(id)
+    .bind(i64::from(on_air))
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
     let now = now_ms();
     sqlx::query(

@@ -129,6 +129,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
         (status = 409, description = "The concert is not published, another publisher holds it, or the show has ended.", content_type = "text/plain"),
         (status = 413, description = "The show's recording quota is used up.", content_type = "text/plain"),
         (status = 415, description = "A `Content-Type` that is not audio Encore reads, or audio it cannot decode.", content_type = "text/plain"),
+        (status = 429, description = "The concert took its share of encoder connections (30 per 10 minutes, across instances): retry after `Retry-After` seconds.", content_type = "text/plain"),
         (status = 422, description = "The audio could not be decoded or recorded.", content_type = "text/plain"),
         (status = 500, description = "An unexpected failure (logged).", content_type = "text/plain")))]
 async fn ingest(
@@ -187,6 +188,9 @@ fn refused(refusal: Error) -> Response {
     let line = format!("{}\n", ingest::refusal_text(&refusal));
     let mut response = (refusal.status(), line).into_response();
     let headers = response.headers_mut();
+    if let Error::RateLimited { retry_after } = &refusal {
+        headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+    }
     match refusal.status() {
         StatusCode::UNAUTHORIZED => {
             headers.insert(

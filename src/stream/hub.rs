@@ -289,6 +289,15 @@ impl Show {
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
     }
 
+    /// Whether no encoder publishes the show now, here or (as far as the journal says)
+    /// elsewhere, and it has not ended.
+    pub fn off_air(&self) -> bool {
+        let state = self.lock();
+        state.publisher.is_none()
+            && !state.publisher_elsewhere
+            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+    }
+
     /// Whether another instance's publisher is believed connected but nothing came from
     /// it for `quiet`: the instance may be gone (its lease says).
     pub fn silent_elsewhere(&self, quiet: Duration) -> bool {

@@ -122,10 +122,12 @@ pub fn parse_head(buf: &[u8]) -> Option<Head> {
 /// The refusal as a plain HTTP answer: its status, and its text as one line.
 async fn answer(conn: &mut TcpStream, refusal: Error) -> std::io::Result<()> {
     let status = refusal.status();
-    let challenge = if status == StatusCode::UNAUTHORIZED {
-        format!("WWW-Authenticate: {}\r\n", ingest::BASIC_CHALLENGE)
-    } else {
-        String::new()
+    let challenge = match &refusal {
+        _ if status == StatusCode::UNAUTHORIZED => {
+            format!("WWW-Authenticate: {}\r\n", ingest::BASIC_CHALLENGE)
+        }
+        Error::RateLimited { retry_after } => format!("Retry-After: {retry_after}\r\n"),
+        _ => String::new(),
     };
     let body = format!("{}\n", ingest::refusal_text(&refusal));
     let response = format!(

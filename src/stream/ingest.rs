@@ -28,6 +28,14 @@ const TRANSCODE_KBPS: u32 = 128;
 /// something GStreamer cannot recognise (its type finder would otherwise wait for more).
 const FIRST_AUDIO_DEADLINE: Duration = Duration::from_secs(5);
 
+/// How long an encoder may be away before the staff hear the show lost it.
+const STAFF_DROP_DEBOUNCE: Duration = Duration::from_secs(10);
+
+/// Encoder connections one concert may take per window, across
+/// instances: a flapping (or hostile) encoder is refused with 429, not admitted hundreds
+/// of times a second.
+pub const ENCODER_CONNECTS_PER_WINDOW: (u32, Duration) = (30, Duration::from_secs(10 * 60));
+
 /// How far ahead of the wall clock a publisher's audio may run: an encoder's buffer at
 /// connect, or a short catch-up after a network hiccup.
 const PACING_BURST_SECONDS: f64 = 10.0;
@@ -204,6 +212,11 @@ pub async fn admit(
     if !admitted {
         return Err(Error::unauthorized(Msg::IngestWrongKey));
     }
+    // Counted once the key is known good: nobody without it can lock the artist out.
+    app.limits
+        .encoder_connects
+        .take(&format!("encoder:{event_id}"))
+        .await?;
     if !matches!(event.status, EventStatus::Published | EventStatus::Live) {
         return Err(Error::conflict(Msg::IngestNotOpen));
     }
@@ -397,13 +410,30 @@ where
         lease.release().await;
     }
     tracing::info!(event = %show.event_id, ?outcome, "publisher disconnected");
-    if outcome != Outcome::Ended
-        && let Err(err) = notices::dropped(app, &show.event_id, RECONNECT_GRACE.as_secs()).await
-    {
-        tracing::warn!(event = %show.event_id, error = %err, "telling that a show dropped failed");
+    if outcome != Outcome::Ended {
+        tell_dropped_unless_back(app, show.clone());
     }
     end_unless_back(app, show);
     outcome
+}
+
+/// The staff hear that a show lost its encoder only when none came back, here or
+/// elsewhere, within [`STAFF_DROP_DEBOUNCE`]: an encoder reconnecting at once (or
+/// flapping) is no news.
+fn tell_dropped_unless_back(app: &AppState, show: Arc<Show>) {
+    let app = app.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(STAFF_DROP_DEBOUNCE).await;
+        if !show.off_air() {
+            return;
+        }
+        let left = RECONNECT_GRACE
+            .saturating_sub(STAFF_DROP_DEBOUNCE)
+            .as_secs();
+        if let Err(err) = notices::dropped(&app, &show.event_id, left).await {
+            tracing::warn!(event = %show.event_id, error = %err, "telling that a show dropped failed");
+        }
+    });
 }
 
 /// If no publisher comes back within the grace period, on any instance, the show ends.

@@ -26,7 +26,9 @@ fn resident_bytes() -> u64 {
 /// 101, or the status line it answered instead.
 async fn upgrade(app: &TestApp, path: &str) -> Result<TcpStream, String> {
     let address = app.url.trim_start_matches("http://");
-    let mut conn = TcpStream::connect(address).await.map_err(|e| e.to_string())?;
+    let mut conn = TcpStream::connect(address)
+        .await
+        .map_err(|e| e.to_string())?;
     let request = format!(
         "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
          Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
@@ -156,7 +158,10 @@ async fn an_upgraded_socket_keeps_its_addresss_connection_slot_until_it_closes()
     assert!(upgrade(&app, "/api/v1/ws").await.is_err());
     sockets.pop();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(upgrade(&app, "/api/v1/ws").await.is_ok(), "a closed socket frees its slot");
+    assert!(
+        upgrade(&app, "/api/v1/ws").await.is_ok(),
+        "a closed socket frees its slot"
+    );
 }
 
 /// A socket's `auth` message as a masked text frame.
@@ -194,4 +199,64 @@ async fn sockets_not_yet_signed_in_are_capped_across_the_server_and_signing_in_f
         .unwrap();
     assert!(String::from_utf8_lossy(&ready[..read]).contains("ready"));
     assert!(upgrade(&app, "/api/v1/ws").await.is_ok(), "a place freed");
+}
+
+/// The first two ADTS frames of a second of ffmpeg's AAC: a tiny but real publish.
+fn two_frames() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(crate::live::adts_file(dir.path(), 1)).unwrap();
+    let frame_len = |at: usize| {
+        let h = &bytes[at..at + 6];
+        ((usize::from(h[3]) & 0x03) << 11) | (usize::from(h[4]) << 3) | (usize::from(h[5]) >> 5)
+    };
+    let first = frame_len(0);
+    let second = frame_len(first);
+    bytes[..first + second].to_vec()
+}
+
+async fn notifications_of(app: &TestApp, account: &str) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM notifications WHERE account_id = $1")
+        .bind(account)
+        .fetch_one(app.db())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_flapping_encoder_tells_each_staff_member_at_most_twice_and_is_refused_past_its_share() {
+    // Finding 3 of the second review: 200 reconnects in 0.6 s, two small frames each, gave
+    // every admin 400 notifications ("is live now", "encoder disconnected" per connect).
+    let app = spawn_app().await;
+    let admin = app.account("admin@example.com", Role::Admin).await;
+    let event = crate::helpers::concert(&app, None, 500, 0).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let body = two_frames();
+    let before = notifications_of(&app, &admin.id).await;
+    let mut admitted = 0;
+    let mut refused = 0;
+    for _ in 0..200 {
+        let response = app
+            .http
+            .put(format!("{}/live/{event}", app.url))
+            .basic_auth("source", Some(&key))
+            .header("content-type", "audio/aac")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        match response.status().as_u16() {
+            200 => admitted += 1,
+            429 => {
+                assert!(response.headers().contains_key("retry-after"));
+                refused += 1;
+            }
+            other => panic!("unexpected {other}: {}", response.text().await.unwrap()),
+        }
+    }
+    assert_eq!(admitted, 30, "a concert's share of encoder connections");
+    assert_eq!(refused, 170);
+    // Past the debounce, the one drop that lasted is news too: two notices at most.
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    let told = notifications_of(&app, &admin.id).await - before;
+    assert!((1..=2).contains(&told), "the admin was told {told} times");
 }

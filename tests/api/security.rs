@@ -662,5 +662,9 @@ async fn an_unknown_a_draft_and_a_published_concert_answer_a_guessed_key_alike()
     assert_eq!(expected[0].0, StatusCode::UNAUTHORIZED);
     assert_eq!(expected[1].0, StatusCode::UNAUTHORIZED);
     assert_eq!(guessed_key_answers(&app, &draft).await, expected, "a draft");
-    assert_eq!(guessed_key_answers(&app, &unknown).await, expected, "no concert");
+    assert_eq!(
+        guessed_key_answers(&app, &unknown).await,
+        expected,
+        "no concert"
+    );
 }
