@@ -416,7 +416,7 @@ impl Live {
                 Some((channel, received)) = self.channels.next() => {
                     self.received(socket, channel, received).await?;
                 }
-                _ = self.holder.changed() => Box::pin(self.check_session()).await?,
+                _ = self.holder.changed() => Box::pin(self.check_session(socket)).await?,
                 _ = heartbeat.tick() => {
                     if last_heard.elapsed() >= SILENCE_LIMIT {
                         return Err(End::Close(Close::Heartbeat));
@@ -658,19 +658,55 @@ impl Live {
     }
 
     /// The account or one of its sessions may have changed (the bus said so, or messages
-    /// about it may have been missed): ask the database whether the session still stands.
-    async fn check_session(&mut self) -> Result<(), End> {
+    /// about it may have been missed): ask the database whether the session still stands,
+    /// and whether the account may still follow each concert it follows (its projects may
+    /// have changed).
+    async fn check_session(&mut self, socket: &mut Socket) -> Result<(), End> {
         let holder = &self.holder;
         match still_signed_in(&self.app, &holder.session_id, &holder.account_id).await {
             Ok(None) => Err(End::Close(Close::SessionEnded)),
             // A new role changes what the socket may follow: reconnect with a new token.
             Ok(Some(role)) if role != self.role => Err(End::Close(Close::Unauthorized)),
-            Ok(Some(_)) => Ok(()),
+            Ok(Some(_)) => self.check_concerts(socket).await,
             Err(err) => {
                 tracing::warn!(error = %err, "socket: could not check the session");
                 Ok(())
             }
         }
+    }
+
+    /// Stop following the concerts the account may no longer follow, telling the client
+    /// with a `forbidden` error naming each channel.
+    async fn check_concerts(&mut self, socket: &mut Socket) -> Result<(), End> {
+        let followed: Vec<Channel> = self
+            .channels
+            .keys()
+            .filter(|channel| matches!(channel, Channel::Event(_)))
+            .cloned()
+            .collect();
+        for channel in followed {
+            let Channel::Event(event_id) = &channel else {
+                continue;
+            };
+            let actor = Actor {
+                id: &self.holder.account_id,
+                role: self.role,
+            };
+            match may_follow(&self.app, actor, event_id).await {
+                Ok(()) => {}
+                Err(err) if err.status().is_client_error() => {
+                    self.channels.remove(&channel);
+                    self.positions.remove(&channel);
+                    let name = channel.name();
+                    let words = err.public_message();
+                    self.refuse(socket, "forbidden", words, Some(&name)).await?;
+                }
+                Err(err) => {
+                    tracing::warn!(channel = %channel, error = %err, "socket: could not check a concert");
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -394,6 +394,57 @@ async fn a_concerts_managers_follow_its_live_figures_and_others_are_refused() {
 }
 
 #[tokio::test]
+async fn an_artist_removed_from_the_project_stops_getting_the_concerts_figures_within_2_s() {
+    // Finding 4 of the second review: HTTP answered 403 after the removal, but the open
+    // socket kept receiving live_status (and re-authenticating kept it going).
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let project = encore::events::store::by_id(app.db(), &event)
+        .await
+        .unwrap()
+        .unwrap()
+        .project_id;
+    let (_, admin) = app.signed_in("admin@example.com", Role::Admin).await;
+    let (artist, tokens) = app.a_fan().await;
+    encore::projects::store::add_member(app.db(), &project, &artist.id)
+        .await
+        .unwrap();
+    let channel = format!("event:{event}");
+    let (mut ws, _) = signed_in(&app, &tokens.access, json!({})).await;
+    send(&mut ws, json!({ "type": "subscribe", "channel": channel })).await;
+    assert_eq!(next(&mut ws).await["type"], "subscribed");
+
+    let (status, _) = app
+        .delete(
+            &format!("/api/v1/projects/{project}/members/{}", artist.id),
+            &admin.access,
+        )
+        .await;
+    assert_eq!(status, reqwest::StatusCode::OK);
+    let dropped = tokio::time::timeout(Duration::from_secs(2), next(&mut ws))
+        .await
+        .expect("told within 2 s");
+    assert_eq!(dropped["type"], "error", "{dropped}");
+    assert_eq!(dropped["code"], "forbidden");
+    assert_eq!(dropped["channel"], channel.as_str());
+    // The figures no longer reach it; the socket itself stays open.
+    let status = app.state.hub.show(&event).status();
+    app.state
+        .bus
+        .publish(
+            &Channel::Event(event.clone()),
+            Event::LiveStatus {
+                event_id: event.clone(),
+                status,
+            },
+        )
+        .await
+        .unwrap();
+    send(&mut ws, json!({ "type": "ping" })).await;
+    assert_eq!(next(&mut ws).await["type"], "pong");
+}
+
+#[tokio::test]
 async fn an_unknown_channel_or_concert_is_refused_and_the_socket_stays_open() {
     let app = spawn_app().await;
     let (_, admin) = app.signed_in("admin@example.com", Role::Admin).await;
