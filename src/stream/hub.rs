@@ -14,6 +14,7 @@ use tokio::sync::watch;
 use super::adts::AacFrame;
 use super::journal::{Entry, EntryId, Job, Writer};
 use super::markers::Marker;
+use super::pacing::{Pace, frame_seconds};
 use super::playlist::{Playlist, range_id};
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
@@ -57,6 +58,8 @@ struct State {
     /// Date range ids of markers lately edited or deleted, oldest first (at most
     /// [`REMOVED_RANGES`]), for delta updates.
     removed_ranges: Vec<String>,
+    /// How far ahead of the clock the show's audio runs, whoever sends it from where.
+    pace: Pace,
 }
 
 /// How many removed date range ids delta updates name: far more than a player can have
@@ -204,6 +207,12 @@ impl Show {
                 self.journal(Entry::Released);
             }
         }
+    }
+
+    /// Take `seconds` of a publisher's audio arriving at `now_ms` against the show's pace:
+    /// false when it runs too far ahead of the clock (nothing is taken).
+    pub fn pace(&self, seconds: f64, now_ms: i64) -> bool {
+        self.lock().pace.take(seconds, now_ms)
     }
 
     /// Frames from the current publisher; false when it is no longer the publisher.
@@ -414,9 +423,15 @@ impl Show {
                     // others'). Missing frames resume it with a discontinuity instead.
                     segmenter.continue_after_restart();
                 }
-                let new = payloads
+                let new: Vec<Vec<u8>> = payloads
                     .into_iter()
-                    .skip(had.saturating_sub(first) as usize);
+                    .skip(had.saturating_sub(first) as usize)
+                    .collect();
+                // The writer admitted these against the show's pace: this copy's pace
+                // stands where the writer's does, for an encoder that moves here.
+                state
+                    .pace
+                    .took(new.len() as f64 * frame_seconds(&config), now_ms);
                 for payload in new {
                     state.recorded_bytes += payload.len() as u64;
                     if state.segmenter.is_none() {

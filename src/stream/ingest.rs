@@ -13,6 +13,7 @@ use futures_util::{Stream, StreamExt};
 use super::adts::{AacFrame, AdtsParser};
 use super::hub::{Claim, RECONNECT_GRACE, Show};
 use super::journal::{self, Acquired, Lease};
+use super::pacing::{self, Bitrate, frame_seconds};
 use super::transcode::{Output, Target, Transcoder};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
@@ -35,40 +36,6 @@ const STAFF_DROP_DEBOUNCE: Duration = Duration::from_secs(10);
 /// instances: a flapping (or hostile) encoder is refused with 429, not admitted hundreds
 /// of times a second.
 pub const ENCODER_CONNECTS_PER_WINDOW: (u32, Duration) = (30, Duration::from_secs(10 * 60));
-
-/// How far ahead of the wall clock a publisher's audio may run: an encoder's buffer at
-/// connect, or a short catch-up after a network hiccup.
-const PACING_BURST_SECONDS: f64 = 10.0;
-/// After the burst, audio may arrive at most this much faster than it plays.
-const PACING_MAX_SPEED: f64 = 1.5;
-
-/// Keeps a publisher to real time: 400 s of audio pushed in a fraction of a second is not a
-/// live show, and would fill the disk and the listeners' playlists at once.
-#[derive(Debug)]
-pub struct Pacer {
-    started: tokio::time::Instant,
-    media_seconds: f64,
-}
-
-impl Pacer {
-    pub fn new(started: tokio::time::Instant) -> Self {
-        Self {
-            started,
-            media_seconds: 0.0,
-        }
-    }
-
-    /// Count frames received; false once the audio runs further ahead of the clock than
-    /// the burst plus the allowed speed.
-    pub fn admit(&mut self, frames: &[AacFrame], now: tokio::time::Instant) -> bool {
-        self.media_seconds += frames
-            .iter()
-            .map(|f| f64::from(super::adts::SAMPLES_PER_FRAME) / f64::from(f.config.sample_rate()))
-            .sum::<f64>();
-        let elapsed = now.saturating_duration_since(self.started).as_secs_f64();
-        self.media_seconds <= PACING_BURST_SECONDS + PACING_MAX_SPEED * elapsed
-    }
-}
 
 /// What a publisher may send, by `Content-Type` (or a MediaRecorder's `mimeType`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,16 +278,25 @@ where
     } = publisher;
     let mut parser = AdtsParser::new();
     let started = tokio::time::Instant::now();
-    let mut pacer = Pacer::new(started);
+    let mut bitrate = Bitrate::default();
     let quota = app.config.recording_quota_bytes;
     let mut feed = |frames: Vec<AacFrame>, bytes: usize| {
-        if !pacer.admit(&frames, tokio::time::Instant::now()) {
+        let seconds: f64 = frames.iter().map(|f| frame_seconds(&f.config)).sum();
+        let incoming: u64 = frames.iter().map(|f| f.payload.len() as u64).sum();
+        if !bitrate.admit(incoming, seconds) {
+            tracing::warn!(event = %show.event_id, "publisher's audio too dense; disconnecting");
+            return Some(Outcome::Failed(format!(
+                "The audio's bitrate is above {} kbit/s.",
+                pacing::MAX_KBPS
+            )));
+        }
+        // The show's pace, not this connection's: a reconnect gets no fresh burst.
+        if !show.pace(seconds, crate::db::now_ms()) {
             tracing::warn!(event = %show.event_id, "publisher faster than real time; disconnecting");
             return Some(Outcome::Failed(
                 "The audio arrives faster than real time: send it live (ffmpeg -re).".into(),
             ));
         }
-        let incoming: u64 = frames.iter().map(|f| f.payload.len() as u64).sum();
         if show.recorded_bytes() + incoming > quota {
             tracing::warn!(event = %show.event_id, "recording quota reached; disconnecting");
             show.mark_full();
@@ -586,47 +562,5 @@ mod ticket_tests {
             "the expiry is signed"
         );
         assert!(go_live_ticket(&config, &self::event(None), 1_000).is_none());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::stream::adts::{AacConfig, SAMPLES_PER_FRAME};
-
-    fn frames(seconds: u32) -> Vec<AacFrame> {
-        let config = AacConfig {
-            object_type: 2,
-            sample_rate_index: 3, // 48 kHz
-            channels: 2,
-        };
-        let count = seconds * 48_000 / SAMPLES_PER_FRAME;
-        (0..count)
-            .map(|_| AacFrame {
-                config,
-                payload: vec![0; 4],
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_burst_at_connect_is_allowed_then_no_more_than_one_and_a_half_times_real_time() {
-        let start = tokio::time::Instant::now();
-        let mut pacer = Pacer::new(start);
-        assert!(
-            pacer.admit(&frames(9), start),
-            "an encoder's buffer at connect"
-        );
-        // 60 s later, 9 + 90 s of audio is within 10 + 1.5 x 60.
-        let later = start + Duration::from_secs(60);
-        assert!(pacer.admit(&frames(90), later));
-        assert!(!pacer.admit(&frames(20), later), "far ahead of the clock");
-    }
-
-    #[test]
-    fn a_file_pushed_at_once_is_refused() {
-        let start = tokio::time::Instant::now();
-        let mut pacer = Pacer::new(start);
-        assert!(!pacer.admit(&frames(400), start + Duration::from_millis(200)));
     }
 }

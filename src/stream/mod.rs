@@ -14,6 +14,7 @@ pub mod journal;
 pub mod markers;
 pub mod metadata;
 pub mod mp3;
+pub mod pacing;
 pub mod playlist;
 pub mod push;
 pub mod segmenter;

@@ -260,3 +260,126 @@ async fn a_flapping_encoder_tells_each_staff_member_at_most_twice_and_is_refused
     let told = notifications_of(&app, &admin.id).await - before;
     assert!((1..=2).contains(&told), "the admin was told {told} times");
 }
+
+/// `PUT /live/{event}` with the whole body at once (no pacing on the client's side).
+async fn push_at_once(app: &TestApp, event: &str, key: &str, body: &[u8]) -> u16 {
+    app.http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(body.to_vec())
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// Ten seconds of ffmpeg's AAC (48 kHz, 128 kbit/s), less its last frames: 9.5 s.
+fn nine_and_a_half_seconds() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(crate::live::adts_file(dir.path(), 10)).unwrap();
+    let cut = bytes.len() * 95 / 100;
+    let mut at = 0;
+    while at < cut {
+        let h = &bytes[at..at + 6];
+        at += ((usize::from(h[3]) & 0x03) << 11)
+            | (usize::from(h[4]) << 3)
+            | (usize::from(h[5]) >> 5);
+    }
+    bytes[..at].to_vec()
+}
+
+/// The most audio a show may record in `wall` seconds: the burst plus 1.5× the clock, and
+/// a frame's worth of rounding.
+fn allowed(wall: f64) -> f64 {
+    encore::stream::pacing::BURST_SECONDS + encore::stream::pacing::MAX_SPEED * wall + 0.05
+}
+
+#[tokio::test]
+async fn twenty_reconnects_pushing_at_once_record_at_most_the_burst_and_one_and_a_half_times_the_clock()
+ {
+    // Finding 2 of the second review: 20 connections in 8.1 s, each with a fresh burst,
+    // recorded 190 s of audio.
+    let app = spawn_app().await;
+    let event = crate::helpers::concert(&app, None, 500, 0).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let body = nine_and_a_half_seconds();
+    let started = std::time::Instant::now();
+    let mut cut = 0;
+    for _ in 0..20 {
+        if push_at_once(&app, &event, &key, &body).await == 422 {
+            cut += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    assert!(cut >= 15, "{cut} connections cut for running ahead");
+    assert!(
+        recorded <= allowed(wall),
+        "{recorded:.1} s recorded in {wall:.1} s"
+    );
+}
+
+#[tokio::test]
+async fn reconnecting_through_another_instance_gets_no_fresh_burst() {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(crate::helpers::redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let b = a.beside().await;
+    let event = crate::helpers::concert(&a, None, 500, 0).await;
+    let key = crate::live::stream_key(&a, &event).await;
+    let body = nine_and_a_half_seconds();
+    let started = std::time::Instant::now();
+    let mut on_b = 0;
+    for round in 0..12 {
+        let instance = if round % 2 == 0 { &a } else { &b };
+        let status = push_at_once(instance, &event, &key, &body).await;
+        if round % 2 == 1 && status != 409 {
+            on_b += 1; // admitted on B (then cut, or whole)
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let wall = started.elapsed().as_secs_f64();
+    assert!(on_b >= 3, "B took the encoder {on_b} times");
+    // Each instance's copy: what was recorded anywhere.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for (name, app) in [("A", &a), ("B", &b)] {
+        let recorded = app.state.hub.show(&event).status().recorded_seconds;
+        assert!(
+            recorded <= allowed(wall),
+            "{name}: {recorded:.1} s recorded in {wall:.1} s"
+        );
+    }
+}
+
+#[tokio::test]
+async fn eight_kilobyte_frames_at_96_khz_are_refused_for_their_bitrate() {
+    let app = spawn_app().await;
+    let event = crate::helpers::concert(&app, None, 500, 0).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let config = encore::stream::adts::AacConfig {
+        object_type: 2,
+        sample_rate_index: 0, // 96 kHz
+        channels: 2,
+    };
+    let frame = encore::stream::adts::adts_frame(&config, &[0x55; 8_184]);
+    assert_eq!(frame.len(), 8_191);
+    let body: Vec<u8> = std::iter::repeat_n(frame, 900).flatten().collect();
+    let response = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(&key))
+        .header("content-type", "audio/aac")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 422);
+    assert!(response.text().await.unwrap().contains("kbit/s"));
+    let recorded = app.state.hub.show(&event).status().recorded_seconds;
+    assert!(recorded < 0.5, "{recorded} s recorded");
+}
