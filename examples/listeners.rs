@@ -137,7 +137,7 @@ async fn serve(
     let Command::Serve(serve) = cli.command else {
         unreachable!()
     };
-    let state = AppState::new(Config::from_args(*serve)?).await?;
+    let state = encore::startup::build(Config::from_args(*serve)?).await?;
     let project = encore::projects::store::insert(
         &state.db,
         "Bench",
@@ -195,7 +195,7 @@ async fn serve(
     std::fs::write(file, out)?;
     let listener = tokio::net::TcpListener::bind(state.config.bind).await?;
     println!("READY");
-    encore::app::serve(listener, None, state, std::future::pending()).await?;
+    encore::startup::run(listener, None, state, std::future::pending()).await?;
     Ok(())
 }
 

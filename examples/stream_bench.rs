@@ -15,7 +15,6 @@ use encore::commerce::model::ItemKind;
 use encore::commerce::orders::{self, NewItem};
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
-use encore::state::AppState;
 use encore::stream::adts::AdtsParser;
 use encore::stream::hub::Claim;
 
@@ -47,9 +46,9 @@ async fn main() -> anyhow::Result<()> {
     let Command::Serve(serve) = cli.command else {
         unreachable!()
     };
-    let state = AppState::new(Config::from_args(*serve)?).await?;
+    let state = encore::startup::build(Config::from_args(*serve)?).await?;
     let listener = tokio::net::TcpListener::bind(state.config.bind).await?;
-    tokio::spawn(encore::app::serve(
+    tokio::spawn(encore::startup::run(
         listener,
         None,
         state.clone(),

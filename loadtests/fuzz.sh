@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz every parser and hand-written decoder that reads network input (fuzz/fuzz_targets:
-# adts, mp3, icecast_head, playlist_query, stream_token) for a bounded time each, with
+# adts, mp3, icecast_head, playlist_query, stream_token, websocket_first_frame) for a bounded time each, with
 # cargo-fuzz and libFuzzer. Part of `make bench` (loadtests/run-all.sh), not `make test`.
 #
 #   loadtests/fuzz.sh [SECONDS]     # per target, default 60; FUZZ_TARGETS="adts mp3" for some
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-targets="${FUZZ_TARGETS:-adts mp3 icecast_head playlist_query stream_token}"
+targets="${FUZZ_TARGETS:-adts mp3 icecast_head playlist_query stream_token websocket_first_frame}"
 # One cargo build at a time on this 2-core machine (the lock is shared with every worktree).
 cargo_locked() {
   if command -v flock >/dev/null; then flock /tmp/encore-cargo.lock cargo "$@"; else cargo "$@"; fi

@@ -247,64 +247,15 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     Error::internal("handler panicked").into_response()
 }
 
-/// Background upkeep. Every instance, every tick: forget idle rate-limit buckets in its
-/// memory and delete its own copies of recordings past retention. Once per tick across
-/// the instances (a lease, `cluster::lease`): purge expired one-time secrets and listening
-/// sessions, expire unpaid checkouts, remind ticket holders of concerts about to start.
-fn spawn_housekeeping(state: &AppState) {
-    let state = state.clone();
-    tokio::spawn(async move {
-        let period = state.config.housekeeping_period;
-        let mut tick = tokio::time::interval(period);
-        loop {
-            tick.tick().await;
-            // The limits' and the SMS gate's counts share one store.
-            state.limits.prune();
-            crate::stream::ingest::purge_recordings(&state).await;
-            let shared = crate::cluster::lease::take_window(
-                &state.bus,
-                "housekeeping",
-                period,
-                crate::db::now_ms(),
-            )
-            .await;
-            state.housekeeping.ran(shared);
-            if !shared {
-                continue;
-            }
-            if let Err(err) = crate::auth::store::purge_expired(&state.db).await {
-                tracing::warn!(error = %err, "purging expired secrets failed");
-            }
-            if let Err(err) =
-                crate::stream::sessions::purge_expired(&state.db, crate::db::now_ms()).await
-            {
-                tracing::warn!(error = %err, "purging expired listening sessions failed");
-            }
-            // Give back the seats of checkouts nobody paid for.
-            if let Err(err) = crate::commerce::orders::expire_overdue(&state.db).await {
-                tracing::warn!(error = %err, "expiring unpaid orders failed");
-            }
-            if let Err(err) = crate::events::notices::remind_starting_soon(&state).await {
-                tracing::warn!(error = %err, "reminding ticket holders failed");
-            }
-        }
-    });
-}
-
 /// Serve on already-bound listeners (HTTP, and the Icecast source port when given)
-/// until `shutdown` resolves.
+/// until `shutdown` resolves. The background work is started by `startup::run`, which
+/// calls this.
 pub async fn serve(
     listener: TcpListener,
     ingest: Option<TcpListener>,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    spawn_housekeeping(&state);
-    crate::live::figures::spawn(state.figures.clone());
-    tokio::spawn(state.live.clone().follow_changes(state.bus.clone()));
-    crate::stream::journal::spawn(&state.bus, &state.hub);
-    crate::stream::ingest::spawn_orphan_watch(&state);
-    crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
     if let Some(ingest) = ingest {
         tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
     }

@@ -6,7 +6,6 @@ use tokio::net::TcpListener;
 use crate::accounts::model::{Email, Password, PhoneNumber, Role};
 use crate::accounts::store;
 use crate::config::{AdminCommand, Cli, Command, Config, CreateAccountArgs, RoleArg, ServeArgs};
-use crate::state::AppState;
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
@@ -24,7 +23,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = Config::from_args(args)?;
-    let state = AppState::new(config.clone()).await?;
+    let state = crate::startup::build(config.clone()).await?;
     if config.demo {
         crate::demo::seed(&state).await?;
     }
@@ -54,7 +53,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             std::path::PathBuf::from("media/demo.aac"),
         ));
     }
-    crate::app::serve(listener, ingest, state, shutdown_signal()).await
+    crate::startup::run(listener, ingest, state, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -189,6 +189,15 @@ pub struct ServeArgs {
     /// there is none behind a trusted proxy, which should enforce its own).
     #[arg(long, env = "ENCORE_CONNECTIONS_PER_IP", default_value_t = 512)]
     pub connections_per_ip: u32,
+    /// Megabytes one show's journal may take in Redis (several instances): past it the
+    /// oldest entries go, so a dense show keeps less than 20 minutes for instances that
+    /// fell behind.
+    #[arg(long, env = "ENCORE_JOURNAL_MB", default_value_t = 48.0)]
+    pub journal_mb: f64,
+    /// Megabytes of audio an instance holds for the journal while Redis is away; past it
+    /// the encoder is cut (it reconnects once Redis is back).
+    #[arg(long, env = "ENCORE_JOURNAL_QUEUE_MB", default_value_t = 64.0)]
+    pub journal_queue_mb: f64,
     /// WebSockets that may be open at once, across the server, before their first message
     /// (the dashboard's sign-in, a publisher's hello) was accepted; more are answered 503.
     #[arg(long, env = "ENCORE_UNAUTHENTICATED_SOCKETS", default_value_t = 1024)]
@@ -314,6 +323,8 @@ pub struct Config {
     pub holds_per_client: u32,
     pub connections_per_ip: u32,
     pub unauthenticated_sockets: usize,
+    pub journal_bytes: u64,
+    pub journal_queue_bytes: u64,
     pub request_head_timeout: std::time::Duration,
     pub hsts_seconds: u64,
     pub redis_url: Option<Secret>,
@@ -400,6 +411,8 @@ impl Config {
             holds_per_client: args.holds_per_client.max(1),
             connections_per_ip: args.connections_per_ip,
             unauthenticated_sockets: args.unauthenticated_sockets.max(1),
+            journal_bytes: (args.journal_mb.max(0.01) * 1_048_576.0) as u64,
+            journal_queue_bytes: (args.journal_queue_mb.max(0.01) * 1_048_576.0) as u64,
             request_head_timeout: std::time::Duration::from_secs(args.request_head_seconds.max(1)),
             hsts_seconds: args.hsts_seconds,
             redis_url: redis_url.map(Secret::new),

@@ -25,6 +25,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod paging;
 pub mod projects;
+pub mod startup;
 pub mod state;
 pub mod stream;
 pub mod web;
@@ -34,6 +35,7 @@ pub mod web;
 /// in `stream`.
 #[doc(hidden)]
 pub mod fuzzing {
+    pub use crate::net::websocket::{Frame, FrameError, parse_frame};
     pub use crate::stream::access::{Denied, StreamAccess};
     pub use crate::stream::adts::{AacFrame, AdtsParser, adts_frame};
     pub use crate::stream::files::{HlsQuery, split as split_stream_path};

@@ -163,7 +163,9 @@ impl Show {
         {
             let (now_ms, at) = (crate::db::now_ms(), segmenter.frames());
             match segmenter.mark_discontinuity(now_ms) {
-                Ok(()) => self.journal(Entry::Discontinuity { now_ms, at }),
+                Ok(()) => {
+                    self.journal(Entry::Discontinuity { now_ms, at });
+                }
                 Err(err) => {
                     tracing::error!(event = %self.event_id, error = %err, "closing the part before a reconnect failed");
                 }
@@ -229,13 +231,11 @@ impl Show {
             if state.publisher != Some(publisher) {
                 return Ok(false);
             }
-            state.bytes_in += bytes as u64;
-            state.recorded_bytes += frames.iter().map(|f| f.payload.len() as u64).sum::<u64>();
             if let (Some(first), true) = (frames.first(), self.journal.get().is_some()) {
                 // What the segmenter takes: frames in the show's format.
                 let segmenter = state.segmenter.as_ref();
                 let config = segmenter.map_or(first.config, |s| *s.config());
-                self.journal(Entry::Frames {
+                let written = self.journal(Entry::Frames {
                     now_ms: now,
                     first: segmenter.map_or(0, Segmenter::frames),
                     config,
@@ -244,7 +244,16 @@ impl Show {
                         .map(|f| f.payload.clone())
                         .collect(),
                 });
+                if !written {
+                    // Nothing recorded here either: every copy of the show stays the same.
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::StorageFull,
+                        "the show's journal is full: Redis does not take it",
+                    ));
+                }
             }
+            state.bytes_in += bytes as u64;
+            state.recorded_bytes += frames.iter().map(|f| f.payload.len() as u64).sum::<u64>();
             for frame in frames {
                 if state.segmenter.is_none() {
                     state.segmenter = Some(Segmenter::create(&self.dir, frame.config)?);
@@ -332,13 +341,13 @@ impl Show {
 
     /// Hand an entry to the journal, when there is one. Called under the show's lock, so
     /// entries are written in the order they happened.
-    fn journal(&self, entry: Entry) {
-        if let Some(writer) = self.journal.get() {
-            let _ = writer.send(Job::Append {
+    fn journal(&self, entry: Entry) -> bool {
+        self.journal.get().is_none_or(|writer| {
+            writer.send(Job::Append {
                 event_id: self.event_id.clone(),
                 entry,
-            });
-        }
+            })
+        })
     }
 
     /// The last journal entry applied or skipped here.

@@ -307,6 +307,12 @@ where
         match show.feed(id, frames, bytes) {
             Ok(true) => None,
             Ok(false) => Some(Outcome::Ended),
+            Err(err) if err.kind() == std::io::ErrorKind::StorageFull => {
+                tracing::warn!(event = %show.event_id, error = %err, "the show's journal is full; disconnecting");
+                Some(Outcome::Failed(
+                    "The servers cannot share the show right now: reconnect in a minute.".into(),
+                ))
+            }
             Err(err) => {
                 tracing::error!(event = %show.event_id, error = %err, "writing the recording failed");
                 Some(Outcome::Failed(

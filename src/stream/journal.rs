@@ -17,6 +17,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use redis::streams::{StreamId, StreamRangeReply, StreamReadReply};
@@ -78,9 +79,55 @@ pub enum Job {
     Release(LeaseKey, Option<oneshot::Sender<()>>),
 }
 
-/// Where a show's [`Show`] hands its entries (unbounded: a Redis outage must not block
-/// or drop the audio; entries wait, a few kilobytes a second per show).
-pub type Writer = mpsc::UnboundedSender<Job>;
+/// Where a show's [`Show`] hands its entries, in order. The frames waiting to be written
+/// are bounded in bytes across the instance's shows: while Redis is away entries wait (a
+/// show of 128 kbit/s makes 16 KB a second), and past the bound a new frame entry is
+/// refused and its encoder cut, never the instance's memory grown (docs/security.md,
+/// second review, finding 2). The publisher, release and end entries are a few bytes and
+/// always wait.
+#[derive(Clone)]
+pub struct Writer {
+    jobs: mpsc::UnboundedSender<Job>,
+    queued: Arc<AtomicU64>,
+    max_queued: u64,
+}
+
+impl Writer {
+    /// Audio bytes waiting to be written.
+    pub fn queued_bytes(&self) -> u64 {
+        self.queued.load(Ordering::Acquire)
+    }
+
+    /// Queue a job; false (nothing queued) when it is frames and the frames waiting
+    /// already hold the bound.
+    pub fn send(&self, job: Job) -> bool {
+        let bytes = job.frame_bytes();
+        if bytes > 0 {
+            let queued = self.queued.fetch_add(bytes, Ordering::AcqRel);
+            if queued + bytes > self.max_queued {
+                self.queued.fetch_sub(bytes, Ordering::AcqRel);
+                return false;
+            }
+        }
+        if self.jobs.send(job).is_err() {
+            self.queued.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        true
+    }
+}
+
+impl Job {
+    /// The audio bytes a job carries (what the writer's queue is bounded by).
+    fn frame_bytes(&self) -> u64 {
+        match self {
+            Job::Append {
+                entry: Entry::Frames { payloads, .. },
+                ..
+            } => payloads.iter().map(|p| p.len() as u64).sum(),
+            _ => 0,
+        }
+    }
+}
 
 fn journal_key(bus: &Bus, event_id: &str) -> Option<String> {
     bus.shared_key(&format!("journal:{event_id}"))
@@ -90,15 +137,62 @@ fn shows_key(bus: &Bus) -> Option<String> {
     bus.shared_key("journals")
 }
 
+/// How much of Redis and of this instance a show's journal may take.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    /// Bytes one show's journal may take in Redis (its oldest entries are trimmed past
+    /// it: a dense show keeps less than [`RETENTION`]).
+    pub journal_bytes: u64,
+    /// Audio bytes waiting to be written, across this instance's shows.
+    pub queued_bytes: u64,
+}
+
 /// Start the journal's writer and reader when the instances share a Redis.
-pub fn spawn(bus: &Bus, hub: &Arc<Hub>) {
+pub fn spawn(bus: &Bus, hub: &Arc<Hub>, bounds: Bounds) {
     if bus.shared_key("").is_none() {
         return;
     }
-    let (writer, jobs) = mpsc::unbounded_channel();
-    hub.journal_to(writer);
-    tokio::spawn(write(bus.clone(), jobs));
+    let (jobs_tx, jobs) = mpsc::unbounded_channel();
+    let queued = Arc::new(AtomicU64::new(0));
+    hub.journal_to(Writer {
+        jobs: jobs_tx,
+        queued: queued.clone(),
+        max_queued: bounds.queued_bytes,
+    });
+    tokio::spawn(write(bus.clone(), jobs, queued, bounds.journal_bytes));
     tokio::spawn(read(bus.clone(), hub.clone()));
+}
+
+/// How often the writer weighs a show's journal it writes.
+const WEIGH_EVERY: Duration = Duration::from_secs(1);
+
+/// Trim a show's journal to [`Bounds::journal_bytes`] when Redis says it takes more: keep
+/// the newest entries, 80 % of the bound's worth, so it is not trimmed at every weighing.
+async fn keep_within(bus: &Bus, key: &str, max_bytes: u64) -> Result<(), BusError> {
+    let usage = redis::cmd("MEMORY").arg("USAGE").arg(key).to_owned();
+    let Some(used) = bus
+        .shared_command::<Option<u64>>(&usage)
+        .await
+        .transpose()?
+    else {
+        return Ok(());
+    };
+    let Some(used) = used.filter(|used| *used > max_bytes) else {
+        return Ok(());
+    };
+    let length = redis::cmd("XLEN").arg(key).to_owned();
+    let Some(entries) = bus.shared_command::<u64>(&length).await.transpose()? else {
+        return Ok(());
+    };
+    let keep = (entries as f64 * 0.8 * max_bytes as f64 / used as f64) as u64;
+    let trim = redis::cmd("XTRIM")
+        .arg(key)
+        .arg("MAXLEN")
+        .arg(keep)
+        .to_owned();
+    bus.shared_command::<u64>(&trim).await.transpose()?;
+    tracing::info!(journal = %key, used, entries, keep, "a show's journal was over its bytes; trimmed");
+    Ok(())
 }
 
 /// Jobs written in one round trip at most. An encoder sends each AAC frame as it is made
@@ -113,8 +207,14 @@ const BATCH: usize = 256;
 /// entry, again after any failure (a Redis that restarted without its data), and again
 /// every [`ANNOUNCE_EVERY`] it is written (its keys deleted while the connections stayed
 /// up: a flush, an eviction); a show not listed is read by no other instance.
-async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
+async fn write(
+    bus: Bus,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+    queued: Arc<AtomicU64>,
+    journal_bytes: u64,
+) {
     let mut announced: HashMap<String, Instant> = HashMap::new();
+    let mut weighed: HashMap<String, Instant> = HashMap::new();
     let mut batch = Vec::with_capacity(BATCH);
     while jobs.recv_many(&mut batch, BATCH).await > 0 {
         let mut backoff = Duration::from_millis(50);
@@ -171,6 +271,30 @@ async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
                 }
             }
         }
+        let written: u64 = batch.iter().map(Job::frame_bytes).sum();
+        queued.fetch_sub(written, Ordering::AcqRel);
+        let mut to_weigh: Vec<String> = Vec::new();
+        for job in &batch {
+            if let Job::Append {
+                event_id,
+                entry: Entry::Frames { .. },
+            } = job
+                && weighed
+                    .get(event_id)
+                    .is_none_or(|at| at.elapsed() >= WEIGH_EVERY)
+                && !to_weigh.contains(event_id)
+            {
+                to_weigh.push(event_id.clone());
+            }
+        }
+        for event_id in to_weigh {
+            if let Some(key) = journal_key(&bus, &event_id)
+                && let Err(err) = keep_within(&bus, &key, journal_bytes).await
+            {
+                tracing::warn!(journal = %key, error = %err, "weighing a show's journal failed");
+            }
+            weighed.insert(event_id, Instant::now());
+        }
         for job in batch.drain(..) {
             match job {
                 Job::Append {
@@ -178,6 +302,7 @@ async fn write(bus: Bus, mut jobs: mpsc::UnboundedReceiver<Job>) {
                     entry: Entry::Ended { .. },
                 } => {
                     announced.remove(&event_id);
+                    weighed.remove(&event_id);
                 }
                 Job::Release(_, Some(done)) => {
                     let _ = done.send(());

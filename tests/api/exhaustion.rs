@@ -383,3 +383,100 @@ async fn eight_kilobyte_frames_at_96_khz_are_refused_for_their_bitrate() {
     let recorded = app.state.hub.show(&event).status().recorded_seconds;
     assert!(recorded < 0.5, "{recorded} s recorded");
 }
+
+#[tokio::test]
+async fn a_shows_journal_in_redis_is_kept_within_its_bytes() {
+    let app = spawn_app_with(Options {
+        redis_prefix: Some(crate::helpers::redis_prefix()),
+        journal_mb: Some(0.1),
+        ..Options::default()
+    })
+    .await;
+    let event = crate::helpers::concert(&app, None, 500, 0).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    // 9.5 s of 128 kbit/s (≈ 150 KB), more 1.5 s later, and two frames after the next
+    // weighing: well past the bound of 100 KB.
+    push_at_once(&app, &event, &key, &nine_and_a_half_seconds()).await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    push_at_once(&app, &event, &key, &nine_and_a_half_seconds()).await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    push_at_once(&app, &event, &key, &two_frames()).await;
+    let journal = app
+        .state
+        .bus
+        .shared_key(&format!("journal:{event}"))
+        .unwrap();
+    let mut used = u64::MAX;
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let usage = redis::cmd("MEMORY").arg("USAGE").arg(&journal).to_owned();
+        used = app
+            .state
+            .bus
+            .shared_command::<Option<u64>>(&usage)
+            .await
+            .unwrap()
+            .unwrap()
+            .expect("the journal");
+        if used <= 105 * 1024 {
+            break;
+        }
+    }
+    assert!(used <= 105 * 1024, "the journal takes {used} bytes");
+}
+
+#[tokio::test]
+async fn while_redis_is_away_an_encoder_is_cut_before_its_journal_queue_passes_the_bound() {
+    let mut redis = crate::helpers::OwnRedis::start();
+    let app = spawn_app_with(Options {
+        redis_prefix: Some(crate::helpers::redis_prefix()),
+        redis_url: Some(redis.url()),
+        journal_queue_mb: Some(0.05),
+        ..Options::default()
+    })
+    .await;
+    let event = crate::helpers::concert(&app, None, 500, 0).await;
+    let key = crate::live::stream_key(&app, &event).await;
+    let audio = nine_and_a_half_seconds();
+    // A chunked PUT: two frames while Redis is there (the encoder holds the lease)...
+    let address = app.url.trim_start_matches("http://");
+    let mut conn = TcpStream::connect(address).await.unwrap();
+    use base64::Engine;
+    let auth = base64::engine::general_purpose::STANDARD.encode(format!("source:{key}"));
+    let head = format!(
+        "PUT /live/{event} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Basic {auth}\r\n\
+         Content-Type: audio/aac\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    conn.write_all(head.as_bytes()).await.unwrap();
+    let chunk = |bytes: &[u8]| {
+        let mut out = format!("{:x}\r\n", bytes.len()).into_bytes();
+        out.extend_from_slice(bytes);
+        out.extend_from_slice(b"\r\n");
+        out
+    };
+    conn.write_all(&chunk(&two_frames())).await.unwrap();
+    let show = app.state.hub.show(&event);
+    for _ in 0..50 {
+        if show.status().publisher_connected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(show.status().publisher_connected);
+    // ...then Redis goes, and 9.5 s of audio (≈ 150 KB) arrives within the burst.
+    redis.stop();
+    for piece in audio.chunks(4096) {
+        if conn.write_all(&chunk(piece)).await.is_err() {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&until_closed(&mut conn).await).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");
+    assert!(answer.contains("cannot share the show"), "{answer}");
+    let writer = app.state.hub.journal_writer().expect("a journal");
+    assert!(
+        writer.queued_bytes() <= 52_429,
+        "{} bytes wait for Redis",
+        writer.queued_bytes()
+    );
+}

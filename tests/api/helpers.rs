@@ -51,6 +51,9 @@ pub struct Options {
     pub request_head_seconds: u64,
     /// WebSockets the server holds before their first message is accepted.
     pub unauthenticated_sockets: usize,
+    /// `ENCORE_JOURNAL_MB` and `ENCORE_JOURNAL_QUEUE_MB` (unset: the defaults).
+    pub journal_mb: Option<f64>,
+    pub journal_queue_mb: Option<f64>,
     /// The public URL people use (default: the test server's own address).
     pub public_url: Option<&'static str>,
     /// `Strict-Transport-Security` max-age (sent on an https public URL).
@@ -90,6 +93,8 @@ impl Default for Options {
             connections_per_ip: 0,
             request_head_seconds: 10,
             unauthenticated_sockets: 1024,
+            journal_mb: None,
+            journal_queue_mb: None,
             public_url: None,
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
@@ -222,6 +227,12 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             .map(String::from),
         );
     }
+    if let Some(mb) = options.journal_mb {
+        args.extend(["--journal-mb".to_owned(), mb.to_string()]);
+    }
+    if let Some(mb) = options.journal_queue_mb {
+        args.extend(["--journal-queue-mb".to_owned(), mb.to_string()]);
+    }
     if let Some(countries) = options.sms_countries {
         args.extend(["--sms-countries".to_owned(), countries.to_owned()]);
     }
@@ -251,8 +262,8 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         unreachable!()
     };
     let config = Config::from_args(*args).expect("config");
-    let state = AppState::new(config).await.expect("state");
-    let server = tokio::spawn(encore::app::serve(
+    let state = encore::startup::build(config).await.expect("state");
+    let server = tokio::spawn(encore::startup::run(
         listener,
         Some(ingest),
         state.clone(),

@@ -406,9 +406,10 @@ async fn an_artist_removed_from_the_project_stops_getting_the_concerts_figures_w
         .project_id;
     let (_, admin) = app.signed_in("admin@example.com", Role::Admin).await;
     let (artist, tokens) = app.a_fan().await;
-    encore::projects::store::add_member(app.db(), &project, &artist.id)
+    let added = encore::projects::store::add_member(app.db(), &project, &artist.id)
         .await
         .unwrap();
+    app.state.publish(added);
     let channel = format!("event:{event}");
     let (mut ws, _) = signed_in(&app, &tokens.access, json!({})).await;
     send(&mut ws, json!({ "type": "subscribe", "channel": channel })).await;
