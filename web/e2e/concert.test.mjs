@@ -3,9 +3,8 @@
 // "Remind me when doors open".
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PNG, apiSession, createConcert, e2eSuite, payCart } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, PNG } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stage-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
   fan: { email: 'early-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Eli', lastName: 'Early' },

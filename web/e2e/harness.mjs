@@ -37,7 +37,21 @@ function freePort() {
   });
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The password every e2e account is seeded with. */
+export const PASSWORD = 'Encore-e2e-Passw0rd';
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns something truthy (returned), or throws after `timeout`. */
+export async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const last = await check();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
+    await sleep(interval);
+  }
+}
 
 /**
  * Seeds the accounts (before `serve`: SQLite file locking), starts the server and waits

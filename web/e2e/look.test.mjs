@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, pageApi, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, pageApi, PASSWORD, payCart, screenshot, startPush, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'look-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Lovelace-Byron' },
   fan: { email: 'look-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fay', lastName: 'Listener' },

@@ -3,9 +3,8 @@
 // outbox, and every notification — in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, e2eSuite, localInput, payCart, screenshot } from './harness.mjs';
+import { apiSession, e2eSuite, localInput, PASSWORD, payCart, screenshot } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 // A fresh install: only these accounts, no demo data (no project, no concert).
 const ACCOUNTS = {
   admin: { email: 'first-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ines', lastName: 'Install' },

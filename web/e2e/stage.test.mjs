@@ -10,9 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stagehand@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stagehand' },
   fan: { email: 'roams@example.com', password: PASSWORD, role: 'user', firstName: 'Rosa', lastName: 'Roams' },
@@ -31,18 +30,6 @@ let admin;
 let workDir;
 let push;
 let concert;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const last = await check();
-    if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
-    await sleep(interval);
-  }
-}
 
 const audio = (page) => page.getByTestId('player-audio');
 const currentTime = (page) => audio(page).evaluate((element) => element.currentTime);

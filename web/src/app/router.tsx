@@ -5,7 +5,7 @@ import type { RouteName } from './access';
 import { redirectIfSignedIn, requireRoles } from './guard';
 import { RouteError } from '../features/errors/components/route-error';
 import { eventListQueryOptions, managedEventsQueryOptions, myEventsQueryOptions } from '../features/events/queries';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 import { EVENTS_PAGE_SIZE, MY_EVENTS_PAGE_SIZE } from '../features/events/model';
 import { outboxQueryOptions } from '../features/outbox/queries';
 

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MutationForm } from '../../../app/components/mutation-form';
+import { MutationForm } from '../../../components/mutation-form';
 import { ApiError } from '../../../lib/errors';
 import type { SignUpValues } from '../mutations';
 import { newPasswordRules, translated, validateEmail } from '../validation';

@@ -11,7 +11,7 @@ import { ProjectPicker } from '../../projects/components/project-picker';
 import type { Currency, EventInput, ManagedEvent } from '../model';
 import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
 import { isStaff } from '../../../lib/roles';
-import { FormActions } from '../../../app/components/form-actions';
+import { FormActions } from '../../../components/form-actions';
 import type { CropArea } from '../crop';
 import { IMAGE_ASPECT, canDecode, cropImageFile } from '../crop';
 

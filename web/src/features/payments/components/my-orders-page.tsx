@@ -1,17 +1,17 @@
-import { Badge, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
-import { Pager } from '../../../app/components/pager';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
+import { Pager } from '../../../components/pager';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
-import { ORDER_STATUS_COLOR } from '../model';
 import { myOrdersQueryOptions } from '../queries';
+import { OrderStatusBadge } from './order-status-badge';
 
 const PAGE_SIZE = 10;
 
@@ -58,9 +58,7 @@ export function MyOrdersPage(): ReactNode {
                     <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
                     <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
                     <Table.Td>
-                      <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
-                        {t(`common:cart.status.${order.status}`)}
-                      </Badge>
+                      <OrderStatusBadge status={order.status} />
                     </Table.Td>
                     <Table.Td ta="end">
                       <Button component={Link} to={`/receipts/${order.id}`} variant="subtle" size="xs" leftSection={<IconReceipt size={14} />} data-testid="open-receipt">
