@@ -228,7 +228,7 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.waitForURL(/filter=unread/);
     await page.waitForFunction((n) => document.querySelector('[data-testid="notifications-list"]')?.getAttribute('data-total') === String(n), total - 3);
     assert.equal(await list.locator('[data-read="true"]').count(), 0);
-    await screenshot(page, 'dark-notifications');
+    await screenshot(page, 'dark-notifications-signups');
 
     await page.getByTestId('notifications-mark-all').click();
     await page.getByText('You have no unread notifications.').waitFor();
