@@ -89,6 +89,11 @@ describe('A concert anyone can find and share', () => {
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/auth\/login\?redirect=/);
     assert.equal(await page.locator('input[name="email"]').inputValue(), email);
+    // Only the password is left to type, where the cursor already is; the password manager
+    // is offered the e-mail as the user name.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'password');
+    assert.equal(await page.locator('input[name="email"]').getAttribute('autocomplete'), 'username');
+    assert.equal(await page.locator('input[name="password"]').getAttribute('autocomplete'), 'current-password');
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.getByTestId('login-submit').click();
     await page.waitForURL(new RegExp(`/concerts/${id}$`));

@@ -47,7 +47,7 @@ export function SignUpForm({ withName, submitLabel, mutation, initialEmail = '',
       {withName ? (
         <TextInput label={t('fields.fullname')} autoComplete="name" required {...form.getInputProps('fullname')} name="fullname" />
       ) : null}
-      <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} name="email" />
+      <TextInput label={t('fields.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} name="email" />
       <PasswordFields form={form} />
     </MutationForm>
   );
