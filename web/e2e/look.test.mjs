@@ -208,11 +208,14 @@ describe('Encore contrast and fit', () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const form = page.getByTestId('event-form');
     // Required fields carry the asterisk.
-    for (const name of ['title', 'artistName', 'startsAt', 'price']) {
+    for (const name of ['title', 'startsAt', 'price']) {
       const id = await form.locator(`input[name="${name}"]`).getAttribute('id');
       assert.equal(await form.locator(`label[for="${id}"][data-required]`).count(), 1, `${name} is marked required`);
     }
+    // Optional fields are not: the description, and the billing name (the project's by default).
     assert.equal(await form.locator('label[for][data-required]').filter({ hasText: 'Description' }).count(), 0, 'an optional field is not');
+    const artistId = await form.locator('input[name="artistName"]').getAttribute('id');
+    assert.equal(await form.locator(`label[for="${artistId}"][data-required]`).count(), 0, 'the billing name is optional');
     await form.locator('input[type="file"]').setInputFiles(picture);
     await form.getByTestId('image-cropper').waitFor();
     await screenshot(page, 'look-dark-image-cropper');
