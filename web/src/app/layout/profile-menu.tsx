@@ -39,7 +39,7 @@ export function ProfileMenu({ user }: { user: User }): ReactNode {
     <>
       <Menu position="bottom-end" width={240} withinPortal>
         <Menu.Target>
-          <UnstyledButton aria-label={t('profile.open')} data-testid="profile-menu">
+          <UnstyledButton aria-label={t('profile.open')} data-testid="profile-menu" className="encore-tap">
             <UserAvatar user={user} size={36} />
           </UnstyledButton>
         </Menu.Target>

@@ -11,7 +11,7 @@ export function PublicHeader({ children }: { children: ReactNode }): ReactNode {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">
-      <Anchor component={Link} to="/home" c="inherit" underline="never">
+      <Anchor component={Link} to="/home" c="inherit" underline="never" className="encore-tap">
         <Group gap="xs">
           <IconBroadcast size={28} />
           <Title order={3}>{t('common:app.name')}</Title>
