@@ -8,6 +8,8 @@ WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY web/ ./
+# The server's list of common passwords, which the sign-up form reads at build time too.
+COPY assets/common-passwords.txt /src/assets/common-passwords.txt
 RUN npm run build
 
 # --- the server (release binary)

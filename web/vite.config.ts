@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 const apiTarget = process.env.ENCORE_API ?? 'http://127.0.0.1:8080';
 
@@ -19,6 +20,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 1600,
   },
   server: {
+    // The server's list of common passwords (src/features/auth/common-passwords.ts) lives in
+    // the repository's assets/, outside web/.
+    fs: { allow: ['.', fileURLToPath(new URL('../assets', import.meta.url))] },
     proxy: {
       // ws: the dashboard's live socket, /api/v1/ws.
       '/api': { target: apiTarget, changeOrigin: false, ws: true },
@@ -28,7 +32,7 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
     css: false,
   },
 });

@@ -2,9 +2,8 @@
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PNG, e2eSuite, pageApi, screenshot, signIn } from './harness.mjs';
+import { e2eSuite, pageApi, PASSWORD, PNG, screenshot, signIn } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   sa: { email: 'root@example.com', password: PASSWORD, role: 'sa', firstName: 'Sasha', lastName: 'Root' },
   admin: { email: 'admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },

@@ -2,9 +2,8 @@
 // manage-events, in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { PNG, e2eSuite, localInput, pageApi as api, screenshot } from './harness.mjs';
+import { e2eSuite, localInput, pageApi as api, PASSWORD, PNG, screenshot } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
   fan: { email: 'listener@example.com', password: PASSWORD, role: 'user', firstName: 'Lee', lastName: 'Listener' },

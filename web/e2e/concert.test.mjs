@@ -3,9 +3,8 @@
 // "Remind me when doors open".
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PNG, apiSession, createConcert, e2eSuite, payCart } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, PNG } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stage-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
   fan: { email: 'early-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Eli', lastName: 'Early' },
@@ -90,6 +89,11 @@ describe('A concert anyone can find and share', () => {
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/auth\/login\?redirect=/);
     assert.equal(await page.locator('input[name="email"]').inputValue(), email);
+    // Only the password is left to type, where the cursor already is; the password manager
+    // is offered the e-mail as the user name.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'password');
+    assert.equal(await page.locator('input[name="email"]').getAttribute('autocomplete'), 'username');
+    assert.equal(await page.locator('input[name="password"]').getAttribute('autocomplete'), 'current-password');
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.getByTestId('login-submit').click();
     await page.waitForURL(new RegExp(`/concerts/${id}$`));

@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
   fan: { email: 'ana@example.com', password: PASSWORD, role: 'user', firstName: 'Ana', lastName: 'Lima' },

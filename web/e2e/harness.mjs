@@ -37,7 +37,60 @@ function freePort() {
   });
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The password every e2e account is seeded with. */
+export const PASSWORD = 'Encore-e2e-Passw0rd';
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns something truthy (returned), or throws after `timeout`. */
+export async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const last = await check();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
+    await sleep(interval);
+  }
+}
+
+/** `encore serve` on two free ports (HTTP and the Icecast ingest), once /api/v1/health answers. */
+async function serve(bin, dataDir) {
+  const port = await freePort();
+  let ingestPort = await freePort();
+  while (ingestPort === port) ingestPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(join(dataDir, 'server.log'), { flags: 'a' });
+  const child = spawn(
+    bin,
+    ['serve', '--bind', `127.0.0.1:${port}`, '--ingest-bind', `127.0.0.1:${ingestPort}`, '--data-dir', dataDir, '--public-url', url, '--web-dir', WEB_DIST],
+    { env: { ...process.env, ENCORE_AUTH_RATE_PER_MINUTE: '1000', ENCORE_PAYMENTS: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let exited = null;
+  child.on('exit', (code) => {
+    exited = code;
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited !== null) {
+      const error = new Error(`encore serve exited with ${exited}; see ${join(dataDir, 'server.log')}`);
+      error.exitedAtStart = true;
+      throw error;
+    }
+    try {
+      const response = await fetch(`${url}/api/v1/health`);
+      if (response.ok) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('encore serve did not become healthy in 30 s');
+    }
+    await sleep(100);
+  }
+}
 
 /**
  * Seeds the accounts (before `serve`: SQLite file locking), starts the server and waits
@@ -54,32 +107,19 @@ export async function startServer(accounts) {
     if (account.phone) args.push('--phone', account.phone, '--mfa');
     execFileSync(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   }
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const log = createWriteStream(join(dataDir, 'server.log'));
-  const child = spawn(
-    bin,
-    ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--public-url', url, '--web-dir', WEB_DIST],
-    { env: { ...process.env, ENCORE_AUTH_RATE_PER_MINUTE: '1000', ENCORE_PAYMENTS: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  let exited = null;
-  child.on('exit', (code) => {
-    exited = code;
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited !== null) throw new Error(`encore serve exited with ${exited}; see ${join(dataDir, 'server.log')}`);
+  // Files run side by side (`--test-concurrency`): each server has its own ports, both picked
+  // free; another file's server may take one between the pick and the bind, so a server that
+  // exits at start is started again on new ports.
+  let started;
+  for (let attempt = 1; ; attempt++) {
     try {
-      const response = await fetch(`${url}/api/v1/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
+      started = await serve(bin, dataDir);
+      break;
+    } catch (error) {
+      if (attempt === 3 || !error.exitedAtStart) throw error;
     }
-    if (Date.now() > deadline) throw new Error('encore serve did not become healthy in 30 s');
-    await sleep(100);
   }
+  const { url, child } = started;
   return {
     url,
     dataDir,
@@ -93,10 +133,10 @@ export async function startServer(accounts) {
         .map((line) => JSON.parse(line));
     },
     async stop() {
-      if (exited === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
-        for (let i = 0; i < 50 && exited === null; i++) await sleep(100);
-        if (exited === null) child.kill('SIGKILL');
+        for (let i = 0; i < 50 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
       if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -115,8 +155,11 @@ export async function openBrowser({ width = 1280, height = 800, colorScheme, arg
     ...(colorScheme ? { colorScheme } : {}),
   });
   const errors = [];
+  // Console warnings (React Router's, React's): kept apart, for the tests that forbid them.
+  const warnings = [];
   const watch = (page) => {
     page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(`${page.url()} console: ${message.text()}`);
       if (message.type() !== 'error') return;
       const source = message.location()?.url;
       const about = source && source !== page.url() ? ` (${source})` : '';
@@ -131,6 +174,7 @@ export async function openBrowser({ width = 1280, height = 800, colorScheme, arg
     context,
     page,
     errors,
+    warnings,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

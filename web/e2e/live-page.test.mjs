@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'watch@example.com', password: PASSWORD, role: 'admin', firstName: 'Wanda', lastName: 'Watch' },
   sa: { email: 'owner@example.com', password: PASSWORD, role: 'sa', firstName: 'Omar', lastName: 'Owner' },
@@ -28,8 +27,6 @@ let audioFile;
 let push = null;
 let listening = null;
 const concerts = {};
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function buy(concert) {
   assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);

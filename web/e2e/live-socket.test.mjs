@@ -4,9 +4,8 @@
 // with the socket refused (a proxy), it says the dashboard is not live.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, e2eSuite, pageApi, screenshot } from './harness.mjs';
+import { apiSession, e2eSuite, pageApi, PASSWORD, screenshot } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'watch@example.com', password: PASSWORD, role: 'admin', firstName: 'Wanda', lastName: 'Watch' },
   persian: { email: 'negah@example.com', password: PASSWORD, role: 'admin', firstName: 'Negar', lastName: 'Negah' },

@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert as publishConcert, e2eSuite, payCart, screenshot, startPush as pushAudio, writeSine } from './harness.mjs';
+import { apiSession, createConcert as publishConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush as pushAudio, waitUntil, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stage@example.com', password: PASSWORD, role: 'admin', firstName: 'Stella', lastName: 'Stage' },
   fan: { email: 'ears@example.com', password: PASSWORD, role: 'user', firstName: 'Ezra', lastName: 'Ears' },
@@ -32,19 +31,6 @@ let workDir;
 let audioFile;
 const pushes = new Set();
 const concerts = {};
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check, { timeout = 20_000, interval = 250, message = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  for (;;) {
-    last = await check();
-    if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
-    await sleep(interval);
-  }
-}
 
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
 async function createConcert(title, { buy, startsAt = new Date() }) {

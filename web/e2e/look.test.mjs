@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, pageApi, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, pageApi, PASSWORD, payCart, screenshot, startPush, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'look-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Lovelace-Byron' },
   fan: { email: 'look-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Fay', lastName: 'Listener' },
@@ -209,11 +208,14 @@ describe('Encore contrast and fit', () => {
     await page.getByRole('menuitem', { name: 'Edit' }).click();
     const form = page.getByTestId('event-form');
     // Required fields carry the asterisk.
-    for (const name of ['title', 'artistName', 'startsAt', 'price']) {
+    for (const name of ['title', 'startsAt', 'price']) {
       const id = await form.locator(`input[name="${name}"]`).getAttribute('id');
       assert.equal(await form.locator(`label[for="${id}"][data-required]`).count(), 1, `${name} is marked required`);
     }
+    // Optional fields are not: the description, and the billing name (the project's by default).
     assert.equal(await form.locator('label[for][data-required]').filter({ hasText: 'Description' }).count(), 0, 'an optional field is not');
+    const artistId = await form.locator('input[name="artistName"]').getAttribute('id');
+    assert.equal(await form.locator(`label[for="${artistId}"][data-required]`).count(), 0, 'the billing name is optional');
     await form.locator('input[type="file"]').setInputFiles(picture);
     await form.getByTestId('image-cropper').waitFor();
     await screenshot(page, 'look-dark-image-cropper');

@@ -3,9 +3,8 @@
 // outbox, and every notification — in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, e2eSuite, localInput, payCart, screenshot } from './harness.mjs';
+import { apiSession, e2eSuite, localInput, PASSWORD, payCart, screenshot } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 // A fresh install: only these accounts, no demo data (no project, no concert).
 const ACCOUNTS = {
   admin: { email: 'first-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ines', lastName: 'Install' },
@@ -229,7 +228,7 @@ describe('Places an admin can reach (issue 10)', () => {
     await page.waitForURL(/filter=unread/);
     await page.waitForFunction((n) => document.querySelector('[data-testid="notifications-list"]')?.getAttribute('data-total') === String(n), total - 3);
     assert.equal(await list.locator('[data-read="true"]').count(), 0);
-    await screenshot(page, 'dark-notifications');
+    await screenshot(page, 'dark-notifications-signups');
 
     await page.getByTestId('notifications-mark-all').click();
     await page.getByText('You have no unread notifications.').waitFor();

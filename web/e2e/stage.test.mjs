@@ -10,9 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'stagehand@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stagehand' },
   fan: { email: 'roams@example.com', password: PASSWORD, role: 'user', firstName: 'Rosa', lastName: 'Roams' },
@@ -31,18 +30,6 @@ let admin;
 let workDir;
 let push;
 let concert;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const last = await check();
-    if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
-    await sleep(interval);
-  }
-}
 
 const audio = (page) => page.getByTestId('player-audio');
 const currentTime = (page) => audio(page).evaluate((element) => element.currentTime);
@@ -155,7 +142,8 @@ describe('Encore player in the app shell', () => {
 
     // "● LIVE · 1.0 s behind": the latency hls.js measures, in the bar.
     const badge = bar.getByTestId('player-live-badge');
-    await waitUntil(async () => /^● LIVE · \d+\.\d s behind$/.test(await badge.innerText()), { message: 'the latency in the bar' });
+    // hls.js reads 0 until it has timed a part against the live edge: wait for a measure.
+    await waitUntil(async () => /^● LIVE · \d+\.\d s behind$/.test(await badge.innerText()) && Number(await bar.getAttribute('data-latency')) > 0, { message: 'the latency in the bar' });
     const latency = Number(await bar.getAttribute('data-latency'));
     const shown = Number((await badge.innerText()).match(/(\d+\.\d)/)[1]);
     assert.ok(latency > 0 && latency < 5, `latency ${latency} s`);

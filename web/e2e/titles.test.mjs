@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, payCart, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush, waitUntil, writeSine } from './harness.mjs';
 
-const PASSWORD = 'Encore-e2e-Passw0rd';
 const ACCOUNTS = {
   admin: { email: 'titles@example.com', password: PASSWORD, role: 'admin', firstName: 'Tina', lastName: 'Titles' },
   fan: { email: 'hums@example.com', password: PASSWORD, role: 'user', firstName: 'Hugo', lastName: 'Hums' },
@@ -31,18 +30,6 @@ let fan;
 let workDir;
 let push;
 let concert;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(check, { timeout = 20_000, interval = 200, message = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const last = await check();
-    if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}`);
-    await sleep(interval);
-  }
-}
 
 /** The encoder's metadata call on the HTTP port, as an Icecast source client sends it. */
 async function sendTitle(params) {

@@ -9,7 +9,7 @@ import { setAuthErrorHandlers } from './lib/http';
 import { clearSession } from './features/auth/session';
 import './features/auth/api';
 import { AppProviders } from './app/providers';
-import { queryClient } from './app/query-client';
+import { queryClient } from './lib/query-client';
 import { createAppRouter } from './app/router';
 
 async function start(): Promise<void> {

@@ -6,19 +6,8 @@ import { ApiError } from '../lib/errors';
 import type { Role } from '../lib/roles';
 import type { User } from '../features/users/model';
 import { decideAccess } from './access';
-import { queryClient } from './query-client';
-
-export function loginPath(from?: string): string {
-  // The default landing (root → home) is not worth remembering: sign-in lands on the dashboard.
-  return from && from !== '/' && from !== '/home' ? `/auth/login?redirect=${encodeURIComponent(from)}` : '/auth/login';
-}
-
-/** Only same-site paths are followed after sign-in (of the sign-in pages, only the QR approval). */
-export function safeRedirect(target: string | null): string {
-  if (!target?.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/dashboard';
-  if (target.startsWith('/auth') && !target.startsWith('/auth/qr?')) return '/dashboard';
-  return target;
-}
+import { queryClient } from '../lib/query-client';
+import { loginPath } from '../features/auth/redirect';
 
 /** Loader for routes with a roles list: fetch userinfo/me, then allow, sign in or 403. */
 export function requireRoles(roles: readonly Role[]) {

@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { THEME_STORAGE_KEY, TOAST_DURATION_MS, TOAST_OFFSET_PX } from '../lib/constants';
 import { languageInfo } from '../i18n/languages';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });

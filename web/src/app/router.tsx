@@ -5,9 +5,10 @@ import type { RouteName } from './access';
 import { redirectIfSignedIn, requireRoles } from './guard';
 import { RouteError } from '../features/errors/components/route-error';
 import { eventListQueryOptions, managedEventsQueryOptions, myEventsQueryOptions } from '../features/events/queries';
-import { queryClient } from './query-client';
+import { queryClient } from '../lib/query-client';
 import { EVENTS_PAGE_SIZE, MY_EVENTS_PAGE_SIZE } from '../features/events/model';
 import { outboxQueryOptions } from '../features/outbox/queries';
+import { PageLoader } from './providers';
 
 type PageModule = Record<string, unknown>;
 
@@ -43,14 +44,18 @@ function guarded(
 }
 
 
-export const routes: RouteObject[] = [
-  { index: true, loader: () => redirect('/home') },
+/** What a route that only redirects renders: nothing, as its loader leaves first. Said
+ * explicitly (React Router warns about a leaf route without an element). */
+const REDIRECT_ONLY = null;
+
+const pages: RouteObject[] = [
+  { index: true, loader: () => redirect('/home'), element: REDIRECT_ONLY },
   {
     path: '/auth',
     lazy: page(() => import('../features/auth/components/auth-layout'), 'AuthLayout'),
     errorElement: <RouteError />,
     children: [
-      { index: true, loader: () => redirect('/auth/login') },
+      { index: true, loader: () => redirect('/auth/login'), element: REDIRECT_ONLY },
       { path: 'login', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/login-page'), 'LoginPage') },
       { path: 'signup', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/signup-page'), 'SignupPage') },
       { path: 'registrate', loader: redirectIfSignedIn, lazy: page(() => import('../features/auth/components/signup-page'), 'RegistratePage') },
@@ -92,7 +97,7 @@ export const routes: RouteObject[] = [
         path: '/payments',
         handle: { crumb: 'nav.payments' },
         children: [
-          { index: true, loader: () => redirect('/payments/payment-methods') },
+          { index: true, loader: () => redirect('/payments/payment-methods'), element: REDIRECT_ONLY },
           guarded('payment-methods', 'payment-methods', page(() => import('../features/payments/components/payment-methods-page'), 'PaymentMethodsPage'), 'nav.paymentMethods'),
           guarded('billing', 'billing', page(() => import('../features/payments/components/billing-page'), 'BillingPage'), 'nav.billing'),
           guarded('orders', 'orders', page(() => import('../features/payments/components/orders-page'), 'OrdersPage'), 'nav.orders'),
@@ -107,8 +112,12 @@ export const routes: RouteObject[] = [
       guarded('notifications', '/notifications', page(() => import('../features/notifications/components/notifications-page'), 'NotificationsPage'), 'nav.notifications'),
     ],
   },
-  { path: '*', loader: () => redirect('/home') },
+  { path: '*', loader: () => redirect('/home'), element: REDIRECT_ONLY },
 ];
+
+/** Every top-level route shows the page loader while its code or its loader is on the way at
+ * the first load (React Router warns about a route that gives nothing to show then). */
+export const routes: RouteObject[] = pages.map((route) => ({ ...route, hydrateFallbackElement: <PageLoader /> }) as RouteObject);
 
 export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
   return createBrowserRouter(routes);

@@ -35,3 +35,6 @@ export const CONTRAST_THRESHOLD = 150;
 export const THEME_STORAGE_KEY = 'theme-preset';
 export const LAYOUT_STORAGE_KEY = 'layout';
 export const LANGUAGE_STORAGE_KEY = 'language';
+
+/** A phone's width (Mantine's `xs` breakpoint, 36em): below it, pages lay out for a thumb. */
+export const PHONE_QUERY = '(max-width: 36em)';

@@ -16,9 +16,9 @@ import { Link, useNavigate } from 'react-router';
 import { signOut } from '../../features/auth/api';
 import type { User } from '../../features/users/model';
 import { UserAvatar } from '../../features/users/components/user-avatar';
-import { LanguagePicker } from '../components/language-picker';
+import { LanguagePicker } from '../../features/preferences/components/language-picker';
 import { helpPath } from '../access';
-import { queryClient } from '../query-client';
+import { queryClient } from '../../lib/query-client';
 
 export function ProfileMenu({ user }: { user: User }): ReactNode {
   const { t } = useTranslation();
@@ -39,7 +39,7 @@ export function ProfileMenu({ user }: { user: User }): ReactNode {
     <>
       <Menu position="bottom-end" width={240} withinPortal>
         <Menu.Target>
-          <UnstyledButton aria-label={t('profile.open')} data-testid="profile-menu">
+          <UnstyledButton aria-label={t('profile.open')} data-testid="profile-menu" className="encore-tap">
             <UserAvatar user={user} size={36} />
           </UnstyledButton>
         </Menu.Target>

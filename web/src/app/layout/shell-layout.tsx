@@ -11,7 +11,7 @@ import { LiveNotifications } from '../../features/notifications/components/live-
 import { MINI_PLAYER_HEIGHT, MiniPlayer, useMiniPlayerShown } from '../../features/player/components/mini-player';
 import { useTimeZoneSync } from '../../features/users/time-zone-sync';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
-import { useNavigationLayout } from '../layout-store';
+import { useNavigationLayout } from '../../features/settings/layout-store';
 import { PageLoader } from '../providers';
 import { AppBreadcrumbs } from './breadcrumbs';
 import { useMenuContext } from './menu-context';

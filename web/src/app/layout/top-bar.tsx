@@ -33,7 +33,7 @@ export function TopBar(props: TopBarProps): ReactNode {
       <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
         <Burger opened={props.mobileOpened} onClick={props.onToggleMobile} hiddenFrom="md" {...burger} data-testid="burger" />
         {layout === 'side' ? <Burger opened={props.desktopOpened} onClick={props.onToggleDesktop} visibleFrom="md" {...burger} /> : null}
-        <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo" style={{ flexShrink: 0 }}>
+        <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo" className="encore-tap" style={{ flexShrink: 0 }}>
           <Group gap={6} wrap="nowrap">
             <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />
             <Text fw={800} size="lg">

@@ -9,9 +9,32 @@ export function validateEmail(value: string): string | null {
 
 export function validatePassword(value: string): string | null {
   if (!value) return 'validation.passwordRequired';
-  if (value.length < PASSWORD_MIN) return 'validation.passwordTooShort';
-  if (value.length > PASSWORD_MAX) return 'validation.passwordTooLong';
+  // Characters as the server counts them (code points), not UTF-16 units.
+  const length = [...value].length;
+  if (length < PASSWORD_MIN) return 'validation.passwordTooShort';
+  if (length > PASSWORD_MAX) return 'validation.passwordTooLong';
   return null;
+}
+
+let commonPasswords: ReadonlySet<string> | null = null;
+let loading: Promise<ReadonlySet<string>> | null = null;
+
+/** Fetches the server's list of common passwords once (its own chunk); new-password rules use
+ * it from then on. */
+export function loadCommonPasswords(): Promise<ReadonlySet<string>> {
+  loading ??= import('./common-passwords').then((module) => {
+    commonPasswords = module.COMMON_PASSWORDS;
+    return module.COMMON_PASSWORDS;
+  });
+  return loading;
+}
+
+/** A new password: the length rules, then not one of the common passwords the server refuses
+ * (compared lower-cased, as the server does) once the list has arrived. */
+export function validateNewPassword(value: string): string | null {
+  const rule = validatePassword(value);
+  if (rule) return rule;
+  return commonPasswords?.has(value.toLowerCase()) ? 'validation.passwordTooCommon' : null;
 }
 
 export function validatePasswordCheck(value: string, password: string): string | null {
@@ -38,7 +61,7 @@ export function translated<A extends unknown[]>(t: (key: string) => string, rule
 export function newPasswordRules(t: (key: string) => string) {
   const check = translated(t, validatePasswordCheck);
   return {
-    password: translated(t, validatePassword),
+    password: translated(t, validateNewPassword),
     passwordCheck: (value: string, values: { password: string }) => check(value, values.password),
   };
 }

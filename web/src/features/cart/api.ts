@@ -1,5 +1,6 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
+import type { Payload } from '../../lib/api-types';
 import type { CartEntry } from './model';
 
 export const fetchCart = (): Promise<CartEntry[]> => request<CartEntry[]>(`${API_PREFIX}/cart/`);
@@ -11,3 +12,12 @@ export const removePassFromCart = (planId: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/cart/passes/${encodeURIComponent(planId)}`, { method: 'DELETE' });
 
 export const clearCart = (): Promise<unknown> => request<unknown>(`${API_PREFIX}/cart/`, { method: 'DELETE' });
+
+export const addEventToCart = (eventId: string): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}`, { method: 'POST' });
+export const addPassToCart = (planId: string): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/passes/${encodeURIComponent(planId)}`, { method: 'POST' });
+
+/** POST /cart/checkout: the payload is the checkout URL. */
+export const startCheckout = (): Promise<Payload<'commerce.checkout'>> =>
+  request<Payload<'commerce.checkout'>>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });

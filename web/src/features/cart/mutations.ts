@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
-import { startCheckout } from '../events/api';
+import { startCheckout } from './api';
 import { clearCart, removeEventFromCart, removePassFromCart } from './api';
 import { goToPayment } from './checkout';
 import type { CartEntry } from './model';

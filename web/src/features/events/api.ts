@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
-import type { Payload, Query } from '../../lib/api-types';
+import type { Query } from '../../lib/api-types';
 import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, Marker, MarkerChanges, MarkerInput, StreamKeyInfo } from './model';
 
 export type EventListQuery = Query<'events.list'> & Pick<Required<Query<'events.list'>>, 'page' | 'pageSize'>;
@@ -55,16 +55,7 @@ export function uploadEventImage(eventId: string, file: File): Promise<EncoreEve
   return request<EncoreEvent>(`${base}/${id(eventId)}/image`, { method: 'POST', form });
 }
 
-export const addEventToCart = (eventId: string): Promise<unknown> =>
-  request<unknown>(`${API_PREFIX}/cart/${id(eventId)}`, { method: 'POST' });
-export const addPassToCart = (planId: string): Promise<unknown> =>
-  request<unknown>(`${API_PREFIX}/cart/passes/${id(planId)}`, { method: 'POST' });
-
 /** The account's concerts (ticket or pass), each `owned` with its access state: live,
  * upcoming (soonest first), replay, then ended and cancelled (newest first). */
 export const listMyEvents = (page: number, pageSize: number): Promise<EventPage> =>
   request<EventPage>(`${base}/mine`, { query: { page, pageSize } satisfies Query<'events.mine'> });
-
-/** POST /cart/checkout: the payload is the checkout URL. */
-export const startCheckout = (): Promise<Payload<'commerce.checkout'>> =>
-  request<Payload<'commerce.checkout'>>(`${API_PREFIX}/cart/checkout`, { method: 'POST' });

@@ -29,16 +29,25 @@ export function cropFileName(sourceName: string, type: string): string {
   return `${base}.${extension}`;
 }
 
-/** Whether the browser can read the file at `url` as a picture. */
-export async function canDecode(url: string): Promise<boolean> {
+/** The picture's size in pixels, or null when the browser cannot read the file at `url` as a
+ * picture (whatever its name says). */
+export async function pictureSize(url: string): Promise<{ width: number; height: number } | null> {
   const image = new Image();
   image.src = url;
   try {
     await image.decode();
-    return image.naturalWidth > 0;
+    return image.naturalWidth > 0 ? { width: image.naturalWidth, height: image.naturalHeight } : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The largest `aspect` frame in the middle of a `width`×`height` picture: what the cropper
+ * shows first, and what is kept when the picture is saved without moving it. */
+export function centredArea(width: number, height: number, aspect = IMAGE_ASPECT): CropArea {
+  const frameWidth = Math.min(width, Math.round(height * aspect));
+  const frameHeight = Math.min(height, Math.round(frameWidth / aspect));
+  return { x: Math.floor((width - frameWidth) / 2), y: Math.floor((height - frameHeight) / 2), width: frameWidth, height: frameHeight };
 }
 
 /** Draws `area` of the picture at `url` on a canvas and answers it as a file to upload. */

@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
+import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -140,5 +140,13 @@ describe('encoder help', () => {
     const { shown, copied } = ffmpegCommand('icecast://h:8000/live/e1', null, 'STREAM_KEY');
     expect(shown).toBe(copied);
     expect(shown).toContain('icecast://source:STREAM_KEY@h:8000/live/e1');
+  });
+});
+
+describe('billedArtist', () => {
+  it('is the name typed, else the project name', () => {
+    expect(billedArtist('  The Night Owls ', 'Owl Project')).toBe('The Night Owls');
+    expect(billedArtist('', 'Owl Project')).toBe('Owl Project');
+    expect(billedArtist('   ', ' Owl Project ')).toBe('Owl Project');
   });
 });

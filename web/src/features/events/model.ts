@@ -181,3 +181,9 @@ export function ffmpegCommand(encoderUrl: string, key: string | null, placeholde
   }
   return { shown: ffmpegExample(encoderUrl, maskStreamKey(key), { encode: false }), copied: ffmpegExample(encoderUrl, key) };
 }
+
+/** The name a concert is billed under: the one typed, else its project's (the project names
+ * the artist unless the artist bills the concert otherwise). */
+export function billedArtist(typed: string, projectName: string): string {
+  return typed.trim() || projectName.trim();
+}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { currencyDigits } from '../cart/model';
 import { cartKeys } from '../cart/queries';
-import { addPassToCart } from '../events/api';
+import { addPassToCart } from '../cart/api';
 import { toMinorUnits } from '../events/model';
 import type { Currency } from '../events/model';
 import { eventKeys } from '../events/queries';

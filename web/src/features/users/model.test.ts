@@ -1,5 +1,5 @@
 import { joinFullname, splitFullname, toUser } from './model';
-import type { Account } from './model';
+import { account as fixture } from '../../test/fixtures';
 
 describe('fullname', () => {
   it('is built from first and last name', () => {
@@ -22,21 +22,15 @@ describe('fullname', () => {
 
 describe('toUser', () => {
   it('maps the server account to the interface user, first role used', () => {
-    const account: Account = {
-      id: 'a1',
-      login: 'fan@example.com',
+    const account = fixture({
       person: { firstName: 'Ada', lastName: 'Lovelace' },
       roles: ['admin', 'user'],
       enablement: { enabled: false, useMFA: true },
-      createdAt: '2026-11-22T10:00:00Z',
-      tenantKey: 'encore',
-      avatar: null,
       notes: 'hi',
       phone: '+44 •••• ••• 789',
-      language: 'gb',
-      emailVerified: true,
       timeZone: 'Asia/Tehran',
-    };
+    });
+
     expect(toUser(account)).toMatchObject({
       id: 'a1',
       fullname: 'Ada Lovelace',
@@ -53,22 +47,8 @@ describe('toUser', () => {
   });
 
   it('shows a new e-mail waiting for confirmation; the login stays until then', () => {
-    const account: Account = {
-      id: 'a1',
-      login: 'fan@example.com',
-      person: { firstName: 'Ada', lastName: '' },
-      roles: ['user'],
-      enablement: { enabled: true, useMFA: false },
-      createdAt: '2026-11-22T10:00:00Z',
-      tenantKey: 'encore',
-      avatar: null,
-      notes: '',
-      phone: null,
-      language: 'gb',
-      emailVerified: true,
-      timeZone: null,
-      pendingLogin: 'new@example.com',
-    };
+    const account = fixture({ pendingLogin: 'new@example.com' });
+
     expect(toUser(account)).toMatchObject({ email: 'fan@example.com', pendingEmail: 'new@example.com' });
   });
 });

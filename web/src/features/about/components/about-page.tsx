@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 import type { LicenceEntry } from '../api';
 import { aboutQueryOptions, webLicencesQueryOptions } from '../queries';
 

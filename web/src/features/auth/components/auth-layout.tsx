@@ -3,7 +3,7 @@ import { IconBroadcast, IconClockHour4, IconWorld } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { LanguagePicker } from '../../../app/components/language-picker';
+import { LanguagePicker } from '../../preferences/components/language-picker';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 
 /** What the side panel promises, one line each. */

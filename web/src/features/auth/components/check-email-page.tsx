@@ -3,7 +3,7 @@ import { IconMailForward } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { StatusPanel } from '../../../app/components/status-panel';
+import { StatusPanel } from '../../../components/status-panel';
 
 /** The check-your-email page after a forgot-password request. */
 export function CheckEmailPage(): ReactNode {

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { StatusPanel } from '../../../app/components/status-panel';
+import { StatusPanel } from '../../../components/status-panel';
 import { errorText } from '../../../lib/errors';
 import { getAuthStatus } from '../session';
 

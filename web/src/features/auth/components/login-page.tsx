@@ -4,9 +4,9 @@ import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { queryClient } from '../../../app/query-client';
-import { safeRedirect } from '../../../app/guard';
-import { MutationForm } from '../../../app/components/mutation-form';
+import { queryClient } from '../../../lib/query-client';
+import { safeRedirect } from '../redirect';
+import { MutationForm } from '../../../components/mutation-form';
 import { useSignIn } from '../mutations';
 import { authKeys } from '../queries';
 import { eventKeys } from '../../events/queries';
@@ -32,6 +32,7 @@ export function LoginPage(): ReactNode {
   const [params] = useSearchParams();
   const [step, setStep] = useState<'credentials' | 'mfa'>('credentials');
   const finish = useFinishSignIn();
+  const knownEmail = Boolean(params.get('email'));
   const form = useForm({
     initialValues: { email: params.get('email') ?? '', password: '' },
     validate: {
@@ -69,8 +70,9 @@ export function LoginPage(): ReactNode {
                 submitLabel={t('login.submit')}
         testId="login"
       >
-        <TextInput label={t('fields.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} name="email" />
-        <PasswordInput label={t('fields.password')} autoComplete="current-password" required {...form.getInputProps('password')} name="password" />
+        {/* Back from sign-up (or from a page that knew the e-mail): only the password is left to type. */}
+        <TextInput label={t('fields.email')} type="email" autoComplete="username" required autoFocus={!knownEmail} {...form.getInputProps('email')} name="email" />
+        <PasswordInput label={t('fields.password')} autoComplete="current-password" required autoFocus={knownEmail} {...form.getInputProps('password')} name="password" />
         <Group justify="flex-end">
           <Anchor component={Link} to="/auth/lostpassword" size="sm">
             {t('login.forgot')}

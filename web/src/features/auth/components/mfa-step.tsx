@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { MutationForm } from '../../../app/components/mutation-form';
+import { MutationForm } from '../../../components/mutation-form';
 import { errorText } from '../../../lib/errors';
 import { clearSession } from '../session';
 import { listAuthenticators } from '../api';

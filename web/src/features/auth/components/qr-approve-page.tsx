@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { loginPath } from '../../../app/guard';
+import { loginPath } from '../redirect';
 import { errorText } from '../../../lib/errors';
 import { useApproveQr } from '../mutations';
 import { qrRequestQueryOptions } from '../queries';

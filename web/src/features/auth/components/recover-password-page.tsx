@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { MutationForm } from '../../../app/components/mutation-form';
+import { MutationForm } from '../../../components/mutation-form';
 import { useResetPassword } from '../mutations';
 import { newPasswordRules } from '../validation';
 import { AuthHeading } from './auth-heading';

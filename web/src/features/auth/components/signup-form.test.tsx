@@ -52,6 +52,30 @@ describe('the shared sign-up form', () => {
     expect(submit.mock.calls[0]?.[0]).toMatchObject({ fullname: 'Nina New', email: 'nina@example.com', password: 'long-enough' });
   });
 
+  it('says a common password is refused while it is typed, and does not send it', async () => {
+    const submit = vi.fn((_values: SignUpValues) => Promise.resolve(null));
+    const container = renderForm(true, submit);
+    await fill(container, { fullname: 'Nina New', email: 'nina@example.com', password: 'Password1' });
+    expect(await screen.findByText('This password is among the most common ones: choose another.')).toBeInTheDocument();
+    await userEvent.clear(input(container, 'password'));
+    await fill(container, { password: 'long-enough' });
+    await waitFor(() => {
+      expect(screen.queryByText('This password is among the most common ones: choose another.')).not.toBeInTheDocument();
+    });
+    await userEvent.clear(input(container, 'password'));
+    await fill(container, { password: 'iloveyou', passwordCheck: 'iloveyou' });
+    await userEvent.click(screen.getByTestId('signup-submit'));
+    expect(await screen.findByText('This password is among the most common ones: choose another.')).toBeInTheDocument();
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('offers the e-mail to the password manager as the user name, the password as a new one', () => {
+    const container = renderForm(true, vi.fn());
+    expect(input(container, 'email').autocomplete).toBe('username');
+    expect(input(container, 'password').autocomplete).toBe('new-password');
+    expect(input(container, 'passwordCheck').autocomplete).toBe('new-password');
+  });
+
   it('leaves the name out for registration', () => {
     const container = renderForm(false, vi.fn());
     expect(container.querySelector('input[name="fullname"]')).toBeNull();

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MutationForm } from '../../../app/components/mutation-form';
+import { MutationForm } from '../../../components/mutation-form';
 import { ApiError } from '../../../lib/errors';
 import type { SignUpValues } from '../mutations';
 import { newPasswordRules, translated, validateEmail } from '../validation';
@@ -47,7 +47,7 @@ export function SignUpForm({ withName, submitLabel, mutation, initialEmail = '',
       {withName ? (
         <TextInput label={t('fields.fullname')} autoComplete="name" required {...form.getInputProps('fullname')} name="fullname" />
       ) : null}
-      <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} name="email" />
+      <TextInput label={t('fields.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} name="email" />
       <PasswordFields form={form} />
     </MutationForm>
   );

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { errorText } from '../../../lib/errors';
-import { startCheckout } from '../../events/api';
+import { startCheckout } from '../api';
 import { openCheckoutWindow } from '../checkout';
 import { cartKeys } from '../queries';
 

@@ -17,7 +17,7 @@ import { ListenButton } from '../../player/components/listen-button';
 import { ApiError } from '../../../lib/errors';
 import { authLink } from '../return-path';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
-import { PublicHeader } from '../../../app/components/public-header';
+import { PublicHeader } from '../../home/components/public-header';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {

@@ -4,7 +4,7 @@ import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeOf } from '../../../i18n/languages';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
 import { accountStatsQueryOptions } from '../../users/queries';

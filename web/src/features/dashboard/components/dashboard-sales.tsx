@@ -7,9 +7,10 @@ import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { liveOverviewQueryOptions } from '../../live/queries';
-import { changeTone, customPeriod, ORDER_STATUS_COLOR } from '../../payments/model';
+import { changeTone, customPeriod } from '../../payments/model';
 import type { SalesPeriod } from '../../payments/model';
 import { ordersQueryOptions, salesFiguresQueryOptions } from '../../payments/queries';
+import { OrderStatusBadge } from '../../payments/components/order-status-badge';
 
 const TONE_COLOR = { up: 'green', down: 'red', flat: 'gray', new: 'blue' } as const;
 
@@ -135,45 +136,74 @@ export function SalesFigures(): ReactNode {
   );
 }
 
+interface PanelProps {
+  title: string;
+  link: { to: string; label: string };
+  testId: string;
+  /** The skeleton's height while loading. */
+  skeleton: number;
+  query: { isPending: boolean; isError: boolean };
+  failed: string;
+  empty: string | null;
+  children: ReactNode;
+}
+
+/** A dashboard panel: its title and link, then its loading, failed, empty or filled card. */
+function Panel(props: PanelProps): ReactNode {
+  return (
+    <Stack gap="sm" data-testid={props.testId}>
+      <Group justify="space-between">
+        <Title order={3}>{props.title}</Title>
+        <Button component={Link} to={props.link.to} variant="subtle">
+          {props.link.label}
+        </Button>
+      </Group>
+      <Card withBorder>
+        {props.query.isPending ? (
+          <Skeleton h={props.skeleton} />
+        ) : props.query.isError ? (
+          <Text c="red">{props.failed}</Text>
+        ) : props.empty !== null ? (
+          <Text c="dimmed">{props.empty}</Text>
+        ) : (
+          props.children
+        )}
+      </Card>
+    </Stack>
+  );
+}
+
 /** The concerts on air now with their listeners (the live figures' latest sample). */
 export function LiveNow(): ReactNode {
   const { t } = useTranslation('orders');
   const live = useQuery({ ...liveOverviewQueryOptions(true), retry: false });
   const onAir = (live.data?.concerts ?? []).filter((concert) => concert.status !== null && !concert.status.ended);
   return (
-    <Stack gap="sm" data-testid="live-now">
-      <Group justify="space-between">
-        <Title order={3}>{t('live.title')}</Title>
-        <Button component={Link} to="/live" variant="subtle">
-          {t('live.open')}
-        </Button>
-      </Group>
-      <Card withBorder>
-        {live.isPending ? (
-          <Skeleton h={60} />
-        ) : live.isError ? (
-          <Text c="red">{t('live.loadFailed')}</Text>
-        ) : onAir.length === 0 ? (
-          <Text c="dimmed">{t('live.none')}</Text>
-        ) : (
-          <Table>
-            <Table.Tbody>
-              {onAir.map((concert) => (
-                <Table.Tr key={concert.eventId}>
-                  <Table.Td>
-                    <Text fw={600}>{concert.title}</Text>
-                    <Text size="xs" c="dimmed">{concert.artistName}</Text>
-                  </Table.Td>
-                  <Table.Td ta="end" data-testid="live-now-listeners">
-                    {t('live.listeners', { count: concert.status?.listeners ?? 0 })}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Card>
-    </Stack>
+    <Panel
+      title={t('live.title')}
+      link={{ to: '/live', label: t('live.open') }}
+      testId="live-now"
+      skeleton={60}
+      query={live}
+      failed={t('live.loadFailed')}
+      empty={onAir.length === 0 ? t('live.none') : null}
+    >
+      <Table>
+        <Table.Tbody>
+          {onAir.map((concert) => (
+            <Table.Tr key={concert.eventId}>
+              <Table.Td>
+                <Text fw={600}>{concert.title}</Text>
+                <Text size="xs" c="dimmed">{concert.artistName}</Text>
+              </Table.Td>
+              <Table.Td ta="end" data-testid="live-now-listeners">
+                {t('live.listeners', { count: concert.status?.listeners ?? 0 })}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Panel>
   );
 }
 
@@ -183,42 +213,32 @@ export function RecentOrders(): ReactNode {
   const locale = localeOf(i18n.language);
   const orders = useQuery(ordersQueryOptions(1, 5));
   return (
-    <Stack gap="sm" data-testid="recent-orders">
-      <Group justify="space-between">
-        <Title order={3}>{t('recent.title')}</Title>
-        <Button component={Link} to="/payments/orders" variant="subtle">
-          {t('recent.all')}
-        </Button>
-      </Group>
-      <Card withBorder>
-        {orders.isPending ? (
-          <Skeleton h={120} />
-        ) : orders.isError ? (
-          <Text c="red">{t('recent.loadFailed')}</Text>
-        ) : orders.data.items.length === 0 ? (
-          <Text c="dimmed">{t('recent.none')}</Text>
-        ) : (
-          <Table>
-            <Table.Tbody>
-              {orders.data.items.map((order) => (
-                <Table.Tr key={order.id}>
-                  <Table.Td>
-                    <Link to={`/payments/orders/${order.id}`}>{order.buyer.name || order.buyer.email}</Link>
-                    <Text size="xs" c="dimmed">{new Date(order.createdAt).toLocaleString(locale)}</Text>
-                  </Table.Td>
-                  <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
-                  <Table.Td ta="end">{formatPrice(order.total, order.currency, locale)}</Table.Td>
-                  <Table.Td ta="end">
-                    <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light">
-                      {t(`common:cart.status.${order.status}`)}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Card>
-    </Stack>
+    <Panel
+      title={t('recent.title')}
+      link={{ to: '/payments/orders', label: t('recent.all') }}
+      testId="recent-orders"
+      skeleton={120}
+      query={orders}
+      failed={t('recent.loadFailed')}
+      empty={orders.data?.items.length === 0 ? t('recent.none') : null}
+    >
+      <Table>
+        <Table.Tbody>
+          {(orders.data?.items ?? []).map((order) => (
+            <Table.Tr key={order.id}>
+              <Table.Td>
+                <Link to={`/payments/orders/${order.id}`}>{order.buyer.name || order.buyer.email}</Link>
+                <Text size="xs" c="dimmed">{new Date(order.createdAt).toLocaleString(locale)}</Text>
+              </Table.Td>
+              <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
+              <Table.Td ta="end">{formatPrice(order.total, order.currency, locale)}</Table.Td>
+              <Table.Td ta="end">
+                <OrderStatusBadge status={order.status} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Panel>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Center, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { StatusPanel } from '../../../app/components/status-panel';
+import { StatusPanel } from '../../../components/status-panel';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 
 /** A whole-screen error (403, 404): the code, what it means, and the way back to the dashboard;

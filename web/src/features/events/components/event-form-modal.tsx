@@ -2,18 +2,19 @@ import { AspectRatio, Button, FileInput, Group, Image, Loader, Modal, NumberInpu
 import { useForm } from '@mantine/form';
 import { IconCrop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currencyDigits } from '../../cart/model';
 import { meQueryOptions } from '../../auth/queries';
 import { ProjectPicker } from '../../projects/components/project-picker';
 import type { Currency, EventInput, ManagedEvent } from '../model';
-import { isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { billedArtist, isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { projectChoicesQueryOptions } from '../../projects/queries';
 import { isStaff } from '../../../lib/roles';
-import { FormActions } from '../../../app/components/form-actions';
+import { FormActions } from '../../../components/form-actions';
 import type { CropArea } from '../crop';
-import { IMAGE_ASPECT, canDecode, cropImageFile } from '../crop';
+import { IMAGE_ASPECT, centredArea, cropImageFile, pictureSize } from '../crop';
 
 // react-easy-crop loads with the first picture chosen, not with the app.
 const EventImageCropper = lazy(() => import('./event-image-cropper').then((module) => ({ default: module.EventImageCropper })));
@@ -55,31 +56,56 @@ function useObjectUrls(): (blob: Blob | null, previous: string | null) => string
   };
 }
 
-/** The concert's picture: pick a file, frame it at 16:9, see the result before saving. */
-function EventImageField({ image, onChange }: { image: File | null; onChange: (file: File | null) => void }): ReactNode {
+/** The picture as it will be saved: the frame the cropper shows (or the one applied with "Use
+ * this frame"), drawn when asked. */
+export type PictureToSave = () => Promise<File>;
+
+/** The concert's picture: pick a file, frame it at 16:9 (the middle, until moved), see the
+ * result. Saving the form keeps the frame shown, applied or not. */
+function EventImageField({ onChange }: { onChange: (picture: PictureToSave | null) => void }): ReactNode {
   const { t } = useTranslation('events');
   const objectUrl = useObjectUrls();
   const [source, setSource] = useState<{ file: File; url: string } | null>(null);
+  const [area, setArea] = useState<CropArea | null>(null);
+  const [cropped, setCropped] = useState<File | null>(null);
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
   const [cropping, setCropping] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+
+  // What saving keeps: the applied frame's file, else the frame shown, drawn then.
+  useEffect(() => {
+    if (!source || !area) {
+      onChange(null);
+      return;
+    }
+    onChange(() => {
+      if (cropped && !cropping) return Promise.resolve(cropped);
+      return cropImageFile(source.file, source.url, area).catch((failure: unknown) => {
+        setError(t('look:crop.failed'));
+        throw failure;
+      });
+    });
+  }, [source, area, cropped, cropping, onChange, t]);
+
   const choose = (file: File | null): string | null => {
     const url = objectUrl(file, source?.url ?? null);
     setSource(file && url ? { file, url } : null);
+    setArea(null);
+    setCropped(null);
     setPreviewUrl(objectUrl(null, previewUrl));
-    onChange(null);
     return url;
   };
-  const apply = (area: CropArea): void => {
+  const apply = (applied: CropArea): void => {
     if (!source) return;
     setBusy(true);
-    cropImageFile(source.file, source.url, area).then(
-      (cropped) => {
+    cropImageFile(source.file, source.url, applied).then(
+      (file) => {
         setBusy(false);
         setCropping(false);
-        setPreviewUrl(objectUrl(cropped, previewUrl));
-        onChange(cropped);
+        setArea(applied);
+        setCropped(file);
+        setPreviewUrl(objectUrl(file, previewUrl));
       },
       () => {
         setBusy(false);
@@ -108,9 +134,11 @@ function EventImageField({ image, onChange }: { image: File | null; onChange: (f
           setCropping(false);
           if (!url) return;
           // A file that is no picture (whatever its name says) is refused here, not framed.
-          void canDecode(url).then((readable) => {
-            if (readable) setCropping(true);
-            else {
+          void pictureSize(url).then((size) => {
+            if (size) {
+              setArea(centredArea(size.width, size.height));
+              setCropping(true);
+            } else {
               setError(t('common:errors.fileType'));
               choose(null);
             }
@@ -124,10 +152,11 @@ function EventImageField({ image, onChange }: { image: File | null; onChange: (f
             url={source.url}
             busy={busy}
             onApply={apply}
+            onAreaChange={setArea}
             onCancel={() => {
               setCropping(false);
               // Nothing framed yet: the picked file is dropped.
-              if (!image) choose(null);
+              if (!cropped) choose(null);
             }}
           />
         </Suspense>
@@ -178,7 +207,13 @@ export function EventFormModal({
   const { t } = useTranslation('events');
   const me = useQuery(meQueryOptions());
   const staff = isStaff(me.data?.role);
-  const [image, setImage] = useState<File | null>(null);
+  const projects = useQuery(projectChoicesQueryOptions());
+  const projectNameOf = (projectId: string): string => projects.data?.items.find((project) => project.id === projectId)?.name ?? '';
+  const [picture, setPicture] = useState<{ save: PictureToSave } | null>(null);
+  const [preparing, setPreparing] = useState(false);
+  const pictureChanged = useCallback((next: PictureToSave | null) => {
+    setPicture(next ? { save: next } : null);
+  }, []);
   const form = useForm<Values>({
     initialValues: event
       ? {
@@ -196,7 +231,7 @@ export function EventFormModal({
     validate: {
       projectId: (v) => (v ? null : t('form.required')),
       title: (v) => (v.trim() ? null : t('form.required')),
-      artistName: (v) => (v.trim() ? null : t('form.required')),
+      artistName: (v, values) => (billedArtist(v, projectNameOf(values.projectId)) ? null : t('form.required')),
       startsAt: (v) => (v ? null : t('form.required')),
       price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
     },
@@ -207,13 +242,25 @@ export function EventFormModal({
   return (
     <Modal opened={opened} onClose={onClose} title={event ? t('form.editTitle') : t('form.createTitle')} size="lg">
       <form
-        onSubmit={form.onSubmit((values) => {
+        onSubmit={form.onSubmit(async (values) => {
+          let image: File | null = null;
+          if (picture) {
+            setPreparing(true);
+            try {
+              image = await picture.save();
+            } catch {
+              // The field says the picture could not be framed; nothing is sent.
+              return;
+            } finally {
+              setPreparing(false);
+            }
+          }
           onSubmit({
             image,
             input: {
               projectId: values.projectId,
               title: values.title.trim(),
-              artistName: values.artistName.trim(),
+              artistName: billedArtist(values.artistName, projectNameOf(values.projectId)),
               description: values.description,
               startsAt: localInputToIso(values.startsAt),
               durationMinutes: optionalNumber(values.durationMinutes),
@@ -236,7 +283,13 @@ export function EventFormModal({
             canCreate={staff}
           />
           <TextInput label={t('form.title')} withAsterisk name="title" {...form.getInputProps('title')} />
-          <TextInput label={t('form.artist')} withAsterisk name="artistName" {...form.getInputProps('artistName')} />
+          <TextInput
+            label={t('form.billedAs')}
+            description={t('form.billedAsHint')}
+            placeholder={projectNameOf(form.values.projectId)}
+            name="artistName"
+            {...form.getInputProps('artistName')}
+          />
           <Textarea label={t('form.description')} name="description" autosize minRows={3} {...form.getInputProps('description')} />
           <Group grow>
             <TextInput type="datetime-local" label={t('form.startsAt')} withAsterisk description={t('form.localTime')} name="startsAt" {...form.getInputProps('startsAt')} />
@@ -247,12 +300,12 @@ export function EventFormModal({
             <Select label={t('form.currency')} withAsterisk data={CURRENCIES} allowDeselect={false} disabled={sold} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
             <NumberInput label={t('form.capacity')} description={t('form.capacityHint')} name="capacity" min={event?.ticketsSold ?? 0} allowDecimal={false} {...form.getInputProps('capacity')} />
           </Group>
-          <EventImageField image={image} onChange={setImage} />
+          <EventImageField onChange={pictureChanged} />
           <FormActions
             cancelLabel={t('form.cancel')}
             onCancel={onClose}
             submitLabel={t('form.save')}
-            saving={saving}
+            saving={saving || preparing}
             submitTestId="event-save"
           />
         </Stack>

@@ -11,11 +11,14 @@ import { IMAGE_ASPECT } from '../crop';
 export function EventImageCropper({
   url,
   onApply,
+  onAreaChange,
   onCancel,
   busy,
 }: {
   url: string;
   onApply: (area: CropArea) => void;
+  /** The frame shown, each time it settles (the middle of the picture at first). */
+  onAreaChange: (area: CropArea) => void;
   onCancel: () => void;
   busy: boolean;
 }): ReactNode {
@@ -43,6 +46,7 @@ export function EventImageCropper({
           onZoomChange={setZoom}
           onCropComplete={(_, pixels) => {
             setArea(pixels);
+            onAreaChange(pixels);
           }}
         />
       </Box>

@@ -6,15 +6,15 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import { formatPrice } from '../../cart/model';
 import { ListenButton } from '../../player/components/listen-button';
 import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE, canListenNow, concertPath } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
 import { StateBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
-import { Pager } from '../../../app/components/pager';
+import { Pager } from '../../../components/pager';
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
 

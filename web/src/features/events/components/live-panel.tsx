@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Modal, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { IconMicrophone, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -15,6 +15,7 @@ import { ffmpegCommand } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 import { MarkersPanel } from './markers-panel';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
 const KEY_PLACEHOLDER = 'STREAM_KEY';
@@ -256,19 +257,18 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
           </>
         )}
       </Stack>
-      <Modal opened={confirmEnd} onClose={() => { setConfirmEnd(false); }} title={t('manage.live.endTitle')}>
-        <Stack>
-          <Text>{t('manage.live.endText')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => { setConfirmEnd(false); }}>
-              {t('form.cancel')}
-            </Button>
-            <Button color="red" loading={end.isPending} onClick={() => { end.mutate(); }} data-testid="live-end-confirm">
-              {t('manage.live.end')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirmEnd}
+        onClose={() => { setConfirmEnd(false); }}
+        title={t('manage.live.endTitle')}
+        cancelLabel={t('form.cancel')}
+        confirmLabel={t('manage.live.end')}
+        busy={end.isPending}
+        onConfirm={() => { end.mutate(); }}
+        confirmTestId="live-end-confirm"
+      >
+        <Text>{t('manage.live.endText')}</Text>
+      </ConfirmDialog>
     </Card>
   );
 }

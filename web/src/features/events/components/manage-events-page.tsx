@@ -1,11 +1,11 @@
-import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import { formatPrice } from '../../cart/model';
 import type { EventStatus, ManagedEvent } from '../model';
 import { useEventAction, useSaveEvent } from '../mutations';
@@ -13,6 +13,7 @@ import { eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
 import { EventFormModal } from './event-form-modal';
 import { formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 const SalesChart = lazy(() => import('./sales-chart'));
 
@@ -176,30 +177,24 @@ export function ManageEventsPage(): ReactNode {
       <Drawer opened={salesOf !== null} onClose={() => { setSalesOf(null); }} position="right" size="lg" title={salesOf?.title}>
         {salesOf ? <SalesPanel event={salesOf} /> : null}
       </Drawer>
-      <Modal opened={confirm !== null} onClose={() => { setConfirm(null); }} title={confirm?.kind === 'cancel' ? t('manage.cancelTitle') : t('manage.deleteTitle')}>
-        <Stack>
-          <Text>
-            {confirm?.kind === 'cancel'
-              ? t('manage.cancelText', { title: confirm.event.title, count: confirm.event.ticketsSold })
-              : t('manage.deleteText', { title: confirm?.event.title ?? '' })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => { setConfirm(null); }}>
-              {t('form.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={act.isPending}
-              onClick={() => {
-                if (confirm) act.mutate(confirm);
-              }}
-              data-testid="confirm-action"
-            >
-              {confirm?.kind === 'cancel' ? t('manage.cancel') : t('manage.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirm !== null}
+        onClose={() => { setConfirm(null); }}
+        title={confirm?.kind === 'cancel' ? t('manage.cancelTitle') : t('manage.deleteTitle')}
+        cancelLabel={t('form.cancel')}
+        confirmLabel={confirm?.kind === 'cancel' ? t('manage.cancel') : t('manage.delete')}
+        busy={act.isPending}
+        onConfirm={() => {
+          if (confirm) act.mutate(confirm);
+        }}
+        confirmTestId="confirm-action"
+      >
+        <Text>
+          {confirm?.kind === 'cancel'
+            ? t('manage.cancelText', { title: confirm.event.title, count: confirm.event.ticketsSold })
+            : t('manage.deleteText', { title: confirm?.event.title ?? '' })}
+        </Text>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconMusic, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -9,6 +9,7 @@ import { formatClock } from '../../player/model';
 import type { LiveStatus, Marker } from '../model';
 import { useMarkerActions } from '../mutations';
 import { eventKeys, markersQueryOptions } from '../queries';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** The server's limit on a title or an artist (docs/api-contract.md, "Song titles: markers"). */
 const MAX_TEXT = 255;
@@ -234,42 +235,27 @@ export function MarkersPanel({ eventId, status }: { eventId: string; status: Liv
           )}
         </Stack>
       )}
-      <Modal
+      <ConfirmDialog
         opened={deleting !== null}
         onClose={() => {
           setDeleting(null);
         }}
         title={t('manage.markers.deleteTitle')}
+        cancelLabel={t('form.cancel')}
+        confirmLabel={t('manage.markers.delete')}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(null);
+            },
+          });
+        }}
+        confirmTestId="marker-delete-confirm"
       >
-        <Stack>
-          <Text dir="auto">{t('manage.markers.deleteText', { title: deleting?.title ?? '' })}</Text>
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                setDeleting(null);
-              }}
-            >
-              {t('form.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() => {
-                if (!deleting) return;
-                remove.mutate(deleting.id, {
-                  onSuccess: () => {
-                    setDeleting(null);
-                  },
-                });
-              }}
-              data-testid="marker-delete-confirm"
-            >
-              {t('manage.markers.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <Text dir="auto">{t('manage.markers.deleteText', { title: deleting?.title ?? '' })}</Text>
+      </ConfirmDialog>
     </Stack>
   );
 }

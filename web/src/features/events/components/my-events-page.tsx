@@ -4,8 +4,8 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import type { EncoreEvent } from '../model';
 import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr } from '../model';
 import { myEventsQueryOptions } from '../queries';
@@ -13,7 +13,7 @@ import { ListenButton } from '../../player/components/listen-button';
 import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './event-parts';
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
-import { Pager } from '../../../app/components/pager';
+import { Pager } from '../../../components/pager';
 import { useNow } from '../../../lib/use-now';
 
 export function TicketCard({ event, now }: { event: EncoreEvent; now: number }): ReactNode {

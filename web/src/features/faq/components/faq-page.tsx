@@ -1,7 +1,7 @@
 import { Accordion, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 
 export const FAQ_KEYS = ['tickets', 'window', 'devices', 'secondFactor', 'lostPassword', 'invite', 'qr', 'roles', 'language', 'selfHost'] as const;
 

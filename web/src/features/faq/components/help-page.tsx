@@ -2,7 +2,7 @@ import { Accordion, Anchor, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 
 /** What fans ask, in the order they meet it: listening, the 24 hours, devices, refunds, signing in. */
 export const HELP_KEYS = ['listen', 'window', 'replay', 'devices', 'sound', 'refunds', 'receipts', 'signIn', 'code', 'contact'] as const;

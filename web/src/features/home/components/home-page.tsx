@@ -13,7 +13,7 @@ import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/co
 import { concertPath } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
-import { PublicHeader } from '../../../app/components/public-header';
+import { PublicHeader } from './public-header';
 
 function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
   const { t } = useTranslation('events');

@@ -6,8 +6,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useLiveConnection } from '../../live/socket-provider';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import type { NotificationFilter } from '../api';
 import { NOTIFICATION_FILTERS } from '../api';
 import { listParamsQuery, pageCount, readListParams } from '../model';
@@ -15,7 +15,7 @@ import type { NotificationListParams } from '../model';
 import { useNotificationMutations } from '../mutations';
 import { NOTIFICATIONS_PAGE_SIZE, notificationsQueryOptions } from '../queries';
 import { NotificationLine } from './notification-line';
-import { Pager } from '../../../app/components/pager';
+import { Pager } from '../../../components/pager';
 
 /** Every notification, paged, filtered by all / unread / read, with mark as read. */
 export function NotificationsPage(): ReactNode {

@@ -4,7 +4,7 @@ import { IconBuildingBank, IconMapPin } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 import type { BankDetails, Billing, BillingAddress } from '../api';
 import { useSaveBilling } from '../mutations';
 import { billingQueryOptions } from '../queries';

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Modal, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconReceipt, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -6,8 +6,8 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { ORDER_STATUSES, ORDER_STATUS_COLOR } from '../model';
@@ -16,7 +16,9 @@ import { exportOrders } from '../api';
 import { saveFile } from '../download';
 import { useRefundOrder } from '../mutations';
 import { orderQueryOptions, ordersQueryOptions } from '../queries';
-import { Pager } from '../../../app/components/pager';
+import { Pager } from '../../../components/pager';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { OrderStatusBadge } from './order-status-badge';
 
 const PAGE_SIZE = 20;
 
@@ -114,9 +116,7 @@ export function OrdersPage(): ReactNode {
                     <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
                     <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
                     <Table.Td>
-                      <Badge color={ORDER_STATUS_COLOR[order.status]} variant="light" data-testid="orders-row-status">
-                        {t(`common:cart.status.${order.status}`)}
-                      </Badge>
+                      <OrderStatusBadge status={order.status} testId="orders-row-status" />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -192,20 +192,20 @@ export function OrderPage(): ReactNode {
           </Table>
         </Stack>
       </Card>
-      <Modal opened={confirming} onClose={() => { setConfirming(false); }} title={t('orders.refundTitle')}>
-        <Stack>
-          <Text>{t('orders.refundText')}</Text>
-          <TextInput label={t('orders.reason')} value={reason} onChange={(e) => { setReason(e.currentTarget.value); }} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => { setConfirming(false); }}>
-              {t('plans.cancel')}
-            </Button>
-            <Button color="orange" loading={refund.isPending} onClick={() => { refund.mutate(reason); }} data-testid="confirm-refund">
-              {t('orders.refund')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming}
+        onClose={() => { setConfirming(false); }}
+        title={t('orders.refundTitle')}
+        cancelLabel={t('plans.cancel')}
+        confirmLabel={t('orders.refund')}
+        color="orange"
+        busy={refund.isPending}
+        onConfirm={() => { refund.mutate(reason); }}
+        confirmTestId="confirm-refund"
+      >
+        <Text>{t('orders.refundText')}</Text>
+        <TextInput label={t('orders.reason')} value={reason} onChange={(e) => { setReason(e.currentTarget.value); }} />
+      </ConfirmDialog>
     </>
   );
 }

@@ -5,8 +5,8 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../app/components/empty-state';
-import { PageHeader } from '../../../app/components/page-header';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { currencyDigits } from '../../cart/model';
 import { CURRENCIES } from '../../events/components/event-form-modal';
@@ -16,7 +16,7 @@ import type { PlanValues } from '../mutations';
 import { plansQueryOptions } from '../queries';
 import { PassBuyButton, PlanSummary } from './pass-offers';
 import { isStaff } from '../../../lib/roles';
-import { FormActions } from '../../../app/components/form-actions';
+import { FormActions } from '../../../components/form-actions';
 
 function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: () => void }): ReactNode {
   const { t } = useTranslation('payments');

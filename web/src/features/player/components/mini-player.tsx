@@ -1,10 +1,11 @@
-import { ActionIcon, Anchor, Box, Group, Image, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Group, Image, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowsMaximize, IconMusic, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
+import classes from './player.module.css';
 import { ListenersText, LiveState, PlayToggle, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 
 /** Height of the bar at the bottom of the shell while a concert is in the player. */
@@ -98,23 +99,28 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
       data-paused={String(snapshot.paused)}
       data-latency={snapshot.latency === null ? undefined : snapshot.latency.toFixed(3)}
     >
-      <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 0' }}>
-        <Artwork concert={concert} size={48} />
-        <Box miw={0}>
-          <Anchor component={Link} to={stagePath(concert.id)} fw={700} size="sm" lh={1.3} c="var(--mantine-color-text)" lineClamp={1} dir="auto" data-testid="mini-player-title">
-            {concert.title}
-          </Anchor>
-          <Text size="xs" c="dimmed" lineClamp={1} lh={1.3} dir="auto" data-testid="mini-player-artist">
-            {concert.artistName}
-          </Text>
-          <MiniPlayerSong snapshot={snapshot} />
-        </Box>
-      </Group>
-      <Group gap="sm" wrap="nowrap" justify="center" style={{ flex: '2 1 0' }} miw={0}>
+      {/* The concert, artwork and words, is one link to the stage: a thumb-sized target. */}
+      <UnstyledButton component={Link} to={stagePath(concert.id)} className={classes.miniConcert} data-testid="mini-player-concert">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <Artwork concert={concert} size={48} />
+          <Box miw={0}>
+            <Text fw={700} size="sm" lh={1.3} lineClamp={1} dir="auto" data-testid="mini-player-title">
+              {concert.title}
+            </Text>
+            <Text size="xs" c="dimmed" lineClamp={1} lh={1.3} dir="auto" data-testid="mini-player-artist">
+              {concert.artistName}
+            </Text>
+            <MiniPlayerSong snapshot={snapshot} />
+          </Box>
+        </Group>
+      </UnstyledButton>
+      <Group gap="sm" wrap="nowrap" justify="center" className={classes.miniPlayback}>
         {playing ? (
           <>
             <PlayToggle snapshot={snapshot} />
-            <LiveState snapshot={snapshot} />
+            <Box className={classes.miniWide}>
+              <LiveState snapshot={snapshot} />
+            </Box>
             <Box visibleFrom="md">
               <ListenersText snapshot={snapshot} />
             </Box>
@@ -123,7 +129,7 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
           <SessionMessage snapshot={snapshot} compact />
         )}
       </Group>
-      <Group gap="xs" wrap="nowrap" justify="flex-end" style={{ flex: '1 1 0' }}>
+      <Group gap="xs" wrap="nowrap" justify="flex-end" className={classes.miniActions}>
         <Box visibleFrom="sm">
           <VolumeControl snapshot={snapshot} width={130} />
         </Box>

@@ -1,9 +1,9 @@
 import { Card, SegmentedControl, SimpleGrid, Stack, Text, Title, useMantineColorScheme } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LanguagePicker } from '../../../app/components/language-picker';
-import { PageHeader } from '../../../app/components/page-header';
-import { setNavigationLayout, useNavigationLayout } from '../../../app/layout-store';
+import { LanguagePicker } from '../../preferences/components/language-picker';
+import { PageHeader } from '../../../components/page-header';
+import { setNavigationLayout, useNavigationLayout } from '../layout-store';
 
 /** One setting: what it is, a line of help, and its control. */
 function SettingCard({ title, hint, children }: { title: string; hint: string; children: ReactNode }): ReactNode {

@@ -2,7 +2,7 @@ import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormActions } from '../../../app/components/form-actions';
+import { FormActions } from '../../../components/form-actions';
 
 export interface PasswordPrompt {
   /** Opens the dialog; resolves with the password typed, or null when cancelled. */

@@ -7,7 +7,7 @@ import type { Role } from '../../../lib/roles';
 import { validateEmail } from '../../auth/validation';
 import type { User } from '../model';
 import type { UserFormValues } from '../mutations';
-import { FormActions } from '../../../app/components/form-actions';
+import { FormActions } from '../../../components/form-actions';
 
 interface Props {
   opened: boolean;

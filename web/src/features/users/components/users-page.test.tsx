@@ -8,22 +8,9 @@ import { authKeys } from '../../auth/queries';
 import type { Account } from '../model';
 import { toUser } from '../model';
 import { UsersPage } from './users-page';
+import { account } from '../../../test/fixtures';
 
-const admin: Account = {
-  id: 'admin-1',
-  login: 'admin@example.com',
-  person: { firstName: 'Ada', lastName: 'Admin' },
-  roles: ['admin'],
-  enablement: { enabled: true, useMFA: false },
-  createdAt: '2026-11-22T10:00:00Z',
-  tenantKey: 'encore',
-  avatar: null,
-  notes: '',
-  phone: null,
-  language: 'gb',
-  emailVerified: true,
-  timeZone: null,
-};
+const admin = account({ id: 'admin-1', login: 'admin@example.com', person: { firstName: 'Ada', lastName: 'Admin' }, roles: ['admin'] });
 
 function page(items: Account[]): Response {
   return new Response(JSON.stringify({ success: true, payload: { items, total: items.length, page: 1, pageSize: 10 }, error: null }));

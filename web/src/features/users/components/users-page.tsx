@@ -6,7 +6,6 @@ import {
   FileButton,
   Group,
   Menu,
-  Modal,
   Pagination,
   SegmentedControl,
   Skeleton,
@@ -23,7 +22,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeOf } from '../../../i18n/languages';
-import { PageHeader } from '../../../app/components/page-header';
+import { PageHeader } from '../../../components/page-header';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../lib/constants';
 import type { Role } from '../../../lib/roles';
 import { meQueryOptions } from '../../auth/queries';
@@ -34,6 +33,7 @@ import { ALLOWED_AVATAR_TYPES } from '../upload';
 import { usePasswordPrompt } from './password-prompt';
 import { UserAvatar } from './user-avatar';
 import { UserFormModal } from './user-form-modal';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 type ActiveFilter = 'all' | 'true' | 'false';
 
@@ -280,36 +280,23 @@ export function UsersPage(): ReactNode {
         }}
       />
       {prompt.dialog}
-      <Modal
+      <ConfirmDialog
         opened={deleting !== null}
         onClose={() => {
           setDeleting(null);
         }}
         title={t('delete.title')}
         centered
+        cancelLabel={t('form.cancel')}
+        confirmLabel={t('delete.confirm')}
+        busy={mutations.remove.isPending}
+        onConfirm={() => {
+          if (deleting) mutations.remove.mutate(deleting.id, { onSuccess: () => { setDeleting(null); } });
+        }}
+        confirmTestId="user-delete-confirm"
       >
-        <Text mb="lg">{t('delete.text', { name: deleting?.fullname || deleting?.email })}</Text>
-        <Group justify="flex-end">
-          <Button
-            variant="default"
-            onClick={() => {
-              setDeleting(null);
-            }}
-          >
-            {t('form.cancel')}
-          </Button>
-          <Button
-            color="red"
-            loading={mutations.remove.isPending}
-            onClick={() => {
-              if (deleting) mutations.remove.mutate(deleting.id, { onSuccess: () => { setDeleting(null); } });
-            }}
-            data-testid="user-delete-confirm"
-          >
-            {t('delete.confirm')}
-          </Button>
-        </Group>
-      </Modal>
+        <Text>{t('delete.text', { name: deleting?.fullname || deleting?.email })}</Text>
+      </ConfirmDialog>
     </Stack>
   );
 }

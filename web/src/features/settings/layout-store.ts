@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { LAYOUT_STORAGE_KEY } from '../lib/constants';
+import { LAYOUT_STORAGE_KEY } from '../../lib/constants';
 
 /** Navigation layout choice: side bar (default) or top bar. */
 export type NavigationLayout = 'side' | 'top';

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../lib/errors';
+import { ApiError } from './errors';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -3,7 +3,7 @@ import { IconBroadcast } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LanguagePicker } from './language-picker';
+import { LanguagePicker } from '../../preferences/components/language-picker';
 
 /** The top bar of the pages outside the app shell (home, a public concert page): the name
  * linking home, the language, and the page's own buttons. */
@@ -11,7 +11,7 @@ export function PublicHeader({ children }: { children: ReactNode }): ReactNode {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" px="md" py="sm" className="encore-auth-panel">
-      <Anchor component={Link} to="/home" c="inherit" underline="never">
+      <Anchor component={Link} to="/home" c="inherit" underline="never" className="encore-tap">
         <Group gap="xs">
           <IconBroadcast size={28} />
           <Title order={3}>{t('common:app.name')}</Title>

@@ -1,9 +1,9 @@
 import { Select } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuthStatus } from '../../features/auth/session';
-import { saveMyLanguage } from '../../features/users/api';
-import { LANGUAGES, isLanguageCode } from '../../i18n/languages';
+import { useAuthStatus } from '../../auth/session';
+import { saveMyLanguage } from '../../users/api';
+import { LANGUAGES, isLanguageCode } from '../../../i18n/languages';
 
 /**
  * A real language picker: changing it switches the whole app (and its direction) and, when

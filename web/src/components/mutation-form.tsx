@@ -1,7 +1,7 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../lib/errors';
+import { errorText } from '../lib/errors';
 
 interface MutationFormProps {
   onSubmit: FormEventHandler<HTMLFormElement>;

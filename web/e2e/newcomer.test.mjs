@@ -1,0 +1,133 @@
+// End-to-end: what a newcomer trips over (issue 30). A full load of the first pages logs no
+// console warning; the web app is installable (its manifest linked, valid and its icons
+// served, as chromium itself reads them); a common password is refused while it is typed; an
+// admin's new concert keeps the picture chosen without framing it by hand, billed under its
+// project's name when no other is given.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { PASSWORD, apiSession, e2eSuite, localInput, pageApi } from './harness.mjs';
+
+const ACCOUNTS = {
+  admin: { email: 'newcomer-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Nora', lastName: 'Newcomer' },
+  fan: { email: 'newcomer-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Finn', lastName: 'First' },
+};
+
+const suite = e2eSuite(Object.values(ACCOUNTS));
+const { browser, finish, signInAs } = suite;
+
+describe('A newcomer (issue 30)', () => {
+  test('a full load of /, /home and /events logs no console warning', async () => {
+    const b = await browser();
+    const { page } = b;
+    for (const path of ['/', '/home']) {
+      await page.goto(`${suite.server.url}${path}`);
+      await page.waitForURL(/\/home$/);
+      await page.waitForLoadState('networkidle');
+    }
+    await signInAs(page, ACCOUNTS.fan);
+    for (const path of ['/events', '/', '/no-such-page']) {
+      await page.goto(`${suite.server.url}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    assert.deepEqual(b.warnings, [], 'console warnings on a full load');
+    await finish(b);
+  });
+
+  test('the web app is installable: its manifest is linked and valid, with its icons and theme colour', async () => {
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${suite.server.url}/home`);
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    assert.equal(href, '/manifest.webmanifest');
+    assert.equal(await page.locator('meta[name="theme-color"]').getAttribute('content'), '#242424');
+    const response = await fetch(`${suite.server.url}${href}`);
+    assert.equal(response.status, 200);
+    const manifest = await response.json();
+    assert.equal(manifest.display, 'standalone');
+    assert.equal(manifest.start_url, '/home');
+    assert.ok(manifest.name && manifest.short_name && manifest.theme_color && manifest.background_color);
+    for (const size of ['192x192', '512x512']) {
+      const icon = manifest.icons.find((i) => i.sizes === size && i.type === 'image/png' && i.purpose === 'any');
+      assert.ok(icon, `a ${size} PNG icon`);
+    }
+    assert.ok(manifest.icons.some((i) => i.purpose === 'maskable'), 'a maskable icon');
+    // Each icon is served, and each PNG is the size it says.
+    for (const icon of manifest.icons) {
+      const drawn = await page.evaluate(async (src) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        return `${img.naturalWidth}x${img.naturalHeight}`;
+      }, icon.src);
+      if (icon.sizes !== 'any') assert.equal(drawn, icon.sizes, icon.src);
+    }
+    // Chromium's own reading of it (what its install prompt and Lighthouse use).
+    const cdp = await b.context.newCDPSession(page);
+    const read = await cdp.send('Page.getAppManifest');
+    assert.deepEqual(read.errors, [], 'chromium reads the manifest without errors');
+    const installability = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installability.installabilityErrors.map((e) => e.errorId), [], 'chromium finds it installable');
+    await finish(b);
+  });
+
+  test('a common password is refused while it is typed, before any submit', async () => {
+    const b = await browser({ width: 390, height: 844 });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/auth/signup`);
+    await page.locator('input[name="fullname"]').fill('Common Carl');
+    await page.locator('input[name="email"]').fill('carl@example.com');
+    await page.locator('input[name="password"]').pressSequentially('sunshine');
+    const password = page.locator('input[name="password"]');
+    await page.getByText('This password is among the most common ones: choose another.').waitFor();
+    await password.pressSequentially('-over-the-harbour');
+    await page.getByText('This password is among the most common ones: choose another.').waitFor({ state: 'detached' });
+    await finish(b);
+  });
+
+  test('a new concert keeps the picture chosen, framed in the middle, without "Use this frame"; the project bills it', async () => {
+    const picture = join(tmpdir(), `encore-newcomer-${process.pid}.png`);
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', picture]);
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const project = await admin('POST', '/api/v1/projects', { name: 'The Quiet Harbour' });
+    assert.equal(project.status, 201);
+    const b = await browser({ width: 1280, height: 1000 });
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('event-create').click();
+    const form = page.getByTestId('event-form');
+    await form.getByLabel('Project (artist)').fill('Quiet');
+    await page.getByRole('option', { name: 'The Quiet Harbour' }).click();
+    // The billing name shows the project's until another is typed.
+    assert.equal(await form.locator('input[name="artistName"]').getAttribute('placeholder'), 'The Quiet Harbour');
+    await form.locator('input[name="title"]').fill('Low Tide');
+    const startsAt = new Date(Date.now() + 3 * 86_400_000);
+    startsAt.setSeconds(0, 0);
+    await form.locator('input[name="startsAt"]').fill(localInput(startsAt));
+    await form.locator('input[name="price"]').fill('10');
+    await form.locator('input[type="file"]').setInputFiles(picture);
+    await form.getByTestId('image-cropper').waitFor();
+    // Saved straight away: the frame shown is the one kept.
+    await page.getByTestId('event-save').click();
+    await form.waitFor({ state: 'detached' });
+    const managed = await pageApi(page, 'GET', '/api/v1/events/manage');
+    const { id } = managed.json.payload.find((event) => event.title === 'Low Tide');
+    const concert = (await pageApi(page, 'GET', `/api/v1/events/${id}`)).json.payload;
+    assert.equal(concert.artistName, 'The Quiet Harbour');
+    assert.ok(concert.image, 'the picture was saved');
+    const stored = await page.evaluate(async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      return { width: img.naturalWidth, height: img.naturalHeight };
+    }, concert.image);
+    // 640×480 framed at 16:9 in the middle: all its width, 360 of its height.
+    assert.deepEqual(stored, { width: 640, height: 360 });
+    rmSync(picture, { force: true });
+    await finish(b);
+  });
+});
