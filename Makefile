@@ -9,13 +9,18 @@ NEXTEST := $(shell command -v cargo-nextest >/dev/null 2>&1 && echo "nextest run
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: run test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
+.PHONY: run release test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
         web-test e2e api-fuzz openapi system-deps services compose-check screenshots clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
-run: system-deps web
-	$(CARGO) build --release --bin encore
+## The two builds run side by side: npm waits on the network and the disk while cargo
+## compiles (the newcomer's first `make run`, and CI's fresh-machine check, gain a minute).
+run: system-deps
+	$(MAKE) --no-print-directory -j2 web release
 	./target/release/encore serve --demo
+
+release:
+	$(CARGO) build --release --bin encore
 
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
 ## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis

@@ -81,6 +81,11 @@ async fn announce_megabyte_frames(app: &TestApp, path: &str, sockets: usize) -> 
     // Time for the server to read whatever it would read.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let grown = resident_bytes().saturating_sub(before);
+    eprintln!(
+        "{path}: {} sockets held, memory grew by {:.1} MB",
+        held.len(),
+        grown as f64 / MB as f64
+    );
     drop(held);
     grown
 }
