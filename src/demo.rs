@@ -87,11 +87,13 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
         "\nEncore demo accounts (sign in at {}/auth/login):",
         state.config.public_url
     );
+    // Where codes land is the data directory's outbox, wherever `--data-dir` put it.
+    let outbox = state.messenger.outbox_path().display().to_string();
     for demo in &DEMO {
         let note = if demo.phone.is_some() {
-            "  (second factor: the SMS code appears in data/outbox.jsonl)"
+            format!("  (second factor: the SMS code appears in {outbox})")
         } else {
-            ""
+            String::new()
         };
         println!(
             "  {:<6} {:<20} {}{note}",

@@ -2,6 +2,7 @@
 //! server from the same filter as the table, so the file holds every matching order, not
 //! the page on screen. Cells a spreadsheet would run as a formula are defused.
 
+use super::model::OrderStatus;
 use super::orders::Order;
 use super::{money, store};
 use crate::db::Db;
@@ -52,6 +53,15 @@ fn line(cells: &[&str]) -> String {
 
 /// The file's rows for some orders. Amounts are plain decimals in the order's currency
 /// (a negative total cannot occur, so no amount is mistaken for a formula).
+/// A state as the orders page names it: one word for one state ("complete", not the
+/// stored "fulfilled").
+fn status_word(status: OrderStatus) -> &'static str {
+    match status {
+        OrderStatus::Fulfilled => "complete",
+        other => other.as_str(),
+    }
+}
+
 pub fn rows(orders: &[Order]) -> String {
     orders
         .iter()
@@ -61,7 +71,7 @@ pub fn rows(orders: &[Order]) -> String {
                 &o.id,
                 &o.created_at,
                 o.paid_at.as_deref().unwrap_or(""),
-                o.status.as_str(),
+                status_word(o.status),
                 &o.buyer.name,
                 &o.buyer.email,
                 &items.join("; "),

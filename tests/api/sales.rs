@@ -373,6 +373,9 @@ async fn the_orders_csv_holds_every_matching_order_quoted_and_with_formulas_defu
         "{row}"
     );
     assert!(lines.iter().any(|l| l.contains(",500,JPY,")));
+    // The word the orders page shows for the state, not the stored one.
+    assert!(row.contains(",complete,"), "{row}");
+    assert!(!text.contains(",fulfilled,"));
 
     let answer = csv(&app, "?search=mallory", &admin).await;
     let text = answer.text().await.unwrap();
