@@ -138,3 +138,10 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
 export function isTicking(phase: Phase): boolean {
   return phase.kind === 'playing' || phase.kind === 'waiting';
 }
+
+/** What is left of a replay, to the minute (never "0 min" while some is left): the words
+ * read "23 h 58 min", not a ticking clock. */
+export function timeLeft(ms: number): { days: number; hours: number; minutes: number } {
+  const total = Math.max(0, Math.ceil(ms / 60_000));
+  return { days: Math.floor(total / 1440), hours: Math.floor((total % 1440) / 60), minutes: total % 60 };
+}
