@@ -187,4 +187,34 @@ describe('A newcomer (issue 30)', () => {
     assert.equal(await scheme(), 'dark');
     await finish(b);
   });
+
+  test('a toast comes down below an open drawer, clear of its close button', async () => {
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    await createConcert(admin, 'Drawer Tide');
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('live-indicator').and(page.locator('[data-phase="live"]')).waitFor();
+    await page.getByTestId('manage-row').filter({ hasText: 'Drawer Tide' }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const close = page.locator('.mantine-Drawer-close');
+    await close.waitFor();
+    // A sign-up tells the staff: its toast arrives while the drawer is open.
+    const email = 'drawer-watcher@example.com';
+    const signup = await fetch(`${suite.server.url}/api/v1/accounts/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ login: email, password: PASSWORD, person: { firstName: 'Drew', lastName: 'Watcher' } }),
+    });
+    assert.equal(signup.status, 201);
+    const toast = page.getByTestId('live-toast').filter({ hasText: email });
+    await toast.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(400); // the toast's slide-in
+    const [button, note] = [await close.boundingBox(), await toast.boundingBox()];
+    const apart = note.y >= button.y + button.height || note.x + note.width <= button.x || note.x >= button.x + button.width;
+    assert.ok(apart, `the toast ${JSON.stringify(note)} covers the close button ${JSON.stringify(button)}`);
+    await close.click();
+    await page.locator('.mantine-Drawer-content').waitFor({ state: 'detached' });
+    await finish(b);
+  });
 });

@@ -66,8 +66,9 @@ describe('listening session state machine', () => {
 });
 
 describe('timeLeft', () => {
-  it('reads to the minute, rounding up so a minute left is not "0 min"', () => {
-    expect(timeLeft((23 * 60 + 58) * 60_000 - 13_000)).toEqual({ days: 0, hours: 23, minutes: 58 });
+  it('reads in whole minutes, a last minute as "1 min", never "0 min"', () => {
+    expect(timeLeft((23 * 60 + 58) * 60_000 + 13_000)).toEqual({ days: 0, hours: 23, minutes: 58 });
+    expect(timeLeft(24 * 3_600_000 - 500)).toEqual({ days: 0, hours: 23, minutes: 59 });
     expect(timeLeft(30_000)).toEqual({ days: 0, hours: 0, minutes: 1 });
     expect(timeLeft((2 * 1440 + 3 * 60) * 60_000)).toEqual({ days: 2, hours: 3, minutes: 0 });
     expect(timeLeft(-5)).toEqual({ days: 0, hours: 0, minutes: 0 });
