@@ -1,9 +1,10 @@
 // End-to-end: nothing overlaps, nothing is cut, and on a phone every control is a thumb's
 // size (issue 30). A fan with a ticket listens to a live show (the real `encore push`), so the
-// mini-player is in the bar, and opens the main pages at 390×844 (a phone) and 1280×800, in
-// English and in Persian (right to left). Each page is measured from the bounding boxes of its
-// controls and texts: no two overlap, none leaves the viewport sideways, no text is squeezed to
-// a few letters or a button's label cut, and at phone width every control is at least 44 px.
+// mini-player is in the bar, and opens the main pages (home, events, a concert, the stage, My
+// events, My orders, the cart, preferences) at 390×844 (a phone) and 1280×800, in English and
+// in Persian (right to left). Each page is measured from the bounding boxes of its controls and
+// texts: no two overlap, none leaves the viewport sideways, no text is squeezed to a few
+// letters or a button's label cut, and at phone width every control is at least 44 px.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,6 +150,7 @@ const PAGES = [
   { name: 'events', path: () => '/events', ready: 'events-grid' },
   { name: 'concert', path: () => `/concerts/${later.id}`, ready: 'concert-page' },
   { name: 'stage', path: () => `/stage/${live.id}`, ready: 'stage' },
+  { name: 'my events', path: () => '/my-events', ready: 'ticket-card' },
   { name: 'my orders', path: () => '/my-orders', ready: 'my-orders' },
   { name: 'cart', path: () => '/cart', ready: 'cart-entries' },
   { name: 'preferences', path: () => '/preferences', ready: 'avatar-upload' },

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PASSWORD, apiSession, e2eSuite, localInput, pageApi } from './harness.mjs';
+import { PASSWORD, apiSession, createConcert, e2eSuite, localInput, pageApi, payCart } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'newcomer-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Nora', lastName: 'Newcomer' },
@@ -128,6 +128,93 @@ describe('A newcomer (issue 30)', () => {
     // 640×480 framed at 16:9 in the middle: all its width, 360 of its height.
     assert.deepEqual(stored, { width: 640, height: 360 });
     rmSync(picture, { force: true });
+    await finish(b);
+  });
+
+  test('a concert is shared from its public page and from the stage (the link copied where there is no share sheet); My events offers the calendar', async () => {
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const concert = await createConcert(admin, 'Share the Tide', { startsAt: new Date(Date.now() + 2 * 86_400_000) });
+    const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
+    assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
+    assert.equal((await payCart(fan, 'Finn First')).json.payload?.status, 'fulfilled');
+    const b = await browser({ width: 390, height: 844 });
+    const { page, context } = b;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+    const publicPage = `${suite.server.url}/concerts/${concert.id}`;
+    const shareAndRead = async () => {
+      const share = page.getByTestId('share');
+      await share.click();
+      await page.locator('[data-testid="share"][data-outcome]').waitFor();
+      const outcome = await share.getAttribute('data-outcome');
+      // Debian's chromium has no share sheet on Linux: the link is copied.
+      assert.equal(outcome, 'copied');
+      assert.equal(await share.innerText(), 'Link copied');
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    // Signed out, on the public page.
+    await page.goto(publicPage);
+    await page.getByTestId('concert-title').waitFor();
+    assert.equal(await shareAndRead(), publicPage);
+    // Signed in, on the stage: the public page is what is shared.
+    await signInAs(page, ACCOUNTS.fan);
+    await page.goto(`${suite.server.url}/stage/${concert.id}`);
+    await page.getByTestId('stage-title').waitFor();
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    assert.equal(await shareAndRead(), publicPage);
+    // My events: the upcoming ticket's card has the calendar file.
+    await page.goto(`${suite.server.url}/my-events`);
+    const card = page.getByTestId('ticket-card').filter({ hasText: 'Share the Tide' });
+    const calendar = card.getByTestId('add-to-calendar');
+    assert.equal(await calendar.getAttribute('href'), `/api/v1/events/${concert.id}/calendar.ics`);
+    const ics = await fetch(`${suite.server.url}/api/v1/events/${concert.id}/calendar.ics`);
+    assert.equal(ics.status, 200);
+    assert.match(await ics.text(), /BEGIN:VCALENDAR[\s\S]*Share the Tide/);
+    await finish(b);
+  });
+
+  test('a signed-out visitor switches the theme, on the home page and at sign-in, and it is kept', async () => {
+    const b = await browser();
+    const { page } = b;
+    await page.goto(`${suite.server.url}/home`);
+    const scheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
+    assert.equal(await scheme(), 'dark');
+    await page.getByTestId('theme-toggle').click();
+    assert.equal(await scheme(), 'light');
+    assert.equal(await page.evaluate(() => localStorage.getItem('theme-preset')), 'light');
+    await page.goto(`${suite.server.url}/auth/login`);
+    assert.equal(await scheme(), 'light');
+    await page.getByTestId('theme-toggle').click();
+    assert.equal(await scheme(), 'dark');
+    await finish(b);
+  });
+
+  test('a toast comes down below an open drawer, clear of its close button', async () => {
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    await createConcert(admin, 'Drawer Tide');
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('live-indicator').and(page.locator('[data-phase="live"]')).waitFor();
+    await page.getByTestId('manage-row').filter({ hasText: 'Drawer Tide' }).getByRole('button', { name: 'Sales and stream key' }).click();
+    const close = page.locator('.mantine-Drawer-close');
+    await close.waitFor();
+    // A sign-up tells the staff: its toast arrives while the drawer is open.
+    const email = 'drawer-watcher@example.com';
+    const signup = await fetch(`${suite.server.url}/api/v1/accounts/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ login: email, password: PASSWORD, person: { firstName: 'Drew', lastName: 'Watcher' } }),
+    });
+    assert.equal(signup.status, 201);
+    const toast = page.getByTestId('live-toast').filter({ hasText: email });
+    await toast.waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(400); // the toast's slide-in
+    const [button, note] = [await close.boundingBox(), await toast.boundingBox()];
+    const apart = note.y >= button.y + button.height || note.x + note.width <= button.x || note.x >= button.x + button.width;
+    assert.ok(apart, `the toast ${JSON.stringify(note)} covers the close button ${JSON.stringify(button)}`);
+    await close.click();
+    await page.locator('.mantine-Drawer-content').waitFor({ state: 'detached' });
     await finish(b);
   });
 });

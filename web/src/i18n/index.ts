@@ -10,6 +10,7 @@ import {
   languageInfo,
 } from './languages';
 import type { LanguageCode } from './languages';
+import { numberFormatter } from './numbers';
 
 /** English ships with the first page; the other languages load when chosen. */
 const english = import.meta.glob<ResourceKey>('../locales/gb/*.json', { eager: true, import: 'default' });
@@ -72,6 +73,7 @@ export async function setupI18n(language: LanguageCode = storedLanguage()): Prom
   });
   await i18n
     .use(lazyBackend)
+    .use(numberFormatter)
     .use(initReactI18next)
     .init({
       lng: language,
@@ -81,7 +83,8 @@ export async function setupI18n(language: LanguageCode = storedLanguage()): Prom
       defaultNS: 'common',
       partialBundledLanguages: true,
       resources: { [DEFAULT_LANGUAGE]: englishResources() },
-      interpolation: { escapeValue: false },
+      // alwaysFormat: every placeholder passes the formatter (numbers in the reader's digits).
+      interpolation: { escapeValue: false, alwaysFormat: true },
       react: { useSuspense: true },
       returnNull: false,
     });

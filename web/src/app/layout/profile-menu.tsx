@@ -56,10 +56,11 @@ export function ProfileMenu({ user }: { user: User }): ReactNode {
             </div>
           </Group>
           <Menu.Divider />
-          <Menu.Item component={Link} to="/preferences" leftSection={<IconUser size={16} />}>
+          {/* Spec 2: profile goes to preferences; the account is its sign-in and security part. */}
+          <Menu.Item component={Link} to="/preferences" leftSection={<IconUser size={16} />} data-testid="profile-profile">
             {t('profile.profile')}
           </Menu.Item>
-          <Menu.Item component={Link} to="/preferences" leftSection={<IconUserCircle size={16} />}>
+          <Menu.Item component={Link} to="/preferences#account" leftSection={<IconUserCircle size={16} />} data-testid="profile-account">
             {t('profile.account')}
           </Menu.Item>
           <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />}>

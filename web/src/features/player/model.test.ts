@@ -1,5 +1,5 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, sessionReducer } from './model';
+import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, sessionReducer, timeLeft } from './model';
 
 describe('player model', () => {
   it('reads the Encore-Denied header; anything unknown is invalid', () => {
@@ -62,5 +62,15 @@ describe('listening session state machine', () => {
     expect(state.phase).toEqual({ kind: 'denied', denial: 'superseded' });
     expect(isTicking(state.phase)).toBe(false);
     expect(isTicking(run({ type: 'waiting' }).phase)).toBe(true);
+  });
+});
+
+describe('timeLeft', () => {
+  it('reads in whole minutes, a last minute as "1 min", never "0 min"', () => {
+    expect(timeLeft((23 * 60 + 58) * 60_000 + 13_000)).toEqual({ days: 0, hours: 23, minutes: 58 });
+    expect(timeLeft(24 * 3_600_000 - 500)).toEqual({ days: 0, hours: 23, minutes: 59 });
+    expect(timeLeft(30_000)).toEqual({ days: 0, hours: 0, minutes: 1 });
+    expect(timeLeft((2 * 1440 + 3 * 60) * 60_000)).toEqual({ days: 2, hours: 3, minutes: 0 });
+    expect(timeLeft(-5)).toEqual({ days: 0, hours: 0, minutes: 0 });
   });
 });

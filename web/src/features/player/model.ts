@@ -138,3 +138,10 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
 export function isTicking(phase: Phase): boolean {
   return phase.kind === 'playing' || phase.kind === 'waiting';
 }
+
+/** What is left of a replay, in whole minutes (a fresh replay reads "23 h 59 min", and the
+ * last seconds "1 min", never "0 min"): words, not a ticking clock. */
+export function timeLeft(ms: number): { days: number; hours: number; minutes: number } {
+  const total = ms > 0 ? Math.max(1, Math.floor(ms / 60_000)) : 0;
+  return { days: Math.floor(total / 1440), hours: Math.floor((total % 1440) / 60), minutes: total % 60 };
+}

@@ -38,6 +38,13 @@ function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string
   );
 }
 
+const ABOUT_FIELDS = ['name', 'version', 'build'] as const;
+
+/** The About figures to show: all three while loading, then those the server gave. */
+export function aboutFields(answer: Partial<Record<(typeof ABOUT_FIELDS)[number], string | null>> | null): (typeof ABOUT_FIELDS)[number][] {
+  return ABOUT_FIELDS.filter((field) => answer === null || Boolean(answer[field]));
+}
+
 /** About: what Encore is, the running version and build, and the licences of what it ships. */
 export function AboutPage(): ReactNode {
   const { t } = useTranslation('dashboard');
@@ -47,8 +54,9 @@ export function AboutPage(): ReactNode {
   return (
     <Stack gap="lg">
       <PageHeader title={t('about.title')} description={t('about.intro')} />
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {(['name', 'version', 'build'] as const).map((field) => (
+      <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="about-figures">
+        {/* The version and build are for staff: a fan's answer has none, and no empty row shows. */}
+        {aboutFields(server.isPending ? null : (server.data ?? {})).map((field) => (
           <Card withBorder key={field}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
               {t(`about.${field}`)}
@@ -57,7 +65,7 @@ export function AboutPage(): ReactNode {
               <Skeleton h={24} mt={6} />
             ) : (
               <Text fw={700} data-testid={`about-${field}`}>
-                {server.data?.[field] ?? '—'}
+                {server.data?.[field]}
               </Text>
             )}
           </Card>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { LanguagePicker } from '../../preferences/components/language-picker';
+import { ThemeToggle } from '../../settings/components/theme-toggle';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 
 /** What the side panel promises, one line each. */
@@ -54,9 +55,12 @@ export function AuthLayout(): ReactNode {
             <Paper withBorder shadow="sm" p="xl" radius="md">
               <Outlet />
             </Paper>
-            <Box maw={220}>
-              <LanguagePicker label={t('common:language.label')} />
-            </Box>
+            <Group gap="sm" align="flex-end">
+              <Box maw={220}>
+                <LanguagePicker label={t('common:language.label')} />
+              </Box>
+              <ThemeToggle />
+            </Group>
           </Stack>
         </Box>
       </Box>

@@ -18,6 +18,7 @@ import { ApiError } from '../../../lib/errors';
 import { authLink } from '../return-path';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 import { PublicHeader } from '../../home/components/public-header';
+import { ShareButton } from '../../../components/share-button';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {
@@ -58,10 +59,10 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
       <Stack gap="md" p="lg">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={2}>
-            <Title order={2} data-testid="concert-title">
+            <Title order={2} dir="auto" data-testid="concert-title">
               {event.title}
             </Title>
-            <Text fw={600} size="lg">
+            <Text fw={600} size="lg" dir="auto">
               {event.artistName}
             </Text>
           </Stack>
@@ -88,6 +89,7 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
         <Group>
           <BuyOrSignUp event={event} />
           {phase === 'doors' ? <AddToCalendar id={event.id} /> : null}
+          <ShareButton title={event.title} path={concertPath(event.id)} />
         </Group>
       </Stack>
     </Card>

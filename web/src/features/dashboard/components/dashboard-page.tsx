@@ -71,9 +71,12 @@ export function DashboardPage(): ReactNode {
             <Text c="dimmed">{user.email}</Text>
             <Group gap="xs">
               <Badge variant="light">{t(`common:roles.${user.role}`)}</Badge>
-              <Badge variant="light" color={user.useMFA ? 'green' : 'gray'}>
-                {user.useMFA ? t('summary.mfaOn') : t('summary.mfaOff')}
-              </Badge>
+              {/* Two-step verification off is no warning here: preferences offer it. */}
+              {user.useMFA ? (
+                <Badge variant="light" color="green" data-testid="summary-mfa-on">
+                  {t('summary.mfaOn')}
+                </Badge>
+              ) : null}
             </Group>
             <Text size="sm" c="dimmed">
               {t('summary.memberSince', { date: new Date(user.created_at).toLocaleDateString(localeOf(i18n.language)) })}

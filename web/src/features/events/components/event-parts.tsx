@@ -121,12 +121,14 @@ export function EventSummary({ event, badge }: { event: EncoreEvent; badge?: Rea
   return (
     <>
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text fw={700} lineClamp={1}>
+        <Text fw={700} lineClamp={1} dir="auto">
           {event.title}
         </Text>
         {badge}
       </Group>
-      <Text size="sm">{event.artistName}</Text>
+      <Text size="sm" dir="auto">
+        {event.artistName}
+      </Text>
       <Text size="sm" c="dimmed">
         {formatWhen(event.startsAt, locale)}
       </Text>

@@ -29,10 +29,14 @@ function EventDetails({ id }: { id: string }): ReactNode {
     <Stack gap="sm" data-testid="event-details">
       <EventImage event={event} height={260} full />
       <Group justify="space-between">
-        <Title order={3}>{event.title}</Title>
+        <Title order={3} dir="auto">
+          {event.title}
+        </Title>
         <StateBadge state={event.state} />
       </Group>
-      <Text fw={600}>{event.artistName}</Text>
+      <Text fw={600} dir="auto">
+        {event.artistName}
+      </Text>
       <Text c="dimmed">{formatWhen(event.startsAt, locale)}</Text>
       {event.durationMinutes ? <Text size="sm">{t('duration', { count: event.durationMinutes })}</Text> : null}
       <Text size="sm">{t('accessUntil', { date: formatWhen(event.accessUntil, locale) })}</Text>

@@ -109,7 +109,9 @@ export function ManageEventsPage(): ReactNode {
               {list.data.map((event) => (
                 <Table.Tr key={event.id} data-testid="manage-row">
                   <Table.Td>
-                    <Text fw={600}>{event.title}</Text>
+                    <Text fw={600} dir="auto">
+                      {event.title}
+                    </Text>
                     <Text size="sm" c="dimmed">
                       {event.artistName}
                     </Text>

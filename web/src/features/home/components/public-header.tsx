@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LanguagePicker } from '../../preferences/components/language-picker';
+import { ThemeToggle } from '../../settings/components/theme-toggle';
 
 /** The top bar of the pages outside the app shell (home, a public concert page): the name
  * linking home, the language, and the page's own buttons. */
@@ -21,6 +22,7 @@ export function PublicHeader({ children }: { children: ReactNode }): ReactNode {
         <Box w={180}>
           <LanguagePicker label="" />
         </Box>
+        <ThemeToggle color="white" />
         {children}
       </Group>
     </Group>

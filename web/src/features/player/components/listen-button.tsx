@@ -30,7 +30,8 @@ export function ListenButton({ event, fullWidth = false }: { event: Parameters<t
   const inPlayer = usePlayerSelect((snapshot) => snapshot.concert?.id === event.id);
   if (inPlayer) {
     return (
-      <Group gap="xs" wrap="nowrap" data-testid="player-in-bar">
+      // Wraps on a narrow card rather than cutting the button's words.
+      <Group gap="xs" data-testid="player-in-bar">
         <Text size="sm" c="dimmed">
           {t('inPlayer')}
         </Text>

@@ -10,7 +10,7 @@ import { useNow } from '../../../lib/use-now';
 import { useLocale } from '../../events/components/event-parts';
 import type { Chapter } from '../chapters';
 import { chapterAt } from '../chapters';
-import { formatClock, formatCount, formatLatency, position } from '../model';
+import { formatClock, formatCount, formatLatency, position, timeLeft } from '../model';
 import type { Position } from '../model';
 import { appPlayer } from '../player';
 import type { PlayerSnapshot } from '../player-store';
@@ -186,11 +186,12 @@ export function ReplayUntil({ accessUntil }: { accessUntil: string }): ReactNode
   const locale = useLocale();
   const now = useNow();
   const until = Date.parse(accessUntil);
-  const left = countdownText(countdown(until, now), (count) => t('events:countdownDays', { count }), isolateLtr);
+  const { days, hours, minutes } = timeLeft(until - now);
+  const left = days > 0 ? t('left.days', { days, hours }) : hours > 0 ? t('left.hours', { hours, minutes }) : t('left.minutes', { minutes });
   const date = new Date(until).toLocaleString(locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   return (
     <Text size="sm" data-testid="player-replay-until" data-until={accessUntil}>
-      {t('replayUntil', { date, left: localDigits(left, locale) })}
+      {t('replayUntil', { date, left })}
     </Text>
   );
 }

@@ -12,6 +12,7 @@ import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { ListenButton } from './listen-button';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
+import { ShareButton } from '../../../components/share-button';
 
 /** A key press that belongs to what has the focus (typing, a button's own Space, a slider); a
  * focused link has no use for Space. */
@@ -113,6 +114,10 @@ export function StagePage(): ReactNode {
                 {shown.artistName}
               </Text>
             </Box>
+            {/* The concert's public page is what a listener shares from the stage. */}
+            <Group>
+              <ShareButton title={shown.title} path={concertPath(concertId)} />
+            </Group>
             {mine ? (
               <StageControls snapshot={snapshot} concert={mine} />
             ) : event.data && canListenNow(event.data) ? (

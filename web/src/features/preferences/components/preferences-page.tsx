@@ -1,7 +1,9 @@
 import { Alert, Badge, Button, Card, FileButton, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { IconShieldLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from './language-picker';
@@ -154,12 +156,19 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
     <Card withBorder padding="lg">
       <Group justify="space-between" mb="md">
         <Title order={4}>{t('mfa.title')}</Title>
-        <Badge color={user.useMFA ? 'green' : 'gray'} variant="light">
-          {user.useMFA ? t('mfa.on') : t('mfa.off')}
-        </Badge>
+        {user.useMFA ? (
+          <Badge color="green" variant="light">
+            {t('mfa.on')}
+          </Badge>
+        ) : null}
       </Group>
       {prompt.dialog}
       <Stack gap="sm">
+        {user.useMFA ? null : (
+          <Alert variant="light" color="blue" icon={<IconShieldLock size={18} />} data-testid="mfa-offer">
+            {t('mfa.offer')}
+          </Alert>
+        )}
         <Text size="sm" c="dimmed">
           {t('mfa.intro')}
         </Text>
@@ -244,12 +253,17 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
 export function PreferencesPage(): ReactNode {
   const { t } = useTranslation('account');
   const { data: user } = useSuspenseQuery(meQueryOptions());
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === '#account') document.getElementById('account')?.scrollIntoView();
+  }, [hash]);
   return (
     <Stack gap="lg">
       <PageHeader title={t('preferences.title')} description={t('preferences.subtitle')} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <ProfileCard key={`${user.id}-${user.fullname}-${user.email}-${user.pendingEmail ?? ''}`} user={user} />
-        <Stack gap="lg">
+        {/* The profile menu's "Account": sign-in and security, reached at /preferences#account. */}
+        <Stack gap="lg" id="account" style={{ scrollMarginTop: 80 }}>
           <SecondFactorCard user={user} />
           <PasswordCard user={user} />
           <Card withBorder padding="lg">

@@ -56,4 +56,16 @@ describe('users page', () => {
       expect(screen.getAllByTestId('user-row')).toHaveLength(2);
     });
   });
+
+  it('says "Active" in words where the switch is not the reader’s to use (their own row), a switch elsewhere', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(page([admin, { ...admin, id: 'u2', login: 'fan@example.com', person: { firstName: 'Fiona', lastName: 'Fan' }, roles: ['user'] }])));
+    renderPage();
+    await waitFor(() => {
+      expect(screen.getAllByTestId('user-row')).toHaveLength(2);
+    });
+    const [own, fan] = screen.getAllByTestId('user-row');
+    expect(own?.querySelector('[data-testid="user-active-state"]')).toHaveTextContent('Active');
+    expect(fan?.querySelector('[data-testid="user-active-state"]')).toBeNull();
+    expect(fan?.querySelector('input[type="checkbox"][aria-label="Active"]')).not.toBeNull();
+  });
 });

@@ -164,14 +164,20 @@ export function UsersPage(): ReactNode {
                         </Badge>
                       </Table.Td>
                       <Table.Td>
-                        <Switch
-                          checked={user.active}
-                          disabled={!manageable || self}
-                          aria-label={t('table.active')}
-                          onChange={(event) => {
-                            mutations.setEnabled.mutate({ id: user.id, enabled: event.currentTarget.checked });
-                          }}
-                        />
+                        {/* A switch only where it can be used: a greyed-out switch reads as "off". */}
+                        {manageable && !self ? (
+                          <Switch
+                            checked={user.active}
+                            aria-label={t('table.active')}
+                            onChange={(event) => {
+                              mutations.setEnabled.mutate({ id: user.id, enabled: event.currentTarget.checked });
+                            }}
+                          />
+                        ) : (
+                          <Badge variant="light" color={user.active ? 'green' : 'gray'} data-testid="user-active-state">
+                            {user.active ? t('filter.active') : t('filter.inactive')}
+                          </Badge>
+                        )}
                       </Table.Td>
                       <Table.Td>
                         <Switch

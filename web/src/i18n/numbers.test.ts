@@ -1,0 +1,24 @@
+import i18n from 'i18next';
+import { setupI18n } from '.';
+import { formatNumber } from './numbers';
+
+describe('numbers in the reader’s digits', () => {
+  it('formats with the language’s digits and separators', () => {
+    expect(formatNumber(1234, 'gb')).toBe('1,234');
+    expect(formatNumber(99, 'ir')).toBe('۹۹');
+    expect(formatNumber(2.5, 'br')).toBe('2,5');
+  });
+
+  it('puts every number of a text through the formatter', async () => {
+    await setupI18n('gb');
+    expect(i18n.t('events:seatsLeft', { count: 1234 })).toBe('Seats left: 1,234');
+    await i18n.changeLanguage('ir');
+    await i18n.loadNamespaces('events');
+    const persian = i18n.t('events:seatsLeft', { count: 99 });
+    expect(persian).toContain('۹۹');
+    expect(persian).not.toMatch(/[0-9]/);
+    // Texts, and strings made of digits (already formatted elsewhere), are left as they are.
+    expect(i18n.t('events:form.title')).not.toBe('');
+    await i18n.changeLanguage('gb');
+  });
+});

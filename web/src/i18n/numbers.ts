@@ -1,0 +1,29 @@
+import type { FormatterModule } from 'i18next';
+import { localeOf } from './languages';
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** The one number formatter: a number in the reader's digits and separators (Persian digits
+ * in Persian, "1,234" in English), up to two decimals. */
+export function formatNumber(value: number, language: string): string {
+  const locale = localeOf(language);
+  let format = formats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+    formats.set(locale, format);
+  }
+  return format.format(value);
+}
+
+/**
+ * i18next's formatter: every number put into a text ("Seats left: {{count}}") goes through
+ * `formatNumber`, so no page shows Latin digits beside Persian words. Texts keep plain
+ * placeholders; the plural form still follows the number itself.
+ */
+export const numberFormatter: FormatterModule = {
+  type: 'formatter',
+  init: () => undefined,
+  add: () => undefined,
+  addCached: () => undefined,
+  format: (value: unknown, _format, language) => (typeof value === 'number' && Number.isFinite(value) ? formatNumber(value, language ?? 'gb') : (value as string)),
+};
