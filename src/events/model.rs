@@ -8,6 +8,8 @@ use crate::i18n::Msg;
 /// A ticket gives access from 15 minutes before the start until 24 hours after it.
 pub const ACCESS_WINDOW_MS: i64 = 24 * 3_600_000;
 pub const EARLY_ACCESS_MS: i64 = 15 * 60_000;
+/// How long before its start a concert's holders are reminded: when its doors open.
+pub const REMINDER_LEAD_MS: i64 = 15 * 60_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -5,7 +5,7 @@
 //! the transaction of its cause (a status change, a once-per-concert claim) and published
 //! after the commit; the staff's Live page gets the activity beside it.
 
-use super::model::{EventRow, EventStatus};
+use super::model::{EventRow, EventStatus, REMINDER_LEAD_MS};
 use super::store::{self, Once};
 use crate::db::now_ms;
 use crate::error::Result;
@@ -13,9 +13,6 @@ use crate::i18n::{Arg, Msg};
 use crate::live::activity::Activity;
 use crate::notifications::{self, Notice, Outbox};
 use crate::state::AppState;
-
-/// How long before its start a concert's holders are reminded: when its doors open.
-pub const REMINDER_LEAD_MS: i64 = 15 * 60_000;
 
 /// Where staff watch shows.
 const STAFF_LIVE_PAGE: &str = "/live";

@@ -111,7 +111,7 @@ pub async fn save<'e>(db: impl Exec<'e>, row: &EventRow) -> Result<bool> {
     .bind(&row.currency)
     .bind(row.capacity)
     .bind(now_ms())
-    .bind(super::notices::REMINDER_LEAD_MS)
+    .bind(super::model::REMINDER_LEAD_MS)
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)

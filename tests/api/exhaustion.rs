@@ -240,15 +240,7 @@ async fn a_flapping_encoder_tells_each_staff_member_at_most_twice_and_is_refused
     let mut admitted = 0;
     let mut refused = 0;
     for _ in 0..200 {
-        let response = app
-            .http
-            .put(format!("{}/live/{event}", app.url))
-            .basic_auth("source", Some(&key))
-            .header("content-type", "audio/aac")
-            .body(body.clone())
-            .send()
-            .await
-            .unwrap();
+        let response = put_aac(&app, &event, &key, body.clone()).await;
         match response.status().as_u16() {
             200 => admitted += 1,
             429 => {
@@ -266,16 +258,23 @@ async fn a_flapping_encoder_tells_each_staff_member_at_most_twice_and_is_refused
     assert!((1..=2).contains(&told), "the admin was told {told} times");
 }
 
-/// `PUT /live/{event}` with the whole body at once (no pacing on the client's side).
-async fn push_at_once(app: &TestApp, event: &str, key: &str, body: &[u8]) -> u16 {
+/// `PUT /live/{event}` of AAC with the whole body at once (no pacing on the client's
+/// side): the answer.
+async fn put_aac(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> reqwest::Response {
     app.http
         .put(format!("{}/live/{event}", app.url))
         .basic_auth("source", Some(key))
         .header("content-type", "audio/aac")
-        .body(body.to_vec())
+        .body(body)
         .send()
         .await
         .unwrap()
+}
+
+/// [`put_aac`]'s status.
+async fn push_at_once(app: &TestApp, event: &str, key: &str, body: &[u8]) -> u16 {
+    put_aac(app, event, key, body.to_vec())
+        .await
         .status()
         .as_u16()
 }
@@ -374,15 +373,7 @@ async fn eight_kilobyte_frames_at_96_khz_are_refused_for_their_bitrate() {
     let frame = encore::stream::adts::adts_frame(&config, &[0x55; 8_184]);
     assert_eq!(frame.len(), 8_191);
     let body: Vec<u8> = std::iter::repeat_n(frame, 900).flatten().collect();
-    let response = app
-        .http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(&key))
-        .header("content-type", "audio/aac")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let response = put_aac(&app, &event, &key, body).await;
     assert_eq!(response.status().as_u16(), 422);
     assert!(response.text().await.unwrap().contains("kbit/s"));
     let recorded = app.state.hub.show(&event).status().recorded_seconds;

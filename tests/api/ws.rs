@@ -85,6 +85,22 @@ async fn signed_in(app: &TestApp, access: &str, since: Value) -> (Ws, Vec<Value>
     (ws, opening)
 }
 
+/// A concert's live figures, published on its channel as the figures task does.
+async fn publish_live_status(app: &TestApp, event: &str) {
+    let status = app.state.hub.show(event).status();
+    app.state
+        .bus
+        .publish(
+            &Channel::Event(event.to_owned()),
+            Event::LiveStatus {
+                event_id: event.to_owned(),
+                status,
+            },
+        )
+        .await
+        .unwrap();
+}
+
 fn activity(title: &str) -> Event {
     Event::Activity {
         activity: Activity {
@@ -375,18 +391,7 @@ async fn a_concerts_managers_follow_its_live_figures_and_others_are_refused() {
     let subscribed = next(&mut staff).await;
     assert_eq!(subscribed["type"], "subscribed");
     assert_eq!(subscribed["channel"], channel.as_str());
-    let status = app.state.hub.show(&event).status();
-    app.state
-        .bus
-        .publish(
-            &Channel::Event(event.clone()),
-            Event::LiveStatus {
-                event_id: event.clone(),
-                status,
-            },
-        )
-        .await
-        .unwrap();
+    publish_live_status(&app, &event).await;
     let figures = next(&mut staff).await;
     assert_eq!(figures["type"], "live_status");
     assert_eq!(figures["eventId"], event.as_str());
@@ -429,18 +434,7 @@ async fn an_artist_removed_from_the_project_stops_getting_the_concerts_figures_w
     assert_eq!(dropped["code"], "forbidden");
     assert_eq!(dropped["channel"], channel.as_str());
     // The figures no longer reach it; the socket itself stays open.
-    let status = app.state.hub.show(&event).status();
-    app.state
-        .bus
-        .publish(
-            &Channel::Event(event.clone()),
-            Event::LiveStatus {
-                event_id: event.clone(),
-                status,
-            },
-        )
-        .await
-        .unwrap();
+    publish_live_status(&app, &event).await;
     send(&mut ws, json!({ "type": "ping" })).await;
     assert_eq!(next(&mut ws).await["type"], "pong");
 }

@@ -84,7 +84,7 @@ describe('What fans and admins see every day', () => {
     const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
     assert.equal(csv.length, 2, 'the header and the one matching order');
     assert.match(csv[0], /^order,created_at,paid_at,status,buyer_name,buyer_email/);
-    assert.match(csv[1], /,fulfilled,Ana Lima,ana@example\.com,Harbour Lights band — Harbour Lights,9\.00,EUR,test,/);
+    assert.match(csv[1], /,complete,Ana Lima,ana@example\.com,Harbour Lights band — Harbour Lights,9\.00,EUR,test,/);
 
     // No order of Ana's was refunded.
     await page.reload();
