@@ -9,6 +9,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::helpers::{Options, TestApp, spawn_app, spawn_app_with};
+use crate::security::read_until_closed;
 
 /// The process's resident memory, in bytes (nextest runs each test in its own process, so
 /// this is the server under test and its client).
@@ -107,30 +108,13 @@ async fn a_thousand_dashboard_sockets_announcing_megabyte_frames_hold_under_64_m
     assert!(grown < 64 * MB, "memory grew by {} MB", grown / MB);
 }
 
-/// Reads what the server sends until it closes: the raw bytes.
-async fn until_closed(conn: &mut TcpStream) -> Vec<u8> {
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 1024];
-    let closed = tokio::time::timeout(Duration::from_secs(15), async {
-        loop {
-            match conn.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => seen.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
-    assert!(closed.is_ok(), "the server kept the socket open");
-    seen
-}
-
 #[tokio::test]
 async fn a_first_frame_over_the_limit_is_refused_at_its_header_with_bad_message() {
     let app = spawn_app().await;
     let mut conn = upgrade(&app, "/api/v1/ws").await.expect("101");
     // Only the header: the server does not wait for 9 KB it would not keep.
     conn.write_all(&text_header(9 * 1024)).await.unwrap();
-    let seen = until_closed(&mut conn).await;
+    let seen = read_until_closed(&mut conn).await;
     // A close frame (0x88) with code 4400 and the reason word.
     assert_eq!(seen.first(), Some(&0x88), "{seen:?}");
     assert_eq!(&seen[2..4], &4400u16.to_be_bytes(), "{seen:?}");
@@ -143,7 +127,7 @@ async fn a_go_live_hello_over_the_limit_is_refused_as_no_hello() {
     let path = format!("/live/{}/ws", uuid::Uuid::new_v4());
     let mut conn = upgrade(&app, &path).await.expect("101");
     conn.write_all(&text_header(5 * 1024)).await.unwrap();
-    let seen = String::from_utf8_lossy(&until_closed(&mut conn).await).into_owned();
+    let seen = String::from_utf8_lossy(&read_until_closed(&mut conn).await).into_owned();
     assert!(seen.contains(r#""status":400"#), "{seen}");
 }
 
@@ -466,7 +450,7 @@ async fn while_redis_is_away_an_encoder_is_cut_before_its_journal_queue_passes_t
             break;
         }
     }
-    let answer = String::from_utf8_lossy(&until_closed(&mut conn).await).into_owned();
+    let answer = String::from_utf8_lossy(&read_until_closed(&mut conn).await).into_owned();
     assert!(answer.starts_with("HTTP/1.1 422"), "{answer}");
     assert!(answer.contains("cannot share the show"), "{answer}");
     let writer = app.state.hub.journal_writer().expect("a journal");

@@ -214,7 +214,8 @@ async fn open_checkouts_from_one_address_are_capped_across_accounts() {
 
 /// Read until the server closes the connection; what it sent before. The guard only keeps
 /// a broken server from hanging the suite: the server's own deadline is what is tested.
-async fn read_until_closed(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
+/// What the server sends on `conn` until it closes it (30 s at most): the raw bytes.
+pub(crate) async fn read_until_closed(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
     use tokio::io::AsyncReadExt;
     let mut seen = Vec::new();
     let closed = tokio::time::timeout(std::time::Duration::from_secs(30), async {
