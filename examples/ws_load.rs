@@ -11,7 +11,10 @@
 //!   `subscribed` on `staff`; read the server's RSS before and after (memory per idle
 //!   socket); then publish staff activity through Encore's own bus (the same Redis script
 //!   and keys as the server), each carrying its send time in `at`: first one at a time
-//!   (latency of each delivery), then in bursts (delivered messages per second).
+//!   (latency of each delivery), then in bursts (delivered messages per second). With
+//!   `--signups URL` each one is instead a real sign-up on that server (`POST
+//!   /accounts/signup`: the password hashed, the account and its one staff activity row in
+//!   a transaction, then the staff channel), `at` being the activity's time on the server.
 //! - `ws_load cross …`: sockets on instance B; this process is instance A's write path:
 //!   it commits a notification (its own transaction, as the notifying code does), then
 //!   publishes it on the account's channel; the time from the commit to each of the
@@ -121,6 +124,74 @@ struct BroadcastArgs {
     burst: usize,
     #[arg(long, default_value_t = 3)]
     rounds: usize,
+    /// The server's HTTP base URL: each broadcast is a real sign-up there, not a publish.
+    #[arg(long)]
+    signups: Option<String>,
+    /// Sign-ups in flight at once in a burst.
+    #[arg(long, default_value_t = 8)]
+    signups_in_flight: usize,
+}
+
+/// Where the staff messages come from: a publish on the bus, or a sign-up on the server.
+enum Source {
+    Bus(Bus),
+    Signups {
+        http: reqwest::Client,
+        base: String,
+        next: AtomicU64,
+        in_flight: usize,
+    },
+}
+
+impl Source {
+    /// One staff message: a sale published, or a new account signed up.
+    async fn one(&self, n: usize) -> anyhow::Result<()> {
+        match self {
+            Self::Bus(bus) => {
+                bus.publish(&Channel::Staff, activity(n)?).await?;
+            }
+            Self::Signups {
+                http, base, next, ..
+            } => {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let login = format!("bench-fan-{}-{i}@example.com", std::process::id());
+                let response = http
+                    .post(format!("{base}/api/v1/accounts/signup"))
+                    .json(&serde_json::json!({ "login": login, "password": "a bench passphrase" }))
+                    .send()
+                    .await?;
+                anyhow::ensure!(
+                    response.status() == reqwest::StatusCode::CREATED,
+                    "sign-up: {} {}",
+                    response.status(),
+                    response.text().await.unwrap_or_default()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `count` staff messages as fast as they go: published one after another, or signed up
+    /// `in_flight` at a time.
+    async fn burst(&self, count: usize) -> anyhow::Result<()> {
+        match self {
+            Self::Bus(_) => {
+                for n in 0..count {
+                    self.one(n).await?;
+                }
+            }
+            Self::Signups { in_flight, .. } => {
+                futures_util::stream::iter(0..count)
+                    .map(|n| self.one(n))
+                    .buffer_unordered(*in_flight)
+                    .collect::<Vec<_>>()
+                    .await
+                    .into_iter()
+                    .collect::<anyhow::Result<Vec<()>>>()?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args)]
@@ -546,6 +617,7 @@ fn p99_ms(sorted: &[u32]) -> f64 {
 fn activity(n: usize) -> anyhow::Result<Event> {
     Ok(Event::Activity {
         activity: Activity {
+            id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
             at: OffsetDateTime::now_utc().format(&Rfc3339)?,
             event_id: Some("5b0e8a1c-4f7d-4c5e-9d55-0e6c1f1d2b7a".to_owned()),
@@ -580,7 +652,15 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     let target = &args.target;
     let pid = args.pid;
     let tally = Arc::new(Tally::new());
-    let bus = Bus::redis(&target.redis_url, &target.redis_prefix).await?;
+    let source = match &args.signups {
+        Some(base) => Source::Signups {
+            http: reqwest::Client::new(),
+            base: base.trim_end_matches('/').to_owned(),
+            next: AtomicU64::new(0),
+            in_flight: args.signups_in_flight.max(1),
+        },
+        None => Source::Bus(Bus::redis(&target.redis_url, &target.redis_prefix).await?),
+    };
     let rss_before = rss_kib(pid)?;
     open_sockets(target, &tally).await?;
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -601,7 +681,7 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     for n in 0..args.latency_broadcasts {
         let alive = tally.open.load(Ordering::Relaxed);
         let target = tally.activities() + alive;
-        bus.publish(&Channel::Staff, activity(n)?).await?;
+        source.one(n).await?;
         if !wait_for(|| tally.activities(), target).await {
             println!("  broadcast {n} did not reach every socket");
         }
@@ -628,9 +708,7 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
         let before = tally.activities();
         let cpu_before = cpu_seconds(pid)?;
         let start = now_us();
-        for n in 0..args.burst {
-            bus.publish(&Channel::Staff, activity(n)?).await?;
-        }
+        source.burst(args.burst).await?;
         let complete = wait_for(|| tally.activities(), before + alive * args.burst as u64).await;
         let delivered = tally.activities() - before;
         let seconds = tally.last_us().saturating_sub(start) as f64 / 1e6;

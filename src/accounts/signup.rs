@@ -6,7 +6,6 @@ use super::store;
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg, Zone};
 use crate::live::activity::Activity;
-use crate::notifications::{Notice, Outbox};
 use crate::state::AppState;
 
 /// Create a `user` account from a self-service sign-up and tell the staff.
@@ -24,7 +23,7 @@ pub async fn sign_up(
     if store::by_login(&app.db, email.as_str()).await?.is_some() {
         return Err(Error::conflict(Msg::UserExists));
     }
-    // The account and the staff's notice of it in one transaction.
+    // The account and the staff's activity line of it in one transaction.
     let mut tx = app.db.begin().await?;
     let row = store::insert(
         &mut *tx,
@@ -44,16 +43,10 @@ pub async fn sign_up(
         },
     )
     .await?;
-    let mut outbox = Outbox::default();
-    let signed_up = Notice::new(
-        Msg::NoticeSignupTitle,
-        Msg::NoticeSignupBody.with("login", row.login.as_str()),
-        "/users",
-    );
-    outbox.tell_staff(&mut tx, &signed_up).await?;
+    let signed_up = Activity::signup(&row);
+    signed_up.record(&mut *tx).await?;
     tx.commit().await?;
-    outbox.publish(&app.db, &app.bus).await;
-    Activity::signup(&row).publish(&app.bus).await;
+    signed_up.publish(&app.bus).await;
     // The account exists whatever happens to the e-mail: a failed send is logged, and a
     // new link can be asked for once signed in.
     if let Err(err) = send_verification(app, &row).await {

@@ -303,11 +303,11 @@ pub async fn decline(app: &AppState, order_id: &str, failure: &str, why: Msg) ->
         format!("/payments/orders/{order_id}"),
     );
     outbox.tell_staff(&mut tx, &failed).await?;
+    let activity = Activity::payment_failed(&buyer, order.total_minor, &order.currency);
+    activity.record(&mut *tx).await?;
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
-    Activity::payment_failed(&buyer, order.total_minor, &order.currency)
-        .publish(&app.bus)
-        .await;
+    activity.publish(&app.bus).await;
     Ok(true)
 }
 
@@ -425,19 +425,24 @@ pub async fn fulfil(
         .await?
         .ok_or_else(|| Error::internal("an order's buyer is gone"))?;
     let outbox = tell_of_sale(&mut tx, &buyer, &order, &order_items).await?;
+    let sales: Vec<Activity> = order_items
+        .iter()
+        .map(|line| Activity::sale(&buyer, line, &order.currency))
+        .collect();
+    for sale in &sales {
+        sale.record(&mut *tx).await?;
+    }
     tx.commit().await?;
     outbox.publish(db, &app.bus).await;
-    for line in &order_items {
-        Activity::sale(&buyer, line, &order.currency)
-            .publish(&app.bus)
-            .await;
+    for sale in sales {
+        sale.publish(&app.bus).await;
     }
     send_receipt(app, &buyer, &order, &order_items);
     Ok(Fulfilment::Done)
 }
 
-/// A sale's notifications, stored with it: the buyer's confirmation, each concert's
-/// artist, and the staff.
+/// A sale's notifications, stored with it: the buyer's confirmation and each concert's
+/// artist (the staff read it in their activity feed).
 async fn tell_of_sale(
     tx: &mut sqlx::AnyConnection,
     buyer: &AccountRow,
@@ -478,14 +483,6 @@ async fn tell_of_sale(
         );
         outbox.tell(tx, &artists, &sold).await?;
     }
-    let sale = Notice::new(
-        Msg::NoticeSaleTitle.with("total", Arg::figure(total.as_str())),
-        Msg::NoticeSaleBody
-            .with("buyer", buyer.display_name())
-            .with("items", titles),
-        format!("/payments/orders/{}", order.id),
-    );
-    outbox.tell_staff(tx, &sale).await?;
     Ok(outbox)
 }
 

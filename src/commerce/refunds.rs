@@ -86,12 +86,11 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
             &issued.written_for(buyer.language, &buyer.zone()),
         )
         .await?;
-    tell_staff(&mut tx, &mut outbox, &buyer, &order, amount, reason.clone()).await?;
+    let activity = Activity::refund(&buyer, amount, &order.currency, None);
+    activity.record(&mut *tx).await?;
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
-    Activity::refund(&buyer, amount, &order.currency, None)
-        .publish(&app.bus)
-        .await;
+    activity.publish(&app.bus).await;
     // Listening ends now, not at the next token check against the database.
     for ticket in &tickets {
         app.stream_access.revoke(ticket);
@@ -153,12 +152,11 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
                 &cancelled.written_for(buyer.language, &buyer.zone()),
             )
             .await?;
-        tell_staff(&mut tx, &mut outbox, &buyer, &order, price, why.clone()).await?;
+        let activity = Activity::refund(&buyer, price, &order.currency, Some(event));
+        activity.record(&mut *tx).await?;
         tx.commit().await?;
         outbox.publish(&app.db, &app.bus).await;
-        Activity::refund(&buyer, price, &order.currency, Some(event))
-            .publish(&app.bus)
-            .await;
+        activity.publish(&app.bus).await;
         app.stream_access.revoke(&ticket_id);
         tell_buyer(app, &buyer, &order, price, &why);
         refunded += 1;
@@ -170,28 +168,6 @@ async fn buyer_of(app: &AppState, order: &OrderRow) -> Result<AccountRow> {
     crate::accounts::store::by_id(&app.db, &order.account_id)
         .await?
         .ok_or_else(|| Error::internal("an order's buyer is gone"))
-}
-
-/// The staff's notice of a refund, stored with it.
-async fn tell_staff(
-    tx: &mut sqlx::AnyConnection,
-    outbox: &mut Outbox,
-    buyer: &AccountRow,
-    order: &OrderRow,
-    amount: i64,
-    reason: Arg,
-) -> Result<()> {
-    let refunded = Notice::new(
-        Msg::NoticeRefundTitle.with("buyer", buyer.display_name()),
-        Msg::NoticeRefundBody
-            .with(
-                "amount",
-                Arg::figure(money::format(amount, &order.currency)),
-            )
-            .with("reason", reason),
-        format!("/payments/orders/{}", order.id),
-    );
-    outbox.tell_staff(tx, &refunded).await
 }
 
 /// The refund by e-mail, in the buyer's language.

@@ -1,9 +1,9 @@
 //! What a concert's people are told as it happens (issue 13): its ticket holders (and the
 //! fans who asked, issue 15) 15 minutes before the start, when the doors open; its holders
 //! when it goes live and when it ends; its artist at the first
-//! listener; the staff when it goes live or loses its encoder. Each notice is stored in
-//! the transaction of its cause (a status change, a once-per-concert claim) and published
-//! after the commit; the staff's Live page gets the activity beside it.
+//! listener. Each notice is stored in the transaction of its cause (a status change, a
+//! once-per-concert claim) and published after the commit. The staff read of shows going
+//! live, losing their encoder and ending in their activity feed, recorded the same way.
 
 use super::model::{EventRow, EventStatus, REMINDER_LEAD_MS};
 use super::store::{self, Once};
@@ -13,9 +13,6 @@ use crate::i18n::{Arg, Msg};
 use crate::live::activity::Activity;
 use crate::notifications::{self, Notice, Outbox};
 use crate::state::AppState;
-
-/// Where staff watch shows.
-const STAFF_LIVE_PAGE: &str = "/live";
 
 /// Where a ticket holder listens to a concert: its stage view (Listen, the lobby before
 /// the doors, the replay after).
@@ -87,25 +84,22 @@ pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
     if store::claim_once(&mut *tx, &event.id, Once::LiveNow, now_ms()).await? {
         let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
         let live = Notice::new(
-            title.clone(),
+            title,
             Msg::NoticeLiveNowBody.with("artist", event.artist_name.as_str()),
             stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &live).await?;
     }
-    let news = store::tell_staff_on_air(&mut *tx, &event.id, true).await?;
-    if news {
-        let connected = Notice::new(
-            title,
-            Msg::NoticeShowLiveBody.with("artist", event.artist_name.as_str()),
-            STAFF_LIVE_PAGE,
-        );
-        outbox.tell_staff(&mut tx, &connected).await?;
+    let news = store::tell_staff_on_air(&mut *tx, &event.id, true)
+        .await?
+        .then(|| Activity::show_live(event));
+    if let Some(activity) = &news {
+        activity.record(&mut *tx).await?;
     }
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
-    if news {
-        Activity::show_live(event).publish(&app.bus).await;
+    if let Some(activity) = news {
+        activity.publish(&app.bus).await;
     }
     Ok(())
 }
@@ -113,7 +107,7 @@ pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
 /// The publisher went away (and, the caller checked, none came back for a while): if the
 /// show is live (not ended) and the staff were told it was on air, they hear it lost its
 /// encoder.
-pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Result<()> {
+pub async fn dropped(app: &AppState, event_id: &str) -> Result<()> {
     let Some(event) = store::by_id(&app.db, event_id).await? else {
         return Ok(());
     };
@@ -124,16 +118,10 @@ pub async fn dropped(app: &AppState, event_id: &str, grace_seconds: u64) -> Resu
     if !store::tell_staff_on_air(&mut *tx, &event.id, false).await? {
         return Ok(());
     }
-    let lost = Notice::new(
-        Msg::NoticeShowDroppedTitle.with("title", event.title.as_str()),
-        Msg::NoticeShowDroppedBody.with("seconds", Arg::figure(grace_seconds.to_string())),
-        STAFF_LIVE_PAGE,
-    );
-    let mut outbox = Outbox::default();
-    outbox.tell_staff(&mut tx, &lost).await?;
+    let lost = Activity::show_dropped(&event);
+    lost.record(&mut *tx).await?;
     tx.commit().await?;
-    outbox.publish(&app.db, &app.bus).await;
-    Activity::show_dropped(&event).publish(&app.bus).await;
+    lost.publish(&app.bus).await;
     Ok(())
 }
 
@@ -164,9 +152,11 @@ pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
         // Ended or cancelled already.
         return Ok(());
     }
+    let ended = Activity::show_ended(&event);
+    ended.record(&mut *tx).await?;
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;
-    Activity::show_ended(&event).publish(&app.bus).await;
+    ended.publish(&app.bus).await;
     Ok(())
 }
 

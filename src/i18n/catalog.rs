@@ -1840,48 +1840,6 @@ messages! {
         cn: "一位乐迷以 {amount} 购买了门票。",
         ir: "یکی از طرفداران بلیتی به مبلغ {amount} خرید.",
     }
-    NoticeSignupTitle {
-        gb: "New sign-up",
-        br: "Novo cadastro",
-        es: "Nuevo registro",
-        cn: "新用户注册",
-        ir: "ثبت‌نام تازه",
-    }
-    NoticeSignupBody {
-        gb: "{login} created an account.",
-        br: "{login} criou uma conta.",
-        es: "{login} ha creado una cuenta.",
-        cn: "{login} 创建了账户。",
-        ir: "{login} ثبت‌نام کرد.",
-    }
-    NoticeSaleTitle {
-        gb: "New sale: {total}",
-        br: "Nova venda: {total}",
-        es: "Nueva venta: {total}",
-        cn: "新订单：{total}",
-        ir: "فروش تازه: {total}",
-    }
-    NoticeSaleBody {
-        gb: "{buyer} bought {items}.",
-        br: "{buyer} comprou {items}.",
-        es: "{buyer} ha comprado {items}.",
-        cn: "{buyer} 购买了 {items}。",
-        ir: "{buyer} خرید کرد: {items}.",
-    }
-    NoticeRefundTitle {
-        gb: "Refund to {buyer}",
-        br: "Reembolso para {buyer}",
-        es: "Reembolso a {buyer}",
-        cn: "已向 {buyer} 退款",
-        ir: "بازپرداخت به {buyer}",
-    }
-    NoticeRefundBody {
-        gb: "{amount} refunded ({reason}).",
-        br: "{amount} reembolsado ({reason}).",
-        es: "{amount} reembolsado ({reason}).",
-        cn: "已退款 {amount}（{reason}）。",
-        ir: "{amount} بازگردانده شد ({reason}).",
-    }
     NoticePaymentFailedTitle {
         gb: "Payment failed",
         br: "Pagamento recusado",
@@ -1981,28 +1939,6 @@ messages! {
         es: "{name} ha cambiado tu foto de perfil.",
         cn: "{name} 更换了您的头像。",
         ir: "{name} تصویر نمایهٔ شما را عوض کرد.",
-    }
-    // The staff's, of a show's encoder (admins know the word).
-    NoticeShowLiveBody {
-        gb: "The encoder of {artist} is connected: the show is on air.",
-        br: "O codificador de {artist} está conectado: o show está no ar.",
-        es: "El codificador de {artist} está conectado: el concierto está en el aire.",
-        cn: "{artist} 的编码器已连接，演出正在播出。",
-        ir: "رمزگذار {artist} وصل شد و اجرا روی آنتن است.",
-    }
-    NoticeShowDroppedTitle {
-        gb: "{title}: the encoder disconnected",
-        br: "{title}: o codificador desconectou",
-        es: "{title}: el codificador se ha desconectado",
-        cn: "{title}：编码器已断开",
-        ir: "اتصال رمزگذار {title} قطع شد",
-    }
-    NoticeShowDroppedBody {
-        gb: "It went away before the show was ended. Unless it reconnects within {seconds} seconds, the show ends.",
-        br: "Ele saiu antes de o show ser encerrado. Se não se reconectar em {seconds} segundos, o show termina.",
-        es: "Se ha ido antes de terminar el concierto. Si no se vuelve a conectar en {seconds} segundos, el concierto termina.",
-        cn: "演出结束前编码器已断开。若 {seconds} 秒内未重新连接，演出将结束。",
-        ir: "پیش از پایان اجرا قطع شد. اگر ظرف {seconds} ثانیه دوباره وصل نشود، اجرا پایان می‌یابد.",
     }
     // Markers (song titles) of a show, from the encoder or the artist (issue 18).
     MarkerNotFound {

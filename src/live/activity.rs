@@ -1,5 +1,7 @@
-//! Staff activity: what admins and super admins watch happen on the Live page, published on
-//! the `staff` channel of the bus.
+//! Staff activity: what admins and super admins watch happen on the Live page. Each is
+//! stored once, in the transaction of its cause ([`Activity::record`]: one row every staff
+//! member reads, never a copy per staff member), and published on the `staff` channel of
+//! the bus once that commits.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -7,18 +9,23 @@ use utoipa::ToSchema;
 use crate::accounts::model::AccountRow;
 use crate::bus::{Bus, Channel, Event};
 use crate::commerce::model::{ItemKind, OrderItem};
+use crate::db::Exec;
+use crate::error::Result;
 use crate::events::model::EventRow;
 
 /// Something that happened, as the staff channel carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Activity {
+    /// Its id in the store: the same activity from `GET /live` and the socket is one.
+    pub id: String,
     pub kind: ActivityKind,
     /// When it happened.
     #[schema(format = DateTime)]
     pub at: String,
-    /// The concert concerned (a sale, a refund, a failed payment, a show).
+    /// The concert concerned (a sale, a concert's refund, a show).
     pub event_id: Option<String>,
+    /// The concert's title; for a pass bought (no concert), the pass's.
     pub event_title: Option<String>,
     /// The account concerned (who signed up, bought or was refunded).
     pub account_id: Option<String>,
@@ -42,10 +49,47 @@ pub enum ActivityKind {
     ShowEnded,
 }
 
+impl ActivityKind {
+    const ALL: [Self; 7] = [
+        Self::Signup,
+        Self::Sale,
+        Self::Refund,
+        Self::PaymentFailed,
+        Self::ShowLive,
+        Self::ShowDropped,
+        Self::ShowEnded,
+    ];
+
+    /// Its name in the store, the same as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Signup => "signup",
+            Self::Sale => "sale",
+            Self::Refund => "refund",
+            Self::PaymentFailed => "payment_failed",
+            Self::ShowLive => "show_live",
+            Self::ShowDropped => "show_dropped",
+            Self::ShowEnded => "show_ended",
+        }
+    }
+}
+
+impl TryFrom<String> for ActivityKind {
+    type Error = String;
+
+    fn try_from(name: String) -> std::result::Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+            .ok_or_else(|| format!("unknown activity kind {name:?}"))
+    }
+}
+
 // One constructor per kind, and publishing after the commit.
 impl Activity {
     fn new(kind: ActivityKind) -> Self {
         Self {
+            id: uuid::Uuid::new_v4().to_string(),
             kind,
             at: crate::db::iso8601(crate::db::now_ms()),
             event_id: None,
@@ -86,7 +130,10 @@ impl Activity {
             .of_money(line.price_minor, currency);
         match line.item_kind {
             ItemKind::Event => activity.about_event(&line.item_id, &line.title),
-            ItemKind::Pass => activity,
+            ItemKind::Pass => Self {
+                event_title: Some(line.title.clone()),
+                ..activity
+            },
         }
     }
 
@@ -124,8 +171,14 @@ impl Activity {
         Self::new(ActivityKind::ShowEnded).about_event(&event.id, &event.title)
     }
 
-    /// Put it on the staff channel (not stored: the Live page follows it as it happens).
-    /// A failure is logged.
+    /// Store it, in the transaction of what it tells of; [`publish`](Self::publish) it
+    /// once that commits.
+    pub async fn record<'e>(&self, db: impl Exec<'e>) -> Result<()> {
+        super::store::insert(db, self).await
+    }
+
+    /// Put it on the staff channel once recorded (the Live page follows it as it happens;
+    /// a page opened later reads it from the store). A failure is logged.
     pub async fn publish(self, bus: &Bus) {
         if let Err(err) = bus
             .publish(&Channel::Staff, Event::Activity { activity: self })

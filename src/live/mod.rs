@@ -6,6 +6,7 @@ pub mod activity;
 pub mod figures;
 mod page;
 pub mod sockets;
+pub mod store;
 pub mod ws;
 
 use utoipa_axum::router::OpenApiRouter;

@@ -1,6 +1,6 @@
 //! The staff Live page's data, `GET /api/v1/live`: the concerts live now with their
-//! figures, and the staff channel's recent activity with the position the page then
-//! follows on the WebSocket.
+//! figures, and the latest staff activity with the position the page then follows on the
+//! WebSocket.
 
 use axum::extract::State;
 use serde::Serialize;
@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::activity::Activity;
 use super::figures::Sample;
 use crate::auth::extract::Staff;
-use crate::bus::{Channel, Event};
+use crate::bus::Channel;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope};
 use crate::error::{Error, Result};
@@ -34,13 +34,8 @@ pub(super) struct LiveConcert {
     listeners_over_time: Vec<Sample>,
 }
 
-/// One message the staff channel still holds.
-#[derive(Debug, Serialize, ToSchema)]
-pub(super) struct RecentActivity {
-    /// Its offset on the `staff` channel.
-    offset: u64,
-    activity: Activity,
-}
+/// Activities the page starts with.
+pub const RECENT_ACTIVITY: i64 = 50;
 
 /// Where the page follows the `staff` channel from (a `since` for the WebSocket).
 #[derive(Debug, Serialize, ToSchema)]
@@ -55,9 +50,10 @@ pub(super) struct ChannelPosition {
 pub(super) struct LiveNow {
     /// Earliest start first.
     concerts: Vec<LiveConcert>,
-    /// The staff activity of the last few minutes, oldest first.
-    recent_activity: Vec<RecentActivity>,
-    /// The `staff` channel's position after `recentActivity`.
+    /// The latest staff activity (at most 50), oldest first. An activity published after
+    /// `position` may be here too: the page tells them apart by id.
+    recent_activity: Vec<Activity>,
+    /// The `staff` channel's position when `recentActivity` was read.
     position: ChannelPosition,
 }
 
@@ -82,21 +78,14 @@ pub(super) async fn live_now(State(app): State<AppState>, Staff(_): Staff) -> Re
             listeners_over_time: view.series,
         });
     }
-    let (messages, position) = app
+    // The position first, the store second: what commits in between is in both (one id),
+    // never in neither.
+    let (_, position) = app
         .bus
         .recent(&Channel::Staff)
         .await
         .map_err(|err| Error::internal(format!("reading the staff channel: {err}")))?;
-    let recent_activity = messages
-        .into_iter()
-        .filter_map(|delivery| match delivery.event {
-            Event::Activity { activity } => Some(RecentActivity {
-                offset: delivery.offset,
-                activity,
-            }),
-            _ => None,
-        })
-        .collect();
+    let recent_activity = super::store::latest(&app.db, RECENT_ACTIVITY).await?;
     Ok(Api::ok(LiveNow {
         concerts,
         recent_activity,

@@ -409,10 +409,7 @@ fn tell_dropped_unless_back(app: &AppState, show: Arc<Show>) {
         if !show.off_air() {
             return;
         }
-        let left = RECONNECT_GRACE
-            .saturating_sub(STAFF_DROP_DEBOUNCE)
-            .as_secs();
-        if let Err(err) = notices::dropped(&app, &show.event_id, left).await {
+        if let Err(err) = notices::dropped(&app, &show.event_id).await {
             tracing::warn!(event = %show.event_id, error = %err, "telling that a show dropped failed");
         }
     });

@@ -189,11 +189,21 @@ async fn a_second_signup_with_the_same_login_is_409_user_already_exists() {
 }
 
 #[tokio::test]
-async fn staff_are_notified_of_a_signup_and_reading_it_clears_the_unread_count() {
+async fn a_signup_is_the_staffs_activity_not_their_notification_and_reading_one_clears_the_count() {
     let app = spawn_app().await;
-    let admin = app.an_admin().await;
+    let (admin, tokens) = app.signed_in("staff@example.com", Role::Admin).await;
+    let admin_token = tokens.access;
     assert_eq!(joy_signs_up(&app).await.0, StatusCode::CREATED);
-    let (_, notes) = app.get("/api/v1/notifications", Some(&admin)).await;
+    let (_, notes) = app.get("/api/v1/notifications", Some(&admin_token)).await;
+    assert_eq!(notes["payload"]["unread"], 0, "{notes}");
+    let (_, live) = app.get("/api/v1/live", Some(&admin_token)).await;
+    assert_eq!(live["payload"]["recentActivity"][0]["kind"], "signup");
+    // A notification of the admin's own is counted until read.
+    let own = encore::notifications::NewNotification::topic("Payout due", "");
+    encore::notifications::notify(&app.state, &admin.id, &own)
+        .await
+        .unwrap();
+    let (_, notes) = app.get("/api/v1/notifications", Some(&admin_token)).await;
     assert_eq!(notes["payload"]["unread"], 1);
     let note = &notes["payload"]["items"][0];
     assert_eq!(note["type"], "topic");
@@ -202,11 +212,11 @@ async fn staff_are_notified_of_a_signup_and_reading_it_clears_the_unread_count()
         .post(
             &format!("/api/v1/notifications/{id}/read"),
             json!({}),
-            Some(&admin),
+            Some(&admin_token),
         )
         .await;
     assert_eq!(read["payload"]["read"], true);
-    let (_, notes) = app.get("/api/v1/notifications", Some(&admin)).await;
+    let (_, notes) = app.get("/api/v1/notifications", Some(&admin_token)).await;
     assert_eq!(notes["payload"]["unread"], 0);
 }
 

@@ -470,9 +470,10 @@ async fn a_burst_of_sessions_opened_at_once_is_followed_without_reading_them_all
 }
 
 /// `encore serve` in a process of its own on a free port; killed when dropped.
-struct Process {
-    child: std::process::Child,
-    url: String,
+/// A real `encore serve` process (killed when dropped).
+pub(crate) struct Process {
+    pub(crate) child: std::process::Child,
+    pub(crate) url: String,
 }
 
 impl Drop for Process {
@@ -483,7 +484,9 @@ impl Drop for Process {
 }
 
 impl Process {
-    async fn start(data: &std::path::Path, env: &[(&str, &str)]) -> Self {
+    /// Start it on `data` with `env` (`ENCORE_` variables), on a free port, without the
+    /// Icecast port; answers once it is ready.
+    pub(crate) async fn start(data: &std::path::Path, env: &[(&str, &str)]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()

@@ -136,6 +136,16 @@ impl TestApp {
     /// A second instance beside this one: its own data directory and ports, the same
     /// database (and the same Redis when `redis_prefix` is set), as behind a load balancer.
     /// They share the public URL too (the load balancer's): this one's.
+    /// The database every instance of this server shares.
+    pub fn database_url(&self) -> &str {
+        &self.database_url
+    }
+
+    /// The Redis prefix its instances share, when it has Redis.
+    pub fn redis_prefix(&self) -> Option<&'static str> {
+        self.options.redis_prefix
+    }
+
     pub async fn beside(&self) -> TestApp {
         let data = tempfile::tempdir().expect("temp dir");
         let public_url: &'static str = Box::leak(self.url.clone().into_boxed_str());
@@ -183,9 +193,9 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         "--public-url",
         options.public_url.unwrap_or(&url),
         "--jwt-secret",
-        "test-secret-test-secret-test-secret-42",
+        JWT_SECRET,
         "--data-key",
-        "test-data-key-test-data-key-test-data-key",
+        DATA_KEY,
         "--auth-rate-per-minute",
         &options.auth_rate_per_minute.to_string(),
         "--ingest-idle-seconds",
@@ -393,6 +403,10 @@ pub fn redis_url() -> String {
 }
 
 /// A key prefix no other test uses.
+/// The secrets every test server is started with (instances sharing Redis share them).
+pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret-42";
+pub const DATA_KEY: &str = "test-data-key-test-data-key-test-data-key";
+
 pub fn redis_prefix() -> &'static str {
     Box::leak(format!("encore-test:{}:", uuid::Uuid::new_v4().simple()).into_boxed_str())
 }

@@ -104,6 +104,7 @@ async fn publish_live_status(app: &TestApp, event: &str) {
 fn activity(title: &str) -> Event {
     Event::Activity {
         activity: Activity {
+            id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
             at: "2026-11-24T10:00:00Z".to_owned(),
             event_id: None,

@@ -2,7 +2,7 @@
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { e2eSuite, pageApi, PASSWORD, PNG, screenshot, signIn } from './harness.mjs';
+import { apiSession, e2eSuite, pageApi, PASSWORD, PNG, screenshot, signIn } from './harness.mjs';
 
 const ACCOUNTS = {
   sa: { email: 'root@example.com', password: PASSWORD, role: 'sa', firstName: 'Sasha', lastName: 'Root' },
@@ -410,14 +410,25 @@ describe('Encore dashboard', () => {
     await finish(b);
   });
 
-  test('staff see sign-up notifications and mark them all as read', async () => {
+  test('staff read sign-ups on the Live page, and mark their own notifications all as read', async () => {
+    // Their own: two new pictures of theirs (a sign-up is the staff's feed, not a notification).
+    const sa = await apiSession(suite.server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
+    const me = (await sa('GET', '/api/v1/accounts/userinfo/me')).json.payload[0];
+    for (let i = 0; i < 2; i++) {
+      const form = new FormData();
+      form.append('file', new Blob([PNG], { type: 'image/png' }), 'me.png');
+      assert.equal((await sa('POST', `/api/v1/accounts/${me.id}/avatar`, form)).status, 200);
+    }
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.sa);
+    await page.goto(`${suite.server.url}/live`);
+    await page.getByTestId('live-feed-item').and(page.locator('[data-kind="signup"]')).filter({ hasText: 'Nina New' }).waitFor();
     const badge = page.getByTestId('notifications-badge').locator('.mantine-Indicator-indicator');
     await badge.waitFor();
     await page.getByRole('button', { name: 'Open notifications' }).click();
-    await page.locator('[data-read="false"]').filter({ hasText: 'New sign-up' }).first().waitFor();
+    await page.locator('[data-read="false"]').filter({ hasText: 'Your new picture is in place.' }).first().waitFor();
+    assert.equal(await page.locator('[data-read="false"]').filter({ hasText: 'signed up' }).count(), 0);
     await screenshot(page, 'dark-notifications');
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await badge.waitFor({ state: 'detached' });

@@ -6,12 +6,14 @@ import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
 import { meQueryOptions } from '../../features/auth/queries';
+import { ActivityToasts } from '../../features/live/components/activity-toasts';
 import { LiveProvider } from '../../features/live/socket-provider';
 import { LiveNotifications } from '../../features/notifications/components/live-notifications';
 import { MINI_PLAYER_HEIGHT, MiniPlayer, useMiniPlayerShown } from '../../features/player/components/mini-player';
 import { useTimeZoneSync } from '../../features/users/time-zone-sync';
 import { SHELL_BREAKPOINTS, SIDEBAR_WIDTH } from '../../lib/constants';
 import { useNavigationLayout } from '../../features/settings/layout-store';
+import { isStaff } from '../../lib/roles';
 import { PageLoader } from '../providers';
 import { AppBreadcrumbs } from './breadcrumbs';
 import { useMenuContext } from './menu-context';
@@ -34,6 +36,7 @@ export function ShellLayout(): ReactNode {
   return (
     <LiveProvider accountId={user.id}>
       <LiveNotifications />
+      {isStaff(user.role) ? <ActivityToasts /> : null}
       <AppShell
         header={{ height: 60 }}
         navbar={{

@@ -1,5 +1,5 @@
 import type { Activity, ConcertFigures, LivePageState, LiveSnapshot } from './live-page-model';
-import { FEED_LIMIT, INITIAL_LIVE_PAGE, SAMPLE_MS, WINDOW_MS, addPoint, feedKey, livePageReducer, mergeFeed, mergeSeries } from './live-page-model';
+import { FEED_LIMIT, INITIAL_LIVE_PAGE, SAMPLE_MS, WINDOW_MS, addPoint, feedEntry, livePageReducer, mergeFeed, mergeSeries } from './live-page-model';
 
 const T0 = Date.parse('2026-11-24T10:00:00Z');
 
@@ -14,7 +14,8 @@ const figures = (listeners: number, extra: Partial<ConcertFigures> = {}): Concer
   ...extra,
 });
 
-const activity = (kind: Activity['kind'], at: number, extra: Partial<Activity> = {}): Activity => ({ kind, at: new Date(at).toISOString(), ...extra });
+/** An activity whose id is its kind and time, unless `extra` names one. */
+const activity = (kind: Activity['kind'], at: number, extra: Partial<Activity> = {}): Activity => ({ id: `${kind}@${String(at)}`, kind, at: new Date(at).toISOString(), ...extra });
 
 const concert = (eventId: string, series: { at: number; listeners: number }[] = [], status: ConcertFigures | null = figures(0)) => ({
   eventId,
@@ -25,10 +26,7 @@ const concert = (eventId: string, series: { at: number; listeners: number }[] = 
   series,
 });
 
-const snapshot = (concerts: LiveSnapshot['concerts'], items: [number, Activity][] = []): LiveSnapshot => ({
-  concerts,
-  activity: items.map(([offset, a]) => ({ key: feedKey('e1', offset), activity: a })),
-});
+const snapshot = (concerts: LiveSnapshot['concerts'], items: Activity[] = []): LiveSnapshot => ({ concerts, activity: items.map(feedEntry) });
 
 describe('listeners over time', () => {
   it('keeps a point per sample while the newest point follows every figure', () => {
@@ -64,27 +62,27 @@ describe('listeners over time', () => {
 });
 
 describe('the activity feed', () => {
-  const entry = (offset: number) => ({ key: feedKey('e1', offset), activity: activity('sale', T0 + offset * 1000) });
+  const entry = (n: number) => feedEntry(activity('sale', T0 + n * 1000, { id: `s${String(n)}` }));
 
-  it('is newest first, each activity once, capped', () => {
+  it('is newest first, each activity once (by id), capped', () => {
     const feed = mergeFeed([entry(2), entry(1)], [entry(3), entry(2)]);
-    expect(feed.map((e) => e.key)).toEqual(['e1:3', 'e1:2', 'e1:1']);
+    expect(feed.map((e) => e.key)).toEqual(['s3', 's2', 's1']);
     const many = Array.from({ length: FEED_LIMIT + 10 }, (_, i) => entry(i + 1));
     const capped = mergeFeed([], many);
     expect(capped).toHaveLength(FEED_LIMIT);
-    expect(capped[0]?.key).toBe(feedKey('e1', FEED_LIMIT + 10));
-    expect(capped.at(-1)?.key).toBe(feedKey('e1', 11));
+    expect(capped[0]?.key).toBe(`s${String(FEED_LIMIT + 10)}`);
+    expect(capped.at(-1)?.key).toBe('s11');
   });
 
-  it('orders by offset when activities share a second', () => {
-    const same = (offset: number) => ({ key: feedKey('e1', offset), activity: activity('signup', T0) });
-    expect(mergeFeed([same(9)], [same(10), same(8)]).map((e) => e.key)).toEqual(['e1:10', 'e1:9', 'e1:8']);
+  it('puts the later arrival first when activities share a millisecond', () => {
+    const same = (id: string) => feedEntry(activity('signup', T0, { id }));
+    expect(mergeFeed([same('b')], [same('c')]).map((e) => e.key)).toEqual(['c', 'b']);
   });
 });
 
 describe('the Live page', () => {
   const withConcert = (): LivePageState =>
-    livePageReducer(INITIAL_LIVE_PAGE, { type: 'snapshot', snapshot: snapshot([concert('a', [{ at: T0, listeners: 0 }])], [[4, activity('signup', T0)]]) });
+    livePageReducer(INITIAL_LIVE_PAGE, { type: 'snapshot', snapshot: snapshot([concert('a', [{ at: T0, listeners: 0 }])], [activity('signup', T0)]) });
 
   it('merges live_status into the concert and its series', () => {
     const state = livePageReducer(withConcert(), { type: 'status', eventId: 'a', status: figures(3), at: T0 + SAMPLE_MS });
@@ -97,26 +95,26 @@ describe('the Live page', () => {
   });
 
   it('adds a show that goes live, marks one that drops or ends, and lists each activity once', () => {
-    let state = livePageReducer(withConcert(), { type: 'activity', activity: activity('show_live', T0 + 1000, { eventId: 'b', eventTitle: 'Night' }), epoch: 'e1', offset: 5 });
+    let state = livePageReducer(withConcert(), { type: 'activity', activity: activity('show_live', T0 + 1000, { eventId: 'b', eventTitle: 'Night' }) });
     expect(state.concerts.map((c) => [c.eventId, c.title, c.status])).toEqual([
       ['a', 'Concert a', figures(0)],
       ['b', 'Night', null],
     ]);
-    state = livePageReducer(state, { type: 'activity', activity: activity('show_dropped', T0 + 2000, { eventId: 'a' }), epoch: 'e1', offset: 6 });
+    state = livePageReducer(state, { type: 'activity', activity: activity('show_dropped', T0 + 2000, { eventId: 'a' }) });
     expect(state.concerts[0]?.status?.publisherConnected).toBe(false);
-    state = livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 3000, { eventId: 'a' }), epoch: 'e1', offset: 7 });
+    state = livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 3000, { eventId: 'a' }) });
     expect(state.concerts[0]?.ended).toBe(true);
     expect(state.feed.map((e) => e.activity.kind)).toEqual(['show_ended', 'show_dropped', 'show_live', 'signup']);
     // The same message again (a replay) changes nothing.
-    expect(livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 3000, { eventId: 'a' }), epoch: 'e1', offset: 7 })).toBe(state);
+    expect(livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 3000, { eventId: 'a' }) })).toBe(state);
   });
 
   it('a new snapshot fills in announced shows, keeps ended ones and drops those no longer live', () => {
-    let state = livePageReducer(withConcert(), { type: 'activity', activity: activity('show_live', T0, { eventId: 'b', eventTitle: 'Night' }), epoch: 'e1', offset: 5 });
+    let state = livePageReducer(withConcert(), { type: 'activity', activity: activity('show_live', T0, { eventId: 'b', eventTitle: 'Night' }) });
     state = livePageReducer(state, { type: 'status', eventId: 'a', status: figures(2), at: T0 + 20_000 });
     state = livePageReducer(state, {
       type: 'snapshot',
-      snapshot: snapshot([concert('a', [{ at: T0, listeners: 0 }, { at: T0 + SAMPLE_MS, listeners: 1 }], figures(1)), concert('b', [], figures(0))], [[5, activity('show_live', T0, { eventId: 'b' })]]),
+      snapshot: snapshot([concert('a', [{ at: T0, listeners: 0 }, { at: T0 + SAMPLE_MS, listeners: 1 }], figures(1)), concert('b', [], figures(0))], [activity('show_live', T0, { eventId: 'b' })]),
     });
     expect(state.concerts.map((c) => [c.eventId, c.artistName, c.status?.listeners])).toEqual([
       ['a', 'The Band', 1],
@@ -124,9 +122,9 @@ describe('the Live page', () => {
     ]);
     // The point the socket brought after the server's last sample is kept.
     expect(state.concerts[0]?.series.at(-1)).toEqual({ at: T0 + 20_000, listeners: 2 });
-    expect(state.feed.map((e) => e.key)).toEqual(['e1:5', 'e1:4']);
+    expect(state.feed.map((e) => e.key)).toEqual([`show_live@${String(T0)}`, `signup@${String(T0)}`]);
 
-    state = livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 30_000, { eventId: 'b' }), epoch: 'e1', offset: 6 });
+    state = livePageReducer(state, { type: 'activity', activity: activity('show_ended', T0 + 30_000, { eventId: 'b' }) });
     state = livePageReducer(state, { type: 'snapshot', snapshot: snapshot([]) });
     expect(state.concerts.map((c) => [c.eventId, c.ended])).toEqual([['b', true]]);
   });

@@ -28,7 +28,7 @@ export interface LiveConcertView {
 }
 
 export interface FeedEntry {
-  /** `<epoch>:<offset>` of the staff channel: the same activity from GET /live and the socket is shown once. */
+  /** The activity's id: the same activity from GET /live and the socket is shown once. */
   key: string;
   activity: Activity;
 }
@@ -48,7 +48,7 @@ export interface LivePageState {
 export type LivePageAction =
   | { type: 'snapshot'; snapshot: LiveSnapshot }
   | { type: 'status'; eventId: string; status: ConcertFigures; at: number }
-  | { type: 'activity'; activity: Activity; epoch: string; offset: number };
+  | { type: 'activity'; activity: Activity };
 
 /** Lines kept in the activity feed. */
 export const FEED_LIMIT = 50;
@@ -58,7 +58,7 @@ export const WINDOW_MS = 30 * 60_000;
 
 export const INITIAL_LIVE_PAGE: LivePageState = { concerts: [], feed: [] };
 
-export const feedKey = (epoch: string, offset: number): string => `${epoch}:${String(offset)}`;
+export const feedEntry = (activity: Activity): FeedEntry => ({ key: activity.id, activity });
 
 /**
  * Adds a figure to a series. The last point follows the newest figure until it is a full
@@ -80,8 +80,9 @@ export function mergeSeries(server: readonly ListenerPoint[], local: readonly Li
   return local.filter((p) => p.at > serverEnd).reduce(addPoint, [...server]);
 }
 
+/** Newest first; of two in the same millisecond, the one that arrived later (the sort is stable). */
 function byNewest(a: FeedEntry, b: FeedEntry): number {
-  return Date.parse(b.activity.at) - Date.parse(a.activity.at) || b.key.localeCompare(a.key, 'en', { numeric: true });
+  return Date.parse(b.activity.at) - Date.parse(a.activity.at);
 }
 
 /** Entries from both sources, each once, newest first, capped. */
@@ -143,8 +144,7 @@ export function livePageReducer(state: LivePageState, action: LivePageAction): L
       return { ...state, concerts };
     }
     case 'activity': {
-      const entry = { key: feedKey(action.epoch, action.offset), activity: action.activity };
-      const feed = mergeFeed(state.feed, [entry]);
+      const feed = mergeFeed(state.feed, [feedEntry(action.activity)]);
       if (feed.length === state.feed.length && feed.every((e, i) => e === state.feed[i])) return state;
       return { concerts: applyShowActivity(state.concerts, action.activity), feed };
     }

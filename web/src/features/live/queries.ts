@@ -8,6 +8,8 @@ export const liveKeys = {
   overview: ['live', 'overview'] as const,
 };
 
-/** `poll`: refetch every LIVE_POLL_MS (the socket is down); otherwise the socket keeps the page current. */
+/** `poll`: refetch every LIVE_POLL_MS (the socket is down); otherwise the socket keeps the page current.
+ * Never fresh from the cache: what happened while the page was closed (the dashboard asked a
+ * minute ago) is fetched when it opens, the cached answer shown meanwhile. */
 export const liveOverviewQueryOptions = (poll: boolean) =>
-  queryOptions({ queryKey: liveKeys.overview, queryFn: getLiveNow, refetchInterval: poll ? LIVE_POLL_MS : false });
+  queryOptions({ queryKey: liveKeys.overview, queryFn: getLiveNow, refetchInterval: poll ? LIVE_POLL_MS : false, staleTime: 0 });

@@ -20,14 +20,31 @@ const ICONS: Record<Activity['kind'], { icon: typeof IconCash; color: string }> 
  * in a Persian sentence (or the reverse) keeps the sentence's order. */
 const isolate = (text: string): string => `\u2068${text}\u2069`;
 
+/** The feed line's message: a pass bought (no concert) and an order refunded (not one
+ * concert's ticket) have their own. */
+function feedKey(activity: Activity): Activity['kind'] | 'sale_pass' | 'refund_order' {
+  if (activity.kind === 'sale' && !activity.eventId) return 'sale_pass';
+  if (activity.kind === 'refund' && !activity.eventTitle) return 'refund_order';
+  return activity.kind;
+}
+
+/** What an activity says, in the reader's language (the feed's line, a staff toast's title). */
+export function useActivityText(): (activity: Activity) => string {
+  const { t } = useTranslation('dashboard');
+  return (activity) =>
+    t(`live.feed.${feedKey(activity)}`, {
+      name: isolate(activity.accountName ?? t('live.feed.someone')),
+      title: isolate(activity.eventTitle ?? t('live.feed.aConcert')),
+    });
+}
+
+export const activityIcon = (kind: Activity['kind']): { icon: typeof IconCash; color: string } => ICONS[kind];
+
 function FeedLine({ activity }: { activity: Activity }): ReactNode {
-  const { t, i18n } = useTranslation('dashboard');
+  const { i18n } = useTranslation('dashboard');
   const locale = localeOf(i18n.language);
   const { icon: Icon, color } = ICONS[activity.kind];
-  const text = t(`live.feed.${activity.kind}`, {
-    name: isolate(activity.accountName ?? t('live.feed.someone')),
-    title: isolate(activity.eventTitle ?? t('live.feed.aConcert')),
-  });
+  const text = useActivityText()(activity);
   const amount = activity.amount != null && activity.currency ? formatPrice(activity.amount, activity.currency, locale) : null;
   return (
     <Group gap="sm" wrap="nowrap" align="flex-start" data-testid="live-feed-item" data-kind={activity.kind} data-event={activity.eventId ?? undefined}>

@@ -86,7 +86,7 @@ describe('the Live page on the socket', () => {
     // A show goes live: on the feed at once, and GET /live is asked for its figures.
     const calls = fetchMock.mock.calls.length;
     concerts = [concert('ev-1', 'Harbour Lights'), concert('ev-2', 'Winter Strings')];
-    say({ type: 'activity', channel: 'staff', offset: 1, epoch: 'ep', activity: { kind: 'show_live', at: '2026-11-24T10:00:00Z', eventId: 'ev-2', eventTitle: 'Winter Strings' } });
+    say({ type: 'activity', channel: 'staff', offset: 1, epoch: 'ep', activity: { id: 'act-1', kind: 'show_live', at: '2026-11-24T10:00:00Z', eventId: 'ev-2', eventTitle: 'Winter Strings' } });
     expect(screen.getByTestId('live-feed-item')).toHaveTextContent('Winter Strings\u2069 is live');
     await vi.waitFor(() => {
       expect(sent()).toContain('subscribe:event:ev-2');
@@ -94,7 +94,7 @@ describe('the Live page on the socket', () => {
     expect(fetchMock.mock.calls.length).toBe(calls + 1);
     expect(screen.getAllByTestId('live-concert').map((card) => card.dataset.event)).toEqual(['ev-1', 'ev-2']);
 
-    say({ type: 'activity', channel: 'staff', offset: 2, epoch: 'ep', activity: { kind: 'show_ended', at: '2026-11-24T10:05:00Z', eventId: 'ev-1', eventTitle: 'Harbour Lights' } });
+    say({ type: 'activity', channel: 'staff', offset: 2, epoch: 'ep', activity: { id: 'act-2', kind: 'show_ended', at: '2026-11-24T10:05:00Z', eventId: 'ev-1', eventTitle: 'Harbour Lights' } });
     expect(screen.getAllByTestId('live-concert')[0]).toHaveAttribute('data-state', 'ended');
     // An ended show is no longer followed.
     expect(sent()).toContain('unsubscribe:event:ev-1');

@@ -23,8 +23,8 @@ const liveNow = {
     },
   ],
   recentActivity: [
-    { offset: 3, activity: { kind: 'signup', at: new Date(NOW - 60_000).toISOString(), accountId: 'a-1', accountName: 'Ada Lovelace' } },
-    { offset: 4, activity: { kind: 'sale', at: new Date(NOW - 30_000).toISOString(), eventId: 'ev-1', eventTitle: 'Harbour Lights', accountId: 'a-2', accountName: 'Bo Buyer', amount: 900, currency: 'EUR' } },
+    { id: 'act-3', kind: 'signup', at: new Date(NOW - 60_000).toISOString(), accountId: 'a-1', accountName: 'Ada Lovelace' },
+    { id: 'act-4', kind: 'sale', at: new Date(NOW - 30_000).toISOString(), eventId: 'ev-1', eventTitle: 'Harbour Lights', accountId: 'a-2', accountName: 'Bo Buyer', amount: 900, currency: 'EUR' },
   ],
   position: { offset: 4, epoch: 'ep' },
 };
@@ -58,6 +58,24 @@ describe('the Live page', () => {
     expect(lines[0]).toHaveTextContent('Bo Buyer\u2069 bought a ticket to \u2068Harbour Lights');
     expect(lines[0]).toHaveTextContent('€9.00');
     expect(lines[1]).toHaveTextContent('Ada Lovelace\u2069 signed up');
+  });
+
+  it('names a pass bought, an order refunded and a failed payment without inventing a concert', async () => {
+    const at = (ago: number) => new Date(NOW - ago).toISOString();
+    const recentActivity = [
+      { id: 'p', kind: 'sale', at: at(30_000), eventTitle: 'All-access, 30 days', accountName: 'Bo Buyer', amount: 4900, currency: 'EUR' },
+      { id: 'r', kind: 'refund', at: at(20_000), accountName: 'Bo Buyer', amount: 4900, currency: 'EUR' },
+      { id: 'f', kind: 'payment_failed', at: at(10_000), accountName: 'Cy Card', amount: 900, currency: 'EUR' },
+    ];
+    const payload = { concerts: [], recentActivity, position: { offset: 3, epoch: 'ep' } };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ success: true, payload, error: null }))));
+    renderPage(<LivePage />, '/live');
+    await screen.findAllByTestId('live-feed-item');
+    const lines = screen.getAllByTestId('live-feed-item').map((line) => line.textContent);
+    expect(lines[0]).toContain('A payment by \u2068Cy Card\u2069 failed');
+    expect(lines[1]).toContain('Bo Buyer\u2069 was refunded');
+    expect(lines[2]).toContain('Bo Buyer\u2069 bought \u2068All-access, 30 days');
+    expect(lines.join(' ')).not.toContain('a concert');
   });
 
   it('says when nothing is live and nothing happened', async () => {

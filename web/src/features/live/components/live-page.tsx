@@ -35,7 +35,7 @@ export function LivePage(): ReactNode {
   useStaffActivity(
     useCallback(
       (message: ActivityMessage) => {
-        dispatch({ type: 'activity', activity: message.activity, epoch: message.epoch, offset: message.offset });
+        dispatch({ type: 'activity', activity: message.activity });
         if (needsSnapshot(message.activity)) refetch();
       },
       [refetch],
