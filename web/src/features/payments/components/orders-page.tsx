@@ -144,7 +144,9 @@ export function OrderPage(): ReactNode {
   if (order.isPending) return <Skeleton h={240} />;
   if (order.isError) return <Text c="red">{t('orders.loadOneFailed')}</Text>;
   const data = order.data;
-  const refundable = data.status === 'fulfilled' || data.status === 'paid';
+  // Only a fulfilled order is refunded (a paid one is still being issued its tickets; the
+  // server answers 409 to it).
+  const refundable = data.status === 'fulfilled';
   return (
     <>
       <PageHeader

@@ -7,7 +7,7 @@ import { storeTokens } from '../../auth/session';
 import { authKeys } from '../../auth/queries';
 import type { Account } from '../model';
 import { toUser } from '../model';
-import { UsersPage } from './users-page';
+import { roleChoices, UsersPage } from './users-page';
 import { account } from '../../../test/fixtures';
 
 const admin = account({ id: 'admin-1', login: 'admin@example.com', person: { firstName: 'Ada', lastName: 'Admin' }, roles: ['admin'] });
@@ -45,6 +45,11 @@ describe('users page', () => {
     renderPage();
     expect(await screen.findByText('Items not found')).toBeInTheDocument();
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/v1/accounts?page=1&pageSize=10');
+  });
+
+  it('offers an admin creating an account the fan role only (the server refuses them an admin)', () => {
+    expect(roleChoices('admin')).toEqual(['user']);
+    expect(roleChoices('sa')).toEqual(['user', 'admin', 'sa']);
   });
 
   it('lists users with their full name, e-mail and role', async () => {

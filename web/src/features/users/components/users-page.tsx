@@ -37,6 +37,13 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 type ActiveFilter = 'all' | 'true' | 'false';
 
+/** The roles `role` may give an account it creates: an admin creates fans only (the server
+ * refuses them an admin); only a super admin changes a role (the form hides the choice from
+ * an admin editing). */
+export function roleChoices(role: Role): Role[] {
+  return role === 'sa' ? ['user', 'admin', 'sa'] : ['user'];
+}
+
 /** Users admin (admin, sa): list with active filter and search, create, edit, delete… */
 export function UsersPage(): ReactNode {
   const { t, i18n } = useTranslation('users');
@@ -61,7 +68,7 @@ export function UsersPage(): ReactNode {
     }),
   );
   const isSa = me.role === 'sa';
-  const roleOptions: Role[] = isSa ? ['user', 'admin', 'sa'] : ['user', 'admin'];
+  const roleOptions = roleChoices(me.role);
   const canManage = (user: User): boolean => isSa || user.role !== 'sa';
   const totalPages = list.data ? Math.max(1, Math.ceil(list.data.total / DEFAULT_PAGE_SIZE)) : 1;
   const users = list.data?.users ?? [];
