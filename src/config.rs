@@ -103,6 +103,10 @@ pub struct ServeArgs {
     /// Seconds without a byte from a publisher before it is disconnected.
     #[arg(long, env = "ENCORE_INGEST_IDLE_SECONDS", default_value_t = 10)]
     pub ingest_idle_seconds: u64,
+    /// Minutes a show waits for its encoder to come back (to any instance) before it
+    /// ends by itself; one that comes back within them continues the same show.
+    #[arg(long, env = "ENCORE_SHOW_ABANDON_MINUTES", default_value_t = 15.0)]
+    pub show_abandon_minutes: f64,
     /// Hours after a concert's start when its recording is deleted (access ends at 24).
     #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
     pub recording_retention_hours: i64,
@@ -297,6 +301,8 @@ pub struct Config {
     pub bind: SocketAddr,
     pub ingest_bind: Option<SocketAddr>,
     pub ingest_idle_timeout: std::time::Duration,
+    /// How long a show waits for its encoder to come back before it ends by itself.
+    pub show_abandon_after: std::time::Duration,
     pub recording_retention_hours: i64,
     pub recording_quota_bytes: u64,
     pub data_dir: PathBuf,
@@ -385,6 +391,10 @@ impl Config {
             bind: args.bind,
             ingest_bind,
             ingest_idle_timeout: std::time::Duration::from_secs(args.ingest_idle_seconds.max(1)),
+            // At least a second: a show must outlive an encoder's reconnect.
+            show_abandon_after: std::time::Duration::from_secs_f64(
+                (args.show_abandon_minutes * 60.0).clamp(1.0, 7.0 * 86_400.0),
+            ),
             recording_retention_hours: args.recording_retention_hours.max(0),
             recording_quota_bytes: (args.recording_quota_mb.max(0.0) * 1_048_576.0) as u64,
             database_url: args.storage.database_url(),

@@ -54,7 +54,9 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
     let stream_access = Arc::new(
         StreamAccess::new(config.jwt_secret.expose().as_bytes()).shared_through(bus.clone()),
     );
-    let hub = Arc::new(Hub::new(config.data_dir.join("shows")));
+    let hub = Arc::new(
+        Hub::new(config.data_dir.join("shows")).abandoning_after(config.show_abandon_after),
+    );
     let figures = Arc::new(Figures::new(hub.clone(), bus.clone()));
     let shared = crate::cluster::shared::Shared::new(&bus);
     let state = AppState::new(Services {

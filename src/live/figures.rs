@@ -355,6 +355,8 @@ mod tests {
             segments: (recorded / 4.0) as usize,
             listeners,
             now_playing: None,
+            away_seconds: None,
+            ends_in_seconds: None,
         }
     }
 

@@ -18,8 +18,10 @@ use super::pacing::{Pace, frame_seconds};
 use super::playlist::{Playlist, range_id};
 use super::segmenter::{MediaFile, Progress, Segmenter};
 
-/// A publisher that drops may come back within this time and continue the same show.
-pub const RECONNECT_GRACE: Duration = Duration::from_secs(30);
+/// A publisher that drops may come back within this time (on any instance) and continue
+/// the same show, one discontinuity and the gap kept in the recording; after it the show
+/// ends by itself. `ENCORE_SHOW_ABANDON_MINUTES` sets it.
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(15 * 60);
 
 /// A listener counts for this long after its last playlist or media request (players
 /// ask every part's length, ~1 s; a paused one stops asking).
@@ -79,6 +81,8 @@ pub struct Show {
     listeners: Mutex<HashMap<String, Instant>>,
     /// The journal other instances follow (with Redis; set once for the hub).
     journal: Arc<OnceLock<Writer>>,
+    /// How long it waits for its encoder to come back before it ends by itself.
+    abandon_after: Duration,
     /// Tickets handed to marker loads, in the order they began.
     marker_tickets: std::sync::atomic::AtomicU64,
     /// Held while the markers are first loaded, so many listeners asking at once make
@@ -118,6 +122,14 @@ pub struct Status {
     pub listeners: u64,
     /// What is playing at the live edge: the last marker at or before it.
     pub now_playing: Option<NowPlaying>,
+    /// The show aired and its encoder is away (here and, as far as the journal says,
+    /// everywhere), not ended: how long it has been away.
+    #[serde(default)]
+    pub away_seconds: Option<f64>,
+    /// While away: seconds left before the show ends by itself unless an encoder comes
+    /// back (`ENCORE_SHOW_ABANDON_MINUTES` after it went away).
+    #[serde(default)]
+    pub ends_in_seconds: Option<f64>,
 }
 
 /// The marker playing at the live edge.
@@ -151,7 +163,7 @@ impl Show {
         state.publisher = Some(id);
         state.connected_at = Some(Instant::now());
         state.bytes_in = 0;
-        // Coming back within the grace period (here, or after the instance it published
+        // Coming back before the show is abandoned (here, or after the instance it published
         // to went away without a word): same show, a discontinuity, no gap.
         let returning = state.disconnected_at.take().is_some();
         let was_elsewhere = std::mem::take(&mut state.publisher_elsewhere);
@@ -295,15 +307,20 @@ impl Show {
         Ok(())
     }
 
-    /// Whether the publisher has been away past the grace period (not connected here,
-    /// nor, as far as the journal says, anywhere else).
+    /// How long this show waits for an encoder to come back before it ends by itself.
+    pub fn abandon_after(&self) -> Duration {
+        self.abandon_after
+    }
+
+    /// Whether the publisher has been away past [`Show::abandon_after`] (not connected
+    /// here, nor, as far as the journal says, anywhere else).
     pub fn abandoned(&self) -> bool {
         let state = self.lock();
         state.publisher.is_none()
             && !state.publisher_elsewhere
             && state
                 .disconnected_at
-                .is_some_and(|t| t.elapsed() >= RECONNECT_GRACE)
+                .is_some_and(|t| t.elapsed() >= self.abandon_after)
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
     }
 
@@ -329,8 +346,8 @@ impl Show {
     }
 
     /// The instance publishing the show went away without releasing it (its lease
-    /// expired): its publisher counts as disconnected from now, so the grace period
-    /// starts and the show ends unless an encoder comes back.
+    /// expired): its publisher counts as disconnected from now, so the wait for an encoder
+    /// starts and the show ends unless one comes back.
     pub fn lost_elsewhere(&self) {
         let mut state = self.lock();
         if state.publisher_elsewhere && state.publisher.is_none() {
@@ -548,6 +565,11 @@ impl Show {
             .segmenter
             .as_ref()
             .map_or(0.0, Segmenter::recorded_seconds);
+        let ended = state.segmenter.as_ref().is_some_and(Segmenter::ended);
+        let away = state
+            .disconnected_at
+            .filter(|_| state.publisher.is_none() && !state.publisher_elsewhere && !ended)
+            .map(|t| t.elapsed());
         Status {
             publisher_connected: state.publisher.is_some() || state.publisher_elsewhere,
             recorded_seconds,
@@ -561,7 +583,7 @@ impl Show {
             } else {
                 0.0
             },
-            ended: state.segmenter.as_ref().is_some_and(Segmenter::ended),
+            ended,
             segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
             // This instance's; `live::figures` adds the other instances'.
             listeners: self.listeners_at(Instant::now()),
@@ -569,6 +591,8 @@ impl Show {
                 .markers
                 .as_deref()
                 .and_then(|m| playing_at(m, (recorded_seconds * 1000.0) as i64)),
+            away_seconds: away.map(|d| d.as_secs_f64()),
+            ends_in_seconds: away.map(|d| self.abandon_after.saturating_sub(d).as_secs_f64()),
         }
     }
 
@@ -715,15 +739,25 @@ pub struct Hub {
     root: PathBuf,
     shows: Mutex<HashMap<String, Arc<Show>>>,
     journal: Arc<OnceLock<Writer>>,
+    abandon_after: Duration,
 }
 
 impl Hub {
+    /// Shows recorded under `root`, each ending by itself when no encoder came back for
+    /// [`DEFAULT_ABANDON_AFTER`] (see [`Hub::abandoning_after`]).
     pub fn new(root: PathBuf) -> Self {
         Self {
             root,
             shows: Mutex::new(HashMap::new()),
             journal: Arc::default(),
+            abandon_after: DEFAULT_ABANDON_AFTER,
         }
+    }
+
+    /// Shows end by themselves when no encoder came back for `after`.
+    pub fn abandoning_after(mut self, after: Duration) -> Self {
+        self.abandon_after = after;
+        self
     }
 
     /// Write what happens to every show to this journal (several instances share Redis).
@@ -776,6 +810,7 @@ impl Hub {
                         .build(),
                     listeners: Mutex::new(HashMap::new()),
                     journal: self.journal.clone(),
+                    abandon_after: self.abandon_after,
                     marker_tickets: std::sync::atomic::AtomicU64::new(0),
                     markers_loading: tokio::sync::Mutex::new(()),
                 })

@@ -1,8 +1,8 @@
 //! Publishing, whatever the transport: check the stream key and the media type, claim
 //! the show (one publisher at a time), pump the bytes into the segmenter — AAC straight
 //! through the ADTS parser, anything else (MP3, a browser's Opus) through GStreamer to
-//! AAC first — and when the publisher goes, end the show unless it comes back within
-//! the grace period.
+//! AAC first — and when the publisher goes, end the show unless one comes back within
+//! `ENCORE_SHOW_ABANDON_MINUTES`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +11,7 @@ use base64::Engine;
 use futures_util::{Stream, StreamExt};
 
 use super::adts::{AacFrame, AdtsParser};
-use super::hub::{Claim, RECONNECT_GRACE, Show};
+use super::hub::{Claim, Show};
 use super::journal::{self, Acquired, Lease};
 use super::pacing::{self, Bitrate, frame_seconds};
 use super::transcode::{Output, Target, Transcoder};
@@ -415,11 +415,12 @@ fn tell_dropped_unless_back(app: &AppState, show: Arc<Show>) {
     });
 }
 
-/// If no publisher comes back within the grace period, on any instance, the show ends.
+/// If no publisher comes back within [`Show::abandon_after`], on any instance, the show
+/// ends.
 fn end_unless_back(app: &AppState, show: Arc<Show>) {
     let app = app.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(RECONNECT_GRACE + Duration::from_millis(100)).await;
+        tokio::time::sleep(show.abandon_after() + Duration::from_millis(100)).await;
         if !show.abandoned() {
             return;
         }
@@ -451,7 +452,7 @@ fn end_unless_back(app: &AppState, show: Arc<Show>) {
 /// With several instances: every [`journal::LEASE_RENEW`], find the shows whose
 /// publisher was on an instance that went away without a word (killed, its machine lost):
 /// its journal silent and its lease expired. The publisher counts as gone from then; an
-/// encoder may come back to any instance within the grace period, else the show ends.
+/// encoder may come back to any instance until the show is abandoned, else it ends.
 pub fn spawn_orphan_watch(app: &AppState) {
     if app.bus.shared_key("").is_none() {
         return;

@@ -63,7 +63,7 @@ pub enum Entry {
     /// A reconnected publisher: the next segment starts with a discontinuity, after
     /// `at` frames.
     Discontinuity { now_ms: i64, at: u64 },
-    /// The publisher went away (it may come back within the grace period).
+    /// The publisher went away (it may come back until the show is abandoned).
     Released,
     /// The show ended.
     Ended { now_ms: i64 },

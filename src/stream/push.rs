@@ -1,8 +1,8 @@
 //! `encore push`: send an AAC (ADTS) or MP3 file to a concert's ingest in real time, paced by frame
 //! durations, exactly as a live encoder would (HTTP `PUT` with `source:<key>`). Like a live
 //! encoder it reconnects when the connection is lost or the server lets the show go (an
-//! instance stopping, or gone behind the load balancer), for up to the server's grace
-//! period, and goes on from the audio due then.
+//! instance stopping, or gone behind the load balancer), for up to the server's default
+//! wait for an encoder (15 minutes), and goes on from the audio due then.
 
 use std::time::Duration;
 
@@ -159,9 +159,9 @@ pub async fn run(args: PushArgs) -> anyhow::Result<()> {
     }
 }
 
-/// How long `encore push` keeps reconnecting: the server's grace period, after which
-/// the show has ended anyway.
-const RECONNECT_FOR: Duration = super::hub::RECONNECT_GRACE;
+/// How long `encore push` keeps reconnecting: the server's default wait for an encoder,
+/// after which the show has ended anyway.
+const RECONNECT_FOR: Duration = super::hub::DEFAULT_ABANDON_AFTER;
 const RETRY_FIRST: Duration = Duration::from_millis(200);
 const RETRY_MAX: Duration = Duration::from_secs(2);
 

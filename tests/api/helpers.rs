@@ -54,6 +54,8 @@ pub struct Options {
     /// `ENCORE_JOURNAL_MB` and `ENCORE_JOURNAL_QUEUE_MB` (unset: the defaults).
     pub journal_mb: Option<f64>,
     pub journal_queue_mb: Option<f64>,
+    /// Minutes a show waits for its encoder (the server's default: 15).
+    pub show_abandon_minutes: Option<f64>,
     /// The public URL people use (default: the test server's own address).
     pub public_url: Option<&'static str>,
     /// `Strict-Transport-Security` max-age (sent on an https public URL).
@@ -95,6 +97,7 @@ impl Default for Options {
             unauthenticated_sockets: 1024,
             journal_mb: None,
             journal_queue_mb: None,
+            show_abandon_minutes: None,
             public_url: None,
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
@@ -239,6 +242,9 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     }
     if let Some(mb) = options.journal_mb {
         args.extend(["--journal-mb".to_owned(), mb.to_string()]);
+    }
+    if let Some(minutes) = options.show_abandon_minutes {
+        args.extend(["--show-abandon-minutes".to_owned(), minutes.to_string()]);
     }
     if let Some(mb) = options.journal_queue_mb {
         args.extend(["--journal-queue-mb".to_owned(), mb.to_string()]);

@@ -984,3 +984,105 @@ async fn a_refused_encoder_reads_the_status_and_one_line_why_on_either_port() {
     let answer = icecast_answer(&app, "PUT /elsewhere HTTP/1.0\r\n\r\n".to_owned()).await;
     assert!(answer.starts_with("HTTP/1.1 404 Not Found\r\n"), "{answer}");
 }
+
+#[tokio::test]
+async fn an_encoder_away_is_counted_down_and_past_the_wait_the_show_ends_and_holders_are_told_once()
+{
+    let app = spawn_app_with(Options {
+        show_abandon_minutes: Some(0.05), // 3 s
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let (fan, token) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&token, &event, CARD_OK).await.0, StatusCode::OK);
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 1)).unwrap();
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", bytes).await,
+        StatusCode::OK
+    );
+    // Away: the panel's figures say since when, and how long until the show ends by itself.
+    let (_, admin) = app
+        .signed_in("staff@example.com", encore::accounts::model::Role::Admin)
+        .await;
+    let (status, live) = app
+        .get(&format!("/api/v1/events/{event}/live"), Some(&admin.access))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{live}");
+    let figures = &live["payload"];
+    assert_eq!(figures["publisherConnected"], false, "{figures}");
+    assert_eq!(figures["ended"], false, "{figures}");
+    let away = figures["awaySeconds"].as_f64().expect("awaySeconds");
+    let left = figures["endsInSeconds"].as_f64().expect("endsInSeconds");
+    assert!(away < 3.0 && left > 0.0 && left <= 3.0, "{figures}");
+    assert!((away + left - 3.0).abs() < 0.1, "{figures}");
+    // Nobody came back: the show ends by itself, and its holders hear it once.
+    let show = app.state.hub.show(&event);
+    let waited = std::time::Instant::now();
+    while !show.status().ended {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "the show did not end"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(show.status().away_seconds.is_none(), "ended, not away");
+    let told = || async {
+        app.count(
+            "SELECT COUNT(*) FROM notifications WHERE account_id = $1 AND title LIKE '%has ended'",
+            &fan.id,
+        )
+        .await
+    };
+    let mut n = told().await;
+    for _ in 0..20 {
+        if n > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        n = told().await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!((n, told().await), (1, 1), "told once");
+    // And an encoder coming back later is refused: the show is over.
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", vec![0xff, 0xf1]).await,
+        StatusCode::CONFLICT
+    );
+}
+
+#[tokio::test]
+async fn an_encoder_back_before_the_wait_runs_out_continues_the_same_show() {
+    let app = spawn_app_with(Options {
+        show_abandon_minutes: Some(0.1), // 6 s
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 500, 60_000).await;
+    let key = stream_key(&app, &event).await;
+    let media = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(adts_file(media.path(), 4)).unwrap();
+    let cut = middle_frame_boundary(&bytes);
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", bytes[..cut].to_vec()).await,
+        StatusCode::OK
+    );
+    // Away for 4 s (past the staff's 10 s debounce is not needed here): still the show.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let show = app.state.hub.show(&event);
+    let away = show.status();
+    assert!(!away.ended);
+    assert!(away.away_seconds.is_some_and(|s| s >= 4.0), "{away:?}");
+    assert_eq!(
+        put_live(&app, &event, &key, "audio/aac", bytes[cut..].to_vec()).await,
+        StatusCode::OK
+    );
+    let back = show.status();
+    assert!(!back.ended, "the same show goes on");
+    assert!(back.recorded_seconds > 3.5, "{back:?}");
+    show.end().unwrap();
+    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
+    assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
+}

@@ -727,6 +727,11 @@ pub(crate) struct Pushing {
 
 impl Pushing {
     pub(crate) async fn start(base: &str) -> Self {
+        Self::start_with(base, &[]).await
+    }
+
+    /// [`Pushing::start`] with `extra` `ENCORE_` variables for both instances.
+    pub(crate) async fn start_with(base: &str, extra: &[(&str, String)]) -> Self {
         let Cluster {
             a,
             b,
@@ -734,7 +739,7 @@ impl Pushing {
             fixtures,
             redis_prefix: _,
             _database,
-        } = Cluster::start(base, &redis_url(), &[]).await;
+        } = Cluster::start(base, &redis_url(), extra).await;
         let (event, key, fan) = a_concert_with_a_ticket_holder(&fixtures).await;
         let push = Encoder::start(&event, &key, &nginx.url());
         let (holder, other) = if holder_is_a(&a, &b, &event, || push.log()).await {

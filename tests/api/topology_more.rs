@@ -7,7 +7,6 @@
 
 use std::time::{Duration, Instant};
 
-use encore::stream::hub::RECONNECT_GRACE;
 use encore::stream::journal::{LEASE_RENEW, LEASE_TTL};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -118,9 +117,12 @@ async fn ffmpeg_through_nginxs_icecast_port_plays_on_the_other_instance() {
 }
 
 #[tokio::test]
-async fn a_show_whose_encoders_instance_died_ends_after_the_grace_on_the_survivor() {
+async fn a_show_whose_encoders_instance_died_ends_after_the_wait_on_the_survivor() {
     let Some(base) = on_postgres() else { return };
-    let mut pushing = Pushing::start(&base).await;
+    // Waiting 15 s for an encoder (the default is 15 minutes).
+    const ABANDON: Duration = Duration::from_secs(15);
+    let minutes = (ABANDON.as_secs_f64() / 60.0).to_string();
+    let mut pushing = Pushing::start_with(&base, &[("ENCORE_SHOW_ABANDON_MINUTES", minutes)]).await;
     let event = pushing.event.clone();
     let http = reqwest::Client::new();
     let survivor = pushing.other.url();
@@ -141,8 +143,8 @@ async fn a_show_whose_encoders_instance_died_ends_after_the_grace_on_the_survivo
     pushing.push.stop();
 
     // The survivor sees the lease expire (≤ LEASE_TTL, checked every LEASE_RENEW), waits
-    // out the grace, then ends the show.
-    let within = LEASE_TTL + LEASE_RENEW + RECONNECT_GRACE + Duration::from_secs(5);
+    // out the wait for an encoder, then ends the show.
+    let within = LEASE_TTL + LEASE_RENEW + ABANDON + Duration::from_secs(5);
     let ended_after = loop {
         let (status, text) = text_of(&http, &url).await;
         assert_eq!(status, StatusCode::OK, "the listener is never refused");
@@ -160,8 +162,8 @@ async fn a_show_whose_encoders_instance_died_ends_after_the_grace_on_the_survivo
         ended_after.as_secs_f64()
     );
     assert!(
-        ended_after >= RECONNECT_GRACE,
-        "ended {ended_after:?} after the kill, before the grace"
+        ended_after >= ABANDON,
+        "ended {ended_after:?} after the kill, before the wait ran out"
     );
     let state = state_on(&http, &survivor, &event).await;
     assert_eq!(state["phase"], "replay", "{state}");

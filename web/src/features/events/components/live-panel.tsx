@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
+import { useNow } from '../../../lib/use-now';
 import { eventChannel } from '../../live/socket-protocol';
 import { useLiveChannel } from '../../live/socket-provider';
 import { formatClock } from '../../player/model';
@@ -44,11 +45,26 @@ function Copyable({ value, shown, testId }: { value: string; shown: string; test
   );
 }
 
-function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
+const clock = (seconds: number): string => `\u2066${formatClock(seconds)}\u2069`;
+
+/** The encoder is away: how long, counted here each second from the server's figures (the
+ * key remounts it at each new figure), and when the show ends by itself. */
+function AwayCountdown({ away, left }: { away: number; left: number }): ReactNode {
   const { t } = useTranslation('events');
-  const state = status.ended ? 'ended' : status.publisherConnected ? 'connected' : 'offline';
-  const color = state === 'connected' ? 'red' : state === 'ended' ? 'grape' : 'gray';
-  const clock = (seconds: number): string => `\u2066${formatClock(seconds)}\u2069`;
+  const [from] = useState(() => Date.now());
+  const drift = Math.max(0, (useNow(1000) - from) / 1000);
+  return (
+    <Text size="sm" c="orange" data-testid="live-away" data-left={Math.round(Math.max(0, left - drift))}>
+      {t('manage.live.away', { away: clock(away + drift), left: clock(Math.max(0, left - drift)) })}
+    </Text>
+  );
+}
+
+export function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
+  const { t } = useTranslation('events');
+  const away = !status.ended && !status.publisherConnected && status.awaySeconds != null ? status.awaySeconds : null;
+  const state = status.ended ? 'ended' : status.publisherConnected ? 'connected' : away != null ? 'away' : 'offline';
+  const color = state === 'connected' ? 'red' : state === 'ended' ? 'grape' : state === 'away' ? 'orange' : 'gray';
   return (
     <Stack gap={6}>
       <Group gap="xs">
@@ -56,6 +72,9 @@ function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
           {t(`manage.live.state.${state}`)}
         </Badge>
       </Group>
+      {away != null && status.endsInSeconds != null ? (
+        <AwayCountdown key={`${String(away)}:${String(status.endsInSeconds)}`} away={away} left={status.endsInSeconds} />
+      ) : null}
       <SimpleGrid cols={2} spacing={4} verticalSpacing={2}>
         <Text size="sm" data-testid="live-recorded" data-seconds={status.recordedSeconds.toFixed(1)}>
           {t('manage.live.recorded', { time: clock(status.recordedSeconds) })}
