@@ -127,9 +127,13 @@ struct BroadcastArgs {
     /// The server's HTTP base URL: each broadcast is a real sign-up there, not a publish.
     #[arg(long)]
     signups: Option<String>,
-    /// Sign-ups in flight at once in a burst.
+    /// Sign-ups in flight at most.
     #[arg(long, default_value_t = 8)]
     signups_in_flight: usize,
+    /// Messages a second in a burst (0: as fast as they go). Sign-ups are bounded by the
+    /// password hash, so the comparison with a publish is made at one offered rate.
+    #[arg(long, default_value_t = 0.0)]
+    rate: f64,
 }
 
 /// Where the staff messages come from: a publish on the bus, or a sign-up on the server.
@@ -167,6 +171,30 @@ impl Source {
                     response.text().await.unwrap_or_default()
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// `count` staff messages, the n-th sent n ÷ `rate` seconds after the first (at most
+    /// `in_flight` sign-ups waiting at once); a rate of 0 is [`Source::burst`].
+    async fn paced(&self, count: usize, rate: f64, in_flight: usize) -> anyhow::Result<()> {
+        if rate <= 0.0 {
+            return self.burst(count).await;
+        }
+        let start = tokio::time::Instant::now();
+        let mut pending = futures_util::stream::FuturesUnordered::new();
+        for n in 0..count {
+            let due = start + Duration::from_secs_f64(n as f64 / rate);
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep_until(due), if pending.len() < in_flight => break,
+                    Some(done) = pending.next(), if !pending.is_empty() => done?,
+                }
+            }
+            pending.push(self.one(n));
+        }
+        while let Some(done) = pending.next().await {
+            done?;
         }
         Ok(())
     }
@@ -708,7 +736,9 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
         let before = tally.activities();
         let cpu_before = cpu_seconds(pid)?;
         let start = now_us();
-        source.burst(args.burst).await?;
+        source
+            .paced(args.burst, args.rate, args.signups_in_flight.max(1))
+            .await?;
         let complete = wait_for(|| tally.activities(), before + alive * args.burst as u64).await;
         let delivered = tally.activities() - before;
         let seconds = tally.last_us().saturating_sub(start) as f64 / 1e6;

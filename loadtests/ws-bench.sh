@@ -7,8 +7,12 @@
 #      (examples/ws_baseline.rs), the same client, alternating in one run (ROUNDS pairs).
 #      Encore's messages are real sign-ups (issue 27: `POST /accounts/signup`, the password
 #      hashed, the account and its one staff activity row committed, then the staff
-#      channel), SIGNUPS_IN_FLIGHT at a time; the baseline's a publish on the bus. Set
-#      SIGNUPS=0 to publish on Encore's bus directly instead (the socket layer alone);
+#      channel), SIGNUPS_IN_FLIGHT at most at a time; the baseline's a publish on the bus.
+#      A sign-up costs an argon2 hash (≈ 5 a second on these 2 cores beside 18,000
+#      sockets), so both are offered the same RATE messages a second (default 4) and the
+#      ratio says whether Encore delivers all of them as fast as a bare broadcaster does.
+#      SIGNUPS=0 publishes on Encore's bus directly instead, as fast as it goes (the socket
+#      layer alone, the figure of issue 13);
 #   4. a notification committed on instance A reaching a socket on instance B through
 #      Redis (PostgreSQL shared), p50/p99.
 # Usage: loadtests/ws-bench.sh [sockets]   (make bench runs it; needs Redis and PostgreSQL,
@@ -24,6 +28,9 @@ ROUNDS=${ROUNDS:-2}
 CROSS=${CROSS:-1}
 SIGNUPS=${SIGNUPS:-1}
 SIGNUPS_IN_FLIGHT=${SIGNUPS_IN_FLIGHT:-8}
+RATE=${RATE:-4}
+PACE=()
+if [ "$SIGNUPS" = 1 ]; then PACE=(--rate "$RATE" --burst "${BURST:-60}"); fi
 read -r -a LOAD_ARGS <<<"${WS_LOAD_ARGS:-}"
 CARGO=${CARGO:-cargo}
 REDIS=${WS_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
@@ -73,7 +80,7 @@ for round in $(seq 1 "$ROUNDS"); do
   NET=$((NET + 1))
   ./target/release/examples/ws_load broadcast --label baseline --pid "$SERVER" \
     --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
-    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
+    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${PACE[@]}" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
   stop
   echo "== round $round: Encore (SQLite, Redis bus)$([ "$SIGNUPS" = 1 ] && echo ", real sign-ups $SIGNUPS_IN_FLIGHT at a time")"
   serve_encore "$SQLITE" $ENCORE_PORT
@@ -85,7 +92,7 @@ for round in $(seq 1 "$ROUNDS"); do
   ./target/release/examples/ws_load broadcast --label encore --pid "$SERVER" "${SOURCE[@]}" \
     --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
     --accounts "$WORK/accounts" --per-account "$PER_ACCOUNT" --database-url "$SQLITE" \
-    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
+    --redis-url "$REDIS" --redis-prefix "$PREFIX" "${PACE[@]}" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
   stop
 done
 python3 - "$WORK/results" <<'PY'
