@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, toMinorUnits } from './model';
+import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, onAirNow, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -58,6 +58,19 @@ describe('concert state', () => {
     expect(nextRefreshDelay([later, sooner, { nextChangeAt: null }], now)).toBe(45 * 60_000);
     expect(nextRefreshDelay([{ nextChangeAt: null }], now)).toBeNull();
     expect(nextRefreshDelay([], now)).toBeNull();
+  });
+  it('asks again every 15 s while a show waits for its artist (its arrival is no clock change)', () => {
+    const waiting = { nextChangeAt: new Date(START + HOUR).toISOString(), reason: 'awaiting_encoder' as const };
+    expect(nextRefreshDelay([waiting], START)).toBe(WAITING_POLL_MS);
+    expect(nextRefreshDelay([waiting, { nextChangeAt: new Date(START + 5000).toISOString() }], START)).toBe(5000);
+    expect(nextRefreshDelay([{ ...waiting, reason: 'on_air' as const }], START)).toBe(HOUR);
+  });
+  it('reads "Live now" only on air: a show past its start with nothing aired is starting soon', () => {
+    expect(startingSoon({ phase: 'live', reason: 'awaiting_encoder' })).toBe(true);
+    expect(onAirNow({ phase: 'live', reason: 'awaiting_encoder' })).toBe(false);
+    expect(onAirNow({ phase: 'live', reason: 'on_air' })).toBe(true);
+    expect(onAirNow({ phase: 'live', reason: 'on_air_early' })).toBe(true);
+    expect(startingSoon({ phase: 'doors', reason: null })).toBe(false);
   });
   it('waits at least a second for a change already due, and at most what a timer can hold', () => {
     expect(nextRefreshDelay([{ nextChangeAt: new Date(START).toISOString() }], START + 5000)).toBe(1000);

@@ -53,14 +53,30 @@ export function reminderOffer(event: Pick<EncoreEvent, 'owned' | 'reminder' | 's
  * behind the viewer's: it then answers the same phase once more). */
 export const MIN_REFRESH_MS = 1000;
 
+/** While a show waits for its artist, how often the concerts shown are asked again (the
+ * encoder's arrival is no clock change: nothing else tells an anonymous page). */
+export const WAITING_POLL_MS = 15_000;
+
+/** Live by its schedule, nothing on air yet: "Starting soon", not "Live now". */
+export function startingSoon(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
+  return state.phase === 'live' && state.reason === 'awaiting_encoder';
+}
+
+/** On air (or aired and not ended): what "Live now" means. */
+export function onAirNow(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
+  return state.phase === 'live' && !startingSoon(state);
+}
+
 /** Longest wait a browser timer takes (about 24.8 days); later changes are waited for in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Milliseconds until the soonest phase change of `states` after `now`, for one timer that
- * refetches them then; `null` when none of them changes by the clock. */
-export function nextRefreshDelay(states: readonly Pick<ConcertState, 'nextChangeAt'>[], now: number): number | null {
+ * refetches them then (a show waiting for its artist: within WAITING_POLL_MS); `null` when
+ * none of them changes by the clock. */
+export function nextRefreshDelay(states: readonly (Pick<ConcertState, 'nextChangeAt'> & Partial<Pick<ConcertState, 'reason'>>)[], now: number): number | null {
   let soonest: number | null = null;
   for (const state of states) {
+    if (state.reason === 'awaiting_encoder' && (soonest === null || now + WAITING_POLL_MS < soonest)) soonest = now + WAITING_POLL_MS;
     if (!state.nextChangeAt) continue;
     const at = Date.parse(state.nextChangeAt);
     if (Number.isNaN(at)) continue;

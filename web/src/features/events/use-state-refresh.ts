@@ -5,14 +5,18 @@ import { nextRefreshDelay } from './model';
 import { eventKeys } from './queries';
 
 /** Refetch the concerts shown when the soonest of their phases changes by the clock (the
- * server's `nextChangeAt`), so every page moves from upcoming to doors to live together. */
-export function useStateRefresh(states: readonly Pick<ConcertState, 'nextChangeAt'>[]): void {
+ * server's `nextChangeAt`), so every page moves from upcoming to doors to live together;
+ * every WAITING_POLL_MS while one waits for its artist. */
+export function useStateRefresh(states: readonly Pick<ConcertState, 'nextChangeAt' | 'reason'>[]): void {
   const queryClient = useQueryClient();
   // One string, so that a refetch with the same times keeps the same timer.
-  const times = states.map((state) => state.nextChangeAt ?? '').join('|');
+  const times = states.map((state) => `${state.nextChangeAt ?? ''}~${state.reason ?? ''}`).join('|');
   useEffect(() => {
     const delay = nextRefreshDelay(
-      times.split('|').map((at) => ({ nextChangeAt: at || null })),
+      times.split('|').map((entry) => {
+        const [at, reason] = entry.split('~');
+        return { nextChangeAt: at || null, reason: (reason || null) as ConcertState['reason'] };
+      }),
       Date.now(),
     );
     if (delay === null) return;

@@ -8,6 +8,7 @@ import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import type { EncoreEvent, Phase } from '../model';
+import { onAirNow, startingSoon } from '../model';
 import { useAddEventToCart } from '../mutations';
 
 export function useLocale(): string {
@@ -43,19 +44,22 @@ const PHASE_COLOR: Record<Phase, string> = {
   cancelled: 'gray',
 };
 
-/** The concert's phase as the server computed it (one badge for every page). */
+/** The concert's phase as the server computed it (one badge for every page): a show live by
+ * its schedule with nothing on air yet reads "Starting soon", never "Live now". */
 export function StateBadge({ state }: { state: EncoreEvent['state'] }): ReactNode {
   const { t } = useTranslation('concert');
+  const waiting = startingSoon(state);
   return (
     <Badge
-      color={PHASE_COLOR[state.phase]}
-      variant={state.phase === 'live' ? 'filled' : 'light'}
+      color={waiting ? 'orange' : PHASE_COLOR[state.phase]}
+      variant={onAirNow(state) ? 'filled' : 'light'}
       style={{ flexShrink: 0 }}
       data-testid="state-badge"
       data-phase={state.phase}
-      title={state.reason === 'on_air_early' ? t('onAirEarly') : undefined}
+      data-reason={state.reason ?? undefined}
+      title={state.reason === 'on_air_early' ? t('onAirEarly') : waiting ? t('waitingForArtist') : undefined}
     >
-      {t(`phase.${state.phase}`)}
+      {waiting ? t('phase.startingSoon') : t(`phase.${state.phase}`)}
     </Badge>
   );
 }

@@ -216,13 +216,16 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
     void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
   };
   const ended = live.data?.ended ?? false;
+  // End show while on air or reconnecting (the show aired): before anything aired there is
+  // no show to end (cancelling the concert is the events page's).
+  const endable = !!live.data && !ended && (live.data.publisherConnected || live.data.recordedSeconds > 0);
 
   return (
     <Card withBorder data-testid="live-panel" data-feed={pushed ? 'socket' : 'polling'}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Text fw={700}>{t('manage.live.title')}</Text>
-          {live.data && !ended ? (
+          {endable ? (
             <Button size="xs" color="red" variant="light" onClick={() => { setConfirmEnd(true); }} data-testid="live-end">
               {t('manage.live.end')}
             </Button>

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import type { EncoreEvent } from '../model';
-import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr } from '../model';
+import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr, startingSoon } from '../model';
 import { myEventsQueryOptions } from '../queries';
 import { ListenButton } from '../../player/components/listen-button';
 import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './event-parts';
@@ -39,9 +39,15 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
             {t('concert:startsAt', { time: clockTime(event.startsAt, locale) })}
           </Text>
         ) : phase === 'live' ? (
-          <Text fw={600} c="red">
-            {t('liveNow')}
-          </Text>
+          startingSoon(event.state) ? (
+            <Text fw={600} c="orange" data-testid="waiting-for-artist">
+              {t('concert:waitingForArtist')}
+            </Text>
+          ) : (
+            <Text fw={600} c="red">
+              {t('liveNow')}
+            </Text>
+          )
         ) : phase === 'replay' ? (
           <Text size="sm">{t('replayUntil', { date: formatWhen(event.state.replayUntil, locale) })}</Text>
         ) : (

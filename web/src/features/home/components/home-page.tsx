@@ -10,7 +10,7 @@ import { formatPrice } from '../../cart/model';
 import type { EncoreEvent } from '../../events/model';
 import { eventListQueryOptions } from '../../events/queries';
 import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/components/event-parts';
-import { concertPath } from '../../events/model';
+import { concertPath, onAirNow, startingSoon } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 import { PublicHeader } from './public-header';
@@ -67,8 +67,10 @@ export function HomePage(): ReactNode {
   const list = useQuery(eventListQueryOptions({ page: 1, pageSize: 24 }));
   const events = list.data?.items ?? [];
   useStateRefresh(events.map((event) => event.state));
-  const live = events.filter((event) => event.state.phase === 'live');
-  const upcoming = events.filter((event) => event.state.phase === 'upcoming' || event.state.phase === 'doors');
+  // "Live now" is what is on air; a show past its start still waiting for its artist is
+  // among the upcoming ones, first.
+  const live = events.filter((event) => onAirNow(event.state));
+  const upcoming = events.filter((event) => startingSoon(event.state) || event.state.phase === 'upcoming' || event.state.phase === 'doors');
   return (
     <Box mih="100vh">
       <PublicHeader>
