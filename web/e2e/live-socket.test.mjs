@@ -136,7 +136,9 @@ describe('The live socket (issue 13)', () => {
     await page.mouse.move(600, 600);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="live-toast"]').length === 0, null, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Open notifications' }).click();
-    assert.equal(await page.locator('[data-read="false"]').filter({ hasText: 'changed your profile picture' }).count(), 2);
+    const unread = page.locator('[data-read="false"]').filter({ hasText: 'changed your profile picture' });
+    await unread.nth(1).waitFor();
+    assert.equal(await unread.count(), 2);
     assert.equal(await page.evaluate(() => window.encoreSamePage), true, 'the page was not reloaded');
     await finish(b);
   });
