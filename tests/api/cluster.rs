@@ -476,6 +476,109 @@ pub(crate) struct Process {
     pub(crate) url: String,
 }
 
+/// Two real `encore serve` processes beside `app` (started with a Redis prefix): the same
+/// database, Redis, secrets and public URL, each on a data directory of its own (kept as
+/// long as the process).
+pub(crate) async fn two_processes_beside(app: &TestApp) -> [(tempfile::TempDir, Process); 2] {
+    let redis = crate::helpers::redis_url();
+    let env = [
+        ("ENCORE_DATABASE_URL", app.database_url()),
+        ("ENCORE_REDIS_URL", redis.as_str()),
+        (
+            "ENCORE_REDIS_PREFIX",
+            app.redis_prefix().expect("an app with Redis"),
+        ),
+        ("ENCORE_JWT_SECRET", crate::helpers::JWT_SECRET),
+        ("ENCORE_DATA_KEY", crate::helpers::DATA_KEY),
+        ("ENCORE_PUBLIC_URL", app.url.as_str()),
+    ];
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let p = Process::start(one.path(), &env).await;
+    let q = Process::start(two.path(), &env).await;
+    [(one, p), (two, q)]
+}
+
+#[tokio::test]
+async fn a_sign_up_on_one_process_reaches_a_staff_socket_on_the_other_and_both_feeds() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let (_, admin) = a.signed_in("staff@example.com", Role::Admin).await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&a).await;
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("{}/api/v1/ws", q.url.replace("http", "ws")))
+            .await
+            .unwrap();
+    ws.send(Message::text(
+        serde_json::json!({ "type": "auth", "token": admin.access }).to_string(),
+    ))
+    .await
+    .unwrap();
+    // Followed once the socket says the staff channel is subscribed.
+    let next = async |ws: &mut tokio_tungstenite::WebSocketStream<_>| -> serde_json::Value {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+                Ok(Some(Ok(Message::Text(text)))) => return serde_json::from_str(&text).unwrap(),
+                Ok(Some(Ok(_))) => continue,
+                other => panic!("no message: {other:?}"),
+            }
+        }
+    };
+    loop {
+        let message = next(&mut ws).await;
+        if message["type"] == "subscribed" && message["channel"] == "staff" {
+            break;
+        }
+    }
+    let signed_up = a
+        .http
+        .post(format!("{}/api/v1/accounts/signup", p.url))
+        .json(&serde_json::json!({ "login": "joy@example.com", "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_up.status(), StatusCode::CREATED);
+    let heard = loop {
+        let message = next(&mut ws).await;
+        if message["type"] == "activity" {
+            break message;
+        }
+    };
+    assert_eq!(heard["channel"], "staff");
+    assert_eq!(heard["activity"]["kind"], "signup");
+    assert_eq!(heard["activity"]["accountName"], "joy@example.com");
+    // One row for all staff: each process's feed reads the same line.
+    for url in [&p.url, &q.url] {
+        let live: serde_json::Value = a
+            .http
+            .get(format!("{url}/api/v1/live"))
+            .bearer_auth(&admin.access)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            live["payload"]["recentActivity"][0]["id"],
+            heard["activity"]["id"]
+        );
+    }
+    assert_eq!(
+        a.count(
+            "SELECT COUNT(*) FROM staff_activity WHERE kind = $1",
+            "signup"
+        )
+        .await,
+        1
+    );
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();

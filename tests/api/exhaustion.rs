@@ -8,7 +8,6 @@ use encore::accounts::model::Role;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::cluster::Process;
 use crate::helpers::{Options, TestApp, spawn_app, spawn_app_with};
 use crate::security::read_until_closed;
 
@@ -367,18 +366,7 @@ async fn reconnecting_through_another_encore_serve_process_gets_no_fresh_burst()
     .await;
     let event = crate::helpers::concert(&a, None, 500, 0).await;
     let key = crate::live::stream_key(&a, &event).await;
-    let redis = crate::helpers::redis_url();
-    let env = [
-        ("ENCORE_DATABASE_URL", a.database_url()),
-        ("ENCORE_REDIS_URL", redis.as_str()),
-        ("ENCORE_REDIS_PREFIX", a.redis_prefix().unwrap()),
-        ("ENCORE_JWT_SECRET", crate::helpers::JWT_SECRET),
-        ("ENCORE_DATA_KEY", crate::helpers::DATA_KEY),
-        ("ENCORE_PUBLIC_URL", a.url.as_str()),
-    ];
-    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let p = Process::start(one.path(), &env).await;
-    let q = Process::start(two.path(), &env).await;
+    let [(_one, p), (_two, q)] = crate::cluster::two_processes_beside(&a).await;
     let body = nine_and_a_half_seconds();
     let started = std::time::Instant::now();
     let mut on_q = 0;

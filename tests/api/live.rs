@@ -607,20 +607,27 @@ async fn a_recording_is_deleted_when_its_retention_is_over() {
     assert!(!dir.exists(), "deleted at start + 24 h");
 }
 
+/// Four seconds of AAC split at a frame boundary near the middle: an encoder's two
+/// connections.
+fn four_seconds_in_halves() -> (Vec<u8>, Vec<u8>) {
+    let media = tempfile::tempdir().unwrap();
+    let mut first = std::fs::read(adts_file(media.path(), 4)).unwrap();
+    let second = first.split_off(middle_frame_boundary(&first));
+    (first, second)
+}
+
 #[tokio::test]
 async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, 60_000).await;
     let key = stream_key(&app, &event).await;
-    let media = tempfile::tempdir().unwrap();
-    let bytes = std::fs::read(adts_file(media.path(), 4)).unwrap();
-    let cut = middle_frame_boundary(&bytes);
+    let (first, second) = four_seconds_in_halves();
     assert_eq!(
-        put_live(&app, &event, &key, "audio/aac", bytes[..cut].to_vec()).await,
+        put_live(&app, &event, &key, "audio/aac", first).await,
         StatusCode::OK
     );
     assert_eq!(
-        put_live(&app, &event, &key, "audio/aac", bytes[cut..].to_vec()).await,
+        put_live(&app, &event, &key, "audio/aac", second).await,
         StatusCode::OK
     );
     let show = app.state.hub.show(&event);
@@ -1062,21 +1069,19 @@ async fn an_encoder_back_before_the_wait_runs_out_continues_the_same_show() {
     .await;
     let event = concert(&app, None, 500, 60_000).await;
     let key = stream_key(&app, &event).await;
-    let media = tempfile::tempdir().unwrap();
-    let bytes = std::fs::read(adts_file(media.path(), 4)).unwrap();
-    let cut = middle_frame_boundary(&bytes);
+    let (first, second) = four_seconds_in_halves();
     assert_eq!(
-        put_live(&app, &event, &key, "audio/aac", bytes[..cut].to_vec()).await,
+        put_live(&app, &event, &key, "audio/aac", first).await,
         StatusCode::OK
     );
-    // Away for 4 s (past the staff's 10 s debounce is not needed here): still the show.
+    // Away for 4 s of the 6: still the show.
     tokio::time::sleep(Duration::from_secs(4)).await;
     let show = app.state.hub.show(&event);
     let away = show.status();
     assert!(!away.ended);
     assert!(away.away_seconds.is_some_and(|s| s >= 4.0), "{away:?}");
     assert_eq!(
-        put_live(&app, &event, &key, "audio/aac", bytes[cut..].to_vec()).await,
+        put_live(&app, &event, &key, "audio/aac", second).await,
         StatusCode::OK
     );
     let back = show.status();
