@@ -41,7 +41,8 @@ use encore::auth::clients::WEB_CLIENT_ID;
 use encore::auth::jwt::TokenKeys;
 use encore::bus::{Bus, Channel, Event};
 use encore::config::Secret;
-use encore::live::activity::{Activity, ActivityKind};
+use encore::live::activity::{Activity, ActivityKind, Recorded};
+use encore::notifications::model::Published;
 use futures_util::{SinkExt, StreamExt};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -643,7 +644,7 @@ fn p99_ms(sorted: &[u32]) -> f64 {
 
 /// A sale on the staff channel, as the Live page receives it, sent now.
 fn activity(n: usize) -> anyhow::Result<Event> {
-    Ok(Event::Activity {
+    Ok(Event::new(&Recorded {
         activity: Activity {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
@@ -655,7 +656,7 @@ fn activity(n: usize) -> anyhow::Result<Event> {
             amount: Some(1500),
             currency: Some("EUR".to_owned()),
         },
-    })
+    }))
 }
 
 /// Wait until `count` reaches `target`, or makes no progress for [`STALL`].
@@ -845,7 +846,7 @@ async fn cross(args: CrossArgs) -> anyhow::Result<()> {
         }))?;
         bus.publish(
             &Channel::Account(account.clone()),
-            Event::Notification { notification },
+            Event::new(&Published { notification }),
         )
         .await?;
         sqlx::query("UPDATE notifications SET published_at = $1 WHERE id = $2")

@@ -89,7 +89,7 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
     });
 
     // 4. Followers that keep caches in step, before anything is served.
-    crate::bus::sessions::follow_account_changes(bus, sessions).await?;
+    crate::auth::session_cache::follow_account_changes(bus, sessions).await?;
     crate::stream::markers::follow_changes(state.clone());
     // Other instances' changes are followed from before the sessions are read.
     state.stream_access.clone().follow_changes(state.db.clone());

@@ -10,7 +10,7 @@ use crate::auth::jwt::TokenKeys;
 use crate::auth::passwords::Passwords;
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::session_cache::SessionCache;
-use crate::bus::{Bus, Channel, Event};
+use crate::bus::{Bus, Channel};
 use crate::cluster::Lifecycle;
 use crate::commerce::providers::Provider;
 use crate::config::Config;
@@ -74,12 +74,12 @@ impl AppState {
 impl AppState {
     /// Tell every instance that an account changed: the one place the session cache
     /// forgets an account for a change. Here at once (the write's own answer must not see
-    /// a stale session), and on the others through the bus (`bus::sessions`).
+    /// a stale session), and on the others through the bus (`auth::session_cache::follow_account_changes`).
     pub fn publish(&self, change: AccountChanged) {
         self.sessions.forget(&change);
         self.bus.publish_detached(
             Channel::Cache,
-            Event::cache_change(change, self.bus.instance().to_owned()),
+            change.to_event(self.bus.instance().to_owned()),
         );
     }
 }

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::bus::{Event, Message};
 use crate::db::iso8601;
 use crate::error::Error;
 use crate::i18n::{Lang, Msg, Zone};
@@ -176,6 +177,68 @@ impl AccountChanged {
     pub fn of(account_id: &str) -> Self {
         Self::Account(account_id.to_owned())
     }
+
+    /// The cache channel's event for this change, made on instance `origin` (which has
+    /// already dropped its own copy).
+    pub fn to_event(&self, origin: String) -> Event {
+        match self.clone() {
+            Self::Account(account_id) => Event::new(&CacheAccount { account_id, origin }),
+            Self::Session(session_id) => Event::new(&CacheSession { session_id, origin }),
+            Self::Project(project_id) => Event::new(&CacheProject { project_id, origin }),
+        }
+    }
+
+    /// A cache channel's event as the change it reports, with the instance it came from.
+    pub fn from_event(event: &Event) -> Option<(Self, String)> {
+        match event.kind() {
+            CacheAccount::KIND => event
+                .read::<CacheAccount>()
+                .map(|m| (Self::Account(m.account_id), m.origin)),
+            CacheSession::KIND => event
+                .read::<CacheSession>()
+                .map(|m| (Self::Session(m.session_id), m.origin)),
+            CacheProject::KIND => event
+                .read::<CacheProject>()
+                .map(|m| (Self::Project(m.project_id), m.origin)),
+            _ => None,
+        }
+    }
+}
+
+/// `account_changed` on the cache channel: drop what is cached about the account.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheAccount {
+    account_id: String,
+    origin: String,
+}
+
+impl Message for CacheAccount {
+    const KIND: &'static str = "account_changed";
+}
+
+/// `session_ended` on the cache channel (logout, a replayed code, a reused refresh token).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheSession {
+    session_id: String,
+    origin: String,
+}
+
+impl Message for CacheSession {
+    const KIND: &'static str = "session_ended";
+}
+
+/// `project_changed` on the cache channel: a project was renamed or deleted.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheProject {
+    project_id: String,
+    origin: String,
+}
+
+impl Message for CacheProject {
+    const KIND: &'static str = "project_changed";
 }
 
 /// A stored account.

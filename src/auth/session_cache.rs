@@ -3,7 +3,9 @@
 //!
 //! Every revocation and account change on this instance forgets the affected entries at
 //! once; the time-to-live bounds how long another instance may keep serving an entry it
-//! cached before a change made elsewhere.
+//! cached before a change made elsewhere: each instance also follows the bus's cache
+//! channel ([`follow_account_changes`]), so a disabled account or an ended session is
+//! refused everywhere at once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +13,7 @@ use std::time::Duration;
 use moka::sync::Cache;
 
 use crate::accounts::model::{AccountChanged, AccountRow, ProjectRef};
+use crate::bus::{Bus, BusError, Channel, Event, Position, Received, Recovery};
 
 /// What an authenticated request needs to know about its account.
 #[derive(Debug)]
@@ -94,5 +97,57 @@ impl SessionCache {
 impl Default for SessionCache {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Follow the cache channel for as long as the bus lives.
+pub async fn follow_account_changes(bus: Bus, sessions: SessionCache) -> Result<(), BusError> {
+    let mut subscription = bus.subscribe(&Channel::Cache);
+    let mut seen = bus.position(&Channel::Cache).await?;
+    tokio::spawn(async move {
+        while let Some(received) = subscription.recv().await {
+            match received {
+                Received::Message(delivery) => {
+                    if delivery.epoch == seen.epoch && delivery.offset <= seen.offset {
+                        continue;
+                    }
+                    apply(&bus, &sessions, &delivery.event);
+                    seen = delivery.position();
+                }
+                Received::Lagged { .. } | Received::Reconnected => {
+                    seen = catch_up(&bus, &sessions, seen).await;
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+fn apply(bus: &Bus, sessions: &SessionCache, event: &Event) {
+    if let Some((change, origin)) = AccountChanged::from_event(event)
+        && origin != bus.instance()
+    {
+        sessions.forget(&change);
+    }
+}
+
+/// Replay what was missed; when that is not possible, forget every cached session.
+async fn catch_up(bus: &Bus, sessions: &SessionCache, seen: Position) -> Position {
+    match bus.history(&Channel::Cache, &seen).await {
+        Ok(Recovery::Complete { messages, position }) => {
+            for delivery in &messages {
+                apply(bus, sessions, &delivery.event);
+            }
+            position
+        }
+        Ok(Recovery::Gone { position }) => {
+            sessions.forget_all();
+            position
+        }
+        Err(err) => {
+            tracing::warn!(error = %err, "bus: session cache could not catch up");
+            sessions.forget_all();
+            seen
+        }
     }
 }

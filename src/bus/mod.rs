@@ -17,16 +17,11 @@ mod fanout;
 mod memory;
 mod recovery;
 mod redis;
-pub mod sessions;
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::accounts::model::AccountChanged;
-use crate::live::activity::Activity;
-use crate::notifications::model::Notification;
-use crate::stream::hub::Status as LiveStatus;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
@@ -106,68 +101,59 @@ impl<'de> Deserialize<'de> for Channel {
     }
 }
 
-/// What happened. Serialised with a `type` tag; a type this build does not know (sent by
-/// a newer instance during an upgrade) arrives as `Unknown`, so offsets stay contiguous.
-/// The browser-facing variants are what the WebSocket sends (docs/api-contract.md).
+/// What happened, as its publisher's typed [`Message`] encoded it: a `type` and its
+/// fields, flat in one JSON object (what a WebSocket sends, docs/api-contract.md). The bus
+/// carries it without reading it: the types belong to the features that publish and
+/// follow them, so the bus imports none of them. A type this build does not know (sent
+/// by a newer instance during an upgrade) passes through like any other, so offsets stay
+/// contiguous.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "snake_case",
-    rename_all_fields = "camelCase"
-)]
-pub enum Event {
-    /// An account changed (role, enablement, deletion, password…): drop what is cached
-    /// about it. `origin` is the instance that already did so locally.
-    AccountChanged { account_id: String, origin: String },
-    /// A session ended (logout, a replayed code, a reused refresh token).
-    SessionEnded { session_id: String, origin: String },
-    /// A project was renamed or deleted: its members' cached sessions name it.
-    ProjectChanged { project_id: String, origin: String },
-    /// Who may listen changed (cache channel): a session started, a ticket refunded…
-    Listening {
-        change: crate::stream::access::Listening,
-        origin: String,
-    },
-    /// A notification stored for the channel's account (`account:<id>`), as the HTTP API
-    /// shows it.
-    Notification { notification: Notification },
-    /// Staff activity (`staff`): a sign-up, a sale, a refund, a show starting or ending.
-    Activity { activity: Activity },
-    /// A concert's live figures (`event:<id>`), at most once a second while they change.
-    LiveStatus {
-        event_id: String,
-        status: LiveStatus,
-    },
-    /// A show's markers changed (`cache`): instances holding them reload. `origin`
-    /// already did.
-    MarkersChanged { event_id: String, origin: String },
-    #[serde(other)]
-    Unknown,
+pub struct Event {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(flatten)]
+    fields: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A feature's message on the bus: a struct of named fields (camelCase on the wire) that
+/// travels as `{"type": KIND, ...fields}`.
+pub trait Message: Serialize + serde::de::DeserializeOwned {
+    /// The `type` it travels as; unique across the features.
+    const KIND: &'static str;
 }
 
 impl Event {
-    /// The cache channel's event for a change this instance (`origin`) made.
-    pub fn cache_change(change: AccountChanged, origin: String) -> Self {
-        match change {
-            AccountChanged::Account(account_id) => Self::AccountChanged { account_id, origin },
-            AccountChanged::Session(session_id) => Self::SessionEnded { session_id, origin },
-            AccountChanged::Project(project_id) => Self::ProjectChanged { project_id, origin },
+    /// The event carrying `message`.
+    ///
+    /// # Panics
+    /// When `message` does not encode as a JSON object: a [`Message`] is a struct with
+    /// named fields (a programming error, caught by any test that publishes it).
+    pub fn new<M: Message>(message: &M) -> Self {
+        match serde_json::to_value(message) {
+            Ok(serde_json::Value::Object(fields)) => Self {
+                kind: M::KIND.to_owned(),
+                fields,
+            },
+            other => panic!("bus message {} is not a JSON object: {other:?}", M::KIND),
         }
     }
 
-    /// A cache event as the change it reports, with the instance it came from.
-    pub fn as_cache_change(&self) -> Option<(AccountChanged, &str)> {
-        match self {
-            Self::AccountChanged { account_id, origin } => {
-                Some((AccountChanged::Account(account_id.clone()), origin))
+    /// Its `type`.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The message, when it is an `M` (its `type` is `M::KIND` and its fields read as one).
+    pub fn read<M: Message>(&self) -> Option<M> {
+        if self.kind != M::KIND {
+            return None;
+        }
+        match serde_json::from_value(serde_json::Value::Object(self.fields.clone())) {
+            Ok(message) => Some(message),
+            Err(err) => {
+                tracing::warn!(kind = M::KIND, error = %err, "bus: a message did not read as its type");
+                None
             }
-            Self::SessionEnded { session_id, origin } => {
-                Some((AccountChanged::Session(session_id.clone()), origin))
-            }
-            Self::ProjectChanged { project_id, origin } => {
-                Some((AccountChanged::Project(project_id.clone()), origin))
-            }
-            _ => None,
         }
     }
 }

@@ -32,7 +32,13 @@ pub(super) fn recover(since: &Position, newest: Position, retained: Vec<Delivery
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bus::{Channel, Event};
+    use crate::bus::{Channel, Event, Message};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Nothing {}
+    impl Message for Nothing {
+        const KIND: &'static str = "nothing";
+    }
 
     fn at(offset: u64, epoch: &str) -> Position {
         Position {
@@ -47,7 +53,7 @@ mod tests {
                 channel: Channel::Staff,
                 offset,
                 epoch: "e".to_owned(),
-                event: Event::Unknown,
+                event: Event::new(&Nothing {}),
                 encoded: Default::default(),
             })
             .collect()

@@ -438,12 +438,10 @@ mod tests {
         assert_eq!(delivery.offset, 7);
         assert_eq!(delivery.epoch, "abc");
         assert_eq!(delivery.channel, Channel::Account("42".to_owned()));
+        assert_eq!(delivery.event.kind(), "account_changed");
         assert_eq!(
-            delivery.event,
-            Event::AccountChanged {
-                account_id: "42".to_owned(),
-                origin: "i".to_owned()
-            }
+            serde_json::to_string(&delivery.event).unwrap(),
+            r#"{"type":"account_changed","accountId":"42","origin":"i"}"#
         );
     }
 
@@ -451,6 +449,9 @@ mod tests {
     fn a_frame_from_a_newer_instance_keeps_its_offset() {
         let delivery =
             parse_frame(b"8\nabc\nstaff\n{\"type\":\"from_the_future\",\"x\":1}").unwrap();
-        assert_eq!((delivery.offset, delivery.event), (8, Event::Unknown));
+        assert_eq!(
+            (delivery.offset, delivery.event.kind()),
+            (8, "from_the_future")
+        );
     }
 }

@@ -181,10 +181,20 @@ impl Activity {
     /// a page opened later reads it from the store). A failure is logged.
     pub async fn publish(self, bus: &Bus) {
         if let Err(err) = bus
-            .publish(&Channel::Staff, Event::Activity { activity: self })
+            .publish(&Channel::Staff, Event::new(&Recorded { activity: self }))
             .await
         {
             tracing::warn!(error = %err, "publishing staff activity failed");
         }
     }
+}
+
+/// `activity` on the staff channel: one recorded.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Recorded {
+    pub activity: Activity,
+}
+
+impl crate::bus::Message for Recorded {
+    const KIND: &'static str = "activity";
 }

@@ -240,10 +240,10 @@ impl Figures {
         status.listeners = listeners;
         let due = self.tracked(id, |t| t.tick(&status, now, crate::db::now_ms()));
         if due.publish {
-            let event = Event::LiveStatus {
+            let event = Event::new(&StatusChanged {
                 event_id: id.clone(),
                 status: status.clone(),
-            };
+            });
             match self.bus.publish(&Channel::Event(id.clone()), event).await {
                 // Recorded once published: a failure is tried again at the next tick.
                 Ok(_) => self.tracked(id, |t| t.published = Some(Signature::of(&status))),
@@ -339,6 +339,19 @@ pub fn spawn(figures: Arc<Figures>) {
             figures.tick().await;
         }
     });
+}
+
+/// `live_status` on a concert's channel: its live figures, at most once a second while
+/// they change.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusChanged {
+    pub event_id: String,
+    pub status: crate::stream::hub::Status,
+}
+
+impl crate::bus::Message for StatusChanged {
+    const KIND: &'static str = "live_status";
 }
 
 #[cfg(test)]

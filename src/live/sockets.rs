@@ -114,7 +114,7 @@ impl Sockets {
     fn changed(&self, received: &Received) {
         let registry = self.lock();
         let account = match received {
-            Received::Message(delivery) => match delivery.event.as_cache_change() {
+            Received::Message(delivery) => match AccountChanged::from_event(&delivery.event) {
                 Some((AccountChanged::Account(id), _)) => Some(id),
                 Some((AccountChanged::Session(id), _)) => registry
                     .sessions
@@ -209,7 +209,6 @@ impl Drop for Admitted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bus::Event;
 
     #[test]
     fn an_account_holds_at_most_a_handful_and_gets_them_back() {
@@ -233,12 +232,9 @@ mod tests {
     }
 
     async fn cache_change(bus: &Bus, change: AccountChanged) {
-        bus.publish(
-            &Channel::Cache,
-            Event::cache_change(change, "elsewhere".into()),
-        )
-        .await
-        .unwrap();
+        bus.publish(&Channel::Cache, change.to_event("elsewhere".into()))
+            .await
+            .unwrap();
     }
 
     /// Whether the socket's signal fired (without waiting for it).

@@ -133,7 +133,7 @@ impl Outbox {
             match bus
                 .publish(
                     &Channel::Account(account_id),
-                    Event::Notification { notification },
+                    Event::new(&model::Published { notification }),
                 )
                 .await
             {
@@ -173,9 +173,9 @@ pub async fn relay(db: &Db, bus: &Bus) -> Result<usize> {
             continue;
         }
         let id = row.id.clone();
-        let event = Event::Notification {
+        let event = Event::new(&model::Published {
             notification: row.into(),
-        };
+        });
         match bus.publish(&Channel::Account(account_id), event).await {
             Ok(_) => {
                 store::confirm(db, &id, until, now_ms()).await?;

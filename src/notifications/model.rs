@@ -124,3 +124,13 @@ impl From<super::store::Row> for Notification {
         }
     }
 }
+
+/// `notification` on an account's channel: one stored for it, as the HTTP API shows it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Published {
+    pub notification: Notification,
+}
+
+impl crate::bus::Message for Published {
+    const KIND: &'static str = "notification";
+}

@@ -72,6 +72,17 @@ pub enum Listening {
     EventRevoked { event_id: String },
 }
 
+/// `listening` on the cache channel: who may listen changed on instance `origin`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ListeningChanged {
+    change: Listening,
+    origin: String,
+}
+
+impl crate::bus::Message for ListeningChanged {
+    const KIND: &'static str = "listening";
+}
+
 #[derive(Default)]
 struct Live {
     sessions: HashMap<String, String>,
@@ -166,7 +177,10 @@ impl StreamAccess {
         self.apply(&change);
         if let Some(bus) = &self.bus {
             let origin = bus.instance().to_owned();
-            bus.publish_detached(Channel::Cache, Event::Listening { change, origin });
+            bus.publish_detached(
+                Channel::Cache,
+                Event::new(&ListeningChanged { change, origin }),
+            );
         }
     }
 
@@ -244,10 +258,10 @@ impl StreamAccess {
             while let Some(received) = changes.recv().await {
                 match received {
                     Received::Message(delivery) => {
-                        if let Event::Listening { change, origin } = &delivery.event
-                            && *origin != bus.instance()
+                        if let Some(ListeningChanged { change, origin }) = delivery.event.read()
+                            && origin != bus.instance()
                         {
-                            self.apply(change);
+                            self.apply(&change);
                         }
                     }
                     Received::Lagged { .. } | Received::Reconnected => {

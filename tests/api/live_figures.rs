@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use encore::accounts::model::Role;
 use encore::bus::{Channel, Event, Received, Subscription};
-use encore::live::activity::{Activity, ActivityKind};
+use encore::live::activity::{Activity, ActivityKind, Recorded};
+use encore::live::figures::StatusChanged;
 use encore::stream::hub::Status;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -20,8 +21,8 @@ async fn next_status(subscription: &mut Subscription, wait: Duration) -> Option<
     loop {
         match tokio::time::timeout_at(deadline, subscription.recv()).await {
             Ok(Some(Received::Message(delivery))) => {
-                if let Event::LiveStatus { status, .. } = &delivery.event {
-                    return Some((Instant::now(), status.clone()));
+                if let Some(StatusChanged { status, .. }) = delivery.event.read() {
+                    return Some((Instant::now(), status));
                 }
             }
             Ok(Some(other)) => panic!("unexpected {other:?}"),
@@ -309,9 +310,9 @@ async fn the_live_page_is_for_staff_and_lists_a_live_concert_with_recent_activit
         .bus
         .publish(
             &Channel::Staff,
-            Event::Activity {
+            Event::new(&Recorded {
                 activity: activity.clone(),
-            },
+            }),
         )
         .await
         .unwrap();

@@ -5,9 +5,10 @@
 use std::time::Duration;
 
 use encore::accounts::model::{AccountRow, Role};
-use encore::bus::{Channel, Event, Received, Subscription};
+use encore::bus::{Channel, Received, Subscription};
 use encore::events::notices;
 use encore::events::store as events;
+use encore::notifications::model::Published;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -716,7 +717,7 @@ async fn two_relays_racing_publish_a_notification_once() {
         while let Ok(Some(Received::Message(delivery))) =
             tokio::time::timeout(Duration::from_millis(300), subscription.recv()).await
         {
-            let Event::Notification { notification } = &delivery.event else {
+            let Some(Published { notification }) = delivery.event.read() else {
                 panic!("a notification")
             };
             assert!(ids.insert(notification.id().to_owned()), "published twice");

@@ -5,7 +5,8 @@
 use std::io::{Read, Write};
 use std::time::Duration;
 
-use encore::bus::{Channel, Event, Received};
+use encore::bus::{Channel, Received};
+use encore::live::figures::StatusChanged;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -439,7 +440,7 @@ async fn the_icecast_metadata_call_is_answered_as_icecast_does_on_both_ports() {
             .await
             .expect("a live status naming the title within 10 s");
         if let Some(Received::Message(delivery)) = received
-            && let Event::LiveStatus { status, .. } = &delivery.event
+            && let Some(StatusChanged { status, .. }) = delivery.event.read()
             && let Some(playing) = &status.now_playing
             && playing.title == "Café"
         {

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use encore::accounts::model::Role;
 use encore::bus::{Channel, Event};
-use encore::live::activity::{Activity, ActivityKind};
+use encore::live::activity::{Activity, ActivityKind, Recorded};
+use encore::live::figures::StatusChanged;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -92,17 +93,17 @@ async fn publish_live_status(app: &TestApp, event: &str) {
         .bus
         .publish(
             &Channel::Event(event.to_owned()),
-            Event::LiveStatus {
+            Event::new(&StatusChanged {
                 event_id: event.to_owned(),
                 status,
-            },
+            }),
         )
         .await
         .unwrap();
 }
 
 fn activity(title: &str) -> Event {
-    Event::Activity {
+    Event::new(&Recorded {
         activity: Activity {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
@@ -114,7 +115,7 @@ fn activity(title: &str) -> Event {
             amount: Some(1500),
             currency: Some("EUR".to_owned()),
         },
-    }
+    })
 }
 
 #[tokio::test]

@@ -367,6 +367,19 @@ pub async fn ensure_loaded(app: &AppState, show: &Show) {
     }
 }
 
+/// `markers_changed` on the cache channel: instances holding the show's markers reload
+/// them (`origin` already did).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MarkersChanged {
+    event_id: String,
+    origin: String,
+}
+
+impl crate::bus::Message for MarkersChanged {
+    const KIND: &'static str = "markers_changed";
+}
+
 /// A show's markers changed: refresh them here at once (the writer's next playlist must
 /// show the change) and tell the other instances through the bus.
 pub async fn changed(app: &AppState, event_id: &str) {
@@ -375,10 +388,10 @@ pub async fn changed(app: &AppState, event_id: &str) {
     }
     app.bus.publish_detached(
         Channel::Cache,
-        Event::MarkersChanged {
+        Event::new(&MarkersChanged {
             event_id: event_id.to_owned(),
             origin: app.bus.instance().to_owned(),
-        },
+        }),
     );
 }
 
@@ -397,9 +410,9 @@ pub fn follow_changes(app: AppState) {
         while let Some(received) = subscription.recv().await {
             match received {
                 Received::Message(delivery) => {
-                    if let Event::MarkersChanged { event_id, origin } = &delivery.event
+                    if let Some(MarkersChanged { event_id, origin }) = delivery.event.read()
                         && origin != app.bus.instance()
-                        && let Some(show) = app.hub.existing(event_id)
+                        && let Some(show) = app.hub.existing(&event_id)
                         && show.markers_loaded()
                     {
                         refresh(&app, &show).await;
