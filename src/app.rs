@@ -190,6 +190,7 @@ pub fn api_routers(
         .merge(crate::stream::http::api_router())
         .merge(crate::stream::markers::api::router())
         .merge(crate::live::router())
+        .merge(crate::chat::router())
         .split_for_parts();
     let (oauth, oauth_doc) = crate::auth::router().split_for_parts();
     let document = crate::openapi::finish(

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod app;
 pub mod auth;
 pub mod bus;
+pub mod chat;
 pub mod cli;
 pub mod cluster;
 pub mod commerce;

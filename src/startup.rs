@@ -76,6 +76,11 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
         lifecycle: Arc::new(Lifecycle::new()),
         housekeeping: Arc::default(),
         unproven: Unproven::new(config.unauthenticated_sockets),
+        chat_limits: crate::chat::limits::Limits::new(shared.clone()),
+        reactions: Arc::new(crate::chat::reactions::Reactions::new(
+            bus.clone(),
+            db.clone(),
+        )),
         hub,
         stream_access,
         payments: Provider::from_config(
@@ -111,6 +116,7 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     spawn_housekeeping(&state);
     crate::live::figures::spawn(state.figures.clone());
+    state.reactions.clone().spawn();
     tokio::spawn(state.live.clone().follow_changes(state.bus.clone()));
     crate::stream::journal::spawn(
         &state.bus,

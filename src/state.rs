@@ -56,6 +56,10 @@ pub struct Services {
     pub housekeeping: Arc<crate::cluster::lease::Runs>,
     /// Sockets open that have not proved who they are yet (capped across the server).
     pub unproven: Unproven,
+    /// How fast the live rooms take messages (across instances).
+    pub chat_limits: crate::chat::limits::Limits,
+    /// The live rooms' reactions, counted here and sent out as counts.
+    pub reactions: Arc<crate::chat::reactions::Reactions>,
 }
 
 impl axum::extract::FromRef<AppState> for Unproven {

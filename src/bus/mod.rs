@@ -39,7 +39,7 @@ pub const META_TTL: Duration = Duration::from_secs(24 * 3600);
 pub const SUBSCRIBER_QUEUE: usize = 256;
 
 /// Where a message is published. Its name (`account:<id>`, `staff`, `event:<id>`,
-/// `cache`) is what clients see and what keys it in Redis.
+/// `chat:<id>`, `cache`) is what clients see and what keys it in Redis.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Channel {
     /// One account's own notifications.
@@ -48,6 +48,8 @@ pub enum Channel {
     Staff,
     /// One concert's live status, for its managers.
     Event(String),
+    /// One concert's room: its chat and reactions, for those who may listen.
+    Chat(String),
     /// Between instances only: caches to drop (never sent to a browser).
     Cache,
 }
@@ -64,6 +66,7 @@ impl fmt::Display for Channel {
             Self::Account(id) => write!(f, "account:{id}"),
             Self::Staff => f.write_str("staff"),
             Self::Event(id) => write!(f, "event:{id}"),
+            Self::Chat(id) => write!(f, "chat:{id}"),
             Self::Cache => f.write_str("cache"),
         }
     }
@@ -83,6 +86,7 @@ impl std::str::FromStr for Channel {
             None if name == "cache" => Ok(Self::Cache),
             Some(("account", rest)) => Ok(Self::Account(id(rest)?)),
             Some(("event", rest)) => Ok(Self::Event(id(rest)?)),
+            Some(("chat", rest)) => Ok(Self::Chat(id(rest)?)),
             _ => Err(BusError::BadChannel(name.to_owned())),
         }
     }

@@ -1990,6 +1990,140 @@ messages! {
         cn: "每秒最多一个标题：这个未被保存。",
         ir: "حداکثر یک عنوان در ثانیه: این یکی نگه داشته نشد.",
     }
+    // The live room (issue 29). {seconds} and {max} are figures; {until} an [`Arg::time`].
+    ChatNotOpen {
+        gb: "The chat opens with the doors, 15 minutes before the start.",
+        br: "O chat abre com as portas, 15 minutos antes do início.",
+        es: "El chat se abre con las puertas, 15 minutos antes del inicio.",
+        cn: "聊天在开门时开放，即开始前 15 分钟。",
+        ir: "گفتگو با باز شدن درها، ۱۵ دقیقه پیش از شروع، باز می‌شود.",
+    }
+    ChatReadOnly {
+        gb: "This chat no longer takes messages: it plays back with the replay.",
+        br: "Este chat não aceita mais mensagens: ele é reproduzido com o replay.",
+        es: "Este chat ya no admite mensajes: se reproduce con la repetición.",
+        cn: "此聊天已不再接收消息：它会随回放一起重播。",
+        ir: "این گفتگو دیگر پیام نمی‌پذیرد: همراه با بازپخش نمایش داده می‌شود.",
+    }
+    ChatClosed {
+        gb: "The artist's team closed the chat for now.",
+        br: "A equipe do artista fechou o chat por enquanto.",
+        es: "El equipo del artista ha cerrado el chat por ahora.",
+        cn: "艺人团队暂时关闭了聊天。",
+        ir: "تیم هنرمند فعلاً گفتگو را بسته است.",
+    }
+    ChatEmpty {
+        gb: "Write a message first.",
+        br: "Escreva uma mensagem primeiro.",
+        es: "Escribe un mensaje primero.",
+        cn: "请先输入消息。",
+        ir: "اول پیامی بنویسید.",
+    }
+    ChatTooLong {
+        gb: "A message is at most {max} characters.",
+        br: "Uma mensagem tem no máximo {max} caracteres.",
+        es: "Un mensaje tiene como máximo {max} caracteres.",
+        cn: "消息最多 {max} 个字符。",
+        ir: "هر پیام حداکثر {max} نویسه است.",
+    }
+    ChatSlowMode {
+        gb: "Slow mode: one message every {seconds} seconds. Try again in {wait} seconds.",
+        br: "Modo lento: uma mensagem a cada {seconds} segundos. Tente de novo em {wait} segundos.",
+        es: "Modo lento: un mensaje cada {seconds} segundos. Inténtalo de nuevo en {wait} segundos.",
+        cn: "慢速模式：每 {seconds} 秒一条消息。请在 {wait} 秒后重试。",
+        ir: "حالت آهسته: هر {seconds} ثانیه یک پیام. {wait} ثانیهٔ دیگر دوباره بفرستید.",
+    }
+    ChatRepeated {
+        gb: "You just sent that. Write something new.",
+        br: "Você acabou de enviar isso. Escreva algo novo.",
+        es: "Acabas de enviar eso. Escribe algo nuevo.",
+        cn: "你刚刚发过这条消息，请写点新的。",
+        ir: "همین را الان فرستادید. چیز تازه‌ای بنویسید.",
+    }
+    ChatTooFast {
+        gb: "You are sending messages too fast. Try again in {seconds} seconds.",
+        br: "Você está enviando mensagens rápido demais. Tente de novo em {seconds} segundos.",
+        es: "Estás enviando mensajes demasiado rápido. Inténtalo de nuevo en {seconds} segundos.",
+        cn: "你发送消息太快了。请在 {seconds} 秒后重试。",
+        ir: "پیام‌ها را خیلی سریع می‌فرستید. {seconds} ثانیهٔ دیگر دوباره امتحان کنید.",
+    }
+    ChatRoomBusy {
+        gb: "The room is very busy. Try again in a moment.",
+        br: "A sala está muito movimentada. Tente de novo em instantes.",
+        es: "La sala está muy concurrida. Inténtalo de nuevo en un momento.",
+        cn: "聊天室非常繁忙，请稍后重试。",
+        ir: "اتاق خیلی شلوغ است. کمی بعد دوباره امتحان کنید.",
+    }
+    ChatTimedOut {
+        gb: "A moderator paused your messages in this chat until {until}.",
+        br: "Um moderador pausou suas mensagens neste chat até {until}.",
+        es: "Un moderador ha pausado tus mensajes en este chat hasta {until}.",
+        cn: "管理员已暂停你在此聊天中发言，直到 {until}。",
+        ir: "یک ناظر پیام‌های شما را در این گفتگو تا {until} متوقف کرده است.",
+    }
+    ChatTimedOutShow {
+        gb: "A moderator paused your messages in this chat for the rest of the show.",
+        br: "Um moderador pausou suas mensagens neste chat até o fim do show.",
+        es: "Un moderador ha pausado tus mensajes en este chat hasta el final del concierto.",
+        cn: "管理员已暂停你在此聊天中发言，直到演出结束。",
+        ir: "یک ناظر پیام‌های شما را در این گفتگو تا پایان اجرا متوقف کرده است.",
+    }
+    ChatBanned {
+        gb: "You can no longer take part in this artist's chats.",
+        br: "Você não pode mais participar dos chats deste artista.",
+        es: "Ya no puedes participar en los chats de este artista.",
+        cn: "你已不能再参与该艺人的聊天。",
+        ir: "دیگر نمی‌توانید در گفتگوهای این هنرمند شرکت کنید.",
+    }
+    ChatMessageNotFound {
+        gb: "That message is not in this chat (it may have been deleted).",
+        br: "Essa mensagem não está neste chat (pode ter sido apagada).",
+        es: "Ese mensaje no está en este chat (puede que se haya borrado).",
+        cn: "此聊天中没有该消息（可能已被删除）。",
+        ir: "این پیام در این گفتگو نیست (شاید حذف شده باشد).",
+    }
+    ChatNotYours {
+        gb: "Only its author and the moderators can delete a message.",
+        br: "Só o autor e os moderadores podem apagar uma mensagem.",
+        es: "Solo su autor y los moderadores pueden borrar un mensaje.",
+        cn: "只有作者和管理员可以删除消息。",
+        ir: "فقط نویسنده و ناظران می‌توانند پیامی را حذف کنند.",
+    }
+    ChatModeratorsOnly {
+        gb: "Only the artist's team and staff moderate the chat.",
+        br: "Só a equipe do artista e a equipe da plataforma moderam o chat.",
+        es: "Solo el equipo del artista y el personal moderan el chat.",
+        cn: "只有艺人团队和工作人员可以管理聊天。",
+        ir: "فقط تیم هنرمند و کارکنان گفتگو را مدیریت می‌کنند.",
+    }
+    ChatModeratorExempt {
+        gb: "The artist's team and staff cannot be timed out or banned.",
+        br: "A equipe do artista e a da plataforma não podem ser pausadas nem banidas.",
+        es: "El equipo del artista y el personal no pueden ser pausados ni expulsados.",
+        cn: "艺人团队和工作人员不能被禁言或封禁。",
+        ir: "تیم هنرمند و کارکنان را نمی‌توان متوقف یا محروم کرد.",
+    }
+    ChatNotAReader {
+        gb: "That account has no place in this chat.",
+        br: "Essa conta não participa deste chat.",
+        es: "Esa cuenta no participa en este chat.",
+        cn: "该账户不在此聊天中。",
+        ir: "این حساب در این گفتگو جایی ندارد.",
+    }
+    ChatSlowModeRange {
+        gb: "Slow mode is between 0 and {max} seconds.",
+        br: "O modo lento vai de 0 a {max} segundos.",
+        es: "El modo lento va de 0 a {max} segundos.",
+        cn: "慢速模式为 0 到 {max} 秒。",
+        ir: "حالت آهسته بین ۰ تا {max} ثانیه است.",
+    }
+    ChatReactionCount {
+        gb: "Send between 1 and {max} reactions at a time.",
+        br: "Envie de 1 a {max} reações por vez.",
+        es: "Envía entre 1 y {max} reacciones a la vez.",
+        cn: "每次发送 1 到 {max} 个反应。",
+        ir: "هر بار بین ۱ تا {max} واکنش بفرستید.",
+    }
     OnlyManagersEditMarkers {
         gb: "Only administrators and the project's artists change a show's markers.",
         br: "Só administradores e os artistas do projeto alteram os marcadores de um show.",

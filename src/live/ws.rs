@@ -151,7 +151,8 @@ enum Reply<'a> {
 /// The client sends first `{"type":"auth","token":"<access token>","since":{"<channel>":
 /// {"offset":n,"epoch":"…"}}}` within 10 s (never a token in the URL), again with each
 /// refreshed token; `subscribe`/`unsubscribe` `{"channel":"event:<id>"}` for a concert's
-/// live figures (its managers and staff); `ping`/`pong`.
+/// live figures (its managers and staff), `{"channel":"chat:<id>"}` for its room (those who
+/// may read it: `chat_message`, `chat_deleted`, `chat_room`, `chat_reactions`); `ping`/`pong`.
 ///
 /// The server answers `ready` (`accountId`, `expiresAt`, `channels`: `account:<id>`, plus
 /// `staff` for staff), then per channel `subscribed` (`channel`, `offset`, `epoch`,
@@ -472,7 +473,9 @@ impl Live {
         recovery: Recovery,
     ) -> Result<(), End> {
         let (messages, position, recovered) = match recovery {
-            Recovery::Complete { messages, position } => (messages, position, true),
+            Recovery::Complete { messages, position } => {
+                (replayed(channel, messages), position, true)
+            }
             Recovery::Gone { position } => (Vec::new(), position, false),
         };
         socket
@@ -537,7 +540,7 @@ impl Live {
         };
         match self.app.bus.history(channel, &seen).await {
             Ok(Recovery::Complete { messages, position }) => {
-                for delivery in &messages {
+                for delivery in &replayed(channel, messages) {
                     socket.deliver(delivery).await?;
                 }
                 self.positions.insert(channel.clone(), position);
@@ -568,7 +571,9 @@ impl Live {
                 self.subscribe(socket, &channel, since).await?;
             }
             ClientMessage::Unsubscribe { channel } => {
-                if let Ok(channel @ Channel::Event(_)) = channel.parse::<Channel>() {
+                if let Ok(channel @ (Channel::Event(_) | Channel::Chat(_))) =
+                    channel.parse::<Channel>()
+                {
                     self.channels.remove(&channel);
                     self.positions.remove(&channel);
                 }
@@ -600,7 +605,8 @@ impl Live {
         }
     }
 
-    /// Follow a concert's live figures: its managers and staff only.
+    /// Follow a concert's live figures (its managers and staff only) or its room (those
+    /// who may read it).
     async fn subscribe(
         &mut self,
         socket: &mut Socket,
@@ -608,12 +614,9 @@ impl Live {
         since: Option<Position>,
     ) -> Result<(), End> {
         let lang = i18n::current();
-        let Ok(channel @ Channel::Event(_)) = name.parse::<Channel>() else {
+        let Ok(channel @ (Channel::Event(_) | Channel::Chat(_))) = name.parse::<Channel>() else {
             let words = Msg::LiveChannelUnknown.render(lang);
             return self.refuse(socket, "not_found", words, Some(name)).await;
-        };
-        let Channel::Event(event_id) = &channel else {
-            unreachable!("matched above")
         };
         if self.channels.contains_key(&channel) {
             return Ok(());
@@ -626,7 +629,7 @@ impl Live {
             id: &self.holder.account_id,
             role: self.role,
         };
-        match may_follow(&self.app, actor, event_id).await {
+        match may_follow(&self.app, actor, &channel).await {
             Ok(()) => self.join(socket, channel, since).await,
             Err(err) => {
                 let code = match err.status().as_u16() {
@@ -681,18 +684,15 @@ impl Live {
         let followed: Vec<Channel> = self
             .channels
             .keys()
-            .filter(|channel| matches!(channel, Channel::Event(_)))
+            .filter(|channel| matches!(channel, Channel::Event(_) | Channel::Chat(_)))
             .cloned()
             .collect();
         for channel in followed {
-            let Channel::Event(event_id) = &channel else {
-                continue;
-            };
             let actor = Actor {
                 id: &self.holder.account_id,
                 role: self.role,
             };
-            match may_follow(&self.app, actor, event_id).await {
+            match may_follow(&self.app, actor, &channel).await {
                 Ok(()) => {}
                 Err(err) if err.status().is_client_error() => {
                     self.channels.remove(&channel);
@@ -710,13 +710,30 @@ impl Live {
     }
 }
 
-/// Whether `actor` may follow a concert's live figures (staff, or its project's members).
-async fn may_follow(app: &AppState, actor: Actor<'_>, event_id: &str) -> Result<(), Error> {
-    let event = crate::events::load(app, event_id).await?;
-    if crate::events::can_manage(app, actor, &event.project_id).await? {
-        Ok(())
-    } else {
-        Err(Error::forbidden(Msg::OnlyManagersSeeThis))
+/// Whether `actor` may follow a concert's live figures (staff, or its project's members)
+/// or its room (`chat::room::reader`).
+async fn may_follow(app: &AppState, actor: Actor<'_>, channel: &Channel) -> Result<(), Error> {
+    match channel {
+        Channel::Event(event_id) => {
+            let event = crate::events::load(app, event_id).await?;
+            if crate::events::can_manage(app, actor, &event.project_id).await? {
+                Ok(())
+            } else {
+                Err(Error::forbidden(Msg::OnlyManagersSeeThis))
+            }
+        }
+        Channel::Chat(event_id) => {
+            crate::chat::room::may_read(app, actor.id, actor.role, event_id).await
+        }
+        _ => Err(Error::forbidden(Msg::LiveChannelUnknown)),
+    }
+}
+
+/// What a replay sends: a room's replay leaves out the messages deleted within it.
+fn replayed(channel: &Channel, messages: Vec<Delivery>) -> Vec<Delivery> {
+    match channel {
+        Channel::Chat(_) => crate::chat::without_deleted(messages),
+        _ => messages,
     }
 }
 

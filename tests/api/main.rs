@@ -3,6 +3,7 @@
 
 mod accounts;
 mod bus;
+mod chat;
 mod cluster;
 mod commerce;
 mod concert_state;

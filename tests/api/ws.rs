@@ -17,10 +17,10 @@ use crate::helpers::{
     Options, OwnRedis, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
 };
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn open(app: &TestApp) -> Ws {
+pub(crate) async fn open(app: &TestApp) -> Ws {
     let url = format!("{}/api/v1/ws", app.url.replacen("http", "ws", 1));
     tokio_tungstenite::connect_async(url)
         .await
@@ -28,14 +28,14 @@ async fn open(app: &TestApp) -> Ws {
         .0
 }
 
-async fn send(ws: &mut Ws, message: Value) {
+pub(crate) async fn send(ws: &mut Ws, message: Value) {
     ws.send(Message::Text(message.to_string().into()))
         .await
         .expect("send");
 }
 
 /// The next JSON message from the server (heartbeat pings skipped).
-async fn next(ws: &mut Ws) -> Value {
+pub(crate) async fn next(ws: &mut Ws) -> Value {
     loop {
         match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
             Ok(Some(Ok(Message::Text(text)))) => {
@@ -67,7 +67,7 @@ async fn closed(ws: &mut Ws) -> (u16, String) {
 
 /// A socket signed in as `access`, past its `ready` and the `subscribed` of each channel
 /// it joins: those messages, in order.
-async fn signed_in(app: &TestApp, access: &str, since: Value) -> (Ws, Vec<Value>) {
+pub(crate) async fn signed_in(app: &TestApp, access: &str, since: Value) -> (Ws, Vec<Value>) {
     let mut ws = open(app).await;
     send(
         &mut ws,

@@ -1,0 +1,651 @@
+//! A concert's room: who may read and post, posting with its limits, deleting, reporting,
+//! the moderators' settings and restrictions, each action logged. Stored first, then
+//! published on the concert's `chat:<id>` channel, so every instance's sockets get it.
+
+use super::model::{
+    Badge, ChatMessage, Deleted, MAX_CHARS, Posted, ReactionKind, Report, Reported,
+    RestrictionKind, RoomChanged, RoomSettings, clean, display_name,
+};
+use super::store::{self, LogRow, MessageRow, NewRestriction, PageStart, RoomRow};
+use crate::accounts::model::Role;
+use crate::accounts::policy::Actor;
+use crate::auth::extract::CurrentUser;
+use crate::bus::{Channel, Event};
+use crate::db::{iso8601, now_ms};
+use crate::error::{Error, Result};
+use crate::events::model::{EventRow, EventStatus, Phase, PhaseReason, concert_state};
+use crate::i18n::{Arg, Msg};
+use crate::state::AppState;
+use crate::stream::sessions;
+
+/// Posting stays open this long after the show ended.
+pub const AFTER_SHOW_MS: i64 = 60 * 60 * 1000;
+/// The same text from the same author within this long is refused.
+pub const REPEAT_WINDOW_MS: i64 = 30_000;
+/// The longest slow mode, in seconds.
+pub const MAX_SLOW_MODE_SECONDS: i64 = 600;
+
+/// Someone the room lets in.
+#[derive(Debug, Clone)]
+pub struct Reader {
+    pub account_id: String,
+    /// `Some` for the artist's team and staff: they moderate.
+    pub badge: Option<Badge>,
+}
+
+impl Reader {
+    pub fn moderator(&self) -> bool {
+        self.badge.is_some()
+    }
+}
+
+/// Whether `actor` may read the concert's room: its project's members (the artist),
+/// staff, and its ticket and pass holders inside their listening window who are not
+/// banned from the project's chats.
+pub async fn reader(app: &AppState, actor: Actor<'_>, event: &EventRow) -> Result<Reader> {
+    let reader = |badge| Reader {
+        account_id: actor.id.to_owned(),
+        badge,
+    };
+    if crate::projects::store::is_member(&app.db, &event.project_id, actor.id).await? {
+        return Ok(reader(Some(Badge::Artist)));
+    }
+    if actor.role.is_staff() {
+        return Ok(reader(Some(Badge::Staff)));
+    }
+    if event.status == EventStatus::Draft {
+        return Err(Error::not_found(Msg::ConcertNotFound));
+    }
+    sessions::check_window(event, now_ms(), app.hub.on_air(&event.id))?;
+    if sessions::holder(&app.db, actor.id, event).await?.is_none() {
+        return Err(Error::forbidden(Msg::NeedTicket));
+    }
+    let restrictions =
+        store::restrictions(&app.db, &event.project_id, &event.id, actor.id, now_ms()).await?;
+    if restrictions.iter().any(|r| r.event_id.is_none()) {
+        return Err(Error::forbidden(Msg::ChatBanned));
+    }
+    Ok(reader(None))
+}
+
+/// For the socket: whether the account may follow the room of `event_id`.
+pub async fn may_read(app: &AppState, account_id: &str, role: Role, event_id: &str) -> Result<()> {
+    let event = crate::events::load(app, event_id).await?;
+    reader(
+        app,
+        Actor {
+            id: account_id,
+            role,
+        },
+        &event,
+    )
+    .await?;
+    Ok(())
+}
+
+/// Until when posting is open (`None`: not known yet, the show has not ended), or why
+/// it is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Posting {
+    Open { until: Option<i64> },
+    NotYet,
+    Over,
+}
+
+/// From the doors until an hour after the show ended (ended by its managers or its
+/// encoder staying away, or its scheduled end passed unended).
+pub fn posting(event: &EventRow, show_ended_at: Option<i64>, now: i64, on_air: bool) -> Posting {
+    let state = concert_state(event, now, on_air);
+    let ended_at = match (state.phase, state.reason) {
+        (Phase::Draft | Phase::Upcoming | Phase::Cancelled, _) => return Posting::NotYet,
+        (Phase::Expired, _) => return Posting::Over,
+        (Phase::Doors | Phase::Live, _) => return Posting::Open { until: None },
+        (Phase::Replay, Some(PhaseReason::Ended)) => show_ended_at.unwrap_or(state.ends_at),
+        (Phase::Replay, _) => state.ends_at,
+    };
+    let until = (ended_at + AFTER_SHOW_MS).min(state.replay_until);
+    if now < until {
+        Posting::Open { until: Some(until) }
+    } else {
+        Posting::Over
+    }
+}
+
+/// Whether posting is open now.
+async fn posting_now(app: &AppState, event: &EventRow) -> Result<Posting> {
+    let show_ended_at = if event.status == EventStatus::Ended {
+        store::show_ended_at(&app.db, &event.id).await?
+    } else {
+        None
+    };
+    Ok(posting(
+        event,
+        show_ended_at,
+        now_ms(),
+        app.hub.on_air(&event.id),
+    ))
+}
+
+/// The room as one reader sees it.
+pub struct RoomView {
+    pub settings: RoomSettings,
+    pub posting: Posting,
+    /// When the reader's timeout ends (`Some(None)`: the rest of the show).
+    pub muted: Option<Option<i64>>,
+}
+
+pub async fn view(app: &AppState, event: &EventRow, reader: &Reader) -> Result<RoomView> {
+    let room = store::room(&app.db, &event.id).await?.unwrap_or_default();
+    let settings = settings(app, &event.id, &room).await?;
+    let posting = posting_now(app, event).await?;
+    let muted = if reader.moderator() {
+        None
+    } else {
+        timeout_of(app, event, &reader.account_id, posting).await?
+    };
+    Ok(RoomView {
+        settings,
+        posting,
+        muted,
+    })
+}
+
+async fn settings(app: &AppState, event_id: &str, room: &RoomRow) -> Result<RoomSettings> {
+    let pinned = match &room.pinned_message_id {
+        Some(id) => store::message(&app.db, event_id, id)
+            .await?
+            .filter(|m| m.deleted_at.is_none())
+            .map(MessageRow::view),
+        None => None,
+    };
+    Ok(RoomSettings {
+        pinned,
+        slow_mode_seconds: room.slow_mode_seconds,
+        closed: room.closed != 0,
+    })
+}
+
+/// The reader's timeout in this room, if one is in force: its end (`None`: until posting
+/// closes).
+async fn timeout_of(
+    app: &AppState,
+    event: &EventRow,
+    account_id: &str,
+    posting: Posting,
+) -> Result<Option<Option<i64>>> {
+    let restrictions =
+        store::restrictions(&app.db, &event.project_id, &event.id, account_id, now_ms()).await?;
+    let ends = restrictions
+        .iter()
+        .filter(|r| r.event_id.is_some())
+        .map(|r| r.until)
+        .max_by_key(|until| until.unwrap_or(i64::MAX));
+    Ok(ends.map(|until| match (until, posting) {
+        // A timeout "for the rest of the show" ends when posting closes.
+        (None, Posting::Open { until }) => until,
+        (until, _) => until,
+    }))
+}
+
+/// A page of the room's messages.
+pub async fn page(
+    app: &AppState,
+    event_id: &str,
+    from_ms: i64,
+    after: Option<&str>,
+    limit: i64,
+) -> Result<(Vec<ChatMessage>, Option<String>)> {
+    let after = match after {
+        Some(id) => {
+            let Some(m) = store::message(&app.db, event_id, id).await? else {
+                return Err(Error::bad_request(Msg::ChatMessageNotFound));
+            };
+            Some((m.media_time, m.created_at, m.id))
+        }
+        None => None,
+    };
+    let start = PageStart { from_ms, after };
+    let rows = store::page(&app.db, event_id, &start, limit + 1).await?;
+    let more = rows.len() as i64 > limit;
+    let messages: Vec<ChatMessage> = rows
+        .into_iter()
+        .take(limit as usize)
+        .map(MessageRow::view)
+        .collect();
+    let next = more
+        .then(|| messages.last().map(|m| m.id.clone()))
+        .flatten();
+    Ok((messages, next))
+}
+
+/// What a reader writes.
+pub struct Draft {
+    pub text: String,
+    pub media_time: Option<i64>,
+}
+
+/// Post a message: inside the posting window, within the room's and the author's limits
+/// (moderators are exempt), at the media time its author hears (kept within what is
+/// recorded; the live edge when not given). Stored, then published.
+pub async fn post(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    draft: Draft,
+) -> Result<ChatMessage> {
+    let reader = reader(app, user.actor(), event).await?;
+    let text = clean(&draft.text);
+    if text.is_empty() {
+        return Err(Error::bad_request(Msg::ChatEmpty));
+    }
+    if text.chars().count() > MAX_CHARS {
+        return Err(Error::bad_request(
+            Msg::ChatTooLong.with("max", Arg::figure(MAX_CHARS.to_string())),
+        ));
+    }
+    let room = store::room(&app.db, &event.id).await?.unwrap_or_default();
+    let now = now_ms();
+    let posting = posting_now(app, event).await?;
+    match posting {
+        Posting::NotYet => return Err(Error::forbidden(Msg::ChatNotOpen)),
+        Posting::Over => return Err(Error::forbidden(Msg::ChatReadOnly)),
+        Posting::Open { .. } => {}
+    }
+    if !reader.moderator() {
+        check_limits(app, event, &reader, &room, &text, posting, now).await?;
+    }
+    let media_time = media_time_within(app, &event.id, draft.media_time).await;
+    let account = &user.account;
+    let row = MessageRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        event_id: event.id.clone(),
+        account_id: account.id.clone(),
+        author: display_name(&account.first_name, &account.last_name),
+        badge: reader.badge.map(|b| b.as_str().to_owned()),
+        body: text,
+        media_time,
+        created_at: now,
+        deleted_at: None,
+    };
+    store::insert_message(&app.db, &row).await?;
+    let message = row.view();
+    publish(
+        app,
+        &event.id,
+        Event::new(&Posted {
+            message: message.clone(),
+        }),
+    )
+    .await;
+    Ok(message)
+}
+
+/// A fan's limits: closed room, timeout, slow mode, the same text again, their own rate
+/// and the room's (across instances).
+async fn check_limits(
+    app: &AppState,
+    event: &EventRow,
+    reader: &Reader,
+    room: &RoomRow,
+    text: &str,
+    posting: Posting,
+    now: i64,
+) -> Result<()> {
+    if room.closed != 0 {
+        return Err(Error::forbidden(Msg::ChatClosed));
+    }
+    if let Some(until) = timeout_of(app, event, &reader.account_id, posting).await? {
+        return Err(Error::forbidden(match until {
+            Some(until) => Msg::ChatTimedOut.with("until", Arg::time(until)),
+            None => Msg::ChatTimedOutShow.into(),
+        }));
+    }
+    if let Some((at, body)) = store::last_of_author(&app.db, &event.id, &reader.account_id).await? {
+        let since = now - at;
+        let slow_ms = room.slow_mode_seconds * 1000;
+        if since < slow_ms {
+            let wait = ((slow_ms - since) as u64).div_ceil(1000).max(1);
+            return Err(Error::LimitReached {
+                text: Msg::ChatSlowMode
+                    .with("seconds", Arg::figure(room.slow_mode_seconds.to_string()))
+                    .with("wait", Arg::figure(wait.to_string())),
+                retry_after: wait,
+            });
+        }
+        if since < REPEAT_WINDOW_MS && body == text {
+            return Err(Error::LimitReached {
+                text: Msg::ChatRepeated.into(),
+                retry_after: ((REPEAT_WINDOW_MS - since) as u64).div_ceil(1000).max(1),
+            });
+        }
+    }
+    app.chat_limits.check(&event.id, &reader.account_id).await
+}
+
+/// Delete a message (its author, or a moderator): gone for everyone, the replay too.
+pub async fn delete(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    message_id: &str,
+) -> Result<()> {
+    let reader = reader(app, user.actor(), event).await?;
+    let Some(message) = store::message(&app.db, &event.id, message_id)
+        .await?
+        .filter(|m| m.deleted_at.is_none())
+    else {
+        return Err(Error::not_found(Msg::ChatMessageNotFound));
+    };
+    let own = message.account_id == user.account.id;
+    if !own && !reader.moderator() {
+        return Err(Error::forbidden(Msg::ChatNotYours));
+    }
+    let now = now_ms();
+    let mut tx = app.db.begin().await?;
+    if !store::mark_deleted(&mut *tx, &event.id, message_id, &user.account.id, now).await? {
+        return Err(Error::not_found(Msg::ChatMessageNotFound));
+    }
+    if !own {
+        let entry = log_entry(
+            user,
+            event,
+            "delete",
+            Some(&message.account_id),
+            Some(message_id),
+            Some(&message.body),
+            now,
+        );
+        store::log(&mut *tx, &entry).await?;
+    }
+    tx.commit().await?;
+    let deleted = Deleted {
+        event_id: event.id.clone(),
+        message_id: message_id.to_owned(),
+    };
+    publish(app, &event.id, Event::new(&deleted)).await;
+    Ok(())
+}
+
+/// Report a message to the moderators (once per reader and message): they hear of it on
+/// the concert's `event:<id>` channel.
+pub async fn report(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    message_id: &str,
+) -> Result<()> {
+    reader(app, user.actor(), event).await?;
+    let Some(message) = store::message(&app.db, &event.id, message_id)
+        .await?
+        .filter(|m| m.deleted_at.is_none())
+    else {
+        return Err(Error::not_found(Msg::ChatMessageNotFound));
+    };
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = now_ms();
+    if !store::insert_report(&app.db, &id, &event.id, message_id, &user.account.id, now).await? {
+        return Ok(()); // reported already: once is enough
+    }
+    let report = Report {
+        id,
+        message: message.view(),
+        reporter_name: display_name(&user.account.first_name, &user.account.last_name),
+        created_at: iso8601(now),
+    };
+    let channel = Channel::Event(event.id.clone());
+    if let Err(err) = app
+        .bus
+        .publish(&channel, Event::new(&Reported { report }))
+        .await
+    {
+        tracing::warn!(event = %event.id, error = %err, "publishing a chat report failed");
+    }
+    Ok(())
+}
+
+/// What the moderators change of a room (any subset).
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// `Some(None)`: unpin.
+    pub pinned: Option<Option<String>>,
+    pub slow_mode_seconds: Option<i64>,
+    pub closed: Option<bool>,
+}
+
+/// Change the room (moderators): pin or unpin, slow mode, close or open; logged, then
+/// published.
+pub async fn change(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    changes: Changes,
+) -> Result<RoomSettings> {
+    moderator(app, user, event).await?;
+    if let Some(seconds) = changes.slow_mode_seconds
+        && !(0..=MAX_SLOW_MODE_SECONDS).contains(&seconds)
+    {
+        return Err(Error::bad_request(
+            Msg::ChatSlowModeRange.with("max", Arg::figure(MAX_SLOW_MODE_SECONDS.to_string())),
+        ));
+    }
+    if let Some(Some(id)) = &changes.pinned
+        && store::message(&app.db, &event.id, id)
+            .await?
+            .filter(|m| m.deleted_at.is_none())
+            .is_none()
+    {
+        return Err(Error::not_found(Msg::ChatMessageNotFound));
+    }
+    let now = now_ms();
+    let mut tx = app.db.begin().await?;
+    let mut room = store::room(&mut *tx, &event.id).await?.unwrap_or_default();
+    let mut logged = Vec::new();
+    if let Some(pinned) = changes.pinned {
+        let action = if pinned.is_some() { "pin" } else { "unpin" };
+        logged.push(log_entry(
+            user,
+            event,
+            action,
+            None,
+            pinned.as_deref().or(room.pinned_message_id.as_deref()),
+            None,
+            now,
+        ));
+        room.pinned_message_id = pinned;
+    }
+    if let Some(seconds) = changes.slow_mode_seconds {
+        logged.push(log_entry(
+            user,
+            event,
+            "slow_mode",
+            None,
+            None,
+            Some(&seconds.to_string()),
+            now,
+        ));
+        room.slow_mode_seconds = seconds;
+    }
+    if let Some(closed) = changes.closed {
+        logged.push(log_entry(
+            user,
+            event,
+            if closed { "close" } else { "open" },
+            None,
+            None,
+            None,
+            now,
+        ));
+        room.closed = i64::from(closed);
+    }
+    store::save_settings(&mut *tx, &event.id, &room).await?;
+    for entry in &logged {
+        store::log(&mut *tx, entry).await?;
+    }
+    tx.commit().await?;
+    let settings = settings(app, &event.id, &room).await?;
+    let changed = RoomChanged {
+        event_id: event.id.clone(),
+        room: settings.clone(),
+    };
+    publish(app, &event.id, Event::new(&changed)).await;
+    Ok(settings)
+}
+
+/// Time an author out of this room, or ban them from the project's rooms (moderators; a
+/// moderator cannot be restricted). Logged.
+pub async fn restrict(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    account_id: &str,
+    kind: RestrictionKind,
+) -> Result<()> {
+    moderator(app, user, event).await?;
+    let target = crate::accounts::store::by_id(&app.db, account_id)
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::ChatNotAReader))?;
+    let target_actor = Actor {
+        id: &target.id,
+        role: target.role(),
+    };
+    if target_actor.role.is_staff()
+        || crate::projects::store::is_member(&app.db, &event.project_id, &target.id).await?
+    {
+        return Err(Error::forbidden(Msg::ChatModeratorExempt));
+    }
+    let now = now_ms();
+    let (event_id, until) = match kind {
+        RestrictionKind::Timeout5m => (Some(event.id.as_str()), Some(now + 5 * 60_000)),
+        RestrictionKind::Timeout1h => (Some(event.id.as_str()), Some(now + 60 * 60_000)),
+        RestrictionKind::TimeoutShow => (Some(event.id.as_str()), None),
+        RestrictionKind::Ban => (None, None),
+    };
+    let mut tx = app.db.begin().await?;
+    let new = NewRestriction {
+        project_id: &event.project_id,
+        event_id,
+        account_id: &target.id,
+        until,
+        created_by: &user.account.id,
+        created_at: now,
+    };
+    store::insert_restriction(&mut *tx, &new).await?;
+    store::log(
+        &mut *tx,
+        &log_entry(
+            user,
+            event,
+            kind.as_str(),
+            Some(&target.id),
+            None,
+            None,
+            now,
+        ),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Lift an account's timeout here and its ban from the project (moderators). Logged.
+pub async fn lift(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    account_id: &str,
+) -> Result<()> {
+    moderator(app, user, event).await?;
+    let now = now_ms();
+    let mut tx = app.db.begin().await?;
+    store::lift_restrictions(&mut *tx, &event.project_id, &event.id, account_id).await?;
+    store::log(
+        &mut *tx,
+        &log_entry(user, event, "lift", Some(account_id), None, None, now),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The room's moderation log, newest first (moderators).
+pub async fn moderation_log(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+) -> Result<Vec<LogRow>> {
+    moderator(app, user, event).await?;
+    store::moderation_log(&app.db, &event.id, 500).await
+}
+
+/// Count a reader's reactions while posting is open, at the media time they hear (the
+/// live edge when not given); answers how many were counted (at most 10 a second).
+pub async fn react(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    kind: ReactionKind,
+    count: u64,
+    media_time: Option<i64>,
+) -> Result<u64> {
+    reader(app, user.actor(), event).await?;
+    let now = now_ms();
+    match posting_now(app, event).await? {
+        Posting::NotYet => return Err(Error::forbidden(Msg::ChatNotOpen)),
+        Posting::Over => return Err(Error::forbidden(Msg::ChatReadOnly)),
+        Posting::Open { .. } => {}
+    }
+    let media_time = media_time_within(app, &event.id, media_time).await;
+    Ok(app
+        .reactions
+        .add(&event.id, &user.account.id, kind, count, media_time, now))
+}
+
+/// A media time a client gives, kept within what is recorded; the live edge when missing.
+async fn media_time_within(app: &AppState, event_id: &str, given: Option<i64>) -> i64 {
+    let recorded_ms = (app.figures.status(event_id).await.recorded_seconds * 1000.0).floor() as i64;
+    given.unwrap_or(recorded_ms).clamp(0, recorded_ms.max(0))
+}
+
+async fn moderator(app: &AppState, user: &CurrentUser, event: &EventRow) -> Result<Reader> {
+    let reader = reader(app, user.actor(), event).await.map_err(|err| {
+        if err.status().as_u16() == 404 {
+            err
+        } else {
+            Error::forbidden(Msg::ChatModeratorsOnly)
+        }
+    })?;
+    if !reader.moderator() {
+        return Err(Error::forbidden(Msg::ChatModeratorsOnly));
+    }
+    Ok(reader)
+}
+
+fn log_entry(
+    user: &CurrentUser,
+    event: &EventRow,
+    action: &str,
+    account_id: Option<&str>,
+    message_id: Option<&str>,
+    detail: Option<&str>,
+    at: i64,
+) -> LogRow {
+    LogRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        event_id: event.id.clone(),
+        actor_id: user.account.id.clone(),
+        actor_name: display_name(&user.account.first_name, &user.account.last_name),
+        action: action.to_owned(),
+        account_id: account_id.map(str::to_owned),
+        message_id: message_id.map(str::to_owned),
+        detail: detail.map(str::to_owned),
+        at,
+    }
+}
+
+/// On the room's channel; a failure is logged (the message is stored: a page shows it).
+async fn publish(app: &AppState, event_id: &str, event: Event) {
+    let channel = Channel::Chat(event_id.to_owned());
+    if let Err(err) = app.bus.publish(&channel, event).await {
+        tracing::warn!(event = %event_id, error = %err, "publishing to the room failed");
+    }
+}

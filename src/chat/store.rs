@@ -1,0 +1,416 @@
+//! Every query of the live room: one function per statement.
+
+use super::model::{Badge, ChatMessage, Counts, ReactionKind};
+use crate::db::{Exec, iso8601};
+use crate::error::Result;
+
+/// A message as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MessageRow {
+    pub id: String,
+    pub event_id: String,
+    pub account_id: String,
+    pub author: String,
+    pub badge: Option<String>,
+    pub body: String,
+    pub media_time: i64,
+    pub created_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+impl MessageRow {
+    pub fn view(self) -> ChatMessage {
+        ChatMessage {
+            id: self.id,
+            event_id: self.event_id,
+            account_id: self.account_id,
+            author: self.author,
+            badge: self.badge.and_then(|b| Badge::try_from(b).ok()),
+            text: self.body,
+            media_time: self.media_time,
+            posted_at: iso8601(self.created_at),
+        }
+    }
+}
+
+const MESSAGE_COLUMNS: &str =
+    "id, event_id, account_id, author, badge, body, media_time, created_at, deleted_at";
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_message<'e>(db: impl Exec<'e>, row: &MessageRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO chat_messages \
+         (id, event_id, account_id, author, badge, body, media_time, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&row.id)
+    .bind(&row.event_id)
+    .bind(&row.account_id)
+    .bind(&row.author)
+    .bind(&row.badge)
+    .bind(&row.body)
+    .bind(row.media_time)
+    .bind(row.created_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Where a page starts: at a media time, or after a message (its place in the order).
+pub struct PageStart {
+    pub from_ms: i64,
+    pub after: Option<(i64, i64, String)>,
+}
+
+/// Up to `limit` messages not deleted, in timeline order: by media time, then when they
+/// were written, then by id.
+#[tracing::instrument(skip_all)]
+pub async fn page<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    start: &PageStart,
+    limit: i64,
+) -> Result<Vec<MessageRow>> {
+    let (media, created, id) =
+        start
+            .after
+            .clone()
+            .unwrap_or((start.from_ms, i64::MIN, String::new()));
+    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {MESSAGE_COLUMNS} FROM chat_messages \
+         WHERE event_id = $1 AND deleted_at IS NULL AND media_time >= $2 \
+         AND (media_time > $3 OR (media_time = $3 AND (created_at > $4 \
+              OR (created_at = $4 AND id > $5)))) \
+         ORDER BY media_time, created_at, id LIMIT $6"
+    )))
+    .bind(event_id)
+    .bind(start.from_ms)
+    .bind(media)
+    .bind(created)
+    .bind(id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(rows)
+}
+
+/// One message of a room, deleted or not.
+#[tracing::instrument(skip_all)]
+pub async fn message<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    id: &str,
+) -> Result<Option<MessageRow>> {
+    let row = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {MESSAGE_COLUMNS} FROM chat_messages WHERE event_id = $1 AND id = $2"
+    )))
+    .bind(event_id)
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row)
+}
+
+/// The author's last message in the room: when, and what it said.
+#[tracing::instrument(skip_all)]
+pub async fn last_of_author<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    account_id: &str,
+) -> Result<Option<(i64, String)>> {
+    let row = sqlx::query_as(
+        "SELECT created_at, body FROM chat_messages WHERE event_id = $1 AND account_id = $2 \
+         ORDER BY created_at DESC LIMIT 1",
+    )
+    .bind(event_id)
+    .bind(account_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row)
+}
+
+/// Mark a message deleted; false when it was already (or is not in this room).
+#[tracing::instrument(skip_all)]
+pub async fn mark_deleted<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    id: &str,
+    by: &str,
+    at: i64,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE chat_messages SET deleted_at = $3, deleted_by = $4 \
+         WHERE event_id = $1 AND id = $2 AND deleted_at IS NULL",
+    )
+    .bind(event_id)
+    .bind(id)
+    .bind(at)
+    .bind(by)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// A room's settings as stored.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct RoomRow {
+    pub pinned_message_id: Option<String>,
+    pub slow_mode_seconds: i64,
+    pub closed: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn room<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<RoomRow>> {
+    let row = sqlx::query_as(
+        "SELECT pinned_message_id, slow_mode_seconds, closed FROM chat_rooms WHERE event_id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row)
+}
+
+/// Write what the moderators chose.
+#[tracing::instrument(skip_all)]
+pub async fn save_settings<'e>(db: impl Exec<'e>, event_id: &str, room: &RoomRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO chat_rooms (event_id, pinned_message_id, slow_mode_seconds, closed) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) DO UPDATE SET \
+         pinned_message_id = excluded.pinned_message_id, \
+         slow_mode_seconds = excluded.slow_mode_seconds, closed = excluded.closed",
+    )
+    .bind(event_id)
+    .bind(&room.pinned_message_id)
+    .bind(room.slow_mode_seconds)
+    .bind(room.closed)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// When the show ended (its managers ended it, or its encoder stayed away): its
+/// `show_ended` staff activity.
+#[tracing::instrument(skip_all)]
+pub async fn show_ended_at<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<i64>> {
+    let row: (Option<i64>,) = sqlx::query_as(
+        "SELECT MAX(at) FROM staff_activity WHERE event_id = $1 AND kind = 'show_ended'",
+    )
+    .bind(event_id)
+    .fetch_one(db)
+    .await?;
+    Ok(row.0)
+}
+
+/// A restriction in force.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RestrictionRow {
+    /// `None`: a ban of the whole project.
+    pub event_id: Option<String>,
+    /// `None`: no end.
+    pub until: Option<i64>,
+}
+
+/// The account's restrictions in force in this room at `now`: its timeouts here and its
+/// bans from the project.
+#[tracing::instrument(skip_all)]
+pub async fn restrictions<'e>(
+    db: impl Exec<'e>,
+    project_id: &str,
+    event_id: &str,
+    account_id: &str,
+    now: i64,
+) -> Result<Vec<RestrictionRow>> {
+    let rows = sqlx::query_as(
+        "SELECT event_id, until FROM chat_restrictions \
+         WHERE account_id = $1 AND project_id = $2 AND (event_id IS NULL OR event_id = $3) \
+         AND (until IS NULL OR until > $4)",
+    )
+    .bind(account_id)
+    .bind(project_id)
+    .bind(event_id)
+    .bind(now)
+    .fetch_all(db)
+    .await?;
+    Ok(rows)
+}
+
+pub struct NewRestriction<'a> {
+    pub project_id: &'a str,
+    /// `None`: every room of the project.
+    pub event_id: Option<&'a str>,
+    pub account_id: &'a str,
+    pub until: Option<i64>,
+    pub created_by: &'a str,
+    pub created_at: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_restriction<'e>(db: impl Exec<'e>, new: &NewRestriction<'_>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO chat_restrictions \
+         (id, project_id, event_id, account_id, until, created_by, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(new.project_id)
+    .bind(new.event_id)
+    .bind(new.account_id)
+    .bind(new.until)
+    .bind(new.created_by)
+    .bind(new.created_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Lift the account's timeouts in this room and its bans from the project.
+#[tracing::instrument(skip_all)]
+pub async fn lift_restrictions<'e>(
+    db: impl Exec<'e>,
+    project_id: &str,
+    event_id: &str,
+    account_id: &str,
+) -> Result<u64> {
+    let done = sqlx::query(
+        "DELETE FROM chat_restrictions WHERE account_id = $1 AND project_id = $2 \
+         AND (event_id IS NULL OR event_id = $3)",
+    )
+    .bind(account_id)
+    .bind(project_id)
+    .bind(event_id)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Add reactions to a second of the show.
+#[tracing::instrument(skip_all)]
+pub async fn add_reactions<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    second: i64,
+    kind: ReactionKind,
+    count: u64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO chat_reactions (event_id, second, kind, count) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (event_id, second, kind) DO UPDATE \
+         SET count = chat_reactions.count + excluded.count",
+    )
+    .bind(event_id)
+    .bind(second)
+    .bind(kind.as_str())
+    .bind(i64::try_from(count).unwrap_or(i64::MAX))
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The room's reactions per second of media time in `[from, to]`, in order.
+#[tracing::instrument(skip_all)]
+pub async fn reactions_between<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    from_second: i64,
+    to_second: i64,
+) -> Result<Vec<(i64, Counts)>> {
+    let rows: Vec<(i64, String, i64)> = sqlx::query_as(
+        "SELECT second, kind, count FROM chat_reactions \
+         WHERE event_id = $1 AND second >= $2 AND second <= $3 ORDER BY second",
+    )
+    .bind(event_id)
+    .bind(from_second)
+    .bind(to_second)
+    .fetch_all(db)
+    .await?;
+    let mut out: Vec<(i64, Counts)> = Vec::new();
+    for (second, kind, count) in rows {
+        let Some(kind) = ReactionKind::ALL.into_iter().find(|k| k.as_str() == kind) else {
+            continue;
+        };
+        if out.last().is_none_or(|(s, _)| *s != second) {
+            out.push((second, Counts::default()));
+        }
+        if let Some((_, counts)) = out.last_mut() {
+            counts.add(kind, u64::try_from(count).unwrap_or(0));
+        }
+    }
+    Ok(out)
+}
+
+/// Record a report; false when this reader had reported the message already.
+#[tracing::instrument(skip_all)]
+pub async fn insert_report<'e>(
+    db: impl Exec<'e>,
+    id: &str,
+    event_id: &str,
+    message_id: &str,
+    reporter_id: &str,
+    at: i64,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO chat_reports (id, event_id, message_id, reporter_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (message_id, reporter_id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(event_id)
+    .bind(message_id)
+    .bind(reporter_id)
+    .bind(at)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// One moderation action.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LogRow {
+    pub id: String,
+    pub event_id: String,
+    pub actor_id: String,
+    pub actor_name: String,
+    pub action: String,
+    pub account_id: Option<String>,
+    pub message_id: Option<String>,
+    pub detail: Option<String>,
+    pub at: i64,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn log<'e>(db: impl Exec<'e>, row: &LogRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO chat_moderation_log \
+         (id, event_id, actor_id, actor_name, action, account_id, message_id, detail, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(&row.id)
+    .bind(&row.event_id)
+    .bind(&row.actor_id)
+    .bind(&row.actor_name)
+    .bind(&row.action)
+    .bind(&row.account_id)
+    .bind(&row.message_id)
+    .bind(&row.detail)
+    .bind(row.at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The room's moderation log, newest first.
+#[tracing::instrument(skip_all)]
+pub async fn moderation_log<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    limit: i64,
+) -> Result<Vec<LogRow>> {
+    let rows = sqlx::query_as(
+        "SELECT id, event_id, actor_id, actor_name, action, account_id, message_id, detail, at \
+         FROM chat_moderation_log WHERE event_id = $1 ORDER BY at DESC, id DESC LIMIT $2",
+    )
+    .bind(event_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(rows)
+}

@@ -1,0 +1,623 @@
+//! The live room (issue 29): who may read and post, media time, limits, moderation across
+//! instances, replays without deleted messages, reports, hostile text, reactions as
+//! counts.
+
+use std::time::Duration;
+
+use encore::accounts::model::{AccountRow, Role};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{
+    CARD_OK, HOUR_MS, Options, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
+};
+use crate::live::a_recorded_show;
+use crate::ws::{Ws, next, send, signed_in};
+
+/// A concert whose doors are open (it starts in five minutes), its artist (a member of
+/// its project), and fans with tickets.
+struct Room {
+    event: String,
+    artist: String,
+    fans: Vec<(AccountRow, String)>,
+    /// Each fan's order.
+    orders: Vec<String>,
+}
+
+async fn a_room(app: &TestApp, fans: usize) -> Room {
+    let event = concert(app, None, 500, 5 * 60_000).await;
+    let project = project_of(app, &event).await;
+    let (artist_row, artist) = app.signed_in("artist@example.com", Role::User).await;
+    let _ = encore::projects::store::add_member(app.db(), &project, &artist_row.id)
+        .await
+        .unwrap();
+    let fans = app.fans(fans).await;
+    let mut orders = Vec::new();
+    for (_, token) in &fans {
+        let (status, paid) = app.buy(token, &event, CARD_OK).await;
+        assert_eq!(status, StatusCode::OK, "{paid}");
+        orders.push(paid["payload"]["order"].as_str().unwrap().to_owned());
+    }
+    Room {
+        event,
+        artist: artist.access,
+        fans,
+        orders,
+    }
+}
+
+async fn project_of(app: &TestApp, event: &str) -> String {
+    let (project,): (String,) = sqlx::query_as("SELECT project_id FROM events WHERE id = $1")
+        .bind(event)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    project
+}
+
+fn chat(event: &str) -> String {
+    format!("/api/v1/events/{event}/chat")
+}
+
+async fn post(app: &TestApp, event: &str, token: &str, body: Value) -> (StatusCode, Value) {
+    app.post(&chat(event), body, Some(token)).await
+}
+
+async fn say(app: &TestApp, event: &str, token: &str, text: &str) -> Value {
+    let (status, body) = post(app, event, token, json!({ "text": text })).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body["payload"].clone()
+}
+
+/// The page's message texts, in order.
+async fn texts(app: &TestApp, event: &str, token: &str) -> Vec<String> {
+    let (status, body) = app.get(&chat(event), Some(token)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["payload"]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A socket following the room: the socket and its `subscribed`.
+async fn following(app: &TestApp, token: &str, event: &str, since: Option<Value>) -> (Ws, Value) {
+    let (mut ws, _) = signed_in(app, token, json!({})).await;
+    let mut subscribe = json!({ "type": "subscribe", "channel": format!("chat:{event}") });
+    if let Some(since) = since {
+        subscribe["since"] = since;
+    }
+    send(&mut ws, subscribe).await;
+    let subscribed = next(&mut ws).await;
+    (ws, subscribed)
+}
+
+/// The next message of `kind` on the socket, skipping others.
+async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+    loop {
+        let message = next(ws).await;
+        if message["type"] == kind {
+            return message;
+        }
+    }
+}
+
+/// Nothing more arrives within `wait` (other than pings).
+async fn quiet(ws: &mut Ws, wait: Duration) -> Option<Value> {
+    tokio::time::timeout(wait, next(ws)).await.ok()
+}
+
+#[tokio::test]
+async fn a_holder_posts_and_another_receives_it_at_the_media_time_its_author_heard() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    a_recorded_show(&app, &room.event);
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut bobs, subscribed) = following(&app, bob, &room.event, None).await;
+    assert_eq!(subscribed["type"], "subscribed", "{subscribed}");
+    assert_eq!(subscribed["channel"], format!("chat:{}", room.event));
+
+    let (status, posted) = post(
+        &app,
+        &room.event,
+        ann,
+        json!({ "text": "What a riff!", "mediaTime": 1500 }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    let posted = &posted["payload"];
+    assert_eq!(posted["mediaTime"], 1500);
+    assert_eq!(
+        posted["author"],
+        format!("Fan {}.", &room.fans[0].0.last_name[..1])
+    );
+    assert_eq!(posted["badge"], Value::Null);
+
+    let received = next_of(&mut bobs, "chat_message").await;
+    assert_eq!(received["message"]["text"], "What a riff!");
+    assert_eq!(received["message"]["mediaTime"], 1500);
+    assert_eq!(received["offset"], 1);
+
+    // A time past what is recorded is the live edge; none at all is the live edge too.
+    let (_, ahead) = post(
+        &app,
+        &room.event,
+        ann,
+        json!({ "text": "From the future", "mediaTime": 3_600_000 }),
+    )
+    .await;
+    let edge = ahead["payload"]["mediaTime"].as_i64().unwrap();
+    assert!(
+        (1000..=2100).contains(&edge),
+        "the live edge of two seconds recorded: {edge}"
+    );
+
+    // The artist writes with a badge; the page is in media-time order.
+    let (_, artist) = post(
+        &app,
+        &room.event,
+        &room.artist,
+        json!({ "text": "Thank you!", "mediaTime": 10 }),
+    )
+    .await;
+    assert_eq!(artist["payload"]["badge"], "artist");
+    assert_eq!(
+        texts(&app, &room.event, bob).await,
+        ["Thank you!", "What a riff!", "From the future"]
+    );
+}
+
+#[tokio::test]
+async fn no_ticket_a_refunded_or_an_expired_ticket_can_neither_read_nor_post() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (_, outsider) = app.fans(1).await.pop().unwrap();
+
+    let refused = |status: StatusCode, body: &Value| {
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    };
+    let (status, body) = app.get(&chat(&room.event), Some(&outsider)).await;
+    refused(status, &body);
+    let (status, body) = post(&app, &room.event, &outsider, json!({ "text": "hi" })).await;
+    refused(status, &body);
+    let (mut ws, answer) = following(&app, &outsider, &room.event, None).await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "forbidden");
+    send(&mut ws, json!({ "type": "ping" })).await;
+    assert_eq!(next(&mut ws).await["type"], "pong", "the socket stays open");
+
+    // A refunded ticket.
+    let refunded = &room.fans[0].1;
+    let order = &room.orders[0];
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/orders/{order}/refund"),
+            json!({ "reason": "asked" }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = app.get(&chat(&room.event), Some(refunded)).await;
+    refused(status, &body);
+    let (status, body) = post(
+        &app,
+        &room.event,
+        refunded,
+        json!({ "text": "still here?" }),
+    )
+    .await;
+    refused(status, &body);
+    let (_, answer) = following(&app, refunded, &room.event, None).await;
+    assert_eq!(answer["code"], "forbidden", "{answer}");
+
+    // An expired ticket: the start was more than 24 hours ago.
+    sqlx::query("UPDATE events SET starts_at = $1 WHERE id = $2")
+        .bind(encore::db::now_ms() - 25 * HOUR_MS)
+        .bind(&room.event)
+        .execute(app.db())
+        .await
+        .unwrap();
+    let holder = &room.fans[1].1;
+    let (status, body) = app.get(&chat(&room.event), Some(holder)).await;
+    refused(status, &body);
+    let (_, answer) = following(&app, holder, &room.event, None).await;
+    assert_eq!(answer["code"], "forbidden", "{answer}");
+}
+
+#[tokio::test]
+async fn slow_mode_refuses_a_second_message_within_its_seconds_but_not_the_artists() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let fan = &room.fans[0].1;
+    let settings = |token: &str| {
+        app.http
+            .patch(format!("{}{}/room", app.url, chat(&room.event)))
+            .bearer_auth(token.to_owned())
+            .json(&json!({ "slowModeSeconds": 30 }))
+            .send()
+    };
+    let refused = settings(fan).await.unwrap();
+    assert_eq!(
+        refused.status(),
+        StatusCode::FORBIDDEN,
+        "a fan does not moderate"
+    );
+    assert_eq!(
+        settings(&room.artist).await.unwrap().status(),
+        StatusCode::OK
+    );
+
+    say(&app, &room.event, fan, "first").await;
+    let response = app
+        .http
+        .post(format!("{}{}", app.url, chat(&room.event)))
+        .bearer_auth(fan)
+        .header("accept-language", "es")
+        .json(&json!({ "text": "second" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((28..=30).contains(&wait), "{wait}");
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("Modo lento"),
+        "in the reader's language: {body}"
+    );
+
+    say(&app, &room.event, &room.artist, "one").await;
+    say(&app, &room.event, &room.artist, "two").await;
+    assert_eq!(texts(&app, &room.event, fan).await, ["first", "one", "two"]);
+}
+
+#[tokio::test]
+async fn the_same_text_again_and_too_many_messages_are_refused() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let fan = &room.fans[0].1;
+    say(&app, &room.event, fan, "encore!").await;
+    let (status, body) = post(&app, &room.event, fan, json!({ "text": "  encore!  " })).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    for n in 0..4 {
+        say(&app, &room.event, fan, &format!("line {n}")).await;
+    }
+    let (status, body) = post(&app, &room.event, fan, json!({ "text": "one too many" })).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "5 per 10 s: {body}");
+}
+
+#[tokio::test]
+async fn a_timeout_and_a_ban_hold_across_two_instances() {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let b = a.beside().await;
+    let room = a_room(&a, 1).await;
+    let (fan_row, fan) = (&room.fans[0].0, &room.fans[0].1);
+    let restrict = |kind: &'static str| json!({ "accountId": fan_row.id, "kind": kind });
+    let restrictions = format!("{}/restrictions", chat(&room.event));
+
+    let (status, body) = a
+        .post(&restrictions, restrict("timeout_5m"), Some(&room.artist))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = post(&b, &room.event, fan, json!({ "text": "let me speak" })).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "timed out on the other instance too: {body}"
+    );
+    let (_, page) = b.get(&chat(&room.event), Some(fan)).await;
+    assert_eq!(page["payload"]["room"]["you"]["muted"], true, "{page}");
+    assert_eq!(
+        texts(&b, &room.event, fan).await,
+        Vec::<String>::new(),
+        "a timeout still reads"
+    );
+
+    let (status, _) = b
+        .delete(&format!("{restrictions}/{}", fan_row.id), &room.artist)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    say(&a, &room.event, fan, "thanks").await;
+
+    let (status, _) = b
+        .post(&restrictions, restrict("ban"), Some(&room.artist))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = a.get(&chat(&room.event), Some(fan)).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a ban shuts the room: {body}"
+    );
+    let (_, answer) = following(&a, fan, &room.event, None).await;
+    assert_eq!(answer["code"], "forbidden", "{answer}");
+
+    // A moderator cannot be restricted; every action is in the log.
+    let (artist_row,): (String,) =
+        sqlx::query_as("SELECT id FROM accounts WHERE login = 'artist@example.com'")
+            .fetch_one(a.db())
+            .await
+            .unwrap();
+    let (status, _) = a
+        .post(
+            &restrictions,
+            json!({ "accountId": artist_row, "kind": "ban" }),
+            Some(&room.artist),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, log) = b
+        .get(
+            &format!("{}/moderation", chat(&room.event)),
+            Some(&room.artist),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{log}");
+    let actions: Vec<&str> = log["payload"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["ban", "lift", "timeout_5m"]);
+    let (status, _) = a
+        .get(&format!("{}/moderation", chat(&room.event)), Some(fan))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "fans do not read the log");
+}
+
+#[tokio::test]
+async fn a_deleted_message_is_gone_from_the_page_and_from_a_reconnects_replay() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
+    say(&app, &room.event, ann, "one").await;
+    let seen = next_of(&mut bobs, "chat_message").await;
+    let since = json!({ "offset": seen["offset"], "epoch": seen["epoch"] });
+    drop(bobs);
+
+    let two = say(&app, &room.event, ann, "two").await;
+    say(&app, &room.event, ann, "three").await;
+    let (status, body) = app
+        .delete(
+            &format!(
+                "{}/messages/{}",
+                chat(&room.event),
+                two["id"].as_str().unwrap()
+            ),
+            &room.artist,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let (mut bobs, subscribed) = following(&app, bob, &room.event, Some(since)).await;
+    assert_eq!(subscribed["recovered"], true, "{subscribed}");
+    let three = next(&mut bobs).await;
+    assert_eq!(three["type"], "chat_message");
+    assert_eq!(
+        three["message"]["text"], "three",
+        "'two' is left out of the replay"
+    );
+    let deleted = next(&mut bobs).await;
+    assert_eq!(deleted["type"], "chat_deleted");
+    assert_eq!(deleted["messageId"], two["id"]);
+    assert!(quiet(&mut bobs, Duration::from_millis(300)).await.is_none());
+    assert_eq!(texts(&app, &room.event, bob).await, ["one", "three"]);
+
+    // A fan deletes their own message, not another's.
+    let (status, _) = app
+        .delete(
+            &format!(
+                "{}/messages/{}",
+                chat(&room.event),
+                three["message"]["id"].as_str().unwrap()
+            ),
+            bob,
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn a_reconnect_with_offsets_replays_exactly_the_missed_messages() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
+    say(&app, &room.event, ann, "before").await;
+    let seen = next_of(&mut bobs, "chat_message").await;
+    drop(bobs);
+    for text in ["a", "b", "c"] {
+        say(&app, &room.event, &room.artist, text).await;
+    }
+    let since = json!({ "offset": seen["offset"], "epoch": seen["epoch"] });
+    let (mut bobs, subscribed) = following(&app, bob, &room.event, Some(since)).await;
+    assert_eq!(subscribed["recovered"], true);
+    let mut replayed = Vec::new();
+    for _ in 0..3 {
+        let m = next(&mut bobs).await;
+        replayed.push((
+            m["offset"].as_u64().unwrap(),
+            m["message"]["text"].as_str().unwrap().to_owned(),
+        ));
+    }
+    assert_eq!(
+        replayed,
+        [(2, "a".into()), (3, "b".into()), (4, "c".into())]
+    );
+    assert!(quiet(&mut bobs, Duration::from_millis(300)).await.is_none());
+}
+
+#[tokio::test]
+async fn a_report_reaches_the_moderators_live() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut panel, _) = signed_in(&app, &room.artist, json!({})).await;
+    send(
+        &mut panel,
+        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
+    )
+    .await;
+    assert_eq!(next(&mut panel).await["type"], "subscribed");
+    let rude = say(&app, &room.event, ann, "rude words").await;
+    let path = format!(
+        "{}/messages/{}/report",
+        chat(&room.event),
+        rude["id"].as_str().unwrap()
+    );
+    let (status, body) = app.post(&path, json!({}), Some(bob)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let report = next_of(&mut panel, "chat_report").await;
+    assert_eq!(report["report"]["message"]["text"], "rude words");
+    assert!(
+        report["report"]["reporterName"]
+            .as_str()
+            .unwrap()
+            .starts_with("Fan ")
+    );
+    // Once per reader: a second report is taken but not sent again.
+    let (status, _) = app.post(&path, json!({}), Some(bob)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        quiet(&mut panel, Duration::from_millis(300))
+            .await
+            .is_none_or(|m| m["type"] != "chat_report")
+    );
+}
+
+#[tokio::test]
+async fn hostile_text_is_neutralised() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let fan = &room.fans[0].1;
+    let cleaned = say(
+        &app,
+        &room.event,
+        fan,
+        "\u{202E}gnp.exe\u{202C} \u{2067}سلام\u{2069}\u{0007}\n\n<b>hi</b>",
+    )
+    .await;
+    assert_eq!(
+        cleaned["text"], "gnp.exe سلام <b>hi</b>",
+        "HTML stays text, the rest goes"
+    );
+    let (status, body) = post(
+        &app,
+        &room.event,
+        &room.artist,
+        json!({ "text": "x".repeat(10 * 1024) }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, _) = post(
+        &app,
+        &room.event,
+        &room.artist,
+        json!({ "text": "é".repeat(500) }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "500 characters, not bytes");
+    let (status, _) = post(
+        &app,
+        &room.event,
+        &room.artist,
+        json!({ "text": " \u{0}\u{202E} " }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "nothing left to say");
+}
+
+#[tokio::test]
+async fn reactions_arrive_as_counts_and_stay_for_the_replay() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    a_recorded_show(&app, &room.event);
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
+    let reactions = format!("{}/reactions", chat(&room.event));
+    let mut accepted = 0;
+    for _ in 0..3 {
+        let (status, body) = app
+            .post(
+                &reactions,
+                json!({ "kind": "applause", "count": 5, "mediaTime": 1200 }),
+                Some(ann),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        accepted += body["payload"]["accepted"].as_u64().unwrap();
+    }
+    assert!(
+        (10..=15).contains(&accepted),
+        "at most 10 a second: {accepted}"
+    );
+    let (status, _) = app
+        .post(
+            &reactions,
+            json!({ "kind": "applause", "count": 21 }),
+            Some(ann),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // Counts, not one frame per click.
+    let mut counted = 0;
+    let mut frames = 0;
+    while counted < accepted {
+        let message = next_of(&mut bobs, "chat_reactions").await;
+        assert_eq!(message["mediaTime"], 1200);
+        counted += message["counts"]["applause"].as_u64().unwrap();
+        frames += 1;
+    }
+    assert_eq!(counted, accepted);
+    assert!(frames <= 3, "{frames} frames for {accepted} reactions");
+
+    let (status, seconds) = app.get(&reactions, Some(bob)).await;
+    assert_eq!(status, StatusCode::OK, "{seconds}");
+    assert_eq!(
+        seconds["payload"],
+        json!([{ "second": 1, "applause": accepted, "heart": 0, "fire": 0 }])
+    );
+}
+
+#[tokio::test]
+async fn after_the_show_ended_plus_an_hour_the_room_is_read_only() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let fan = &room.fans[0].1;
+    say(&app, &room.event, fan, "see you").await;
+    encore::events::notices::end(&app.state, &room.event)
+        .await
+        .unwrap();
+    let (_, page) = app.get(&chat(&room.event), Some(fan)).await;
+    assert_eq!(
+        page["payload"]["room"]["postingOpen"], true,
+        "an hour after the end: {page}"
+    );
+    assert!(page["payload"]["room"]["postingUntil"].is_string());
+    sqlx::query("UPDATE staff_activity SET at = at - $1 WHERE event_id = $2")
+        .bind(2 * HOUR_MS)
+        .bind(&room.event)
+        .execute(app.db())
+        .await
+        .unwrap();
+    let (status, body) = post(&app, &room.event, fan, json!({ "text": "too late" })).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(
+        texts(&app, &room.event, fan).await,
+        ["see you"],
+        "still read, with the replay"
+    );
+}
