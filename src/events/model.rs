@@ -137,8 +137,11 @@ pub enum Phase {
 pub enum PhaseReason {
     /// Live because an encoder is on air before the scheduled start.
     OnAirEarly,
-    /// Live because an encoder is on air (or was, and may reconnect).
+    /// Live because an encoder is on air.
     OnAir,
+    /// Live and aired, its encoder away: the same show goes on when it comes back (within
+    /// `ENCORE_SHOW_ABANDON_MINUTES`), else it ends by itself.
+    Reconnecting,
     /// Live by its schedule, with no encoder on air yet.
     AwaitingEncoder,
     /// Ended by its artist (or when its encoder stayed away).
@@ -194,7 +197,9 @@ pub fn concert_state(event: &EventRow, now: i64, on_air: bool) -> ConcertState {
         EventStatus::Live | EventStatus::Published
             if on_air || event.status == EventStatus::Live =>
         {
-            let reason = if now < starts_at && on_air {
+            let reason = if !on_air {
+                PhaseReason::Reconnecting
+            } else if now < starts_at {
                 PhaseReason::OnAirEarly
             } else {
                 PhaseReason::OnAir
@@ -369,9 +374,13 @@ mod tests {
             phase(&live, start - HOUR, true).1,
             Some(PhaseReason::OnAirEarly)
         );
-        // Between two connections of its encoder it stays live.
+        // Between two connections of its encoder it stays live, reconnecting.
         assert_eq!(
             phase(&live, start + 3 * HOUR, false),
+            (Phase::Live, Some(PhaseReason::Reconnecting), Some(until))
+        );
+        assert_eq!(
+            phase(&live, start + 3 * HOUR, true),
             (Phase::Live, Some(PhaseReason::OnAir), Some(until))
         );
         let ended = event(EventStatus::Ended, start, None, 0);

@@ -380,6 +380,11 @@ struct Listening {
     /// When listening ends for this concert (its start + 24 hours): the replay's end.
     #[schema(format = DateTime)]
     access_until: String,
+    /// Something has aired: the playlist exists (until then the player waits for the
+    /// artist without asking for it).
+    aired: bool,
+    /// Aired and not ended, its encoder away: "The artist is reconnecting…", not LIVE.
+    reconnecting: bool,
 }
 
 /// How the show a fan listens to stands: how many listen now. For the holder of a ticket
@@ -402,9 +407,15 @@ async fn session_status(
     }
     sessions::admit(&app.db, &user.account.id, &event, app.hub.on_air(&event.id)).await?;
     let status = app.figures.status(&event.id).await;
+    let aired = status.segments > 0 || status.recorded_seconds > 0.0;
     Ok(Api::ok(Listening {
         listeners: status.listeners,
         access_until: iso8601(event.access_until()),
+        aired,
+        reconnecting: aired
+            && !status.ended
+            && !status.publisher_connected
+            && event.status == EventStatus::Live,
     }))
 }
 

@@ -1080,6 +1080,20 @@ async fn an_encoder_back_before_the_wait_runs_out_continues_the_same_show() {
     let away = show.status();
     assert!(!away.ended);
     assert!(away.away_seconds.is_some_and(|s| s >= 4.0), "{away:?}");
+    // Pages and players say "reconnecting", not live (issue 29).
+    let (_, fan) = app.fans(1).await.pop().unwrap();
+    assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
+    let (_, shown) = app
+        .get(&format!("/api/v1/events/{event}"), Some(&fan))
+        .await;
+    assert_eq!(
+        shown["payload"]["state"]["reason"], "reconnecting",
+        "{shown}"
+    );
+    let session = format!("/api/v1/stream/{event}/session");
+    let (_, listening) = app.get(&session, Some(&fan)).await;
+    assert_eq!(listening["payload"]["aired"], true, "{listening}");
+    assert_eq!(listening["payload"]["reconnecting"], true, "{listening}");
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", second).await,
         StatusCode::OK

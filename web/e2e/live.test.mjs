@@ -94,12 +94,21 @@ describe('Encore live audio', () => {
   test('the player waits for the artist, starts by itself, plays live, seeks back and survives a publisher reconnect', async () => {
     first = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
     const { page } = first;
+    // While it waits the player asks whether the show aired, never for a playlist that
+    // cannot exist yet (issue 29: no 404s while waiting).
+    const playlistAsks = [];
+    page.on('request', (request) => {
+      if (/\/stream\/[^/]+\/index\.m3u8/.test(request.url())) playlistAsks.push(request.url());
+    });
     await signInAs(page, ACCOUNTS.fan);
     await page.goto(`${suite.server.url}/my-events`);
     const card = ticket(page, LIVE_TITLE);
     await card.getByTestId('player-listen').click();
     const player = miniPlayer(page);
     await player.getByTestId('player-waiting').filter({ hasText: 'Waiting for the artist' }).waitFor();
+    await sleep(4000); // more than one retry of the wait
+    assert.deepEqual(playlistAsks, [], 'no playlist asked for before anything aired');
+    assert.equal(await player.getByTestId('player-live-badge').count(), 0);
     await screenshot(page, 'dark-player-waiting');
 
     let push = startPush(concerts.live);
@@ -122,9 +131,13 @@ describe('Encore live audio', () => {
     await player.getByTestId('player-back-to-live').click();
     await player.getByTestId('player-live-badge').waitFor();
 
-    // The encoder drops and comes back within a few seconds: the listener keeps going.
+    // The encoder drops: "The artist is reconnecting…", no LIVE; it comes back within
+    // seconds: the listener keeps going, LIVE again.
     await stopPush(push);
-    await sleep(2000);
+    await player.getByTestId('player-reconnecting').waitFor({ timeout: 15_000 });
+    assert.equal(await player.getByTestId('player-live-badge').count(), 0, 'no LIVE while the artist is away');
+    assert.match(await player.getByTestId('player-reconnecting').textContent(), /The artist is reconnecting/);
+    await screenshot(page, 'dark-player-reconnecting');
     push = startPush(concerts.live);
     await waitUntil(async () => (await liveStatus(concerts.live)).publisherConnected, { message: 'the publisher to reconnect' });
     // Past CAN-SKIP-UNTIL (6 s): hls.js merges delta updates that skip the discontinuity.

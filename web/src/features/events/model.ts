@@ -62,6 +62,12 @@ export function startingSoon(state: Pick<ConcertState, 'phase' | 'reason'>): boo
   return state.phase === 'live' && state.reason === 'awaiting_encoder';
 }
 
+/** Aired, its encoder away for now: "Reconnecting…", not LIVE (the show goes on when the
+ * encoder is back, or ends by itself). */
+export function reconnecting(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
+  return state.phase === 'live' && state.reason === 'reconnecting';
+}
+
 /** On air (or aired and not ended): what "Live now" means. */
 export function onAirNow(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
   return state.phase === 'live' && !startingSoon(state);

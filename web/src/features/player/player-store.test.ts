@@ -3,6 +3,7 @@ import type { PlaylistState } from './api';
 import type { Chapter } from './chapters';
 import type { PlayerDeps, PlayerStore } from './player-store';
 import { LISTENERS_POLL_MS, TICK_MS, createPlayerStore } from './player-store';
+import { WAIT_RETRY_MS } from './model';
 import type { StreamEngine, StreamEvents } from './stream-engine';
 
 const CONCERT = { id: 'c1', title: 'Opening Night', artistName: 'The Testers', image: '/img/c1.jpg', thumbnail: null, startsAt: '2026-11-24T12:00:00Z', accessUntil: '2026-11-25T12:00:00Z' };
@@ -124,11 +125,12 @@ describe('player store', () => {
     expect(h.store.getSnapshot().chapters).toBe(list);
   });
 
-  it('asks for the listeners when playing and every ten seconds, and stops asking once stopped', async () => {
+  it('asks for the listeners when playing and every five seconds, and stops asking once stopped', async () => {
     const h = harness();
     h.store.play(CONCERT);
     await settle();
-    expect(h.deps.listening).toHaveBeenCalledTimes(1);
+    // Once whether the show aired (before the playlist), once for the figures.
+    expect(h.deps.listening).toHaveBeenCalledTimes(2);
     await settle();
     expect(h.store.getSnapshot().listeners).toBe(42);
     h.deps.listening.mockResolvedValue({ listeners: 43, accessUntil: CONCERT.accessUntil });
@@ -136,9 +138,36 @@ describe('player store', () => {
     expect(h.store.getSnapshot().listeners).toBe(43);
     h.store.stop();
     await vi.advanceTimersByTimeAsync(3 * LISTENERS_POLL_MS);
-    expect(h.deps.listening).toHaveBeenCalledTimes(2);
+    expect(h.deps.listening).toHaveBeenCalledTimes(3);
     expect(h.store.getSnapshot()).toMatchObject({ concert: null, listeners: null, phase: { kind: 'idle' } });
     expect(h.engine.destroy).toHaveBeenCalled();
+  });
+
+  it('waits for the artist without asking for a playlist that cannot exist yet', async () => {
+    const h = harness();
+    h.deps.listening.mockResolvedValue({ listeners: 0, accessUntil: CONCERT.accessUntil, aired: false, reconnecting: false });
+    h.store.play(CONCERT);
+    await settle();
+    expect(h.store.getSnapshot().phase.kind).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(3 * WAIT_RETRY_MS);
+    expect(h.deps.checkPlaylist).not.toHaveBeenCalled();
+    h.deps.listening.mockResolvedValue({ listeners: 1, accessUntil: CONCERT.accessUntil, aired: true, reconnecting: false });
+    await vi.advanceTimersByTimeAsync(WAIT_RETRY_MS);
+    expect(h.deps.checkPlaylist).toHaveBeenCalledTimes(1);
+    expect(h.store.getSnapshot().phase.kind).toBe('playing');
+  });
+
+  it('says the artist is reconnecting while the encoder is away, and LIVE once back', async () => {
+    const h = harness();
+    h.store.play(CONCERT);
+    await settle();
+    expect(h.store.getSnapshot().reconnecting).toBe(false);
+    h.deps.listening.mockResolvedValue({ listeners: 5, accessUntil: CONCERT.accessUntil, aired: true, reconnecting: true });
+    await vi.advanceTimersByTimeAsync(LISTENERS_POLL_MS);
+    expect(h.store.getSnapshot().reconnecting).toBe(true);
+    h.deps.listening.mockResolvedValue({ listeners: 5, accessUntil: CONCERT.accessUntil, aired: true, reconnecting: false });
+    await vi.advanceTimersByTimeAsync(LISTENERS_POLL_MS);
+    expect(h.store.getSnapshot().reconnecting).toBe(false);
   });
 
   it('waits while the playlist answers 404 and starts by itself once it is there', async () => {

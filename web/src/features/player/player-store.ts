@@ -44,6 +44,8 @@ export interface PlayerSnapshot extends SessionState {
   muted: boolean;
   /** People listening now (the server's figure), once known. */
   listeners: number | null;
+  /** The show aired and its encoder is away: "The artist is reconnecting…", not LIVE. */
+  reconnecting: boolean;
 }
 
 /** What the store needs from the outside world (the API, hls.js, the DOM): tests give fakes. */
@@ -59,8 +61,9 @@ export interface PlayerDeps {
 
 /** The controls re-read the media element this often while something may play. */
 export const TICK_MS = 250;
-/** The listeners figure is asked for this often while a session is open. */
-export const LISTENERS_POLL_MS = 10_000;
+/** The listeners figure (and whether the artist is reconnecting) is asked for this often
+ * while a session is open. */
+export const LISTENERS_POLL_MS = 5_000;
 
 export interface PlayerStore {
   subscribe: (listener: () => void) => () => void;
@@ -97,6 +100,7 @@ const INITIAL: PlayerSnapshot = {
   volume: 1,
   muted: false,
   listeners: null,
+  reconnecting: false,
 };
 
 function seekableRange(audio: HTMLAudioElement): { start: number; end: number } | null {
@@ -160,7 +164,9 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     if (!concert) return;
     deps.listening(concert.id).then(
       (status) => {
-        if (snapshot.concert?.id === concert.id && snapshot.listeners !== status.listeners) set({ listeners: status.listeners });
+        if (snapshot.concert?.id !== concert.id) return;
+        const reconnecting = status.reconnecting === true;
+        if (snapshot.listeners !== status.listeners || snapshot.reconnecting !== reconnecting) set({ listeners: status.listeners, reconnecting });
       },
       () => undefined,
     );
@@ -202,7 +208,27 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     engine = null;
   };
 
+  /** Whether the show has aired (so its playlist exists): asked before the playlist, so a
+   * player waiting for the artist makes no request that can only answer 404. A failure asks
+   * the playlist, whose answer says why. */
+  const aired = async (): Promise<boolean> => {
+    const concert = snapshot.concert;
+    if (!concert) return true;
+    try {
+      return (await deps.listening(concert.id)).aired !== false;
+    } catch {
+      return true;
+    }
+  };
+
   const check = async (playlistUrl: string, mine: number): Promise<void> => {
+    if (!(await aired())) {
+      if (mine !== generation) return;
+      session({ type: 'waiting' });
+      retryLater(playlistUrl, mine);
+      return;
+    }
+    if (mine !== generation) return;
     let playlist: PlaylistState;
     try {
       playlist = await deps.checkPlaylist(playlistUrl);

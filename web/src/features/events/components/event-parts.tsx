@@ -8,7 +8,7 @@ import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import type { EncoreEvent, Phase } from '../model';
-import { onAirNow, startingSoon } from '../model';
+import { onAirNow, reconnecting, startingSoon } from '../model';
 import { useAddEventToCart } from '../mutations';
 
 export function useLocale(): string {
@@ -45,21 +45,23 @@ const PHASE_COLOR: Record<Phase, string> = {
 };
 
 /** The concert's phase as the server computed it (one badge for every page): a show live by
- * its schedule with nothing on air yet reads "Starting soon", never "Live now". */
+ * its schedule with nothing on air yet reads "Starting soon", never "Live now"; one whose
+ * encoder is away reads "Reconnecting…". */
 export function StateBadge({ state }: { state: EncoreEvent['state'] }): ReactNode {
   const { t } = useTranslation('concert');
   const waiting = startingSoon(state);
+  const away = reconnecting(state);
   return (
     <Badge
-      color={waiting ? 'orange' : PHASE_COLOR[state.phase]}
-      variant={onAirNow(state) ? 'filled' : 'light'}
+      color={waiting || away ? 'orange' : PHASE_COLOR[state.phase]}
+      variant={onAirNow(state) && !away ? 'filled' : 'light'}
       style={{ flexShrink: 0 }}
       data-testid="state-badge"
       data-phase={state.phase}
       data-reason={state.reason ?? undefined}
       title={state.reason === 'on_air_early' ? t('onAirEarly') : waiting ? t('waitingForArtist') : undefined}
     >
-      {waiting ? t('phase.startingSoon') : t(`phase.${state.phase}`)}
+      {waiting ? t('phase.startingSoon') : away ? t('phase.reconnecting') : t(`phase.${state.phase}`)}
     </Badge>
   );
 }

@@ -52,6 +52,13 @@ export function LiveState({ snapshot }: { snapshot: PlayerSnapshot }): ReactNode
       </Badge>
     );
   }
+  if (snapshot.reconnecting) {
+    return (
+      <Text size="sm" fw={700} c="orange" data-testid="player-reconnecting" style={{ whiteSpace: 'nowrap' }}>
+        {t('reconnecting')}
+      </Text>
+    );
+  }
   const where = whereOf(snapshot);
   if (where.atLiveEdge) {
     return (
