@@ -49,6 +49,10 @@ const MAX_FIRST_MESSAGE: usize = 8 * 1024;
 pub const READ_BUFFER: usize = 1024;
 /// Concerts one socket may follow at once.
 const MAX_CONCERTS: usize = 64;
+/// A room's messages reach a socket at most this often, gathered in one `batch` frame: a
+/// busy room (100 messages and reaction counts a second) is four frames a second per
+/// socket, not a hundred.
+pub const BATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// Why the server closes a socket: the code and the reason word of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,6 +320,7 @@ async fn follow(app: &AppState, socket: &mut Socket, proven: Proven) -> Option<C
         expires: deadline(exp),
         channels: StreamMap::new(),
         positions: HashMap::new(),
+        batch: Batch::default(),
     };
     // Boxed: the socket's long-lived state is then this future alone, not also a copy of
     // it inside every enclosing future (with the other boxes in this file, the future a
@@ -358,6 +363,50 @@ struct Live {
     /// The last message of each channel this socket has sent (or the position it was told
     /// to follow from).
     positions: HashMap<Channel, Position>,
+    /// Room messages waiting for the next batch (their JSON, encoded once for every
+    /// socket), and when it goes.
+    batch: Batch,
+}
+
+/// Room messages gathered for one frame.
+#[derive(Default)]
+struct Batch {
+    pending: Vec<bytes::Bytes>,
+    due: Option<Instant>,
+}
+
+impl Batch {
+    fn push(&mut self, json: bytes::Bytes) {
+        if self.due.is_none() {
+            self.due = Some(Instant::now() + BATCH_EVERY);
+        }
+        self.pending.push(json);
+    }
+
+    /// The frame of what is pending: a lone message as itself, several as
+    /// `{"type":"batch","messages":[…]}` (each as it would have gone alone).
+    fn take(&mut self) -> Option<Utf8Bytes> {
+        self.due = None;
+        let pending = std::mem::take(&mut self.pending);
+        let frame = match pending.len() {
+            0 => return None,
+            1 => pending.into_iter().next()?,
+            _ => {
+                let size = pending.iter().map(|m| m.len() + 1).sum::<usize>() + 32;
+                let mut frame = Vec::with_capacity(size);
+                frame.extend_from_slice(br#"{"type":"batch","messages":["#);
+                for (i, message) in pending.iter().enumerate() {
+                    if i > 0 {
+                        frame.push(b',');
+                    }
+                    frame.extend_from_slice(message);
+                }
+                frame.extend_from_slice(b"]}");
+                frame.into()
+            }
+        };
+        Some(Utf8Bytes::try_from(frame).expect("JSON is UTF-8"))
+    }
 }
 
 impl Live {
@@ -394,10 +443,16 @@ impl Live {
         let sockets = self.app.live.clone();
         let shutting_down = sockets.shutting_down();
         let expiry = tokio::time::sleep_until(self.expires);
-        tokio::pin!(shutting_down, expiry);
+        let batch_due = tokio::time::sleep_until(self.expires);
+        tokio::pin!(shutting_down, expiry, batch_due);
         loop {
             if expiry.deadline() != self.expires {
                 expiry.as_mut().reset(self.expires); // a re-`auth` moved it
+            }
+            if let Some(due) = self.batch.due
+                && batch_due.deadline() != due
+            {
+                batch_due.as_mut().reset(due);
             }
             tokio::select! {
                 _ = &mut shutting_down => return Err(End::Close(Close::GoingAway)),
@@ -424,6 +479,7 @@ impl Live {
                     }
                     socket.reply(&Reply::Ping).await?;
                 }
+                _ = &mut batch_due, if self.batch.due.is_some() => self.flush_batch(socket).await?,
                 _ = &mut expiry => return Err(End::Close(Close::TokenExpired)),
             }
         }
@@ -472,6 +528,7 @@ impl Live {
         channel: &Channel,
         recovery: Recovery,
     ) -> Result<(), End> {
+        self.flush_batch(socket).await?;
         let (messages, position, recovered) = match recovery {
             Recovery::Complete { messages, position } => {
                 (replayed(channel, messages), position, true)
@@ -521,7 +578,11 @@ impl Live {
                     };
                     Box::pin(self.recovered(socket, &channel, Recovery::Gone { position })).await?;
                 }
-                socket.deliver(&delivery).await?;
+                if matches!(channel, Channel::Chat(_)) {
+                    self.batch.push(delivery.json());
+                } else {
+                    socket.deliver(&delivery).await?;
+                }
                 self.positions.insert(channel, delivery.position());
                 Ok(())
             }
@@ -538,6 +599,8 @@ impl Live {
         let Some(seen) = self.positions.get(channel).cloned() else {
             return Ok(());
         };
+        // What is gathered goes first: the client sees every channel in offset order.
+        self.flush_batch(socket).await?;
         match self.app.bus.history(channel, &seen).await {
             Ok(Recovery::Complete { messages, position }) => {
                 for delivery in &replayed(channel, messages) {
@@ -641,6 +704,14 @@ impl Live {
                 self.refuse(socket, code, words, Some(name)).await
             }
         }
+    }
+
+    /// Send the room messages gathered so far, now.
+    async fn flush_batch(&mut self, socket: &mut Socket) -> Result<(), End> {
+        if let Some(frame) = self.batch.take() {
+            socket.send_text(frame).await?;
+        }
+        Ok(())
     }
 
     async fn refuse(

@@ -93,13 +93,24 @@ async fn following(app: &TestApp, token: &str, event: &str, since: Option<Value>
     (ws, subscribed)
 }
 
-/// The next message of `kind` on the socket, skipping others.
+/// The next message of `kind` on the socket, skipping others (and looking inside the
+/// batches a room's messages come in).
 async fn next_of(ws: &mut Ws, kind: &str) -> Value {
     loop {
-        let message = next(ws).await;
-        if message["type"] == kind {
-            return message;
+        let frame = next(ws).await;
+        for message in unbatched(frame) {
+            if message["type"] == kind {
+                return message;
+            }
         }
+    }
+}
+
+/// A frame's messages: the batch's, or itself.
+fn unbatched(frame: Value) -> Vec<Value> {
+    match frame["type"].as_str() {
+        Some("batch") => frame["messages"].as_array().unwrap().clone(),
+        _ => vec![frame],
     }
 }
 
@@ -619,5 +630,39 @@ async fn after_the_show_ended_plus_an_hour_the_room_is_read_only() {
         texts(&app, &room.event, fan).await,
         ["see you"],
         "still read, with the replay"
+    );
+}
+
+#[tokio::test]
+async fn a_busy_room_reaches_a_socket_in_a_few_batched_frames_in_order() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (mut fans, _) = following(&app, &room.fans[0].1, &room.event, None).await;
+    // The artist is exempt from the limits: forty messages as fast as they go.
+    for n in 0..40 {
+        say(&app, &room.event, &room.artist, &format!("line {n}")).await;
+    }
+    let mut received = Vec::new();
+    let mut frames = 0;
+    while received.len() < 40 {
+        frames += 1;
+        for message in unbatched(next(&mut fans).await) {
+            assert_eq!(message["type"], "chat_message", "{message}");
+            received.push((
+                message["offset"].as_u64().unwrap(),
+                message["message"]["text"].clone(),
+            ));
+        }
+    }
+    let expected: Vec<(u64, Value)> = (0..40)
+        .map(|n| (n + 1, json!(format!("line {n}"))))
+        .collect();
+    assert_eq!(
+        received, expected,
+        "every message, in order, offsets without a gap"
+    );
+    assert!(
+        frames < 40,
+        "gathered in batches: {frames} frames for 40 messages"
     );
 }
