@@ -21,6 +21,17 @@ pub fn placeholders(n: usize) -> String {
         .join(", ")
 }
 
+/// A search as a `LIKE … ESCAPE '\'` pattern matching it anywhere, case-insensitively (the
+/// column lowered too): its `\`, `%` and `_` are escaped, so they match themselves.
+pub fn contains_pattern(search: &str) -> String {
+    let escaped = search
+        .to_lowercase()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Which engine a URL names.

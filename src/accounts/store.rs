@@ -141,12 +141,7 @@ pub async fn list(db: &Db, filter: &ListFilter) -> Result<(Vec<AccountRow>, i64)
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        let escaped = search
-            .to_lowercase()
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
-        args.push(format!("%{escaped}%"));
+        args.push(crate::db::contains_pattern(search));
         let n = args.len();
         clauses.push(format!(
             "(LOWER(login) LIKE ${n} ESCAPE '\\' \

@@ -52,12 +52,7 @@ impl OrderFilter<'_> {
             clauses.push(format!("status = ${}", args.len()));
         }
         if let Some(search) = self.search.map(str::trim).filter(|s| !s.is_empty()) {
-            let escaped = search
-                .to_lowercase()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            args.push(format!("%{escaped}%"));
+            args.push(crate::db::contains_pattern(search));
             let n = args.len();
             clauses.push(format!(
                 "(LOWER(id) LIKE ${n} ESCAPE '\\' \

@@ -224,15 +224,6 @@ pub async fn delete(db: &Db, id: &str) -> Result<()> {
     Ok(())
 }
 
-fn like_pattern(search: &str) -> String {
-    let escaped = search
-        .to_lowercase()
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{escaped}%")
-}
-
 /// Concerts people can see and buy: published, live, or ended less than 24 hours after
 /// their start; soonest first.
 pub async fn list_active(
@@ -245,7 +236,7 @@ pub async fn list_active(
     let pattern = search
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(like_pattern);
+        .map(crate::db::contains_pattern);
     if pattern.is_some() {
         filter.push_str(
             " AND (LOWER(title) LIKE $2 ESCAPE '\\' OR LOWER(artist_name) LIKE $2 ESCAPE '\\')",
