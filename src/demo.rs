@@ -108,6 +108,25 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
 
 const DEMO_TITLE: &str = "Opening Night (demo concert)";
 const DEMO_ARTIST: &str = "The Encore House Band";
+/// The demo concerts: the one live now, and one three days away (the home page's
+/// "Coming up"), each with a picture of ours from `media/` (`media/make-demo.sh`).
+const OPENING: DemoConcert = DemoConcert {
+    title: DEMO_TITLE,
+    description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+    picture: "media/opening-night.jpg",
+};
+const LATE_SET: DemoConcert = DemoConcert {
+    title: "Late Set (demo concert)",
+    description: "The house band's next show, three days from now: a demo of an upcoming concert.",
+    picture: "media/late-set.jpg",
+};
+const DAY_MS: i64 = 24 * 3_600_000;
+
+struct DemoConcert {
+    title: &'static str,
+    description: &'static str,
+    picture: &'static str,
+}
 
 /// A project with the demo fan as its artist, a concert starting in ten minutes (so its
 /// live window is open right away) and a 30-day pass.
@@ -120,7 +139,10 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     )
     .await
     .map_err(|e| anyhow::anyhow!("demo project: {e}"))?;
-    let event = publish_concert(state, &project.id, now_ms() + 10 * 60_000).await?;
+    let event = publish_concert(state, &project.id, &OPENING, now_ms() + 10 * 60_000).await?;
+    // At 20:00 UTC three days from now.
+    let evening = (now_ms() / DAY_MS + 3) * DAY_MS + 20 * 3_600_000;
+    publish_concert(state, &project.id, &LATE_SET, evening).await?;
     let plan = PlanRow {
         id: uuid::Uuid::new_v4().to_string(),
         name: "All-access month".into(),
@@ -140,10 +162,12 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A published demo concert of the project, starting at `starts_at`.
+/// A published demo concert of the project, starting at `starts_at`, with its picture
+/// (when `media/` is here: `make run` starts in the repository).
 async fn publish_concert(
     state: &AppState,
     project_id: &str,
+    concert: &DemoConcert,
     starts_at: i64,
 ) -> anyhow::Result<EventRow> {
     let demo = |e: crate::error::Error| anyhow::anyhow!("demo concert: {e}");
@@ -151,9 +175,9 @@ async fn publish_concert(
         &state.db,
         events::NewEvent {
             project_id,
-            title: DEMO_TITLE,
+            title: concert.title,
             artist_name: DEMO_ARTIST,
-            description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+            description: concert.description,
             starts_at,
             duration_minutes: 90,
             price_minor: 1500,
@@ -171,6 +195,14 @@ async fn publish_concert(
     )
     .await
     .map_err(demo)?;
+    if let Ok(bytes) = std::fs::read(concert.picture) {
+        let media_type = crate::events::image::store(&state.config.data_dir, &event.id, bytes)
+            .await
+            .map_err(demo)?;
+        events::set_image(&state.db, &event.id, media_type)
+            .await
+            .map_err(demo)?;
+    }
     Ok(event)
 }
 
@@ -201,7 +233,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
             else {
                 return Ok(());
             };
-            publish_concert(&state, &project.id, now).await?
+            publish_concert(&state, &project.id, &OPENING, now).await?
         }
     };
     // Keys are stored hashed: the broadcaster makes its own, as a manager rotating would.

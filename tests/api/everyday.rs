@@ -250,3 +250,40 @@ async fn a_fan_cannot_read_the_outbox() {
     let (status, body) = app.get("/api/v1/outbox", Some(&fan.access)).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
 }
+
+#[tokio::test]
+async fn the_demo_seeds_a_concert_on_now_and_one_to_come_each_with_its_picture() {
+    let app = spawn_app().await;
+    encore::demo::seed(&app.state).await.unwrap();
+    let (status, body) = app.get("/api/v1/events", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let events = body["payload"]["items"].as_array().expect("a page");
+    let phases: Vec<(&str, &str)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["title"].as_str().unwrap(),
+                e["state"]["phase"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        phases.contains(&("Opening Night (demo concert)", "doors")),
+        "{phases:?}"
+    );
+    assert!(
+        phases.contains(&("Late Set (demo concert)", "upcoming")),
+        "{phases:?}"
+    );
+    for event in events {
+        let image = event["image"].as_str().expect("a picture of ours");
+        let response = app
+            .http
+            .get(format!("{}{image}", app.url))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "image/jpeg");
+    }
+}
