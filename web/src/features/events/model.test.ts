@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, onAirNow, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
+import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -71,6 +71,18 @@ describe('concert state', () => {
     expect(onAirNow({ phase: 'live', reason: 'on_air' })).toBe(true);
     expect(onAirNow({ phase: 'live', reason: 'on_air_early' })).toBe(true);
     expect(startingSoon({ phase: 'doors', reason: null })).toBe(false);
+  });
+  it('reads a show whose encoder is away as reconnecting, still among the live ones', () => {
+    expect(reconnecting({ phase: 'live', reason: 'reconnecting' })).toBe(true);
+    expect(onAirNow({ phase: 'live', reason: 'reconnecting' })).toBe(true);
+    expect(reconnecting({ phase: 'live', reason: 'on_air' })).toBe(false);
+  });
+  it('offers a replay only of a show that aired', () => {
+    const replay = { phase: 'replay', reason: 'scheduled_end' } as EncoreEvent['state'];
+    expect(replayable({ state: replay, status: 'live' })).toBe(true);
+    expect(replayable({ state: { ...replay, reason: 'ended' }, status: 'ended' })).toBe(true);
+    expect(replayable({ state: replay, status: 'published' })).toBe(false);
+    expect(replayable({ state: { ...replay, phase: 'live' }, status: 'live' })).toBe(false);
   });
   it('waits at least a second for a change already due, and at most what a timer can hold', () => {
     expect(nextRefreshDelay([{ nextChangeAt: new Date(START).toISOString() }], START + 5000)).toBe(1000);

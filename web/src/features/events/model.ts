@@ -68,6 +68,12 @@ export function reconnecting(state: Pick<ConcertState, 'phase' | 'reason'>): boo
   return state.phase === 'live' && state.reason === 'reconnecting';
 }
 
+/** Ended with something aired (its replay plays until `replayUntil`): a concert whose
+ * scheduled end passed with nothing ever on air (still `published`) has no replay. */
+export function replayable(event: Pick<EncoreEvent, 'state' | 'status'>): boolean {
+  return event.state.phase === 'replay' && (event.status === 'live' || event.status === 'ended');
+}
+
 /** On air (or aired and not ended): what "Live now" means. */
 export function onAirNow(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
   return state.phase === 'live' && !startingSoon(state);

@@ -10,7 +10,7 @@ import { formatPrice } from '../../cart/model';
 import type { EncoreEvent } from '../../events/model';
 import { eventListQueryOptions } from '../../events/queries';
 import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/components/event-parts';
-import { concertPath, onAirNow, startingSoon } from '../../events/model';
+import { concertPath, onAirNow, replayable, startingSoon } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
 import { PublicHeader } from './public-header';
@@ -60,7 +60,8 @@ function Welcome(): ReactNode {
   );
 }
 
-/** The public landing page: live-now and upcoming concerts, no sign-in needed. */
+/** The public landing page: live-now, upcoming and today's replayable concerts, no sign-in
+ * needed. */
 export function HomePage(): ReactNode {
   const { t } = useTranslation('events');
   const { hasToken } = useAuthStatus();
@@ -71,6 +72,7 @@ export function HomePage(): ReactNode {
   // among the upcoming ones, first.
   const live = events.filter((event) => onAirNow(event.state));
   const upcoming = events.filter((event) => startingSoon(event.state) || event.state.phase === 'upcoming' || event.state.phase === 'doors');
+  const replays = events.filter(replayable);
   return (
     <Box mih="100vh">
       <PublicHeader>
@@ -111,7 +113,7 @@ export function HomePage(): ReactNode {
             <Skeleton h={260} />
           ) : list.isError ? (
             <Text c="red">{t('loadFailed')}</Text>
-          ) : live.length + upcoming.length === 0 ? (
+          ) : live.length + upcoming.length + replays.length === 0 ? (
             <Text c="dimmed" ta="center" data-testid="home-empty">
               {t('home.noConcerts')}
             </Text>
@@ -119,6 +121,7 @@ export function HomePage(): ReactNode {
             <>
               <EventSection title={t('home.liveNow')} events={live} signedIn={hasToken} testId="home-live" />
               <EventSection title={t('home.upcoming')} events={upcoming} signedIn={hasToken} testId="home-upcoming" />
+              <EventSection title={t('home.replay')} events={replays} signedIn={hasToken} testId="home-replay" />
             </>
           )}
         </Stack>
