@@ -12,6 +12,7 @@ use crate::commerce::model::{ItemKind, OrderItem};
 use crate::db::Exec;
 use crate::error::Result;
 use crate::events::model::EventRow;
+use crate::live::store::Row;
 
 /// Something that happened, as the staff channel carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -174,7 +175,26 @@ impl Activity {
     /// Store it, in the transaction of what it tells of; [`publish`](Self::publish) it
     /// once that commits.
     pub async fn record<'e>(&self, db: impl Exec<'e>) -> Result<()> {
-        super::store::insert(db, self).await
+        super::store::insert(db, &self.row()).await
+    }
+
+    /// As stored.
+    fn row(&self) -> Row {
+        let at =
+            time::OffsetDateTime::parse(&self.at, &time::format_description::well_known::Rfc3339)
+                .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+                .unwrap_or_else(|_| crate::db::now_ms());
+        Row {
+            id: self.id.clone(),
+            kind: self.kind.as_str().to_owned(),
+            at,
+            event_id: self.event_id.clone(),
+            event_title: self.event_title.clone(),
+            account_id: self.account_id.clone(),
+            account_name: self.account_name.clone(),
+            amount: self.amount,
+            currency: self.currency.clone(),
+        }
     }
 
     /// Put it on the staff channel once recorded (the Live page follows it as it happens;
@@ -186,6 +206,26 @@ impl Activity {
         {
             tracing::warn!(error = %err, "publishing staff activity failed");
         }
+    }
+}
+
+/// A stored activity, as the feed shows it; a kind this build does not know (written by
+/// a newer instance) is left out.
+impl TryFrom<Row> for Activity {
+    type Error = String;
+
+    fn try_from(row: Row) -> std::result::Result<Self, String> {
+        Ok(Self {
+            id: row.id,
+            kind: ActivityKind::try_from(row.kind)?,
+            at: crate::db::iso8601(row.at),
+            event_id: row.event_id,
+            event_title: row.event_title,
+            account_id: row.account_id,
+            account_name: row.account_name,
+            amount: row.amount,
+            currency: row.currency,
+        })
     }
 }
 

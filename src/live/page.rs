@@ -85,7 +85,11 @@ pub(super) async fn live_now(State(app): State<AppState>, Staff(_): Staff) -> Re
         .recent(&Channel::Staff)
         .await
         .map_err(|err| Error::internal(format!("reading the staff channel: {err}")))?;
-    let recent_activity = super::store::latest(&app.db, RECENT_ACTIVITY).await?;
+    let recent_activity: Vec<Activity> = super::store::latest(&app.db, RECENT_ACTIVITY)
+        .await?
+        .into_iter()
+        .filter_map(|row| Activity::try_from(row).ok())
+        .collect();
     Ok(Api::ok(LiveNow {
         concerts,
         recent_activity,

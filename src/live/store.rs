@@ -1,61 +1,40 @@
-//! Every query of the staff activity feed: one function per statement.
+//! Every query of the staff activity feed: one function per statement, on rows of its
+//! own (the activity itself, and what a row means, are `activity`'s).
 
-use super::activity::{Activity, ActivityKind};
-use crate::db::{Db, Exec, iso8601};
+use crate::db::{Db, Exec};
 use crate::error::Result;
 
-/// An activity as stored.
-#[derive(Debug, sqlx::FromRow)]
-struct Row {
-    id: String,
-    #[sqlx(try_from = "String")]
-    kind: ActivityKind,
-    at: i64,
-    event_id: Option<String>,
-    event_title: Option<String>,
-    account_id: Option<String>,
-    account_name: Option<String>,
-    amount: Option<i64>,
-    currency: Option<String>,
-}
-
-impl From<Row> for Activity {
-    fn from(row: Row) -> Self {
-        Self {
-            id: row.id,
-            kind: row.kind,
-            at: iso8601(row.at),
-            event_id: row.event_id,
-            event_title: row.event_title,
-            account_id: row.account_id,
-            account_name: row.account_name,
-            amount: row.amount,
-            currency: row.currency,
-        }
-    }
+/// An activity as stored (`kind` as its name, `at` in unix ms).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Row {
+    pub id: String,
+    pub kind: String,
+    pub at: i64,
+    pub event_id: Option<String>,
+    pub event_title: Option<String>,
+    pub account_id: Option<String>,
+    pub account_name: Option<String>,
+    pub amount: Option<i64>,
+    pub currency: Option<String>,
 }
 
 /// Store one activity (in its cause's transaction).
 #[tracing::instrument(skip_all)]
-pub async fn insert<'e>(db: impl Exec<'e>, activity: &Activity) -> Result<()> {
-    let at =
-        time::OffsetDateTime::parse(&activity.at, &time::format_description::well_known::Rfc3339)
-            .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
-            .unwrap_or_else(|_| crate::db::now_ms());
+pub async fn insert<'e>(db: impl Exec<'e>, row: &Row) -> Result<()> {
     sqlx::query(
         "INSERT INTO staff_activity \
          (id, kind, at, event_id, event_title, account_id, account_name, amount, currency) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(&activity.id)
-    .bind(activity.kind.as_str())
-    .bind(at)
-    .bind(&activity.event_id)
-    .bind(&activity.event_title)
-    .bind(&activity.account_id)
-    .bind(&activity.account_name)
-    .bind(activity.amount)
-    .bind(&activity.currency)
+    .bind(&row.id)
+    .bind(&row.kind)
+    .bind(row.at)
+    .bind(&row.event_id)
+    .bind(&row.event_title)
+    .bind(&row.account_id)
+    .bind(&row.account_name)
+    .bind(row.amount)
+    .bind(&row.currency)
     .execute(db)
     .await?;
     Ok(())
@@ -63,7 +42,7 @@ pub async fn insert<'e>(db: impl Exec<'e>, activity: &Activity) -> Result<()> {
 
 /// The newest `limit` activities, oldest first (the order the feed receives them).
 #[tracing::instrument(skip_all)]
-pub async fn latest(db: &Db, limit: i64) -> Result<Vec<Activity>> {
+pub async fn latest(db: &Db, limit: i64) -> Result<Vec<Row>> {
     let mut rows: Vec<Row> = sqlx::query_as(
         "SELECT id, kind, at, event_id, event_title, account_id, account_name, amount, currency \
          FROM staff_activity ORDER BY at DESC, id DESC LIMIT $1",
@@ -72,5 +51,5 @@ pub async fn latest(db: &Db, limit: i64) -> Result<Vec<Activity>> {
     .fetch_all(db)
     .await?;
     rows.reverse();
-    Ok(rows.into_iter().map(Activity::from).collect())
+    Ok(rows)
 }
