@@ -39,7 +39,7 @@ system-deps:
 	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	[ -f /usr/lib/nginx/modules/ngx_stream_module.so ] || missing="$$missing libnginx-mod-stream"; \
 	pkg-config --exists gstreamer-app-1.0 2>/dev/null || missing="$$missing libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev"; \
-	for p in gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav; do \
+	for p in gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav fonts-noto-color-emoji; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; apt-get update -qq; \

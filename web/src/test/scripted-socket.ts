@@ -29,6 +29,10 @@ export class ScriptedSocket {
   say(message: ServerMessage): void {
     this.onmessage?.({ data: JSON.stringify(message) });
   }
+  /** A frame as the server writes it, whatever it holds (a room's `batch`). */
+  sayFrame(frame: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
   drop(code: number): void {
     this.readyState = 3;
     this.onclose?.({ code });

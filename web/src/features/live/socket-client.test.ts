@@ -82,6 +82,27 @@ describe('live socket client', () => {
     expect(ws.closedWith).toBe(1000);
   });
 
+  it('hands each message of a room batch frame to the channel listeners, in order', async () => {
+    const { socket } = setup();
+    const heard: ChannelMessage[] = [];
+    socket.listen('chat:e1', (message) => heard.push(message));
+    socket.start();
+    const ws = await goLive();
+    socket.follow('chat:e1');
+    ws.say({ type: 'subscribed', channel: 'chat:e1', offset: 0, epoch: 'c1', recovered: false });
+    const message = (offset: number, text: string) => ({
+      type: 'chat_message',
+      channel: 'chat:e1',
+      offset,
+      epoch: 'c1',
+      message: { id: `m${offset}`, eventId: 'e1', accountId: 'a2', author: 'Ann B.', badge: null, text, mediaTime: 0, postedAt: inAnHour() },
+    });
+    ws.sayFrame({ type: 'batch', messages: [message(1, 'one'), { type: 'from_the_future' }, message(2, 'two')] });
+    expect(heard.map((m) => m.type)).toEqual(['subscribed', 'chat_message', 'chat_message']);
+    expect(heard.slice(1).map((m) => ('offset' in m ? m.offset : null))).toEqual([1, 2]);
+    socket.stop();
+  });
+
   it('re-authenticates the open socket after a token refresh', async () => {
     const { socket, refreshed } = setup();
     socket.start();

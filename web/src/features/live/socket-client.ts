@@ -4,7 +4,7 @@
  * to its listeners.
  */
 import type { ChannelMessage, ChannelName, ClientMessage, Position } from './socket-protocol';
-import { CLOSE, CLOSE_SILENT, parseServerMessage } from './socket-protocol';
+import { CLOSE, CLOSE_SILENT, parseServerFrame } from './socket-protocol';
 import type { Effect, LiveEvent, LiveState } from './socket-state';
 import { initialState, step } from './socket-state';
 
@@ -100,7 +100,7 @@ export class LiveSocket {
     };
   }
 
-  /** Follows a concert channel (`event:<id>`), counted per caller; returns the release. */
+  /** Follows a concert channel (`event:<id>`, `chat:<id>`), counted per caller; returns the release. */
   follow(channel: ChannelName): () => void {
     this.dispatch({ type: 'follow', channel });
     let released = false;
@@ -169,8 +169,7 @@ export class LiveSocket {
     ws.onmessage = (event: MessageEvent) => {
       this.heard();
       if (typeof event.data !== 'string') return;
-      const message = parseServerMessage(event.data);
-      if (message) this.dispatch({ type: 'message', message });
+      for (const message of parseServerFrame(event.data)) this.dispatch({ type: 'message', message });
     };
     ws.onclose = (event: CloseEvent) => {
       this.lost(event.code);

@@ -4,6 +4,7 @@
  * payloads are the document's own types.
  */
 import type { Schema } from '../../lib/api-types';
+import type { ChatFrame, ChatReportFrame } from '../room/model';
 
 /** Where a channel stands: the last offset handled, in the channel's epoch. */
 export interface Position {
@@ -11,10 +12,15 @@ export interface Position {
   epoch: string;
 }
 
-/** `account:<id>`, `staff` or `event:<id>`. */
+/** `account:<id>`, `staff`, `event:<id>` (a concert's live figures) or `chat:<id>` (its room). */
 export type ChannelName = string;
 
 export const eventChannel = (eventId: string): ChannelName => `event:${eventId}`;
+export const chatChannel = (eventId: string): ChannelName => `chat:${eventId}`;
+
+/** A concert's channels are followed by subscribing, while a component wants them; the
+ * account's and staff's come with `auth`. */
+export const isConcertChannel = (channel: ChannelName): boolean => channel.startsWith('event:') || channel.startsWith('chat:');
 
 export type ClientMessage =
   | { type: 'auth'; token: string; since?: Record<ChannelName, Position> }
@@ -31,10 +37,14 @@ export type NotificationMessage = Published & { type: 'notification'; notificati
 export type ActivityMessage = Published & { type: 'activity'; activity: Schema<'Activity'> };
 export type LiveStatusMessage = Published & { type: 'live_status'; eventId: string; status: Schema<'LiveStatus'> };
 export type SubscribedMessage = Published & { type: 'subscribed'; recovered: boolean };
+/** The live room's frames (docs/api-contract.md, "The live room"): on `chat:<id>`, and
+ * `chat_report` on `event:<id>`. */
+export type ChatChannelMessage = Published & ChatFrame;
+export type ChatReportMessage = Published & ChatReportFrame;
 
 /** What a channel's followers receive: its messages, and each `subscribed` (with
  * `recovered: false` they refetch the channel's state over HTTP). */
-export type ChannelMessage = NotificationMessage | ActivityMessage | LiveStatusMessage | SubscribedMessage;
+export type ChannelMessage = NotificationMessage | ActivityMessage | LiveStatusMessage | ChatChannelMessage | ChatReportMessage | SubscribedMessage;
 
 export type ServerMessage =
   | ChannelMessage
@@ -44,7 +54,22 @@ export type ServerMessage =
   | { type: 'ping' }
   | { type: 'pong' };
 
-const SERVER_TYPES = new Set(['notification', 'activity', 'live_status', 'subscribed', 'ready', 'reauthed', 'error', 'ping', 'pong']);
+const SERVER_TYPES = new Set([
+  'notification',
+  'activity',
+  'live_status',
+  'chat_message',
+  'chat_deleted',
+  'chat_room',
+  'chat_reactions',
+  'chat_report',
+  'subscribed',
+  'ready',
+  'reauthed',
+  'error',
+  'ping',
+  'pong',
+]);
 
 /** A frame as a server message, or null when it is not one (never thrown: a newer server may
  * send types this client does not know). */
@@ -55,9 +80,32 @@ export function parseServerMessage(text: string): ServerMessage | null {
   } catch {
     return null;
   }
+  return serverMessage(value);
+}
+
+function serverMessage(value: unknown): ServerMessage | null {
   if (typeof value !== 'object' || value === null) return null;
   const type = (value as { type?: unknown }).type;
   return typeof type === 'string' && SERVER_TYPES.has(type) ? (value as ServerMessage) : null;
+}
+
+/** A frame's messages, in order: a room's `batch` (`{"type":"batch","messages":[…]}`,
+ * gathered over 250 ms) is the messages it carries; any other frame is itself. What this
+ * client does not know is left out. */
+export function parseServerFrame(text: string): ServerMessage[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'batch') {
+    const messages = (value as { messages?: unknown }).messages;
+    if (!Array.isArray(messages)) return [];
+    return messages.map(serverMessage).filter((m): m is ServerMessage => m !== null);
+  }
+  const message = serverMessage(value);
+  return message ? [message] : [];
 }
 
 /** The close codes of the protocol's "Closing" table (1001: the server is going away). */

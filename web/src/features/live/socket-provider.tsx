@@ -12,8 +12,8 @@ import { reportSessionEnded } from '../../lib/http';
 import { LiveSocket } from './socket-client';
 import type { LiveSocketOptions } from './socket-client';
 import type { ChannelMessage, ChannelName } from './socket-protocol';
-import { closeReason, socketUrl } from './socket-protocol';
-import type { Phase } from './socket-state';
+import { closeReason, isConcertChannel, socketUrl } from './socket-protocol';
+import type { ChannelState, Phase } from './socket-state';
 import { isFollowed } from './socket-state';
 
 export const SOCKET_PATH = `${API_PREFIX}/ws`;
@@ -73,7 +73,7 @@ export function useAccountChannel(): ChannelName | null {
 
 /**
  * Calls `handler` with each message of `channel` (and each `subscribed`: refetch when it
- * says `recovered: false`); a concert channel (`event:<id>`) is followed while the calling
+ * says `recovered: false`); a concert channel (`event:<id>`, `chat:<id>`) is followed while the calling
  * component is mounted. Answers whether the socket carries the channel now: when it does
  * not, the caller keeps polling.
  */
@@ -86,11 +86,25 @@ export function useLiveChannel(channel: ChannelName | null, handler: (message: C
     const stopListening = socket.listen(channel, (message) => {
       onMessage(message);
     });
-    const release = channel.startsWith('event:') ? socket.follow(channel) : undefined;
+    const release = isConcertChannel(channel) ? socket.follow(channel) : undefined;
     return () => {
       release?.();
       stopListening();
     };
   }, [socket, channel]);
   return useSyncExternalStore(socket?.subscribeState ?? NOTHING, () => (socket && channel ? isFollowed(socket.getState(), channel) : false));
+}
+
+const NO_CHANNEL = (): ChannelState | null => null;
+
+/** What the live socket made of a concert channel the caller follows (`pending` while the
+ * server has not answered, `refused`), or null while the socket is not live. */
+export function useLiveChannelState(channel: ChannelName | null): ChannelState | null {
+  const socket = useContext(LiveContext)?.socket;
+  const read = (): ChannelState | null => {
+    if (!socket || !channel) return null;
+    const state = socket.getState();
+    return state.phase === 'live' ? (state.channels[channel] ?? null) : null;
+  };
+  return useSyncExternalStore(socket?.subscribeState ?? NOTHING, socket && channel ? read : NO_CHANNEL);
 }

@@ -222,3 +222,33 @@ describe('live socket: concert channels', () => {
     expect(run(state, liveStatus(CONCERT, 1), subscribed(CONCERT, 1, 'c1')).effects).toEqual([]);
   });
 });
+
+describe('live socket: room channels', () => {
+  const ROOM = 'chat:c1';
+  const chatMessage = (offset: number, id: string): LiveEvent =>
+    msg({
+      type: 'chat_message',
+      channel: ROOM,
+      offset,
+      epoch: 'r1',
+      message: { id, eventId: 'c1', accountId: 'a2', author: 'Ann B.', badge: null, text: 'hi', mediaTime: 1000, postedAt: EXPIRES },
+    });
+
+  it('follows a room like a concert: subscribed, its messages once each by offset, resumed through subscribe with since', () => {
+    let state = run(live(), { type: 'follow', channel: ROOM }).state;
+    const first = run(state, subscribed(ROOM, 0, 'r1'), chatMessage(1, 'm1'), chatMessage(1, 'm1'), msg({ type: 'chat_deleted', channel: ROOM, offset: 2, epoch: 'r1', eventId: 'c1', messageId: 'm1' }));
+    expect(delivered(first.effects)).toEqual(['subscribed@0', 'chat_message@1', 'chat_deleted@2']);
+    state = first.state;
+    expect(isFollowed(state, ROOM)).toBe(true);
+    const back = run(state, closed(1006), { type: 'retry' }, { type: 'opened' }, ready());
+    expect(back.effects).toContainEqual({ type: 'authenticate', since: { [ACCOUNT]: { offset: 0, epoch: 'e1' } } });
+    expect(sent(back.effects)).toEqual([{ type: 'subscribe', channel: ROOM, since: { offset: 2, epoch: 'r1' } }]);
+  });
+
+  it('drops a room refused by the server, and what comes for a room no longer followed', () => {
+    const refused = run(live(), { type: 'follow', channel: ROOM }, msg({ type: 'error', code: 'forbidden', message: 'no', channel: ROOM })).state;
+    expect(isFollowed(refused, ROOM)).toBe(false);
+    const released = run(live(), { type: 'follow', channel: ROOM }, subscribed(ROOM, 0, 'r1'), { type: 'release', channel: ROOM }).state;
+    expect(run(released, chatMessage(1, 'm1')).effects).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@
  * where tests drive it without a network.
  */
 import type { ChannelMessage, ChannelName, ClientMessage, Position, ServerMessage } from './socket-protocol';
-import { CLOSE } from './socket-protocol';
+import { CLOSE, isConcertChannel } from './socket-protocol';
 
 /**
  * - `connecting`: the first attempt, not yet accepted;
@@ -27,7 +27,7 @@ export interface LiveState {
   failures: number;
   /** The last message handled per channel, sent back as `since` on reconnect. */
   positions: Record<ChannelName, Position>;
-  /** Concert channels the tab follows, with how many components follow each. */
+  /** Concert channels (`event:<id>`, `chat:<id>`) the tab follows, with how many components follow each. */
   follows: Record<ChannelName, number>;
   /** What the current socket made of each followed concert channel. */
   channels: Record<ChannelName, ChannelState>;
@@ -91,7 +91,7 @@ function without<T>(record: Record<ChannelName, T>, key: ChannelName): Record<Ch
   return copy;
 }
 
-const isConcert = (channel: ChannelName): boolean => channel.startsWith('event:');
+const isConcert = isConcertChannel;
 
 /** Whether the app may rely on the socket for this channel (else it polls): live, and the
  * channel joined (a concert the server refused is not). */

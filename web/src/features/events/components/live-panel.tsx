@@ -16,6 +16,10 @@ import { ffmpegCommand } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 import { MarkersPanel } from './markers-panel';
+import type { ChatReport } from '../../room/model';
+import { RoomPanel } from '../../room/components/room-panel';
+import { RoomReports } from '../../room/components/room-reports';
+import { useRoom } from '../../room/use-room';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
@@ -199,9 +203,14 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   const { t } = useTranslation('events');
   const queryClient = useQueryClient();
   const key = useQuery(streamKeyQueryOptions(eventId));
+  // The concert's live room, with its moderation tools (the artist does not follow a player).
+  const room = useRoom(eventId, { followPlayer: false });
+  // Reports of its messages, as they come while the panel is open.
+  const [reports, setReports] = useState<ChatReport[]>([]);
   // The live socket pushes the figures while it follows the concert; else they are polled.
   const pushed = useLiveChannel(eventChannel(eventId), (message) => {
     if (message.type === 'live_status') queryClient.setQueryData<LiveStatus>(eventKeys.live(eventId), message.status);
+    else if (message.type === 'chat_report') setReports((known) => (known.some((report) => report.id === message.report.id) ? known : [message.report, ...known].slice(0, 50)));
     else if (message.type === 'subscribed' && !message.recovered) void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
   });
   const live = useQuery(liveStatusQueryOptions(eventId, pushed));
@@ -234,6 +243,15 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
         {live.isPending ? <Skeleton h={48} /> : live.isError ? <Text c="red">{errorText(live.error, t)}</Text> : <LiveStatusView status={live.data} />}
         <Divider />
         <MarkersPanel eventId={eventId} status={live.data} />
+        <Divider />
+        <RoomPanel view={room} compact />
+        <RoomReports
+          view={room}
+          reports={reports}
+          onDone={(messageId) => {
+            setReports((known) => known.filter((report) => report.message.id !== messageId));
+          }}
+        />
         <Divider />
         <Text fw={600}>{t('manage.streamKey')}</Text>
         <Text size="sm" c="dimmed">

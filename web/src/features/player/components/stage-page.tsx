@@ -13,6 +13,7 @@ import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { ListenButton } from './listen-button';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 import { ShareButton } from '../../../components/share-button';
+import { StageRoom } from '../../room/components/room-panel';
 
 /** A key press that belongs to what has the focus (typing, a button's own Space, a slider); a
  * focused link has no use for Space. */
@@ -81,7 +82,8 @@ function StageControls({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
 }
 
 /**
- * The stage view (`/stage/{concertId}`): the concert's picture with the full player. A link
+ * The stage view (`/stage/{concertId}`): the concert's picture with the full player and the
+ * live room. A link
  * to it opens the concert's page with its Listen button when something else (or nothing)
  * plays; Space plays and pauses.
  */
@@ -104,43 +106,47 @@ export function StagePage(): ReactNode {
         <StagePicture concert={shown} />
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
-        <Card withBorder padding="lg">
-          <Stack gap="md">
-            <Box>
-              <Title order={2} dir="auto" data-testid="stage-title">
-                {shown.title}
-              </Title>
-              <Text size="lg" c="dimmed" dir="auto" data-testid="stage-artist">
-                {shown.artistName}
-              </Text>
-            </Box>
-            {/* The concert's public page is what a listener shares from the stage. */}
-            <Group>
-              <ShareButton title={shown.title} path={concertPath(concertId)} />
-            </Group>
-            {mine ? (
-              <StageControls snapshot={snapshot} concert={mine} />
-            ) : event.data && canListenNow(event.data) ? (
-              <Stack gap="xs">
-                <ListenButton event={event.data} />
-                {event.data.state.phase === 'replay' ? <ReplayUntil accessUntil={event.data.state.replayUntil} /> : null}
-              </Stack>
-            ) : event.data?.state.phase === 'upcoming' ? (
-              <DoorsLobby event={event.data} />
-            ) : (
-              <Stack gap="xs" align="flex-start">
-                <Text c="dimmed" data-testid="stage-not-listenable">
-                  {t('notListenable')}
+        <Stack gap="md">
+          <Card withBorder padding="lg">
+            <Stack gap="md">
+              <Box>
+                <Title order={2} dir="auto" data-testid="stage-title">
+                  {shown.title}
+                </Title>
+                <Text size="lg" c="dimmed" dir="auto" data-testid="stage-artist">
+                  {shown.artistName}
                 </Text>
-                {event.data && !event.data.owned && !event.data.notOnSale ? (
-                  <Button component={Link} to={concertPath(concertId)} variant="light" leftSection={<IconTicket size={16} />} data-testid="stage-get-ticket">
-                    {t('getTicket')}
-                  </Button>
-                ) : null}
-              </Stack>
-            )}
-          </Stack>
-        </Card>
+              </Box>
+              {/* The concert's public page is what a listener shares from the stage. */}
+              <Group>
+                <ShareButton title={shown.title} path={concertPath(concertId)} />
+              </Group>
+              {mine ? (
+                <StageControls snapshot={snapshot} concert={mine} />
+              ) : event.data && canListenNow(event.data) ? (
+                <Stack gap="xs">
+                  <ListenButton event={event.data} />
+                  {event.data.state.phase === 'replay' ? <ReplayUntil accessUntil={event.data.state.replayUntil} /> : null}
+                </Stack>
+              ) : event.data?.state.phase === 'upcoming' ? (
+                <DoorsLobby event={event.data} />
+              ) : (
+                <Stack gap="xs" align="flex-start">
+                  <Text c="dimmed" data-testid="stage-not-listenable">
+                    {t('notListenable')}
+                  </Text>
+                  {event.data && !event.data.owned && !event.data.notOnSale ? (
+                    <Button component={Link} to={concertPath(concertId)} variant="light" leftSection={<IconTicket size={16} />} data-testid="stage-get-ticket">
+                      {t('getTicket')}
+                    </Button>
+                  ) : null}
+                </Stack>
+              )}
+            </Stack>
+          </Card>
+          {/* The live room beside the player (under it on a phone, folded behind "Chat"). */}
+          <StageRoom eventId={concertId} readable={!!event.data && canListenNow(event.data)} />
+        </Stack>
       </Grid.Col>
     </Grid>
   );
