@@ -346,15 +346,12 @@ pub async fn delete(
         return Err(Error::not_found(Msg::ChatMessageNotFound));
     }
     if !own {
-        let entry = log_entry(
-            user,
-            event,
-            "delete",
-            Some(&message.account_id),
-            Some(message_id),
-            Some(&message.body),
-            now,
-        );
+        let entry = LogRow {
+            account_id: Some(message.account_id.clone()),
+            message_id: Some(message_id.to_owned()),
+            detail: Some(message.body.clone()),
+            ..logged(user, event, "delete", now)
+        };
         store::log(&mut *tx, &entry).await?;
     }
     tx.commit().await?;
@@ -439,46 +436,33 @@ pub async fn change(
     let now = now_ms();
     let mut tx = app.db.begin().await?;
     let mut room = store::room(&mut *tx, &event.id).await?.unwrap_or_default();
-    let mut logged = Vec::new();
+    let mut entries = Vec::new();
     if let Some(pinned) = changes.pinned {
         let action = if pinned.is_some() { "pin" } else { "unpin" };
-        logged.push(log_entry(
-            user,
-            event,
-            action,
-            None,
-            pinned.as_deref().or(room.pinned_message_id.as_deref()),
-            None,
-            now,
-        ));
+        entries.push(LogRow {
+            message_id: pinned.clone().or(room.pinned_message_id.clone()),
+            ..logged(user, event, action, now)
+        });
         room.pinned_message_id = pinned;
     }
     if let Some(seconds) = changes.slow_mode_seconds {
-        logged.push(log_entry(
-            user,
-            event,
-            "slow_mode",
-            None,
-            None,
-            Some(&seconds.to_string()),
-            now,
-        ));
+        entries.push(LogRow {
+            detail: Some(seconds.to_string()),
+            ..logged(user, event, "slow_mode", now)
+        });
         room.slow_mode_seconds = seconds;
     }
     if let Some(closed) = changes.closed {
-        logged.push(log_entry(
+        entries.push(logged(
             user,
             event,
             if closed { "close" } else { "open" },
-            None,
-            None,
-            None,
             now,
         ));
         room.closed = i64::from(closed);
     }
     store::save_settings(&mut *tx, &event.id, &room).await?;
-    for entry in &logged {
+    for entry in &entries {
         store::log(&mut *tx, entry).await?;
     }
     tx.commit().await?;
@@ -530,19 +514,11 @@ pub async fn restrict(
         created_at: now,
     };
     store::insert_restriction(&mut *tx, &new).await?;
-    store::log(
-        &mut *tx,
-        &log_entry(
-            user,
-            event,
-            kind.as_str(),
-            Some(&target.id),
-            None,
-            None,
-            now,
-        ),
-    )
-    .await?;
+    let entry = LogRow {
+        account_id: Some(target.id.clone()),
+        ..logged(user, event, kind.as_str(), now)
+    };
+    store::log(&mut *tx, &entry).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -558,11 +534,11 @@ pub async fn lift(
     let now = now_ms();
     let mut tx = app.db.begin().await?;
     store::lift_restrictions(&mut *tx, &event.project_id, &event.id, account_id).await?;
-    store::log(
-        &mut *tx,
-        &log_entry(user, event, "lift", Some(account_id), None, None, now),
-    )
-    .await?;
+    let entry = LogRow {
+        account_id: Some(account_id.to_owned()),
+        ..logged(user, event, "lift", now)
+    };
+    store::log(&mut *tx, &entry).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -620,24 +596,18 @@ async fn moderator(app: &AppState, user: &CurrentUser, event: &EventRow) -> Resu
     Ok(reader)
 }
 
-fn log_entry(
-    user: &CurrentUser,
-    event: &EventRow,
-    action: &str,
-    account_id: Option<&str>,
-    message_id: Option<&str>,
-    detail: Option<&str>,
-    at: i64,
-) -> LogRow {
+/// A moderation action of `user` in the room, at `at`: who and what; the caller adds
+/// whom (`account_id`), which message and any detail.
+fn logged(user: &CurrentUser, event: &EventRow, action: &str, at: i64) -> LogRow {
     LogRow {
         id: uuid::Uuid::new_v4().to_string(),
         event_id: event.id.clone(),
         actor_id: user.account.id.clone(),
         actor_name: display_name(&user.account.first_name, &user.account.last_name),
         action: action.to_owned(),
-        account_id: account_id.map(str::to_owned),
-        message_id: message_id.map(str::to_owned),
-        detail: detail.map(str::to_owned),
+        account_id: None,
+        message_id: None,
+        detail: None,
         at,
     }
 }
