@@ -471,6 +471,31 @@ impl Config {
     pub fn web_redirect_uri(&self) -> String {
         format!("{}/auth/callback", self.public_url)
     }
+
+    /// Why encoders elsewhere could not reach the Icecast port the artists' panel names,
+    /// if they could not: it listens on this machine only while the public URL names
+    /// another host (issue 30: the panel showed a public `icecast://` address nobody could
+    /// connect to).
+    pub fn ingest_unreachable(&self) -> Option<String> {
+        let bind = self.ingest_bind?;
+        let host = self
+            .public_url
+            .split_once("://")
+            .map_or(self.public_url.as_str(), |(_, rest)| rest)
+            .split(['/', ':'])
+            .next()
+            .unwrap_or_default();
+        let local_host = matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "");
+        (bind.ip().is_loopback() && !local_host).then(|| {
+            format!(
+                "the Icecast port listens on {bind}, this machine only, but encoders are told \
+                 to connect to {host}:{}: set ENCORE_INGEST_BIND=0.0.0.0:{} to take encoders \
+                 from other machines",
+                bind.port(),
+                bind.port()
+            )
+        })
+    }
 }
 
 /// With Redis, several instances serve as one: a token signed by one, a stream URL it
@@ -579,6 +604,32 @@ mod tests {
         let config = Config::from_args(*serve);
         let _ = std::fs::remove_dir_all(data);
         config
+    }
+
+    #[test]
+    fn an_icecast_port_on_this_machine_only_is_named_when_encoders_are_told_a_public_host() {
+        let public = ["--public-url", "https://live.example.org"];
+        let why = Config::for_tests(&public).ingest_unreachable().unwrap();
+        assert!(why.contains("ENCORE_INGEST_BIND=0.0.0.0:8000"), "{why}");
+        let everywhere = [
+            "--public-url",
+            "https://live.example.org",
+            "--ingest-bind",
+            "0.0.0.0:8000",
+        ];
+        assert_eq!(Config::for_tests(&everywhere).ingest_unreachable(), None);
+        assert_eq!(
+            Config::for_tests(&[]).ingest_unreachable(),
+            None,
+            "the local default"
+        );
+        let off = [
+            "--public-url",
+            "https://live.example.org",
+            "--ingest-bind",
+            "",
+        ];
+        assert_eq!(Config::for_tests(&off).ingest_unreachable(), None);
     }
 
     #[test]

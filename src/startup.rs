@@ -35,6 +35,9 @@ use crate::stream::hub::Hub;
 
 /// Build everything a request may need, and start what keeps it in step (steps 1–4).
 pub async fn build(config: Config) -> anyhow::Result<AppState> {
+    if let Some(why) = config.ingest_unreachable() {
+        tracing::warn!("{why}");
+    }
     // 1. The database.
     let db = crate::db::connect(&config.database_url).await?;
     // The data step of migration 0007 that SQL cannot do portably; the events domain
