@@ -12,8 +12,8 @@ use bytes::Bytes;
 use tokio::sync::watch;
 
 use super::adts::AacFrame;
-use super::journal::{Entry, EntryId, Job, Writer};
-use super::markers::Marker;
+use super::journal::entry::{Entry, EntryId, Job, Writer};
+use super::markers::model::Marker;
 use super::pacing::{Pace, frame_seconds};
 use super::playlist::{Playlist, range_id};
 use super::segmenter::{MediaFile, Progress, Segmenter};

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::markers::Marker;
+use super::markers::model::Marker;
 use super::segmenter::{Segment, part_file};
 
 /// The `CLASS` of a marker's date range: ours, reverse-DNS as the HLS spec asks.

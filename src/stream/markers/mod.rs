@@ -8,12 +8,14 @@
 //! when the write's `markers_changed` arrives on the bus's `cache` channel.
 
 pub mod api;
+pub mod model;
 pub mod store;
+
+pub use model::{Marker, Source};
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::bus::{Channel, Event, Received};
 use crate::db::now_ms;
@@ -28,48 +30,6 @@ pub const MAX_TEXT_CHARS: usize = 255;
 pub const MAX_PER_SHOW: i64 = 500;
 /// The encoder's titles: at most one in this window per show; the others are refused.
 pub const ENCODER_WINDOW_MS: i64 = 1_000;
-
-/// Who put a marker there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(as = MarkerSource)]
-pub enum Source {
-    /// The encoder's Icecast metadata call.
-    Encoder,
-    /// The artist (or staff) by hand, through the API.
-    Artist,
-}
-
-impl Source {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Encoder => "encoder",
-            Self::Artist => "artist",
-        }
-    }
-
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "encoder" => Some(Self::Encoder),
-            "artist" => Some(Self::Artist),
-            _ => None,
-        }
-    }
-}
-
-/// A marker as kept in memory and stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Marker {
-    pub id: String,
-    pub event_id: String,
-    /// Position on the show's media timeline, in ms from its first sample.
-    pub at_ms: i64,
-    pub title: String,
-    pub artist: Option<String>,
-    pub source: Source,
-    pub created_at: i64,
-    pub updated_at: i64,
-}
 
 /// Why a marker write was refused.
 #[derive(Debug, thiserror::Error)]

@@ -1,7 +1,7 @@
 //! Every query of markers (`markers`, and the encoder's once-a-second claim on
 //! `events.title_accepted_at`): one function per statement.
 
-use super::{Marker, Source};
+use super::model::{Marker, Source};
 use crate::db::{Db, Exec};
 use crate::error::Result;
 

@@ -25,9 +25,13 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::adts::AacConfig;
-use super::hub::{Hub, Show};
+pub mod entry;
+
+pub use entry::{Entry, EntryId, Job, LeaseKey, Writer};
+
 use crate::bus::{Bus, BusError};
+use crate::stream::adts::AacConfig;
+use crate::stream::hub::{Hub, Show};
 
 /// How far back a show's journal goes: how long an instance may fall behind, or be
 /// down, and still catch up from it.
@@ -47,87 +51,6 @@ pub const LEASE_RENEW: Duration = Duration::from_secs(3);
 const READ_BLOCK: Duration = Duration::from_secs(1);
 /// How often the writer lists a show it writes again (readers look every [`READ_BLOCK`]).
 const ANNOUNCE_EVERY: Duration = READ_BLOCK;
-
-/// Something that happened to a show on the instance holding its lease.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Entry {
-    /// A publisher connected.
-    Claimed,
-    /// Frames arrived at `now_ms`; `first` is how many frames the show had before them.
-    Frames {
-        now_ms: i64,
-        first: u64,
-        config: AacConfig,
-        payloads: Vec<Vec<u8>>,
-    },
-    /// A reconnected publisher: the next segment starts with a discontinuity, after
-    /// `at` frames.
-    Discontinuity { now_ms: i64, at: u64 },
-    /// The publisher went away (it may come back until the show is abandoned).
-    Released,
-    /// The show ended.
-    Ended { now_ms: i64 },
-}
-
-/// What the journal's writer is asked to do, in order.
-pub enum Job {
-    Append {
-        event_id: String,
-        entry: Entry,
-    },
-    /// Let the show's lease go, after every entry queued before; then say so.
-    Release(LeaseKey, Option<oneshot::Sender<()>>),
-}
-
-/// Where a show's [`Show`] hands its entries, in order. The frames waiting to be written
-/// are bounded in bytes across the instance's shows: while Redis is away entries wait (a
-/// show of 128 kbit/s makes 16 KB a second), and past the bound a new frame entry is
-/// refused and its encoder cut, never the instance's memory grown (docs/security.md,
-/// second review, finding 2). The publisher, release and end entries are a few bytes and
-/// always wait.
-#[derive(Clone)]
-pub struct Writer {
-    jobs: mpsc::UnboundedSender<Job>,
-    queued: Arc<AtomicU64>,
-    max_queued: u64,
-}
-
-impl Writer {
-    /// Audio bytes waiting to be written.
-    pub fn queued_bytes(&self) -> u64 {
-        self.queued.load(Ordering::Acquire)
-    }
-
-    /// Queue a job; false (nothing queued) when it is frames and the frames waiting
-    /// already hold the bound.
-    pub fn send(&self, job: Job) -> bool {
-        let bytes = job.frame_bytes();
-        if bytes > 0 {
-            let queued = self.queued.fetch_add(bytes, Ordering::AcqRel);
-            if queued + bytes > self.max_queued {
-                self.queued.fetch_sub(bytes, Ordering::AcqRel);
-                return false;
-            }
-        }
-        if self.jobs.send(job).is_err() {
-            self.queued.fetch_sub(bytes, Ordering::AcqRel);
-        }
-        true
-    }
-}
-
-impl Job {
-    /// The audio bytes a job carries (what the writer's queue is bounded by).
-    fn frame_bytes(&self) -> u64 {
-        match self {
-            Job::Append {
-                entry: Entry::Frames { payloads, .. },
-                ..
-            } => payloads.iter().map(|p| p.len() as u64).sum(),
-            _ => 0,
-        }
-    }
-}
 
 fn journal_key(bus: &Bus, event_id: &str) -> Option<String> {
     bus.shared_key(&format!("journal:{event_id}"))
@@ -154,11 +77,7 @@ pub fn spawn(bus: &Bus, hub: &Arc<Hub>, bounds: Bounds) {
     }
     let (jobs_tx, jobs) = mpsc::unbounded_channel();
     let queued = Arc::new(AtomicU64::new(0));
-    hub.journal_to(Writer {
-        jobs: jobs_tx,
-        queued: queued.clone(),
-        max_queued: bounds.queued_bytes,
-    });
+    hub.journal_to(Writer::new(jobs_tx, queued.clone(), bounds.queued_bytes));
     tokio::spawn(write(bus.clone(), jobs, queued, bounds.journal_bytes));
     tokio::spawn(read(bus.clone(), hub.clone()));
 }
@@ -417,23 +336,6 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
     Some((origin, parsed))
 }
 
-/// A stream id, ordered as Redis orders them (`<ms>-<seq>`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct EntryId(u64, u64);
-
-impl EntryId {
-    fn parse(id: &str) -> Option<Self> {
-        let (ms, seq) = id.split_once('-')?;
-        Some(Self(ms.parse().ok()?, seq.parse().ok()?))
-    }
-}
-
-impl std::fmt::Display for EntryId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.0, self.1)
-    }
-}
-
 /// Apply one read entry to this instance's copy of its show, unless this instance wrote
 /// it (it did the same already).
 fn apply_read(bus: &Bus, show: &Show, entry: &StreamId) {
@@ -570,31 +472,6 @@ pub async fn forget(bus: &Bus, event_id: &str) -> Result<(), BusError> {
         answer?;
     }
     Ok(())
-}
-
-/// Who may publish a show cluster-wide: the key and this holder's token.
-#[derive(Debug, Clone)]
-pub struct LeaseKey {
-    key: String,
-    token: String,
-}
-
-const RELEASE: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-";
-
-impl LeaseKey {
-    fn release_command(&self) -> redis::Cmd {
-        redis::cmd("EVAL")
-            .arg(RELEASE)
-            .arg(1)
-            .arg(&self.key)
-            .arg(&self.token)
-            .to_owned()
-    }
 }
 
 /// The show's lease while this instance publishes it: renewed in the background, let go

@@ -1,0 +1,147 @@
+//! What the journal carries and how a show hands it over: the entries, the writer's jobs
+//! and queue, the ids of the journal's stream, the lease key. The hub holds these; the
+//! journal's reader and writer (`journal`) hold the hub.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::stream::adts::AacConfig;
+
+/// Something that happened to a show on the instance holding its lease.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// A publisher connected.
+    Claimed,
+    /// Frames arrived at `now_ms`; `first` is how many frames the show had before them.
+    Frames {
+        now_ms: i64,
+        first: u64,
+        config: AacConfig,
+        payloads: Vec<Vec<u8>>,
+    },
+    /// A reconnected publisher: the next segment starts with a discontinuity, after
+    /// `at` frames.
+    Discontinuity { now_ms: i64, at: u64 },
+    /// The publisher went away (it may come back until the show is abandoned).
+    Released,
+    /// The show ended.
+    Ended { now_ms: i64 },
+}
+
+/// What the journal's writer is asked to do, in order.
+pub enum Job {
+    Append {
+        event_id: String,
+        entry: Entry,
+    },
+    /// Let the show's lease go, after every entry queued before; then say so.
+    Release(LeaseKey, Option<oneshot::Sender<()>>),
+}
+
+/// Where a show's [`Show`] hands its entries, in order. The frames waiting to be written
+/// are bounded in bytes across the instance's shows: while Redis is away entries wait (a
+/// show of 128 kbit/s makes 16 KB a second), and past the bound a new frame entry is
+/// refused and its encoder cut, never the instance's memory grown (docs/security.md,
+/// second review, finding 2). The publisher, release and end entries are a few bytes and
+/// always wait.
+#[derive(Clone)]
+pub struct Writer {
+    jobs: mpsc::UnboundedSender<Job>,
+    queued: Arc<AtomicU64>,
+    max_queued: u64,
+}
+
+impl Writer {
+    /// A writer handing its jobs to `jobs`, with `queued` audio bytes waiting at most
+    /// `max_queued`.
+    pub(super) fn new(
+        jobs: mpsc::UnboundedSender<Job>,
+        queued: Arc<AtomicU64>,
+        max_queued: u64,
+    ) -> Self {
+        Self {
+            jobs,
+            queued,
+            max_queued,
+        }
+    }
+
+    /// Audio bytes waiting to be written.
+    pub fn queued_bytes(&self) -> u64 {
+        self.queued.load(Ordering::Acquire)
+    }
+
+    /// Queue a job; false (nothing queued) when it is frames and the frames waiting
+    /// already hold the bound.
+    pub fn send(&self, job: Job) -> bool {
+        let bytes = job.frame_bytes();
+        if bytes > 0 {
+            let queued = self.queued.fetch_add(bytes, Ordering::AcqRel);
+            if queued + bytes > self.max_queued {
+                self.queued.fetch_sub(bytes, Ordering::AcqRel);
+                return false;
+            }
+        }
+        if self.jobs.send(job).is_err() {
+            self.queued.fetch_sub(bytes, Ordering::AcqRel);
+        }
+        true
+    }
+}
+
+impl Job {
+    /// The audio bytes a job carries (what the writer's queue is bounded by).
+    pub(super) fn frame_bytes(&self) -> u64 {
+        match self {
+            Job::Append {
+                entry: Entry::Frames { payloads, .. },
+                ..
+            } => payloads.iter().map(|p| p.len() as u64).sum(),
+            _ => 0,
+        }
+    }
+}
+
+/// A stream id, ordered as Redis orders them (`<ms>-<seq>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EntryId(u64, u64);
+
+impl EntryId {
+    pub(super) fn parse(id: &str) -> Option<Self> {
+        let (ms, seq) = id.split_once('-')?;
+        Some(Self(ms.parse().ok()?, seq.parse().ok()?))
+    }
+}
+
+impl std::fmt::Display for EntryId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.0, self.1)
+    }
+}
+
+/// Who may publish a show cluster-wide: the key and this holder's token.
+#[derive(Debug, Clone)]
+pub struct LeaseKey {
+    pub(super) key: String,
+    pub(super) token: String,
+}
+
+const RELEASE: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+";
+
+impl LeaseKey {
+    pub(super) fn release_command(&self) -> redis::Cmd {
+        redis::cmd("EVAL")
+            .arg(RELEASE)
+            .arg(1)
+            .arg(&self.key)
+            .arg(&self.token)
+            .to_owned()
+    }
+}
