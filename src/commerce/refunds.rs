@@ -2,7 +2,7 @@
 //! The provider is refunded first; only then are tickets and passes revoked, so a failed
 //! provider call leaves everything as it was.
 
-use crate::accounts::model::AccountRow;
+use crate::accounts::model::{AccountChanged, AccountRow};
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::events::model::EventRow;
@@ -98,6 +98,9 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     for pass in &passes {
         app.stream_access.revoke_pass(pass);
     }
+    // The buyer's open sockets check again what they may follow: a concert's room is for
+    // its ticket holders.
+    app.publish(AccountChanged::of(&buyer.id));
     tell_buyer(app, &buyer, &order, amount, &reason);
     Ok(store::order_by_id(&app.db, order_id)
         .await?
@@ -158,6 +161,7 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         outbox.publish(&app.db, &app.bus).await;
         activity.publish(&app.bus).await;
         app.stream_access.revoke(&ticket_id);
+        app.publish(AccountChanged::of(&buyer.id));
         tell_buyer(app, &buyer, &order, price, &why);
         refunded += 1;
     }

@@ -666,3 +666,32 @@ async fn a_busy_room_reaches_a_socket_in_a_few_batched_frames_in_order() {
         "gathered in batches: {frames} frames for 40 messages"
     );
 }
+
+#[tokio::test]
+async fn a_refund_stops_the_fans_open_socket_following_the_room() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let fan = &room.fans[0].1;
+    let (mut ws, subscribed) = following(&app, fan, &room.event, None).await;
+    assert_eq!(subscribed["type"], "subscribed");
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/orders/{}/refund", room.orders[0]),
+            json!({ "reason": "asked" }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let refused = next_of(&mut ws, "error").await;
+    assert_eq!(refused["code"], "forbidden", "{refused}");
+    assert_eq!(refused["channel"], format!("chat:{}", room.event));
+    say(&app, &room.event, &room.artist, "after the refund").await;
+    let later = quiet(&mut ws, Duration::from_millis(600)).await;
+    assert!(
+        later
+            .as_ref()
+            .is_none_or(|m| m["type"] != "chat_message" && m["type"] != "batch"),
+        "{later:?}"
+    );
+}
