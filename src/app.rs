@@ -264,8 +264,9 @@ pub async fn serve(
     let metrics = Arc::new(Metrics::new(metered_routes(&document)));
     let router = router(state.clone(), metrics.clone());
     // Asked to stop: not ready at once, the listener open for the drain delay, then
-    // closed; open dashboard sockets are told to reconnect elsewhere (1001) and open
-    // requests finish (`net::serve_http`).
+    // closed; once it is, open dashboard sockets are told to reconnect elsewhere (1001: a
+    // client told so before the listener closed could reconnect here) and open requests
+    // finish (`net::serve_http`).
     let sockets = state.live.clone();
     let lifecycle = state.lifecycle.clone();
     let drain_delay = state.config.drain_delay;
@@ -274,7 +275,6 @@ pub async fn serve(
         lifecycle.drain();
         tracing::info!(delay = ?drain_delay, "draining: not ready; closing the listener after the delay");
         tokio::time::sleep(drain_delay).await;
-        sockets.shut_down();
     };
     let cap = crate::net::ConnectionCap::new(state.config.connections_per_ip());
     let head_timeout = state.config.request_head_timeout;
@@ -290,6 +290,7 @@ pub async fn serve(
         head_timeout,
         finish_within,
         shutdown,
+        move || sockets.shut_down(),
         move |address, slot| {
             let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
             tower::service_fn(move |mut request: Request| {

@@ -81,15 +81,17 @@ impl Drop for Slot {
 pub struct HeldSlot(#[allow(dead_code)] Arc<Slot>);
 
 /// Serve HTTP/1.1 (with upgrades, for WebSockets) on `listener` until `shutdown`, then
-/// let open requests finish for up to `drain_timeout`. `make` builds the service of one
-/// connection from its peer and its slot (which the service puts in each request's
-/// extensions, for an upgrade to keep).
+/// close the listener, call `closed` (what must happen only once no new connection can
+/// come: the upgraded sockets told to go elsewhere) and let open requests finish for up
+/// to `drain_timeout`. `make` builds the service of one connection from its peer and its
+/// slot (which the service puts in each request's extensions, for an upgrade to keep).
 pub async fn serve_http<M, S>(
     listener: TcpListener,
     cap: ConnectionCap,
     head_timeout: Duration,
     drain_timeout: Duration,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    closed: impl FnOnce(),
     make: M,
 ) where
     M: Fn(SocketAddr, HeldSlot) -> S,
@@ -146,6 +148,7 @@ pub async fn serve_http<M, S>(
         });
     }
     drop(listener);
+    closed();
     drop(stop_tx);
     drop(done_rx);
     // A request that never ends (an encoder's PUT) must not hold the process forever.
