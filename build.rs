@@ -11,6 +11,7 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=Cargo.lock");
+    migrations();
     // The revision changes when HEAD moves to another branch or its branch to another
     // commit: watch both files where git keeps them (in a worktree `.git` is a file, and a
     // path that does not exist would make every build rerun this script). Outside a git
@@ -60,6 +61,47 @@ fn main() {
 }
 
 /// What a git command prints, trimmed, if it succeeds.
+/// `migrations.rs`: the migrations under `migrations/` as sqlx's `Migrator`, each file
+/// built in: what `sqlx::migrate!` makes, the same versions, descriptions and checksums (of
+/// the file's text), without sqlx's macro crate (it compiles SQLite and the drivers a second
+/// time, for the compiler: docs/ci.md).
+fn migrations() {
+    println!("cargo:rerun-if-changed=migrations");
+    let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("manifest dir"))
+        .join("migrations");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("migrations/")
+        .map(|entry| entry.expect("a migration").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "sql"))
+        .collect();
+    files.sort();
+    let mut code = String::from("sqlx::migrate::Migrator::with_migrations(vec![\n");
+    for path in files {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a UTF-8 file name");
+        let (version, rest) = name.split_once('_').expect("<version>_<description>.sql");
+        let version: i64 = version.parse().expect("a numbered migration");
+        let description = rest.trim_end_matches(".sql").replace('_', " ");
+        assert!(
+            !rest.ends_with(".up.sql") && !rest.ends_with(".down.sql"),
+            "migrations are simple (one file each)"
+        );
+        let sql = std::fs::read_to_string(&path).expect("a migration's text");
+        let no_tx = sql.starts_with("-- no-transaction");
+        code += &format!(
+            "    sqlx::migrate::Migration::new({version}, {description:?}.into(), \
+             sqlx::migrate::MigrationType::Simple, \
+             sqlx::SqlStr::from_static(include_str!({path:?})), {no_tx}),\n",
+            path = path.display().to_string(),
+        );
+    }
+    code += "])\n";
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(format!("{out_dir}/migrations.rs"), code).expect("write migrations.rs");
+}
+
 fn git(args: &[&str]) -> Option<String> {
     Command::new("git")
         .args(args)

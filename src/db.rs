@@ -32,7 +32,69 @@ pub fn contains_pattern(search: &str) -> String {
     format!("%{escaped}%")
 }
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// `sqlx::FromRow` for a row struct, each field read from the column of its name:
+///
+/// ```ignore
+/// from_row!(EventRow { id, title, status as String, zone = "time_zone" as Option<String>, ..project });
+/// ```
+///
+/// `field as T` reads a `T` and converts it with `TryFrom` (an enum stored as text);
+/// `field = "column"` reads another column; `..field` reads a nested row from the same
+/// columns. A field left out does not compile. It stands in for sqlx's derive, whose macro
+/// crate builds SQLite and the drivers a second time, for the compiler (docs/ci.md).
+macro_rules! from_row {
+    ($ty:ident { $($fields:tt)* }) => {
+        impl<'r> ::sqlx::FromRow<'r, ::sqlx::any::AnyRow> for $ty {
+            fn from_row(row: &'r ::sqlx::any::AnyRow) -> ::std::result::Result<Self, ::sqlx::Error> {
+                $crate::db::from_row!(@fields row [] $($fields)*)
+            }
+        }
+    };
+    (@fields $row:ident [$($done:tt)*] $(,)?) => {
+        Ok(Self { $($done)* })
+    };
+    (@fields $row:ident [$($done:tt)*] .. $field:ident $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: ::sqlx::FromRow::from_row($row)?,] $($($rest)*)?)
+    };
+    (@fields $row:ident [$($done:tt)*] $field:ident = $column:literal as $via:ty $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: $crate::db::column_as::<$via, _>($row, $column)?,] $($($rest)*)?)
+    };
+    (@fields $row:ident [$($done:tt)*] $field:ident = $column:literal $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: ::sqlx::Row::try_get($row, $column)?,] $($($rest)*)?)
+    };
+    (@fields $row:ident [$($done:tt)*] $field:ident as $via:ty $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: $crate::db::column_as::<$via, _>($row, stringify!($field))?,] $($($rest)*)?)
+    };
+    (@fields $row:ident [$($done:tt)*] $field:ident $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: ::sqlx::Row::try_get($row, stringify!($field))?,] $($($rest)*)?)
+    };
+}
+pub(crate) use from_row;
+
+/// A column read as `V` and converted to the field's type (for [`from_row!`]).
+pub fn column_as<'r, V, T>(row: &'r sqlx::any::AnyRow, column: &str) -> Result<T, sqlx::Error>
+where
+    V: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+    T: TryFrom<V>,
+    T::Error: Into<sqlx::error::BoxDynError>,
+{
+    let value: V = sqlx::Row::try_get(row, column)?;
+    T::try_from(value).map_err(|err| sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: err.into(),
+    })
+}
+
+/// The migrations under `migrations/`, built in by build.rs (what `sqlx::migrate!` does,
+/// without its macro crate).
+fn migrator() -> sqlx::migrate::Migrator {
+    include!(concat!(env!("OUT_DIR"), "/migrations.rs"))
+}
 
 /// Which engine a URL names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +143,7 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
             })
         });
     let pool = options.connect(url).await?;
-    MIGRATOR.run(&pool).await?;
+    migrator().run(&pool).await?;
     Ok(pool)
 }
 

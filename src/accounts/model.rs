@@ -242,13 +242,12 @@ impl Message for CacheProject {
 }
 
 /// A stored account.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct AccountRow {
     pub id: String,
     pub login: String,
     pub first_name: String,
     pub last_name: String,
-    #[sqlx(try_from = "String")]
     pub role: Role,
     pub enabled: i64,
     pub use_mfa: i64,
@@ -260,7 +259,6 @@ pub struct AccountRow {
     pub tenant_key: String,
     pub created_at: i64,
     /// The language of messages sent to the account.
-    #[sqlx(try_from = "String")]
     pub language: Lang,
     /// When the account proved its e-mail address; `None`: not yet.
     pub email_verified_at: Option<i64>,
@@ -268,6 +266,7 @@ pub struct AccountRow {
     /// unknown, UTC.
     pub time_zone: Option<String>,
 }
+crate::db::from_row!(AccountRow { id, login, first_name, last_name, role as String, enabled, use_mfa, phone, password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language as String, email_verified_at, time_zone });
 
 impl AccountRow {
     pub fn role(&self) -> Role {
@@ -329,11 +328,12 @@ pub struct Enablement {
 }
 
 /// An artist project the account belongs to (the spec's user `projects` field).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, sqlx::FromRow, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 pub struct ProjectRef {
     pub id: String,
     pub name: String,
 }
+crate::db::from_row!(ProjectRef { id, name });
 
 /// The account as the API shows it (spec section 3, plus avatar, notes and masked phone).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]

@@ -2,7 +2,7 @@
 
 use url::{Host, Url};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Client {
     pub id: String,
     pub name: String,
@@ -12,6 +12,13 @@ pub struct Client {
     /// [`Client::refresh_in_cookie`]).
     pub refresh_in_cookie: i64,
 }
+crate::db::from_row!(Client {
+    id,
+    name,
+    secret_hash,
+    redirect_uris,
+    refresh_in_cookie
+});
 
 impl Client {
     /// A browser client on this origin (the dashboard): its refresh token is set as an

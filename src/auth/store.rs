@@ -131,13 +131,12 @@ pub async fn end_session<'e>(
 
 /// A session's account, whether the session is revoked and whether it passed the second
 /// factor.
-#[derive(sqlx::FromRow)]
 pub struct SessionAccount {
-    #[sqlx(flatten)]
     pub account: AccountRow,
     pub revoked_at: Option<i64>,
     pub second_factor_at: Option<i64>,
 }
+crate::db::from_row!(SessionAccount { ..account, revoked_at, second_factor_at });
 
 /// The session `id` of account `account_id`, with the account: one indexed join.
 #[tracing::instrument(skip_all)]
@@ -200,13 +199,18 @@ pub async fn spend_refresh<'e>(
 }
 
 /// The session a refresh token belongs to.
-#[derive(sqlx::FromRow)]
 pub struct RefreshOwner {
     pub session_id: String,
     pub revoked_at: Option<i64>,
     pub client_id: String,
     pub account_id: String,
 }
+crate::db::from_row!(RefreshOwner {
+    session_id,
+    revoked_at,
+    client_id,
+    account_id
+});
 
 #[tracing::instrument(skip_all)]
 pub async fn refresh_owner<'e>(
@@ -288,7 +292,7 @@ pub async fn issue_code(db: &Db, grant: CodeGrant<'_>) -> Result<String> {
     Ok(code)
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct CodeRow {
     pub account_id: String,
     pub client_id: String,
@@ -300,6 +304,17 @@ pub struct CodeRow {
     pub expires_at: i64,
     pub session_id: Option<String>,
 }
+crate::db::from_row!(CodeRow {
+    account_id,
+    client_id,
+    redirect_uri,
+    code_challenge,
+    scope,
+    nonce,
+    second_factor_done,
+    expires_at,
+    session_id
+});
 
 pub enum SpentCode {
     /// First use: the code's grant.
@@ -342,7 +357,7 @@ pub async fn link_code_to_session(db: &Db, code: &str, session_id: &str) -> Resu
     Ok(())
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct MfaChallenge {
     pub token_hash: String,
     pub account_id: String,
@@ -356,6 +371,19 @@ pub struct MfaChallenge {
     pub pending_phone: Option<String>,
     pub consumed_at: Option<i64>,
 }
+crate::db::from_row!(MfaChallenge {
+    token_hash,
+    account_id,
+    client_id,
+    code_challenge,
+    scope,
+    expires_at,
+    otp_hash,
+    otp_expires_at,
+    otp_attempts,
+    pending_phone,
+    consumed_at
+});
 
 impl MfaChallenge {
     pub fn is_live(&self, now: i64) -> bool {
@@ -438,7 +466,7 @@ pub async fn consume_challenge(db: &Db, challenge_hash: &str) -> Result<bool> {
     Ok(done == 1)
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct QrLogin {
     pub id_hash: String,
     pub client_id: String,
@@ -454,6 +482,21 @@ pub struct QrLogin {
     pub match_number: i64,
     pub choices: String,
 }
+crate::db::from_row!(QrLogin {
+    id_hash,
+    client_id,
+    redirect_uri,
+    code_challenge,
+    scope,
+    nonce,
+    expires_at,
+    approved_by,
+    collected_at,
+    device,
+    place,
+    match_number,
+    choices
+});
 
 pub struct NewQr<'a> {
     pub client_id: &'a str,

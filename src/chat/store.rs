@@ -5,7 +5,7 @@ use crate::db::{Exec, iso8601};
 use crate::error::Result;
 
 /// A message as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct MessageRow {
     pub id: String,
     pub event_id: String,
@@ -17,6 +17,17 @@ pub struct MessageRow {
     pub created_at: i64,
     pub deleted_at: Option<i64>,
 }
+crate::db::from_row!(MessageRow {
+    id,
+    event_id,
+    account_id,
+    author,
+    badge,
+    body,
+    media_time,
+    created_at,
+    deleted_at
+});
 
 impl MessageRow {
     pub fn view(self) -> ChatMessage {
@@ -152,12 +163,17 @@ pub async fn mark_deleted<'e>(
 }
 
 /// A room's settings as stored.
-#[derive(Debug, Clone, Default, sqlx::FromRow)]
+#[derive(Debug, Clone, Default)]
 pub struct RoomRow {
     pub pinned_message_id: Option<String>,
     pub slow_mode_seconds: i64,
     pub closed: i64,
 }
+crate::db::from_row!(RoomRow {
+    pinned_message_id,
+    slow_mode_seconds,
+    closed
+});
 
 #[tracing::instrument(skip_all)]
 pub async fn room<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<RoomRow>> {
@@ -202,13 +218,14 @@ pub async fn show_ended_at<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Opti
 }
 
 /// A restriction in force.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct RestrictionRow {
     /// `None`: a ban of the whole project.
     pub event_id: Option<String>,
     /// `None`: no end.
     pub until: Option<i64>,
 }
+crate::db::from_row!(RestrictionRow { event_id, until });
 
 /// The account's restrictions in force in this room at `now`: its timeouts here and its
 /// bans from the project.
@@ -363,7 +380,7 @@ pub async fn insert_report<'e>(
 }
 
 /// One moderation action.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct LogRow {
     pub id: String,
     pub event_id: String,
@@ -375,6 +392,17 @@ pub struct LogRow {
     pub detail: Option<String>,
     pub at: i64,
 }
+crate::db::from_row!(LogRow {
+    id,
+    event_id,
+    actor_id,
+    actor_name,
+    action,
+    account_id,
+    message_id,
+    detail,
+    at
+});
 
 #[tracing::instrument(skip_all)]
 pub async fn log<'e>(db: impl Exec<'e>, row: &LogRow) -> Result<()> {

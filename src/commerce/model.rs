@@ -84,11 +84,10 @@ impl TryFrom<String> for ItemKind {
 }
 
 /// An order as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct OrderRow {
     pub id: String,
     pub account_id: String,
-    #[sqlx(try_from = "String")]
     pub status: OrderStatus,
     pub total_minor: i64,
     pub currency: String,
@@ -102,14 +101,14 @@ pub struct OrderRow {
     pub fulfilled_at: Option<i64>,
     pub refunded_at: Option<i64>,
 }
+crate::db::from_row!(OrderRow { id, account_id, status as String, total_minor, currency, provider, provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at });
 
 /// One line of an order (also its API shape).
-#[derive(Debug, Clone, sqlx::FromRow, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderItem {
     #[serde(skip)]
     pub order_id: String,
-    #[sqlx(try_from = "String")]
     pub item_kind: ItemKind,
     /// The concert's or the pricing plan's id.
     pub item_id: String,
@@ -118,9 +117,10 @@ pub struct OrderItem {
     #[serde(rename = "price")]
     pub price_minor: i64,
 }
+crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor });
 
 /// An all-access pass as sold (a pricing plan).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct PlanRow {
     pub id: String,
     pub name: String,
@@ -130,9 +130,18 @@ pub struct PlanRow {
     pub days: i64,
     pub active: i64,
 }
+crate::db::from_row!(PlanRow {
+    id,
+    name,
+    description,
+    price_minor,
+    currency,
+    days,
+    active
+});
 
 /// The organiser's billing profile as stored (one row).
-#[derive(Debug, Default, Clone, sqlx::FromRow)]
+#[derive(Debug, Default, Clone)]
 pub struct BillingRow {
     pub name: String,
     pub email: String,
@@ -147,6 +156,19 @@ pub struct BillingRow {
     pub account_number: String,
     pub bank_notes: String,
 }
+crate::db::from_row!(BillingRow {
+    name,
+    email,
+    address,
+    city,
+    country,
+    company,
+    bank_name,
+    account_name,
+    sort_code,
+    account_number,
+    bank_notes
+});
 
 #[cfg(test)]
 mod tests {

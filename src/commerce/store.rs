@@ -636,12 +636,17 @@ pub async fn insert_refund<'e>(
 }
 
 /// One refund of an order, as the receipt lists it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct RefundRow {
     pub amount_minor: i64,
     pub reason: String,
     pub created_at: i64,
 }
+crate::db::from_row!(RefundRow {
+    amount_minor,
+    reason,
+    created_at
+});
 
 #[tracing::instrument(skip_all)]
 pub async fn refunds_of_order(db: &Db, order_id: &str) -> Result<Vec<RefundRow>> {
@@ -657,7 +662,7 @@ pub async fn refunds_of_order(db: &Db, order_id: &str) -> Result<Vec<RefundRow>>
 // ---------------------------------------------------------------------- sales figures
 
 /// Sales in one currency over a period and the one before it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct CurrencySales {
     pub currency: String,
     pub sales: i64,
@@ -665,6 +670,13 @@ pub struct CurrencySales {
     pub orders: i64,
     pub previous_orders: i64,
 }
+crate::db::from_row!(CurrencySales {
+    currency,
+    sales,
+    previous_sales,
+    orders,
+    previous_orders
+});
 
 /// Orders paid in `[from, to)` (`previous_from` ≤ `from` opens the previous period), by
 /// currency: a sale counts on the day it was paid, even if refunded later (the refund
@@ -736,13 +748,12 @@ pub async fn tickets_sold(db: &Db, previous_from: i64, from: i64, to: i64) -> Re
 
 // --------------------------------------------------------------------------------- cart
 
-#[derive(sqlx::FromRow)]
 pub struct CartRow {
-    #[sqlx(try_from = "String")]
     pub item_kind: ItemKind,
     pub item_id: String,
     pub added_at: i64,
 }
+crate::db::from_row!(CartRow { item_kind as String, item_id, added_at });
 
 #[tracing::instrument(skip_all)]
 pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {

@@ -49,7 +49,7 @@ impl TryFrom<String> for EventStatus {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct EventRow {
     pub id: String,
     pub project_id: String,
@@ -62,7 +62,6 @@ pub struct EventRow {
     pub currency: String,
     pub capacity: Option<i64>,
     pub seats_taken: i64,
-    #[sqlx(try_from = "String")]
     pub status: EventStatus,
     /// SHA-256 (hex) of the stream key; `None` until the first rotation makes one.
     pub stream_key_hash: Option<String>,
@@ -72,6 +71,7 @@ pub struct EventRow {
     pub image_version: Option<i64>,
     pub created_at: i64,
 }
+crate::db::from_row!(EventRow { id, project_id, title, artist_name, description, starts_at, duration_minutes, price_minor, currency, capacity, seats_taken, status as String, stream_key_hash, stream_key_hint, image_type, image_version, created_at });
 
 impl EventRow {
     pub fn access_until(&self) -> i64 {

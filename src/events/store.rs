@@ -317,12 +317,12 @@ pub async fn list_managed(db: &Db, projects: Option<&[String]>) -> Result<Vec<Ev
 }
 
 /// A live concert with its project's name (the staff Live page).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct LiveRow {
-    #[sqlx(flatten)]
     pub event: EventRow,
     pub project_name: String,
 }
+crate::db::from_row!(LiveRow { ..event, project_name });
 
 /// The concerts live now, earliest start first.
 pub async fn live_now(db: &Db) -> Result<Vec<LiveRow>> {
@@ -362,11 +362,15 @@ pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Resu
         .collect())
 }
 
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct Sale {
     pub created_at: i64,
     pub price_minor: i64,
 }
+crate::db::from_row!(Sale {
+    created_at,
+    price_minor
+});
 
 /// Tickets sold for a concert (live ones), with the price paid.
 pub async fn sales(db: &Db, event_id: &str) -> Result<Vec<Sale>> {

@@ -5,7 +5,7 @@ use crate::db::{Db, Exec};
 use crate::error::Result;
 
 /// An activity as stored (`kind` as its name, `at` in unix ms).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Row {
     pub id: String,
     pub kind: String,
@@ -17,6 +17,17 @@ pub struct Row {
     pub amount: Option<i64>,
     pub currency: Option<String>,
 }
+crate::db::from_row!(Row {
+    id,
+    kind,
+    at,
+    event_id,
+    event_title,
+    account_id,
+    account_name,
+    amount,
+    currency
+});
 
 /// Store one activity (in its cause's transaction).
 #[tracing::instrument(skip_all)]

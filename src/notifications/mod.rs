@@ -37,15 +37,14 @@ const RELAY_BATCH: i64 = 200;
 pub const CLAIM_LEASE_MS: i64 = 30_000;
 
 /// Who a notification goes to, and the language and time zone to write it in for them.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Recipient {
     pub id: String,
-    #[sqlx(try_from = "String")]
     pub language: Lang,
     /// Where times are written for them: their account's zone, UTC when unknown.
-    #[sqlx(rename = "time_zone", try_from = "Option<String>")]
     pub zone: Zone,
 }
+crate::db::from_row!(Recipient { id, language as String, zone = "time_zone" as Option<String> });
 
 /// A notification not yet written in anyone's language: each recipient reads it in their
 /// own, with any time in it on their own clocks.

@@ -8,10 +8,9 @@ use crate::paging::Paging;
 const COLUMNS: &str = "id, kind, title, body, sender, upload_type, link, read_at, created_at";
 
 /// A notification as stored.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct Row {
     pub id: String,
-    #[sqlx(try_from = "String")]
     pub kind: Kind,
     pub title: String,
     pub body: String,
@@ -21,6 +20,7 @@ pub struct Row {
     pub read_at: Option<i64>,
     pub created_at: i64,
 }
+crate::db::from_row!(Row { id, kind as String, title, body, sender, upload_type, link, read_at, created_at });
 
 /// Store a notification, unpublished (`published_at` NULL until the bus has it): the
 /// stored row.
@@ -136,12 +136,11 @@ pub async fn mark_published(db: &Db, ids: &[String], now: i64) -> Result<()> {
 /// accounts.
 #[tracing::instrument(skip_all)]
 pub async fn unpublished(db: &Db, before: i64, now: i64, limit: i64) -> Result<Vec<(String, Row)>> {
-    #[derive(sqlx::FromRow)]
     struct WithAccount {
         account_id: String,
-        #[sqlx(flatten)]
         row: Row,
     }
+    crate::db::from_row!(WithAccount { account_id, ..row });
     let rows: Vec<WithAccount> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT account_id, {COLUMNS} FROM notifications \
          WHERE (published_at IS NULL OR (published_at < 0 AND published_at > $2)) \

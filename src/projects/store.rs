@@ -7,23 +7,26 @@ use crate::error::{Result, conflict_on_unique};
 use crate::i18n::Msg;
 use crate::paging::Paging;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct ProjectRow {
     pub id: String,
     pub name: String,
     pub description: String,
-    #[sqlx(try_from = "String")]
     pub status: ProjectStatus,
     pub created_at: i64,
 }
+crate::db::from_row!(ProjectRow { id, name, description, status as String, created_at });
 
 /// A member of one of several projects, read in one query.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct MemberRow {
     pub project_id: String,
-    #[sqlx(flatten)]
     pub account: AccountRow,
 }
+crate::db::from_row!(MemberRow {
+    project_id,
+    ..account
+});
 
 pub async fn insert(
     db: &Db,

@@ -8,7 +8,7 @@ use crate::error::Result;
 const COLUMNS: &str = "id, event_id, at_ms, title, artist, source, created_at, updated_at";
 
 /// A marker as stored.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 struct Row {
     id: String,
     event_id: String,
@@ -19,6 +19,16 @@ struct Row {
     created_at: i64,
     updated_at: i64,
 }
+crate::db::from_row!(Row {
+    id,
+    event_id,
+    at_ms,
+    title,
+    artist,
+    source,
+    created_at,
+    updated_at
+});
 
 impl Row {
     fn into_marker(self) -> Marker {
