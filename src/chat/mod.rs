@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::events;
 use crate::i18n::{Arg, Msg};
 use crate::state::AppState;
-use model::{Badge, ChatMessage, Counts, ReactionKind, RestrictionKind, RoomSettings};
+use model::{Badge, ChatMessage, Counts, ReactionKind, Report, RestrictionKind, RoomSettings};
 use room::{Changes, Draft, Posting};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -30,6 +30,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list, post))
         .routes(routes!(delete_message))
         .routes(routes!(report))
+        .routes(routes!(open_reports))
+        .routes(routes!(dismiss_report))
         .routes(routes!(change_room))
         .routes(routes!(restrict))
         .routes(routes!(lift))
@@ -228,6 +230,48 @@ async fn report(
     Ok(Api::ok(()))
 }
 
+/// The reports still open (neither dismissed nor of a deleted message), newest first, at
+/// most 100 (moderators); new ones arrive live as `chat_report` on `event:<id>`.
+#[utoipa::path(get, path = "/events/{id}/chat/reports", tag = "chat", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    responses(
+        (status = 200, description = "The open reports.", body = Envelope<Vec<Report>>),
+        (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
+        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+async fn open_reports(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(event_id): Path<String>,
+) -> Result<Api<Vec<Report>>> {
+    let event = events::load(&app, &event_id).await?;
+    Ok(Api::ok(room::open_reports(&app, &user, &event).await?))
+}
+
+#[derive(Debug, Deserialize)]
+struct ReportPath {
+    id: String,
+    report_id: String,
+}
+
+/// Dismiss a report, keeping its message (moderators). Logged as `dismiss_report`; every
+/// moderator's list drops it (`chat_report_dismissed` on `event:<id>`).
+#[utoipa::path(delete, path = "/events/{id}/chat/reports/{report_id}", tag = "chat", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id"),
+        ("report_id" = String, Path, description = "The report's id")),
+    responses(
+        (status = 200, description = "Dismissed (or dismissed already).", body = Envelope<crate::openapi::Nothing>),
+        (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
+        (status = 404, description = "No such concert or report.", body = crate::openapi::Failure)))]
+async fn dismiss_report(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(path): Path<ReportPath>,
+) -> Result<Api<()>> {
+    let event = events::load(&app, &path.id).await?;
+    room::dismiss_report(&app, &user, &event, &path.report_id).await?;
+    Ok(Api::ok(()))
+}
+
 /// What the moderators change (any subset).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -331,7 +375,7 @@ struct ModerationEntry {
     actor_id: String,
     actor_name: String,
     /// `delete`, `pin`, `unpin`, `slow_mode`, `close`, `open`, `timeout_5m`, `timeout_1h`,
-    /// `timeout_show`, `ban`, `lift`.
+    /// `timeout_show`, `ban`, `lift`, `dismiss_report`.
     action: String,
     account_id: Option<String>,
     message_id: Option<String>,

@@ -252,6 +252,18 @@ impl crate::bus::Message for Reported {
     const KIND: &'static str = "chat_report";
 }
 
+/// `chat_report_dismissed` on `event:<id>`: a moderator dismissed a report (the message
+/// stays); every moderator's list drops it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportDismissed {
+    pub report_id: String,
+}
+
+impl crate::bus::Message for ReportDismissed {
+    const KIND: &'static str = "chat_report_dismissed";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

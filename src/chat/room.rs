@@ -3,8 +3,8 @@
 //! published on the concert's `chat:<id>` channel, so every instance's sockets get it.
 
 use super::model::{
-    Badge, ChatMessage, Deleted, MAX_CHARS, Posted, ReactionKind, Report, Reported,
-    RestrictionKind, RoomChanged, RoomSettings, clean, display_name,
+    Badge, ChatMessage, Deleted, MAX_CHARS, Posted, ReactionKind, Report, ReportDismissed,
+    Reported, RestrictionKind, RoomChanged, RoomSettings, clean, display_name,
 };
 use super::store::{self, LogRow, MessageRow, NewRestriction, PageStart, RoomRow};
 use crate::accounts::model::Role;
@@ -389,15 +389,74 @@ pub async fn report(
         reporter_name: display_name(&user.account.first_name, &user.account.last_name),
         created_at: iso8601(now),
     };
-    let channel = Channel::Event(event.id.clone());
-    if let Err(err) = app
-        .bus
-        .publish(&channel, Event::new(&Reported { report }))
-        .await
-    {
-        tracing::warn!(event = %event.id, error = %err, "publishing a chat report failed");
-    }
+    tell_moderators(app, &event.id, Event::new(&Reported { report })).await;
     Ok(())
+}
+
+/// The reports still open (neither dismissed nor of a deleted message), newest first, for
+/// a moderator who opens the panel after they were made (moderators).
+pub async fn open_reports(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+) -> Result<Vec<Report>> {
+    moderator(app, user, event).await?;
+    let rows = store::open_reports(&app.db, &event.id, MAX_OPEN_REPORTS).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Report {
+            id: row.report_id,
+            reporter_name: display_name(&row.first_name, &row.last_name),
+            created_at: iso8601(row.reported_at),
+            message: row.message.view(),
+        })
+        .collect())
+}
+
+/// The most open reports a moderator is shown at once.
+const MAX_OPEN_REPORTS: i64 = 100;
+
+/// Dismiss a report, keeping its message (moderators). Logged; every moderator's list
+/// drops it. Dismissing it again changes nothing.
+pub async fn dismiss_report(
+    app: &AppState,
+    user: &CurrentUser,
+    event: &EventRow,
+    report_id: &str,
+) -> Result<()> {
+    moderator(app, user, event).await?;
+    let Some((message_id, _)) = store::report(&app.db, &event.id, report_id).await? else {
+        return Err(Error::not_found(Msg::ChatReportNotFound));
+    };
+    let now = now_ms();
+    let mut tx = app.db.begin().await?;
+    if !store::dismiss_report(&mut *tx, report_id, &user.account.id, now).await? {
+        return Ok(()); // another moderator was first
+    }
+    let author = store::message(&mut *tx, &event.id, &message_id)
+        .await?
+        .map(|m| m.account_id);
+    let entry = LogRow {
+        account_id: author,
+        message_id: Some(message_id),
+        ..logged(user, event, "dismiss_report", now)
+    };
+    store::log(&mut *tx, &entry).await?;
+    tx.commit().await?;
+    let dismissed = ReportDismissed {
+        report_id: report_id.to_owned(),
+    };
+    tell_moderators(app, &event.id, Event::new(&dismissed)).await;
+    Ok(())
+}
+
+/// On the concert's `event:<id>` channel, which only its managers follow; a failure is
+/// logged (the report is stored: the open list shows it).
+async fn tell_moderators(app: &AppState, event_id: &str, event: Event) {
+    let channel = Channel::Event(event_id.to_owned());
+    if let Err(err) = app.bus.publish(&channel, event).await {
+        tracing::warn!(event = %event_id, error = %err, "telling the moderators failed");
+    }
 }
 
 /// What the moderators change of a room (any subset).

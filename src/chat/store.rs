@@ -379,6 +379,85 @@ pub async fn insert_report<'e>(
     Ok(done.rows_affected() > 0)
 }
 
+/// A report still open (neither dismissed nor of a deleted message), with its message and
+/// its reporter's names.
+#[derive(Debug, Clone)]
+pub struct OpenReportRow {
+    pub report_id: String,
+    pub reported_at: i64,
+    pub first_name: String,
+    pub last_name: String,
+    pub message: MessageRow,
+}
+crate::db::from_row!(OpenReportRow {
+    report_id,
+    reported_at,
+    first_name,
+    last_name,
+    ..message
+});
+
+/// The concert's open reports, newest first.
+#[tracing::instrument(skip_all)]
+pub async fn open_reports<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    limit: i64,
+) -> Result<Vec<OpenReportRow>> {
+    let rows = sqlx::query_as(
+        "SELECT r.id AS report_id, r.created_at AS reported_at, a.first_name, a.last_name, \
+         m.id, m.event_id, m.account_id, m.author, m.badge, m.body, m.media_time, m.created_at, \
+         m.deleted_at \
+         FROM chat_reports r \
+         JOIN chat_messages m ON m.id = r.message_id \
+         JOIN accounts a ON a.id = r.reporter_id \
+         WHERE r.event_id = $1 AND r.dismissed_at IS NULL AND m.deleted_at IS NULL \
+         ORDER BY r.created_at DESC, r.id DESC LIMIT $2",
+    )
+    .bind(event_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    Ok(rows)
+}
+
+/// The message a report of this concert is about, and whether it was dismissed already.
+#[tracing::instrument(skip_all)]
+pub async fn report<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    report_id: &str,
+) -> Result<Option<(String, bool)>> {
+    let row: Option<(String, Option<i64>)> = sqlx::query_as(
+        "SELECT message_id, dismissed_at FROM chat_reports WHERE id = $1 AND event_id = $2",
+    )
+    .bind(report_id)
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(message, dismissed)| (message, dismissed.is_some())))
+}
+
+/// Dismiss an open report; false when it was dismissed already (by another moderator).
+#[tracing::instrument(skip_all)]
+pub async fn dismiss_report<'e>(
+    db: impl Exec<'e>,
+    report_id: &str,
+    by: &str,
+    at: i64,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE chat_reports SET dismissed_at = $2, dismissed_by = $3 \
+         WHERE id = $1 AND dismissed_at IS NULL",
+    )
+    .bind(report_id)
+    .bind(at)
+    .bind(by)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 /// One moderation action.
 #[derive(Debug, Clone)]
 pub struct LogRow {

@@ -2082,6 +2082,13 @@ messages! {
         cn: "此聊天中没有该消息（可能已被删除）。",
         ir: "این پیام در این گفتگو نیست (شاید حذف شده باشد).",
     }
+    ChatReportNotFound {
+        gb: "That report is not in this chat.",
+        br: "Essa denúncia não está neste chat.",
+        es: "Esa denuncia no está en este chat.",
+        cn: "此聊天中没有该举报。",
+        ir: "این گزارش در این گفتگو نیست.",
+    }
     ChatNotYours {
         gb: "Only its author and the moderators can delete a message.",
         br: "Só o autor e os moderadores podem apagar uma mensagem.",

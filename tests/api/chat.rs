@@ -509,6 +509,88 @@ async fn a_report_reaches_the_moderators_live() {
 }
 
 #[tokio::test]
+async fn a_moderator_opening_the_panel_late_sees_the_open_reports_and_can_dismiss_one() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let rude = say(&app, &room.event, ann, "rude words").await;
+    let gone = say(&app, &room.event, ann, "worse words").await;
+    for message in [&rude, &gone] {
+        let path = format!(
+            "{}/messages/{}/report",
+            chat(&room.event),
+            message["id"].as_str().unwrap()
+        );
+        let (status, body) = app.post(&path, json!({}), Some(bob)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    // A deleted message's report is no longer open.
+    let path = format!(
+        "{}/messages/{}",
+        chat(&room.event),
+        gone["id"].as_str().unwrap()
+    );
+    assert_eq!(app.delete(&path, &room.artist).await.0, StatusCode::OK);
+
+    let reports = format!("{}/reports", chat(&room.event));
+    let (status, body) = app.get(&reports, Some(bob)).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a fan does not read reports: {body}"
+    );
+    let (status, body) = app.get(&reports, Some(&room.artist)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let open = body["payload"].as_array().unwrap();
+    assert_eq!(open.len(), 1, "{body}");
+    assert_eq!(open[0]["message"]["text"], "rude words");
+    assert!(
+        open[0]["reporterName"]
+            .as_str()
+            .unwrap()
+            .starts_with("Fan ")
+    );
+
+    // Dismissed: every moderator hears of it, the list drops it, the log keeps it.
+    let (mut panel, _) = signed_in(&app, &room.artist, json!({})).await;
+    send(
+        &mut panel,
+        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
+    )
+    .await;
+    assert_eq!(next(&mut panel).await["type"], "subscribed");
+    let report_id = open[0]["id"].as_str().unwrap().to_owned();
+    let dismiss = format!("{reports}/{report_id}");
+    assert_eq!(app.delete(&dismiss, bob).await.0, StatusCode::FORBIDDEN);
+    let (status, body) = app.delete(&dismiss, &room.artist).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let told = next_of(&mut panel, "chat_report_dismissed").await;
+    assert_eq!(told["reportId"], report_id.as_str());
+    let (_, body) = app.get(&reports, Some(&room.artist)).await;
+    assert_eq!(body["payload"], json!([]));
+    // Again: nothing changes, nothing is logged twice.
+    assert_eq!(app.delete(&dismiss, &room.artist).await.0, StatusCode::OK);
+    let (_, log) = app
+        .get(
+            &format!("{}/moderation", chat(&room.event)),
+            Some(&room.artist),
+        )
+        .await;
+    let dismissals: Vec<&Value> = log["payload"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "dismiss_report")
+        .collect();
+    assert_eq!(dismissals.len(), 1, "{log}");
+    assert_eq!(dismissals[0]["messageId"], rude["id"]);
+    let (status, _) = app
+        .delete(&format!("{reports}/no-such-report"), &room.artist)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn hostile_text_is_neutralised() {
     let app = spawn_app().await;
     let room = a_room(&app, 1).await;
