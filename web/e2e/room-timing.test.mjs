@@ -8,11 +8,9 @@
 // The pages are watched from inside (every 50 ms: the <audio> element's clock and whether the
 // message is in the room), so the delays measured are the app's, not the test's round trips.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, startPush, waitUntil, writeSine } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { e2eSuite, PASSWORD, waitUntil } from './harness.mjs';
+import { audioTime, liveRoomShow, messages, onStage as openStage, room, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'timing-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Tess', lastName: 'Timer' },
@@ -21,12 +19,9 @@ const ACCOUNTS = {
 };
 
 const suite = e2eSuite(Object.values(ACCOUNTS));
-const { browser, finish, signInAs } = suite;
+const { finish } = suite;
 
 const TITLE = 'In Step with the Chat';
-const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
-// The playlist answers 404 until the first segment, 403 once another device took the ticket.
-const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
 /** Fan B rewinds this much (s). */
 const REWIND_S = 5;
 /** The room re-reads the player every 250 ms (player-store's TICK_MS): live, a message shows
@@ -37,57 +32,14 @@ const REPLAY_SLACK_MS = 500;
 /** A seek shows (or hides) the message within this much. */
 const SEEK_SLACK_MS = 500;
 
-let admin;
-let fanA;
-let workDir;
-let push;
-let concert;
+const show = liveRoomShow(suite, { title: TITLE, admin: ACCOUNTS.admin, fans: [ACCOUNTS.fanA, ACCOUNTS.fanB], frequency: 392 });
 /** The message fan A posts live: its text, and the server's answer (id, mediaTime). */
 const posted = { text: 'Right on the downbeat: this chord!', message: null };
 
-before(async () => {
-  await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-room-timing-e2e-'));
-  const audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 392);
-  concert = await createConcert(admin, TITLE);
-  for (const account of [ACCOUNTS.fanA, ACCOUNTS.fanB]) {
-    const fan = await apiSession(suite.server.url, account.email, PASSWORD);
-    if (account === ACCOUNTS.fanA) fanA = fan;
-    assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-    const paid = await payCart(fan, `${account.firstName} ${account.lastName}`);
-    assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-  }
-  push = startPush(suite.server.url, audioFile, concert);
-});
-
-after(async () => {
-  push?.kill('SIGKILL');
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
-});
-
-const liveStatus = async () => (await admin('GET', `/api/v1/events/${concert.id}/live`)).json.payload;
-const audioTime = (page) => page.getByTestId('player-audio').evaluate((audio) => audio.currentTime);
-const room = (page) => page.getByTestId('room');
-const messages = (page, text) => room(page).getByTestId('room-message').filter({ hasText: text });
-
+const liveStatus = async () => (await show.admin('GET', `/api/v1/events/${show.concert.id}/live`)).json.payload;
 /** Signs `account` in, opens the stage and starts listening; answers once the player's clock
  * moves and the room follows the socket. */
-async function onStage(account, { watchSocket } = {}) {
-  const b = await browser({ width: 1280, height: 900, args: PLAYBACK_ARGS });
-  const { page } = b;
-  watchSocket?.(page);
-  await signInAs(page, account);
-  await page.goto(`${suite.server.url}/stage/${concert.id}`);
-  const stage = page.getByTestId('stage');
-  await stage.getByTestId('player-listen').click();
-  await stage.and(page.locator('[data-phase="playing"]')).waitFor({ timeout: 30_000 });
-  const from = await audioTime(page);
-  await waitUntil(async () => (await audioTime(page)) > from + 1, { timeout: 20_000, message: `${account.firstName}'s player to play` });
-  await room(page).and(page.locator('[data-status="ready"][data-feed="socket"]')).waitFor({ timeout: 15_000 });
-  return b;
-}
+const onStage = (account, options) => openStage(suite, show, account, options);
 
 /** Starts sampling, inside the page every 50 ms, the player's clock (ms) and whether a message
  * holding `text` is in the room. */
@@ -182,7 +134,7 @@ describe('The chat is in step with the music', () => {
     await startWatch(a.page, posted.text);
 
     // A posts from the stage's room; the server's answer carries the media time.
-    const answer = a.page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/api/v1/events/${concert.id}/chat`);
+    const answer = a.page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/api/v1/events/${show.concert.id}/chat`);
     const input = room(a.page).getByTestId('room-input');
     await input.fill(posted.text);
     const [aPositionAtSend, bPositionAtSend] = await Promise.all([audioTime(a.page), audioTime(b.page)]);
@@ -195,7 +147,7 @@ describe('The chat is in step with the music', () => {
     t.diagnostic(`A at ${Math.round(aPositionAtSend * 1000)} ms and B at ${Math.round(bPositionAtSend * 1000)} ms when A sent; the message's mediaTime ${M} ms`);
     assert.ok(Math.abs(M - aPositionAtSend * 1000) < 1500, `the mediaTime ${M} is A's position (${Math.round(aPositionAtSend * 1000)} ms)`);
     // The API agrees (fan A's own session).
-    const page = await fanA('GET', `/api/v1/events/${concert.id}/chat`);
+    const page = await show.session(ACCOUNTS.fanA)('GET', `/api/v1/events/${show.concert.id}/chat`);
     assert.equal(page.status, 200);
     const stored = page.json.payload.messages.find((message) => message.id === posted.message.id);
     assert.equal(stored?.mediaTime, M, 'the stored message keeps its mediaTime');
@@ -238,11 +190,11 @@ describe('The chat is in step with the music', () => {
     assert.ok(posted.message, 'the live test posted the message');
     const M = posted.message.mediaTime;
     // The artist's side ends the show (the admin, through the API).
-    const ended = await admin('POST', `/api/v1/events/${concert.id}/end`);
+    const ended = await show.admin('POST', `/api/v1/events/${show.concert.id}/end`);
     assert.equal(ended.status, 200, JSON.stringify(ended.json));
     assert.equal(ended.json.payload.ended, true);
-    push.kill('SIGKILL');
-    await push.exited;
+    show.push.kill('SIGKILL');
+    await show.push.exited;
 
     const fan = await onStage(ACCOUNTS.fanA);
     const { page } = fan;

@@ -5,11 +5,9 @@
 // both. In Persian the room reads right to left; on a 390 px phone it folds under the
 // player and its input never hides under the player bar.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { e2eSuite, PASSWORD, screenshot, waitUntil } from './harness.mjs';
+import { liveRoomShow, messages, onStage as openStage, openLivePanel, post, room, roomLive, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'room-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Rita', lastName: 'Runner' },
@@ -23,74 +21,8 @@ const suite = e2eSuite(Object.values(ACCOUNTS));
 const { browser, finish, signInAs } = suite;
 
 const TITLE = 'Chorus of the Room';
-const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
-// A second device taking a ticket over (the phone after the desktop) makes the first one's
-// stream URLs answer 403; the playlist answers 404 until the first segment.
-const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
-
-let workDir;
-let push;
-let concert;
-
-before(async () => {
-  await suite.ready;
-  const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-room-e2e-'));
-  const audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 330);
-  concert = await createConcert(admin, TITLE);
-  // The artist: a member of the concert's project (the room's "Artist", a moderator).
-  const event = await admin('GET', `/api/v1/events/${concert.id}`);
-  const member = await admin('POST', `/api/v1/projects/${event.json.payload.projectId}/members`, { login: ACCOUNTS.artist.email });
-  assert.equal(member.status, 200, JSON.stringify(member.json));
-  for (const account of [ACCOUNTS.fanA, ACCOUNTS.fanB, ACCOUNTS.persian]) {
-    const fan = await apiSession(suite.server.url, account.email, PASSWORD);
-    assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-    const paid = await payCart(fan, `${account.firstName} ${account.lastName}`);
-    assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-  }
-  push = startPush(suite.server.url, audioFile, concert);
-});
-
-after(async () => {
-  push?.kill('SIGKILL');
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
-});
-
-/** Signs `account` in (with `language`), opens the stage and starts listening; answers the
- * browser once the room follows the socket. */
-async function onStage(account, { language, width = 1280, height = 900 } = {}) {
-  const b = await browser({ width, height, args: PLAYBACK_ARGS });
-  const { page } = b;
-  if (language) {
-    await page.addInitScript((code) => {
-      localStorage.setItem('language', code);
-    }, language);
-  }
-  await signInAs(page, account);
-  await page.goto(`${suite.server.url}/stage/${concert.id}`);
-  const stage = page.getByTestId('stage');
-  await stage.getByTestId('player-listen').click();
-  await stage.and(page.locator('[data-phase="playing"]')).waitFor({ timeout: 30_000 });
-  // The player's clock moves: the room follows its position.
-  await waitUntil(() => page.getByTestId('player-audio').evaluate((audio) => audio.currentTime > 1), { timeout: 20_000, message: 'the show playing' });
-  return b;
-}
-
-const room = (page) => page.getByTestId('room');
-const messages = (page, text) => room(page).getByTestId('room-message').filter({ hasText: text });
-
-async function roomLive(page) {
-  await room(page).and(page.locator('[data-status="ready"][data-feed="socket"]')).waitFor({ timeout: 15_000 });
-}
-
-/** Writes and sends `text`; the input empties once the server took it. */
-async function post(page, text) {
-  const input = room(page).getByTestId('room-input');
-  await input.fill(text);
-  await room(page).getByTestId('room-send').click();
-  await waitUntil(async () => (await input.inputValue()) === '', { timeout: 10_000, message: `"${text}" sent` });
-}
+const show = liveRoomShow(suite, { title: TITLE, admin: ACCOUNTS.admin, artist: ACCOUNTS.artist, fans: [ACCOUNTS.fanA, ACCOUNTS.fanB, ACCOUNTS.persian], frequency: 330 });
+const onStage = (account, options) => openStage(suite, show, account, options);
 
 const meterTotal = async (page) => Number(await room(page).getByTestId('room-meter').getAttribute('data-total'));
 
@@ -98,8 +30,6 @@ describe('The live room (issue 29)', () => {
   test('fan A posts and fan B reads it; A reports B, and the artist deletes it from the live panel: gone for both; applause rises on both meters', async () => {
     const a = await onStage(ACCOUNTS.fanA);
     const b = await onStage(ACCOUNTS.fanB);
-    await roomLive(a.page);
-    await roomLive(b.page);
 
     // A's message, with a link: B reads it once B's player reaches the moment A wrote it.
     const hello = 'Hello from the front row! Set list: https://example.com/setlist';
@@ -129,11 +59,8 @@ describe('The live room (issue 29)', () => {
     // The artist's live panel holds the same room, with its tools.
     const artist = await browser({ width: 1280, height: 1000 });
     await signInAs(artist.page, ACCOUNTS.artist);
-    await artist.page.goto(`${suite.server.url}/manage-events`);
-    await artist.page.getByTestId('manage-row').filter({ hasText: TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
-    const panel = artist.page.getByTestId('live-panel');
+    const panel = await openLivePanel(suite, artist.page, TITLE);
     const artistRoom = panel.getByTestId('room');
-    await artistRoom.and(artist.page.locator('[data-status="ready"][data-feed="socket"][data-moderator="true"]')).waitFor({ timeout: 15_000 });
     await artistRoom.getByTestId('room-message').filter({ hasText: 'Hello from the front row' }).waitFor();
 
     // B writes something A reports; the report reaches the artist's panel live.
@@ -145,7 +72,7 @@ describe('The live room (issue 29)', () => {
     await a.page.getByTestId('room-action-report').click();
     const report = panel.getByTestId('room-reports').getByTestId('room-report').filter({ hasText: rude });
     await report.waitFor({ timeout: 10_000 });
-    assert.match(await report.textContent(), /Reported by Ann B\./);
+    assert.match(await report.textContent(), /Reported by \u2068?Ann B\.\u2069?/);
 
     // The artist deletes it: gone for both fans, and the report with it.
     await report.getByTestId('room-report-delete').click();
@@ -167,10 +94,52 @@ describe('The live room (issue 29)', () => {
     await finish(b, [STREAM_ANSWERS]);
   });
 
+  test('a moderator who opens the panel late sees the reports made before; Dismiss drops one for every moderator, keeps the message and logs it', async () => {
+    // Ben writes, Ann reports it: no panel is open yet.
+    const chat = `/api/v1/events/${show.concert.id}/chat`;
+    const written = await show.session(ACCOUNTS.fanB)('POST', chat, { text: 'Reported before anyone looked' });
+    assert.equal(written.status, 201, JSON.stringify(written.json));
+    const message = written.json.payload;
+    assert.equal((await show.session(ACCOUNTS.fanA)('POST', `${chat}/messages/${message.id}/report`)).status, 200);
+
+    // The artist and the staff open their panels afterwards: the report is there.
+    const artist = await browser({ width: 1280, height: 1000 });
+    await signInAs(artist.page, ACCOUNTS.artist);
+    const panel = await openLivePanel(suite, artist.page, TITLE);
+    const staff = await browser({ width: 1280, height: 1000 });
+    await signInAs(staff.page, ACCOUNTS.admin);
+    const staffPanel = await openLivePanel(suite, staff.page, TITLE);
+    const report = (where) => where.getByTestId('room-reports').getByTestId('room-report').filter({ hasText: 'Reported before anyone looked' });
+    await report(panel).waitFor({ timeout: 10_000 });
+    await report(staffPanel).waitFor({ timeout: 10_000 });
+    assert.match(await report(panel).textContent(), /Reported by \u2068?Ann B\.\u2069?/);
+
+    // The artist dismisses it: gone from both panels (the staff's told live), the message stays.
+    await report(panel).getByTestId('room-report-dismiss').click();
+    await waitUntil(async () => (await report(panel).count()) === 0 && (await report(staffPanel).count()) === 0, { timeout: 10_000, message: 'the dismissed report gone from both panels' });
+    assert.equal(await panel.getByTestId('room').getByTestId('room-message').filter({ hasText: 'Reported before anyone looked' }).count(), 1, 'the message stays');
+    const open = await show.admin('GET', `${chat}/reports`);
+    assert.equal(open.status, 200);
+    assert.ok(!open.json.payload.some((entry) => entry.message.id === message.id), 'no longer open on the server');
+
+    // The moderation log says who dismissed it, about whose message.
+    const log = panel.getByTestId('room-log');
+    await log.getByTestId('room-log-toggle').click();
+    const line = log.getByTestId('room-log-entry').first();
+    await line.and(artist.page.locator('[data-action="dismiss_report"]')).waitFor({ timeout: 10_000 });
+    assert.match(await line.textContent(), /Aria V\. dismissed a report on a message by \u2068?Ben C\.\u2069?/);
+    assert.match(await line.getByTestId('room-log-quote').textContent(), /Reported before anyone looked/);
+    const logged = await show.admin('GET', `${chat}/moderation`);
+    assert.deepEqual(await log.getByTestId('room-log-entry').evaluateAll((lines) => lines.map((l) => l.dataset.action)), logged.json.payload.map((entry) => entry.action));
+    await screenshot(artist.page, 'dark-room-reports-log');
+
+    await finish(staff);
+    await finish(artist);
+  });
+
   test('in Persian the room reads right to left, and a mixed Persian and English message keeps its own direction', async () => {
     const p = await onStage(ACCOUNTS.persian, { language: 'ir' });
     const { page } = p;
-    await roomLive(page);
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
     assert.equal(await room(page).evaluate((element) => getComputedStyle(element).direction), 'rtl');
     assert.match(await room(page).textContent(), /گفت‌وگوی زنده/);
@@ -191,7 +160,7 @@ describe('The live room (issue 29)', () => {
   });
 
   test('on a 390 px phone the room folds under the player; opened, its input and Send sit clear of the player bar, thumb-sized', async () => {
-    const phone = await onStage(ACCOUNTS.fanA, { width: 390, height: 844 });
+    const phone = await onStage(ACCOUNTS.fanA, { width: 390, height: 844, follow: false });
     const { page } = phone;
     const toggle = page.getByTestId('room-toggle');
     await toggle.waitFor();

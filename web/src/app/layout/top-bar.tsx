@@ -36,7 +36,7 @@ export function TopBar(props: TopBarProps): ReactNode {
         <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo" className="encore-tap" style={{ flexShrink: 0 }}>
           <Group gap={6} wrap="nowrap">
             <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />
-            <Text fw={800} size="lg">
+            <Text fw={800} size="lg" className="encore-logo-word">
               {t('app.name')}
             </Text>
           </Group>
@@ -47,7 +47,7 @@ export function TopBar(props: TopBarProps): ReactNode {
           </Box>
         ) : null}
       </Group>
-      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }} data-testid="top-bar-actions">
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }} className="encore-top-actions" data-testid="top-bar-actions">
         <SocketIndicator />
         <NotificationsMenu />
         <CartButton />

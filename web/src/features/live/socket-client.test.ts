@@ -1,5 +1,6 @@
 import { LiveSocket, RENEW_AHEAD_MS, SILENCE_MS } from './socket-client';
 import type { LiveSocketOptions } from './socket-client';
+import { chatMessage } from '../../test/room-fixtures';
 import { ScriptedSocket, latest } from '../../test/scripted-socket';
 import type { ChannelMessage } from './socket-protocol';
 import { CLOSE, socketUrl } from './socket-protocol';
@@ -95,7 +96,7 @@ describe('live socket client', () => {
       channel: 'chat:e1',
       offset,
       epoch: 'c1',
-      message: { id: `m${offset}`, eventId: 'e1', accountId: 'a2', author: 'Ann B.', badge: null, text, mediaTime: 0, postedAt: inAnHour() },
+      message: chatMessage(`m${String(offset)}`, { eventId: 'e1', accountId: 'a2', text, mediaTime: 0, postedAt: inAnHour() }),
     });
     ws.sayFrame({ type: 'batch', messages: [message(1, 'one'), { type: 'from_the_future' }, message(2, 'two')] });
     expect(heard.map((m) => m.type)).toEqual(['subscribed', 'chat_message', 'chat_message']);

@@ -4,7 +4,7 @@
  * payloads are the document's own types.
  */
 import type { Schema } from '../../lib/api-types';
-import type { ChatFrame, ChatReportFrame } from '../room/model';
+import type { ChatFrame, ChatReportDismissedFrame, ChatReportFrame } from '../room/model';
 
 /** Where a channel stands: the last offset handled, in the channel's epoch. */
 export interface Position {
@@ -38,9 +38,9 @@ export type ActivityMessage = Published & { type: 'activity'; activity: Schema<'
 export type LiveStatusMessage = Published & { type: 'live_status'; eventId: string; status: Schema<'LiveStatus'> };
 export type SubscribedMessage = Published & { type: 'subscribed'; recovered: boolean };
 /** The live room's frames (docs/api-contract.md, "The live room"): on `chat:<id>`, and
- * `chat_report` on `event:<id>`. */
+ * `chat_report` and `chat_report_dismissed` on `event:<id>`. */
 export type ChatChannelMessage = Published & ChatFrame;
-export type ChatReportMessage = Published & ChatReportFrame;
+export type ChatReportMessage = Published & (ChatReportFrame | ChatReportDismissedFrame);
 
 /** What a channel's followers receive: its messages, and each `subscribed` (with
  * `recovered: false` they refetch the channel's state over HTTP). */
@@ -63,6 +63,7 @@ const SERVER_TYPES = new Set([
   'chat_room',
   'chat_reactions',
   'chat_report',
+  'chat_report_dismissed',
   'subscribed',
   'ready',
   'reauthed',

@@ -1,4 +1,5 @@
 import type { ServerMessage } from './socket-protocol';
+import { chatMessage } from '../../test/room-fixtures';
 import { CLOSE } from './socket-protocol';
 import type { Effect, LiveEvent, LiveState } from './socket-state';
 import { BACKOFF_CAP_MS, OFFLINE_AFTER, SEEN_MAX, TOO_MANY_WAIT_MS, backoffMs, initialState, isFollowed, step } from './socket-state';
@@ -225,18 +226,18 @@ describe('live socket: concert channels', () => {
 
 describe('live socket: room channels', () => {
   const ROOM = 'chat:c1';
-  const chatMessage = (offset: number, id: string): LiveEvent =>
+  const chatMessageFrame = (offset: number, id: string): LiveEvent =>
     msg({
       type: 'chat_message',
       channel: ROOM,
       offset,
       epoch: 'r1',
-      message: { id, eventId: 'c1', accountId: 'a2', author: 'Ann B.', badge: null, text: 'hi', mediaTime: 1000, postedAt: EXPIRES },
+      message: chatMessage(id, { accountId: 'a2', text: 'hi', postedAt: EXPIRES }),
     });
 
   it('follows a room like a concert: subscribed, its messages once each by offset, resumed through subscribe with since', () => {
     let state = run(live(), { type: 'follow', channel: ROOM }).state;
-    const first = run(state, subscribed(ROOM, 0, 'r1'), chatMessage(1, 'm1'), chatMessage(1, 'm1'), msg({ type: 'chat_deleted', channel: ROOM, offset: 2, epoch: 'r1', eventId: 'c1', messageId: 'm1' }));
+    const first = run(state, subscribed(ROOM, 0, 'r1'), chatMessageFrame(1, 'm1'), chatMessageFrame(1, 'm1'), msg({ type: 'chat_deleted', channel: ROOM, offset: 2, epoch: 'r1', eventId: 'c1', messageId: 'm1' }));
     expect(delivered(first.effects)).toEqual(['subscribed@0', 'chat_message@1', 'chat_deleted@2']);
     state = first.state;
     expect(isFollowed(state, ROOM)).toBe(true);
@@ -249,6 +250,6 @@ describe('live socket: room channels', () => {
     const refused = run(live(), { type: 'follow', channel: ROOM }, msg({ type: 'error', code: 'forbidden', message: 'no', channel: ROOM })).state;
     expect(isFollowed(refused, ROOM)).toBe(false);
     const released = run(live(), { type: 'follow', channel: ROOM }, subscribed(ROOM, 0, 'r1'), { type: 'release', channel: ROOM }).state;
-    expect(run(released, chatMessage(1, 'm1')).effects).toEqual([]);
+    expect(run(released, chatMessageFrame(1, 'm1')).effects).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** The live room's endpoints (docs/api-contract.md, "The live room: chat and reactions"). */
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
-import type { ChatMessage, ChatPage, ModerationEntry, ReactionKind, ReactionSecond, RestrictionKind, RoomChange, RoomSettings } from './model';
+import type { ChatMessage, ChatPage, ChatReport, ModerationEntry, ReactionKind, ReactionSecond, RestrictionKind, RoomChange, RoomSettings } from './model';
 
 const id = (value: string): string => encodeURIComponent(value);
 const room = (eventId: string): string => `${API_PREFIX}/events/${id(eventId)}/chat`;
@@ -24,6 +24,14 @@ export const deleteChatMessage = (eventId: string, messageId: string): Promise<u
 
 export const reportChatMessage = (eventId: string, messageId: string): Promise<unknown> =>
   request<unknown>(`${room(eventId)}/messages/${id(messageId)}/report`, { ...ANSWER, method: 'POST' });
+
+/** The reports still open (neither dismissed nor of a deleted message), newest first
+ * (moderators). */
+export const getOpenReports = (eventId: string): Promise<ChatReport[]> => request<ChatReport[]>(`${room(eventId)}/reports`, ANSWER);
+
+/** Dismisses a report, keeping its message (moderators; logged as `dismiss_report`). */
+export const dismissChatReport = (eventId: string, reportId: string): Promise<unknown> =>
+  request<unknown>(`${room(eventId)}/reports/${id(reportId)}`, { ...ANSWER, method: 'DELETE' });
 
 /** The room's settings as changed. */
 export const changeChatRoom = (eventId: string, change: RoomChange): Promise<RoomSettings> =>

@@ -1,13 +1,18 @@
+import { chatMessage, chatReport, chatRoom as room, moderationEntry } from '../../test/room-fixtures';
 import type { ChatMessage, ChatRoom, LiveRoom, ReactionWindow } from './model';
 import {
   addWindow,
   canDelete,
   canReport,
   combineRoom,
+  emptyLiveReports,
   emptyLiveRoom,
   linkify,
   meterWindows,
+  liveReportsReducer,
   liveRoomReducer,
+  moderationLine,
+  openReports,
   mergeMessages,
   messageLength,
   playerPosition,
@@ -20,27 +25,9 @@ import {
   withoutMessage,
 } from './model';
 
-const message = (id: string, mediaTime: number, postedAt = '2026-11-24T20:00:00Z', extra: Partial<ChatMessage> = {}): ChatMessage => ({
-  id,
-  eventId: 'c1',
-  accountId: `a-${id}`,
-  author: 'Ann B.',
-  badge: null,
-  text: `text ${id}`,
-  mediaTime,
-  postedAt,
-  ...extra,
-});
-
-const room = (extra: Partial<ChatRoom> = {}, you: Partial<ChatRoom['you']> = {}): ChatRoom => ({
-  pinned: null,
-  slowModeSeconds: 0,
-  closed: false,
-  postingOpen: true,
-  postingUntil: null,
-  you: { accountId: 'me', badge: null, moderator: false, mutedUntil: null, muted: false, ...you },
-  ...extra,
-});
+/** A message at `mediaTime` of the show, posted at `postedAt`. */
+const message = (id: string, mediaTime: number, postedAt = '2026-11-24T20:00:00Z', extra: Partial<ChatMessage> = {}): ChatMessage =>
+  chatMessage(id, { mediaTime, postedAt, ...extra });
 
 const ids = (messages: readonly ChatMessage[]): string[] => messages.map((m) => m.id);
 
@@ -242,5 +229,41 @@ describe('room: posting rules', () => {
     expect(canDelete(room({}, { moderator: true }), theirs)).toBe(true);
     expect(canReport(room(), mine)).toBe(false);
     expect(canReport(room(), theirs)).toBe(true);
+  });
+});
+
+describe('room: the moderation log', () => {
+  it('reads each action as a line: its figures, whom, and what it quotes', () => {
+    const pinned = message('p', 1, undefined, { text: 'Welcome' });
+    expect(moderationLine(moderationEntry('1', 'timeout_1h', { accountId: 'ben' }))).toEqual({ key: 'timeout_1h', values: { hours: 1 }, accountId: 'ben', quote: null });
+    expect(moderationLine(moderationEntry('2', 'slow_mode', { detail: '600' })).values).toEqual({ seconds: 600 });
+    expect(moderationLine(moderationEntry('3', 'slow_mode', { detail: '0' })).key).toBe('slow_off');
+    expect(moderationLine(moderationEntry('4', 'delete', { accountId: 'ben', detail: 'gone text' })).quote).toBe('gone text');
+    expect(moderationLine(moderationEntry('5', 'unpin', { messageId: 'p' }), [pinned]).quote).toBe('Welcome');
+    expect(moderationLine(moderationEntry('6', 'dismiss_report', { messageId: 'x' }), [pinned])).toMatchObject({ key: 'dismiss_report', quote: null });
+    // An action this client does not know yet is shown by its name.
+    expect(moderationLine(moderationEntry('7', 'mute_reactions'))).toMatchObject({ key: 'other', values: { action: 'mute_reactions' } });
+  });
+});
+
+describe('room: open reports', () => {
+  const report = (id: string, messageId: string, createdAt: string) => chatReport(id, message(messageId, 1), { createdAt });
+  const fetched = [report('r1', 'm1', '2030-01-01T12:00:00Z'), report('r2', 'm2', '2030-01-01T12:02:00Z')];
+
+  it('merges the fetched list and the live reports once each, newest first', () => {
+    let live = liveReportsReducer(emptyLiveReports(), { type: 'reported', report: report('r3', 'm3', '2030-01-01T12:03:00Z') });
+    live = liveReportsReducer(live, { type: 'reported', report: report('r2', 'm2', '2030-01-01T12:02:00Z') });
+    expect(openReports(fetched, live, []).map((r) => r.id)).toEqual(['r3', 'r2', 'r1']);
+    expect(openReports(undefined, live, []).map((r) => r.id)).toEqual(['r3', 'r2']);
+    expect(openReports(fetched, live, [], 2).map((r) => r.id)).toEqual(['r3', 'r2']);
+  });
+
+  it('drops a dismissed report, even from a list fetched before, and the reports of a deleted message', () => {
+    const live = liveReportsReducer(emptyLiveReports(), { type: 'dismissed', reportId: 'r1' });
+    expect(openReports(fetched, live, []).map((r) => r.id)).toEqual(['r2']);
+    expect(openReports(fetched, emptyLiveReports(), ['m2']).map((r) => r.id)).toEqual(['r1']);
+    // A report dismissed before it arrived live stays dismissed.
+    expect(liveReportsReducer(live, { type: 'reported', report: report('r1', 'm1', '2030-01-01T12:00:00Z') }).arrived).toHaveLength(1);
+    expect(openReports([], liveReportsReducer(live, { type: 'reported', report: report('r1', 'm1', '2030-01-01T12:00:00Z') }), [])).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The live room (docs/api-contract.md, "The live room: chat and reactions"): its shapes and
- * the rules the web app follows, pure. The shapes are written here by hand, as the contract
- * names them (a null stays a null, where the document only says "optional"); the end of
- * this file holds them against the server's document, so a server change fails `tsc`.
+ * the rules the web app follows, pure. A shape the server's document gives as it is (the
+ * reactions, the restrictions, the badges) is the document's own type; the others are
+ * written here by hand, as the contract names them (a null stays a null, where the document
+ * only says "optional"), and the end of this file holds them against the document, so a
+ * server change fails `tsc`.
  *
  * Every message and reaction carries `mediaTime`, the milliseconds on the show's timeline
  * its author was hearing; a listener's player shows it once its own position gets there
@@ -10,7 +12,7 @@
  */
 import type { Schema } from '../../lib/api-types';
 
-export type ChatBadge = 'artist' | 'staff';
+export type ChatBadge = Schema<'Badge'>;
 
 /** One message of the room; `author` is the first name and the initial ("Ann B."). */
 export interface ChatMessage {
@@ -64,19 +66,21 @@ export interface RoomChange {
   closed?: boolean;
 }
 
-export const REACTION_KINDS = ['applause', 'heart', 'fire'] as const;
-export type ReactionKind = (typeof REACTION_KINDS)[number];
-export type ReactionCounts = Record<ReactionKind, number>;
+export type ReactionKind = Schema<'ReactionKind'>;
+/** Every reaction, in the buttons' order (`AllKinds` below: none left out). */
+export const REACTION_KINDS = ['applause', 'heart', 'fire'] as const satisfies readonly ReactionKind[];
+export type ReactionCounts = Schema<'Counts'>;
 
 /** `GET /events/{id}/chat/reactions`: the room's reactions per second of media time. */
-export interface ReactionSecond extends ReactionCounts {
-  second: number;
-}
+export type ReactionSecond = Schema<'ReactionSecond'>;
 
-export type RestrictionKind = 'timeout_5m' | 'timeout_1h' | 'timeout_show' | 'ban';
-export const RESTRICTION_KINDS: readonly RestrictionKind[] = ['timeout_5m', 'timeout_1h', 'timeout_show', 'ban'];
+export type RestrictionKind = Schema<'RestrictionKind'>;
+/** Every restriction, in the menu's order (`AllKinds` below: none left out). */
+export const RESTRICTION_KINDS = ['timeout_5m', 'timeout_1h', 'timeout_show', 'ban'] as const satisfies readonly RestrictionKind[];
 
-/** A reader's report of a message, sent live to the concert's managers. */
+/** A reader's report of a message: sent live to the concert's managers (`chat_report`), and
+ * listed while open (`GET /events/{id}/chat/reports`: neither dismissed nor of a deleted
+ * message). */
 export interface ChatReport {
   id: string;
   message: ChatMessage;
@@ -96,7 +100,8 @@ export interface ModerationEntry {
   at: string;
 }
 
-/** The room's frames on the socket: `chat:<id>`, and `chat_report` on `event:<id>`. */
+/** The room's frames on the socket: `chat:<id>`, and `chat_report` and
+ * `chat_report_dismissed` on `event:<id>` (its managers'). */
 export interface ChatMessageFrame {
   type: 'chat_message';
   message: ChatMessage;
@@ -120,6 +125,11 @@ export interface ChatReactionsFrame {
 export interface ChatReportFrame {
   type: 'chat_report';
   report: ChatReport;
+}
+/** A moderator dismissed a report (its message stays): every moderator's list drops it. */
+export interface ChatReportDismissedFrame {
+  type: 'chat_report_dismissed';
+  reportId: string;
 }
 export type ChatFrame = ChatMessageFrame | ChatDeletedFrame | ChatRoomFrame | ChatReactionsFrame;
 
@@ -291,6 +301,10 @@ function safeHref(candidate: string): string | null {
   }
 }
 
+/** People's names are their own words, in any script: set in a sentence, each keeps its own
+ * direction (a first-strong isolate, FSI … PDI), so "Ann B." stays whole in Persian. */
+export const isolate = (text: string): string => `\u2068${text}\u2069`;
+
 /** The characters a message counts, as the server counts them (code points, not UTF-16 units). */
 export const messageLength = (text: string): number => [...text].length;
 
@@ -398,22 +412,104 @@ export function combineRoom(loaded: LoadedRoom | undefined, live: LiveRoom): { m
   return { messages, room };
 }
 
+/** The open reports a moderator is shown at most (the server's list holds as many). */
+export const MAX_REPORTS = 100;
+
+/** The reports the socket brought since the panel opened, and those dismissed meanwhile (by
+ * id: a list fetched before the dismissal still holds them). */
+export interface LiveReports {
+  arrived: ChatReport[];
+  dismissed: string[];
+}
+
+export const emptyLiveReports = (): LiveReports => ({ arrived: [], dismissed: [] });
+
+export type LiveReportsAction = { type: 'reported'; report: ChatReport } | { type: 'dismissed'; reportId: string };
+
+export function liveReportsReducer(state: LiveReports, action: LiveReportsAction): LiveReports {
+  switch (action.type) {
+    case 'reported':
+      if (state.arrived.some((report) => report.id === action.report.id)) return state;
+      return { ...state, arrived: [action.report, ...state.arrived].slice(0, MAX_REPORTS) };
+    case 'dismissed':
+      if (state.dismissed.includes(action.reportId)) return state;
+      return { arrived: state.arrived.filter((report) => report.id !== action.reportId), dismissed: [...state.dismissed, action.reportId].slice(-DELETED_MAX) };
+  }
+}
+
+/** The open reports as shown: the fetched ones and those that arrived since, once each,
+ * less the dismissed ones and those of a deleted message; newest first. */
+export function openReports(fetched: readonly ChatReport[] | undefined, live: LiveReports, deletedMessages: readonly string[], max = MAX_REPORTS): ChatReport[] {
+  const byId = new Map<string, ChatReport>();
+  for (const report of [...(fetched ?? []), ...live.arrived]) byId.set(report.id, report);
+  const dismissed = new Set(live.dismissed);
+  const deleted = new Set(deletedMessages);
+  return [...byId.values()]
+    .filter((report) => !dismissed.has(report.id) && !deleted.has(report.message.id))
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, max);
+}
+
+/** What a line of the moderation log says: the text's key under `log.action`, its figures,
+ * whom it was about (their accountId, when the entry names one) and the text it quotes (a
+ * deleted message, or the message pinned when the room still holds it). */
+export interface LogLine {
+  key: string;
+  values: { minutes?: number; hours?: number; seconds?: number; action?: string };
+  accountId: string | null;
+  quote: string | null;
+}
+
+/** The moderation log's `action`s (server: src/chat/room.rs; `dismiss_report` from the
+ * reports' Dismiss). */
+const LOG_ACTIONS = new Set(['delete', 'pin', 'unpin', 'close', 'open', 'timeout_show', 'ban', 'lift', 'dismiss_report']);
+
+/** One moderation log entry as a line: `messages` are the room's, to quote a pinned one. */
+export function moderationLine(entry: ModerationEntry, messages: readonly ChatMessage[] = []): LogLine {
+  const line: LogLine = { key: 'other', values: {}, accountId: entry.accountId, quote: null };
+  const quoted = entry.messageId === null ? undefined : messages.find((message) => message.id === entry.messageId);
+  switch (entry.action) {
+    case 'slow_mode': {
+      const seconds = Number(entry.detail ?? '0');
+      return Number.isFinite(seconds) && seconds > 0 ? { ...line, key: 'slow_mode', values: { seconds } } : { ...line, key: 'slow_off' };
+    }
+    case 'timeout_5m':
+      return { ...line, key: 'timeout_5m', values: { minutes: 5 } };
+    case 'timeout_1h':
+      return { ...line, key: 'timeout_1h', values: { hours: 1 } };
+    case 'delete':
+      return { ...line, key: 'delete', quote: entry.detail ?? quoted?.text ?? null };
+    default:
+      if (!LOG_ACTIONS.has(entry.action)) return { ...line, values: { action: entry.action } };
+      return { ...line, key: entry.action, quote: quoted?.text ?? null };
+  }
+}
+
+/** The authors' names the room knows, by account: the log names accounts by id only. */
+export function authorNames(messages: readonly ChatMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of messages) names.set(message.accountId, message.author);
+  return names;
+}
+
 /** The slow mode choices offered to moderators (seconds; 0 is off). */
 export const SLOW_MODE_CHOICES = [0, 5, 10, 30, 60, 120, 300, 600] as const;
 
-// The shapes above against the server's OpenAPI document: each hand-written shape must be one
-// the document describes (a renamed or new required field fails `tsc` here).
-type Fits<Mine extends Theirs, Theirs> = Mine;
+// The hand-written shapes above against the server's OpenAPI document: each must be one the
+// document describes (a renamed or new required field fails `tsc` here), and name no field
+// the document does not (a field the server dropped fails too).
+type Fits<Mine extends Theirs & Record<Exclude<keyof Mine, keyof Theirs>, never>, Theirs> = Mine;
+/** Whether a list names every member of a union. */
+type Covers<List extends readonly unknown[], Union> = [Exclude<Union, List[number]>] extends [never] ? true : false;
+type Holds<Claim extends true> = Claim;
 export type ServerShapes = [
   Fits<ChatMessage, Schema<'ChatMessage'>>,
   Fits<ChatRoom, Schema<'ChatRoom'>>,
   Fits<ChatYou, Schema<'You'>>,
   Fits<ChatPage, Schema<'ChatPage'>>,
   Fits<RoomSettings, Schema<'RoomSettings'>>,
-  Fits<ReactionSecond, Schema<'ReactionSecond'>>,
-  Fits<ReactionCounts, Schema<'Counts'>>,
   Fits<ModerationEntry, Schema<'ModerationEntry'>>,
+  Fits<ChatReport, Schema<'Report'>>,
   Fits<RoomChange, Schema<'RoomInput'>>,
-  Fits<RestrictionKind, Schema<'RestrictionKind'>>,
-  Fits<ReactionKind, Schema<'ReactionKind'>>,
 ];
+export type AllKinds = [Holds<Covers<typeof REACTION_KINDS, ReactionKind>>, Holds<Covers<typeof RESTRICTION_KINDS, RestrictionKind>>];

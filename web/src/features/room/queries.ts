@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../../lib/errors';
-import { getChatPage, getReactions } from './api';
+import { getChatPage, getModerationLog, getOpenReports, getReactions } from './api';
 import type { ChatMessage, LoadedRoom } from './model';
 import { MAX_MESSAGES, PAGE_SIZE, POLL_MS, mergeMessages } from './model';
 
@@ -8,6 +8,8 @@ export const roomKeys = {
   all: ['chat'] as const,
   detail: (eventId: string) => ['chat', 'detail', eventId] as const,
   reactions: (eventId: string, fromMs: number, toMs: number) => ['chat', 'reactions', eventId, fromMs, toMs] as const,
+  moderation: (eventId: string) => ['chat', 'moderation', eventId] as const,
+  reports: (eventId: string) => ['chat', 'reports', eventId] as const,
 };
 
 /** The room: every page from the start of the show (following `next`), up to
@@ -47,4 +49,23 @@ export const reactionsQueryOptions = (eventId: string, fromMs: number, toMs: num
     queryFn: () => getReactions(eventId, fromMs, toMs),
     refetchInterval: poll ? POLL_MS : false,
     retry: false,
+  });
+
+/** The room's moderation log, newest first (moderators only). Fetched while it is shown, again
+ * after each moderation action (use-room.ts). */
+export const moderationLogQueryOptions = (eventId: string) =>
+  queryOptions({
+    queryKey: roomKeys.moderation(eventId),
+    queryFn: () => getModerationLog(eventId),
+    retry: (failures, error) => failures < 2 && !refusal(error),
+  });
+
+/** The room's open reports (moderators): fetched when the panel opens (the socket brings the
+ * new ones after); polled while the socket does not carry the concert's channel. */
+export const openReportsQueryOptions = (eventId: string, pushed: boolean) =>
+  queryOptions({
+    queryKey: roomKeys.reports(eventId),
+    queryFn: () => getOpenReports(eventId),
+    refetchInterval: (query) => (pushed || refusal(query.state.error) ? false : POLL_MS),
+    retry: (failures, error) => failures < 2 && !refusal(error),
   });

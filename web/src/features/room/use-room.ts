@@ -92,9 +92,12 @@ export function useRoom(eventId: string, { followPlayer = true, enabled = true }
         break;
       case 'chat_deleted':
         dispatch({ type: 'deleted', messageId: message.messageId });
+        // Another moderator's deletion may be a line of the log (when a moderator shows it).
+        void queryClient.invalidateQueries({ queryKey: roomKeys.moderation(eventId) });
         break;
       case 'chat_room':
         dispatch({ type: 'settings', room: message.room, at });
+        void queryClient.invalidateQueries({ queryKey: roomKeys.moderation(eventId) });
         break;
       case 'chat_reactions':
         dispatch({ type: 'reactions', window: { mediaTime: message.mediaTime, counts: message.counts, receivedAt: at } });
@@ -147,6 +150,8 @@ export function useRoomActions(view: Pick<RoomView, 'eventId' | 'position' | 're
   const { eventId, record } = view;
   const queryClient = useQueryClient();
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: roomKeys.detail(eventId) });
+  // Each moderation action is a line of the log: read again where it is shown.
+  const logged = (): Promise<void> => queryClient.invalidateQueries({ queryKey: roomKeys.moderation(eventId) });
   const post = useMutation({
     mutationFn: (text: string) => postChatMessage(eventId, text, view.position),
     onSuccess: (message) => {
@@ -157,6 +162,7 @@ export function useRoomActions(view: Pick<RoomView, 'eventId' | 'position' | 're
     mutationFn: (messageId: string) => deleteChatMessage(eventId, messageId),
     onSuccess: (_answer, messageId) => {
       record({ type: 'deleted', messageId });
+      void logged();
     },
   });
   const report = useMutation({ mutationFn: (messageId: string) => reportChatMessage(eventId, messageId) });
@@ -164,12 +170,22 @@ export function useRoomActions(view: Pick<RoomView, 'eventId' | 'position' | 're
     mutationFn: (room: RoomChange) => changeChatRoom(eventId, room),
     onSuccess: (room) => {
       record({ type: 'settings', room: { pinned: room.pinned, slowModeSeconds: room.slowModeSeconds, closed: room.closed }, at: Date.now() });
+      void logged();
     },
   });
   const restrict = useMutation({
     mutationFn: ({ accountId, kind }: { accountId: string; kind: RestrictionKind }) => restrictChatAccount(eventId, accountId, kind),
+    onSuccess: () => {
+      void logged();
+    },
   });
-  const lift = useMutation({ mutationFn: (accountId: string) => liftChatRestriction(eventId, accountId), onSuccess: refresh });
+  const lift = useMutation({
+    mutationFn: (accountId: string) => liftChatRestriction(eventId, accountId),
+    onSuccess: () => {
+      void logged();
+      return refresh();
+    },
+  });
   return { post, remove, report, change, restrict, lift };
 }
 

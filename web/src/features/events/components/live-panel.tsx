@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { useNow } from '../../../lib/use-now';
 import { eventChannel } from '../../live/socket-protocol';
@@ -16,9 +17,10 @@ import { ffmpegCommand } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 import { MarkersPanel } from './markers-panel';
-import type { ChatReport } from '../../room/model';
 import { RoomPanel } from '../../room/components/room-panel';
+import { RoomModerationLog } from '../../room/components/room-moderation-log';
 import { RoomReports } from '../../room/components/room-reports';
+import { useRoomReports } from '../../room/use-reports';
 import { useRoom } from '../../room/use-room';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
@@ -49,23 +51,26 @@ function Copyable({ value, shown, testId }: { value: string; shown: string; test
   );
 }
 
-const clock = (seconds: number): string => `\u2066${formatClock(seconds)}\u2069`;
+/** A duration in the reader's digits (Persian ones in Persian), kept left to right. */
+const clock = (seconds: number, locale: string): string => `\u2066${formatClock(seconds, locale)}\u2069`;
 
 /** The encoder is away: how long, counted here each second from the server's figures (the
  * key remounts it at each new figure), and when the show ends by itself. */
 function AwayCountdown({ away, left }: { away: number; left: number }): ReactNode {
-  const { t } = useTranslation('events');
+  const { t, i18n } = useTranslation('events');
+  const locale = localeOf(i18n.language);
   const [from] = useState(() => Date.now());
   const drift = Math.max(0, (useNow(1000) - from) / 1000);
   return (
     <Text size="sm" c="orange" data-testid="live-away" data-left={Math.round(Math.max(0, left - drift))}>
-      {t('manage.live.away', { away: clock(away + drift), left: clock(Math.max(0, left - drift)) })}
+      {t('manage.live.away', { away: clock(away + drift, locale), left: clock(Math.max(0, left - drift), locale) })}
     </Text>
   );
 }
 
 export function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
-  const { t } = useTranslation('events');
+  const { t, i18n } = useTranslation('events');
+  const locale = localeOf(i18n.language);
   const away = !status.ended && !status.publisherConnected && status.awaySeconds != null ? status.awaySeconds : null;
   const state = status.ended ? 'ended' : status.publisherConnected ? 'connected' : away != null ? 'away' : 'offline';
   const color = state === 'connected' ? 'red' : state === 'ended' ? 'grape' : state === 'away' ? 'orange' : 'gray';
@@ -81,9 +86,9 @@ export function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
       ) : null}
       <SimpleGrid cols={2} spacing={4} verticalSpacing={2}>
         <Text size="sm" data-testid="live-recorded" data-seconds={status.recordedSeconds.toFixed(1)}>
-          {t('manage.live.recorded', { time: clock(status.recordedSeconds) })}
+          {t('manage.live.recorded', { time: clock(status.recordedSeconds, locale) })}
         </Text>
-        <Text size="sm">{t('manage.live.connected', { time: clock(status.connectedSeconds) })}</Text>
+        <Text size="sm">{t('manage.live.connected', { time: clock(status.connectedSeconds, locale) })}</Text>
         <Text size="sm">{t('manage.live.bitrate', { kbps: Math.round(status.bitrateKbps) })}</Text>
         <Text size="sm">{t('manage.live.segments', { count: status.segments })}</Text>
         <Text size="sm" data-testid="live-listeners" data-count={status.listeners}>
@@ -205,12 +210,11 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
   const key = useQuery(streamKeyQueryOptions(eventId));
   // The concert's live room, with its moderation tools (the artist does not follow a player).
   const room = useRoom(eventId, { followPlayer: false });
-  // Reports of its messages, as they come while the panel is open.
-  const [reports, setReports] = useState<ChatReport[]>([]);
+  // The reports of its messages still open: those made before, then as they come.
+  const reports = useRoomReports(room);
   // The live socket pushes the figures while it follows the concert; else they are polled.
   const pushed = useLiveChannel(eventChannel(eventId), (message) => {
     if (message.type === 'live_status') queryClient.setQueryData<LiveStatus>(eventKeys.live(eventId), message.status);
-    else if (message.type === 'chat_report') setReports((known) => (known.some((report) => report.id === message.report.id) ? known : [message.report, ...known].slice(0, 50)));
     else if (message.type === 'subscribed' && !message.recovered) void queryClient.invalidateQueries({ queryKey: eventKeys.live(eventId) });
   });
   const live = useQuery(liveStatusQueryOptions(eventId, pushed));
@@ -245,13 +249,8 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
         <MarkersPanel eventId={eventId} status={live.data} />
         <Divider />
         <RoomPanel view={room} compact />
-        <RoomReports
-          view={room}
-          reports={reports}
-          onDone={(messageId) => {
-            setReports((known) => known.filter((report) => report.message.id !== messageId));
-          }}
-        />
+        <RoomReports view={room} reports={reports} />
+        <RoomModerationLog view={room} reports={reports.reports} />
         <Divider />
         <Text fw={600}>{t('manage.streamKey')}</Text>
         <Text size="sm" c="dimmed">

@@ -134,7 +134,7 @@ export function ManageEventsPage(): ReactNode {
                           {t('manage.publish')}
                         </Button>
                       ) : null}
-                      <ActionIcon variant="subtle" aria-label={t('manage.sales')} onClick={() => { setSalesOf(event); }}>
+                      <ActionIcon variant="subtle" aria-label={t('manage.sales')} onClick={() => { setSalesOf(event); }} data-testid="manage-sales">
                         <IconChartBar size={18} />
                       </ActionIcon>
                       <Menu position="bottom-end" withinPortal>

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { formatClock } from '../../player/model';
 import type { LiveStatus, Marker } from '../model';
@@ -14,7 +15,8 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 /** The server's limit on a title or an artist (docs/api-contract.md, "Song titles: markers"). */
 const MAX_TEXT = 255;
 
-const clock = (atMs: number): string => `\u2066${formatClock(atMs / 1000)}\u2069`;
+/** A marker's place in the show, in the reader's digits, kept left to right. */
+const clock = (atMs: number, locale: string): string => `\u2066${formatClock(atMs / 1000, locale)}\u2069`;
 const orNull = (text: string): string | null => (text.trim() === '' ? null : text);
 
 function MarkerForm({
@@ -99,7 +101,8 @@ function MarkerForm({
  * add, edit and delete.
  */
 export function MarkersPanel({ eventId, status }: { eventId: string; status: LiveStatus | undefined }): ReactNode {
-  const { t } = useTranslation('events');
+  const { t, i18n } = useTranslation('events');
+  const locale = localeOf(i18n.language);
   const queryClient = useQueryClient();
   const markers = useQuery(markersQueryOptions(eventId));
   const { add, edit, remove } = useMarkerActions(eventId);
@@ -191,7 +194,7 @@ export function MarkersPanel({ eventId, status }: { eventId: string; status: Liv
               <Group key={marker.id} gap="xs" wrap="nowrap" justify="space-between" data-testid="marker" data-marker={marker.id} data-current={marker.id === nowPlaying?.markerId ? 'true' : undefined}>
                 <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
                   <Text size="xs" c="dimmed" ff="monospace" style={{ flexShrink: 0 }}>
-                    {clock(marker.atMs)}
+                    {clock(marker.atMs, locale)}
                   </Text>
                   <Text size="sm" fw={marker.id === nowPlaying?.markerId ? 700 : undefined} dir="auto" truncate data-testid="marker-title">
                     {marker.title}

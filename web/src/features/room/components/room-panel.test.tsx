@@ -1,51 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { setupI18n } from '../../../i18n';
 import { renderPage } from '../../../test/render';
-import type { ChatMessage, ChatRoom } from '../model';
-import type { RoomView } from '../use-room';
+import { chatMessage as message, chatRoom, roomView as view } from '../../../test/room-fixtures';
 import { RoomPanel } from './room-panel';
-
-const message = (id: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
-  id,
-  eventId: 'c1',
-  accountId: `a-${id}`,
-  author: 'Ann B.',
-  badge: null,
-  text: `text ${id}`,
-  mediaTime: 1000,
-  postedAt: '2030-01-01T20:00:00Z',
-  ...extra,
-});
-
-const chatRoom = (extra: Partial<ChatRoom> = {}, you: Partial<ChatRoom['you']> = {}): ChatRoom => ({
-  pinned: null,
-  slowModeSeconds: 0,
-  closed: false,
-  postingOpen: true,
-  postingUntil: null,
-  you: { accountId: 'me', badge: null, moderator: false, mutedUntil: null, muted: false, ...you },
-  ...extra,
-});
-
-function view(messages: ChatMessage[], room: ChatRoom, extra: Partial<RoomView> = {}): RoomView {
-  return {
-    eventId: 'c1',
-    status: 'ready',
-    error: null,
-    room,
-    messages,
-    visible: messages,
-    position: null,
-    meter: { applause: 3, heart: 1, fire: 0, total: 4 },
-    pushed: true,
-    polling: false,
-    abilities: { post: room.postingOpen, react: room.postingOpen, moderate: room.you.moderator, reason: room.postingOpen ? null : 'readOnly' },
-    deleted: [],
-    now: Date.parse('2030-01-01T20:00:00Z'),
-    record: () => undefined,
-    ...extra,
-  };
-}
 
 describe('The room panel', () => {
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import type { ChatMessage, ChatRoom, RestrictionKind } from '../model';
-import { MAX_MESSAGE, SLOW_MODE_CHOICES, messageLength, muting, sendable } from '../model';
+import { MAX_MESSAGE, SLOW_MODE_CHOICES, isolate, messageLength, muting, sendable } from '../model';
 import type { RoomView } from '../use-room';
 import { useReactionSender, useRoom, useRoomActions } from '../use-room';
 import type { MessageActions } from './room-message';
@@ -36,12 +36,13 @@ function PinnedMessage({ message, moderator, onUnpin }: { message: ChatMessage; 
   const { t } = useTranslation('room');
   return (
     <Alert p="xs" variant="light" color="grape" icon={<IconPin size={16} />} title={t('pinned')} data-testid="room-pinned" data-id={message.id}>
-      <Group gap="xs" wrap="nowrap" justify="space-between" align="flex-start">
-        <Box miw={0}>
+      {/* Unpin goes under the message when both do not fit side by side (a phone). */}
+      <Group gap="xs" wrap="wrap" justify="space-between" align="flex-start">
+        <Box miw={0} className={classes.grow}>
           <MessageBody message={message} />
         </Box>
         {moderator ? (
-          <Button size="compact-xs" variant="subtle" onClick={onUnpin} data-testid="room-unpin">
+          <Button size="compact-xs" variant="subtle" onClick={onUnpin} className={classes.keep} data-testid="room-unpin">
             {t('actions.unpin')}
           </Button>
         ) : null}
@@ -257,12 +258,12 @@ export function RoomPanel({ view, compact = false }: { view: RoomView; compact?:
       }
       actions.restrict.mutate(
         { accountId: message.accountId, kind },
-        { onSuccess: () => notifications.show({ color: 'green', message: t(`moderation.done.${kind}`, { author: message.author }) }), onError: showError },
+        { onSuccess: () => notifications.show({ color: 'green', message: t(`moderation.done.${kind}`, { author: isolate(message.author) }) }), onError: showError },
       );
     },
     onLift: (message) => {
       actions.lift.mutate(message.accountId, {
-        onSuccess: () => notifications.show({ color: 'green', message: t('moderation.lifted', { author: message.author }) }),
+        onSuccess: () => notifications.show({ color: 'green', message: t('moderation.lifted', { author: isolate(message.author) }) }),
         onError: showError,
       });
     },
@@ -367,7 +368,7 @@ export function RoomPanel({ view, compact = false }: { view: RoomView; compact?:
             {
               onSuccess: () => {
                 setBanning(null);
-                notifications.show({ color: 'green', message: t('moderation.done.ban', { author: message.author }) });
+                notifications.show({ color: 'green', message: t('moderation.done.ban', { author: isolate(message.author) }) });
               },
               onError: showError,
             },
@@ -375,7 +376,7 @@ export function RoomPanel({ view, compact = false }: { view: RoomView; compact?:
         }}
         confirmTestId="room-ban-confirm"
       >
-        <Text>{t('moderation.banText', { author: banning?.author ?? '' })}</Text>
+        <Text>{t('moderation.banText', { author: isolate(banning?.author ?? '') })}</Text>
       </ConfirmDialog>
     </Card>
   );
