@@ -4,8 +4,7 @@
 //!
 //! Each instance counts its own fans' reactions and publishes its window's counts on the
 //! concert's `chat:<id>` channel; the room adds up what every instance sends. The cap per
-//! fan is counted where the fan's requests land: a fan spreading clicks over N instances
-//! could count N times the cap, which is still a few reactions a second.
+//! fan is taken before, across instances ([`super::limits::Limits::reactions`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -18,8 +17,6 @@ use crate::db::Db;
 
 /// How often counts go out.
 pub const WINDOW: Duration = Duration::from_millis(500);
-/// Reactions counted per fan and second; more are dropped, not refused.
-pub const PER_FAN_PER_SECOND: u64 = 10;
 
 /// One concert's reactions of the current window.
 #[derive(Default)]
@@ -33,8 +30,6 @@ struct Pending {
 #[derive(Default)]
 struct State {
     pending: HashMap<String, Pending>,
-    /// Per fan: the wall-clock second and what was counted in it.
-    fans: HashMap<String, (i64, u64)>,
 }
 
 pub struct Reactions {
@@ -52,47 +47,26 @@ impl Reactions {
         }
     }
 
-    /// Count up to `count` reactions of `account_id` at `media_time`, within the cap per
-    /// fan and second; answers how many were counted.
-    pub fn add(
-        &self,
-        event_id: &str,
-        account_id: &str,
-        kind: ReactionKind,
-        count: u64,
-        media_time: i64,
-        now_ms: i64,
-    ) -> u64 {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let second = now_ms.div_euclid(1000);
-        let used = match state.fans.get(account_id) {
-            Some((s, used)) if *s == second => *used,
-            _ => 0,
-        };
-        let accepted = count.min(PER_FAN_PER_SECOND.saturating_sub(used));
-        if accepted == 0 {
-            return 0;
+    /// Count `count` reactions (already within the fan's cap) at `media_time`.
+    pub fn add(&self, event_id: &str, kind: ReactionKind, count: u64, media_time: i64) {
+        if count == 0 {
+            return;
         }
-        state
-            .fans
-            .insert(account_id.to_owned(), (second, used + accepted));
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let pending = state.pending.entry(event_id.to_owned()).or_default();
-        pending.counts.add(kind, accepted);
+        pending.counts.add(kind, count);
         pending.media_time = pending.media_time.max(media_time);
         pending
             .seconds
             .entry(media_time.div_euclid(1000))
             .or_default()
-            .add(kind, accepted);
-        accepted
+            .add(kind, count);
     }
 
     /// Send out and store the window's counts.
-    pub async fn flush(&self, now_ms: i64) {
+    pub async fn flush(&self) {
         let pending = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            let second = now_ms.div_euclid(1000);
-            state.fans.retain(|_, (s, _)| *s >= second);
             std::mem::take(&mut state.pending)
         };
         for (event_id, pending) in pending {
@@ -128,7 +102,7 @@ impl Reactions {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
-                self.flush(crate::db::now_ms()).await;
+                self.flush().await;
             }
         });
     }

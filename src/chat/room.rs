@@ -630,9 +630,12 @@ pub async fn react(
         Posting::Open { .. } => {}
     }
     let media_time = media_time_within(app, &event.id, media_time).await;
-    Ok(app
-        .reactions
-        .add(&event.id, &user.account.id, kind, count, media_time, now))
+    let counted = app
+        .chat_limits
+        .reactions(&user.account.id, count, now)
+        .await;
+    app.reactions.add(&event.id, kind, counted, media_time);
+    Ok(counted)
 }
 
 /// A media time a client gives, kept within what is recorded; the live edge when missing.

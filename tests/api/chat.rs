@@ -8,11 +8,12 @@ use encore::accounts::model::{AccountRow, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::cluster::two_processes_beside;
 use crate::helpers::{
     CARD_OK, HOUR_MS, Options, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
 };
 use crate::live::a_recorded_show;
-use crate::ws::{Ws, next, send, signed_in};
+use crate::ws::{Ws, next, send, signed_in, signed_in_at};
 
 /// A concert whose doors are open (it starts in five minutes), its artist (a member of
 /// its project), and fans with tickets.
@@ -83,7 +84,12 @@ async fn texts(app: &TestApp, event: &str, token: &str) -> Vec<String> {
 
 /// A socket following the room: the socket and its `subscribed`.
 async fn following(app: &TestApp, token: &str, event: &str, since: Option<Value>) -> (Ws, Value) {
-    let (mut ws, _) = signed_in(app, token, json!({})).await;
+    following_at(&app.url, token, event, since).await
+}
+
+/// [`following`] on the server at `base` (an `encore serve` process).
+async fn following_at(base: &str, token: &str, event: &str, since: Option<Value>) -> (Ws, Value) {
+    let (mut ws, _) = signed_in_at(base, token, json!({})).await;
     let mut subscribe = json!({ "type": "subscribe", "channel": format!("chat:{event}") });
     if let Some(since) = since {
         subscribe["since"] = since;
@@ -387,6 +393,85 @@ async fn a_timeout_and_a_ban_hold_across_two_instances() {
     assert_eq!(status, StatusCode::FORBIDDEN, "fans do not read the log");
 }
 
+/// The room across two real `encore serve` processes on one database and Redis: what is
+/// posted, deleted and applauded on one reaches a socket on the other, and a timeout given
+/// on one holds on the other.
+#[tokio::test]
+async fn the_room_crosses_two_encore_serve_processes() {
+    let app = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let (mut on_q, subscribed) = following_at(&q.url, bob, &room.event, None).await;
+    assert_eq!(subscribed["type"], "subscribed", "{subscribed}");
+    let on = |process: &crate::cluster::Process, path: &str| format!("{}{path}", process.url);
+
+    let posted = app
+        .http
+        .post(on(&p, &chat(&room.event)))
+        .bearer_auth(ann)
+        .json(&json!({ "text": "hello from the front row" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status(), StatusCode::CREATED);
+    let heard = next_of(&mut on_q, "chat_message").await;
+    assert_eq!(heard["message"]["text"], "hello from the front row");
+    let id = heard["message"]["id"].as_str().unwrap().to_owned();
+
+    let deleted = app
+        .http
+        .delete(on(&p, &format!("{}/messages/{id}", chat(&room.event))))
+        .bearer_auth(&room.artist)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::OK);
+    assert_eq!(
+        next_of(&mut on_q, "chat_deleted").await["messageId"],
+        id.as_str()
+    );
+
+    let reacted = app
+        .http
+        .post(on(&p, &format!("{}/reactions", chat(&room.event))))
+        .bearer_auth(ann)
+        .json(&json!({ "kind": "applause", "count": 3 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reacted.status(), StatusCode::OK);
+    assert_eq!(
+        next_of(&mut on_q, "chat_reactions").await["counts"]["applause"],
+        3
+    );
+
+    // A timeout given on P holds on Q.
+    let account = room.fans[0].0.id.clone();
+    let restricted = app
+        .http
+        .post(on(&p, &format!("{}/restrictions", chat(&room.event))))
+        .bearer_auth(&room.artist)
+        .json(&json!({ "accountId": account, "kind": "timeout_5m" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(restricted.status(), StatusCode::OK);
+    let refused = app
+        .http
+        .post(on(&q, &chat(&room.event)))
+        .bearer_auth(ann)
+        .json(&json!({ "text": "still here" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+}
+
 #[tokio::test]
 async fn a_deleted_message_is_gone_from_the_page_and_from_a_reconnects_replay() {
     let app = spawn_app().await;
@@ -630,6 +715,39 @@ async fn hostile_text_is_neutralised() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "nothing left to say");
+}
+
+#[tokio::test]
+async fn the_reaction_cap_per_fan_holds_across_two_instances() {
+    let a = spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..Options::default()
+    })
+    .await;
+    let b = a.beside().await;
+    let room = a_room(&a, 1).await;
+    let fan = &room.fans[0].1;
+    let reactions = format!("{}/reactions", chat(&room.event));
+    let ten = json!({ "kind": "applause", "count": 10 });
+    // Ten on each instance within one wall-clock second: ten in all (a try that crossed
+    // a second's edge proves nothing and is made again).
+    for _ in 0..5 {
+        let second = || encore::db::now_ms().div_euclid(1000);
+        let before = second();
+        let (status, on_a) = a.post(&reactions, ten.clone(), Some(fan)).await;
+        assert_eq!(status, StatusCode::OK, "{on_a}");
+        let (status, on_b) = b.post(&reactions, ten.clone(), Some(fan)).await;
+        assert_eq!(status, StatusCode::OK, "{on_b}");
+        if second() != before {
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+            continue;
+        }
+        let accepted = on_a["payload"]["accepted"].as_u64().unwrap()
+            + on_b["payload"]["accepted"].as_u64().unwrap();
+        assert_eq!(accepted, 10, "A {on_a}, B {on_b}");
+        return;
+    }
+    panic!("every try crossed a second's edge");
 }
 
 #[tokio::test]

@@ -21,7 +21,12 @@ pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 pub(crate) async fn open(app: &TestApp) -> Ws {
-    let url = format!("{}/api/v1/ws", app.url.replacen("http", "ws", 1));
+    open_at(&app.url).await
+}
+
+/// A socket on the server at `base` (its HTTP URL): a test app or an `encore serve`.
+pub(crate) async fn open_at(base: &str) -> Ws {
+    let url = format!("{}/api/v1/ws", base.replacen("http", "ws", 1));
     tokio_tungstenite::connect_async(url)
         .await
         .expect("websocket")
@@ -68,7 +73,12 @@ async fn closed(ws: &mut Ws) -> (u16, String) {
 /// A socket signed in as `access`, past its `ready` and the `subscribed` of each channel
 /// it joins: those messages, in order.
 pub(crate) async fn signed_in(app: &TestApp, access: &str, since: Value) -> (Ws, Vec<Value>) {
-    let mut ws = open(app).await;
+    signed_in_at(&app.url, access, since).await
+}
+
+/// [`signed_in`] on the server at `base`.
+pub(crate) async fn signed_in_at(base: &str, access: &str, since: Value) -> (Ws, Vec<Value>) {
+    let mut ws = open_at(base).await;
     send(
         &mut ws,
         json!({ "type": "auth", "token": access, "since": since }),
