@@ -132,12 +132,27 @@ impl RouteLatencies {
 struct Stream {
     parts_produced: AtomicU64,
     parked_reloads: AtomicI64,
+    room_frames_shared: AtomicU64,
+    room_frames_own: AtomicU64,
 }
 
 static STREAM: Stream = Stream {
     parts_produced: AtomicU64::new(0),
     parked_reloads: AtomicI64::new(0),
+    room_frames_shared: AtomicU64::new(0),
+    room_frames_own: AtomicU64::new(0),
 };
+
+/// A socket sent its room's shared frame as it was (`true`), or took the frame's
+/// messages one by one (after a join or catch-up, or a hole).
+pub fn room_frame(shared: bool) {
+    let counter = if shared {
+        &STREAM.room_frames_shared
+    } else {
+        &STREAM.room_frames_own
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+}
 
 /// The segmenter closed a part on this instance.
 pub fn part_produced() {
@@ -213,6 +228,10 @@ impl Metrics {
             snapshot,
             parts_produced: STREAM.parts_produced.load(Ordering::Relaxed),
             parked_reloads: STREAM.parked_reloads.load(Ordering::Relaxed),
+            room_frames: (
+                STREAM.room_frames_shared.load(Ordering::Relaxed),
+                STREAM.room_frames_own.load(Ordering::Relaxed),
+            ),
         }));
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &registry)
@@ -237,6 +256,8 @@ struct Scrape {
     snapshot: Snapshot,
     parts_produced: u64,
     parked_reloads: i64,
+    /// Room frames sent shared and taken apart.
+    room_frames: (u64, u64),
 }
 
 impl Collector for Scrape {
@@ -282,6 +303,18 @@ impl Collector for Scrape {
             "stream_parts_produced",
             "Parts the segmenter closed on this instance.",
             self.parts_produced,
+        )?;
+        counter(
+            &mut encoder,
+            "room_frames_shared",
+            "Room frames a socket sent as its room's relay made them (one encoding for all).",
+            self.room_frames.0,
+        )?;
+        counter(
+            &mut encoder,
+            "room_frames_taken_apart",
+            "Room frames a socket took message by message (after a join or catch-up, a hole).",
+            self.room_frames.1,
         )?;
         gauge(
             &mut encoder,

@@ -75,6 +75,7 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
         sessions: sessions.clone(),
         bus: bus.clone(),
         live: Arc::new(Sockets::new()),
+        room_relays: Arc::new(crate::live::room_relay::RoomRelays::new(bus.clone())),
         figures,
         lifecycle: Arc::new(Lifecycle::new()),
         housekeeping: Arc::default(),

@@ -48,6 +48,8 @@ pub struct Services {
     pub bus: Bus,
     /// This instance's open dashboard sockets.
     pub live: Arc<Sockets>,
+    /// One relay per room followed by a socket here (`live::room_relay`).
+    pub room_relays: Arc<crate::live::room_relay::RoomRelays>,
     /// The live figures of this instance's shows (listeners on every instance).
     pub figures: Arc<Figures>,
     /// Serving or draining (readiness, shutdown).

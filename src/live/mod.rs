@@ -5,6 +5,7 @@
 pub mod activity;
 pub mod figures;
 mod page;
+pub mod room_relay;
 pub mod sockets;
 pub mod store;
 pub mod ws;

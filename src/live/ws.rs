@@ -29,6 +29,7 @@ use crate::bus::{Channel, Delivery, Position, Received, Recovery, Subscription};
 use crate::db::{iso8601, now_ms};
 use crate::error::Error;
 use crate::i18n::{self, Lang, Msg};
+use crate::live::room_relay::{BATCH_EVERY, FromRelay, RelaySubscription, Relayed, RoomBatch};
 use crate::live::sockets::Admitted;
 use crate::net::websocket::{self, NoHello, Pending, Upgrade};
 use crate::state::AppState;
@@ -49,10 +50,6 @@ const MAX_FIRST_MESSAGE: usize = 8 * 1024;
 pub const READ_BUFFER: usize = 1024;
 /// Concerts one socket may follow at once.
 const MAX_CONCERTS: usize = 64;
-/// A room's messages reach a socket at most this often, gathered in one `batch` frame: a
-/// busy room (100 messages and reaction counts a second) is four frames a second per
-/// socket, not a hundred.
-pub const BATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// Why the server closes a socket: the code and the reason word of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -349,7 +346,13 @@ fn deadline(exp: i64) -> Instant {
     Instant::now() + Duration::from_millis(left_ms as u64)
 }
 
-type Feed = Pin<Box<dyn Stream<Item = Received> + Send>>;
+/// What a followed channel brings: the bus's message or notice, or its room's frame.
+enum Incoming {
+    Bus(Received),
+    Room(FromRelay),
+}
+
+type Feed = Pin<Box<dyn Stream<Item = Incoming> + Send>>;
 
 /// One authenticated socket's state.
 struct Live {
@@ -363,49 +366,40 @@ struct Live {
     /// The last message of each channel this socket has sent (or the position it was told
     /// to follow from).
     positions: HashMap<Channel, Position>,
-    /// Room messages waiting for the next batch (their JSON, encoded once for every
-    /// socket), and when it goes.
+    /// Room messages this socket gathers itself, when its room's shared frames do not run
+    /// straight on from what it sent (after a join or a catch-up), and when they go.
     batch: Batch,
 }
 
-/// Room messages gathered for one frame.
+/// Room messages gathered for one frame. Frames go at least [`BATCH_EVERY`] apart: the
+/// first message after a quiet spell goes at once, the next wait for the window to close.
 #[derive(Default)]
 struct Batch {
     pending: Vec<bytes::Bytes>,
     due: Option<Instant>,
+    last_sent: Option<Instant>,
 }
 
 impl Batch {
     fn push(&mut self, json: bytes::Bytes) {
         if self.due.is_none() {
-            self.due = Some(Instant::now() + BATCH_EVERY);
+            let now = Instant::now();
+            let open = self.last_sent.map_or(now, |sent| sent + BATCH_EVERY);
+            self.due = Some(open.max(now));
         }
         self.pending.push(json);
     }
 
-    /// The frame of what is pending: a lone message as itself, several as
-    /// `{"type":"batch","messages":[…]}` (each as it would have gone alone).
+    /// The frame of what is pending (a lone message as itself, several as one `batch`).
     fn take(&mut self) -> Option<Utf8Bytes> {
         self.due = None;
-        let pending = std::mem::take(&mut self.pending);
-        let frame = match pending.len() {
-            0 => return None,
-            1 => pending.into_iter().next()?,
-            _ => {
-                let size = pending.iter().map(|m| m.len() + 1).sum::<usize>() + 32;
-                let mut frame = Vec::with_capacity(size);
-                frame.extend_from_slice(br#"{"type":"batch","messages":["#);
-                for (i, message) in pending.iter().enumerate() {
-                    if i > 0 {
-                        frame.push(b',');
-                    }
-                    frame.extend_from_slice(message);
-                }
-                frame.extend_from_slice(b"]}");
-                frame.into()
-            }
-        };
-        Some(Utf8Bytes::try_from(frame).expect("JSON is UTF-8"))
+        if self.pending.is_empty() {
+            return None;
+        }
+        self.last_sent = Some(Instant::now());
+        Some(crate::live::room_relay::frame(std::mem::take(
+            &mut self.pending,
+        )))
     }
 }
 
@@ -469,8 +463,8 @@ impl Live {
                         Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Err(End::Gone),
                     }
                 }
-                Some((channel, received)) = self.channels.next() => {
-                    self.received(socket, channel, received).await?;
+                Some((channel, incoming)) = self.channels.next() => {
+                    self.incoming(socket, channel, incoming).await?;
                 }
                 _ = self.holder.changed() => Box::pin(self.check_session(socket)).await?,
                 _ = heartbeat.tick() => {
@@ -493,7 +487,11 @@ impl Live {
         channel: Channel,
         since: Option<Position>,
     ) -> Result<(), End> {
-        let subscription = self.app.bus.subscribe(&channel);
+        // A room comes through this instance's relay for it (one frame for all its sockets).
+        let feed = match &channel {
+            Channel::Chat(_) => room_feed(self.app.room_relays.subscribe(&channel)),
+            _ => feed(self.app.bus.subscribe(&channel)),
+        };
         let recovery = match &since {
             Some(since) => self.app.bus.history(&channel, since).await,
             None => self
@@ -517,7 +515,7 @@ impl Live {
                 }
             }
         };
-        self.channels.insert(channel.clone(), feed(subscription));
+        self.channels.insert(channel.clone(), feed);
         self.recovered(socket, &channel, recovery).await
     }
 
@@ -547,6 +545,57 @@ impl Live {
             socket.deliver(delivery).await?;
         }
         self.positions.insert(channel.clone(), position);
+        Ok(())
+    }
+
+    /// What one of the followed channels brought.
+    async fn incoming(
+        &mut self,
+        socket: &mut Socket,
+        channel: Channel,
+        incoming: Incoming,
+    ) -> Result<(), End> {
+        match incoming {
+            Incoming::Bus(received) => self.received(socket, channel, received).await,
+            Incoming::Room(FromRelay::Relayed(Relayed::Batch(batch))) => {
+                self.room_frame(socket, channel, &batch).await
+            }
+            Incoming::Room(FromRelay::Relayed(Relayed::CatchUp)) => {
+                Box::pin(self.catch_up(socket, &channel)).await
+            }
+            // Too slow for the room: cut off like any slow reader; it reconnects and
+            // catches up with its offsets.
+            Incoming::Room(FromRelay::Lagged) => Err(End::Close(Close::SlowConsumer)),
+        }
+    }
+
+    /// A room's frame: sent as it is when it runs straight on from what this socket sent
+    /// (the frame every socket of the room shares), else message by message with the
+    /// socket's own offsets (after it joined or caught up meanwhile).
+    async fn room_frame(
+        &mut self,
+        socket: &mut Socket,
+        channel: Channel,
+        batch: &RoomBatch,
+    ) -> Result<(), End> {
+        let Some(seen) = self.positions.get(&channel) else {
+            return Ok(());
+        };
+        let follows = batch.follows(seen);
+        crate::metrics::room_frame(follows);
+        if follows {
+            self.flush_batch(socket).await?;
+            socket.send_text(batch.frame.clone()).await?;
+            self.batch.last_sent = Some(Instant::now());
+            if let Some(last) = batch.last() {
+                self.positions.insert(channel, last);
+            }
+            return Ok(());
+        }
+        for delivery in &batch.deliveries {
+            let message = Received::Message(delivery.clone());
+            self.received(socket, channel.clone(), message).await?;
+        }
         Ok(())
     }
 
@@ -814,7 +863,18 @@ fn feed(subscription: Subscription) -> Feed {
         subscription,
         |mut subscription| async move {
             let received = subscription.recv().await?;
-            Some((received, subscription))
+            Some((Incoming::Bus(received), subscription))
+        },
+    ))
+}
+
+/// A room's relay as a stream of its frames.
+fn room_feed(subscription: RelaySubscription) -> Feed {
+    Box::pin(futures_util::stream::unfold(
+        subscription,
+        |mut subscription| async move {
+            let relayed = subscription.recv().await?;
+            Some((Incoming::Room(relayed), subscription))
         },
     ))
 }
