@@ -33,6 +33,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+#[path = "shared/holders.rs"]
+mod holders;
+
 use clap::Parser;
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
@@ -129,7 +132,7 @@ async fn serve(
         "--ingest-bind",
         "",
         "--jwt-secret",
-        "bench-secret-bench-secret-bench-secret",
+        SECRET,
         // Every simulated listener comes from 127.0.0.1.
         "--connections-per-ip",
         "0",
@@ -193,11 +196,35 @@ async fn serve(
         out.push_str(&format!("{url}/stream/{token}/index.m3u8\n"));
     }
     std::fs::write(file, out)?;
+    room_fans(&state, &event.id, file).await?;
     let listener = tokio::net::TcpListener::bind(state.config.bind).await?;
     println!("READY");
     encore::startup::run(listener, None, state, std::future::pending()).await?;
     Ok(())
 }
+
+/// With `ROOM_FANS=K`, K ticket holders of the concert signed in, their access tokens
+/// written to FILE.tokens (one a line) and the concert's id to FILE.event: the room's
+/// sockets and posters of `loadtests/room-bench.sh` beside the listeners (issue 29).
+async fn room_fans(state: &AppState, event_id: &str, file: &str) -> anyhow::Result<()> {
+    let Some(fans) = std::env::var("ROOM_FANS").ok().and_then(|n| n.parse().ok()) else {
+        return Ok(());
+    };
+    let keys = encore::auth::jwt::TokenKeys::new(&encore::config::Secret::new(SECRET.to_owned()));
+    let mut tokens = String::new();
+    for (account, session) in holders::holders(&state.db, event_id, fans).await? {
+        let token = keys.sign(&account, &session, encore::auth::clients::WEB_CLIENT_ID)?;
+        tokens.push_str(&token);
+        tokens.push('\n');
+    }
+    let file = std::path::Path::new(file);
+    std::fs::write(file.with_extension("tokens"), tokens)?;
+    std::fs::write(file.with_extension("event"), event_id)?;
+    Ok(())
+}
+
+/// The server's JWT secret (the room's tokens are signed with it).
+const SECRET: &str = "bench-secret-bench-secret-bench-secret";
 
 /// One listener's keep-alive HTTP/1.1 connection. A bare request writer and response
 /// reader (status, Content-Length body) keeps the load generator cheap enough that the

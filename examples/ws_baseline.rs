@@ -8,7 +8,8 @@
 //! once. The sockets use Encore's buffer settings (src/live/ws.rs) and Encore's queue per
 //! shared channel, so what differs is what Encore does per socket.
 //!
-//! Usage: ws_baseline PORT REDIS_URL PREFIX — prints READY once it listens.
+//! Usage: ws_baseline PORT REDIS_URL PREFIX [CHANNEL] — prints READY once it listens;
+//! CHANNEL is `staff` unless given (issue 29's room bench follows `chat:<id>`).
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::broadcast;
@@ -18,18 +19,21 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, port, redis_url, prefix] = &args[..] else {
-        anyhow::bail!("usage: ws_baseline PORT REDIS_URL PREFIX");
+    let (port, redis_url, prefix, channel) = match &args[..] {
+        [_, port, redis_url, prefix] => (port, redis_url, prefix, "staff".to_owned()),
+        [_, port, redis_url, prefix, channel] => (port, redis_url, prefix, channel.clone()),
+        _ => anyhow::bail!("usage: ws_baseline PORT REDIS_URL PREFIX [CHANNEL]"),
     };
     let (sender, _) = broadcast::channel::<Utf8Bytes>(encore::bus::SUBSCRIBER_QUEUE);
     let client = redis::Client::open(redis_url.as_str())?;
     let mut pubsub = client.get_async_pubsub().await?;
     pubsub.subscribe(format!("{prefix}bus")).await?;
     let from_redis = sender.clone();
+    let followed = channel.clone();
     tokio::spawn(async move {
         let mut messages = pubsub.into_on_message();
         while let Some(message) = messages.next().await {
-            if let Some(text) = as_sent(message.get_payload_bytes()) {
+            if let Some(text) = as_sent(message.get_payload_bytes(), &followed) {
                 let _ = from_redis.send(text.into());
             }
         }
@@ -53,12 +57,15 @@ async fn main() -> anyhow::Result<()> {
         };
         let _ = tcp.set_nodelay(true);
         let broadcasts = sender.subscribe();
+        let subscribed = format!(
+            r#"{{"type":"subscribed","channel":"{channel}","offset":0,"epoch":"","recovered":false}}"#
+        );
         tokio::spawn(async move {
             let Ok(socket) = tokio_tungstenite::accept_async_with_config(tcp, Some(config)).await
             else {
                 return;
             };
-            serve(socket, broadcasts).await;
+            serve(socket, broadcasts, &subscribed).await;
         });
     }
 }
@@ -66,14 +73,13 @@ async fn main() -> anyhow::Result<()> {
 async fn serve(
     socket: tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
     mut broadcasts: broadcast::Receiver<Utf8Bytes>,
+    subscribed: &str,
 ) {
     let (mut sink, mut stream) = socket.split();
     if !matches!(stream.next().await, Some(Ok(Message::Text(_)))) {
         return;
     }
     // The client waits for this before it counts the socket as following the broadcasts.
-    let subscribed =
-        r#"{"type":"subscribed","channel":"staff","offset":0,"epoch":"","recovered":false}"#;
     if sink.send(Message::text(subscribed)).await.is_err() {
         return;
     }
@@ -96,14 +102,14 @@ async fn serve(
     }
 }
 
-/// A bus frame's `staff` message as Encore's socket sends it (`bus::Delivery` as JSON:
-/// channel, offset, epoch, then the event's own fields).
-fn as_sent(frame: &[u8]) -> Option<String> {
+/// A bus frame's message on `followed` as Encore's socket sends it (`bus::Delivery` as
+/// JSON: channel, offset, epoch, then the event's own fields).
+fn as_sent(frame: &[u8], followed: &str) -> Option<String> {
     let text = std::str::from_utf8(frame).ok()?;
     let mut parts = text.splitn(4, '\n');
     let (offset, epoch, channel, event) =
         (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    if channel != "staff" {
+    if channel != followed {
         return None;
     }
     let fields = event.strip_prefix('{')?;

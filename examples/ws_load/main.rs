@@ -28,6 +28,8 @@
 //! delivery and checks that each socket sees the staff channel's offsets in order, each
 //! once; the baseline is measured by the same client.
 
+mod room;
+
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -76,6 +78,15 @@ enum Command {
     Broadcast(BroadcastArgs),
     /// A notification committed here (instance A) reaching sockets on instance B.
     Cross(CrossArgs),
+    /// Store a concert and FANS ticket holders with a session each (issue 29's room).
+    PrepareRoom {
+        database_url: String,
+        fans: usize,
+        file: PathBuf,
+    },
+    /// One concert's room: every socket a holder following `chat:<id>`, messages and
+    /// reactions posted at a rate, what reaches each socket and how often.
+    Room(room::RoomArgs),
 }
 
 #[derive(Args)]
@@ -94,6 +105,10 @@ struct Target {
     accounts: Option<PathBuf>,
     #[arg(long)]
     database_url: Option<String>,
+    /// Access tokens, one a line, instead of accounts (`listeners serve` with `ROOM_FANS`
+    /// writes them: its database is its own).
+    #[arg(long, conflicts_with = "accounts")]
+    tokens: Option<PathBuf>,
     /// The server's secret, to sign access tokens as the server does.
     #[arg(long, env = "ENCORE_JWT_SECRET", hide_env_values = true)]
     jwt_secret: Option<String>,
@@ -244,6 +259,12 @@ async fn main() -> anyhow::Result<()> {
         } => prepare(&database_url, accounts, &file).await,
         Command::Broadcast(args) => broadcast(args).await,
         Command::Cross(args) => cross(args).await,
+        Command::PrepareRoom {
+            database_url,
+            fans,
+            file,
+        } => room::prepare(&database_url, fans, &file).await,
+        Command::Room(args) => room::run(args).await,
     }
 }
 
@@ -353,6 +374,15 @@ impl Tally {
             .unwrap_or(0)
     }
 
+    /// `messages` received by `socket` at `received` (µs since the epoch), and their
+    /// latencies (taken from `samples`).
+    fn received(&self, socket: usize, messages: u64, received: u64, samples: &mut Vec<u32>) {
+        let shard = &self.shards[socket % SHARDS];
+        shard.activities.fetch_add(messages, Ordering::Relaxed);
+        shard.last_us.fetch_max(received, Ordering::Relaxed);
+        shard.samples.lock().unwrap().append(samples);
+    }
+
     fn take_samples(&self) -> Vec<u32> {
         let mut all = Vec::new();
         for shard in &self.shards {
@@ -380,14 +410,19 @@ fn now_us() -> u64 {
         .map_or(0, |d| d.as_micros() as u64)
 }
 
-/// The `auth` message of each socket: tokens for the prepared accounts (each used by
-/// `per_account` sockets), or one dummy.
-async fn auth_messages(target: &Target) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+/// An access token for each prepared account (each used by `per_account` sockets), signed
+/// here with the server's secret, and the accounts' ids; without accounts, one dummy
+/// token (the baseline reads the `auth` only).
+async fn tokens(target: &Target) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    if let Some(file) = &target.tokens {
+        let tokens: Vec<String> = std::fs::read_to_string(file)?
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        return Ok((tokens, Vec::new()));
+    }
     let (Some(file), Some(database_url)) = (&target.accounts, &target.database_url) else {
-        return Ok((
-            vec![r#"{"type":"auth","token":"baseline"}"#.to_owned()],
-            Vec::new(),
-        ));
+        return Ok((vec!["baseline".to_owned()], Vec::new()));
     };
     let secret = target
         .jwt_secret
@@ -395,35 +430,82 @@ async fn auth_messages(target: &Target) -> anyhow::Result<(Vec<String>, Vec<Stri
         .ok_or_else(|| anyhow::anyhow!("--jwt-secret (or ENCORE_JWT_SECRET) is needed"))?;
     let keys = TokenKeys::new(&Secret::new(secret));
     let db = encore::db::connect(database_url).await?;
-    let needed = target.sockets.div_ceil(target.per_account);
     let lines = std::fs::read_to_string(file)?;
-    let mut messages = Vec::with_capacity(needed);
-    let mut ids = Vec::with_capacity(needed);
-    for line in lines.lines().take(needed) {
+    let mut tokens = Vec::new();
+    let mut ids = Vec::new();
+    for line in lines.lines() {
         let (account_id, session_id) = line
             .split_once(' ')
             .ok_or_else(|| anyhow::anyhow!("{}: not `account session`", file.display()))?;
         let account = encore::accounts::store::by_id(&db, account_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("account {account_id} is not in the database"))?;
-        let token = keys.sign(&account, session_id, WEB_CLIENT_ID)?;
-        messages.push(serde_json::json!({ "type": "auth", "token": token }).to_string());
+        tokens.push(keys.sign(&account, session_id, WEB_CLIENT_ID)?);
         ids.push(account_id.to_owned());
     }
+    let needed = target.sockets.div_ceil(target.per_account);
     anyhow::ensure!(
-        messages.len() == needed,
+        tokens.len() >= needed,
         "{} holds {} accounts, {needed} needed",
         file.display(),
-        messages.len()
+        tokens.len()
     );
     db.close().await;
-    Ok((messages, ids))
+    Ok((tokens, ids))
 }
 
-/// Open `target.sockets` sockets, each following its messages in its own task until the
-/// process ends; answers once every socket is ready or has failed.
+/// Open `target.sockets` sockets, each following the staff channel in its own task until
+/// the process ends; answers once every socket is ready or has failed.
 async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec<String>> {
-    let (auths, accounts) = auth_messages(target).await?;
+    let staff = Follow {
+        subscribe: None,
+        subscribed: r#""type":"subscribed","channel":"staff""#.to_owned(),
+        read_buffer: 1024,
+    };
+    let reader = {
+        let tally = tally.clone();
+        move |i, socket| {
+            let tally = tally.clone();
+            async move { follow(i, socket, &tally).await }
+        }
+    };
+    open_following(target, tally, &staff, reader).await
+}
+
+/// What a socket follows once authenticated: a channel it subscribes to (none: the staff
+/// channel, joined on its own), and the text of the answer that says it follows.
+#[derive(Clone)]
+struct Follow {
+    subscribe: Option<String>,
+    subscribed: String,
+    /// The client's read buffer: as small as the server's for single messages, larger for
+    /// a room's frames of many (a frame read in one call, not eight).
+    read_buffer: usize,
+}
+
+/// Open `target.sockets` sockets, each authenticated, following `follow`, then read by
+/// `reader` in its own task until the process ends; answers once every socket is ready
+/// or has failed.
+async fn open_following<R, F>(
+    target: &Target,
+    tally: &Arc<Tally>,
+    follow: &Follow,
+    reader: R,
+) -> anyhow::Result<Vec<String>>
+where
+    R: Fn(usize, Socket) -> F + Clone + Send + 'static,
+    F: std::future::Future<Output = ()> + Send,
+{
+    let (tokens, mut accounts) = tokens(target).await?;
+    let needed = target
+        .sockets
+        .div_ceil(target.per_account)
+        .min(tokens.len());
+    accounts.truncate(needed);
+    let auths: Vec<String> = tokens[..needed]
+        .iter()
+        .map(|token| serde_json::json!({ "type": "auth", "token": token }).to_string())
+        .collect();
     let url = url::Url::parse(&target.url)?;
     let server: SocketAddr = format!(
         "{}:{}",
@@ -432,7 +514,7 @@ async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec
     )
     .parse()?;
     let config = WebSocketConfig::default()
-        .read_buffer_size(1024)
+        .read_buffer_size(follow.read_buffer)
         .write_buffer_size(0);
     let gate = Arc::new(Semaphore::new(CONNECTING));
     let started = Instant::now();
@@ -440,11 +522,12 @@ async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec
         let source = Ipv4Addr::new(127, 0, target.source_net, 1 + (i % SOURCES as usize) as u8);
         let auth = auths[(i / target.per_account) % auths.len()].clone();
         let (tally, gate, url) = (tally.clone(), gate.clone(), target.url.clone());
+        let (follow, reader) = (follow.clone(), reader.clone());
         tokio::spawn(async move {
             let permit = gate.acquire_owned().await.expect("never closed");
             let opened = tokio::time::timeout(
                 Duration::from_secs(30),
-                open(&url, server, source, config, &auth),
+                open(&url, server, source, config, &auth, &follow),
             )
             .await;
             drop(permit);
@@ -452,7 +535,7 @@ async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec
                 Ok(Ok(socket)) => {
                     tally.open.fetch_add(1, Ordering::Relaxed);
                     tally.ready.fetch_add(1, Ordering::Relaxed);
-                    follow(i, socket, &tally).await;
+                    reader(i, socket).await;
                     tally.open.fetch_sub(1, Ordering::Relaxed);
                 }
                 Ok(Err(err)) => {
@@ -494,13 +577,15 @@ async fn open_sockets(target: &Target, tally: &Arc<Tally>) -> anyhow::Result<Vec
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
-/// Connect from `source`, send the `auth`, and read until the socket follows `staff`.
+/// Connect from `source`, send the `auth` (and the subscription), and read until the socket
+/// follows what it should.
 async fn open(
     url: &str,
     server: SocketAddr,
     source: Ipv4Addr,
     config: WebSocketConfig,
     auth: &str,
+    follow: &Follow,
 ) -> anyhow::Result<Socket> {
     let tcp = tokio::net::TcpSocket::new_v4()?;
     tcp.set_reuseaddr(true)?;
@@ -510,10 +595,16 @@ async fn open(
     let (mut socket, _) =
         tokio_tungstenite::client_async_with_config(url, tcp, Some(config)).await?;
     socket.send(Message::text(auth)).await?;
+    if let Some(subscribe) = &follow.subscribe {
+        socket.send(Message::text(subscribe.as_str())).await?;
+    }
     while let Some(message) = socket.next().await {
         match message? {
-            Message::Text(text) if text.contains(r#""type":"subscribed","channel":"staff""#) => {
+            Message::Text(text) if text.contains(follow.subscribed.as_str()) => {
                 return Ok(socket);
+            }
+            Message::Text(text) if text.contains(r#""type":"error""#) => {
+                anyhow::bail!("refused: {text}")
             }
             Message::Close(frame) => anyhow::bail!("closed: {frame:?}"),
             _ => {}

@@ -1,0 +1,65 @@
+//! Ticket holders for the benchmarks (`ws_load prepare-room`, `listeners serve` with
+//! `ROOM_FANS`): accounts, each with a session, a paid order and a ticket to one concert,
+//! through Encore's own stores (no password: argon2 for thousands would take minutes).
+
+use encore::accounts::model::{AccountRow, Role};
+use encore::auth::clients::WEB_CLIENT_ID;
+
+/// `fans` holders of `event_id`'s tickets: each account and its session's id.
+pub async fn holders(
+    db: &encore::db::Db,
+    event_id: &str,
+    fans: usize,
+) -> anyhow::Result<Vec<(AccountRow, String)>> {
+    let now = encore::db::now_ms();
+    let mut out = Vec::with_capacity(fans);
+    for i in 0..fans {
+        let login = format!("room-fan-{i}@example.com");
+        let account = encore::accounts::store::insert(
+            db,
+            encore::accounts::store::NewAccount {
+                login: &login,
+                first_name: "Fan",
+                last_name: &format!("Bench{i}"),
+                role: Role::User,
+                password_hash: None,
+                phone: None,
+                use_mfa: false,
+                notes: "",
+                tenant_key: "encore",
+                language: Default::default(),
+                time_zone: None,
+                email_verified: true,
+            },
+        )
+        .await?;
+        let session = uuid::Uuid::new_v4().to_string();
+        let order = uuid::Uuid::new_v4().to_string();
+        let mut tx = db.begin().await?;
+        encore::auth::store::insert_session(
+            &mut *tx,
+            &session,
+            &account.id,
+            WEB_CLIENT_ID,
+            false,
+            now,
+        )
+        .await?;
+        // A paid order, as a checkout leaves it (the ticket's order).
+        sqlx::query(
+            "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
+             checkout_token_hash, created_at, expires_at, paid_at, fulfilled_at) \
+             VALUES ($1, $2, 'fulfilled', 500, 'EUR', 'bench', $1, $3, $3, $3, $3)",
+        )
+        .bind(&order)
+        .bind(&account.id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        encore::commerce::store::insert_ticket(&mut *tx, &account.id, event_id, &order, now)
+            .await?;
+        tx.commit().await?;
+        out.push((account, session));
+    }
+    Ok(out)
+}

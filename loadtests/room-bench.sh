@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Issue 29's figures for the live room (release build, client on this machine):
+#   1. one room of SOCKETS sockets (default 10,000) on one instance, each a ticket holder
+#      following `chat:<id>`, with MESSAGES messages (default 100) and REACTIONS reactions
+#      (default 2,000) posted a second over HTTP for SECONDS: messages lost, post-to-delivery
+#      p50/p99, frames per socket per second, server CPU per delivered message; beside a
+#      bare tokio-tungstenite broadcaster (examples/ws_baseline.rs) sending each message
+#      as its own frame, the same messages through the bus, the same client, alternating
+#      in one run (ROUNDS pairs);
+#   2. a message posted on instance A reaching sockets on instance B (PostgreSQL + Redis
+#      shared): p50/p99 against the batch window;
+#   3. LISTENERS LL-HLS listeners (default 5,000, examples/listeners.rs) on one instance,
+#      alone and then beside that room (a fresh server each, the same holders): part-
+#      serving and blocking-reload p99 in both.
+# Usage: loadtests/room-bench.sh [sockets]   (make bench runs it; needs Redis and
+# PostgreSQL, `make services`). A short run:
+# SECONDS_EACH=5 CROSS=0 LISTEN=0 loadtests/room-bench.sh 2000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WANT=${1:-10000}
+ROUNDS=${ROUNDS:-2}
+CROSS=${CROSS:-1}
+LISTEN=${LISTEN:-1}
+LISTENERS=${LISTENERS:-5000}
+MESSAGES=${MESSAGES:-100}
+REACTIONS=${REACTIONS:-2000}
+SECONDS_EACH=${SECONDS_EACH:-20}
+CARGO=${CARGO:-cargo}
+REDIS=${ROOM_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
+PG=${ROOM_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+PREFIX="roombench:$$:"
+BASELINE_PORT=18296
+ENCORE_PORT=18297
+OTHER_PORT=18298
+export ENCORE_JWT_SECRET=room-bench-secret-room-bench-secret-room
+export ENCORE_DATA_KEY=room-bench-data-key-room-bench-data-key-r
+$CARGO build --release --locked --bin encore --example ws_load --example ws_baseline \
+  --example listeners >/dev/null
+
+ulimit -n "$(ulimit -Hn)"
+HARD=$(ulimit -Hn)
+SOCKETS=$WANT
+if [ "$SOCKETS" -gt $((HARD - 200)) ]; then SOCKETS=$((HARD - 200)); fi
+# Posters and reacting fans are holders too: at least 1,000 fans.
+FANS=$((SOCKETS > 1000 ? SOCKETS : 1000))
+
+WORK=$(mktemp -d)
+SERVERS=()
+stop() { for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; SERVERS=(); }
+trap 'stop; redis-cli -u "$REDIS" --scan --pattern "$PREFIX*" | xargs -r redis-cli -u "$REDIS" del >/dev/null; rm -rf "$WORK"' EXIT
+
+serve_encore() { # database-url port → SERVERS += pid
+  RUST_LOG=warn ./target/release/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
+    --bind "127.0.0.1:$2" --public-url "http://127.0.0.1:$2" --ingest-bind "" \
+    --connections-per-ip 0 --auth-rate-per-minute 1000000 \
+    --redis-url "$REDIS" --redis-prefix "$PREFIX" >"$WORK/encore-$2.log" 2>&1 &
+  SERVERS+=($!)
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$2/api/v1/health" >/dev/null && return; sleep 0.1; done
+  cat "$WORK/encore-$2.log" >&2; exit 1
+}
+
+echo "# Room bench $(date -u +%FT%TZ), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), client and server on the same machine"
+echo "# $SOCKETS holder sockets, $MESSAGES messages and $REACTIONS reactions a second for $SECONDS_EACH s"
+SQLITE="sqlite://$WORK/bench.db?mode=rwc"
+./target/release/examples/ws_load prepare-room "$SQLITE" "$FANS" "$WORK/fans"
+EVENT=$(cat "$WORK/fans.event")
+ROOM=(--event "$EVENT" --sockets "$SOCKETS" --per-account 1 --seconds "$SECONDS_EACH"
+  --messages-per-second "$MESSAGES" --reactions-per-second "$REACTIONS"
+  --redis-url "$REDIS" --redis-prefix "$PREFIX")
+
+NET=30
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== round $round: baseline (bare tokio-tungstenite, one frame per message)"
+  ./target/release/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" "chat:$EVENT" >"$WORK/baseline.out" 2>&1 &
+  SERVERS+=($!)
+  for _ in $(seq 1 100); do grep -q READY "$WORK/baseline.out" && break; sleep 0.1; done
+  NET=$((NET + 1))
+  ./target/release/examples/ws_load room --label baseline --pid "${SERVERS[0]}" "${ROOM[@]}" \
+    --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --source-net $NET | tee -a "$WORK/results"
+  stop
+  echo "== round $round: Encore (SQLite, Redis bus), holders posting over HTTP"
+  serve_encore "$SQLITE" $ENCORE_PORT
+  NET=$((NET + 1))
+  ./target/release/examples/ws_load room --label encore --pid "${SERVERS[0]}" "${ROOM[@]}" \
+    --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
+    --accounts "$WORK/fans" --database-url "$SQLITE" --source-net $NET | tee -a "$WORK/results"
+  stop
+done
+python3 - "$WORK/results" <<'PY'
+import sys
+runs = {"baseline": [], "encore": []}
+for line in open(sys.argv[1]):
+    if line.startswith("RESULT "):
+        fields = line.split()
+        runs[fields[1]].append({k: float(v) for k, v in (f.split("=") for f in fields[2:])})
+for i, (b, e) in enumerate(zip(runs["baseline"], runs["encore"]), 1):
+    print(f"round {i}: server CPU per delivered message Encore {e['server_us']:.3f} µs ÷ baseline "
+          f"{b['server_us']:.3f} µs = {e['server_us'] / b['server_us']:.2f}; lost {e['lost']:.0f} "
+          f"(baseline {b['lost']:.0f}); p99 {e['p99_ms']:.0f} ms (baseline {b['p99_ms']:.0f}); frames "
+          f"per socket a second {e['frames_per_s']:.2f}, at most {e['busiest']:.0f} (baseline "
+          f"{b['frames_per_s']:.2f}); out of order {e['out_of_order']:.0f}")
+PY
+if [ "$LISTEN" = 1 ]; then
+  LISTEN_PORT=18299
+  ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$((SECONDS_EACH + 60))" \
+    -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
+  for with_room in 0 1; do
+    echo "== $LISTENERS LL-HLS listeners$([ $with_room = 1 ] && echo ", beside the room ($SOCKETS sockets, $MESSAGES messages and $REACTIONS reactions a second)" || echo " alone") (one instance, SQLite)"
+    ROOM_FANS=$FANS ./target/release/examples/listeners serve $LISTEN_PORT "$LISTENERS" "$WORK/listen" \
+      >"$WORK/listen.out" 2>"$WORK/listen.err" &
+    SERVERS+=($!)
+    for _ in $(seq 1 1200); do grep -q READY "$WORK/listen.out" 2>/dev/null && break; sleep 0.1; done
+    ROOM_CLIENT=
+    if [ $with_room = 1 ]; then
+      NET=$((NET + 1))
+      ./target/release/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
+        --event "$(cat "$WORK/listen.event")" --sockets "$SOCKETS" --per-account 1 \
+        --seconds $((SECONDS_EACH + 15)) --messages-per-second "$MESSAGES" \
+        --reactions-per-second "$REACTIONS" --redis-url "$REDIS" --redis-prefix "$PREFIX" \
+        --url "ws://127.0.0.1:$LISTEN_PORT/api/v1/ws" --http "http://127.0.0.1:$LISTEN_PORT" \
+        --tokens "$WORK/listen.tokens" --source-net $NET >"$WORK/beside.out" 2>&1 &
+      ROOM_CLIENT=$!
+      # The listeners start once every socket follows the room and posting has begun.
+      for _ in $(seq 1 1200); do grep -q "^sockets:" "$WORK/beside.out" && break; sleep 0.1; done
+      sleep 3
+    fi
+    ./target/release/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"
+    if [ -n "$ROOM_CLIENT" ]; then wait "$ROOM_CLIENT" || true; grep -E "^RESULT|lost|frames per socket" "$WORK/beside.out"; fi
+    stop
+  done
+fi
+[ "$CROSS" = 0 ] && exit 0
+
+echo "== a message posted on instance A, received by sockets on instance B (PostgreSQL + Redis)"
+DB=encore_roombench
+psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
+CROSS_SOCKETS=${CROSS_SOCKETS:-1000}
+./target/release/examples/ws_load prepare-room "$PG/$DB" 1000 "$WORK/cross-fans"
+serve_encore "$PG/$DB" $ENCORE_PORT
+serve_encore "$PG/$DB" $OTHER_PORT
+./target/release/examples/ws_load room --label cross --pid "${SERVERS[1]}" \
+  --event "$(cat "$WORK/cross-fans.event")" --sockets "$CROSS_SOCKETS" --per-account 1 \
+  --seconds "$SECONDS_EACH" --messages-per-second "${CROSS_MESSAGES:-10}" --reactions-per-second 0 \
+  --posters 200 --redis-url "$REDIS" --redis-prefix "$PREFIX" \
+  --url "ws://127.0.0.1:$OTHER_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
+  --accounts "$WORK/cross-fans" --database-url "$PG/$DB" --source-net $((NET + 1))
+stop
+psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
