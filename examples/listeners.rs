@@ -403,7 +403,7 @@ impl Show {
         let [_, event, key, first_live_segment] = header[..] else {
             anyhow::bail!("bad session file")
         };
-        let paths = lines
+        let paths: Vec<String> = lines
             .map(|playlist| playlist.strip_prefix(url).unwrap_or(playlist).to_owned())
             .collect();
         let frames = AdtsParser::new().push(&std::fs::read(adts)?);
@@ -452,7 +452,20 @@ impl Show {
             )))
             .send();
         let publisher = tokio::spawn(publish);
+        // Listeners arrive once the show is on air: its playlist answers (2 s at least, up to
+        // 30 on a machine busy with something else, e.g. the room of room-bench.sh).
         tokio::time::sleep(Duration::from_secs(2)).await;
+        let first: &String = paths
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("no listener"))?;
+        let http = reqwest::Client::new();
+        for _ in 0..280 {
+            let answer = http.get(format!("{url}{first}")).send().await;
+            if answer.is_ok_and(|a| a.status().is_success()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         Ok(Self {
             paths,
             timeline,

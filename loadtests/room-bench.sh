@@ -121,7 +121,7 @@ if [ "$LISTEN" = 1 ]; then
         --tokens "$WORK/listen.tokens" --source-net $NET >"$WORK/beside.out" 2>&1 &
       ROOM_CLIENT=$!
       # The listeners start once every socket follows the room and posting has begun.
-      for _ in $(seq 1 1200); do grep -q "^sockets:" "$WORK/beside.out" && break; sleep 0.1; done
+      for _ in $(seq 1 1200); do grep -qs "^sockets:" "$WORK/beside.out" && break; sleep 0.1; done
       sleep 3
     fi
     ./target/release/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"

@@ -17,6 +17,8 @@ echo "== live audio: 5,000 listeners joining a concert two hours in"
 PRERECORD=120 loadtests/listeners.sh 5000 30
 echo "== live over WebSocket: 20,000 sockets, staff broadcasts vs a bare tokio-tungstenite server, across instances"
 loadtests/ws-bench.sh
+echo "== the live room: 10,000 holder sockets, 100 messages and 2,000 reactions a second, vs a bare broadcaster; A to B; listeners beside it"
+loadtests/room-bench.sh
 echo "== one show on two instances (PostgreSQL + Redis): a part on B after A"
 loadtests/cluster-bench.sh 200 30
 echo "== 5,000 listeners on one instance vs split over two, same run (PostgreSQL + Redis): CPU per listener"

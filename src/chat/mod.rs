@@ -378,6 +378,8 @@ struct ModerationEntry {
     /// `timeout_show`, `ban`, `lift`, `dismiss_report`.
     action: String,
     account_id: Option<String>,
+    /// Whom it was about, as the room shows names ("Ann B."), when it names an account.
+    account_name: Option<String>,
     message_id: Option<String>,
     /// The deleted text, or the slow mode's seconds.
     detail: Option<String>,
@@ -401,12 +403,13 @@ async fn moderation_log(
     let rows = room::moderation_log(&app, &user, &event).await?;
     Ok(Api::ok(
         rows.into_iter()
-            .map(|r| ModerationEntry {
+            .map(|(r, account_name)| ModerationEntry {
                 id: r.id,
                 actor_id: r.actor_id,
                 actor_name: r.actor_name,
                 action: r.action,
                 account_id: r.account_id,
+                account_name,
                 message_id: r.message_id,
                 detail: r.detail,
                 at: iso8601(r.at),

@@ -607,9 +607,18 @@ pub async fn moderation_log(
     app: &AppState,
     user: &CurrentUser,
     event: &EventRow,
-) -> Result<Vec<LogRow>> {
+) -> Result<Vec<(LogRow, Option<String>)>> {
     moderator(app, user, event).await?;
-    store::moderation_log(&app.db, &event.id, 500).await
+    let lines = store::moderation_log(&app.db, &event.id, 500).await?;
+    Ok(lines
+        .into_iter()
+        .map(|line| {
+            let name = line
+                .first_name
+                .map(|first| display_name(&first, line.last_name.as_deref().unwrap_or("")));
+            (line.row, name)
+        })
+        .collect())
 }
 
 /// Count a reader's reactions while posting is open, at the media time they hear (the

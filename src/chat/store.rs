@@ -504,16 +504,27 @@ pub async fn log<'e>(db: impl Exec<'e>, row: &LogRow) -> Result<()> {
     Ok(())
 }
 
+/// A log line with the first and last name of the account it was about, if any.
+#[derive(Debug, Clone)]
+pub struct LogLine {
+    pub row: LogRow,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+}
+crate::db::from_row!(LogLine { ..row, first_name, last_name });
+
 /// The room's moderation log, newest first.
 #[tracing::instrument(skip_all)]
 pub async fn moderation_log<'e>(
     db: impl Exec<'e>,
     event_id: &str,
     limit: i64,
-) -> Result<Vec<LogRow>> {
+) -> Result<Vec<LogLine>> {
     let rows = sqlx::query_as(
-        "SELECT id, event_id, actor_id, actor_name, action, account_id, message_id, detail, at \
-         FROM chat_moderation_log WHERE event_id = $1 ORDER BY at DESC, id DESC LIMIT $2",
+        "SELECT l.id, l.event_id, l.actor_id, l.actor_name, l.action, l.account_id, \
+         l.message_id, l.detail, l.at, a.first_name, a.last_name \
+         FROM chat_moderation_log l LEFT JOIN accounts a ON a.id = l.account_id \
+         WHERE l.event_id = $1 ORDER BY l.at DESC, l.id DESC LIMIT $2",
     )
     .bind(event_id)
     .bind(limit)

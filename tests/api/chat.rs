@@ -669,6 +669,10 @@ async fn a_moderator_opening_the_panel_late_sees_the_open_reports_and_can_dismis
         .collect();
     assert_eq!(dismissals.len(), 1, "{log}");
     assert_eq!(dismissals[0]["messageId"], rude["id"]);
+    assert_eq!(
+        dismissals[0]["accountName"], rude["author"],
+        "whom, by name"
+    );
     let (status, _) = app
         .delete(&format!("{reports}/no-such-report"), &room.artist)
         .await;

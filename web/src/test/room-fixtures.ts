@@ -48,6 +48,7 @@ export const moderationEntry = (id: string, action: string, extra: Partial<Moder
   actorId: 'artist',
   actorName: 'Aria V.',
   action,
+  accountName: null,
   accountId: null,
   messageId: null,
   detail: null,

@@ -95,6 +95,8 @@ export interface ModerationEntry {
   actorName: string;
   action: string;
   accountId: string | null;
+  /** Whom it was about, as the room shows names, when it names an account. */
+  accountName: string | null;
   messageId: string | null;
   detail: string | null;
   at: string;

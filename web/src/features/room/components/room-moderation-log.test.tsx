@@ -28,6 +28,8 @@ const LOG = [
   moderationEntry('l6', 'close'),
   moderationEntry('l7', 'slow_mode', { detail: '0' }),
   moderationEntry('l8', 'timeout_1h', { accountId: 'ben', actorName: 'Rita R.' }),
+  // The server names whom, even when the room holds none of their messages.
+  moderationEntry('l9', 'ban', { accountId: 'gone', accountName: 'Zed Q.' }),
 ];
 
 /** The log beside a button that times Ben out, as a moderator's menu does. */
@@ -82,6 +84,7 @@ describe('The moderation log', () => {
       'closed the chat',
       'turned slow mode off',
       'timed out Ben C. for 1 h',
+      'banned Zed Q. from the artist\'s chats',
     ]);
     expect(within(shown[0] as HTMLElement).getByTestId('room-log-actor')).toHaveTextContent('Aria V.');
     expect(within(shown[7] as HTMLElement).getByTestId('room-log-actor')).toHaveTextContent('Rita R.');

@@ -23,7 +23,8 @@ function when(iso: string, now: number, locale: string): string {
 function LogLine({ entry, names, view }: { entry: ModerationEntry; names: ReadonlyMap<string, string>; view: RoomView }): ReactNode {
   const { t, i18n } = useTranslation('room');
   const line = moderationLine(entry, view.messages);
-  const target = isolate(line.accountId === null ? t('log.someone') : (names.get(line.accountId) ?? t('log.someone')));
+  const named = entry.accountName ?? (line.accountId === null ? undefined : names.get(line.accountId));
+  const target = isolate(named ?? t('log.someone'));
   return (
     <Box className={classes.logEntry} data-testid="room-log-entry" data-action={entry.action} data-id={entry.id}>
       <Group gap="xs" wrap="nowrap" justify="space-between" align="flex-start">
