@@ -1,4 +1,4 @@
-//! Ticket holders for the benchmarks (`ws_load prepare-room`, `listeners serve` with
+//! Accounts and ticket holders for the benchmarks (`ws_load prepare-room`, `listeners serve` with
 //! `ROOM_FANS`): accounts, each with a session, a paid order and a ticket to one concert,
 //! through Encore's own stores (no password: argon2 for thousands would take minutes).
 
@@ -15,24 +15,7 @@ pub async fn holders(
     let mut out = Vec::with_capacity(fans);
     for i in 0..fans {
         let login = format!("room-fan-{i}@example.com");
-        let account = encore::accounts::store::insert(
-            db,
-            encore::accounts::store::NewAccount {
-                login: &login,
-                first_name: "Fan",
-                last_name: &format!("Bench{i}"),
-                role: Role::User,
-                password_hash: None,
-                phone: None,
-                use_mfa: false,
-                notes: "",
-                tenant_key: "encore",
-                language: Default::default(),
-                time_zone: None,
-                email_verified: true,
-            },
-        )
-        .await?;
+        let account = account(db, &login, "Fan", &format!("Bench{i}"), Role::User).await?;
         let session = uuid::Uuid::new_v4().to_string();
         let order = uuid::Uuid::new_v4().to_string();
         let mut tx = db.begin().await?;
@@ -62,4 +45,32 @@ pub async fn holders(
         out.push((account, session));
     }
     Ok(out)
+}
+
+/// An account without a password (the benchmarks sign their tokens themselves).
+pub async fn account(
+    db: &encore::db::Db,
+    login: &str,
+    first_name: &str,
+    last_name: &str,
+    role: Role,
+) -> anyhow::Result<AccountRow> {
+    Ok(encore::accounts::store::insert(
+        db,
+        encore::accounts::store::NewAccount {
+            login,
+            first_name,
+            last_name,
+            role,
+            password_hash: None,
+            phone: None,
+            use_mfa: false,
+            notes: "",
+            tenant_key: "encore",
+            language: Default::default(),
+            time_zone: None,
+            email_verified: true,
+        },
+    )
+    .await?)
 }

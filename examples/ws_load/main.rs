@@ -28,6 +28,8 @@
 //! delivery and checks that each socket sees the staff channel's offsets in order, each
 //! once; the baseline is measured by the same client.
 
+#[path = "../shared/holders.rs"]
+mod holders;
 mod room;
 
 use std::collections::HashMap;
@@ -275,24 +277,8 @@ async fn prepare(database_url: &str, accounts: usize, file: &PathBuf) -> anyhow:
     let mut out = String::new();
     for i in 0..accounts {
         let login = format!("ws-bench-{i}@example.com");
-        let account = encore::accounts::store::insert(
-            &db,
-            encore::accounts::store::NewAccount {
-                login: &login,
-                first_name: "Bench",
-                last_name: &format!("Staff {i}"),
-                role: Role::Admin,
-                password_hash: None,
-                phone: None,
-                use_mfa: false,
-                notes: "",
-                tenant_key: "encore",
-                language: Default::default(),
-                time_zone: None,
-                email_verified: true,
-            },
-        )
-        .await?;
+        let last_name = format!("Staff {i}");
+        let account = holders::account(&db, &login, "Bench", &last_name, Role::Admin).await?;
         let session = uuid::Uuid::new_v4().to_string();
         let now = encore::db::now_ms();
         encore::auth::store::insert_session(&db, &session, &account.id, WEB_CLIENT_ID, false, now)
@@ -618,15 +604,9 @@ async fn open(
 async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
     let mut last_offset = None;
     let why = loop {
-        let text = match socket.next().await {
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Close(Some(frame)))) => {
-                break format!("closed {} {}", u16::from(frame.code), frame.reason);
-            }
-            Some(Ok(Message::Close(None))) => break "closed without a code".to_owned(),
-            Some(Ok(_)) => continue,
-            Some(Err(err)) => break format!("error: {err}"),
-            None => break "connection ended".to_owned(),
+        let text = match next_text(&mut socket).await {
+            Ok(text) => text,
+            Err(why) => break why,
         };
         let received = now_us();
         if let Some(staff) = text.strip_prefix(STAFF) {
@@ -647,14 +627,6 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
                     tally.sample(index, received.saturating_sub(sent));
                 }
             }
-        } else if text.starts_with(r#"{"type":"ping""#) {
-            if socket
-                .send(Message::text(r#"{"type":"pong"}"#))
-                .await
-                .is_err()
-            {
-                break "could not answer a ping".to_owned();
-            }
         } else if text.contains(r#""type":"notification""#) {
             tally.notifications.fetch_add(1, Ordering::Relaxed);
             let committed = field(&text, r#""notification":{"id":""#)
@@ -665,6 +637,34 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
         }
     };
     tally.ended(why);
+}
+
+/// The socket's next text message, the server's pings answered on the way; why it ended
+/// when it did.
+async fn next_text(
+    socket: &mut Socket,
+) -> Result<tokio_tungstenite::tungstenite::Utf8Bytes, String> {
+    loop {
+        match socket.next().await {
+            Some(Ok(Message::Text(text))) if text.starts_with(r#"{"type":"ping""#) => {
+                if socket
+                    .send(Message::text(r#"{"type":"pong"}"#))
+                    .await
+                    .is_err()
+                {
+                    return Err("could not answer a ping".to_owned());
+                }
+            }
+            Some(Ok(Message::Text(text))) => return Ok(text),
+            Some(Ok(Message::Close(Some(frame)))) => {
+                return Err(format!("closed {} {}", u16::from(frame.code), frame.reason));
+            }
+            Some(Ok(Message::Close(None))) => return Err("closed without a code".to_owned()),
+            Some(Ok(_)) => {}
+            Some(Err(err)) => return Err(format!("error: {err}")),
+            None => return Err("connection ended".to_owned()),
+        }
+    }
 }
 
 /// How every message of the staff channel begins (Encore's and the baseline's alike: a

@@ -30,15 +30,11 @@ use clap::Args;
 use encore::bus::{Bus, Channel, Event};
 use encore::chat::model::{ChatMessage, Counts, Posted, Reactions};
 use encore::events::model::EventStatus;
-use futures_util::{SinkExt, StreamExt};
-use tokio_tungstenite::tungstenite::Message;
-
-#[path = "../shared/holders.rs"]
-mod holders;
+use futures_util::StreamExt;
 
 use super::{
-    Follow, Socket, Tally, Target, cpu_seconds, field, now_us, open_following, p99_ms, print_ends,
-    summary, tokens, wait_for,
+    Follow, Socket, Tally, Target, cpu_seconds, field, holders, next_text, now_us, open_following,
+    p99_ms, print_ends, summary, tokens, wait_for,
 };
 
 /// Messages and reaction requests in flight at once.
@@ -402,27 +398,11 @@ async fn read_room(index: usize, mut socket: Socket, tally: &Tally, frames: &Fra
     let (mut second, mut in_second) = (0u64, 0u64);
     let mut samples = Vec::new();
     let why = loop {
-        let text = match socket.next().await {
-            Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Close(Some(frame)))) => {
-                break format!("closed {} {}", u16::from(frame.code), frame.reason);
-            }
-            Some(Ok(Message::Close(None))) => break "closed without a code".to_owned(),
-            Some(Ok(_)) => continue,
-            Some(Err(err)) => break format!("error: {err}"),
-            None => break "connection ended".to_owned(),
+        let text = match next_text(&mut socket).await {
+            Ok(text) => text,
+            Err(why) => break why,
         };
         let received = now_us();
-        if text.starts_with(r#"{"type":"ping""#) {
-            if socket
-                .send(Message::text(r#"{"type":"pong"}"#))
-                .await
-                .is_err()
-            {
-                break "could not answer a ping".to_owned();
-            }
-            continue;
-        }
         frames.frames.fetch_add(1, Ordering::Relaxed);
         let now_second = received / 1_000_000;
         if now_second != second {
