@@ -727,10 +727,21 @@ fn summary(sorted: &[u32], what: &str) -> String {
     )
 }
 
+/// The median, 99th percentile and largest of sorted µs samples, in ms (NaN without).
+fn p50_ms(sorted: &[u32]) -> f64 {
+    ms(sorted.get(sorted.len() / 2))
+}
+
 fn p99_ms(sorted: &[u32]) -> f64 {
-    sorted
-        .get(sorted.len() * 99 / 100)
-        .map_or(f64::NAN, |us| f64::from(*us) / 1000.0)
+    ms(sorted.get(sorted.len() * 99 / 100))
+}
+
+fn max_ms(sorted: &[u32]) -> f64 {
+    ms(sorted.last())
+}
+
+fn ms(us: Option<&u32>) -> f64 {
+    us.map_or(f64::NAN, |us| f64::from(*us) / 1000.0)
 }
 
 /// A sale on the staff channel, as the Live page receives it, sent now.
@@ -870,13 +881,9 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
          one_client_us={client_us:.2} out_of_order={out_of_order}",
         args.label,
         per_socket / 1000.0,
-        latency
-            .get(latency.len() / 2)
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        p50_ms(&latency),
         p99_ms(&latency),
-        latency
-            .last()
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        max_ms(&latency),
         cpu_all * 1e6 / delivered_all.max(1) as f64,
     );
     Ok(())
@@ -972,13 +979,9 @@ async fn cross(args: CrossArgs) -> anyhow::Result<()> {
     println!(
         "RESULT cross deliveries={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1}",
         latency.len(),
-        latency
-            .get(latency.len() / 2)
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        p50_ms(&latency),
         p99_ms(&latency),
-        latency
-            .last()
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        max_ms(&latency),
     );
     Ok(())
 }

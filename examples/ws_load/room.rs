@@ -33,8 +33,8 @@ use encore::events::model::EventStatus;
 use futures_util::StreamExt;
 
 use super::{
-    Follow, Socket, Tally, Target, cpu_seconds, field, holders, next_text, now_us, open_following,
-    p99_ms, print_ends, summary, tokens, wait_for,
+    Follow, Socket, Tally, Target, cpu_seconds, field, holders, max_ms, next_text, now_us,
+    open_following, p50_ms, p99_ms, print_ends, summary, tokens, wait_for,
 };
 
 /// Messages and reaction requests in flight at once.
@@ -217,13 +217,9 @@ pub async fn run(args: RoomArgs) -> anyhow::Result<()> {
          over_four={over_four} server_us={server_us:.3} out_of_order={out_of_order}",
         args.label,
         sent.messages,
-        latency
-            .get(latency.len() / 2)
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        p50_ms(&latency),
         p99_ms(&latency),
-        latency
-            .last()
-            .map_or(f64::NAN, |us| f64::from(*us) / 1000.0),
+        max_ms(&latency),
     );
     Ok(())
 }

@@ -408,24 +408,30 @@ async fn the_room_crosses_two_encore_serve_processes() {
     let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
     let (mut on_q, subscribed) = following_at(&q.url, bob, &room.event, None).await;
     assert_eq!(subscribed["type"], "subscribed", "{subscribed}");
-    let on = |process: &crate::cluster::Process, path: &str| format!("{}{path}", process.url);
+    // A POST to one of the processes as `token`: the answer's status.
+    let post_to =
+        async |process: &crate::cluster::Process, path: String, token: &str, body: Value| {
+            let sent = app
+                .http
+                .post(format!("{}{path}", process.url))
+                .bearer_auth(token);
+            sent.json(&body).send().await.unwrap().status()
+        };
 
-    let posted = app
-        .http
-        .post(on(&p, &chat(&room.event)))
-        .bearer_auth(ann)
-        .json(&json!({ "text": "hello from the front row" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(posted.status(), StatusCode::CREATED);
+    let posted = post_to(
+        &p,
+        chat(&room.event),
+        ann,
+        json!({ "text": "hello from the front row" }),
+    );
+    assert_eq!(posted.await, StatusCode::CREATED);
     let heard = next_of(&mut on_q, "chat_message").await;
     assert_eq!(heard["message"]["text"], "hello from the front row");
     let id = heard["message"]["id"].as_str().unwrap().to_owned();
 
     let deleted = app
         .http
-        .delete(on(&p, &format!("{}/messages/{id}", chat(&room.event))))
+        .delete(format!("{}{}/messages/{id}", p.url, chat(&room.event)))
         .bearer_auth(&room.artist)
         .send()
         .await
@@ -436,15 +442,14 @@ async fn the_room_crosses_two_encore_serve_processes() {
         id.as_str()
     );
 
-    let reacted = app
-        .http
-        .post(on(&p, &format!("{}/reactions", chat(&room.event))))
-        .bearer_auth(ann)
-        .json(&json!({ "kind": "applause", "count": 3 }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(reacted.status(), StatusCode::OK);
+    let reactions = format!("{}/reactions", chat(&room.event));
+    let reacted = post_to(
+        &p,
+        reactions,
+        ann,
+        json!({ "kind": "applause", "count": 3 }),
+    );
+    assert_eq!(reacted.await, StatusCode::OK);
     assert_eq!(
         next_of(&mut on_q, "chat_reactions").await["counts"]["applause"],
         3
@@ -452,24 +457,14 @@ async fn the_room_crosses_two_encore_serve_processes() {
 
     // A timeout given on P holds on Q.
     let account = room.fans[0].0.id.clone();
-    let restricted = app
-        .http
-        .post(on(&p, &format!("{}/restrictions", chat(&room.event))))
-        .bearer_auth(&room.artist)
-        .json(&json!({ "accountId": account, "kind": "timeout_5m" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(restricted.status(), StatusCode::OK);
-    let refused = app
-        .http
-        .post(on(&q, &chat(&room.event)))
-        .bearer_auth(ann)
-        .json(&json!({ "text": "still here" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let restrictions = format!("{}/restrictions", chat(&room.event));
+    let timeout = json!({ "accountId": account, "kind": "timeout_5m" });
+    assert_eq!(
+        post_to(&p, restrictions, &room.artist, timeout).await,
+        StatusCode::OK
+    );
+    let refused = post_to(&q, chat(&room.event), ann, json!({ "text": "still here" }));
+    assert_eq!(refused.await, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
