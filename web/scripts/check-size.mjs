@@ -39,6 +39,15 @@ for (const file of [...files].filter((name) => name.endsWith('.js'))) {
 if (process.argv.includes('--verbose')) console.log(rows.join('\n'));
 const kb = total / 1024;
 console.log(`initial JS: ${kb.toFixed(1)} KB gzipped (limit ${String(LIMIT_KB)} KB)`);
+// index.html stays under one 4 KB pipe buffer: a reader that stops at the first match
+// (`curl … | grep -q`, the fresh-machine check) otherwise makes curl fail on a closed pipe.
+const HTML_LIMIT = 4096;
+const html = readFileSync(join(dist, 'index.html')).length;
+console.log(`index.html: ${String(html)} bytes (limit ${String(HTML_LIMIT)})`);
+if (html > HTML_LIMIT) {
+  console.error(`check-size: index.html is over ${String(HTML_LIMIT)} bytes.`);
+  process.exit(1);
+}
 if (kb > LIMIT_KB) {
   console.error(`check-size: the initial JavaScript is over ${String(LIMIT_KB)} KB gzipped.`);
   process.exit(1);
