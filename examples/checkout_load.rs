@@ -102,7 +102,7 @@ async fn main() -> anyhow::Result<()> {
     let buyers: usize = args.get(4).map_or(Ok(100), |s| s.parse())?;
     let concerts: usize = args.get(5).map_or(Ok(10), |s| s.parse())?;
     let client = std::sync::Arc::new(Client {
-        http: reqwest::Client::builder()
+        http: encore::net::outgoing::client()
             .pool_max_idle_per_host(buyers)
             .timeout(Duration::from_secs(60))
             .build()?,

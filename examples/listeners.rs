@@ -442,7 +442,8 @@ impl Show {
                 }
             }
         });
-        let publish = reqwest::Client::new()
+        let publish = encore::net::outgoing::client()
+            .build()?
             .put(format!("{url}/live/{event}"))
             .basic_auth("source", Some(key))
             .header("content-type", "audio/aac")
@@ -458,7 +459,7 @@ impl Show {
         let first: &String = paths
             .first()
             .ok_or_else(|| anyhow::anyhow!("no listener"))?;
-        let http = reqwest::Client::new();
+        let http = encore::net::outgoing::client().build()?;
         for _ in 0..280 {
             let answer = http.get(format!("{url}{first}")).send().await;
             if answer.is_ok_and(|a| a.status().is_success()) {

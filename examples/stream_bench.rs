@@ -132,7 +132,7 @@ async fn main() -> anyhow::Result<()> {
     let per_part = encore::stream::segmenter::Layout::for_rate(frames[0].config.sample_rate())
         .frames_per_part as usize;
     let parts_per_segment = 4u64;
-    let client = reqwest::Client::new();
+    let client = encore::net::outgoing::client().build()?;
     let mut latencies = Vec::new();
     let mut chunks = frames.chunks(per_part).enumerate();
     let (_, first) = chunks.next().expect("frames");

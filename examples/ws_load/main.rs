@@ -785,7 +785,7 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
     let tally = Arc::new(Tally::new());
     let source = match &args.signups {
         Some(base) => Source::Signups {
-            http: reqwest::Client::new(),
+            http: encore::net::outgoing::client().build()?,
             base: base.trim_end_matches('/').to_owned(),
             next: AtomicU64::new(0),
             in_flight: args.signups_in_flight.max(1),

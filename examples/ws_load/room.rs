@@ -235,7 +235,7 @@ struct Sent {
 
 /// Holders post messages and reactions to Encore at their rates for `--seconds`.
 async fn post_over_http(args: &RoomArgs, base: &str, tokens: &[String]) -> anyhow::Result<Sent> {
-    let http = reqwest::Client::builder()
+    let http = encore::net::outgoing::client()
         .pool_max_idle_per_host(IN_FLIGHT * 2)
         .build()?;
     let base = base.trim_end_matches('/');

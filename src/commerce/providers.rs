@@ -32,7 +32,7 @@ impl Provider {
             (PaymentsArg::Test, ..) => Ok(Self::Test),
             (PaymentsArg::Off, ..) => Ok(Self::Off),
             (PaymentsArg::Stripe, Some(key), Some(webhook)) => Ok(Self::Stripe(Stripe {
-                client: reqwest::Client::builder()
+                client: crate::net::outgoing::client()
                     .timeout(Duration::from_secs(20))
                     .build()?,
                 secret_key: key.clone(),

@@ -127,7 +127,7 @@ impl Messenger {
         };
         let sms = match &config.sms_url {
             Some(url) => SmsSender::Http {
-                client: reqwest::Client::builder()
+                client: crate::net::outgoing::client()
                     .timeout(std::time::Duration::from_secs(10))
                     .build()?,
                 url: url.clone(),

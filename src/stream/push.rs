@@ -79,7 +79,7 @@ pub async fn run(args: PushArgs) -> anyhow::Result<()> {
     let packets = std::sync::Arc::new(packets);
     let total = (args.repeat != 0).then(|| packets.len() as u64 * u64::from(args.repeat));
     let url = format!("{}/live/{}", args.server.trim_end_matches('/'), args.event);
-    let client = reqwest::Client::new();
+    let client = crate::net::outgoing::client().build()?;
     let started = tokio::time::Instant::now();
     let mut down_since = None::<tokio::time::Instant>;
     let mut backoff = RETRY_FIRST;

@@ -8,8 +8,8 @@ use reqwest::StatusCode;
 use encore::accounts::model::Role;
 
 use crate::helpers::{
-    CARD_OK, METRICS_TOKEN, Options, OwnRedis, PASSWORD, TestApp, concert, pkce, redis_prefix,
-    spawn_app, spawn_app_with,
+    CARD_OK, METRICS_TOKEN, Options, OwnRedis, PASSWORD, TestApp, concert, http_client, pkce,
+    redis_prefix, spawn_app, spawn_app_with,
 };
 
 #[tokio::test]
@@ -607,7 +607,7 @@ impl Process {
             child,
             url: format!("http://{bind}"),
         };
-        let http = reqwest::Client::new();
+        let http = http_client();
         for _ in 0..200 {
             let ready = http
                 .get(format!("{}/api/v1/health/ready", process.url))
@@ -623,7 +623,7 @@ impl Process {
 
     /// Sign in with the password grant's code flow: the access token.
     async fn sign_in(&self, email: &str) -> String {
-        let http = reqwest::Client::new();
+        let http = http_client();
         let (verifier, challenge) = pkce();
         let redirect = format!("{}/auth/callback", self.url);
         let oauth = |endpoint: &str, body: serde_json::Value| {
@@ -718,7 +718,7 @@ async fn sigterm_drains_not_ready_then_closed_requests_finish_sockets_told_and_e
         .unwrap();
     assert!(kill.success());
     // Not ready at once, still answering during the drain delay.
-    let http = reqwest::Client::new();
+    let http = http_client();
     let mut draining = false;
     for _ in 0..20 {
         let answer = http

@@ -289,7 +289,7 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         url,
         ingest: ingest_addr,
         state,
-        http: reqwest::Client::builder()
+        http: encore::net::outgoing::client()
             .timeout(Duration::from_secs(30))
             .build()
             .expect("client"),
@@ -606,7 +606,7 @@ impl TestApp {
 
     /// A client that connects from another loopback address (`127.0.0.x`): another source.
     pub fn client_from(&self, last_octet: u8) -> reqwest::Client {
-        reqwest::Client::builder()
+        encore::net::outgoing::client()
             .timeout(Duration::from_secs(30))
             .local_address(std::net::IpAddr::from([127, 0, 0, last_octet]))
             .build()
@@ -1198,4 +1198,9 @@ pub fn ical_utc(ms: i64) -> String {
         t.minute(),
         t.second()
     )
+}
+
+/// A plain HTTP client (the TLS provider installed, as every client of the process needs).
+pub fn http_client() -> reqwest::Client {
+    encore::net::outgoing::client().build().expect("client")
 }

@@ -169,7 +169,7 @@ impl Instance {
     }
 
     pub(crate) async fn ready(&self) {
-        let http = reqwest::Client::new();
+        let http = http_client();
         for _ in 0..300 {
             let ready = http
                 .get(format!("{}/api/v1/health/ready", self.url()))
@@ -221,7 +221,7 @@ impl Instance {
     /// The encoder's bitrate into this instance, from its metrics (0 when the show is
     /// published elsewhere).
     pub(crate) async fn ingest_kbps(&self, event: &str) -> f64 {
-        let Ok(answer) = reqwest::Client::new()
+        let Ok(answer) = http_client()
             .get(format!("{}/metrics", self.url()))
             .bearer_auth(METRICS_TOKEN)
             .send()
@@ -544,7 +544,7 @@ async fn two_processes_behind_nginx_serve_one_show_and_apply_access_rules_within
     let encoder = Ffmpeg::icecast(a.ingest_port, &event, &key, 6);
 
     // The fan's session is opened through B, and plays there.
-    let http = reqwest::Client::new();
+    let http = http_client();
     let playlist = listen(&http, &b.url(), &event, &fan).await;
     until_segments(&http, &format!("{}{playlist}", b.url()), 2).await;
     assert_eq!(
@@ -787,7 +787,7 @@ impl Show {
             _push: push,
             event,
             fans,
-            http: reqwest::Client::new(),
+            http: http_client(),
             cluster,
         }
     }
@@ -849,7 +849,7 @@ async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_wi
     let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
 
     // A fan listens on the other instance, polling as a player does.
-    let http = reqwest::Client::new();
+    let http = http_client();
     let url = format!(
         "{}{}",
         survivor.url(),
@@ -981,7 +981,7 @@ async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_
     let Some(base) = on_postgres() else { return };
     let mut pushing = Pushing::start(&base).await;
     let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
-    let http = reqwest::Client::new();
+    let http = http_client();
     let url = format!(
         "{}{}",
         survivor.url(),

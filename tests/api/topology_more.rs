@@ -105,7 +105,7 @@ async fn ffmpeg_through_nginxs_icecast_port_plays_on_the_other_instance() {
     assert_eq!(other.ingest_kbps(&event).await, 0.0, "one holder");
 
     // A listener on the instance ffmpeg is not connected to plays the show.
-    let http = reqwest::Client::new();
+    let http = http_client();
     let playlist = listen(&http, &other.url(), &event, &fan).await;
     let (url, on_holder) = (other.at(&playlist), holder.at(&playlist));
     until_segments(&http, &url, 2).await;
@@ -124,7 +124,7 @@ async fn a_show_whose_encoders_instance_died_ends_after_the_wait_on_the_survivor
     let minutes = (ABANDON.as_secs_f64() / 60.0).to_string();
     let mut pushing = Pushing::start_with(&base, &[("ENCORE_SHOW_ABANDON_MINUTES", minutes)]).await;
     let event = pushing.event.clone();
-    let http = reqwest::Client::new();
+    let http = http_client();
     let survivor = pushing.other.url();
     let url = format!(
         "{survivor}{}",
@@ -530,7 +530,7 @@ async fn an_encoder_through_nginx_reaches_the_living_instance_when_the_other_is_
     let mut cluster = Cluster::start(&base, &redis_url(), &[]).await;
     let (event, _key, _fan) = a_concert_with_a_ticket_holder(&cluster.fixtures).await;
     cluster.a.kill();
-    let http = reqwest::Client::new();
+    let http = http_client();
     // Every attempt is answered by B (401: not the key). nginx's own 502 would mean it
     // gave the encoder's PUT to the dead A and did not try B: with two nginx workers and
     // a round robin each, a reconnecting encoder could then miss B several times running
