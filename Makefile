@@ -9,8 +9,9 @@ NEXTEST := $(shell command -v cargo-nextest >/dev/null 2>&1 && echo "nextest run
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: run release test bench lint rust-test rust-test-sqlite rust-test-postgres web web-deps \
-        web-test e2e api-fuzz openapi system-deps services compose-check screenshots clean
+.PHONY: run release test bench lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
+        web-deps web-checks web-test e2e e2e-run api-fuzz api-fuzz-run openapi system-deps services \
+        compose-check screenshots clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
 ## The two builds run side by side: npm waits on the network and the disk while cargo
@@ -25,7 +26,12 @@ release:
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
 ## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis
 ## against the OpenAPI document.
-test: system-deps services lint compose-check rust-test web-test e2e api-fuzz
+## The Rust suites mostly wait (on sockets, timers, PostgreSQL, child processes: about 40 %
+## of the two cores), so the web's checks run beside them once everything is compiled;
+## the end-to-end tests and schemathesis, which time answers, run alone after.
+test: system-deps services compose-check lint rust-build web-deps
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-test web-checks
+	$(MAKE) --no-print-directory e2e-run api-fuzz-run
 
 system-deps:
 	@missing=""; \
@@ -61,7 +67,15 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 
-rust-test: rust-test-sqlite rust-test-postgres
+## The test binaries and the server, built once for both suites, e2e and schemathesis.
+rust-build:
+	$(CARGO) $(NEXTEST) --locked --no-run
+	$(CARGO) build --locked --bin encore
+
+## One suite after the other (each runs four tests at a time, .config/nextest.toml).
+rust-test:
+	$(MAKE) --no-print-directory rust-test-sqlite
+	$(MAKE) --no-print-directory rust-test-postgres
 
 rust-test-sqlite:
 	@echo "== Rust tests on SQLite"
@@ -85,14 +99,22 @@ ifneq ($(WEB_PRESENT),)
 endif
 
 web-test: web-deps
+	$(MAKE) --no-print-directory web-checks
+
+## The web's lint, types, unit tests, build and bundle budget (web-deps installed).
+web-checks:
 ifneq ($(WEB_PRESENT),)
 	cd web && npm run lint && npm run typecheck && npm test
 	cd web && npm run build && npm run check-size
 endif
 
 e2e: web
-ifneq ($(WEB_PRESENT),)
 	$(CARGO) build --locked --bin encore
+	$(MAKE) --no-print-directory e2e-run
+
+## The end-to-end tests against the built web app and server.
+e2e-run:
+ifneq ($(WEB_PRESENT),)
 	cd web && ENCORE_BIN=$(CURDIR)/target/debug/encore npm run e2e
 endif
 
@@ -106,6 +128,9 @@ $(FUZZ_VENV)/bin/st: scripts/api-fuzz/requirements.txt
 
 api-fuzz: $(FUZZ_VENV)/bin/st
 	$(CARGO) build --locked --bin encore
+	$(MAKE) --no-print-directory api-fuzz-run
+
+api-fuzz-run: $(FUZZ_VENV)/bin/st
 	SCHEMATHESIS=$(CURDIR)/$(FUZZ_VENV)/bin/st $(FUZZ_VENV)/bin/python scripts/api-fuzz/run.py
 
 ## make openapi: rewrite web/openapi.json (the web client's types come from it) after an

@@ -60,5 +60,15 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
     css: false,
+    // The files share a worker and its jsdom instead of a fresh process each: jsdom, React
+    // and Mantine load once, not 62 times (the suite took 2 min on two cores, 20 s so).
+    // src/test/setup.ts gives each file fresh modules and a fresh page.
+    isolate: false,
+    // A test that types a form character by character took over 5 s (vitest's default)
+    // while the Rust suites ran beside it (`make test` runs them side by side).
+    testTimeout: 20_000,
+    // Libraries with state of their own (i18next's language, react-i18next's instance,
+    // Mantine's notification queue): evaluated afresh for each file, like our modules.
+    server: { deps: { inline: ['i18next', 'react-i18next', '@mantine/notifications'] } },
   },
 });

@@ -143,17 +143,45 @@ export async function startServer(accounts) {
   };
 }
 
-/** A fresh browser profile; every console error or page error is recorded (with the URL
- * of the resource it is about, when there is one). `args` adds chromium switches (fake
- * microphone, autoplay). */
-export async function openBrowser({ width = 1280, height = 800, colorScheme, args = [] } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), 'encore-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, ...args],
-    viewport: { width, height },
-    ...(colorScheme ? { colorScheme } : {}),
-  });
+/** One chromium per file and set of switches, started when first asked for and closed after
+ * the file's tests; each `openBrowser` is a context of its own in it. */
+const chromiums = new Map();
+function sharedChromium(args) {
+  const key = args.join(' ');
+  if (!chromiums.has(key)) {
+    const launched = chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args] });
+    chromiums.set(key, launched);
+    // A chromium that failed to start or went away is started again by the next test.
+    launched.then(
+      (browser) => browser.on('disconnected', () => chromiums.delete(key)),
+      () => chromiums.delete(key),
+    );
+  }
+  return chromiums.get(key);
+}
+after(async () => {
+  for (const launched of [...chromiums.values()]) await (await launched.catch(() => null))?.close();
+  chromiums.clear();
+});
+
+/** A fresh browser: a new context (its own cookies, storage and cache, like a new profile)
+ * in the file's chromium, which starts once instead of once a browser. Every console error
+ * or page error is recorded (with the URL of the resource it is about, when there is one).
+ * `args` adds chromium switches (fake microphone, autoplay); `storageState` starts it with a
+ * context's cookies and storage (Playwright's `context.storageState()`). `persistent`: a
+ * chromium of its own on a profile directory instead, for what a context of the shared one
+ * cannot be (chromium calls such a context incognito, and an incognito page not installable). */
+export async function openBrowser({ width = 1280, height = 800, colorScheme, args = [], storageState, persistent = false } = {}) {
+  const options = { viewport: { width, height }, ...(colorScheme ? { colorScheme } : {}) };
+  let context;
+  let profile;
+  if (persistent) {
+    if (storageState) throw new Error('openBrowser: storageState is for the shared chromium');
+    profile = mkdtempSync(join(tmpdir(), 'encore-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], ...options });
+  } else {
+    context = await (await sharedChromium(args)).newContext({ ...options, ...(storageState ? { storageState } : {}) });
+  }
   const errors = [];
   // Console warnings (React Router's, React's): kept apart, for the tests that forbid them.
   const warnings = [];
@@ -177,7 +205,7 @@ export async function openBrowser({ width = 1280, height = 800, colorScheme, arg
     warnings,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (profile) rmSync(profile, { recursive: true, force: true });
     },
   };
 }
@@ -239,6 +267,8 @@ export async function apiSession(url, email, password) {
  * browsers (with `browserDefaults`) that are all closed after it. Registers before/after. */
 export function e2eSuite(accounts, browserDefaults = {}) {
   const browsers = [];
+  /** `browserAs` with `reuse`: each account's cookies and storage after its sign-in. */
+  const savedSessions = new Map();
   let started;
   let failed;
   const suite = {
@@ -267,6 +297,20 @@ export function e2eSuite(accounts, browserDefaults = {}) {
       await signIn(page, suite.server.url, account.email, account.password);
       await page.waitForURL(/\/dashboard$/);
       await page.getByTestId('account-summary').waitFor();
+    },
+    /** A new browser signed in as `account`; `prepare(page)` runs first, before anything
+     * loads. It signs in through the login page; with `reuse`, only the first for the account
+     * in this file does, and the later ones start with the cookies and storage that sign-in
+     * left (the account back on a device it signed in on) on a blank page. */
+    async browserAs(account, { prepare, reuse = false, ...options } = {}) {
+      const saved = reuse ? savedSessions.get(account.email) : undefined;
+      const opened = await suite.browser({ ...options, ...(saved ? { storageState: saved } : {}) });
+      await prepare?.(opened.page);
+      if (!saved) {
+        await suite.signInAs(opened.page, account);
+        if (reuse) savedSessions.set(account.email, await opened.context.storageState());
+      }
+      return opened;
     },
     /** Inside a describe: one browser signed in as `account` (then on `path`) for all its
      * tests, closed after them and checked like `finish`. The holder's `page` is set by then. */

@@ -54,9 +54,21 @@ async function truncatedBadges(page) {
   );
 }
 
-/** Waits until the page's content has settled (no skeleton, no loader). */
-async function settled(page) {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+/** Waits until the page's content has settled (no skeleton, no loader). A page playing the
+ * stream never has a quiet network (it waited out the 30 s timeout there, four times a run):
+ * there, once the player plays and knows whether it is live, its pictures and fonts, then a
+ * moment for the layout to settle. */
+async function settled(page, { streaming = false } = {}) {
+  if (streaming) {
+    await page.getByTestId('mini-player').and(page.locator('[data-phase="playing"][data-live]')).waitFor({ timeout: 30_000 });
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)));
+    });
+    await page.waitForTimeout(1000);
+  } else {
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+  }
   await page.waitForFunction(() => document.querySelectorAll('.mantine-Skeleton-root, .mantine-Loader-root[data-page-loader]').length === 0);
 }
 
@@ -68,6 +80,7 @@ const PAGES = [
   {
     name: 'player',
     path: () => `/stage/${liveId}`,
+    streaming: true,
     ready: async (page) => {
       await page.getByTestId('player-listen').click();
       await page.getByTestId('mini-player').waitFor();
@@ -115,7 +128,7 @@ describe('Encore contrast and fit', () => {
         for (const shown of PAGES) {
           await page.goto(`${suite.server.url}${typeof shown.path === 'function' ? shown.path() : shown.path}`);
           await shown.ready(page);
-          await settled(page);
+          await settled(page, shown);
           for (const violation of await contrastViolations(page)) found.push(`${scheme} ${shown.name}: ${violation}`);
           for (const cut of await truncatedBadges(page)) found.push(`${scheme} ${shown.name}: badge cut off: ${cut}`);
           if (account === 'admin') await screenshot(page, `look-${scheme}-${shown.name}`);

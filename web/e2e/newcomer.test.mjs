@@ -38,7 +38,8 @@ describe('A newcomer (issue 30)', () => {
   });
 
   test('the web app is installable: its manifest is linked and valid, with its icons and theme colour', async () => {
-    const b = await browser();
+    // A profile of its own: chromium never finds a page installable in an incognito context.
+    const b = await browser({ persistent: true });
     const { page } = b;
     await page.goto(`${suite.server.url}/home`);
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');

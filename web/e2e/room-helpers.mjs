@@ -108,18 +108,25 @@ export async function post(page, text) {
  * Signs `account` in (reading `language`, when given) in a new browser of `suite`, opens the
  * show's stage and starts listening; answers the browser once the player's clock moves and,
  * unless `follow` is off (a phone's room is folded), the room follows the socket.
- * `watchSocket(page)` runs before anything loads.
+ * `watchSocket(page)` runs before anything loads. `reuse`: the account's later browsers in
+ * the file start signed in with what its first sign-in left (harness.mjs's `browserAs`).
  */
-export async function onStage(suite, show, account, { language, width = 1280, height = 900, follow = true, watchSocket } = {}) {
-  const b = await suite.browser({ width, height, args: PLAYBACK_ARGS });
+export async function onStage(suite, show, account, { language, width = 1280, height = 900, follow = true, watchSocket, reuse = false } = {}) {
+  const b = await suite.browserAs(account, {
+    width,
+    height,
+    args: PLAYBACK_ARGS,
+    reuse,
+    async prepare(page) {
+      if (language) {
+        await page.addInitScript((code) => {
+          localStorage.setItem('language', code);
+        }, language);
+      }
+      watchSocket?.(page);
+    },
+  });
   const { page } = b;
-  if (language) {
-    await page.addInitScript((code) => {
-      localStorage.setItem('language', code);
-    }, language);
-  }
-  watchSocket?.(page);
-  await suite.signInAs(page, account);
   await page.goto(`${suite.server.url}/stage/${show.concert.id}`);
   const stage = page.getByTestId('stage');
   await stage.getByTestId('player-listen').click();

@@ -4,7 +4,9 @@
 // panel with the room, a report, the moderation log and "Encoder away" (the encoder killed
 // mid-show). Each view is screenshotted into e2e/screenshots/ (look at them) and checked:
 // nothing wider than the screen, the key parts shown, thumb-sized targets, Persian digits
-// and no English left in Persian.
+// and no English left in Persian. The eight screens share one server, one show (its encoder
+// killed once) and one chromium: each screen is a fresh context, and each reader signs in
+// through the login page once, the later screens starting with what that sign-in left.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { apiSession, e2eSuite, PASSWORD, screenshot, waitUntil } from './harness.mjs';
@@ -161,7 +163,7 @@ describe('The live room on a phone, in English and in Persian', () => {
     for (const language of LANGUAGES) {
       test(`the fan's stage, ${width}×${height}, ${language}: the room open with messages and applause`, async () => {
         const where = `stage ${language} ${width}`;
-        const b = await onStage(suite, show, READER[language], { language, width, height, follow: false });
+        const b = await onStage(suite, show, READER[language], { language, width, height, follow: false, reuse: true });
         const { page } = b;
         const toggle = page.getByTestId('room-toggle');
         await toggle.click();
@@ -214,12 +216,16 @@ describe('The live room on a phone, in English and in Persian', () => {
     for (const language of LANGUAGES) {
       test(`the artist's live panel, ${width}×${height}, ${language}: "Encoder away", the room, a report and the moderation log`, async () => {
         const where = `panel ${language} ${width}`;
-        const b = await suite.browser({ width, height });
+        const b = await suite.browserAs(ACCOUNTS.artist, {
+          width,
+          height,
+          reuse: true,
+          prepare: (page) =>
+            page.addInitScript((code) => {
+              localStorage.setItem('language', code);
+            }, language),
+        });
         const { page } = b;
-        await page.addInitScript((code) => {
-          localStorage.setItem('language', code);
-        }, language);
-        await suite.signInAs(page, ACCOUNTS.artist);
         await page.goto(`${suite.server.url}/manage-events`);
         await page.getByTestId('manage-row').filter({ hasText: TITLE }).getByTestId('manage-sales').click();
         const panel = page.getByTestId('live-panel');
