@@ -6,6 +6,9 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432
 NEXTEST := $(shell command -v cargo-nextest >/dev/null 2>&1 && echo "nextest run" || echo test)
+# The library's, the binary's and the API's tests; not the examples (load tools for `make
+# bench`), which clippy checks and `cargo test` would otherwise link five times (15 s).
+TEST_TARGETS := --lib --bins --tests
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
@@ -72,7 +75,7 @@ lint:
 ## built once for both suites, e2e and schemathesis. A separate `cargo build --bin encore`
 ## would build the library again, without the dev-dependencies' features (reqwest's).
 rust-build:
-	$(CARGO) $(NEXTEST) --locked --no-run
+	$(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-run
 
 ## One suite after the other (each runs four tests at a time, .config/nextest.toml).
 rust-test:
@@ -81,14 +84,14 @@ rust-test:
 
 rust-test-sqlite:
 	@echo "== Rust tests on SQLite"
-	RUST_BACKTRACE=0 $(CARGO) $(NEXTEST) --locked --no-fail-fast
+	RUST_BACKTRACE=0 $(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-fail-fast
 
 rust-test-postgres: services
 	@echo "== Rust tests on PostgreSQL"
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS encore_test WITH (FORCE)" \
 	  -c "CREATE DATABASE encore_test"
 	ENCORE_TEST_DB=postgres ENCORE_TEST_POSTGRES_URL=$(PG_TEST_URL) RUST_BACKTRACE=0 \
-	  $(CARGO) $(NEXTEST) --locked --no-fail-fast
+	  $(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-fail-fast
 
 web-deps:
 ifneq ($(WEB_PRESENT),)

@@ -77,7 +77,18 @@ export function LiveStatusView({ status }: { status: LiveStatus }): ReactNode {
   return (
     <Stack gap={6}>
       <Group gap="xs">
-        <Badge color={color} variant={state === 'connected' ? 'filled' : 'light'} data-testid="live-status" data-state={state}>
+        {/* The state is a sentence in some languages (Persian's "away" fills a phone's width):
+            it wraps instead of ending in an ellipsis. */}
+        <Badge
+          color={color}
+          variant={state === 'connected' ? 'filled' : 'light'}
+          data-testid="live-status"
+          data-state={state}
+          maw="100%"
+          h="auto"
+          py={4}
+          styles={{ label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' } }}
+        >
           {t(`manage.live.state.${state}`)}
         </Badge>
       </Group>
