@@ -7,6 +7,7 @@ use crate::commerce::store as commerce;
 use crate::db::now_ms;
 use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events;
+use crate::i18n::{Lang, Msg};
 use crate::state::AppState;
 
 struct DemoAccount {
@@ -106,25 +107,28 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
-const DEMO_TITLE: &str = "Opening Night (demo concert)";
+/// The seeded texts are the English of these messages; views show them in the reader's
+/// language ([`crate::i18n::demo_text`]).
+const DEMO_TITLE: Msg = Msg::DemoOpeningTitle;
 const DEMO_ARTIST: &str = "The Encore House Band";
 /// The demo concerts: the one live now, and one three days away (the home page's
 /// "Coming up"), each with a picture of ours from `media/` (`media/make-demo.sh`).
 const OPENING: DemoConcert = DemoConcert {
     title: DEMO_TITLE,
-    description: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+    description: Msg::DemoOpeningDescription,
     picture: "media/opening-night.jpg",
 };
 const LATE_SET: DemoConcert = DemoConcert {
-    title: "Late Set (demo concert)",
-    description: "The house band's next show, three days from now: a demo of an upcoming concert.",
+    title: Msg::DemoLateTitle,
+    description: Msg::DemoLateDescription,
     picture: "media/late-set.jpg",
 };
+
 const DAY_MS: i64 = 24 * 3_600_000;
 
 struct DemoConcert {
-    title: &'static str,
-    description: &'static str,
+    title: Msg,
+    description: Msg,
     picture: &'static str,
 }
 
@@ -145,8 +149,8 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     publish_concert(state, &project.id, &LATE_SET, evening).await?;
     let plan = PlanRow {
         id: uuid::Uuid::new_v4().to_string(),
-        name: "All-access month".into(),
-        description: "Every concert starting in the next 30 days.".into(),
+        name: Msg::DemoPassName.template(Lang::Gb).into(),
+        description: Msg::DemoPassDescription.template(Lang::Gb).into(),
         price_minor: 4900,
         currency: "EUR".into(),
         days: 30,
@@ -175,9 +179,9 @@ async fn publish_concert(
         &state.db,
         events::NewEvent {
             project_id,
-            title: concert.title,
+            title: concert.title.template(Lang::Gb),
             artist_name: DEMO_ARTIST,
-            description: concert.description,
+            description: concert.description.template(Lang::Gb),
             starts_at,
             duration_minutes: 90,
             price_minor: 1500,
@@ -221,7 +225,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     // Its listening window open (15 min before the start) with an hour or more left of 24 h.
     let current = events::latest_on_sale_titled(
         &state.db,
-        DEMO_TITLE,
+        DEMO_TITLE.template(Lang::Gb),
         now - 23 * 3_600_000,
         now + 15 * 60_000,
     )

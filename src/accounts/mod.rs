@@ -18,7 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::model::{
-    Account, AccountRow, Email, Password, Person, PhoneNumber, Role, parse_time_zone,
+    Account, AccountRow, Email, Password, Person, PhoneNumber, Role, Theme, parse_time_zone,
 };
 use self::policy::Target;
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
@@ -388,6 +388,9 @@ struct UpdateRequest {
     /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
     #[schema(value_type = Option<Lang>)]
     language: Option<String>,
+    /// The dashboard theme (`light`, `dark`), for the account's other devices.
+    #[schema(value_type = Option<Theme>)]
+    theme: Option<String>,
     /// An IANA time zone (`Asia/Tehran`) for the times in the account's notices; an
     /// unknown one is 400 and nothing of the request is applied.
     #[schema(example = "Asia/Tehran")]
@@ -424,6 +427,7 @@ async fn update(
         || req.person.is_some()
         || req.notes.is_some()
         || req.language.is_some()
+        || req.theme.is_some()
         || zone.is_some()
     {
         policy::can_edit_profile(actor, target(&before))?;
@@ -435,6 +439,11 @@ async fn update(
         row.language = Lang::from_code(code).ok_or_else(|| {
             Error::unprocessable(Msg::UnknownLanguage.with("code", code.as_str()))
         })?;
+    }
+    if let Some(code) = &req.theme {
+        let theme = Theme::from_code(code)
+            .ok_or_else(|| Error::unprocessable(Msg::UnknownTheme.with("code", code.as_str())))?;
+        row.theme = Some(theme.code().to_owned());
     }
     // A new login e-mail is not applied here: it waits for its confirmation link.
     let new_login = match &req.login {

@@ -265,8 +265,36 @@ pub struct AccountRow {
     /// The IANA time zone its notices write times in (checked when written); `None`:
     /// unknown, UTC.
     pub time_zone: Option<String>,
+    /// The dashboard theme it chose ([`Theme`]'s code, checked when written); `None`:
+    /// never chosen.
+    pub theme: Option<String>,
 }
-crate::db::from_row!(AccountRow { id, login, first_name, last_name, role as String, enabled, use_mfa, phone, password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language as String, email_verified_at, time_zone });
+crate::db::from_row!(AccountRow { id, login, first_name, last_name, role as String, enabled, use_mfa, phone, password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language as String, email_verified_at, time_zone, theme });
+
+/// The dashboard's colour scheme an account chose: a new device starts from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "light" => Some(Self::Light),
+            "dark" => Some(Self::Dark),
+            _ => None,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Light => "light",
+            Self::Dark => "dark",
+        }
+    }
+}
 
 impl AccountRow {
     pub fn role(&self) -> Role {
@@ -363,6 +391,10 @@ pub struct Account {
     /// (then UTC).
     #[schema(required = true)]
     pub time_zone: Option<String>,
+    /// The dashboard theme the account chose; null when never chosen (a device keeps its
+    /// own, dark by default).
+    #[schema(required = true)]
+    pub theme: Option<Theme>,
     /// A new login e-mail waiting for its confirmation link to be followed; present on
     /// `userinfo/me`, `GET accounts/{id}` and `PUT accounts/{id}` when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -396,6 +428,7 @@ impl From<&AccountRow> for Account {
             language: row.language,
             email_verified: row.email_verified(),
             time_zone: row.time_zone.clone(),
+            theme: row.theme.as_deref().and_then(Theme::from_code),
             pending_login: None,
             projects: None,
         }

@@ -66,7 +66,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
             out.push(CartEntry {
                 kind: ItemKind::Pass,
                 event: None,
-                plan: Some(plan.into()),
+                plan: Some(Plan::for_buyer(plan)),
                 added_at,
             });
         }

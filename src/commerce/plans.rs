@@ -48,6 +48,17 @@ impl From<PlanRow> for Plan {
     }
 }
 
+impl Plan {
+    /// The plan as a buyer reads it: the demo's own pass in the reader's language (staff
+    /// read and edit the stored text).
+    pub fn for_buyer(row: PlanRow) -> Self {
+        let mut plan = Self::from(row);
+        plan.name = crate::i18n::demo_text(plan.name);
+        plan.description = crate::i18n::demo_text(plan.description);
+        plan
+    }
+}
+
 pub async fn by_id(db: &Db, id: &str) -> Result<Option<PlanRow>> {
     store::plan_by_id(db, id).await
 }
@@ -61,7 +72,8 @@ pub async fn list(
 ) -> Result<Api<Vec<Plan>>> {
     let staff = user.is_some_and(|u| u.account.role().is_staff());
     let rows = store::list_plans(&app.db, staff).await?;
-    Ok(Api::ok(rows.into_iter().map(Plan::from).collect()))
+    let shown = if staff { Plan::from } else { Plan::for_buyer };
+    Ok(Api::ok(rows.into_iter().map(shown).collect()))
 }
 
 /// The fields of a plan to change; those left out (or `null`) stay as they are.

@@ -61,8 +61,13 @@ pub struct Event {
 impl Event {
     /// The concert as anyone may see it: a draft's image is left out (see
     /// [`Event::for_manager`]).
+    /// The demo's own concerts read in the reader's language (a manager's view keeps the
+    /// stored text: it is what their edit form saves back).
     pub fn from_row(row: &EventRow, owned: bool, now: i64, on_air: bool) -> Self {
-        Self::with_image(row, owned, now, on_air, image::public_url(row))
+        let mut event = Self::with_image(row, owned, now, on_air, image::public_url(row));
+        event.title = crate::i18n::demo_text(event.title);
+        event.description = crate::i18n::demo_text(event.description);
+        event
     }
 
     /// The same, saying whether the viewer asked for the doors reminder.

@@ -477,6 +477,13 @@ messages! {
         cn: "未知语言 \"{code}\"：请使用 gb、br、es、cn 或 ir。",
         ir: "زبان ناشناخته \"{code}\": از gb، br، es، cn یا ir استفاده کنید.",
     }
+    UnknownTheme {
+        gb: "Unknown theme \"{code}\": use light or dark.",
+        br: "Tema desconhecido \"{code}\": use light ou dark.",
+        es: "Tema desconocido \"{code}\": usa light o dark.",
+        cn: "未知主题 \"{code}\"：请使用 light 或 dark。",
+        ir: "پوستهٔ ناشناخته \"{code}\": از light یا dark استفاده کنید.",
+    }
     UnknownTimeZone {
         gb: "Unknown time zone \"{zone}\": send an IANA name such as Europe/London.",
         br: "Fuso horário desconhecido \"{zone}\": envie um nome IANA como America/Sao_Paulo.",
@@ -2137,6 +2144,50 @@ messages! {
         es: "Solo los administradores y los artistas del proyecto cambian los marcadores de un concierto.",
         cn: "只有管理员和该项目的艺人可以修改演出的标记。",
         ir: "فقط مدیران و هنرمندان پروژه نشانگرهای یک اجرا را تغییر می‌دهند.",
+    }
+
+    // The demo's own data (`encore serve --demo`), shown in the reader's language.
+    DemoOpeningTitle {
+        gb: "Opening Night (demo concert)",
+        br: "Noite de Estreia (concerto de demonstração)",
+        es: "Noche de estreno (concierto de demostración)",
+        cn: "首演之夜（演示音乐会）",
+        ir: "شب افتتاحیه (کنسرت نمایشی)",
+    }
+    DemoOpeningDescription {
+        gb: "A demo concert: buy it with the test card 4242 4242 4242 4242.",
+        br: "Um concerto de demonstração: compre com o cartão de teste 4242 4242 4242 4242.",
+        es: "Un concierto de demostración: cómpralo con la tarjeta de prueba 4242 4242 4242 4242.",
+        cn: "一场演示音乐会：用测试卡 4242 4242 4242 4242 购买。",
+        ir: "یک کنسرت نمایشی: آن را با کارت آزمایشی 4242 4242 4242 4242 بخرید.",
+    }
+    DemoLateTitle {
+        gb: "Late Set (demo concert)",
+        br: "Show da Madrugada (concerto de demonstração)",
+        es: "Sesión nocturna (concierto de demostración)",
+        cn: "深夜场（演示音乐会）",
+        ir: "اجرای آخر شب (کنسرت نمایشی)",
+    }
+    DemoLateDescription {
+        gb: "The house band's next show, three days from now: a demo of an upcoming concert.",
+        br: "O próximo show da banda da casa, daqui a três dias: a demonstração de um concerto futuro.",
+        es: "El próximo concierto de la banda de la casa, dentro de tres días: la demostración de un concierto próximo.",
+        cn: "驻场乐队三天后的下一场演出：一场即将开始的音乐会的演示。",
+        ir: "اجرای بعدی گروه خانه، سه روز دیگر: نمونه‌ای از یک کنسرت آینده.",
+    }
+    DemoPassName {
+        gb: "All-access month",
+        br: "Mês de acesso total",
+        es: "Mes de acceso total",
+        cn: "全场通行月票",
+        ir: "یک ماه دسترسی کامل",
+    }
+    DemoPassDescription {
+        gb: "Every concert starting in the next 30 days.",
+        br: "Todos os concertos que começam nos próximos 30 dias.",
+        es: "Todos los conciertos que empiezan en los próximos 30 días.",
+        cn: "未来 30 天内开始的所有音乐会。",
+        ir: "همهٔ کنسرت‌هایی که در ۳۰ روز آینده شروع می‌شوند.",
     }
 }
 

@@ -129,6 +129,32 @@ pub fn current() -> Lang {
     LANG.try_with(|lang| *lang).unwrap_or_default()
 }
 
+/// Every text the demo seeds, by its message.
+const DEMO_SEEDED: [Msg; 6] = [
+    Msg::DemoOpeningTitle,
+    Msg::DemoOpeningDescription,
+    Msg::DemoLateTitle,
+    Msg::DemoLateDescription,
+    Msg::DemoPassName,
+    Msg::DemoPassDescription,
+];
+
+/// `text` in the reader's language when it is one the demo (`encore serve --demo`) seeded, as seeded (English);
+/// anything else, including a demo text an admin has since edited, as it is.
+pub fn demo_text(text: String) -> String {
+    let lang = current();
+    if lang == Lang::Gb {
+        return text;
+    }
+    match DEMO_SEEDED
+        .iter()
+        .find(|msg| msg.template(Lang::Gb) == text)
+    {
+        Some(msg) => msg.template(lang).to_owned(),
+        None => text,
+    }
+}
+
 /// Run `work` answering in `lang` (a page whose language is chosen by its URL, not by the
 /// header).
 pub async fn scope<F: Future>(lang: Lang, work: F) -> F::Output {

@@ -2,7 +2,7 @@
 
 use encore::accounts::model::Role;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
@@ -574,4 +574,50 @@ async fn a_disabled_accounts_cached_token_is_refused_at_once() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(app.me(&admin).await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn the_theme_and_language_an_account_chose_are_kept_for_its_other_devices() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let (_, me) = app.me(&tokens.access).await;
+    assert_eq!(me["payload"][0]["theme"], Value::Null, "never chosen: {me}");
+    assert_eq!(me["payload"][0]["language"], "gb");
+
+    let path = format!("/api/v1/accounts/{}", fan.id);
+    let (status, body) = app
+        .put(
+            &path,
+            json!({ "theme": "light", "language": "ir" }),
+            &tokens.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["theme"], "light");
+    // Another device signing in reads them.
+    let other = app.sign_in("fan@example.com").await;
+    let (_, me) = app.me(&other.access).await;
+    assert_eq!(me["payload"][0]["theme"], "light", "{me}");
+    assert_eq!(me["payload"][0]["language"], "ir", "{me}");
+
+    // An unknown theme is refused in the reader's language, and nothing of the request
+    // applies.
+    let response = app
+        .http
+        .put(format!("{}{path}", app.url))
+        .bearer_auth(&tokens.access)
+        .header("accept-language", "es")
+        .json(&json!({ "theme": "sepia", "language": "br" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused: Value = response.json().await.unwrap();
+    assert_eq!(
+        refused["error"],
+        "Tema desconocido \"sepia\": usa light o dark."
+    );
+    let (_, me) = app.me(&other.access).await;
+    assert_eq!(me["payload"][0]["theme"], "light");
+    assert_eq!(me["payload"][0]["language"], "ir");
 }

@@ -251,6 +251,68 @@ async fn a_fan_cannot_read_the_outbox() {
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
 }
 
+/// A public read of `path` in `language` (an Accept-Language value).
+async fn read_in(app: &TestApp, path: &str, language: &str) -> Value {
+    let response = app
+        .http
+        .get(format!("{}{path}", app.url))
+        .header("accept-language", language)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_demos_own_concerts_and_pass_read_in_the_readers_language_and_staff_edit_them_as_stored()
+ {
+    let app = spawn_app().await;
+    encore::demo::seed(&app.state).await.unwrap();
+    let titles = |body: &Value| -> Vec<String> {
+        body["payload"]["items"]
+            .as_array()
+            .expect("a page")
+            .iter()
+            .map(|e| e["title"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let persian = read_in(&app, "/api/v1/events", "fa-IR").await;
+    assert!(
+        titles(&persian).contains(&"شب افتتاحیه (کنسرت نمایشی)".to_owned()),
+        "{persian}"
+    );
+    let spanish = read_in(&app, "/api/v1/events", "es").await;
+    assert!(
+        titles(&spanish).contains(&"Sesión nocturna (concierto de demostración)".to_owned()),
+        "{spanish}"
+    );
+    let english = read_in(&app, "/api/v1/events", "en-GB").await;
+    assert!(
+        titles(&english).contains(&"Opening Night (demo concert)".to_owned()),
+        "{english}"
+    );
+
+    let plans = read_in(&app, "/api/v1/pricing-plans", "fa-IR").await;
+    assert_eq!(plans["payload"][0]["name"], "یک ماه دسترسی کامل", "{plans}");
+    assert_eq!(
+        plans["payload"][0]["description"], "همهٔ کنسرت‌هایی که در ۳۰ روز آینده شروع می‌شوند.",
+        "{plans}"
+    );
+    // Staff read (and so edit) the stored text, whatever their language.
+    let admin = app.an_admin().await;
+    let response = app
+        .http
+        .get(format!("{}/api/v1/pricing-plans", app.url))
+        .bearer_auth(&admin)
+        .header("accept-language", "fa-IR")
+        .send()
+        .await
+        .unwrap();
+    let staff: Value = response.json().await.unwrap();
+    assert_eq!(staff["payload"][0]["name"], "All-access month", "{staff}");
+}
+
 #[tokio::test]
 async fn the_demo_seeds_a_concert_on_now_and_one_to_come_each_with_its_picture() {
     let app = spawn_app().await;

@@ -11,6 +11,8 @@ const ACCOUNTS = {
   mfa: { email: 'mfa@example.com', password: PASSWORD, role: 'user', firstName: 'Max', lastName: 'Factor', phone: '+15550100123' },
   enrol: { email: 'enrol@example.com', password: PASSWORD, role: 'user', firstName: 'Enzo', lastName: 'Rol', phone: '+15550100888' },
   prefs: { email: 'prefs@example.com', password: PASSWORD, role: 'user', firstName: 'Pat', lastName: 'Prefs' },
+  // Chooses Persian and the light theme: they follow the account to its other devices.
+  switcher: { email: 'switcher@example.com', password: PASSWORD, role: 'user', firstName: 'Sam', lastName: 'Switch' },
 };
 
 const suite = e2eSuite(Object.values(ACCOUNTS));
@@ -254,7 +256,7 @@ describe('Encore dashboard', () => {
   test('switching to Persian mirrors the layout (dir="rtl") and is kept', async () => {
     const b = await browser();
     const { page } = b;
-    await signInAs(page, ACCOUNTS.user);
+    await signInAs(page, ACCOUNTS.switcher);
     await page.goto(`${suite.server.url}/settings`);
     await page.getByTestId('language-picker').click();
     await page.getByRole('option', { name: 'فارسی' }).click();
@@ -271,7 +273,10 @@ describe('Encore dashboard', () => {
   test('the theme choice survives a reload', async () => {
     const b = await browser();
     const { page } = b;
-    await signInAs(page, ACCOUNTS.user);
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('language')) localStorage.setItem('language', 'gb');
+    });
+    await signInAs(page, ACCOUNTS.switcher);
     assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'dark', 'dark by default');
     await page.goto(`${suite.server.url}/settings`);
     await page.getByTestId('theme-control').getByText('Light').click();
@@ -281,6 +286,29 @@ describe('Encore dashboard', () => {
     await page.getByTestId('theme-control').waitFor();
     assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'light');
     await finish(b);
+  });
+
+  test('Persian and the light theme, chosen on one device, follow the account to a new one; a device with its own keeps it', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.switcher);
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await page.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'light');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'fa-IR');
+    assert.equal(await page.evaluate(() => localStorage.getItem('theme-preset')), 'light');
+    await page.getByText('داشبورد').first().waitFor();
+    await finish(b);
+
+    // A device where English and dark were chosen before keeps them.
+    const own = await browser();
+    await own.page.addInitScript(() => {
+      localStorage.setItem('language', 'gb');
+      localStorage.setItem('theme-preset', 'dark');
+    });
+    await signInAs(own.page, ACCOUNTS.switcher);
+    assert.equal(await own.page.locator('html').getAttribute('dir'), 'ltr');
+    assert.equal(await own.page.locator('html').getAttribute('data-mantine-color-scheme'), 'dark');
+    await finish(own);
   });
 
   test('the navigation layout can move the menu to the top bar, and stays so', async () => {

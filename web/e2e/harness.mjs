@@ -347,6 +347,37 @@ export function e2eSuite(accounts, browserDefaults = {}) {
 }
 
 /** Calls the API from the page with its signed-in session, as the app does. */
+/**
+ * Controls inside `selector` a screen reader could not name: buttons, links, inputs and
+ * menus with no text, no aria-label, no labelling element and no title (an icon alone).
+ * Returns one line per control, to assert empty.
+ */
+export function unnamedControls(page, selector) {
+  return page.evaluate((within) => {
+    const named = (element) => {
+      if ((element.getAttribute('aria-label') ?? '').trim()) return true;
+      const by = element.getAttribute('aria-labelledby');
+      if (by && by.split(/\s+/).some((id) => (document.getElementById(id)?.textContent ?? '').trim())) return true;
+      if ((element.getAttribute('title') ?? '').trim()) return true;
+      if ('labels' in element && element.labels && [...element.labels].some((label) => label.textContent.trim())) return true;
+      if (element.tagName === 'INPUT' && ['submit', 'button'].includes(element.type) && element.value.trim()) return true;
+      if (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT') return false;
+      const text = (element.innerText ?? element.textContent ?? '').trim();
+      return text.length > 0 || [...element.querySelectorAll('img[alt]')].some((img) => img.alt.trim());
+    };
+    const out = [];
+    const controls = document.querySelectorAll(
+      `${within} :is(button, a[href], [role="button"], [role="switch"], [role="checkbox"], [role="menuitem"], input:not([type="hidden"]), textarea, select)`,
+    );
+    for (const element of controls) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // not shown
+      if (!named(element)) out.push(`${element.tagName.toLowerCase()}[${element.getAttribute('data-testid') ?? String(element.className).split(' ')[0]}]`);
+    }
+    return out;
+  }, selector);
+}
+
 export const pageApi = (page, method, path, body) =>
   page.evaluate(
     async ([m, p, b]) => {

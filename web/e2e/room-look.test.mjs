@@ -9,7 +9,7 @@
 // through the login page once, the later screens starting with what that sign-in left.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, e2eSuite, PASSWORD, screenshot, waitUntil } from './harness.mjs';
+import { apiSession, e2eSuite, PASSWORD, screenshot, unnamedControls, waitUntil } from './harness.mjs';
 import { liveRoomShow, onStage, room, roomLive, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const ACCOUNTS = {
@@ -187,6 +187,7 @@ describe('The live room on a phone, in English and in Persian', () => {
         const barBox = await page.getByTestId('mini-player').boundingBox();
         assert.ok(inputBox.y + inputBox.height <= barBox.y + 0.5, `${where}: the composer ${JSON.stringify(inputBox)} under the player bar ${JSON.stringify(barBox)}`);
         await assertFits(page, '[data-testid="stage"]', where);
+        assert.deepEqual(await unnamedControls(page, '[data-testid="stage"]'), [], `${where}: controls without a name`);
         await assertTopBar(page, where);
         await assertShown(page, { list: scope.getByTestId('room-list'), pinned: scope.getByTestId('room-pinned'), meter: scope.getByTestId('room-meter'), input: scope.getByTestId('room-input') }, where);
         await assertShown(page, { toggle, send: scope.getByTestId('room-send'), ...reactionsOf(scope), menu: scope.getByTestId('room-message-menu').first() }, where, { thumb: true });
@@ -260,6 +261,9 @@ describe('The live room on a phone, in English and in Persian', () => {
         await screenshot(page, `room-panel-${language}-${width}-log`);
 
         await assertFits(page, '[data-testid="live-panel"]', where);
+        assert.deepEqual(await unnamedControls(page, '[data-testid="live-panel"]'), [], `${where}: controls without a name`);
+        const badge = panel.getByTestId('live-status');
+        assert.equal(await badge.evaluate((element) => element.scrollWidth <= element.clientWidth + 1), true, `${where}: the state badge is cut`);
         await assertShown(page, { away, list: scope.getByTestId('room-list'), input: scope.getByTestId('room-input'), meter: scope.getByTestId('room-meter') }, where);
         await assertShown(
           page,

@@ -2,7 +2,7 @@ import './app/styles';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { setupI18n } from './i18n';
+import i18n, { setupI18n } from './i18n';
 import { setAuthErrorHandlers } from './lib/http';
 import { clearSession } from './features/auth/session';
 import './features/auth/api';
@@ -12,6 +12,11 @@ import { createAppRouter } from './app/router';
 
 async function start(): Promise<void> {
   await setupI18n();
+  // What the server wrote in the reader's language (its messages, the demo's concerts and
+  // pass) is asked again in the new one.
+  i18n.on('languageChanged', () => {
+    void queryClient.invalidateQueries();
+  });
   const router = createAppRouter();
   setAuthErrorHandlers({
     // Spec 6/8: a 401 logs out and goes to /auth/login; a 403 goes to /403.

@@ -12,6 +12,8 @@ function me(role: string): Response {
     enablement: { enabled: true, useMFA: false },
     createdAt: '2026-11-22T10:00:00Z',
     tenantKey: 'encore',
+    language: 'gb',
+    theme: null,
   };
   return new Response(JSON.stringify({ success: true, payload: [account], error: null }), { status: 200 });
 }

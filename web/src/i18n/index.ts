@@ -63,14 +63,7 @@ export function applyDocumentLanguage(code: string): void {
 
 export async function setupI18n(language: LanguageCode = storedLanguage()): Promise<typeof i18n> {
   if (i18n.isInitialized) return i18n;
-  i18n.on('languageChanged', (code) => {
-    applyDocumentLanguage(code);
-    try {
-      if (isLanguageCode(code)) localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
-    } catch {
-      // storage unavailable: the choice lasts for this visit
-    }
-  });
+  i18n.on('languageChanged', applyDocumentLanguage);
   await i18n
     .use(lazyBackend)
     .use(numberFormatter)
@@ -89,7 +82,25 @@ export async function setupI18n(language: LanguageCode = storedLanguage()): Prom
       returnNull: false,
     });
   applyDocumentLanguage(i18n.language);
+  // Kept from here on: a language someone chose (or their account's), not the one this
+  // browser was detected in, so that a new device can start from the account's.
+  i18n.on('languageChanged', (code) => {
+    try {
+      if (isLanguageCode(code)) localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
+    } catch {
+      // storage unavailable: the choice lasts for this visit
+    }
+  });
   return i18n;
+}
+
+/** Whether this device keeps a language of its own choosing (see [`setupI18n`]). */
+export function languageChosenHere(): boolean {
+  try {
+    return isLanguageCode(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+  } catch {
+    return false;
+  }
 }
 
 export default i18n;

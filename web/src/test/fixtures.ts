@@ -10,6 +10,7 @@ export function account(changes: Partial<Account> = {}): Account {
     enablement: { enabled: true, useMFA: false },
     createdAt: '2026-11-22T10:00:00Z',
     tenantKey: 'encore',
+    theme: null,
     avatar: null,
     notes: '',
     phone: null,

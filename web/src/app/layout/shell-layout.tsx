@@ -5,6 +5,7 @@ import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { VerifyEmailBanner } from '../../features/auth/components/verify-email-banner';
+import { useAccountPreferences } from '../../features/preferences/account-preferences';
 import { meQueryOptions } from '../../features/auth/queries';
 import { ActivityToasts } from '../../features/live/components/activity-toasts';
 import { LiveProvider } from '../../features/live/socket-provider';
@@ -28,6 +29,7 @@ export function ShellLayout(): ReactNode {
   const layout = useNavigationLayout();
   const menu = useMenuContext(user);
   useTimeZoneSync(user);
+  useAccountPreferences(user);
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const sideNav = layout === 'side';

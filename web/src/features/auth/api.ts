@@ -21,6 +21,7 @@ import {
   storeTokens,
 } from './session';
 import type { TokenSet } from './session';
+import { noteSignedIn } from '../../lib/device-choices';
 
 /** `status: "OK"` with the access token, or `"E108"` with an MFA token (second factor next). */
 export type TokenPayload = Payload<'oauth.token'>;
@@ -83,6 +84,7 @@ function handleTokenPayload(payload: TokenPayload): SignInResult {
     throw new ClientError('errors.unknown', 'The server sent no tokens.');
   }
   storeTokens({ access_token: payload.access_token });
+  noteSignedIn();
   return { kind: 'signed-in' };
 }
 

@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
+import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, neverAired, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -83,6 +83,14 @@ describe('concert state', () => {
     expect(replayable({ state: { ...replay, reason: 'ended' }, status: 'ended' })).toBe(true);
     expect(replayable({ state: replay, status: 'published' })).toBe(false);
     expect(replayable({ state: { ...replay, phase: 'live' }, status: 'live' })).toBe(false);
+  });
+  it('reads a concert past its scheduled end with nothing aired as not aired, with nothing to listen to', () => {
+    const silent = { phase: 'replay', reason: 'scheduled_end' } as EncoreEvent['state'];
+    expect(neverAired(silent)).toBe(true);
+    expect(neverAired({ phase: 'replay', reason: 'ended' })).toBe(false);
+    expect(neverAired({ phase: 'live', reason: 'awaiting_encoder' })).toBe(false);
+    expect(canListenNow({ owned: true, state: silent })).toBe(false);
+    expect(canListenNow({ owned: true, state: { ...silent, reason: 'ended' } })).toBe(true);
   });
   it('waits at least a second for a change already due, and at most what a timer can hold', () => {
     expect(nextRefreshDelay([{ nextChangeAt: new Date(START).toISOString() }], START + 5000)).toBe(1000);

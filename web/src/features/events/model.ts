@@ -32,9 +32,10 @@ export const LISTENABLE_PHASES: readonly Phase[] = ['doors', 'live', 'replay'];
 /** Phases a fan still cares about (the dashboard's next concerts). */
 export const ACTIVE_PHASES: readonly Phase[] = ['upcoming', 'doors', 'live', 'replay'];
 
-/** The fan holds a ticket (or pass) and the concert is open for listening now. */
+/** The fan holds a ticket (or pass) and the concert is open for listening now (a concert
+ * that never aired has nothing to play once its scheduled time is over). */
 export function canListenNow(event: Pick<EncoreEvent, 'owned' | 'state'>): boolean {
-  return event.owned && LISTENABLE_PHASES.includes(event.state.phase);
+  return event.owned && LISTENABLE_PHASES.includes(event.state.phase) && !neverAired(event.state);
 }
 
 /** What the lobby offers about "Remind me when doors open": a holder is told anyway (a note);
@@ -72,6 +73,13 @@ export function reconnecting(state: Pick<ConcertState, 'phase' | 'reason'>): boo
  * scheduled end passed with nothing ever on air (still `published`) has no replay. */
 export function replayable(event: Pick<EncoreEvent, 'state' | 'status'>): boolean {
   return event.state.phase === 'replay' && (event.status === 'live' || event.status === 'ended');
+}
+
+/** Its scheduled end passed with nothing ever on air (the server's `scheduled_end`: a show
+ * that aired is `live` until its artist or its abandonment ends it): "Did not air", never
+ * "Replay". */
+export function neverAired(state: Pick<ConcertState, 'phase' | 'reason'>): boolean {
+  return state.phase === 'replay' && state.reason === 'scheduled_end';
 }
 
 /** On air (or aired and not ended): what "Live now" means. */

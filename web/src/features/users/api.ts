@@ -3,7 +3,7 @@ import { request, requestBlob } from '../../lib/http';
 import type { Body, Query, Schema } from '../../lib/api-types';
 import type { LanguageCode } from '../../i18n/languages';
 import { fetchMe } from '../auth/api';
-import type { Account, AccountPage } from './model';
+import type { Account, AccountPage, Theme } from './model';
 
 const BASE = `${API_PREFIX}/accounts`;
 
@@ -26,6 +26,12 @@ export const getAccountStats = (): Promise<AccountStats> => request<AccountStats
 export const createAccount = (input: AccountInput): Promise<Account> => request<Account>(BASE, { method: 'POST', body: input });
 
 export const updateAccount = (id: string, patch: AccountPatch): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
+
+/** Keep the signed-in account's theme: its other devices start from it. */
+export const saveMyTheme = async (theme: Theme): Promise<Account> => {
+  const me = await fetchMe();
+  return updateAccount(me.id, { theme });
+};
 
 /** Keep the signed-in account's language: the server writes its e-mails and SMS in it. */
 export const saveMyLanguage = async (language: LanguageCode): Promise<Account> => {

@@ -1,6 +1,7 @@
 import type { Payload, Schema } from '../../lib/api-types';
 import type { Role } from '../../lib/roles';
 import { isRole } from '../../lib/roles';
+import { DEFAULT_LANGUAGE, isLanguageCode, type LanguageCode } from '../../i18n/languages';
 
 /** Account as the server sends it (docs/api-contract.md); `projects` only with userinfo/me. */
 export type Account = Schema<'Account'>;
@@ -27,7 +28,13 @@ export interface User {
   pendingEmail: string | null;
   /** The IANA zone the account's notifications write times in; null: unknown (UTC). */
   timeZone: string | null;
+  /** The account's language (its messages, and a new device's first). */
+  language: LanguageCode;
+  /** The theme the account chose; null: never chosen (the device's own). */
+  theme: Theme | null;
 }
+
+export type Theme = 'light' | 'dark';
 
 /** Fullname is built from first and last name. */
 export function joinFullname(firstName: string | undefined, lastName: string | undefined): string {
@@ -62,5 +69,7 @@ export function toUser(account: Account): User {
     emailVerified: account.emailVerified ?? true,
     pendingEmail: account.pendingLogin ?? null,
     timeZone: account.timeZone ?? null,
+    language: isLanguageCode(account.language) ? account.language : DEFAULT_LANGUAGE,
+    theme: account.theme ?? null,
   };
 }

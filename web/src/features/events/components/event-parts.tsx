@@ -8,7 +8,7 @@ import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import type { EncoreEvent, Phase } from '../model';
-import { onAirNow, reconnecting, startingSoon } from '../model';
+import { neverAired, onAirNow, reconnecting, startingSoon } from '../model';
 import { useAddEventToCart } from '../mutations';
 
 export function useLocale(): string {
@@ -51,9 +51,11 @@ export function StateBadge({ state }: { state: EncoreEvent['state'] }): ReactNod
   const { t } = useTranslation('concert');
   const waiting = startingSoon(state);
   const away = reconnecting(state);
+  const silent = neverAired(state);
+  const label = waiting ? t('phase.startingSoon') : away ? t('phase.reconnecting') : silent ? t('phase.notAired') : t(`phase.${state.phase}`);
   return (
     <Badge
-      color={waiting || away ? 'orange' : PHASE_COLOR[state.phase]}
+      color={waiting || away ? 'orange' : silent ? 'gray' : PHASE_COLOR[state.phase]}
       variant={onAirNow(state) && !away ? 'filled' : 'light'}
       style={{ flexShrink: 0 }}
       data-testid="state-badge"
@@ -61,7 +63,7 @@ export function StateBadge({ state }: { state: EncoreEvent['state'] }): ReactNod
       data-reason={state.reason ?? undefined}
       title={state.reason === 'on_air_early' ? t('onAirEarly') : waiting ? t('waitingForArtist') : undefined}
     >
-      {waiting ? t('phase.startingSoon') : away ? t('phase.reconnecting') : t(`phase.${state.phase}`)}
+      {label}
     </Badge>
   );
 }

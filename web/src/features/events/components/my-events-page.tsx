@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import type { EncoreEvent } from '../model';
-import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr, startingSoon } from '../model';
+import { MY_EVENTS_PAGE_SIZE, canListenNow, clockTime, countdown, countdownText, isolateLtr, neverAired, startingSoon } from '../model';
 import { myEventsQueryOptions } from '../queries';
 import { ListenButton } from '../../player/components/listen-button';
 import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './event-parts';
@@ -48,6 +48,10 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
               {t('liveNow')}
             </Text>
           )
+        ) : neverAired(event.state) ? (
+          <Text size="sm" c="dimmed" data-testid="not-aired">
+            {t('notAiredText')}
+          </Text>
         ) : phase === 'replay' ? (
           <Text size="sm">{t('replayUntil', { date: formatWhen(event.state.replayUntil, locale) })}</Text>
         ) : (

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthStatus } from '../../auth/session';
 import { saveMyLanguage } from '../../users/api';
+import { noteChosenSignedOut } from '../../../lib/device-choices';
 import { LANGUAGES, isLanguageCode } from '../../../i18n/languages';
 
 /**
@@ -22,8 +23,10 @@ export function LanguagePicker({ label }: { label?: string }): ReactNode {
       onChange={(value) => {
         if (!isLanguageCode(value)) return;
         void i18n.changeLanguage(value);
-        // Best effort: the screen has switched already; the next change saves again.
+        // Best effort: the screen has switched already; the next change saves again. Signed
+        // out, the choice goes to the account at the next sign-in.
         if (isAuthorized) saveMyLanguage(value).catch(() => undefined);
+        else noteChosenSignedOut('language');
       }}
       data-testid="language-picker"
     />

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from '../../preferences/components/language-picker';
 import { PageHeader } from '../../../components/page-header';
 import { setNavigationLayout, useNavigationLayout } from '../layout-store';
+import { useSchemeChoice } from '../scheme-choice';
 
 /** One setting: what it is, a line of help, and its control. */
 function SettingCard({ title, hint, children }: { title: string; hint: string; children: ReactNode }): ReactNode {
@@ -46,7 +47,8 @@ function SettingChoice<T extends string>({ value, options, onChange, testId }: S
 /** Settings: theme preset, navigation layout, language. */
 export function SettingsPage(): ReactNode {
   const { t } = useTranslation('account');
-  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const { colorScheme } = useMantineColorScheme();
+  const choose = useSchemeChoice();
   const layout = useNavigationLayout();
   return (
     <Stack gap="lg">
@@ -56,7 +58,7 @@ export function SettingsPage(): ReactNode {
           <SettingChoice
             value={colorScheme === 'light' ? 'light' : 'dark'}
             options={{ light: t('settings.light'), dark: t('settings.dark') }}
-            onChange={setColorScheme}
+            onChange={choose}
             testId="theme-control"
           />
         </SettingCard>
