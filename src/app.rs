@@ -90,6 +90,7 @@ pub fn router(state: AppState, metrics: Arc<Metrics>) -> Router {
         .nest("/api", Router::new().fallback(api_not_found))
         .merge(crate::commerce::pages())
         .merge(crate::events::pages())
+        .merge(crate::projects::pages())
         .merge(crate::stream::http::pages())
         .route(
             "/metrics",

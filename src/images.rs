@@ -5,6 +5,7 @@
 //! image (a polyglot's second life), ever reaches a reader.
 
 use std::io::Cursor;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use image::codecs::jpeg::JpegEncoder;
@@ -78,6 +79,75 @@ pub async fn reencode<T: Send + 'static>(
     .map_err(Error::internal)?;
     drop(permit);
     result
+}
+
+/// Where the pictures of one thing live: `<data>/<kind>/<id>` (ids are UUIDs we made;
+/// only safe characters are kept all the same).
+pub fn folder(data_dir: &Path, kind: &str, id: &str) -> PathBuf {
+    let safe: String = id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    data_dir.join(kind).join(safe)
+}
+
+/// The picture in a folder (its media type is kept by its owner's row).
+pub const PICTURE: &str = "image";
+/// Its thumbnail, a JPEG in every case.
+pub const THUMBNAIL: &str = "thumb.jpg";
+/// How wide a thumbnail is (a card's picture on a high-density screen).
+const THUMB_WIDTH: u32 = 480;
+
+/// Check and re-encode an upload, then write it and a JPEG thumbnail into `folder`, each
+/// replaced at once (a reader never gets half a file); answers the media type.
+pub async fn store_with_thumbnail(folder: PathBuf, bytes: Vec<u8>) -> Result<&'static str> {
+    let (picture, thumb) = reencode(bytes, |decoded| {
+        let thumb = decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8();
+        let mut out = Cursor::new(Vec::new());
+        thumb
+            .write_to(&mut out, ImageFormat::Jpeg)
+            .map_err(Error::internal)?;
+        Ok(out.into_inner())
+    })
+    .await?;
+    tokio::task::spawn_blocking(move || {
+        std::fs::create_dir_all(&folder).map_err(Error::internal)?;
+        write_atomically(&folder.join(PICTURE), &picture.bytes)?;
+        write_atomically(&folder.join(THUMBNAIL), &thumb)
+    })
+    .await
+    .map_err(Error::internal)??;
+    Ok(picture.media_type)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes).map_err(Error::internal)?;
+    std::fs::rename(&partial, path).map_err(Error::internal)
+}
+
+/// The picture (or with `thumb`, its thumbnail) from `folder` as an HTTP answer, with
+/// the media type its owner's row keeps; a missing file is `missing`.
+pub async fn serve(
+    folder: &Path,
+    media_type: &str,
+    thumb: bool,
+    cache: &'static str,
+    missing: impl FnOnce() -> Error,
+) -> Result<axum::response::Response> {
+    use axum::http::header;
+    let (path, media_type) = if thumb {
+        (folder.join(THUMBNAIL), "image/jpeg")
+    } else {
+        (folder.join(PICTURE), media_type)
+    };
+    let bytes = tokio::fs::read(path).await.map_err(|_| missing())?;
+    axum::response::Response::builder()
+        .header(header::CONTENT_TYPE, media_type)
+        .header(header::CACHE_CONTROL, cache)
+        .header("x-content-type-options", "nosniff")
+        .body(axum::body::Body::from(bytes))
+        .map_err(Error::internal)
 }
 
 async fn take_slot(slots: &Semaphore, wait: Duration) -> Result<tokio::sync::SemaphorePermit<'_>> {

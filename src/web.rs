@@ -1,6 +1,10 @@
-//! The built web app: static files, with `index.html` for client-side routes.
+//! The built web app: static files, with `index.html` for client-side routes, and the
+//! shareable pages (a concert's, an artist's) answered with their link-preview tags.
 
 use std::path::Path;
+
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -10,4 +14,57 @@ pub fn service(web_dir: &Path) -> ServeDir<ServeFile> {
     ServeDir::new(web_dir)
         .precompressed_gzip()
         .fallback(ServeFile::new(web_dir.join("index.html")))
+}
+
+/// The app's `index.html`, read for each shareable page (it is small, and a new web
+/// build is served without a restart); `None` when the web app is not built.
+pub async fn index_html(web_dir: &Path) -> Option<String> {
+    tokio::fs::read_to_string(web_dir.join("index.html"))
+        .await
+        .ok()
+}
+
+/// `index.html` with link-preview `tags` (already escaped) before `</head>` and `title`
+/// (escaped here) in `<title>`.
+pub fn inject(index: &str, tags: &str, title: &str) -> String {
+    let index = match (index.find("<title>"), index.find("</title>")) {
+        (Some(open), Some(close)) if open < close => format!(
+            "{}<title>{} · Encore</title>{}",
+            &index[..open],
+            minijinja::HtmlEscape(title),
+            &index[close + "</title>".len()..]
+        ),
+        _ => index.to_owned(),
+    };
+    match index.find("</head>") {
+        Some(at) => format!("{}{tags}\n  {}", &index[..at], &index[at..]),
+        None => index,
+    }
+}
+
+/// A page of the app as HTML; never cached for long, as its tags follow their subject.
+pub fn page(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The longest text a link preview carries (previews cut it shorter still).
+const PREVIEW_CHARS: usize = 200;
+
+/// A text for a link preview: its whitespace made single spaces, cut with an ellipsis.
+pub fn preview_text(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= PREVIEW_CHARS {
+        return text;
+    }
+    let mut cut: String = text.chars().take(PREVIEW_CHARS).collect();
+    cut.push('…');
+    cut
 }

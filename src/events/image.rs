@@ -3,56 +3,25 @@
 //! served only on a short-lived signed URL, which its managers get in the concert JSON
 //! (an `<img>` cannot send a bearer token).
 
-use std::io::Cursor;
 use std::path::{Path, PathBuf};
-
-use image::ImageFormat;
 
 use super::model::{EventRow, EventStatus};
 use crate::config::Config;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
-const THUMB_WIDTH: u32 = 480;
 /// A signed URL lives 10 to 15 minutes: its expiry is rounded up to the next 5 minutes
 /// and then 10 more, so the URL (and the browser's cached copy) is stable for a while.
 const SIGNED_STEP_MS: i64 = 5 * 60_000;
 const SIGNED_MIN_MS: i64 = 10 * 60_000;
 
 pub fn dir(data_dir: &Path, event_id: &str) -> PathBuf {
-    let safe: String = event_id
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
-    data_dir.join("events").join(safe)
+    crate::images::folder(data_dir, "events", event_id)
 }
 
 /// Validate and re-encode, then write the image and a thumbnail; answers the media type.
 pub async fn store(data_dir: &Path, event_id: &str, bytes: Vec<u8>) -> Result<&'static str> {
-    let (image, thumb) = crate::images::reencode(bytes, |decoded| {
-        let thumb = decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8();
-        let mut out = Cursor::new(Vec::new());
-        thumb
-            .write_to(&mut out, ImageFormat::Jpeg)
-            .map_err(Error::internal)?;
-        Ok(out.into_inner())
-    })
-    .await?;
-    let folder = dir(data_dir, event_id);
-    tokio::task::spawn_blocking(move || {
-        std::fs::create_dir_all(&folder).map_err(Error::internal)?;
-        write_atomically(&folder.join("image"), &image.bytes)?;
-        write_atomically(&folder.join("thumb.jpg"), &thumb)
-    })
-    .await
-    .map_err(Error::internal)??;
-    Ok(image.media_type)
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, bytes).map_err(Error::internal)?;
-    std::fs::rename(&partial, path).map_err(Error::internal)
+    crate::images::store_with_thumbnail(dir(data_dir, event_id), bytes).await
 }
 
 /// Whether anyone may fetch the concert's image: every state but a draft, like the

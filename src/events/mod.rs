@@ -96,6 +96,8 @@ async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> 
 struct ListQuery {
     /// Words to find in the title or the artist's name.
     search: Option<String>,
+    /// Only this project's concerts (an artist's page).
+    project: Option<String>,
 }
 
 /// Published, live and recently ended concerts, for everyone (the home page lists them);
@@ -109,7 +111,8 @@ async fn list(
     paging: Paging,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<Page<Event>>> {
-    let (rows, total) = store::list_active(&app.db, q.search.as_deref(), paging).await?;
+    let (rows, total) =
+        store::list_active(&app.db, q.search.as_deref(), q.project.as_deref(), paging).await?;
     let items = view(&app, user.as_ref(), &rows).await?;
     Ok(Api::ok(Page::new(items, total, paging)))
 }
@@ -873,20 +876,12 @@ async fn image_file(
         .image_type
         .clone()
         .ok_or_else(|| Error::not_found(Msg::NoConcertImage))?;
-    let thumb = q.size.as_deref() == Some("thumb");
-    let dir = image::dir(&app.config.data_dir, &id);
-    let (path, media_type) = if thumb {
-        (dir.join("thumb.jpg"), "image/jpeg".to_owned())
-    } else {
-        (dir.join("image"), media_type)
-    };
-    let bytes = tokio::fs::read(path)
-        .await
-        .map_err(|_| Error::not_found(Msg::NoConcertImage))?;
-    Response::builder()
-        .header(header::CONTENT_TYPE, media_type)
-        .header(header::CACHE_CONTROL, cache)
-        .header("x-content-type-options", "nosniff")
-        .body(Body::from(bytes))
-        .map_err(Error::internal)
+    crate::images::serve(
+        &image::dir(&app.config.data_dir, &id),
+        &media_type,
+        q.size.as_deref() == Some("thumb"),
+        cache,
+        || Error::not_found(Msg::NoConcertImage),
+    )
+    .await
 }

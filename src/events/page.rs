@@ -6,7 +6,7 @@
 use std::sync::LazyLock;
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use minijinja::Environment;
 use serde::Serialize;
@@ -15,6 +15,7 @@ use super::image;
 use super::model::{EventRow, EventStatus};
 use super::store;
 use crate::state::AppState;
+use crate::web;
 
 const TEMPLATE: &str = "concert-tags.html";
 
@@ -36,9 +37,6 @@ struct Tags {
     image: Option<String>,
 }
 
-/// Longest description in the tags (previews cut them shorter still).
-const DESCRIPTION_CHARS: usize = 200;
-
 impl Tags {
     fn of(event: &EventRow, public_url: &str) -> Self {
         let public = public_url.trim_end_matches('/');
@@ -49,17 +47,10 @@ impl Tags {
             when.get(11..16).unwrap_or_default()
         );
         let mut description = format!("{} · {when}", event.artist_name);
-        let text = event
-            .description
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = web::preview_text(&event.description);
         if !text.is_empty() {
             description.push_str(" · ");
-            description.extend(text.chars().take(DESCRIPTION_CHARS));
-            if text.chars().count() > DESCRIPTION_CHARS {
-                description.push('…');
-            }
+            description.push_str(&text);
         }
         Self {
             title: format!("{} — {}", event.title, event.artist_name),
@@ -78,27 +69,9 @@ impl Tags {
     }
 }
 
-/// The app's `index.html` with the tags before `</head>` and the concert in `<title>`.
-fn inject(index: &str, tags: &str, title: &str) -> String {
-    let index = match (index.find("<title>"), index.find("</title>")) {
-        (Some(open), Some(close)) if open < close => format!(
-            "{}<title>{} · Encore</title>{}",
-            &index[..open],
-            minijinja::HtmlEscape(title),
-            &index[close + "</title>".len()..]
-        ),
-        _ => index.to_owned(),
-    };
-    match index.find("</head>") {
-        Some(at) => format!("{}{tags}\n  {}", &index[..at], &index[at..]),
-        None => index,
-    }
-}
-
 /// `GET /concerts/{id}`: the page for everyone, with the concert's tags when it is public.
 pub async fn concert_page(State(app): State<AppState>, Path(id): Path<String>) -> Response {
-    let index_path = app.config.web_dir.join("index.html");
-    let Ok(index) = tokio::fs::read_to_string(&index_path).await else {
+    let Some(index) = web::index_html(&app.config.web_dir).await else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let event = match store::by_id(&app.db, &id).await {
@@ -108,25 +81,13 @@ pub async fn concert_page(State(app): State<AppState>, Path(id): Path<String>) -
             None
         }
     };
-    let html = |status: StatusCode, body: String| {
-        (
-            status,
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                // The tags follow the concert's changes; the page itself is tiny.
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            body,
-        )
-            .into_response()
-    };
     let Some(event) = event else {
-        return html(StatusCode::NOT_FOUND, index);
+        return web::page(StatusCode::NOT_FOUND, index);
     };
     let tags = Tags::of(&event, &app.config.public_url);
     match tags.render() {
-        Some(rendered) => html(StatusCode::OK, inject(&index, &rendered, &event.title)),
-        None => html(StatusCode::OK, index),
+        Some(rendered) => web::page(StatusCode::OK, web::inject(&index, &rendered, &event.title)),
+        None => web::page(StatusCode::OK, index),
     }
 }
 
@@ -146,7 +107,7 @@ mod tests {
             ..EventRow::sample(EventStatus::Published)
         };
         let tags = Tags::of(&event, "https://encore.example/");
-        let page = inject(INDEX, &tags.render().unwrap(), &event.title);
+        let page = web::inject(INDEX, &tags.render().unwrap(), &event.title);
         assert!(!page.contains("<script>"));
         assert!(page.contains("&quot;&gt;&lt;script&gt;"));
         assert!(page.contains("A &amp; B"));

@@ -229,6 +229,7 @@ pub async fn delete(db: &Db, id: &str) -> Result<()> {
 pub async fn list_active(
     db: &Db,
     search: Option<&str>,
+    project: Option<&str>,
     paging: Paging,
 ) -> Result<(Vec<EventRow>, i64)> {
     let cutoff = now_ms() - ACCESS_WINDOW_MS;
@@ -237,10 +238,16 @@ pub async fn list_active(
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(crate::db::contains_pattern);
+    // Placeholders are numbered in the order the values are bound below.
+    let mut next = 2;
     if pattern.is_some() {
-        filter.push_str(
-            " AND (LOWER(title) LIKE $2 ESCAPE '\\' OR LOWER(artist_name) LIKE $2 ESCAPE '\\')",
-        );
+        filter.push_str(&format!(
+            " AND (LOWER(title) LIKE ${next} ESCAPE '\\' OR LOWER(artist_name) LIKE ${next} ESCAPE '\\')"
+        ));
+        next += 1;
+    }
+    if project.is_some() {
+        filter.push_str(&format!(" AND project_id = ${next}"));
     }
     let tail = paging.limit_offset();
     let mut rows = sqlx::query_as::<_, EventRow>(AssertSqlSafe(format!(
@@ -255,6 +262,10 @@ pub async fn list_active(
     if let Some(pattern) = &pattern {
         rows = rows.bind(pattern);
         count = count.bind(pattern);
+    }
+    if let Some(project) = project {
+        rows = rows.bind(project);
+        count = count.bind(project);
     }
     Ok((rows.fetch_all(db).await?, count.fetch_one(db).await?.0))
 }

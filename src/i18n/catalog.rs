@@ -647,6 +647,20 @@ messages! {
     }
 
     // Projects (artists).
+    ArtistNotFound {
+        gb: "Artist not found.",
+        br: "Artista não encontrado.",
+        es: "Artista no encontrado.",
+        cn: "找不到该艺人。",
+        ir: "هنرمند پیدا نشد.",
+    }
+    NoArtistPicture {
+        gb: "This artist has no picture.",
+        br: "Este artista não tem foto.",
+        es: "Este artista no tiene foto.",
+        cn: "该艺人没有图片。",
+        ir: "این هنرمند تصویری ندارد.",
+    }
     ProjectNotFound {
         gb: "Project not found.",
         br: "Projeto não encontrado.",

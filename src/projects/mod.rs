@@ -1,14 +1,15 @@
 //! Artist projects: a band, act or tour with members. Concerts belong to a project and
 //! its members are its artists: they manage, sell and stream its concerts.
 
+pub mod artist;
 pub mod store;
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use self::store::ProjectRow;
@@ -16,7 +17,7 @@ use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::db::iso8601;
-use crate::envelope::{Api, Envelope, JsonBody};
+use crate::envelope::{Api, Envelope, JsonBody, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::paging::{Page, Paging};
@@ -74,6 +75,12 @@ pub struct Project {
     created_at: String,
     members: Vec<Member>,
     event_count: i64,
+    /// The artist's picture (public, on the artist's page); `null` without one.
+    #[schema(required = true)]
+    image: Option<String>,
+    /// The picture's thumbnail (a JPEG, 480 pixels wide); `null` without one.
+    #[schema(required = true)]
+    thumbnail: Option<String>,
 }
 
 /// The answers for a page of projects: their members and concert counts read in one
@@ -94,14 +101,19 @@ async fn to_projects(app: &AppState, rows: Vec<ProjectRow>) -> Result<Vec<Projec
         .collect();
     Ok(rows
         .into_iter()
-        .map(|row| Project {
-            members: members.remove(&row.id).unwrap_or_default(),
-            event_count: counts.get(&row.id).copied().unwrap_or(0),
-            id: row.id,
-            name: row.name,
-            description: row.description,
-            status: row.status,
-            created_at: iso8601(row.created_at),
+        .map(|row| {
+            let (image, thumbnail) = artist::picture_urls(&row);
+            Project {
+                members: members.remove(&row.id).unwrap_or_default(),
+                event_count: counts.get(&row.id).copied().unwrap_or(0),
+                id: row.id,
+                name: row.name,
+                description: row.description,
+                status: row.status,
+                created_at: iso8601(row.created_at),
+                image,
+                thumbnail,
+            }
         })
         .collect())
 }
@@ -258,6 +270,8 @@ async fn remove(
         .await?
         .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
     app.publish(deleted);
+    // Its picture goes with it (a missing folder is nothing to undo).
+    let _ = tokio::fs::remove_dir_all(artist::picture_dir(&app.config.data_dir, &id)).await;
     Ok(Api::ok(()))
 }
 
@@ -364,4 +378,51 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(show, update, remove))
         .routes(routes!(add_member))
         .routes(routes!(remove_member))
+        .routes(routes!(upload_image).layer(DefaultBodyLimit::max(PICTURE_MAX_BYTES + 64 * 1024)))
+        .routes(routes!(artist::artist))
+        .routes(routes!(artist::artist_picture))
+}
+
+/// Pages outside the API: an artist's shareable page.
+pub fn pages() -> axum::Router<AppState> {
+    axum::Router::new().route("/artists/{id}", axum::routing::get(artist::page))
+}
+
+// ------------------------------------------------------------------------------ picture
+
+const PICTURE_MAX_BYTES: usize = 5 * 1024 * 1024;
+
+/// The multipart form of a picture upload.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a description only: the handler reads the field with `file_field`
+struct PictureUpload {
+    /// A PNG, JPEG or WebP image of at most 5 MiB and 4096×4096 pixels; re-encoded.
+    #[schema(format = Binary, value_type = String)]
+    file: Vec<u8>,
+}
+
+/// Sets the artist's picture (shown on its public page), for its members and staff:
+/// checked, re-encoded, with a thumbnail.
+#[utoipa::path(post, path = "/projects/{id}/image", tag = "projects", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body(content = inline(PictureUpload), content_type = "multipart/form-data"),
+    responses((status = 200, description = "The project with its new picture.", body = Envelope<Project>)))]
+async fn upload_image(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    mut multipart: Multipart,
+) -> Result<Api<Project>> {
+    visible(&app, &user, &id).await?;
+    let bytes = file_field(
+        &mut multipart,
+        PICTURE_MAX_BYTES,
+        Msg::ImageTooLarge.with("size", 5u32),
+    )
+    .await?;
+    let folder = artist::picture_dir(&app.config.data_dir, &id);
+    let media_type = crate::images::store_with_thumbnail(folder, bytes).await?;
+    store::set_image(&app.db, &id, media_type).await?;
+    let row = visible(&app, &user, &id).await?;
+    Ok(Api::ok(to_project(&app, row).await?))
 }

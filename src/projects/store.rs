@@ -14,8 +14,22 @@ pub struct ProjectRow {
     pub description: String,
     pub status: ProjectStatus,
     pub created_at: i64,
+    /// The artist's picture: its media type and version (`None` without one).
+    pub image_type: Option<String>,
+    pub image_version: Option<i64>,
 }
-crate::db::from_row!(ProjectRow { id, name, description, status as String, created_at });
+crate::db::from_row!(ProjectRow {
+    id,
+    name,
+    description,
+    status as String,
+    created_at,
+    image_type,
+    image_version
+});
+
+/// What every query of a project reads, in [`ProjectRow`]'s order.
+const COLUMNS: &str = "id, name, description, status, created_at, image_type, image_version";
 
 /// A member of one of several projects, read in one query.
 #[derive(Debug)]
@@ -54,13 +68,15 @@ pub async fn insert(
         description: description.to_owned(),
         status,
         created_at: now,
+        image_type: None,
+        image_version: None,
     })
 }
 
 pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
-    Ok(sqlx::query_as::<_, ProjectRow>(
-        "SELECT id, name, description, status, created_at FROM projects WHERE id = $1",
-    )
+    Ok(sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM projects WHERE id = $1"
+    )))
     .bind(id)
     .fetch_optional(db)
     .await?)
@@ -69,9 +85,9 @@ pub async fn by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
 /// The project of that name (names are unique).
 #[tracing::instrument(skip_all)]
 pub async fn by_name(db: &Db, name: &str) -> Result<Option<ProjectRow>> {
-    Ok(sqlx::query_as::<_, ProjectRow>(
-        "SELECT id, name, description, status, created_at FROM projects WHERE name = $1",
-    )
+    Ok(sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM projects WHERE name = $1"
+    )))
     .bind(name)
     .fetch_optional(db)
     .await?)
@@ -91,6 +107,32 @@ pub async fn save(db: &Db, row: &ProjectRow) -> Result<AccountChanged> {
     .await
     .map_err(|e| conflict_on_unique(e, Msg::ProjectNameTaken))?;
     Ok(AccountChanged::Project(row.id.clone()))
+}
+
+/// A new picture for the project: a new version, so its URL changes.
+pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
+    let now = now_ms();
+    sqlx::query(
+        "UPDATE projects SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(media_type)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The project if it has a public face: at least one concert that is not a draft (a
+/// project whose concerts are all unannounced stays unknown to the public).
+pub async fn public_by_id(db: &Db, id: &str) -> Result<Option<ProjectRow>> {
+    Ok(sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM projects WHERE id = $1 AND EXISTS \
+         (SELECT 1 FROM events e WHERE e.project_id = projects.id AND e.status <> 'draft')"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?)
 }
 
 /// Delete a project: the change its members' cached sessions must hear of, or `None`
@@ -114,7 +156,7 @@ pub async fn list(
     let (rows, total) = match member_of {
         None => {
             let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
-                "SELECT id, name, description, status, created_at FROM projects \
+                "SELECT {COLUMNS} FROM projects \
                  ORDER BY created_at DESC, id {tail}"
             )))
             .fetch_all(db)
@@ -126,7 +168,8 @@ pub async fn list(
         }
         Some(account) => {
             let rows = sqlx::query_as::<_, ProjectRow>(sqlx::AssertSqlSafe(format!(
-                "SELECT p.id, p.name, p.description, p.status, p.created_at FROM projects p \
+                "SELECT p.id, p.name, p.description, p.status, p.created_at, p.image_type, \
+                 p.image_version FROM projects p \
                  JOIN project_members m ON m.project_id = p.id WHERE m.account_id = $1 \
                  ORDER BY p.created_at DESC, p.id {tail}"
             )))

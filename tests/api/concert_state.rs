@@ -227,21 +227,6 @@ async fn a_drafts_or_an_unknown_concerts_calendar_is_404() {
 // ------------------------------------------------------------------------- shared page
 
 /// A server whose web app is a tiny `index.html` (the real one may not be built).
-async fn app_with_web() -> TestApp {
-    let dir = tempfile::tempdir().unwrap().keep();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><html><head>\n<title>Encore</title>\n</head><body><div id=\"root\"></div></body></html>",
-    )
-    .unwrap();
-    let dir: &'static str = Box::leak(dir.to_str().unwrap().to_owned().into_boxed_str());
-    spawn_app_with(Options {
-        web_dir: Some(dir),
-        ..Options::default()
-    })
-    .await
-}
-
 async fn page(app: &TestApp, id: &str) -> (StatusCode, String) {
     let response = app
         .http
@@ -252,25 +237,6 @@ async fn page(app: &TestApp, id: &str) -> (StatusCode, String) {
         .unwrap();
     let status = response.status();
     (status, response.text().await.unwrap())
-}
-
-/// The `content` of `<meta property|name="key" content="…">`, HTML entities decoded.
-fn meta(html: &str, key: &str) -> Option<String> {
-    let at = html
-        .find(&format!("property=\"{key}\""))
-        .or_else(|| html.find(&format!("name=\"{key}\"")))?;
-    let rest = &html[at..];
-    let start = rest.find("content=\"")? + "content=\"".len();
-    let end = rest[start..].find('"')?;
-    Some(
-        rest[start..start + end]
-            .replace("&#x2f;", "/")
-            .replace("&quot;", "\"")
-            .replace("&#x27;", "'")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&"),
-    )
 }
 
 #[tokio::test]

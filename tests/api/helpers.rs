@@ -587,6 +587,20 @@ impl TestApp {
         .await
     }
 
+    /// POST `bytes` as the multipart field `file` (an image upload).
+    pub async fn upload(&self, path: &str, token: &str, bytes: Vec<u8>) -> (StatusCode, Value) {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name("upload");
+        let response = self
+            .http
+            .post(format!("{}{path}", self.url))
+            .bearer_auth(token)
+            .multipart(reqwest::multipart::Form::new().part("file", part))
+            .send()
+            .await
+            .unwrap();
+        (response.status(), response.json().await.unwrap())
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
         let mut request = self.http.get(format!("{}{path}", self.url));
         if let Some(token) = token {
@@ -1203,4 +1217,39 @@ pub fn ical_utc(ms: i64) -> String {
 /// A plain HTTP client (the TLS provider installed, as every client of the process needs).
 pub fn http_client() -> reqwest::Client {
     encore::net::outgoing::client().build().expect("client")
+}
+
+/// An app serving a small `index.html` as its web app (the shareable pages inject into it).
+pub async fn app_with_web() -> TestApp {
+    let dir = tempfile::tempdir().unwrap().keep();
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><html><head>\n<title>Encore</title>\n</head><body><div id=\"root\"></div></body></html>",
+    )
+    .unwrap();
+    let dir: &'static str = Box::leak(dir.to_str().unwrap().to_owned().into_boxed_str());
+    spawn_app_with(Options {
+        web_dir: Some(dir),
+        ..Options::default()
+    })
+    .await
+}
+
+/// The `content` of `<meta property|name="key" content="…">`, HTML entities decoded.
+pub fn meta(html: &str, key: &str) -> Option<String> {
+    let at = html
+        .find(&format!("property=\"{key}\""))
+        .or_else(|| html.find(&format!("name=\"{key}\"")))?;
+    let rest = &html[at..];
+    let start = rest.find("content=\"")? + "content=\"".len();
+    let end = rest[start..].find('"')?;
+    Some(
+        rest[start..start + end]
+            .replace("&#x2f;", "/")
+            .replace("&quot;", "\"")
+            .replace("&#x27;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
 }

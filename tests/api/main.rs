@@ -2,6 +2,7 @@
 //! Run on SQLite by default and on PostgreSQL with `ENCORE_TEST_DB=postgres`.
 
 mod accounts;
+mod artists;
 mod bus;
 mod chat;
 mod cluster;

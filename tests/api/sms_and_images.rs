@@ -186,19 +186,6 @@ async fn draft_concert(app: &TestApp) -> (String, String) {
     (event["payload"]["id"].as_str().unwrap().to_owned(), admin)
 }
 
-async fn upload(app: &TestApp, path: &str, token: &str, bytes: Vec<u8>) -> (StatusCode, Value) {
-    let part = reqwest::multipart::Part::bytes(bytes).file_name("upload");
-    let response = app
-        .http
-        .post(format!("{}{path}", app.url))
-        .bearer_auth(token)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
-}
-
 async fn fetch(app: &TestApp, path: &str, token: Option<&str>) -> reqwest::Response {
     let mut request = app.http.get(format!("{}{path}", app.url));
     if let Some(token) = token {
@@ -211,24 +198,20 @@ async fn fetch(app: &TestApp, path: &str, token: Option<&str>) -> reqwest::Respo
 async fn round_trip(bytes: Vec<u8>) -> Vec<(String, Vec<u8>)> {
     let app = spawn_app().await;
     let (event, admin) = draft_concert(&app).await;
-    let (status, body) = upload(
-        &app,
-        &format!("/api/v1/events/{event}/image"),
-        &admin,
-        bytes.clone(),
-    )
-    .await;
+    let (status, body) = app
+        .upload(
+            &format!("/api/v1/events/{event}/image"),
+            &admin,
+            bytes.clone(),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let image = body["payload"]["image"].as_str().unwrap().to_owned();
     let (_, me) = app.me(&admin).await;
     let id = me["payload"][0]["id"].as_str().unwrap().to_owned();
-    let (status, body) = upload(
-        &app,
-        &format!("/api/v1/accounts/{id}/avatar"),
-        &admin,
-        bytes,
-    )
-    .await;
+    let (status, body) = app
+        .upload(&format!("/api/v1/accounts/{id}/avatar"), &admin, bytes)
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let avatar = body["payload"]["avatar"].as_str().unwrap().to_owned();
     let mut served = Vec::new();
@@ -350,7 +333,7 @@ async fn an_8000_by_8000_png_is_refused_from_its_header_before_any_decoding() {
         format!("/api/v1/events/{event}/image"),
         format!("/api/v1/accounts/{id}/avatar"),
     ] {
-        let (status, body) = upload(&app, &path, &admin, huge_png_header()).await;
+        let (status, body) = app.upload(&path, &admin, huge_png_header()).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {body}");
         assert_eq!(
             body["error"], "The image is too large: at most 4096 × 4096 pixels (16.7 megapixels).",
@@ -373,7 +356,9 @@ async fn a_drafts_image_is_served_only_through_the_signed_url_its_managers_get()
     photo(600, 400)
         .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
         .unwrap();
-    let (status, body) = upload(&app, &format!("/api/v1/events/{event}/image"), &admin, png).await;
+    let (status, body) = app
+        .upload(&format!("/api/v1/events/{event}/image"), &admin, png)
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, shown) = app
         .get(&format!("/api/v1/events/{event}"), Some(&admin))
@@ -452,7 +437,9 @@ async fn an_expired_image_signature_is_refused_and_a_published_concerts_image_st
     photo(600, 400)
         .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
         .unwrap();
-    let (status, body) = upload(&app, &format!("/api/v1/events/{event}/image"), &admin, png).await;
+    let (status, body) = app
+        .upload(&format!("/api/v1/events/{event}/image"), &admin, png)
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let row = encore::events::store::by_id(app.db(), &event)
         .await

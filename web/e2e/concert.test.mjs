@@ -91,7 +91,8 @@ describe('A concert anyone can find and share', () => {
     assert.equal(await page.locator('input[name="email"]').inputValue(), email);
     // Only the password is left to type, where the cursor already is; the password manager
     // is offered the e-mail as the user name.
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'password');
+    // (Focus lands as the lazily loaded page mounts: wait for it rather than race it.)
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'password', null, { timeout: 5_000 });
     assert.equal(await page.locator('input[name="email"]').getAttribute('autocomplete'), 'username');
     assert.equal(await page.locator('input[name="password"]').getAttribute('autocomplete'), 'current-password');
     await page.locator('input[name="password"]').fill(PASSWORD);
