@@ -73,8 +73,11 @@ compose-check:
 	@if ENCORE_JWT_SECRET= ENCORE_DATA_KEY= docker-compose -f docker-compose.yml config -q 2>/dev/null; then \
 	  echo "docker-compose.yml must refuse to start without the shared secrets"; exit 1; fi
 
+## Both languages' formatting and lints, and no import of src/ going round in a circle
+## (scripts/check-imports.py; the web's own check is part of its lint).
 lint:
 	$(CARGO) fmt --all -- --check
+	python3 scripts/check-imports.py
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 
 ## The test binaries and the server (target/debug/encore, which the integration tests run),

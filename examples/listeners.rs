@@ -40,8 +40,8 @@ use clap::Parser;
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
 use encore::state::AppState;
-use encore::stream::adts::{AdtsParser, adts_frame};
-use encore::stream::segmenter::Layout;
+use encore::stream::codecs::adts::{AdtsParser, adts_frame};
+use encore::stream::hls::segmenter::Layout;
 
 fn now_us() -> u64 {
     SystemTime::now()
@@ -95,7 +95,7 @@ fn prerecord(state: &AppState, event_id: &str, adts: &str, minutes: u64) -> anyh
     let segment_seconds = (per_segment * 1024) as f64 / f64::from(rate);
     let segments = (minutes as f64 * 60.0 / segment_seconds).round() as usize;
     let show = state.hub.show(event_id);
-    let encore::stream::hub::Claim::Granted(publisher) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(publisher) = show.claim() else {
         anyhow::bail!("the show could not be claimed")
     };
     let started = Instant::now();
@@ -178,12 +178,12 @@ async fn serve(
     let key = encore::events::store::rotate_stream_key(&state.db, &event.id).await?;
     let mut out = format!("EVENT {} {key} {first_live_segment}\n", event.id);
     for i in 0..listeners {
-        // As `stream::sessions::start` opens one: recorded, then activated on every
+        // As `stream::access::sessions::start` opens one: recorded, then activated on every
         // instance (one that falls behind the bus reloads the recorded sessions).
         let holder = format!("bench-ticket-{i}");
         let expires_at = event.starts_at + 86_400_000;
         let (session_id, token) = state.stream_access.issue(&event.id, &holder, expires_at);
-        let session = encore::stream::store::NewSession {
+        let session = encore::stream::access::store::NewSession {
             holder: &holder,
             event_id: &event.id,
             ticket_id: None,
@@ -191,7 +191,7 @@ async fn serve(
             session_id: &session_id,
             expires_at,
         };
-        encore::stream::store::upsert(&state.db, &session, encore::db::now_ms()).await?;
+        encore::stream::access::store::upsert(&state.db, &session, encore::db::now_ms()).await?;
         state.stream_access.activate(&holder, &session_id);
         out.push_str(&format!("{url}/stream/{token}/index.m3u8\n"));
     }

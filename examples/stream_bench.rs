@@ -15,8 +15,8 @@ use encore::commerce::model::ItemKind;
 use encore::commerce::orders::{self, NewItem};
 use encore::config::{Cli, Command, Config};
 use encore::events::model::EventStatus;
-use encore::stream::adts::AdtsParser;
-use encore::stream::hub::Claim;
+use encore::stream::codecs::adts::AdtsParser;
+use encore::stream::show::hub::Claim;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -129,7 +129,7 @@ async fn main() -> anyhow::Result<()> {
     let Claim::Granted(publisher) = show.claim() else {
         anyhow::bail!("claim")
     };
-    let per_part = encore::stream::segmenter::Layout::for_rate(frames[0].config.sample_rate())
+    let per_part = encore::stream::hls::segmenter::Layout::for_rate(frames[0].config.sample_rate())
         .frames_per_part as usize;
     let parts_per_segment = 4u64;
     let client = encore::net::outgoing::client().build()?;

@@ -169,8 +169,8 @@ async fn time_request(
         crate::meta::metrics,
         crate::stream::http::ingest,
         crate::stream::http::metadata,
-        crate::stream::files::playlist_path,
-        crate::stream::files::media_path
+        crate::stream::hls::files::playlist_path,
+        crate::stream::hls::files::media_path
     ),
     components(schemas(crate::live::activity::Activity, crate::live::activity::ActivityKind))
 )]
@@ -259,7 +259,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     if let Some(ingest) = ingest {
-        tokio::spawn(crate::stream::icecast::serve(ingest, state.clone()));
+        tokio::spawn(crate::stream::ingest::icecast::serve(ingest, state.clone()));
     }
     let (_, _, document) = api_routers(&state.config.oauth_prefix);
     let metrics = Arc::new(Metrics::new(metered_routes(&document)));
@@ -298,11 +298,14 @@ pub async fn serve(
                 let (router, state, metrics) = (router.clone(), state.clone(), metrics.clone());
                 let slot = slot.clone();
                 async move {
-                    if crate::stream::files::is_stream_path(request.uri().path()) {
+                    if crate::stream::hls::files::is_stream_path(request.uri().path()) {
                         let started = Instant::now();
-                        let response =
-                            crate::stream::files::serve(&state, request.method(), request.uri())
-                                .await;
+                        let response = crate::stream::hls::files::serve(
+                            &state,
+                            request.method(),
+                            request.uri(),
+                        )
+                        .await;
                         metrics.observe_request(
                             Some(crate::metrics::STREAM_ROUTE),
                             request.method(),

@@ -34,7 +34,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Admin {
             command: AdminCommand::Create(args),
         } => create_account(args).await,
-        Command::Push(args) => crate::stream::push::run(args).await,
+        Command::Push(args) => crate::stream::ingest::push::run(args).await,
         Command::Openapi { oauth_prefix } => {
             println!("{}", crate::app::openapi_json(&oauth_prefix)?);
             Ok(())

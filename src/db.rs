@@ -12,6 +12,11 @@ pub type Db = AnyPool;
 pub trait Exec<'e>: sqlx::Executor<'e, Database = sqlx::Any> {}
 impl<'e, T: sqlx::Executor<'e, Database = sqlx::Any>> Exec<'e> for T {}
 
+/// Whether the database answers a query at all (the readiness probe's question).
+pub async fn ping(db: &Db) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT 1").execute(db).await.map(drop)
+}
+
 /// `$1, $2, …, $n`: the placeholders of an `IN` list of `n` values, for a query that reads
 /// a whole page's rows at once.
 pub fn placeholders(n: usize) -> String {

@@ -149,8 +149,8 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
     publish_concert(state, &project.id, &LATE_SET, evening).await?;
     let plan = PlanRow {
         id: uuid::Uuid::new_v4().to_string(),
-        name: Msg::DemoPassName.template(Lang::Gb).into(),
-        description: Msg::DemoPassDescription.template(Lang::Gb).into(),
+        name: Msg::DemoPassName.template(Lang::English).into(),
+        description: Msg::DemoPassDescription.template(Lang::English).into(),
         price_minor: 4900,
         currency: "EUR".into(),
         days: 30,
@@ -179,9 +179,9 @@ async fn publish_concert(
         &state.db,
         events::NewEvent {
             project_id,
-            title: concert.title.template(Lang::Gb),
+            title: concert.title.template(Lang::English),
             artist_name: DEMO_ARTIST,
-            description: concert.description.template(Lang::Gb),
+            description: concert.description.template(Lang::English),
             starts_at,
             duration_minutes: 90,
             price_minor: 1500,
@@ -225,7 +225,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     // Its listening window open (15 min before the start) with an hour or more left of 24 h.
     let current = events::latest_on_sale_titled(
         &state.db,
-        DEMO_TITLE.template(Lang::Gb),
+        DEMO_TITLE.template(Lang::English),
         now - 23 * 3_600_000,
         now + 15 * 60_000,
     )
@@ -259,7 +259,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
     // The server is starting alongside: retry until it answers (or refuses for good).
     for _ in 0..20 {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        match crate::stream::push::run(args.clone()).await {
+        match crate::stream::ingest::push::run(args.clone()).await {
             Err(err) if err.to_string().contains("connecting") => continue,
             Err(err) => {
                 tracing::info!(error = %err, "the demo broadcast stopped");

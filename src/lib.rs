@@ -38,9 +38,9 @@ pub mod web;
 pub mod fuzzing {
     pub use crate::net::websocket::{Frame, FrameError, parse_frame};
     pub use crate::stream::access::{Denied, StreamAccess};
-    pub use crate::stream::adts::{AacFrame, AdtsParser, adts_frame};
-    pub use crate::stream::files::{HlsQuery, split as split_stream_path};
-    pub use crate::stream::icecast::{Head, parse_head};
-    pub use crate::stream::mp3::{Mp3Frame, Mp3Parser};
-    pub use crate::stream::segmenter::MediaFile;
+    pub use crate::stream::codecs::adts::{AacFrame, AdtsParser, adts_frame};
+    pub use crate::stream::codecs::mp3::{Mp3Frame, Mp3Parser};
+    pub use crate::stream::hls::files::{HlsQuery, split as split_stream_path};
+    pub use crate::stream::hls::segmenter::MediaFile;
+    pub use crate::stream::ingest::icecast::{Head, parse_head};
 }

@@ -105,7 +105,7 @@ pub async fn metrics(
 async fn snapshot(app: &AppState) -> Result<crate::metrics::Snapshot> {
     use crate::metrics::ShowFigures;
     let mut sessions: std::collections::HashMap<String, i64> =
-        crate::stream::store::live_per_event(&app.db, crate::db::now_ms())
+        crate::stream::access::store::live_per_event(&app.db, crate::db::now_ms())
             .await?
             .into_iter()
             .collect();

@@ -31,7 +31,7 @@ use crate::messaging::Messenger;
 use crate::net::websocket::Unproven;
 use crate::state::{AppState, Services};
 use crate::stream::access::StreamAccess;
-use crate::stream::hub::Hub;
+use crate::stream::show::hub::Hub;
 
 /// Build everything a request may need, and start what keeps it in step (steps 1–4).
 pub async fn build(config: Config) -> anyhow::Result<AppState> {
@@ -122,10 +122,10 @@ pub async fn run(
     crate::live::figures::spawn(state.figures.clone());
     state.reactions.clone().spawn();
     tokio::spawn(state.live.clone().follow_changes(state.bus.clone()));
-    crate::stream::journal::spawn(
+    crate::stream::show::journal::spawn(
         &state.bus,
         &state.hub,
-        crate::stream::journal::Bounds {
+        crate::stream::show::journal::Bounds {
             journal_bytes: state.config.journal_bytes,
             queued_bytes: state.config.journal_queue_bytes,
         },
@@ -164,7 +164,7 @@ fn spawn_housekeeping(state: &AppState) {
                 tracing::warn!(error = %err, "purging expired secrets failed");
             }
             if let Err(err) =
-                crate::stream::sessions::purge_expired(&state.db, crate::db::now_ms()).await
+                crate::stream::access::sessions::purge_expired(&state.db, crate::db::now_ms()).await
             {
                 tracing::warn!(error = %err, "purging expired listening sessions failed");
             }

@@ -20,7 +20,7 @@ use crate::live::sockets::Sockets;
 use crate::messaging::Messenger;
 use crate::net::websocket::Unproven;
 use crate::stream::access::StreamAccess;
-use crate::stream::hub::Hub;
+use crate::stream::show::hub::Hub;
 
 /// Everything a handler may need. Cloned for every request (axum's `State`), so it is
 /// one reference count: the services themselves live in [`Services`].

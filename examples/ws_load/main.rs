@@ -43,7 +43,7 @@ use clap::{Args, Parser, Subcommand};
 use encore::accounts::model::Role;
 use encore::auth::clients::WEB_CLIENT_ID;
 use encore::auth::jwt::TokenKeys;
-use encore::bus::{Bus, Channel, Event};
+use encore::bus::{Bus, Channel, Publication};
 use encore::config::Secret;
 use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::notifications::model::Published;
@@ -745,8 +745,8 @@ fn ms(us: Option<&u32>) -> f64 {
 }
 
 /// A sale on the staff channel, as the Live page receives it, sent now.
-fn activity(n: usize) -> anyhow::Result<Event> {
-    Ok(Event::new(&Recorded {
+fn activity(n: usize) -> anyhow::Result<Publication> {
+    Ok(Publication::new(&Recorded {
         activity: Activity {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
@@ -944,7 +944,7 @@ async fn cross(args: CrossArgs) -> anyhow::Result<()> {
         }))?;
         bus.publish(
             &Channel::Account(account.clone()),
-            Event::new(&Published { notification }),
+            Publication::new(&Published { notification }),
         )
         .await?;
         sqlx::query("UPDATE notifications SET published_at = $1 WHERE id = $2")

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use encore::bus::{Bus, Channel, Event};
+use encore::bus::{Bus, Channel, Publication};
 use encore::chat::model::{ChatMessage, Counts, Posted, Reactions};
 use encore::events::model::EventStatus;
 use futures_util::StreamExt;
@@ -363,7 +363,7 @@ async fn publish_on_bus(args: &RoomArgs) -> anyhow::Result<Sent> {
             media_time: 0,
             posted_at: encore::db::iso8601(encore::db::now_ms()),
         };
-        bus.publish(&channel, Event::new(&Posted { message }))
+        bus.publish(&channel, Publication::new(&Posted { message }))
             .await?;
         sent.messages += 1;
         if tokio::time::Instant::now() >= next_counts {
@@ -378,7 +378,7 @@ async fn publish_on_bus(args: &RoomArgs) -> anyhow::Result<Sent> {
                 media_time: 0,
                 counts,
             };
-            bus.publish(&channel, Event::new(&reactions)).await?;
+            bus.publish(&channel, Publication::new(&reactions)).await?;
             sent.reactions += 3 * each;
             next_counts += Duration::from_millis(500);
         }

@@ -500,7 +500,7 @@ async fn update(
     app.publish(store::save_profile(&app.db, &row).await?);
     if disabled_now {
         app.publish(store::end_sessions(&app.db, &row.id, None, "account disabled").await?);
-        crate::stream::sessions::end_for_account(&app, &row.id).await?;
+        crate::stream::access::sessions::end_for_account(&app, &row.id).await?;
     }
     Ok(Api::ok(
         with_pending_login(&app, &load(&app, &id).await?).await?,
@@ -588,7 +588,7 @@ async fn remove(
     let row = load(&app, &id).await?;
     policy::can_delete(user.actor(), target(&row))?;
     // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
-    crate::stream::sessions::end_for_account(&app, &id).await?;
+    crate::stream::access::sessions::end_for_account(&app, &id).await?;
     app.publish(store::delete(&app.db, &id).await?);
     let _ = tokio::fs::remove_file(avatar_path(&app, &id)).await;
     Ok(Api::ok(()))

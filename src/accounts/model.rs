@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::bus::{Event, Message};
+use crate::bus::{Message, Publication};
 use crate::db::iso8601;
 use crate::error::Error;
 use crate::i18n::{Lang, Msg, Zone};
@@ -180,16 +180,16 @@ impl AccountChanged {
 
     /// The cache channel's event for this change, made on instance `origin` (which has
     /// already dropped its own copy).
-    pub fn to_event(&self, origin: String) -> Event {
+    pub fn to_event(&self, origin: String) -> Publication {
         match self.clone() {
-            Self::Account(account_id) => Event::new(&CacheAccount { account_id, origin }),
-            Self::Session(session_id) => Event::new(&CacheSession { session_id, origin }),
-            Self::Project(project_id) => Event::new(&CacheProject { project_id, origin }),
+            Self::Account(account_id) => Publication::new(&CacheAccount { account_id, origin }),
+            Self::Session(session_id) => Publication::new(&CacheSession { session_id, origin }),
+            Self::Project(project_id) => Publication::new(&CacheProject { project_id, origin }),
         }
     }
 
     /// A cache channel's event as the change it reports, with the instance it came from.
-    pub fn from_event(event: &Event) -> Option<(Self, String)> {
+    pub fn from_event(event: &Publication) -> Option<(Self, String)> {
         match event.kind() {
             CacheAccount::KIND => event
                 .read::<CacheAccount>()

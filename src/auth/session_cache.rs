@@ -13,7 +13,7 @@ use std::time::Duration;
 use moka::sync::Cache;
 
 use crate::accounts::model::{AccountChanged, AccountRow, ProjectRef};
-use crate::bus::{Bus, BusError, Channel, Event, Position, Received, Recovery};
+use crate::bus::{Bus, BusError, Channel, Position, Publication, Received, Recovery};
 
 /// What an authenticated request needs to know about its account.
 #[derive(Debug)]
@@ -123,7 +123,7 @@ pub async fn follow_account_changes(bus: Bus, sessions: SessionCache) -> Result<
     Ok(())
 }
 
-fn apply(bus: &Bus, sessions: &SessionCache, event: &Event) {
+fn apply(bus: &Bus, sessions: &SessionCache, event: &Publication) {
     if let Some((change, origin)) = AccountChanged::from_event(event)
         && origin != bus.instance()
     {

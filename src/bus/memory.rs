@@ -9,7 +9,8 @@ use futures_util::future::BoxFuture;
 
 use super::fanout::Fanout;
 use super::{
-    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Transport,
+    BusError, Channel, Delivery, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Publication,
+    Transport,
 };
 
 struct ChannelState {
@@ -96,7 +97,7 @@ impl Transport for Memory {
     fn publish<'a>(
         &'a self,
         channel: &'a Channel,
-        event: &'a Event,
+        event: &'a Publication,
     ) -> BoxFuture<'a, Result<Delivery, BusError>> {
         Box::pin(async move {
             let now = Instant::now();

@@ -112,7 +112,7 @@ impl<'de> Deserialize<'de> for Channel {
 /// by a newer instance during an upgrade) passes through like any other, so offsets stay
 /// contiguous.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Event {
+pub struct Publication {
     #[serde(rename = "type")]
     kind: String,
     #[serde(flatten)]
@@ -126,7 +126,7 @@ pub trait Message: Serialize + serde::de::DeserializeOwned {
     const KIND: &'static str;
 }
 
-impl Event {
+impl Publication {
     /// The event carrying `message`.
     ///
     /// # Panics
@@ -169,7 +169,7 @@ pub struct Delivery {
     pub offset: u64,
     pub epoch: String,
     #[serde(flatten)]
-    pub event: Event,
+    pub event: Publication,
     /// The message as JSON, written once however many sockets send it.
     #[serde(skip)]
     pub encoded: Encoded,
@@ -274,7 +274,7 @@ trait Transport: Send + Sync {
     fn publish<'a>(
         &'a self,
         channel: &'a Channel,
-        event: &'a Event,
+        event: &'a Publication,
     ) -> BoxFuture<'a, Result<Delivery, BusError>>;
 
     /// The channel's newest position and the messages still retained after offset
@@ -381,12 +381,16 @@ impl Bus {
 
     /// Publish on every instance; answers the message as delivered (its offset and
     /// epoch) once the transport has it.
-    pub async fn publish(&self, channel: &Channel, event: Event) -> Result<Delivery, BusError> {
+    pub async fn publish(
+        &self,
+        channel: &Channel,
+        event: Publication,
+    ) -> Result<Delivery, BusError> {
         self.transport.publish(channel, &event).await
     }
 
     /// Publish without waiting (from synchronous code); a failure is logged.
-    pub fn publish_detached(&self, channel: Channel, event: Event) {
+    pub fn publish_detached(&self, channel: Channel, event: Publication) {
         let bus = self.clone();
         tokio::spawn(async move {
             if let Err(err) = bus.publish(&channel, event).await {

@@ -32,7 +32,7 @@ pub(super) fn recover(since: &Position, newest: Position, retained: Vec<Delivery
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bus::{Channel, Event, Message};
+    use crate::bus::{Channel, Message, Publication};
 
     #[derive(serde::Serialize, serde::Deserialize)]
     struct Nothing {}
@@ -53,7 +53,7 @@ mod tests {
                 channel: Channel::Staff,
                 offset,
                 epoch: "e".to_owned(),
-                event: Event::new(&Nothing {}),
+                event: Publication::new(&Nothing {}),
                 encoded: Default::default(),
             })
             .collect()

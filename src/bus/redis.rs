@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::fanout::Fanout;
 use super::{
-    BusError, Channel, Delivery, Event, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Transport,
+    BusError, Channel, Delivery, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Publication,
+    Transport,
 };
 
 /// The start of both scripts: the channel's epoch, its meta hash (KEYS[1]) created with a
@@ -214,7 +215,7 @@ impl Transport for Redis {
     fn publish<'a>(
         &'a self,
         channel: &'a Channel,
-        event: &'a Event,
+        event: &'a Publication,
     ) -> BoxFuture<'a, Result<Delivery, BusError>> {
         Box::pin(async move {
             let data = serde_json::to_string(event)?;

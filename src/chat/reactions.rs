@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::model::{Counts, ReactionKind, Reactions as ReactionsMessage};
 use super::store;
-use crate::bus::{Bus, Channel, Event};
+use crate::bus::{Bus, Channel, Publication};
 use crate::db::Db;
 
 /// How often counts go out.
@@ -76,7 +76,7 @@ impl Reactions {
                 counts: pending.counts,
             };
             let channel = Channel::Chat(event_id.clone());
-            if let Err(err) = self.bus.publish(&channel, Event::new(&message)).await {
+            if let Err(err) = self.bus.publish(&channel, Publication::new(&message)).await {
                 tracing::warn!(event = %event_id, error = %err, "publishing reactions failed");
             }
             for (second, counts) in pending.seconds {

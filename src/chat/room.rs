@@ -10,13 +10,13 @@ use super::store::{self, LogRow, MessageRow, NewRestriction, PageStart, RoomRow}
 use crate::accounts::model::Role;
 use crate::accounts::policy::Actor;
 use crate::auth::extract::CurrentUser;
-use crate::bus::{Channel, Event};
+use crate::bus::{Channel, Publication};
 use crate::db::{iso8601, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus, Phase, PhaseReason, concert_state};
 use crate::i18n::{Arg, Msg};
 use crate::state::AppState;
-use crate::stream::sessions;
+use crate::stream::access::sessions;
 
 /// Posting stays open this long after the show ended.
 pub const AFTER_SHOW_MS: i64 = 60 * 60 * 1000;
@@ -272,7 +272,7 @@ pub async fn post(
     publish(
         app,
         &event.id,
-        Event::new(&Posted {
+        Publication::new(&Posted {
             message: message.clone(),
         }),
     )
@@ -359,7 +359,7 @@ pub async fn delete(
         event_id: event.id.clone(),
         message_id: message_id.to_owned(),
     };
-    publish(app, &event.id, Event::new(&deleted)).await;
+    publish(app, &event.id, Publication::new(&deleted)).await;
     Ok(())
 }
 
@@ -389,7 +389,7 @@ pub async fn report(
         reporter_name: display_name(&user.account.first_name, &user.account.last_name),
         created_at: iso8601(now),
     };
-    tell_moderators(app, &event.id, Event::new(&Reported { report })).await;
+    tell_moderators(app, &event.id, Publication::new(&Reported { report })).await;
     Ok(())
 }
 
@@ -446,13 +446,13 @@ pub async fn dismiss_report(
     let dismissed = ReportDismissed {
         report_id: report_id.to_owned(),
     };
-    tell_moderators(app, &event.id, Event::new(&dismissed)).await;
+    tell_moderators(app, &event.id, Publication::new(&dismissed)).await;
     Ok(())
 }
 
 /// On the concert's `event:<id>` channel, which only its managers follow; a failure is
 /// logged (the report is stored: the open list shows it).
-async fn tell_moderators(app: &AppState, event_id: &str, event: Event) {
+async fn tell_moderators(app: &AppState, event_id: &str, event: Publication) {
     let channel = Channel::Event(event_id.to_owned());
     if let Err(err) = app.bus.publish(&channel, event).await {
         tracing::warn!(event = %event_id, error = %err, "telling the moderators failed");
@@ -530,7 +530,7 @@ pub async fn change(
         event_id: event.id.clone(),
         room: settings.clone(),
     };
-    publish(app, &event.id, Event::new(&changed)).await;
+    publish(app, &event.id, Publication::new(&changed)).await;
     Ok(settings)
 }
 
@@ -684,7 +684,7 @@ fn logged(user: &CurrentUser, event: &EventRow, action: &str, at: i64) -> LogRow
 }
 
 /// On the room's channel; a failure is logged (the message is stored: a page shows it).
-async fn publish(app: &AppState, event_id: &str, event: Event) {
+async fn publish(app: &AppState, event_id: &str, event: Publication) {
     let channel = Channel::Chat(event_id.to_owned());
     if let Err(err) = app.bus.publish(&channel, event).await {
         tracing::warn!(event = %event_id, error = %err, "publishing to the room failed");

@@ -38,7 +38,7 @@ pub async fn readiness(lifecycle: &Lifecycle, db: &Db, bus: &Bus) -> Result<(), 
     if lifecycle.is_draining() {
         return Err(NotReady::Draining);
     }
-    let database = tokio::time::timeout(PROBE_TIMEOUT, sqlx::query("SELECT 1").execute(db)).await;
+    let database = tokio::time::timeout(PROBE_TIMEOUT, crate::db::ping(db)).await;
     if !matches!(database, Ok(Ok(_))) {
         return Err(NotReady::Database);
     }

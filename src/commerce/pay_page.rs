@@ -210,7 +210,7 @@ mod tests {
             title: "<b>Band</b> & \"Friends\"".into(),
             price_minor: 1500,
         }];
-        let html = PayPage::form(Lang::Gb, &order, &lines, "</script><script>x".into())
+        let html = PayPage::form(Lang::English, &order, &lines, "</script><script>x".into())
             .render()
             .unwrap();
         assert!(
@@ -227,13 +227,13 @@ mod tests {
     #[test]
     fn the_inlined_script_cannot_close_its_element() {
         assert!(!SCRIPT.to_ascii_lowercase().contains("</script"));
-        let html = PayPage::not_found(Lang::Gb).render().unwrap();
+        let html = PayPage::not_found(Lang::English).render().unwrap();
         assert!(html.contains("href=\"/cart\""));
     }
 
     #[test]
     fn a_closed_order_shows_its_status_and_no_form() {
-        let html = PayPage::closed(Lang::Ir, OrderStatus::Fulfilled)
+        let html = PayPage::closed(Lang::Persian, OrderStatus::Fulfilled)
             .render()
             .unwrap();
         assert!(html.contains("dir=\"rtl\""));

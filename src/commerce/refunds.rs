@@ -111,7 +111,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
 /// live becomes `refunded`.
 /// The refund records keep `reason` in English; each buyer reads it in their language.
 pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Result<usize> {
-    let recorded = reason.render(Lang::Gb);
+    let recorded = reason.render(Lang::English);
     let tickets = store::live_tickets_of_event(&app.db, &event.id).await?;
     let mut refunded = 0;
     for (ticket_id, order_id, price) in tickets {

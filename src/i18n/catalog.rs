@@ -19,11 +19,11 @@ macro_rules! messages {
             pub fn template(self, lang: Lang) -> &'static str {
                 match self {
                     $(Msg::$name => match lang {
-                        Lang::Gb => $gb,
-                        Lang::Br => $br,
-                        Lang::Es => $es,
-                        Lang::Cn => $cn,
-                        Lang::Ir => $ir,
+                        Lang::English => $gb,
+                        Lang::Portuguese => $br,
+                        Lang::Spanish => $es,
+                        Lang::Chinese => $cn,
+                        Lang::Persian => $ir,
                     },)*
                 }
             }
@@ -2239,7 +2239,7 @@ impl Arg {
                 // The name stays as the database spells it (`Etc/GMT+3` keeps its digits).
                 .with("zone", zone.name())
                 .render_in(lang, zone),
-            Arg::Figure(s) if lang == Lang::Ir => s
+            Arg::Figure(s) if lang == Lang::Persian => s
                 .chars()
                 .map(|c| match c {
                     '0'..='9' => char::from_u32('۰' as u32 + (c as u32 - '0' as u32)).unwrap_or(c),
@@ -2353,7 +2353,7 @@ impl Text {
 /// English, for logs.
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(Lang::Gb))
+        f.write_str(&self.render(Lang::English))
     }
 }
 
@@ -2366,16 +2366,16 @@ mod tests {
     /// Texts that are rightly the same as the English in another language.
     const SAME_AS_ENGLISH: &[(Msg, Lang)] = &[
         // "Total" and "CVC" are the Portuguese and Spanish words too.
-        (Msg::PayTotal, Lang::Br),
-        (Msg::PayTotal, Lang::Es),
-        (Msg::PayCvc, Lang::Br),
-        (Msg::PayCvc, Lang::Es),
+        (Msg::PayTotal, Lang::Portuguese),
+        (Msg::PayTotal, Lang::Spanish),
+        (Msg::PayCvc, Lang::Portuguese),
+        (Msg::PayCvc, Lang::Spanish),
         // Only placeholders and a colon: nothing to translate.
-        (Msg::TitledReason, Lang::Br),
-        (Msg::TitledReason, Lang::Es),
-        (Msg::TitledReason, Lang::Ir),
-        (Msg::TimeInZone, Lang::Br),
-        (Msg::TimeInZone, Lang::Es),
+        (Msg::TitledReason, Lang::Portuguese),
+        (Msg::TitledReason, Lang::Spanish),
+        (Msg::TitledReason, Lang::Persian),
+        (Msg::TimeInZone, Lang::Portuguese),
+        (Msg::TimeInZone, Lang::Spanish),
     ];
 
     fn placeholders(template: &str) -> BTreeSet<&str> {
@@ -2398,7 +2398,7 @@ mod tests {
     #[test]
     fn every_language_of_a_message_has_the_same_placeholders() {
         for msg in Msg::ALL {
-            let english = placeholders(msg.template(Lang::Gb));
+            let english = placeholders(msg.template(Lang::English));
             for lang in Lang::ALL {
                 assert_eq!(
                     placeholders(msg.template(lang)),
@@ -2413,7 +2413,7 @@ mod tests {
     fn no_translation_is_a_copy_of_the_english_unless_allowed() {
         for msg in Msg::ALL {
             for lang in &Lang::ALL[1..] {
-                if msg.template(*lang) == msg.template(Lang::Gb) {
+                if msg.template(*lang) == msg.template(Lang::English) {
                     assert!(
                         SAME_AS_ENGLISH.contains(&(*msg, *lang)),
                         "{msg:?} in {lang:?} is the English text"
@@ -2426,12 +2426,15 @@ mod tests {
     #[test]
     fn figures_are_written_in_persian_digits_for_persian_readers_only() {
         let text = Msg::NoticeRefundIssuedTitle.with("amount", Arg::figure("1250.50 EUR"));
-        assert_eq!(text.render(Lang::Ir), "۱۲۵۰٫۵۰ EUR به شما بازگردانده شد");
-        assert_eq!(text.render(Lang::Gb), "You were refunded 1250.50 EUR");
-        assert_eq!(text.render(Lang::Cn), "已向您退款 1250.50 EUR");
+        assert_eq!(
+            text.render(Lang::Persian),
+            "۱۲۵۰٫۵۰ EUR به شما بازگردانده شد"
+        );
+        assert_eq!(text.render(Lang::English), "You were refunded 1250.50 EUR");
+        assert_eq!(text.render(Lang::Chinese), "已向您退款 1250.50 EUR");
         // Plain arguments (a concert's title) are left as written.
         let titled = Msg::NoticeEndedTitle.with("title", "Live 2025");
-        assert_eq!(titled.render(Lang::Ir), "Live 2025 به پایان رسید");
+        assert_eq!(titled.render(Lang::Persian), "Live 2025 به پایان رسید");
     }
 
     #[test]
@@ -2440,21 +2443,21 @@ mod tests {
         let text = Msg::NoticeRescheduledBody.with("when", Arg::time(1_795_546_800_000));
         let tehran = Zone::parse("Asia/Tehran").unwrap();
         assert_eq!(
-            text.render_in(Lang::Gb, &tehran),
+            text.render_in(Lang::English, &tehran),
             "It now starts on 2026-11-24 22:30 (Asia/Tehran)."
         );
         assert_eq!(
-            text.render_in(Lang::Ir, &tehran),
+            text.render_in(Lang::Persian, &tehran),
             "اکنون در ۲۰۲۶-۱۱-۲۴ ۲۲:۳۰ (به وقت Asia/Tehran) آغاز می‌شود."
         );
         assert_eq!(
-            text.render(Lang::Cn),
+            text.render(Lang::Chinese),
             "现在的开始时间为 2026-11-24 19:00（UTC）。"
         );
         // A nested text is written for the same reader.
         let nested = Msg::TitledReason.with("title", "T").with("reason", text);
         assert_eq!(
-            nested.render_in(Lang::Gb, &tehran),
+            nested.render_in(Lang::English, &tehran),
             "T: It now starts on 2026-11-24 22:30 (Asia/Tehran)."
         );
     }
@@ -2465,22 +2468,22 @@ mod tests {
             .with("title", "Opening Night")
             .with("reason", Msg::ConcertSoldOut);
         assert_eq!(
-            text.render(Lang::Gb),
+            text.render(Lang::English),
             "Opening Night: This concert is sold out."
         );
         assert_eq!(
-            text.render(Lang::Es),
+            text.render(Lang::Spanish),
             "Opening Night: Las entradas de este concierto están agotadas."
         );
         assert_eq!(
             Msg::CodeIncorrectTriesLeft
                 .with("left", 2u32)
-                .render(Lang::Gb),
+                .render(Lang::English),
             "The code is incorrect. 2 tries left."
         );
         // A brace in an argument is kept as is.
         assert_eq!(
-            Msg::InvalidBody.with("detail", "{x}").render(Lang::Gb),
+            Msg::InvalidBody.with("detail", "{x}").render(Lang::English),
             "Invalid request body: {x}"
         );
     }

@@ -25,47 +25,59 @@ pub use zone::Zone;
     serde::Deserialize,
     utoipa::ToSchema,
 )]
-#[serde(rename_all = "lowercase")]
+// On the wire and in storage each is the dashboard's locale key (`gb`, `br`, `es`, `cn`,
+// `ir`, as the specification names them); in the code, the language.
 pub enum Lang {
     /// English (en-GB): the default and the fallback.
     #[default]
-    Gb,
+    #[serde(rename = "gb")]
+    English,
     /// Brazilian Portuguese.
-    Br,
-    Es,
+    #[serde(rename = "br")]
+    Portuguese,
+    #[serde(rename = "es")]
+    Spanish,
     /// Simplified Chinese.
-    Cn,
+    #[serde(rename = "cn")]
+    Chinese,
     /// Persian, written right to left.
-    Ir,
+    #[serde(rename = "ir")]
+    Persian,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 5] = [Lang::Gb, Lang::Br, Lang::Es, Lang::Cn, Lang::Ir];
+    pub const ALL: [Lang; 5] = [
+        Lang::English,
+        Lang::Portuguese,
+        Lang::Spanish,
+        Lang::Chinese,
+        Lang::Persian,
+    ];
 
     /// The dashboard's code for the language (as stored on accounts).
     pub fn code(self) -> &'static str {
         match self {
-            Lang::Gb => "gb",
-            Lang::Br => "br",
-            Lang::Es => "es",
-            Lang::Cn => "cn",
-            Lang::Ir => "ir",
+            Lang::English => "gb",
+            Lang::Portuguese => "br",
+            Lang::Spanish => "es",
+            Lang::Chinese => "cn",
+            Lang::Persian => "ir",
         }
     }
 
     /// The BCP 47 tag for an HTML page's `lang`.
     pub fn html_lang(self) -> &'static str {
         match self {
-            Lang::Gb => "en-GB",
-            Lang::Br => "pt-BR",
-            Lang::Es => "es",
-            Lang::Cn => "zh-CN",
-            Lang::Ir => "fa",
+            Lang::English => "en-GB",
+            Lang::Portuguese => "pt-BR",
+            Lang::Spanish => "es",
+            Lang::Chinese => "zh-CN",
+            Lang::Persian => "fa",
         }
     }
 
     pub fn rtl(self) -> bool {
-        self == Lang::Ir
+        self == Lang::Persian
     }
 
     pub fn from_code(code: &str) -> Option<Lang> {
@@ -76,11 +88,11 @@ impl Lang {
     fn from_tag(tag: &str) -> Option<Lang> {
         let primary = tag.split(['-', '_']).next()?.trim();
         match primary.to_ascii_lowercase().as_str() {
-            "en" => Some(Lang::Gb),
-            "pt" => Some(Lang::Br),
-            "es" => Some(Lang::Es),
-            "zh" => Some(Lang::Cn),
-            "fa" => Some(Lang::Ir),
+            "en" => Some(Lang::English),
+            "pt" => Some(Lang::Portuguese),
+            "es" => Some(Lang::Spanish),
+            "zh" => Some(Lang::Chinese),
+            "fa" => Some(Lang::Persian),
             _ => None,
         }
     }
@@ -90,7 +102,7 @@ impl Lang {
     /// speak wins; English when none is spoken or the header is absent.
     pub fn from_accept_language(value: Option<&str>) -> Lang {
         let Some(value) = value else {
-            return Lang::Gb;
+            return Lang::English;
         };
         let mut ranked: Vec<(f32, &str)> = value
             .split(',')
@@ -109,7 +121,7 @@ impl Lang {
         ranked
             .into_iter()
             .find_map(|(_, tag)| Lang::from_tag(tag))
-            .unwrap_or(Lang::Gb)
+            .unwrap_or(Lang::English)
     }
 }
 
@@ -143,12 +155,12 @@ const DEMO_SEEDED: [Msg; 6] = [
 /// anything else, including a demo text an admin has since edited, as it is.
 pub fn demo_text(text: String) -> String {
     let lang = current();
-    if lang == Lang::Gb {
+    if lang == Lang::English {
         return text;
     }
     match DEMO_SEEDED
         .iter()
-        .find(|msg| msg.template(Lang::Gb) == text)
+        .find(|msg| msg.template(Lang::English) == text)
     {
         Some(msg) => msg.template(lang).to_owned(),
         None => text,
@@ -179,33 +191,39 @@ mod tests {
 
     #[test]
     fn the_primary_tag_picks_the_language() {
-        assert_eq!(Lang::from_accept_language(Some("fa-IR")), Lang::Ir);
-        assert_eq!(Lang::from_accept_language(Some("pt-BR,pt;q=0.9")), Lang::Br);
-        assert_eq!(Lang::from_accept_language(Some("zh-CN")), Lang::Cn);
-        assert_eq!(Lang::from_accept_language(Some("ES")), Lang::Es);
-        assert_eq!(Lang::from_accept_language(Some("en-US")), Lang::Gb);
+        assert_eq!(Lang::from_accept_language(Some("fa-IR")), Lang::Persian);
+        assert_eq!(
+            Lang::from_accept_language(Some("pt-BR,pt;q=0.9")),
+            Lang::Portuguese
+        );
+        assert_eq!(Lang::from_accept_language(Some("zh-CN")), Lang::Chinese);
+        assert_eq!(Lang::from_accept_language(Some("ES")), Lang::Spanish);
+        assert_eq!(Lang::from_accept_language(Some("en-US")), Lang::English);
     }
 
     #[test]
     fn unknown_languages_fall_through_to_the_next_preference_then_english() {
         assert_eq!(
             Lang::from_accept_language(Some("de-DE, es;q=0.5")),
-            Lang::Es
+            Lang::Spanish
         );
-        assert_eq!(Lang::from_accept_language(Some("de, fr")), Lang::Gb);
-        assert_eq!(Lang::from_accept_language(Some("*")), Lang::Gb);
-        assert_eq!(Lang::from_accept_language(Some("")), Lang::Gb);
-        assert_eq!(Lang::from_accept_language(None), Lang::Gb);
+        assert_eq!(Lang::from_accept_language(Some("de, fr")), Lang::English);
+        assert_eq!(Lang::from_accept_language(Some("*")), Lang::English);
+        assert_eq!(Lang::from_accept_language(Some("")), Lang::English);
+        assert_eq!(Lang::from_accept_language(None), Lang::English);
     }
 
     #[test]
     fn q_values_outrank_the_order_and_zero_refuses() {
         assert_eq!(
             Lang::from_accept_language(Some("es;q=0.4, zh-CN;q=0.8, fa;q=0.6")),
-            Lang::Cn
+            Lang::Chinese
         );
-        assert_eq!(Lang::from_accept_language(Some("fa;q=0, pt")), Lang::Br);
-        assert_eq!(Lang::from_accept_language(Some("es, fa")), Lang::Es);
+        assert_eq!(
+            Lang::from_accept_language(Some("fa;q=0, pt")),
+            Lang::Portuguese
+        );
+        assert_eq!(Lang::from_accept_language(Some("es, fa")), Lang::Spanish);
     }
 
     #[test]
@@ -214,6 +232,6 @@ mod tests {
             assert_eq!(Lang::from_code(lang.code()), Some(lang));
         }
         assert_eq!(Lang::from_code("xx"), None);
-        assert!(Lang::Ir.rtl() && !Lang::Gb.rtl());
+        assert!(Lang::Persian.rtl() && !Lang::English.rtl());
     }
 }

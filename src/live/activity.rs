@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::accounts::model::AccountRow;
-use crate::bus::{Bus, Channel, Event};
+use crate::bus::{Bus, Channel, Publication};
 use crate::commerce::model::{ItemKind, OrderItem};
 use crate::db::Exec;
 use crate::error::Result;
@@ -201,7 +201,10 @@ impl Activity {
     /// a page opened later reads it from the store). A failure is logged.
     pub async fn publish(self, bus: &Bus) {
         if let Err(err) = bus
-            .publish(&Channel::Staff, Event::new(&Recorded { activity: self }))
+            .publish(
+                &Channel::Staff,
+                Publication::new(&Recorded { activity: self }),
+            )
             .await
         {
             tracing::warn!(error = %err, "publishing staff activity failed");

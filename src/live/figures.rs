@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::bus::{Bus, BusError, Channel, Event};
-use crate::stream::hub::{Hub, Show, Status};
+use crate::bus::{Bus, BusError, Channel, Publication};
+use crate::stream::show::hub::{Hub, Show, Status};
 
 /// How often the ticker looks: the live status is published at most this often.
 pub const TICK: Duration = Duration::from_secs(1);
@@ -240,7 +240,7 @@ impl Figures {
         status.listeners = listeners;
         let due = self.tracked(id, |t| t.tick(&status, now, crate::db::now_ms()));
         if due.publish {
-            let event = Event::new(&StatusChanged {
+            let event = Publication::new(&StatusChanged {
                 event_id: id.clone(),
                 status: status.clone(),
             });
@@ -347,7 +347,7 @@ pub fn spawn(figures: Arc<Figures>) {
 #[serde(rename_all = "camelCase")]
 pub struct StatusChanged {
     pub event_id: String,
-    pub status: crate::stream::hub::Status,
+    pub status: crate::stream::show::hub::Status,
 }
 
 impl crate::bus::Message for StatusChanged {

@@ -14,7 +14,7 @@ use crate::db::iso8601;
 use crate::envelope::{Api, Envelope};
 use crate::error::{Error, Result};
 use crate::state::AppState;
-use crate::stream::hub::Status;
+use crate::stream::show::hub::Status;
 
 /// A concert live now.
 #[derive(Debug, Serialize, ToSchema)]

@@ -280,11 +280,11 @@ pub fn frame(messages: Vec<Bytes>) -> Utf8Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bus::Event;
+    use crate::bus::Publication;
     use crate::chat::model::Deleted;
 
     fn delivered(offset: u64, epoch: &str) -> Arc<Delivery> {
-        let event = Event::new(&Deleted {
+        let event = Publication::new(&Deleted {
             event_id: "e".to_owned(),
             message_id: format!("m{offset}"),
         });

@@ -310,7 +310,7 @@ async fn follow(app: &AppState, socket: &mut Socket, proven: Proven) -> Option<C
         exp,
         since,
     } = proven;
-    let mut live = Live {
+    let mut live = Subscriber {
         app: app.clone(),
         holder,
         role,
@@ -354,8 +354,8 @@ enum Incoming {
 
 type Feed = Pin<Box<dyn Stream<Item = Incoming> + Send>>;
 
-/// One authenticated socket's state.
-struct Live {
+/// One authenticated socket's state: who holds it and what it follows.
+struct Subscriber {
     app: AppState,
     /// Who the socket belongs to, and the signal that their account or session may have
     /// changed (then the socket asks the database whether the session still stands).
@@ -403,7 +403,7 @@ impl Batch {
     }
 }
 
-impl Live {
+impl Subscriber {
     async fn run(
         &mut self,
         socket: &mut Socket,

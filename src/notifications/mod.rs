@@ -17,7 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::extract::CurrentUser;
-use crate::bus::{Bus, Channel, Event};
+use crate::bus::{Bus, Channel, Publication};
 use crate::db::{Db, Exec, now_ms};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
@@ -132,7 +132,7 @@ impl Outbox {
             match bus
                 .publish(
                     &Channel::Account(account_id),
-                    Event::new(&model::Published { notification }),
+                    Publication::new(&model::Published { notification }),
                 )
                 .await
             {
@@ -172,7 +172,7 @@ pub async fn relay(db: &Db, bus: &Bus) -> Result<usize> {
             continue;
         }
         let id = row.id.clone();
-        let event = Event::new(&model::Published {
+        let event = Publication::new(&model::Published {
             notification: row.into(),
         });
         match bus.publish(&Channel::Account(account_id), event).await {

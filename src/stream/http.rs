@@ -18,8 +18,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::hub::Status;
-use super::{ingest, sessions};
 use crate::auth::extract::CurrentUser;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope};
@@ -30,6 +28,8 @@ use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 use crate::net::websocket::{NoHello, Pending, Upgrade};
 use crate::state::AppState;
+use crate::stream::show::hub::Status;
+use crate::stream::{access::sessions, ingest};
 
 pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -76,7 +76,9 @@ async fn metadata(
     let authorization = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    let answer = super::metadata::answer(&app, uri.query().unwrap_or(""), authorization).await;
+    let answer =
+        crate::stream::ingest::metadata::answer(&app, uri.query().unwrap_or(""), authorization)
+            .await;
     let mut response = (
         answer.status(),
         [(header::CONTENT_TYPE, answer.content_type())],

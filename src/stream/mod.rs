@@ -1,23 +1,18 @@
-//! Live audio: frame parsers for what encoders send (ADTS AAC, MP3), the fMP4/CMAF
-//! packager, the LL-HLS segmenter and playlists. Ingest endpoints, signed per-ticket
-//! access and serving build on these.
+//! Live audio, in rooms along MediaMTX's lines (the format apart from the serving):
+//! - [`codecs`]: what encoders send, parsed (ADTS AAC, MP3) or transcoded to AAC, and the
+//!   fMP4/CMAF packager;
+//! - [`hls`]: the LL-HLS segmenter, the playlists and the signed files listeners fetch;
+//! - [`ingest`]: publishing, whatever the transport (Icecast's source port and metadata
+//!   call, HTTP `PUT`, `encore push`), paced per show;
+//! - [`access`]: who may listen — signed per-ticket URLs and listening sessions;
+//! - [`show`]: one show per concert (the hub) and its journal across instances;
+//! - [`markers`]: the songs' titles on the show's timeline;
+//! - [`http`]: the HTTP faces of all of it.
 
 pub mod access;
-pub mod adts;
-pub mod files;
-pub mod fmp4;
+pub mod codecs;
+pub mod hls;
 pub mod http;
-pub mod hub;
-pub mod icecast;
 pub mod ingest;
-pub mod journal;
 pub mod markers;
-pub mod metadata;
-pub mod mp3;
-pub mod pacing;
-pub mod playlist;
-pub mod push;
-pub mod segmenter;
-pub mod sessions;
-pub mod store;
-pub mod transcode;
+pub mod show;

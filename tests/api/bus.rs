@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use encore::accounts::model::Role;
 use encore::bus::{
-    Bus, Channel, Delivery, Event, HISTORY_SIZE, Message, Position, Received, Recovery,
+    Bus, Channel, Delivery, HISTORY_SIZE, Message, Position, Publication, Received, Recovery,
     SUBSCRIBER_QUEUE, Subscription,
 };
 use reqwest::StatusCode;
@@ -46,8 +46,8 @@ impl Message for Numbered {
     const KIND: &'static str = "numbered";
 }
 
-fn numbered(n: u64) -> Event {
-    Event::new(&Numbered { n })
+fn numbered(n: u64) -> Publication {
+    Publication::new(&Numbered { n })
 }
 
 fn number(delivery: &Delivery) -> u64 {

@@ -198,10 +198,10 @@ async fn show_socket_pool_and_redis_families_move_with_what_happens() {
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(crate::live::adts_file(media.path(), 2)).unwrap();
     let show = app.state.hub.show(&event);
-    let encore::stream::hub::Claim::Granted(publisher) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(publisher) = show.claim() else {
         panic!("claim")
     };
-    let frames = encore::stream::adts::AdtsParser::new().push(&bytes);
+    let frames = encore::stream::codecs::adts::AdtsParser::new().push(&bytes);
     show.feed(publisher, frames, bytes.len()).unwrap();
     let playlist = format!("{}{}", app.url, app.listen(&event, &token).await);
     assert_eq!(

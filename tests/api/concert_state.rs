@@ -87,7 +87,7 @@ async fn a_show_on_air_before_its_start_is_live_everywhere_it_is_listed() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, 2 * HOUR_MS).await;
     let show = app.state.hub.show(&event);
-    let encore::stream::hub::Claim::Granted(_publisher) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(_publisher) = show.claim() else {
         panic!("claim")
     };
     app.set_event_status(&event, "live").await;

@@ -291,7 +291,9 @@ fn nine_and_a_half_seconds() -> Vec<u8> {
 /// The most audio a show may record in `wall` seconds: the burst plus 1.5× the clock, and
 /// a frame's worth of rounding.
 fn allowed(wall: f64) -> f64 {
-    encore::stream::pacing::BURST_SECONDS + encore::stream::pacing::MAX_SPEED * wall + 0.05
+    encore::stream::ingest::pacing::BURST_SECONDS
+        + encore::stream::ingest::pacing::MAX_SPEED * wall
+        + 0.05
 }
 
 #[tokio::test]
@@ -426,12 +428,12 @@ async fn eight_kilobyte_frames_at_96_khz_are_refused_for_their_bitrate() {
     let app = spawn_app().await;
     let event = crate::helpers::concert(&app, None, 500, 0).await;
     let key = crate::live::stream_key(&app, &event).await;
-    let config = encore::stream::adts::AacConfig {
+    let config = encore::stream::codecs::adts::AacConfig {
         object_type: 2,
         sample_rate_index: 0, // 96 kHz
         channels: 2,
     };
-    let frame = encore::stream::adts::adts_frame(&config, &[0x55; 8_184]);
+    let frame = encore::stream::codecs::adts::adts_frame(&config, &[0x55; 8_184]);
     assert_eq!(frame.len(), 8_191);
     let body: Vec<u8> = std::iter::repeat_n(frame, 900).flatten().collect();
     let response = put_aac(&app, &event, &key, body).await;

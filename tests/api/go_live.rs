@@ -319,7 +319,8 @@ async fn the_demo_file_in_media_is_pushed_then_decoded_whole_with_continuous_tim
     let event = concert(&app, None, 500, 60_000).await;
     let key = stream_key(&app, &event).await;
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("media/demo.aac");
-    let frames = encore::stream::adts::AdtsParser::new().push(&std::fs::read(&file).unwrap());
+    let frames =
+        encore::stream::codecs::adts::AdtsParser::new().push(&std::fs::read(&file).unwrap());
     let expected = frames.len() as f64 * 1024.0 / 48_000.0;
     push_file(&app, &event, &key, &file).await;
     end_show(&app, &event).await;

@@ -10,11 +10,11 @@ use crate::helpers::*;
 
 /// An `Accept-Language` value for each of the five languages, as browsers send them.
 const HEADERS: [(&str, Lang); 5] = [
-    ("en-GB,en;q=0.9", Lang::Gb),
-    ("pt-BR,pt;q=0.9,en;q=0.8", Lang::Br),
-    ("es-ES,es;q=0.9", Lang::Es),
-    ("zh-CN,zh;q=0.9", Lang::Cn),
-    ("fa-IR", Lang::Ir),
+    ("en-GB,en;q=0.9", Lang::English),
+    ("pt-BR,pt;q=0.9,en;q=0.8", Lang::Portuguese),
+    ("es-ES,es;q=0.9", Lang::Spanish),
+    ("zh-CN,zh;q=0.9", Lang::Chinese),
+    ("fa-IR", Lang::Persian),
 ];
 
 async fn answer(request: reqwest::RequestBuilder, language: Option<&str>) -> (StatusCode, Value) {
@@ -68,9 +68,9 @@ async fn q_values_choose_among_the_languages_not_their_order() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     for (header, lang) in [
-        ("de;q=1, es;q=0.3, fa;q=0.7", Lang::Ir),
-        ("fa;q=0, pt-BR;q=0.5", Lang::Br),
-        ("en;q=0.2, zh-CN;q=0.9", Lang::Cn),
+        ("de;q=1, es;q=0.3, fa;q=0.7", Lang::Persian),
+        ("fa;q=0, pt-BR;q=0.5", Lang::Portuguese),
+        ("en;q=0.2, zh-CN;q=0.9", Lang::Chinese),
     ] {
         let (_, body) = answer(authorize(&app, "a wrong password"), Some(header)).await;
         assert_eq!(

@@ -7,7 +7,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use encore::stream::segmenter::MediaFile;
+use encore::stream::hls::segmenter::MediaFile;
 
 use crate::helpers::*;
 
@@ -90,11 +90,15 @@ pub(crate) fn a_recorded_show(app: &TestApp, event: &str) {
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
     let show = app.state.hub.show(event);
-    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
-    show.feed(id, encore::stream::adts::AdtsParser::new().push(&bytes), 0)
-        .unwrap();
+    show.feed(
+        id,
+        encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
+        0,
+    )
+    .unwrap();
 }
 
 /// The status of a GET of `url`.
@@ -111,13 +115,15 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_with_continuous_timest
     let file = adts_file(media.path(), 4);
     let (event, key, fan, _) = a_concert_with_a_ticket_holder(&app).await;
 
-    let push = tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
-        file: file.clone(),
-        event: event.clone(),
-        key: key.clone(),
-        server: app.url.clone(),
-        repeat: 1,
-    }));
+    let push = tokio::spawn(encore::stream::ingest::push::run(
+        encore::config::PushArgs {
+            file: file.clone(),
+            event: event.clone(),
+            key: key.clone(),
+            server: app.url.clone(),
+            repeat: 1,
+        },
+    ));
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", vec![0; 10]).await,
@@ -310,26 +316,26 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     let dir = tempfile::tempdir().unwrap();
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 3)).unwrap();
-    let frames = encore::stream::adts::AdtsParser::new().push(&bytes);
+    let frames = encore::stream::codecs::adts::AdtsParser::new().push(&bytes);
     let half = frames.len() / 2;
     let before = {
-        let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+        let hub = encore::stream::show::hub::Hub::new(dir.path().to_owned());
         let show = hub.show("event-1");
-        let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+        let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
             panic!("claim")
         };
         show.feed(id, frames[..half].to_vec(), 0).unwrap();
         show.status().recorded_seconds
     };
     // A new process: the show is found on disk and continues from where it stopped.
-    let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let hub = encore::stream::show::hub::Hub::new(dir.path().to_owned());
     let show = hub.show("event-1");
     let recovered = show.status().recorded_seconds;
     assert!(
         recovered > 0.0 && recovered <= before + 0.01,
         "{recovered} vs {before}"
     );
-    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
     show.feed(id, frames[half..].to_vec(), 0).unwrap();
@@ -364,7 +370,7 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
 
 /// Push `file` once with `encore push`, paced in real time, until it ends.
 pub(crate) async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
-    encore::stream::push::run(encore::config::PushArgs {
+    encore::stream::ingest::push::run(encore::config::PushArgs {
         file: file.to_owned(),
         event: event.to_owned(),
         key: key.to_owned(),
@@ -583,14 +589,14 @@ async fn a_recording_is_deleted_when_its_retention_is_over() {
     let app = spawn_app().await;
     let event = concert(&app, None, 500, 60_000).await;
     let show = app.state.hub.show(&event);
-    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
     show.feed(
         id,
-        encore::stream::adts::AdtsParser::new().push(&bytes),
+        encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
         bytes.len(),
     )
     .unwrap();
@@ -665,13 +671,17 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
     let dir = tempfile::tempdir().unwrap();
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
-    let hub = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let hub = encore::stream::show::hub::Hub::new(dir.path().to_owned());
     let show = hub.show("event-1");
-    let encore::stream::hub::Claim::Granted(id) = show.claim() else {
+    let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
-    show.feed(id, encore::stream::adts::AdtsParser::new().push(&bytes), 0)
-        .unwrap();
+    show.feed(
+        id,
+        encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
+        0,
+    )
+    .unwrap();
     for name in [
         "init.mp4",
         "seg0.0.m4s",
@@ -686,7 +696,7 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
         assert_eq!(in_memory.as_ref(), on_disk.as_slice(), "{name}");
     }
     // Older files (after a restart, or evicted) come from disk once, then from memory.
-    let again = encore::stream::hub::Hub::new(dir.path().to_owned());
+    let again = encore::stream::show::hub::Hub::new(dir.path().to_owned());
     let recovered = again.show("event-1");
     let segment = MediaFile::Segment(0);
     assert!(recovered.cached(segment).is_none());

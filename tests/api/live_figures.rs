@@ -5,10 +5,10 @@
 use std::time::{Duration, Instant};
 
 use encore::accounts::model::Role;
-use encore::bus::{Channel, Event, Received, Subscription};
+use encore::bus::{Channel, Publication, Received, Subscription};
 use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::live::figures::StatusChanged;
-use encore::stream::hub::Status;
+use encore::stream::show::hub::Status;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -74,13 +74,15 @@ async fn live_status_is_published_while_a_show_changes_at_most_once_a_second_the
 
     let push = {
         let (app_url, event, key, file) = (app.url.clone(), event.clone(), key.clone(), file);
-        tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
-            file,
-            event,
-            key,
-            server: app_url,
-            repeat: 1,
-        }))
+        tokio::spawn(encore::stream::ingest::push::run(
+            encore::config::PushArgs {
+                file,
+                event,
+                key,
+                server: app_url,
+                repeat: 1,
+            },
+        ))
     };
     let mut seen = statuses_until(&mut figures, |s| s.publisher_connected).await;
     seen.extend(statuses_until(&mut figures, |s| s.recorded_seconds >= 2.0).await);
@@ -310,7 +312,7 @@ async fn the_live_page_is_for_staff_and_lists_a_live_concert_with_recent_activit
         .bus
         .publish(
             &Channel::Staff,
-            Event::new(&Recorded {
+            Publication::new(&Recorded {
                 activity: activity.clone(),
             }),
         )

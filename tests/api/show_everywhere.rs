@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 
-use encore::stream::segmenter::MediaFile;
+use encore::stream::hls::segmenter::MediaFile;
 
 use crate::helpers::*;
 use crate::live::{adts_file, stream_key};
@@ -172,7 +172,7 @@ async fn a_second_encoder_is_refused_on_any_instance_while_the_first_sends() {
     let pushing = {
         let (url, event, key, file) = (a.url.clone(), event.clone(), key.clone(), file.clone());
         tokio::spawn(async move {
-            encore::stream::push::run(encore::config::PushArgs {
+            encore::stream::ingest::push::run(encore::config::PushArgs {
                 file,
                 event,
                 key,
@@ -253,13 +253,15 @@ async fn an_instance_whose_show_lease_another_took_stops_publishing() {
     let file = adts_file(media.path(), 20);
     let pushing = {
         let (url, event, key) = (a.url.clone(), event.clone(), key.clone());
-        tokio::spawn(encore::stream::push::run(encore::config::PushArgs {
-            file,
-            event,
-            key,
-            server: url,
-            repeat: 1,
-        }))
+        tokio::spawn(encore::stream::ingest::push::run(
+            encore::config::PushArgs {
+                file,
+                event,
+                key,
+                server: url,
+                repeat: 1,
+            },
+        ))
     };
     let show = a.state.hub.show(&event);
     for _ in 0..100 {
@@ -292,7 +294,8 @@ async fn an_instance_whose_show_lease_another_took_stops_publishing() {
     let taken_at = std::time::Instant::now();
     while show.status().publisher_connected {
         assert!(
-            taken_at.elapsed() < encore::stream::journal::LEASE_RENEW + Duration::from_secs(1),
+            taken_at.elapsed()
+                < encore::stream::show::journal::LEASE_RENEW + Duration::from_secs(1),
             "still publishing"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -120,7 +120,7 @@ async fn a_number_outside_the_country_allow_list_is_refused_at_associate_without
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         body["error"],
-        encore::i18n::Msg::SmsCountryNotAllowed.render(encore::i18n::Lang::Es)
+        encore::i18n::Msg::SmsCountryNotAllowed.render(encore::i18n::Lang::Spanish)
     );
     let (codes,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM mfa_challenges WHERE otp_hash IS NOT NULL OR pending_phone IS NOT NULL",

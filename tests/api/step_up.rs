@@ -37,7 +37,7 @@ async fn stored_login(app: &TestApp, id: &str) -> String {
 }
 
 fn error_is(body: &Value, msg: Msg) {
-    assert_eq!(body["error"], msg.render(Lang::Gb), "{body}");
+    assert_eq!(body["error"], msg.render(Lang::English), "{body}");
 }
 
 async fn delete_with(app: &TestApp, path: &str, body: Value, token: &str) -> (StatusCode, Value) {
@@ -114,7 +114,7 @@ async fn associate_with_only_the_password_cannot_enrol_a_phone_and_emails_the_ow
     assert_eq!(stored_phone(&app, &owner.id).await, None);
 
     let mail = app.outbox_message("secure@example.com", "email").await;
-    assert_eq!(mail["subject"], Msg::EnrolSubject.render(Lang::Gb));
+    assert_eq!(mail["subject"], Msg::EnrolSubject.render(Lang::English));
     let body = mail["body"].as_str().unwrap();
     assert!(
         body.contains(&format!("{}/auth/login?enrol_token=", app.url)),
@@ -431,7 +431,7 @@ async fn the_old_address_is_told_of_a_new_login_email_without_a_link() {
     let notice = app.outbox_message("fan@example.com", "email").await;
     assert_eq!(
         notice["subject"],
-        Msg::EmailChangeNoticeSubject.render(Lang::Gb)
+        Msg::EmailChangeNoticeSubject.render(Lang::English)
     );
     assert!(notice["body"].as_str().unwrap().contains("new@example.com"));
     assert!(
@@ -445,7 +445,10 @@ async fn the_new_address_is_sent_a_link_to_confirm_it() {
     let app = spawn_app().await;
     a_login_change_to(&app, "New@Example.com").await;
     let mail = app.outbox_message("new@example.com", "email").await;
-    assert_eq!(mail["subject"], Msg::EmailChangeSubject.render(Lang::Gb));
+    assert_eq!(
+        mail["subject"],
+        Msg::EmailChangeSubject.render(Lang::English)
+    );
     assert!(
         mail["body"]
             .as_str()

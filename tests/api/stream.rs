@@ -4,9 +4,9 @@
 
 use std::process::Command;
 
-use encore::stream::adts::AdtsParser;
-use encore::stream::playlist::Playlist;
-use encore::stream::segmenter::Segmenter;
+use encore::stream::codecs::adts::AdtsParser;
+use encore::stream::hls::playlist::Playlist;
+use encore::stream::hls::segmenter::Segmenter;
 
 fn ffmpeg_adts(seconds: u32, rate: u32) -> Vec<u8> {
     let output = Command::new("ffmpeg")

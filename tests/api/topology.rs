@@ -998,7 +998,7 @@ async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_
     })
     .await;
     assert!(
-        moved < encore::stream::journal::LEASE_TTL / 2,
+        moved < encore::stream::show::journal::LEASE_TTL / 2,
         "the encoder moved in {moved:?}: {}",
         pushing.push.log()
     );

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use encore::stream::journal::{LEASE_RENEW, LEASE_TTL};
+use encore::stream::show::journal::{LEASE_RENEW, LEASE_TTL};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

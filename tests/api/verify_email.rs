@@ -51,7 +51,7 @@ async fn a_sign_up_sends_a_welcome_email_with_a_verification_link_in_the_account
     assert_eq!(account["emailVerified"], false);
 
     let mail = app.outbox_message("nueva@example.com", "email").await;
-    assert_eq!(mail["subject"], Msg::WelcomeSubject.render(Lang::Es));
+    assert_eq!(mail["subject"], Msg::WelcomeSubject.render(Lang::Spanish));
     let body = mail["body"].as_str().unwrap();
     let link = format!("{}/auth/verify-email?token=", app.url);
     assert!(body.contains(&link), "{body}");
@@ -97,7 +97,7 @@ async fn a_verification_link_verifies_the_account_once_and_a_second_use_is_400()
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["success"], false);
     assert_eq!(body["state"], "v-1");
-    assert_eq!(body["error"], Msg::VerifyLinkInvalid.render(Lang::Gb));
+    assert_eq!(body["error"], Msg::VerifyLinkInvalid.render(Lang::English));
 }
 
 #[tokio::test]
@@ -114,7 +114,10 @@ async fn an_unknown_verification_token_is_400_in_the_readers_language() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     let body: Value = response.json().await.unwrap();
-    assert_eq!(body["error"], Msg::VerifyLinkInvalid.render(Lang::Br));
+    assert_eq!(
+        body["error"],
+        Msg::VerifyLinkInvalid.render(Lang::Portuguese)
+    );
     assert_eq!(body["state"], "v-2");
 }
 
@@ -144,7 +147,7 @@ async fn an_unverified_account_is_refused_an_sms_code_with_403_and_gets_one_once
     let body = json!({ "phone": PHONE, "currentPassword": PASSWORD });
     let (status, body) = app.post(&path, body, Some(&session.access)).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-    assert_eq!(body["error"], Msg::VerifyEmailFirst.render(Lang::Gb));
+    assert_eq!(body["error"], Msg::VerifyEmailFirst.render(Lang::English));
     assert!(app.outbox_to(PHONE, "sms").is_empty());
 
     let token = verification_token(&app, "fan@example.com").await;
@@ -215,7 +218,10 @@ async fn a_verified_account_asking_for_the_link_again_is_409() {
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    assert_eq!(body["error"], Msg::EmailAlreadyVerified.render(Lang::Gb));
+    assert_eq!(
+        body["error"],
+        Msg::EmailAlreadyVerified.render(Lang::English)
+    );
 }
 
 #[tokio::test]
@@ -254,7 +260,7 @@ async fn a_password_reset_verifies_the_address() {
     let mail = app
         .outbox_messages_after("fan@example.com", "email", 1)
         .await;
-    assert_eq!(mail["subject"], Msg::ResetSubject.render(Lang::Gb));
+    assert_eq!(mail["subject"], Msg::ResetSubject.render(Lang::English));
     let (status, body) = app
         .oauth(
             "reset",

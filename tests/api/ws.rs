@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use encore::accounts::model::Role;
-use encore::bus::{Channel, Event};
+use encore::bus::{Channel, Publication};
 use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::live::figures::StatusChanged;
 use futures_util::{SinkExt, StreamExt};
@@ -103,7 +103,7 @@ async fn publish_live_status(app: &TestApp, event: &str) {
         .bus
         .publish(
             &Channel::Event(event.to_owned()),
-            Event::new(&StatusChanged {
+            Publication::new(&StatusChanged {
                 event_id: event.to_owned(),
                 status,
             }),
@@ -112,8 +112,8 @@ async fn publish_live_status(app: &TestApp, event: &str) {
         .unwrap();
 }
 
-fn activity(title: &str) -> Event {
-    Event::new(&Recorded {
+fn activity(title: &str) -> Publication {
+    Publication::new(&Recorded {
         activity: Activity {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,

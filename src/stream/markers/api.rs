@@ -17,7 +17,7 @@ use crate::events::extract::{ManagedEvent, Refusal};
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 use crate::state::AppState;
-use crate::stream::sessions;
+use crate::stream::access::sessions;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

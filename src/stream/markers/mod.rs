@@ -17,12 +17,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bus::{Channel, Event, Received};
+use crate::bus::{Channel, Publication, Received};
 use crate::db::now_ms;
 use crate::error::Error;
 use crate::i18n::Msg;
 use crate::state::AppState;
-use crate::stream::hub::Show;
+use crate::stream::show::hub::Show;
 
 /// The longest title or artist, in characters.
 pub const MAX_TEXT_CHARS: usize = 255;
@@ -348,7 +348,7 @@ pub async fn changed(app: &AppState, event_id: &str) {
     }
     app.bus.publish_detached(
         Channel::Cache,
-        Event::new(&MarkersChanged {
+        Publication::new(&MarkersChanged {
             event_id: event_id.to_owned(),
             origin: app.bus.instance().to_owned(),
         }),

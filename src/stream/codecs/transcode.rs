@@ -11,7 +11,7 @@ use gstreamer::prelude::*;
 use gstreamer_app as gst_app;
 use tokio::sync::mpsc;
 
-use super::adts::AacConfig;
+use crate::stream::codecs::adts::AacConfig;
 
 /// What the pipeline hands back.
 #[derive(Debug)]
@@ -203,7 +203,7 @@ fn describe(error: &gst::glib::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::adts::AdtsParser;
+    use crate::stream::codecs::adts::AdtsParser;
 
     /// A few seconds of a tone in a container GStreamer must decode, made by ffmpeg.
     fn sample(args: &[&str], ext: &str) -> Vec<u8> {

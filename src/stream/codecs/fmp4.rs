@@ -3,7 +3,7 @@
 //! so parts and segments are served from the same bytes. Boxes follow ISO/IEC 14496-12
 //! and -14; every sample is a sync sample (AAC frames decode independently).
 
-use super::adts::AacConfig;
+use crate::stream::codecs::adts::AacConfig;
 
 /// Writes an MP4 box: 32-bit size, four-character type, body.
 struct BoxWriter {

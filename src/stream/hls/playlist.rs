@@ -8,8 +8,8 @@
 
 use std::fmt::Write;
 
-use super::markers::model::Marker;
-use super::segmenter::{Segment, part_file};
+use crate::stream::hls::segmenter::{Segment, part_file};
+use crate::stream::markers::model::Marker;
 
 /// The `CLASS` of a marker's date range: ours, reverse-DNS as the HLS spec asks.
 pub const MARKER_CLASS: &str = "org.encore.marker";
@@ -266,7 +266,7 @@ fn program_date_time(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::segmenter::Part;
+    use crate::stream::hls::segmenter::Part;
 
     fn show(segments: u64, discontinuity_at: Option<u64>) -> Vec<Segment> {
         (0..segments)

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::stream::adts::AacConfig;
+use crate::stream::codecs::adts::AacConfig;
 
 /// Something that happened to a show on the instance holding its lease.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::adts::{AacConfig, AacFrame, SAMPLES_PER_FRAME};
-use super::fmp4;
+use crate::stream::codecs::adts::{AacConfig, AacFrame, SAMPLES_PER_FRAME};
+use crate::stream::codecs::fmp4;
 
 /// Part and segment sizes, in frames and parts.
 #[derive(Debug, Clone, Copy)]

@@ -4,23 +4,28 @@
 //! AAC first — and when the publisher goes, end the show unless one comes back within
 //! `ENCORE_SHOW_ABANDON_MINUTES`.
 
+pub mod icecast;
+pub mod metadata;
+pub mod pacing;
+pub mod push;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine;
 use futures_util::{Stream, StreamExt};
 
-use super::adts::{AacFrame, AdtsParser};
-use super::hub::{Claim, Show};
-use super::journal::{self, Acquired, Lease};
-use super::pacing::{self, Bitrate, frame_seconds};
-use super::transcode::{Output, Target, Transcoder};
+use self::pacing::{Bitrate, frame_seconds};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
 use crate::events::notices;
 use crate::events::store as events_store;
 use crate::i18n::Msg;
 use crate::state::AppState;
+use crate::stream::codecs::adts::{AacFrame, AdtsParser};
+use crate::stream::codecs::transcode::{Output, Target, Transcoder};
+use crate::stream::show::hub::{Claim, Show};
+use crate::stream::show::journal::{self, Acquired, Lease};
 
 /// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
 const TRANSCODE_KBPS: u32 = 128;
@@ -236,7 +241,7 @@ pub async fn admit(
     )
     .await;
     // The live status names the title playing: this instance needs the show's markers.
-    super::markers::ensure_loaded(app, &show).await;
+    crate::stream::markers::ensure_loaded(app, &show).await;
     tracing::info!(event = %event_id, ?format, "publisher connected");
     if let Err(err) = notices::went_live(app, &event).await {
         tracing::warn!(event = %event_id, error = %err, "telling that a show went live failed");
@@ -506,7 +511,7 @@ pub async fn purge_recordings(app: &AppState) {
             }
             match app.hub.remove(&event_id) {
                 Ok(()) => {
-                    super::markers::delete_with_recording(app, &event_id).await;
+                    crate::stream::markers::delete_with_recording(app, &event_id).await;
                     tracing::info!(event = %event_id, "recording deleted (retention over)")
                 }
                 Err(err) => {

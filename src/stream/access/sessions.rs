@@ -4,14 +4,14 @@
 //! sessions live in `StreamAccess`'s memory, loaded from `listening_sessions` at start
 //! (`StreamAccess::restore`) and written here when one opens.
 
-use super::access::pass_key;
-use super::store;
 use crate::commerce::store as commerce;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, Phase, concert_state};
 use crate::i18n::Msg;
 use crate::state::AppState;
+use crate::stream::access::pass_key;
+use crate::stream::access::store;
 
 /// What pays for listening to a concert.
 #[derive(Debug, Clone, PartialEq, Eq)]

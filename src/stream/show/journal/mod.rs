@@ -30,8 +30,8 @@ pub mod entry;
 pub use entry::{Entry, EntryId, Job, LeaseKey, Writer};
 
 use crate::bus::{Bus, BusError};
-use crate::stream::adts::AacConfig;
-use crate::stream::hub::{Hub, Show};
+use crate::stream::codecs::adts::AacConfig;
+use crate::stream::show::hub::{Hub, Show};
 
 /// How far back a show's journal goes: how long an instance may fall behind, or be
 /// down, and still catch up from it.
@@ -667,7 +667,7 @@ mod tests {
 
     #[test]
     fn the_journal_keeps_its_retention_of_one_entry_per_frame_at_48_khz() {
-        use crate::stream::adts::SAMPLES_PER_FRAME;
+        use crate::stream::codecs::adts::SAMPLES_PER_FRAME;
         let entries_per_second = 48_000.0 / f64::from(SAMPLES_PER_FRAME);
         let kept = RETAINED as f64 / entries_per_second;
         assert!(

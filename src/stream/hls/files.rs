@@ -11,11 +11,11 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use bytes::Bytes;
 
-use super::access::Denied;
-use super::hub::Show;
-use super::segmenter::MediaFile;
 use crate::db::now_ms;
 use crate::state::AppState;
+use crate::stream::access::Denied;
+use crate::stream::hls::segmenter::MediaFile;
+use crate::stream::show::hub::Show;
 
 /// `/stream/{token}/{file}`: exactly two segments after `/stream/`.
 pub fn is_stream_path(path: &str) -> bool {
@@ -168,7 +168,7 @@ pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
     match asset {
         Asset::Playlist => {
             // Once per show and instance: afterwards the markers are in memory.
-            super::markers::ensure_loaded(app, &show).await;
+            crate::stream::markers::ensure_loaded(app, &show).await;
             playlist(&show, HlsQuery::parse(uri.query().unwrap_or(""))).await
         }
         Asset::Media(file) => {

@@ -14,11 +14,11 @@ use tokio_util::io::ReaderStream;
 
 use axum::http::StatusCode;
 
-use super::{ingest, metadata};
 use crate::error::Error;
 use crate::i18n::Msg;
 use crate::net::ConnectionCap;
 use crate::state::AppState;
+use crate::stream::{ingest, ingest::metadata};
 
 const MAX_HEAD: usize = 16 * 1024;
 /// An encoder needs one connection; a few more cover reconnects racing the old one.

@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use tokio::sync::watch;
 
-use super::adts::AacFrame;
-use super::journal::entry::{Entry, EntryId, Job, Writer};
-use super::markers::model::Marker;
-use super::pacing::{Pace, frame_seconds};
-use super::playlist::{Playlist, range_id};
-use super::segmenter::{MediaFile, Progress, Segmenter};
+use crate::stream::codecs::adts::AacFrame;
+use crate::stream::hls::playlist::{Playlist, range_id};
+use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
+use crate::stream::ingest::pacing::{Pace, frame_seconds};
+use crate::stream::markers::model::Marker;
+use crate::stream::show::journal::entry::{Entry, EntryId, Job, Writer};
 
 /// A publisher that drops may come back within this time (on any instance) and continue
 /// the same show, one discontinuity and the gap kept in the recording; after it the show
@@ -33,13 +33,37 @@ struct Rendered {
     delta: Option<Bytes>,
 }
 
+/// Where the show's publisher is, as this instance knows it: one state at a time.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Publisher {
+    /// None, and none awaited: nobody has published yet, or the show ended.
+    #[default]
+    Idle,
+    /// Connected here since then (its id tells its frames from a replaced one's).
+    Here { id: u64, since: Instant },
+    /// Connected to another instance, as the show's journal says.
+    Elsewhere,
+    /// Gone since then, here or elsewhere: it may come back within the show's
+    /// `abandon_after`, after which the show ends by itself.
+    Away { since: Instant },
+}
+
+impl Publisher {
+    /// Connected somewhere: here, or (as the journal says) on another instance.
+    fn connected(self) -> bool {
+        matches!(self, Self::Here { .. } | Self::Elsewhere)
+    }
+
+    fn is(self, publisher: u64) -> bool {
+        matches!(self, Self::Here { id, .. } if id == publisher)
+    }
+}
+
 #[derive(Default)]
 struct State {
     segmenter: Option<Segmenter>,
-    publisher: Option<u64>,
+    publisher: Publisher,
     next_publisher: u64,
-    disconnected_at: Option<Instant>,
-    connected_at: Option<Instant>,
     bytes_in: u64,
     /// AAC bytes recorded over the whole show, every publisher together (the quota).
     recorded_bytes: u64,
@@ -47,8 +71,6 @@ struct State {
     full: bool,
     /// The rendered playlists of one version: full and delta, each rendered on first use.
     cache: Option<Rendered>,
-    /// A publisher is connected to another instance (its journal says so).
-    publisher_elsewhere: bool,
     /// When this instance last applied an entry another instance wrote.
     heard_elsewhere_at: Option<Instant>,
     /// The last entry of the show's journal applied or skipped here.
@@ -155,21 +177,26 @@ impl Show {
         if state.segmenter.as_ref().is_some_and(Segmenter::ended) {
             return Claim::Ended;
         }
-        if state.publisher.is_some() {
+        if matches!(state.publisher, Publisher::Here { .. }) {
             return Claim::Busy;
         }
         state.next_publisher += 1;
         let id = state.next_publisher;
-        state.publisher = Some(id);
-        state.connected_at = Some(Instant::now());
-        state.bytes_in = 0;
         // Coming back before the show is abandoned (here, or after the instance it published
-        // to went away without a word): same show, a discontinuity, no gap.
-        let returning = state.disconnected_at.take().is_some();
-        let was_elsewhere = std::mem::take(&mut state.publisher_elsewhere);
+        // to went away without a word), or taking it over from another instance: same show,
+        // a discontinuity, no gap.
+        let before = std::mem::replace(
+            &mut state.publisher,
+            Publisher::Here {
+                id,
+                since: Instant::now(),
+            },
+        );
+        state.bytes_in = 0;
+        let returning = matches!(before, Publisher::Away { .. } | Publisher::Elsewhere);
         // Or to this instance after it restarted: its copy stops where its disk did.
         let restarted = state.segmenter.as_ref().is_some_and(Segmenter::restarted);
-        if (returning || was_elsewhere || restarted)
+        if (returning || restarted)
             && let Some(segmenter) = state.segmenter.as_mut()
             && segmenter.frames() > 0
         {
@@ -214,9 +241,10 @@ impl Show {
 
     fn let_go(&self, publisher: u64, announce: bool) {
         let mut state = self.lock();
-        if state.publisher == Some(publisher) {
-            state.publisher = None;
-            state.disconnected_at = Some(Instant::now());
+        if state.publisher.is(publisher) {
+            state.publisher = Publisher::Away {
+                since: Instant::now(),
+            };
             if announce {
                 self.journal(Entry::Released);
             }
@@ -240,7 +268,7 @@ impl Show {
         let mut bumped = false;
         {
             let mut state = self.lock();
-            if state.publisher != Some(publisher) {
+            if !state.publisher.is(publisher) {
                 return Ok(false);
             }
             if let (Some(first), true) = (frames.first(), self.journal.get().is_some()) {
@@ -292,7 +320,7 @@ impl Show {
     pub fn end(&self) -> std::io::Result<()> {
         {
             let mut state = self.lock();
-            state.publisher = None;
+            state.publisher = Publisher::Idle;
             if let Some(segmenter) = state.segmenter.as_mut()
                 && !segmenter.ended()
             {
@@ -316,11 +344,7 @@ impl Show {
     /// here, nor, as far as the journal says, anywhere else).
     pub fn abandoned(&self) -> bool {
         let state = self.lock();
-        state.publisher.is_none()
-            && !state.publisher_elsewhere
-            && state
-                .disconnected_at
-                .is_some_and(|t| t.elapsed() >= self.abandon_after)
+        matches!(state.publisher, Publisher::Away { since } if since.elapsed() >= self.abandon_after)
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
     }
 
@@ -328,17 +352,14 @@ impl Show {
     /// elsewhere, and it has not ended.
     pub fn off_air(&self) -> bool {
         let state = self.lock();
-        state.publisher.is_none()
-            && !state.publisher_elsewhere
-            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+        !state.publisher.connected() && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
     }
 
     /// Whether another instance's publisher is believed connected but nothing came from
     /// it for `quiet`: the instance may be gone (its lease says).
     pub fn silent_elsewhere(&self, quiet: Duration) -> bool {
         let state = self.lock();
-        state.publisher_elsewhere
-            && state.publisher.is_none()
+        state.publisher == Publisher::Elsewhere
             && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
             && state
                 .heard_elsewhere_at
@@ -350,9 +371,10 @@ impl Show {
     /// starts and the show ends unless one comes back.
     pub fn lost_elsewhere(&self) {
         let mut state = self.lock();
-        if state.publisher_elsewhere && state.publisher.is_none() {
-            state.publisher_elsewhere = false;
-            state.disconnected_at = Some(Instant::now());
+        if state.publisher == Publisher::Elsewhere {
+            state.publisher = Publisher::Away {
+                since: Instant::now(),
+            };
         }
     }
 
@@ -391,7 +413,7 @@ impl Show {
             }
             state.journal_at = Some(id);
             state.heard_elsewhere_at = Some(Instant::now());
-            if state.publisher.is_some() {
+            if matches!(state.publisher, Publisher::Here { .. }) {
                 let Entry::Ended { now_ms } = entry else {
                     // A publisher here writes the journal: another writer means the
                     // lease was lost. This instance keeps its own copy.
@@ -400,7 +422,7 @@ impl Show {
                 };
                 // Ended on another instance (its managers asked there) while the encoder
                 // sends here: the show ends here too, and the encoder is let go.
-                state.publisher = None;
+                state.publisher = Publisher::Idle;
                 if let Some(segmenter) = state.segmenter.as_mut()
                     && !segmenter.ended()
                 {
@@ -425,13 +447,11 @@ impl Show {
     fn apply_elsewhere(&self, state: &mut State, entry: Entry) -> std::io::Result<bool> {
         let mut bumped = false;
         match entry {
-            Entry::Claimed => {
-                state.publisher_elsewhere = true;
-                state.disconnected_at = None;
-            }
+            Entry::Claimed => state.publisher = Publisher::Elsewhere,
             Entry::Released => {
-                state.publisher_elsewhere = false;
-                state.disconnected_at = Some(Instant::now());
+                state.publisher = Publisher::Away {
+                    since: Instant::now(),
+                };
             }
             Entry::Frames {
                 now_ms,
@@ -481,7 +501,7 @@ impl Show {
                 }
             }
             Entry::Ended { now_ms } => {
-                state.publisher_elsewhere = false;
+                state.publisher = Publisher::Idle;
                 if let Some(segmenter) = state.segmenter.as_mut()
                     && !segmenter.ended()
                 {
@@ -521,7 +541,7 @@ impl Show {
     }
 
     /// The show's AAC format, once the first frame has set it.
-    pub fn config(&self) -> Option<super::adts::AacConfig> {
+    pub fn config(&self) -> Option<crate::stream::codecs::adts::AacConfig> {
         self.lock().segmenter.as_ref().map(|s| *s.config())
     }
 
@@ -558,27 +578,25 @@ impl Show {
 
     pub fn status(&self) -> Status {
         let state = self.lock();
-        let connected = state
-            .connected_at
-            .map_or(0.0, |t| t.elapsed().as_secs_f64());
+        // Seconds connected here (a publisher elsewhere is timed by its own instance).
+        let connected = match state.publisher {
+            Publisher::Here { since, .. } => since.elapsed().as_secs_f64(),
+            _ => 0.0,
+        };
         let recorded_seconds = state
             .segmenter
             .as_ref()
             .map_or(0.0, Segmenter::recorded_seconds);
         let ended = state.segmenter.as_ref().is_some_and(Segmenter::ended);
-        let away = state
-            .disconnected_at
-            .filter(|_| state.publisher.is_none() && !state.publisher_elsewhere && !ended)
-            .map(|t| t.elapsed());
+        let away = match state.publisher {
+            Publisher::Away { since } if !ended => Some(since.elapsed()),
+            _ => None,
+        };
         Status {
-            publisher_connected: state.publisher.is_some() || state.publisher_elsewhere,
+            publisher_connected: state.publisher.connected(),
             recorded_seconds,
-            connected_seconds: if state.publisher.is_some() {
-                connected
-            } else {
-                0.0
-            },
-            bitrate_kbps: if connected > 0.5 && state.publisher.is_some() {
+            connected_seconds: connected,
+            bitrate_kbps: if connected > 0.5 {
                 state.bytes_in as f64 * 8.0 / 1000.0 / connected
             } else {
                 0.0
@@ -622,7 +640,7 @@ impl Show {
     /// recording is here. Such an instance publishes the show's figures.
     pub fn held_here(&self) -> bool {
         let state = self.lock();
-        state.publisher.is_some() || state.segmenter.is_some()
+        matches!(state.publisher, Publisher::Here { .. }) || state.segmenter.is_some()
     }
 
     /// Is part `part` of segment `msn` (or the whole segment, without a part) there?
@@ -821,10 +839,8 @@ impl Hub {
     /// Whether an encoder publishes the show now, here or on another instance (as far as
     /// this instance knows it); a show this instance never heard of is not on air here.
     pub fn on_air(&self, event_id: &str) -> bool {
-        self.existing(event_id).is_some_and(|show| {
-            let state = show.lock();
-            state.publisher.is_some() || state.publisher_elsewhere
-        })
+        self.existing(event_id)
+            .is_some_and(|show| show.lock().publisher.connected())
     }
 
     pub fn existing(&self, event_id: &str) -> Option<Arc<Show>> {

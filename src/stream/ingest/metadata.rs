@@ -16,12 +16,12 @@
 
 use axum::http::StatusCode;
 
-use super::ingest;
-use super::markers::{self, EncoderTitle, MarkerError};
 use crate::error::Error;
 use crate::events::store as events_store;
 use crate::i18n::Msg;
 use crate::state::AppState;
+use crate::stream::ingest;
+use crate::stream::markers::{self, EncoderTitle, MarkerError};
 
 /// The path of the call, on both ports.
 pub const PATH: &str = "/admin/metadata";

@@ -3,6 +3,9 @@
 //! Checking a request is an HMAC comparison plus an in-memory lookup — never a database
 //! call — and starting a new session for a ticket ends the previous one at once.
 
+pub mod sessions;
+pub mod store;
+
 use std::collections::HashMap;
 use std::sync::RwLock;
 
@@ -11,7 +14,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::bus::{Bus, Channel, Event, Received};
+use crate::bus::{Bus, Channel, Publication, Received};
 use crate::db::Db;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +50,7 @@ pub struct StreamAccess {
     mac: Hmac<Sha256>,
     /// ticket (or pass key) → its one live listening session, and the changes made
     /// while a reload from the database runs.
-    live: RwLock<Live>,
+    live: RwLock<LiveSessions>,
     /// One reload at a time (each opens and closes its own log of changes).
     reloading: tokio::sync::Mutex<()>,
     /// Reloads finished, for the metrics.
@@ -84,7 +87,7 @@ impl crate::bus::Message for ListeningChanged {
 }
 
 #[derive(Default)]
-struct Live {
+struct LiveSessions {
     sessions: HashMap<String, String>,
     /// While a reload reads the database: every change applied meanwhile, in order. Each
     /// change is stored before it is applied here, so the reload's rows may lack one made
@@ -92,7 +95,7 @@ struct Live {
     during_reload: Option<Vec<Listening>>,
 }
 
-impl Live {
+impl LiveSessions {
     fn apply(&mut self, change: &Listening) {
         let live = &mut self.sessions;
         match change {
@@ -159,7 +162,7 @@ impl StreamAccess {
         let key = mac.finalize().into_bytes();
         Self {
             mac: Hmac::<Sha256>::new_from_slice(&key).expect("any key length"),
-            live: RwLock::new(Live::default()),
+            live: RwLock::new(LiveSessions::default()),
             reloading: tokio::sync::Mutex::new(()),
             reloads: std::sync::atomic::AtomicU64::new(0),
             bus: None,
@@ -179,7 +182,7 @@ impl StreamAccess {
             let origin = bus.instance().to_owned();
             bus.publish_detached(
                 Channel::Cache,
-                Event::new(&ListeningChanged { change, origin }),
+                Publication::new(&ListeningChanged { change, origin }),
             );
         }
     }
@@ -189,7 +192,7 @@ impl StreamAccess {
         self.write().apply(change);
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Live> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, LiveSessions> {
         self.live.write().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -227,7 +230,7 @@ impl StreamAccess {
     /// been missed. Sessions opened or ended here while it reads are kept as they are.
     pub async fn restore(&self, db: &Db) -> crate::error::Result<usize> {
         let reload = self.begin_reload().await;
-        let rows = super::store::live(db, crate::db::now_ms()).await?;
+        let rows = crate::stream::access::store::live(db, crate::db::now_ms()).await?;
         Ok(reload.finish(rows))
     }
 

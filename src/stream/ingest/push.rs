@@ -9,9 +9,9 @@ use std::time::Duration;
 use anyhow::Context;
 use reqwest::StatusCode;
 
-use super::adts::{AdtsParser, SAMPLES_PER_FRAME, adts_frame};
-use super::mp3::Mp3Parser;
 use crate::config::PushArgs;
+use crate::stream::codecs::adts::{AdtsParser, SAMPLES_PER_FRAME, adts_frame};
+use crate::stream::codecs::mp3::Mp3Parser;
 
 /// A file cut into frames, each sent when its time comes.
 struct Paced {
@@ -116,7 +116,7 @@ pub async fn run(args: PushArgs) -> anyhow::Result<()> {
         pacer.abort();
         // A connection that took a second of audio was up: the outage starts again from
         // zero next time.
-        let rate = f64::from(rate) / f64::from(super::adts::SAMPLES_PER_FRAME);
+        let rate = f64::from(rate) / f64::from(crate::stream::codecs::adts::SAMPLES_PER_FRAME);
         if sent.load(std::sync::atomic::Ordering::Relaxed) as f64 > rate.max(8.0) {
             down_since = None;
             backoff = RETRY_FIRST;
@@ -161,7 +161,7 @@ pub async fn run(args: PushArgs) -> anyhow::Result<()> {
 
 /// How long `encore push` keeps reconnecting: the server's default wait for an encoder,
 /// after which the show has ended anyway.
-const RECONNECT_FOR: Duration = super::hub::DEFAULT_ABANDON_AFTER;
+const RECONNECT_FOR: Duration = crate::stream::show::hub::DEFAULT_ABANDON_AFTER;
 const RETRY_FIRST: Duration = Duration::from_millis(200);
 const RETRY_MAX: Duration = Duration::from_secs(2);
 

@@ -12,7 +12,7 @@
 //! encoder sends at most a few hundred kbit/s; 8 KB frames at 96 kHz (6 Mbit/s) only
 //! fill the disk and the journal.
 
-use super::adts::{AacConfig, SAMPLES_PER_FRAME};
+use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
 
 /// How far ahead of the clock a show's audio may run: an encoder's buffer at connect, or
 /// a short catch-up after a network hiccup.

@@ -1,0 +1,7 @@
+//! The audio formats: frame parsers for what encoders send (ADTS AAC, MP3), the
+//! GStreamer transcoder for everything else, and the fMP4/CMAF packager.
+
+pub mod adts;
+pub mod fmp4;
+pub mod mp3;
+pub mod transcode;
