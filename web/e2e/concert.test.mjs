@@ -3,7 +3,7 @@
 // "Remind me when doors open".
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, PNG } from './harness.mjs';
+import { apiSession, createConcert, e2eSuite, meta, PASSWORD, payCart, PNG } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'stage-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ada', lastName: 'Admin' },
@@ -13,19 +13,6 @@ const ACCOUNTS = {
 
 const suite = e2eSuite(Object.values(ACCOUNTS));
 const { browser, finish, signInAs } = suite;
-
-/** The `content` of a `<meta property|name=…>` tag, its HTML entities decoded. */
-function meta(html, key) {
-  const tag = html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`));
-  if (!tag) return null;
-  return tag[1]
-    .replaceAll('&#x2f;', '/')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#x27;', "'")
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&');
-}
 
 /** A published concert starting in `inMs`, with a picture uploaded by the admin. */
 async function concertWithPicture(title, inMs) {

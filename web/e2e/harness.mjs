@@ -378,6 +378,96 @@ export function unnamedControls(page, selector) {
   }, selector);
 }
 
+/** Measured in the page (`page.evaluate(layoutProblems, { minTap })`): what overlaps, leaves
+ * the viewport, is cut, or (with `minTap`, on a phone) is too small to tap; one line each. */
+export function layoutProblems({ minTap }) {
+  const problems = [];
+  const vw = document.documentElement.clientWidth;
+  const CONTROL = 'button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="tab"], [role="switch"], [role="slider"]';
+  const name = (el) => {
+    const id = el.getAttribute('data-testid');
+    const text = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+    return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''} "${text}"`;
+  };
+  const shown = (el) => {
+    if (el.closest('[aria-hidden="true"], [hidden]')) return false;
+    for (let node = el; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
+    }
+    const rect = el.getBoundingClientRect();
+    // Visually hidden (screen-reader) text is a pixel wide.
+    return rect.width > 2 && rect.height > 2;
+  };
+  /** The fixed or sticky bar an element rides on (content scrolls under those by design). */
+  const layer = (el) => {
+    for (let node = el; node; node = node.parentElement) {
+      const position = getComputedStyle(node).position;
+      if (position === 'fixed' || position === 'sticky') return node;
+    }
+    return document.body;
+  };
+  const ownText = (el) => [...el.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+
+  const controls = [...document.querySelectorAll(CONTROL)].filter(shown);
+  // A control's label, icon and text are the control; a text outside any control is its own item.
+  const texts = [...document.querySelectorAll('body *')].filter((el) => ownText(el) && !el.closest(CONTROL) && shown(el));
+  const items = [...controls.filter((el) => !el.parentElement?.closest(CONTROL)), ...texts].map((el) => ({ el, rect: el.getBoundingClientRect(), layer: layer(el) }));
+
+  if (document.documentElement.scrollWidth > vw + 1) problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px in ${vw} px`);
+
+  for (const { el, rect } of items) {
+    // Off-canvas (the closed menu drawer) is not on the page.
+    if (rect.right <= 0 || rect.left >= vw) continue;
+    if (rect.left < -1 || rect.right > vw + 1) problems.push(`${name(el)} leaves the viewport: ${Math.round(rect.left)}–${Math.round(rect.right)} of ${vw}`);
+  }
+
+  // Overlaps, within one layer (the page, or one fixed bar), between items neither of which holds the other.
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i];
+      const b = items[j];
+      if (a.layer !== b.layer || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      // By design: a count badge on its button, an input's own buttons (show the password).
+      if (a.el.closest('.mantine-Indicator-indicator') || b.el.closest('.mantine-Indicator-indicator')) continue;
+      const field = a.el.closest('.mantine-Input-wrapper');
+      if (field && field === b.el.closest('.mantine-Input-wrapper')) continue;
+      const width = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
+      const height = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
+      if (width > 2 && height > 2) problems.push(`${name(a.el)} overlaps ${name(b.el)} by ${Math.round(width)}×${Math.round(height)}`);
+    }
+  }
+
+  // Cut: a button's label never; a text cut to an ellipsis keeps room for a few words.
+  for (const el of document.querySelectorAll('body *')) {
+    if (!ownText(el) || !shown(el)) continue;
+    const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    const style = getComputedStyle(el);
+    const clipping = style.overflow !== 'visible' || style.textOverflow === 'ellipsis' || style.webkitLineClamp !== 'none';
+    if (!cut || !clipping) continue;
+    const control = el.closest(CONTROL);
+    if (control && !control.matches('a[href]:not([role])')) problems.push(`${name(control)}'s label is cut`);
+    else if (el.getBoundingClientRect().width < 96) problems.push(`${name(el)} is squeezed to ${Math.round(el.getBoundingClientRect().width)} px`);
+  }
+
+  if (minTap) {
+    for (const el of controls) {
+      if (el.parentElement?.closest(CONTROL)) continue;
+      // A link inside a sentence is exempt (WCAG 2.5.5, inline), as are the inputs that a
+      // larger label or control stands for (checkboxes, radios, the slider's range).
+      if (el.matches('a[href]') && [...el.parentElement.childNodes].some((n) => n !== el && n.nodeType === Node.TEXT_NODE && n.textContent.trim())) continue;
+      if (el.matches('input[type="checkbox"], input[type="radio"], input[type="range"], input[type="file"]')) continue;
+      // A field's tap area is its whole box (a password field's input sits inside it).
+      // A slider's is its track, not the handle.
+      const area = el.matches('input, textarea, select') ? el.closest('.mantine-Input-input') : el.matches('[role="slider"]') ? el.closest('.mantine-Slider-root') : null;
+      const rect = (area ?? el).getBoundingClientRect();
+      if (rect.right <= 0 || rect.left >= vw) continue;
+      if (rect.width < minTap - 0.5 || rect.height < minTap - 0.5) problems.push(`${name(el)} is ${Math.round(rect.width)}×${Math.round(rect.height)} px to tap`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
 export const pageApi = (page, method, path, body) =>
   page.evaluate(
     async ([m, p, b]) => {
@@ -429,6 +519,12 @@ export function writeSine(path, frequency) {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=60`, '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', path]);
 }
 
+/** Writes a 960×720 PNG of a colour gradient to `path`: a picture that looks like one in
+ * screenshots, for image uploads. */
+export function writePicture(path) {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'gradients=s=960x720:c0=0x0a2d73:c1=0xf06595:x0=0:y0=0:x1=960:y1=720', '-frames:v', '1', path]);
+}
+
 /** `encore push` of `audioFile` to `concert`, paced in real time, looping; `exited` resolves
  * with its exit code and what it wrote to stderr. */
 export function startPush(serverUrl, audioFile, concert) {
@@ -451,6 +547,19 @@ export function startPush(serverUrl, audioFile, concert) {
 export function localInput(date) {
   const pad = (n) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The `content` of a `<meta property|name=…>` tag, its HTML entities decoded. */
+export function meta(html, key) {
+  const tag = html.match(new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`));
+  if (!tag) return null;
+  return tag[1]
+    .replaceAll('&#x2f;', '/')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
 }
 
 /** A 1×1 PNG, for image uploads. */

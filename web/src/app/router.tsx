@@ -8,6 +8,7 @@ import { eventListQueryOptions, managedEventsQueryOptions, myEventsQueryOptions 
 import { queryClient } from '../lib/query-client';
 import { EVENTS_PAGE_SIZE, MY_EVENTS_PAGE_SIZE } from '../features/events/model';
 import { outboxQueryOptions } from '../features/outbox/queries';
+import { artistConcertsQueryOptions, artistQueryOptions } from '../features/artist/queries';
 import { PageLoader } from './providers';
 
 type PageModule = Record<string, unknown>;
@@ -71,6 +72,19 @@ const pages: RouteObject[] = [
   { path: '/home', lazy: page(() => import('../features/home/components/home-page'), 'HomePage'), errorElement: <RouteError /> },
   // A concert's shareable page is public too; the server adds its preview tags.
   { path: '/concerts/:id', lazy: page(() => import('../features/concert/components/concert-page'), 'ConcertPage'), errorElement: <RouteError /> },
+  // An artist's page is public as well (the server adds its preview tags): its data starts
+  // loading with its code, not awaited (the page shows its own loading and error states).
+  {
+    path: '/artists/:id',
+    loader: ({ params }: LoaderFunctionArgs) => {
+      const id = params.id ?? '';
+      void queryClient.prefetchQuery(artistQueryOptions(id));
+      void queryClient.prefetchQuery(artistConcertsQueryOptions(id));
+      return null;
+    },
+    lazy: page(() => import('../features/artist/components/artist-page'), 'ArtistPage'),
+    errorElement: <RouteError />,
+  },
   { path: '/404', lazy: page(() => import('../features/errors/components/not-found-page'), 'NotFoundPage') },
   { path: '/403', lazy: page(() => import('../features/errors/components/forbidden-page'), 'ForbiddenPage') },
   {

@@ -11,12 +11,14 @@ export class ApiError extends Error {
   }
 }
 
-/** An error raised by this app: carries a translation key and the English text. */
+/** An error raised by this app: carries a translation key, the English text and the values
+ * the text names (numbers are written in the reader's digits). */
 export class ClientError extends Error {
   override readonly name = 'ClientError';
   constructor(
     readonly key: string,
     message: string,
+    readonly values: Record<string, string | number> = {},
   ) {
     super(message);
   }
@@ -29,7 +31,7 @@ export function invalidStateError(): ClientError {
 }
 
 export function errorText(error: unknown, t: TFunction): string {
-  if (error instanceof ClientError) return t(error.key, { ns: 'common', defaultValue: error.message });
+  if (error instanceof ClientError) return t(error.key, { ...error.values, ns: 'common', defaultValue: error.message });
   if (error instanceof Error && error.message) return error.message;
   return t('errors.unknown', { ns: 'common' });
 }

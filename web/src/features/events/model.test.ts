@@ -1,5 +1,5 @@
 import type { EncoreEvent } from './model';
-import { billedArtist, calendarUrl, canListenNow, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, neverAired, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
+import { billedArtist, calendarUrl, canListenNow, concertShelves, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, neverAired, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
@@ -91,6 +91,19 @@ describe('concert state', () => {
     expect(neverAired({ phase: 'live', reason: 'awaiting_encoder' })).toBe(false);
     expect(canListenNow({ owned: true, state: silent })).toBe(false);
     expect(canListenNow({ owned: true, state: { ...silent, reason: 'ended' } })).toBe(true);
+  });
+  it('shelves the public lists: on air, coming up (a show waiting for its artist among them), replays; never a show that did not air', () => {
+    const state = (phase: EncoreEvent['state']['phase'], reason: EncoreEvent['state']['reason']): EncoreEvent['state'] => ({ ...e.state, phase, reason });
+    const onAir = event('on-air', { status: 'live', state: state('live', 'on_air') });
+    const waiting = event('waiting', { state: state('live', 'awaiting_encoder') });
+    const later = event('later');
+    const doors = event('doors', { state: state('doors', null) });
+    const replay = event('replay', { status: 'ended', state: state('replay', 'ended') });
+    const silent = event('silent', { state: state('replay', 'scheduled_end') });
+    const shelves = concertShelves([onAir, waiting, later, doors, replay, silent]);
+    expect(shelves.live.map((x) => x.id)).toEqual(['on-air']);
+    expect(shelves.upcoming.map((x) => x.id)).toEqual(['waiting', 'later', 'doors']);
+    expect(shelves.replays.map((x) => x.id)).toEqual(['replay']);
   });
   it('waits at least a second for a change already due, and at most what a timer can hold', () => {
     expect(nextRefreshDelay([{ nextChangeAt: new Date(START).toISOString() }], START + 5000)).toBe(1000);

@@ -87,6 +87,23 @@ export function onAirNow(state: Pick<ConcertState, 'phase' | 'reason'>): boolean
   return state.phase === 'live' && !startingSoon(state);
 }
 
+/** The public lists' shelves (the home page, an artist's page): what is on air now; what is
+ * coming up (a show past its start still waiting for its artist among them, first, as the
+ * server lists live before the rest); the replays. A show that never aired is on none. */
+export interface ConcertShelves<T> {
+  live: T[];
+  upcoming: T[];
+  replays: T[];
+}
+
+export function concertShelves<T extends Pick<EncoreEvent, 'state' | 'status'>>(events: readonly T[]): ConcertShelves<T> {
+  return {
+    live: events.filter((event) => onAirNow(event.state)),
+    upcoming: events.filter((event) => startingSoon(event.state) || event.state.phase === 'upcoming' || event.state.phase === 'doors'),
+    replays: events.filter(replayable),
+  };
+}
+
 /** Longest wait a browser timer takes (about 24.8 days); later changes are waited for in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

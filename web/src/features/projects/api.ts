@@ -24,3 +24,11 @@ export const addProjectMember = (projectId: string, login: string): Promise<Proj
   });
 export const removeProjectMember = (projectId: string, accountId: string): Promise<unknown> =>
   request<unknown>(`${base}/${id(projectId)}/members/${id(accountId)}`, { method: 'DELETE' });
+
+/** The artist's picture (PNG, JPEG or WebP, re-encoded by the server): the project with its
+ * new `image` and `thumbnail`. */
+export function uploadProjectPicture(projectId: string, file: File): Promise<Project> {
+  const form = new FormData();
+  form.append('file', file);
+  return request<Project>(`${base}/${id(projectId)}/image`, { method: 'POST', form });
+}

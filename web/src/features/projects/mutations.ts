@@ -2,7 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
-import { addProjectMember, createProject, removeProjectMember, updateProject } from './api';
+import { addProjectMember, createProject, removeProjectMember, updateProject, uploadProjectPicture } from './api';
+import { artistKeys } from '../artist/queries';
+import { checkPictureFile } from './picture';
 import type { Project, ProjectInput } from './api';
 import { projectKeys } from './queries';
 
@@ -62,6 +64,25 @@ export function useRemoveProjectMember(projectId: string) {
   return useMutation({
     mutationFn: (accountId: string) => removeProjectMember(projectId, accountId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+    onError,
+  });
+}
+
+/** A new picture for the artist: checked here first, then sent; refreshes the projects and
+ * the artist's page. */
+export function useUploadProjectPicture(projectId: string) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useProjectsError();
+  return useMutation({
+    mutationFn: (file: File) => {
+      checkPictureFile(file);
+      return uploadProjectPicture(projectId, file);
+    },
+    onSuccess: async () => {
+      notifications.show({ color: 'green', message: t('projects.pictureSaved') });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: projectKeys.all }), queryClient.invalidateQueries({ queryKey: artistKeys.all })]);
+    },
     onError,
   });
 }

@@ -8,7 +8,7 @@ import { NotFoundPage } from '../../errors/components/not-found-page';
 import { useAuthStatus } from '../../auth/session';
 import { formatPrice } from '../../cart/model';
 import { AddToCalendar, DoorsLobby } from '../../events/components/concert-state';
-import { EventBuyButton, EventImage, SeatsText, StateBadge, formatWhen, useLocale } from '../../events/components/event-parts';
+import { ArtistLink, EventBuyButton, EventImage, SeatsText, StateBadge, formatWhen, useLocale } from '../../events/components/event-parts';
 import type { EncoreEvent } from '../../events/model';
 import { canListenNow, concertPath } from '../../events/model';
 import { eventQueryOptions } from '../../events/queries';
@@ -62,9 +62,7 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
             <Title order={2} dir="auto" data-testid="concert-title">
               {event.title}
             </Title>
-            <Text fw={600} size="lg" dir="auto">
-              {event.artistName}
-            </Text>
+            <ArtistLink event={event} size="lg" fw={600} testId="concert-artist" />
           </Stack>
           <StateBadge state={event.state} />
         </Group>

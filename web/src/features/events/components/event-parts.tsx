@@ -1,10 +1,12 @@
-import { Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import type { AnchorProps } from '@mantine/core';
 import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
+import { artistPath } from '../../artist/model';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import type { EncoreEvent, Phase } from '../model';
@@ -123,20 +125,52 @@ export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEven
   );
 }
 
-/** An event's title (with an optional badge beside it), artist and start, as every event card shows them. */
-export function EventSummary({ event, badge }: { event: EncoreEvent; badge?: ReactNode }): ReactNode {
+/** The artist's name as a link to the artist's page (`/artists/{projectId}`), wherever a
+ * concert names its artist. Inside a card whose title covers the card (`EventSummary`'s
+ * `to`), it stays above that link; on a phone it is a thumb's height. */
+export function ArtistLink({
+  event,
+  size = 'sm',
+  fw,
+  c,
+  testId = 'artist-link',
+}: {
+  event: Pick<EncoreEvent, 'projectId' | 'artistName'>;
+  size?: AnchorProps['size'];
+  fw?: AnchorProps['fw'];
+  c?: AnchorProps['c'];
+  testId?: string;
+}): ReactNode {
+  return (
+    <Anchor component={Link} to={artistPath(event.projectId)} size={size} fw={fw} c={c} dir="auto" className="encore-card-raised encore-link-tap" data-testid={testId}>
+      {event.artistName}
+    </Anchor>
+  );
+}
+
+/** An event's title (with an optional badge beside it), artist and start, as every event card
+ * shows them. With `to`, the title is the card's link and covers the whole card (a link
+ * cannot hold the artist's link: only the title is one). */
+export function EventSummary({ event, badge, to }: { event: EncoreEvent; badge?: ReactNode; to?: string }): ReactNode {
   const locale = useLocale();
+  const title = (
+    <Text fw={700} lineClamp={1} dir="auto">
+      {event.title}
+    </Text>
+  );
   return (
     <>
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text fw={700} lineClamp={1} dir="auto">
-          {event.title}
-        </Text>
+        {to ? (
+          <Anchor component={Link} to={to} c="inherit" underline="never" className="encore-card-link" data-testid="event-title-link">
+            {title}
+          </Anchor>
+        ) : (
+          title
+        )}
         {badge}
       </Group>
-      <Text size="sm" dir="auto">
-        {event.artistName}
-      </Text>
+      <ArtistLink event={event} />
       <Text size="sm" c="dimmed">
         {formatWhen(event.startsAt, locale)}
       </Text>

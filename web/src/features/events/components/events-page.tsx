@@ -13,7 +13,7 @@ import { ListenButton } from '../../player/components/listen-button';
 import { PassOffers } from '../../payments/components/pass-offers';
 import { EVENTS_PAGE_SIZE, canListenNow, concertPath } from '../model';
 import { eventListQueryOptions, eventQueryOptions } from '../queries';
-import { StateBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
+import { ArtistLink, StateBadge, EventBuyButton, EventCard, EventImage, SeatsText, formatWhen, useLocale } from './event-parts';
 import { Pager } from '../../../components/pager';
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
@@ -34,9 +34,7 @@ function EventDetails({ id }: { id: string }): ReactNode {
         </Title>
         <StateBadge state={event.state} />
       </Group>
-      <Text fw={600} dir="auto">
-        {event.artistName}
-      </Text>
+      <ArtistLink event={event} size="md" fw={600} testId="event-details-artist" />
       <Text c="dimmed">{formatWhen(event.startsAt, locale)}</Text>
       {event.durationMinutes ? <Text size="sm">{t('duration', { count: event.durationMinutes })}</Text> : null}
       <Text size="sm">{t('accessUntil', { date: formatWhen(event.accessUntil, locale) })}</Text>

@@ -1,4 +1,4 @@
-import { Box, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Card, Container, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconClockHour4, IconWorld } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -6,49 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAuthStatus } from '../../auth/session';
 import { meQueryOptions } from '../../auth/queries';
-import { formatPrice } from '../../cart/model';
-import type { EncoreEvent } from '../../events/model';
 import { eventListQueryOptions } from '../../events/queries';
-import { EventImage, EventSummary, StateBadge, useLocale } from '../../events/components/event-parts';
-import { concertPath, onAirNow, replayable, startingSoon } from '../../events/model';
+import { concertShelves } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { FloatingMiniPlayer } from '../../player/components/mini-player';
+import { EventSection } from './home-event-card';
 import { PublicHeader } from './public-header';
-
-function HomeEventCard({ event, signedIn }: { event: EncoreEvent; signedIn: boolean }): ReactNode {
-  const { t } = useTranslation('events');
-  const locale = useLocale();
-  return (
-    <Card withBorder padding="md" component={Link} to={concertPath(event.id)} data-testid="home-event">
-      <Card.Section>
-        <EventImage event={event} height={160} />
-      </Card.Section>
-      <Stack gap={4} mt="sm">
-        <EventSummary event={event} badge={event.state.phase === 'upcoming' ? null : <StateBadge state={event.state} />} />
-        <Group justify="space-between">
-          <Text fw={700}>{formatPrice(event.price, event.currency, locale)}</Text>
-          <Text size="sm" c="encore">
-            {signedIn ? t('details') : t('home.signInToBuy')}
-          </Text>
-        </Group>
-      </Stack>
-    </Card>
-  );
-}
-
-function EventSection({ title, events, signedIn, testId }: { title: string; events: EncoreEvent[]; signedIn: boolean; testId: string }): ReactNode {
-  if (events.length === 0) return null;
-  return (
-    <Stack gap="sm" data-testid={testId}>
-      <Title order={3}>{title}</Title>
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-        {events.map((event) => (
-          <HomeEventCard key={event.id} event={event} signedIn={signedIn} />
-        ))}
-      </SimpleGrid>
-    </Stack>
-  );
-}
 
 function Welcome(): ReactNode {
   const { t } = useTranslation('events');
@@ -70,9 +33,7 @@ export function HomePage(): ReactNode {
   useStateRefresh(events.map((event) => event.state));
   // "Live now" is what is on air; a show past its start still waiting for its artist is
   // among the upcoming ones, first.
-  const live = events.filter((event) => onAirNow(event.state));
-  const upcoming = events.filter((event) => startingSoon(event.state) || event.state.phase === 'upcoming' || event.state.phase === 'doors');
-  const replays = events.filter(replayable);
+  const { live, upcoming, replays } = concertShelves(events);
   return (
     <Box mih="100vh">
       <PublicHeader>

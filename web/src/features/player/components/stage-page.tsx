@@ -8,6 +8,7 @@ import { Link, useParams } from 'react-router';
 import { eventQueryOptions } from '../../events/queries';
 import { canListenNow, concertPath } from '../../events/model';
 import { DoorsLobby } from '../../events/components/concert-state';
+import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { ListenButton } from './listen-button';
@@ -113,9 +114,13 @@ export function StagePage(): ReactNode {
                 <Title order={2} dir="auto" data-testid="stage-title">
                   {shown.title}
                 </Title>
-                <Text size="lg" c="dimmed" dir="auto" data-testid="stage-artist">
-                  {shown.artistName}
-                </Text>
+                {event.data ? (
+                  <ArtistLink event={{ projectId: event.data.projectId, artistName: shown.artistName }} size="lg" c="dimmed" testId="stage-artist" />
+                ) : (
+                  <Text size="lg" c="dimmed" dir="auto" data-testid="stage-artist">
+                    {shown.artistName}
+                  </Text>
+                )}
               </Box>
               {/* The concert's public page is what a listener shares from the stage. */}
               <Group>

@@ -16,6 +16,8 @@ export function LanguagePicker({ label }: { label?: string }): ReactNode {
   return (
     <Select
       label={label ?? t('language.label')}
+      // Without a visible label (the public pages' top bar) it is still named.
+      aria-label={label === '' ? t('language.label') : undefined}
       data={LANGUAGES.map((language) => ({ value: language.code, label: language.nativeName }))}
       value={i18n.resolvedLanguage ?? i18n.language}
       allowDeselect={false}

@@ -1,8 +1,8 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, FileButton, Group, Modal, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconEdit, IconPlus, IconUserMinus } from '@tabler/icons-react';
+import { IconEdit, IconExternalLink, IconPhotoUp, IconPlus, IconUserMinus } from '@tabler/icons-react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +11,10 @@ import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { managedEventsQueryOptions } from '../../events/queries';
 import type { Project, ProjectInput, ProjectStatus } from '../api';
-import { useAddProjectMember, useRemoveProjectMember, useSaveProject } from '../mutations';
+import { useAddProjectMember, useRemoveProjectMember, useSaveProject, useUploadProjectPicture } from '../mutations';
+import { MAX_PICTURE_MIB, PICTURE_TYPES } from '../picture';
+import { ArtistPicture } from '../../artist/components/artist-picture';
+import { artistPath } from '../../artist/model';
 import { projectListQueryOptions } from '../queries';
 import { isStaff } from '../../../lib/roles';
 import { Pager } from '../../../components/pager';
@@ -59,6 +62,45 @@ function ProjectFormModal({ project, onClose }: { project: Project | null; onClo
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The artist's picture (what the artist's page and its link previews show): upload a new
+ * one; and the artist's page itself, public once a concert of the project is announced. */
+function ProjectPicture({ project, announced }: { project: Project; announced: boolean }): ReactNode {
+  const { t } = useTranslation('events');
+  const upload = useUploadProjectPicture(project.id);
+  // The same file may be picked again after a failed upload.
+  const resetRef = useRef<() => void>(null);
+  return (
+    <Stack gap={4} align="flex-start">
+      <FileButton
+        resetRef={resetRef}
+        accept={PICTURE_TYPES.join(',')}
+        onChange={(file) => {
+          resetRef.current?.();
+          if (file) upload.mutate(file);
+        }}
+      >
+        {(props) => (
+          <Button variant="light" size="xs" leftSection={<IconPhotoUp size={14} />} loading={upload.isPending} {...props} data-testid="project-picture-upload">
+            {project.image ? t('projects.changePicture') : t('projects.uploadPicture')}
+          </Button>
+        )}
+      </FileButton>
+      <Text size="xs" c="dimmed">
+        {t('projects.pictureHint', { size: MAX_PICTURE_MIB })}
+      </Text>
+      {announced ? (
+        <Button component={Link} to={artistPath(project.id)} variant="subtle" size="xs" leftSection={<IconExternalLink size={14} />} data-testid="project-artist-page">
+          {t('projects.viewArtistPage')}
+        </Button>
+      ) : (
+        <Text size="xs" c="dimmed" data-testid="project-artist-page-later">
+          {t('projects.artistPageLater')}
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -146,7 +188,10 @@ export function ProjectsPage(): ReactNode {
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} data-testid="projects-grid">
             {list.data.items.map((project) => (
-              <Card key={project.id} withBorder>
+              <Card key={project.id} withBorder data-testid="project-card">
+                <Card.Section mb="sm">
+                  <ArtistPicture name={project.name} src={project.thumbnail} height={120} />
+                </Card.Section>
                 <Stack gap="xs">
                   <Group justify="space-between" wrap="nowrap">
                     <Text fw={700} lineClamp={1}>
@@ -174,6 +219,7 @@ export function ProjectsPage(): ReactNode {
                         {t('projects.concertLine', { title: event.title, status: t(`status.${event.status}`) })}
                       </Text>
                     ))}
+                  <ProjectPicture project={project} announced={(concerts.data ?? []).some((event) => event.projectId === project.id && event.status !== 'draft')} />
                   <Members project={project} staff={staff} />
                 </Stack>
               </Card>
