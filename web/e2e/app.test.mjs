@@ -289,6 +289,11 @@ describe('Encore dashboard', () => {
   });
 
   test('Persian and the light theme, chosen on one device, follow the account to a new one; a device with its own keeps it', async () => {
+    // The account holds Persian and light, as the tests above chose them on their devices
+    // (said here, not left to their saves, which a reload or a closed browser may cut).
+    const account = await apiSession(suite.server.url, ACCOUNTS.switcher.email, ACCOUNTS.switcher.password);
+    const me = (await account('GET', '/api/v1/accounts/userinfo/me')).json.payload[0];
+    assert.equal((await account('PUT', `/api/v1/accounts/${me.id}`, { language: 'ir', theme: 'light' })).status, 200);
     const b = await browser();
     const { page } = b;
     await signInAs(page, ACCOUNTS.switcher);

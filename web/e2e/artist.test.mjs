@@ -101,7 +101,16 @@ describe("An artist's page", () => {
     assert.equal(await heading.innerText(), NAME);
     const img = page.getByTestId('artist-page').getByRole('img', { name: NAME });
     await img.waitFor();
-    assert.ok(await img.evaluate((el) => el.complete && el.naturalWidth > 0), 'the picture is shown');
+    // Shown once it has loaded (waited for, not raced).
+    const loaded = await img.evaluate((el) =>
+      el.complete && el.naturalWidth > 0
+        ? true
+        : new Promise((resolve) => {
+            el.addEventListener('load', () => resolve(el.naturalWidth > 0), { once: true });
+            el.addEventListener('error', () => resolve(false), { once: true });
+          }),
+    );
+    assert.ok(loaded, 'the picture is shown');
     assert.match(await img.getAttribute('src'), new RegExp(`^/api/v1/artists/${artist}/image\\?v=`));
     const words = page.getByTestId('artist-description');
     assert.equal(await words.locator(':scope > *').count(), 2, 'two paragraphs');
