@@ -2,6 +2,7 @@
 //! shareable pages (a concert's, an artist's) answered with their link-preview tags.
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -67,4 +68,34 @@ pub fn preview_text(text: &str) -> String {
     let mut cut: String = text.chars().take(PREVIEW_CHARS).collect();
     cut.push('…');
     cut
+}
+
+static TAGS: LazyLock<minijinja::Environment<'static>> = LazyLock::new(|| {
+    let mut env = minijinja::Environment::new();
+    // A `.html` name turns HTML escaping on for every value.
+    env.add_template("share-tags.html", include_str!("share-tags.html"))
+        .expect("share-tags.html is a valid template");
+    env
+});
+
+/// A shareable page's Open Graph and Twitter card tags (crawlers run no script).
+#[derive(Debug, serde::Serialize)]
+pub struct PreviewTags {
+    /// `og:type`: `music.event` for a concert, `profile` for an artist.
+    pub kind: &'static str,
+    pub title: String,
+    pub description: String,
+    pub url: String,
+    /// Absolute: crawlers do not resolve a relative one.
+    pub image: Option<String>,
+}
+
+impl PreviewTags {
+    /// The tags, escaped; `None` (logged) if the template fails.
+    pub fn render(&self) -> Option<String> {
+        TAGS.get_template("share-tags.html")
+            .and_then(|t| t.render(minijinja::value::Serde(self)))
+            .map_err(|err| tracing::error!(error = %err, "rendering a page's tags failed"))
+            .ok()
+    }
 }

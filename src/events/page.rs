@@ -3,13 +3,9 @@
 //! script). An unknown concert or a draft gets the plain page (the app shows its 404),
 //! so nothing of a draft leaks.
 
-use std::sync::LazyLock;
-
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use minijinja::Environment;
-use serde::Serialize;
 
 use super::image;
 use super::model::{EventRow, EventStatus};
@@ -17,55 +13,27 @@ use super::store;
 use crate::state::AppState;
 use crate::web;
 
-const TEMPLATE: &str = "concert-tags.html";
-
-static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
-    let mut env = Environment::new();
-    // A `.html` name turns HTML escaping on for every value.
-    env.add_template(TEMPLATE, include_str!("concert-tags.html"))
-        .expect("concert-tags.html is a valid template");
-    env
-});
-
-/// What the tags say of a concert.
-#[derive(Debug, Serialize)]
-struct Tags {
-    title: String,
-    description: String,
-    url: String,
-    /// Absolute: crawlers do not resolve a relative one.
-    image: Option<String>,
-}
-
-impl Tags {
-    fn of(event: &EventRow, public_url: &str) -> Self {
-        let public = public_url.trim_end_matches('/');
-        let when = crate::db::iso8601(event.starts_at);
-        let when = format!(
-            "{} {} UTC",
-            when.get(..10).unwrap_or_default(),
-            when.get(11..16).unwrap_or_default()
-        );
-        let mut description = format!("{} · {when}", event.artist_name);
-        let text = web::preview_text(&event.description);
-        if !text.is_empty() {
-            description.push_str(" · ");
-            description.push_str(&text);
-        }
-        Self {
-            title: format!("{} — {}", event.title, event.artist_name),
-            description,
-            url: format!("{public}/concerts/{}", event.id),
-            image: image::public_url(event).map(|path| format!("{public}{path}")),
-        }
+/// What the link-preview tags say of a concert.
+fn tags(event: &EventRow, public_url: &str) -> web::PreviewTags {
+    let public = public_url.trim_end_matches('/');
+    let when = crate::db::iso8601(event.starts_at);
+    let when = format!(
+        "{} {} UTC",
+        when.get(..10).unwrap_or_default(),
+        when.get(11..16).unwrap_or_default()
+    );
+    let mut description = format!("{} · {when}", event.artist_name);
+    let text = web::preview_text(&event.description);
+    if !text.is_empty() {
+        description.push_str(" · ");
+        description.push_str(&text);
     }
-
-    fn render(&self) -> Option<String> {
-        TEMPLATES
-            .get_template(TEMPLATE)
-            .and_then(|t| t.render(minijinja::value::Serde(self)))
-            .map_err(|err| tracing::error!(error = %err, "rendering the concert's tags failed"))
-            .ok()
+    web::PreviewTags {
+        kind: "music.event",
+        title: format!("{} — {}", event.title, event.artist_name),
+        description,
+        url: format!("{public}/concerts/{}", event.id),
+        image: image::public_url(event).map(|path| format!("{public}{path}")),
     }
 }
 
@@ -84,7 +52,7 @@ pub async fn concert_page(State(app): State<AppState>, Path(id): Path<String>) -
     let Some(event) = event else {
         return web::page(StatusCode::NOT_FOUND, index);
     };
-    let tags = Tags::of(&event, &app.config.public_url);
+    let tags = tags(&event, &app.config.public_url);
     match tags.render() {
         Some(rendered) => web::page(StatusCode::OK, web::inject(&index, &rendered, &event.title)),
         None => web::page(StatusCode::OK, index),
@@ -106,7 +74,7 @@ mod tests {
             image_type: Some("image/png".into()),
             ..EventRow::sample(EventStatus::Published)
         };
-        let tags = Tags::of(&event, "https://encore.example/");
+        let tags = tags(&event, "https://encore.example/");
         let page = web::inject(INDEX, &tags.render().unwrap(), &event.title);
         assert!(!page.contains("<script>"));
         assert!(page.contains("&quot;&gt;&lt;script&gt;"));
@@ -121,7 +89,7 @@ mod tests {
     #[test]
     fn a_concert_without_a_picture_gets_a_small_card_and_no_image() {
         let event = EventRow::sample(EventStatus::Published);
-        let rendered = Tags::of(&event, "http://127.0.0.1:8080").render().unwrap();
+        let rendered = tags(&event, "http://127.0.0.1:8080").render().unwrap();
         assert!(!rendered.contains("og:image"));
         assert!(rendered.contains(r#"name="twitter:card" content="summary""#));
     }

@@ -4,12 +4,10 @@
 //! then it is unknown to the public (404), so nothing of an unannounced act leaks.
 
 use std::path::{Path as FsPath, PathBuf};
-use std::sync::LazyLock;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use minijinja::Environment;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -125,48 +123,20 @@ pub async fn artist_picture(
     .await
 }
 
-const TEMPLATE: &str = "artist-tags.html";
-
-static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
-    let mut env = Environment::new();
-    // A `.html` name turns HTML escaping on for every value.
-    env.add_template(TEMPLATE, include_str!("artist-tags.html"))
-        .expect("artist-tags.html is a valid template");
-    env
-});
-
 /// What the link-preview tags say of an artist.
-#[derive(Debug, Serialize)]
-struct Tags {
-    title: String,
-    description: String,
-    url: String,
-    /// Absolute: crawlers do not resolve a relative one.
-    image: Option<String>,
-}
-
-impl Tags {
-    fn of(row: &ProjectRow, public_url: &str) -> Self {
-        let public = public_url.trim_end_matches('/');
-        let text = web::preview_text(&row.description);
-        Self {
-            title: row.name.clone(),
-            description: if text.is_empty() {
-                row.name.clone()
-            } else {
-                format!("{} · {text}", row.name)
-            },
-            url: format!("{public}/artists/{}", row.id),
-            image: picture_url(row).map(|path| format!("{public}{path}")),
-        }
-    }
-
-    fn render(&self) -> Option<String> {
-        TEMPLATES
-            .get_template(TEMPLATE)
-            .and_then(|t| t.render(minijinja::value::Serde(self)))
-            .map_err(|err| tracing::error!(error = %err, "rendering an artist's tags failed"))
-            .ok()
+fn tags(row: &ProjectRow, public_url: &str) -> web::PreviewTags {
+    let public = public_url.trim_end_matches('/');
+    let text = web::preview_text(&row.description);
+    web::PreviewTags {
+        kind: "profile",
+        title: row.name.clone(),
+        description: if text.is_empty() {
+            row.name.clone()
+        } else {
+            format!("{} · {text}", row.name)
+        },
+        url: format!("{public}/artists/{}", row.id),
+        image: picture_url(row).map(|path| format!("{public}{path}")),
     }
 }
 
@@ -186,7 +156,7 @@ pub async fn page(State(app): State<AppState>, Path(id): Path<String>) -> Respon
     let Some(row) = row else {
         return web::page(StatusCode::NOT_FOUND, index);
     };
-    match Tags::of(&row, &app.config.public_url).render() {
+    match tags(&row, &app.config.public_url).render() {
         Some(tags) => web::page(StatusCode::OK, web::inject(&index, &tags, &row.name)),
         None => web::page(StatusCode::OK, index),
     }
@@ -211,9 +181,7 @@ mod tests {
 
     #[test]
     fn an_artists_tags_are_escaped_and_name_its_picture_and_page() {
-        let rendered = Tags::of(&row(), "https://encore.example/")
-            .render()
-            .unwrap();
+        let rendered = tags(&row(), "https://encore.example/").render().unwrap();
         assert!(!rendered.contains("<Quiet>"));
         assert!(rendered.contains("The &lt;Quiet&gt; &amp; Loud · Two sisters and a cello."));
         assert!(rendered.contains(
@@ -228,7 +196,7 @@ mod tests {
             description: String::new(),
             ..row()
         };
-        let rendered = Tags::of(&bare, "http://127.0.0.1:8080").render().unwrap();
+        let rendered = tags(&bare, "http://127.0.0.1:8080").render().unwrap();
         assert!(!rendered.contains("og:image"));
         assert!(rendered.contains(r#"name="twitter:card" content="summary""#));
         assert!(rendered.contains(r#"og:description" content="The &lt;Quiet&gt; &amp; Loud""#));
