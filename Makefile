@@ -12,19 +12,26 @@ TEST_TARGETS := --lib --bins --tests
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: run release test bench lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
+.PHONY: run server release test bench lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
         web-deps web-checks web-lane web-test e2e e2e-run api-fuzz api-fuzz-run openapi system-deps services \
         compose-check screenshots clean
 
 ## make run: build the web app and the server, then serve http://127.0.0.1:8080 with demo data.
 ## The two builds run side by side: npm waits on the network and the disk while cargo
 ## compiles (the newcomer's first `make run`, and CI's fresh-machine check, gain a minute).
+## The server is the dev profile, the one the test suites and the browser tests run (the
+## password hashing and SQLite optimised, Cargo.toml): a first build in about 4 minutes
+## where the release build takes 9 (docs/ci.md, fifteenth session). Deployments build
+## `make release` (the Dockerfile does); `make bench` measures that one.
 run: system-deps
-	$(MAKE) --no-print-directory -j2 web release
-	./target/release/encore serve --demo
+	$(MAKE) --no-print-directory -j2 web server
+	./target/debug/encore serve --demo
+
+server:
+	$(CARGO) build --locked --bin encore
 
 release:
-	$(CARGO) build --release --bin encore
+	$(CARGO) build --release --locked --bin encore
 
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
 ## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis
