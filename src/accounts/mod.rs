@@ -2,6 +2,7 @@
 //! delete, second-factor switch, re-invite, current user — plus password, phone and
 //! avatar changes for the dashboard's preferences and users pages.
 
+pub mod changes;
 pub mod messages;
 pub mod model;
 pub mod policy;
@@ -17,8 +18,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use self::changes::{Change, UpdateRequest, first_role, may_turn_on_mfa};
 use self::model::{
-    Account, AccountRow, Email, Password, Person, PhoneNumber, Role, Theme, parse_time_zone,
+    Account, AccountRow, Email, Password, Person, PhoneNumber, Role, parse_time_zone,
 };
 use self::policy::Target;
 use crate::auth::extract::{ClientIp, CurrentUser, Staff};
@@ -27,7 +29,7 @@ use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
-use crate::i18n::{Lang, Msg};
+use crate::i18n::Msg;
 use crate::notifications::{self, NewNotification};
 use crate::openapi::{Failure, Nothing};
 use crate::paging::{Page, Paging};
@@ -62,13 +64,6 @@ async fn load(app: &AppState, id: &str) -> Result<AccountRow> {
     store::by_id(&app.db, id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::AccountNotFound))
-}
-
-fn target(row: &AccountRow) -> Target<'_> {
-    Target {
-        id: &row.id,
-        role: row.role(),
-    }
 }
 
 // --------------------------------------------------------------------------------- read
@@ -121,7 +116,7 @@ async fn show(
     Path(id): Path<String>,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
-    policy::can_view(user.actor(), target(&row))?;
+    policy::can_view(user.actor(), Target::of(&row))?;
     Ok(Api::ok(with_pending_login(&app, &row).await?))
 }
 
@@ -232,10 +227,6 @@ struct CreateRequest {
     roles: Vec<String>,
     #[serde(default)]
     notes: String,
-}
-
-fn first_role(roles: &[String]) -> Result<Role> {
-    roles.first().map_or(Ok(Role::User), |r| Role::parse(r))
 }
 
 /// Create an account and e-mail its invitation: staff, each up to the roles the policy
@@ -358,48 +349,6 @@ async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> 
 
 // ------------------------------------------------------------------------------- update
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct PersonPatch {
-    first_name: Option<String>,
-    last_name: Option<String>,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-struct EnablementPatch {
-    enabled: Option<bool>,
-    #[serde(rename = "useMFA")]
-    use_mfa: Option<bool>,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct UpdateRequest {
-    /// A new login e-mail: applied once the link e-mailed to it is followed.
-    #[serde(alias = "email")]
-    #[schema(format = Email, min_length = 1)]
-    login: Option<String>,
-    person: Option<PersonPatch>,
-    notes: Option<String>,
-    /// The first is the new role.
-    #[schema(value_type = Option<Vec<Role>>)]
-    roles: Option<Vec<String>>,
-    enablement: Option<EnablementPatch>,
-    /// A language code (`gb`, `br`, `es`, `cn`, `ir`).
-    #[schema(value_type = Option<Lang>)]
-    language: Option<String>,
-    /// The dashboard theme (`light`, `dark`), for the account's other devices.
-    #[schema(value_type = Option<Theme>)]
-    theme: Option<String>,
-    /// An IANA time zone (`Asia/Tehran`) for the times in the account's notices; an
-    /// unknown one is 400 and nothing of the request is applied.
-    #[schema(example = "Asia/Tehran")]
-    time_zone: Option<String>,
-    /// The acting account's password: needed to change the login e-mail or the second
-    /// factor (step-up).
-    current_password: Option<String>,
-}
-
 /// Change an account: its owner their profile, language, time zone and second factor; staff as the
 /// roles policy allows (role, enablement, notes). A new login e-mail or second-factor
 /// switch takes the actor's current password.
@@ -416,103 +365,18 @@ async fn update(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Api<Account>> {
-    let mut row = load(&app, &id).await?;
-    let actor = user.actor();
-    policy::can_view(actor, target(&row))?;
-    let before = row.clone();
-
-    // Parsed before anything else: a bad zone leaves the whole request unapplied.
-    let zone = req.time_zone.as_deref().map(parse_time_zone).transpose()?;
-    if req.login.is_some()
-        || req.person.is_some()
-        || req.notes.is_some()
-        || req.language.is_some()
-        || req.theme.is_some()
-        || zone.is_some()
-    {
-        policy::can_edit_profile(actor, target(&before))?;
-    }
-    if let Some(zone) = &zone {
-        row.time_zone = Some(zone.name().to_owned());
-    }
-    if let Some(code) = &req.language {
-        row.language = Lang::from_code(code).ok_or_else(|| {
-            Error::unprocessable(Msg::UnknownLanguage.with("code", code.as_str()))
-        })?;
-    }
-    if let Some(code) = &req.theme {
-        let theme = Theme::from_code(code)
-            .ok_or_else(|| Error::unprocessable(Msg::UnknownTheme.with("code", code.as_str())))?;
-        row.theme = Some(theme.code().to_owned());
-    }
-    // A new login e-mail is not applied here: it waits for its confirmation link.
-    let new_login = match &req.login {
-        Some(login) => Some(Email::parse(login)?).filter(|email| email.as_str() != before.login),
-        None => None,
-    };
-    if let Some(person) = req.person {
-        if let Some(first) = person.first_name {
-            row.first_name = first.trim().to_owned();
-        }
-        if let Some(last) = person.last_name {
-            row.last_name = last.trim().to_owned();
-        }
-    }
-    if let Some(notes) = req.notes {
-        row.notes = notes;
-    }
-    if let Some(roles) = &req.roles {
-        let role = first_role(roles)?;
-        policy::can_change_role(actor, target(&before), role)?;
-        row.role = role;
-    }
-    let mut disabled_now = false;
-    if let Some(enablement) = req.enablement {
-        if let Some(enabled) = enablement.enabled
-            && enabled != before.enabled()
-        {
-            policy::can_set_enabled(actor, target(&before))?;
-            row.enabled = i64::from(enabled);
-            disabled_now = !enabled;
-        }
-        if let Some(use_mfa) = enablement.use_mfa
-            && use_mfa != before.use_mfa()
-        {
-            policy::can_edit_profile(actor, target(&before))?;
-            may_turn_on_mfa(use_mfa, &before)?;
-            row.use_mfa = i64::from(use_mfa);
-        }
-    }
-    if new_login.is_some() || row.use_mfa != before.use_mfa {
+    let before = load(&app, &id).await?;
+    policy::can_view(user.actor(), Target::of(&before))?;
+    let change = Change::read(user.actor(), &before, &req)?;
+    if change.needs_password() {
         step_up
             .require_password(&app, &user, req.current_password.as_deref())
             .await?;
     }
-    if let Some(email) = &new_login
-        && store::by_login(&app.db, email.as_str()).await?.is_some()
-    {
-        return Err(Error::conflict(Msg::UserExists));
-    }
-    if let Some(email) = &new_login {
-        // Before saving: when the account's messages are used up (429), nothing changes.
-        messages::send_email_change(&app, &before, email).await?;
-    }
-    app.publish(store::save_profile(&app.db, &row).await?);
-    if disabled_now {
-        app.publish(store::end_sessions(&app.db, &row.id, None, "account disabled").await?);
-        crate::stream::access::sessions::end_for_account(&app, &row.id).await?;
-    }
+    changes::save(&app, &before, change).await?;
     Ok(Api::ok(
         with_pending_login(&app, &load(&app, &id).await?).await?,
     ))
-}
-
-/// The second factor goes on only for an account with a (verified) phone to send to.
-fn may_turn_on_mfa(use_mfa: bool, account: &AccountRow) -> Result<()> {
-    if use_mfa && account.phone.is_none() {
-        return Err(Error::unprocessable(Msg::MfaNeedsPhone));
-    }
-    Ok(())
 }
 
 /// Enrolling or changing the phone of an account with the second factor on takes a
@@ -563,7 +427,7 @@ async fn change_mfa(
     JsonBody(req): JsonBody<MfaRequest>,
 ) -> Result<Api<Account>> {
     let mut row = load(&app, &id).await?;
-    policy::can_edit_profile(user.actor(), target(&row))?;
+    policy::can_edit_profile(user.actor(), Target::of(&row))?;
     if req.use_mfa == row.use_mfa() {
         return Ok(Api::ok(Account::from(&row)));
     }
@@ -586,7 +450,7 @@ async fn remove(
     Path(id): Path<String>,
 ) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
-    policy::can_delete(user.actor(), target(&row))?;
+    policy::can_delete(user.actor(), Target::of(&row))?;
     // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
     crate::stream::access::sessions::end_for_account(&app, &id).await?;
     app.publish(store::delete(&app.db, &id).await?);
@@ -604,7 +468,7 @@ async fn reinvite(
     Path(id): Path<String>,
 ) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
-    policy::can_reinvite(user.actor(), target(&row))?;
+    policy::can_reinvite(user.actor(), Target::of(&row))?;
     messages::send_invitation(&app, &row, &user.account.display_name()).await?;
     Ok(Api::ok(()))
 }
@@ -631,7 +495,7 @@ async fn change_password(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PasswordRequest>,
 ) -> Result<Api<()>> {
-    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
     let new_password = Password::parse(&req.new_password)?;
     step_up
         .check_password(&app, &user, &req.current_password)
@@ -667,7 +531,7 @@ async fn start_phone_change(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<PhoneRequest>,
 ) -> Result<Api<()>> {
-    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
     let phone = PhoneNumber::parse(&req.phone)?;
     require_second_factor_session(&user)?;
     step_up
@@ -706,7 +570,7 @@ async fn verify_phone_change(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<CodeRequest>,
 ) -> Result<Api<Account>> {
-    policy::is_owner(user.actor(), target(&user.account).with_id(&id))?;
+    policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
     require_second_factor_session(&user)?;
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
@@ -737,7 +601,7 @@ async fn remove_phone(
     body: axum::body::Bytes,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
-    policy::can_remove_phone(user.actor(), target(&row))?;
+    policy::can_remove_phone(user.actor(), Target::of(&row))?;
     let req = step_up_body(&body)?;
     step_up
         .require_password(&app, &user, req.current_password.as_deref())
@@ -779,7 +643,7 @@ async fn upload_avatar(
     mut multipart: Multipart,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
-    policy::can_edit_profile(user.actor(), target(&row))?;
+    policy::can_edit_profile(user.actor(), Target::of(&row))?;
     let bytes = file_field(
         &mut multipart,
         AVATAR_MAX_BYTES,

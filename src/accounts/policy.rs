@@ -1,7 +1,7 @@
 //! Who may do what to which account. Plain functions over (actor, target) so the rules
 //! are tested without HTTP; handlers call them and never re-check roles themselves.
 
-use super::model::Role;
+use super::model::{AccountRow, Role};
 use crate::error::Error;
 use crate::i18n::Msg;
 
@@ -17,6 +17,15 @@ pub struct Actor<'a> {
 pub struct Target<'a> {
     pub id: &'a str,
     pub role: Role,
+}
+
+impl<'a> Target<'a> {
+    pub fn of(account: &'a AccountRow) -> Self {
+        Self {
+            id: &account.id,
+            role: account.role(),
+        }
+    }
 }
 
 fn is_self(actor: Actor<'_>, target: Target<'_>) -> bool {

@@ -487,17 +487,9 @@ fn session_matches(order: &OrderRow, session: &serde_json::Value) -> bool {
             .is_some_and(|c| c.eq_ignore_ascii_case(&order.currency))
 }
 
-/// A concert was cancelled: its open checkouts close (their seats go back) and their
-/// Stripe sessions expire, so nobody pays for it any more.
-pub async fn close_for_cancelled_event(app: &AppState, event_id: &str) -> Result<()> {
-    let sessions = orders::close_pending_for_event(&app.db, event_id).await?;
-    expire_sessions(app, sessions).await;
-    Ok(())
-}
-
 /// Expire Stripe sessions that must no longer be paid. Best effort: a session paid anyway
 /// is refunded when its webhook arrives (`fulfil_from_webhook`).
-async fn expire_sessions(app: &AppState, sessions: Vec<String>) {
+pub async fn expire_sessions(app: &AppState, sessions: Vec<String>) {
     let Some(stripe) = app.payments.stripe() else {
         return;
     };

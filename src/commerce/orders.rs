@@ -322,12 +322,15 @@ pub async fn expire_overdue(db: &Db) -> Result<usize> {
     Ok(expired)
 }
 
-/// Close every open checkout that holds a seat of a cancelled concert; answers the
-/// Stripe sessions to expire.
-pub async fn close_pending_for_event(db: &Db, event_id: &str) -> Result<Vec<String>> {
+/// Close every open checkout that holds a seat of a cancelled concert (their seats go
+/// back), in the cancelling transaction; answers the Stripe sessions to expire after it.
+pub async fn close_pending_for_event(
+    tx: &mut sqlx::AnyConnection,
+    event_id: &str,
+) -> Result<Vec<String>> {
     let mut sessions = Vec::new();
-    for (id, provider, session) in store::pending_for_event(db, event_id).await? {
-        if close_unpaid(db, &id, Unpaid::Failed, Some("the concert was cancelled")).await?
+    for (id, provider, session) in store::pending_for_event(&mut *tx, event_id).await? {
+        if close_pending(tx, &id, Unpaid::Failed, Some("the concert was cancelled")).await?
             && provider == "stripe"
         {
             sessions.extend(session);

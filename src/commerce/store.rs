@@ -336,8 +336,8 @@ pub async fn pending_stripe_sessions(db: &Db, account_id: &str) -> Result<Vec<St
 
 /// Open checkouts holding a seat of a concert: (order, provider, provider reference).
 #[tracing::instrument(skip_all)]
-pub async fn pending_for_event(
-    db: &Db,
+pub async fn pending_for_event<'e>(
+    db: impl Exec<'e>,
     event_id: &str,
 ) -> Result<Vec<(String, String, Option<String>)>> {
     Ok(sqlx::query_as(

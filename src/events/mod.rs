@@ -2,8 +2,10 @@
 //! members of the concert's project (the manage-events page).
 
 pub mod calendar;
+pub mod edit;
 pub mod extract;
 pub mod image;
+pub mod manage;
 pub mod model;
 pub mod notices;
 pub mod page;
@@ -22,12 +24,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use self::edit::{EventInput, NewEventInput};
 use self::extract::ManagedEvent;
 use self::model::{EventRow, EventStatus};
 use self::view::Event;
 use crate::accounts::policy::Actor;
 use crate::auth::extract::{CurrentUser, MaybeUser};
-use crate::commerce::{money, refunds};
+use crate::commerce::money;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
@@ -356,162 +359,6 @@ async fn sales(
 
 // ------------------------------------------------------------------------------- writing
 
-/// Changes to a concert: each field given is checked and set, an absent or `null` one
-/// is left as it is (but `capacity`).
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct EventInput {
-    /// Moves the concert to another project the reader manages.
-    project_id: Option<String>,
-    /// 1–200 characters, not only spaces.
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
-    title: Option<String>,
-    /// 1–200 characters, not only spaces.
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
-    artist_name: Option<String>,
-    #[schema(max_length = 10_000)]
-    description: Option<String>,
-    /// Before 9999-01-01.
-    #[schema(format = DateTime)]
-    starts_at: Option<String>,
-    #[schema(minimum = 1, maximum = 1440)]
-    duration_minutes: Option<i64>,
-    /// The ticket price in minor units (cents); frozen once a ticket was sold.
-    #[schema(minimum = 0, maximum = 100_000_000)]
-    price: Option<i64>,
-    /// An ISO 4217 code the platform supports (EUR, USD, …); frozen once a ticket was sold.
-    currency: Option<String>,
-    /// Seats for sale; `null` clears the capacity (unlimited); absent leaves it unchanged.
-    #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 1_000_000)]
-    capacity: Option<Option<i64>>,
-}
-
-/// A new concert (a draft): what [`EventInput`] reads, with the fields a concert cannot
-/// be without required. Its own type so that the document says which are required; the
-/// handler still names a missing one in its own words.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct NewEventInput {
-    /// A project the reader manages (staff: any).
-    #[schema(value_type = String)]
-    project_id: Option<String>,
-    /// 1–200 characters, not only spaces.
-    #[schema(value_type = String, min_length = 1, max_length = 200, pattern = r"\S")]
-    title: Option<String>,
-    /// 1–200 characters, not only spaces.
-    #[schema(value_type = String, min_length = 1, max_length = 200, pattern = r"\S")]
-    artist_name: Option<String>,
-    /// Empty when absent.
-    #[schema(max_length = 10_000)]
-    description: Option<String>,
-    /// Before 9999-01-01.
-    #[schema(value_type = String, format = DateTime)]
-    starts_at: Option<String>,
-    /// 90 when absent.
-    #[schema(minimum = 1, maximum = 1440)]
-    duration_minutes: Option<i64>,
-    /// The ticket price in minor units (cents).
-    #[schema(value_type = i64, minimum = 0, maximum = 100_000_000)]
-    price: Option<i64>,
-    /// An ISO 4217 code the platform supports; EUR when absent.
-    currency: Option<String>,
-    /// Seats for sale; unlimited when absent or `null`.
-    #[schema(minimum = 1, maximum = 1_000_000)]
-    capacity: Option<i64>,
-}
-
-impl From<NewEventInput> for EventInput {
-    fn from(new: NewEventInput) -> Self {
-        Self {
-            project_id: new.project_id,
-            title: new.title,
-            artist_name: new.artist_name,
-            description: new.description,
-            starts_at: new.starts_at,
-            duration_minutes: new.duration_minutes,
-            price: new.price,
-            currency: new.currency,
-            capacity: Some(new.capacity),
-        }
-    }
-}
-
-/// Tell a JSON `null` (Some(None)) from an absent field (None).
-fn present<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<Option<Option<i64>>, D::Error> {
-    <Option<i64> as Deserialize>::deserialize(d).map(Some)
-}
-
-fn parse_start(value: &str) -> Result<i64> {
-    use time::format_description::well_known::Rfc3339;
-    let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
-        .map_err(|_| Error::unprocessable(Msg::StartsAtFormat))?;
-    let ms = (parsed.unix_timestamp_nanos() / 1_000_000) as i64;
-    match rules::start_refusal(ms) {
-        Some(refusal) => Err(Error::unprocessable(refusal)),
-        None => Ok(ms),
-    }
-}
-
-fn text(value: &str, field: &str, max: usize) -> Result<String> {
-    let value = value.trim();
-    if value.is_empty() || value.chars().count() > max {
-        return Err(Error::unprocessable(
-            Msg::FieldLength.with("field", field).with("max", max),
-        ));
-    }
-    Ok(value.to_owned())
-}
-
-/// Apply the input's fields to a row, checking each.
-fn apply(row: &mut EventRow, input: &EventInput) -> Result<()> {
-    if let Some(title) = &input.title {
-        row.title = text(title, "The title", 200)?;
-    }
-    if let Some(artist) = &input.artist_name {
-        row.artist_name = text(artist, "The artist name", 200)?;
-    }
-    if let Some(description) = &input.description {
-        if description.chars().count() > 10_000 {
-            return Err(Error::unprocessable(Msg::DescriptionTooLong));
-        }
-        row.description = description.clone();
-    }
-    if let Some(start) = &input.starts_at {
-        row.starts_at = parse_start(start)?;
-    }
-    if let Some(minutes) = input.duration_minutes {
-        if !(1..=24 * 60).contains(&minutes) {
-            return Err(Error::unprocessable(Msg::DurationRange));
-        }
-        row.duration_minutes = minutes;
-    }
-    if let Some(price) = input.price {
-        row.price_minor = money::check_price(price)?;
-    }
-    if let Some(currency) = &input.currency {
-        row.currency = money::parse_currency(currency)?;
-    }
-    if let Some(capacity) = input.capacity {
-        if capacity.is_some_and(|c| !(1..=1_000_000).contains(&c)) {
-            return Err(Error::unprocessable(Msg::CapacityRange));
-        }
-        row.capacity = capacity;
-    }
-    Ok(())
-}
-
-/// A concert names its project in the body: one that does not exist is a missing
-/// resource (404), like an unknown id in a path.
-async fn project_exists(app: &AppState, project_id: &str) -> Result<()> {
-    projects::by_id(&app.db, project_id)
-        .await?
-        .map(|_| ())
-        .ok_or_else(|| Error::not_found(Msg::ProjectMissing))
-}
-
 /// Creates a draft concert in a project, for its managers (staff, the project's members).
 #[utoipa::path(post, path = "/events", tag = "events", security(("bearer" = [])),
     request_body = NewEventInput,
@@ -522,56 +369,7 @@ async fn create(
     user: CurrentUser,
     JsonBody(input): JsonBody<NewEventInput>,
 ) -> Result<Api<Event>> {
-    let input = EventInput::from(input);
-    let project_id = input
-        .project_id
-        .clone()
-        .ok_or_else(|| Error::unprocessable(Msg::ChooseProject))?;
-    project_exists(&app, &project_id).await?;
-    if !can_manage(&app, user.actor(), &project_id).await? {
-        return Err(Error::forbidden(Msg::OnlyManagersCreateConcerts));
-    }
-    let required = |v: &Option<String>, name: &str| {
-        v.clone()
-            .ok_or_else(|| Error::unprocessable(Msg::FieldIsRequired.with("field", name)))
-    };
-    let mut row = EventRow {
-        id: String::new(),
-        project_id: project_id.clone(),
-        title: required(&input.title, "The title")?,
-        artist_name: required(&input.artist_name, "The artist name")?,
-        description: String::new(),
-        starts_at: parse_start(&required(&input.starts_at, "The start time")?)?,
-        duration_minutes: 90,
-        price_minor: input
-            .price
-            .ok_or_else(|| Error::unprocessable(Msg::PriceRequired))?,
-        currency: "EUR".to_owned(),
-        capacity: None,
-        seats_taken: 0,
-        status: EventStatus::Draft,
-        stream_key_hash: None,
-        stream_key_hint: None,
-        image_type: None,
-        image_version: None,
-        created_at: 0,
-    };
-    apply(&mut row, &input)?;
-    let created = store::insert(
-        &app.db,
-        store::NewEvent {
-            project_id: &row.project_id,
-            title: &row.title,
-            artist_name: &row.artist_name,
-            description: &row.description,
-            starts_at: row.starts_at,
-            duration_minutes: row.duration_minutes,
-            price_minor: row.price_minor,
-            currency: &row.currency,
-            capacity: row.capacity,
-        },
-    )
-    .await?;
+    let created = manage::create(&app, user.actor(), input).await?;
     Ok(Api::created(Event::for_manager(
         &app.config,
         &created,
@@ -594,41 +392,9 @@ async fn update(
     ManagedEvent { user, event, .. }: ManagedEvent,
     JsonBody(input): JsonBody<EventInput>,
 ) -> Result<Api<Event>> {
-    let mut row = event;
-    if let Some(refusal) = rules::edit_refusal(&row) {
-        return Err(Error::conflict(refusal));
-    }
-    if let Some(project_id) = &input.project_id
-        && *project_id != row.project_id
-    {
-        project_exists(&app, project_id).await?;
-        if !can_manage(&app, user.actor(), project_id).await? {
-            return Err(Error::forbidden(Msg::CannotMoveConcert));
-        }
-        row.project_id = project_id.clone();
-    }
-    let sold = store::ticket_count_ever(&app.db, &row.id).await? > 0;
-    if let Some(refusal) =
-        rules::price_change_refusal(&row, sold, input.price, input.currency.as_deref())
-    {
-        return Err(Error::conflict(refusal));
-    }
-    let was_starting = row.starts_at;
-    apply(&mut row, &input)?;
-    let mut tx = app.db.begin().await?;
-    if !store::save(&mut *tx, &row).await? {
-        return Err(Error::conflict(Msg::CapacityBelowSold));
-    }
-    // A concert fans can hold or follow, moved: they hear the new time.
-    let mut outbox = crate::notifications::Outbox::default();
-    if row.starts_at != was_starting
-        && matches!(row.status, EventStatus::Published | EventStatus::Live)
-    {
-        notices::rescheduled(&mut tx, &mut outbox, &row).await?;
-    }
-    tx.commit().await?;
-    outbox.publish(&app.db, &app.bus).await;
-    manager_view(&app, &row.id).await
+    let id = event.id.clone();
+    manage::update(&app, user.actor(), event, &input).await?;
+    manager_view(&app, &id).await
 }
 
 /// The concert as stored now, as its managers see it.
@@ -653,19 +419,7 @@ async fn publish(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<Event>> {
-    if let Some(refusal) = rules::publish_refusal(&event, now_ms()) {
-        return Err(Error::conflict(refusal));
-    }
-    if !store::set_status(
-        &app.db,
-        &event.id,
-        &[EventStatus::Draft],
-        EventStatus::Published,
-    )
-    .await?
-    {
-        return Err(Error::conflict(Msg::OnlyDraftPublished));
-    }
+    manage::publish(&app, &event).await?;
     manager_view(&app, &event.id).await
 }
 
@@ -681,24 +435,8 @@ async fn cancel(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<Event>> {
-    let id = &event.id;
-    if !store::set_status(
-        &app.db,
-        id,
-        &rules::CANCELLABLE_FROM,
-        EventStatus::Cancelled,
-    )
-    .await?
-    {
-        return Err(Error::conflict(Msg::EndedOrCancelled));
-    }
-    // Nobody can pay for it or be reminded of it any more; everyone who bought it gets
-    // their money back and their access ends.
-    crate::commerce::checkout::close_for_cancelled_event(&app, id).await?;
-    store::remove_reminders_of(&app.db, id).await?;
-    refunds::refund_event(&app, &event, Msg::ConcertCancelledRefund).await?;
-    app.stream_access.revoke_event(id);
-    manager_view(&app, id).await
+    manage::cancel(&app, &event).await?;
+    manager_view(&app, &event.id).await
 }
 
 /// Deletes a concert that never sold a ticket, for its managers (one that did is
@@ -713,12 +451,7 @@ async fn remove(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
 ) -> Result<Api<()>> {
-    let sold = store::ticket_count_ever(&app.db, &event.id).await?;
-    if let Some(refusal) = rules::delete_refusal(sold) {
-        return Err(Error::conflict(refusal));
-    }
-    store::delete(&app.db, &event.id).await?;
-    let _ = tokio::fs::remove_dir_all(image::dir(&app.config.data_dir, &event.id)).await;
+    manage::remove(&app, &event).await?;
     Ok(Api::ok(()))
 }
 

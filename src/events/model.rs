@@ -73,7 +73,71 @@ pub struct EventRow {
 }
 crate::db::from_row!(EventRow { id, project_id, title, artist_name, description, starts_at, duration_minutes, price_minor, currency, capacity, seats_taken, status as String, stream_key_hash, stream_key_hint, image_type, image_version, created_at });
 
+/// What a concert's managers write on its form, each field checked
+/// (`edit::EventInput::apply_to`); the rest of a row is the platform's to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Details {
+    pub title: String,
+    pub artist_name: String,
+    pub description: String,
+    pub starts_at: i64,
+    pub duration_minutes: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    pub capacity: Option<i64>,
+}
+
+impl Details {
+    /// A new draft's details before its form is applied: 90 minutes, in euros, unlimited.
+    pub fn draft(title: String, artist_name: String, starts_at: i64, price_minor: i64) -> Self {
+        Self {
+            title,
+            artist_name,
+            description: String::new(),
+            starts_at,
+            duration_minutes: 90,
+            price_minor,
+            currency: "EUR".to_owned(),
+            capacity: None,
+        }
+    }
+}
+
 impl EventRow {
+    pub fn details(&self) -> Details {
+        Details {
+            title: self.title.clone(),
+            artist_name: self.artist_name.clone(),
+            description: self.description.clone(),
+            starts_at: self.starts_at,
+            duration_minutes: self.duration_minutes,
+            price_minor: self.price_minor,
+            currency: self.currency.clone(),
+            capacity: self.capacity,
+        }
+    }
+
+    pub fn adopt(&mut self, details: Details) {
+        let Details {
+            title,
+            artist_name,
+            description,
+            starts_at,
+            duration_minutes,
+            price_minor,
+            currency,
+            capacity,
+        } = details;
+        self.title = title;
+        self.artist_name = artist_name;
+        self.description = description;
+        self.starts_at = starts_at;
+        self.duration_minutes = duration_minutes;
+        self.price_minor = price_minor;
+        self.currency = currency;
+        self.capacity = capacity;
+    }
+
     pub fn access_until(&self) -> i64 {
         self.starts_at + ACCESS_WINDOW_MS
     }

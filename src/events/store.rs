@@ -2,7 +2,7 @@
 
 use sqlx::AssertSqlSafe;
 
-use super::model::{ACCESS_WINDOW_MS, EventRow, EventStatus};
+use super::model::{ACCESS_WINDOW_MS, Details, EventRow, EventStatus};
 use crate::db::{Db, Exec, now_ms, placeholders};
 use crate::error::Result;
 use crate::paging::Paging;
@@ -32,6 +32,25 @@ fn new_stream_key() -> String {
 fn stream_key_hint(key: &str) -> String {
     let start = key.char_indices().rev().nth(3).map_or(0, |(i, _)| i);
     key[start..].to_owned()
+}
+
+/// A new draft in a project, with its checked details.
+pub async fn insert_draft(db: &Db, project_id: &str, details: &Details) -> Result<EventRow> {
+    insert(
+        db,
+        NewEvent {
+            project_id,
+            title: &details.title,
+            artist_name: &details.artist_name,
+            description: &details.description,
+            starts_at: details.starts_at,
+            duration_minutes: details.duration_minutes,
+            price_minor: details.price_minor,
+            currency: &details.currency,
+            capacity: details.capacity,
+        },
+    )
+    .await
 }
 
 pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
