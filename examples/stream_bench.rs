@@ -91,20 +91,7 @@ async fn main() -> anyhow::Result<()> {
         .await?;
     let fan = encore::accounts::store::insert(
         &state.db,
-        encore::accounts::store::NewAccount {
-            login: "bench@example.com",
-            first_name: "",
-            last_name: "",
-            role: Role::User,
-            password_hash: Some(hash),
-            phone: None,
-            use_mfa: false,
-            notes: "",
-            tenant_key: "encore",
-            language: Default::default(),
-            time_zone: None,
-            email_verified: true,
-        },
+        encore::accounts::store::NewAccount::verified("bench@example.com", Role::User, Some(hash)),
     )
     .await?;
     let item = NewItem {

@@ -124,20 +124,14 @@ async fn create_account(args: CreateAccountArgs) -> anyhow::Result<()> {
     let tenant_key = std::env::var("ENCORE_TENANT_KEY").unwrap_or_else(|_| "encore".to_owned());
     let row = store::insert(
         &db,
+        // The operator vouches for the address.
         store::NewAccount {
-            login: email.as_str(),
             first_name: &args.first_name,
             last_name: &args.last_name,
-            role,
-            password_hash: Some(hash),
             phone: phone.as_ref().map(PhoneNumber::as_str),
             use_mfa: args.mfa,
-            notes: "",
             tenant_key: &tenant_key,
-            language: Default::default(),
-            time_zone: None,
-            // The operator vouches for the address.
-            email_verified: true,
+            ..store::NewAccount::verified(email.as_str(), role, Some(hash))
         },
     )
     .await

@@ -66,18 +66,13 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
             store::insert(
                 &state.db,
                 store::NewAccount {
-                    login: demo.email,
                     first_name: demo.first,
                     last_name: demo.last,
-                    role: demo.role,
-                    password_hash: Some(hash),
                     phone: demo.phone,
                     use_mfa: demo.phone.is_some(),
                     notes: "Demo account",
                     tenant_key: &state.config.tenant_key,
-                    language: Default::default(),
-                    time_zone: None,
-                    email_verified: true,
+                    ..store::NewAccount::verified(demo.email, demo.role, Some(hash))
                 },
             )
             .await

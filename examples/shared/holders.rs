@@ -58,18 +58,9 @@ pub async fn account(
     Ok(encore::accounts::store::insert(
         db,
         encore::accounts::store::NewAccount {
-            login,
             first_name,
             last_name,
-            role,
-            password_hash: None,
-            phone: None,
-            use_mfa: false,
-            notes: "",
-            tenant_key: "encore",
-            language: Default::default(),
-            time_zone: None,
-            email_verified: true,
+            ..encore::accounts::store::NewAccount::verified(login, role, None)
         },
     )
     .await?)

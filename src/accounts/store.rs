@@ -43,6 +43,28 @@ pub struct NewAccount<'a> {
     pub email_verified: bool,
 }
 
+impl<'a> NewAccount<'a> {
+    /// An account whose address is vouched for (made by an operator, the demo, a test or a
+    /// load tool): nameless, no phone, the default language and tenant key. The rest is
+    /// set with `NewAccount { first_name: …, ..NewAccount::verified(…) }`.
+    pub fn verified(login: &'a str, role: Role, password_hash: Option<String>) -> Self {
+        Self {
+            login,
+            first_name: "",
+            last_name: "",
+            role,
+            password_hash,
+            phone: None,
+            use_mfa: false,
+            notes: "",
+            tenant_key: "encore",
+            language: Lang::default(),
+            time_zone: None,
+            email_verified: true,
+        }
+    }
+}
+
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
 pub async fn insert<'e>(db: impl Exec<'e>, new: NewAccount<'_>) -> Result<AccountRow> {
     let id = uuid::Uuid::new_v4().to_string();

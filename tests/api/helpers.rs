@@ -700,18 +700,12 @@ impl TestApp {
         store::insert(
             self.db(),
             store::NewAccount {
-                login: email,
                 first_name: "Test",
                 last_name: role.as_str(),
-                role,
-                password_hash: Some(hash),
                 phone: phone.as_ref().map(PhoneNumber::as_str),
                 use_mfa: mfa,
-                notes: "",
-                tenant_key: "encore",
-                language: Default::default(),
-                time_zone: None,
                 email_verified,
+                ..store::NewAccount::verified(email, role, Some(hash))
             },
         )
         .await
@@ -971,18 +965,13 @@ impl TestApp {
             let row = store::insert(
                 self.db(),
                 store::NewAccount {
-                    login: &format!("fan{i}-{}@example.com", uuid::Uuid::new_v4().simple()),
                     first_name: "Fan",
                     last_name: &i.to_string(),
-                    role: Role::User,
-                    password_hash: Some(hash.clone()),
-                    phone: None,
-                    use_mfa: false,
-                    notes: "",
-                    tenant_key: "encore",
-                    language: Default::default(),
-                    time_zone: None,
-                    email_verified: true,
+                    ..store::NewAccount::verified(
+                        &format!("fan{i}-{}@example.com", uuid::Uuid::new_v4().simple()),
+                        Role::User,
+                        Some(hash.clone()),
+                    )
                 },
             )
             .await
