@@ -33,12 +33,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+#[path = "shared/bench.rs"]
+mod bench;
 #[path = "shared/holders.rs"]
 mod holders;
 
-use clap::Parser;
-use encore::config::{Cli, Command, Config};
-use encore::events::model::EventStatus;
 use encore::state::AppState;
 use encore::stream::codecs::adts::{AdtsParser, adts_frame};
 use encore::stream::hls::segmenter::Layout;
@@ -120,54 +119,15 @@ async fn serve(
 ) -> anyhow::Result<()> {
     let data = tempfile::tempdir()?;
     let url = format!("http://127.0.0.1:{port}");
-    let cli = Cli::try_parse_from([
-        "encore",
-        "serve",
-        "--bind",
-        &format!("127.0.0.1:{port}"),
-        "--public-url",
-        &url,
-        "--data-dir",
-        data.path().to_str().unwrap_or("."),
-        "--ingest-bind",
-        "",
-        "--jwt-secret",
-        SECRET,
-        // Every simulated listener comes from 127.0.0.1.
-        "--connections-per-ip",
-        "0",
-    ])?;
-    let Command::Serve(serve) = cli.command else {
-        unreachable!()
-    };
-    let state = encore::startup::build(Config::from_args(*serve)?).await?;
-    let project = encore::projects::store::insert(
+    let state = bench::built(port, data.path(), SECRET).await?;
+    let event = bench::concert_on_sale(
         &state.db,
         "Bench",
         "",
-        encore::projects::ProjectStatus::Active,
-    )
-    .await?;
-    let event = encore::events::store::insert(
-        &state.db,
-        encore::events::store::NewEvent {
-            project_id: &project.id,
-            title: "Bench",
-            artist_name: "Bench",
-            description: "",
-            starts_at: encore::db::now_ms(),
-            duration_minutes: 90,
-            price_minor: 100,
-            currency: "EUR",
-            capacity: None,
-        },
-    )
-    .await?;
-    encore::events::store::set_status(
-        &state.db,
-        &event.id,
-        &[EventStatus::Draft],
-        EventStatus::Published,
+        "Bench",
+        encore::db::now_ms(),
+        90,
+        100,
     )
     .await?;
     let first_live_segment = match prerecorded {

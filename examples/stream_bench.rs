@@ -9,14 +9,14 @@
 
 use std::time::{Duration, Instant};
 
-use clap::Parser;
 use encore::accounts::model::{Password, Role};
 use encore::commerce::model::ItemKind;
 use encore::commerce::orders::{self, NewItem};
-use encore::config::{Cli, Command, Config};
-use encore::events::model::EventStatus;
 use encore::stream::codecs::adts::AdtsParser;
 use encore::stream::show::hub::Claim;
+
+#[path = "shared/bench.rs"]
+mod bench;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -26,27 +26,12 @@ async fn main() -> anyhow::Result<()> {
     anyhow::ensure!(frames.len() > 2000, "need at least ~45 s of audio");
     let data = tempfile::tempdir()?;
     let url = format!("http://127.0.0.1:{}", args[2]);
-    let cli = Cli::try_parse_from([
-        "encore",
-        "serve",
-        "--bind",
-        &format!("127.0.0.1:{}", args[2]),
-        "--public-url",
-        &url,
-        "--data-dir",
-        data.path().to_str().unwrap_or("."),
-        "--ingest-bind",
-        "",
-        "--jwt-secret",
+    let state = bench::built(
+        &args[2],
+        data.path(),
         "bench-secret-bench-secret-bench-secret",
-        // Every simulated listener comes from 127.0.0.1.
-        "--connections-per-ip",
-        "0",
-    ])?;
-    let Command::Serve(serve) = cli.command else {
-        unreachable!()
-    };
-    let state = encore::startup::build(Config::from_args(*serve)?).await?;
+    )
+    .await?;
     let listener = tokio::net::TcpListener::bind(state.config.bind).await?;
     tokio::spawn(encore::startup::run(
         listener,
@@ -56,33 +41,14 @@ async fn main() -> anyhow::Result<()> {
     ));
 
     // A concert, a fan, a paid ticket and a listening session.
-    let project = encore::projects::store::insert(
+    let event = bench::concert_on_sale(
         &state.db,
         "Bench",
         "",
-        encore::projects::ProjectStatus::Active,
-    )
-    .await?;
-    let event = encore::events::store::insert(
-        &state.db,
-        encore::events::store::NewEvent {
-            project_id: &project.id,
-            title: "Bench",
-            artist_name: "Bench",
-            description: "",
-            starts_at: encore::db::now_ms() + 60_000,
-            duration_minutes: 90,
-            price_minor: 100,
-            currency: "EUR",
-            capacity: None,
-        },
-    )
-    .await?;
-    encore::events::store::set_status(
-        &state.db,
-        &event.id,
-        &[EventStatus::Draft],
-        EventStatus::Published,
+        "Bench",
+        encore::db::now_ms() + 60_000,
+        90,
+        100,
     )
     .await?;
     let hash = state

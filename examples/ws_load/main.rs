@@ -28,6 +28,8 @@
 //! delivery and checks that each socket sees the staff channel's offsets in order, each
 //! once; the baseline is measured by the same client.
 
+#[path = "../shared/bench.rs"]
+mod bench;
 #[path = "../shared/holders.rs"]
 mod holders;
 mod room;

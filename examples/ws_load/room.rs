@@ -29,11 +29,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use encore::bus::{Bus, Channel, Publication};
 use encore::chat::model::{ChatMessage, Counts, Posted, Reactions};
-use encore::events::model::EventStatus;
 use futures_util::StreamExt;
 
 use super::{
-    Follow, Socket, Tally, Target, cpu_seconds, field, holders, max_ms, next_text, now_us,
+    Follow, Socket, Tally, Target, bench, cpu_seconds, field, holders, max_ms, next_text, now_us,
     open_following, p50_ms, p99_ms, print_ends, summary, tokens, wait_for,
 };
 
@@ -79,33 +78,14 @@ pub async fn prepare(database_url: &str, fans: usize, file: &Path) -> anyhow::Re
     let db = encore::db::connect(database_url).await?;
     encore::auth::clients::seed_web_client(&db, "http://127.0.0.1/auth/callback").await?;
     let started = Instant::now();
-    let project = encore::projects::store::insert(
+    let event = bench::concert_on_sale(
         &db,
         "The Bench Band",
         "A room full of fans.",
-        encore::projects::ProjectStatus::Active,
-    )
-    .await?;
-    let event = encore::events::store::insert(
-        &db,
-        encore::events::store::NewEvent {
-            project_id: &project.id,
-            title: "A full room",
-            artist_name: "The Bench Band",
-            description: "",
-            starts_at: encore::db::now_ms() + 10 * 60_000,
-            duration_minutes: 120,
-            price_minor: 500,
-            currency: "EUR",
-            capacity: None,
-        },
-    )
-    .await?;
-    encore::events::store::set_status(
-        &db,
-        &event.id,
-        &[EventStatus::Draft],
-        EventStatus::Published,
+        "A full room",
+        encore::db::now_ms() + 10 * 60_000,
+        120,
+        500,
     )
     .await?;
     let mut out = String::new();

@@ -127,21 +127,17 @@ pub async fn verify_email(
     headers: HeaderMap,
     OAuthBody(req): OAuthBody<VerifyEmailRequest>,
 ) -> OAuthReply<()> {
-    let state = req.state.clone();
-    let result = async {
-        link_call(&app, ip, &headers, &req.client_id).await?;
-        let LinkToken { token } = req.try_into()?;
+    spend_link(&app, ip, &headers, req, async |app, token| {
         let mut tx = app.db.begin().await?;
-        let (account_id, _) = accounts::spend_link(&mut *tx, &token, &[LinkPurpose::Verify])
+        let (account_id, _) = accounts::spend_link(&mut *tx, token, &[LinkPurpose::Verify])
             .await?
             .ok_or_else(|| Error::bad_request(Msg::VerifyLinkInvalid))?;
         let changed = accounts::mark_email_verified(&mut *tx, &account_id).await?;
         tx.commit().await?;
         app.publish(changed);
         Ok(())
-    }
-    .await;
-    OAuthReply::new(state, result)
+    })
+    .await
 }
 
 /// Follow the link sent to a new login e-mail, for its holder: the change takes effect
@@ -159,13 +155,10 @@ pub async fn confirm_email(
     headers: HeaderMap,
     OAuthBody(req): OAuthBody<VerifyEmailRequest>,
 ) -> OAuthReply<()> {
-    let state = req.state.clone();
-    let result = async {
-        link_call(&app, ip, &headers, &req.client_id).await?;
-        let LinkToken { token } = req.try_into()?;
+    spend_link(&app, ip, &headers, req, async |app, token| {
         let mut tx = app.db.begin().await?;
         let (account_id, new_login) =
-            accounts::spend_account_link(&mut *tx, &token, AccountLink::ChangeEmail, None)
+            accounts::spend_account_link(&mut *tx, token, AccountLink::ChangeEmail, None)
                 .await?
                 .and_then(|(id, login)| Some((id, login?)))
                 .ok_or_else(|| Error::bad_request(Msg::EmailChangeLinkInvalid))?;
@@ -173,6 +166,24 @@ pub async fn confirm_email(
         tx.commit().await?;
         app.publish(changed);
         Ok(())
+    })
+    .await
+}
+
+/// A call that spends an e-mailed link: the caller's rate and client are checked and the
+/// token read, then `spend` uses it; answered with the caller's `state`.
+async fn spend_link(
+    app: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    req: VerifyEmailRequest,
+    spend: impl AsyncFnOnce(&AppState, &str) -> Result<()>,
+) -> OAuthReply<()> {
+    let state = req.state.clone();
+    let result = async {
+        link_call(app, ip, headers, &req.client_id).await?;
+        let LinkToken { token } = req.try_into()?;
+        spend(app, &token).await
     }
     .await;
     OAuthReply::new(state, result)
