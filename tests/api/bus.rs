@@ -12,7 +12,7 @@ use encore::bus::{
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::{Options, redis_prefix, redis_url, spawn_app_with};
+use crate::helpers::{redis_prefix, redis_url};
 
 #[derive(Clone, Copy)]
 enum Transport {
@@ -355,12 +355,7 @@ async fn a_delivery_reads_as_json_with_its_type_channel_offset_and_epoch() {
 
 #[tokio::test]
 async fn an_account_disabled_through_one_instance_is_refused_on_another_at_once() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = crate::helpers::two_instances().await;
     let admin = a.account("admin@example.com", Role::Admin).await;
     let admin = a.sign_in(&admin.login).await;
     let fan = a.account("fan@example.com", Role::User).await;
@@ -383,12 +378,7 @@ async fn an_account_disabled_through_one_instance_is_refused_on_another_at_once(
 
 #[tokio::test]
 async fn a_session_signed_out_on_one_instance_is_refused_on_another_at_once() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = crate::helpers::two_instances().await;
     let fan = a.account("fan@example.com", Role::User).await;
     let access = a.sign_in(&fan.login).await.access;
     assert_eq!(b.me(&access).await.0, StatusCode::OK, "cached on B");

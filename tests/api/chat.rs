@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::cluster::two_processes_beside;
 use crate::helpers::{
-    CARD_OK, HOUR_MS, Options, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
+    CARD_OK, HOUR_MS, Options, TestApp, concert, spawn_app, spawn_app_on_redis, two_instances,
 };
 use crate::live::a_recorded_show;
 use crate::ws::{Ws, next, send, signed_in, signed_in_at};
@@ -58,6 +58,37 @@ async fn project_of(app: &TestApp, event: &str) -> String {
 
 fn chat(event: &str) -> String {
     format!("/api/v1/events/{event}/chat")
+}
+
+/// The artist's live panel, its socket subscribed to the room's concert channel.
+async fn the_artists_panel(app: &TestApp, room: &Room) -> Ws {
+    let (mut panel, _) = signed_in(app, &room.artist, json!({})).await;
+    send(
+        &mut panel,
+        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
+    )
+    .await;
+    assert_eq!(next(&mut panel).await["type"], "subscribed");
+    panel
+}
+
+/// The path of `message` (a posted message) in `event`'s room.
+fn message_path(event: &str, message: &Value) -> String {
+    format!(
+        "{}/messages/{}",
+        chat(event),
+        message["id"].as_str().unwrap()
+    )
+}
+
+/// The room's second fan follows it, hears the first fan say `text`, and goes away: where
+/// they were (the offset and epoch a reconnect sends).
+async fn the_second_fan_hears_the_first_say(app: &TestApp, room: &Room, text: &str) -> Value {
+    let (first, second) = (&room.fans[0].1, &room.fans[1].1);
+    let (mut follows, _) = following(app, second, &room.event, None).await;
+    say(app, &room.event, first, text).await;
+    let seen = next_of(&mut follows, "chat_message").await;
+    json!({ "offset": seen["offset"], "epoch": seen["epoch"] })
 }
 
 async fn post(app: &TestApp, event: &str, token: &str, body: Value) -> (StatusCode, Value) {
@@ -311,12 +342,7 @@ async fn the_same_text_again_and_too_many_messages_are_refused() {
 
 #[tokio::test]
 async fn a_timeout_and_a_ban_hold_across_two_instances() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = two_instances().await;
     let room = a_room(&a, 1).await;
     let (fan_row, fan) = (&room.fans[0].0, &room.fans[0].1);
     let restrict = |kind: &'static str| json!({ "accountId": fan_row.id, "kind": kind });
@@ -398,11 +424,7 @@ async fn a_timeout_and_a_ban_hold_across_two_instances() {
 /// on one holds on the other.
 #[tokio::test]
 async fn the_room_crosses_two_encore_serve_processes() {
-    let app = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_on_redis(Options::default()).await;
     let room = a_room(&app, 2).await;
     let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
     let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
@@ -472,23 +494,12 @@ async fn a_deleted_message_is_gone_from_the_page_and_from_a_reconnects_replay() 
     let app = spawn_app().await;
     let room = a_room(&app, 2).await;
     let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
-    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
-    say(&app, &room.event, ann, "one").await;
-    let seen = next_of(&mut bobs, "chat_message").await;
-    let since = json!({ "offset": seen["offset"], "epoch": seen["epoch"] });
-    drop(bobs);
+    let since = the_second_fan_hears_the_first_say(&app, &room, "one").await;
 
     let two = say(&app, &room.event, ann, "two").await;
     say(&app, &room.event, ann, "three").await;
     let (status, body) = app
-        .delete(
-            &format!(
-                "{}/messages/{}",
-                chat(&room.event),
-                two["id"].as_str().unwrap()
-            ),
-            &room.artist,
-        )
+        .delete(&message_path(&room.event, &two), &room.artist)
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
@@ -508,14 +519,7 @@ async fn a_deleted_message_is_gone_from_the_page_and_from_a_reconnects_replay() 
 
     // A fan deletes their own message, not another's.
     let (status, _) = app
-        .delete(
-            &format!(
-                "{}/messages/{}",
-                chat(&room.event),
-                three["message"]["id"].as_str().unwrap()
-            ),
-            bob,
-        )
+        .delete(&message_path(&room.event, &three["message"]), bob)
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
@@ -524,15 +528,11 @@ async fn a_deleted_message_is_gone_from_the_page_and_from_a_reconnects_replay() 
 async fn a_reconnect_with_offsets_replays_exactly_the_missed_messages() {
     let app = spawn_app().await;
     let room = a_room(&app, 2).await;
-    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
-    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
-    say(&app, &room.event, ann, "before").await;
-    let seen = next_of(&mut bobs, "chat_message").await;
-    drop(bobs);
+    let bob = &room.fans[1].1;
+    let since = the_second_fan_hears_the_first_say(&app, &room, "before").await;
     for text in ["a", "b", "c"] {
         say(&app, &room.event, &room.artist, text).await;
     }
-    let since = json!({ "offset": seen["offset"], "epoch": seen["epoch"] });
     let (mut bobs, subscribed) = following(&app, bob, &room.event, Some(since)).await;
     assert_eq!(subscribed["recovered"], true);
     let mut replayed = Vec::new();
@@ -555,19 +555,9 @@ async fn a_report_reaches_the_moderators_live() {
     let app = spawn_app().await;
     let room = a_room(&app, 2).await;
     let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
-    let (mut panel, _) = signed_in(&app, &room.artist, json!({})).await;
-    send(
-        &mut panel,
-        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
-    )
-    .await;
-    assert_eq!(next(&mut panel).await["type"], "subscribed");
+    let mut panel = the_artists_panel(&app, &room).await;
     let rude = say(&app, &room.event, ann, "rude words").await;
-    let path = format!(
-        "{}/messages/{}/report",
-        chat(&room.event),
-        rude["id"].as_str().unwrap()
-    );
+    let path = format!("{}/report", message_path(&room.event, &rude));
     let (status, body) = app.post(&path, json!({}), Some(bob)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let report = next_of(&mut panel, "chat_report").await;
@@ -596,20 +586,12 @@ async fn a_moderator_opening_the_panel_late_sees_the_open_reports_and_can_dismis
     let rude = say(&app, &room.event, ann, "rude words").await;
     let gone = say(&app, &room.event, ann, "worse words").await;
     for message in [&rude, &gone] {
-        let path = format!(
-            "{}/messages/{}/report",
-            chat(&room.event),
-            message["id"].as_str().unwrap()
-        );
+        let path = format!("{}/report", message_path(&room.event, message));
         let (status, body) = app.post(&path, json!({}), Some(bob)).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
     // A deleted message's report is no longer open.
-    let path = format!(
-        "{}/messages/{}",
-        chat(&room.event),
-        gone["id"].as_str().unwrap()
-    );
+    let path = message_path(&room.event, &gone);
     assert_eq!(app.delete(&path, &room.artist).await.0, StatusCode::OK);
 
     let reports = format!("{}/reports", chat(&room.event));
@@ -632,13 +614,7 @@ async fn a_moderator_opening_the_panel_late_sees_the_open_reports_and_can_dismis
     );
 
     // Dismissed: every moderator hears of it, the list drops it, the log keeps it.
-    let (mut panel, _) = signed_in(&app, &room.artist, json!({})).await;
-    send(
-        &mut panel,
-        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
-    )
-    .await;
-    assert_eq!(next(&mut panel).await["type"], "subscribed");
+    let mut panel = the_artists_panel(&app, &room).await;
     let report_id = open[0]["id"].as_str().unwrap().to_owned();
     let dismiss = format!("{reports}/{report_id}");
     assert_eq!(app.delete(&dismiss, bob).await.0, StatusCode::FORBIDDEN);
@@ -718,12 +694,7 @@ async fn hostile_text_is_neutralised() {
 
 #[tokio::test]
 async fn the_reaction_cap_per_fan_holds_across_two_instances() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = two_instances().await;
     let room = a_room(&a, 1).await;
     let fan = &room.fans[0].1;
     let reactions = format!("{}/reactions", chat(&room.event));

@@ -9,7 +9,7 @@ use encore::accounts::model::Role;
 
 use crate::helpers::{
     CARD_OK, METRICS_TOKEN, Options, OwnRedis, PASSWORD, TestApp, concert, http_client, pkce,
-    redis_prefix, spawn_app, spawn_app_with,
+    redis_prefix, spawn_app, spawn_app_on_redis, spawn_app_with, two_instances_with,
 };
 
 #[tokio::test]
@@ -60,8 +60,7 @@ async fn an_instance_without_its_database_is_not_ready_and_says_so_in_the_reader
 #[tokio::test]
 async fn an_instance_whose_redis_is_down_is_not_ready_until_it_is_back() {
     let mut redis = OwnRedis::start();
-    let app = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
+    let app = spawn_app_on_redis(Options {
         redis_url: Some(redis.url()),
         ..Options::default()
     })
@@ -179,11 +178,7 @@ async fn request_latency_is_counted_by_matched_route_never_by_raw_path() {
 
 #[tokio::test]
 async fn show_socket_pool_and_redis_families_move_with_what_happens() {
-    let app = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_on_redis(Options::default()).await;
     let before = scrape(&app).await;
     let parts = |text: &str| sample(text, "encore_stream_parts_produced_total").unwrap();
     let trips = |text: &str| sample(text, "encore_redis_round_trips_total").unwrap();
@@ -283,17 +278,6 @@ async fn with_redis_and_no_shared_secrets_serve_refuses_to_start_naming_the_vari
     );
 }
 
-/// Two instances sharing the database and a Redis (under a prefix of their own).
-async fn two_instances(options: Options) -> (TestApp, TestApp) {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..options
-    })
-    .await;
-    let b = a.beside().await;
-    (a, b)
-}
-
 /// An `authorize` with `password` for fan@example.com on `app`, from 127.0.0.`octet`,
 /// redirecting to the instances' shared public URL (`first`'s).
 async fn authorize_from(first: &TestApp, app: &TestApp, octet: u8, password: &str) -> StatusCode {
@@ -310,7 +294,7 @@ async fn authorize_from(first: &TestApp, app: &TestApp, octet: u8, password: &st
 
 #[tokio::test]
 async fn wrong_passwords_spread_over_two_instances_lock_the_account_as_on_one() {
-    let (a, b) = two_instances(Options {
+    let (a, b) = two_instances_with(Options {
         account_failures_per_hour: 4,
         ..Options::default()
     })
@@ -334,7 +318,7 @@ async fn wrong_passwords_spread_over_two_instances_lock_the_account_as_on_one() 
 
 #[tokio::test]
 async fn an_addresss_sign_in_quota_is_one_across_instances() {
-    let (a, b) = two_instances(Options {
+    let (a, b) = two_instances_with(Options {
         auth_rate_per_minute: 3,
         ..Options::default()
     })
@@ -411,7 +395,7 @@ async fn a_housekeeping_window_has_one_taker_among_instances() {
 
 #[tokio::test]
 async fn two_servers_run_the_cluster_wide_housekeeping_once_a_tick_between_them() {
-    let (a, b) = two_instances(Options {
+    let (a, b) = two_instances_with(Options {
         housekeeping_seconds: 1,
         ..Options::default()
     })
@@ -503,11 +487,7 @@ async fn a_sign_up_on_one_process_reaches_a_staff_socket_on_the_other_and_both_f
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
 
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
+    let a = spawn_app_on_redis(Options::default()).await;
     let (_, admin) = a.signed_in("staff@example.com", Role::Admin).await;
     let [(_one, p), (_two, q)] = two_processes_beside(&a).await;
     let (mut ws, _) =
@@ -554,16 +534,9 @@ async fn a_sign_up_on_one_process_reaches_a_staff_socket_on_the_other_and_both_f
     assert_eq!(heard["activity"]["accountName"], "joy@example.com");
     // One row for all staff: each process's feed reads the same line.
     for url in [&p.url, &q.url] {
-        let live: serde_json::Value = a
-            .http
-            .get(format!("{url}/api/v1/live"))
-            .bearer_auth(&admin.access)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let live = a
+            .json_at(&format!("{url}/api/v1/live"), &admin.access)
+            .await;
         assert_eq!(
             live["payload"]["recentActivity"][0]["id"],
             heard["activity"]["id"]
@@ -776,8 +749,7 @@ async fn sigterm_drains_not_ready_then_closed_requests_finish_sockets_told_and_e
 #[tokio::test]
 async fn while_redis_is_down_each_instance_still_limits_sign_in_on_its_own() {
     let mut redis = OwnRedis::start();
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
+    let a = spawn_app_on_redis(Options {
         redis_url: Some(redis.url()),
         auth_rate_per_minute: 2,
         ..Options::default()

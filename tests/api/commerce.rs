@@ -58,15 +58,7 @@ async fn a_checkout_opens_a_hosted_page_that_shows_the_order() {
     let app = spawn_app().await;
     let (_, _, url) = an_open_checkout(&app).await;
     assert!(url.starts_with(&format!("{}/pay/", app.url)), "{url}");
-    let page = app
-        .http
-        .get(&url)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = app.text_at(&url).await;
     assert!(
         page.contains("12.50 EUR") && page.contains("Live at the Roundhouse"),
         "the hosted page shows the order"
@@ -349,10 +341,8 @@ async fn a_held_last_seat(app: &TestApp) -> (Vec<String>, String, String) {
 
 /// Age every open checkout past its hold and expire it.
 async fn expire_checkouts(app: &TestApp) {
-    sqlx::query("UPDATE orders SET expires_at = expires_at - 900001")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE orders SET expires_at = expires_at - 900001")
+        .await;
     assert_eq!(
         encore::commerce::orders::expire_overdue(app.db())
             .await
@@ -647,15 +637,7 @@ async fn the_test_checkout_is_sent_in_the_dashboards_language() {
 async fn the_test_checkout_page_reads_right_to_left_in_persian() {
     let app = spawn_app().await;
     let url = a_persian_checkout(&app).await;
-    let page = app
-        .http
-        .get(&url)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = app.text_at(&url).await;
     assert!(
         page.contains("dir=\"rtl\"") && page.contains("پرداخت Encore"),
         "{page}"

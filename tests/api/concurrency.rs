@@ -79,10 +79,8 @@ async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets()
         .unwrap();
     assert_eq!(taken, 50);
     // Nothing pending is left once reservations lapse.
-    sqlx::query("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
+        .await;
     orders::expire_overdue(app.db()).await.unwrap();
     assert_eq!(
         app.count("SELECT COUNT(*) FROM orders WHERE status = $1", "pending")
@@ -118,6 +116,19 @@ pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
 
 pub const WHSEC: &str = "whsec_test_secret";
 
+/// A server taking Stripe webhooks signed with [`WHSEC`], and a [`stripe_order`] for a
+/// concert of five seats: the server and the order.
+async fn a_stripe_order() -> (TestApp, String) {
+    let app = spawn_app_with(Options {
+        stripe_webhook_secret: Some(WHSEC),
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, Some(5), 1000, HOUR_MS).await;
+    let (order, _) = stripe_order(&app, &event).await;
+    (app, order)
+}
+
 pub async fn webhook(
     app: &TestApp,
     body: &serde_json::Value,
@@ -145,13 +156,7 @@ pub fn completed(event_id: &str, order: &str) -> serde_json::Value {
 
 #[tokio::test]
 async fn a_signed_stripe_webhook_fulfils_once_however_often_it_is_replayed() {
-    let app = spawn_app_with(Options {
-        stripe_webhook_secret: Some(WHSEC),
-        ..Options::default()
-    })
-    .await;
-    let event = concert(&app, Some(5), 1000, HOUR_MS).await;
-    let (order, _) = stripe_order(&app, &event).await;
+    let (app, order) = a_stripe_order().await;
     let now = encore::db::now_ms() / 1000;
     let body = completed("evt_1", &order);
     let signature = sign(WHSEC, &serde_json::to_vec(&body).unwrap(), now);
@@ -183,13 +188,7 @@ async fn a_signed_stripe_webhook_fulfils_once_however_often_it_is_replayed() {
 
 #[tokio::test]
 async fn stripe_webhooks_with_a_bad_signature_or_a_stale_timestamp_are_refused() {
-    let app = spawn_app_with(Options {
-        stripe_webhook_secret: Some(WHSEC),
-        ..Options::default()
-    })
-    .await;
-    let event = concert(&app, Some(5), 1000, HOUR_MS).await;
-    let (order, _) = stripe_order(&app, &event).await;
+    let (app, order) = a_stripe_order().await;
     let body = completed("evt_bad", &order);
     let bytes = serde_json::to_vec(&body).unwrap();
     let now = encore::db::now_ms() / 1000;

@@ -29,15 +29,7 @@ async fn world() -> World {
         tokens.push(app.session(&row).await);
     }
     let [user, member, admin, sa] = <[String; 4]>::try_from(tokens).unwrap();
-    let (status, project) = app
-        .post(
-            "/api/v1/projects",
-            json!({ "name": "The Testers", "description": "A band" }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{project}");
-    let project = project["payload"]["id"].as_str().unwrap().to_owned();
+    let project = app.the_testers(&admin).await;
     let (status, body) = app
         .post(
             &format!("/api/v1/projects/{project}/members"),

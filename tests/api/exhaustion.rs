@@ -9,6 +9,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::helpers::{Options, TestApp, spawn_app, spawn_app_with};
+use crate::live::an_encoder_is_connected;
 use crate::security::read_until_closed;
 
 /// The process's resident memory, in bytes (nextest runs each test in its own process, so
@@ -255,14 +256,7 @@ async fn a_flapping_encoder_tells_the_staff_at_most_twice_and_is_refused_past_it
 /// `PUT /live/{event}` of AAC with the whole body at once (no pacing on the client's
 /// side): the answer.
 async fn put_aac(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> reqwest::Response {
-    app.http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(key))
-        .header("content-type", "audio/aac")
-        .body(body)
-        .send()
-        .await
-        .unwrap()
+    app.put_live(event, key, "audio/aac", body).await
 }
 
 /// [`put_aac`]'s status.
@@ -399,16 +393,9 @@ async fn reconnecting_through_another_encore_serve_process_gets_no_fresh_burst()
     // What each process recorded, as its own API says, and this instance's copy.
     let (_, admin) = a.signed_in("staff@example.com", Role::Admin).await;
     for (name, url) in [("P", &p.url), ("Q", &q.url)] {
-        let status: serde_json::Value = a
-            .http
-            .get(format!("{url}/api/v1/events/{event}/live"))
-            .bearer_auth(&admin.access)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let status = a
+            .json_at(&format!("{url}/api/v1/events/{event}/live"), &admin.access)
+            .await;
         let recorded = status["payload"]["recordedSeconds"].as_f64().unwrap();
         assert!(
             recorded <= allowed(wall),
@@ -514,14 +501,7 @@ async fn while_redis_is_away_an_encoder_is_cut_before_its_journal_queue_passes_t
         out
     };
     conn.write_all(&chunk(&two_frames())).await.unwrap();
-    let show = app.state.hub.show(&event);
-    for _ in 0..50 {
-        if show.status().publisher_connected {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(show.status().publisher_connected);
+    assert!(an_encoder_is_connected(&app, &event).await);
     // ...then Redis goes, and 9.5 s of audio (≈ 150 KB) arrives within the burst.
     redis.stop();
     for piece in audio.chunks(4096) {

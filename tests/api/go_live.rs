@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::helpers::*;
-use crate::live::{adts_file, push_file, stream_key};
+use crate::live::{a_concert_to_push, adts_file, push_file};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
 fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
@@ -72,22 +72,13 @@ async fn end_show(app: &TestApp, event: &str) -> Value {
     app.account("admin@example.com", encore::accounts::model::Role::Admin)
         .await;
     let admin = app.sign_in("admin@example.com").await.access;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
+    app.end_show(event, &admin).await
 }
 
 #[tokio::test]
 async fn ffmpeg_publishes_mp3_over_the_icecast_protocol_and_fans_hear_it_as_aac() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
     let output = tokio::task::spawn_blocking(move || {
         Command::new("ffmpeg")
@@ -147,8 +138,7 @@ where
 #[tokio::test]
 async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let webm = encoded(3, &["-c:a", "libopus", "-b:a", "64k"], "webm");
 
     let (_, wrong_key) = go_live(
@@ -214,8 +204,7 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
 #[tokio::test]
 async fn undecodable_browser_audio_is_refused_with_a_message() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let (socket, reply) = go_live(
         &app,
         &event,
@@ -256,8 +245,7 @@ async fn an_encoder_that_goes_silent_is_disconnected_after_the_idle_timeout() {
         ..Options::default()
     })
     .await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let aac = std::fs::read(adts_file(media.path(), 1)).unwrap();
     // One second of audio, then the connection stays open with nothing on it.
@@ -291,8 +279,7 @@ async fn an_encoder_that_goes_silent_is_disconnected_after_the_idle_timeout() {
 #[tokio::test]
 async fn encore_push_sends_mp3_paced_by_its_frames() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let file = media.path().join("song.mp3");
     std::fs::write(
@@ -316,8 +303,7 @@ async fn encore_push_sends_mp3_paced_by_its_frames() {
 #[tokio::test]
 async fn the_demo_file_in_media_is_pushed_then_decoded_whole_with_continuous_timestamps() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("media/demo.aac");
     let frames =
         encore::stream::codecs::adts::AdtsParser::new().push(&std::fs::read(&file).unwrap());

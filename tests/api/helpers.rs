@@ -549,6 +549,11 @@ impl TestApp {
         self.send(request).await
     }
 
+    /// Run `sql`, a statement without arguments, straight on the test database.
+    pub async fn execute(&self, sql: &'static str) {
+        sqlx::query(sql).execute(self.db()).await.unwrap();
+    }
+
     /// Set a concert's stored status straight in the database (as the hub and the artist
     /// do), whatever the rules of the API.
     pub async fn set_event_status(&self, event: &str, status: &str) {
@@ -1241,4 +1246,170 @@ pub fn meta(html: &str, key: &str) -> Option<String> {
             .replace("&gt;", ">")
             .replace("&amp;", "&"),
     )
+}
+
+// ------------------------------------------------------------------------ fixtures
+
+/// Two instances sharing the database and the suite's Redis (under a prefix of their
+/// own), as behind a load balancer.
+pub async fn two_instances() -> (TestApp, TestApp) {
+    two_instances_with(Options::default()).await
+}
+
+/// [`two_instances`] started with `options` (the Redis prefix is set here).
+pub async fn two_instances_with(options: Options) -> (TestApp, TestApp) {
+    let a = spawn_app_on_redis(options).await;
+    let b = a.beside().await;
+    (a, b)
+}
+
+/// One instance started with `options`, its bus running through Redis under a prefix of
+/// its own.
+pub async fn spawn_app_on_redis(options: Options) -> TestApp {
+    spawn_app_with(Options {
+        redis_prefix: Some(redis_prefix()),
+        ..options
+    })
+    .await
+}
+
+impl TestApp {
+    /// End `event`'s show as `token`'s holder (a manager): the answer, which must be 200.
+    pub async fn end_show(&self, event: &str, token: &str) -> Value {
+        let (status, body) = self
+            .post(
+                &format!("/api/v1/events/{event}/end"),
+                json!({}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body
+    }
+
+    /// The body of a GET of `url` (a whole URL), as text, whatever its status.
+    pub async fn text_at(&self, url: &str) -> String {
+        self.http
+            .get(url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    /// The envelope of a GET of `url` (a whole URL: this or any other instance's) as
+    /// `token`'s holder.
+    pub async fn json_at(&self, url: &str, token: &str) -> Value {
+        self.http
+            .get(url)
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// The `authorize` step with `email` and `password`: its status (nothing exchanged).
+    pub async fn authorize_status(&self, email: &str, password: &str) -> StatusCode {
+        let (_, challenge) = pkce();
+        let (status, _) = self
+            .oauth(
+                "authorize",
+                self.authorize_body(email, password, &challenge),
+            )
+            .await;
+        status
+    }
+
+    /// `PUT /live/{event}` of `body` (sent all at once, no pacing) as the encoder holding
+    /// `key`: the answer.
+    pub async fn put_live(
+        &self,
+        event: &str,
+        key: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> reqwest::Response {
+        self.http
+            .put(format!("{}/live/{event}", self.url))
+            .basic_auth("source", Some(key))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// `secure@example.com`, a user with the second factor on (and `phone` as its
+    /// verified phone, when given).
+    pub async fn an_mfa_account(&self, phone: Option<&str>) -> AccountRow {
+        self.account_with("secure@example.com", Role::User, phone, true)
+            .await
+    }
+
+    /// "The Testers", a project made through the API by `token`'s holder (an admin): its
+    /// id.
+    pub async fn the_testers(&self, token: &str) -> String {
+        let (status, project) = self
+            .post(
+                "/api/v1/projects",
+                json!({ "name": "The Testers", "description": "A band" }),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{project}");
+        project["payload"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Register the confidential client `partner` (secret `s3cret`, redirecting to
+    /// `https://partner.example/cb`).
+    pub async fn register_partner(&self) {
+        encore::auth::clients::register_confidential(
+            self.db(),
+            "partner",
+            "Partner",
+            "s3cret",
+            &["https://partner.example/cb"],
+        )
+        .await
+        .unwrap();
+    }
+
+    /// An admin (`admin@example.com`, signed in here) creates `account` through the API,
+    /// which invites it by e-mail: the answer, after a 201.
+    pub async fn invite(&self, account: Value) -> Value {
+        let admin = self.an_admin().await;
+        let (status, body) = self.post("/api/v1/accounts", account, Some(&admin)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        body
+    }
+
+    /// How many refresh tokens are stored with the hash `token_hash`.
+    pub async fn refresh_tokens_hashed(&self, token_hash: &str) -> i64 {
+        self.count(
+            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1",
+            token_hash,
+        )
+        .await
+    }
+}
+
+/// What ffprobe prints with `args` (split at white space) for `source` (a file or a URL);
+/// it must succeed. It blocks.
+pub fn ffprobe(args: &str, source: impl AsRef<std::ffi::OsStr>) -> String {
+    let probe = std::process::Command::new("ffprobe")
+        .args(args.split_whitespace())
+        .arg(source)
+        .output()
+        .expect("ffprobe");
+    assert!(
+        probe.status.success(),
+        "{}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    String::from_utf8_lossy(&probe.stdout).into_owned()
 }

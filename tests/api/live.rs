@@ -13,6 +13,19 @@ use crate::helpers::*;
 
 pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     let path = dir.join("show.aac");
+    tone(&path, seconds, 330, 48_000, &["-c:a", "aac", "-f", "adts"]);
+    path
+}
+
+/// A stereo tone of `seconds` at `frequency` Hz and `sample_rate`, written by ffmpeg to
+/// `path` with `args` (codec, tags, container).
+pub(crate) fn tone(
+    path: &std::path::Path,
+    seconds: u32,
+    frequency: u32,
+    sample_rate: u32,
+    args: &[&str],
+) {
     let status = Command::new("ffmpeg")
         .args([
             "-hide_banner",
@@ -24,14 +37,22 @@ pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathB
             "-i",
         ])
         .arg(format!(
-            "sine=frequency=330:sample_rate=48000:duration={seconds}"
+            "sine=frequency={frequency}:sample_rate={sample_rate}:duration={seconds}"
         ))
-        .args(["-ac", "2", "-c:a", "aac", "-f", "adts"])
-        .arg(&path)
+        .args(["-ac", "2"])
+        .args(args)
+        .arg(path)
         .status()
         .expect("ffmpeg");
     assert!(status.success());
-    path
+}
+
+/// A published concert (no cap, 5.00 EUR) starting in `starts_in_ms`, and a fresh stream
+/// key for it: what an encoder needs to push.
+pub(crate) async fn a_concert_to_push(app: &TestApp, starts_in_ms: i64) -> (String, String) {
+    let event = concert(app, None, 500, starts_in_ms).await;
+    let key = stream_key(app, &event).await;
+    (event, key)
 }
 
 /// A fresh stream key for `event`: keys are stored hashed, so only a rotation tells one.
@@ -61,15 +82,7 @@ pub(crate) async fn put_live(
     content_type: &str,
     body: Vec<u8>,
 ) -> StatusCode {
-    app.http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(key))
-        .header("content-type", content_type)
-        .body(body)
-        .send()
-        .await
-        .unwrap()
-        .status()
+    app.put_live(event, key, content_type, body).await.status()
 }
 
 /// A concert five minutes away with a stream key, and two fans: one with a ticket, one
@@ -87,9 +100,13 @@ async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, Strin
 /// Two seconds of audio recorded for `event` straight into the server's hub, without an
 /// encoder or real-time pacing: enough for its playlist to exist.
 pub(crate) fn a_recorded_show(app: &TestApp, event: &str) {
+    feed_two_seconds(&app.state.hub.show(event));
+}
+
+/// Claim `show` as its publisher and feed it two seconds of audio at once.
+fn feed_two_seconds(show: &encore::stream::show::hub::Show) {
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
-    let show = app.state.hub.show(event);
     let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
@@ -99,6 +116,15 @@ pub(crate) fn a_recorded_show(app: &TestApp, event: &str) {
         0,
     )
     .unwrap();
+}
+
+/// The presentation time of each packet ffprobe reads in `source` (a file or a URL), in
+/// seconds; ffprobe must succeed. It blocks.
+fn packet_times(source: impl AsRef<std::ffi::OsStr>) -> Vec<f64> {
+    ffprobe("-v error -show_entries packet=pts_time -of csv=p=0", source)
+        .lines()
+        .filter_map(|l| l.trim_end_matches(',').parse().ok())
+        .collect()
 }
 
 /// The status of a GET of `url`.
@@ -115,15 +141,7 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_with_continuous_timest
     let file = adts_file(media.path(), 4);
     let (event, key, fan, _) = a_concert_with_a_ticket_holder(&app).await;
 
-    let push = tokio::spawn(encore::stream::ingest::push::run(
-        encore::config::PushArgs {
-            file: file.clone(),
-            event: event.clone(),
-            key: key.clone(),
-            server: app.url.clone(),
-            repeat: 1,
-        },
-    ));
+    let push = push_in_background(&app, &event, &key, &file);
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", vec![0; 10]).await,
@@ -150,53 +168,16 @@ async fn a_pushed_show_is_heard_through_a_signed_playlist_with_continuous_timest
     assert_eq!(status["payload"]["status"], "live");
     push.await.unwrap().expect("push");
     let admin = app.an_admin().await;
-    let (status, ended) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{ended}");
+    let ended = app.end_show(&event, &admin).await;
     assert_eq!(ended["payload"]["ended"], true);
 
-    let text = app
-        .http
-        .get(&playlist)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.text_at(&playlist).await;
     assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
     // ffprobe blocks: run it off the runtime that also serves it.
     let url = playlist.clone();
-    let probe = tokio::task::spawn_blocking(move || {
-        Command::new("ffprobe")
-            .args([
-                "-v",
-                "error",
-                "-show_entries",
-                "packet=pts_time",
-                "-of",
-                "csv=p=0",
-            ])
-            .arg(url)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    assert!(
-        probe.status.success(),
-        "{}",
-        String::from_utf8_lossy(&probe.stderr)
-    );
-    let pts: Vec<f64> = String::from_utf8_lossy(&probe.stdout)
-        .lines()
-        .filter_map(|l| l.trim_end_matches(',').parse().ok())
-        .collect();
+    let pts = tokio::task::spawn_blocking(move || packet_times(url))
+        .await
+        .unwrap();
     assert!(pts.len() > 180, "{} packets for 4 s", pts.len());
     assert!(
         pts.windows(2)
@@ -370,15 +351,50 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
 
 /// Push `file` once with `encore push`, paced in real time, until it ends.
 pub(crate) async fn push_file(app: &TestApp, event: &str, key: &str, file: &std::path::Path) {
-    encore::stream::ingest::push::run(encore::config::PushArgs {
+    encore::stream::ingest::push::run(push_once(app, event, key, file))
+        .await
+        .unwrap();
+}
+
+/// [`push_file`] in the background: the push's task.
+pub(crate) fn push_in_background(
+    app: &TestApp,
+    event: &str,
+    key: &str,
+    file: &std::path::Path,
+) -> tokio::task::JoinHandle<anyhow::Result<()>> {
+    tokio::spawn(encore::stream::ingest::push::run(push_once(
+        app, event, key, file,
+    )))
+}
+
+/// Wait (up to 5 s) until `app` sees an encoder connected to `event`'s show: whether it
+/// does.
+pub(crate) async fn an_encoder_is_connected(app: &TestApp, event: &str) -> bool {
+    let show = app.state.hub.show(event);
+    for _ in 0..100 {
+        if show.status().publisher_connected {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    show.status().publisher_connected
+}
+
+/// `encore push`'s arguments for one pass of `file` to `event` on `app`.
+fn push_once(
+    app: &TestApp,
+    event: &str,
+    key: &str,
+    file: &std::path::Path,
+) -> encore::config::PushArgs {
+    encore::config::PushArgs {
         file: file.to_owned(),
         event: event.to_owned(),
         key: key.to_owned(),
         server: app.url.clone(),
         repeat: 1,
-    })
-    .await
-    .unwrap();
+    }
 }
 
 #[tokio::test]
@@ -389,8 +405,7 @@ async fn a_listener_keeps_listening_across_a_server_restart_and_the_show_goes_on
     let admin = app.sign_in("admin@example.com").await;
     let media = tempfile::tempdir().unwrap();
     let file = adts_file(media.path(), 3);
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     let fans = app.fans(2).await;
     let mut orders = Vec::new();
     for (_, fan) in &fans {
@@ -409,15 +424,7 @@ async fn a_listener_keeps_listening_across_a_server_restart_and_the_show_goes_on
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let before = app
-        .http
-        .get(format!("{}{listening}", app.url))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let before = app.text_at(&format!("{}{listening}", app.url)).await;
     assert!(before.contains("seg1.m4s"), "{before}");
 
     let app = app.restart().await;
@@ -518,8 +525,7 @@ async fn disabling_or_deleting_an_account_ends_its_listening_at_once() {
 #[tokio::test]
 async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
     let encoder = tokio::task::spawn_blocking(move || {
         Command::new("ffmpeg")
@@ -625,8 +631,7 @@ fn four_seconds_in_halves() -> (Vec<u8>, Vec<u8>) {
 #[tokio::test]
 async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let (first, second) = four_seconds_in_halves();
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", first).await,
@@ -642,22 +647,7 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
     let path = show.dir().join("index.m3u8");
     std::fs::write(&path, text.as_bytes()).unwrap();
-    let probe = Command::new("ffprobe")
-        .args([
-            "-v",
-            "error",
-            "-show_entries",
-            "packet=pts_time",
-            "-of",
-            "csv=p=0",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let pts: Vec<f64> = String::from_utf8_lossy(&probe.stdout)
-        .lines()
-        .filter_map(|l| l.trim_end_matches(',').parse().ok())
-        .collect();
+    let pts = packet_times(&path);
     assert!(pts.len() > 180, "{} packets", pts.len());
     let step = 1024.0 / 48_000.0;
     assert!(
@@ -669,19 +659,9 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
 #[tokio::test]
 async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_disk() {
     let dir = tempfile::tempdir().unwrap();
-    let media = tempfile::tempdir().unwrap();
-    let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
     let hub = encore::stream::show::hub::Hub::new(dir.path().to_owned());
     let show = hub.show("event-1");
-    let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
-        panic!("claim")
-    };
-    show.feed(
-        id,
-        encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
-        0,
-    )
-    .unwrap();
+    feed_two_seconds(&show);
     for name in [
         "init.mp4",
         "seg0.0.m4s",
@@ -939,8 +919,7 @@ async fn icecast_answer(app: &TestApp, request: String) -> String {
 #[tokio::test]
 async fn a_refused_encoder_reads_the_status_and_one_line_why_on_either_port() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     // HTTP port: a wrong key is 401 with the Basic challenge and the reason as one line.
     let wrong = app
         .http
@@ -1010,8 +989,7 @@ async fn an_encoder_away_is_counted_down_and_past_the_wait_the_show_ends_and_hol
         ..Options::default()
     })
     .await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let (fan, token) = app.fans(1).await.pop().unwrap();
     assert_eq!(app.buy(&token, &event, CARD_OK).await.0, StatusCode::OK);
     let media = tempfile::tempdir().unwrap();
@@ -1077,8 +1055,7 @@ async fn an_encoder_back_before_the_wait_runs_out_continues_the_same_show() {
         ..Options::default()
     })
     .await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let (first, second) = four_seconds_in_halves();
     assert_eq!(
         put_live(&app, &event, &key, "audio/aac", first).await,

@@ -10,10 +10,10 @@ use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::live::figures::StatusChanged;
 use encore::stream::show::hub::Status;
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::helpers::*;
-use crate::live::{a_recorded_show, adts_file, stream_key};
+use crate::live::{a_concert_to_push, a_recorded_show, adts_file, push_in_background};
 
 /// The next live status on `subscription` within `wait`, with when it arrived.
 async fn next_status(subscription: &mut Subscription, wait: Duration) -> Option<(Instant, Status)> {
@@ -62,8 +62,7 @@ async fn live_status_is_published_while_a_show_changes_at_most_once_a_second_the
     let app = spawn_app().await;
     let media = tempfile::tempdir().unwrap();
     let file = adts_file(media.path(), 3);
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     let mut figures = app.state.bus.subscribe(&Channel::Event(event.clone()));
     assert!(
         next_status(&mut figures, Duration::from_millis(1500))
@@ -72,18 +71,7 @@ async fn live_status_is_published_while_a_show_changes_at_most_once_a_second_the
         "nothing before anything happens"
     );
 
-    let push = {
-        let (app_url, event, key, file) = (app.url.clone(), event.clone(), key.clone(), file);
-        tokio::spawn(encore::stream::ingest::push::run(
-            encore::config::PushArgs {
-                file,
-                event,
-                key,
-                server: app_url,
-                repeat: 1,
-            },
-        ))
-    };
+    let push = push_in_background(&app, &event, &key, &file);
     let mut seen = statuses_until(&mut figures, |s| s.publisher_connected).await;
     seen.extend(statuses_until(&mut figures, |s| s.recorded_seconds >= 2.0).await);
     push.await.unwrap().expect("push");
@@ -101,14 +89,7 @@ async fn live_status_is_published_while_a_show_changes_at_most_once_a_second_the
     );
 
     let admin = app.an_admin().await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.end_show(&event, &admin).await;
     let (_, ended) = next_status(&mut figures, Duration::from_secs(5))
         .await
         .expect("a last one when it ends");
@@ -165,12 +146,7 @@ async fn live_status(instance: &TestApp, event: &str, token: &str) -> Value {
 
 #[tokio::test]
 async fn listeners_are_counted_on_every_instance_and_published_as_their_sum() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = two_instances().await;
     let event = concert(&a, None, 500, 0).await;
     // A holds the show: its publisher and its recording.
     a_recorded_show(&a, &event);

@@ -32,8 +32,7 @@ fn wrong(code: &str) -> String {
 #[tokio::test]
 async fn enrolling_a_phone_then_signing_in_with_the_sms_code() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, None, true)
-        .await;
+    app.an_mfa_account(None).await;
     let pending = e108(&app, "secure@example.com").await;
 
     let (status, body) = authenticators(&app, &pending, &pending.verifier).await;
@@ -75,8 +74,7 @@ async fn enrolling_a_phone_then_signing_in_with_the_sms_code() {
 #[tokio::test]
 async fn a_wrong_code_is_refused_and_five_tries_exhaust_it() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     let code = code_in(&app.outbox_message(PHONE, "sms").await);
 
@@ -101,8 +99,7 @@ async fn a_wrong_code_is_refused_and_five_tries_exhaust_it() {
 #[tokio::test]
 async fn a_wrong_code_then_the_right_one_signs_in() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     let code = code_in(&app.outbox_message(PHONE, "sms").await);
     assert_eq!(
@@ -115,14 +112,11 @@ async fn a_wrong_code_then_the_right_one_signs_in() {
 #[tokio::test]
 async fn an_expired_code_or_mfa_token_is_refused() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     let code = code_in(&app.outbox_message(PHONE, "sms").await);
-    sqlx::query("UPDATE mfa_challenges SET otp_expires_at = otp_expires_at - 300001")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE mfa_challenges SET otp_expires_at = otp_expires_at - 300001")
+        .await;
     let (status, body) = mfa_code(&app, &pending, &code).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -130,10 +124,8 @@ async fn an_expired_code_or_mfa_token_is_refused() {
         "{body}"
     );
 
-    sqlx::query("UPDATE mfa_challenges SET expires_at = expires_at - 300001")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE mfa_challenges SET expires_at = expires_at - 300001")
+        .await;
     assert_eq!(
         mfa_code(&app, &pending, &code).await.0,
         StatusCode::UNAUTHORIZED
@@ -143,8 +135,7 @@ async fn an_expired_code_or_mfa_token_is_refused() {
 #[tokio::test]
 async fn associate_is_refused_when_a_phone_is_enrolled_and_checks_the_number() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     let (status, body) = associate(&app, &pending, "+15550100999", None).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
@@ -160,8 +151,7 @@ async fn associate_is_refused_when_a_phone_is_enrolled_and_checks_the_number() {
 #[tokio::test]
 async fn authenticators_need_the_flows_verifier_and_a_live_mfa_token() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     assert_eq!(
         authenticators(&app, &pending, &pkce().0).await.0,
@@ -197,8 +187,7 @@ async fn an_unverified_account_enrolling_a_phone_at_sign_in_is_403_and_no_sms_go
 #[tokio::test]
 async fn the_mfa_code_grant_needs_the_flows_code_verifier() {
     let app = spawn_app().await;
-    app.account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    app.an_mfa_account(Some(PHONE)).await;
     let pending = e108(&app, "secure@example.com").await;
     let code = code_in(&app.outbox_message(PHONE, "sms").await);
     for verifier in [None, Some(String::new()), Some(pkce().0)] {

@@ -558,14 +558,7 @@ async fn ending_a_live_show_tells_its_holders_until_when_the_replay_is_theirs() 
     mark_live(&app, &event).await;
     let mut to_fan = follow(&app, &fan);
     let mut staff = app.state.bus.subscribe(&Channel::Staff);
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin_token.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.end_show(&event, &admin_token.access).await;
     let row = events::by_id(app.db(), &event).await.unwrap().unwrap();
     let until = encore::db::iso8601(row.access_until());
     let note = next_notification(&mut to_fan).await;

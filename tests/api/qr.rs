@@ -111,10 +111,8 @@ async fn an_expired_qr_cannot_be_approved_or_collected_and_its_code_needs_the_ve
     );
 
     let qr = start(&app, &challenge).await;
-    sqlx::query("UPDATE qr_logins SET expires_at = expires_at - 120001")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE qr_logins SET expires_at = expires_at - 120001")
+        .await;
     let qr_id = qr["qr_id"].as_str().unwrap();
     let (status, _) = app
         .post(

@@ -22,6 +22,13 @@ async fn reset(app: &TestApp, token: &str, password: &str) -> (StatusCode, serde
     .await
 }
 
+/// Ask for a reset link for fan@example.com: the token of the link it is e-mailed.
+async fn a_reset_link(app: &TestApp) -> String {
+    let (status, body) = forgot(app, "fan@example.com").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    link_token(&app.outbox_message("fan@example.com", "email").await)
+}
+
 #[tokio::test]
 async fn forgot_then_reset_then_sign_in_with_the_new_password() {
     let app = spawn_app().await;
@@ -44,13 +51,7 @@ async fn forgot_then_reset_then_sign_in_with_the_new_password() {
     assert_eq!(status, StatusCode::OK, "{body}");
     app.sign_in_with("fan@example.com", "a brand new passphrase")
         .await;
-    let (_, challenge) = pkce();
-    let (status, _) = app
-        .oauth(
-            "authorize",
-            app.authorize_body("fan@example.com", PASSWORD, &challenge),
-        )
-        .await;
+    let status = app.authorize_status("fan@example.com", PASSWORD).await;
     assert_eq!(
         status,
         StatusCode::UNAUTHORIZED,
@@ -81,14 +82,11 @@ async fn forgot_answers_the_same_for_unknown_accounts_and_sends_nothing() {
 async fn an_expired_reset_link_is_refused_and_a_weak_password_keeps_the_link() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
-    forgot(&app, "fan@example.com").await;
-    let token = link_token(&app.outbox_message("fan@example.com", "email").await);
+    let token = a_reset_link(&app).await;
     let (status, _) = reset(&app, &token, "short").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    sqlx::query("UPDATE one_time_tokens SET expires_at = expires_at - 1800001")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE one_time_tokens SET expires_at = expires_at - 1800001")
+        .await;
     assert_eq!(
         reset(&app, &token, "a brand new passphrase").await.0,
         StatusCode::BAD_REQUEST
@@ -98,26 +96,11 @@ async fn an_expired_reset_link_is_refused_and_a_weak_password_keeps_the_link() {
 #[tokio::test]
 async fn an_invited_account_sets_its_password_from_the_invitation() {
     let app = spawn_app().await;
-    app.account("admin@example.com", Role::Admin).await;
-    let admin = app.sign_in("admin@example.com").await;
-    let (status, body) = app
-        .post(
-            "/api/v1/accounts",
-            json!({ "login": "Invitee@Example.com", "person": { "firstName": "In", "lastName": "Vitee" }, "roles": ["user"] }),
-            Some(&admin.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
+    app.invite(json!({ "login": "Invitee@Example.com", "person": { "firstName": "In", "lastName": "Vitee" }, "roles": ["user"] })).await;
     let mail = app.outbox_message("invitee@example.com", "email").await;
     assert!(mail["body"].as_str().unwrap().contains("&invite=1"));
     // Before accepting, no password signs in.
-    let (_, challenge) = pkce();
-    let (status, _) = app
-        .oauth(
-            "authorize",
-            app.authorize_body("invitee@example.com", PASSWORD, &challenge),
-        )
-        .await;
+    let status = app.authorize_status("invitee@example.com", PASSWORD).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(
         reset(&app, &link_token(&mail), PASSWORD).await.0,
@@ -137,13 +120,9 @@ async fn a_bad_reset_link_is_refused_before_the_new_password_is_checked_or_hashe
         assert_eq!(body["error"], "This link is invalid or has expired.");
     }
     // A verification link is the wrong purpose, and a spent reset link is spent.
-    let (status, _) = forgot(&app, "fan@example.com").await;
-    assert_eq!(status, StatusCode::OK);
-    let token = link_token(&app.outbox_message("fan@example.com", "email").await);
-    sqlx::query("UPDATE one_time_tokens SET purpose = 'verify'")
-        .execute(app.db())
-        .await
-        .unwrap();
+    let token = a_reset_link(&app).await;
+    app.execute("UPDATE one_time_tokens SET purpose = 'verify'")
+        .await;
     assert_eq!(
         reset(&app, &token, "a brand new passphrase").await.0,
         StatusCode::BAD_REQUEST

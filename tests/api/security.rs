@@ -5,6 +5,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::*;
+use crate::live::a_concert_to_push;
 
 async fn spawn_app_without_payments() -> TestApp {
     spawn_app_with(Options {
@@ -477,23 +478,14 @@ async fn an_enormous_page_number_is_a_bad_request_on_every_list() {
 }
 
 async fn put_audio(app: &TestApp, event: &str, key: &str, body: Vec<u8>) -> (StatusCode, String) {
-    let response = app
-        .http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(key))
-        .header("content-type", "audio/aac")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let response = app.put_live(event, key, "audio/aac", body).await;
     (response.status(), response.text().await.unwrap_or_default())
 }
 
 #[tokio::test]
 async fn audio_pushed_faster_than_real_time_is_cut_off_after_a_short_burst() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = crate::live::stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let forty_seconds = std::fs::read(crate::live::adts_file(media.path(), 40)).unwrap();
     let (status, text) = put_audio(&app, &event, &key, forty_seconds).await;
@@ -513,8 +505,7 @@ async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
         ..Options::default()
     })
     .await;
-    let event = concert(&app, None, 500, 60_000).await;
-    let key = crate::live::stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let audio = std::fs::read(crate::live::adts_file(media.path(), 4)).unwrap();
     assert!(audio.len() > 40_000, "{} bytes", audio.len());

@@ -9,18 +9,8 @@ use reqwest::StatusCode;
 use encore::stream::hls::segmenter::MediaFile;
 
 use crate::helpers::*;
-use crate::live::{adts_file, stream_key};
+use crate::live::{a_concert_to_push, adts_file, an_encoder_is_connected, push_in_background};
 use crate::topology::{a_concert_with_a_ticket_holder, answers_within_a_second};
-
-async fn two_instances() -> (TestApp, TestApp) {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
-    (a, b)
-}
 
 async fn get(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
     let answer = app.http.get(url).send().await.unwrap();
@@ -117,14 +107,7 @@ async fn a_show_pushed_to_one_instance_is_heard_the_same_byte_for_byte_from_anot
 
     // Ended where the encoder is not: ended on both.
     let admin = a.an_admin().await;
-    let (status, _) = b
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            serde_json::json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    b.end_show(&event, &admin).await;
     let text = same_playlist(&a, &b, &event, &playlist).await;
     assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
     same_files(&a, &b, &event, &playlist, &text).await;
@@ -139,14 +122,7 @@ async fn an_encoder_that_reconnects_through_another_instance_continues_the_same_
     assert_eq!(put_live(&a, &event, &key, first).await, StatusCode::OK);
     assert_eq!(put_live(&b, &event, &key, second).await, StatusCode::OK);
     let admin = a.an_admin().await;
-    let (status, _) = b
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            serde_json::json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    b.end_show(&event, &admin).await;
 
     // The fan listens through the instance the encoder started on.
     let playlist = a.listen(&event, &fan).await;
@@ -165,45 +141,18 @@ async fn an_encoder_that_reconnects_through_another_instance_continues_the_same_
 #[tokio::test]
 async fn a_second_encoder_is_refused_on_any_instance_while_the_first_sends() {
     let (a, b) = two_instances().await;
-    let event = concert(&a, None, 500, 60_000).await;
-    let key = stream_key(&a, &event).await;
+    let (event, key) = a_concert_to_push(&a, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let file = adts_file(media.path(), 6);
-    let pushing = {
-        let (url, event, key, file) = (a.url.clone(), event.clone(), key.clone(), file.clone());
-        tokio::spawn(async move {
-            encore::stream::ingest::push::run(encore::config::PushArgs {
-                file,
-                event,
-                key,
-                server: url,
-                repeat: 1,
-            })
-            .await
-        })
-    };
-    let show = a.state.hub.show(&event);
-    for _ in 0..100 {
-        if show.status().publisher_connected {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(show.status().publisher_connected);
+    let pushing = push_in_background(&a, &event, &key, &file);
+    assert!(an_encoder_is_connected(&a, &event).await);
     assert_eq!(
         put_live(&b, &event, &key, vec![0xff, 0xf1]).await,
         StatusCode::CONFLICT,
         "another instance's encoder holds the show"
     );
-    let on_b = b.state.hub.show(&event);
-    for _ in 0..100 {
-        if on_b.status().publisher_connected {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     assert!(
-        on_b.status().publisher_connected,
+        an_encoder_is_connected(&b, &event).await,
         "the other instance knows an encoder is connected"
     );
     pushing.await.unwrap().unwrap();
@@ -247,30 +196,12 @@ async fn listening_rules_hold_on_every_instance_within_a_second() {
 #[tokio::test]
 async fn an_instance_whose_show_lease_another_took_stops_publishing() {
     let (a, _b) = two_instances().await;
-    let event = concert(&a, None, 500, 60_000).await;
-    let key = stream_key(&a, &event).await;
+    let (event, key) = a_concert_to_push(&a, 60_000).await;
     let media = tempfile::tempdir().unwrap();
     let file = adts_file(media.path(), 20);
-    let pushing = {
-        let (url, event, key) = (a.url.clone(), event.clone(), key.clone());
-        tokio::spawn(encore::stream::ingest::push::run(
-            encore::config::PushArgs {
-                file,
-                event,
-                key,
-                server: url,
-                repeat: 1,
-            },
-        ))
-    };
+    let pushing = push_in_background(&a, &event, &key, &file);
     let show = a.state.hub.show(&event);
-    for _ in 0..100 {
-        if show.status().publisher_connected {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(show.status().publisher_connected);
+    assert!(an_encoder_is_connected(&a, &event).await);
     // Another holder has the show's lease now (as after a partition that outlived it).
     let lease = a
         .state

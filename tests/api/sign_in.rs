@@ -63,11 +63,7 @@ async fn the_password_is_stored_as_an_argon2id_hash_and_the_refresh_token_hashed
         hash.0
     );
     assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1",
-            &tokens.refresh
-        )
-        .await,
+        app.refresh_tokens_hashed(&tokens.refresh).await,
         0,
         "refresh tokens are stored hashed"
     );
@@ -267,10 +263,8 @@ async fn an_expired_code_is_refused() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let (code, verifier) = app.code_for("fan@example.com", PASSWORD).await;
-    sqlx::query("UPDATE auth_codes SET expires_at = expires_at - 61000")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE auth_codes SET expires_at = expires_at - 61000")
+        .await;
     let (status, body) = app.exchange(&code, &verifier).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
@@ -329,15 +323,7 @@ async fn another_clients_code_is_refused() {
 #[tokio::test]
 async fn a_confidential_client_must_present_its_secret() {
     let app = spawn_app().await;
-    encore::auth::clients::register_confidential(
-        app.db(),
-        "partner",
-        "Partner",
-        "s3cret",
-        &["https://partner.example/cb"],
-    )
-    .await
-    .unwrap();
+    app.register_partner().await;
     let token_body = |secret: Option<&str>| {
         let mut body =
             json!({ "grant_type": "refresh_token", "refresh_token": "x", "client_id": "partner" });

@@ -164,19 +164,12 @@ async fn the_server_wide_sms_cap_refuses_once_reached_whatever_the_number() {
 async fn draft_concert(app: &TestApp) -> (String, String) {
     app.account("admin@example.com", Role::Admin).await;
     let admin = app.sign_in("admin@example.com").await.access;
-    let (status, project) = app
-        .post(
-            "/api/v1/projects",
-            json!({ "name": "The Testers", "description": "A band" }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{project}");
+    let project = app.the_testers(&admin).await;
     let (status, event) = app
         .post(
             "/api/v1/events",
             json!({
-                "projectId": project["payload"]["id"], "title": "Opening Night",
+                "projectId": project, "title": "Opening Night",
                 "artistName": "The Testers", "startsAt": "2099-06-01T20:00:00Z", "price": 1500,
             }),
             Some(&admin),
@@ -184,6 +177,20 @@ async fn draft_concert(app: &TestApp) -> (String, String) {
         .await;
     assert_eq!(status, StatusCode::CREATED, "{event}");
     (event["payload"]["id"].as_str().unwrap().to_owned(), admin)
+}
+
+/// [`draft_concert`] with a 600×400 PNG uploaded as its image by its manager.
+async fn a_draft_with_a_photo(app: &TestApp) -> (String, String) {
+    let (event, admin) = draft_concert(app).await;
+    let mut png = Vec::new();
+    photo(600, 400)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let (status, body) = app
+        .upload(&format!("/api/v1/events/{event}/image"), &admin, png)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    (event, admin)
 }
 
 async fn fetch(app: &TestApp, path: &str, token: Option<&str>) -> reqwest::Response {
@@ -351,15 +358,7 @@ async fn an_8000_by_8000_png_is_refused_from_its_header_before_any_decoding() {
 #[tokio::test]
 async fn a_drafts_image_is_served_only_through_the_signed_url_its_managers_get() {
     let app = spawn_app().await;
-    let (event, admin) = draft_concert(&app).await;
-    let mut png = Vec::new();
-    photo(600, 400)
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .unwrap();
-    let (status, body) = app
-        .upload(&format!("/api/v1/events/{event}/image"), &admin, png)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let (event, admin) = a_draft_with_a_photo(&app).await;
     let (_, shown) = app
         .get(&format!("/api/v1/events/{event}"), Some(&admin))
         .await;
@@ -432,15 +431,7 @@ async fn a_drafts_image_is_served_only_through_the_signed_url_its_managers_get()
 #[tokio::test]
 async fn an_expired_image_signature_is_refused_and_a_published_concerts_image_stays_public() {
     let app = spawn_app().await;
-    let (event, admin) = draft_concert(&app).await;
-    let mut png = Vec::new();
-    photo(600, 400)
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .unwrap();
-    let (status, body) = app
-        .upload(&format!("/api/v1/events/{event}/image"), &admin, png)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let (event, admin) = a_draft_with_a_photo(&app).await;
     let row = encore::events::store::by_id(app.db(), &event)
         .await
         .unwrap()

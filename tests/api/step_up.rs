@@ -40,6 +40,30 @@ fn error_is(body: &Value, msg: Msg) {
     assert_eq!(body["error"], msg.render(Lang::English), "{body}");
 }
 
+/// The answer is a 422 with `msg`.
+fn refused_with((status, body): (StatusCode, Value), msg: Msg) {
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    error_is(&body, msg);
+}
+
+/// How many phone enrolment links account `id` has.
+async fn enrolment_links(app: &TestApp, id: &str) -> i64 {
+    app.count(
+        "SELECT COUNT(*) FROM account_links WHERE account_id = $1 AND purpose = 'enrol_phone'",
+        id,
+    )
+    .await
+}
+
+/// How many of account `id`'s sessions passed the second factor.
+async fn second_factor_sessions(app: &TestApp, id: &str) -> i64 {
+    app.count(
+        "SELECT COUNT(*) FROM sessions WHERE account_id = $1 AND second_factor_at IS NOT NULL",
+        id,
+    )
+    .await
+}
+
 async fn delete_with(app: &TestApp, path: &str, body: Value, token: &str) -> (StatusCode, Value) {
     let response = app
         .http
@@ -62,24 +86,24 @@ async fn mfa_cannot_be_turned_on_without_a_verified_phone() {
     let app = spawn_app().await;
     let fan = app.account("fan@example.com", Role::User).await;
     let tokens = app.sign_in("fan@example.com").await;
-    let (status, body) = app
-        .post(
+    refused_with(
+        app.post(
             &format!("/api/v1/accounts/{}/changemfa", fan.id),
             json!({ "useMFA": true, "currentPassword": PASSWORD }),
             Some(&tokens.access),
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, Msg::MfaNeedsPhone);
-    let (status, body) = app
-        .put(
+        .await,
+        Msg::MfaNeedsPhone,
+    );
+    refused_with(
+        app.put(
             &format!("/api/v1/accounts/{}", fan.id),
             json!({ "enablement": { "useMFA": true }, "currentPassword": PASSWORD }),
             &tokens.access,
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, Msg::MfaNeedsPhone);
+        .await,
+        Msg::MfaNeedsPhone,
+    );
     assert_eq!(stored_mfa(&app, &fan.id).await, 0);
 
     // An admin cannot either.
@@ -99,9 +123,7 @@ async fn mfa_cannot_be_turned_on_without_a_verified_phone() {
 #[tokio::test]
 async fn associate_with_only_the_password_cannot_enrol_a_phone_and_emails_the_owner_a_link() {
     let app = spawn_app().await;
-    let owner = app
-        .account_with("secure@example.com", Role::User, None, true)
-        .await;
+    let owner = app.an_mfa_account(None).await;
     let thief = e108(&app, "secure@example.com").await;
     let (status, body) = associate(&app, &thief, PHONE, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
@@ -130,22 +152,13 @@ async fn associate_with_only_the_password_cannot_enrol_a_phone_and_emails_the_ow
         .await,
         0
     );
-    assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM account_links WHERE account_id = $1 AND purpose = 'enrol_phone'",
-            &owner.id
-        )
-        .await,
-        1
-    );
+    assert_eq!(enrolment_links(&app, &owner.id).await, 1);
 }
 
 #[tokio::test]
 async fn the_emailed_enrolment_link_enrols_a_phone_once() {
     let app = spawn_app().await;
-    let owner = app
-        .account_with("secure@example.com", Role::User, None, true)
-        .await;
+    let owner = app.an_mfa_account(None).await;
     let first = e108(&app, "secure@example.com").await;
     associate(&app, &first, PHONE, None).await;
     let token = link_token(&app.outbox_message("secure@example.com", "email").await);
@@ -170,22 +183,13 @@ async fn the_emailed_enrolment_link_enrols_a_phone_once() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(stored_phone(&app, &owner.id).await.as_deref(), Some(PHONE));
     // The session remembers it passed the second factor.
-    assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM sessions WHERE account_id = $1 AND second_factor_at IS NOT NULL",
-            &owner.id
-        )
-        .await,
-        1
-    );
+    assert_eq!(second_factor_sessions(&app, &owner.id).await, 1);
 }
 
 #[tokio::test]
 async fn a_session_without_the_second_factor_cannot_change_the_phone_of_an_mfa_account() {
     let app = spawn_app().await;
-    let owner = app
-        .account_with("secure@example.com", Role::User, Some(PHONE), true)
-        .await;
+    let owner = app.an_mfa_account(Some(PHONE)).await;
     // A session that predates the rule (or any other way around the second factor).
     let tokens = {
         let p = e108(&app, "secure@example.com").await;
@@ -193,10 +197,8 @@ async fn a_session_without_the_second_factor_cannot_change_the_phone_of_an_mfa_a
         let (_, body) = mfa_code(&app, &p, &code_in(&sms)).await;
         access_of(&body)
     };
-    sqlx::query("UPDATE sessions SET second_factor_at = NULL")
-        .execute(app.db())
-        .await
-        .unwrap();
+    app.execute("UPDATE sessions SET second_factor_at = NULL")
+        .await;
     app.state
         .sessions
         .forget(&encore::accounts::model::AccountChanged::of(&owner.id));
@@ -234,46 +236,46 @@ async fn every_change_is_refused(app: &TestApp, password: Option<&str>, msg: Msg
         }
         body
     };
-    let (status, body) = app
-        .put(
+    refused_with(
+        app.put(
             &me,
             with(json!({ "login": "thief@example.com" })),
             &tokens.access,
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, msg);
-    let (status, body) = app
-        .put(
+        .await,
+        msg,
+    );
+    refused_with(
+        app.put(
             &me,
             with(json!({ "enablement": { "useMFA": true } })),
             &tokens.access,
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, msg);
-    let (status, body) = app
-        .post(
+        .await,
+        msg,
+    );
+    refused_with(
+        app.post(
             &format!("{me}/changemfa"),
             with(json!({ "useMFA": true })),
             Some(&tokens.access),
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, msg);
-    let (status, body) = app
-        .post(
+        .await,
+        msg,
+    );
+    refused_with(
+        app.post(
             &format!("{me}/phone"),
             with(json!({ "phone": "+15550100999" })),
             Some(&tokens.access),
         )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, msg);
-    let (status, body) =
-        delete_with(app, &format!("{me}/phone"), with(json!({})), &tokens.access).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, msg);
+        .await,
+        msg,
+    );
+    refused_with(
+        delete_with(app, &format!("{me}/phone"), with(json!({})), &tokens.access).await,
+        msg,
+    );
 
     assert_eq!(stored_login(app, &fan.id).await, "fan@example.com");
     assert_eq!(stored_mfa(app, &fan.id).await, 0);
@@ -593,15 +595,16 @@ async fn approving_a_qr_needs_the_number_shown_and_the_current_password() {
 
     // A wrong number burns the QR code.
     let wrong = numbers.iter().find(|n| **n != number).copied().unwrap();
-    let (status, body) = qr_approve(
-        &app,
-        &qr,
-        json!({ "number": wrong, "currentPassword": PASSWORD }),
-        &approver.access,
-    )
-    .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    error_is(&body, Msg::QrWrongNumber);
+    refused_with(
+        qr_approve(
+            &app,
+            &qr,
+            json!({ "number": wrong, "currentPassword": PASSWORD }),
+            &approver.access,
+        )
+        .await,
+        Msg::QrWrongNumber,
+    );
     let (status, _) = qr_approve(
         &app,
         &qr,

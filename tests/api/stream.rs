@@ -8,6 +8,8 @@ use encore::stream::codecs::adts::AdtsParser;
 use encore::stream::hls::playlist::Playlist;
 use encore::stream::hls::segmenter::Segmenter;
 
+use crate::helpers::ffprobe;
+
 fn ffmpeg_adts(seconds: u32, rate: u32) -> Vec<u8> {
     let output = Command::new("ffmpeg")
         .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"])
@@ -73,31 +75,16 @@ fn ffprobe_and_ffmpeg_read_our_hls_and_decode_it_all_with_continuous_timestamps(
     );
 
     let playlist = dir.path().join("index.m3u8");
-    let probe = Command::new("ffprobe")
-        .args([
-            "-v",
-            "error",
-            "-select_streams",
-            "a:0",
-            "-show_entries",
-            "packet=pts_time,duration_time",
-        ])
-        .args(["-of", "csv=p=0"])
-        .arg(&playlist)
-        .output()
-        .unwrap();
-    assert!(
-        probe.status.success(),
-        "{}",
-        String::from_utf8_lossy(&probe.stderr)
-    );
-    let packets: Vec<(f64, f64)> = String::from_utf8_lossy(&probe.stdout)
-        .lines()
-        .filter_map(|l| {
-            let (pts, dur) = l.split_once(',')?;
-            Some((pts.parse().ok()?, dur.parse().ok()?))
-        })
-        .collect();
+    let packets: Vec<(f64, f64)> = ffprobe(
+        "-v error -select_streams a:0 -show_entries packet=pts_time,duration_time -of csv=p=0",
+        &playlist,
+    )
+    .lines()
+    .filter_map(|l| {
+        let (pts, dur) = l.split_once(',')?;
+        Some((pts.parse().ok()?, dur.parse().ok()?))
+    })
+    .collect();
     let frame = 1024.0 / 48_000.0;
     assert!(packets.len() > 270, "{} packets", packets.len());
     for pair in packets.windows(2) {

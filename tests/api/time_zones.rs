@@ -141,14 +141,7 @@ async fn holders_of_one_concert_each_read_the_end_of_the_replay_on_their_own_clo
         .execute(app.db())
         .await
         .unwrap();
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.end_show(&event, &admin.access).await;
     assert_eq!(
         events::by_id(app.db(), &event)
             .await

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::*;
-use crate::live::{a_recorded_show, stream_key};
+use crate::live::{a_concert_to_push, a_recorded_show, stream_key};
 
 /// A marker as a player reads it from the playlist.
 #[derive(Debug, Clone)]
@@ -343,8 +343,7 @@ async fn markers_go_with_the_recording_when_its_retention_is_over() {
 #[tokio::test]
 async fn the_icecast_metadata_call_is_answered_as_icecast_does_on_both_ports() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     // Live: a publisher holds the show and ~2 s are recorded.
     a_recorded_show(&app, &event);
     let mut statuses = app.state.bus.subscribe(&Channel::Event(event.clone()));
@@ -454,27 +453,10 @@ async fn the_icecast_metadata_call_is_answered_as_icecast_does_on_both_ports() {
     assert_eq!(live["payload"]["nowPlaying"]["title"], "Café", "{live}");
 }
 
-/// A tone of `seconds` written by ffmpeg to `path` with `args` (codec, tags, container).
+/// A tone of `seconds` at 44.1 kHz written by ffmpeg to `path` with `args` (codec, tags,
+/// container).
 fn tone(path: &std::path::Path, seconds: u32, frequency: u32, args: &[&str]) {
-    let status = std::process::Command::new("ffmpeg")
-        .args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-y",
-            "-f",
-            "lavfi",
-            "-i",
-        ])
-        .arg(format!(
-            "sine=frequency={frequency}:sample_rate=44100:duration={seconds}"
-        ))
-        .args(["-ac", "2"])
-        .args(args)
-        .arg(path)
-        .status()
-        .expect("ffmpeg");
-    assert!(status.success());
+    crate::live::tone(path, seconds, frequency, 44_100, args);
 }
 
 /// Run an encoder to its end (a blocking child process), checking it succeeded.
@@ -494,14 +476,7 @@ async fn run(mut command: std::process::Command) {
 /// (each must start inside the show) and what ffprobe hears (codec, seconds).
 async fn read_back(app: &TestApp, event: &str) -> (Vec<Seen>, String, f64) {
     let admin = app.an_admin().await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/end"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.end_show(event, &admin).await;
     let (_, url) = a_listener(app, event).await;
     let playlist = parsed(&playlist_text(app, &url).await);
     assert!(playlist.end_list, "ended: the replay");
@@ -541,6 +516,36 @@ async fn read_back(app: &TestApp, event: &str) -> (Vec<Seen>, String, f64) {
     (seen, codec, seconds)
 }
 
+/// ffmpeg pushing `seconds` of a tone as AAC to `event`'s mount over the Icecast
+/// protocol, paced in real time (`-re`), as an artist's encoder would.
+fn ffmpeg_pushing_aac(
+    app: &TestApp,
+    event: &str,
+    key: &str,
+    seconds: u32,
+) -> std::process::Command {
+    let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
+    let mut ffmpeg = std::process::Command::new("ffmpeg");
+    ffmpeg
+        .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
+        .arg("-i")
+        .arg(format!(
+            "sine=frequency=500:sample_rate=48000:duration={seconds}"
+        ))
+        .args([
+            "-c:a",
+            "aac",
+            "-b:a",
+            "128k",
+            "-content_type",
+            "audio/aac",
+            "-f",
+            "adts",
+        ])
+        .arg(target);
+    ffmpeg
+}
+
 fn titles(seen: &[Seen]) -> Vec<&str> {
     seen.iter().map(|m| m.title.as_str()).collect()
 }
@@ -554,8 +559,7 @@ fn host_port(app: &TestApp) -> (String, String) {
 #[tokio::test]
 async fn ezstream_pushes_tagged_mp3_files_and_each_title_becomes_a_chapter() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     let dir = tempfile::tempdir().unwrap();
     let mut list = String::new();
     for (name, title, frequency) in [
@@ -669,25 +673,35 @@ output.icecast({encoder}, host="{host}", port={port}, user="source", password="{
     command
 }
 
-#[tokio::test]
-async fn liquidsoap_pushes_aac_through_its_ffmpeg_encoder_and_sends_each_title() {
+/// A show pushed by [`liquidsoap`] with `encoder`, ended and read back: heard as about
+/// 6 s of AAC, with the second track's title among its markers. The markers.
+async fn a_liquidsoap_show(encoder: &str, content_type: &str) -> Vec<Seen> {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     let dir = tempfile::tempdir().unwrap();
     run(liquidsoap(
         &app,
         &event,
         &key,
         dir.path(),
-        "%ffmpeg(format=\"adts\", %audio(codec=\"aac\", b=\"128k\"))",
-        "audio/aac",
+        encoder,
+        content_type,
     ))
     .await;
     let (seen, codec, seconds) = read_back(&app, &event).await;
     assert_eq!(codec, "aac");
     assert!((seconds - 6.0).abs() < 0.8, "heard {seconds} s of 6 s");
     assert!(titles(&seen).contains(&"Dawn, Slowly"), "{seen:?}");
+    seen
+}
+
+#[tokio::test]
+async fn liquidsoap_pushes_aac_through_its_ffmpeg_encoder_and_sends_each_title() {
+    let seen = a_liquidsoap_show(
+        "%ffmpeg(format=\"adts\", %audio(codec=\"aac\", b=\"128k\"))",
+        "audio/aac",
+    )
+    .await;
     assert!(
         seen.iter()
             .all(|m| m.artist.as_deref() == Some("Liquid Band")),
@@ -697,47 +711,14 @@ async fn liquidsoap_pushes_aac_through_its_ffmpeg_encoder_and_sends_each_title()
 
 #[tokio::test]
 async fn liquidsoap_pushes_mp3_and_sends_each_title() {
-    let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
-    let dir = tempfile::tempdir().unwrap();
-    run(liquidsoap(
-        &app,
-        &event,
-        &key,
-        dir.path(),
-        "%mp3(bitrate=128)",
-        "audio/mpeg",
-    ))
-    .await;
-    let (seen, codec, seconds) = read_back(&app, &event).await;
-    assert_eq!(codec, "aac");
-    assert!((seconds - 6.0).abs() < 0.8, "heard {seconds} s of 6 s");
-    assert!(titles(&seen).contains(&"Dawn, Slowly"), "{seen:?}");
+    a_liquidsoap_show("%mp3(bitrate=128)", "audio/mpeg").await;
 }
 
 #[tokio::test]
 async fn ffmpeg_pushes_and_a_title_sent_as_butt_sends_it_becomes_a_chapter() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
-    let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
-    let mut ffmpeg = std::process::Command::new("ffmpeg");
-    ffmpeg
-        .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
-        .args(["-i", "sine=frequency=500:sample_rate=48000:duration=5"])
-        .args([
-            "-c:a",
-            "aac",
-            "-b:a",
-            "128k",
-            "-content_type",
-            "audio/aac",
-            "-f",
-            "adts",
-        ])
-        .arg(target);
-    let push = tokio::spawn(run(ffmpeg));
+    let (event, key) = a_concert_to_push(&app, 0).await;
+    let push = tokio::spawn(run(ffmpeg_pushing_aac(&app, &event, &key, 5)));
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     let (status, _, body) =
         metadata_http(&app, &event, &key, &[("song", "Live & Direct <3")]).await;
@@ -752,26 +733,9 @@ async fn ffmpeg_pushes_and_a_title_sent_as_butt_sends_it_becomes_a_chapter() {
 #[tokio::test]
 async fn hostile_titles_leave_the_playlist_valid_and_the_show_live() {
     let app = spawn_app().await;
-    let event = concert(&app, None, 500, 0).await;
-    let key = stream_key(&app, &event).await;
+    let (event, key) = a_concert_to_push(&app, 0).await;
     let (_, url) = a_listener(&app, &event).await;
-    let target = format!("icecast://source:{key}@{}/live/{event}", app.ingest);
-    let mut ffmpeg = std::process::Command::new("ffmpeg");
-    ffmpeg
-        .args(["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi"])
-        .args(["-i", "sine=frequency=500:sample_rate=48000:duration=10"])
-        .args([
-            "-c:a",
-            "aac",
-            "-b:a",
-            "128k",
-            "-content_type",
-            "audio/aac",
-            "-f",
-            "adts",
-        ])
-        .arg(target);
-    let push = tokio::spawn(run(ffmpeg));
+    let push = tokio::spawn(run(ffmpeg_pushing_aac(&app, &event, &key, 10)));
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let long = "ab\"c".repeat(2_560);
     let hostile = [
@@ -810,12 +774,7 @@ async fn hostile_titles_leave_the_playlist_valid_and_the_show_live() {
 
 #[tokio::test]
 async fn a_marker_written_on_one_instance_is_in_the_next_playlists_of_the_other() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = two_instances().await;
     let event = concert(&a, None, 500, 0).await;
     // A holds the show; a fan listens there, so A has the show's (empty) markers loaded.
     a_recorded_show(&a, &event);

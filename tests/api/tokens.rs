@@ -104,10 +104,9 @@ async fn the_web_clients_refresh_token_comes_only_as_an_httponly_strict_cookie()
     );
     assert!(flag.contains("SameSite=Strict"), "{flag}");
     assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1",
-            &encore::crypto::token_hash(&answer.cookie("encore_refresh").unwrap())
-        )
+        app.refresh_tokens_hashed(&encore::crypto::token_hash(
+            &answer.cookie("encore_refresh").unwrap()
+        ))
         .await,
         1,
         "the cookie holds the session's refresh token"
@@ -214,15 +213,7 @@ async fn logout_clears_the_refresh_cookie_and_works_with_the_cookie_alone() {
 async fn a_client_without_the_cookie_flag_gets_its_refresh_token_in_the_body() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
-    encore::auth::clients::register_confidential(
-        app.db(),
-        "partner",
-        "Partner",
-        "s3cret",
-        &["https://partner.example/cb"],
-    )
-    .await
-    .unwrap();
+    app.register_partner().await;
     let (verifier, challenge) = pkce();
     let post = |endpoint: &str, body: serde_json::Value| {
         app.http

@@ -18,7 +18,7 @@ use serde_json::json;
 use sqlx::Connection;
 
 use crate::helpers::*;
-use crate::live::{adts_file, stream_key};
+use crate::live::{a_concert_to_push, adts_file};
 
 const JWT_SECRET: &str = "test-secret-test-secret-test-secret-42";
 const DATA_KEY: &str = "test-data-key-test-data-key-test-data-key";
@@ -477,16 +477,20 @@ pub(crate) async fn answers_as_within_a_second(
     }
 }
 
-/// Open a listening session for `fan` on `server` (an instance or the load balancer): the
-/// playlist's path.
-pub(crate) async fn listen(http: &reqwest::Client, server: &str, event: &str, fan: &str) -> String {
-    let answer = http
-        .post(format!("{server}/api/v1/stream/{event}/session"))
-        .bearer_auth(fan)
+/// POST `{}` to `url` as `token`'s holder: the answer.
+pub(crate) async fn post_as(http: &reqwest::Client, url: String, token: &str) -> reqwest::Response {
+    http.post(url)
+        .bearer_auth(token)
         .json(&json!({}))
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// Open a listening session for `fan` on `server` (an instance or the load balancer): the
+/// playlist's path.
+pub(crate) async fn listen(http: &reqwest::Client, server: &str, event: &str, fan: &str) -> String {
+    let answer = post_as(http, format!("{server}/api/v1/stream/{event}/session"), fan).await;
     assert_eq!(answer.status(), StatusCode::OK);
     let body: serde_json::Value = answer.json().await.unwrap();
     body["payload"]["playlistUrl"].as_str().unwrap().to_owned()
@@ -494,8 +498,7 @@ pub(crate) async fn listen(http: &reqwest::Client, server: &str, event: &str, fa
 
 /// A concert starting in a minute, its stream key, and a fan with a ticket (their token).
 pub(crate) async fn a_concert_with_a_ticket_holder(app: &TestApp) -> (String, String, String) {
-    let event = concert(app, None, 500, 60_000).await;
-    let key = stream_key(app, &event).await;
+    let (event, key) = a_concert_to_push(app, 60_000).await;
     let (_, fan) = app.fans(1).await.pop().unwrap();
     assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
     (event, key, fan)
@@ -730,6 +733,19 @@ impl Pushing {
         Self::start_with(base, &[]).await
     }
 
+    /// The fan listening on the other instance (not the encoder's) once its playlist lists
+    /// two segments: the client and the playlist's URL.
+    pub(crate) async fn listening_on_the_other(&self) -> (reqwest::Client, String) {
+        let http = http_client();
+        let server = self.other.url();
+        let url = format!(
+            "{server}{}",
+            listen(&http, &server, &self.event, &self.fan).await
+        );
+        until_segments(&http, &url, 2).await;
+        (http, url)
+    }
+
     /// [`Pushing::start`] with `extra` `ENCORE_` variables for both instances.
     pub(crate) async fn start_with(base: &str, extra: &[(&str, String)]) -> Self {
         let Cluster {
@@ -776,8 +792,7 @@ impl Show {
     /// `fans` fans buy a ticket, then the encoder starts pushing to A.
     pub(crate) async fn pushed_to_a(cluster: Cluster, fans: usize) -> Self {
         let fixtures = &cluster.fixtures;
-        let event = concert(fixtures, None, 500, 60_000).await;
-        let key = stream_key(fixtures, &event).await;
+        let (event, key) = a_concert_to_push(fixtures, 60_000).await;
         let fans = fixtures.fans(fans).await;
         for (_, token) in &fans {
             assert_eq!(fixtures.buy(token, &event, CARD_OK).await.0, StatusCode::OK);
@@ -846,16 +861,10 @@ fn a_playlists_gaps_are_where_its_anchors_say() {
 async fn killing_the_instance_holding_the_encoder_moves_the_show_to_the_other_with_no_longer_gap() {
     let Some(base) = on_postgres() else { return };
     let mut pushing = Pushing::start(&base).await;
-    let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
+    let (event, survivor) = (&pushing.event, &pushing.other);
 
     // A fan listens on the other instance, polling as a player does.
-    let http = http_client();
-    let url = format!(
-        "{}{}",
-        survivor.url(),
-        listen(&http, &survivor.url(), event, fan).await
-    );
-    until_segments(&http, &url, 2).await;
+    let (http, url) = pushing.listening_on_the_other().await;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let listener = {
         let (http, url, stop) = (http.clone(), url.clone(), stop.clone());
@@ -980,14 +989,8 @@ pub(crate) async fn until_publishing(
 async fn sigterm_hands_the_show_and_its_encoder_to_the_other_instance_and_exits_in_time() {
     let Some(base) = on_postgres() else { return };
     let mut pushing = Pushing::start(&base).await;
-    let (event, fan, survivor) = (&pushing.event, &pushing.fan, &pushing.other);
-    let http = http_client();
-    let url = format!(
-        "{}{}",
-        survivor.url(),
-        listen(&http, &survivor.url(), event, fan).await
-    );
-    until_segments(&http, &url, 2).await;
+    let (event, survivor) = (&pushing.event, &pushing.other);
+    let (http, url) = pushing.listening_on_the_other().await;
 
     let signalled = Instant::now();
     pushing.holder.terminate();

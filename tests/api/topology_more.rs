@@ -225,13 +225,12 @@ async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_datab
             .fetch_one(fixtures.db())
             .await
             .unwrap();
-    let refund = http
-        .post(format!("{}/api/v1/orders/{order}/refund", a.url()))
-        .bearer_auth(&admin)
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let refund = post_as(
+        http,
+        format!("{}/api/v1/orders/{order}/refund", a.url()),
+        &admin,
+    )
+    .await;
     assert!(refund.status().is_success(), "{}", refund.status());
     assert_eq!(
         status_of(http, &a.at(&other)).await,
@@ -417,13 +416,12 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
     // Signed out on A: the token is 401 on B, where it was just good.
     let (_, signed_out) = &fans[2];
     assert_eq!(status_as(http, &me, Some(signed_out)).await, StatusCode::OK);
-    let answer = http
-        .post(format!("{}/api/v1/oauth2/logout", a.url()))
-        .bearer_auth(signed_out)
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let answer = post_as(
+        http,
+        format!("{}/api/v1/oauth2/logout", a.url()),
+        signed_out,
+    )
+    .await;
     assert_eq!(answer.status(), StatusCode::OK);
     answers_as_within_a_second(http, &me, Some(signed_out), StatusCode::UNAUTHORIZED).await;
 
@@ -467,13 +465,12 @@ async fn cancellation_disable_delete_sign_out_and_revocation_on_one_process_hold
 
     // The concert cancelled on A: the last listener's session ends on B.
     assert_eq!(status_of(http, &playing[3]).await, StatusCode::OK);
-    let answer = http
-        .post(format!("{}/api/v1/events/{}/cancel", a.url(), show.event))
-        .bearer_auth(&admin)
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let answer = post_as(
+        http,
+        format!("{}/api/v1/events/{}/cancel", a.url(), show.event),
+        &admin,
+    )
+    .await;
     assert_eq!(answer.status(), StatusCode::OK);
     answers_within_a_second(http, &playing[3], StatusCode::FORBIDDEN).await;
 }

@@ -38,6 +38,12 @@ async fn verification_token(app: &TestApp, email: &str) -> String {
     link_token(&app.outbox_message(email, "email").await)
 }
 
+/// Ask for the verification e-mail again, signed in as `access`'s holder.
+async fn resend(app: &TestApp, access: &str) -> (StatusCode, Value) {
+    app.post("/api/v1/accounts/me/verification", json!({}), Some(access))
+        .await
+}
+
 async fn email_verified(app: &TestApp, token: &str) -> Value {
     let (status, me) = app.me(token).await;
     assert_eq!(status, StatusCode::OK, "{me}");
@@ -165,13 +171,7 @@ async fn a_signed_in_unverified_account_gets_a_new_link_and_the_old_one_stops_wo
     let old = verification_token(&app, "fan@example.com").await;
     let session = app.sign_in("fan@example.com").await;
 
-    let (status, body) = app
-        .post(
-            "/api/v1/accounts/me/verification",
-            json!({}),
-            Some(&session.access),
-        )
-        .await;
+    let (status, body) = resend(&app, &session.access).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let mail = app
         .outbox_messages_after("fan@example.com", "email", 1)
@@ -189,19 +189,12 @@ async fn sending_the_verification_email_again_is_rate_limited() {
     let app = spawn_app().await;
     sign_up(&app, "fan@example.com", "en").await;
     let session = app.sign_in("fan@example.com").await;
-    let resend = || {
-        app.post(
-            "/api/v1/accounts/me/verification",
-            json!({}),
-            Some(&session.access),
-        )
-    };
     // The welcome e-mail was the first of five messages in the window.
     for _ in 0..4 {
-        let (status, body) = resend().await;
+        let (status, body) = resend(&app, &session.access).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    let (status, body) = resend().await;
+    let (status, body) = resend(&app, &session.access).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
 }
 
@@ -210,13 +203,7 @@ async fn a_verified_account_asking_for_the_link_again_is_409() {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let session = app.sign_in("fan@example.com").await;
-    let (status, body) = app
-        .post(
-            "/api/v1/accounts/me/verification",
-            json!({}),
-            Some(&session.access),
-        )
-        .await;
+    let (status, body) = resend(&app, &session.access).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(
         body["error"],
@@ -227,16 +214,7 @@ async fn a_verified_account_asking_for_the_link_again_is_409() {
 #[tokio::test]
 async fn accepting_an_invitation_verifies_the_address() {
     let app = spawn_app().await;
-    app.account("admin@example.com", Role::Admin).await;
-    let admin = app.sign_in("admin@example.com").await;
-    let (status, body) = app
-        .post(
-            "/api/v1/accounts",
-            json!({ "login": "invitee@example.com" }),
-            Some(&admin.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let body = app.invite(json!({ "login": "invitee@example.com" })).await;
     assert_eq!(body["payload"]["emailVerified"], false);
 
     let token = link_token(&app.outbox_message("invitee@example.com", "email").await);

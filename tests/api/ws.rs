@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::helpers::{
-    Options, OwnRedis, TestApp, concert, redis_prefix, spawn_app, spawn_app_with,
+    Options, OwnRedis, TestApp, concert, spawn_app, two_instances, two_instances_with,
 };
 
 pub(crate) type Ws =
@@ -112,6 +112,15 @@ async fn publish_live_status(app: &TestApp, event: &str) {
         .unwrap();
 }
 
+/// Publish a sale of `title` on the staff channel through `app`'s bus.
+async fn publish_sale(app: &TestApp, title: &str) {
+    app.state
+        .bus
+        .publish(&Channel::Staff, activity(title))
+        .await
+        .unwrap();
+}
+
 fn activity(title: &str) -> Publication {
     Publication::new(&Recorded {
         activity: Activity {
@@ -184,11 +193,7 @@ async fn staff_follow_the_staff_channel_and_see_activity_as_it_is_published() {
         opening[0]["channels"],
         json!([format!("account:{}", admin.id), "staff"])
     );
-    app.state
-        .bus
-        .publish(&Channel::Staff, activity("Opening Night"))
-        .await
-        .unwrap();
+    publish_sale(&app, "Opening Night").await;
     let message = next(&mut ws).await;
     assert_eq!(message["type"], "activity");
     assert_eq!(message["channel"], "staff");
@@ -240,11 +245,7 @@ async fn a_reconnecting_socket_gets_exactly_the_missed_messages_in_order() {
 async fn a_since_from_another_epoch_is_not_recovered_and_the_client_refetches() {
     let app = spawn_app().await;
     let (_, tokens) = app.signed_in("admin@example.com", Role::Admin).await;
-    app.state
-        .bus
-        .publish(&Channel::Staff, activity("one"))
-        .await
-        .unwrap();
+    publish_sale(&app, "one").await;
     let since = json!({ "staff": { "offset": 1, "epoch": "an epoch long gone" } });
     let (_, opening) = signed_in(&app, &tokens.access, since).await;
     let staff = opening.iter().find(|m| m["channel"] == "staff").unwrap();
@@ -504,11 +505,7 @@ async fn a_consumer_too_slow_for_its_queue_is_cut_off_with_a_reason() {
     // buffers and the socket's queue hold together.
     let long_title = "x".repeat(16 * 1024);
     for _ in 0..2_000 {
-        app.state
-            .bus
-            .publish(&Channel::Staff, activity(&long_title))
-            .await
-            .unwrap();
+        publish_sale(&app, &long_title).await;
     }
     // Reading now: what was queued, then the close.
     assert_eq!(closed(&mut ws).await, (4503, "slow_consumer".to_owned()));
@@ -525,19 +522,10 @@ async fn the_server_answers_a_ping_with_a_pong() {
 
 #[tokio::test]
 async fn a_message_published_on_one_instance_reaches_a_socket_on_another() {
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
-        ..Options::default()
-    })
-    .await;
-    let b = a.beside().await;
+    let (a, b) = two_instances().await;
     let (_, tokens) = a.signed_in("admin@example.com", Role::Admin).await;
     let (mut on_b, _) = signed_in(&b, &tokens.access, json!({})).await;
-    a.state
-        .bus
-        .publish(&Channel::Staff, activity("sold on A"))
-        .await
-        .unwrap();
+    publish_sale(&a, "sold on A").await;
     let message = next(&mut on_b).await;
     assert_eq!(message["activity"]["eventTitle"], "sold on A");
 }
@@ -545,20 +533,14 @@ async fn a_message_published_on_one_instance_reaches_a_socket_on_another() {
 #[tokio::test]
 async fn after_redis_restarts_both_instances_resubscribe_and_a_reconnecting_client_loses_nothing() {
     let mut redis = OwnRedis::start();
-    let a = spawn_app_with(Options {
-        redis_prefix: Some(redis_prefix()),
+    let (a, b) = two_instances_with(Options {
         redis_url: Some(redis.url()),
         ..Options::default()
     })
     .await;
-    let b = a.beside().await;
     let (_, tokens) = a.signed_in("admin@example.com", Role::Admin).await;
     let (mut on_b, _) = signed_in(&b, &tokens.access, json!({})).await;
-    a.state
-        .bus
-        .publish(&Channel::Staff, activity("before"))
-        .await
-        .unwrap();
+    publish_sale(&a, "before").await;
     let before = next(&mut on_b).await;
     assert_eq!(before["activity"]["eventTitle"], "before");
     let seen = json!({ "staff": { "offset": before["offset"], "epoch": before["epoch"] } });
@@ -596,11 +578,7 @@ async fn after_redis_restarts_both_instances_resubscribe_and_a_reconnecting_clie
     }
     // B's own subscription is back too: a message published on B reaches A's socket.
     let (mut on_a, _) = signed_in(&a, &tokens.access, json!({})).await;
-    b.state
-        .bus
-        .publish(&Channel::Staff, activity("from B"))
-        .await
-        .unwrap();
+    publish_sale(&b, "from B").await;
     assert_eq!(next(&mut on_a).await["activity"]["eventTitle"], "from B");
 }
 
