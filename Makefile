@@ -12,7 +12,7 @@ TEST_TARGETS := --lib --bins --tests
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: run server release test bench lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
+.PHONY: run server release test bench bench-smoke lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
         web-deps web-checks web-lane web-test e2e e2e-run api-fuzz api-fuzz-run openapi system-deps services \
         compose-check screenshots clean
 
@@ -34,21 +34,23 @@ release:
 	$(CARGO) build --release --locked --bin encore
 
 ## make test: lint both languages, run every test on SQLite and PostgreSQL, the web unit
-## tests, the bundle budget, the end-to-end tests in Debian's chromium, and schemathesis
-## against the OpenAPI document.
+## tests, the bundle budget, the end-to-end tests in Debian's chromium, schemathesis
+## against the OpenAPI document, and each benchmark tool once at a toy size.
 ## The Rust suites mostly wait (on sockets, timers, PostgreSQL, child processes: they use
-## about 1.2 of the two cores), so the web's checks and then schemathesis (its own server,
-## answers within its 1 s limit under that load) run beside them once everything is
+## about 1.2 of the two cores), so the web's checks, schemathesis (its own server,
+## answers within its 1 s limit under that load) and the bench smoke run beside them once everything is
 ## compiled; the end-to-end tests, which time what a browser sees, run alone after. (The
 ## two suites side by side as well saved 36 s of 363 and slowed each by half: not kept.)
 test: system-deps services compose-check lint rust-build web-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-test web-lane
 	$(MAKE) --no-print-directory e2e-run
 
-## Beside the Rust suites: the web's checks, then schemathesis.
+## Beside the Rust suites: the web's checks, then schemathesis, then every benchmark tool
+## once at a toy size (they mostly wait too).
 web-lane:
 	$(MAKE) --no-print-directory web-checks
 	$(MAKE) --no-print-directory api-fuzz-run
+	$(MAKE) --no-print-directory bench-smoke
 
 system-deps:
 	@missing=""; \
@@ -57,6 +59,7 @@ system-deps:
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
 	command -v ezstream >/dev/null || missing="$$missing ezstream"; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	command -v liquidsoap >/dev/null || missing="$$missing liquidsoap"; \
 	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
 	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
@@ -168,6 +171,11 @@ screenshots: system-deps web
 ## make bench: release build and the load tests; results go to docs/benchmarks.md by hand.
 bench: services
 	loadtests/run-all.sh
+
+## Every tool of `make bench` once, at a toy size, on the debug build (loadtests/smoke.sh):
+## a tool that no longer runs fails `make test`, not the next benchmark.
+bench-smoke: services
+	loadtests/smoke.sh
 
 clean:
 	$(CARGO) clean

@@ -6,18 +6,19 @@
 # Usage: loadtests/auth-bench.sh [seconds-per-run]   (make bench runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 SECS=${1:-10}
 PORT=18181
 BASE="http://127.0.0.1:$PORT"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
-cargo build --release --locked --bin encore >/dev/null
+bench_build --bin encore
 DATA=$(mktemp -d)
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$DATA"' EXIT
-./target/release/encore admin create --data-dir "$DATA" --email bench@example.com \
+$OUT/encore admin create --data-dir "$DATA" --email bench@example.com \
   --password "a fine long passphrase" --role user >/dev/null
 # Lift the per-IP limit: the load comes from one address, and the point is to load argon2.
-ENCORE_AUTH_RATE_PER_MINUTE=100000000 ENCORE_CONNECTIONS_PER_IP=0 RUST_LOG=warn ./target/release/encore serve \
+ENCORE_AUTH_RATE_PER_MINUTE=100000000 ENCORE_CONNECTIONS_PER_IP=0 RUST_LOG=warn $OUT/encore serve \
   --data-dir "$DATA" --bind 127.0.0.1:$PORT --public-url "$BASE" >"$DATA/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 50); do curl -fs "$BASE/api/v1/health" >/dev/null && break; sleep 0.2; done

@@ -15,6 +15,7 @@
 # figure is total CPU per listener, half on each / all on A.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 SPLIT=${SPLIT:-0}
 ROUNDS=${ROUNDS:-2}
 if [ "$SPLIT" = 1 ]; then N=${1:-5000}; else N=${1:-200}; fi
@@ -25,7 +26,7 @@ PG=${CLUSTER_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 DB=encore_clusterbench
 PORT_A=18198
 PORT_B=18199
-$CARGO build --release --locked --bin encore --example listeners >/dev/null
+bench_build --bin encore --example listeners
 WORK=$(mktemp -d)
 export ENCORE_DATABASE_URL="$PG/$DB" ENCORE_REDIS_URL="$REDIS" ENCORE_REDIS_PREFIX="clusterbench:$$:"
 export ENCORE_JWT_SECRET=bench-secret-bench-secret-bench-secret
@@ -47,12 +48,12 @@ ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=
 ulimit -n "$(ulimit -Hn)"
 
 # B first: it hears the listening sessions A opens.
-RUST_LOG=warn ./target/release/encore serve --data-dir "$WORK/b" --bind "127.0.0.1:$PORT_B" \
+RUST_LOG=warn $OUT/encore serve --data-dir "$WORK/b" --bind "127.0.0.1:$PORT_B" \
   --public-url "http://127.0.0.1:$PORT_A" --ingest-bind "" --connections-per-ip 0 >"$WORK/b.log" 2>&1 &
 PIDS+=($!)
 PID_B=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT_B/api/v1/health" >/dev/null && break; sleep 0.1; done
-./target/release/examples/listeners serve $PORT_A "$N" "$WORK/sessions" >"$WORK/a.out" 2>"$WORK/a.err" &
+$OUT/examples/listeners serve $PORT_A "$N" "$WORK/sessions" >"$WORK/a.out" 2>"$WORK/a.err" &
 PIDS+=($!)
 PID_A=$!
 for _ in $(seq 1 1200); do grep -q READY "$WORK/a.out" 2>/dev/null && break; sleep 0.1; done
@@ -64,7 +65,7 @@ if [ "$SPLIT" = 1 ]; then
   grep -qs redis "/proc/$REDIS_PID/comm" && export REDIS_PID || unset REDIS_PID
   echo "# $N listeners on one instance vs half on each of two, same run, $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s per phase, $ROUNDS rounds, PostgreSQL + Redis, everything on this machine"
   echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  ./target/release/examples/listeners compare "http://127.0.0.1:$PORT_A" "$PID_A" "http://127.0.0.1:$PORT_B" "$PID_B" \
+  $OUT/examples/listeners compare "http://127.0.0.1:$PORT_A" "$PID_A" "http://127.0.0.1:$PORT_B" "$PID_B" \
     "$WORK/sessions" "$WORK/show.aac" "$SECS" "$ROUNDS"
   echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
@@ -72,4 +73,4 @@ fi
 
 echo "# one show on two instances $(date -u +%FT%TZ), $(nproc) cores, $N listeners (half on each), ${SECS} s, PostgreSQL + Redis, everything on this machine"
 LISTEN_URLS="http://127.0.0.1:$PORT_A http://127.0.0.1:$PORT_B" \
-  ./target/release/examples/listeners load "http://127.0.0.1:$PORT_A" "$WORK/sessions" "$WORK/show.aac" "$SECS"
+  $OUT/examples/listeners load "http://127.0.0.1:$PORT_A" "$WORK/sessions" "$WORK/show.aac" "$SECS"

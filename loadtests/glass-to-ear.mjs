@@ -66,11 +66,17 @@ try {
   await signIn(page, server.url, FAN.email, PASSWORD);
   await page.waitForURL(/\/dashboard$/);
   await page.goto(`${server.url}/my-events`);
-  const player = page.getByTestId('player');
+  // The bar's player: its phase and hls.js's latency estimate are on it.
+  const player = page.getByTestId('mini-player');
   await page.getByTestId('player-listen').click();
   await page.getByTestId('player-waiting').waitFor();
 
-  // Tap the player's audio element before it plays anything.
+  const t0 = Date.now();
+  push = spawn(process.env.ENCORE_BIN, ['push', audioFile, '--event', id, '--key', key, '--server', server.url], { stdio: 'ignore' });
+  const pushed = new Promise((resolve) => push.on('exit', resolve));
+
+  // Tap the player's audio element as soon as the player makes it (once the show airs);
+  // the first beeps, heard while the player settles, are not counted anyway.
   await page.getByTestId('player-audio').evaluate((audio) => {
     const context = new AudioContext({ latencyHint: 'interactive' });
     const source = context.createMediaElementSource(audio);
@@ -92,7 +98,7 @@ try {
       if (peak > 0.2) {
         if (!inBeep) {
           inBeep = true;
-          const latency = Number(document.querySelector('[data-testid="player"]')?.getAttribute('data-latency'));
+          const latency = Number(document.querySelector('[data-testid="mini-player"]')?.getAttribute('data-latency'));
           found.push({ at: now, currentTime: audio.currentTime, latency: Number.isFinite(latency) ? latency : null });
         }
         quietSince = now;
@@ -102,9 +108,6 @@ try {
     }, 5);
   });
 
-  const t0 = Date.now();
-  push = spawn(process.env.ENCORE_BIN, ['push', audioFile, '--event', id, '--key', key, '--server', server.url], { stdio: 'ignore' });
-  const pushed = new Promise((resolve) => push.on('exit', resolve));
   await Promise.race([pushed, sleep((PERIOD_S * BEEPS + 6) * 1000)]);
   await sleep(3000);
   if ((await player.getAttribute('data-phase')) !== 'playing') throw new Error('the player never started');
@@ -137,10 +140,14 @@ try {
     console.log(`hls.js latency estimate: p50=${quantile(hlsSorted, 0.5).toFixed(2)}s max=${hlsSorted[hlsSorted.length - 1].toFixed(2)}s`);
   }
   if (browser.errors.length > 0) console.log(`browser errors (expected: the playlist's 404 before the push):\n  ${browser.errors.join('\n  ')}`);
-  process.exitCode = p95 <= GOAL_S ? 0 : 1;
+  // A smoke run (loadtests/smoke.sh, the debug build beside other work) checks the tool
+  // runs, not the goal.
+  process.exitCode = p95 <= GOAL_S || process.env.BENCH_SMOKE === '1' ? 0 : 1;
 } finally {
   push?.kill('SIGKILL');
   await browser?.close().catch(() => undefined);
   await server.stop();
   rmSync(work, { recursive: true, force: true });
 }
+// The harness's test runner and the browser's pipes may keep the event loop alive.
+process.exit(process.exitCode ?? 0);

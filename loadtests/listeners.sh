@@ -5,10 +5,11 @@
 # PRERECORD=MINUTES: the show already has that much recorded when listeners arrive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 N=${1:-5000}
 SECS=${2:-30}
 PORT=18195
-cargo build --release --locked --example listeners >/dev/null
+bench_build --example listeners
 WORK=$(mktemp -d)
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$((SECS + 30))" \
@@ -19,7 +20,7 @@ ulimit -n "$(ulimit -Hn)"
 SERVER_CPU=(); CLIENT_CPU=()
 if [ "${PIN:-0}" = 1 ]; then SERVER_CPU=(taskset -c 0); CLIENT_CPU=(taskset -c 1); fi
 PRERECORDED=(); [ -n "${PRERECORD:-}" ] && PRERECORDED=("$WORK/show.aac" "$PRERECORD")
-"${SERVER_CPU[@]}" ./target/release/examples/listeners serve $PORT "$N" "$WORK/sessions" "${PRERECORDED[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
+"${SERVER_CPU[@]}" $OUT/examples/listeners serve $PORT "$N" "$WORK/sessions" "${PRERECORDED[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER=$!
 for _ in $(seq 1 1200); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
 cat "$WORK/server.err" >&2
@@ -32,7 +33,7 @@ peak=0
 ( while kill -0 $SERVER 2>/dev/null; do r=$(rss_kb); [ "$r" -gt "$peak" ] && peak=$r && echo "$peak" >"$WORK/peak"; sleep 0.5; done ) &
 SAMPLER=$!
 echo "# $N LL-HLS listeners $(date -u +%FT%TZ), $(nproc) cores, ${SECS} s, client and server on the same machine$([ "${PIN:-0}" = 1 ] && echo ', server pinned to core 0, client to core 1')$([ -n "${PRERECORD:-}" ] && echo ", joining a show $PRERECORD min in")"
-"${CLIENT_CPU[@]}" ${CLIENT_TIME:-} ./target/release/examples/listeners load "http://127.0.0.1:$PORT" "$WORK/sessions" "$WORK/show.aac" "$SECS"
+"${CLIENT_CPU[@]}" ${CLIENT_TIME:-} $OUT/examples/listeners load "http://127.0.0.1:$PORT" "$WORK/sessions" "$WORK/show.aac" "$SECS"
 after=$(cpu_ticks)
 t1=$(date +%s.%N)
 kill $SAMPLER 2>/dev/null || true

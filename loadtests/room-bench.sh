@@ -17,6 +17,7 @@
 # SECONDS_EACH=5 CROSS=0 LISTEN=0 loadtests/room-bench.sh 2000
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 WANT=${1:-10000}
 ROUNDS=${ROUNDS:-2}
 CROSS=${CROSS:-1}
@@ -34,15 +35,16 @@ ENCORE_PORT=18297
 OTHER_PORT=18298
 export ENCORE_JWT_SECRET=room-bench-secret-room-bench-secret-room
 export ENCORE_DATA_KEY=room-bench-data-key-room-bench-data-key-r
-$CARGO build --release --locked --bin encore --example ws_load --example ws_baseline \
-  --example listeners >/dev/null
+bench_build --bin encore --example ws_load --example ws_baseline \
+  --example listeners
 
 ulimit -n "$(ulimit -Hn)"
 HARD=$(ulimit -Hn)
 SOCKETS=$WANT
 if [ "$SOCKETS" -gt $((HARD - 200)) ]; then SOCKETS=$((HARD - 200)); fi
 # Posters and reacting fans are holders too: at least 1,000 fans.
-FANS=$((SOCKETS > 1000 ? SOCKETS : 1000))
+MIN_FANS=${MIN_FANS:-1000}
+FANS=$((SOCKETS > MIN_FANS ? SOCKETS : MIN_FANS))
 
 WORK=$(mktemp -d)
 SERVERS=()
@@ -50,7 +52,7 @@ stop() { for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$
 trap 'stop; redis-cli -u "$REDIS" --scan --pattern "$PREFIX*" | xargs -r redis-cli -u "$REDIS" del >/dev/null; rm -rf "$WORK"' EXIT
 
 serve_encore() { # database-url port → SERVERS += pid
-  RUST_LOG=warn ./target/release/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
+  RUST_LOG=warn $OUT/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
     --bind "127.0.0.1:$2" --public-url "http://127.0.0.1:$2" --ingest-bind "" \
     --connections-per-ip 0 --auth-rate-per-minute 1000000 \
     --redis-url "$REDIS" --redis-prefix "$PREFIX" >"$WORK/encore-$2.log" 2>&1 &
@@ -62,7 +64,7 @@ serve_encore() { # database-url port → SERVERS += pid
 echo "# Room bench $(date -u +%FT%TZ), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), client and server on the same machine"
 echo "# $SOCKETS holder sockets, $MESSAGES messages and $REACTIONS reactions a second for $SECONDS_EACH s"
 SQLITE="sqlite://$WORK/bench.db?mode=rwc"
-./target/release/examples/ws_load prepare-room "$SQLITE" "$FANS" "$WORK/fans"
+$OUT/examples/ws_load prepare-room "$SQLITE" "$FANS" "$WORK/fans"
 EVENT=$(cat "$WORK/fans.event")
 ROOM=(--event "$EVENT" --sockets "$SOCKETS" --per-account 1 --seconds "$SECONDS_EACH"
   --messages-per-second "$MESSAGES" --reactions-per-second "$REACTIONS"
@@ -71,17 +73,17 @@ ROOM=(--event "$EVENT" --sockets "$SOCKETS" --per-account 1 --seconds "$SECONDS_
 NET=30
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round: baseline (bare tokio-tungstenite, one frame per message)"
-  ./target/release/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" "chat:$EVENT" >"$WORK/baseline.out" 2>&1 &
+  $OUT/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" "chat:$EVENT" >"$WORK/baseline.out" 2>&1 &
   SERVERS+=($!)
   for _ in $(seq 1 100); do grep -q READY "$WORK/baseline.out" && break; sleep 0.1; done
   NET=$((NET + 1))
-  ./target/release/examples/ws_load room --label baseline --pid "${SERVERS[0]}" "${ROOM[@]}" \
+  $OUT/examples/ws_load room --label baseline --pid "${SERVERS[0]}" "${ROOM[@]}" \
     --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --source-net $NET | tee -a "$WORK/results"
   stop
   echo "== round $round: Encore (SQLite, Redis bus), holders posting over HTTP"
   serve_encore "$SQLITE" $ENCORE_PORT
   NET=$((NET + 1))
-  ./target/release/examples/ws_load room --label encore --pid "${SERVERS[0]}" "${ROOM[@]}" \
+  $OUT/examples/ws_load room --label encore --pid "${SERVERS[0]}" "${ROOM[@]}" \
     --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
     --accounts "$WORK/fans" --database-url "$SQLITE" --source-net $NET | tee -a "$WORK/results"
   stop
@@ -106,14 +108,14 @@ if [ "$LISTEN" = 1 ]; then
     -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
   for with_room in 0 1; do
     echo "== $LISTENERS LL-HLS listeners$([ $with_room = 1 ] && echo ", beside the room ($SOCKETS sockets, $MESSAGES messages and $REACTIONS reactions a second)" || echo " alone") (one instance, SQLite)"
-    ROOM_FANS=$FANS ./target/release/examples/listeners serve $LISTEN_PORT "$LISTENERS" "$WORK/listen" \
+    ROOM_FANS=$FANS $OUT/examples/listeners serve $LISTEN_PORT "$LISTENERS" "$WORK/listen" \
       >"$WORK/listen.out" 2>"$WORK/listen.err" &
     SERVERS+=($!)
     for _ in $(seq 1 1200); do grep -q READY "$WORK/listen.out" 2>/dev/null && break; sleep 0.1; done
     ROOM_CLIENT=
     if [ $with_room = 1 ]; then
       NET=$((NET + 1))
-      ./target/release/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
+      $OUT/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
         --event "$(cat "$WORK/listen.event")" --sockets "$SOCKETS" --per-account 1 \
         --seconds $((SECONDS_EACH + 15)) --messages-per-second "$MESSAGES" \
         --reactions-per-second "$REACTIONS" --redis-url "$REDIS" --redis-prefix "$PREFIX" \
@@ -124,7 +126,7 @@ if [ "$LISTEN" = 1 ]; then
       for _ in $(seq 1 1200); do grep -qs "^sockets:" "$WORK/beside.out" && break; sleep 0.1; done
       sleep 3
     fi
-    ./target/release/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"
+    $OUT/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"
     if [ -n "$ROOM_CLIENT" ]; then wait "$ROOM_CLIENT" || true; grep -E "^RESULT|lost|frames per socket" "$WORK/beside.out"; fi
     stop
   done
@@ -135,10 +137,10 @@ echo "== a message posted on instance A, received by sockets on instance B (Post
 DB=encore_roombench
 psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
 CROSS_SOCKETS=${CROSS_SOCKETS:-1000}
-./target/release/examples/ws_load prepare-room "$PG/$DB" 1000 "$WORK/cross-fans"
+$OUT/examples/ws_load prepare-room "$PG/$DB" 1000 "$WORK/cross-fans"
 serve_encore "$PG/$DB" $ENCORE_PORT
 serve_encore "$PG/$DB" $OTHER_PORT
-./target/release/examples/ws_load room --label cross --pid "${SERVERS[1]}" \
+$OUT/examples/ws_load room --label cross --pid "${SERVERS[1]}" \
   --event "$(cat "$WORK/cross-fans.event")" --sockets "$CROSS_SOCKETS" --per-account 1 \
   --seconds "$SECONDS_EACH" --messages-per-second "${CROSS_MESSAGES:-10}" --reactions-per-second 0 \
   --posters 200 --redis-url "$REDIS" --redis-prefix "$PREFIX" \

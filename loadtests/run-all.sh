@@ -2,6 +2,7 @@
 # `make bench`: every benchmark, one after the other, on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 echo "== argon2id time per hash (criterion)"
 cargo bench --locked --bench passwords -- --noplot 2>&1 | grep -E "^argon2id|time:" || true
 echo "== sign-in and accounts API"
@@ -27,6 +28,6 @@ echo "== fuzzing: every network parser for ${FUZZ_SECONDS:-60} s each (cargo-fuz
 loadtests/fuzz.sh "${FUZZ_SECONDS:-60}"
 echo "== live audio: glass-to-ear in chromium with hls.js"
 if [ -f loadtests/glass-to-ear.mjs ]; then
-  (cd web && npm run build >/dev/null) && cargo build --release --locked --bin encore >/dev/null
-  ENCORE_BIN="$PWD/target/release/encore" node loadtests/glass-to-ear.mjs
+  (cd web && npm run build >/dev/null) && bench_build --bin encore
+  ENCORE_BIN="$PWD/$OUT/encore" node loadtests/glass-to-ear.mjs
 fi

@@ -10,6 +10,7 @@
 #   instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 REV=${1:?usage: loadtests/stream-ab.sh REV [rounds] [seconds]}
 ROUNDS=${2:-6}
 SECS=${3:-10}
@@ -30,14 +31,14 @@ trap cleanup EXIT
 NEW_DESC=${NEW_BIN:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src examples Cargo.toml || echo ' with uncommitted changes')}
 OLD_DESC=${OLD_BIN:-$(git rev-parse --short "$REV")}
 if [ -z "${NEW_BIN:-}" ]; then
-  cargo build --release --locked --example stream_bench >/dev/null
-  NEW_BIN=$PWD/target/release/examples/stream_bench
+  bench_build --example stream_bench
+  NEW_BIN=$PWD/target/$BENCH_PROFILE/examples/stream_bench
 fi
 if [ -z "${OLD_BIN:-}" ]; then
   git worktree add --detach "$WORK/old" "$REV" >/dev/null
   target=$PWD/target/ab/$(git rev-parse --short "$REV")
-  (cd "$WORK/old" && CARGO_TARGET_DIR=$target cargo build --release --locked --example stream_bench >/dev/null)
-  OLD_BIN=$target/release/examples/stream_bench
+  (cd "$WORK/old" && CARGO_TARGET_DIR=$target $CARGO build "${BENCH_BUILD[@]}" --locked --example stream_bench >/dev/null)
+  OLD_BIN=$target/$BENCH_PROFILE/examples/stream_bench
 fi
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=60" \
   -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"

@@ -5,17 +5,18 @@
 #  2. server-added latency of blocking playlist reload (printed by the example).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 SECS=${1:-10}
 PORT=18190
 NGINX_PORT=18191
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
-cargo build --release --locked --example stream_bench >/dev/null
+bench_build --example stream_bench
 WORK=$(mktemp -d)
 trap 'kill $BENCH 2>/dev/null || true; rm -rf "$WORK"' EXIT
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=60" \
   -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
-./target/release/examples/stream_bench "$WORK/show.aac" $PORT >"$WORK/bench.out" 2>"$WORK/bench.err" &
+$OUT/examples/stream_bench "$WORK/show.aac" $PORT >"$WORK/bench.out" 2>"$WORK/bench.err" &
 BENCH=$!
 for _ in $(seq 1 600); do grep -q READY "$WORK/bench.out" 2>/dev/null && break; sleep 0.1; done
 grep "server-added" "$WORK/bench.out"

@@ -21,6 +21,7 @@
 # (WS_LOAD_ARGS go to every `ws_load broadcast`; CROSS=0 skips figure 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. loadtests/lib.sh
 WANT=${1:-18000}
 # Sockets per staff account: 4, as in issue 27's review (18,000 sockets = 4,500 admins).
 PER_ACCOUNT=${PER_ACCOUNT:-4}
@@ -41,7 +42,7 @@ ENCORE_PORT=18197
 export ENCORE_JWT_SECRET=ws-bench-secret-ws-bench-secret-ws-bench
 # Instances sharing Redis must share their secrets (Encore refuses to start otherwise).
 export ENCORE_DATA_KEY=ws-bench-data-key-ws-bench-data-key-ws
-$CARGO build --release --locked --bin encore --example ws_load --example ws_baseline >/dev/null
+bench_build --bin encore --example ws_load --example ws_baseline
 
 # Every socket is a descriptor on both sides, and one process may hold at most the hard
 # limit; the server keeps a few dozen for itself (database, Redis, listeners).
@@ -57,7 +58,7 @@ stop() { if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SE
 trap 'stop; redis-cli -u "$REDIS" --scan --pattern "$PREFIX*" | xargs -r redis-cli -u "$REDIS" del >/dev/null; rm -rf "$WORK"' EXIT
 
 serve_encore() { # database-url port → SERVER
-  RUST_LOG=warn ./target/release/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
+  RUST_LOG=warn $OUT/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
     --bind "127.0.0.1:$2" --public-url "http://127.0.0.1:$2" --ingest-bind "" \
     --connections-per-ip 0 --auth-rate-per-minute 1000000 \
     --redis-url "$REDIS" --redis-prefix "$PREFIX" >"$WORK/encore-$2.log" 2>&1 &
@@ -69,16 +70,16 @@ serve_encore() { # database-url port → SERVER
 echo "# WebSocket bench $(date -u +%FT%TZ), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), client and server on the same machine"
 echo "# $SOCKETS sockets (descriptor limit $HARD per process), $ACCOUNTS staff accounts × $PER_ACCOUNT sockets"
 SQLITE="sqlite://$WORK/bench.db?mode=rwc"
-./target/release/examples/ws_load prepare "$SQLITE" "$ACCOUNTS" "$WORK/accounts"
+$OUT/examples/ws_load prepare "$SQLITE" "$ACCOUNTS" "$WORK/accounts"
 
 NET=10
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round: baseline (bare tokio-tungstenite)"
-  ./target/release/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" >"$WORK/baseline.out" 2>&1 &
+  $OUT/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" >"$WORK/baseline.out" 2>&1 &
   SERVER=$!
   for _ in $(seq 1 100); do grep -q READY "$WORK/baseline.out" && break; sleep 0.1; done
   NET=$((NET + 1))
-  ./target/release/examples/ws_load broadcast --label baseline --pid "$SERVER" \
+  $OUT/examples/ws_load broadcast --label baseline --pid "$SERVER" \
     --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
     --redis-url "$REDIS" --redis-prefix "$PREFIX" "${PACE[@]}" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
   stop
@@ -89,7 +90,7 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "$SIGNUPS" = 1 ]; then
     SOURCE=(--signups "http://127.0.0.1:$ENCORE_PORT" --signups-in-flight "$SIGNUPS_IN_FLIGHT")
   fi
-  ./target/release/examples/ws_load broadcast --label encore --pid "$SERVER" "${SOURCE[@]}" \
+  $OUT/examples/ws_load broadcast --label encore --pid "$SERVER" "${SOURCE[@]}" \
     --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --sockets "$SOCKETS" --source-net $NET \
     --accounts "$WORK/accounts" --per-account "$PER_ACCOUNT" --database-url "$SQLITE" \
     --redis-url "$REDIS" --redis-prefix "$PREFIX" "${PACE[@]}" "${LOAD_ARGS[@]}" | tee -a "$WORK/results"
@@ -117,9 +118,9 @@ echo "== a notification committed on instance A, received on instance B (Postgre
 DB=encore_wsbench
 psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
 CROSS_SOCKETS=${CROSS_SOCKETS:-2000}
-./target/release/examples/ws_load prepare "$PG/$DB" $((CROSS_SOCKETS / 8)) "$WORK/cross-accounts"
+$OUT/examples/ws_load prepare "$PG/$DB" $((CROSS_SOCKETS / 8)) "$WORK/cross-accounts"
 serve_encore "$PG/$DB" $ENCORE_PORT
-./target/release/examples/ws_load cross --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" \
+$OUT/examples/ws_load cross --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" \
   --sockets "$CROSS_SOCKETS" --source-net $((NET + 1)) --accounts "$WORK/cross-accounts" \
   --database-url "$PG/$DB" --redis-url "$REDIS" --redis-prefix "$PREFIX"
 stop

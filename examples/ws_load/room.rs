@@ -221,10 +221,14 @@ async fn post_over_http(args: &RoomArgs, base: &str, tokens: &[String]) -> anyho
     let base = base.trim_end_matches('/');
     let chat = format!("{base}/api/v1/events/{}/chat", args.event);
     let reactions = format!("{chat}/reactions");
-    let posters = args.posters.min(tokens.len()).max(1);
-    // Reacting fans: after the posters, enough that each sends every REACT_EVERY.
+    // Reacting fans: after the posters, enough that each sends every REACT_EVERY; the
+    // posters are as many as asked for that the other accounts leave.
     let per_fan = REACTIONS_PER_REQUEST as f64 / REACT_EVERY.as_secs_f64();
     let reactors = ((args.reactions_per_second / per_fan).ceil() as usize).max(1);
+    let posters = args
+        .posters
+        .min(tokens.len().saturating_sub(reactors))
+        .max(1);
     anyhow::ensure!(
         posters + reactors <= tokens.len(),
         "{posters} posters and {reactors} reacting fans need that many accounts"
