@@ -51,7 +51,7 @@ impl<R: Refusal> FromRequestParts<AppState> for ManagedEvent<R> {
             .await
             .map_err(|rejection| rejection_message(rejection.status(), rejection.body_text()))?;
         let event = super::load(state, &id).await?;
-        if !super::can_manage(state, user.actor(), &event.project_id).await? {
+        if !super::manage::can_manage(state, user.actor(), &event.project_id).await? {
             return Err(Error::forbidden(R::MSG));
         }
         Ok(Self {

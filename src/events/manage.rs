@@ -4,7 +4,7 @@
 
 use super::edit::{EventInput, NewEventInput};
 use super::model::{EventRow, EventStatus};
-use super::{can_manage, image, notices, rules, store};
+use super::{image, notices, rules, store};
 use crate::accounts::policy::Actor;
 use crate::commerce::{checkout, orders, refunds};
 use crate::db::now_ms;
@@ -13,6 +13,11 @@ use crate::i18n::Msg;
 use crate::notifications::Outbox;
 use crate::projects::store as projects;
 use crate::state::AppState;
+
+/// Staff manage every concert; project members manage their project's concerts.
+pub async fn can_manage(app: &AppState, actor: Actor<'_>, project_id: &str) -> Result<bool> {
+    Ok(actor.role.is_staff() || projects::is_member(&app.db, project_id, actor.id).await?)
+}
 
 /// A concert names its project in the body: one that does not exist is a missing
 /// resource (404), like an unknown id in a path.

@@ -26,9 +26,9 @@ use utoipa_axum::routes;
 
 use self::edit::{EventInput, NewEventInput};
 use self::extract::ManagedEvent;
+pub use self::manage::can_manage;
 use self::model::{EventRow, EventStatus};
 use self::view::Event;
-use crate::accounts::policy::Actor;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::money;
 use crate::db::{iso8601, now_ms};
@@ -67,11 +67,6 @@ pub async fn load(app: &AppState, id: &str) -> Result<EventRow> {
     store::by_id(&app.db, id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))
-}
-
-/// Staff manage every concert; project members manage their project's concerts.
-pub async fn can_manage(app: &AppState, actor: Actor<'_>, project_id: &str) -> Result<bool> {
-    Ok(actor.role.is_staff() || projects::is_member(&app.db, project_id, actor.id).await?)
 }
 
 async fn view(app: &AppState, user: Option<&CurrentUser>, rows: &[EventRow]) -> Result<Vec<Event>> {
