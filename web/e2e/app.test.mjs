@@ -13,6 +13,8 @@ const ACCOUNTS = {
   prefs: { email: 'prefs@example.com', password: PASSWORD, role: 'user', firstName: 'Pat', lastName: 'Prefs' },
   // Chooses Persian and the light theme: they follow the account to its other devices.
   switcher: { email: 'switcher@example.com', password: PASSWORD, role: 'user', firstName: 'Sam', lastName: 'Switch' },
+  // Reloads the page the moment a choice is made: the account keeps it all the same.
+  reloader: { email: 'reloader@example.com', password: PASSWORD, role: 'user', firstName: 'Remy', lastName: 'Reload' },
 };
 
 const suite = e2eSuite(Object.values(ACCOUNTS));
@@ -285,6 +287,30 @@ describe('Encore dashboard', () => {
     await page.reload();
     await page.getByTestId('theme-control').waitFor();
     assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'light');
+    await finish(b);
+  });
+
+  test('a language and a theme chosen in settings reach the account even when the page is reloaded at once', async () => {
+    const b = await browser();
+    const { page } = b;
+    await signInAs(page, ACCOUNTS.reloader);
+    await page.goto(`${suite.server.url}/settings`);
+    await page.getByTestId('language-picker').click();
+    await page.getByRole('option', { name: 'فارسی' }).click();
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await page.getByTestId('theme-control').getByText('روشن').click();
+    await page.reload();
+    await page.getByTestId('theme-control').waitFor();
+    assert.equal(await page.locator('html').getAttribute('data-mantine-color-scheme'), 'light');
+    const account = await apiSession(suite.server.url, ACCOUNTS.reloader.email, ACCOUNTS.reloader.password);
+    let me;
+    for (let i = 0; i < 20; i++) {
+      me = (await account('GET', '/api/v1/accounts/userinfo/me')).json.payload[0];
+      if (me.language === 'ir' && me.theme === 'light') break;
+      await page.waitForTimeout(100);
+    }
+    assert.deepEqual({ language: me.language, theme: me.theme }, { language: 'ir', theme: 'light' });
     await finish(b);
   });
 

@@ -4,7 +4,8 @@
 // the concert under "Coming up"; the card itself still opens the concert, whose page links back
 // to the artist (by keyboard too). A crawler's plain GET of the page has its preview tags; an
 // unknown artist is the app's not-found page. At 360×800, in English and in Persian, nothing
-// overflows, overlaps or is cut, every control is named and a thumb's size. Staff upload a
+// overflows, overlaps or is cut, every control is named and a thumb's size, and the public
+// header stays one row (the language and the theme in its menu). Staff upload a
 // picture from the projects page, and are told when a file is no picture.
 import assert from 'node:assert/strict';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -128,6 +129,9 @@ describe("An artist's page", () => {
     // The card anywhere but the artist's name opens the concert (Playwright clicks its middle).
     await page.getByTestId('artist-upcoming').getByTestId('home-event').filter({ hasText: TITLE }).click();
     await page.waitForURL(new RegExp(`/concerts/${concert}$`));
+    // Reached inside the app (no server answer), the tab still names the concert.
+    await page.getByTestId('concert-title').waitFor();
+    await page.waitForFunction((title) => document.title === title, `${TITLE} · Encore`);
     // From the concert, back to the artist by keyboard.
     const back = page.getByTestId('concert-artist');
     assert.equal(await back.innerText(), NAME);
@@ -172,7 +176,7 @@ describe("An artist's page", () => {
   });
 
   for (const language of ['gb', 'ir']) {
-    test(`at 360×800 in ${language === 'ir' ? 'Persian' : 'English'}, the artist page and the home page neither overflow nor leave a control unnamed or too small`, async () => {
+    test(`at 360×800 in ${language === 'ir' ? 'Persian' : 'English'}, the artist, home and concert pages neither overflow nor leave a control unnamed or too small, under a one-row header`, async () => {
       const b = await browser({ width: 360, height: 800 });
       const { page } = b;
       await page.addInitScript((lang) => {
@@ -182,6 +186,7 @@ describe("An artist's page", () => {
       for (const [name, path, ready] of [
         ['artist', `/artists/${artist}`, 'artist-upcoming'],
         ['home', '/home', 'home-upcoming'],
+        ['concert', `/concerts/${concert}`, 'concert-page'],
       ]) {
         await page.goto(`${suite.server.url}${path}`);
         await page.getByTestId(ready).waitFor();
@@ -191,6 +196,9 @@ describe("An artist's page", () => {
         assert.ok(width.scroll <= width.client, `${name}: ${width.scroll} px wide on a ${width.client} px screen`);
         assert.deepEqual(await unnamedControls(page, 'body'), [], `${name}: controls without a name`);
         found.push(...(await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `${name}: ${problem}`));
+        // The public header is one row: the name, the page's button and the menu.
+        const header = await page.getByTestId('public-header').boundingBox();
+        assert.ok(header.height <= 80, `${name}: the public header is ${Math.round(header.height)} px tall`);
         await screenshot(page, `artist-phone-${language}-${name}`);
         if (name === 'artist') {
           assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), NAME);
@@ -199,6 +207,13 @@ describe("An artist's page", () => {
         }
       }
       assert.deepEqual(found, [], 'layout problems');
+      // The header's menu holds the language and the theme on a phone.
+      await page.getByTestId('public-menu').click();
+      await page.getByTestId(`public-menu-language-${language === 'ir' ? 'gb' : 'ir'}`).click();
+      await page.waitForFunction((dir) => document.documentElement.dir === dir, language === 'ir' ? 'ltr' : 'rtl');
+      await page.getByTestId('public-menu').click();
+      await page.getByTestId('public-menu-theme').click();
+      await page.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'light');
       await finish(b);
     });
   }

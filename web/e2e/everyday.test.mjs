@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart } from './harness.mjs';
+import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
@@ -16,12 +16,6 @@ const suite = e2eSuite(Object.values(ACCOUNTS));
 const { browser, finish, signInAs } = suite;
 const TITLE = 'Harbour Lights';
 
-async function buy(session, concert, name) {
-  assert.equal((await session('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-  const paid = await payCart(session, name);
-  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-}
-
 before(async () => {
   await suite.ready;
   const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
@@ -31,8 +25,8 @@ before(async () => {
   });
   assert.equal(billing.status, 200, JSON.stringify(billing.json));
   const concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 2 * 86_400_000) });
-  await buy(await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD), concert, 'Ana Lima');
-  await buy(await apiSession(suite.server.url, ACCOUNTS.other.email, PASSWORD), concert, 'Bo Chen');
+  await buyTicket(await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD), concert, 'Ana Lima');
+  await buyTicket(await apiSession(suite.server.url, ACCOUNTS.other.email, PASSWORD), concert, 'Bo Chen');
 });
 
 describe('What fans and admins see every day', () => {

@@ -493,6 +493,14 @@ export async function payCart(session, name) {
   });
 }
 
+/** `session` (an `apiSession`) puts `concert` in its cart and pays for it as `name` with a
+ * card that succeeds: the ticket is theirs. */
+export async function buyTicket(session, concert, name) {
+  assert.equal((await session('POST', `/api/v1/cart/${concert.id}`)).status, 200);
+  const paid = await payCart(session, name);
+  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
+}
+
 /** A published concert in its own project, made through the `admin` API session, starting at
  * `startsAt`, with its stream key rotated (keys are stored hashed and answered once). */
 export async function createConcert(admin, title, { startsAt = new Date() } = {}) {
@@ -517,6 +525,15 @@ export async function createConcert(admin, title, { startsAt = new Date() } = {}
 /** Writes a minute of a sine tone as ADTS AAC to `path`, the audio `encore push` sends. */
 export function writeSine(path, frequency) {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=60`, '-c:a', 'aac', '-b:a', '96k', '-f', 'adts', path]);
+}
+
+/** A minute of a sine tone at `frequency` Hz (see `writeSine`) in a folder of its own: its
+ * `path`, and `remove()` to delete the folder once the file's tests are done. */
+export function sineFile(frequency) {
+  const dir = mkdtempSync(join(tmpdir(), 'encore-sine-'));
+  const path = join(dir, 'sine.aac');
+  writeSine(path, frequency);
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Writes a 960×720 PNG of a colour gradient to `path`: a picture that looks like one in

@@ -2,11 +2,8 @@
 // arrive and a sale happen without reloading; a super admin (in Persian, right to left) sees
 // the same show and its encoder drop; a fan is refused the page.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD, screenshot, sineFile, sleep, startPush } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'watch@example.com', password: PASSWORD, role: 'admin', firstName: 'Wanda', lastName: 'Watch' },
@@ -22,17 +19,12 @@ const LATER_TITLE = 'Winter Strings';
 
 let admin;
 let fan;
-let workDir;
-let audioFile;
+let sine;
 let push = null;
 let listening = null;
 const concerts = {};
 
-async function buy(concert) {
-  assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-  const paid = await payCart(fan, 'Lena Listener');
-  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-}
+const buy = (concert) => buyTicket(fan, concert, 'Lena Listener');
 
 /** The fan listens as a player does: a stream session, then the playlist every two seconds. */
 async function startListening(concert) {
@@ -75,9 +67,7 @@ before(async () => {
   await suite.ready;
   admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-live-page-e2e-'));
-  audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 330);
+  sine = sineFile(330);
   concerts.show = await createConcert(admin, SHOW_TITLE);
   concerts.later = await createConcert(admin, LATER_TITLE);
   await buy(concerts.show);
@@ -86,7 +76,7 @@ before(async () => {
 after(async () => {
   push?.kill('SIGKILL');
   await listening?.();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  sine?.remove();
 });
 
 describe('the staff Live page', () => {
@@ -99,7 +89,7 @@ describe('the staff Live page', () => {
     assert.equal(await card(page, concerts.show).count(), 0);
     assert.equal(await page.getByTestId('live-page-polling').count(), 0, 'the page says it is live');
 
-    push = startPush(suite.server.url, audioFile, concerts.show);
+    push = startPush(suite.server.url, sine.path, concerts.show);
     const show = card(page, concerts.show);
     await show.and(page.locator('[data-state="onAir"]')).waitFor({ timeout: 20_000 });
     await feedItem(page, 'show_live', concerts.show).waitFor();

@@ -2,11 +2,8 @@
 // `encore push` sends AAC; a second device takes the ticket over; the artist's live panel
 // shows the publisher, ends the show, and goes live from the browser's (fake) microphone.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert as publishConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush as pushAudio, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, createConcert as publishConcert, e2eSuite, PASSWORD, screenshot, sineFile, sleep, startPush as pushAudio, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'stage@example.com', password: PASSWORD, role: 'admin', firstName: 'Stella', lastName: 'Stage' },
@@ -27,25 +24,20 @@ const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
 
 let admin;
 let fan;
-let workDir;
-let audioFile;
+let sine;
 const pushes = new Set();
 const concerts = {};
 
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
 async function createConcert(title, { buy, startsAt = new Date() }) {
   const concert = await publishConcert(admin, title, { startsAt });
-  if (buy) {
-    assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-    const paid = await payCart(fan, 'Ezra Ears');
-    assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-  }
+  if (buy) await buyTicket(fan, concert, 'Ezra Ears');
   return concert;
 }
 
 /** `encore push` of the sine file, paced in real time, looping. */
 function startPush(concert) {
-  const child = pushAudio(suite.server.url, audioFile, concert);
+  const child = pushAudio(suite.server.url, sine.path, concert);
   pushes.add(child);
   void child.exited.then(() => pushes.delete(child));
   return child;
@@ -74,9 +66,7 @@ before(async () => {
   await suite.ready;
   admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-live-e2e-'));
-  audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 440);
+  sine = sineFile(440);
   concerts.live = await createConcert(LIVE_TITLE, { buy: true });
   concerts.mic = await createConcert(MIC_TITLE, { buy: false });
   // Sessions open 15 minutes before the start: this one counts down while it waits.
@@ -85,7 +75,7 @@ before(async () => {
 
 after(async () => {
   for (const child of pushes) child.kill('SIGKILL');
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  sine?.remove();
 });
 
 describe('Encore live audio', () => {

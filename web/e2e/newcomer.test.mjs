@@ -1,8 +1,9 @@
 // End-to-end: what a newcomer trips over (issue 30). A full load of the first pages logs no
-// console warning; the web app is installable (its manifest linked, valid and its icons
-// served, as chromium itself reads them); a common password is refused while it is typed; an
-// admin's new concert keeps the picture chosen without framing it by hand, billed under its
-// project's name when no other is given.
+// console warning; home and the stage load without shifting their layout; the web app is
+// installable (its manifest linked, valid and its icons served, as chromium itself reads
+// them); a common password is refused while it is typed; an admin's new concert keeps the
+// picture chosen without framing it by hand, billed under its project's name when no other
+// is given.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -35,6 +36,35 @@ describe('A newcomer (issue 30)', () => {
     }
     assert.deepEqual(b.warnings, [], 'console warnings on a full load');
     await finish(b);
+  });
+
+  test('home and the stage load without shifting their layout (CLS under 0.1), on a phone and a desktop', async () => {
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const concert = await createConcert(admin, 'Steady Tide');
+    for (const [width, height] of [[390, 844], [1280, 800]]) {
+      const b = await browser({ width, height });
+      const { page } = b;
+      // Every shift of each document from its start (the sum: never less than its CLS).
+      await page.addInitScript(() => {
+        window.encoreShift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.encoreShift += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const shift = async (path, ready) => {
+        await page.goto(`${suite.server.url}${path}`);
+        await page.getByTestId(ready).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(500);
+        return page.evaluate(() => window.encoreShift);
+      };
+      const home = await shift('/home', 'home-event');
+      assert.ok(home < 0.1, `${width} px: /home shifts by ${home.toFixed(3)}`);
+      await signInAs(page, ACCOUNTS.fan);
+      const stage = await shift(`/stage/${concert.id}`, 'stage-title');
+      assert.ok(stage < 0.1, `${width} px: the stage shifts by ${stage.toFixed(3)}`);
+      await finish(b);
+    }
   });
 
   test('the web app is installable: its manifest is linked and valid, with its icons and theme colour', async () => {

@@ -2,11 +2,8 @@
 // concert on air (the real `encore push` sends a sine), fans with paid tickets, and the
 // stage where they listen and read the room.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { apiSession, createConcert, payCart, startPush, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, createConcert, sineFile, startPush, waitUntil } from './harness.mjs';
 
 export const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
 /** The playlist answers 404 until the first segment, and 403 once another device took the
@@ -23,7 +20,7 @@ export const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
  */
 export function liveRoomShow(suite, { title, admin, fans, artist = null, frequency = 330 }) {
   const sessions = new Map();
-  let workDir;
+  let sine;
   let ready;
   let failed;
   const show = {
@@ -62,9 +59,8 @@ export function liveRoomShow(suite, { title, admin, fans, artist = null, frequen
   async function setUp() {
     await suite.ready;
     show.admin = await apiSession(suite.server.url, admin.email, admin.password);
-    workDir = mkdtempSync(join(tmpdir(), 'encore-room-e2e-'));
-    show.audioFile = join(workDir, 'sine.aac');
-    writeSine(show.audioFile, frequency);
+    sine = sineFile(frequency);
+    show.audioFile = sine.path;
     show.concert = await createConcert(show.admin, title);
     if (artist) {
       const event = await show.admin('GET', `/api/v1/events/${show.concert.id}`);
@@ -74,15 +70,13 @@ export function liveRoomShow(suite, { title, admin, fans, artist = null, frequen
     for (const account of fans) {
       const fan = await apiSession(suite.server.url, account.email, account.password);
       sessions.set(account.email, fan);
-      assert.equal((await fan('POST', `/api/v1/cart/${show.concert.id}`)).status, 200);
-      const paid = await payCart(fan, `${account.firstName} ${account.lastName}`);
-      assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
+      await buyTicket(fan, show.concert, `${account.firstName} ${account.lastName}`);
     }
     show.restartPush();
   }
   after(async () => {
     show.push?.kill('SIGKILL');
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
+    sine?.remove();
   });
   return show;
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'stagehand@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stagehand' },
@@ -115,9 +115,7 @@ before(async () => {
   form.append('file', new Blob([readFileSync(poster)], { type: 'image/png' }), 'poster.png');
   const uploaded = await admin('POST', `/api/v1/events/${concert.id}/image`, form);
   assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
-  assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-  const paid = await payCart(fan, 'Rosa Roams');
-  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
+  await buyTicket(fan, concert, 'Rosa Roams');
   push = startPush(suite.server.url, audioFile, concert);
 });
 
@@ -297,6 +295,12 @@ describe('Encore player in the app shell', () => {
     // What is left reads in hours and minutes ("23 h 58 min"), not as a ticking clock.
     assert.match(first, /\([۰-۹]+ ساعت و [۰-۹]+ دقیقه مانده\)/);
     await screenshot(page, 'light-rtl-stage-replay');
+
+    // The home page lists it among the replays, its card linking to its public page.
+    await page.goto(`${suite.server.url}/home`);
+    const card = page.getByTestId('home-replay').getByTestId('home-event').filter({ hasText: TITLE });
+    assert.equal(await card.getByTestId('event-title-link').getAttribute('href'), `/concerts/${concert.id}`);
+    assert.equal(await page.getByTestId('home-live').getByTestId('home-event').filter({ hasText: TITLE }).count(), 0);
     await finish(fan, [STREAM_ANSWERS]);
   });
 });

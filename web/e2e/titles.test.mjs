@@ -4,11 +4,8 @@
 // their own position; the artist's live panel shows the current title and adds, edits and
 // deletes titles by hand; after the show the replay lists the songs and a click seeks there.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, payCart, screenshot, sleep, startPush, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD, screenshot, sineFile, sleep, startPush, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'titles@example.com', password: PASSWORD, role: 'admin', firstName: 'Tina', lastName: 'Titles' },
@@ -27,7 +24,7 @@ const SECOND = { title: 'Say "Hi" & Café', artist: 'The Båndits' };
 
 let admin;
 let fan;
-let workDir;
+let sine;
 let push;
 let concert;
 
@@ -54,19 +51,15 @@ before(async () => {
   await suite.ready;
   admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-titles-e2e-'));
-  const audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 523);
+  sine = sineFile(523);
   concert = await createConcert(admin, TITLE);
-  assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-  const paid = await payCart(fan, 'Hugo Hums');
-  assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
-  push = startPush(suite.server.url, audioFile, concert);
+  await buyTicket(fan, concert, 'Hugo Hums');
+  push = startPush(suite.server.url, sine.path, concert);
 });
 
 after(async () => {
   push?.kill('SIGKILL');
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  sine?.remove();
 });
 
 describe('Encore song titles', () => {

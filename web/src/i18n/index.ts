@@ -84,14 +84,18 @@ export async function setupI18n(language: LanguageCode = storedLanguage()): Prom
   applyDocumentLanguage(i18n.language);
   // Kept from here on: a language someone chose (or their account's), not the one this
   // browser was detected in, so that a new device can start from the account's.
-  i18n.on('languageChanged', (code) => {
-    try {
-      if (isLanguageCode(code)) localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
-    } catch {
-      // storage unavailable: the choice lasts for this visit
-    }
-  });
+  i18n.on('languageChanged', keepLanguage);
   return i18n;
+}
+
+/** Keeps `code` as this device's language. A choice is kept the moment it is made, before its
+ * translations have loaded (`languageChanged` comes after them): a reload right then keeps it. */
+export function keepLanguage(code: string): void {
+  try {
+    if (isLanguageCode(code)) localStorage.setItem(LANGUAGE_STORAGE_KEY, code);
+  } catch {
+    // storage unavailable: the choice lasts for this visit
+  }
 }
 
 /** Whether this device keeps a language of its own choosing (see [`setupI18n`]). */

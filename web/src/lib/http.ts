@@ -32,6 +32,8 @@ export interface RequestOptions {
   /** A 403 is an answer of this call (shown with the server's reason), not a role failure:
    * no redirect to /403. */
   forbiddenIsAnswer?: boolean;
+  /** Let the request finish when the page unloads (a choice saved just before a reload). */
+  keepalive?: boolean;
 }
 
 interface AuthHooks {
@@ -112,6 +114,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       body,
       signal: controller.signal,
       credentials: 'same-origin',
+      ...(options.keepalive ? { keepalive: true } : {}),
     });
   } catch (error) {
     if (controller.signal.aborted) throw new ClientError('errors.timeout', 'The server took too long to answer.');

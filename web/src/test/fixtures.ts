@@ -1,3 +1,4 @@
+import type { EncoreEvent } from '../features/events/model';
 import type { Account } from '../features/users/model';
 
 /** An account as the server sends it: a verified fan with no extras, `changes` on top. */
@@ -17,6 +18,47 @@ export function account(changes: Partial<Account> = {}): Account {
     language: 'gb',
     emailVerified: true,
     timeZone: null,
+    ...changes,
+  };
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A concert as the server sends it: published and upcoming, 90 minutes from `start` (doors
+ * 15 minutes before it, the replay for a day), not owned; `changes` on top. */
+export function encoreEvent(id: string, start: number, changes: Partial<EncoreEvent> = {}): EncoreEvent {
+  const at = (offset: number): string => new Date(start + offset).toISOString();
+  return {
+    id,
+    projectId: 'p',
+    title: id,
+    artistName: 'A',
+    description: '',
+    image: null,
+    thumbnail: null,
+    startsAt: at(0),
+    durationMinutes: 90,
+    accessUntil: at(24 * HOUR),
+    price: 1000,
+    currency: 'EUR',
+    capacity: null,
+    seatsLeft: null,
+    status: 'published',
+    access: 'upcoming',
+    state: {
+      phase: 'upcoming',
+      reason: null,
+      doorsAt: at(-15 * MINUTE),
+      startsAt: at(0),
+      endsAt: at(90 * MINUTE),
+      replayUntil: at(24 * HOUR),
+      onAir: false,
+      nextChangeAt: at(-15 * MINUTE),
+    },
+    owned: false,
+    reminder: false,
+    notOnSale: null,
     ...changes,
   };
 }

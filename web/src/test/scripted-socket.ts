@@ -1,7 +1,8 @@
 // A WebSocket whose server the test plays: it records what the client sends, and the
 // test opens it, says server messages and drops it.
+import { act } from '@testing-library/react';
 import type { LiveSocketOptions } from '../features/live/socket-client';
-import type { ServerMessage } from '../features/live/socket-protocol';
+import type { ChannelName, ServerMessage } from '../features/live/socket-protocol';
 
 /** A WebSocket the test plays the server of: it records what the client sends. */
 export class ScriptedSocket {
@@ -45,6 +46,29 @@ export function latest(): ScriptedSocket {
   if (!socket) throw new Error('no socket made');
   return socket;
 }
+
+/** In a rendered app: the socket the client made last opens (the client then sends its token). */
+export async function openLatest(): Promise<void> {
+  await act(async () => {
+    latest().open();
+    await Promise.resolve();
+  });
+}
+
+/** In a rendered app: the server says `message` on the socket the client made last. */
+export function say(message: ServerMessage): void {
+  act(() => {
+    latest().say(message);
+  });
+}
+
+/** The server's answer to a good token: `accountId` is signed in and follows `channels`. */
+export const ready = (accountId = 'a1', channels: ChannelName[] = [`account:${accountId}`]): ServerMessage => ({
+  type: 'ready',
+  accountId,
+  expiresAt: '2099-01-01T00:00:00Z',
+  channels,
+});
 
 /** A live socket's options for component tests: a good token, scripted sockets. */
 export const scriptedOptions = (): LiveSocketOptions => ({

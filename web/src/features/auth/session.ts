@@ -121,17 +121,28 @@ export function clearSession(): void {
   emit();
 }
 
-/** Seconds since the epoch at which a JWT expires, or null when it cannot be read. */
-export function jwtExpiry(token: string): number | null {
+function jwtClaims(token: string): { exp?: unknown; sub?: unknown } | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
     const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
-    const claims = JSON.parse(json) as { exp?: unknown };
-    return typeof claims.exp === 'number' ? claims.exp : null;
+    return JSON.parse(json) as { exp?: unknown; sub?: unknown };
   } catch {
     return null;
   }
+}
+
+/** Seconds since the epoch at which a JWT expires, or null when it cannot be read. */
+export function jwtExpiry(token: string): number | null {
+  const exp = jwtClaims(token)?.exp;
+  return typeof exp === 'number' ? exp : null;
+}
+
+/** The signed-in account's id, from its access token (no request), or null. */
+export function signedInAccountId(): string | null {
+  const token = getAccessTokenCookie();
+  const sub = token ? jwtClaims(token)?.sub : null;
+  return typeof sub === 'string' && sub ? sub : null;
 }
 
 export function needsRefresh(token: string | null, nowSeconds: number): boolean {

@@ -1,43 +1,11 @@
+import { encoreEvent } from '../../test/fixtures';
 import type { EncoreEvent } from './model';
 import { billedArtist, calendarUrl, canListenNow, concertShelves, reminderOffer, clockTime, concertPath, countdown, countdownText, ffmpegCommand, ffmpegExample, icecastSourceUrl, localInputToIso, maskStreamKey, neverAired, nextRefreshDelay, onAirNow, reconnecting, replayable, startingSoon, toMinorUnits, WAITING_POLL_MS } from './model';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T20:00:00Z');
 
-function event(id: string, overrides: Partial<EncoreEvent> = {}): EncoreEvent {
-  return {
-    id,
-    projectId: 'p',
-    title: id,
-    artistName: 'A',
-    description: '',
-    image: null,
-    thumbnail: null,
-    startsAt: new Date(START).toISOString(),
-    durationMinutes: 90,
-    accessUntil: new Date(START + 24 * HOUR).toISOString(),
-    price: 1000,
-    currency: 'EUR',
-    capacity: null,
-    seatsLeft: null,
-    status: 'published',
-    access: 'upcoming',
-    state: {
-      phase: 'upcoming',
-      reason: null,
-      doorsAt: new Date(START - 15 * 60_000).toISOString(),
-      startsAt: new Date(START).toISOString(),
-      endsAt: new Date(START + 90 * 60_000).toISOString(),
-      replayUntil: new Date(START + 24 * HOUR).toISOString(),
-      onAir: false,
-      nextChangeAt: new Date(START - 15 * 60_000).toISOString(),
-    },
-    owned: false,
-    reminder: false,
-    notOnSale: null,
-    ...overrides,
-  };
-}
+const event = (id: string, overrides: Partial<EncoreEvent> = {}): EncoreEvent => encoreEvent(id, START, overrides);
 
 describe('concert state', () => {
   const e = event('e');

@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { setupI18n } from '../../i18n';
-import { ScriptedSocket, latest, scriptedOptions } from '../../test/scripted-socket';
+import { ScriptedSocket, latest, openLatest, ready, say, scriptedOptions } from '../../test/scripted-socket';
 import { SocketIndicator } from './components/socket-indicator';
 import { LiveProvider, useLiveChannel } from './socket-provider';
 
@@ -53,14 +53,9 @@ describe('live provider', () => {
   it('says connecting, then live once the server accepted the token', async () => {
     const view = renderLive(null);
     expect(screen.getByTestId('live-indicator')).toHaveAttribute('data-phase', 'connecting');
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
+    await openLatest();
     expect(latest().sent[0]).toEqual({ type: 'auth', token: 'token' });
-    act(() => {
-      latest().say({ type: 'ready', accountId: 'a1', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:a1'] });
-    });
+    say(ready());
     expect(screen.getByTestId('live-indicator')).toHaveAttribute('data-phase', 'live');
     expect(screen.getByText('Live')).toBeInTheDocument();
     view.unmount();
@@ -69,18 +64,11 @@ describe('live provider', () => {
 
   it('follows a concert once for all its panels, pushes to each, and stops when the last one goes', async () => {
     renderLive(<Panels />);
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
-    act(() => {
-      latest().say({ type: 'ready', accountId: 'a1', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:a1'] });
-    });
+    await openLatest();
+    say(ready());
     expect(sentTypes()).toEqual(['auth', 'subscribe:event:c1']);
     expect(screen.getAllByTestId('concert-c1').map((e) => e.textContent)).toEqual(['polled', 'polled']);
-    act(() => {
-      latest().say({ type: 'subscribed', channel: 'event:c1', offset: 0, epoch: 'x', recovered: false });
-    });
+    say({ type: 'subscribed', channel: 'event:c1', offset: 0, epoch: 'x', recovered: false });
     expect(screen.getAllByTestId('concert-c1').map((e) => e.textContent)).toEqual(['pushed', 'pushed']);
     expect(heard).toEqual(['subscribed@event:c1', 'subscribed@event:c1']);
     act(() => {
@@ -93,10 +81,7 @@ describe('live provider', () => {
 
   it('says why the server closed the socket, in the reader\'s words', async () => {
     renderLive(null);
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
+    await openLatest();
     act(() => {
       latest().drop(1001);
     });
@@ -107,13 +92,8 @@ describe('live provider', () => {
 
   it('unsubscribes a concert when its last panel closes', async () => {
     renderLive(<Panels />);
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
-    act(() => {
-      latest().say({ type: 'ready', accountId: 'a1', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:a1'] });
-    });
+    await openLatest();
+    say(ready());
     act(() => {
       screen.getByText('close one').click();
     });

@@ -1,17 +1,7 @@
 import { API_PREFIX } from '../../lib/constants';
-import type { Body, Query, Schema } from '../../lib/api-types';
+import type { Body, Query } from '../../lib/api-types';
 import { request, requestBlob } from '../../lib/http';
-import type { Order, OrderFilter, OrderPage, Receipt, SalesFigures, SalesPeriod } from './model';
-
-export type PaymentMethod = Schema<'PaymentMethod'>;
-export type BillingAddress = Schema<'BillingAddress'>;
-/** `accountNumberUnavailable`: the stored number cannot be decrypted on this server (its data key changed). */
-export type BankDetails = Schema<'BankDetails'>;
-export type Billing = Schema<'Billing'>;
-export type BillingInput = Body<'commerce.save'>;
-export type PricingPlan = Schema<'PricingPlan'>;
-export type PlanInput = Body<'commerce.create'>;
-export type PlanChange = Body<'commerce.update'>;
+import type { Billing, BillingInput, Order, OrderFilter, OrderPage, PaymentMethod, PlanChange, PlanInput, PricingPlan, Receipt, SalesFigures, SalesPeriod } from './model';
 
 export const listPaymentMethods = (): Promise<PaymentMethod[]> => request<PaymentMethod[]>(`${API_PREFIX}/payments/methods`);
 export const getBilling = (): Promise<Billing> => request<Billing>(`${API_PREFIX}/payments/billing`);

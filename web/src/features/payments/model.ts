@@ -1,4 +1,4 @@
-import type { Payload, Schema } from '../../lib/api-types';
+import type { Body, Payload, Schema } from '../../lib/api-types';
 
 /** Orders as the server sends them (docs/api-contract.md, "Orders"). */
 export type OrderItem = Schema<'OrderItem'>;
@@ -8,6 +8,17 @@ export type OrderPage = Payload<'commerce.all_orders'>;
 export type Receipt = Payload<'commerce.show_receipt'>;
 export type SalesFigures = Payload<'commerce.sales'>;
 export type CurrencyFigures = Schema<'CurrencyFigures'>;
+
+/** Payment methods, billing details and pricing plans, as the server sends and takes them. */
+export type PaymentMethod = Schema<'PaymentMethod'>;
+export type BillingAddress = Schema<'BillingAddress'>;
+/** `accountNumberUnavailable`: the stored number cannot be decrypted on this server (its data key changed). */
+export type BankDetails = Schema<'BankDetails'>;
+export type Billing = Schema<'Billing'>;
+export type BillingInput = Body<'commerce.save'>;
+export type PricingPlan = Schema<'PricingPlan'>;
+export type PlanInput = Body<'commerce.create'>;
+export type PlanChange = Body<'commerce.update'>;
 
 /** What the orders table is narrowed to. */
 export interface OrderFilter {

@@ -10,7 +10,7 @@ import { toMinorUnits } from '../events/model';
 import type { Currency } from '../events/model';
 import { eventKeys } from '../events/queries';
 import { createPlan, refundOrder, retirePlan, saveBilling, updatePlan } from './api';
-import type { Billing, PricingPlan } from './api';
+import type { Billing, PricingPlan } from './model';
 import { orderKeys, paymentKeys } from './queries';
 
 /** POST /orders/{id}/refund (staff): says how it went, and refreshes orders and concerts

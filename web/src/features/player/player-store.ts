@@ -20,6 +20,8 @@ export interface NowConcert {
   id: string;
   title: string;
   artistName: string;
+  /** The artist's project, for the link to its page (absent in a player state kept from before). */
+  projectId?: string;
   image?: string | null;
   thumbnail?: string | null;
   startsAt: string;

@@ -3,6 +3,7 @@ import { request, requestBlob } from '../../lib/http';
 import type { Body, Query, Schema } from '../../lib/api-types';
 import type { LanguageCode } from '../../i18n/languages';
 import { fetchMe } from '../auth/api';
+import { signedInAccountId } from '../auth/session';
 import type { Account, AccountPage, Theme } from './model';
 
 const BASE = `${API_PREFIX}/accounts`;
@@ -27,17 +28,18 @@ export const createAccount = (input: AccountInput): Promise<Account> => request<
 
 export const updateAccount = (id: string, patch: AccountPatch): Promise<Account> => request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch });
 
+/** One change to the signed-in account, sent at once (the id read from the access token, no
+ * round trip first) and kept alive through a reload: a choice made just before one is kept. */
+async function updateMe(patch: AccountPatch): Promise<Account> {
+  const id = signedInAccountId() ?? (await fetchMe()).id;
+  return request<Account>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: patch, keepalive: true });
+}
+
 /** Keep the signed-in account's theme: its other devices start from it. */
-export const saveMyTheme = async (theme: Theme): Promise<Account> => {
-  const me = await fetchMe();
-  return updateAccount(me.id, { theme });
-};
+export const saveMyTheme = (theme: Theme): Promise<Account> => updateMe({ theme });
 
 /** Keep the signed-in account's language: the server writes its e-mails and SMS in it. */
-export const saveMyLanguage = async (language: LanguageCode): Promise<Account> => {
-  const me = await fetchMe();
-  return updateAccount(me.id, { language });
-};
+export const saveMyLanguage = (language: LanguageCode): Promise<Account> => updateMe({ language });
 
 export const deleteAccount = (id: string): Promise<null> =>
   request<null>(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -13,8 +13,9 @@ function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string
   const rows = items.filter((item) => !needle || item.name.toLowerCase().includes(needle) || item.license.toLowerCase().includes(needle));
   if (rows.length === 0) return <Text c="dimmed">{t('common:empty.itemsNotFound')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={420}>
-      <Table striped highlightOnHover>
+    // Narrow enough for a phone: long names and licences wrap rather than scroll sideways.
+    <Table.ScrollContainer minWidth={260}>
+      <Table striped highlightOnHover horizontalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('about.package')}</Table.Th>
@@ -25,11 +26,11 @@ function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string
         <Table.Tbody>
           {rows.map((item) => (
             <Table.Tr key={`${item.name}@${item.version ?? ''}`}>
-              <Table.Td>{item.name}</Table.Td>
-              <Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.name}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 {item.version ? <Code>{item.version}</Code> : '—'}
               </Table.Td>
-              <Table.Td>{item.license}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.license}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

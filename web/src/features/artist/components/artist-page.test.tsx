@@ -1,13 +1,13 @@
 import { act, screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import i18n, { setupI18n } from '../../../i18n';
+import { encoreEvent } from '../../../test/fixtures';
 import { renderPage } from '../../../test/render';
 import type { EncoreEvent } from '../../events/model';
 import type { Artist } from '../model';
 import { ArtistPage } from './artist-page';
 
 const START = Date.parse('2030-06-01T20:00:00Z');
-const HOUR = 3_600_000;
 
 const ARTIST: Artist = {
   id: 'p1',
@@ -17,37 +17,23 @@ const ARTIST: Artist = {
   thumbnail: '/api/v1/artists/p1/image?v=3&size=thumb',
 };
 
+/** A concert of the artist's in `phase`, as the server sends it. */
 function concert(id: string, phase: EncoreEvent['state']['phase'], extra: Partial<EncoreEvent> = {}): EncoreEvent {
+  const upcoming = encoreEvent(id, START);
   return {
-    id,
+    ...upcoming,
     projectId: 'p1',
     title: `Concert ${id}`,
     artistName: 'Harbour Lights',
-    description: '',
-    image: null,
-    thumbnail: null,
-    startsAt: new Date(START).toISOString(),
-    durationMinutes: 90,
-    accessUntil: new Date(START + 24 * HOUR).toISOString(),
     price: 1500,
-    currency: 'EUR',
-    capacity: null,
-    seatsLeft: null,
     status: phase === 'live' ? 'live' : phase === 'replay' ? 'ended' : 'published',
-    access: 'upcoming',
     state: {
+      ...upcoming.state,
       phase,
       reason: phase === 'live' ? 'on_air' : phase === 'replay' ? 'ended' : null,
-      doorsAt: new Date(START - 15 * 60_000).toISOString(),
-      startsAt: new Date(START).toISOString(),
-      endsAt: new Date(START + 90 * 60_000).toISOString(),
-      replayUntil: new Date(START + 24 * HOUR).toISOString(),
       onAir: phase === 'live',
       nextChangeAt: null,
     },
-    owned: false,
-    reminder: false,
-    notOnSale: null,
     ...extra,
   };
 }

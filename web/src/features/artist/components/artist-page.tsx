@@ -1,38 +1,24 @@
-import { Box, Button, Card, Container, Flex, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Box, Card, Flex, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { Pager } from '../../../components/pager';
 import { ShareButton } from '../../../components/share-button';
 import { ApiError } from '../../../lib/errors';
+import { usePageTitle } from '../../../lib/use-page-title';
 import { useAuthStatus } from '../../auth/session';
 import { NotFoundPage } from '../../errors/components/not-found-page';
 import { concertShelves } from '../../events/model';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { EventSection } from '../../home/components/home-event-card';
-import { PublicHeader } from '../../home/components/public-header';
-import { FloatingMiniPlayer } from '../../player/components/mini-player';
+import { PublicConcertsFrame } from '../../concert/components/public-concerts-frame';
 import type { Artist } from '../model';
 import { artistPath, paragraphs } from '../model';
 import { artistConcertsQueryOptions, artistQueryOptions } from '../queries';
 import { ArtistPicture } from './artist-picture';
-
-/** The tab's title names the artist, as the server's first answer does ("Name · Encore"),
- * and is the app's name again once the reader leaves. */
-function useArtistTitle(name: string | undefined): void {
-  const { t } = useTranslation();
-  const app = t('common:app.name');
-  useEffect(() => {
-    if (!name) return;
-    document.title = `${name} · ${app}`;
-    return () => {
-      document.title = app;
-    };
-  }, [name, app]);
-}
 
 function ArtistHeader({ artist, count }: { artist: Artist; count: number }): ReactNode {
   const { t } = useTranslation('concert');
@@ -81,7 +67,7 @@ export function ArtistPage(): ReactNode {
   const list = useQuery(artistConcertsQueryOptions(id, page));
   const events = list.data?.items ?? [];
   useStateRefresh(events.map((event) => event.state));
-  useArtistTitle(artist.data?.name);
+  usePageTitle(artist.data?.name);
   if (artist.isError && artist.error instanceof ApiError && artist.error.status === 404) return <NotFoundPage />;
 
   const { live, upcoming, replays } = concertShelves(events);
@@ -90,38 +76,30 @@ export function ArtistPage(): ReactNode {
   // A show that never aired is on no shelf: counted only when there is more than a page.
   const count = pages > 1 ? (list.data?.total ?? 0) : shown;
   return (
-    <Box mih="100vh">
-      <PublicHeader>
-        <Button component={Link} to={hasToken ? '/events' : '/home'} variant="white">
-          {t('page.allConcerts')}
-        </Button>
-      </PublicHeader>
-      <Container size="lg" py="xl">
-        {artist.isPending ? (
-          <Skeleton h={280} />
-        ) : artist.isError ? (
-          <Text c="red">{t('artist.loadFailed')}</Text>
-        ) : (
-          <Stack gap="xl">
-            <ArtistHeader artist={artist.data} count={count} />
-            {list.isPending ? (
-              <Skeleton h={260} />
-            ) : list.isError ? (
-              <Text c="red">{t('artist.concertsFailed')}</Text>
-            ) : shown === 0 ? (
-              <EmptyState title={t('artist.noConcerts')} description={t('artist.noConcertsText')} />
-            ) : (
-              <>
-                <EventSection title={t('artist.liveNow')} events={live} signedIn={hasToken} testId="artist-live" order={2} />
-                <EventSection title={t('artist.upcoming')} events={upcoming} signedIn={hasToken} testId="artist-upcoming" order={2} />
-                <EventSection title={t('artist.replays')} events={replays} signedIn={hasToken} testId="artist-replays" order={2} />
-              </>
-            )}
-            <Pager pages={pages} page={page} onChange={setPage} />
-          </Stack>
-        )}
-      </Container>
-      <FloatingMiniPlayer />
-    </Box>
+    <PublicConcertsFrame size="lg">
+      {artist.isPending ? (
+        <Skeleton h={280} />
+      ) : artist.isError ? (
+        <Text c="red">{t('artist.loadFailed')}</Text>
+      ) : (
+        <Stack gap="xl">
+          <ArtistHeader artist={artist.data} count={count} />
+          {list.isPending ? (
+            <Skeleton h={260} />
+          ) : list.isError ? (
+            <Text c="red">{t('artist.concertsFailed')}</Text>
+          ) : shown === 0 ? (
+            <EmptyState title={t('artist.noConcerts')} description={t('artist.noConcertsText')} />
+          ) : (
+            <>
+              <EventSection title={t('artist.liveNow')} events={live} signedIn={hasToken} testId="artist-live" order={2} />
+              <EventSection title={t('artist.upcoming')} events={upcoming} signedIn={hasToken} testId="artist-upcoming" order={2} />
+              <EventSection title={t('artist.replays')} events={replays} signedIn={hasToken} testId="artist-replays" order={2} />
+            </>
+          )}
+          <Pager pages={pages} page={page} onChange={setPage} />
+        </Stack>
+      )}
+    </PublicConcertsFrame>
   );
 }

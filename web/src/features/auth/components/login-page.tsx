@@ -74,7 +74,7 @@ export function LoginPage(): ReactNode {
         <TextInput label={t('fields.email')} type="email" autoComplete="username" required autoFocus={!knownEmail} {...form.getInputProps('email')} name="email" />
         <PasswordInput label={t('fields.password')} autoComplete="current-password" required autoFocus={knownEmail} {...form.getInputProps('password')} name="password" />
         <Group justify="flex-end">
-          <Anchor component={Link} to="/auth/lostpassword" size="sm">
+          <Anchor component={Link} to="/auth/lostpassword" size="sm" className="encore-link-tap">
             {t('login.forgot')}
           </Anchor>
         </Group>

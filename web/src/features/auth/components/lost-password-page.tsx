@@ -31,7 +31,7 @@ export function LostPasswordPage(): ReactNode {
       >
         <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.getInputProps('email')} name="email" />
       </MutationForm>
-      <Anchor component={Link} to="/auth/login" size="sm" ta="center">
+      <Anchor component={Link} to="/auth/login" size="sm" ta="center" className="encore-link-tap" style={{ alignSelf: 'center' }}>
         {t('lost.back')}
       </Anchor>
     </Stack>

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { localeOf } from '../../../i18n/languages';
+import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer } from '../../player/player';
 import { paymentWindow } from '../checkout';
 import type { CartEntry } from '../model';
@@ -63,10 +64,18 @@ export function CartPage(): ReactNode {
                   <IconTicket size={22} />
                   <div>
                     <Text fw={600}>{entry.event?.title ?? entry.plan?.name ?? t('cart.pass')}</Text>
-                    <Text size="sm" c="dimmed">
-                      {entry.event?.artistName ?? (entry.kind === 'pass' || entry.plan ? t('cart.passKind') : t('cart.pass'))}
-                      {entry.event?.startsAt ? ` · ${new Date(entry.event.startsAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })}` : ''}
-                    </Text>
+                    {entry.event ? (
+                      <>
+                        <ArtistLink event={entry.event} testId="cart-artist" />
+                        <Text size="sm" c="dimmed">
+                          {new Date(entry.event.startsAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })}
+                        </Text>
+                      </>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        {entry.kind === 'pass' || entry.plan ? t('cart.passKind') : t('cart.pass')}
+                      </Text>
+                    )}
                   </div>
                 </Group>
                 <Group gap="sm" wrap="nowrap">

@@ -1,4 +1,4 @@
-import { Anchor, Box, Button, Card, Container, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -15,10 +15,10 @@ import { eventQueryOptions } from '../../events/queries';
 import { useStateRefresh } from '../../events/use-state-refresh';
 import { ListenButton } from '../../player/components/listen-button';
 import { ApiError } from '../../../lib/errors';
+import { usePageTitle } from '../../../lib/use-page-title';
 import { authLink } from '../return-path';
-import { FloatingMiniPlayer } from '../../player/components/mini-player';
-import { PublicHeader } from '../../home/components/public-header';
 import { ShareButton } from '../../../components/share-button';
+import { PublicConcertsFrame } from './public-concerts-frame';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {
@@ -98,20 +98,12 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
 export function ConcertPage(): ReactNode {
   const { t } = useTranslation('concert');
   const { id = '' } = useParams();
-  const { hasToken } = useAuthStatus();
   const concert = useQuery({ ...eventQueryOptions(id), retry: false });
+  usePageTitle(concert.data?.title);
   if (concert.isError && concert.error instanceof ApiError && concert.error.status === 404) return <NotFoundPage />;
   return (
-    <Box mih="100vh">
-      <PublicHeader>
-        <Button component={Link} to={hasToken ? '/events' : '/home'} variant="white">
-          {t('page.allConcerts')}
-        </Button>
-      </PublicHeader>
-      <Container size="md" py="xl">
-        {concert.isPending ? <Skeleton h={480} /> : concert.isError ? <Text c="red">{t('page.loadFailed')}</Text> : <ConcertDetails event={concert.data} />}
-      </Container>
-      <FloatingMiniPlayer />
-    </Box>
+    <PublicConcertsFrame size="md">
+      {concert.isPending ? <Skeleton h={480} /> : concert.isError ? <Text c="red">{t('page.loadFailed')}</Text> : <ConcertDetails event={concert.data} />}
+    </PublicConcertsFrame>
   );
 }

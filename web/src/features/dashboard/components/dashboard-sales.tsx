@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
@@ -222,23 +222,28 @@ export function RecentOrders(): ReactNode {
       failed={t('recent.loadFailed')}
       empty={orders.data?.items.length === 0 ? t('recent.none') : null}
     >
-      <Table>
-        <Table.Tbody>
-          {(orders.data?.items ?? []).map((order) => (
-            <Table.Tr key={order.id}>
-              <Table.Td>
-                <Link to={`/payments/orders/${order.id}`}>{order.buyer.name || order.buyer.email}</Link>
-                <Text size="xs" c="dimmed">{new Date(order.createdAt).toLocaleString(locale)}</Text>
-              </Table.Td>
-              <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
-              <Table.Td ta="end">{formatPrice(order.total, order.currency, locale)}</Table.Td>
-              <Table.Td ta="end">
-                <OrderStatusBadge status={order.status} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      {/* One block an order (not a table): whole on a phone too, the state beside the price. */}
+      <Stack gap="sm">
+        {(orders.data?.items ?? []).map((order) => (
+          <Group key={order.id} justify="space-between" align="flex-start" wrap="nowrap" gap="sm" data-testid="recent-order">
+            <Stack gap={0} miw={0}>
+              <Anchor component={Link} to={`/payments/orders/${order.id}`} fw={600} className="encore-link-tap" style={{ overflowWrap: 'anywhere' }}>
+                {order.buyer.name || order.buyer.email}
+              </Anchor>
+              <Text size="sm" dir="auto">
+                {order.items.map((item) => item.title).join(', ')}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {new Date(order.createdAt).toLocaleString(locale)}
+              </Text>
+            </Stack>
+            <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
+              <Text fw={600}>{formatPrice(order.total, order.currency, locale)}</Text>
+              <OrderStatusBadge status={order.status} />
+            </Stack>
+          </Group>
+        ))}
+      </Stack>
     </Panel>
   );
 }

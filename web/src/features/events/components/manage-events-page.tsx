@@ -11,7 +11,7 @@ import type { EventStatus, ManagedEvent } from '../model';
 import { useEventAction, useSaveEvent } from '../mutations';
 import { eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
 import { EventFormModal } from './event-form-modal';
-import { formatWhen, useLocale } from './event-parts';
+import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 
@@ -112,9 +112,7 @@ export function ManageEventsPage(): ReactNode {
                     <Text fw={600} dir="auto">
                       {event.title}
                     </Text>
-                    <Text size="sm" c="dimmed">
-                      {event.artistName}
-                    </Text>
+                    <ArtistLink event={event} c="dimmed" testId="manage-artist" />
                   </Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLOR[event.status]} variant="light" data-testid="event-status">

@@ -1,4 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import type { TextInputProps } from '@mantine/core';
 import { IconMusic, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -18,6 +19,21 @@ const MAX_TEXT = 255;
 /** A marker's place in the show, in the reader's digits, kept left to right. */
 const clock = (atMs: number, locale: string): string => `\u2066${formatClock(atMs / 1000, locale)}\u2069`;
 const orNull = (text: string): string | null => (text.trim() === '' ? null : text);
+
+/** A field of the marker form: a line in the writer's direction, up to the server's limit. */
+function MarkerTextInput({ onValue, ...props }: TextInputProps & { onValue: (value: string) => void; 'data-testid': string }): ReactNode {
+  return (
+    <TextInput
+      size="xs"
+      maxLength={MAX_TEXT}
+      dir="auto"
+      {...props}
+      onChange={(e) => {
+        onValue(e.currentTarget.value);
+      }}
+    />
+  );
+}
 
 function MarkerForm({
   initial,
@@ -55,33 +71,16 @@ function MarkerForm({
   return (
     <form onSubmit={submit} data-testid={testId}>
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <TextInput
-          size="xs"
+        <MarkerTextInput
           flex={2}
           miw={140}
           label={t('manage.markers.songTitle')}
           value={title}
-          maxLength={MAX_TEXT}
           required
-          dir="auto"
-          onChange={(e) => {
-            setTitle(e.currentTarget.value);
-          }}
+          onValue={setTitle}
           data-testid="marker-title-input"
         />
-        <TextInput
-          size="xs"
-          flex={1}
-          miw={110}
-          label={t('manage.markers.artist')}
-          value={artist}
-          maxLength={MAX_TEXT}
-          dir="auto"
-          onChange={(e) => {
-            setArtist(e.currentTarget.value);
-          }}
-          data-testid="marker-artist-input"
-        />
+        <MarkerTextInput flex={1} miw={110} label={t('manage.markers.artist')} value={artist} onValue={setArtist} data-testid="marker-artist-input" />
         <Button size="xs" type="submit" loading={pending} disabled={disabled === true || title.trim() === ''} data-testid="marker-submit">
           {submitLabel}
         </Button>

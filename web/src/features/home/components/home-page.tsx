@@ -36,20 +36,15 @@ export function HomePage(): ReactNode {
   const { live, upcoming, replays } = concertShelves(events);
   return (
     <Box mih="100vh">
-      <PublicHeader>
+      <PublicHeader links={hasToken ? [] : [{ label: t('home.signUp'), to: '/auth/signup', testId: 'home-sign-up' }]}>
         {hasToken ? (
           <Button component={Link} to="/dashboard" variant="white" data-testid="home-dashboard">
             {t('common:nav.dashboard')}
           </Button>
         ) : (
-          <>
-            <Button component={Link} to="/auth/signup" variant="subtle" color="white">
-              {t('home.signUp')}
-            </Button>
-            <Button component={Link} to="/auth/login" variant="white" data-testid="home-sign-in">
-              {t('home.signIn')}
-            </Button>
-          </>
+          <Button component={Link} to="/auth/login" variant="white" data-testid="home-sign-in">
+            {t('home.signIn')}
+          </Button>
         )}
       </PublicHeader>
       <Container size="lg" py="xl">

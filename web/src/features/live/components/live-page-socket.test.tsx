@@ -1,11 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { setupI18n } from '../../../i18n';
 import { setTokenProvider } from '../../../lib/http';
-import { ScriptedSocket, latest, scriptedOptions } from '../../../test/scripted-socket';
-import type { ServerMessage } from '../socket-protocol';
+import { ScriptedSocket, latest, openLatest, ready, say, scriptedOptions } from '../../../test/scripted-socket';
 import { LiveProvider } from '../socket-provider';
 import { LivePage } from './live-page';
 
@@ -30,12 +29,6 @@ const concert = (eventId: string, title: string) => ({
   status: status(2),
   listenersOverTime: [],
 });
-
-const say = (message: ServerMessage): void => {
-  act(() => {
-    latest().say(message);
-  });
-};
 
 const sent = (): string[] => latest().sent.map((m) => [(m as { type: string }).type, (m as { channel?: string }).channel].filter(Boolean).join(':'));
 
@@ -70,11 +63,8 @@ describe('the Live page on the socket', () => {
         </QueryClientProvider>
       </MantineProvider>,
     );
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
-    say({ type: 'ready', accountId: 'a1', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:a1', 'staff'] });
+    await openLatest();
+    say(ready('a1', ['account:a1', 'staff']));
     expect(screen.getByTestId('live-page')).toHaveAttribute('data-socket', 'live');
     expect(screen.queryByTestId('live-page-polling')).not.toBeInTheDocument();
 

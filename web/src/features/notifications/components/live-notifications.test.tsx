@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { setupI18n } from '../../../i18n';
-import { ScriptedSocket, latest, scriptedOptions } from '../../../test/scripted-socket';
+import { ScriptedSocket, openLatest, ready, say, scriptedOptions } from '../../../test/scripted-socket';
 import { eventKeys } from '../../events/queries';
 import { LiveProvider } from '../../live/socket-provider';
 import type { AppNotification, NotificationPage } from '../api';
@@ -40,20 +40,13 @@ async function liveWith(client: QueryClient): Promise<void> {
       </QueryClientProvider>
     </MantineProvider>,
   );
-  await act(async () => {
-    latest().open();
-    await Promise.resolve();
-  });
-  act(() => {
-    latest().say({ type: 'ready', accountId: 'a1', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:a1'] });
-    latest().say({ type: 'subscribed', channel: 'account:a1', offset: 0, epoch: 'e', recovered: true });
-  });
+  await openLatest();
+  say(ready());
+  say({ type: 'subscribed', channel: 'account:a1', offset: 0, epoch: 'e', recovered: true });
 }
 
 const push = (offset: number, item: AppNotification): void => {
-  act(() => {
-    latest().say({ type: 'notification', channel: 'account:a1', offset, epoch: 'e', notification: item });
-  });
+  say({ type: 'notification', channel: 'account:a1', offset, epoch: 'e', notification: item });
 };
 
 describe('live notifications', () => {

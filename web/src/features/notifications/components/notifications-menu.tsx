@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatNumber } from '../../../i18n/numbers';
 import { useLiveConnection } from '../../live/socket-provider';
 import { useNotificationMutations } from '../mutations';
 import { notificationsQueryOptions } from '../queries';
@@ -12,7 +13,7 @@ import { NotificationLine } from './notification-line';
 
 /** The navbar's notifications menu: the ten newest, mark as read, and a link to all of them. */
 export function NotificationsMenu(): ReactNode {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [opened, setOpened] = useState(false);
   const live = useLiveConnection() === 'live';
   const { data, isError } = useQuery(notificationsQueryOptions(1, 10, 'all', live));
@@ -22,7 +23,7 @@ export function NotificationsMenu(): ReactNode {
   return (
     <Popover position="bottom-end" width={340} shadow="md" withinPortal opened={opened} onChange={setOpened}>
       <Popover.Target>
-        <Indicator label={unread} size={16} disabled={unread === 0} offset={4} data-testid="notifications-badge">
+        <Indicator label={formatNumber(unread, i18n.language)} size={16} disabled={unread === 0} offset={4} data-testid="notifications-badge">
           <ActionIcon
             variant="subtle"
             size="lg"

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
-import type { BankDetails, Billing, BillingAddress } from '../api';
+import type { BankDetails, Billing, BillingAddress } from '../model';
 import { useSaveBilling } from '../mutations';
 import { billingQueryOptions } from '../queries';
 

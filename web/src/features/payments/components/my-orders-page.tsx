@@ -1,4 +1,4 @@
-import { Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Button, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { IconReceipt } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
@@ -8,11 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
-import { Pager } from '../../../components/pager';
+import { PagedQuery } from '../../../components/paged-query';
 import { localeOf } from '../../../i18n/languages';
 import { PHONE_QUERY } from '../../../lib/constants';
 import { formatPrice } from '../../cart/model';
+import type { Order } from '../model';
 import { myOrdersQueryOptions } from '../queries';
+import { OrderCells } from './order-cells';
 import { OrderStatusBadge } from './order-status-badge';
 
 const PAGE_SIZE = 10;
@@ -26,6 +28,61 @@ function ReceiptButton({ orderId }: { orderId: string }): ReactNode {
   );
 }
 
+/** A phone has no room for five columns: one card per order, nothing cut. */
+function MyOrderCards({ orders, locale }: { orders: readonly Order[]; locale: string }): ReactNode {
+  return (
+    <Stack gap="sm" data-testid="my-orders">
+      {orders.map((order) => (
+        <Card key={order.id} withBorder padding="sm" data-testid="my-order-card">
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Text size="sm" c="dimmed">
+              {new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}
+            </Text>
+            <Text fw={700}>{formatPrice(order.total, order.currency, locale)}</Text>
+          </Group>
+          <Text dir="auto" my={6}>
+            {order.items.map((item) => item.title).join(', ')}
+          </Text>
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <OrderStatusBadge status={order.status} />
+            <ReceiptButton orderId={order.id} />
+          </Group>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+function MyOrdersTable({ orders, locale }: { orders: readonly Order[]; locale: string }): ReactNode {
+  const { t } = useTranslation('orders');
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table highlightOnHover data-testid="my-orders">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('mine.date')}</Table.Th>
+            <Table.Th>{t('mine.items')}</Table.Th>
+            <Table.Th>{t('mine.total')}</Table.Th>
+            <Table.Th>{t('mine.status')}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {orders.map((order) => (
+            <Table.Tr key={order.id}>
+              <Table.Td>{new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}</Table.Td>
+              <OrderCells order={order} locale={locale} />
+              <Table.Td ta="end">
+                <ReceiptButton orderId={order.id} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 /** The reader's own orders, newest first; each opens its receipt. */
 export function MyOrdersPage(): ReactNode {
   const { t, i18n } = useTranslation('orders');
@@ -33,81 +90,27 @@ export function MyOrdersPage(): ReactNode {
   const [page, setPage] = useState(1);
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const orders = useQuery(myOrdersQueryOptions(page, PAGE_SIZE));
-  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
   return (
     <>
       <PageHeader title={t('mine.title')} description={t('mine.intro')} />
-      {orders.isPending ? (
-        <Skeleton h={200} />
-      ) : orders.isError ? (
-        <Text c="red">{t('mine.loadFailed')}</Text>
-      ) : orders.data.items.length === 0 ? (
-        <Card withBorder>
-          <Group justify="space-between">
-            <EmptyState title={t('mine.empty')} />
-            <Button component={Link} to="/events" variant="light">
-              {t('common:cart.browse')}
-            </Button>
-          </Group>
-        </Card>
-      ) : (
-        <Stack>
-          {phone ? (
-            // A phone has no room for five columns: one card per order, nothing cut.
-            <Stack gap="sm" data-testid="my-orders">
-              {orders.data.items.map((order) => (
-                <Card key={order.id} withBorder padding="sm" data-testid="my-order-card">
-                  <Group justify="space-between" wrap="nowrap" gap="xs">
-                    <Text size="sm" c="dimmed">
-                      {new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}
-                    </Text>
-                    <Text fw={700}>{formatPrice(order.total, order.currency, locale)}</Text>
-                  </Group>
-                  <Text dir="auto" my={6}>
-                    {order.items.map((item) => item.title).join(', ')}
-                  </Text>
-                  <Group justify="space-between" wrap="nowrap" gap="xs">
-                    <OrderStatusBadge status={order.status} />
-                    <ReceiptButton orderId={order.id} />
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
-          ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table highlightOnHover data-testid="my-orders">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('mine.date')}</Table.Th>
-                    <Table.Th>{t('mine.items')}</Table.Th>
-                    <Table.Th>{t('mine.total')}</Table.Th>
-                    <Table.Th>{t('mine.status')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {orders.data.items.map((order) => (
-                    <Table.Tr key={order.id}>
-                      <Table.Td>{new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}</Table.Td>
-                      <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
-                      <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
-                      <Table.Td>
-                        <OrderStatusBadge status={order.status} />
-                      </Table.Td>
-                      <Table.Td ta="end">
-                        <Button component={Link} to={`/receipts/${order.id}`} variant="subtle" size="xs" leftSection={<IconReceipt size={14} />} data-testid="open-receipt">
-                          {t('receipt.open')}
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          <Pager pages={pages} page={page} onChange={setPage} />
-        </Stack>
-      )}
+      <PagedQuery
+        query={orders}
+        page={page}
+        onPage={setPage}
+        failed={t('mine.loadFailed')}
+        empty={
+          <Card withBorder>
+            <Group justify="space-between">
+              <EmptyState title={t('mine.empty')} />
+              <Button component={Link} to="/events" variant="light">
+                {t('common:cart.browse')}
+              </Button>
+            </Group>
+          </Card>
+        }
+      >
+        {(data) => (phone ? <MyOrderCards orders={data.items} locale={locale} /> : <MyOrdersTable orders={data.items} locale={locale} />)}
+      </PagedQuery>
     </>
   );
 }

@@ -16,9 +16,9 @@ import { exportOrders } from '../api';
 import { saveFile } from '../download';
 import { useRefundOrder } from '../mutations';
 import { orderQueryOptions, ordersQueryOptions } from '../queries';
-import { Pager } from '../../../components/pager';
+import { PagedQuery } from '../../../components/paged-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { OrderStatusBadge } from './order-status-badge';
+import { OrderCells } from './order-cells';
 
 const PAGE_SIZE = 20;
 
@@ -35,7 +35,6 @@ export function OrdersPage(): ReactNode {
   const orders = useQuery(ordersQueryOptions(page, PAGE_SIZE, filter));
   const [exporting, setExporting] = useState(false);
   const [exportFailed, setExportFailed] = useState(false);
-  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / orders.data.pageSize)) : 1;
   const download = (): void => {
     setExporting(true);
     setExportFailed(false);
@@ -82,14 +81,8 @@ export function OrdersPage(): ReactNode {
         ) : null}
       </Group>
       {exportFailed ? <Text c="red" mb="sm">{t('orders:admin.exportFailed')}</Text> : null}
-      {orders.isPending ? (
-        <Skeleton h={200} />
-      ) : orders.isError ? (
-        <Text c="red">{t('orders.loadFailed')}</Text>
-      ) : orders.data.items.length === 0 ? (
-        <EmptyState title={t('common:empty.itemsNotFound')} />
-      ) : (
-        <Stack>
+      <PagedQuery query={orders} page={page} onPage={setPage} failed={t('orders.loadFailed')} empty={<EmptyState title={t('common:empty.itemsNotFound')} />}>
+        {(data) => (
           <Table.ScrollContainer minWidth={760}>
             <Table striped highlightOnHover data-testid="orders-table">
               <Table.Thead>
@@ -103,7 +96,7 @@ export function OrdersPage(): ReactNode {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {orders.data.items.map((order) => (
+                {data.items.map((order) => (
                   <Table.Tr key={order.id} data-testid="orders-row">
                     <Table.Td>
                       <Link to={`/payments/orders/${order.id}`}>{order.id.slice(0, 8)}</Link>
@@ -113,19 +106,14 @@ export function OrdersPage(): ReactNode {
                       <Text size="sm">{order.buyer.name || order.buyer.email}</Text>
                       {order.buyer.name ? <Text size="xs" c="dimmed">{order.buyer.email}</Text> : null}
                     </Table.Td>
-                    <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
-                    <Table.Td>{formatPrice(order.total, order.currency, locale)}</Table.Td>
-                    <Table.Td>
-                      <OrderStatusBadge status={order.status} testId="orders-row-status" />
-                    </Table.Td>
+                    <OrderCells order={order} locale={locale} statusTestId="orders-row-status" />
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Pager pages={pages} page={page} onChange={setPage} />
-        </Stack>
-      )}
+        )}
+      </PagedQuery>
     </>
   );
 }

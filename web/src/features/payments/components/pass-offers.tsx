@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
-import type { PricingPlan } from '../api';
+import type { PricingPlan } from '../model';
 import { useAddPassToCart } from '../mutations';
 import { plansQueryOptions } from '../queries';
 

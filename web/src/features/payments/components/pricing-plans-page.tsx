@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { currencyDigits } from '../../cart/model';
 import { CURRENCIES } from '../../events/components/event-form-modal';
-import type { PricingPlan } from '../api';
+import type { PricingPlan } from '../model';
 import { useRetirePlan, useSavePlan } from '../mutations';
 import type { PlanValues } from '../mutations';
 import { plansQueryOptions } from '../queries';

@@ -9,11 +9,14 @@ import type { NowConcert } from '../player-store';
 import { stagePath } from './mini-player';
 
 /** What the player keeps of a concert. */
-export function toConcert(event: Pick<EncoreEvent, 'id' | 'title' | 'artistName' | 'image' | 'thumbnail' | 'startsAt' | 'accessUntil'>): NowConcert {
+export function toConcert(
+  event: Pick<EncoreEvent, 'id' | 'title' | 'artistName' | 'image' | 'thumbnail' | 'startsAt' | 'accessUntil'> & Partial<Pick<EncoreEvent, 'projectId'>>,
+): NowConcert {
   return {
     id: event.id,
     title: event.title,
     artistName: event.artistName,
+    projectId: event.projectId,
     image: event.image,
     thumbnail: event.thumbnail,
     startsAt: event.startsAt,

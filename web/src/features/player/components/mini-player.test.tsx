@@ -25,6 +25,7 @@ const EVENT = {
   id: 'e1',
   title: 'Opening Night',
   artistName: 'The Testers',
+  projectId: 'p-testers',
   image: null,
   thumbnail: null,
   startsAt: new Date(Date.now() - 60_000).toISOString(),
@@ -209,6 +210,30 @@ describe('mini-player and stage view', () => {
     // Under the concert's title and artist, which stay.
     expect(screen.getByTestId('mini-player-title')).toHaveTextContent('Opening Night');
     expect(screen.getByTestId('mini-player-artist')).toHaveTextContent('The Testers');
+  });
+
+  it("wider than a phone, the artist's name in the bar opens the artist's page, beside the title's link to the stage", async () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: query === '(min-width: 36em)' })) as typeof window.matchMedia;
+    try {
+      shell();
+      await listen();
+      const artist = screen.getByTestId('mini-player-artist').closest('a');
+      expect(artist).toHaveAttribute('href', '/artists/p-testers');
+      const stage = screen.getByTestId('mini-player-concert');
+      expect(stage).toHaveAttribute('href', '/stage/e1');
+      expect(stage).not.toContainElement(artist);
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
+  it('on a phone, the concert in the bar is one link to the stage', async () => {
+    shell();
+    await listen();
+    const stage = screen.getByTestId('mini-player-concert');
+    expect(stage).toHaveAttribute('href', '/stage/e1');
+    expect(stage).toContainElement(screen.getByTestId('mini-player-artist'));
   });
 
   it('closing the bar stops the music and forgets the concert', async () => {

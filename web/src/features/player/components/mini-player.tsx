@@ -1,8 +1,10 @@
-import { ActionIcon, Box, Group, Image, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Group, Image, Text, ThemeIcon, Tooltip, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowsMaximize, IconMusic, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { artistPath } from '../../artist/model';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import classes from './player.module.css';
@@ -82,6 +84,53 @@ function MiniPlayerSong({ snapshot }: { snapshot: PlayerSnapshot }): ReactNode {
   );
 }
 
+/** The concert in the bar. On a phone, artwork and words are one link to the stage, a
+ * thumb-sized target (the stage links the artist). Wider, the title's link covers the block
+ * and the artist's name above it opens the artist's page, as on every concert card. */
+function MiniConcert({ snapshot, concert }: { snapshot: PlayerSnapshot; concert: NowConcert }): ReactNode {
+  const wide = useMediaQuery('(min-width: 36em)', false, { getInitialValueInEffect: false });
+  const title = (
+    <Text fw={700} size="sm" lh={1.3} lineClamp={1} dir="auto" data-testid="mini-player-title">
+      {concert.title}
+    </Text>
+  );
+  const artist = (
+    <Text size="xs" c="dimmed" lineClamp={1} lh={1.3} dir="auto" data-testid="mini-player-artist">
+      {concert.artistName}
+    </Text>
+  );
+  if (!wide || !concert.projectId) {
+    return (
+      <UnstyledButton component={Link} to={stagePath(concert.id)} className={classes.miniConcert} data-testid="mini-player-concert">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <Artwork concert={concert} size={48} />
+          <Box miw={0}>
+            {title}
+            {artist}
+            <MiniPlayerSong snapshot={snapshot} />
+          </Box>
+        </Group>
+      </UnstyledButton>
+    );
+  }
+  return (
+    <Box className={classes.miniConcert} pos="relative">
+      <Group gap="sm" wrap="nowrap" miw={0}>
+        <Artwork concert={concert} size={48} />
+        <Box miw={0}>
+          <UnstyledButton component={Link} to={stagePath(concert.id)} className="encore-card-link" data-testid="mini-player-concert">
+            {title}
+          </UnstyledButton>
+          <Anchor component={Link} to={artistPath(concert.projectId)} c="dimmed" underline="hover" className="encore-card-raised" display="block" maw="fit-content">
+            {artist}
+          </Anchor>
+          <MiniPlayerSong snapshot={snapshot} />
+        </Box>
+      </Group>
+    </Box>
+  );
+}
+
 function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concert: NowConcert }): ReactNode {
   const { t } = useTranslation('stage');
   const playing = snapshot.phase.kind === 'playing';
@@ -99,21 +148,7 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
       data-paused={String(snapshot.paused)}
       data-latency={snapshot.latency === null ? undefined : snapshot.latency.toFixed(3)}
     >
-      {/* The concert, artwork and words, is one link to the stage: a thumb-sized target. */}
-      <UnstyledButton component={Link} to={stagePath(concert.id)} className={classes.miniConcert} data-testid="mini-player-concert">
-        <Group gap="sm" wrap="nowrap" miw={0}>
-          <Artwork concert={concert} size={48} />
-          <Box miw={0}>
-            <Text fw={700} size="sm" lh={1.3} lineClamp={1} dir="auto" data-testid="mini-player-title">
-              {concert.title}
-            </Text>
-            <Text size="xs" c="dimmed" lineClamp={1} lh={1.3} dir="auto" data-testid="mini-player-artist">
-              {concert.artistName}
-            </Text>
-            <MiniPlayerSong snapshot={snapshot} />
-          </Box>
-        </Group>
-      </UnstyledButton>
+      <MiniConcert snapshot={snapshot} concert={concert} />
       <Group gap="sm" wrap="nowrap" justify="center" className={classes.miniPlayback}>
         {playing ? (
           <>

@@ -1,12 +1,11 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { setupI18n } from '../../../i18n';
 import { renderPage } from '../../../test/render';
 import { chatMessage, chatReport, moderatorRoom, roomView } from '../../../test/room-fixtures';
-import { ScriptedSocket, latest, scriptedOptions } from '../../../test/scripted-socket';
-import type { ServerMessage } from '../../live/socket-protocol';
+import { ScriptedSocket, openLatest, ready, say, scriptedOptions } from '../../../test/scripted-socket';
 import { LiveProvider } from '../../live/socket-provider';
 import type * as Api from '../api';
 import type { RoomView } from '../use-room';
@@ -33,12 +32,6 @@ const panel = (view: RoomView): ReactNode => (
   </LiveProvider>
 );
 
-const say = (message: ServerMessage): void => {
-  act(() => {
-    latest().say(message);
-  });
-};
-
 const shown = (): (string | undefined)[] => screen.queryAllByTestId('room-report').map((card) => card.dataset.id);
 
 describe('The reported messages', () => {
@@ -54,11 +47,8 @@ describe('The reported messages', () => {
 
   it('lists the reports made before the panel opened, then the live ones, newest first; a dismissal anywhere drops one', async () => {
     renderPage(panel(roomView([rude, spam], moderatorRoom())));
-    await act(async () => {
-      latest().open();
-      await Promise.resolve();
-    });
-    say({ type: 'ready', accountId: 'artist', expiresAt: '2099-01-01T00:00:00Z', channels: ['account:artist'] });
+    await openLatest();
+    say(ready('artist'));
     say({ type: 'subscribed', channel: 'event:c1', offset: 0, epoch: 'e', recovered: true });
     await waitFor(() => {
       expect(shown()).toEqual(['r1']);
