@@ -63,22 +63,14 @@ impl Reactions {
             .add(kind, count);
     }
 
-    /// Send out and store the window's counts.
+    /// Store the window's counts, then send them out: a fan who sees the room's applause
+    /// rise finds it in the replay's seconds too.
     pub async fn flush(&self) {
         let pending = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             std::mem::take(&mut state.pending)
         };
         for (event_id, pending) in pending {
-            let message = ReactionsMessage {
-                event_id: event_id.clone(),
-                media_time: pending.media_time,
-                counts: pending.counts,
-            };
-            let channel = Channel::Chat(event_id.clone());
-            if let Err(err) = self.bus.publish(&channel, Publication::new(&message)).await {
-                tracing::warn!(event = %event_id, error = %err, "publishing reactions failed");
-            }
             for (second, counts) in pending.seconds {
                 for kind in ReactionKind::ALL {
                     let n = counts.get(kind);
@@ -91,6 +83,15 @@ impl Reactions {
                         tracing::warn!(event = %event_id, error = %err, "storing reactions failed");
                     }
                 }
+            }
+            let message = ReactionsMessage {
+                event_id: event_id.clone(),
+                media_time: pending.media_time,
+                counts: pending.counts,
+            };
+            let channel = Channel::Chat(event_id.clone());
+            if let Err(err) = self.bus.publish(&channel, Publication::new(&message)).await {
+                tracing::warn!(event = %event_id, error = %err, "publishing reactions failed");
             }
         }
     }
