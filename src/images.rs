@@ -102,7 +102,14 @@ const THUMB_WIDTH: u32 = 480;
 /// replaced at once (a reader never gets half a file); answers the media type.
 pub async fn store_with_thumbnail(folder: PathBuf, bytes: Vec<u8>) -> Result<&'static str> {
     let (picture, thumb) = reencode(bytes, |decoded| {
-        let thumb = decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8();
+        // `thumbnail` scales up as well as down: a picture that already fits is kept at
+        // its size (a 1×1 upload made a 480×480 JPEG, over a second in a debug build).
+        let fits = decoded.width() <= THUMB_WIDTH && decoded.height() <= THUMB_WIDTH * 2;
+        let thumb = if fits {
+            decoded.to_rgb8()
+        } else {
+            decoded.thumbnail(THUMB_WIDTH, THUMB_WIDTH * 2).to_rgb8()
+        };
         let mut out = Cursor::new(Vec::new());
         thumb
             .write_to(&mut out, ImageFormat::Jpeg)
@@ -237,6 +244,19 @@ mod tests {
             .unwrap();
         assert_eq!(kept.media_type, "image/png");
         assert_eq!(size, (300, 200));
+    }
+
+    #[tokio::test]
+    async fn a_thumbnail_is_never_larger_than_its_picture() {
+        let dir = tempfile::tempdir().unwrap();
+        for ((width, height), thumb) in [((2, 1), (2, 1)), ((1200, 600), (480, 240))] {
+            let folder = dir.path().join(format!("{width}x{height}"));
+            store_with_thumbnail(folder.clone(), png(width, height))
+                .await
+                .unwrap();
+            let made = image::open(folder.join(THUMBNAIL)).unwrap();
+            assert_eq!((made.width(), made.height()), thumb, "{width}×{height}");
+        }
     }
 
     #[tokio::test]
