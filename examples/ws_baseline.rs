@@ -43,7 +43,7 @@ async fn main() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.parse::<u16>()?)).await?;
     println!("READY");
     let config = WebSocketConfig::default()
-        .read_buffer_size(encore::live::ws::READ_BUFFER)
+        .read_buffer_size(encore::net::websocket::READ_CHUNK)
         .write_buffer_size(0)
         .max_message_size(Some(16 * 1024))
         .max_frame_size(Some(16 * 1024));

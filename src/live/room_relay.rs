@@ -1,45 +1,54 @@
 //! A room's messages reach this instance's sockets through one relay per room: it follows
 //! the room's `chat:<id>` channel on the bus once, gathers what arrives into a frame at most
 //! every [`BATCH_EVERY`] (the first message after a quiet spell at once), encodes that
-//! frame once, and hands the same frame to every socket of the room. A socket then wakes
-//! four times a second in a busy room, not once per message, and writes bytes it did not
-//! have to build (issue 29: 10,000 sockets, 100 messages and 2,000 reactions a second).
+//! frame once, and writes the same bytes to every socket of the room that stands right
+//! before it, straight to the connection ([`Outbox`]): in a busy room a socket costs one
+//! write per frame, and its task does not even wake (issue 29: 10,000 sockets, 100
+//! messages and 2,000 reactions a second).
 //!
-//! Each frame keeps its messages, so a socket whose position does not run straight into
-//! the frame (it joined or caught up meanwhile, or the frame has a hole) takes them one by
-//! one with its offsets instead (`live::ws`).
+//! A socket that does not stand right before a frame (it is joining, catching up, or the
+//! frame has a hole) gets the frame in its queue instead, and its task takes the room's
+//! messages one by one with its offsets (`live::ws`) until it hands its place back.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
-use tokio::sync::broadcast;
+use tokio::sync::Notify;
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use crate::bus::{Bus, Channel, Delivery, Position, Received, Subscription};
+use crate::net::outbox::{Outbox, Pushed, text_frame};
 
 /// A room's frames go at least this far apart: a busy room is four frames a second per
 /// socket, not a hundred; a quiet room's message goes at once.
 pub const BATCH_EVERY: Duration = Duration::from_millis(250);
 
-/// Frames a socket may fall behind its room before it is cut off (16 s of a busy room).
+/// Frames a socket's task may fall behind its room before it is cut off (16 s of a busy
+/// room).
 const SOCKET_QUEUE: usize = 64;
+
+/// Sockets a relay writes to before it lets other tasks run.
+const WRITES_PER_TURN: usize = 256;
 
 /// One frame of a room's messages, for every socket of the room on this instance.
 pub struct RoomBatch {
     /// In the order the bus delivered them (offset order, unless a message was lost).
     pub deliveries: Vec<Arc<Delivery>>,
-    /// A lone message as itself, several as `{"type":"batch","messages":[…]}`.
-    pub frame: Utf8Bytes,
+    /// The WebSocket frame of a lone message as itself, several as
+    /// `{"type":"batch","messages":[…]}`.
+    pub wire: Bytes,
 }
 
 impl RoomBatch {
     /// A frame of these messages.
     pub fn of(deliveries: Vec<Arc<Delivery>>) -> Self {
-        let frame = frame(deliveries.iter().map(|d| d.json()).collect());
-        Self { deliveries, frame }
+        let payload = frame(deliveries.iter().map(|d| d.json()).collect());
+        Self {
+            deliveries,
+            wire: text_frame(&payload),
+        }
     }
 
     /// Whether the frame continues a socket that last sent `seen`: the same epoch and the
@@ -56,76 +65,126 @@ impl RoomBatch {
     }
 }
 
-/// What a room's relay hands its sockets.
-#[derive(Clone)]
-pub enum Relayed {
+/// What a socket's task takes from its room.
+pub enum FromRelay {
+    /// A frame the relay did not write itself: the socket's place did not run straight
+    /// into it.
     Batch(Arc<RoomBatch>),
     /// The relay may have missed messages (it fell behind the bus, or the bus reconnected
     /// to the other instances): catch up from the channel's history.
     CatchUp,
-}
-
-/// A socket's place in a room's relay.
-pub struct RelaySubscription {
-    receiver: broadcast::Receiver<Relayed>,
-    /// What was read behind frames merged into one, for the next `recv`.
-    stashed: Option<FromRelay>,
-    /// Keeps the relay alive while a socket of the room is open here.
-    _relay: Arc<Relay>,
-}
-
-/// What a socket reads from its room's relay.
-pub enum FromRelay {
-    Relayed(Relayed),
-    /// The socket read too slowly: frames were dropped for it.
+    /// The socket's task read too slowly: frames were dropped for it.
     Lagged,
 }
 
+/// A socket's place in a room: written to by the relay while it stands right before each
+/// frame, else queued for by it.
+pub struct Member {
+    outbox: Arc<Outbox>,
+    state: Mutex<MemberState>,
+    /// Wakes the socket's task: something waits in its queue.
+    queued: Notify,
+}
+
+#[derive(Default)]
+struct MemberState {
+    /// While set, the relay writes the room's frames to the socket itself: the place on
+    /// the channel where the socket stands. Unset while its task has the room in hand.
+    direct: Option<Position>,
+    /// When the relay last wrote a frame to the socket.
+    last_write: Option<Instant>,
+    /// What the socket's task takes, in order.
+    queue: VecDeque<FromRelay>,
+}
+
+impl Member {
+    fn lock(&self) -> MutexGuard<'_, MemberState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The relay's offer of a frame: written when the socket stands right before it and
+    /// nothing waits in its queue, else queued for its task.
+    fn offer(&self, batch: &Arc<RoomBatch>, now: Instant) {
+        let mut state = self.lock();
+        if state.queue.is_empty()
+            && let Some(seen) = &state.direct
+            && batch.follows(seen)
+        {
+            // A refusal is the outbox's to tell the task (its reader is too slow).
+            if self.outbox.push(batch.wire.clone()) == Pushed::Accepted {
+                state.direct = batch.last();
+                state.last_write = Some(now);
+            }
+            crate::metrics::room_frame(true);
+            return;
+        }
+        self.enqueue(&mut state, FromRelay::Batch(batch.clone()));
+    }
+
+    fn enqueue(&self, state: &mut MemberState, item: FromRelay) {
+        if state.queue.len() >= SOCKET_QUEUE {
+            state.queue.clear();
+            state.queue.push_back(FromRelay::Lagged);
+        } else {
+            state.queue.push_back(item);
+        }
+        self.queued.notify_one();
+    }
+}
+
+/// What the socket's task gets back when it takes an item from its room.
+pub struct Taken {
+    pub item: FromRelay,
+    /// Where the relay had left the socket, when it was writing to it until now.
+    pub place: Option<Position>,
+    /// When the relay last wrote to the socket.
+    pub last_write: Option<Instant>,
+}
+
+/// A socket's membership of a room on this instance; leaving the room when dropped.
+pub struct RelaySubscription {
+    member: Arc<Member>,
+    relay: Arc<Relay>,
+}
+
+impl Drop for RelaySubscription {
+    fn drop(&mut self) {
+        let mut members = self.relay.members.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = members.iter().position(|m| Arc::ptr_eq(m, &self.member)) {
+            members.swap_remove(i);
+        }
+    }
+}
+
 impl RelaySubscription {
-    fn new(receiver: broadcast::Receiver<Relayed>, relay: Arc<Relay>) -> Self {
-        Self {
-            receiver,
-            stashed: None,
-            _relay: relay,
+    /// The next item of the socket's queue; the relay stops writing to the socket until
+    /// [`RelaySubscription::hand_back`] (the task has the room in hand). Never `None`: the
+    /// relay lives as long as its members.
+    pub async fn recv(&self) -> Option<Taken> {
+        loop {
+            {
+                let mut state = self.member.lock();
+                if let Some(item) = state.queue.pop_front() {
+                    return Some(Taken {
+                        item,
+                        place: state.direct.take(),
+                        last_write: state.last_write,
+                    });
+                }
+            }
+            self.member.queued.notified().await;
         }
     }
 
-    /// The next frame or notice; `None` once the relay is gone. Frames already queued
-    /// behind the next one (the socket fell behind: a busy machine) come as one frame of
-    /// all their messages: a late socket catches up in fewer, larger writes, and still
-    /// gets no more than four frames a second.
-    pub async fn recv(&mut self) -> Option<FromRelay> {
-        if let Some(stashed) = self.stashed.take() {
-            return Some(stashed);
+    /// Let the relay write the room's frames again from `place`, unless more waits in the
+    /// queue (the task takes that first). Whether it does.
+    pub fn hand_back(&self, place: Position) -> bool {
+        let mut state = self.member.lock();
+        if !state.queue.is_empty() {
+            return false;
         }
-        let first = match self.receiver.recv().await {
-            Ok(Relayed::Batch(batch)) => batch,
-            Ok(Relayed::CatchUp) => return Some(FromRelay::Relayed(Relayed::CatchUp)),
-            Err(broadcast::error::RecvError::Lagged(_)) => return Some(FromRelay::Lagged),
-            Err(broadcast::error::RecvError::Closed) => return None,
-        };
-        let mut merged: Option<Vec<Arc<Delivery>>> = None;
-        loop {
-            match self.receiver.try_recv() {
-                Ok(Relayed::Batch(next)) => merged
-                    .get_or_insert_with(|| first.deliveries.clone())
-                    .extend(next.deliveries.iter().cloned()),
-                Ok(Relayed::CatchUp) => {
-                    self.stashed = Some(FromRelay::Relayed(Relayed::CatchUp));
-                    break;
-                }
-                Err(broadcast::error::TryRecvError::Lagged(_)) => {
-                    self.stashed = Some(FromRelay::Lagged);
-                    break;
-                }
-                Err(_) => break,
-            }
-        }
-        let batch = match merged {
-            Some(deliveries) => Arc::new(RoomBatch::of(deliveries)),
-            None => first,
-        };
-        Some(FromRelay::Relayed(Relayed::Batch(batch)))
+        state.direct = Some(place);
+        true
     }
 }
 
@@ -136,7 +195,8 @@ pub struct RoomRelays {
 }
 
 struct Relay {
-    sender: broadcast::Sender<Relayed>,
+    /// The sockets of the room on this instance.
+    members: Mutex<Vec<Arc<Member>>>,
     task: tokio::task::AbortHandle,
 }
 
@@ -154,22 +214,39 @@ impl RoomRelays {
         }
     }
 
-    /// Follow a room's channel through its relay, started here if it has none. The relay
-    /// follows the bus before this returns: a socket that reads the channel's position
-    /// afterwards misses nothing between.
-    pub fn subscribe(&self, channel: &Channel) -> RelaySubscription {
+    /// Join a room through its relay, started here if it has none, writing to `outbox`.
+    /// The relay follows the bus before this returns: a socket that reads the channel's
+    /// position afterwards misses nothing between. The socket's task has the room in
+    /// hand until it hands its place back.
+    pub fn subscribe(&self, channel: &Channel, outbox: Arc<Outbox>) -> RelaySubscription {
+        let member = Arc::new(Member {
+            outbox,
+            state: Mutex::default(),
+            queued: Notify::new(),
+        });
         let mut relays = self.relays.lock().unwrap_or_else(|e| e.into_inner());
         relays.retain(|_, relay| relay.strong_count() > 0);
-        if let Some(relay) = relays.get(channel).and_then(Weak::upgrade) {
-            return RelaySubscription::new(relay.sender.subscribe(), relay);
-        }
-        let (sender, receiver) = broadcast::channel(SOCKET_QUEUE);
-        let subscription = self.bus.subscribe(channel);
-        let task = tokio::spawn(relay(self.bus.clone(), subscription, sender.clone()));
-        let task = task.abort_handle();
-        let relay = Arc::new(Relay { sender, task });
-        relays.insert(channel.clone(), Arc::downgrade(&relay));
-        RelaySubscription::new(receiver, relay)
+        let relay = match relays.get(channel).and_then(Weak::upgrade) {
+            Some(relay) => relay,
+            None => {
+                let relay = Arc::new_cyclic(|weak: &Weak<Relay>| {
+                    let subscription = self.bus.subscribe(channel);
+                    let task = tokio::spawn(relay(self.bus.clone(), subscription, weak.clone()));
+                    Relay {
+                        members: Mutex::default(),
+                        task: task.abort_handle(),
+                    }
+                });
+                relays.insert(channel.clone(), Arc::downgrade(&relay));
+                relay
+            }
+        };
+        relay
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(member.clone());
+        RelaySubscription { member, relay }
     }
 }
 
@@ -177,7 +254,7 @@ impl RoomRelays {
 /// apart, for as long as the relay has sockets. When the relay itself may have missed
 /// messages, it reads them from the channel's history once, for all its sockets; only
 /// when the history no longer has them does each socket catch up on its own.
-async fn relay(bus: Bus, mut subscription: Subscription, sender: broadcast::Sender<Relayed>) {
+async fn relay(bus: Bus, mut subscription: Subscription, members: Weak<Relay>) {
     let mut pending: Vec<Arc<Delivery>> = Vec::new();
     let mut last_sent: Option<Instant> = None;
     // The last message relayed (sent or pending): where a catch-up starts.
@@ -194,8 +271,11 @@ async fn relay(bus: Bus, mut subscription: Subscription, sender: broadcast::Send
                         match caught_up(&bus, subscription.channel(), relayed.as_ref()).await {
                             Some(missed) => missed,
                             None => {
-                                send(&sender, &mut pending, &mut last_sent);
-                                let _ = sender.send(Relayed::CatchUp);
+                                send(&members, &mut pending, &mut last_sent).await;
+                                for member in sockets(&members) {
+                                    let mut state = member.lock();
+                                    member.enqueue(&mut state, FromRelay::CatchUp);
+                                }
                                 continue;
                             }
                         }
@@ -217,9 +297,20 @@ async fn relay(bus: Bus, mut subscription: Subscription, sender: broadcast::Send
                     pending.push(delivery);
                 }
             }
-            () = &mut due, if !pending.is_empty() => send(&sender, &mut pending, &mut last_sent),
+            () = &mut due, if !pending.is_empty() => send(&members, &mut pending, &mut last_sent).await,
         }
     }
+}
+
+/// The room's sockets on this instance as they are now (empty once the relay is gone).
+fn sockets(relay: &Weak<Relay>) -> Vec<Arc<Member>> {
+    relay.upgrade().map_or_else(Vec::new, |relay| {
+        relay
+            .members
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    })
 }
 
 /// What the channel's history holds after `since`, or `None` when it cannot say (it lost
@@ -241,25 +332,31 @@ async fn caught_up(
     }
 }
 
-/// Hand on what is pending as one frame (no socket listening is no error: the relay ends
-/// with its last socket).
-fn send(
-    sender: &broadcast::Sender<Relayed>,
+/// Hand on what is pending as one frame to every socket of the room, a few hundred at a
+/// time so other tasks run between.
+async fn send(
+    relay: &Weak<Relay>,
     pending: &mut Vec<Arc<Delivery>>,
     last_sent: &mut Option<Instant>,
 ) {
     if pending.is_empty() {
         return;
     }
-    let batch = RoomBatch::of(std::mem::take(pending));
-    *last_sent = Some(Instant::now());
-    let _ = sender.send(Relayed::Batch(Arc::new(batch)));
+    let batch = Arc::new(RoomBatch::of(std::mem::take(pending)));
+    let now = Instant::now();
+    *last_sent = Some(now);
+    for (i, member) in sockets(relay).iter().enumerate() {
+        if i > 0 && i % WRITES_PER_TURN == 0 {
+            tokio::task::yield_now().await;
+        }
+        member.offer(&batch, now);
+    }
 }
 
 /// One frame of encoded messages: a lone message as itself, several as
 /// `{"type":"batch","messages":[…]}` (each as it would have gone alone).
-pub fn frame(messages: Vec<Bytes>) -> Utf8Bytes {
-    let frame = if messages.len() == 1 {
+pub fn frame(messages: Vec<Bytes>) -> Bytes {
+    if messages.len() == 1 {
         messages.into_iter().next().unwrap_or_default()
     } else {
         let size = messages.iter().map(|m| m.len() + 1).sum::<usize>() + 32;
@@ -273,8 +370,7 @@ pub fn frame(messages: Vec<Bytes>) -> Utf8Bytes {
         }
         frame.extend_from_slice(b"]}");
         Bytes::from(frame)
-    };
-    Utf8Bytes::try_from(frame).expect("JSON is UTF-8")
+    }
 }
 
 #[cfg(test)]
@@ -322,40 +418,92 @@ mod tests {
         assert_eq!(b.last(), Some(at(7, "x")));
     }
 
-    #[tokio::test]
-    async fn frames_queued_behind_one_another_reach_a_late_socket_as_one() {
-        let (sender, receiver) = broadcast::channel(8);
+    /// A room relay without its bus task, and one socket of it whose client end is
+    /// returned.
+    async fn room() -> (Arc<Relay>, RelaySubscription, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = tokio::net::TcpStream::connect(listener.local_addr().unwrap());
+        let (client, accepted) = tokio::join!(client, listener.accept());
+        let (read, write) = accepted.unwrap().0.into_split();
+        std::mem::forget(read);
         let relay = Arc::new(Relay {
-            sender: sender.clone(),
+            members: Mutex::default(),
             task: tokio::spawn(std::future::pending::<()>()).abort_handle(),
         });
-        let mut socket = RelaySubscription::new(receiver, relay);
-        for offsets in [[1, 2], [3, 4]] {
-            let _ = sender.send(Relayed::Batch(Arc::new(batch(&offsets, "x"))));
-        }
-        let _ = sender.send(Relayed::CatchUp);
-        let Some(FromRelay::Relayed(Relayed::Batch(merged))) = socket.recv().await else {
-            panic!("a frame first");
+        let member = Arc::new(Member {
+            outbox: Arc::new(Outbox::new(write)),
+            state: Mutex::default(),
+            queued: Notify::new(),
+        });
+        relay.members.lock().unwrap().push(member.clone());
+        let socket = RelaySubscription {
+            member,
+            relay: relay.clone(),
         };
-        let offsets: Vec<u64> = merged.deliveries.iter().map(|d| d.offset).collect();
-        assert_eq!(offsets, [1, 2, 3, 4]);
-        assert!(merged.follows(&at(0, "x")));
+        (relay, socket, client.unwrap())
+    }
+
+    async fn relayed(relay: &Arc<Relay>, offsets: &[u64]) -> Arc<RoomBatch> {
+        let mut pending = offsets.iter().map(|o| delivered(*o, "x")).collect();
+        send(&Arc::downgrade(relay), &mut pending, &mut None).await;
+        let batch = batch(offsets, "x");
+        Arc::new(batch)
+    }
+
+    #[tokio::test]
+    async fn the_relay_writes_to_a_socket_standing_right_before_its_frame_else_queues_it() {
+        use tokio::io::AsyncReadExt;
+        let (relay, socket, mut client) = room().await;
+        // Joining: the socket's task has the room in hand, so the frame waits for it.
+        relayed(&relay, &[1, 2]).await;
+        let taken = socket.recv().await.unwrap();
+        assert!(matches!(&taken.item, FromRelay::Batch(b) if b.last() == Some(at(2, "x"))));
+        assert_eq!(taken.place, None, "the relay was not writing to it");
+
+        // Handed back at 2: the next frame goes straight to the connection, not the queue.
+        assert!(socket.hand_back(at(2, "x")));
+        let written = relayed(&relay, &[3, 4]).await;
+        let mut bytes = vec![0u8; written.wire.len()];
+        client.read_exact(&mut bytes).await.unwrap();
+        assert_eq!(bytes, written.wire);
+        assert!(socket.member.lock().queue.is_empty());
+
+        // A hole: queued, and the task learns where the relay had left the socket.
+        relayed(&relay, &[6]).await;
+        let taken = socket.recv().await.unwrap();
+        assert!(matches!(taken.item, FromRelay::Batch(_)));
+        assert_eq!(taken.place, Some(at(4, "x")));
+        assert!(taken.last_write.is_some());
+
+        // A task that does not take its queue is told it lagged, once.
+        for offset in 7..7 + SOCKET_QUEUE as u64 + 1 {
+            relayed(&relay, &[offset]).await;
+        }
         assert!(matches!(
-            socket.recv().await,
-            Some(FromRelay::Relayed(Relayed::CatchUp))
+            socket.recv().await.unwrap().item,
+            FromRelay::Lagged
         ));
+        assert!(
+            socket.hand_back(at(5, "x")),
+            "nothing more waits after the notice"
+        );
+
+        // Leaving the room leaves the relay's list.
+        drop(socket);
+        assert!(relay.members.lock().unwrap().is_empty());
     }
 
     #[test]
     fn several_messages_are_one_batch_frame_and_a_lone_one_goes_as_itself() {
         let lone = batch(&[1], "x");
-        assert!(
-            lone.frame
-                .as_str()
-                .starts_with(r#"{"channel":"chat:e","offset":1"#)
-        );
+        // The payload after the frame's header (2 bytes, or 4 past 125 bytes).
+        let payload = |batch: &RoomBatch| match batch.wire[1] {
+            126 => batch.wire.slice(4..),
+            _ => batch.wire.slice(2..),
+        };
+        assert!(payload(&lone).starts_with(br#"{"channel":"chat:e","offset":1"#));
         let several = batch(&[1, 2], "x");
-        let value: serde_json::Value = serde_json::from_str(several.frame.as_str()).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&payload(&several)).unwrap();
         assert_eq!(value["type"], "batch");
         assert_eq!(value["messages"][1]["offset"], 2);
     }

@@ -13,14 +13,13 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::response::Response;
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, Stream, StreamExt};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures_util::{Stream, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::time::{Instant, MissedTickBehavior};
 use tokio_stream::StreamMap;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 use crate::accounts::model::Role;
 use crate::accounts::policy::Actor;
@@ -29,9 +28,10 @@ use crate::bus::{Channel, Delivery, Position, Received, Recovery, Subscription};
 use crate::db::{iso8601, now_ms};
 use crate::error::Error;
 use crate::i18n::{self, Lang, Msg};
-use crate::live::room_relay::{BATCH_EVERY, FromRelay, RelaySubscription, Relayed, RoomBatch};
+use crate::live::room_relay::{BATCH_EVERY, FromRelay, RelaySubscription, Taken};
 use crate::live::sockets::Admitted;
-use crate::net::websocket::{self, NoHello, Pending, Upgrade};
+use crate::net::outbox::{Outbox, Stop, close_frame, pong_frame, text_frame};
+use crate::net::websocket::{ClientFrame, NoHello, Pending, ReadEnd, Reader, Upgrade};
 use crate::state::AppState;
 
 /// How long a new socket may take to send its `auth`.
@@ -46,8 +46,6 @@ const MAX_MESSAGE: usize = 16 * 1024;
 /// The largest first message, before the socket has proved who it is: an `auth` is about
 /// half a kilobyte (docs/security.md, finding 1).
 const MAX_FIRST_MESSAGE: usize = 8 * 1024;
-/// The read buffer a socket starts with (the library's default is 128 KiB).
-pub const READ_BUFFER: usize = 1024;
 /// Concerts one socket may follow at once.
 const MAX_CONCERTS: usize = 64;
 
@@ -179,49 +177,39 @@ pub async fn open(State(app): State<AppState>, upgrade: Upgrade) -> Response {
     upgrade.on_upgrade(move |pending| serve(app, pending, lang))
 }
 
-/// The signed-in socket's framing. Small buffers: most sockets are idle, and 20,000 of
-/// them must fit in memory. A client's messages are small; a larger one grows the buffer
-/// as it arrives.
-fn framing() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
-        .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE))
-}
-
+/// A signed-in socket: read by its task, written by its task and its rooms' relays.
 struct Socket {
-    sink: SplitSink<websocket::Socket, Message>,
-    stream: SplitStream<websocket::Socket>,
+    reader: Reader,
+    outbox: Arc<Outbox>,
 }
 
 impl Socket {
-    async fn open(pending: Pending) -> Self {
-        let (sink, stream) = pending.open(framing()).await.split();
-        Self { sink, stream }
+    fn open(pending: Pending) -> Option<Self> {
+        let live = pending.open_live(MAX_MESSAGE)?;
+        Some(Self {
+            reader: live.reader,
+            outbox: live.outbox,
+        })
     }
 
-    async fn send_text(&mut self, text: Utf8Bytes) -> Result<(), Gone> {
-        self.sink.send(Message::Text(text)).await.map_err(|_| Gone)
+    async fn send_text(&mut self, text: &[u8]) -> Result<(), Gone> {
+        self.outbox.send(text_frame(text)).await.map_err(|_| Gone)
     }
 
     async fn reply(&mut self, reply: &Reply<'_>) -> Result<(), Gone> {
-        let json = serde_json::to_string(reply).expect("a reply always encodes");
-        self.send_text(json.into()).await
+        let json = serde_json::to_vec(reply).expect("a reply always encodes");
+        self.send_text(&json).await
     }
 
     async fn deliver(&mut self, delivery: &Delivery) -> Result<(), Gone> {
-        let text = Utf8Bytes::try_from(delivery.json()).expect("JSON is UTF-8");
-        self.send_text(text).await
+        self.send_text(&delivery.json()).await
     }
 
-    async fn close(&mut self, close: Close) {
-        let frame = CloseFrame {
-            code: CloseCode::from(close.code()),
-            reason: close.reason().into(),
-        };
-        let _ = self.sink.send(Message::Close(Some(frame))).await;
-        let _ = self.sink.close().await;
+    /// Close with a code and reason after what is already on its way; a client that has
+    /// not read for [`SILENCE_LIMIT`] is not waited for.
+    async fn close(&mut self, code: u16, reason: &str) {
+        let closing = self.outbox.close(close_frame(code, reason));
+        let _ = tokio::time::timeout(SILENCE_LIMIT, closing).await;
     }
 }
 
@@ -250,14 +238,16 @@ async fn serve(app: AppState, mut pending: Pending, lang: Lang) {
         Err(None) => return, // gone before its first message
         Err(Some(close)) => Err(close),
     };
-    // Signed in or refused, the socket is no longer unproven: the library frames it now.
-    let mut socket = Socket::open(pending).await;
+    // Signed in or refused, the socket is no longer unproven: framed as a live socket now.
+    let Some(mut socket) = Socket::open(pending) else {
+        return;
+    };
     let close = match proven {
         Ok(proven) => Box::pin(follow(&app, &mut socket, proven)).await,
         Err(close) => Some(close),
     };
     if let Some(close) = close {
-        socket.close(close).await;
+        socket.close(close.code(), close.reason()).await;
     }
 }
 
@@ -318,6 +308,7 @@ async fn follow(app: &AppState, socket: &mut Socket, proven: Proven) -> Option<C
         channels: StreamMap::new(),
         positions: HashMap::new(),
         batch: Batch::default(),
+        rooms: HashMap::new(),
     };
     // Boxed: the socket's long-lived state is then this future alone, not also a copy of
     // it inside every enclosing future (with the other boxes in this file, the future a
@@ -346,10 +337,11 @@ fn deadline(exp: i64) -> Instant {
     Instant::now() + Duration::from_millis(left_ms as u64)
 }
 
-/// What a followed channel brings: the bus's message or notice, or its room's frame.
+/// What a followed channel brings: the bus's message or notice, or what its room's relay
+/// left for this socket's task.
 enum Incoming {
     Bus(Received),
-    Room(FromRelay),
+    Room(Taken),
 }
 
 type Feed = Pin<Box<dyn Stream<Item = Incoming> + Send>>;
@@ -369,6 +361,17 @@ struct Subscriber {
     /// Room messages this socket gathers itself, when its room's shared frames do not run
     /// straight on from what it sent (after a join or a catch-up), and when they go.
     batch: Batch,
+    /// The rooms this socket follows, and whether its task has each in hand (the relay
+    /// writes to the socket only while it does not).
+    rooms: HashMap<Channel, Room>,
+}
+
+/// A followed room: the socket's place in its relay.
+struct Room {
+    relay: Arc<RelaySubscription>,
+    /// Whether the task has the room in hand (joining, catching up, sending its own
+    /// frames): then the relay queues the room's frames for the task instead of writing.
+    held: bool,
 }
 
 /// Room messages gathered for one frame. Frames go at least [`BATCH_EVERY`] apart: the
@@ -391,7 +394,7 @@ impl Batch {
     }
 
     /// The frame of what is pending (a lone message as itself, several as one `batch`).
-    fn take(&mut self) -> Option<Utf8Bytes> {
+    fn take(&mut self) -> Option<Bytes> {
         self.due = None;
         if self.pending.is_empty() {
             return None;
@@ -440,6 +443,7 @@ impl Subscriber {
         let batch_due = tokio::time::sleep_until(self.expires);
         tokio::pin!(shutting_down, expiry, batch_due);
         loop {
+            self.hand_back_rooms();
             if expiry.deadline() != self.expires {
                 expiry.as_mut().reset(self.expires); // a re-`auth` moved it
             }
@@ -450,19 +454,35 @@ impl Subscriber {
             }
             tokio::select! {
                 _ = &mut shutting_down => return Err(End::Close(Close::GoingAway)),
-                incoming = socket.stream.next() => {
+                incoming = socket.reader.next() => {
                     last_heard = Instant::now();
                     match incoming {
                         // Boxed: rare, and its future (database queries) is large.
-                        Some(Ok(Message::Text(text))) => Box::pin(self.handle(socket, &text)).await?,
-                        Some(Ok(Message::Binary(_))) => {
+                        Ok(ClientFrame::Text(text)) => Box::pin(self.handle(socket, &text)).await?,
+                        Ok(ClientFrame::Binary) => {
                             self.refuse(socket, "bad_message", Msg::MalformedRequest.render(i18n::current()), None).await?;
                         }
-                        // Protocol pings are answered by the library; they count as heard.
-                        Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
-                        Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Err(End::Gone),
+                        // Protocol pings count as heard, and are answered.
+                        Ok(ClientFrame::Ping(payload)) => {
+                            socket.outbox.send(pong_frame(&payload)).await.map_err(|_| End::Gone)?;
+                        }
+                        Ok(ClientFrame::Pong) => {}
+                        // The client closes: answered in kind.
+                        Ok(ClientFrame::Close) => {
+                            socket.close(1000, "").await;
+                            return Err(End::Gone);
+                        }
+                        Err(ReadEnd::Bad(_)) => return Err(End::Close(Close::BadMessage)),
+                        Err(ReadEnd::Gone) => return Err(End::Gone),
                     }
                 }
+                // A room's relay left bytes the connection could not take at once, or the
+                // client fell too far behind them.
+                () = socket.outbox.waiting() => match socket.outbox.stopped() {
+                    Some(Stop::TooFarBehind) => return Err(End::Close(Close::SlowConsumer)),
+                    Some(Stop::Ended) => return Err(End::Gone),
+                    None => socket.outbox.drain().await.map_err(|_| End::Gone)?,
+                },
                 Some((channel, incoming)) = self.channels.next() => {
                     self.incoming(socket, channel, incoming).await?;
                 }
@@ -487,9 +507,22 @@ impl Subscriber {
         channel: Channel,
         since: Option<Position>,
     ) -> Result<(), End> {
-        // A room comes through this instance's relay for it (one frame for all its sockets).
+        // A room comes through this instance's relay for it (one frame for all its sockets),
+        // which writes to the socket once the task hands its place back.
         let feed = match &channel {
-            Channel::Chat(_) => room_feed(self.app.room_relays.subscribe(&channel)),
+            Channel::Chat(_) => {
+                let relay = self
+                    .app
+                    .room_relays
+                    .subscribe(&channel, socket.outbox.clone());
+                let relay = Arc::new(relay);
+                let room = Room {
+                    relay: relay.clone(),
+                    held: true,
+                };
+                self.rooms.insert(channel.clone(), room);
+                room_feed(relay)
+            }
             _ => feed(self.app.bus.subscribe(&channel)),
         };
         let recovery = match &since {
@@ -557,46 +590,63 @@ impl Subscriber {
     ) -> Result<(), End> {
         match incoming {
             Incoming::Bus(received) => self.received(socket, channel, received).await,
-            Incoming::Room(FromRelay::Relayed(Relayed::Batch(batch))) => {
-                self.room_frame(socket, channel, &batch).await
-            }
-            Incoming::Room(FromRelay::Relayed(Relayed::CatchUp)) => {
-                Box::pin(self.catch_up(socket, &channel)).await
-            }
-            // Too slow for the room: cut off like any slow reader; it reconnects and
-            // catches up with its offsets.
-            Incoming::Room(FromRelay::Lagged) => Err(End::Close(Close::SlowConsumer)),
+            Incoming::Room(taken) => self.taken_from_room(socket, channel, taken).await,
         }
     }
 
-    /// A room's frame: sent as it is when it runs straight on from what this socket sent
-    /// (the frame every socket of the room shares), else message by message with the
-    /// socket's own offsets (after it joined or caught up meanwhile).
-    async fn room_frame(
+    /// What a room's relay queued for this task: it has the room in hand from here, at the
+    /// place where the relay left the socket, until it hands it back with nothing of the
+    /// room's left to send ([`Subscriber::hand_back_rooms`]).
+    async fn taken_from_room(
         &mut self,
         socket: &mut Socket,
         channel: Channel,
-        batch: &RoomBatch,
+        taken: Taken,
     ) -> Result<(), End> {
-        let Some(seen) = self.positions.get(&channel) else {
-            return Ok(());
-        };
-        let follows = batch.follows(seen);
-        crate::metrics::room_frame(follows);
-        if follows {
-            self.flush_batch(socket).await?;
-            socket.send_text(batch.frame.clone()).await?;
-            self.batch.last_sent = Some(Instant::now());
-            if let Some(last) = batch.last() {
-                self.positions.insert(channel, last);
+        let Taken {
+            item,
+            place,
+            last_write,
+        } = taken;
+        if let Some(room) = self.rooms.get_mut(&channel) {
+            room.held = true;
+        }
+        if let Some(place) = place {
+            self.positions.insert(channel.clone(), place);
+        }
+        if last_write > self.batch.last_sent {
+            self.batch.last_sent = last_write;
+        }
+        match item {
+            // Message by message with this socket's offsets, gathered into its own frames.
+            FromRelay::Batch(batch) => {
+                crate::metrics::room_frame(false);
+                for delivery in &batch.deliveries {
+                    let message = Received::Message(delivery.clone());
+                    self.received(socket, channel.clone(), message).await?;
+                }
+                Ok(())
             }
-            return Ok(());
+            FromRelay::CatchUp => Box::pin(self.catch_up(socket, &channel)).await,
+            // Too slow for the room: cut off like any slow reader; it reconnects and
+            // catches up with its offsets.
+            FromRelay::Lagged => Err(End::Close(Close::SlowConsumer)),
         }
-        for delivery in &batch.deliveries {
-            let message = Received::Message(delivery.clone());
-            self.received(socket, channel.clone(), message).await?;
+    }
+
+    /// Hand the rooms this task has in hand back to their relays, once nothing it
+    /// gathered waits to be sent: the relay writes their frames from where it stands.
+    fn hand_back_rooms(&mut self) {
+        if !self.batch.pending.is_empty() {
+            return;
         }
-        Ok(())
+        for (channel, room) in &mut self.rooms {
+            if room.held
+                && let Some(place) = self.positions.get(channel)
+            {
+                room.held = !room.relay.hand_back(place.clone());
+            }
+        }
     }
 
     /// A message or notice from one of the followed channels.
@@ -686,8 +736,7 @@ impl Subscriber {
                 if let Ok(channel @ (Channel::Event(_) | Channel::Chat(_))) =
                     channel.parse::<Channel>()
                 {
-                    self.channels.remove(&channel);
-                    self.positions.remove(&channel);
+                    self.leave(&channel);
                 }
             }
         }
@@ -755,10 +804,17 @@ impl Subscriber {
         }
     }
 
+    /// Stop following a channel.
+    fn leave(&mut self, channel: &Channel) {
+        self.channels.remove(channel);
+        self.positions.remove(channel);
+        self.rooms.remove(channel);
+    }
+
     /// Send the room messages gathered so far, now.
     async fn flush_batch(&mut self, socket: &mut Socket) -> Result<(), End> {
         if let Some(frame) = self.batch.take() {
-            socket.send_text(frame).await?;
+            socket.send_text(&frame).await?;
         }
         Ok(())
     }
@@ -815,8 +871,7 @@ impl Subscriber {
             match may_follow(&self.app, actor, &channel).await {
                 Ok(()) => {}
                 Err(err) if err.status().is_client_error() => {
-                    self.channels.remove(&channel);
-                    self.positions.remove(&channel);
+                    self.leave(&channel);
                     let name = channel.name();
                     let words = err.public_message();
                     self.refuse(socket, "forbidden", words, Some(&name)).await?;
@@ -868,13 +923,10 @@ fn feed(subscription: Subscription) -> Feed {
     ))
 }
 
-/// A room's relay as a stream of its frames.
-fn room_feed(subscription: RelaySubscription) -> Feed {
-    Box::pin(futures_util::stream::unfold(
-        subscription,
-        |mut subscription| async move {
-            let relayed = subscription.recv().await?;
-            Some((Incoming::Room(relayed), subscription))
-        },
-    ))
+/// What a room's relay queues for this socket's task, as a stream.
+fn room_feed(relay: Arc<RelaySubscription>) -> Feed {
+    Box::pin(futures_util::stream::unfold(relay, |relay| async move {
+        let taken = relay.recv().await?;
+        Some((Incoming::Room(taken), relay))
+    }))
 }

@@ -4,6 +4,7 @@
 //! closed when it passes). An upgraded connection (a WebSocket) keeps its address's slot
 //! until it closes ([`HeldSlot`]; [`websocket`] reads its first message).
 
+pub mod outbox;
 pub mod outgoing;
 pub mod websocket;
 

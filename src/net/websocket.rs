@@ -20,15 +20,19 @@ use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::{Buf, BytesMut};
 use hyper::upgrade::{OnUpgrade, Upgraded};
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::net::tcp::OwnedReadHalf;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
 use super::HeldSlot;
+use super::outbox::Outbox;
 
 /// An open socket, after its first message was admitted.
 pub type Socket = WebSocketStream<Conn>;
@@ -211,6 +215,151 @@ impl Pending {
     }
 }
 
+impl Pending {
+    /// Admitted to the dashboard's live socket: from here on the connection is framed
+    /// here, its reading side by the socket's task ([`Reader`]) and its writing side
+    /// shared with the rooms it follows ([`Outbox`]), so a room's relay writes its frames
+    /// straight to it. Client messages are held to `limit` bytes. `None` when the
+    /// connection is not a plain TCP one (it is, from [`super::serve`]).
+    pub fn open_live(self, limit: usize) -> Option<LiveSocket> {
+        let Conn {
+            io,
+            read_ahead,
+            at,
+            _slot,
+        } = self.conn;
+        let parts = match io.into_inner().downcast::<TokioIo<TcpStream>>() {
+            Ok(parts) => parts,
+            Err(_) => {
+                tracing::error!("a live socket over something other than TCP");
+                return None;
+            }
+        };
+        let (read, write) = parts.io.into_inner().into_split();
+        let mut buf = BytesMut::with_capacity(READ_CHUNK);
+        buf.extend_from_slice(&read_ahead[at.min(read_ahead.len())..]);
+        buf.extend_from_slice(&parts.read_buf);
+        Some(LiveSocket {
+            reader: Reader {
+                tcp: read,
+                buf,
+                limit,
+                partial: None,
+                _slot,
+            },
+            outbox: Arc::new(Outbox::new(write)),
+        })
+    }
+}
+
+/// How much a live socket reads at a time: most sockets are idle and their messages small
+/// (the WebSocket library's default buffer is 128 KiB; the benchmarks' baseline uses this).
+pub const READ_CHUNK: usize = 1024;
+
+/// A signed-in dashboard socket: its reading side, and its writing side, which its rooms
+/// share.
+pub struct LiveSocket {
+    pub reader: Reader,
+    pub outbox: Arc<Outbox>,
+}
+
+/// What a client sent on a live socket: a whole message, or a control frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientFrame {
+    Text(String),
+    /// A binary message (the dashboard's protocol has none).
+    Binary,
+    Ping(Vec<u8>),
+    Pong,
+    Close,
+}
+
+/// Why a live socket's reading ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadEnd {
+    /// The client broke the protocol (or sent more than the limit).
+    Bad(FrameError),
+    /// The connection ended.
+    Gone,
+}
+
+/// The reading side of a live socket: whole messages (fragments joined), control frames
+/// as they come.
+pub struct Reader {
+    tcp: OwnedReadHalf,
+    buf: BytesMut,
+    limit: usize,
+    /// A fragmented message so far: its opcode and payload.
+    partial: Option<(u8, Vec<u8>)>,
+    _slot: Option<HeldSlot>,
+}
+
+impl Reader {
+    /// The next message or control frame. Cancel-safe: what was read stays buffered.
+    pub async fn next(&mut self) -> Result<ClientFrame, ReadEnd> {
+        loop {
+            if let Some(frame) = self.parse().map_err(ReadEnd::Bad)? {
+                return Ok(frame);
+            }
+            if self.buf.capacity() - self.buf.len() < READ_CHUNK / 4 {
+                self.buf.reserve(READ_CHUNK);
+            }
+            match self.tcp.read_buf(&mut self.buf).await {
+                Ok(0) | Err(_) => return Err(ReadEnd::Gone),
+                Ok(_) => {}
+            }
+        }
+    }
+
+    /// A frame out of what is buffered, if whole.
+    fn parse(&mut self) -> Result<Option<ClientFrame>, FrameError> {
+        loop {
+            let Some(header) = Header::parse(&self.buf)? else {
+                return Ok(None);
+            };
+            let fragmenting = self.partial.is_some();
+            match header.opcode {
+                0x0 if !fragmenting => return Err(FrameError::Fragmented),
+                0x1 | 0x2 if fragmenting => return Err(FrameError::Fragmented),
+                0x0 | 0x1 | 0x2 | 0x8 | 0x9 | 0xA => {}
+                _ => return Err(FrameError::NotText),
+            }
+            let so_far = self.partial.as_ref().map_or(0, |(_, p)| p.len());
+            if header.len.saturating_add(so_far as u64) > self.limit as u64 {
+                return Err(FrameError::TooLarge);
+            }
+            let Some((payload, total)) = header.payload(&self.buf) else {
+                return Ok(None);
+            };
+            self.buf.advance(total);
+            let message = match (header.opcode, header.fin) {
+                (0x8, _) => return Ok(Some(ClientFrame::Close)),
+                (0x9, _) => return Ok(Some(ClientFrame::Ping(payload))),
+                (0xA, _) => return Ok(Some(ClientFrame::Pong)),
+                (0x0, fin) => {
+                    let (_, so_far) = self.partial.as_mut().expect("fragmenting");
+                    so_far.extend_from_slice(&payload);
+                    if !fin {
+                        continue;
+                    }
+                    self.partial.take().expect("fragmenting")
+                }
+                (opcode, true) => (opcode, payload),
+                (opcode, false) => {
+                    self.partial = Some((opcode, payload));
+                    continue;
+                }
+            };
+            return Ok(Some(match message {
+                (0x1, text) => {
+                    ClientFrame::Text(String::from_utf8(text).map_err(|_| FrameError::NotUtf8)?)
+                }
+                _ => ClientFrame::Binary,
+            }));
+        }
+    }
+}
+
 /// The client's connection, with the bytes read past its first message given back first,
 /// and its address's slot held for as long as the socket lives.
 pub struct Conn {
@@ -287,55 +436,88 @@ pub enum FrameError {
     NotUtf8,
 }
 
+/// A client frame's header, checked as far as any frame's must be: reserved bits clear,
+/// masked, a control frame short and final.
+struct Header {
+    fin: bool,
+    opcode: u8,
+    /// The payload's length, as announced.
+    len: u64,
+    /// The header's length before the mask.
+    head: usize,
+}
+
+impl Header {
+    /// The header at the start of `buf`: `Ok(None)` while more bytes are needed.
+    fn parse(buf: &[u8]) -> Result<Option<Self>, FrameError> {
+        let [first, second, ..] = *buf else {
+            return Ok(None);
+        };
+        if first & 0x70 != 0 {
+            return Err(FrameError::Reserved);
+        }
+        if second & 0x80 == 0 {
+            return Err(FrameError::Unmasked);
+        }
+        let (fin, opcode) = (first & 0x80 != 0, first & 0x0f);
+        let (len, head) = match second & 0x7f {
+            126 => match buf.get(2..4) {
+                Some(b) => (u64::from(u16::from_be_bytes([b[0], b[1]])), 4),
+                None => return Ok(None),
+            },
+            127 => match buf.get(2..10) {
+                Some(b) => (u64::from_be_bytes(b.try_into().expect("8 bytes")), 10),
+                None => return Ok(None),
+            },
+            short => (u64::from(short), 2),
+        };
+        let control = opcode & 0x08 != 0;
+        if control && (len > 125 || !fin) {
+            return Err(FrameError::LongControl);
+        }
+        Ok(Some(Self {
+            fin,
+            opcode,
+            len,
+            head,
+        }))
+    }
+
+    /// The frame's unmasked payload and its whole length, once `buf` holds all of it
+    /// (`len` is at most the caller's limit).
+    fn payload(&self, buf: &[u8]) -> Option<(Vec<u8>, usize)> {
+        let len = self.len as usize;
+        let total = self.head + 4 + len;
+        let mask = buf.get(self.head..self.head + 4)?;
+        let payload = buf
+            .get(self.head + 4..total)?
+            .iter()
+            .enumerate()
+            .map(|(i, byte)| byte ^ mask[i % 4])
+            .collect();
+        Some((payload, total))
+    }
+}
+
 /// Read one frame from the start of `buf`, refusing at its header a payload over `limit`:
 /// `Ok(None)` while more bytes are needed, else the frame and the bytes it took.
 pub fn parse_frame(buf: &[u8], limit: usize) -> Result<Option<(Frame, usize)>, FrameError> {
-    let [first, second, ..] = *buf else {
+    let Some(header) = Header::parse(buf)? else {
         return Ok(None);
     };
-    if first & 0x70 != 0 {
-        return Err(FrameError::Reserved);
-    }
-    if second & 0x80 == 0 {
-        return Err(FrameError::Unmasked);
-    }
-    let (fin, opcode) = (first & 0x80 != 0, first & 0x0f);
-    let (len, head) = match second & 0x7f {
-        126 => match buf.get(2..4) {
-            Some(b) => (u64::from(u16::from_be_bytes([b[0], b[1]])), 4),
-            None => return Ok(None),
-        },
-        127 => match buf.get(2..10) {
-            Some(b) => (u64::from_be_bytes(b.try_into().expect("8 bytes")), 10),
-            None => return Ok(None),
-        },
-        short => (u64::from(short), 2),
-    };
-    let control = opcode & 0x08 != 0;
-    if control && (len > 125 || !fin) {
-        return Err(FrameError::LongControl);
-    }
-    match opcode {
-        0x1 if !fin => return Err(FrameError::Fragmented),
+    match header.opcode {
+        0x1 if !header.fin => return Err(FrameError::Fragmented),
         0x1 | 0x8 | 0x9 | 0xA => {}
         0x0 => return Err(FrameError::Fragmented),
         _ => return Err(FrameError::NotText),
     }
-    if len > limit as u64 {
+    if header.len > limit as u64 {
         return Err(FrameError::TooLarge);
     }
-    let len = len as usize; // ≤ limit
-    let total = head + 4 + len;
-    if buf.len() < total {
+    let Some((payload, total)) = header.payload(buf) else {
         return Ok(None);
-    }
-    let mask = &buf[head..head + 4];
-    let payload: Vec<u8> = buf[head + 4..total]
-        .iter()
-        .enumerate()
-        .map(|(i, byte)| byte ^ mask[i % 4])
-        .collect();
-    let frame = match opcode {
+    };
+    let frame = match header.opcode {
         0x1 => Frame::Text(String::from_utf8(payload).map_err(|_| FrameError::NotUtf8)?),
         0x8 => Frame::Close,
         0x9 => Frame::Ping,
@@ -465,5 +647,74 @@ mod tests {
         );
         let cut = &frame(true, 0x1, b"hello")[..5];
         assert_eq!(read_first_text(&mut &cut[..], 64).await, Err(NoHello::Gone));
+    }
+
+    /// A live socket's reader over a connection, and the client's end of it.
+    async fn live_reader(limit: usize) -> (Reader, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap());
+        let (client, accepted) = tokio::join!(client, listener.accept());
+        let (tcp, write) = accepted.unwrap().0.into_split();
+        std::mem::forget(write);
+        let reader = Reader {
+            tcp,
+            buf: BytesMut::new(),
+            limit,
+            partial: None,
+            _slot: None,
+        };
+        (reader, client.unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_live_socket_reads_whole_messages_with_fragments_joined_and_controls_between() {
+        use tokio::io::AsyncWriteExt;
+        let (mut reader, mut client) = live_reader(64).await;
+        let mut bytes = frame(true, 0x1, b"one");
+        bytes.extend(frame(false, 0x1, b"tw"));
+        bytes.extend(frame(true, 0x9, b"ping"));
+        bytes.extend(frame(false, 0x0, b"o "));
+        bytes.extend(frame(true, 0x0, "é".as_bytes()));
+        bytes.extend(frame(true, 0x2, b"bin"));
+        bytes.extend(frame(true, 0xA, b""));
+        bytes.extend(frame(true, 0x8, &[0x03, 0xe8]));
+        // A byte at a time: every cut of every frame waits for the rest.
+        for byte in bytes {
+            client.write_all(&[byte]).await.unwrap();
+        }
+        let expected = [
+            ClientFrame::Text("one".into()),
+            ClientFrame::Ping(b"ping".to_vec()),
+            ClientFrame::Text("two é".into()),
+            ClientFrame::Binary,
+            ClientFrame::Pong,
+            ClientFrame::Close,
+        ];
+        for want in expected {
+            assert_eq!(reader.next().await, Ok(want));
+        }
+        drop(client);
+        assert_eq!(reader.next().await, Err(ReadEnd::Gone));
+    }
+
+    #[tokio::test]
+    async fn a_live_socket_refuses_more_than_its_limit_across_fragments_and_stray_continuations() {
+        use tokio::io::AsyncWriteExt;
+        let (mut reader, mut client) = live_reader(8).await;
+        let mut bytes = frame(false, 0x1, b"12345");
+        bytes.extend(frame(true, 0x0, b"6789"));
+        client.write_all(&bytes).await.unwrap();
+        assert_eq!(reader.next().await, Err(ReadEnd::Bad(FrameError::TooLarge)));
+
+        let (mut reader, mut client) = live_reader(8).await;
+        client.write_all(&frame(true, 0x0, b"x")).await.unwrap();
+        assert_eq!(
+            reader.next().await,
+            Err(ReadEnd::Bad(FrameError::Fragmented))
+        );
+
+        let (mut reader, mut client) = live_reader(8).await;
+        client.write_all(&frame(true, 0x1, &[0xff])).await.unwrap();
+        assert_eq!(reader.next().await, Err(ReadEnd::Bad(FrameError::NotUtf8)));
     }
 }
