@@ -93,6 +93,27 @@ pub fn folder(data_dir: &Path, kind: &str, id: &str) -> PathBuf {
 
 /// The picture in a folder (its media type is kept by its owner's row).
 pub const PICTURE: &str = "image";
+/// A new picture on a row of `table` (`events`, `projects`): its media type and a new
+/// version, so its URL changes.
+#[tracing::instrument(skip_all, fields(table = table))]
+pub async fn record_on_row(
+    db: &crate::db::Db,
+    table: &'static str,
+    id: &str,
+    media_type: &str,
+) -> Result<()> {
+    let now = crate::db::now_ms();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {table} SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1"
+    )))
+    .bind(id)
+    .bind(media_type)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// Its thumbnail, a JPEG in every case.
 pub const THUMBNAIL: &str = "thumb.jpg";
 /// How wide a thumbnail is (a card's picture on a high-density screen).

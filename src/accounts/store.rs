@@ -493,30 +493,8 @@ impl LinkPurpose {
 /// purpose stop working.
 #[tracing::instrument(skip_all)]
 pub async fn issue_link(db: &Db, account_id: &str, purpose: LinkPurpose) -> Result<String> {
-    let token = random_token(32);
-    let now = now_ms();
-    let mut tx = db.begin().await?;
-    retire_links(
-        &mut *tx,
-        LinkTable::OneTime,
-        account_id,
-        purpose.as_str(),
-        now,
-    )
-    .await?;
-    sqlx::query(
-        "INSERT INTO one_time_tokens (token_hash, account_id, purpose, expires_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(token_hash(&token))
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(now + purpose.ttl_ms())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(token)
+    let (name, ttl_ms) = (purpose.as_str(), purpose.ttl_ms());
+    issue(db, LinkTable::OneTime, account_id, name, ttl_ms, None).await
 }
 
 /// The two tables of single-use links.
@@ -526,6 +504,46 @@ enum LinkTable {
     OneTime,
     /// `account_links`: account-change links.
     AccountChange,
+}
+
+/// Store a new link of `purpose` lasting `ttl_ms` in `table` (with `new_login` for an
+/// account-change link), in one transaction with retiring the unused links it replaces;
+/// answers its token.
+async fn issue(
+    db: &Db,
+    table: LinkTable,
+    account_id: &str,
+    purpose: &str,
+    ttl_ms: i64,
+    new_login: Option<&str>,
+) -> Result<String> {
+    let token = random_token(32);
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    retire_links(&mut *tx, table, account_id, purpose, now).await?;
+    let insert = sqlx::query(match table {
+        LinkTable::OneTime => {
+            "INSERT INTO one_time_tokens (token_hash, account_id, purpose, expires_at, \
+             created_at) VALUES ($1, $2, $3, $4, $5)"
+        }
+        LinkTable::AccountChange => {
+            "INSERT INTO account_links (token_hash, account_id, purpose, expires_at, \
+             created_at, new_login) VALUES ($1, $2, $3, $4, $5, $6)"
+        }
+    })
+    .bind(token_hash(&token))
+    .bind(account_id)
+    .bind(purpose)
+    .bind(now + ttl_ms)
+    .bind(now);
+    match table {
+        LinkTable::OneTime => insert,
+        LinkTable::AccountChange => insert.bind(new_login),
+    }
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
 }
 
 /// Stop every unused link of the account with this purpose (a new one replaces them).
@@ -636,31 +654,16 @@ pub async fn issue_account_link(
     purpose: AccountLink,
     new_login: Option<&str>,
 ) -> Result<String> {
-    let token = random_token(32);
-    let now = now_ms();
-    let mut tx = db.begin().await?;
-    retire_links(
-        &mut *tx,
+    let (name, ttl_ms) = (purpose.as_str(), purpose.ttl_ms());
+    issue(
+        db,
         LinkTable::AccountChange,
         account_id,
-        purpose.as_str(),
-        now,
+        name,
+        ttl_ms,
+        new_login,
     )
-    .await?;
-    sqlx::query(
-        "INSERT INTO account_links (token_hash, account_id, purpose, new_login, expires_at, \
-         created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(token_hash(&token))
-    .bind(account_id)
-    .bind(purpose.as_str())
-    .bind(new_login)
-    .bind(now + purpose.ttl_ms())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(token)
+    .await
 }
 
 /// Spend a live account-change link of `purpose` (once): its account and new login. With

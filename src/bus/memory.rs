@@ -5,12 +5,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use futures_util::future::BoxFuture;
-
 use super::fanout::Fanout;
 use super::{
-    BusError, Channel, Delivery, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Publication,
-    Transport,
+    Channel, Delivery, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Publication, Published,
+    Retained, Transport,
 };
 
 struct ChannelState {
@@ -94,23 +92,18 @@ impl Channels {
 }
 
 impl Transport for Memory {
-    fn publish<'a>(
-        &'a self,
-        channel: &'a Channel,
-        event: &'a Publication,
-    ) -> BoxFuture<'a, Result<Delivery, BusError>> {
+    fn publish<'a>(&'a self, channel: &'a Channel, event: &'a Publication) -> Published<'a> {
         Box::pin(async move {
             let now = Instant::now();
             let mut channels = self.channels.lock().expect("bus lock");
             let state = channels.state(channel, now);
             state.newest += 1;
-            let delivery = Delivery {
-                channel: channel.clone(),
-                offset: state.newest,
-                epoch: state.epoch.clone(),
-                event: event.clone(),
-                encoded: Default::default(),
-            };
+            let delivery = Delivery::new(
+                channel.clone(),
+                state.newest,
+                state.epoch.clone(),
+                event.clone(),
+            );
             if state.history.len() == HISTORY_SIZE {
                 state.history.pop_front();
             }
@@ -121,11 +114,7 @@ impl Transport for Memory {
         })
     }
 
-    fn retained<'a>(
-        &'a self,
-        channel: &'a Channel,
-        after: Option<u64>,
-    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>> {
+    fn retained<'a>(&'a self, channel: &'a Channel, after: Option<u64>) -> Retained<'a> {
         Box::pin(async move {
             let now = Instant::now();
             let mut channels = self.channels.lock().expect("bus lock");

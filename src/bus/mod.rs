@@ -193,6 +193,17 @@ impl fmt::Debug for Encoded {
 }
 
 impl Delivery {
+    /// A message as delivered at `offset` of `channel`'s history `epoch` (not encoded yet).
+    pub fn new(channel: Channel, offset: u64, epoch: String, event: Publication) -> Self {
+        Self {
+            channel,
+            offset,
+            epoch,
+            event,
+            encoded: Encoded::default(),
+        }
+    }
+
     /// The delivery as one JSON object (what a WebSocket sends), encoded once.
     pub fn json(&self) -> bytes::Bytes {
         self.encoded
@@ -270,20 +281,17 @@ pub enum BusError {
 
 /// A transport: where offsets, epochs and history live, and how a message reaches the
 /// [`Fanout`] of every instance.
+/// What [`Transport::publish`] answers: the message as delivered.
+type Published<'a> = BoxFuture<'a, Result<Delivery, BusError>>;
+/// What [`Transport::retained`] answers: the messages retained and the newest position.
+type Retained<'a> = BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>>;
+
 trait Transport: Send + Sync {
-    fn publish<'a>(
-        &'a self,
-        channel: &'a Channel,
-        event: &'a Publication,
-    ) -> BoxFuture<'a, Result<Delivery, BusError>>;
+    fn publish<'a>(&'a self, channel: &'a Channel, event: &'a Publication) -> Published<'a>;
 
     /// The channel's newest position and the messages still retained after offset
     /// `after` (a suffix of the channel, in order; none when `after` is `None`).
-    fn retained<'a>(
-        &'a self,
-        channel: &'a Channel,
-        after: Option<u64>,
-    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>>;
+    fn retained<'a>(&'a self, channel: &'a Channel, after: Option<u64>) -> Retained<'a>;
 
     fn subscriber_addr(&self) -> Option<std::net::SocketAddr> {
         None

@@ -49,12 +49,13 @@ mod tests {
 
     fn messages(offsets: std::ops::RangeInclusive<u64>) -> Vec<Delivery> {
         offsets
-            .map(|offset| Delivery {
-                channel: Channel::Staff,
-                offset,
-                epoch: "e".to_owned(),
-                event: Publication::new(&Nothing {}),
-                encoded: Default::default(),
+            .map(|offset| {
+                Delivery::new(
+                    Channel::Staff,
+                    offset,
+                    "e".to_owned(),
+                    Publication::new(&Nothing {}),
+                )
             })
             .collect()
     }

@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use futures_util::future::BoxFuture;
 use redis::aio::{MultiplexedConnection, PubSub};
 use redis::{ConnectionAddr, FromRedisValue};
 use tokio_util::sync::CancellationToken;
@@ -21,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::fanout::Fanout;
 use super::{
     BusError, Channel, Delivery, HISTORY_SIZE, HISTORY_TTL, META_TTL, Position, Publication,
-    Transport,
+    Published, Retained, Transport,
 };
 
 /// The start of both scripts: the channel's epoch, its meta hash (KEYS[1]) created with a
@@ -212,11 +211,7 @@ fn eval(script: &str, keys: [String; 2]) -> redis::Cmd {
 }
 
 impl Transport for Redis {
-    fn publish<'a>(
-        &'a self,
-        channel: &'a Channel,
-        event: &'a Publication,
-    ) -> BoxFuture<'a, Result<Delivery, BusError>> {
+    fn publish<'a>(&'a self, channel: &'a Channel, event: &'a Publication) -> Published<'a> {
         Box::pin(async move {
             let data = serde_json::to_string(event)?;
             let mut command = eval(
@@ -232,21 +227,11 @@ impl Transport for Redis {
                 .arg(HISTORY_TTL.as_secs())
                 .arg(META_TTL.as_secs());
             let (offset, epoch): (u64, String) = self.query(&command).await?;
-            Ok(Delivery {
-                channel: channel.clone(),
-                offset,
-                epoch,
-                event: event.clone(),
-                encoded: Default::default(),
-            })
+            Ok(Delivery::new(channel.clone(), offset, epoch, event.clone()))
         })
     }
 
-    fn retained<'a>(
-        &'a self,
-        channel: &'a Channel,
-        after: Option<u64>,
-    ) -> BoxFuture<'a, Result<(Vec<Delivery>, Position), BusError>> {
+    fn retained<'a>(&'a self, channel: &'a Channel, after: Option<u64>) -> Retained<'a> {
         Box::pin(async move {
             let mut command = eval(
                 HISTORY,
@@ -270,13 +255,12 @@ impl Transport for Redis {
                 if at_ms < oldest_ms {
                     continue;
                 }
-                retained.push(Delivery {
-                    channel: channel.clone(),
-                    offset: entry_offset(&id)?,
-                    epoch: position.epoch.clone(),
-                    event: serde_json::from_str(data)?,
-                    encoded: Default::default(),
-                });
+                retained.push(Delivery::new(
+                    channel.clone(),
+                    entry_offset(&id)?,
+                    position.epoch.clone(),
+                    serde_json::from_str(data)?,
+                ));
             }
             Ok((retained, position))
         })
@@ -325,15 +309,14 @@ fn parse_frame(payload: &[u8]) -> Result<Delivery, BusError> {
     else {
         return Err(BusError::Protocol("short bus frame".to_owned()));
     };
-    Ok(Delivery {
-        channel: channel.parse()?,
-        offset: offset
+    Ok(Delivery::new(
+        channel.parse()?,
+        offset
             .parse()
             .map_err(|_| BusError::Protocol(format!("offset {offset}")))?,
-        epoch: epoch.to_owned(),
-        event: serde_json::from_str(event)?,
-        encoded: Default::default(),
-    })
+        epoch.to_owned(),
+        serde_json::from_str(event)?,
+    ))
 }
 
 /// A fresh pub/sub connection subscribed to the bus, and its local address. Over TCP we

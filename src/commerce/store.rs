@@ -406,12 +406,23 @@ pub async fn cancelled_concerts_of_order<'e>(db: impl Exec<'e>, order_id: &str) 
 
 #[tracing::instrument(skip_all)]
 pub async fn mark_fulfilled<'e>(db: impl Exec<'e>, order_id: &str, now: i64) -> Result<()> {
-    sqlx::query("UPDATE orders SET status = 'fulfilled', fulfilled_at = $2 WHERE id = $1")
+    let sql = "UPDATE orders SET status = 'fulfilled', fulfilled_at = $2 WHERE id = $1";
+    on_order_at(db, sql, order_id, now).await.map(drop)
+}
+
+/// Run a statement whose `$1` is an order's id and `$2` the time; how many rows it changed.
+async fn on_order_at<'e>(
+    db: impl Exec<'e>,
+    sql: &'static str,
+    order_id: &str,
+    now: i64,
+) -> Result<u64> {
+    let done = sqlx::query(sql)
         .bind(order_id)
         .bind(now)
         .execute(db)
         .await?;
-    Ok(())
+    Ok(done.rows_affected())
 }
 
 // ------------------------------------------------------------------- tickets and passes
@@ -490,12 +501,7 @@ pub async fn revoke_access_of_order<'e>(
             "UPDATE passes SET revoked_at = $2 WHERE order_id = $1 AND revoked_at IS NULL"
         }
     };
-    sqlx::query(sql)
-        .bind(order_id)
-        .bind(now)
-        .execute(db)
-        .await?;
-    Ok(())
+    on_order_at(db, sql, order_id, now).await.map(drop)
 }
 
 /// Give back the seats of an order's live tickets.
@@ -580,15 +586,9 @@ pub async fn refunded_so_far(db: &Db, order_id: &str) -> Result<i64> {
 /// Fulfilled → refunded. False when the order was not fulfilled (refunded meanwhile).
 #[tracing::instrument(skip_all)]
 pub async fn mark_refunded<'e>(db: impl Exec<'e>, order_id: &str, now: i64) -> Result<bool> {
-    let changed = sqlx::query(
-        "UPDATE orders SET status = 'refunded', refunded_at = $2 \
-         WHERE id = $1 AND status = 'fulfilled'",
-    )
-    .bind(order_id)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(changed.rows_affected() == 1)
+    let sql = "UPDATE orders SET status = 'refunded', refunded_at = $2 \
+        WHERE id = $1 AND status = 'fulfilled'";
+    Ok(on_order_at(db, sql, order_id, now).await? == 1)
 }
 
 /// Fulfilled → refunded once none of the order's tickets and passes gives access.
@@ -598,17 +598,11 @@ pub async fn mark_refunded_when_nothing_left<'e>(
     order_id: &str,
     now: i64,
 ) -> Result<()> {
-    sqlx::query(
-        "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 \
-         AND status = 'fulfilled' \
-         AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = $1 AND revoked_at IS NULL) \
-         AND NOT EXISTS (SELECT 1 FROM passes WHERE order_id = $1 AND revoked_at IS NULL)",
-    )
-    .bind(order_id)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
+    let sql = "UPDATE orders SET status = 'refunded', refunded_at = $2 WHERE id = $1 \
+        AND status = 'fulfilled' \
+        AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = $1 AND revoked_at IS NULL) \
+        AND NOT EXISTS (SELECT 1 FROM passes WHERE order_id = $1 AND revoked_at IS NULL)";
+    on_order_at(db, sql, order_id, now).await.map(drop)
 }
 
 #[tracing::instrument(skip_all)]
@@ -688,7 +682,8 @@ pub async fn sales_by_currency(
     from: i64,
     to: i64,
 ) -> Result<Vec<CurrencySales>> {
-    Ok(sqlx::query_as::<_, CurrencySales>(
+    over_periods(
+        db,
         "SELECT currency, \
             CAST(SUM(CASE WHEN paid_at >= $2 THEN total_minor ELSE 0 END) AS BIGINT) AS sales, \
             CAST(SUM(CASE WHEN paid_at < $2 THEN total_minor ELSE 0 END) AS BIGINT) AS previous_sales, \
@@ -697,12 +692,11 @@ pub async fn sales_by_currency(
          FROM orders \
          WHERE status IN ('paid', 'fulfilled', 'refunded') AND paid_at >= $1 AND paid_at < $3 \
          GROUP BY currency ORDER BY currency",
+        previous_from,
+        from,
+        to,
     )
-    .bind(previous_from)
-    .bind(from)
-    .bind(to)
-    .fetch_all(db)
-    .await?)
+    .await
 }
 
 /// Money refunded in `[from, to)` and in `[previous_from, from)`, by currency.
@@ -713,19 +707,39 @@ pub async fn refunds_by_currency(
     from: i64,
     to: i64,
 ) -> Result<Vec<(String, i64, i64)>> {
-    Ok(sqlx::query_as::<_, (String, i64, i64)>(
+    over_periods(
+        db,
         "SELECT o.currency, \
             CAST(SUM(CASE WHEN r.created_at >= $2 THEN r.amount_minor ELSE 0 END) AS BIGINT), \
             CAST(SUM(CASE WHEN r.created_at < $2 THEN r.amount_minor ELSE 0 END) AS BIGINT) \
          FROM refunds r JOIN orders o ON o.id = r.order_id \
          WHERE r.created_at >= $1 AND r.created_at < $3 \
          GROUP BY o.currency ORDER BY o.currency",
+        previous_from,
+        from,
+        to,
     )
-    .bind(previous_from)
-    .bind(from)
-    .bind(to)
-    .fetch_all(db)
-    .await?)
+    .await
+}
+
+/// The rows of a figures query whose `$1`, `$2` and `$3` are the previous period's start,
+/// the period's start and its end.
+async fn over_periods<T>(
+    db: &Db,
+    sql: &'static str,
+    previous_from: i64,
+    from: i64,
+    to: i64,
+) -> Result<Vec<T>>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    Ok(sqlx::query_as::<_, T>(sql)
+        .bind(previous_from)
+        .bind(from)
+        .bind(to)
+        .fetch_all(db)
+        .await?)
 }
 
 /// Concert tickets sold (order lines) in `[from, to)` and in `[previous_from, from)`.
@@ -848,39 +862,32 @@ pub async fn list_plans(db: &Db, retired: bool) -> Result<Vec<PlanRow>> {
 
 #[tracing::instrument(skip_all)]
 pub async fn insert_plan(db: &Db, row: &PlanRow, now: i64) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, active, \
-         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
-    )
-    .bind(&row.id)
-    .bind(&row.name)
-    .bind(&row.description)
-    .bind(row.price_minor)
-    .bind(&row.currency)
-    .bind(row.days)
-    .bind(row.active)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO pricing_plans (id, name, description, price_minor, currency, days, \
+        active, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)";
+    write_plan(db, sql, row, now).await
 }
 
 #[tracing::instrument(skip_all)]
 pub async fn update_plan(db: &Db, row: &PlanRow, now: i64) -> Result<()> {
-    sqlx::query(
-        "UPDATE pricing_plans SET name = $2, description = $3, price_minor = $4, currency = $5, \
-         days = $6, active = $7, updated_at = $8 WHERE id = $1",
-    )
-    .bind(&row.id)
-    .bind(&row.name)
-    .bind(&row.description)
-    .bind(row.price_minor)
-    .bind(&row.currency)
-    .bind(row.days)
-    .bind(row.active)
-    .bind(now)
-    .execute(db)
-    .await?;
+    let sql = "UPDATE pricing_plans SET name = $2, description = $3, price_minor = $4, \
+        currency = $5, days = $6, active = $7, updated_at = $8 WHERE id = $1";
+    write_plan(db, sql, row, now).await
+}
+
+/// Write a plan's row with a statement numbering its columns as [`PLAN_COLUMNS`] does
+/// (`$1` the id … `$7` active) and the time as `$8`.
+async fn write_plan(db: &Db, sql: &'static str, row: &PlanRow, now: i64) -> Result<()> {
+    sqlx::query(sql)
+        .bind(&row.id)
+        .bind(&row.name)
+        .bind(&row.description)
+        .bind(row.price_minor)
+        .bind(&row.currency)
+        .bind(row.days)
+        .bind(row.active)
+        .bind(now)
+        .execute(db)
+        .await?;
     Ok(())
 }
 

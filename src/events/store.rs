@@ -174,16 +174,7 @@ pub async fn tell_staff_on_air<'e>(db: impl Exec<'e>, id: &str, on_air: bool) ->
 }
 
 pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
-    let now = now_ms();
-    sqlx::query(
-        "UPDATE events SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1",
-    )
-    .bind(id)
-    .bind(media_type)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
+    crate::images::record_on_row(db, "events", id, media_type).await
 }
 
 /// Replace the stream key; the new key is returned (to be shown once) and only its hash

@@ -36,6 +36,7 @@ impl TryFrom<String> for Kind {
     }
 }
 
+#[derive(Debug)]
 pub struct NewNotification {
     pub kind: Kind,
     pub title: String,
@@ -45,6 +46,7 @@ pub struct NewNotification {
     /// The dashboard page it opens (a path such as `/my-events`).
     pub link: Option<String>,
 }
+crate::db::from_row!(NewNotification { kind as String, title, body, sender, upload_type, link });
 
 impl NewNotification {
     pub fn message(sender: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
@@ -111,14 +113,15 @@ impl Notification {
 
 impl From<super::store::Row> for Notification {
     fn from(r: super::store::Row) -> Self {
+        let sent = r.sent;
         Self {
             id: r.id,
-            kind: r.kind,
-            title: r.title,
-            body: r.body,
-            sender: r.sender,
-            upload_type: r.upload_type,
-            link: r.link,
+            kind: sent.kind,
+            title: sent.title,
+            body: sent.body,
+            sender: sent.sender,
+            upload_type: sent.upload_type,
+            link: sent.link,
             read: r.read_at.is_some(),
             created_at: iso8601(r.created_at),
         }

@@ -1,26 +1,21 @@
 //! Every query of notifications: one function per statement.
 
-use super::{Filter, Kind, NewNotification, Recipient};
+use super::{Filter, NewNotification, Recipient};
 use crate::db::{Db, Exec};
 use crate::error::Result;
 use crate::paging::Paging;
 
 const COLUMNS: &str = "id, kind, title, body, sender, upload_type, link, read_at, created_at";
 
-/// A notification as stored.
+/// A notification as stored: what was sent, with its id and times.
 #[derive(Debug)]
 pub struct Row {
     pub id: String,
-    pub kind: Kind,
-    pub title: String,
-    pub body: String,
-    pub sender: Option<String>,
-    pub upload_type: Option<String>,
-    pub link: Option<String>,
+    pub sent: NewNotification,
     pub read_at: Option<i64>,
     pub created_at: i64,
 }
-crate::db::from_row!(Row { id, kind as String, title, body, sender, upload_type, link, read_at, created_at });
+crate::db::from_row!(Row { id, ..sent, read_at, created_at });
 
 /// Store a notification, unpublished (`published_at` NULL until the bus has it): the
 /// stored row.

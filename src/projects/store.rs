@@ -111,16 +111,7 @@ pub async fn save(db: &Db, row: &ProjectRow) -> Result<AccountChanged> {
 
 /// A new picture for the project: a new version, so its URL changes.
 pub async fn set_image(db: &Db, id: &str, media_type: &str) -> Result<()> {
-    let now = now_ms();
-    sqlx::query(
-        "UPDATE projects SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1",
-    )
-    .bind(id)
-    .bind(media_type)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
+    crate::images::record_on_row(db, "projects", id, media_type).await
 }
 
 /// The project if it has a public face: at least one concert that is not a draft (a

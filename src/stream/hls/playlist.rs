@@ -286,8 +286,9 @@ mod tests {
             .collect()
     }
 
-    fn skipped(segments: &[Segment]) -> usize {
-        let text = Playlist {
+    /// The delta update (`_HLS_skip=YES`) of a live show without markers.
+    fn delta(segments: &[Segment]) -> String {
+        Playlist {
             segments,
             part_target: 0.256,
             ended: false,
@@ -295,8 +296,12 @@ mod tests {
             markers: &[],
             removed: &[],
         }
-        .render();
-        text.lines()
+        .render()
+    }
+
+    fn skipped(segments: &[Segment]) -> usize {
+        delta(segments)
+            .lines()
             .find_map(|l| l.strip_prefix("#EXT-X-SKIP:SKIPPED-SEGMENTS="))
             .map_or(0, |n| n.split(',').next().unwrap().parse().unwrap())
     }
@@ -445,15 +450,7 @@ mod tests {
     fn a_delta_update_skips_old_discontinuities_and_keeps_recent_ones() {
         // A publisher that reconnected early must not make every delta a full playlist.
         assert_eq!(skipped(&show(100, Some(40))), 100 - 6);
-        let recent = Playlist {
-            segments: &show(100, Some(97)),
-            part_target: 0.256,
-            ended: false,
-            skip: true,
-            markers: &[],
-            removed: &[],
-        }
-        .render();
+        let recent = delta(&show(100, Some(97)));
         assert!(recent.contains("#EXT-X-DISCONTINUITY\n"), "{recent}");
     }
 }
