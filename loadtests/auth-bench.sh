@@ -5,8 +5,7 @@
 #      with wrong passwords
 # Usage: loadtests/auth-bench.sh [seconds-per-run]   (make bench runs it)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SECS=${1:-10}
 PORT=18181
 BASE="http://127.0.0.1:$PORT"

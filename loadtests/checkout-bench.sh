@@ -3,8 +3,7 @@
 # buyers, on SQLite and on PostgreSQL, one after the other in one run (release build).
 # Usage: loadtests/checkout-bench.sh [buyers] [concerts]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 BUYERS=${1:-100}
 CONCERTS=${2:-10}
 PORT=18182

@@ -14,8 +14,7 @@
 # stime in /proc) and memory of A, B and Redis, the 200s served and the errors; the
 # figure is total CPU per listener, half on each / all on A.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SPLIT=${SPLIT:-0}
 ROUNDS=${ROUNDS:-2}
 if [ "$SPLIT" = 1 ]; then N=${1:-5000}; else N=${1:-200}; fi
@@ -36,11 +35,11 @@ PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   redis-cli -u "$REDIS" --scan --pattern "$ENCORE_REDIS_PREFIX*" | xargs -r redis-cli -u "$REDIS" del >/dev/null
-  psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+  drop_database "$PG" $DB
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
+fresh_database "$PG" $DB
 # Audio for the whole run: with SPLIT=1, 2 × ROUNDS phases of arrival + SECS + leaving.
 AUDIO=$((SECS + 30)); [ "$SPLIT" = 1 ] && AUDIO=$((2 * ROUNDS * (SECS + 10) + 30))
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$AUDIO" \
@@ -56,7 +55,7 @@ for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT_B/api/v1/health" >/de
 $OUT/examples/listeners serve $PORT_A "$N" "$WORK/sessions" >"$WORK/a.out" 2>"$WORK/a.err" &
 PIDS+=($!)
 PID_A=$!
-for _ in $(seq 1 1200); do grep -q READY "$WORK/a.out" 2>/dev/null && break; sleep 0.1; done
+wait_for_line READY "$WORK/a.out" 120
 cat "$WORK/a.err" >&2
 
 if [ "$SPLIT" = 1 ]; then

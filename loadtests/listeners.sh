@@ -4,8 +4,7 @@
 # in its own process so its CPU time and memory are read from /proc on their own.
 # PRERECORD=MINUTES: the show already has that much recorded when listeners arrive.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 N=${1:-5000}
 SECS=${2:-30}
 PORT=18195
@@ -22,7 +21,7 @@ if [ "${PIN:-0}" = 1 ]; then SERVER_CPU=(taskset -c 0); CLIENT_CPU=(taskset -c 1
 PRERECORDED=(); [ -n "${PRERECORD:-}" ] && PRERECORDED=("$WORK/show.aac" "$PRERECORD")
 "${SERVER_CPU[@]}" $OUT/examples/listeners serve $PORT "$N" "$WORK/sessions" "${PRERECORDED[@]}" >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER=$!
-for _ in $(seq 1 1200); do grep -q READY "$WORK/server.out" 2>/dev/null && break; sleep 0.1; done
+wait_for_line READY "$WORK/server.out" 120
 cat "$WORK/server.err" >&2
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status"; }

@@ -16,8 +16,7 @@
 # PostgreSQL, `make services`). A short run:
 # SECONDS_EACH=5 CROSS=0 LISTEN=0 loadtests/room-bench.sh 2000
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 WANT=${1:-10000}
 ROUNDS=${ROUNDS:-2}
 CROSS=${CROSS:-1}
@@ -26,7 +25,6 @@ LISTENERS=${LISTENERS:-5000}
 MESSAGES=${MESSAGES:-100}
 REACTIONS=${REACTIONS:-2000}
 SECONDS_EACH=${SECONDS_EACH:-20}
-CARGO=${CARGO:-cargo}
 REDIS=${ROOM_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
 PG=${ROOM_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 PREFIX="roombench:$$:"
@@ -47,55 +45,28 @@ MIN_FANS=${MIN_FANS:-1000}
 FANS=$((SOCKETS > MIN_FANS ? SOCKETS : MIN_FANS))
 
 WORK=$(mktemp -d)
-SERVERS=()
-stop() { for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; SERVERS=(); }
-trap 'stop; redis-cli -u "$REDIS" --scan --pattern "$PREFIX*" | xargs -r redis-cli -u "$REDIS" del >/dev/null; rm -rf "$WORK"' EXIT
+trap ws_bench_cleanup EXIT
 
-serve_encore() { # database-url port → SERVERS += pid
-  RUST_LOG=warn $OUT/encore serve --data-dir "$WORK/data-$2" --database-url "$1" \
-    --bind "127.0.0.1:$2" --public-url "http://127.0.0.1:$2" --ingest-bind "" \
-    --connections-per-ip 0 --auth-rate-per-minute 1000000 \
-    --redis-url "$REDIS" --redis-prefix "$PREFIX" >"$WORK/encore-$2.log" 2>&1 &
-  SERVERS+=($!)
-  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$2/api/v1/health" >/dev/null && return; sleep 0.1; done
-  cat "$WORK/encore-$2.log" >&2; exit 1
-}
-
-echo "# Room bench $(date -u +%FT%TZ), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), client and server on the same machine"
+echo "# Room bench $(bench_machine)"
 echo "# $SOCKETS holder sockets, $MESSAGES messages and $REACTIONS reactions a second for $SECONDS_EACH s"
 SQLITE="sqlite://$WORK/bench.db?mode=rwc"
 $OUT/examples/ws_load prepare-room "$SQLITE" "$FANS" "$WORK/fans"
 EVENT=$(cat "$WORK/fans.event")
 ROOM=(--event "$EVENT" --sockets "$SOCKETS" --per-account 1 --seconds "$SECONDS_EACH"
-  --messages-per-second "$MESSAGES" --reactions-per-second "$REACTIONS"
-  --redis-url "$REDIS" --redis-prefix "$PREFIX")
+  --messages-per-second "$MESSAGES" --reactions-per-second "$REACTIONS")
 
 NET=30
 for round in $(seq 1 "$ROUNDS"); do
   echo "== round $round: baseline (bare tokio-tungstenite, one frame per message)"
-  $OUT/examples/ws_baseline $BASELINE_PORT "$REDIS" "$PREFIX" "chat:$EVENT" >"$WORK/baseline.out" 2>&1 &
-  SERVERS+=($!)
-  for _ in $(seq 1 100); do grep -q READY "$WORK/baseline.out" && break; sleep 0.1; done
-  NET=$((NET + 1))
-  $OUT/examples/ws_load room --label baseline --pid "${SERVERS[0]}" "${ROOM[@]}" \
-    --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws" --source-net $NET | tee -a "$WORK/results"
-  stop
+  serve_baseline $BASELINE_PORT "chat:$EVENT"
+  ws_load_round room baseline "${ROOM[@]}" --url "ws://127.0.0.1:$BASELINE_PORT/api/v1/ws"
   echo "== round $round: Encore (SQLite, Redis bus), holders posting over HTTP"
   serve_encore "$SQLITE" $ENCORE_PORT
-  NET=$((NET + 1))
-  $OUT/examples/ws_load room --label encore --pid "${SERVERS[0]}" "${ROOM[@]}" \
-    --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
-    --accounts "$WORK/fans" --database-url "$SQLITE" --source-net $NET | tee -a "$WORK/results"
-  stop
+  ws_load_round room encore "${ROOM[@]}" --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" \
+    --http "http://127.0.0.1:$ENCORE_PORT" --accounts "$WORK/fans" --database-url "$SQLITE"
 done
-python3 - "$WORK/results" <<'PY'
-import sys
-runs = {"baseline": [], "encore": []}
-for line in open(sys.argv[1]):
-    if line.startswith("RESULT "):
-        fields = line.split()
-        runs[fields[1]].append({k: float(v) for k, v in (f.split("=") for f in fields[2:])})
-for i, (b, e) in enumerate(zip(runs["baseline"], runs["encore"]), 1):
+bench_rounds "$WORK/results" <<'PY'
+for i, (b, e) in enumerate(rounds, 1):
     print(f"round {i}: server CPU per delivered message Encore {e['server_us']:.3f} µs ÷ baseline "
           f"{b['server_us']:.3f} µs = {e['server_us'] / b['server_us']:.2f}; lost {e['lost']:.0f} "
           f"(baseline {b['lost']:.0f}); p99 {e['p99_ms']:.0f} ms (baseline {b['p99_ms']:.0f}); frames "
@@ -111,7 +82,7 @@ if [ "$LISTEN" = 1 ]; then
     ROOM_FANS=$FANS $OUT/examples/listeners serve $LISTEN_PORT "$LISTENERS" "$WORK/listen" \
       >"$WORK/listen.out" 2>"$WORK/listen.err" &
     SERVERS+=($!)
-    for _ in $(seq 1 1200); do grep -q READY "$WORK/listen.out" 2>/dev/null && break; sleep 0.1; done
+    wait_for_line READY "$WORK/listen.out" 120
     ROOM_CLIENT=
     if [ $with_room = 1 ]; then
       NET=$((NET + 1))
@@ -123,19 +94,19 @@ if [ "$LISTEN" = 1 ]; then
         --tokens "$WORK/listen.tokens" --source-net $NET >"$WORK/beside.out" 2>&1 &
       ROOM_CLIENT=$!
       # The listeners start once every socket follows the room and posting has begun.
-      for _ in $(seq 1 1200); do grep -qs "^sockets:" "$WORK/beside.out" && break; sleep 0.1; done
+      wait_for_line "^sockets:" "$WORK/beside.out" 120
       sleep 3
     fi
     $OUT/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"
     if [ -n "$ROOM_CLIENT" ]; then wait "$ROOM_CLIENT" || true; grep -E "^RESULT|lost|frames per socket" "$WORK/beside.out"; fi
-    stop
+    stop_servers
   done
 fi
 [ "$CROSS" = 0 ] && exit 0
 
 echo "== a message posted on instance A, received by sockets on instance B (PostgreSQL + Redis)"
 DB=encore_roombench
-psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" >/dev/null
+fresh_database "$PG" $DB
 CROSS_SOCKETS=${CROSS_SOCKETS:-1000}
 $OUT/examples/ws_load prepare-room "$PG/$DB" 1000 "$WORK/cross-fans"
 serve_encore "$PG/$DB" $ENCORE_PORT
@@ -146,5 +117,5 @@ $OUT/examples/ws_load room --label cross --pid "${SERVERS[1]}" \
   --posters 200 --redis-url "$REDIS" --redis-prefix "$PREFIX" \
   --url "ws://127.0.0.1:$OTHER_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
   --accounts "$WORK/cross-fans" --database-url "$PG/$DB" --source-net $((NET + 1))
-stop
-psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+stop_servers
+drop_database "$PG" $DB

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, one after the other, on this machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 echo "== argon2id time per hash (criterion)"
 cargo bench --locked --bench passwords -- --noplot 2>&1 | grep -E "^argon2id|time:" || true
 echo "== sign-in and accounts API"

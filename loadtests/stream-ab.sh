@@ -9,8 +9,7 @@
 #   own target dir under target/ab/). NEW_BIN / OLD_BIN: use these stream_bench binaries
 #   instead of building.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 REV=${1:?usage: loadtests/stream-ab.sh REV [rounds] [seconds]}
 ROUNDS=${2:-6}
 SECS=${3:-10}

@@ -4,8 +4,7 @@
 #     from disk with sendfile — same wrk, same concurrency;
 #  2. server-added latency of blocking playlist reload (printed by the example).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-. loadtests/lib.sh
+. "$(dirname "$0")/lib.sh"
 SECS=${1:-10}
 PORT=18190
 NGINX_PORT=18191
@@ -18,7 +17,7 @@ ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=
   -ac 2 -c:a aac -b:a 128k -f adts "$WORK/show.aac"
 $OUT/examples/stream_bench "$WORK/show.aac" $PORT >"$WORK/bench.out" 2>"$WORK/bench.err" &
 BENCH=$!
-for _ in $(seq 1 600); do grep -q READY "$WORK/bench.out" 2>/dev/null && break; sleep 0.1; done
+wait_for_line READY "$WORK/bench.out" 60
 grep "server-added" "$WORK/bench.out"
 read -r _ PART_URL SHOW_DIR < <(grep READY "$WORK/bench.out")
 # nginx twice: one worker (its classic single-process figure) and one per core (what
