@@ -501,6 +501,21 @@ export async function buyTicket(session, concert, name) {
   assert.equal(paid.json.payload?.status, 'fulfilled', JSON.stringify(paid.json));
 }
 
+/** The super admin `sa` gives `account` a new picture `times` times, through the API: a
+ * notification each for `account` ("… changed your profile picture"). */
+export async function changePictures(url, sa, account, times = 1) {
+  const owner = await apiSession(url, sa.email, sa.password);
+  const users = await owner('GET', '/api/v1/accounts?page=1&pageSize=100');
+  const target = users.json.payload.items.find((user) => user.login === account.email);
+  assert.ok(target, `${account.email} is listed`);
+  for (let i = 0; i < times; i++) {
+    const form = new FormData();
+    form.append('file', new Blob([PNG], { type: 'image/png' }), 'me.png');
+    const uploaded = await owner('POST', `/api/v1/accounts/${target.id}/avatar`, form);
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
+  }
+}
+
 /** A published concert in its own project, made through the `admin` API session, starting at
  * `startsAt`, with its stream key rotated (keys are stored hashed and answered once). */
 export async function createConcert(admin, title, { startsAt = new Date() } = {}) {

@@ -5,7 +5,7 @@
 // in English and in Persian; with the socket refused (a proxy), it says the dashboard is not live.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, e2eSuite, PASSWORD, PNG, screenshot } from './harness.mjs';
+import { apiSession, changePictures, e2eSuite, PASSWORD, screenshot } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'watch@example.com', password: PASSWORD, role: 'admin', firstName: 'Wanda', lastName: 'Watch' },
@@ -35,16 +35,7 @@ async function signUp() {
 }
 
 /** The super admin changes `account`'s picture: `account` is told ("… changed your profile picture"). */
-async function changePictureOf(account) {
-  const owner = await apiSession(suite.server.url, ACCOUNTS.owner.email, ACCOUNTS.owner.password);
-  const users = await owner('GET', `/api/v1/accounts?page=1&pageSize=100`);
-  const target = users.json.payload.items.find((user) => user.login === account.email);
-  assert.ok(target, `${account.email} is listed`);
-  const form = new FormData();
-  form.append('file', new Blob([PNG], { type: 'image/png' }), 'me.png');
-  const uploaded = await owner('POST', `/api/v1/accounts/${target.id}/avatar`, form);
-  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
-}
+const changePictureOf = (account) => changePictures(suite.server.url, ACCOUNTS.owner, account);
 
 /** The bell's unread count as shown (no badge: none). */
 async function badgeCount(page) {

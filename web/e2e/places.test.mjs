@@ -3,7 +3,7 @@
 // outbox, and every notification — in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, e2eSuite, localInput, PASSWORD, payCart, PNG, screenshot } from './harness.mjs';
+import { apiSession, changePictures, e2eSuite, localInput, PASSWORD, payCart, screenshot } from './harness.mjs';
 
 // A fresh install: only these accounts, no demo data (no project, no concert).
 const ACCOUNTS = {
@@ -31,20 +31,6 @@ async function fillConcert(page, title, daysAhead) {
   await form.locator('input[name="price"]').fill('12');
   await page.getByTestId('event-save').click();
   await page.getByTestId('manage-row').filter({ hasText: title }).waitFor();
-}
-
-/** The owner (super admin) gives `account` a new picture `times` times: a notification each. */
-async function changePictures(account, times) {
-  const owner = await apiSession(suite.server.url, ACCOUNTS.sa.email, ACCOUNTS.sa.password);
-  const users = await owner('GET', '/api/v1/accounts?page=1&pageSize=100');
-  const target = users.json.payload.items.find((user) => user.login === account.email);
-  assert.ok(target, `${account.email} is listed`);
-  for (let i = 0; i < times; i++) {
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'me.png');
-    const uploaded = await owner('POST', `/api/v1/accounts/${target.id}/avatar`, form);
-    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
-  }
 }
 
 describe('Places an admin can reach (issue 10)', () => {
@@ -189,7 +175,7 @@ describe('Places an admin can reach (issue 10)', () => {
   });
 
   test('the notifications page pages and filters by All, Unread and Read, and marks as read', async () => {
-    await changePictures(ACCOUNTS.bell, PICTURES);
+    await changePictures(suite.server.url, ACCOUNTS.sa, ACCOUNTS.bell, PICTURES);
     const bell = await apiSession(suite.server.url, ACCOUNTS.bell.email, ACCOUNTS.bell.password);
     const { total } = (await bell('GET', '/api/v1/notifications?page=1&pageSize=1')).json.payload;
     assert.ok(total > 20, `more than one page (${String(total)})`);

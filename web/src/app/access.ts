@@ -96,36 +96,43 @@ export type MenuIcon =
 
 const SA_ONLY: readonly Role[] = ['sa'];
 
+/** The entry of the page `/<key>` (`under` a parent's path: `/payments/<key>`), labelled
+ * `nav.<key in camelCase>` and drawn with its key's icon; `more` adds to it. */
+function entry(key: MenuIcon, roles: readonly Role[], { under = '', ...more }: Partial<MenuItem> & { under?: string } = {}): MenuItem {
+  const label = `nav.${key.replace(/-(.)/g, (_, next: string) => next.toUpperCase())}`;
+  return { key, label, path: `${under}/${key}`, roles, icon: key, ...more };
+}
+
 /** Spec 2's sidebar; `owner` resolved by DESIGN.md (dashboard, preferences, settings: every
  * signed-in role; faq and 404 entries: sa only). */
 export const MENU: MenuItem[] = [
-  { key: 'dashboard', label: 'nav.dashboard', path: '/dashboard', roles: EVERY_ROLE, icon: 'dashboard' },
-  { key: 'events', label: 'nav.events', path: '/events', roles: EVERY_ROLE, icon: 'events' },
-  { key: 'my-events', label: 'nav.myEvents', path: '/my-events', roles: EVERY_ROLE, icon: 'my-events' },
+  entry('dashboard', EVERY_ROLE),
+  entry('events', EVERY_ROLE),
+  entry('my-events', EVERY_ROLE),
   { key: 'my-orders', label: 'nav.myOrders', path: '/my-orders', roles: EVERY_ROLE, icon: 'orders' },
   // What happens now, first of the staff's pages
-  { key: 'live', label: 'nav.live', path: '/live', roles: STAFF, icon: 'live' },
-  { key: 'users', label: 'nav.users', path: '/users', roles: STAFF, icon: 'users' },
-  { key: 'manage-events', label: 'nav.manageEvents', path: '/manage-events', roles: STAFF, icon: 'manage-events', artists: true },
-  { key: 'projects', label: 'nav.projects', path: '/projects', roles: STAFF, icon: 'projects', artists: true },
-  { key: 'outbox', label: 'nav.outbox', path: '/outbox', roles: STAFF, icon: 'outbox', needsOutbox: true },
-  { key: 'about', label: 'nav.about', path: '/about', roles: EVERY_ROLE, icon: 'about' },
+  entry('live', STAFF),
+  entry('users', STAFF),
+  entry('manage-events', STAFF, { artists: true }),
+  entry('projects', STAFF, { artists: true }),
+  entry('outbox', STAFF, { needsOutbox: true }),
+  entry('about', EVERY_ROLE),
   {
     key: 'payments',
     label: 'nav.payments',
     roles: STAFF,
     icon: 'payments',
     children: [
-      { key: 'payment-methods', label: 'nav.paymentMethods', path: '/payments/payment-methods', roles: STAFF, icon: 'payment-methods' },
-      { key: 'pricing-plans', label: 'nav.pricingPlans', path: '/payments/pricing-plans', roles: STAFF, icon: 'pricing-plans' },
-      { key: 'billing', label: 'nav.billing', path: '/payments/billing', roles: STAFF, icon: 'billing' },
-      { key: 'orders', label: 'nav.orders', path: '/payments/orders', roles: STAFF, icon: 'orders' },
+      entry('payment-methods', STAFF, { under: '/payments' }),
+      entry('pricing-plans', STAFF, { under: '/payments' }),
+      entry('billing', STAFF, { under: '/payments' }),
+      entry('orders', STAFF, { under: '/payments' }),
     ],
   },
-  { key: 'faq', label: 'nav.faq', path: '/faq', roles: SA_ONLY, icon: 'faq' },
-  { key: '404', label: 'nav.notFound', path: '/404', roles: SA_ONLY, icon: '404' },
-  { key: 'preferences', label: 'nav.preferences', path: '/preferences', roles: EVERY_ROLE, icon: 'preferences' },
-  { key: 'settings', label: 'nav.settings', path: '/settings', roles: EVERY_ROLE, icon: 'settings' },
+  entry('faq', SA_ONLY),
+  entry('404', SA_ONLY, { label: 'nav.notFound' }),
+  entry('preferences', EVERY_ROLE),
+  entry('settings', EVERY_ROLE),
 ];
 
 /** An entry is shown if the user's role is in its list, or if it is for artists and the
