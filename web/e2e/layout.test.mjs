@@ -1,11 +1,11 @@
 // End-to-end: nothing overlaps, nothing is cut, and on a phone every control is a thumb's
 // size (issue 30). A fan with a ticket listens to a live show (the real `encore push`), so the
 // mini-player is in the bar, and opens the main pages (home, events, a concert, its artist,
-// the stage, My events, My orders, the cart, preferences) at 390×844 (a phone) and 1280×800,
+// the stage, My events, My orders, the cart, a receipt, preferences) at 390×844 (a phone) and 1280×800,
 // in English and in Persian (right to left). Each page is measured from the bounding boxes of its controls and
 // texts: no two overlap, none leaves the viewport sideways, no text is squeezed to a few
 // letters or a button's label cut, and at phone width every control is at least 44 px. In
-// Persian no text shows a Latin digit.
+// Persian no text shows a Latin digit, nor a Latin comma beside Persian digits (a date).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
@@ -33,6 +33,7 @@ let live;
 let later;
 let laterArtist;
 let liveArtist;
+let order;
 
 before(async () => {
   await suite.ready;
@@ -44,6 +45,7 @@ before(async () => {
   laterArtist = (await admin('GET', `/api/v1/events/${later.id}`)).json.payload.projectId;
   liveArtist = (await admin('GET', `/api/v1/events/${live.id}`)).json.payload.projectId;
   await buyTicket(fan, live, 'Pia Phone');
+  order = (await fan('GET', '/api/v1/purchases/my/?page=1&pageSize=10')).json.payload.items[0].id;
   // Something in the cart, so the cart page has its rows.
   assert.equal((await fan('POST', `/api/v1/cart/${later.id}`)).status, 200);
   push = startPush(suite.server.url, sine.path, live);
@@ -54,15 +56,17 @@ after(async () => {
   sine?.remove();
 });
 
-/** In the page (Persian): the shown texts with a Latin digit, less what is typed or read as
- * code (inputs, versions, ids set left to right). Every number goes through the one number
- * formatter, badges' counts too. */
+/** In the page (Persian): the shown texts with a Latin digit, or with a Latin comma beside
+ * Persian digits (a date or time joined as the root locale does), less what is typed or read
+ * as code (inputs, versions, ids set left to right). Every number goes through the one number
+ * formatter, badges' counts too, and every date through the one date formatter. */
 function latinDigits() {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!/[0-9]/.test(node.textContent) || !parent || parent.closest('code, [dir="ltr"], input, textarea, [aria-hidden="true"]')) continue;
+    const latin = /[0-9]/.test(node.textContent) || (/[۰-۹]/.test(node.textContent) && node.textContent.includes(','));
+    if (!latin || !parent || parent.closest('code, [dir="ltr"], input, textarea, [aria-hidden="true"]')) continue;
     const box = parent.getBoundingClientRect();
     if (box.width > 0 && box.height > 0) out.push(node.textContent.trim().slice(0, 60));
   }
@@ -78,6 +82,7 @@ const PAGES = [
   { name: 'my events', path: () => '/my-events', ready: 'ticket-card' },
   { name: 'my orders', path: () => '/my-orders', ready: 'my-orders' },
   { name: 'cart', path: () => '/cart', ready: 'cart-entries' },
+  { name: 'receipt', path: () => `/receipts/${order}`, ready: 'receipt' },
   { name: 'preferences', path: () => '/preferences', ready: 'avatar-upload' },
 ];
 
@@ -125,7 +130,7 @@ describe('Layout on a phone and a desktop, in English and Persian (issue 30)', (
           const problems = await page.evaluate(layoutProblems, { minTap: size.name === 'phone' ? MIN_TAP : 0 });
           await screenshot(page, `layout-${size.name}-${language}-${shown.name.replace(/\s/g, '-')}`);
           found.push(...problems.map((problem) => `${shown.name}: ${problem}`));
-          if (language === 'ir') found.push(...(await page.evaluate(latinDigits)).map((text) => `${shown.name}: Latin digits in Persian: "${text}"`));
+          if (language === 'ir') found.push(...(await page.evaluate(latinDigits)).map((text) => `${shown.name}: Latin digits or comma in Persian: "${text}"`));
         }
         assert.deepEqual(found, [], 'layout problems');
         await finish(b, [/status of 40[34] .*\/stream\//]);

@@ -119,8 +119,15 @@ describe('the staff Live page', () => {
     assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
     const show = card(page, concerts.show);
     await show.and(page.locator('[data-state="onAir"]')).waitFor();
-    await show.getByTestId('live-concert-listeners').filter({ hasText: /^1$/ }).waitFor({ timeout: 20_000 });
+    // The figures in Persian digits: the one listener is "۱", never "1".
+    await show.getByTestId('live-concert-listeners').filter({ hasText: /^۱$/ }).waitFor({ timeout: 20_000 });
     assert.equal(await show.getByTestId('live-concert-state').innerText(), 'روی آنتن');
+    assert.match(await show.getByTestId('live-concert-bitrate').innerText(), /^[۰-۹]+$/);
+    assert.match(await show.getByTestId('live-concert-recorded').innerText(), /^\u2066?[۰-۹]+:[۰-۹]{2}\u2069?$/);
+    // The feed's times too, with no Latin digit or comma.
+    const time = await feedItem(page, 'show_live', concerts.show).getByTestId('live-feed-time').innerText();
+    assert.match(time, /[۰-۹]+:[۰-۹]{2}:[۰-۹]{2}/);
+    assert.doesNotMatch(time, /[0-9,]/);
 
     push.kill('SIGKILL');
     await push.exited;

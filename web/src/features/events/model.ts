@@ -1,3 +1,4 @@
+import { formatTime } from '../../i18n/dates';
 import type { Body, Payload, Schema } from '../../lib/api-types';
 
 /** Concerts as the server sends them (docs/api-contract.md, "Concerts"). */
@@ -125,7 +126,7 @@ export function nextRefreshDelay(states: readonly (Pick<ConcertState, 'nextChang
 
 /** A clock time (19:45) in the viewer's zone and the language's digits. */
 export function clockTime(iso: string, locale: string): string {
-  return new Date(iso).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  return formatTime(iso, locale);
 }
 
 /** The server's calendar file for a concert (RFC 5545, "Add to calendar"). */

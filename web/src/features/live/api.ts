@@ -14,6 +14,7 @@ export function toSnapshot(live: LiveNow): LiveSnapshot {
       eventId: concert.eventId,
       title: concert.title,
       artistName: concert.artistName,
+      projectId: concert.projectId,
       startsAt: concert.startsAt,
       status: concert.status,
       series: concert.listenersOverTime.map((sample) => ({ at: Date.parse(sample.at), listeners: sample.listeners })),

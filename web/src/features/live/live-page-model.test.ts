@@ -21,6 +21,7 @@ const concert = (eventId: string, series: { at: number; listeners: number }[] = 
   eventId,
   title: `Concert ${eventId}`,
   artistName: 'The Band',
+  projectId: 'band',
   startsAt: '2026-11-24T09:55:00Z',
   status,
   series,
@@ -116,9 +117,9 @@ describe('the Live page', () => {
       type: 'snapshot',
       snapshot: snapshot([concert('a', [{ at: T0, listeners: 0 }, { at: T0 + SAMPLE_MS, listeners: 1 }], figures(1)), concert('b', [], figures(0))], [activity('show_live', T0, { eventId: 'b' })]),
     });
-    expect(state.concerts.map((c) => [c.eventId, c.artistName, c.status?.listeners])).toEqual([
-      ['a', 'The Band', 1],
-      ['b', 'The Band', 0],
+    expect(state.concerts.map((c) => [c.eventId, c.artistName, c.projectId, c.status?.listeners])).toEqual([
+      ['a', 'The Band', 'band', 1],
+      ['b', 'The Band', 'band', 0],
     ]);
     // The point the socket brought after the server's last sample is kept.
     expect(state.concerts[0]?.series.at(-1)).toEqual({ at: T0 + 20_000, listeners: 2 });

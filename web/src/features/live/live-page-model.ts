@@ -20,6 +20,9 @@ export interface LiveConcertView {
   eventId: string;
   title: string;
   artistName: string | null;
+  /** The artist's project (its page is `/artists/{projectId}`); null, as the artist's name,
+   * until GET /live names it. */
+  projectId: string | null;
   startsAt: string | null;
   /** Null until the figures are known (a show announced by an activity, before GET /live answers). */
   status: ConcertFigures | null;
@@ -108,7 +111,7 @@ function applyShowActivity(concerts: LiveConcertView[], activity: Activity): Liv
   switch (activity.kind) {
     case 'show_live':
       if (!known) {
-        return [...concerts, { eventId, title: activity.eventTitle ?? '', artistName: null, startsAt: null, status: null, series: [], ended: false }];
+        return [...concerts, { eventId, title: activity.eventTitle ?? '', artistName: null, projectId: null, startsAt: null, status: null, series: [], ended: false }];
       }
       return updateConcert(concerts, eventId, (concert) => ({ ...connected(true)(concert), ended: false }));
     case 'show_dropped':

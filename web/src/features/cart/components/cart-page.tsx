@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer } from '../../player/player';
@@ -68,7 +69,7 @@ export function CartPage(): ReactNode {
                       <>
                         <ArtistLink event={entry.event} testId="cart-artist" />
                         <Text size="sm" c="dimmed">
-                          {new Date(entry.event.startsAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })}
+                          {formatDateTime(entry.event.startsAt, locale, { dateStyle: 'medium', timeStyle: 'short' })}
                         </Text>
                       </>
                     ) : (

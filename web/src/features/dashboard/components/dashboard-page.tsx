@@ -3,6 +3,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
@@ -79,7 +80,7 @@ export function DashboardPage(): ReactNode {
               ) : null}
             </Group>
             <Text size="sm" c="dimmed">
-              {t('summary.memberSince', { date: new Date(user.created_at).toLocaleDateString(localeOf(i18n.language)) })}
+              {t('summary.memberSince', { date: formatDate(user.created_at, localeOf(i18n.language)) })}
             </Text>
           </Stack>
         </Group>

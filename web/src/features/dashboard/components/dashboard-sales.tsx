@@ -4,8 +4,11 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
+import { formatNumber } from '../../../i18n/numbers';
 import { formatPrice } from '../../cart/model';
+import { ArtistLink } from '../../events/components/event-parts';
 import { liveOverviewQueryOptions } from '../../live/queries';
 import { changeTone, customPeriod } from '../../payments/model';
 import type { SalesPeriod } from '../../payments/model';
@@ -68,7 +71,7 @@ export function SalesFigures(): ReactNode {
   const period: SalesPeriod | null =
     choice === 'custom' ? (first && last && first <= last ? customPeriod(dayOf(first), dayOf(last)) : null) : { days: Number(choice) as 7 | 30 | 90 };
   const figures = useQuery({ ...salesFiguresQueryOptions(period ?? { days: 30 }), enabled: period !== null });
-  const number = (n: number): string => n.toLocaleString(locale);
+  const number = (n: number): string => formatNumber(n, i18n.language);
   return (
     <Stack gap="sm" data-testid="sales-figures">
       <Group justify="space-between" align="flex-end">
@@ -137,34 +140,37 @@ export function SalesFigures(): ReactNode {
 }
 
 interface PanelProps {
-  title: string;
-  link: { to: string; label: string };
+  /** Where its texts are in the orders namespace: `<area>.title`, `.link`, `.loadFailed`, `.none`. */
+  area: 'live' | 'recent';
+  /** The page its link leads to. */
+  link: string;
   testId: string;
   /** The skeleton's height while loading. */
   skeleton: number;
   query: { isPending: boolean; isError: boolean };
-  failed: string;
-  empty: string | null;
+  /** Nothing to list: `<area>.none` instead of the children. */
+  empty: boolean;
   children: ReactNode;
 }
 
 /** A dashboard panel: its title and link, then its loading, failed, empty or filled card. */
 function Panel(props: PanelProps): ReactNode {
+  const { t } = useTranslation('orders');
   return (
     <Stack gap="sm" data-testid={props.testId}>
       <Group justify="space-between">
-        <Title order={3}>{props.title}</Title>
-        <Button component={Link} to={props.link.to} variant="subtle">
-          {props.link.label}
+        <Title order={3}>{t(`${props.area}.title`)}</Title>
+        <Button component={Link} to={props.link} variant="subtle">
+          {t(`${props.area}.link`)}
         </Button>
       </Group>
       <Card withBorder>
         {props.query.isPending ? (
           <Skeleton h={props.skeleton} />
         ) : props.query.isError ? (
-          <Text c="red">{props.failed}</Text>
-        ) : props.empty !== null ? (
-          <Text c="dimmed">{props.empty}</Text>
+          <Text c="red">{t(`${props.area}.loadFailed`)}</Text>
+        ) : props.empty ? (
+          <Text c="dimmed">{t(`${props.area}.none`)}</Text>
         ) : (
           props.children
         )}
@@ -179,22 +185,16 @@ export function LiveNow(): ReactNode {
   const live = useQuery({ ...liveOverviewQueryOptions(true), retry: false });
   const onAir = (live.data?.concerts ?? []).filter((concert) => concert.status !== null && !concert.status.ended);
   return (
-    <Panel
-      title={t('live.title')}
-      link={{ to: '/live', label: t('live.open') }}
-      testId="live-now"
-      skeleton={60}
-      query={live}
-      failed={t('live.loadFailed')}
-      empty={onAir.length === 0 ? t('live.none') : null}
-    >
+    <Panel area="live" link="/live" testId="live-now" skeleton={60} query={live} empty={onAir.length === 0}>
       <Table>
         <Table.Tbody>
           {onAir.map((concert) => (
             <Table.Tr key={concert.eventId}>
               <Table.Td>
                 <Text fw={600}>{concert.title}</Text>
-                <Text size="xs" c="dimmed">{concert.artistName}</Text>
+                {concert.projectId && concert.artistName ? (
+                  <ArtistLink event={{ artistName: concert.artistName, projectId: concert.projectId }} size="xs" c="dimmed" />
+                ) : null}
               </Table.Td>
               <Table.Td ta="end" data-testid="live-now-listeners">
                 {t('live.listeners', { count: concert.status?.listeners ?? 0 })}
@@ -209,19 +209,11 @@ export function LiveNow(): ReactNode {
 
 /** The five newest orders, each opening its page. */
 export function RecentOrders(): ReactNode {
-  const { t, i18n } = useTranslation('orders');
+  const { i18n } = useTranslation('orders');
   const locale = localeOf(i18n.language);
   const orders = useQuery(ordersQueryOptions(1, 5));
   return (
-    <Panel
-      title={t('recent.title')}
-      link={{ to: '/payments/orders', label: t('recent.all') }}
-      testId="recent-orders"
-      skeleton={120}
-      query={orders}
-      failed={t('recent.loadFailed')}
-      empty={orders.data?.items.length === 0 ? t('recent.none') : null}
-    >
+    <Panel area="recent" link="/payments/orders" testId="recent-orders" skeleton={120} query={orders} empty={orders.data?.items.length === 0}>
       {/* One block an order (not a table): whole on a phone too, the state beside the price. */}
       <Stack gap="sm">
         {(orders.data?.items ?? []).map((order) => (
@@ -234,7 +226,7 @@ export function RecentOrders(): ReactNode {
                 {order.items.map((item) => item.title).join(', ')}
               </Text>
               <Text size="xs" c="dimmed">
-                {new Date(order.createdAt).toLocaleString(locale)}
+                {formatDateTime(order.createdAt, locale)}
               </Text>
             </Stack>
             <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import i18n, { setupI18n } from '../../../i18n';
 import type { EncoreEvent } from '../model';
-import { StateBadge } from './event-parts';
+import { StateBadge, formatWhen } from './event-parts';
 
 const START = Date.parse('2026-12-01T20:00:00Z');
 
@@ -56,3 +56,17 @@ describe("a concert's state badge", () => {
     expect(badge(stateOf('replay', 'scheduled_end'))).toHaveTextContent('پخش نشد');
   });
 });
+
+describe("a concert's start", () => {
+  it('reads in Persian with the Arabic comma and Persian digits, never a Latin comma', () => {
+    const when = formatWhen('2026-12-01T20:00:00Z', 'fa-IR');
+    expect(when).toMatch(/^[^,]*،[^,]*$/u);
+    expect(when).not.toMatch(/[0-9]/);
+  });
+
+  it('reads in English as Intl writes it', () => {
+    const options: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+    expect(formatWhen('2026-12-01T20:00:00Z', 'en-GB')).toBe(new Date('2026-12-01T20:00:00Z').toLocaleString('en-GB', options));
+  });
+});
+

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { artistPath } from '../../artist/model';
 import { formatPrice } from '../../cart/model';
@@ -18,9 +19,12 @@ export function useLocale(): string {
   return localeOf(i18n.language);
 }
 
-/** Start time in the viewer's time zone, in the chosen language. */
+const WHEN: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+
+/** Start time in the viewer's time zone, in the chosen language (Intl's, with the language's
+ * own comma: "،" in Persian). */
 export function formatWhen(iso: string, locale: string): string {
-  return new Date(iso).toLocaleString(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  return formatDateTime(iso, locale, WHEN);
 }
 
 export function EventImage({ event, height = 180, full = false }: { event: Pick<EncoreEvent, 'image' | 'thumbnail' | 'title'>; height?: number; full?: boolean }): ReactNode {

@@ -14,6 +14,8 @@ import { EventFormModal } from './event-form-modal';
 import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
+import { formatNumber } from '../../../i18n/numbers';
 
 const SalesChart = lazy(() => import('./sales-chart'));
 
@@ -57,8 +59,9 @@ function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
 
 /** Concerts the viewer manages (staff: all; project members: their projects'), with sales. */
 export function ManageEventsPage(): ReactNode {
-  const { t } = useTranslation('events');
+  const { t, i18n } = useTranslation('events');
   const locale = useLocale();
+  const cards = useRowCards();
   const list = useQuery(managedEventsQueryOptions());
   const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
@@ -72,6 +75,61 @@ export function ManageEventsPage(): ReactNode {
   });
   const act = useEventAction(() => {
     setConfirm(null);
+  });
+
+  /** Each cell of a concert's row, shown in the table's columns or on the concert's card. */
+  const cellsOf = (event: ManagedEvent): Record<'concert' | 'status' | 'startsAt' | 'price' | 'sold' | 'revenue' | 'actions', ReactNode> => ({
+    concert: (
+      <>
+        <Text fw={600} dir="auto">
+          {event.title}
+        </Text>
+        <ArtistLink event={event} c="dimmed" testId="manage-artist" />
+      </>
+    ),
+    status: (
+      <Badge color={STATUS_COLOR[event.status]} variant="light" data-testid="event-status">
+        {t(`status.${event.status}`)}
+      </Badge>
+    ),
+    startsAt: formatWhen(event.startsAt, locale),
+    price: formatPrice(event.price, event.currency, locale),
+    sold: event.capacity === null ? formatNumber(event.ticketsSold, i18n.language) : `${formatNumber(event.ticketsSold, i18n.language)} / ${formatNumber(event.capacity, i18n.language)}`,
+    revenue: formatPrice(event.revenue, event.currency, locale),
+    actions: (
+      <>
+        {event.status === 'draft' ? (
+          <Button size="xs" leftSection={<IconSend size={14} />} loading={act.isPending && act.variables.event.id === event.id} onClick={() => { act.mutate({ kind: 'publish', event }); }} data-testid="event-publish">
+            {t('manage.publish')}
+          </Button>
+        ) : null}
+        <ActionIcon variant="subtle" aria-label={t('manage.sales')} onClick={() => { setSalesOf(event); }} data-testid="manage-sales">
+          <IconChartBar size={18} />
+        </ActionIcon>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={t('manage.actions')}>
+              <IconDots size={18} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => { setEditing(event); }}>
+              {t('manage.edit')}
+            </Menu.Item>
+            {event.status !== 'cancelled' && event.status !== 'ended' ? (
+              <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
+                {t('manage.cancel')}
+              </Menu.Item>
+            ) : null}
+            {event.ticketsSold === 0 ? (
+              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => { setConfirm({ kind: 'delete', event }); }}>
+                {t('manage.delete')}
+              </Menu.Item>
+            ) : null}
+          </Menu.Dropdown>
+        </Menu>
+      </>
+    ),
   });
 
   return (
@@ -91,6 +149,27 @@ export function ManageEventsPage(): ReactNode {
         <Text c="red">{t('manage.loadFailed')}</Text>
       ) : list.data.length === 0 ? (
         <EmptyState title={t('common:pages.manageEvents.emptyTitle')} description={t('common:pages.manageEvents.emptyText')} />
+      ) : cards ? (
+        <RowCards testId="manage-table">
+          {list.data.map((event) => {
+            const cell = cellsOf(event);
+            return (
+              <RowCard
+                key={event.id}
+                testId="manage-row"
+                heading={cell.concert}
+                aside={cell.status}
+                fields={[
+                  { label: t('manage.startsAt'), value: cell.startsAt },
+                  { label: t('manage.price'), value: cell.price },
+                  { label: t('manage.sold'), value: cell.sold, testId: 'tickets-sold' },
+                  { label: t('manage.revenue'), value: cell.revenue, testId: 'revenue' },
+                ]}
+                actions={cell.actions}
+              />
+            );
+          })}
+        </RowCards>
       ) : (
         <Table.ScrollContainer minWidth={760}>
           <Table striped highlightOnHover data-testid="manage-table">
@@ -106,61 +185,24 @@ export function ManageEventsPage(): ReactNode {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {list.data.map((event) => (
-                <Table.Tr key={event.id} data-testid="manage-row">
-                  <Table.Td>
-                    <Text fw={600} dir="auto">
-                      {event.title}
-                    </Text>
-                    <ArtistLink event={event} c="dimmed" testId="manage-artist" />
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[event.status]} variant="light" data-testid="event-status">
-                      {t(`status.${event.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{formatWhen(event.startsAt, locale)}</Table.Td>
-                  <Table.Td>{formatPrice(event.price, event.currency, locale)}</Table.Td>
-                  <Table.Td data-testid="tickets-sold">
-                    {event.capacity === null ? event.ticketsSold : `${String(event.ticketsSold)} / ${String(event.capacity)}`}
-                  </Table.Td>
-                  <Table.Td data-testid="revenue">{formatPrice(event.revenue, event.currency, locale)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap" justify="flex-end">
-                      {event.status === 'draft' ? (
-                        <Button size="xs" leftSection={<IconSend size={14} />} loading={act.isPending && act.variables.event.id === event.id} onClick={() => { act.mutate({ kind: 'publish', event }); }} data-testid="event-publish">
-                          {t('manage.publish')}
-                        </Button>
-                      ) : null}
-                      <ActionIcon variant="subtle" aria-label={t('manage.sales')} onClick={() => { setSalesOf(event); }} data-testid="manage-sales">
-                        <IconChartBar size={18} />
-                      </ActionIcon>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon variant="subtle" aria-label={t('manage.actions')}>
-                            <IconDots size={18} />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => { setEditing(event); }}>
-                            {t('manage.edit')}
-                          </Menu.Item>
-                          {event.status !== 'cancelled' && event.status !== 'ended' ? (
-                            <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
-                              {t('manage.cancel')}
-                            </Menu.Item>
-                          ) : null}
-                          {event.ticketsSold === 0 ? (
-                            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => { setConfirm({ kind: 'delete', event }); }}>
-                              {t('manage.delete')}
-                            </Menu.Item>
-                          ) : null}
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
+              {list.data.map((event) => {
+                const cell = cellsOf(event);
+                return (
+                  <Table.Tr key={event.id} data-testid="manage-row">
+                    <Table.Td>{cell.concert}</Table.Td>
+                    <Table.Td>{cell.status}</Table.Td>
+                    <Table.Td>{cell.startsAt}</Table.Td>
+                    <Table.Td>{cell.price}</Table.Td>
+                    <Table.Td data-testid="tickets-sold">{cell.sold}</Table.Td>
+                    <Table.Td data-testid="revenue">{cell.revenue}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap" justify="flex-end">
+                        {cell.actions}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>

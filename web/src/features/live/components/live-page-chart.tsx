@@ -1,19 +1,24 @@
 import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
 import type { ReactNode } from 'react';
+import { formatTime } from '../../../i18n/dates';
+import { localeOf } from '../../../i18n/languages';
+import { formatNumber } from '../../../i18n/numbers';
 import type { ListenerPoint } from '../live-page-model';
 
-/** A concert's listeners over time; its own chunk, loaded with the first live concert. */
-export default function LivePageChart({ series, label, locale }: { series: ListenerPoint[]; label: string; locale: string }): ReactNode {
-  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
+/** A concert's listeners over time; its own chunk, loaded with the first live concert. Times,
+ * counts on the axis and in the tooltip in the language's digits. */
+export default function LivePageChart({ series, label, language }: { series: ListenerPoint[]; label: string; language: string }): ReactNode {
+  const locale = localeOf(language);
   return (
     <AreaChart
       h={140}
-      data={series.map((point) => ({ time: time.format(point.at), listeners: point.listeners }))}
+      data={series.map((point) => ({ time: formatTime(point.at, locale, { timeStyle: 'short' }), listeners: point.listeners }))}
       dataKey="time"
       series={[{ name: 'listeners', label, color: 'encore.5' }]}
       curveType="stepAfter"
       withDots={false}
+      valueFormatter={(value) => formatNumber(value, language)}
       yAxisProps={{ allowDecimals: false, width: 32 }}
       data-testid="live-concert-chart"
     />

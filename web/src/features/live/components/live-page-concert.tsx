@@ -3,7 +3,9 @@ import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeOf } from '../../../i18n/languages';
+import { formatNumber } from '../../../i18n/numbers';
 import { formatClock } from '../../player/model';
+import { ArtistLink } from '../../events/components/event-parts';
 import type { LiveConcertView } from '../live-page-model';
 
 /** The chart library is heavy: it loads when a live concert is on screen. */
@@ -37,6 +39,8 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
   const { t, i18n } = useTranslation('dashboard');
   const state = showState(concert);
   const status = concert.status;
+  const locale = localeOf(i18n.language);
+  const figure = (value: number): string => formatNumber(value, i18n.language);
   return (
     <Card withBorder padding="md" data-testid="live-concert" data-event={concert.eventId} data-state={state}>
       <Stack gap="sm">
@@ -45,10 +49,8 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
             <Text fw={700} dir="auto" truncate data-testid="live-concert-title">
               {concert.title}
             </Text>
-            {concert.artistName ? (
-              <Text size="sm" c="dimmed" dir="auto" truncate>
-                {concert.artistName}
-              </Text>
+            {concert.artistName && concert.projectId ? (
+              <ArtistLink event={{ artistName: concert.artistName, projectId: concert.projectId }} c="dimmed" testId="live-concert-artist" />
             ) : null}
           </Stack>
           <Badge color={STATE_COLOR[state]} variant={state === 'onAir' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="live-concert-state">
@@ -57,11 +59,11 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
         </Group>
         {status ? (
           <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
-            <Figure label={t('live.concerts.listeners')} value={status.listeners} testId="live-concert-listeners" />
+            <Figure label={t('live.concerts.listeners')} value={figure(status.listeners)} testId="live-concert-listeners" />
             <Figure label={t('live.concerts.encoder')} value={status.publisherConnected ? t('live.concerts.connected') : t('live.concerts.notConnected')} testId="live-concert-encoder" />
-            <Figure label={t('live.concerts.bitrate')} value={Math.round(status.bitrateKbps)} />
-            {/* The clock reads left to right in every language. */}
-            <Figure label={t('live.concerts.recorded')} value={`\u2066${formatClock(status.recordedSeconds)}\u2069`} testId="live-concert-recorded" />
+            <Figure label={t('live.concerts.bitrate')} value={figure(Math.round(status.bitrateKbps))} testId="live-concert-bitrate" />
+            {/* The clock reads left to right in every language, in the language's digits. */}
+            <Figure label={t('live.concerts.recorded')} value={`\u2066${formatClock(status.recordedSeconds, locale)}\u2069`} testId="live-concert-recorded" />
           </SimpleGrid>
         ) : (
           <Skeleton h={40} />
@@ -71,7 +73,7 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
         </Text>
         {concert.series.length > 0 ? (
           <Suspense fallback={<Skeleton h={140} />}>
-            <LivePageChart series={concert.series} label={t('live.concerts.chartSeries')} locale={localeOf(i18n.language)} />
+            <LivePageChart series={concert.series} label={t('live.concerts.chartSeries')} language={i18n.language} />
           </Suspense>
         ) : (
           <Text size="sm" c="dimmed">

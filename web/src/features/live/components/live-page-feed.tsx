@@ -2,6 +2,7 @@ import { Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconBroadcast, IconBroadcastOff, IconCash, IconPlayerStop, IconReceiptRefund, IconUserPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import type { Activity, FeedEntry } from '../live-page-model';
@@ -53,8 +54,8 @@ function FeedLine({ activity }: { activity: Activity }): ReactNode {
       </ThemeIcon>
       <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
         <Text size="sm">{text}</Text>
-        <Text size="xs" c="dimmed">
-          {new Date(activity.at).toLocaleTimeString(locale, { timeStyle: 'medium' })}
+        <Text size="xs" c="dimmed" data-testid="live-feed-time">
+          {formatTime(activity.at, locale, { timeStyle: 'medium' })}
         </Text>
       </Stack>
       {amount ? (

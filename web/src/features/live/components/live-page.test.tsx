@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { setupI18n } from '../../../i18n';
+import { act, screen, within } from '@testing-library/react';
+import i18n, { setupI18n } from '../../../i18n';
 import { setTokenProvider } from '../../../lib/http';
 import { renderPage } from '../../../test/render';
 import { LivePage } from './live-page';
@@ -49,15 +49,39 @@ describe('the Live page', () => {
     expect(concert).toHaveAttribute('data-state', 'onAir');
     expect(within(concert).getByText('Harbour Lights')).toBeInTheDocument();
     expect(within(concert).getByText('The Tides')).toBeInTheDocument();
+    // The artist's name opens the artist's page, as everywhere a concert names its artist.
+    expect(within(concert).getByTestId('live-concert-artist')).toHaveAttribute('href', '/artists/p-1');
     expect(within(concert).getByTestId('live-concert-listeners')).toHaveTextContent('14');
     expect(within(concert).getByTestId('live-concert-encoder')).toHaveTextContent('Connected');
     expect(within(concert).getByTestId('live-concert-recorded')).toHaveTextContent('1:15');
+    expect(within(concert).getByTestId('live-concert-bitrate')).toHaveTextContent(/^128$/);
 
     const lines = screen.getAllByTestId('live-feed-item');
     expect(lines.map((line) => line.dataset.kind)).toEqual(['sale', 'signup']);
     expect(lines[0]).toHaveTextContent('Bo Buyer\u2069 bought a ticket to \u2068Harbour Lights');
     expect(lines[0]).toHaveTextContent('€9.00');
     expect(lines[1]).toHaveTextContent('Ada Lovelace\u2069 signed up');
+  });
+
+  it('shows its figures, times and amounts in Persian digits, and no Latin comma in a time', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockImplementation(() => Promise.resolve(new Response(JSON.stringify({ success: true, payload: liveNow, error: null })))));
+    await act(() => i18n.changeLanguage('ir'));
+    try {
+      renderPage(<LivePage />, '/live');
+      const concert = await screen.findByTestId('live-concert');
+      expect(within(concert).getByTestId('live-concert-listeners')).toHaveTextContent(/^۱۴$/);
+      expect(within(concert).getByTestId('live-concert-bitrate')).toHaveTextContent(/^۱۲۸$/);
+      expect(within(concert).getByTestId('live-concert-recorded')).toHaveTextContent(/^\u2066۱:۱۵\u2069$/);
+      // The page's words, less Mantine's style sheets. Names and titles are Latin words with no
+      // digit: any Latin digit or comma is a figure's, an amount's or a time's.
+      const page = screen.getByTestId('live-page').cloneNode(true) as HTMLElement;
+      for (const style of page.querySelectorAll('style')) style.remove();
+      expect(page.textContent).toContain('۱۰');
+      expect(page.textContent).not.toMatch(/[,0-9]/);
+      for (const time of screen.getAllByTestId('live-feed-time')) expect(time).toHaveTextContent(/^[۰-۹]+:[۰-۹]{2}:[۰-۹]{2}$/);
+    } finally {
+      await act(() => i18n.changeLanguage('gb'));
+    }
   });
 
   it('names a pass bought, an order refunded and a failed payment without inventing a concert', async () => {

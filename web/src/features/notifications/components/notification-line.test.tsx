@@ -1,6 +1,6 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { setupI18n } from '../../../i18n';
+import i18n, { setupI18n } from '../../../i18n';
 import { renderPage } from '../../../test/render';
 import type { AppNotification } from '../api';
 import { NotificationLine } from './notification-line';
@@ -46,5 +46,22 @@ describe('A notification line', () => {
     fireEvent.click(screen.getByTestId('notification'));
     expect(await screen.findByText('receipt page')).toBeInTheDocument();
     expect(read).toHaveBeenCalledWith('n1');
+  });
+
+  it('dates itself as Intl does in English', () => {
+    renderPage(<NotificationLine item={item({})} onRead={() => undefined} />);
+    expect(screen.getByTestId('notification')).toHaveTextContent(new Date('2030-01-01T00:00:00Z').toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }));
+  });
+
+  it('dates itself in Persian with Persian digits and no Latin comma', async () => {
+    await act(() => i18n.changeLanguage('ir'));
+    try {
+      renderPage(<NotificationLine item={item({ title: 'سفارش تأیید شد', body: 'پرداخت انجام شد.' })} onRead={() => undefined} />);
+      const text = screen.getByTestId('notification').textContent;
+      expect(text).toMatch(/[۰-۹]/);
+      expect(text).not.toMatch(/[,0-9]/);
+    } finally {
+      await act(() => i18n.changeLanguage('gb'));
+    }
   });
 });

@@ -3,6 +3,7 @@ import { IconFileZip, IconMessage, IconMessages } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import type { AppNotification } from '../api';
 
@@ -24,7 +25,7 @@ export function NotificationLine({
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const Icon = TYPE_ICON[item.type];
-  const when = new Date(item.createdAt).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
+  const when = formatDateTime(item.createdAt, localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   // A topic (a sale, a refund, a show going live) says what happened in its own title and
   // body: no kind label under it.
   const subtitle =

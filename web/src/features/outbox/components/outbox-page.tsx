@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import type { OutboxMessage } from '../api';
 import { OUTBOX_LIMIT, outboxQueryOptions } from '../queries';
@@ -12,7 +13,7 @@ import { OutboxMessageBody } from './outbox-message-body';
 
 function OutboxCard({ message }: { message: OutboxMessage }): ReactNode {
   const { t, i18n } = useTranslation();
-  const when = new Date(message.created_at).toLocaleString(localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'medium' });
+  const when = formatDateTime(message.created_at, localeOf(i18n.language), { dateStyle: 'medium', timeStyle: 'medium' });
   const Icon = message.channel === 'email' ? IconMail : IconMessage;
   return (
     <Card withBorder data-testid="outbox-message" data-to={message.to} data-channel={message.channel}>

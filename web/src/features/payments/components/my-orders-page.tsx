@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { PagedQuery } from '../../../components/paged-query';
+import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { PHONE_QUERY } from '../../../lib/constants';
 import { formatPrice } from '../../cart/model';
@@ -36,7 +37,7 @@ function MyOrderCards({ orders, locale }: { orders: readonly Order[]; locale: st
         <Card key={order.id} withBorder padding="sm" data-testid="my-order-card">
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Text size="sm" c="dimmed">
-              {new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}
+              {formatDate(order.createdAt, locale, { dateStyle: 'medium' })}
             </Text>
             <Text fw={700}>{formatPrice(order.total, order.currency, locale)}</Text>
           </Group>
@@ -70,7 +71,7 @@ function MyOrdersTable({ orders, locale }: { orders: readonly Order[]; locale: s
         <Table.Tbody>
           {orders.map((order) => (
             <Table.Tr key={order.id}>
-              <Table.Td>{new Date(order.createdAt).toLocaleDateString(locale, { dateStyle: 'medium' })}</Table.Td>
+              <Table.Td>{formatDate(order.createdAt, locale, { dateStyle: 'medium' })}</Table.Td>
               <OrderCells order={order} locale={locale} />
               <Table.Td ta="end">
                 <ReceiptButton orderId={order.id} />

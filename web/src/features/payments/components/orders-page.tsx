@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconReceipt, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import { PageHeader } from '../../../components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { ORDER_STATUSES, ORDER_STATUS_COLOR } from '../model';
-import type { OrderFilter, OrderStatus } from '../model';
+import type { Order, OrderFilter, OrderStatus } from '../model';
 import { exportOrders } from '../api';
 import { saveFile } from '../download';
 import { useRefundOrder } from '../mutations';
@@ -19,8 +19,36 @@ import { orderQueryOptions, ordersQueryOptions } from '../queries';
 import { PagedQuery } from '../../../components/paged-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { OrderCells } from './order-cells';
+import { OrderStatusBadge } from './order-status-badge';
+import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
+import { formatDateTime } from '../../../i18n/dates';
 
 const PAGE_SIZE = 20;
+
+/** An order's short id, opening its page. */
+function OrderLink({ order }: { order: Order }): ReactNode {
+  return (
+    <Anchor component={Link} to={`/payments/orders/${order.id}`} className="encore-link-tap" dir="ltr" style={{ whiteSpace: 'nowrap' }}>
+      {order.id.slice(0, 8)}
+    </Anchor>
+  );
+}
+
+/** Who bought: their name, and their e-mail beneath it (or the e-mail alone). */
+function Buyer({ order }: { order: Order }): ReactNode {
+  return (
+    <>
+      <Text size="sm">{order.buyer.name || order.buyer.email}</Text>
+      {order.buyer.name ? (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {order.buyer.email}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
+const itemsOf = (order: Order): string => order.items.map((item) => item.title).join(', ');
 
 /** Every order (staff), newest first, with its buyer; searched and filtered on the server,
  * and exported whole as CSV by the server with the same filter. */
@@ -33,6 +61,7 @@ export function OrdersPage(): ReactNode {
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const filter: OrderFilter = { search: debounced || undefined, status: status ?? undefined };
   const orders = useQuery(ordersQueryOptions(page, PAGE_SIZE, filter));
+  const cards = useRowCards();
   const [exporting, setExporting] = useState(false);
   const [exportFailed, setExportFailed] = useState(false);
   const download = (): void => {
@@ -61,7 +90,7 @@ export function OrdersPage(): ReactNode {
           leftSection={<IconSearch size={16} />}
           value={search}
           onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }}
-          w={320}
+          w={{ base: '100%', sm: 320 }}
           data-testid="orders-search"
         />
         <Select
@@ -71,7 +100,7 @@ export function OrdersPage(): ReactNode {
           data={ORDER_STATUSES.map((value) => ({ value, label: t(`common:cart.status.${value}`) }))}
           value={status}
           onChange={(value) => { setStatus(value as OrderStatus | null); setPage(1); }}
-          w={200}
+          w={{ base: '100%', sm: 200 }}
           data-testid="orders-status"
         />
         {orders.data ? (
@@ -82,37 +111,55 @@ export function OrdersPage(): ReactNode {
       </Group>
       {exportFailed ? <Text c="red" mb="sm">{t('orders:admin.exportFailed')}</Text> : null}
       <PagedQuery query={orders} page={page} onPage={setPage} failed={t('orders.loadFailed')} empty={<EmptyState title={t('common:empty.itemsNotFound')} />}>
-        {(data) => (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover data-testid="orders-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('orders.order')}</Table.Th>
-                  <Table.Th>{t('orders.date')}</Table.Th>
-                  <Table.Th>{t('orders:admin.buyer')}</Table.Th>
-                  <Table.Th>{t('orders.items')}</Table.Th>
-                  <Table.Th>{t('orders.total')}</Table.Th>
-                  <Table.Th>{t('orders.status')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((order) => (
-                  <Table.Tr key={order.id} data-testid="orders-row">
-                    <Table.Td>
-                      <Link to={`/payments/orders/${order.id}`}>{order.id.slice(0, 8)}</Link>
-                    </Table.Td>
-                    <Table.Td>{new Date(order.createdAt).toLocaleString(locale)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{order.buyer.name || order.buyer.email}</Text>
-                      {order.buyer.name ? <Text size="xs" c="dimmed">{order.buyer.email}</Text> : null}
-                    </Table.Td>
-                    <OrderCells order={order} locale={locale} statusTestId="orders-row-status" />
+        {(data) =>
+          cards ? (
+            <RowCards testId="orders-table">
+              {data.items.map((order) => (
+                <RowCard
+                  key={order.id}
+                  testId="orders-row"
+                  heading={<OrderLink order={order} />}
+                  aside={<OrderStatusBadge status={order.status} testId="orders-row-status" />}
+                  fields={[
+                    { label: t('orders.date'), value: formatDateTime(order.createdAt, locale) },
+                    { label: t('orders:admin.buyer'), value: <Buyer order={order} /> },
+                    { label: t('orders.items'), value: <Text span size="sm" dir="auto">{itemsOf(order)}</Text> },
+                    { label: t('orders.total'), value: formatPrice(order.total, order.currency, locale) },
+                  ]}
+                />
+              ))}
+            </RowCards>
+          ) : (
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover data-testid="orders-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('orders.order')}</Table.Th>
+                    <Table.Th>{t('orders.date')}</Table.Th>
+                    <Table.Th>{t('orders:admin.buyer')}</Table.Th>
+                    <Table.Th>{t('orders.items')}</Table.Th>
+                    <Table.Th>{t('orders.total')}</Table.Th>
+                    <Table.Th>{t('orders.status')}</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((order) => (
+                    <Table.Tr key={order.id} data-testid="orders-row">
+                      <Table.Td>
+                        <OrderLink order={order} />
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(order.createdAt, locale)}</Table.Td>
+                      <Table.Td>
+                        <Buyer order={order} />
+                      </Table.Td>
+                      <OrderCells order={order} locale={locale} statusTestId="orders-row-status" />
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )
+        }
       </PagedQuery>
     </>
   );
@@ -155,7 +202,7 @@ export function OrderPage(): ReactNode {
       <Card withBorder data-testid="order-page">
         <Stack>
           <Group justify="space-between">
-            <Text c="dimmed">{new Date(data.createdAt).toLocaleString(locale)}</Text>
+            <Text c="dimmed">{formatDateTime(data.createdAt, locale)}</Text>
             <Badge color={ORDER_STATUS_COLOR[data.status]} data-testid="order-status">
               {t(`common:cart.status.${data.status}`)}
             </Badge>
@@ -163,7 +210,7 @@ export function OrderPage(): ReactNode {
           <Text size="sm">{t('orders:admin.buyerIs', { name: data.buyer.name || data.buyer.email, email: data.buyer.email })}</Text>
           <Text size="sm">{t('orders.provider', { provider: data.provider })}</Text>
           {data.failure ? <Text c="red">{data.failure}</Text> : null}
-          {data.refundedAt ? <Text size="sm">{t('orders.refundedAt', { date: new Date(data.refundedAt).toLocaleString(locale) })}</Text> : null}
+          {data.refundedAt ? <Text size="sm">{t('orders.refundedAt', { date: formatDateTime(data.refundedAt, locale) })}</Text> : null}
           <Table>
             <Table.Tbody>
               {data.items.map((item) => (

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { localeOf } from '../../../i18n/languages';
+import { formatDateTime } from '../../../i18n/dates';
 import { paymentMethodsQueryOptions } from '../queries';
 
 function Flag({ on, yes, no }: { on: boolean; yes: string; no: string }): ReactNode {
@@ -71,7 +72,7 @@ export function PaymentMethodsPage(): ReactNode {
                       </Group>
                       <Text size="sm" c="dimmed">
                         {method.lastWebhookAt
-                          ? t('methods.lastWebhook', { date: new Date(method.lastWebhookAt).toLocaleString(localeOf(i18n.language)) })
+                          ? t('methods.lastWebhook', { date: formatDateTime(method.lastWebhookAt, localeOf(i18n.language)) })
                           : t('methods.noWebhook')}
                       </Text>
                     </>

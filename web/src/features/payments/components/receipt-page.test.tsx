@@ -1,6 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { setupI18n } from '../../../i18n';
+import i18n, { setupI18n } from '../../../i18n';
 import { setTokenProvider } from '../../../lib/http';
 import { renderPage } from '../../../test/render';
 import { ReceiptPage } from './receipt-page';
@@ -47,7 +47,9 @@ describe('Receipt page', () => {
 
   it('names the seller, the buyer, the order number, the method and the total', async () => {
     renderReceipt();
-    expect(await screen.findByTestId('receipt-number')).toHaveTextContent('order-1234-5678');
+    expect(await screen.findByTestId('receipt-number')).toHaveTextContent(/^Order number order-1234-5678$/);
+    // An id, read left to right in every language.
+    expect(screen.getByTestId('receipt-id')).toHaveAttribute('dir', 'ltr');
     expect(screen.getByText('Encore Live Ltd')).toBeInTheDocument();
     expect(screen.getByTestId('receipt-buyer')).toHaveTextContent('ana@example.com');
     expect(screen.getByText('Card (Stripe)')).toBeInTheDocument();
@@ -66,5 +68,23 @@ describe('Receipt page', () => {
     const print = await screen.findByTestId('receipt-print');
     expect(print.closest('[data-print="hide"]')).not.toBeNull();
     expect(print.closest('.encore-receipt')).toBeNull();
+  });
+
+  it('writes its dates as Intl does in English', async () => {
+    renderReceipt();
+    const when = new Date(RECEIPT.order.refundedAt).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+    expect(await screen.findByTestId('receipt-refunded')).toHaveTextContent(when);
+  });
+
+  it('writes its dates in Persian with Persian digits and no Latin comma', async () => {
+    await act(() => i18n.changeLanguage('ir'));
+    try {
+      renderReceipt();
+      const refunded = (await screen.findByTestId('receipt-refunded')).textContent;
+      expect(refunded).toMatch(/[۰-۹]/);
+      expect(refunded).not.toMatch(/[,0-9]/);
+    } finally {
+      await act(() => i18n.changeLanguage('gb'));
+    }
   });
 });

@@ -3,8 +3,9 @@ import { Badge, Button, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Table
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import { ORDER_STATUS_COLOR } from '../model';
@@ -23,7 +24,7 @@ export function ReceiptPage(): ReactNode {
   if (receipt.isError) return <Text c="red">{t('receipt.loadFailed')}</Text>;
   const { order, seller, refunds, refunded } = receipt.data;
   const money = (minor: number): string => formatPrice(minor, order.currency, locale);
-  const when = (iso: string): string => new Date(iso).toLocaleString(locale, { dateStyle: 'long', timeStyle: 'short' });
+  const when = (iso: string): string => formatDateTime(iso, locale, { dateStyle: 'long', timeStyle: 'short' });
   const provider = (PROVIDERS as readonly string[]).includes(order.provider) ? t(`receipt.providers.${order.provider}`) : order.provider;
   const sellerLines = [seller.company, seller.name, seller.address, seller.city, seller.country, seller.email].filter((line) => line.trim() !== '');
   return (
@@ -42,7 +43,8 @@ export function ReceiptPage(): ReactNode {
             <div>
               <Title order={2}>{t('receipt.title')}</Title>
               <Text size="sm" c="dimmed" data-testid="receipt-number">
-                {t('receipt.number', { id: order.id })}
+                {/* The number is an id: read left to right in every language. */}
+                <Trans t={t} i18nKey="receipt.number" values={{ id: order.id }} components={{ id: <span dir="ltr" style={{ display: 'inline-block' }} data-testid="receipt-id" /> }} />
               </Text>
             </div>
             <Badge size="lg" color={ORDER_STATUS_COLOR[order.status]} variant="light" data-testid="receipt-status">

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countdown, countdownText, isolateLtr } from '../../events/model';
 import { useNow } from '../../../lib/use-now';
+import { formatDateTime } from '../../../i18n/dates';
 import { useLocale } from '../../events/components/event-parts';
 import type { Chapter } from '../chapters';
 import { chapterAt } from '../chapters';
@@ -195,7 +196,7 @@ export function ReplayUntil({ accessUntil }: { accessUntil: string }): ReactNode
   const until = Date.parse(accessUntil);
   const { days, hours, minutes } = timeLeft(until - now);
   const left = days > 0 ? t('left.days', { days, hours }) : hours > 0 ? t('left.hours', { hours, minutes }) : t('left.minutes', { minutes });
-  const date = new Date(until).toLocaleString(locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const date = formatDateTime(until, locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   return (
     <Text size="sm" data-testid="player-replay-until" data-until={accessUntil}>
       {t('replayUntil', { date, left })}

@@ -5,6 +5,7 @@ import { IconLock, IconLockOpen, IconMessages, IconPin, IconSend } from '@tabler
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -168,7 +169,7 @@ function RoomNotes({ view }: { view: RoomView }): ReactNode {
   }
   if (view.abilities.reason === 'muted') {
     const { until } = muting(room, view.now);
-    const time = until === null ? null : new Date(until).toLocaleTimeString(localeOf(i18n.language), { hour: '2-digit', minute: '2-digit' });
+    const time = until === null ? null : formatTime(until, localeOf(i18n.language));
     notes.push(
       <Text key="muted" size="xs" c="orange" data-testid="room-muted-note">
         {time === null ? t('mutedShow') : t('muted', { time })}

@@ -21,6 +21,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { PageHeader } from '../../../components/page-header';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../lib/constants';
@@ -34,6 +35,8 @@ import { usePasswordPrompt } from './password-prompt';
 import { UserAvatar } from './user-avatar';
 import { UserFormModal } from './user-form-modal';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
+import { usePageNumbers } from '../../../components/pager';
 
 type ActiveFilter = 'all' | 'true' | 'false';
 
@@ -49,6 +52,7 @@ export function UsersPage(): ReactNode {
   const { t, i18n } = useTranslation('users');
   const { data: me } = useSuspenseQuery(meQueryOptions());
   const [page, setPage] = useState(DEFAULT_PAGE);
+  const pageNumbers = usePageNumbers();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 300);
   const [active, setActive] = useState<ActiveFilter>('all');
@@ -56,6 +60,7 @@ export function UsersPage(): ReactNode {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
   const mutations = useUserMutations();
+  const cards = useRowCards();
   // Changing someone's e-mail or two-step verification takes the admin's own password.
   const prompt = usePasswordPrompt();
 
@@ -72,6 +77,117 @@ export function UsersPage(): ReactNode {
   const canManage = (user: User): boolean => isSa || user.role !== 'sa';
   const totalPages = list.data ? Math.max(1, Math.ceil(list.data.total / DEFAULT_PAGE_SIZE)) : 1;
   const users = list.data?.users ?? [];
+
+  /** Each cell of a user's row, shown in the table's columns or on the user's card. */
+  const cellsOf = (user: User): Record<'user' | 'role' | 'active' | 'mfa' | 'created' | 'actions', ReactNode> => {
+    const manageable = canManage(user);
+    const self = user.id === me.id;
+    return {
+      user: (
+        <Group gap="sm" wrap="nowrap">
+          <UserAvatar user={user} size={34} />
+          <div style={{ minWidth: 0 }}>
+            <Text size="sm" fw={600}>
+              {user.fullname || '—'}
+            </Text>
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {user.email}
+            </Text>
+            {user.pendingEmail ? (
+              <Text size="xs" c="yellow" style={{ overflowWrap: 'anywhere' }}>
+                {t('pendingEmail', { email: user.pendingEmail })}
+              </Text>
+            ) : null}
+          </div>
+        </Group>
+      ),
+      role: (
+        <Badge variant="light" color={user.role === 'user' ? 'gray' : 'encore'}>
+          {t(`common:roles.${user.role}`)}
+        </Badge>
+      ),
+      // A switch only where it can be used: a greyed-out switch reads as "off".
+      active:
+        manageable && !self ? (
+          <Switch
+            checked={user.active}
+            aria-label={t('table.active')}
+            onChange={(event) => {
+              mutations.setEnabled.mutate({ id: user.id, enabled: event.currentTarget.checked });
+            }}
+          />
+        ) : (
+          <Badge variant="light" color={user.active ? 'green' : 'gray'} data-testid="user-active-state">
+            {user.active ? t('filter.active') : t('filter.inactive')}
+          </Badge>
+        ),
+      mfa: (
+        <Switch
+          checked={user.useMFA}
+          disabled={!manageable || (!user.phone && !user.useMFA)}
+          aria-label={t('table.mfa')}
+          onChange={(event) => {
+            const useMFA = event.currentTarget.checked;
+            void prompt.ask().then((currentPassword) => {
+              if (currentPassword !== null) mutations.setMfa.mutate({ id: user.id, useMFA, currentPassword });
+            });
+          }}
+        />
+      ),
+      created: formatDate(user.created_at, localeOf(i18n.language)),
+      actions: (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={t('table.actions')} disabled={!manageable}>
+              <IconDots size={18} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item
+              leftSection={<IconPencil size={16} />}
+              onClick={() => {
+                setEditing(user);
+                setFormOpen(true);
+              }}
+            >
+              {t('actions.edit')}
+            </Menu.Item>
+            <FileButton
+              accept={ALLOWED_AVATAR_TYPES.join(',')}
+              onChange={(file) => {
+                if (file) mutations.avatar.mutate({ id: user.id, file });
+              }}
+            >
+              {(props) => (
+                <Menu.Item leftSection={<IconPhoto size={16} />} closeMenuOnClick={false} {...props}>
+                  {t('actions.avatar')}
+                </Menu.Item>
+              )}
+            </FileButton>
+            <Menu.Item
+              leftSection={<IconMailForward size={16} />}
+              onClick={() => {
+                mutations.reinvite.mutate(user.id);
+              }}
+            >
+              {t('actions.reinvite')}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              disabled={self}
+              onClick={() => {
+                setDeleting(user);
+              }}
+            >
+              {t('actions.delete')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ),
+    };
+  };
 
   const openCreate = (): void => {
     setEditing(null);
@@ -128,6 +244,26 @@ export function UsersPage(): ReactNode {
           <Text ta="center" c="dimmed" py="xl" data-testid="users-empty">
             {t('common:empty.itemsNotFound')}
           </Text>
+        ) : cards ? (
+          <RowCards testId="users-table">
+            {users.map((user) => {
+              const cell = cellsOf(user);
+              return (
+                <RowCard
+                  key={user.id}
+                  testId="user-row"
+                  heading={cell.user}
+                  aside={cell.actions}
+                  fields={[
+                    { label: t('table.role'), value: cell.role },
+                    { label: t('table.active'), value: cell.active },
+                    { label: t('table.mfa'), value: cell.mfa },
+                    { label: t('table.created'), value: cell.created },
+                  ]}
+                />
+              );
+            })}
+          </RowCards>
         ) : (
           <Table.ScrollContainer minWidth={760}>
             <Table highlightOnHover verticalSpacing="sm" data-testid="users-table">
@@ -143,116 +279,17 @@ export function UsersPage(): ReactNode {
               </Table.Thead>
               <Table.Tbody>
                 {users.map((user) => {
-                  const manageable = canManage(user);
-                  const self = user.id === me.id;
+                  const cell = cellsOf(user);
                   return (
                     <Table.Tr key={user.id} data-testid="user-row">
+                      <Table.Td>{cell.user}</Table.Td>
+                      <Table.Td>{cell.role}</Table.Td>
+                      <Table.Td>{cell.active}</Table.Td>
+                      <Table.Td>{cell.mfa}</Table.Td>
                       <Table.Td>
-                        <Group gap="sm" wrap="nowrap">
-                          <UserAvatar user={user} size={34} />
-                          <div>
-                            <Text size="sm" fw={600}>
-                              {user.fullname || '—'}
-                            </Text>
-                            <Text size="xs" c="dimmed">
-                              {user.email}
-                            </Text>
-                            {user.pendingEmail ? (
-                              <Text size="xs" c="yellow">
-                                {t('pendingEmail', { email: user.pendingEmail })}
-                              </Text>
-                            ) : null}
-                          </div>
-                        </Group>
+                        <Text size="sm">{cell.created}</Text>
                       </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={user.role === 'user' ? 'gray' : 'encore'}>
-                          {t(`common:roles.${user.role}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        {/* A switch only where it can be used: a greyed-out switch reads as "off". */}
-                        {manageable && !self ? (
-                          <Switch
-                            checked={user.active}
-                            aria-label={t('table.active')}
-                            onChange={(event) => {
-                              mutations.setEnabled.mutate({ id: user.id, enabled: event.currentTarget.checked });
-                            }}
-                          />
-                        ) : (
-                          <Badge variant="light" color={user.active ? 'green' : 'gray'} data-testid="user-active-state">
-                            {user.active ? t('filter.active') : t('filter.inactive')}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Switch
-                          checked={user.useMFA}
-                          disabled={!manageable || (!user.phone && !user.useMFA)}
-                          aria-label={t('table.mfa')}
-                          onChange={(event) => {
-                            const useMFA = event.currentTarget.checked;
-                            void prompt.ask().then((currentPassword) => {
-                              if (currentPassword !== null) mutations.setMfa.mutate({ id: user.id, useMFA, currentPassword });
-                            });
-                          }}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{new Date(user.created_at).toLocaleDateString(localeOf(i18n.language))}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" aria-label={t('table.actions')} disabled={!manageable}>
-                              <IconDots size={18} />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item
-                              leftSection={<IconPencil size={16} />}
-                              onClick={() => {
-                                setEditing(user);
-                                setFormOpen(true);
-                              }}
-                            >
-                              {t('actions.edit')}
-                            </Menu.Item>
-                            <FileButton
-                              accept={ALLOWED_AVATAR_TYPES.join(',')}
-                              onChange={(file) => {
-                                if (file) mutations.avatar.mutate({ id: user.id, file });
-                              }}
-                            >
-                              {(props) => (
-                                <Menu.Item leftSection={<IconPhoto size={16} />} closeMenuOnClick={false} {...props}>
-                                  {t('actions.avatar')}
-                                </Menu.Item>
-                              )}
-                            </FileButton>
-                            <Menu.Item
-                              leftSection={<IconMailForward size={16} />}
-                              onClick={() => {
-                                mutations.reinvite.mutate(user.id);
-                              }}
-                            >
-                              {t('actions.reinvite')}
-                            </Menu.Item>
-                            <Menu.Divider />
-                            <Menu.Item
-                              color="red"
-                              leftSection={<IconTrash size={16} />}
-                              disabled={self}
-                              onClick={() => {
-                                setDeleting(user);
-                              }}
-                            >
-                              {t('actions.delete')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
-                      </Table.Td>
+                      <Table.Td>{cell.actions}</Table.Td>
                     </Table.Tr>
                   );
                 })}
@@ -264,7 +301,7 @@ export function UsersPage(): ReactNode {
           <Text size="sm" c="dimmed">
             {t('total', { count: list.data?.total ?? 0 })}
           </Text>
-          <Pagination total={totalPages} value={page} onChange={setPage} size="sm" />
+          <Pagination total={totalPages} value={page} onChange={setPage} size="sm" getItemProps={pageNumbers} />
         </Group>
       </Card>
       <UserFormModal
