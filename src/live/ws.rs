@@ -464,12 +464,13 @@ impl Subscriber {
                         }
                         // Protocol pings count as heard, and are answered.
                         Ok(ClientFrame::Ping(payload)) => {
-                            socket.outbox.send(pong_frame(&payload)).await.map_err(|_| End::Gone)?;
+                            let pong = socket.outbox.send(pong_frame(&payload));
+                            Box::pin(pong).await.map_err(|_| End::Gone)?;
                         }
                         Ok(ClientFrame::Pong) => {}
                         // The client closes: answered in kind.
                         Ok(ClientFrame::Close) => {
-                            socket.close(1000, "").await;
+                            Box::pin(socket.close(1000, "")).await;
                             return Err(End::Gone);
                         }
                         Err(ReadEnd::Bad(_)) => return Err(End::Close(Close::BadMessage)),
@@ -477,11 +478,11 @@ impl Subscriber {
                     }
                 }
                 // A room's relay left bytes the connection could not take at once, or the
-                // client fell too far behind them.
+                // client fell too far behind them. Boxed, as every wait on a slow client.
                 () = socket.outbox.waiting() => match socket.outbox.stopped() {
                     Some(Stop::TooFarBehind) => return Err(End::Close(Close::SlowConsumer)),
                     Some(Stop::Ended) => return Err(End::Gone),
-                    None => socket.outbox.drain().await.map_err(|_| End::Gone)?,
+                    None => Box::pin(socket.outbox.drain()).await.map_err(|_| End::Gone)?,
                 },
                 Some((channel, incoming)) = self.channels.next() => {
                     self.incoming(socket, channel, incoming).await?;
