@@ -13,7 +13,8 @@
 #      alone and then beside that room (a fresh server each, the same holders): part-
 #      serving and blocking-reload p99 in both.
 # Usage: loadtests/room-bench.sh [sockets]   (make bench runs it; needs Redis and
-# PostgreSQL, `make services`). A short run:
+# PostgreSQL, `make services`; ROUNDS=0 CROSS=0 ROOM_CLIENT_NICE=19 for the listeners'
+# part alone with the room's client yielding the cores). A short run:
 # SECONDS_EACH=5 CROSS=0 LISTEN=0 loadtests/room-bench.sh 2000
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,9 @@ LISTENERS=${LISTENERS:-5000}
 MESSAGES=${MESSAGES:-100}
 REACTIONS=${REACTIONS:-2000}
 SECONDS_EACH=${SECONDS_EACH:-20}
+# The room's client beside the listeners at this niceness (19: it takes only the CPU the
+# server and the listeners' client leave, standing in for fans on other machines).
+ROOM_CLIENT_NICE=${ROOM_CLIENT_NICE:-0}
 REDIS=${ROOM_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
 PG=${ROOM_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 PREFIX="roombench:$$:"
@@ -65,7 +69,7 @@ for round in $(seq 1 "$ROUNDS"); do
   ws_load_round room encore "${ROOM[@]}" --url "ws://127.0.0.1:$ENCORE_PORT/api/v1/ws" \
     --http "http://127.0.0.1:$ENCORE_PORT" --accounts "$WORK/fans" --database-url "$SQLITE"
 done
-bench_rounds "$WORK/results" <<'PY'
+[ "$ROUNDS" -gt 0 ] && bench_rounds "$WORK/results" <<'PY'
 for i, (b, e) in enumerate(rounds, 1):
     print(f"round {i}: server CPU per delivered message Encore {e['server_us']:.3f} µs ÷ baseline "
           f"{b['server_us']:.3f} µs = {e['server_us'] / b['server_us']:.2f}; lost {e['lost']:.0f} "
@@ -86,7 +90,7 @@ if [ "$LISTEN" = 1 ]; then
     ROOM_CLIENT=
     if [ $with_room = 1 ]; then
       NET=$((NET + 1))
-      $OUT/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
+      nice -n "$ROOM_CLIENT_NICE" $OUT/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
         --event "$(cat "$WORK/listen.event")" --sockets "$SOCKETS" --per-account 1 \
         --seconds $((SECONDS_EACH + 15)) --messages-per-second "$MESSAGES" \
         --reactions-per-second "$REACTIONS" --redis-url "$REDIS" --redis-prefix "$PREFIX" \
