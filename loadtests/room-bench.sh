@@ -13,8 +13,7 @@
 #      alone and then beside that room (a fresh server each, the same holders): part-
 #      serving and blocking-reload p99 in both.
 # Usage: loadtests/room-bench.sh [sockets]   (make bench runs it; needs Redis and
-# PostgreSQL, `make services`; ROUNDS=0 CROSS=0 ROOM_CLIENT_NICE=19 for the listeners'
-# part alone with the room's client yielding the cores). A short run:
+# PostgreSQL, `make services`; ROUNDS=0 CROSS=0 for the listeners' part alone). A short run:
 # SECONDS_EACH=5 CROSS=0 LISTEN=0 loadtests/room-bench.sh 2000
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +27,7 @@ REACTIONS=${REACTIONS:-2000}
 SECONDS_EACH=${SECONDS_EACH:-20}
 # The room's client beside the listeners at this niceness (19: it takes only the CPU the
 # server and the listeners' client leave, standing in for fans on other machines).
-ROOM_CLIENT_NICE=${ROOM_CLIENT_NICE:-0}
+ROOM_CLIENT_NICE=${ROOM_CLIENT_NICE:-19}
 REDIS=${ROOM_BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
 PG=${ROOM_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 PREFIX="roombench:$$:"

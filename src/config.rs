@@ -107,6 +107,11 @@ pub struct ServeArgs {
     /// ends by itself; one that comes back within them continues the same show.
     #[arg(long, env = "ENCORE_SHOW_ABANDON_MINUTES", default_value_t = 15.0)]
     pub show_abandon_minutes: f64,
+    /// How nice the thread writing the live rooms' frames is, 0 (as the HTTP workers) to
+    /// 19: on a machine with no CPU to spare, listeners' parts go before the chat.
+    #[arg(long, env = "ENCORE_ROOM_WRITER_NICE", default_value_t = 10,
+          value_parser = clap::value_parser!(i32).range(0..=19))]
+    pub room_writer_nice: i32,
     /// Hours after a concert's start when its recording is deleted (access ends at 24).
     #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
     pub recording_retention_hours: i64,
@@ -303,6 +308,8 @@ pub struct Config {
     pub ingest_idle_timeout: std::time::Duration,
     /// How long a show waits for its encoder to come back before it ends by itself.
     pub show_abandon_after: std::time::Duration,
+    /// The niceness of the rooms' writing thread (`live::room_relay`).
+    pub room_writer_nice: i32,
     pub recording_retention_hours: i64,
     pub recording_quota_bytes: u64,
     pub data_dir: PathBuf,
@@ -395,6 +402,7 @@ impl Config {
             show_abandon_after: std::time::Duration::from_secs_f64(
                 (args.show_abandon_minutes * 60.0).clamp(1.0, 7.0 * 86_400.0),
             ),
+            room_writer_nice: args.room_writer_nice,
             recording_retention_hours: args.recording_retention_hours.max(0),
             recording_quota_bytes: (args.recording_quota_mb.max(0.0) * 1_048_576.0) as u64,
             database_url: args.storage.database_url(),

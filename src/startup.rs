@@ -75,7 +75,10 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
         sessions: sessions.clone(),
         bus: bus.clone(),
         live: Arc::new(Sockets::new()),
-        room_relays: Arc::new(crate::live::room_relay::RoomRelays::new(bus.clone())),
+        room_relays: Arc::new(crate::live::room_relay::RoomRelays::new(
+            bus.clone(),
+            config.room_writer_nice,
+        )),
         figures,
         lifecycle: Arc::new(Lifecycle::new()),
         housekeeping: Arc::default(),

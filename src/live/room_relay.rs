@@ -9,9 +9,16 @@
 //! A socket that does not stand right before a frame (it is joining, catching up, or the
 //! frame has a hole) gets the frame in its queue instead, and its task takes the room's
 //! messages one by one with its offsets (`live::ws`) until it hands its place back.
+//!
+//! The writes themselves run on threads of their own, one per core, each writing to its
+//! share of every room's sockets, which the kernel schedules after the server's other
+//! threads (`ENCORE_ROOM_WRITER_NICE`): on a machine with no CPU to spare a listener's
+//! part should not wait for the chat (issue 29: 5,000 listeners beside a 10,000-socket
+//! room). Frames that wait for their thread are written together as one.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -29,8 +36,9 @@ pub const BATCH_EVERY: Duration = Duration::from_millis(250);
 /// room).
 const SOCKET_QUEUE: usize = 64;
 
-/// Sockets a relay writes to before it lets other tasks run.
-const WRITES_PER_TURN: usize = 256;
+/// A frame the writing thread joins from frames that waited for it grows to this size at
+/// most (a browser takes any; a slow reader's backlog is held to 512 KB).
+const JOINED_FRAME_BYTES: usize = 64 * 1024;
 
 /// One frame of a room's messages, for every socket of the room on this instance.
 pub struct RoomBatch {
@@ -81,6 +89,8 @@ pub enum FromRelay {
 /// frame, else queued for by it.
 pub struct Member {
     outbox: Arc<Outbox>,
+    /// The writing thread that writes to it.
+    shard: usize,
     state: Mutex<MemberState>,
     /// Wakes the socket's task: something waits in its queue.
     queued: Notify,
@@ -192,6 +202,13 @@ impl RelaySubscription {
 pub struct RoomRelays {
     bus: Bus,
     relays: Mutex<HashMap<Channel, Weak<Relay>>>,
+    /// The writing threads, started with the first room (they end once no relay is left
+    /// to send them work).
+    writers: OnceLock<Writers>,
+    /// Sockets joined so far: each goes to the next thread in turn.
+    joined: std::sync::atomic::AtomicUsize,
+    /// Its niceness (Linux's scale, 0 as the server's other threads to 19).
+    writer_nice: i32,
 }
 
 struct Relay {
@@ -207,10 +224,13 @@ impl Drop for Relay {
 }
 
 impl RoomRelays {
-    pub fn new(bus: Bus) -> Self {
+    pub fn new(bus: Bus, writer_nice: i32) -> Self {
         Self {
             bus,
             relays: Mutex::default(),
+            writers: OnceLock::new(),
+            joined: Default::default(),
+            writer_nice,
         }
     }
 
@@ -219,8 +239,15 @@ impl RoomRelays {
     /// position afterwards misses nothing between. The socket's task has the room in
     /// hand until it hands its place back.
     pub fn subscribe(&self, channel: &Channel, outbox: Arc<Outbox>) -> RelaySubscription {
+        let writers = self
+            .writers
+            .get_or_init(|| Writers::start(self.writer_nice));
+        let turn = self
+            .joined
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let member = Arc::new(Member {
             outbox,
+            shard: turn % writers.0.len().max(1),
             state: Mutex::default(),
             queued: Notify::new(),
         });
@@ -231,7 +258,9 @@ impl RoomRelays {
             None => {
                 let relay = Arc::new_cyclic(|weak: &Weak<Relay>| {
                     let subscription = self.bus.subscribe(channel);
-                    let task = tokio::spawn(relay(self.bus.clone(), subscription, weak.clone()));
+                    let writer = writers.clone();
+                    let task =
+                        tokio::spawn(relay(self.bus.clone(), subscription, weak.clone(), writer));
                     Relay {
                         members: Mutex::default(),
                         task: task.abort_handle(),
@@ -254,7 +283,7 @@ impl RoomRelays {
 /// apart, for as long as the relay has sockets. When the relay itself may have missed
 /// messages, it reads them from the channel's history once, for all its sockets; only
 /// when the history no longer has them does each socket catch up on its own.
-async fn relay(bus: Bus, mut subscription: Subscription, members: Weak<Relay>) {
+async fn relay(bus: Bus, mut subscription: Subscription, members: Weak<Relay>, writer: Writers) {
     let mut pending: Vec<Arc<Delivery>> = Vec::new();
     let mut last_sent: Option<Instant> = None;
     // The last message relayed (sent or pending): where a catch-up starts.
@@ -271,11 +300,9 @@ async fn relay(bus: Bus, mut subscription: Subscription, members: Weak<Relay>) {
                         match caught_up(&bus, subscription.channel(), relayed.as_ref()).await {
                             Some(missed) => missed,
                             None => {
-                                send(&members, &mut pending, &mut last_sent).await;
-                                for member in sockets(&members) {
-                                    let mut state = member.lock();
-                                    member.enqueue(&mut state, FromRelay::CatchUp);
-                                }
+                                send(&writer, &members, &mut pending, &mut last_sent);
+                                // After the frame, in the same order on the writing thread.
+                                writer.send(Job::CatchUp(members.clone()));
                                 continue;
                             }
                         }
@@ -297,7 +324,9 @@ async fn relay(bus: Bus, mut subscription: Subscription, members: Weak<Relay>) {
                     pending.push(delivery);
                 }
             }
-            () = &mut due, if !pending.is_empty() => send(&members, &mut pending, &mut last_sent).await,
+            () = &mut due, if !pending.is_empty() => {
+                send(&writer, &members, &mut pending, &mut last_sent);
+            }
         }
     }
 }
@@ -332,9 +361,10 @@ async fn caught_up(
     }
 }
 
-/// Hand on what is pending as one frame to every socket of the room, a few hundred at a
-/// time so other tasks run between.
-async fn send(
+/// Hand on what is pending as one frame to every socket of the room, through the writing
+/// thread.
+fn send(
+    writer: &Writers,
     relay: &Weak<Relay>,
     pending: &mut Vec<Arc<Delivery>>,
     last_sent: &mut Option<Instant>,
@@ -342,15 +372,144 @@ async fn send(
     if pending.is_empty() {
         return;
     }
-    let batch = Arc::new(RoomBatch::of(std::mem::take(pending)));
     let now = Instant::now();
     *last_sent = Some(now);
-    for (i, member) in sockets(relay).iter().enumerate() {
-        if i > 0 && i % WRITES_PER_TURN == 0 {
-            tokio::task::yield_now().await;
+    writer.send(Job::Frame {
+        relay: relay.clone(),
+        batch: Arc::new(RoomBatch::of(std::mem::take(pending))),
+        now,
+    });
+}
+
+/// What the rooms' writing threads do, each for its share of the room's sockets, in the
+/// order the relays asked.
+#[derive(Clone)]
+enum Job {
+    /// Offer a frame to every socket of the room.
+    Frame {
+        relay: Weak<Relay>,
+        batch: Arc<RoomBatch>,
+        now: Instant,
+    },
+    /// Tell every socket of the room to catch up on its own.
+    CatchUp(Weak<Relay>),
+}
+
+impl Job {
+    fn relay(&self) -> &Weak<Relay> {
+        match self {
+            Job::Frame { relay, .. } | Job::CatchUp(relay) => relay,
         }
-        member.offer(&batch, now);
     }
+}
+
+/// The threads that write the rooms' frames: one per core (at most 4), so a frame reaches
+/// a big room's sockets in a fraction of the time one thread would take.
+#[derive(Clone)]
+struct Writers(Arc<[mpsc::Sender<Job>]>);
+
+impl Writers {
+    fn start(nice: i32) -> Self {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let jobs = (0..threads).map(|shard| {
+            let (jobs, inbox) = mpsc::channel::<Job>();
+            let started = std::thread::Builder::new()
+                .name("encore-rooms".to_owned())
+                .spawn(move || {
+                    lower_own_priority(nice);
+                    // Until every relay (and the instance's relays) has gone.
+                    while let Ok(first) = inbox.recv() {
+                        let waiting = std::iter::once(first).chain(inbox.try_iter());
+                        for job in joined(waiting) {
+                            write(job, shard);
+                        }
+                    }
+                });
+            if let Err(err) = started {
+                // No thread to spare: its sockets' frames are dropped, and they catch up
+                // from the channel's history through their own tasks.
+                tracing::error!(error = %err, "room relays: could not start a writing thread");
+            }
+            jobs
+        });
+        Writers(jobs.collect())
+    }
+
+    /// To every thread, for its share of the room's sockets. A thread outlives every
+    /// relay that can send it work: this cannot fail.
+    fn send(&self, job: Job) {
+        for thread in self.0.iter() {
+            let _ = thread.send(job.clone());
+        }
+    }
+}
+
+/// The jobs that waited for the thread, a room's frames joined into one (up to
+/// [`JOINED_FRAME_BYTES`]) unless a catch-up stands between them: a thread that fell
+/// behind writes fewer frames, not a burst of them.
+fn joined(waiting: impl Iterator<Item = Job>) -> Vec<Job> {
+    let mut jobs: Vec<Job> = Vec::new();
+    for job in waiting {
+        if let Job::Frame {
+            relay,
+            batch,
+            now: later,
+        } = &job
+            && let Some(Job::Frame {
+                batch: earlier,
+                now,
+                ..
+            }) = jobs
+                .iter_mut()
+                .rev()
+                .find(|earlier| Weak::ptr_eq(earlier.relay(), relay))
+            && earlier.wire.len() + batch.wire.len() <= JOINED_FRAME_BYTES
+        {
+            let deliveries = earlier.deliveries.iter().chain(&batch.deliveries);
+            *earlier = Arc::new(RoomBatch::of(deliveries.cloned().collect()));
+            *now = *later;
+            continue;
+        }
+        jobs.push(job);
+    }
+    jobs
+}
+
+/// A job, for the room's sockets that `shard`'s thread writes to.
+fn write(job: Job, shard: usize) {
+    match job {
+        Job::Frame { relay, batch, now } => {
+            for member in sockets(&relay).iter().filter(|m| m.shard == shard) {
+                member.offer(&batch, now);
+            }
+        }
+        Job::CatchUp(relay) => {
+            for member in sockets(&relay).iter().filter(|m| m.shard == shard) {
+                let mut state = member.lock();
+                member.enqueue(&mut state, FromRelay::CatchUp);
+            }
+        }
+    }
+}
+
+/// Make the calling thread (only it) nicer: Linux keeps a niceness per thread.
+fn lower_own_priority(nice: i32) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain system calls on the calling thread's own id.
+        let lowered = unsafe {
+            let thread = libc::gettid() as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, thread, nice)
+        };
+        if lowered != 0 {
+            tracing::warn!(
+                error = %std::io::Error::last_os_error(),
+                "room relays: the writing thread keeps the server's priority"
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = nice;
 }
 
 /// One frame of encoded messages: a lone message as itself, several as
@@ -418,6 +577,14 @@ mod tests {
         assert_eq!(b.last(), Some(at(7, "x")));
     }
 
+    /// A room relay without its bus task or sockets.
+    fn bare_relay() -> Arc<Relay> {
+        Arc::new(Relay {
+            members: Mutex::default(),
+            task: tokio::spawn(std::future::pending::<()>()).abort_handle(),
+        })
+    }
+
     /// A room relay without its bus task, and one socket of it whose client end is
     /// returned.
     async fn room() -> (Arc<Relay>, RelaySubscription, tokio::net::TcpStream) {
@@ -426,12 +593,10 @@ mod tests {
         let (client, accepted) = tokio::join!(client, listener.accept());
         let (read, write) = accepted.unwrap().0.into_split();
         std::mem::forget(read);
-        let relay = Arc::new(Relay {
-            members: Mutex::default(),
-            task: tokio::spawn(std::future::pending::<()>()).abort_handle(),
-        });
+        let relay = bare_relay();
         let member = Arc::new(Member {
             outbox: Arc::new(Outbox::new(write)),
+            shard: 0,
             state: Mutex::default(),
             queued: Notify::new(),
         });
@@ -443,11 +608,18 @@ mod tests {
         (relay, socket, client.unwrap())
     }
 
+    /// A frame of `offsets` as the writing thread writes it.
     async fn relayed(relay: &Arc<Relay>, offsets: &[u64]) -> Arc<RoomBatch> {
-        let mut pending = offsets.iter().map(|o| delivered(*o, "x")).collect();
-        send(&Arc::downgrade(relay), &mut pending, &mut None).await;
-        let batch = batch(offsets, "x");
-        Arc::new(batch)
+        let batch = Arc::new(batch(offsets, "x"));
+        write(
+            Job::Frame {
+                relay: Arc::downgrade(relay),
+                batch: batch.clone(),
+                now: Instant::now(),
+            },
+            0,
+        );
+        batch
     }
 
     #[tokio::test]
@@ -460,8 +632,16 @@ mod tests {
         assert!(matches!(&taken.item, FromRelay::Batch(b) if b.last() == Some(at(2, "x"))));
         assert_eq!(taken.place, None, "the relay was not writing to it");
 
-        // Handed back at 2: the next frame goes straight to the connection, not the queue.
+        // Handed back at 2: another writing thread's frame is not for it…
         assert!(socket.hand_back(at(2, "x")));
+        let other = Job::Frame {
+            relay: Arc::downgrade(&relay),
+            batch: Arc::new(batch(&[3, 4], "x")),
+            now: Instant::now(),
+        };
+        write(other, 1);
+        assert_eq!(socket.member.lock().direct, Some(at(2, "x")));
+        // …and its own thread's goes straight to the connection, not the queue.
         let written = relayed(&relay, &[3, 4]).await;
         let mut bytes = vec![0u8; written.wire.len()];
         client.read_exact(&mut bytes).await.unwrap();
@@ -491,6 +671,80 @@ mod tests {
         // Leaving the room leaves the relay's list.
         drop(socket);
         assert!(relay.members.lock().unwrap().is_empty());
+    }
+
+    /// A thread's niceness from its `stat` in `/proc`: after the name in parentheses, the
+    /// state is field 3 and the niceness field 19.
+    #[cfg(target_os = "linux")]
+    fn niceness(task: &std::path::Path) -> Option<i32> {
+        let stat = std::fs::read_to_string(task.join("stat")).ok()?;
+        let (_, rest) = stat.rsplit_once(')')?;
+        rest.split_whitespace().nth(16)?.parse().ok()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_writing_thread_is_scheduled_after_the_servers_other_threads() {
+        let writers = || -> Vec<i32> {
+            let tasks = std::fs::read_dir("/proc/self/task").unwrap().flatten();
+            tasks
+                .filter(|task| {
+                    std::fs::read_to_string(task.path().join("comm"))
+                        .is_ok_and(|name| name.trim_end() == "encore-rooms")
+                })
+                .filter_map(|task| niceness(&task.path()))
+                .collect()
+        };
+        // A niceness no other test's writing thread has.
+        const NICE: i32 = 17;
+        let jobs = Writers::start(NICE);
+        let mut nice = Vec::new();
+        for _ in 0..500 {
+            nice = writers();
+            if nice.contains(&NICE) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(nice.contains(&NICE), "writing threads' niceness: {nice:?}");
+        let own = niceness(std::path::Path::new("/proc/thread-self"));
+        assert!(
+            own.is_some_and(|n| n < NICE),
+            "the caller keeps its priority: {own:?}"
+        );
+        drop(jobs);
+    }
+
+    #[tokio::test]
+    async fn frames_that_waited_for_the_writing_thread_go_as_one_per_room() {
+        let (a, b) = (bare_relay(), bare_relay());
+        let (room_a, room_b) = (Arc::downgrade(&a), Arc::downgrade(&b));
+        let frame = |relay: &Weak<Relay>, offsets: &[u64]| Job::Frame {
+            relay: relay.clone(),
+            batch: Arc::new(batch(offsets, "x")),
+            now: Instant::now(),
+        };
+        let jobs = joined(
+            [
+                frame(&room_a, &[1]),
+                frame(&room_b, &[7]),
+                frame(&room_a, &[2, 3]),
+                Job::CatchUp(room_a.clone()),
+                frame(&room_a, &[4]),
+            ]
+            .into_iter(),
+        );
+        let offsets = |job: &Job| match job {
+            Job::Frame { batch, .. } => batch.deliveries.iter().map(|d| d.offset).collect(),
+            Job::CatchUp(_) => Vec::new(),
+        };
+        let seen: Vec<Vec<u64>> = jobs.iter().map(offsets).collect();
+        assert_eq!(seen, [vec![1, 2, 3], vec![7], vec![], vec![4]]);
+        assert!(matches!(&jobs[0], Job::Frame { batch, .. } if batch.follows(&at(0, "x"))));
+        assert!(
+            matches!(jobs[2], Job::CatchUp(_)),
+            "a catch-up keeps its place"
+        );
     }
 
     #[test]
