@@ -236,7 +236,7 @@ impl Pending {
             }
         };
         let (read, write) = parts.io.into_inner().into_split();
-        let mut buf = BytesMut::with_capacity(READ_CHUNK);
+        let mut buf = BytesMut::new();
         buf.extend_from_slice(&read_ahead[at.min(read_ahead.len())..]);
         buf.extend_from_slice(&parts.read_buf);
         Some(LiveSocket {
@@ -252,8 +252,9 @@ impl Pending {
     }
 }
 
-/// How much a live socket reads at a time: most sockets are idle and their messages small
-/// (the WebSocket library's default buffer is 128 KiB; the benchmarks' baseline uses this).
+/// How much a live socket reads at a time, on the stack: most sockets are idle and their
+/// messages small (the WebSocket library's default buffer is 128 KiB; the benchmarks'
+/// baseline uses this).
 pub const READ_CHUNK: usize = 1024;
 
 /// A signed-in dashboard socket: its reading side, and its writing side, which its rooms
@@ -299,14 +300,22 @@ impl Reader {
     pub async fn next(&mut self) -> Result<ClientFrame, ReadEnd> {
         loop {
             if let Some(frame) = self.parse().map_err(ReadEnd::Bad)? {
+                if self.buf.is_empty() {
+                    // Most sockets are idle: between messages they hold no buffer.
+                    self.buf = BytesMut::new();
+                }
                 return Ok(frame);
             }
-            if self.buf.capacity() - self.buf.len() < READ_CHUNK / 4 {
-                self.buf.reserve(READ_CHUNK);
+            if self.tcp.readable().await.is_err() {
+                return Err(ReadEnd::Gone);
             }
-            match self.tcp.read_buf(&mut self.buf).await {
-                Ok(0) | Err(_) => return Err(ReadEnd::Gone),
-                Ok(_) => {}
+            // Read on the stack, kept only while a frame is incomplete.
+            let mut chunk = [0u8; READ_CHUNK];
+            match self.tcp.try_read(&mut chunk) {
+                Ok(0) => return Err(ReadEnd::Gone),
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return Err(ReadEnd::Gone),
             }
         }
     }
