@@ -126,16 +126,24 @@ struct Target {
     redis_prefix: String,
 }
 
+/// What every measured round names (`loadtests/lib.sh`'s `ws_load_round`): the sockets to
+/// open, the run's name and the server's process.
 #[derive(Args)]
-struct BroadcastArgs {
+struct Round {
     #[command(flatten)]
     target: Target,
     /// Names the run in the RESULT line.
     #[arg(long)]
     label: String,
-    /// The server's process, for its memory and CPU time.
+    /// The server's process, for its CPU time (and for `broadcast`, its memory).
     #[arg(long)]
     pid: u32,
+}
+
+#[derive(Args)]
+struct BroadcastArgs {
+    #[command(flatten)]
+    round: Round,
     /// Broadcasts sent one at a time, each after the previous reached every socket.
     #[arg(long, default_value_t = 20)]
     latency_broadcasts: usize,
@@ -302,7 +310,7 @@ struct Tally {
     failed: AtomicU64,
     open: AtomicU64,
     notifications: AtomicU64,
-    /// Staff messages that did not follow the socket's previous one (offset not +1).
+    /// Messages that did not follow the socket's previous one on its channel (offset not +1).
     out_of_order: AtomicU64,
     /// Per delivery figures, sharded by socket to keep locks and cache lines uncontended.
     shards: Vec<Shard>,
@@ -328,6 +336,18 @@ impl Tally {
 
     fn ended(&self, why: String) {
         *self.ends.lock().unwrap().entry(why).or_default() += 1;
+    }
+
+    /// Reads the channel offset `text` begins with into `last`, counting it out of order
+    /// unless it follows the previous one; returns the text after its digits.
+    fn next_offset<'a>(&self, text: &'a str, last: &mut Option<u64>) -> &'a str {
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        let offset: Option<u64> = text[..digits].parse().ok();
+        if offset.is_none() || last.is_some_and(|last| offset != Some(last + 1)) {
+            self.out_of_order.fetch_add(1, Ordering::Relaxed);
+        }
+        *last = offset;
+        &text[digits..]
     }
 
     fn sample(&self, socket: usize, us: u64) {
@@ -613,13 +633,7 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
         let received = now_us();
         if let Some(staff) = text.strip_prefix(STAFF) {
             // `<offset>,"epoch":"…","type":"activity","activity":{"kind":"…","at":"…"`
-            let digits = staff.bytes().take_while(u8::is_ascii_digit).count();
-            let offset: Option<u64> = staff[..digits].parse().ok();
-            if offset.is_none() || last_offset.is_some_and(|last| offset != Some(last + 1)) {
-                tally.out_of_order.fetch_add(1, Ordering::Relaxed);
-            }
-            last_offset = offset;
-            let rest = &staff[digits..];
+            let rest = tally.next_offset(staff, &mut last_offset);
             let Some(kind) = field(rest, r#""type":""#) else {
                 continue;
             };
@@ -782,8 +796,7 @@ async fn wait_for(count: impl Fn() -> u64, target: u64) -> bool {
 }
 
 async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
-    let target = &args.target;
-    let pid = args.pid;
+    let (target, pid) = (&args.round.target, args.round.pid);
     let tally = Arc::new(Tally::new());
     let source = match &args.signups {
         Some(base) => Source::Signups {
@@ -881,7 +894,7 @@ async fn broadcast(args: BroadcastArgs) -> anyhow::Result<()> {
         "RESULT {} sockets={ready} open={open} kb_per_socket={:.2} p50_ms={:.1} p99_ms={:.1} \
          max_ms={:.1} rate={rate:.0} cpu_us={:.2} one_server_us={server_us:.2} \
          one_client_us={client_us:.2} out_of_order={out_of_order}",
-        args.label,
+        args.round.label,
         per_socket / 1000.0,
         p50_ms(&latency),
         p99_ms(&latency),

@@ -32,7 +32,7 @@ use encore::chat::model::{ChatMessage, Counts, Posted, Reactions};
 use futures_util::StreamExt;
 
 use super::{
-    Follow, Socket, Tally, Target, bench, cpu_seconds, field, holders, max_ms, next_text, now_us,
+    Follow, Round, Socket, Tally, bench, cpu_seconds, field, holders, max_ms, next_text, now_us,
     open_following, p50_ms, p99_ms, print_ends, summary, tokens, wait_for,
 };
 
@@ -50,13 +50,7 @@ const ROOM_DELIVERY: &str = r#"{"channel":"chat:"#;
 #[derive(Args)]
 pub struct RoomArgs {
     #[command(flatten)]
-    target: Target,
-    /// Names the run in the RESULT line.
-    #[arg(long)]
-    label: String,
-    /// The server's process, for its CPU time.
-    #[arg(long)]
-    pid: u32,
+    round: Round,
     /// The concert (`prepare-room` wrote it to FILE.event).
     #[arg(long)]
     event: String,
@@ -116,7 +110,7 @@ struct Frames {
 }
 
 pub async fn run(args: RoomArgs) -> anyhow::Result<()> {
-    let target = &args.target;
+    let (target, pid) = (&args.round.target, args.round.pid);
     let tally = Arc::new(Tally::new());
     let frames = Arc::new(Frames::default());
     let follow = Follow {
@@ -141,7 +135,7 @@ pub async fn run(args: RoomArgs) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_secs(2)).await;
 
     let me = std::process::id();
-    let (server_before, client_before) = (cpu_seconds(args.pid)?, cpu_seconds(me)?);
+    let (server_before, client_before) = (cpu_seconds(pid)?, cpu_seconds(me)?);
     let (delivered_before, frames_before) =
         (tally.activities(), frames.frames.load(Ordering::Relaxed));
     let started = Instant::now();
@@ -154,7 +148,7 @@ pub async fn run(args: RoomArgs) -> anyhow::Result<()> {
     let complete = wait_for(|| tally.activities(), expected).await;
     let delivered = tally.activities() - delivered_before;
     let (server_cpu, client_cpu) = (
-        cpu_seconds(args.pid)? - server_before,
+        cpu_seconds(pid)? - server_before,
         cpu_seconds(me)? - client_before,
     );
     let latency = tally.take_samples();
@@ -195,7 +189,7 @@ pub async fn run(args: RoomArgs) -> anyhow::Result<()> {
         "RESULT {} sockets={ready} sent={} delivered={delivered} lost={lost} p50_ms={:.1} \
          p99_ms={:.1} max_ms={:.1} frames_per_s={per_socket_second:.2} busiest={busiest} \
          over_four={over_four} server_us={server_us:.3} out_of_order={out_of_order}",
-        args.label,
+        args.round.label,
         sent.messages,
         p50_ms(&latency),
         p99_ms(&latency),
@@ -328,7 +322,8 @@ fn count(sent: &mut Sent, outcome: Outcome) {
 /// The baseline's input: the messages as Encore publishes them on the room's channel, and
 /// the reaction counts twice a second, at the same rates.
 async fn publish_on_bus(args: &RoomArgs) -> anyhow::Result<Sent> {
-    let bus = Bus::redis(&args.target.redis_url, &args.target.redis_prefix).await?;
+    let target = &args.round.target;
+    let bus = Bus::redis(&target.redis_url, &target.redis_prefix).await?;
     let channel = Channel::Chat(args.event.clone());
     let messages = (args.messages_per_second * args.seconds as f64) as u64;
     let started = tokio::time::Instant::now();
@@ -417,13 +412,7 @@ async fn read_room(index: usize, mut socket: Socket, tally: &Tally, frames: &Fra
             else {
                 continue;
             };
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let offset: Option<u64> = rest[..digits].parse().ok();
-            if offset.is_none() || last_offset.is_some_and(|last| offset != Some(last + 1)) {
-                tally.out_of_order.fetch_add(1, Ordering::Relaxed);
-            }
-            last_offset = offset;
-            let rest = &rest[digits..];
+            let rest = tally.next_offset(rest, &mut last_offset);
             match field(rest, r#""type":""#) {
                 Some("chat_message") => {
                     let Some(body) = field(rest, r#""text":"b"#) else {

@@ -1,4 +1,5 @@
-import { Box, Card, Group, Stack, Text, useMantineTheme } from '@mantine/core';
+import { Box, Card, Group, Stack, Table, Text, useMantineTheme } from '@mantine/core';
+import type { TableProps } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 
@@ -72,5 +73,101 @@ export function RowCard({
         </Group>
       ) : null}
     </Card>
+  );
+}
+
+/**
+ * A column of a `RowTable`: its head (a card's label for the cell) and where its cell stands
+ * on the row's card: the heading, beside the heading, under the fields as the row's actions,
+ * or (the default) a field of its own.
+ */
+export interface RowColumn<K extends string> {
+  key: K;
+  label: string;
+  onCard?: 'heading' | 'aside' | 'actions';
+  /** A column of controls: its head names it to screen readers only, and its controls stand
+   * side by side at the cell's end. */
+  controls?: boolean;
+  /** On the table's cell and on the card's value. */
+  testId?: string;
+}
+
+/**
+ * A list's rows as a table of `columns`, or below `sm` each as a card (`useRowCards`), every
+ * cell shown from `cellsOf`: the columns are named once for both. The list keeps `testId`,
+ * each row `rowTestId`, either way.
+ */
+export function RowTable<T extends { id: string }, K extends string>({
+  rows,
+  columns,
+  cellsOf,
+  testId,
+  rowTestId,
+  tableProps,
+}: {
+  rows: readonly T[];
+  columns: readonly RowColumn<K>[];
+  cellsOf: (row: T) => Record<K, ReactNode>;
+  testId: string;
+  rowTestId: string;
+  tableProps?: TableProps;
+}): ReactNode {
+  const cards = useRowCards();
+  if (cards) {
+    const fields = columns.filter((column) => column.onCard === undefined);
+    const placed = (cell: Record<K, ReactNode>, place: RowColumn<K>['onCard']): ReactNode => {
+      const column = columns.find((each) => each.onCard === place);
+      return column ? cell[column.key] : null;
+    };
+    return (
+      <RowCards testId={testId}>
+        {rows.map((row) => {
+          const cell = cellsOf(row);
+          return (
+            <RowCard
+              key={row.id}
+              testId={rowTestId}
+              heading={placed(cell, 'heading')}
+              aside={placed(cell, 'aside')}
+              fields={fields.map((column) => ({ label: column.label, value: cell[column.key], testId: column.testId }))}
+              actions={placed(cell, 'actions')}
+            />
+          );
+        })}
+      </RowCards>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table {...tableProps} data-testid={testId}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) =>
+              column.controls ? <Table.Th key={column.key} aria-label={column.label} /> : <Table.Th key={column.key}>{column.label}</Table.Th>,
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => {
+            const cell = cellsOf(row);
+            return (
+              <Table.Tr key={row.id} data-testid={rowTestId}>
+                {columns.map((column) => (
+                  <Table.Td key={column.key} data-testid={column.testId}>
+                    {column.controls ? (
+                      <Group gap={4} wrap="nowrap" justify="flex-end">
+                        {cell[column.key]}
+                      </Group>
+                    ) : (
+                      cell[column.key]
+                    )}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
@@ -14,7 +14,7 @@ import { EventFormModal } from './event-form-modal';
 import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
+import { RowTable } from '../../../components/row-cards';
 import { formatNumber } from '../../../i18n/numbers';
 
 const SalesChart = lazy(() => import('./sales-chart'));
@@ -61,7 +61,6 @@ function SalesPanel({ event }: { event: ManagedEvent }): ReactNode {
 export function ManageEventsPage(): ReactNode {
   const { t, i18n } = useTranslation('events');
   const locale = useLocale();
-  const cards = useRowCards();
   const list = useQuery(managedEventsQueryOptions());
   const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
@@ -149,63 +148,23 @@ export function ManageEventsPage(): ReactNode {
         <Text c="red">{t('manage.loadFailed')}</Text>
       ) : list.data.length === 0 ? (
         <EmptyState title={t('common:pages.manageEvents.emptyTitle')} description={t('common:pages.manageEvents.emptyText')} />
-      ) : cards ? (
-        <RowCards testId="manage-table">
-          {list.data.map((event) => {
-            const cell = cellsOf(event);
-            return (
-              <RowCard
-                key={event.id}
-                testId="manage-row"
-                heading={cell.concert}
-                aside={cell.status}
-                fields={[
-                  { label: t('manage.startsAt'), value: cell.startsAt },
-                  { label: t('manage.price'), value: cell.price },
-                  { label: t('manage.sold'), value: cell.sold, testId: 'tickets-sold' },
-                  { label: t('manage.revenue'), value: cell.revenue, testId: 'revenue' },
-                ]}
-                actions={cell.actions}
-              />
-            );
-          })}
-        </RowCards>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover data-testid="manage-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('manage.concert')}</Table.Th>
-                <Table.Th>{t('manage.status')}</Table.Th>
-                <Table.Th>{t('manage.startsAt')}</Table.Th>
-                <Table.Th>{t('manage.price')}</Table.Th>
-                <Table.Th>{t('manage.sold')}</Table.Th>
-                <Table.Th>{t('manage.revenue')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((event) => {
-                const cell = cellsOf(event);
-                return (
-                  <Table.Tr key={event.id} data-testid="manage-row">
-                    <Table.Td>{cell.concert}</Table.Td>
-                    <Table.Td>{cell.status}</Table.Td>
-                    <Table.Td>{cell.startsAt}</Table.Td>
-                    <Table.Td>{cell.price}</Table.Td>
-                    <Table.Td data-testid="tickets-sold">{cell.sold}</Table.Td>
-                    <Table.Td data-testid="revenue">{cell.revenue}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap" justify="flex-end">
-                        {cell.actions}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowTable
+          rows={list.data}
+          columns={[
+            { key: 'concert', label: t('manage.concert'), onCard: 'heading' },
+            { key: 'status', label: t('manage.status'), onCard: 'aside' },
+            { key: 'startsAt', label: t('manage.startsAt') },
+            { key: 'price', label: t('manage.price') },
+            { key: 'sold', label: t('manage.sold'), testId: 'tickets-sold' },
+            { key: 'revenue', label: t('manage.revenue'), testId: 'revenue' },
+            { key: 'actions', label: t('manage.actions'), onCard: 'actions', controls: true },
+          ]}
+          cellsOf={cellsOf}
+          testId="manage-table"
+          rowTestId="manage-row"
+          tableProps={{ striped: true, highlightOnHover: true }}
+        />
       )}
       {editing !== null ? (
         <EventFormModal

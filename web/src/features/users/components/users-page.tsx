@@ -11,7 +11,6 @@ import {
   Skeleton,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -35,7 +34,7 @@ import { usePasswordPrompt } from './password-prompt';
 import { UserAvatar } from './user-avatar';
 import { UserFormModal } from './user-form-modal';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
+import { RowTable } from '../../../components/row-cards';
 import { usePageNumbers } from '../../../components/pager';
 
 type ActiveFilter = 'all' | 'true' | 'false';
@@ -60,7 +59,6 @@ export function UsersPage(): ReactNode {
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
   const mutations = useUserMutations();
-  const cards = useRowCards();
   // Changing someone's e-mail or two-step verification takes the admin's own password.
   const prompt = usePasswordPrompt();
 
@@ -134,7 +132,7 @@ export function UsersPage(): ReactNode {
           }}
         />
       ),
-      created: formatDate(user.created_at, localeOf(i18n.language)),
+      created: <Text size="sm">{formatDate(user.created_at, localeOf(i18n.language))}</Text>,
       actions: (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
@@ -244,58 +242,22 @@ export function UsersPage(): ReactNode {
           <Text ta="center" c="dimmed" py="xl" data-testid="users-empty">
             {t('common:empty.itemsNotFound')}
           </Text>
-        ) : cards ? (
-          <RowCards testId="users-table">
-            {users.map((user) => {
-              const cell = cellsOf(user);
-              return (
-                <RowCard
-                  key={user.id}
-                  testId="user-row"
-                  heading={cell.user}
-                  aside={cell.actions}
-                  fields={[
-                    { label: t('table.role'), value: cell.role },
-                    { label: t('table.active'), value: cell.active },
-                    { label: t('table.mfa'), value: cell.mfa },
-                    { label: t('table.created'), value: cell.created },
-                  ]}
-                />
-              );
-            })}
-          </RowCards>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table highlightOnHover verticalSpacing="sm" data-testid="users-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('table.user')}</Table.Th>
-                  <Table.Th>{t('table.role')}</Table.Th>
-                  <Table.Th>{t('table.active')}</Table.Th>
-                  <Table.Th>{t('table.mfa')}</Table.Th>
-                  <Table.Th>{t('table.created')}</Table.Th>
-                  <Table.Th aria-label={t('table.actions')} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {users.map((user) => {
-                  const cell = cellsOf(user);
-                  return (
-                    <Table.Tr key={user.id} data-testid="user-row">
-                      <Table.Td>{cell.user}</Table.Td>
-                      <Table.Td>{cell.role}</Table.Td>
-                      <Table.Td>{cell.active}</Table.Td>
-                      <Table.Td>{cell.mfa}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{cell.created}</Text>
-                      </Table.Td>
-                      <Table.Td>{cell.actions}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RowTable
+            rows={users}
+            columns={[
+              { key: 'user', label: t('table.user'), onCard: 'heading' },
+              { key: 'role', label: t('table.role') },
+              { key: 'active', label: t('table.active') },
+              { key: 'mfa', label: t('table.mfa') },
+              { key: 'created', label: t('table.created') },
+              { key: 'actions', label: t('table.actions'), onCard: 'aside', controls: true },
+            ]}
+            cellsOf={cellsOf}
+            testId="users-table"
+            rowTestId="user-row"
+            tableProps={{ highlightOnHover: true, verticalSpacing: 'sm' }}
+          />
         )}
         <Group justify="space-between" mt="md">
           <Text size="sm" c="dimmed">
