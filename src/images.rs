@@ -13,7 +13,7 @@ use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Li
 use tokio::sync::Semaphore;
 
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg};
 
 /// At most this many pixels (4096 × 4096, 16.7 MP: 64 MiB as RGBA) ...
 pub const MAX_PIXELS: u64 = 4096 * 4096;
@@ -44,7 +44,7 @@ fn too_many_pixels() -> Error {
         Msg::ImageTooManyPixels
             .with("width", 4096u32)
             .with("height", 4096u32)
-            .with("megapixels", "16.7"),
+            .with("megapixels", Arg::figure("16.7")),
     )
 }
 

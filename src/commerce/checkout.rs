@@ -22,7 +22,7 @@ use crate::state::AppState;
 
 use super::cart;
 use super::model::{ItemKind, OrderRow, OrderStatus};
-use super::orders::{self, Fulfilment, NewItem, Unpaid};
+use super::orders::{self, AfterRefusal, Fulfilment, NewItem, Unpaid};
 use super::pay_page::PayPage;
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
@@ -260,8 +260,8 @@ pub struct Paid {
     params(("order_id" = String, Path, description = "The pending order's id")),
     request_body = TestPayment,
     responses((status = 200, description = "Paid: the order is fulfilled.", body = Envelope<Paid>),
-        (status = 402, description = "The card was declined, lacked funds, or had a processing error.", body = Failure),
-        (status = 409, description = "The checkout expired or is no longer pending.", body = Failure)))]
+        (status = 402, description = "The card was declined, lacked funds, or had a processing error: nothing was charged, and the checkout stays open for another card until it is paid or expires.", body = Failure),
+        (status = 409, description = "The checkout expired, is no longer pending, or was paid meanwhile (nothing more is charged).", body = Failure)))]
 pub async fn pay_test(
     State(app): State<AppState>,
     Path(order_id): Path<String>,
@@ -312,7 +312,11 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
     match outcome {
         TestCard::Succeeds => {
             let reference = format!("test_{}", crate::crypto::random_token(12));
-            orders::fulfil(app, &order.id, Some(&reference)).await?;
+            // Two cards racing on one page: the order is paid once, and the second is
+            // told so (its charge is never taken).
+            if orders::fulfil(app, &order.id, Some(&reference)).await? == Fulfilment::AlreadyDone {
+                return Err(Error::conflict(Msg::CheckoutAlreadyPaid));
+            }
             Ok(Api::ok(Paid {
                 redirect: format!("/checkout-success?order={}", order.id),
                 order: order.id,
@@ -327,9 +331,10 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
             } else {
                 (Msg::CardInsufficientFunds, Msg::NoticeWhyInsufficientFunds)
             };
-            // The order keeps the reason as the buyer read it.
+            // The checkout stays open for another card, its seats held until it lapses;
+            // the order keeps the reason as the buyer read it.
             let reason = message.render(i18n::current());
-            orders::decline(app, &order.id, &reason, why).await?;
+            orders::decline(app, &order.id, &reason, why, AfterRefusal::StaysOpen).await?;
             Err(decline(message))
         }
     }
@@ -397,6 +402,7 @@ pub async fn stripe_webhook(
             order,
             "The payment failed.",
             Msg::NoticeWhyFailedLater,
+            AfterRefusal::Fails,
         )
         .await
         .map(|_| ()),

@@ -302,15 +302,22 @@ struct Receipt {
 }
 
 /// An order's receipt: the buyer's own, or any for staff.
+///
+/// Only an order that was paid (and perhaps refunded since) has one: a receipt is for
+/// money taken.
 #[utoipa::path(get, path = "/orders/{id}/receipt", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The order's id")),
-    responses((status = 200, description = "The receipt.", body = Envelope<Receipt>)))]
+    responses((status = 200, description = "The receipt.", body = Envelope<Receipt>),
+        (status = 409, description = "The order was never paid (pending, failed or expired): it has no receipt.", body = Failure)))]
 async fn show_receipt(
     State(app): State<AppState>,
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Api<Receipt>> {
     let order = readable_order(&app, &user, &id).await?;
+    if !order.status.is_settled() {
+        return Err(Error::conflict(Msg::NoReceiptUnpaid));
+    }
     let refunds: Vec<ReceiptRefund> = store::refunds_of_order(&app.db, &order.id)
         .await?
         .into_iter()

@@ -9,7 +9,7 @@ use crate::accounts::model::AccountRow;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::i18n::{Arg, Msg};
+use crate::i18n::{Arg, Msg, figure_in};
 use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, Notice, Outbox};
@@ -36,7 +36,8 @@ pub struct Order {
     pub currency: String,
     /// `test` or `stripe`.
     pub provider: String,
-    /// Why a payment failed or could not be honoured.
+    /// Why a payment failed or could not be honoured; on a pending order, why its last card
+    /// was refused (the checkout stays open for another).
     #[schema(required = true)]
     pub failure: Option<String>,
     #[schema(format = DateTime)]
@@ -276,10 +277,28 @@ async fn close_pending(
     Ok(closed)
 }
 
-/// A payment declined or failed: the order fails (`failure` is kept on it), its seats go
-/// back, and the staff hear why (`why`, in each one's language) in the same transaction.
-/// False when the order was no longer pending.
-pub async fn decline(app: &AppState, order_id: &str, failure: &str, why: Msg) -> Result<bool> {
+/// What a refused payment leaves of its pending order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterRefusal {
+    /// The checkout stays open for another card until it is paid or its hold lapses (a
+    /// card refused on the test provider's page, as on Stripe's): the order stays pending
+    /// with its seats and keeps why the attempt failed.
+    StaysOpen,
+    /// Nothing more can pay it (Stripe's delayed payment failed after its session closed):
+    /// the order fails and its seats go back.
+    Fails,
+}
+
+/// A payment declined or failed: `failure` is kept on the order, which stays open or
+/// fails as `after` says, and the staff hear why (`why`, in each one's language), all in
+/// one transaction. False when the order was no longer pending (paid meanwhile, say).
+pub async fn decline(
+    app: &AppState,
+    order_id: &str,
+    failure: &str,
+    why: Msg,
+    after: AfterRefusal,
+) -> Result<bool> {
     let Some(order) = store::order_by_id(&app.db, order_id).await? else {
         return Ok(false);
     };
@@ -287,7 +306,13 @@ pub async fn decline(app: &AppState, order_id: &str, failure: &str, why: Msg) ->
         .await?
         .ok_or_else(|| Error::internal("an order's buyer is gone"))?;
     let mut tx = app.db.begin().await?;
-    if !close_pending(&mut tx, order_id, Unpaid::Failed, Some(failure)).await? {
+    let refused = match after {
+        AfterRefusal::StaysOpen => store::note_refused_attempt(&mut *tx, order_id, failure).await?,
+        AfterRefusal::Fails => {
+            close_pending(&mut tx, order_id, Unpaid::Failed, Some(failure)).await?
+        }
+    };
+    if !refused {
         return Ok(false);
     }
     let mut outbox = Outbox::default();
@@ -491,17 +516,17 @@ async fn tell_of_sale(
 
 /// The receipt by e-mail (sent in the background by the messenger).
 fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &[OrderItem]) {
+    let lang = account.language;
     let lines: String = items
         .iter()
         .map(|i| {
             format!(
                 "  {} — {}\n",
                 i.title,
-                money::format(i.price_minor, &order.currency)
+                figure_in(lang, &money::format(i.price_minor, &order.currency))
             )
         })
         .collect();
-    let lang = account.language;
     let total = money::format(order.total_minor, &order.currency);
     app.messenger.send(OutboundMessage::email(
         &account.login,
@@ -510,7 +535,7 @@ fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &
             .with("name", account.display_name())
             .with("order", order.id.as_str())
             .with("lines", lines)
-            .with("total", total.as_str())
+            .with("total", Arg::figure(total))
             .with("url", app.config.public_url.as_str())
             .render(lang),
     ));

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::model::{OrderItem, OrderRow, OrderStatus};
 use super::money;
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Arg, Lang, Msg, figure_in};
 
 const TEMPLATE: &str = "pay.html";
 
@@ -125,7 +125,9 @@ impl PayPage {
                 number: t(Msg::PayNumber),
                 expiry: t(Msg::PayExpiry),
                 cvc: t(Msg::PayCvc),
-                pay: Msg::PayButton.with("total", total.as_str()).render(lang),
+                pay: Msg::PayButton
+                    .with("total", Arg::figure(total.as_str()))
+                    .render(lang),
                 cards: t(Msg::PayTestCards),
                 succeeds: t(Msg::PaySucceeds),
                 declined: t(Msg::PayDeclinedCard),
@@ -139,12 +141,12 @@ impl PayPage {
             order: Some(PayableOrder {
                 id: order.id.clone(),
                 token,
-                total,
+                total: figure_in(lang, &total),
                 lines: lines
                     .iter()
                     .map(|line| Line {
                         title: line.title.clone(),
-                        price: money::format(line.price_minor, &order.currency),
+                        price: figure_in(lang, &money::format(line.price_minor, &order.currency)),
                     })
                     .collect(),
             }),

@@ -183,7 +183,7 @@ fn tell_buyer(app: &AppState, account: &AccountRow, order: &OrderRow, amount: i6
         Msg::RefundSubject.render(lang),
         Msg::RefundBody
             .with("name", account.display_name())
-            .with("amount", amount.as_str())
+            .with("amount", Arg::figure(amount))
             .with("order", order.id.as_str())
             .with("reason", reason.as_str())
             .render(lang),

@@ -293,6 +293,23 @@ pub async fn close_pending<'e>(
     Ok(closed.rows_affected() == 1)
 }
 
+/// A refused attempt to pay a pending order: the order stays pending (its seats held, its
+/// checkout open for another card) and keeps why the attempt failed. False when the order
+/// was no longer pending.
+#[tracing::instrument(skip_all)]
+pub async fn note_refused_attempt<'e>(
+    db: impl Exec<'e>,
+    order_id: &str,
+    failure: &str,
+) -> Result<bool> {
+    let noted = sqlx::query("UPDATE orders SET failure = $2 WHERE id = $1 AND status = 'pending'")
+        .bind(order_id)
+        .bind(failure)
+        .execute(db)
+        .await?;
+    Ok(noted.rows_affected() == 1)
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn overdue_pending(db: &Db, now: i64) -> Result<Vec<String>> {
     let rows: Vec<(String,)> =
@@ -359,8 +376,8 @@ pub async fn mark_paid<'e>(
     provider_ref: Option<&str>,
 ) -> Result<bool> {
     let paid = sqlx::query(
-        "UPDATE orders SET status = 'paid', paid_at = $2, provider_ref = COALESCE($3, provider_ref) \
-         WHERE id = $1 AND status = 'pending'",
+        "UPDATE orders SET status = 'paid', paid_at = $2, failure = NULL, \
+         provider_ref = COALESCE($3, provider_ref) WHERE id = $1 AND status = 'pending'",
     )
     .bind(order_id)
     .bind(now)

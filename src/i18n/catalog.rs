@@ -1401,6 +1401,20 @@ messages! {
         cn: "此结账已过期或已关闭。请返回购物车重新开始。",
         ir: "این پرداخت منقضی یا بسته شده است. برای شروع دوباره به سبد خرید برگردید.",
     }
+    CheckoutAlreadyPaid {
+        gb: "This checkout was paid already: nothing more was charged. Your tickets are in My events.",
+        br: "Este pagamento já foi feito: nada mais foi cobrado. Seus ingressos estão em Meus eventos.",
+        es: "Este pago ya se realizó: no se cobró nada más. Tus entradas están en Mis eventos.",
+        cn: "此结账已付款：未再扣款。您的门票在“我的活动”中。",
+        ir: "این پرداخت پیش‌تر انجام شده است: مبلغ دیگری کسر نشد. بلیت‌های شما در «رویدادهای من» است.",
+    }
+    NoReceiptUnpaid {
+        gb: "This order was never paid, so it has no receipt: nothing was charged.",
+        br: "Este pedido nunca foi pago, por isso não tem recibo: nada foi cobrado.",
+        es: "Este pedido nunca se pagó, así que no tiene recibo: no se cobró nada.",
+        cn: "此订单从未付款，因此没有收据：未扣任何款项。",
+        ir: "این سفارش هرگز پرداخت نشد، پس رسیدی ندارد: مبلغی کسر نشده است.",
+    }
     CardInvalidNumber {
         gb: "The card number is invalid.",
         br: "O número do cartão é inválido.",
@@ -2239,15 +2253,7 @@ impl Arg {
                 // The name stays as the database spells it (`Etc/GMT+3` keeps its digits).
                 .with("zone", zone.name())
                 .render_in(lang, zone),
-            Arg::Figure(s) if lang == Lang::Persian => s
-                .chars()
-                .map(|c| match c {
-                    '0'..='9' => char::from_u32('۰' as u32 + (c as u32 - '0' as u32)).unwrap_or(c),
-                    '.' => '٫',
-                    other => other,
-                })
-                .collect(),
-            Arg::Figure(s) => s.clone(),
+            Arg::Figure(s) => figure_in(lang, s),
             Arg::Text(t) => t.render_in(lang, zone),
         }
     }
@@ -2273,11 +2279,30 @@ impl From<Text> for Arg {
         Arg::Text(Box::new(t))
     }
 }
+/// `figure` (an amount, a count, `2025-06-01 21:00`) in `lang`'s digits: Persian digits and
+/// decimal separator for Persian (`12.50 EUR` → `۱۲٫۵۰ EUR`), as written for the others. For a
+/// figure set into a text that is not a message (an e-mail's lines, a page's table).
+pub fn figure_in(lang: Lang, figure: &str) -> String {
+    if lang != Lang::Persian {
+        return figure.to_owned();
+    }
+    figure
+        .chars()
+        .map(|c| match c {
+            '0'..='9' => char::from_u32('۰' as u32 + (c as u32 - '0' as u32)).unwrap_or(c),
+            '.' => '٫',
+            other => other,
+        })
+        .collect()
+}
+
+/// A number given to a message is a figure: a count, a limit, a number of seconds, written in
+/// the reader's digits. Ids and codes are text (`&str`), and stay as written.
 macro_rules! number_args {
     ($($t:ty),*) => {$(
         impl From<$t> for Arg {
             fn from(n: $t) -> Self {
-                Arg::Plain(n.to_string())
+                Arg::Figure(n.to_string())
             }
         }
     )*};
@@ -2435,6 +2460,25 @@ mod tests {
         // Plain arguments (a concert's title) are left as written.
         let titled = Msg::NoticeEndedTitle.with("title", "Live 2025");
         assert_eq!(titled.render(Lang::Persian), "Live 2025 به پایان رسید");
+    }
+
+    #[test]
+    fn numbers_are_figures_in_persian_digits_for_persian_readers_and_latin_for_english() {
+        let text = Msg::CodeIncorrectTriesLeft.with("left", 2u32);
+        assert_eq!(
+            text.render(Lang::English),
+            "The code is incorrect. 2 tries left."
+        );
+        assert_eq!(
+            text.render(Lang::Persian),
+            "کد نادرست است. ۲ تلاش دیگر باقی مانده است."
+        );
+        let seconds = Msg::RateLimited.with("seconds", 120u64);
+        assert!(seconds.render(Lang::Persian).contains("۱۲۰"));
+        assert!(seconds.render(Lang::English).contains("in 120 seconds"));
+        assert_eq!(Arg::from(1_250i64), Arg::figure("1250"));
+        assert_eq!(figure_in(Lang::Persian, "12.50 EUR"), "۱۲٫۵۰ EUR");
+        assert_eq!(figure_in(Lang::Spanish, "12.50 EUR"), "12.50 EUR");
     }
 
     #[test]

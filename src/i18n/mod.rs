@@ -10,7 +10,7 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::Response;
 
-pub use catalog::{Arg, Msg, Text};
+pub use catalog::{Arg, Msg, Text, figure_in};
 pub use zone::Zone;
 
 #[derive(

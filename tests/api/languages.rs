@@ -236,11 +236,13 @@ async fn rate_limiting_is_explained_in_the_readers_language() {
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
-        let seconds = response.headers()["retry-after"]
+        let seconds: u64 = response.headers()["retry-after"]
             .to_str()
             .unwrap()
-            .to_owned();
+            .parse()
+            .unwrap();
         let body: Value = response.json().await.unwrap();
+        // The seconds in the reader's digits (Persian ones in Persian).
         assert_eq!(
             body["error"],
             Msg::RateLimited.with("seconds", seconds).render(lang)

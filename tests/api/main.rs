@@ -5,6 +5,7 @@ mod accounts;
 mod artists;
 mod bus;
 mod chat;
+mod checkout_retry;
 mod cluster;
 mod commerce;
 mod concert_state;

@@ -2,7 +2,7 @@
 // manage-events, in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { e2eSuite, localInput, pageApi as api, PASSWORD, PNG, screenshot } from './harness.mjs';
+import { e2eSuite, localInput, pageApi as api, PASSWORD, payWithCard, PNG, screenshot } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
@@ -19,16 +19,6 @@ const TITLE = 'Midnight at the Lighthouse';
 const DECLINE_402 = /status of 402/;
 
 const badge = (page) => page.getByTestId('cart-badge').locator('.mantine-Indicator-indicator');
-
-/** Fills the test provider's hosted card form and submits it. */
-async function payWithCard(page, card) {
-  await page.waitForURL(/\/pay\//);
-  await page.locator('input[name="name"]').fill('Card Holder');
-  await page.locator('input[name="cardNumber"]').fill(card);
-  await page.locator('input[name="expiry"]').fill('12/34');
-  await page.locator('input[name="cvc"]').fill('123');
-  await page.getByRole('button', { name: /^Pay/ }).click();
-}
 
 /** Adds the concert to the cart from the events page (the badge then shows 1). */
 async function buyFromEvents(page) {

@@ -164,6 +164,16 @@ after(async () => {
   chromiums.clear();
 });
 
+/** Fills the test provider's hosted card form (in any language) and submits it. */
+export async function payWithCard(page, card) {
+  await page.waitForURL(/\/pay\//);
+  await page.locator('input[name="name"]').fill('Card Holder');
+  await page.locator('input[name="cardNumber"]').fill(card);
+  await page.locator('input[name="expiry"]').fill('12/34');
+  await page.locator('input[name="cvc"]').fill('123');
+  await page.locator('#pay button[type=submit]').click();
+}
+
 /** A fresh browser: a new context (its own cookies, storage and cache, like a new profile)
  * in the file's chromium, which starts once instead of once a browser. Every console error
  * or page error is recorded (with the URL of the resource it is about, when there is one).
@@ -466,6 +476,23 @@ export function layoutProblems({ minTap }) {
     }
   }
   return [...new Set(problems)];
+}
+
+/** In the page (Persian): the shown texts with a Latin digit, or with a Latin comma beside
+ * Persian digits (a date or time joined as the root locale does), less what is typed or read
+ * as code (inputs, versions, ids set left to right). Every number goes through the one number
+ * formatter, badges' counts too, and every date through the one date formatter. */
+export function latinDigits() {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    const latin = /[0-9]/.test(node.textContent) || (/[۰-۹]/.test(node.textContent) && node.textContent.includes(','));
+    if (!latin || !parent || parent.closest('code, [dir="ltr"], input, textarea, [aria-hidden="true"]')) continue;
+    const box = parent.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) out.push(node.textContent.trim().slice(0, 60));
+  }
+  return out;
 }
 
 export const pageApi = (page, method, path, body) =>

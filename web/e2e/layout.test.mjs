@@ -8,7 +8,7 @@
 // Persian no text shows a Latin digit, nor a Latin comma beside Persian digits (a date).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
+import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, latinDigits, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
 
 const ACCOUNTS = {
   admin: { email: 'layout-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Lena', lastName: 'Layout' },
@@ -55,23 +55,6 @@ after(async () => {
   push?.kill('SIGKILL');
   sine?.remove();
 });
-
-/** In the page (Persian): the shown texts with a Latin digit, or with a Latin comma beside
- * Persian digits (a date or time joined as the root locale does), less what is typed or read
- * as code (inputs, versions, ids set left to right). Every number goes through the one number
- * formatter, badges' counts too, and every date through the one date formatter. */
-function latinDigits() {
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    const latin = /[0-9]/.test(node.textContent) || (/[۰-۹]/.test(node.textContent) && node.textContent.includes(','));
-    if (!latin || !parent || parent.closest('code, [dir="ltr"], input, textarea, [aria-hidden="true"]')) continue;
-    const box = parent.getBoundingClientRect();
-    if (box.width > 0 && box.height > 0) out.push(node.textContent.trim().slice(0, 60));
-  }
-  return out;
-}
 
 const PAGES = [
   { name: 'home', path: () => '/home', ready: 'home-title' },

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, formatTime, localeComma } from './dates';
+import { DAY_IN_FULL, formatDate, formatDateTime, formatDay, formatTime, localeComma } from './dates';
 import { localeOf } from './languages';
 
 const AT = '2026-12-01T20:00:00Z';
@@ -59,5 +59,17 @@ describe('dates in the reader’s language', () => {
     }
     expect(formatDate(AT, 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' })).toBe('1 Dec 2026');
     expect(formatTime(AT, 'en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })).toBe('20:00');
+  });
+});
+
+describe('a calendar day as the server counts it', () => {
+  it('is written in the reader’s calendar and digits, on the day it names in every zone', () => {
+    expect(formatDay('2026-11-27', 'en-GB')).toBe('27 Nov');
+    expect(formatDay('2026-11-27', 'en-GB', DAY_IN_FULL)).toBe('Fri 27 Nov');
+    const persian = formatDay('2026-11-27', localeOf('ir'));
+    expect(persian).toContain('آذر');
+    expect(persian).toContain('۶');
+    expect(persian).not.toMatch(/[0-9]/u);
+    expect(formatDay('2026-11-27', localeOf('ir'), DAY_IN_FULL)).not.toMatch(/[0-9,]/u);
   });
 });

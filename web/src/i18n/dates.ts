@@ -58,3 +58,13 @@ export function formatDate(value: Date | string | number, locale: string, option
 export function formatTime(value: Date | string | number, locale: string, options: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' }): string {
   return formatDateTime(value, locale, options);
 }
+
+/** A day with its weekday, "Fri 27 Nov" (a chart's tooltip). */
+export const DAY_IN_FULL: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+
+/** A calendar day as the server counts them (`2026-11-27`, a day in UTC) in the reader's
+ * calendar and digits: by default "27 Nov", Persian "۶ آذر"; `options` for more
+ * (`{ weekday: 'short', day: 'numeric', month: 'short' }`: "Fri 27 Nov"). */
+export function formatDay(day: string, locale: string, options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short' }): string {
+  return formatDateTime(`${day.slice(0, 10)}T00:00:00Z`, locale, { ...options, timeZone: 'UTC' });
+}

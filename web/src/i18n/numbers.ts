@@ -15,6 +15,15 @@ export function formatNumber(value: number, language: string): string {
   return format.format(value);
 }
 
+/** Latin digits in a text (a countdown's clock, "23:58:13") in the locale's own ("۲۳:۵۸:۱۳"
+ * for `fa-IR`). */
+export function localDigits(text: string, locale: string): string {
+  const digits = new Intl.NumberFormat(locale, { useGrouping: false }).format(1234567890);
+  if (digits === '1234567890') return text;
+  const map = new Map([...'1234567890'].map((latin, i) => [latin, digits[i] ?? latin]));
+  return text.replace(/[0-9]/g, (d) => map.get(d) ?? d);
+}
+
 /**
  * i18next's formatter: every number put into a text ("Seats left: {{count}}") goes through
  * `formatNumber`, so no page shows Latin digits beside Persian words. Texts keep plain

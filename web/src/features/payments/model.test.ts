@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeTone, customPeriod } from './model';
+import { changeTone, customPeriod, stateInWords, wasPaid } from './model';
 
 describe('customPeriod', () => {
   it('runs from the first day\'s local midnight to the midnight after the last day', () => {
@@ -21,5 +21,20 @@ describe('changeTone', () => {
     expect(changeTone(-3)).toBe('down');
     expect(changeTone(0)).toBe('flat');
     expect(changeTone(null)).toBe('new');
+  });
+});
+
+describe('wasPaid', () => {
+  it('is true only where money was taken: paid, fulfilled, refunded', () => {
+    expect(['paid', 'fulfilled', 'refunded'].every((status) => wasPaid({ status: status as 'paid' }))).toBe(true);
+    expect(['pending', 'failed', 'expired'].some((status) => wasPaid({ status: status as 'pending' }))).toBe(false);
+  });
+});
+
+describe('stateInWords', () => {
+  it('says a fulfilled order is paid, and every other state as it is', () => {
+    expect(stateInWords('fulfilled')).toBe('paid');
+    expect(stateInWords('failed')).toBe('failed');
+    expect(stateInWords('expired')).toBe('expired');
   });
 });

@@ -20,6 +20,19 @@ export type PricingPlan = Schema<'PricingPlan'>;
 export type PlanInput = Body<'commerce.create'>;
 export type PlanChange = Body<'commerce.update'>;
 
+/** States whose money was taken (and perhaps given back since): only these have a receipt. */
+const PAID_STATUSES: readonly OrderStatus[] = ['paid', 'fulfilled', 'refunded'];
+
+/** Whether money was taken for the order: only then is there a receipt and a "paid" total. */
+export function wasPaid(order: Pick<Order, 'status'>): boolean {
+  return PAID_STATUSES.includes(order.status);
+}
+
+/** An order's state in words, for its buyer: paid, refunded, failed, expired or pending. */
+export function stateInWords(status: OrderStatus): 'paid' | 'refunded' | 'failed' | 'expired' | 'pending' {
+  return status === 'fulfilled' ? 'paid' : status;
+}
+
 /** What the orders table is narrowed to. */
 export interface OrderFilter {
   search?: string;

@@ -29,6 +29,7 @@ export function CheckoutSuccessPage(): ReactNode {
     refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.data?.status === 'paid' ? 2000 : false),
   });
   const status = order.data?.status;
+  const concerts = order.data?.items.filter((item) => item.itemKind === 'event') ?? [];
   useEffect(() => {
     if (status === 'fulfilled') {
       void queryClient.invalidateQueries({ queryKey: cartKeys.list });
@@ -85,12 +86,10 @@ export function CheckoutSuccessPage(): ReactNode {
                 </Table.Tr>
               </Table.Tbody>
             </Table>
-            <Group justify="flex-end">
+            {/* Every concert of the order that plays now, each straight to its stage. */}
+            <Group justify="flex-end" data-testid="order-listen">
               {order.data.status === 'fulfilled'
-                ? order.data.items
-                    .filter((item) => item.itemKind === 'event')
-                    .slice(0, 1)
-                    .map((item) => <ListenNowIfOpen key={item.itemId} id={item.itemId} />)
+                ? concerts.map((item) => <ListenNowIfOpen key={item.itemId} id={item.itemId} named={concerts.length > 1} />)
                 : null}
               {myEvents}
             </Group>

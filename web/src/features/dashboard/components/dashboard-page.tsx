@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
+import { formatNumber } from '../../../i18n/numbers';
 import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { UserAvatar } from '../../users/components/user-avatar';
@@ -17,13 +18,14 @@ import { isStaff } from '../../../lib/roles';
 const SignupsChart = lazy(() => import('./signups-chart'));
 
 function Figure({ label, value, testId }: { label: string; value: number; testId?: string }): ReactNode {
+  const { i18n } = useTranslation();
   return (
     <Card withBorder padding="md">
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
       <Text fz={28} fw={800} data-testid={testId}>
-        {value}
+        {formatNumber(value, i18n.language)}
       </Text>
     </Card>
   );

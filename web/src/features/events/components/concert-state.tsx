@@ -8,6 +8,9 @@ import { useAuthStatus } from '../../auth/session';
 import { authLink } from '../../concert/return-path';
 import type { EncoreEvent } from '../model';
 import { calendarUrl, canListenNow, clockTime, concertPath, reminderOffer } from '../model';
+import { appPlayer } from '../../player/player';
+import { toConcert } from '../../player/components/listen-button';
+import { stagePath } from '../../player/components/mini-player';
 import { useDoorsReminder } from '../mutations';
 import { eventQueryOptions } from '../queries';
 import { useLocale } from './event-parts';
@@ -104,19 +107,40 @@ export function DoorsLobby({ event }: { event: LobbyEvent }): ReactNode {
   );
 }
 
-/** "Listen now" for a fan whose concert is open for listening (after buying a live show). */
-export function ListenNowButton({ id }: { id: string }): ReactNode {
+/**
+ * "Listen now" for a fan whose concert is open for listening (after buying): starts it in the
+ * app's player and opens its stage, where it plays (no second Listen to press). `named` puts
+ * the concert's title on the button, for an order of several concerts.
+ */
+export function ListenNowButton({ event, named = false }: { event: Parameters<typeof toConcert>[0]; named?: boolean }): ReactNode {
   const { t } = useTranslation('concert');
   return (
-    <Button component={Link} to={concertPath(id)} color="red" leftSection={<IconHeadphones size={16} />} data-testid="listen-now">
-      {t('listenNow')}
+    <Button
+      component={Link}
+      to={stagePath(event.id)}
+      onClick={() => {
+        appPlayer().play(toConcert(event));
+      }}
+      color="red"
+      leftSection={<IconHeadphones size={16} />}
+      // A long title wraps inside the button on a phone rather than being cut.
+      h="auto"
+      mih={36}
+      py={6}
+      maw="100%"
+      styles={{ label: { whiteSpace: 'normal', textAlign: 'start' } }}
+      data-testid="listen-now"
+      data-concert={event.id}
+    >
+      {/* The title in an isolate: it keeps its own direction inside a right-to-left label. */}
+      {named ? t('listenNowTo', { title: `\u2068${event.title}\u2069` }) : t('listenNow')}
     </Button>
   );
 }
 
 /** After buying: "Listen now" for a bought concert that is open for listening (live, doors
  * or replay), so buying a live show lands on its player. */
-export function ListenNowIfOpen({ id }: { id: string }): ReactNode {
+export function ListenNowIfOpen({ id, named = false }: { id: string; named?: boolean }): ReactNode {
   const event = useQuery(eventQueryOptions(id));
-  return event.data && canListenNow(event.data) ? <ListenNowButton id={id} /> : null;
+  return event.data && canListenNow(event.data) ? <ListenNowButton event={event.data} named={named} /> : null;
 }

@@ -14,6 +14,7 @@ import { EventImage, EventSummary, StateBadge, formatWhen, useLocale } from './e
 import { DoorsLobby } from './concert-state';
 import { useStateRefresh } from '../use-state-refresh';
 import { Pager } from '../../../components/pager';
+import { localDigits } from '../../../i18n/numbers';
 import { useNow } from '../../../lib/use-now';
 
 export function TicketCard({ event, now }: { event: EncoreEvent; now: number }): ReactNode {
@@ -30,7 +31,7 @@ export function TicketCard({ event, now }: { event: EncoreEvent; now: number }):
         {phase === 'upcoming' ? (
           <>
             <Text fw={600} data-testid="countdown">
-              {t('startsIn', { time: countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr) })}
+              {t('startsIn', { time: localDigits(countdownText(countdown(Date.parse(event.startsAt), now), (count) => t('countdownDays', { count }), isolateLtr), locale) })}
             </Text>
             <DoorsLobby event={event} />
           </>

@@ -3,7 +3,7 @@ import { AreaChart } from '@mantine/charts';
 import type { ReactNode } from 'react';
 import { formatTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
-import { formatNumber } from '../../../i18n/numbers';
+import { figureFormats } from '../../../components/chart-formats';
 import type { ListenerPoint } from '../live-page-model';
 
 /** A concert's listeners over time; its own chunk, loaded with the first live concert. Times,
@@ -18,7 +18,7 @@ export default function LivePageChart({ series, label, language }: { series: Lis
       series={[{ name: 'listeners', label, color: 'encore.5' }]}
       curveType="stepAfter"
       withDots={false}
-      valueFormatter={(value) => formatNumber(value, language)}
+      {...figureFormats(language)}
       yAxisProps={{ allowDecimals: false, width: 32 }}
       data-testid="live-concert-chart"
     />

@@ -56,12 +56,13 @@ export function NotificationLine({
           <Icon size={16} />
         </ThemeIcon>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap={6} wrap="nowrap" justify="space-between">
-            <Text size="sm" fw={item.read ? 400 : 700} truncate>
+          {/* The title whole, on as many lines as it takes (a concert's long title on a phone). */}
+          <Group gap={6} wrap="nowrap" justify="space-between" align="flex-start">
+            <Text size="sm" fw={item.read ? 400 : 700} style={{ minWidth: 0, overflowWrap: 'anywhere' }} data-testid="notification-title">
               {item.title}
             </Text>
             {item.read ? null : (
-              <Badge size="xs" variant="filled">
+              <Badge size="xs" variant="filled" style={{ flexShrink: 0 }} mt={2}>
                 {t('notifications.new')}
               </Badge>
             )}

@@ -9,13 +9,13 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { PagedQuery } from '../../../components/paged-query';
-import { formatDate } from '../../../i18n/dates';
+import { formatDate, formatTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { PHONE_QUERY } from '../../../lib/constants';
 import { formatPrice } from '../../cart/model';
+import { stateInWords, wasPaid } from '../model';
 import type { Order } from '../model';
 import { myOrdersQueryOptions } from '../queries';
-import { OrderCells } from './order-cells';
 import { OrderStatusBadge } from './order-status-badge';
 
 const PAGE_SIZE = 10;
@@ -29,24 +29,56 @@ function ReceiptButton({ orderId }: { orderId: string }): ReactNode {
   );
 }
 
+/** What became of the order, in words: paid (or refunded) on a day, or never charged and why. */
+function OrderState({ order, locale }: { order: Order; locale: string }): ReactNode {
+  const { t } = useTranslation('orders');
+  const day = (iso: string | null): string => formatDate(iso ?? order.createdAt, locale, { dateStyle: 'medium' });
+  const words = stateInWords(order.status);
+  const text =
+    words === 'paid'
+      ? t('mine.state.paid', { date: day(order.paidAt) })
+      : words === 'refunded'
+        ? t('mine.state.refunded', { date: day(order.refundedAt) })
+        : words === 'pending'
+          ? t('mine.state.pending', { time: formatTime(order.expiresAt, locale) })
+          : t(`mine.state.${words}`);
+  return (
+    <Stack gap={4} align="flex-start">
+      <OrderStatusBadge status={order.status} testId="my-order-status" />
+      <Text size="xs" c="dimmed" data-testid="my-order-state">
+        {text}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The order's total: money taken in full, an amount never charged dimmed (the words beside it say so). */
+function OrderTotal({ order, locale }: { order: Order; locale: string }): ReactNode {
+  return (
+    <Text fw={wasPaid(order) ? 700 : 400} c={wasPaid(order) ? undefined : 'dimmed'} size="sm" data-testid="my-order-total">
+      {formatPrice(order.total, order.currency, locale)}
+    </Text>
+  );
+}
+
 /** A phone has no room for five columns: one card per order, nothing cut. */
 function MyOrderCards({ orders, locale }: { orders: readonly Order[]; locale: string }): ReactNode {
   return (
     <Stack gap="sm" data-testid="my-orders">
       {orders.map((order) => (
-        <Card key={order.id} withBorder padding="sm" data-testid="my-order-card">
+        <Card key={order.id} withBorder padding="sm" data-testid="my-order" data-status={order.status}>
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Text size="sm" c="dimmed">
               {formatDate(order.createdAt, locale, { dateStyle: 'medium' })}
             </Text>
-            <Text fw={700}>{formatPrice(order.total, order.currency, locale)}</Text>
+            <OrderTotal order={order} locale={locale} />
           </Group>
           <Text dir="auto" my={6}>
             {order.items.map((item) => item.title).join(', ')}
           </Text>
-          <Group justify="space-between" wrap="nowrap" gap="xs">
-            <OrderStatusBadge status={order.status} />
-            <ReceiptButton orderId={order.id} />
+          <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-end">
+            <OrderState order={order} locale={locale} />
+            {wasPaid(order) ? <ReceiptButton orderId={order.id} /> : null}
           </Group>
         </Card>
       ))}
@@ -70,12 +102,16 @@ function MyOrdersTable({ orders, locale }: { orders: readonly Order[]; locale: s
         </Table.Thead>
         <Table.Tbody>
           {orders.map((order) => (
-            <Table.Tr key={order.id}>
+            <Table.Tr key={order.id} data-testid="my-order" data-status={order.status}>
               <Table.Td>{formatDate(order.createdAt, locale, { dateStyle: 'medium' })}</Table.Td>
-              <OrderCells order={order} locale={locale} />
-              <Table.Td ta="end">
-                <ReceiptButton orderId={order.id} />
+              <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
+              <Table.Td>
+                <OrderTotal order={order} locale={locale} />
               </Table.Td>
+              <Table.Td>
+                <OrderState order={order} locale={locale} />
+              </Table.Td>
+              <Table.Td ta="end">{wasPaid(order) ? <ReceiptButton orderId={order.id} /> : null}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -84,7 +120,7 @@ function MyOrdersTable({ orders, locale }: { orders: readonly Order[]; locale: s
   );
 }
 
-/** The reader's own orders, newest first; each opens its receipt. */
+/** The reader's own orders, newest first, each in its true state; a paid one opens its receipt. */
 export function MyOrdersPage(): ReactNode {
   const { t, i18n } = useTranslation('orders');
   const locale = localeOf(i18n.language);

@@ -4,7 +4,7 @@ import { formatPrice } from '../../cart/model';
 import type { Order } from '../model';
 import { OrderStatusBadge } from './order-status-badge';
 
-/** An order's row cells that every orders table shows side by side: what was bought, the
+/** An order's row cells that the staff's orders tables show side by side: what was bought, the
  * total in the reader's `locale`, and the order's state. */
 export function OrderCells({ order, locale, statusTestId }: { order: Order; locale: string; statusTestId?: string }): ReactNode {
   return (

@@ -10,7 +10,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
-import { ORDER_STATUSES, ORDER_STATUS_COLOR } from '../model';
+import { ORDER_STATUSES, ORDER_STATUS_COLOR, wasPaid } from '../model';
 import type { Order, OrderFilter, OrderStatus } from '../model';
 import { exportOrders } from '../api';
 import { saveFile } from '../download';
@@ -188,9 +188,11 @@ export function OrderPage(): ReactNode {
         title={t('orders.one', { id: data.id.slice(0, 8) })}
         actions={
           <Group gap="xs">
-            <Button component={Link} to={`/receipts/${data.id}`} variant="default" leftSection={<IconReceipt size={16} />}>
-              {t('orders:receipt.open')}
-            </Button>
+            {wasPaid(data) ? (
+              <Button component={Link} to={`/receipts/${data.id}`} variant="default" leftSection={<IconReceipt size={16} />}>
+                {t('orders:receipt.open')}
+              </Button>
+            ) : null}
             {refundable ? (
               <Button color="orange" onClick={() => { setConfirming(true); }} data-testid="order-refund">
                 {t('orders.refund')}

@@ -47,7 +47,8 @@ export function PlanSummary({ plan }: { plan: PricingPlan }): ReactNode {
         {plan.description}
       </Text>
       <Text fw={700}>
-        {formatPrice(plan.price, plan.currency, localeOf(i18n.language))} · {t('plans.days', { count: plan.days })}
+        {/* Each figure isolated: in Persian the price and the days would read as one number. */}
+        <bdi>{formatPrice(plan.price, plan.currency, localeOf(i18n.language))}</bdi> · <bdi>{t('plans.days', { count: plan.days })}</bdi>
       </Text>
     </Stack>
   );

@@ -63,6 +63,20 @@ describe('Receipt page', () => {
     expect(screen.getByTestId('receipt-refunded')).toHaveTextContent('no longer play');
   });
 
+  it('shows no receipt for an order never paid, in the server\'s words', async () => {
+    const unpaid = 'This order was never paid, so it has no receipt: nothing was charged.';
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ success: false, payload: null, error: unpaid }), { status: 409 }))));
+    renderPage(
+      <Routes>
+        <Route path="/receipts/:orderId" element={<ReceiptPage />} />
+      </Routes>,
+      '/receipts/order-1234-5678',
+    );
+    expect(await screen.findByTestId('receipt-unpaid')).toHaveTextContent(unpaid);
+    expect(screen.queryByTestId('receipt')).toBeNull();
+    expect(screen.queryByText('Total paid')).toBeNull();
+  });
+
   it('keeps its buttons out of the printed page', async () => {
     renderReceipt();
     const print = await screen.findByTestId('receipt-print');

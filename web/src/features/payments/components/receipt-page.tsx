@@ -5,8 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
 import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
+import { ApiError } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
 import { ORDER_STATUS_COLOR } from '../model';
 import { receiptQueryOptions } from '../queries';
@@ -21,7 +23,22 @@ export function ReceiptPage(): ReactNode {
   const { orderId = '' } = useParams();
   const receipt = useQuery(receiptQueryOptions(orderId));
   if (receipt.isPending) return <Skeleton h={360} />;
-  if (receipt.isError) return <Text c="red">{t('receipt.loadFailed')}</Text>;
+  if (receipt.isError) {
+    // A checkout never paid has no receipt: the server says so in the reader's language.
+    if (receipt.error instanceof ApiError && receipt.error.status === 409) {
+      return (
+        <Stack gap="md" maw={760} data-testid="receipt-unpaid">
+          <Group>
+            <Button component={Link} to="/my-orders" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
+              {t('receipt.back')}
+            </Button>
+          </Group>
+          <EmptyState title={t('receipt.unpaidTitle')} description={receipt.error.message} />
+        </Stack>
+      );
+    }
+    return <Text c="red">{t('receipt.loadFailed')}</Text>;
+  }
   const { order, seller, refunds, refunded } = receipt.data;
   const money = (minor: number): string => formatPrice(minor, order.currency, locale);
   const when = (iso: string): string => formatDateTime(iso, locale, { dateStyle: 'long', timeStyle: 'short' });

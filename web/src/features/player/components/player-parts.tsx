@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { countdown, countdownText, isolateLtr } from '../../events/model';
 import { useNow } from '../../../lib/use-now';
 import { formatDateTime } from '../../../i18n/dates';
+import { localDigits } from '../../../i18n/numbers';
 import { useLocale } from '../../events/components/event-parts';
 import type { Chapter } from '../chapters';
 import { chapterAt } from '../chapters';
@@ -202,14 +203,6 @@ export function ReplayUntil({ accessUntil }: { accessUntil: string }): ReactNode
       {t('replayUntil', { date, left })}
     </Text>
   );
-}
-
-/** Latin digits in a text (a countdown) in the locale's own. */
-export function localDigits(text: string, locale: string): string {
-  const digits = new Intl.NumberFormat(locale, { useGrouping: false }).format(1234567890);
-  if (digits === '1234567890') return text;
-  const map = new Map([...'1234567890'].map((latin, i) => [latin, digits[i] ?? latin]));
-  return text.replace(/[0-9]/g, (d) => map.get(d) ?? d);
 }
 
 export function NowPlaying({ chapter }: { chapter: Chapter }): ReactNode {

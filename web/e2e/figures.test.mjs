@@ -1,0 +1,216 @@
+// End-to-end: figures in the reader's digits, and the staff's and fans' pages whole on a phone
+// (issue 30). At 360×740 and 390×844, in English and in Persian (right to left), an admin's
+// dashboard (the period's figures, sales per concert and sign-ups charts), the Live page, a
+// concert's sales drawer (its chart) and the notifications, and a fan's dashboard and
+// notifications, are measured from their bounding boxes: nothing overlaps, leaves the
+// viewport or is cut, every control is at least 44 px. In Persian no text shows a Latin digit:
+// the charts' axes and tooltips neither (Persian digits, Solar Hijri days), and what the
+// server wrote (a notification's amount, "۹٫۰۰ EUR") is in Persian digits too, where an
+// English reader's has "9.00 EUR".
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, latinDigits, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
+
+const ACCOUNTS = {
+  adminGb: { email: 'figures-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Fiona', lastName: 'Figures' },
+  adminIr: { email: 'figures-admin-ir@example.com', password: PASSWORD, role: 'admin', firstName: 'Shirin', lastName: 'Shomar' },
+  fanGb: { email: 'figures-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Frank', lastName: 'Fan' },
+  fanIr: { email: 'figures-fan-ir@example.com', password: PASSWORD, role: 'user', firstName: 'Parisa', lastName: 'Parvaz' },
+};
+const suite = e2eSuite(Object.values(ACCOUNTS));
+const { browserAs, finish } = suite;
+
+const LIVE = 'One Night at the Harbour Lights Festival';
+const LATER = 'The Autumn Sessions';
+const SIZES = [
+  { width: 360, height: 740 },
+  { width: 390, height: 844 },
+];
+const MIN_TAP = 44;
+/** Whom each language's pages are seen by: their account in that language, so that what the
+ * server wrote for them (notifications) is in it too. */
+const READERS = { gb: { admin: ACCOUNTS.adminGb, fan: ACCOUNTS.fanGb }, ir: { admin: ACCOUNTS.adminIr, fan: ACCOUNTS.fanIr } };
+
+let sine;
+let push;
+
+/** `email`'s account now reads `language`. */
+async function setLanguage(email, language) {
+  const account = await apiSession(suite.server.url, email, PASSWORD);
+  const me = (await account('GET', '/api/v1/accounts/userinfo/me')).json.payload[0];
+  assert.equal((await account('PUT', `/api/v1/accounts/${me.id}`, { language })).status, 200);
+  return account;
+}
+
+before(async () => {
+  await suite.ready;
+  // Each admin makes a concert, and hears of its sales in their own language.
+  const adminIr = await setLanguage(ACCOUNTS.adminIr.email, 'ir');
+  const adminGb = await apiSession(suite.server.url, ACCOUNTS.adminGb.email, PASSWORD);
+  const live = await createConcert(adminIr, LIVE);
+  const later = await createConcert(adminGb, LATER, { startsAt: new Date(Date.now() + 5 * 86_400_000) });
+  // Each admin plays in their concert's project: its sales are told to them.
+  for (const [admin, concert, account] of [[adminIr, live, ACCOUNTS.adminIr], [adminGb, later, ACCOUNTS.adminGb]]) {
+    const { projectId } = (await admin('GET', `/api/v1/events/${concert.id}`)).json.payload;
+    const member = await admin('POST', `/api/v1/projects/${projectId}/members`, { login: account.email });
+    assert.equal(member.status, 200, JSON.stringify(member.json));
+  }
+  const fanIr = await setLanguage(ACCOUNTS.fanIr.email, 'ir');
+  const fanGb = await apiSession(suite.server.url, ACCOUNTS.fanGb.email, PASSWORD);
+  await buyTicket(fanIr, live, 'Parisa Parvaz');
+  await buyTicket(fanIr, later, 'Parisa Parvaz');
+  await buyTicket(fanGb, later, 'Frank Fan');
+  sine = sineFile(440);
+  push = startPush(suite.server.url, sine.path, live);
+});
+
+after(async () => {
+  push?.kill('SIGKILL');
+  sine?.remove();
+});
+
+/** The page's pictures and fonts loaded, then a moment for the layout (and a chart's
+ * animation) to settle. */
+async function settle(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)));
+  });
+  await page.waitForTimeout(600);
+}
+
+/** A chart's axis labels (`x` and `y`), as shown. */
+function axisTicks(chart) {
+  return chart.evaluate((root) => {
+    const ticks = (axis) => [...root.querySelectorAll(`.recharts-${axis}Axis-tick-labels .recharts-cartesian-axis-tick-value`)].map((tick) => tick.textContent.trim()).filter(Boolean);
+    return { x: ticks('x'), y: ticks('y') };
+  });
+}
+
+/** The tooltip a pointer over the middle of `chart` shows. */
+async function tooltipOf(page, chart) {
+  const box = await chart.locator('.recharts-surface').first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const tooltip = chart.locator('.mantine-ChartTooltip-tooltip');
+  await tooltip.waitFor();
+  const text = await tooltip.innerText();
+  await page.mouse.move(0, 0);
+  return text;
+}
+
+const DAY_IN_ENGLISH = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
+
+/** What is wrong with `chart`'s figures in `language`: its counts (and days, with `days`) on
+ * the axes and in the tooltip in the reader's digits and calendar. */
+async function chartProblems(page, chart, language, { days }) {
+  const found = [];
+  const { x, y } = await axisTicks(chart);
+  const tooltip = await tooltipOf(page, chart);
+  if (y.length === 0) found.push('no value axis');
+  if (language === 'ir') {
+    for (const tick of [...y, ...(days ? x : [])]) if (/[0-9]/.test(tick) || !/[۰-۹]/.test(tick)) found.push(`a tick in Latin digits: "${tick}"`);
+    if (/[0-9]/.test(tooltip) || !/[۰-۹]/.test(tooltip)) found.push(`the tooltip in Latin digits: "${tooltip}"`);
+  } else {
+    for (const tick of y) if (!/^[0-9,]+$/.test(tick)) found.push(`a count tick: "${tick}"`);
+    if (days) for (const tick of x) if (!DAY_IN_ENGLISH.test(tick)) found.push(`a day tick: "${tick}"`);
+  }
+  return found;
+}
+
+/** Layout (and, in Persian, digits) of the page as it is now, one line a problem. */
+async function pageProblems(page, name, language) {
+  const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `${name}: ${problem}`);
+  if (language === 'ir') found.push(...(await page.evaluate(latinDigits)).map((text) => `${name}: Latin digits or comma in Persian: "${text}"`));
+  return found;
+}
+
+describe('Figures in the reader’s digits, and whole on a phone (issue 30)', () => {
+  for (const language of ['gb', 'ir']) {
+    const prepare = (page) =>
+      page.addInitScript((lang) => {
+        localStorage.setItem('language', lang);
+      }, language);
+    const persian = language === 'ir';
+
+    for (const size of SIZES) {
+      const tag = `${size.width}-${language}`;
+
+      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the admin's dashboard, charts, Live page and notifications`, async () => {
+        const b = await browserAs(READERS[language].admin, { ...size, reuse: true, prepare });
+        const { page } = b;
+        const found = [];
+
+        await page.goto(`${suite.server.url}/dashboard`);
+        await page.getByTestId('recent-order').first().waitFor();
+        const sales = page.getByTestId('concert-sales-chart');
+        const signups = page.getByTestId('signups-chart');
+        // Drawn: its axes labelled (a day with no sign-up has a bar of no height).
+        await sales.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').first().waitFor();
+        await signups.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').first().waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'dashboard', language)));
+        // The figures of the accounts: the two fans, "۲" in Persian.
+        assert.equal(await page.getByTestId('stat-users').innerText(), persian ? '۲' : '2');
+        await sales.scrollIntoViewIfNeeded();
+        found.push(...(await chartProblems(page, sales, language, { days: false })).map((problem) => `sales per concert: ${problem}`));
+        await signups.scrollIntoViewIfNeeded();
+        found.push(...(await chartProblems(page, signups, language, { days: true })).map((problem) => `sign-ups: ${problem}`));
+        await page.screenshot({ path: `e2e/screenshots/figures-${tag}-admin-dashboard.png`, fullPage: true });
+
+        await page.goto(`${suite.server.url}/live`);
+        await page.getByTestId('live-concert').first().waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'live', language)));
+        await screenshot(page, `figures-${tag}-live`);
+
+        await page.goto(`${suite.server.url}/manage-events`);
+        await page.getByTestId('manage-row').filter({ hasText: LATER }).getByTestId('manage-sales').click();
+        const perDay = page.getByTestId('sales-chart');
+        await perDay.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').first().waitFor();
+        await settle(page);
+        found.push(...(await chartProblems(page, perDay, language, { days: true })).map((problem) => `sales per day: ${problem}`));
+        await screenshot(page, `figures-${tag}-sales-drawer`);
+        await page.keyboard.press('Escape');
+
+        await page.goto(`${suite.server.url}/notifications`);
+        await page.getByTestId('notification').first().waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'notifications', language)));
+        await screenshot(page, `figures-${tag}-admin-notifications`);
+
+        assert.deepEqual(found, [], 'problems');
+        await finish(b, [/status of 40[34] .*\/stream\//]);
+      });
+
+      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the fan's dashboard and notifications, the amounts the server wrote in the reader's digits`, async () => {
+        const b = await browserAs(READERS[language].fan, { ...size, reuse: true, prepare });
+        const { page } = b;
+        const found = [];
+
+        await page.goto(`${suite.server.url}/dashboard`);
+        await page.getByTestId('ticket-card').first().waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'dashboard', language)));
+        await screenshot(page, `figures-${tag}-fan-dashboard`);
+
+        await page.goto(`${suite.server.url}/notifications`);
+        await page.getByTestId('notification').first().waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'notifications', language)));
+        await screenshot(page, `figures-${tag}-fan-notifications`);
+        // The order's confirmation, written by the server in the reader's digits.
+        const bodies = await page.getByTestId('notification-body').allInnerTexts();
+        assert.ok(bodies.some((body) => body.includes(persian ? '۹٫۰۰ EUR' : '9.00 EUR')), bodies.join(' | '));
+        // "Mark all as read" (measured whole above) marks them all, the first time it is there to press.
+        const markAll = page.getByTestId('notifications-mark-all');
+        if (await markAll.isEnabled()) {
+          await markAll.click();
+          await page.locator('[data-testid="notification"][data-read="false"]').first().waitFor({ state: 'detached' });
+        }
+
+        assert.deepEqual(found, [], 'problems');
+        await finish(b);
+      });
+    }
+  }
+});
