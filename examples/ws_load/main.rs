@@ -645,7 +645,10 @@ async fn follow(index: usize, mut socket: Socket, tally: &Tally) {
             }
         } else if text.contains(r#""type":"notification""#) {
             tally.notifications.fetch_add(1, Ordering::Relaxed);
-            let committed = field(&text, r#""notification":{"id":""#)
+            // The bus writes an object's keys in order (`"body"` comes before `"id"`).
+            let committed = text
+                .split_once(r#""notification":{"#)
+                .and_then(|(_, notification)| field(notification, r#""id":""#))
                 .and_then(|id| tally.committed.lock().unwrap().get(id).copied());
             if let Some(committed) = committed {
                 tally.sample(index, committed.elapsed().as_micros() as u64);
@@ -991,6 +994,11 @@ async fn cross(args: CrossArgs) -> anyhow::Result<()> {
         summary(&latency, "deliveries")
     );
     print_ends(&tally);
+    // A figure of nothing is a broken tool (the smoke run of `make test` must fail on it).
+    anyhow::ensure!(
+        !latency.is_empty(),
+        "no delivery could be timed: the sockets' notifications were not the ones committed"
+    );
     println!(
         "RESULT cross deliveries={} p50_ms={:.1} p99_ms={:.1} max_ms={:.1}",
         latency.len(),
