@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::i18n::Msg;
+
 /// Where an order is in its life (the CHECK constraint of `orders.status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -23,6 +25,18 @@ pub enum OrderStatus {
 }
 
 impl OrderStatus {
+    /// The state in words, in the reader's language (the web app's `cart.status`).
+    pub fn in_words(self) -> Msg {
+        match self {
+            Self::Pending => Msg::OrderPending,
+            Self::Paid => Msg::OrderPaid,
+            Self::Fulfilled => Msg::OrderFulfilled,
+            Self::Failed => Msg::OrderFailed,
+            Self::Expired => Msg::OrderExpired,
+            Self::Refunded => Msg::OrderRefunded,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Pending => "pending",

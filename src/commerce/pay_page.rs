@@ -108,7 +108,9 @@ impl PayPage {
     /// The order is no longer waiting for a payment.
     pub fn closed(lang: Lang, status: OrderStatus) -> Self {
         Self {
-            notice: Msg::PayClosed.with("status", status.as_str()).render(lang),
+            notice: Msg::PayClosed
+                .with("status", status.in_words())
+                .render(lang),
             ..Self::new(lang, Msg::PayTitle)
         }
     }
@@ -239,6 +241,7 @@ mod tests {
             .render()
             .unwrap();
         assert!(html.contains("dir=\"rtl\""));
+        assert!(html.contains("تکمیل‌شده"), "the state in the reader's words");
         assert!(!html.contains("<form"));
         assert!(html.contains("href=\"/cart\""));
     }

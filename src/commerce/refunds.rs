@@ -43,7 +43,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
     if order.status != OrderStatus::Fulfilled {
         return Err(Error::conflict(
-            Msg::OnlyFulfilledRefund.with("status", order.status.as_str()),
+            Msg::OnlyFulfilledRefund.with("status", order.status.in_words()),
         ));
     }
     let buyer = buyer_of(app, &order).await?;

@@ -1050,11 +1050,11 @@ messages! {
         ir: "سفارش پیدا نشد.",
     }
     OnlyFulfilledRefund {
-        gb: "Only a fulfilled order can be refunded; this one is {status}.",
-        br: "Só um pedido concluído pode ser reembolsado; o status deste é {status}.",
-        es: "Solo se puede reembolsar un pedido completado; el estado de este es {status}.",
-        cn: "只有已完成的订单可以退款；此订单的状态为 {status}。",
-        ir: "فقط سفارش تکمیل‌شده قابل بازپرداخت است؛ وضعیت این سفارش {status} است.",
+        gb: "Only a complete order can be refunded (this one: {status}).",
+        br: "Só um pedido concluído pode ser reembolsado (este: {status}).",
+        es: "Solo se puede reembolsar un pedido completado (este: {status}).",
+        cn: "只有已完成的订单可以退款（此订单：{status}）。",
+        ir: "فقط سفارش تکمیل‌شده قابل بازپرداخت است (این سفارش: {status}).",
     }
     AlreadyRefunded {
         gb: "This order was refunded already.",
@@ -1360,11 +1360,54 @@ messages! {
         ir: "هر تاریخ انقضای آینده و هر کد امنیتی سه‌رقمی.",
     }
     PayClosed {
-        gb: "This checkout is {status}.",
-        br: "Este pagamento está {status}.",
-        es: "Este pago está {status}.",
-        cn: "此结账的状态为：{status}。",
-        ir: "وضعیت این پرداخت: {status}.",
+        gb: "This checkout is closed ({status}).",
+        br: "Este pagamento está encerrado ({status}).",
+        es: "Este pago está cerrado ({status}).",
+        cn: "此结账已关闭（{status}）。",
+        ir: "این پرداخت بسته شده است ({status}).",
+    }
+    // An order's state in words, as the web app names it (`cart.status`).
+    OrderPending {
+        gb: "Awaiting payment",
+        br: "Aguardando pagamento",
+        es: "Pendiente de pago",
+        cn: "待支付",
+        ir: "در انتظار پرداخت",
+    }
+    OrderPaid {
+        gb: "Paid",
+        br: "Pago",
+        es: "Pagado",
+        cn: "已支付",
+        ir: "پرداخت‌شده",
+    }
+    OrderFulfilled {
+        gb: "Complete",
+        br: "Concluído",
+        es: "Completado",
+        cn: "已完成",
+        ir: "تکمیل‌شده",
+    }
+    OrderFailed {
+        gb: "Failed",
+        br: "Falhou",
+        es: "Fallido",
+        cn: "失败",
+        ir: "ناموفق",
+    }
+    OrderExpired {
+        gb: "Expired",
+        br: "Expirado",
+        es: "Caducado",
+        cn: "已过期",
+        ir: "منقضی‌شده",
+    }
+    OrderRefunded {
+        gb: "Refunded",
+        br: "Reembolsado",
+        es: "Reembolsado",
+        cn: "已退款",
+        ir: "بازپرداخت‌شده",
     }
     PayBack {
         gb: "Back to your cart",

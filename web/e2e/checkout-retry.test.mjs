@@ -127,6 +127,13 @@ describe('A checkout that keeps its buyer (issue 31)', () => {
       );
       assert.equal(await page.getByTestId('player-listen').count(), 0, 'no second Listen to press');
       await settle(page);
+      // Waiting in the mini-player on a phone: the dots on one line (the sentence as their
+      // title; the stage says it whole), never four lines squeezed beside the title.
+      const waiting = page.getByTestId('mini-player').getByTestId('player-waiting');
+      await waiting.waitFor({ timeout: 15_000 }); // no encoder pushes these concerts
+      const line = await waiting.boundingBox();
+      assert.ok(line && line.height < 30, `the mini-player's waiting line is one line: ${JSON.stringify(line)}`);
+      assert.match((await waiting.locator('[title]').first().getAttribute('title')) ?? '', /\S/);
       await screenshot(page, `checkout-retry-${language}-stage-phone`);
       await finish(b, ALLOWED);
     });

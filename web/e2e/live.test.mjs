@@ -95,7 +95,9 @@ describe('Encore live audio', () => {
     const card = ticket(page, LIVE_TITLE);
     await card.getByTestId('player-listen').click();
     const player = miniPlayer(page);
-    await player.getByTestId('player-waiting').filter({ hasText: 'Waiting for the artist' }).waitFor();
+    // The bar says it short ("Waiting…"), the whole sentence in its title.
+    await player.getByTestId('player-waiting').filter({ hasText: 'Waiting…' }).waitFor();
+    assert.equal(await player.getByTestId('player-waiting').locator('[title]').first().getAttribute('title'), 'Waiting for the artist to start…');
     await sleep(4000); // more than one retry of the wait
     assert.deepEqual(playlistAsks, [], 'no playlist asked for before anything aired');
     assert.equal(await player.getByTestId('player-live-badge').count(), 0);

@@ -1,6 +1,6 @@
 import './receipt.css';
-import { Badge, Button, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
+import { Badge, Button, Card, Divider, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title, useDirection } from '@mantine/core';
+import { IconArrowLeft, IconArrowRight, IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -29,7 +29,7 @@ export function ReceiptPage(): ReactNode {
       return (
         <Stack gap="md" maw={760} data-testid="receipt-unpaid">
           <Group>
-            <Button component={Link} to="/my-orders" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
+            <Button component={Link} to="/my-orders" variant="subtle" leftSection={<BackArrow />}>
               {t('receipt.back')}
             </Button>
           </Group>
@@ -47,7 +47,7 @@ export function ReceiptPage(): ReactNode {
   return (
     <Stack gap="md" maw={760}>
       <Group justify="space-between" data-print="hide">
-        <Button component={Link} to="/my-orders" variant="subtle" leftSection={<IconArrowLeft size={16} />}>
+        <Button component={Link} to="/my-orders" variant="subtle" leftSection={<BackArrow />}>
           {t('receipt.back')}
         </Button>
         <Button leftSection={<IconPrinter size={16} />} onClick={() => { window.print(); }} data-testid="receipt-print">
@@ -146,4 +146,10 @@ export function ReceiptPage(): ReactNode {
       </Card>
     </Stack>
   );
+}
+
+/** "Back" points the way the page reads: left in English, right in Persian. */
+function BackArrow(): ReactNode {
+  const { dir } = useDirection();
+  return dir === 'rtl' ? <IconArrowRight size={16} /> : <IconArrowLeft size={16} />;
 }

@@ -300,14 +300,18 @@ export function SessionMessage({ snapshot, compact = false }: { snapshot: Player
   }
   if (phase.kind === 'waiting') {
     const start = concert ? Date.parse(concert.startsAt) : 0;
+    const said =
+      start > now
+        ? t('startsIn', { time: localDigits(countdownText(countdown(start, now), (count) => t('events:countdownDays', { count }), isolateLtr), locale) })
+        : t('waiting');
     return (
-      <Stack gap={2} data-testid="player-waiting">
-        <Group gap="xs" wrap="nowrap">
-          <Loader size="xs" type="dots" />
-          <Text size="sm" fw={600}>
-            {start > now
-              ? t('startsIn', { time: localDigits(countdownText(countdown(start, now), (count) => t('events:countdownDays', { count }), isolateLtr), locale) })
-              : t('waiting')}
+      <Stack gap={2} miw={0} data-testid="player-waiting">
+        {/* In the mini-player one line ("Waiting…", the whole sentence as its title), and on
+            a phone only the dots (the stage says it whole): never four lines. */}
+        <Group gap="xs" wrap="nowrap" miw={0} title={compact ? said : undefined}>
+          <Loader size="xs" type="dots" style={{ flexShrink: 0 }} aria-label={compact ? said : undefined} />
+          <Text size="sm" fw={600} truncate={compact} miw={0} className={compact ? classes.miniWide : undefined}>
+            {compact && start <= now ? t('waitingShort') : said}
           </Text>
         </Group>
         {compact ? null : (
