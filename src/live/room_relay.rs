@@ -28,9 +28,13 @@ use tokio::time::Instant;
 use crate::bus::{Bus, Channel, Delivery, Position, Received, Subscription};
 use crate::net::outbox::{Outbox, Pushed, text_frame};
 
-/// A room's frames go at least this far apart: a busy room is four frames a second per
-/// socket, not a hundred; a quiet room's message goes at once.
-pub const BATCH_EVERY: Duration = Duration::from_millis(250);
+/// A room's frames go at least this far apart: a busy room is three frames a second per
+/// socket, not a hundred; a quiet room's message goes at once. Not 250 ms: frames sent
+/// exactly four a second arrive five in one second of the reader's clock whenever one is
+/// delayed a little (10 % of the seconds of a 10,000-socket room, docs/benchmarks.md),
+/// and the chat shows a message when the reader's music reaches it, a second or more
+/// after it was written, so 50 ms more of gathering is not seen.
+pub const BATCH_EVERY: Duration = Duration::from_millis(300);
 
 /// Frames a socket's task may fall behind its room before it is cut off (16 s of a busy
 /// room).
