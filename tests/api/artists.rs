@@ -18,12 +18,7 @@ fn png(width: u32, height: u32) -> Vec<u8> {
 }
 
 async fn html(app: &TestApp, path: &str) -> (StatusCode, String) {
-    let response = app
-        .http
-        .get(format!("{}{path}", app.url))
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_raw(path).await;
     (response.status(), response.text().await.unwrap())
 }
 
@@ -101,12 +96,7 @@ async fn an_artist_shows_once_it_announces_a_concert_with_the_picture_its_member
         "Two sisters\n\nand a cello."
     );
     assert_eq!(artist["payload"]["image"], image.as_str());
-    let picture = app
-        .http
-        .get(format!("{}{image}", app.url))
-        .send()
-        .await
-        .unwrap();
+    let picture = app.get_raw(&image).await;
     assert_eq!(picture.status(), StatusCode::OK);
     assert_eq!(picture.headers()["content-type"], "image/png");
     assert!(
@@ -116,12 +106,7 @@ async fn an_artist_shows_once_it_announces_a_concert_with_the_picture_its_member
             .contains("immutable")
     );
     let thumb = artist["payload"]["thumbnail"].as_str().unwrap();
-    let thumb = app
-        .http
-        .get(format!("{}{thumb}", app.url))
-        .send()
-        .await
-        .unwrap();
+    let thumb = app.get_raw(thumb).await;
     assert_eq!(thumb.status(), StatusCode::OK);
     assert_eq!(thumb.headers()["content-type"], "image/jpeg");
 
@@ -187,12 +172,7 @@ async fn an_artist_shows_once_it_announces_a_concert_with_the_picture_its_member
     assert_eq!(status, StatusCode::OK, "{body}");
     let newer = body["payload"]["image"].as_str().unwrap();
     assert_ne!(newer, image);
-    let old = app
-        .http
-        .get(format!("{}{image}", app.url))
-        .send()
-        .await
-        .unwrap();
+    let old = app.get_raw(&image).await;
     assert_eq!(old.status(), StatusCode::OK);
     assert!(
         !old.headers()["cache-control"]

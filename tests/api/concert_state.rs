@@ -169,11 +169,8 @@ async fn a_concert_downloads_as_an_rfc_5545_calendar_event() {
         .await
         .unwrap();
     let response = app
-        .http
-        .get(format!("{}/api/v1/events/{event}/calendar.ics", app.url))
-        .send()
-        .await
-        .unwrap();
+        .get_raw(&format!("/api/v1/events/{event}/calendar.ics"))
+        .await;
     assert_eq!(response.status(), StatusCode::OK);
     let headers = response.headers().clone();
     assert!(

@@ -490,12 +490,7 @@ async fn a_concert_image_is_served_re_encoded_with_a_480_pixel_jpeg_thumbnail() 
         stored.to_rgb8(),
         image::load_from_memory(&png).unwrap().to_rgb8()
     );
-    let small = app
-        .http
-        .get(format!("{}{thumb}", app.url))
-        .send()
-        .await
-        .unwrap();
+    let small = app.get_raw(thumb).await;
     assert_eq!(small.headers()["content-type"], "image/jpeg");
     let decoded = image::load_from_memory(&small.bytes().await.unwrap()).unwrap();
     assert_eq!(decoded.width(), 480);

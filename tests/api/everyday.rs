@@ -339,12 +339,7 @@ async fn the_demo_seeds_a_concert_on_now_and_one_to_come_each_with_its_picture()
     );
     for event in events {
         let image = event["image"].as_str().expect("a picture of ours");
-        let response = app
-            .http
-            .get(format!("{}{image}", app.url))
-            .send()
-            .await
-            .unwrap();
+        let response = app.get_raw(image).await;
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["content-type"], "image/jpeg");
     }

@@ -1287,6 +1287,16 @@ impl TestApp {
         body
     }
 
+    /// A GET of `path` on this instance, with no token: the answer as it came (a page, a
+    /// picture, a redirect), whatever its status.
+    pub async fn get_raw(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.url))
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// The body of a GET of `url` (a whole URL), as text, whatever its status.
     pub async fn text_at(&self, url: &str) -> String {
         self.http

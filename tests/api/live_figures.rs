@@ -109,12 +109,7 @@ async fn a_listener_on(instance: &TestApp, event: &str) {
     let (_, fan) = &fans[0];
     assert_eq!(instance.buy(fan, event, CARD_OK).await.0, StatusCode::OK);
     let playlist = instance.listen(event, fan).await;
-    let answer = instance
-        .http
-        .get(format!("{}{playlist}", instance.url))
-        .send()
-        .await
-        .unwrap();
+    let answer = instance.get_raw(&playlist).await;
     // Authorised: 200 where the recording is, 404 (not there yet) elsewhere.
     assert_ne!(answer.status(), StatusCode::FORBIDDEN);
 }

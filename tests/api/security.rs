@@ -351,12 +351,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 async fn every_page_and_answer_forbids_framing_referrers_and_foreign_scripts() {
     let app = spawn_app().await;
     for path in ["/", "/events", "/api/v1/health", "/api/v1/nope"] {
-        let response = app
-            .http
-            .get(format!("{}{path}", app.url))
-            .send()
-            .await
-            .unwrap();
+        let response = app.get_raw(path).await;
         let csp = header(&response, "content-security-policy");
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
         assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
@@ -439,12 +434,7 @@ async fn an_https_deployment_can_ask_browsers_for_https_only() {
         ..Options::default()
     })
     .await;
-    let response = app
-        .http
-        .get(format!("{}/api/v1/health", app.url))
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_raw("/api/v1/health").await;
     assert_eq!(
         header(&response, "strict-transport-security"),
         "max-age=31536000; includeSubDomains"
@@ -581,12 +571,7 @@ async fn a_client_error_in_the_envelope(response: reqwest::Response, what: &str)
 #[tokio::test]
 async fn a_path_of_invalid_utf8_is_answered_in_the_envelope() {
     let app = spawn_app().await;
-    let response = app
-        .http
-        .get(format!("{}/api/v1/events/%FF%FE", app.url))
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_raw("/api/v1/events/%FF%FE").await;
     a_client_error_in_the_envelope(response, "invalid UTF-8 in a path").await;
 }
 

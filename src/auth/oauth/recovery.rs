@@ -3,8 +3,6 @@
 use super::request::*;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::accounts::messages::{self};
 use crate::accounts::model::{Email, Password};
@@ -16,18 +14,14 @@ use crate::i18n::{self, Msg};
 use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ForgotRequest {
-    #[schema(value_type = String, required = true, format = Email)]
-    pub(super) email: Option<String>,
-    #[allow(dead_code)]
-    #[schema(value_type = String, required = false)]
-    pub(super) code_verifier: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) client_id: Option<String>,
-    #[schema(value_type = String, required = false)]
-    pub(super) state: Option<String>,
+client_body! {
+    pub struct ForgotRequest {
+        #[schema(value_type = String, required = true, format = Email)]
+        pub(super) email: Option<String>,
+        #[allow(dead_code)]
+        #[schema(value_type = String, required = false)]
+        pub(super) code_verifier: Option<String>,
+    }
 }
 
 pub(super) struct Forgot {
@@ -76,19 +70,15 @@ pub async fn forgot(
     OAuthReply::new(state, result)
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ResetRequest {
-    /// The e-mailed link's token.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) token: Option<String>,
-    /// The new password: 8–128 characters, not among the 10,000 most common.
-    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
-    pub(super) password: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) client_id: Option<String>,
-    #[schema(value_type = String, required = false)]
-    pub(super) state: Option<String>,
+client_body! {
+    pub struct ResetRequest {
+        /// The e-mailed link's token.
+        #[schema(value_type = String, required = true, min_length = 1)]
+        pub(super) token: Option<String>,
+        /// The new password: 8–128 characters, not among the 10,000 most common.
+        #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
+        pub(super) password: Option<String>,
+    }
 }
 
 /// A reset, parsed as far as it may be before its link is checked: the new password

@@ -4,8 +4,6 @@
 use super::request::*;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use serde::Deserialize;
-use utoipa::ToSchema;
 
 use crate::accounts::model::{Account, Email, Password, parse_time_zone};
 use crate::accounts::signup::sign_up;
@@ -18,25 +16,21 @@ use crate::i18n::{Msg, Zone};
 use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct RegisterRequest {
-    #[schema(value_type = String, required = true, format = Email)]
-    pub(super) email: Option<String>,
-    /// 8–128 characters, not among the 10,000 most common.
-    #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
-    pub(super) password: Option<String>,
-    #[allow(dead_code)]
-    #[schema(value_type = String, required = false)]
-    pub(super) code_verifier: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) client_id: Option<String>,
-    #[schema(value_type = String, required = false)]
-    pub(super) state: Option<String>,
-    /// The browser's IANA time zone (`Asia/Tehran`): notices write times in it.
-    #[serde(alias = "timeZone")]
-    #[schema(value_type = String, required = false, example = "Asia/Tehran")]
-    pub(super) time_zone: Option<String>,
+client_body! {
+    pub struct RegisterRequest {
+        #[schema(value_type = String, required = true, format = Email)]
+        pub(super) email: Option<String>,
+        /// 8–128 characters, not among the 10,000 most common.
+        #[schema(value_type = String, required = true, min_length = 8, max_length = 128)]
+        pub(super) password: Option<String>,
+        #[allow(dead_code)]
+        #[schema(value_type = String, required = false)]
+        pub(super) code_verifier: Option<String>,
+        /// The browser's IANA time zone (`Asia/Tehran`): notices write times in it.
+        #[serde(alias = "timeZone")]
+        #[schema(value_type = String, required = false, example = "Asia/Tehran")]
+        pub(super) time_zone: Option<String>,
+    }
 }
 
 /// A registration, parsed: an e-mail address, a password that meets the policy, and the
@@ -87,16 +81,12 @@ pub async fn register(
     OAuthReply::created(state, result)
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct VerifyEmailRequest {
-    /// The e-mailed link's token.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) token: Option<String>,
-    /// Required unless the Basic header names the client.
-    #[schema(value_type = String, required = true, min_length = 1)]
-    pub(super) client_id: Option<String>,
-    #[schema(value_type = String, required = false)]
-    pub(super) state: Option<String>,
+client_body! {
+    pub struct VerifyEmailRequest {
+        /// The e-mailed link's token.
+        #[schema(value_type = String, required = true, min_length = 1)]
+        pub(super) token: Option<String>,
+    }
 }
 
 /// A verify-email or confirm-email call, parsed: the link's token.

@@ -36,6 +36,26 @@ pub(super) fn challenge_method_s256() -> Object {
     one_of(&["S256"])
 }
 
+/// The body of a call that names its client by id (sign-up and the e-mailed-link calls):
+/// the struct with its own fields, then `client_id` and the `state` its answer echoes. A
+/// macro rather than a shared struct, as `#[serde(flatten)]` would turn the schema into an
+/// `allOf`.
+macro_rules! client_body {
+    ($(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+        pub struct $name {
+            $($fields)*
+            /// Required unless the Basic header names the client.
+            #[schema(value_type = String, required = true, min_length = 1)]
+            pub(super) client_id: Option<String>,
+            #[schema(value_type = String, required = false)]
+            pub(super) state: Option<String>,
+        }
+    };
+}
+pub(super) use client_body;
+
 pub(super) fn required<'a>(value: &'a Option<String>, name: &str) -> Result<&'a str> {
     value
         .as_deref()
