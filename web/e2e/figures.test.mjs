@@ -6,7 +6,11 @@
 // viewport or is cut, every control is at least 44 px. In Persian no text shows a Latin digit:
 // the charts' axes and tooltips neither (Persian digits, Solar Hijri days), and what the
 // server wrote (a notification's amount, "۹٫۰۰ EUR") is in Persian digits too, where an
-// English reader's has "9.00 EUR".
+// English reader's has "9.00 EUR". The admin's About page shows the version in the reader's
+// digits ("۰٫۱٫۰", left to right) and the build as the git revision it is, and their empty
+// My orders card sits in the middle; a fan's unread notification is named by its title for a
+// screen reader, and an upcoming concert's "Remind me when doors open" is whole and a thumb's
+// size at 360 px in Persian.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, latinDigits, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
@@ -22,6 +26,8 @@ const { browserAs, finish } = suite;
 
 const LIVE = 'One Night at the Harbour Lights Festival';
 const LATER = 'The Autumn Sessions';
+/** Upcoming, and nobody's ticket: its page offers "Remind me when doors open". */
+const SOON = 'Spring Tide';
 const SIZES = [
   { width: 360, height: 740 },
   { width: 390, height: 844 },
@@ -33,6 +39,7 @@ const READERS = { gb: { admin: ACCOUNTS.adminGb, fan: ACCOUNTS.fanGb }, ir: { ad
 
 let sine;
 let push;
+let soon;
 
 /** `email`'s account now reads `language`. */
 async function setLanguage(email, language) {
@@ -60,6 +67,7 @@ before(async () => {
   await buyTicket(fanIr, live, 'Parisa Parvaz');
   await buyTicket(fanIr, later, 'Parisa Parvaz');
   await buyTicket(fanGb, later, 'Frank Fan');
+  soon = await createConcert(adminGb, SOON, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
   sine = sineFile(440);
   push = startPush(suite.server.url, sine.path, live);
 });
@@ -117,6 +125,32 @@ async function chartProblems(page, chart, language, { days }) {
   return found;
 }
 
+/** A screen reader's name of an unread notification: "Mark as read: <its title>". */
+const MARK_READ = { gb: 'Mark as read: ', ir: 'علامت‌گذاری به‌عنوان خوانده‌شده: ' };
+
+/** How far from the middle `empty-state`'s card and what it holds are, in px: the card in the
+ * page (sideways), its icon, words and button in the card (sideways), and its content between
+ * its top and bottom edges. Texts are measured by their glyphs, not their (full-width) box. */
+function offCentre(card) {
+  const box = card.getBoundingClientRect();
+  const middle = (rect) => (rect.left + rect.right) / 2;
+  const stack = card.firstElementChild;
+  const parts = [...stack.children].map((el) => {
+    if (!el.matches('button, a, [class*="ThemeIcon"]')) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect();
+    }
+    return el.getBoundingClientRect();
+  });
+  const main = card.parentElement.getBoundingClientRect();
+  return {
+    card: Math.abs(middle(box) - middle(main)),
+    parts: Math.max(...parts.map((rect) => Math.abs(middle(rect) - middle(box)))),
+    vertical: Math.abs(parts[0].top - box.top - (box.bottom - parts.at(-1).bottom)),
+  };
+}
+
 /** Layout (and, in Persian, digits) of the page as it is now, one line a problem. */
 async function pageProblems(page, name, language) {
   const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `${name}: ${problem}`);
@@ -135,7 +169,7 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
     for (const size of SIZES) {
       const tag = `${size.width}-${language}`;
 
-      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the admin's dashboard, charts, Live page and notifications`, async () => {
+      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the admin's dashboard, charts, Live page, notifications, About and empty My orders`, async () => {
         const b = await browserAs(READERS[language].admin, { ...size, reuse: true, prepare });
         const { page } = b;
         const found = [];
@@ -178,11 +212,34 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
         found.push(...(await pageProblems(page, 'notifications', language)));
         await screenshot(page, `figures-${tag}-admin-notifications`);
 
+        // About: the version in the reader's digits, left to right; the build is a git revision,
+        // an identifier, as `git log` writes it.
+        await page.goto(`${suite.server.url}/about`);
+        const version = page.getByTestId('about-version');
+        await version.waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'about', language)));
+        await screenshot(page, `figures-${tag}-about`);
+        assert.match(await version.innerText(), persian ? /^[۰-۹]+(٫[۰-۹]+)+$/ : /^[0-9]+(\.[0-9]+)+$/);
+        assert.equal(await version.locator('bdi[dir="ltr"]').count(), 1, 'the version is set left to right');
+        assert.match(await page.getByTestId('about-build').innerText(), /^([0-9a-f]{7,}|unknown)$/);
+
+        // The admin bought nothing: My orders' empty card, in the middle of the page, and what
+        // it holds in the middle of the card.
+        await page.goto(`${suite.server.url}/my-orders`);
+        const empty = page.getByTestId('empty-state');
+        await empty.waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'my orders', language)));
+        await screenshot(page, `figures-${tag}-my-orders-empty`);
+        const off = await empty.evaluate(offCentre);
+        assert.ok(Object.values(off).every((px) => px <= 2), `off the middle, in px: ${JSON.stringify(off)}`);
+
         assert.deepEqual(found, [], 'problems');
         await finish(b, [/status of 40[34] .*\/stream\//]);
       });
 
-      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the fan's dashboard and notifications, the amounts the server wrote in the reader's digits`, async () => {
+      test(`${size.width}×${size.height}, ${persian ? 'Persian' : 'English'}: the fan's dashboard and notifications (the amounts the server wrote in the reader's digits, each named for a screen reader) and an upcoming concert's reminder`, async () => {
         const b = await browserAs(READERS[language].fan, { ...size, reuse: true, prepare });
         const { page } = b;
         const found = [];
@@ -201,12 +258,30 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
         // The order's confirmation, written by the server in the reader's digits.
         const bodies = await page.getByTestId('notification-body').allInnerTexts();
         assert.ok(bodies.some((body) => body.includes(persian ? '۹٫۰۰ EUR' : '9.00 EUR')), bodies.join(' | '));
+        // Each is named by its title: an unread one as what it marks read.
+        const names = await page.getByTestId('notification').evaluateAll((lines) =>
+          lines.map((line) => ({ read: line.dataset.read === 'true', title: line.querySelector('[data-testid="notification-title"]').textContent, label: line.getAttribute('aria-label') })),
+        );
+        for (const { read, title, label } of names) assert.equal(label, read ? title : `${MARK_READ[language]}${title}`);
         // "Mark all as read" (measured whole above) marks them all, the first time it is there to press.
         const markAll = page.getByTestId('notifications-mark-all');
         if (await markAll.isEnabled()) {
           await markAll.click();
           await page.locator('[data-testid="notification"][data-read="false"]').first().waitFor({ state: 'detached' });
         }
+
+
+        // An upcoming concert's page: "Remind me when doors open" whole (its label wraps) and a
+        // thumb's size.
+        await page.goto(`${suite.server.url}/concerts/${soon.id}`);
+        const remind = page.getByTestId('reminder-ask');
+        await remind.waitFor();
+        await settle(page);
+        found.push(...(await pageProblems(page, 'concert', language)));
+        await remind.scrollIntoViewIfNeeded();
+        await screenshot(page, `figures-${tag}-fan-concert`);
+        const box = await remind.boundingBox();
+        assert.ok(box.height >= MIN_TAP && box.width >= MIN_TAP && box.x >= 0 && box.x + box.width <= size.width, JSON.stringify(box));
 
         assert.deepEqual(found, [], 'problems');
         await finish(b);

@@ -1,12 +1,19 @@
 import i18n from 'i18next';
 import { setupI18n } from '.';
-import { formatNumber } from './numbers';
+import { formatNumber, localVersion } from './numbers';
 
 describe('numbers in the reader’s digits', () => {
   it('formats with the language’s digits and separators', () => {
     expect(formatNumber(1234, 'gb')).toBe('1,234');
     expect(formatNumber(99, 'ir')).toBe('۹۹');
     expect(formatNumber(2.5, 'br')).toBe('2,5');
+  });
+
+  it('writes a version in the locale’s digits, with its separator where the digits are its own', () => {
+    expect(localVersion('0.1.0', 'fa-IR')).toBe('۰٫۱٫۰');
+    expect(localVersion('19.3.1', 'en-GB')).toBe('19.3.1');
+    // Latin digits whose decimal separator is a comma: a version keeps its dots.
+    expect(localVersion('19.3.1', 'pt-BR')).toBe('19.3.1');
   });
 
   it('puts every number of a text through the formatter', async () => {

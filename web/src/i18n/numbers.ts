@@ -24,6 +24,15 @@ export function localDigits(text: string, locale: string): string {
   return text.replace(/[0-9]/g, (d) => map.get(d) ?? d);
 }
 
+/** A version ("0.1.0") in the locale's digits. Where those are not Latin, its dots become the
+ * locale's decimal separator too: Persian writes "۰٫۱٫۰", its zero being a dot of its own. */
+export function localVersion(text: string, locale: string): string {
+  const digits = localDigits(text, locale);
+  if (digits === text) return text;
+  const separator = new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  return digits.replaceAll('.', separator);
+}
+
 /**
  * i18next's formatter: every number put into a text ("Seats left: {{count}}") goes through
  * `formatNumber`, so no page shows Latin digits beside Persian words. Texts keep plain

@@ -4,8 +4,16 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
+import { localeOf } from '../../../i18n/languages';
+import { localVersion } from '../../../i18n/numbers';
 import type { LicenceEntry } from '../api';
 import { aboutQueryOptions, webLicencesQueryOptions } from '../queries';
+
+/** A version ("0.1.0") in the reader's digits ("۰٫۱٫۰" in Persian), kept left to right. */
+function Version({ value }: { value: string }): ReactNode {
+  const { i18n } = useTranslation();
+  return <bdi dir="ltr">{localVersion(value, localeOf(i18n.language))}</bdi>;
+}
 
 function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string }): ReactNode {
   const { t } = useTranslation('dashboard');
@@ -26,11 +34,23 @@ function LicenceTable({ items, filter }: { items: LicenceEntry[]; filter: string
         <Table.Tbody>
           {rows.map((item) => (
             <Table.Tr key={`${item.name}@${item.version ?? ''}`}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.name}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                {item.version ? <Code>{item.version}</Code> : '—'}
+              {/* Names and licences ("@babel/runtime", "BSD-3-Clause") are identifiers: left to
+                  right, or a right-to-left page moves their "@" and "-" about. */}
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <bdi dir="ltr">{item.name}</bdi>
               </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.license}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                {item.version ? (
+                  <Code>
+                    <Version value={item.version} />
+                  </Code>
+                ) : (
+                  '—'
+                )}
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <bdi dir="ltr">{item.license}</bdi>
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -44,6 +64,14 @@ const ABOUT_FIELDS = ['name', 'version', 'build'] as const;
 /** The About figures to show: all three while loading, then those the server gave. */
 export function aboutFields(answer: Partial<Record<(typeof ABOUT_FIELDS)[number], string | null>> | null): (typeof ABOUT_FIELDS)[number][] {
   return ABOUT_FIELDS.filter((field) => answer === null || Boolean(answer[field]));
+}
+
+/** The name as it is; the version in the reader's digits; the build, a git revision ("4c4567c"),
+ * is an identifier read against `git log`: as the server gave it, left to right. */
+function AboutFigure({ field, value }: { field: (typeof ABOUT_FIELDS)[number]; value: string }): ReactNode {
+  if (field === 'version') return <Version value={value} />;
+  if (field === 'build') return <bdi dir="ltr">{value}</bdi>;
+  return value;
 }
 
 /** About: what Encore is, the running version and build, and the licences of what it ships. */
@@ -66,7 +94,7 @@ export function AboutPage(): ReactNode {
               <Skeleton h={24} mt={6} />
             ) : (
               <Text fw={700} data-testid={`about-${field}`}>
-                {server.data?.[field]}
+                <AboutFigure field={field} value={server.data?.[field] ?? ''} />
               </Text>
             )}
           </Card>
@@ -76,7 +104,9 @@ export function AboutPage(): ReactNode {
       <Card withBorder>
         <Group justify="space-between" mb="sm">
           <Title order={3}>{t('about.licences')}</Title>
+          {/* Wide enough for its hint, whole (the whole line on a phone). */}
           <TextInput
+            w={{ base: '100%', sm: 280 }}
             placeholder={t('about.filter')}
             value={filter}
             onChange={(event) => {

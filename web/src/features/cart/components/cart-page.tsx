@@ -62,7 +62,8 @@ export function CartPage(): ReactNode {
             <Card withBorder key={entryKey(entry, index)} padding="md">
               <Group justify="space-between" wrap="nowrap">
                 <Group gap="sm" wrap="nowrap">
-                  <IconTicket size={22} />
+                  {/* Its size kept beside a long title (a phone), not squeezed to a dot. */}
+                  <IconTicket size={22} style={{ flexShrink: 0 }} />
                   <div>
                     <Text fw={600}>{entry.event?.title ?? entry.plan?.name ?? t('cart.pass')}</Text>
                     {entry.event ? (

@@ -2,7 +2,7 @@ import { Badge, Button, Card, Group, Skeleton, Stack, Table, Text } from '@manti
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
@@ -61,7 +61,10 @@ export function CheckoutSuccessPage(): ReactNode {
         <Card withBorder padding="lg" data-testid="order-summary">
           <Stack>
             <Group justify="space-between">
-              <Text fw={700}>{t('cart.orderNumber', { id: order.data.id.slice(0, 8) })}</Text>
+              <Text fw={700}>
+                {/* The number is an id: read left to right in every language, as the receipt's. */}
+                <Trans t={t} i18nKey="cart.orderNumber" values={{ id: order.data.id.slice(0, 8) }} components={{ id: <span dir="ltr" style={{ display: 'inline-block' }} /> }} />
+              </Text>
               <Badge color={ORDER_STATUS_COLOR[order.data.status]} data-testid="order-status">
                 {t(`cart.status.${order.data.status}`)}
               </Badge>

@@ -48,7 +48,14 @@ export function DoorsReminder({ event }: { event: LobbyEvent }): ReactNode {
     case 'sign-in':
       return (
         <Stack gap={4} align="flex-start">
-          <Button component={Link} to={authLink('/auth/login', concertPath(event.id))} variant="light" leftSection={<IconBell size={16} />} data-testid="reminder-sign-in">
+          <Button
+            component={Link}
+            to={authLink('/auth/login', concertPath(event.id))}
+            variant="light"
+            leftSection={<IconBell size={16} />}
+            className="encore-button-wraps"
+            data-testid="reminder-sign-in"
+          >
             {t('reminder.ask')}
           </Button>
           <Text size="sm" c="dimmed">
@@ -57,18 +64,30 @@ export function DoorsReminder({ event }: { event: LobbyEvent }): ReactNode {
         </Stack>
       );
     case 'ask':
+      // Its label is long in some languages (Persian, at 360 px): it wraps rather than being cut.
       return (
-        <Button variant="light" leftSection={<IconBell size={16} />} aria-pressed={false} loading={reminder.isPending} onClick={() => reminder.mutate(true)} data-testid="reminder-ask">
+        <Button
+          variant="light"
+          leftSection={<IconBell size={16} />}
+          aria-pressed={false}
+          loading={reminder.isPending}
+          onClick={() => reminder.mutate(true)}
+          className="encore-button-wraps"
+          data-testid="reminder-ask"
+        >
           {t('reminder.ask')}
         </Button>
       );
     case 'asked':
       return (
         <Group gap="xs" data-testid="reminder-on">
-          <IconBellCheck size={18} aria-hidden />
-          <Text size="sm" fw={600} data-testid="reminder-asked">
-            {t('reminder.asked')}
-          </Text>
+          {/* The bell stays beside its words when they wrap (a phone), the button going below. */}
+          <Group gap="xs" wrap="nowrap" maw="100%">
+            <IconBellCheck size={18} aria-hidden style={{ flexShrink: 0 }} />
+            <Text size="sm" fw={600} data-testid="reminder-asked">
+              {t('reminder.asked')}
+            </Text>
+          </Group>
           <Button variant="subtle" size="compact-sm" aria-pressed loading={reminder.isPending} onClick={() => reminder.mutate(false)} data-testid="reminder-cancel">
             {t('reminder.cancel')}
           </Button>
@@ -124,11 +143,7 @@ export function ListenNowButton({ event, named = false }: { event: Parameters<ty
       color="red"
       leftSection={<IconHeadphones size={16} />}
       // A long title wraps inside the button on a phone rather than being cut.
-      h="auto"
-      mih={36}
-      py={6}
-      maw="100%"
-      styles={{ label: { whiteSpace: 'normal', textAlign: 'start' } }}
+      className="encore-button-wraps"
       data-testid="listen-now"
       data-concert={event.id}
     >

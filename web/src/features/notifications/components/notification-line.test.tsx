@@ -48,6 +48,14 @@ describe('A notification line', () => {
     expect(read).toHaveBeenCalledWith('n1');
   });
 
+  it('names itself by its title for a screen reader: what it marks read, unread; what it is, read', () => {
+    const { unmount } = renderPage(<NotificationLine item={item({})} onRead={() => undefined} />);
+    expect(screen.getByTestId('notification')).toHaveAccessibleName('Mark as read: Order confirmed');
+    unmount();
+    renderPage(<NotificationLine item={item({ read: true })} onRead={() => undefined} />);
+    expect(screen.getByTestId('notification')).toHaveAccessibleName('Order confirmed');
+  });
+
   it('dates itself as Intl does in English', () => {
     renderPage(<NotificationLine item={item({})} onRead={() => undefined} />);
     expect(screen.getByTestId('notification')).toHaveTextContent(new Date('2030-01-01T00:00:00Z').toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }));

@@ -47,7 +47,8 @@ export function NotificationLine({
       }}
       p="xs"
       style={{ borderRadius: 8, opacity: item.read ? 0.65 : 1 }}
-      aria-label={item.read ? item.title : t('notifications.markRead')}
+      // Named by what it is about, so that a screen reader says which one it marks read.
+      aria-label={item.read ? item.title : t('notifications.markRead', { title: item.title })}
       data-read={item.read ? 'true' : 'false'}
       data-testid="notification"
     >

@@ -136,14 +136,15 @@ export function MyOrdersPage(): ReactNode {
         onPage={setPage}
         failed={t('mine.loadFailed')}
         empty={
-          <Card withBorder>
-            <Group justify="space-between">
-              <EmptyState title={t('mine.empty')} />
-              <Button component={Link} to="/events" variant="light">
+          // One card, its words and its way to the concerts in the middle (as My events').
+          <EmptyState
+            title={t('mine.empty')}
+            action={
+              <Button component={Link} to="/events">
                 {t('common:cart.browse')}
               </Button>
-            </Group>
-          </Card>
+            }
+          />
         }
       >
         {(data) => (phone ? <MyOrderCards orders={data.items} locale={locale} /> : <MyOrdersTable orders={data.items} locale={locale} />)}
