@@ -86,6 +86,7 @@ compose-check:
 ## Both languages' formatting and lints, and no import of src/ going round in a circle
 ## (scripts/check-imports.py; the web's own check is part of its lint).
 lint:
+	@date -u +"== %T lint"
 	$(CARGO) fmt --all -- --check
 	python3 scripts/check-imports.py
 	$(CARGO) clippy --all-targets --locked -- -D warnings
@@ -94,6 +95,7 @@ lint:
 ## built once for both suites, e2e and schemathesis. A separate `cargo build --bin encore`
 ## would build the library again, without the dev-dependencies' features (reqwest's).
 rust-build:
+	@date -u +"== %T Rust build"
 	$(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-run
 
 ## One suite after the other (each runs four tests at a time, .config/nextest.toml).
@@ -102,11 +104,11 @@ rust-test:
 	$(MAKE) --no-print-directory rust-test-postgres
 
 rust-test-sqlite:
-	@echo "== Rust tests on SQLite"
+	@date -u +"== %T Rust tests on SQLite"
 	RUST_BACKTRACE=0 $(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-fail-fast
 
 rust-test-postgres: services
-	@echo "== Rust tests on PostgreSQL"
+	@date -u +"== %T Rust tests on PostgreSQL"
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS encore_test WITH (FORCE)" \
 	  -c "CREATE DATABASE encore_test"
 	ENCORE_TEST_DB=postgres ENCORE_TEST_POSTGRES_URL=$(PG_TEST_URL) RUST_BACKTRACE=0 \
@@ -127,6 +129,7 @@ web-test: web-deps
 
 ## The web's lint, types, unit tests, build and bundle budget (web-deps installed).
 web-checks:
+	@date -u +"== %T web checks"
 ifneq ($(WEB_PRESENT),)
 	cd web && npm run lint && npm run typecheck && npm test
 	cd web && npm run build && npm run check-size
@@ -138,6 +141,7 @@ e2e: web
 
 ## The end-to-end tests against the built web app and server.
 e2e-run:
+	@date -u +"== %T end-to-end tests"
 ifneq ($(WEB_PRESENT),)
 	cd web && ENCORE_BIN=$(CURDIR)/target/debug/encore npm run e2e
 endif
@@ -155,6 +159,7 @@ api-fuzz: $(FUZZ_VENV)/bin/st
 	$(MAKE) --no-print-directory api-fuzz-run
 
 api-fuzz-run: $(FUZZ_VENV)/bin/st
+	@date -u +"== %T schemathesis"
 	SCHEMATHESIS=$(CURDIR)/$(FUZZ_VENV)/bin/st $(FUZZ_VENV)/bin/python scripts/api-fuzz/run.py
 
 ## make openapi: rewrite web/openapi.json (the web client's types come from it) after an
@@ -175,6 +180,7 @@ bench: services
 ## Every tool of `make bench` once, at a toy size, on the debug build (loadtests/smoke.sh):
 ## a tool that no longer runs fails `make test`, not the next benchmark.
 bench-smoke: services
+	@date -u +"== %T bench smoke"
 	loadtests/smoke.sh
 
 clean:
