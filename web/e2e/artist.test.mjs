@@ -12,12 +12,10 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, e2eSuite, layoutProblems, meta, PASSWORD, screenshot, unnamedControls, writePicture } from './harness.mjs';
+import { apiSession, cast, e2eSuite, layoutProblems, meta, PASSWORD, screenshot, unnamedControls, writePicture } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'artist-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Aria', lastName: 'Admin' },
-};
-const suite = e2eSuite(Object.values(ACCOUNTS));
+const ACCOUNTS = cast({ admin: 'ada' });
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const NAME = 'The Harbour Lights Collective';

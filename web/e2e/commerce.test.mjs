@@ -2,16 +2,11 @@
 // manage-events, in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { e2eSuite, localInput, pageApi as api, PASSWORD, payWithCard, PNG, screenshot } from './harness.mjs';
+import { cast, e2eSuite, fullName, localInput, pageApi as api, payWithCard, PNG, screenshot } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'boss@example.com', password: PASSWORD, role: 'admin', firstName: 'Bea', lastName: 'Boss' },
-  fan: { email: 'listener@example.com', password: PASSWORD, role: 'user', firstName: 'Lee', lastName: 'Listener' },
-  unlucky: { email: 'unlucky@example.com', password: PASSWORD, role: 'user', firstName: 'Una', lastName: 'Lucky' },
-  popup: { email: 'popup@example.com', password: PASSWORD, role: 'user', firstName: 'Poppy', lastName: 'Window' },
-};
+const ACCOUNTS = cast({ admin: 'bea', fan: 'fiona', unlucky: 'ann', popup: 'ben' });
 
-const suite = e2eSuite(Object.values(ACCOUNTS));
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const TITLE = 'Midnight at the Lighthouse';
@@ -194,7 +189,7 @@ describe('Encore concerts and checkout', () => {
     await card.getByTestId('project-status').filter({ hasText: 'Active' }).waitFor();
     await card.getByPlaceholder("Member's e-mail").fill(ACCOUNTS.fan.email);
     await card.getByRole('button', { name: 'Add' }).click();
-    await card.getByText('Lee Listener').waitFor();
+    await card.getByText(fullName(ACCOUNTS.fan)).waitFor();
     await screenshot(page, 'dark-projects');
     await finish(staff);
 
@@ -280,7 +275,7 @@ describe('Encore concerts and checkout', () => {
     const { page } = b;
     await signInAs(page, ACCOUNTS.admin);
     const orders = await api(page, 'GET', '/api/v1/orders');
-    const popupAccount = (await api(page, 'GET', '/api/v1/accounts?search=popup')).json.payload.items[0];
+    const popupAccount = (await api(page, 'GET', `/api/v1/accounts?search=${encodeURIComponent(ACCOUNTS.popup.email)}`)).json.payload.items[0];
     const order = orders.json.payload.items.find((o) => o.accountId === popupAccount.id && o.status === 'fulfilled');
     assert.ok(order, 'the popup buyer has a fulfilled order');
     await page.goto(`${suite.server.url}/payments/orders`);

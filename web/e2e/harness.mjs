@@ -40,6 +40,47 @@ function freePort() {
 /** The password every e2e account is seeded with. */
 export const PASSWORD = 'Encore-e2e-Passw0rd';
 
+/** An account a server is seeded with (`startServer`, `e2eSuite`): it signs in with PASSWORD,
+ * is a fan (`user`) unless `role` says otherwise and, with a `phone`, is asked for a code
+ * sent to it at sign-in. */
+export function person(email, firstName, lastName, { role = 'user', phone } = {}) {
+  return { email, password: PASSWORD, role, firstName, lastName, ...(phone ? { phone } : {}) };
+}
+
+/** The people the e2e files take their accounts from (`cast`). Every file seeds a server and
+ * a database of its own, so the same person signs in in many files. */
+export const CAST = Object.freeze({
+  sasha: person('sasha@example.com', 'Sasha', 'Root', { role: 'sa' }),
+  ada: person('ada@example.com', 'Ada', 'Admin', { role: 'admin' }),
+  bea: person('bea@example.com', 'Bea', 'Boss', { role: 'admin' }),
+  shirin: person('shirin@example.com', 'شیرین', 'تهرانی', { role: 'admin' }),
+  fiona: person('fiona@example.com', 'Fiona', 'Fan'),
+  ann: person('ann@example.com', 'Ann', 'Bell'),
+  ben: person('ben@example.com', 'Ben', 'Cole'),
+  sara: person('sara@example.com', 'سارا', 'ملکی'),
+  // A fan who plays in bands: added to a concert's project, she runs its live panel.
+  aria: person('aria@example.com', 'Aria', 'Voss'),
+});
+
+/** A file's accounts, by the part each plays in it: `cast({ admin: 'ada', fan: 'fiona', long:
+ * person(…) })`. A name takes a copy of that person of CAST (a file may change its copy); an
+ * account is the file's own. */
+export function cast(parts) {
+  return Object.fromEntries(
+    Object.entries(parts).map(([part, who]) => {
+      if (typeof who !== 'string') return [part, who];
+      assert.ok(CAST[who], `${who} is not one of the cast`);
+      return [part, { ...CAST[who] }];
+    }),
+  );
+}
+
+/** "First Last": the name an account signs up with, and that a buyer pays with. */
+export const fullName = (account) => `${account.firstName} ${account.lastName}`;
+
+/** `text` escaped for a regular expression, in which it then matches itself to the letter. */
+export const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns something truthy (returned), or throws after `timeout`. */
@@ -273,8 +314,9 @@ export async function apiSession(url, email, password) {
   };
 }
 
-/** The frame every test file shares: one server for the file, seeded with `accounts`, and
- * browsers (with `browserDefaults`) that are all closed after it. Registers before/after. */
+/** The frame every test file shares: one server for the file, seeded with `accounts` (an
+ * object of them, as `cast` makes), and browsers (with `browserDefaults`) that are all closed
+ * after it. Registers before/after. */
 export function e2eSuite(accounts, browserDefaults = {}) {
   const browsers = [];
   /** `browserAs` with `reuse`: each account's cookies and storage after its sign-in. */
@@ -342,7 +384,7 @@ export function e2eSuite(accounts, browserDefaults = {}) {
   suite.ready.catch(() => undefined);
   before(async () => {
     try {
-      suite.server = await startServer(accounts);
+      suite.server = await startServer(Object.values(accounts));
       started(suite.server);
     } catch (error) {
       failed(error);

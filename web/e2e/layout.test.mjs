@@ -8,13 +8,10 @@
 // Persian no text shows a Latin digit, nor a Latin comma beside Persian digits (a date).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PASSWORD, apiSession, buyTicket, createConcert, e2eSuite, latinDigits, layoutProblems, screenshot, sineFile, startPush } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot, sineFile, startPush } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'layout-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Lena', lastName: 'Layout' },
-  fan: { email: 'layout-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Pia', lastName: 'Phone' },
-};
-const suite = e2eSuite(Object.values(ACCOUNTS));
+const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
+const suite = e2eSuite(ACCOUNTS);
 const { browserAs, finish } = suite;
 
 // A long English title, as an artist writes it: cut with an ellipsis where it must be.
@@ -44,7 +41,7 @@ before(async () => {
   later = await createConcert(admin, LATER, { startsAt: new Date(Date.now() + 5 * 86_400_000) });
   laterArtist = (await admin('GET', `/api/v1/events/${later.id}`)).json.payload.projectId;
   liveArtist = (await admin('GET', `/api/v1/events/${live.id}`)).json.payload.projectId;
-  await buyTicket(fan, live, 'Pia Phone');
+  await buyTicket(fan, live, fullName(ACCOUNTS.fan));
   order = (await fan('GET', '/api/v1/purchases/my/?page=1&pageSize=10')).json.payload.items[0].id;
   // Something in the cart, so the cart page has its rows.
   assert.equal((await fan('POST', `/api/v1/cart/${later.id}`)).status, 200);

@@ -5,17 +5,12 @@
 // in English and in Persian; with the socket refused (a proxy), it says the dashboard is not live.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, changePictures, e2eSuite, PASSWORD, screenshot } from './harness.mjs';
+import { apiSession, cast, changePictures, e2eSuite, fullName, PASSWORD, screenshot } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'watch@example.com', password: PASSWORD, role: 'admin', firstName: 'Wanda', lastName: 'Watch' },
-  persian: { email: 'negah@example.com', password: PASSWORD, role: 'admin', firstName: 'Negar', lastName: 'Negah' },
-  fan: { email: 'quiet@example.com', password: PASSWORD, role: 'user', firstName: 'Quinn', lastName: 'Quiet' },
-  // Changes the admin's picture: a notification of the admin's own.
-  owner: { email: 'keeper@example.com', password: PASSWORD, role: 'sa', firstName: 'Kira', lastName: 'Keeper' },
-};
+// The owner (the super admin) changes the admin's picture: a notification of the admin's own.
+const ACCOUNTS = cast({ admin: 'ada', persian: 'shirin', fan: 'fiona', owner: 'sasha' });
 
-const suite = e2eSuite(Object.values(ACCOUNTS), { width: 1280, height: 900 });
+const suite = e2eSuite(ACCOUNTS, { width: 1280, height: 900 });
 const { browser, finish, signInAs } = suite;
 
 let signups = 0;
@@ -109,7 +104,7 @@ describe('The live socket (issue 13)', () => {
     await page.evaluate(() => {
       window.encoreSamePage = true;
     });
-    const picture = page.getByTestId('live-toast').filter({ hasText: 'Kira Keeper changed your profile picture.' });
+    const picture = page.getByTestId('live-toast').filter({ hasText: `${fullName(ACCOUNTS.owner)} changed your profile picture.` });
     await changePictureOf(ACCOUNTS.admin);
     await picture.first().waitFor({ timeout: 10_000 });
     await badgeShows(page, before + 1);

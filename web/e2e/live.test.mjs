@@ -3,14 +3,11 @@
 // shows the publisher, ends the show, and goes live from the browser's (fake) microphone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, createConcert as publishConcert, e2eSuite, PASSWORD, screenshot, sineFile, sleep, startPush as pushAudio, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert as publishConcert, e2eSuite, fullName, PASSWORD, screenshot, sineFile, sleep, startPush as pushAudio, waitUntil } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'stage@example.com', password: PASSWORD, role: 'admin', firstName: 'Stella', lastName: 'Stage' },
-  fan: { email: 'ears@example.com', password: PASSWORD, role: 'user', firstName: 'Ezra', lastName: 'Ears' },
-};
+const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
-const suite = e2eSuite([ACCOUNTS.admin, ACCOUNTS.fan]);
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const LIVE_TITLE = 'Sine Waves at Dawn';
@@ -31,7 +28,7 @@ const concerts = {};
 /** A published concert starting now; `buy` has the fan pay for it with the test card. */
 async function createConcert(title, { buy, startsAt = new Date() }) {
   const concert = await publishConcert(admin, title, { startsAt });
-  if (buy) await buyTicket(fan, concert, 'Ezra Ears');
+  if (buy) await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   return concert;
 }
 

@@ -10,14 +10,11 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PASSWORD, apiSession, createConcert, e2eSuite, localInput, pageApi, payCart } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, fullName, localInput, pageApi, PASSWORD, payCart } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'newcomer-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Nora', lastName: 'Newcomer' },
-  fan: { email: 'newcomer-fan@example.com', password: PASSWORD, role: 'user', firstName: 'Finn', lastName: 'First' },
-};
+const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
-const suite = e2eSuite(Object.values(ACCOUNTS));
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 describe('A newcomer (issue 30)', () => {
@@ -167,7 +164,7 @@ describe('A newcomer (issue 30)', () => {
     const concert = await createConcert(admin, 'Share the Tide', { startsAt: new Date(Date.now() + 2 * 86_400_000) });
     const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
     assert.equal((await fan('POST', `/api/v1/cart/${concert.id}`)).status, 200);
-    assert.equal((await payCart(fan, 'Finn First')).json.payload?.status, 'fulfilled');
+    assert.equal((await payCart(fan, fullName(ACCOUNTS.fan))).json.payload?.status, 'fulfilled');
     const b = await browser({ width: 390, height: 844 });
     const { page, context } = b;
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });

@@ -3,19 +3,14 @@
 // outbox, and every notification — in Debian's chromium against the real encore binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, changePictures, e2eSuite, localInput, PASSWORD, payCart, screenshot } from './harness.mjs';
+import { apiSession, cast, changePictures, e2eSuite, fullName, localInput, PASSWORD, payCart, screenshot } from './harness.mjs';
 
-// A fresh install: only these accounts, no demo data (no project, no concert).
-const ACCOUNTS = {
-  admin: { email: 'first-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Ines', lastName: 'Install' },
-  sa: { email: 'owner@example.com', password: PASSWORD, role: 'sa', firstName: 'Olga', lastName: 'Owner' },
-  // Reads the notifications of the pictures the owner gives them below (one each).
-  bell: { email: 'bell@example.com', password: PASSWORD, role: 'admin', firstName: 'Bela', lastName: 'Bell' },
-  // Holds an all-access pass: every upcoming concert is theirs.
-  holder: { email: 'holder@example.com', password: PASSWORD, role: 'user', firstName: 'Hal', lastName: 'Holder' },
-};
+// A fresh install: only these accounts, no demo data (no project, no concert). The `bell`
+// admin reads the notifications of the pictures the owner (`sa`) gives them below (one each);
+// the `holder` holds an all-access pass: every upcoming concert is theirs.
+const ACCOUNTS = cast({ admin: 'ada', sa: 'sasha', bell: 'bea', holder: 'fiona' });
 
-const suite = e2eSuite(Object.values(ACCOUNTS), { width: 1280, height: 900 });
+const suite = e2eSuite(ACCOUNTS, { width: 1280, height: 900 });
 const { browser, finish, signInAs } = suite;
 
 const PICTURES = 23;
@@ -242,7 +237,7 @@ describe('Places an admin can reach (issue 10)', () => {
 
     const holder = await apiSession(suite.server.url, ACCOUNTS.holder.email, ACCOUNTS.holder.password);
     assert.equal((await holder('POST', `/api/v1/cart/passes/${plan.json.payload.id}`)).status, 200);
-    const paid = await payCart(holder, 'Hal Holder');
+    const paid = await payCart(holder, fullName(ACCOUNTS.holder));
     assert.equal(paid.status, 200, JSON.stringify(paid.json));
     const mine = (await holder('GET', '/api/v1/events/mine?page=1&pageSize=12')).json.payload;
     assert.ok(mine.total >= count, JSON.stringify({ total: mine.total }));

@@ -10,6 +10,10 @@ export const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
  * ticket over: the browser logs both requests, which the player expects. */
 export const STREAM_ANSWERS = /status of 40[34] .*\(http:\/\/[^)]*\/stream\//;
 
+/** How the room names a message's author (and a reporter): the first name and the initial of
+ * the surname, "Ann B.". */
+export const author = (account) => `${account.firstName} ${account.lastName[0]}.`;
+
 /**
  * Registers (with `before` and `after`) a live show for a room test file of `suite`
  * (harness.mjs's `e2eSuite`): `title` published by `admin`, `artist` (when given) a member

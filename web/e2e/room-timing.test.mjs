@@ -9,16 +9,12 @@
 // message is in the room), so the delays measured are the app's, not the test's round trips.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { e2eSuite, PASSWORD, waitUntil } from './harness.mjs';
+import { cast, e2eSuite, waitUntil } from './harness.mjs';
 import { audioTime, liveRoomShow, messages, onStage as openStage, room, STREAM_ANSWERS } from './room-helpers.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'timing-admin@example.com', password: PASSWORD, role: 'admin', firstName: 'Tess', lastName: 'Timer' },
-  fanA: { email: 'timing-ann@example.com', password: PASSWORD, role: 'user', firstName: 'Ann', lastName: 'Beat' },
-  fanB: { email: 'timing-ben@example.com', password: PASSWORD, role: 'user', firstName: 'Ben', lastName: 'Bar' },
-};
+const ACCOUNTS = cast({ admin: 'ada', fanA: 'ann', fanB: 'ben' });
 
-const suite = e2eSuite(Object.values(ACCOUNTS));
+const suite = e2eSuite(ACCOUNTS);
 const { finish } = suite;
 
 const TITLE = 'In Step with the Chat';

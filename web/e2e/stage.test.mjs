@@ -10,14 +10,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'stagehand@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stagehand' },
-  fan: { email: 'roams@example.com', password: PASSWORD, role: 'user', firstName: 'Rosa', lastName: 'Roams' },
-};
+const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
-const suite = e2eSuite([ACCOUNTS.admin, ACCOUNTS.fan]);
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const TITLE = 'Midnight Sines';
@@ -115,7 +112,7 @@ before(async () => {
   form.append('file', new Blob([readFileSync(poster)], { type: 'image/png' }), 'poster.png');
   const uploaded = await admin('POST', `/api/v1/events/${concert.id}/image`, form);
   assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
-  await buyTicket(fan, concert, 'Rosa Roams');
+  await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   push = startPush(suite.server.url, audioFile, concert);
 });
 

@@ -7,14 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { apiSession, createConcert, e2eSuite, PASSWORD, screenshot, startPush, writeSine } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, screenshot, startPush, writeSine } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'stage-manager@example.com', password: PASSWORD, role: 'admin', firstName: 'Sam', lastName: 'Stage' },
-};
+const ACCOUNTS = cast({ admin: 'ada' });
 const TITLE = 'Quiet Before the Set';
 
-const suite = e2eSuite(Object.values(ACCOUNTS), { width: 390, height: 844 });
+const suite = e2eSuite(ACCOUNTS, { width: 390, height: 844 });
 const { browser, finish } = suite;
 
 describe('Live only when it is (issue 29)', () => {

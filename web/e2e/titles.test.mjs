@@ -5,14 +5,11 @@
 // deletes titles by hand; after the show the replay lists the songs and a click seeks there.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, createConcert, e2eSuite, PASSWORD, screenshot, sineFile, sleep, startPush, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, sineFile, sleep, startPush, waitUntil } from './harness.mjs';
 
-const ACCOUNTS = {
-  admin: { email: 'titles@example.com', password: PASSWORD, role: 'admin', firstName: 'Tina', lastName: 'Titles' },
-  fan: { email: 'hums@example.com', password: PASSWORD, role: 'user', firstName: 'Hugo', lastName: 'Hums' },
-};
+const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
-const suite = e2eSuite([ACCOUNTS.admin, ACCOUNTS.fan]);
+const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const TITLE = 'Songs for the Road';
@@ -53,7 +50,7 @@ before(async () => {
   fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
   sine = sineFile(523);
   concert = await createConcert(admin, TITLE);
-  await buyTicket(fan, concert, 'Hugo Hums');
+  await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   push = startPush(suite.server.url, sine.path, concert);
 });
 
