@@ -172,13 +172,14 @@ async fn two_good_cards_racing_on_one_checkout_pay_it_once() {
             .await,
         1
     );
-    let (paid_refs,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM orders WHERE id = $1 AND provider_ref IS NOT NULL")
-            .bind(&id)
-            .fetch_one(app.db())
-            .await
-            .unwrap();
-    assert_eq!(paid_refs, 1);
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM orders WHERE id = $1 AND provider_ref IS NOT NULL",
+            &id
+        )
+        .await,
+        1
+    );
     assert_eq!(seats_left(&app, &fan, &event).await, 9);
 }
 
