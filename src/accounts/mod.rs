@@ -30,7 +30,7 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
-use crate::notifications::{self, NewNotification};
+use crate::notifications::{self, NewNotification, Texts};
 use crate::openapi::{Failure, Nothing};
 use crate::paging::{Page, Paging};
 use crate::state::AppState;
@@ -274,10 +274,12 @@ async fn create(
         &row.id,
         &NewNotification::message(
             &inviter,
-            Msg::NoticeWelcomeTitle.render(row.language),
-            Msg::NoticeWelcomeBody
-                .with("inviter", inviter.as_str())
-                .render(row.language),
+            Texts::new(
+                Msg::NoticeWelcomeTitle,
+                Msg::NoticeWelcomeBody.with("inviter", inviter.as_str()),
+            ),
+            row.language,
+            &row.zone(),
         ),
     )
     .await?;
@@ -670,16 +672,15 @@ async fn upload_avatar(
     app.publish(store::set_avatar(&app.db, &id, media_type).await?);
     // Written for the account's owner, who may not be the one who changed it.
     let body = if user.account.id == id {
-        Msg::NoticeAvatarOwnBody.render(row.language)
+        Msg::NoticeAvatarOwnBody.into()
     } else {
-        Msg::NoticeAvatarBody
-            .with("name", user.account.display_name())
-            .render(row.language)
+        Msg::NoticeAvatarBody.with("name", user.account.display_name())
     };
+    let texts = Texts::new(Msg::NoticeAvatarTitle, body);
     notifications::notify(
         &app,
         &id,
-        &NewNotification::upload("avatar", Msg::NoticeAvatarTitle.render(row.language), body),
+        &NewNotification::upload("avatar", texts, row.language, &row.zone()),
     )
     .await?;
     Ok(Api::ok(Account::from(&load(&app, &id).await?)))

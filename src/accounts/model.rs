@@ -128,9 +128,15 @@ pub struct PhoneNumber(String);
 
 impl PhoneNumber {
     pub fn parse(raw: &str) -> Result<Self, Error> {
+        // Digits typed on a Persian or Arabic keyboard are stored as Latin ones.
         let compact: String = raw
             .chars()
             .filter(|c| !matches!(c, ' ' | '-' | '(' | ')' | '.'))
+            .map(|c| match c {
+                '۰'..='۹' => char::from(b'0' + (c as u32 - '۰' as u32) as u8),
+                '٠'..='٩' => char::from(b'0' + (c as u32 - '٠' as u32) as u8),
+                other => other,
+            })
             .collect();
         let digits = compact.strip_prefix('+').unwrap_or("");
         let valid = (8..=15).contains(&digits.len())
@@ -478,7 +484,13 @@ mod tests {
             PhoneNumber::parse("+44 7700 900123").unwrap().as_str(),
             "+447700900123"
         );
+        // Typed on a Persian keyboard: stored in Latin digits.
+        assert_eq!(
+            PhoneNumber::parse("+۹۸ ۹۱۲ ۳۴۵ ۶۷۸۹").unwrap().as_str(),
+            "+989123456789"
+        );
         assert!(PhoneNumber::parse("07700900123").is_err());
+        assert!(PhoneNumber::parse("۰۹۱۲۳۴۵۶۷۸۹").is_err());
         assert!(PhoneNumber::parse("+0123456789").is_err());
         assert!(PhoneNumber::parse("+12").is_err());
         assert_eq!(mask_phone("+447700900123"), "+44 •••• ••• 123");

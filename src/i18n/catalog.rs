@@ -1,7 +1,10 @@
 //! Every text the server writes for people, in the five languages. An entry lacking a
 //! language does not compile. `{name}` marks a placeholder, filled by [`Text::with`].
 
+use std::borrow::Cow;
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use super::{Lang, Zone};
 
@@ -15,6 +18,20 @@ macro_rules! messages {
         impl Msg {
             #[cfg(test)]
             const ALL: &'static [Msg] = &[$(Msg::$name),*];
+
+            /// Its name in the code, which is how a stored text names it.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Msg::$name => stringify!($name),)*
+                }
+            }
+
+            pub fn from_key(key: &str) -> Option<Msg> {
+                match key {
+                    $(stringify!($name) => Some(Msg::$name),)*
+                    _ => None,
+                }
+            }
 
             pub fn template(self, lang: Lang) -> &'static str {
                 match self {
@@ -2262,10 +2279,27 @@ messages! {
     }
 }
 
+/// A stored text names its message by its key (`{"msg": "NoticeOnAirTitle", ...}`); a key
+/// a later version no longer has fails to read, and the reader falls back to what was
+/// written when it was stored.
+impl Serialize for Msg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for Msg {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        Msg::from_key(&key).ok_or_else(|| serde::de::Error::custom(format!("no message {key:?}")))
+    }
+}
+
 /// An argument of a message: plain text, a figure (an amount, a count) written in the
 /// reader's digits, an instant written on the reader's clocks, or a text rendered in the
 /// same language.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Arg {
     Plain(String),
     Figure(String),
@@ -2352,11 +2386,13 @@ macro_rules! number_args {
 }
 number_args!(u32, u64, i64, usize);
 
-/// A message with its arguments, rendered when the reader's language is known.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A message with its arguments, rendered when the reader's language is known. It can be
+/// stored (serde) and rendered later for a reader whose language is known only then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Text {
     pub msg: Msg,
-    args: Vec<(&'static str, Arg)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    args: Vec<(Cow<'static, str>, Arg)>,
 }
 
 impl Msg {
@@ -2380,7 +2416,7 @@ impl From<Msg> for Text {
 
 impl Text {
     pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Text {
-        self.args.push((name, value.into()));
+        self.args.push((Cow::Borrowed(name), value.into()));
         self
     }
 
@@ -2399,7 +2435,7 @@ impl Text {
             let after = &rest[open + 1..];
             let value = after.find('}').and_then(|close| {
                 let name = &after[..close];
-                let arg = self.args.iter().find(|(n, _)| *n == name)?;
+                let arg = self.args.iter().find(|(n, _)| n == name)?;
                 Some((close, &arg.1))
             });
             match value {
@@ -2572,5 +2608,29 @@ mod tests {
             Msg::InvalidBody.with("detail", "{x}").render(Lang::English),
             "Invalid request body: {x}"
         );
+    }
+
+    #[test]
+    fn a_stored_text_renders_later_as_it_would_have_then() {
+        let tehran = Zone::of_stored(Some("Asia/Tehran"));
+        let text = Msg::TitledReason
+            .with("title", "Opening Night")
+            .with(
+                "reason",
+                Msg::NoticeRescheduledBody.with("when", Arg::time(1_764_009_000_000)),
+            )
+            .with("unused", 12_i64);
+        let stored = serde_json::to_string(&text).unwrap();
+        let read: Text = serde_json::from_str(&stored).unwrap();
+        assert_eq!(read, text);
+        for lang in Lang::ALL {
+            assert_eq!(read.render_in(lang, &tehran), text.render_in(lang, &tehran));
+        }
+        // Every message is found again by its key.
+        for msg in Msg::ALL {
+            assert_eq!(Msg::from_key(msg.key()), Some(*msg));
+        }
+        // A message a later version dropped does not read: the caller keeps what was written.
+        assert!(serde_json::from_str::<Text>(r#"{"msg":"NoSuchMessage"}"#).is_err());
     }
 }

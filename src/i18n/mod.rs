@@ -141,6 +141,16 @@ pub fn current() -> Lang {
     LANG.try_with(|lang| *lang).unwrap_or_default()
 }
 
+/// The request's language when it sent `Accept-Language` (the web app always does: its page's
+/// language), else `saved` (an account's language, for a client that names none).
+pub fn current_or(headers: &axum::http::HeaderMap, saved: Lang) -> Lang {
+    if headers.contains_key(header::ACCEPT_LANGUAGE) {
+        current()
+    } else {
+        saved
+    }
+}
+
 /// Every text the demo seeds, by its message.
 const DEMO_SEEDED: [Msg; 6] = [
     Msg::DemoOpeningTitle,

@@ -8,9 +8,10 @@
 pub mod model;
 pub mod store;
 
-pub use model::{Kind, NewNotification, Notification};
+pub use model::{Kind, NewNotification, Notification, Texts};
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -50,26 +51,20 @@ crate::db::from_row!(Recipient { id, language as String, zone = "time_zone" as O
 /// own, with any time in it on their own clocks.
 #[derive(Debug, Clone)]
 pub struct Notice {
-    title: Text,
-    body: Text,
+    texts: Texts,
     link: String,
 }
 
 impl Notice {
     pub fn new(title: impl Into<Text>, body: impl Into<Text>, link: impl Into<String>) -> Self {
         Self {
-            title: title.into(),
-            body: body.into(),
+            texts: Texts::new(title, body),
             link: link.into(),
         }
     }
 
     pub fn written_for(&self, lang: Lang, zone: &Zone) -> NewNotification {
-        NewNotification::topic(
-            self.title.render_in(lang, zone),
-            self.body.render_in(lang, zone),
-        )
-        .linked(&self.link)
+        NewNotification::topic(self.texts.clone(), lang, zone).linked(&self.link)
     }
 }
 
@@ -241,23 +236,35 @@ pub struct NotificationPage {
 }
 
 /// The signed-in account's own notifications, newest first, with its unread count.
+/// What the server wrote reads in the language of the request (`Accept-Language`, the page's),
+/// else the account's, whatever language it was written in.
 #[utoipa::path(get, path = "/notifications", tag = "notifications", security(("bearer" = [])),
     params(Paging, ListQuery),
     responses((status = 200, description = "A page of notifications.", body = Envelope<NotificationPage>)))]
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
+    headers: HeaderMap,
     paging: Paging,
     QueryParams(q): QueryParams<ListQuery>,
 ) -> Result<Api<NotificationPage>> {
     let account = &user.account.id;
     let rows = store::page(&app.db, account, q.filter, paging).await?;
     let (total, unread) = store::counts(&app.db, account, q.filter).await?;
-    let items = rows.into_iter().map(Notification::from).collect();
+    let (lang, zone) = (reading(&headers, &user), user.account.zone());
+    let items = rows
+        .into_iter()
+        .map(|row| row.read_in(lang, &zone))
+        .collect();
     Ok(Api::ok(NotificationPage {
         page: Page::new(items, total, paging),
         unread,
     }))
+}
+
+/// The language notifications are read in: the page's, else the account's.
+fn reading(headers: &HeaderMap, user: &CurrentUser) -> Lang {
+    crate::i18n::current_or(headers, user.account.language)
 }
 
 /// Marks one of the signed-in account's notifications read.
@@ -267,6 +274,7 @@ async fn list(
 async fn mark_read(
     State(app): State<AppState>,
     user: CurrentUser,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Api<Notification>> {
     let account = &user.account.id;
@@ -274,7 +282,9 @@ async fn mark_read(
     let row = store::by_id(&app.db, &id, account)
         .await?
         .ok_or_else(|| Error::not_found(Msg::NotificationNotFound))?;
-    Ok(Api::ok(row.into()))
+    Ok(Api::ok(
+        row.read_in(reading(&headers, &user), &user.account.zone()),
+    ))
 }
 
 /// Marks all the signed-in account's notifications read.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::iso8601;
+use crate::i18n::{Lang, Text, Zone};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -36,40 +37,84 @@ impl TryFrom<String> for Kind {
     }
 }
 
+/// A notice's title and body as messages, before they are written in anyone's language.
+/// Kept with the notification: each reading writes them again in the reader's language and
+/// on their clocks, so that one stored in English reads in Persian once its reader chose
+/// Persian (`Row::read_in`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Texts {
+    pub title: Text,
+    pub body: Text,
+}
+
+impl Texts {
+    pub fn new(title: impl Into<Text>, body: impl Into<Text>) -> Self {
+        Self {
+            title: title.into(),
+            body: body.into(),
+        }
+    }
+}
+
+/// The `texts` column (JSON). Empty for a notification in words of no language of ours, for
+/// one stored before the column, and for one naming a message a later version dropped: each
+/// is read as it was written.
+#[derive(Debug, Clone, Default)]
+pub struct StoredTexts(Option<Texts>);
+
+impl StoredTexts {
+    pub fn column(&self) -> Option<String> {
+        let texts = self.0.as_ref()?;
+        serde_json::to_string(texts).ok()
+    }
+
+    pub fn texts(&self) -> Option<&Texts> {
+        self.0.as_ref()
+    }
+}
+
+impl From<Option<String>> for StoredTexts {
+    fn from(column: Option<String>) -> Self {
+        Self(column.and_then(|json| serde_json::from_str(&json).ok()))
+    }
+}
+
 #[derive(Debug)]
 pub struct NewNotification {
     pub kind: Kind,
+    /// As written for its recipient when it was stored (what the live push carries).
     pub title: String,
     pub body: String,
     pub sender: Option<String>,
     pub upload_type: Option<String>,
     /// The dashboard page it opens (a path such as `/my-events`).
     pub link: Option<String>,
+    pub texts: StoredTexts,
 }
-crate::db::from_row!(NewNotification { kind as String, title, body, sender, upload_type, link });
+crate::db::from_row!(NewNotification { kind as String, title, body, sender, upload_type, link, texts as Option<String> });
 
 impl NewNotification {
-    pub fn message(sender: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
+    /// From someone (`sender`), in words of ours: written in `lang` on `zone`'s clocks.
+    pub fn message(sender: &str, texts: Texts, lang: Lang, zone: &Zone) -> Self {
         Self {
-            kind: Kind::Message,
-            title: title.into(),
-            body: body.into(),
             sender: Some(sender.to_owned()),
-            upload_type: None,
-            link: None,
+            ..Self::worded(Kind::Message, texts, lang, zone)
         }
     }
-    pub fn upload(upload_type: &str, title: impl Into<String>, body: impl Into<String>) -> Self {
+
+    pub fn upload(upload_type: &str, texts: Texts, lang: Lang, zone: &Zone) -> Self {
         Self {
-            kind: Kind::Upload,
-            title: title.into(),
-            body: body.into(),
-            sender: None,
             upload_type: Some(upload_type.to_owned()),
-            link: None,
+            ..Self::worded(Kind::Upload, texts, lang, zone)
         }
     }
-    pub fn topic(title: impl Into<String>, body: impl Into<String>) -> Self {
+
+    pub fn topic(texts: Texts, lang: Lang, zone: &Zone) -> Self {
+        Self::worded(Kind::Topic, texts, lang, zone)
+    }
+
+    /// A topic in words of no language of ours: every reader reads them as written.
+    pub fn plain_topic(title: impl Into<String>, body: impl Into<String>) -> Self {
         Self {
             kind: Kind::Topic,
             title: title.into(),
@@ -77,8 +122,20 @@ impl NewNotification {
             sender: None,
             upload_type: None,
             link: None,
+            texts: StoredTexts::default(),
         }
     }
+
+    fn worded(kind: Kind, texts: Texts, lang: Lang, zone: &Zone) -> Self {
+        Self {
+            kind,
+            title: texts.title.render_in(lang, zone),
+            body: texts.body.render_in(lang, zone),
+            texts: StoredTexts(Some(texts)),
+            ..Self::plain_topic("", "")
+        }
+    }
+
     /// The page it opens when clicked.
     pub fn linked(mut self, link: impl Into<String>) -> Self {
         self.link = Some(link.into());

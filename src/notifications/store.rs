@@ -1,11 +1,13 @@
 //! Every query of notifications: one function per statement.
 
-use super::{Filter, NewNotification, Recipient};
+use super::{Filter, NewNotification, Notification, Recipient};
 use crate::db::{Db, Exec};
 use crate::error::Result;
+use crate::i18n::{Lang, Zone};
 use crate::paging::Paging;
 
-const COLUMNS: &str = "id, kind, title, body, sender, upload_type, link, read_at, created_at";
+const COLUMNS: &str =
+    "id, kind, title, body, sender, upload_type, link, texts, read_at, created_at";
 
 /// A notification as stored: what was sent, with its id and times.
 #[derive(Debug)]
@@ -16,6 +18,18 @@ pub struct Row {
     pub created_at: i64,
 }
 crate::db::from_row!(Row { id, ..sent, read_at, created_at });
+
+impl Row {
+    /// As its reader reads it now: what the server wrote, in the reader's language and on
+    /// their clocks, whatever language it was written in for the live push.
+    pub fn read_in(mut self, lang: Lang, zone: &Zone) -> Notification {
+        if let Some(texts) = self.sent.texts.texts() {
+            self.sent.title = texts.title.render_in(lang, zone);
+            self.sent.body = texts.body.render_in(lang, zone);
+        }
+        self.into()
+    }
+}
 
 /// Store a notification, unpublished (`published_at` NULL until the bus has it): the
 /// stored row.
@@ -28,8 +42,8 @@ pub async fn insert<'e>(
 ) -> Result<Row> {
     Ok(sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(format!(
         "INSERT INTO notifications \
-         (id, account_id, kind, title, body, sender, upload_type, link, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
+         (id, account_id, kind, title, body, sender, upload_type, link, texts, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
     )))
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(account_id)
@@ -39,6 +53,7 @@ pub async fn insert<'e>(
     .bind(&n.sender)
     .bind(&n.upload_type)
     .bind(&n.link)
+    .bind(n.texts.column())
     .bind(now)
     .fetch_one(db)
     .await?)

@@ -199,7 +199,7 @@ async fn a_signup_is_the_staffs_activity_not_their_notification_and_reading_one_
     let (_, live) = app.get("/api/v1/live", Some(&admin_token)).await;
     assert_eq!(live["payload"]["recentActivity"][0]["kind"], "signup");
     // A notification of the admin's own is counted until read.
-    let own = encore::notifications::NewNotification::topic("Payout due", "");
+    let own = encore::notifications::NewNotification::plain_topic("Payout due", "");
     encore::notifications::notify(&app.state, &admin.id, &own)
         .await
         .unwrap();

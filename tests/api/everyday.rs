@@ -100,7 +100,7 @@ async fn the_notifications_page_filters_read_and_unread_and_counts_all_unread() 
         notify(
             &app.state,
             &fan.id,
-            &NewNotification::topic(format!("Note {i}"), "body"),
+            &NewNotification::plain_topic(format!("Note {i}"), "body"),
         )
         .await
         .unwrap();

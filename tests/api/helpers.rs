@@ -534,7 +534,7 @@ impl TestApp {
         &self.state.db
     }
 
-    async fn send(&self, request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> (StatusCode, Value) {
         let response = request.send().await.expect("request");
         let status = response.status();
         let body: Value = response.json().await.unwrap_or(Value::Null);

@@ -494,6 +494,80 @@ async fn a_persian_holder_is_told_live_now_in_persian_naming_the_concert_and_art
     assert_eq!(live["link"], format!("/stage/{event}"));
 }
 
+/// The notifications of an account as a page in `language` (Accept-Language) lists them.
+async fn listed_in(app: &TestApp, account: &AccountRow, language: &str) -> Vec<Value> {
+    let token = app.session(account).await;
+    let (status, page) = app
+        .send(
+            app.http
+                .get(format!("{}/api/v1/notifications", app.url))
+                .bearer_auth(&token)
+                .header("Accept-Language", language),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    page["payload"]["items"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_notice_reads_in_the_language_of_the_page_that_lists_it_not_the_one_it_was_written_in() {
+    let app = spawn_app().await;
+    let event = concert(&app, None, 500, HOUR_MS).await;
+    let fan = holder(&app, &event).await;
+    let row = events::by_id(app.db(), &event).await.unwrap().unwrap();
+    let mut to_fan = follow(&app, &fan);
+    notices::went_live(&app.state, &row).await.unwrap();
+    // Pushed as written for the account's language then (English)...
+    let pushed = next_notification(&mut to_fan).await;
+    assert_eq!(pushed["title"], format!("{} is live now", row.title));
+    // ...and read in Persian once its reader reads Persian, the concert's name as it is.
+    set_language(&app, &fan, "ir").await;
+    let persian = listed_in(&app, &fan, "fa-IR").await;
+    let live = persian.iter().find(|n| n["id"] == pushed["id"]).unwrap();
+    assert_eq!(live["title"], format!("پخش زندهٔ {} شروع شد", row.title));
+    assert_eq!(
+        live["body"],
+        format!("{} روی صحنه است؛ همین حالا گوش کنید.", row.artist_name)
+    );
+    // The same line, one id, in the language of the page (Spanish here).
+    let spanish = listed_in(&app, &fan, "es").await;
+    let live = spanish.iter().find(|n| n["id"] == pushed["id"]).unwrap();
+    assert_ne!(live["title"], pushed["title"]);
+    assert!(
+        live["title"].as_str().unwrap().contains(&row.title),
+        "{live}"
+    );
+    // Marking it read answers in the page's language too.
+    let token = app.session(&fan).await;
+    let id = pushed["id"].as_str().unwrap();
+    let (status, read) = app
+        .send(
+            app.http
+                .post(format!("{}/api/v1/notifications/{id}/read", app.url))
+                .bearer_auth(&token)
+                .header("Accept-Language", "fa"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    assert_eq!(
+        read["payload"]["title"],
+        format!("پخش زندهٔ {} شروع شد", row.title)
+    );
+
+    // One stored before its texts were kept, or naming a message this version does not
+    // have, reads as it was written.
+    sqlx::query("UPDATE notifications SET texts = $1 WHERE id = $2")
+        .bind(r#"{"title":{"msg":"NoSuchMessage"},"body":{"msg":"NoSuchMessage"}}"#)
+        .bind(id)
+        .execute(app.db())
+        .await
+        .unwrap();
+    let kept = listed_in(&app, &fan, "fa-IR").await;
+    let live = kept.iter().find(|n| n["id"] == pushed["id"]).unwrap();
+    assert_eq!(live["title"], pushed["title"]);
+    assert_eq!(live["body"], pushed["body"]);
+}
+
 #[tokio::test]
 async fn an_encoder_connecting_over_http_makes_the_show_live_for_its_holders() {
     let app = spawn_app().await;

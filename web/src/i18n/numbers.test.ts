@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { setupI18n } from '.';
-import { formatNumber, localVersion } from './numbers';
+import { formatNumber, latinDigits, localDigits, localVersion } from './numbers';
 
 describe('numbers in the reader’s digits', () => {
   it('formats with the language’s digits and separators', () => {
@@ -14,6 +14,13 @@ describe('numbers in the reader’s digits', () => {
     expect(localVersion('19.3.1', 'en-GB')).toBe('19.3.1');
     // Latin digits whose decimal separator is a comma: a version keeps its dots.
     expect(localVersion('19.3.1', 'pt-BR')).toBe('19.3.1');
+  });
+
+  it('reads digits typed on a Persian keyboard as Latin ones', () => {
+    expect(latinDigits('+۹۸ ۹۱۲ ۳۴۵ ۶۷۸۹')).toBe('+98 912 345 6789');
+    expect(latinDigits('٠١٢٣٤٥٦٧٨٩')).toBe('0123456789');
+    expect(latinDigits('Opening Night 2')).toBe('Opening Night 2');
+    expect(latinDigits(localDigits('+447700900123', 'fa-IR'))).toBe('+447700900123');
   });
 
   it('puts every number of a text through the formatter', async () => {

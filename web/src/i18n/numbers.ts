@@ -24,6 +24,15 @@ export function localDigits(text: string, locale: string): string {
   return text.replace(/[0-9]/g, (d) => map.get(d) ?? d);
 }
 
+/** Persian and Arabic-Indic digits typed by a reader ("۰۹۱۲", "٠٩١٢") as Latin ones: what a phone
+ * number, a code or an amount is sent as, whatever keyboard typed it. */
+export function latinDigits(text: string): string {
+  return text.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => {
+    const code = d.charCodeAt(0);
+    return String(code - (code >= 0x06f0 ? 0x06f0 : 0x0660));
+  });
+}
+
 /** A version ("0.1.0") in the locale's digits. Where those are not Latin, its dots become the
  * locale's decimal separator too: Persian writes "۰٫۱٫۰", its zero being a dot of its own. */
 export function localVersion(text: string, locale: string): string {

@@ -1,3 +1,5 @@
+import { latinDigits } from '../../i18n/numbers';
+
 /** Form rules shared by the sign-in pages; they return translation keys (namespace auth). */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -41,12 +43,14 @@ export function validatePasswordCheck(value: string, password: string): string |
   return value === password ? null : 'validation.passwordMismatch';
 }
 
+/** Digits may be typed on a Persian keyboard: the rules read them as Latin ones, as the forms
+ * send them (`latinDigits` in their `transformValues`). */
 export function validatePhone(value: string): string | null {
-  return /^\+[1-9]\d{6,14}$/.test(value.replace(/[\s()-]/g, '')) ? null : 'validation.phoneInvalid';
+  return /^\+[1-9]\d{6,14}$/.test(latinDigits(value).replace(/[\s()-]/g, '')) ? null : 'validation.phoneInvalid';
 }
 
 export function validateCode(value: string): string | null {
-  return /^\d{6}$/.test(value.trim()) ? null : 'validation.codeInvalid';
+  return /^\d{6}$/.test(latinDigits(value).trim()) ? null : 'validation.codeInvalid';
 }
 
 /** A rule above as a Mantine validator: the translated text, or null when valid. */

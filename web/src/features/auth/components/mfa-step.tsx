@@ -10,7 +10,10 @@ import { errorText } from '../../../lib/errors';
 import { clearSession } from '../session';
 import { listAuthenticators } from '../api';
 import { useAssociatePhone, useCompleteMfa } from '../mutations';
+import { latinDigits } from '../../../i18n/numbers';
 import { translated, validateCode, validatePhone } from '../validation';
+
+const ANY_DIGITS = /^[0-9\u06F0-\u06F9\u0660-\u0669]+$/;
 import { AuthHeading } from './auth-heading';
 
 /** The second-factor screen (token status E108): authenticators, phone enrolment, code. */
@@ -31,10 +34,12 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
   const phoneForm = useForm({
     initialValues: { phone: '' },
     validate: { phone: translated(t, validatePhone) },
+    transformValues: ({ phone }) => ({ phone: latinDigits(phone) }),
   });
   const codeForm = useForm({
     initialValues: { code: '' },
     validate: { code: translated(t, validateCode) },
+    transformValues: ({ code }) => ({ code: latinDigits(code) }),
   });
   const associate = useAssociatePhone(enrolmentToken, () => {
     setEnrolledPhone(true);
@@ -103,7 +108,8 @@ export function MfaStep({ onDone, onCancel }: { onDone: () => void; onCancel: ()
           </Text>
           <PinInput
             length={6}
-            type="number"
+            // Digits of any keyboard, Persian ones too (sent as Latin ones).
+            type={ANY_DIGITS}
             oneTimeCode
             aria-label={t('fields.code')}
             {...codeForm.getInputProps('code')}

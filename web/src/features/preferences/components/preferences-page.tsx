@@ -7,6 +7,8 @@ import { IconShieldLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguagePicker } from './language-picker';
+import { localeOf } from '../../../i18n/languages';
+import { latinDigits, localDigits } from '../../../i18n/numbers';
 import { PageHeader } from '../../../components/page-header';
 import { meQueryOptions } from '../../auth/queries';
 import { validateCode, validateEmail, validatePassword, validatePasswordCheck, validatePhone } from '../../auth/validation';
@@ -130,15 +132,17 @@ function PasswordCard({ user }: { user: User }): ReactNode {
 }
 
 function SecondFactorCard({ user }: { user: User }): ReactNode {
-  const { t } = useTranslation('account');
+  const { t, i18n } = useTranslation('account');
   const [codeSent, setCodeSent] = useState(false);
   const phoneForm = useForm({
     initialValues: { phone: '' },
     validate: { phone: (value) => (validatePhone(value) ? t('auth:validation.phoneInvalid') : null) },
+    transformValues: ({ phone }) => ({ phone: latinDigits(phone) }),
   });
   const codeForm = useForm({
     initialValues: { code: '' },
     validate: { code: (value) => (validateCode(value) ? t('auth:validation.codeInvalid') : null) },
+    transformValues: ({ code }) => ({ code: latinDigits(code) }),
   });
   // Every change here takes the current password (step-up); the one given to send a code is
   // kept for confirming it.
@@ -235,7 +239,15 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
                 noValidate
               >
                 <Group align="flex-end">
-                  <TextInput label={t('mfa.phone')} withAsterisk placeholder="+447700900123" type="tel" {...phoneForm.getInputProps('phone')} />
+                  <TextInput
+                    label={t('mfa.phone')}
+                    withAsterisk
+                    // An example in the reader's digits; a number reads left to right in every language.
+                    placeholder={localDigits('+447700900123', localeOf(i18n.language))}
+                    type="tel"
+                    dir="ltr"
+                    {...phoneForm.getInputProps('phone')}
+                  />
                   <Button type="submit" loading={sendCode.isPending}>
                     {t('mfa.sendCode')}
                   </Button>
