@@ -10,12 +10,13 @@
 // digits ("۰٫۱٫۰", left to right) and the build as the git revision it is, and their empty
 // My orders card sits in the middle; a fan's unread notification is named by its title for a
 // screen reader, and an upcoming concert's "Remind me when doors open" is whole and a thumb's
-// size at 360 px in Persian.
+// size at 360 px in Persian. A fan who bought in English and then chose Persian reads the
+// confirmation in Persian; their phone number and its code are typed on a Persian keyboard.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot, sineFile, startPush } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot, sineFile, startPush, waitUntil } from './harness.mjs';
 
-const ACCOUNTS = cast({ adminGb: 'ada', adminIr: 'shirin', fanGb: 'fiona', fanIr: 'sara' });
+const ACCOUNTS = cast({ adminGb: 'ada', adminIr: 'shirin', fanGb: 'fiona', fanIr: 'sara', switcher: 'ann' });
 const suite = e2eSuite(ACCOUNTS);
 const { browserAs, finish } = suite;
 
@@ -62,6 +63,8 @@ before(async () => {
   await buyTicket(fanIr, live, fullName(ACCOUNTS.fanIr));
   await buyTicket(fanIr, later, fullName(ACCOUNTS.fanIr));
   await buyTicket(fanGb, later, fullName(ACCOUNTS.fanGb));
+  // Bought in English: the confirmation is written in English, then its reader turns Persian.
+  await buyTicket(await apiSession(suite.server.url, ACCOUNTS.switcher.email, PASSWORD), later, fullName(ACCOUNTS.switcher));
   soon = await createConcert(adminGb, SOON, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
   sine = sineFile(440);
   push = startPush(suite.server.url, sine.path, live);
@@ -283,4 +286,42 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
       });
     }
   }
+
+  test('390×844, Persian: a notification written in English reads in Persian, and a phone number and its code typed in Persian digits enrol the phone', async () => {
+    const prepare = (page) =>
+      page.addInitScript(() => {
+        localStorage.setItem('language', 'ir');
+      });
+    const b = await browserAs(ACCOUNTS.switcher, { width: 390, height: 844, prepare });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/notifications`);
+    const title = page.getByTestId('notification-title').first();
+    await title.waitFor();
+    assert.equal(await title.innerText(), 'سفارش شما تأیید شد');
+    const body = await page.getByTestId('notification-body').first().innerText();
+    assert.ok(body.includes('۹٫۰۰ EUR') && !/[0-9]/.test(body), body);
+
+    await page.goto(`${suite.server.url}/preferences`);
+    const phone = page.getByLabel('شمارهٔ تلفن همراه');
+    await phone.waitFor();
+    // The example in the reader's digits, the field left to right as a number reads.
+    assert.equal(await phone.getAttribute('placeholder'), '+۴۴۷۷۰۰۹۰۰۱۲۳');
+    assert.equal(await phone.evaluate((input) => getComputedStyle(input).direction), 'ltr');
+    await phone.fill('+۴۴ ۷۷۰۰ ۹۰۰۱۲۴');
+    await page.getByRole('button', { name: 'فرستادن کد' }).click();
+    await page.getByLabel('گذرواژهٔ فعلی').fill(PASSWORD);
+    await page.getByRole('button', { name: 'تأیید', exact: true }).click();
+    // The server took it (stored in Latin digits) and texted a code.
+    const sms = await waitUntil(() => suite.server.outbox().find((line) => line.channel === 'sms' && line.to.replace(/\s/g, '') === '+447700900124'), { message: 'the SMS' });
+    const code = /([0-9۰-۹]{6})/.exec(sms.body)?.[1];
+    assert.ok(code, sms.body);
+    const persianCode = code.replace(/[0-9]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)]);
+    await page.getByLabel('کد دریافتی با پیامک').fill(persianCode);
+    await page.getByRole('button', { name: 'تأیید', exact: true }).click();
+    // Enrolled: the number shown masked, in the reader's digits.
+    await page.getByText('تلفن: \u2066+۴۴ •••• ••• ۱۲۴\u2069').waitFor();
+    await screenshot(page, 'figures-390-ir-phone-enrolled');
+    await finish(b);
+  });
 });
+

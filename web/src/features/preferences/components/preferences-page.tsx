@@ -190,7 +190,10 @@ function SecondFactorCard({ user }: { user: User }): ReactNode {
         />
         {user.phone ? (
           <Group justify="space-between">
-            <Text size="sm">{t('mfa.phoneEnrolled', { phone: user.phone })}</Text>
+            <Text size="sm">
+              {/* Isolated left to right inside a right-to-left sentence, in the reader's digits. */}
+              {t('mfa.phoneEnrolled', { phone: `\u2066${localDigits(user.phone, localeOf(i18n.language))}\u2069` })}
+            </Text>
             <Button
               variant="light"
               color="red"
