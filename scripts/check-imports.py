@@ -10,6 +10,10 @@ strongly connected group of two files or more. Left out: comments, string litera
 imports. An arrow from a file into a module that encloses it (`super::Type` from a child
 to its folder's `mod.rs`) runs back up to its own namespace: it is counted apart and
 closes no circle. Run by `make lint`; `--graph` prints the arrows.
+
+It also fails when SQL is written outside a store: a statement (`sqlx::query…`) belongs in a
+file named `store.rs` or under a `store/` folder; `db.rs` keeps the pool's own (the health
+probe's ping). Tests (`#[cfg(test)]` modules) may set up rows where they like.
 """
 
 import re
@@ -210,6 +214,37 @@ def circles(arrows: dict[Path, set[Path]]) -> list[list[Path]]:
     return found
 
 
+SQL = re.compile(r"\bsqlx::query")
+
+
+def without_tests(code: str) -> str:
+    """`code` (already stripped) less its `#[cfg(test)] mod … { … }` blocks."""
+    out, i = [], 0
+    for match in re.finditer(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", code):
+        if match.start() < i:
+            continue
+        out.append(code[i : match.start()])
+        depth, j = 1, match.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        i = j
+    out.append(code[i:])
+    return "".join(out)
+
+
+def sql_outside_stores() -> list[Path]:
+    """The files of src/ that write SQL and are not a store (nor db.rs)."""
+    found = []
+    for path in sorted(SRC.rglob("*.rs")):
+        rel = path.relative_to(SRC)
+        if path.name in ("store.rs", "db.rs") or "store" in rel.parts[:-1]:
+            continue
+        if SQL.search(without_tests(strip(path.read_text()))):
+            found.append(path)
+    return found
+
+
 def main() -> int:
     arrows, upward = graph()
     name = lambda p: str(p.relative_to(SRC.parent))  # noqa: E731
@@ -225,12 +260,16 @@ def main() -> int:
             print(f"  {name(file)} imports {', '.join(inside)}", file=sys.stderr)
     count = sum(len(t) for t in arrows.values())
     back_up = sum(len(t) for t in upward.values())
+    stray = sql_outside_stores()
+    for file in stray:
+        print(f"SQL outside a store: {name(file)}", file=sys.stderr)
     if loops:
         print(f"{len(loops)} circle(s) among the imports of src/", file=sys.stderr)
+    if loops or stray:
         return 1
     print(
         f"imports: {len(arrows)} files of src/, {count} arrows "
-        f"(and {back_up} into a file's own enclosing module), no circle"
+        f"(and {back_up} into a file's own enclosing module), no circle; SQL only in stores"
     )
     return 0
 

@@ -4,6 +4,10 @@
 //! EXIF (places, device serials) or other metadata, and nothing appended after the
 //! image (a polyglot's second life), ever reaches a reader.
 
+mod store;
+
+pub use store::record_on_row;
+
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -93,27 +97,6 @@ pub fn folder(data_dir: &Path, kind: &str, id: &str) -> PathBuf {
 
 /// The picture in a folder (its media type is kept by its owner's row).
 pub const PICTURE: &str = "image";
-/// A new picture on a row of `table` (`events`, `projects`): its media type and a new
-/// version, so its URL changes.
-#[tracing::instrument(skip_all, fields(table = table))]
-pub async fn record_on_row(
-    db: &crate::db::Db,
-    table: &'static str,
-    id: &str,
-    media_type: &str,
-) -> Result<()> {
-    let now = crate::db::now_ms();
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE {table} SET image_type = $2, image_version = $3, updated_at = $3 WHERE id = $1"
-    )))
-    .bind(id)
-    .bind(media_type)
-    .bind(now)
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
 /// Its thumbnail, a JPEG in every case.
 pub const THUMBNAIL: &str = "thumb.jpg";
 /// How wide a thumbnail is (a card's picture on a high-density screen).
