@@ -135,6 +135,7 @@ pub async fn run(
     );
     crate::stream::ingest::spawn_orphan_watch(&state);
     crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
+    crate::stream::access::minutes::spawn(state.db.clone(), state.hub.clone());
     crate::app::serve(listener, ingest, state, shutdown).await
 }
 

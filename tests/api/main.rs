@@ -17,6 +17,7 @@ mod exhaustion;
 mod go_live;
 mod helpers;
 mod languages;
+mod listened;
 mod live;
 mod live_figures;
 mod mfa;

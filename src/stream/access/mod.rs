@@ -3,6 +3,7 @@
 //! Checking a request is an HMAC comparison plus an in-memory lookup — never a database
 //! call — and starting a new session for a ticket ends the previous one at once.
 
+pub mod minutes;
 pub mod sessions;
 pub mod store;
 
@@ -42,6 +43,12 @@ const PASS_PREFIX: &str = "pass:";
 /// many concerts, with one live session for each.
 pub fn pass_key(pass_id: &str, event_id: &str) -> String {
     format!("{PASS_PREFIX}{pass_id}:{event_id}")
+}
+
+/// The pass of a pass's session key ([`pass_key`]); `None` for a ticket's.
+pub fn pass_of(holder: &str) -> Option<&str> {
+    let rest = holder.strip_prefix(PASS_PREFIX)?;
+    rest.split_once(':').map(|(pass, _event)| pass)
 }
 
 pub struct StreamAccess {

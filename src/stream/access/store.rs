@@ -105,3 +105,71 @@ pub async fn live_per_event(db: &Db, now: i64) -> Result<Vec<(String, i64)>> {
     .fetch_all(db)
     .await?)
 }
+
+/// A listener heard in a minute: their session key and the concert.
+pub struct Heard {
+    holder: String,
+    event_id: String,
+}
+
+impl Heard {
+    pub fn new(holder: String, event_id: String) -> Self {
+        Self { holder, event_id }
+    }
+}
+
+/// Count `minute` (unix minutes) for each listener heard, on their row of `day` (the UTC
+/// day's start, unix ms), unless it was counted already (by another instance). Answers how
+/// many were counted.
+#[tracing::instrument(skip_all, fields(heard = heard.len()))]
+pub async fn add_minute(db: &Db, heard: &[Heard], day: i64, minute: i64) -> Result<u64> {
+    // Bounded statements: a sold-out show is thousands of listeners.
+    let mut tx = db.begin().await?;
+    let mut counted = 0;
+    for chunk in heard.chunks(200) {
+        let rows = (0..chunk.len())
+            .map(|i| {
+                let at = 3 * i + 3;
+                format!("(${}, $1, ${}, ${}, 1, $2)", at, at + 1, at + 2)
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO listened_minutes (holder, day, event_id, pass_id, minutes, last_minute) \
+             VALUES {rows} ON CONFLICT (holder, day) DO UPDATE \
+             SET minutes = listened_minutes.minutes + 1, last_minute = excluded.last_minute \
+             WHERE listened_minutes.last_minute < excluded.last_minute"
+        )))
+        .bind(day)
+        .bind(minute);
+        for one in chunk {
+            query = query
+                .bind(&one.holder)
+                .bind(&one.event_id)
+                .bind(super::pass_of(&one.holder));
+        }
+        counted += query.execute(&mut *tx).await?.rows_affected();
+    }
+    tx.commit().await?;
+    Ok(counted)
+}
+
+/// The minutes listened to each concert from `from` to `until` (unix ms, whole UTC days)
+/// with one pass: (concert id, minutes), most first.
+#[tracing::instrument(skip_all)]
+pub async fn minutes_of_pass<'e>(
+    db: impl Exec<'e>,
+    pass_id: &str,
+    from: i64,
+    until: i64,
+) -> Result<Vec<(String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT event_id, CAST(SUM(minutes) AS BIGINT) AS minutes FROM listened_minutes \
+         WHERE pass_id = $1 AND day >= $2 AND day < $3 GROUP BY event_id ORDER BY minutes DESC, event_id",
+    )
+    .bind(pass_id)
+    .bind(from)
+    .bind(until)
+    .fetch_all(db)
+    .await?)
+}

@@ -628,6 +628,16 @@ impl Show {
         }
     }
 
+    /// The listeners (session keys) heard on this instance since `since`.
+    pub fn heard_since(&self, since: Instant) -> Vec<String> {
+        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        listeners
+            .iter()
+            .filter(|(_, at)| **at >= since)
+            .map(|(holder, _)| holder.clone())
+            .collect()
+    }
+
     /// Listeners heard on this instance within [`LISTENER_WINDOW`] before `now`; the
     /// others are forgotten.
     pub fn listeners_at(&self, now: Instant) -> u64 {
