@@ -174,7 +174,38 @@ fn qualify_operation_id(op: &mut Operation) {
     }
 }
 
-fn failure_response(description: &str) -> Described {
+/// A set of failures several operations answer alike, written once and named in their
+/// annotations' `responses(…)`: each status with its description and the [`Failure`]
+/// envelope.
+///
+/// ```ignore
+/// failures!(pub Refusals { 403 => "No ticket.", 404 => "No such concert." });
+/// ```
+macro_rules! failures {
+    ($(#[$attr:meta])* $vis:vis $name:ident { $($status:literal => $description:literal),+ $(,)? }) => {
+        $(#[$attr])*
+        $vis struct $name;
+
+        impl ::utoipa::IntoResponses for $name {
+            fn responses() -> ::std::collections::BTreeMap<
+                String,
+                ::utoipa::openapi::RefOr<::utoipa::openapi::response::Response>,
+            > {
+                [$(($status, $description)),+]
+                    .into_iter()
+                    .map(|(status, description): (u16, &str)| {
+                        let response = $crate::openapi::failure_response(description);
+                        (status.to_string(), ::utoipa::openapi::RefOr::T(response))
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+pub(crate) use failures;
+
+/// An answer of the [`Failure`] envelope, described.
+pub(crate) fn failure_response(description: &str) -> Described {
     ResponseBuilder::new()
         .description(description)
         .content(

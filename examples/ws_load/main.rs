@@ -48,6 +48,7 @@ use encore::auth::jwt::TokenKeys;
 use encore::bus::{Bus, Channel, Publication};
 use encore::config::Secret;
 use encore::live::activity::{Activity, ActivityKind, Recorded};
+use encore::live::store::Subject;
 use encore::notifications::model::Published;
 use futures_util::{SinkExt, StreamExt};
 use time::OffsetDateTime;
@@ -770,12 +771,14 @@ fn activity(n: usize) -> anyhow::Result<Publication> {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
             at: OffsetDateTime::now_utc().format(&Rfc3339)?,
-            event_id: Some("5b0e8a1c-4f7d-4c5e-9d55-0e6c1f1d2b7a".to_owned()),
-            event_title: Some("Aurora — live from the Roundhouse".to_owned()),
-            account_id: Some(uuid::Uuid::new_v4().to_string()),
-            account_name: Some(format!("Bench Fan {n}")),
-            amount: Some(1500),
-            currency: Some("EUR".to_owned()),
+            subject: Subject {
+                event_id: Some("5b0e8a1c-4f7d-4c5e-9d55-0e6c1f1d2b7a".to_owned()),
+                event_title: Some("Aurora — live from the Roundhouse".to_owned()),
+                account_id: Some(uuid::Uuid::new_v4().to_string()),
+                account_name: Some(format!("Bench Fan {n}")),
+                amount: Some(1500),
+                currency: Some("EUR".to_owned()),
+            },
         },
     }))
 }

@@ -2466,6 +2466,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use Lang::{Chinese, English, Persian, Spanish};
 
     /// Texts that are rightly the same as the English in another language.
     const SAME_AS_ENGLISH: &[(Msg, Lang)] = &[
@@ -2481,6 +2482,13 @@ mod tests {
         (Msg::TimeInZone, Lang::Portuguese),
         (Msg::TimeInZone, Lang::Spanish),
     ];
+
+    /// Asserts what each reader reads of `text` on `zone`'s clocks: (language, reading).
+    fn assert_reads(text: &Text, zone: &Zone, readings: &[(Lang, &str)]) {
+        for (lang, reading) in readings {
+            assert_eq!(text.render_in(*lang, zone), *reading, "in {lang:?}");
+        }
+    }
 
     fn placeholders(template: &str) -> BTreeSet<&str> {
         template
@@ -2530,12 +2538,15 @@ mod tests {
     #[test]
     fn figures_are_written_in_persian_digits_for_persian_readers_only() {
         let text = Msg::NoticeRefundIssuedTitle.with("amount", Arg::figure("1250.50 EUR"));
-        assert_eq!(
-            text.render(Lang::Persian),
-            "۱۲۵۰٫۵۰ EUR به شما بازگردانده شد"
+        assert_reads(
+            &text,
+            &Zone::UTC,
+            &[
+                (Persian, "۱۲۵۰٫۵۰ EUR به شما بازگردانده شد"),
+                (English, "You were refunded 1250.50 EUR"),
+                (Chinese, "已向您退款 1250.50 EUR"),
+            ],
         );
-        assert_eq!(text.render(Lang::English), "You were refunded 1250.50 EUR");
-        assert_eq!(text.render(Lang::Chinese), "已向您退款 1250.50 EUR");
         // Plain arguments (a concert's title) are left as written.
         let titled = Msg::NoticeEndedTitle.with("title", "Live 2025");
         assert_eq!(titled.render(Lang::Persian), "Live 2025 به پایان رسید");
@@ -2544,13 +2555,13 @@ mod tests {
     #[test]
     fn numbers_are_figures_in_persian_digits_for_persian_readers_and_latin_for_english() {
         let text = Msg::CodeIncorrectTriesLeft.with("left", 2u32);
-        assert_eq!(
-            text.render(Lang::English),
-            "The code is incorrect. 2 tries left."
-        );
-        assert_eq!(
-            text.render(Lang::Persian),
-            "کد نادرست است. ۲ تلاش دیگر باقی مانده است."
+        assert_reads(
+            &text,
+            &Zone::UTC,
+            &[
+                (English, "The code is incorrect. 2 tries left."),
+                (Persian, "کد نادرست است. ۲ تلاش دیگر باقی مانده است."),
+            ],
         );
         let seconds = Msg::RateLimited.with("seconds", 120u64);
         assert!(seconds.render(Lang::Persian).contains("۱۲۰"));
@@ -2565,17 +2576,21 @@ mod tests {
         // 2026-11-24 19:00 UTC.
         let text = Msg::NoticeRescheduledBody.with("when", Arg::time(1_795_546_800_000));
         let tehran = Zone::parse("Asia/Tehran").unwrap();
-        assert_eq!(
-            text.render_in(Lang::English, &tehran),
-            "It now starts on 2026-11-24 22:30 (Asia/Tehran)."
+        assert_reads(
+            &text,
+            &tehran,
+            &[
+                (English, "It now starts on 2026-11-24 22:30 (Asia/Tehran)."),
+                (
+                    Persian,
+                    "اکنون در ۲۰۲۶-۱۱-۲۴ ۲۲:۳۰ (به وقت Asia/Tehran) آغاز می‌شود.",
+                ),
+            ],
         );
-        assert_eq!(
-            text.render_in(Lang::Persian, &tehran),
-            "اکنون در ۲۰۲۶-۱۱-۲۴ ۲۲:۳۰ (به وقت Asia/Tehran) آغاز می‌شود."
-        );
-        assert_eq!(
-            text.render(Lang::Chinese),
-            "现在的开始时间为 2026-11-24 19:00（UTC）。"
+        assert_reads(
+            &text,
+            &Zone::UTC,
+            &[(Chinese, "现在的开始时间为 2026-11-24 19:00（UTC）。")],
         );
         // A nested text is written for the same reader.
         let nested = Msg::TitledReason.with("title", "T").with("reason", text);
@@ -2590,13 +2605,16 @@ mod tests {
         let text = Msg::TitledReason
             .with("title", "Opening Night")
             .with("reason", Msg::ConcertSoldOut);
-        assert_eq!(
-            text.render(Lang::English),
-            "Opening Night: This concert is sold out."
-        );
-        assert_eq!(
-            text.render(Lang::Spanish),
-            "Opening Night: Las entradas de este concierto están agotadas."
+        assert_reads(
+            &text,
+            &Zone::UTC,
+            &[
+                (English, "Opening Night: This concert is sold out."),
+                (
+                    Spanish,
+                    "Opening Night: Las entradas de este concierto están agotadas.",
+                ),
+            ],
         );
         // A placeholder given no argument is left as written, braces and all.
         assert_eq!(

@@ -12,7 +12,7 @@ use crate::commerce::model::{ItemKind, OrderItem};
 use crate::db::Exec;
 use crate::error::Result;
 use crate::events::model::EventRow;
-use crate::live::store::Row;
+use crate::live::store::{Row, Subject};
 
 /// Something that happened, as the staff channel carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -24,16 +24,8 @@ pub struct Activity {
     /// When it happened.
     #[schema(format = DateTime)]
     pub at: String,
-    /// The concert concerned (a sale, a concert's refund, a show).
-    pub event_id: Option<String>,
-    /// The concert's title; for a pass bought (no concert), the pass's.
-    pub event_title: Option<String>,
-    /// The account concerned (who signed up, bought or was refunded).
-    pub account_id: Option<String>,
-    pub account_name: Option<String>,
-    /// In minor units of `currency` (a sale, a refund, a failed payment).
-    pub amount: Option<i64>,
-    pub currency: Option<String>,
+    #[serde(flatten)]
+    pub subject: Subject,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -93,30 +85,25 @@ impl Activity {
             id: uuid::Uuid::new_v4().to_string(),
             kind,
             at: crate::db::iso8601(crate::db::now_ms()),
-            event_id: None,
-            event_title: None,
-            account_id: None,
-            account_name: None,
-            amount: None,
-            currency: None,
+            subject: Subject::default(),
         }
     }
 
     fn about_event(mut self, id: &str, title: &str) -> Self {
-        self.event_id = Some(id.to_owned());
-        self.event_title = Some(title.to_owned());
+        self.subject.event_id = Some(id.to_owned());
+        self.subject.event_title = Some(title.to_owned());
         self
     }
 
     fn about_account(mut self, id: &str, name: &str) -> Self {
-        self.account_id = Some(id.to_owned());
-        self.account_name = Some(name.to_owned());
+        self.subject.account_id = Some(id.to_owned());
+        self.subject.account_name = Some(name.to_owned());
         self
     }
 
     fn of_money(mut self, amount: i64, currency: &str) -> Self {
-        self.amount = Some(amount);
-        self.currency = Some(currency.to_owned());
+        self.subject.amount = Some(amount);
+        self.subject.currency = Some(currency.to_owned());
         self
     }
 
@@ -126,15 +113,15 @@ impl Activity {
 
     /// One line of a paid order: a concert's ticket or a pass (no concert).
     pub fn sale(buyer: &AccountRow, line: &OrderItem, currency: &str) -> Self {
-        let activity = Self::new(ActivityKind::Sale)
+        let mut activity = Self::new(ActivityKind::Sale)
             .about_account(&buyer.id, &buyer.display_name())
             .of_money(line.price_minor, currency);
         match line.item_kind {
             ItemKind::Event => activity.about_event(&line.item_id, &line.title),
-            ItemKind::Pass => Self {
-                event_title: Some(line.title.clone()),
-                ..activity
-            },
+            ItemKind::Pass => {
+                activity.subject.event_title = Some(line.title.clone());
+                activity
+            }
         }
     }
 
@@ -188,12 +175,7 @@ impl Activity {
             id: self.id.clone(),
             kind: self.kind.as_str().to_owned(),
             at,
-            event_id: self.event_id.clone(),
-            event_title: self.event_title.clone(),
-            account_id: self.account_id.clone(),
-            account_name: self.account_name.clone(),
-            amount: self.amount,
-            currency: self.currency.clone(),
+            subject: self.subject.clone(),
         }
     }
 
@@ -222,12 +204,7 @@ impl TryFrom<Row> for Activity {
             id: row.id,
             kind: ActivityKind::try_from(row.kind)?,
             at: crate::db::iso8601(row.at),
-            event_id: row.event_id,
-            event_title: row.event_title,
-            account_id: row.account_id,
-            account_name: row.account_name,
-            amount: row.amount,
-            currency: row.currency,
+            subject: row.subject,
         })
     }
 }

@@ -396,8 +396,7 @@ struct Listening {
     params(("event_id" = String, Path, description = "The concert's id")),
     responses(
         (status = 200, description = "The figures.", body = Envelope<Listening>),
-        (status = 403, description = "No ticket, or outside the listening window.", body = crate::openapi::Failure),
-        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+        sessions::ListenerRefusals))]
 async fn session_status(
     State(app): State<AppState>,
     user: CurrentUser,

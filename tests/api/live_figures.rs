@@ -8,6 +8,7 @@ use encore::accounts::model::Role;
 use encore::bus::{Channel, Publication, Received, Subscription};
 use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::live::figures::StatusChanged;
+use encore::live::store::Subject;
 use encore::stream::show::hub::Status;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -270,12 +271,11 @@ async fn the_live_page_is_for_staff_and_lists_a_live_concert_with_recent_activit
         id: uuid::Uuid::new_v4().to_string(),
         kind: ActivityKind::ShowLive,
         at: encore::db::iso8601(encore::db::now_ms()),
-        event_id: Some(live.clone()),
-        event_title: Some("Live at the Roundhouse".into()),
-        account_id: None,
-        account_name: None,
-        amount: None,
-        currency: None,
+        subject: Subject {
+            event_id: Some(live.clone()),
+            event_title: Some("Live at the Roundhouse".into()),
+            ..Subject::default()
+        },
     };
     activity.record(app.db()).await.unwrap();
     let published = app

@@ -33,41 +33,47 @@ const OK: u16 = 200;
 const CREATED: u16 = 201;
 const NO: u16 = 403;
 
-/// (operation, target, status for a user, for an admin, for a super admin)
-const TABLE: &[(Op, Whom, u16, u16, u16)] = &[
-    (View, Myself, OK, OK, OK),
-    (View, Other(User), NO, OK, OK),
-    (View, Other(Admin), NO, OK, OK),
-    (View, Other(Sa), NO, OK, OK),
-    (EditProfile, Myself, OK, OK, OK),
-    (EditProfile, Other(User), NO, OK, OK),
-    (EditProfile, Other(Admin), NO, OK, OK),
-    (EditProfile, Other(Sa), NO, NO, OK),
-    (ChangeMfa, Myself, OK, OK, OK),
-    (ChangeMfa, Other(User), NO, OK, OK),
-    (ChangeMfa, Other(Admin), NO, OK, OK),
-    (ChangeMfa, Other(Sa), NO, NO, OK),
-    (Disable, Myself, NO, NO, NO),
-    (Disable, Other(User), NO, OK, OK),
-    (Disable, Other(Admin), NO, OK, OK),
-    (Disable, Other(Sa), NO, NO, OK),
-    (ChangeRole, Myself, NO, NO, NO),
-    (ChangeRole, Other(User), NO, NO, OK),
-    (ChangeRole, Other(Admin), NO, NO, OK),
-    (ChangeRole, Other(Sa), NO, NO, OK),
-    (Delete, Myself, NO, NO, NO),
-    (Delete, Other(User), NO, OK, OK),
-    (Delete, Other(Admin), NO, OK, OK),
-    (Delete, Other(Sa), NO, NO, OK),
-    (Reinvite, Myself, NO, NO, NO),
-    (Reinvite, Other(User), NO, OK, OK),
-    (Reinvite, Other(Admin), NO, OK, OK),
-    (Reinvite, Other(Sa), NO, NO, OK),
-    (List, Myself, NO, OK, OK),
-    (Create(User), Myself, NO, CREATED, CREATED),
-    (Create(Admin), Myself, NO, NO, CREATED),
-    (Create(Sa), Myself, NO, NO, CREATED),
+/// One call's status for a user, an admin and a super admin.
+type ByActor = [u16; 3];
+
+/// Who an account operation is done to, in the order of [`ON_AN_ACCOUNT`]'s columns.
+const TARGETS: [Whom; 4] = [Myself, Other(User), Other(Admin), Other(Sa)];
+
+/// (operation on one account, its statuses on each of [`TARGETS`])
+#[rustfmt::skip]
+const ON_AN_ACCOUNT: &[(Op, [ByActor; 4])] = &[
+    //             myself        another user  another admin another sa
+    (View,        [[OK, OK, OK], [NO, OK, OK], [NO, OK, OK], [NO, OK, OK]]),
+    (EditProfile, [[OK, OK, OK], [NO, OK, OK], [NO, OK, OK], [NO, NO, OK]]),
+    (ChangeMfa,   [[OK, OK, OK], [NO, OK, OK], [NO, OK, OK], [NO, NO, OK]]),
+    (Disable,     [[NO, NO, NO], [NO, OK, OK], [NO, OK, OK], [NO, NO, OK]]),
+    (ChangeRole,  [[NO, NO, NO], [NO, NO, OK], [NO, NO, OK], [NO, NO, OK]]),
+    (Delete,      [[NO, NO, NO], [NO, OK, OK], [NO, OK, OK], [NO, NO, OK]]),
+    (Reinvite,    [[NO, NO, NO], [NO, OK, OK], [NO, OK, OK], [NO, NO, OK]]),
 ];
+
+/// (operation on the accounts as a whole, its statuses)
+#[rustfmt::skip]
+const ON_THE_LIST: &[(Op, ByActor)] = &[
+    (List,          [NO, OK, OK]),
+    (Create(User),  [NO, CREATED, CREATED]),
+    (Create(Admin), [NO, NO, CREATED]),
+    (Create(Sa),    [NO, NO, CREATED]),
+];
+
+/// Every row of both tables: (operation, target, statuses).
+fn table() -> impl Iterator<Item = (Op, Whom, ByActor)> {
+    let on_accounts = ON_AN_ACCOUNT.iter().flat_map(|&(op, by_target)| {
+        TARGETS
+            .into_iter()
+            .zip(by_target)
+            .map(move |(whom, by_actor)| (op, whom, by_actor))
+    });
+    let on_the_list = ON_THE_LIST
+        .iter()
+        .map(|&(op, by_actor)| (op, Myself, by_actor));
+    on_accounts.chain(on_the_list)
+}
 
 async fn run_as(actor: Role) {
     let app = spawn_app().await;
@@ -76,16 +82,16 @@ async fn run_as(actor: Role) {
         .await;
     let tokens = app.sign_in(&me.login).await;
     let mut failures = Vec::new();
-    for (row, (op, whom, as_user, as_admin, as_sa)) in TABLE.iter().enumerate() {
-        let expected = match actor {
-            User => *as_user,
-            Admin => *as_admin,
-            Sa => *as_sa,
-        };
+    for (row, (op, whom, by_actor)) in table().enumerate() {
+        let expected = by_actor[match actor {
+            User => 0,
+            Admin => 1,
+            Sa => 2,
+        }];
         let target = match whom {
             Myself => me.clone(),
             Other(role) => {
-                app.account(&format!("t{row}-{}@example.com", role.as_str()), *role)
+                app.account(&format!("t{row}-{}@example.com", role.as_str()), role)
                     .await
             }
         };

@@ -9,6 +9,7 @@ use encore::accounts::model::Role;
 use encore::bus::{Channel, Publication};
 use encore::live::activity::{Activity, ActivityKind, Recorded};
 use encore::live::figures::StatusChanged;
+use encore::live::store::Subject;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -127,12 +128,12 @@ fn activity(title: &str) -> Publication {
             id: uuid::Uuid::new_v4().to_string(),
             kind: ActivityKind::Sale,
             at: "2026-11-24T10:00:00Z".to_owned(),
-            event_id: None,
-            event_title: Some(title.to_owned()),
-            account_id: None,
-            account_name: None,
-            amount: Some(1500),
-            currency: Some("EUR".to_owned()),
+            subject: Subject {
+                event_title: Some(title.to_owned()),
+                amount: Some(1500),
+                currency: Some("EUR".to_owned()),
+                ..Subject::default()
+            },
         },
     })
 }

@@ -66,6 +66,15 @@ pub async fn holder(db: &Db, account_id: &str, event: &EventRow) -> Result<Optio
     }))
 }
 
+crate::openapi::failures!(
+    /// How a fan's listening calls are refused, as their annotations list it: a draft is
+    /// no concert to fans, and [`admit`] says the rest.
+    pub ListenerRefusals {
+        403 => "No ticket, or outside the listening window.",
+        404 => "No such concert.",
+    }
+);
+
 /// Whether the account may listen to `event` now (the window open, a ticket or a pass):
 /// what a session needs, without opening one. `on_air`: an encoder publishes it now.
 pub async fn admit(db: &Db, account_id: &str, event: &EventRow, on_air: bool) -> Result<Holder> {

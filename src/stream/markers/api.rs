@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 
 use super::{Addition, Edit, Marker, Source};
 use crate::auth::extract::CurrentUser;
-use crate::db::{iso8601, now_ms};
+use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::events;
@@ -108,8 +108,7 @@ struct MarkerPath {
     params(("id" = String, Path, description = "The concert's id")),
     responses(
         (status = 200, description = "The markers, oldest position first.", body = Envelope<Vec<MarkerView>>),
-        (status = 403, description = "No ticket, or outside the listening window.", body = crate::openapi::Failure),
-        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+        sessions::ListenerRefusals))]
 async fn list(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -120,13 +119,7 @@ async fn list(
         if event.status == EventStatus::Draft {
             return Err(Error::not_found(Msg::ConcertNotFound));
         }
-        sessions::check_window(&event, now_ms(), app.hub.on_air(&event.id))?;
-        if sessions::holder(&app.db, &user.account.id, &event)
-            .await?
-            .is_none()
-        {
-            return Err(Error::forbidden(Msg::NeedTicket));
-        }
+        sessions::admit(&app.db, &user.account.id, &event, app.hub.on_air(&event.id)).await?;
     }
     let markers = super::list(&app, &event.id).await?;
     Ok(Api::ok(markers.into_iter().map(MarkerView::from).collect()))
