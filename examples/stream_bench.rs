@@ -65,6 +65,8 @@ async fn main() -> anyhow::Result<()> {
         id: event.id.clone(),
         title: "Bench".into(),
         price_minor: 100,
+        // The concert's default tier.
+        tier: None,
     };
     let (order, _) =
         orders::create_pending(&state.db, &fan.id, None, &[item], "EUR", "test").await?;

@@ -1,11 +1,12 @@
-//! The cart (spec section 7): one ticket per concert per account, passes beside them.
+//! The cart (spec section 7): one ticket per concert per account (of one of its tiers),
+//! passes beside them.
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::{EventStatus, sale_refusal};
+use crate::events::model::EventStatus;
 use crate::events::store as events;
 use crate::events::view::Event;
 use crate::state::AppState;
@@ -13,28 +14,51 @@ use crate::state::AppState;
 use super::model::ItemKind;
 use super::plans::{self, Plan};
 use super::store;
+use super::tiers::model::{Tier, TierRow, tier_refusal};
+use super::tiers::store as tiers;
 use crate::i18n::Msg;
 
-/// One entry of a cart: a concert (`event`) or a pass (`plan`), as `kind` says.
+/// One entry of a cart: a concert (`event`) or a pass (`plan`), as `kind` says. A
+/// concert's entry is one ticket of one of its tiers (`tier`): `event.price` is that
+/// tier's price, so the cart's total is the sum of the entries' prices.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
     pub kind: ItemKind,
     #[schema(required = true)]
     pub event: Option<Event>,
+    /// The concert's ticket tier in the cart; `null` for a pass.
+    #[schema(required = true)]
+    pub tier: Option<Tier>,
     #[schema(required = true)]
     pub plan: Option<Plan>,
     #[schema(format = DateTime)]
     pub added_at: String,
 }
 
-/// What the account's cart holds, in the order it was added: (kind, concert or plan id).
-pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String)>> {
+/// What the account's cart holds, in the order it was added: (kind, concert or plan id,
+/// the concert's tier).
+pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String, Option<String>)>> {
     Ok(store::cart_rows(db, account_id)
         .await?
         .into_iter()
-        .map(|row| (row.item_kind, row.item_id))
+        .map(|row| (row.item_kind, row.item_id, row.tier_id))
         .collect())
+}
+
+/// The tier a cart line of a concert is of: the one chosen, else (gone, or never chosen)
+/// the concert's default.
+pub async fn tier_of_line(
+    db: &Db,
+    event_id: &str,
+    tier_id: Option<&str>,
+) -> Result<Option<TierRow>> {
+    if let Some(id) = tier_id
+        && let Some(tier) = tiers::by_id(db, event_id, id).await?
+    {
+        return Ok(Some(tier));
+    }
+    tiers::default_of(db, event_id).await
 }
 
 pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
@@ -44,20 +68,20 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
     for row in rows {
         let added_at = iso8601(row.added_at);
         if row.item_kind == ItemKind::Event {
-            if let Some(event) = events::by_id(&app.db, &row.item_id).await? {
+            if let Some(event) = events::by_id(&app.db, &row.item_id).await?
+                && let Some(tier) = tier_of_line(&app.db, &event.id, row.tier_id.as_deref()).await?
+            {
                 let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event))
                     .await?
                     .first()
                     .copied()
                     .unwrap_or(false);
+                let shown = Event::from_row(&event, owned, now, app.hub.on_air(&event.id))
+                    .priced_at(tier.price_minor);
                 out.push(CartEntry {
                     kind: ItemKind::Event,
-                    event: Some(Event::from_row(
-                        &event,
-                        owned,
-                        now,
-                        app.hub.on_air(&event.id),
-                    )),
+                    event: Some(shown),
+                    tier: Some(Tier::new(&tier, &event, now)),
                     plan: None,
                     added_at,
                 });
@@ -66,6 +90,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
             out.push(CartEntry {
                 kind: ItemKind::Pass,
                 event: None,
+                tier: None,
                 plan: Some(Plan::for_buyer(plan)),
                 added_at,
             });
@@ -74,20 +99,44 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
     Ok(out)
 }
 
-/// Put a concert in the cart, if it can be bought by this account now.
-pub async fn add_event(app: &AppState, account_id: &str, event_id: &str) -> Result<()> {
+/// Put a ticket of a concert in the cart, of the tier chosen (`tier_id`) or else of its
+/// default tier, if this account can buy it now. A hidden tier is not found (it is not
+/// listed to the public). Adding the concert again changes the tier of its one entry.
+pub async fn add_event(
+    app: &AppState,
+    account_id: &str,
+    event_id: &str,
+    tier_id: Option<&str>,
+) -> Result<()> {
     let event = events::by_id(&app.db, event_id)
         .await?
         .filter(|e| e.status != EventStatus::Draft)
         .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))?;
-    if let Some(reason) = sale_refusal(&event, now_ms()) {
+    let tier = match tier_id {
+        Some(id) => tiers::by_id(&app.db, event_id, id)
+            .await?
+            .filter(|t| !t.hidden)
+            .ok_or_else(|| Error::not_found(Msg::TierNotFound))?,
+        None => tiers::default_of(&app.db, event_id)
+            .await?
+            .ok_or_else(|| Error::internal("a concert without a default tier"))?,
+    };
+    if let Some(reason) = tier_refusal(&tier, &event, now_ms()) {
         return Err(Error::conflict(reason));
     }
     let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?;
     if owned.first() == Some(&true) {
         return Err(Error::conflict(Msg::AlreadyHaveAccess));
     }
-    insert(app, account_id, ItemKind::Event, event_id).await
+    store::insert_cart_item(
+        &app.db,
+        account_id,
+        ItemKind::Event,
+        event_id,
+        Some(&tier.id),
+        now_ms(),
+    )
+    .await
 }
 
 pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result<()> {
@@ -95,12 +144,8 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
         .await?
         .filter(|p| p.active != 0)
         .ok_or_else(|| Error::not_found(Msg::PassNotOnSale))?;
-    insert(app, account_id, ItemKind::Pass, plan_id).await
-}
-
-async fn insert(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {
-    // Adding twice keeps one entry: a ticket is personal, one per concert.
-    store::insert_cart_item(&app.db, account_id, kind, id, now_ms()).await
+    // Adding twice keeps one entry.
+    store::insert_cart_item(&app.db, account_id, ItemKind::Pass, plan_id, None, now_ms()).await
 }
 
 pub async fn remove(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {

@@ -16,17 +16,17 @@ use crate::crypto::{constant_time_eq, token_hash};
 use crate::db::now_ms;
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
-use crate::events::model::sale_refusal;
 use crate::events::store as events;
 use crate::state::AppState;
 
 use super::cart;
 use super::model::{ItemKind, OrderRow, OrderStatus};
-use super::orders::{self, AfterRefusal, Fulfilment, NewItem, Unpaid};
+use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, Unpaid};
 use super::pay_page::PayPage;
 use super::plans;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use super::store;
+use super::tiers::model::tier_refusal;
 use crate::i18n::{self, Lang, Msg};
 use crate::openapi::Failure;
 
@@ -77,12 +77,15 @@ pub async fn start(
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
     let mut currencies = Vec::new();
-    for (kind, id) in rows {
+    for (kind, id, tier_id) in rows {
         if kind == ItemKind::Event {
             let event = events::by_id(&app.db, &id)
                 .await?
                 .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
-            if let Some(reason) = sale_refusal(&event, now) {
+            let tier = cart::tier_of_line(&app.db, &id, tier_id.as_deref())
+                .await?
+                .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
+            if let Some(reason) = tier_refusal(&tier, &event, now) {
                 return Err(Error::conflict(
                     Msg::TitledReason
                         .with("title", event.title.as_str())
@@ -99,7 +102,11 @@ pub async fn start(
                 kind: ItemKind::Event,
                 id,
                 title: format!("{} — {}", event.artist_name, event.title),
-                price_minor: event.price_minor,
+                price_minor: tier.price_minor,
+                tier: Some(ItemTier {
+                    id: tier.id,
+                    name: tier.name,
+                }),
             });
         } else {
             let plan = plans::by_id(&app.db, &id)
@@ -112,6 +119,7 @@ pub async fn start(
                 id,
                 title: format!("{} ({} days)", plan.name, plan.days),
                 price_minor: plan.price_minor,
+                tier: None,
             });
         }
     }

@@ -14,6 +14,7 @@ pub mod plans;
 pub mod providers;
 pub mod refunds;
 pub mod store;
+pub mod tiers;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -52,6 +53,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(billing::show, billing::save))
         .routes(routes!(checkout::pay_test))
         .routes(routes!(checkout::stripe_webhook))
+        .merge(tiers::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.
@@ -79,18 +81,29 @@ async fn show_cart_unslashed(
     show_cart(app, user).await
 }
 
-/// Put a concert in the signed-in account's cart, if that account may buy it now (one
-/// ticket per concert: adding it twice keeps one entry).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct AddEventQuery {
+    /// The ticket tier to buy (one of the concert's visible tiers, `GET /events/{id}`'s
+    /// `tiers`); absent: the concert's default tier.
+    tier: Option<String>,
+}
+
+/// Put a ticket of a concert in the signed-in account's cart, of its default tier or of
+/// the tier chosen with `?tier=`, if that account may buy it now. One ticket per concert:
+/// adding it again keeps one entry, of the tier chosen last.
 #[utoipa::path(post, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id")),
+    params(("event_id" = String, Path, description = "The concert's id"), AddEventQuery),
     responses((status = 200, description = "The cart with the concert.", body = Envelope<Vec<cart::CartEntry>>),
-        (status = 409, description = "Not on sale now, or the account already has access.", body = Failure)))]
+        (status = 404, description = "No such concert, or no such tier of it the public may buy (hidden tiers are not found).", body = Failure),
+        (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), or the account already has access.", body = Failure)))]
 async fn add_event(
     State(app): State<AppState>,
     user: CurrentUser,
     Path(event_id): Path<String>,
+    QueryParams(q): QueryParams<AddEventQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::add_event(&app, &user.account.id, &event_id).await?;
+    cart::add_event(&app, &user.account.id, &event_id, q.tier.as_deref()).await?;
     show_cart(State(app), user).await
 }
 

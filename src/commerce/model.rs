@@ -130,8 +130,25 @@ pub struct OrderItem {
     /// Minor units, as paid.
     #[serde(rename = "price")]
     pub price_minor: i64,
+    /// The ticket tier bought (a concert's line); `null` for a pass.
+    #[schema(required = true)]
+    pub tier_id: Option<String>,
+    /// The tier's name when it was bought (what the receipt names); `null` for a pass.
+    #[serde(rename = "tier")]
+    #[schema(required = true)]
+    pub tier_name: Option<String>,
 }
-crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor });
+crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor, tier_id, tier_name });
+
+impl OrderItem {
+    /// The line's title with the tier bought, as a receipt names it: "Band — Show (VIP)".
+    pub fn with_tier(&self) -> String {
+        match &self.tier_name {
+            Some(tier) => format!("{} ({tier})", self.title),
+            None => self.title.clone(),
+        }
+    }
+}
 
 /// An all-access pass as sold (a pricing plan).
 #[derive(Debug, Clone)]

@@ -19,6 +19,7 @@ use crate::state::AppState;
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
 use super::store;
+use super::tiers::store as tiers;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
 
@@ -142,6 +143,15 @@ pub struct NewItem {
     pub id: String,
     pub title: String,
     pub price_minor: i64,
+    /// A concert's tier (`None` for a pass; for a concert, its default tier).
+    pub tier: Option<ItemTier>,
+}
+
+/// The ticket tier a concert's line is of, as the order keeps it.
+#[derive(Debug, Clone)]
+pub struct ItemTier {
+    pub id: String,
+    pub name: String,
 }
 
 /// Whether a seat may only be held while the concert is on sale.
@@ -152,14 +162,42 @@ enum OnSale {
     NotRequired,
 }
 
-/// Take one seat of a concert, never above its capacity. The conditional increment takes
-/// the concert's row lock (the write lock on SQLite), so concurrent buyers queue here.
+/// Take one seat of a concert and of its tier, never above the concert's capacity nor the
+/// tier's. The conditional increments take the concert's row lock (the write lock on
+/// SQLite) and then the tier's, so concurrent buyers queue here. False when either is
+/// full (or, `OnSale::Required`, not on sale); the caller rolls back.
 async fn hold_seat(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     event_id: &str,
+    tier_id: Option<&str>,
     on_sale: OnSale,
 ) -> Result<bool> {
-    store::take_seat(&mut **tx, event_id, on_sale == OnSale::Required).await
+    if !store::take_seat(&mut **tx, event_id, on_sale == OnSale::Required).await? {
+        return Ok(false);
+    }
+    match tier_id {
+        Some(tier) => {
+            let at = (on_sale == OnSale::Required).then(now_ms);
+            tiers::take_seat(&mut **tx, tier, at).await
+        }
+        None => Ok(true),
+    }
+}
+
+/// Give back the seats an order's concert lines hold: the concerts' rows, then their
+/// tiers' (the order every writer locks them in).
+async fn release_seats(tx: &mut sqlx::AnyConnection, order_id: &str) -> Result<()> {
+    store::release_order_seats(&mut *tx, order_id).await?;
+    tiers::release_order_seats(&mut *tx, order_id).await
+}
+
+/// "Sold out: <concert> (<tier>)".
+fn sold_out(item: &NewItem) -> Error {
+    let title = match &item.tier {
+        Some(tier) => format!("{} ({})", item.title, tier.name),
+        None => item.title.clone(),
+    };
+    Error::conflict(Msg::SoldOut.with("title", title))
 }
 
 /// Replace the account's earlier checkout, hold a seat per concert and write the pending
@@ -185,17 +223,38 @@ pub async fn create_pending(
     // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
     // its concerts in id order, so concurrent checkouts cannot deadlock.
     for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
-        store::release_order_seats(&mut *tx, &id).await?;
+        release_seats(&mut tx, &id).await?;
+    }
+    // A concert's line without a tier is of its default tier.
+    let mut lines: Vec<NewItem> = Vec::with_capacity(items.len());
+    for item in items {
+        let tier = match (&item.tier, item.kind) {
+            (None, ItemKind::Event) => {
+                tiers::default_of(&mut *tx, &item.id)
+                    .await?
+                    .map(|t| ItemTier {
+                        id: t.id,
+                        name: t.name,
+                    })
+            }
+            (tier, _) => tier.clone(),
+        };
+        lines.push(NewItem {
+            kind: item.kind,
+            id: item.id.clone(),
+            title: item.title.clone(),
+            price_minor: item.price_minor,
+            tier,
+        });
     }
     // Seats next, so concurrent buyers queue on the concert row and none is oversold.
-    let mut concerts: Vec<&NewItem> = items.iter().filter(|i| i.kind == ItemKind::Event).collect();
+    let mut concerts: Vec<&NewItem> = lines.iter().filter(|i| i.kind == ItemKind::Event).collect();
     concerts.sort_by(|a, b| a.id.cmp(&b.id));
     for item in concerts {
-        if !hold_seat(&mut tx, &item.id, OnSale::Required).await? {
+        let tier = item.tier.as_ref().map(|t| t.id.as_str());
+        if !hold_seat(&mut tx, &item.id, tier, OnSale::Required).await? {
             tx.rollback().await?;
-            return Err(Error::conflict(
-                Msg::SoldOut.with("title", item.title.as_str()),
-            ));
+            return Err(sold_out(item));
         }
     }
     // The database allows one pending order per account: of two checkouts racing, the
@@ -217,7 +276,7 @@ pub async fn create_pending(
     )
     .await
     .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
-    for item in items {
+    for item in &lines {
         store::insert_order_item(
             &mut *tx,
             &order_id,
@@ -225,6 +284,7 @@ pub async fn create_pending(
             &item.id,
             &item.title,
             item.price_minor,
+            item.tier.as_ref().map(|t| (t.id.as_str(), t.name.as_str())),
         )
         .await?;
     }
@@ -272,7 +332,7 @@ async fn close_pending(
 ) -> Result<bool> {
     let closed = store::close_pending(&mut *tx, order_id, end.into(), failure).await?;
     if closed {
-        store::release_order_seats(&mut *tx, order_id).await?;
+        release_seats(tx, order_id).await?;
     }
     Ok(closed)
 }
@@ -397,7 +457,14 @@ pub async fn fulfil(
             .iter()
             .filter(|i| i.item_kind == ItemKind::Event)
         {
-            if !hold_seat(&mut tx, &item.item_id, OnSale::NotRequired).await? {
+            if !hold_seat(
+                &mut tx,
+                &item.item_id,
+                item.tier_id.as_deref(),
+                OnSale::NotRequired,
+            )
+            .await?
+            {
                 tx.rollback().await?;
                 return Err(Error::conflict(
                     Msg::SoldOutBeforePayment.with("title", item.title.as_str()),
@@ -522,7 +589,7 @@ fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &
         .map(|i| {
             format!(
                 "  {} — {}\n",
-                i.title,
+                i.with_tier(),
                 figure_in(lang, &money::format(i.price_minor, &order.currency))
             )
         })

@@ -147,7 +147,7 @@ impl PayPage {
                 lines: lines
                     .iter()
                     .map(|line| Line {
-                        title: line.title.clone(),
+                        title: line.with_tier(),
                         price: figure_in(lang, &money::format(line.price_minor, &order.currency)),
                     })
                     .collect(),
@@ -213,6 +213,8 @@ mod tests {
             item_id: "e".into(),
             title: "<b>Band</b> & \"Friends\"".into(),
             price_minor: 1500,
+            tier_id: None,
+            tier_name: None,
         }];
         let html = PayPage::form(Lang::English, &order, &lines, "</script><script>x".into())
             .render()

@@ -122,8 +122,8 @@ async fn orders_matching(db: &Db, filter: OrderFilter<'_>, tail: &str) -> Result
 #[tracing::instrument(skip_all)]
 pub async fn order_items<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Vec<OrderItem>> {
     Ok(sqlx::query_as::<_, OrderItem>(
-        "SELECT order_id, item_kind, item_id, title, price_minor FROM order_items \
-         WHERE order_id = $1 ORDER BY item_kind, title",
+        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name \
+         FROM order_items WHERE order_id = $1 ORDER BY item_kind, title",
     )
     .bind(order_id)
     .fetch_all(db)
@@ -138,8 +138,8 @@ pub async fn items_of_orders(db: &Db, order_ids: &[&str]) -> Result<Vec<OrderIte
     }
     let placeholders: Vec<String> = (1..=order_ids.len()).map(|i| format!("${i}")).collect();
     let mut query = sqlx::query_as::<_, OrderItem>(sqlx::AssertSqlSafe(format!(
-        "SELECT order_id, item_kind, item_id, title, price_minor FROM order_items \
-         WHERE order_id IN ({}) ORDER BY item_kind, title",
+        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name \
+         FROM order_items WHERE order_id IN ({}) ORDER BY item_kind, title",
         placeholders.join(", ")
     )));
     for id in order_ids {
@@ -220,16 +220,19 @@ pub async fn insert_order_item<'e>(
     item_id: &str,
     title: &str,
     price_minor: i64,
+    tier: Option<(&str, &str)>,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor, tier_id, \
+         tier_name) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(order_id)
     .bind(kind.as_str())
     .bind(item_id)
     .bind(title)
     .bind(price_minor)
+    .bind(tier.map(|(id, _)| id))
+    .bind(tier.map(|(_, name)| name))
     .execute(db)
     .await?;
     Ok(())
@@ -444,7 +447,8 @@ async fn on_order_at<'e>(
 
 // ------------------------------------------------------------------- tickets and passes
 
-/// Issue a ticket; the one-ticket-per-concert index may refuse it.
+/// Issue a ticket of the tier its order line names; the one-ticket-per-concert index may
+/// refuse it.
 #[tracing::instrument(skip_all)]
 pub async fn insert_ticket<'e>(
     db: impl Exec<'e>,
@@ -454,8 +458,9 @@ pub async fn insert_ticket<'e>(
     now: i64,
 ) -> std::result::Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO tickets (id, account_id, event_id, order_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO tickets (id, account_id, event_id, order_id, created_at, tier_id) \
+         VALUES ($1, $2, $3, $4, $5, (SELECT tier_id FROM order_items WHERE order_id = $4 \
+         AND item_kind = 'event' AND item_id = $3))",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(account_id)
@@ -782,14 +787,16 @@ pub async fn tickets_sold(db: &Db, previous_from: i64, from: i64, to: i64) -> Re
 pub struct CartRow {
     pub item_kind: ItemKind,
     pub item_id: String,
+    /// A concert's tier (`None` for a pass).
+    pub tier_id: Option<String>,
     pub added_at: i64,
 }
-crate::db::from_row!(CartRow { item_kind as String, item_id, added_at });
+crate::db::from_row!(CartRow { item_kind as String, item_id, tier_id, added_at });
 
 #[tracing::instrument(skip_all)]
 pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     Ok(sqlx::query_as::<_, CartRow>(
-        "SELECT item_kind, item_id, added_at FROM cart_items WHERE account_id = $1 \
+        "SELECT item_kind, item_id, tier_id, added_at FROM cart_items WHERE account_id = $1 \
          ORDER BY added_at, item_id",
     )
     .bind(account_id)
@@ -797,22 +804,25 @@ pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     .await?)
 }
 
-/// Adding twice keeps one entry.
+/// Adding twice keeps one entry (a concert's with the tier chosen last).
 #[tracing::instrument(skip_all)]
 pub async fn insert_cart_item(
     db: &Db,
     account_id: &str,
     kind: ItemKind,
     item_id: &str,
+    tier_id: Option<&str>,
     now: i64,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO cart_items (account_id, item_kind, item_id, added_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (account_id, item_kind, item_id) DO NOTHING",
+        "INSERT INTO cart_items (account_id, item_kind, item_id, tier_id, added_at) \
+         VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (account_id, item_kind, item_id) DO UPDATE SET tier_id = excluded.tier_id",
     )
     .bind(account_id)
     .bind(kind.as_str())
     .bind(item_id)
+    .bind(tier_id)
     .bind(now)
     .execute(db)
     .await?;

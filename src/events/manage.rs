@@ -6,6 +6,7 @@ use super::edit::{EventInput, NewEventInput};
 use super::model::{EventRow, EventStatus};
 use super::{image, notices, rules, store};
 use crate::accounts::policy::Actor;
+use crate::commerce::tiers::store as tiers;
 use crate::commerce::{checkout, orders, refunds};
 use crate::db::now_ms;
 use crate::error::{Error, Result};
@@ -74,6 +75,8 @@ pub async fn update(
     if !store::save(&mut *tx, &row).await? {
         return Err(Error::conflict(Msg::CapacityBelowSold));
     }
+    // The concert's price is its default tier's.
+    tiers::set_default_price(&mut *tx, &row.id, row.price_minor).await?;
     let mut outbox = Outbox::default();
     if row.starts_at != was_starting
         && matches!(row.status, EventStatus::Published | EventStatus::Live)

@@ -31,6 +31,8 @@ use self::model::{EventRow, EventStatus};
 use self::view::Event;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::money;
+use crate::commerce::tiers::model::Tier;
+use crate::commerce::tiers::store as tiers;
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams, file_field};
 use crate::error::{Error, Result};
@@ -138,8 +140,8 @@ async fn mine(
     Ok(Api::ok(Page::new(items, total, paging)))
 }
 
-/// One concert, for everyone; a draft only for its managers (staff, its project's
-/// members), anyone else gets a 404.
+/// One concert, for everyone, with its ticket tiers the public may see (`tiers`); a draft
+/// only for its managers (staff, its project's members), anyone else gets a 404.
 #[utoipa::path(get, path = "/events/{id}", tag = "events", security((), ("bearer" = [])),
     params(("id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The concert.", body = Envelope<Event>)))]
@@ -158,15 +160,18 @@ async fn show(
             return Err(Error::not_found(Msg::ConcertNotFound));
         }
         // Nobody owns a draft; its image is on a signed URL for its managers.
-        return Ok(Api::ok(Event::for_manager(
-            &app.config,
-            &row,
-            now_ms(),
-            app.hub.on_air(&row.id),
-        )));
+        let event = Event::for_manager(&app.config, &row, now_ms(), app.hub.on_air(&row.id));
+        return Ok(Api::ok(event.with_tiers(visible_tiers(&app, &row).await?)));
     }
     let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
-    Ok(Api::ok(events.remove(0)))
+    let event = events.remove(0);
+    Ok(Api::ok(event.with_tiers(visible_tiers(&app, &row).await?)))
+}
+
+/// A concert's tiers the public may see, as they stand now.
+async fn visible_tiers(app: &AppState, row: &EventRow) -> Result<Vec<Tier>> {
+    let rows = tiers::of_event(&app.db, &row.id).await?;
+    Ok(Tier::visible(&rows, row, now_ms()))
 }
 
 /// A published concert as an iCalendar file (RFC 5545) for "Add to calendar", for

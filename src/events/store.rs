@@ -53,9 +53,12 @@ pub async fn insert_draft(db: &Db, project_id: &str, details: &Details) -> Resul
     .await
 }
 
+/// A new draft concert with its one ticket tier (the default, at its price), in one
+/// transaction.
 pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
     let id = uuid::Uuid::new_v4().to_string();
     let now = now_ms();
+    let mut tx = db.begin().await?;
     sqlx::query(
         "INSERT INTO events (id, project_id, title, artist_name, description, starts_at, \
          duration_minutes, price_minor, currency, capacity, status, stream_key, created_at, updated_at) \
@@ -72,8 +75,10 @@ pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
     .bind(new.currency)
     .bind(new.capacity)
     .bind(now)
-    .execute(db)
+    .execute(&mut *tx)
     .await?;
+    crate::commerce::tiers::store::insert_default(&mut *tx, &id, new.price_minor, now).await?;
+    tx.commit().await?;
     by_id(db, &id)
         .await?
         .ok_or_else(|| crate::error::Error::internal("inserted event vanished"))
@@ -134,6 +139,30 @@ pub async fn save<'e>(db: impl Exec<'e>, row: &EventRow) -> Result<bool> {
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// A concert's price follows its default tier's (a tier edit changed it).
+#[tracing::instrument(skip_all, fields(event = id))]
+pub async fn set_price<'e>(db: impl Exec<'e>, id: &str, price_minor: i64) -> Result<()> {
+    sqlx::query("UPDATE events SET price_minor = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(price_minor)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Take the concert's row first in a transaction that changes its tiers: every writer of
+/// seats locks the concert's row before its tiers', so they cannot deadlock.
+#[tracing::instrument(skip_all, fields(event = id))]
+pub async fn lock_for_tiers<'e>(db: impl Exec<'e>, id: &str) -> Result<()> {
+    sqlx::query("UPDATE events SET updated_at = $2 WHERE id = $1")
+        .bind(id)
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
 }
 
 /// Move to `to` only from one of `from` (so two admins cannot race a status).

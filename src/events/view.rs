@@ -9,6 +9,7 @@ use super::model::{
     AccessState, ConcertState, EventRow, EventStatus, Phase, PhaseReason, concert_state,
     sale_refusal,
 };
+use crate::commerce::tiers::model::Tier;
 use crate::config::Config;
 use crate::db::iso8601;
 
@@ -33,7 +34,8 @@ pub struct Event {
     /// When a ticket's access ends: 24 hours after the start.
     #[schema(format = DateTime)]
     pub access_until: String,
-    /// Minor units (cents); the cart total is the sum of these.
+    /// Minor units (cents): its default tier's price; in a cart entry, the price of the
+    /// entry's tier. The cart total is the sum of these.
     pub price: i64,
     #[schema(schema_with = crate::commerce::money::stored_currency_schema)]
     pub currency: String,
@@ -56,6 +58,11 @@ pub struct Event {
     /// Why it cannot be bought now (null when it can), in the reader's language.
     #[schema(required = true)]
     pub not_on_sale: Option<String>,
+    /// Its ticket tiers the public may see (not hidden), in the order they are listed,
+    /// each with its price and whether it is on sale or sold out. Only in the answer
+    /// about one concert (`GET /events/{id}`); absent from lists and the cart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiers: Option<Vec<Tier>>,
 }
 
 impl Event {
@@ -68,6 +75,18 @@ impl Event {
         event.title = crate::i18n::demo_text(event.title);
         event.description = crate::i18n::demo_text(event.description);
         event
+    }
+
+    /// The same, with its visible ticket tiers.
+    pub fn with_tiers(mut self, tiers: Vec<Tier>) -> Self {
+        self.tiers = Some(tiers);
+        self
+    }
+
+    /// The same at the price of one of its tiers (a cart entry's).
+    pub fn priced_at(mut self, price_minor: i64) -> Self {
+        self.price = price_minor;
+        self
     }
 
     /// The same, saying whether the viewer asked for the doors reminder.
@@ -111,6 +130,7 @@ impl Event {
             owned,
             reminder: false,
             not_on_sale: sale_refusal(row, now).map(|msg| msg.render(crate::i18n::current())),
+            tiers: None,
         }
     }
 }

@@ -1059,6 +1059,126 @@ messages! {
         cn: "已售罄：{title} 在付款到账前已售罄，款项将被退还。",
         ir: "تمام شد: بلیت‌های {title} پیش از رسیدن پرداخت تمام شد؛ مبلغ بازگردانده می‌شود.",
     }
+    // Ticket tiers.
+    TierNotFound {
+        gb: "Ticket tier not found.",
+        br: "Categoria de ingresso não encontrada.",
+        es: "Tipo de entrada no encontrado.",
+        cn: "找不到该票档。",
+        ir: "ردهٔ بلیت پیدا نشد.",
+    }
+    TierNotOnSale {
+        gb: "This ticket tier is not on sale.",
+        br: "Esta categoria de ingresso não está à venda.",
+        es: "Este tipo de entrada no está a la venta.",
+        cn: "该票档不在售。",
+        ir: "این ردهٔ بلیت برای فروش عرضه نشده است.",
+    }
+    TierNotOnSaleYet {
+        gb: "Sales of this ticket tier have not opened yet.",
+        br: "As vendas desta categoria de ingresso ainda não abriram.",
+        es: "La venta de este tipo de entrada aún no ha empezado.",
+        cn: "该票档尚未开售。",
+        ir: "فروش این ردهٔ بلیت هنوز آغاز نشده است.",
+    }
+    TierSaleClosed {
+        gb: "Sales of this ticket tier have closed.",
+        br: "As vendas desta categoria de ingresso foram encerradas.",
+        es: "La venta de este tipo de entrada ha terminado.",
+        cn: "该票档已停止销售。",
+        ir: "فروش این ردهٔ بلیت به پایان رسیده است.",
+    }
+    TierSoldOut {
+        gb: "This ticket tier is sold out.",
+        br: "Esta categoria de ingresso está esgotada.",
+        es: "Este tipo de entrada está agotado.",
+        cn: "该票档已售罄。",
+        ir: "بلیت‌های این رده تمام شده است.",
+    }
+    TierNameLength {
+        gb: "A ticket tier needs a name of 1 to 120 characters.",
+        br: "Uma categoria de ingresso precisa de um nome de 1 a 120 caracteres.",
+        es: "Un tipo de entrada necesita un nombre de 1 a 120 caracteres.",
+        cn: "票档名称须为 1 到 120 个字符。",
+        ir: "ردهٔ بلیت به نامی بین ۱ تا ۱۲۰ نویسه نیاز دارد.",
+    }
+    TierDescriptionTooLong {
+        gb: "A ticket tier's description is too long (2,000 characters at most).",
+        br: "A descrição da categoria de ingresso é longa demais (no máximo 2.000 caracteres).",
+        es: "La descripción del tipo de entrada es demasiado larga (2.000 caracteres como máximo).",
+        cn: "票档描述太长（最多 2,000 个字符）。",
+        ir: "توضیحات ردهٔ بلیت بیش از حد طولانی است (حداکثر ۲٬۰۰۰ نویسه).",
+    }
+    TierCapacityAboveConcert {
+        gb: "A ticket tier's capacity cannot be above the concert's ({capacity}).",
+        br: "A capacidade de uma categoria de ingresso não pode passar a do show ({capacity}).",
+        es: "El aforo de un tipo de entrada no puede superar el del concierto ({capacity}).",
+        cn: "票档的容量不能超过音乐会的容量（{capacity}）。",
+        ir: "ظرفیت ردهٔ بلیت نمی‌تواند بیشتر از ظرفیت کنسرت ({capacity}) باشد.",
+    }
+    TierWindowOrder {
+        gb: "A ticket tier's sales must open before they close.",
+        br: "As vendas de uma categoria de ingresso devem abrir antes de fechar.",
+        es: "La venta de un tipo de entrada debe empezar antes de terminar.",
+        cn: "票档的开售时间必须早于停售时间。",
+        ir: "فروش ردهٔ بلیت باید پیش از پایانش آغاز شود.",
+    }
+    TierTimeFormat {
+        gb: "saleOpensAt and saleClosesAt must be ISO 8601 times with a time zone before the year 9999, e.g. 2026-12-31T20:00:00Z.",
+        br: "saleOpensAt e saleClosesAt devem ser horários ISO 8601 com fuso horário, antes do ano 9999, por exemplo 2026-12-31T20:00:00Z.",
+        es: "saleOpensAt y saleClosesAt deben ser horas ISO 8601 con zona horaria, anteriores al año 9999, por ejemplo 2026-12-31T20:00:00Z.",
+        cn: "saleOpensAt 和 saleClosesAt 必须是带时区、早于 9999 年的 ISO 8601 时间，例如 2026-12-31T20:00:00Z。",
+        ir: "saleOpensAt و saleClosesAt باید زمان‌هایی به قالب ISO 8601 همراه با منطقهٔ زمانی و پیش از سال 9999 باشند، برای نمونه 2026-12-31T20:00:00Z.",
+    }
+    TierPositionRange {
+        gb: "A ticket tier's position must be 0 to 1,000.",
+        br: "A posição de uma categoria de ingresso deve ser de 0 a 1.000.",
+        es: "La posición de un tipo de entrada debe ser de 0 a 1.000.",
+        cn: "票档的位置须为 0 到 1,000。",
+        ir: "جایگاه ردهٔ بلیت باید بین ۰ تا ۱٬۰۰۰ باشد.",
+    }
+    DefaultTierStays {
+        gb: "This is the concert's default ticket tier: make another tier the default first.",
+        br: "Esta é a categoria de ingresso padrão do show: torne outra categoria a padrão primeiro.",
+        es: "Este es el tipo de entrada predeterminado del concierto: haz predeterminado otro tipo primero.",
+        cn: "这是音乐会的默认票档：请先将另一个票档设为默认。",
+        ir: "این ردهٔ بلیت پیش‌فرض کنسرت است: نخست ردهٔ دیگری را پیش‌فرض کنید.",
+    }
+    DefaultTierHidden {
+        gb: "The default ticket tier cannot be hidden.",
+        br: "A categoria de ingresso padrão não pode ficar oculta.",
+        es: "El tipo de entrada predeterminado no puede estar oculto.",
+        cn: "默认票档不能隐藏。",
+        ir: "ردهٔ بلیت پیش‌فرض را نمی‌توان پنهان کرد.",
+    }
+    LastTierStays {
+        gb: "A concert sells through at least one ticket tier: its last one cannot be deleted.",
+        br: "Um show vende por pelo menos uma categoria de ingresso: a última não pode ser excluída.",
+        es: "Un concierto se vende con al menos un tipo de entrada: el último no se puede eliminar.",
+        cn: "音乐会至少需要一个票档：最后一个票档不能删除。",
+        ir: "کنسرت دست‌کم با یک ردهٔ بلیت فروخته می‌شود: آخرین رده را نمی‌توان حذف کرد.",
+    }
+    TierHasSales {
+        gb: "Tickets of this tier were sold or are being paid for: hide it instead of deleting it.",
+        br: "Ingressos desta categoria foram vendidos ou estão sendo pagos: oculte-a em vez de excluí-la.",
+        es: "Se vendieron entradas de este tipo o se están pagando: ocúltalo en lugar de eliminarlo.",
+        cn: "该票档已有售出或正在付款的门票：请隐藏它，而不是删除。",
+        ir: "بلیت‌های این رده فروخته شده یا در حال پرداخت است: به جای حذف، آن را پنهان کنید.",
+    }
+    TierPriceLocked {
+        gb: "Tickets of this tier were already sold at this price; its price stays as it is.",
+        br: "Já foram vendidos ingressos desta categoria a este preço; o preço continua como está.",
+        es: "Ya se vendieron entradas de este tipo a este precio; su precio se queda como está.",
+        cn: "该票档已按此价格售出门票，价格保持不变。",
+        ir: "بلیت‌های این رده با این قیمت فروخته شده است؛ قیمت آن همان‌طور که هست می‌ماند.",
+    }
+    TooManyTiers {
+        gb: "A concert has at most {max} ticket tiers.",
+        br: "Um show tem no máximo {max} categorias de ingresso.",
+        es: "Un concierto tiene como máximo {max} tipos de entrada.",
+        cn: "一场音乐会最多有 {max} 个票档。",
+        ir: "هر کنسرت حداکثر {max} ردهٔ بلیت دارد.",
+    }
     OrderNotFound {
         gb: "Order not found.",
         br: "Pedido não encontrado.",

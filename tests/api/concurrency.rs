@@ -102,6 +102,8 @@ pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
             id: event.to_owned(),
             title: "Concert".into(),
             price_minor: 1000,
+            // The concert's default tier.
+            tier: None,
         }],
         "EUR",
         "stripe",

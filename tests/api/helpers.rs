@@ -417,7 +417,7 @@ pub fn redis_prefix() -> &'static str {
     Box::leak(format!("encore-test:{}:", uuid::Uuid::new_v4().simple()).into_boxed_str())
 }
 
-async fn test_database_url(dir: &std::path::Path) -> String {
+pub async fn test_database_url(dir: &std::path::Path) -> String {
     match std::env::var("ENCORE_TEST_DB").as_deref() {
         Ok("postgres") => {
             let base = std::env::var("ENCORE_TEST_POSTGRES_URL")

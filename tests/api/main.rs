@@ -37,6 +37,7 @@ mod sign_in;
 mod sms_and_images;
 mod step_up;
 mod stream;
+mod tiers;
 mod time_zones;
 mod titles;
 mod tokens;

@@ -139,6 +139,8 @@ async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
         id: event.to_owned(),
         title: "Concert".into(),
         price_minor: 1000,
+        // The concert's default tier.
+        tier: None,
     };
     let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe")
         .await

@@ -13,8 +13,9 @@ export const removePassFromCart = (planId: string): Promise<unknown> =>
 
 export const clearCart = (): Promise<unknown> => request<unknown>(`${API_PREFIX}/cart/`, { method: 'DELETE' });
 
-export const addEventToCart = (eventId: string): Promise<unknown> =>
-  request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}`, { method: 'POST' });
+/** POST /cart/{eventId}: a ticket of the concert's default tier, or of `tierId`. */
+export const addEventToCart = (eventId: string, tierId?: string): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}${tierId ? `?tier=${encodeURIComponent(tierId)}` : ''}`, { method: 'POST' });
 export const addPassToCart = (planId: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/cart/passes/${encodeURIComponent(planId)}`, { method: 'POST' });
 

@@ -23,13 +23,14 @@ async function refreshEventsAndCart(queryClient: QueryClient): Promise<void> {
   await queryClient.invalidateQueries({ queryKey: cartKeys.list });
 }
 
-/** POST /cart/events/{id}: says so, and refreshes the cart and the concerts either way. */
-export function useAddEventToCart(event: EncoreEvent) {
+/** POST /cart/{id} (of one of its tiers, else its default): says so, and refreshes the
+ * cart and the concerts either way. */
+export function useAddEventToCart(event: EncoreEvent, tierId?: string) {
   const { t } = useTranslation('events');
   const queryClient = useQueryClient();
   const onError = useEventsError();
   return useMutation({
-    mutationFn: () => addEventToCart(event.id),
+    mutationFn: () => addEventToCart(event.id, tierId),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
     },

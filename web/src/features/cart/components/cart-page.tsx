@@ -69,6 +69,11 @@ export function CartPage(): ReactNode {
                     {entry.event ? (
                       <>
                         <ArtistLink event={entry.event} testId="cart-artist" />
+                        {entry.tier ? (
+                          <Text size="sm" dir="auto" data-testid="cart-tier">
+                            {entry.tier.name}
+                          </Text>
+                        ) : null}
                         <Text size="sm" c="dimmed">
                           {formatDateTime(entry.event.startsAt, locale, { dateStyle: 'medium', timeStyle: 'short' })}
                         </Text>

@@ -18,6 +18,7 @@ import { ApiError } from '../../../lib/errors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { authLink } from '../return-path';
 import { ShareButton } from '../../../components/share-button';
+import { ConcertTiers } from './concert-tiers';
 import { PublicConcertsFrame } from './public-concerts-frame';
 
 /** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
@@ -74,6 +75,7 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
           </Text>
           <SeatsText event={event} />
         </Group>
+        <ConcertTiers event={event} />
         <Stack gap={4}>
           <Text fw={600}>{t('page.gives')}</Text>
           <List spacing={4} icon={<ThemeIcon size={20} radius="xl" variant="light" color="teal"><IconCheck size={14} /></ThemeIcon>}>

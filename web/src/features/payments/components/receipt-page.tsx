@@ -109,7 +109,10 @@ export function ReceiptPage(): ReactNode {
                 <Table.Tr key={`${item.itemKind}-${item.itemId}`}>
                   <Table.Td>
                     {item.title}
-                    <Text size="xs" c="dimmed">{t(`receipt.kinds.${item.itemKind}`)}</Text>
+                    <Text size="xs" c="dimmed">
+                      {t(`receipt.kinds.${item.itemKind}`)}
+                      {item.tier ? ` · ${item.tier}` : null}
+                    </Text>
                   </Table.Td>
                   <Table.Td ta="end">{money(item.price)}</Table.Td>
                 </Table.Tr>

@@ -1,0 +1,57 @@
+import { screen } from '@testing-library/react';
+import { setupI18n } from '../../../i18n';
+import type { Schema } from '../../../lib/api-types';
+import { encoreEvent } from '../../../test/fixtures';
+import { renderPage } from '../../../test/render';
+import { ConcertTiers } from './concert-tiers';
+
+function tier(id: string, changes: Partial<Schema<'Tier'>> = {}): Schema<'Tier'> {
+  return {
+    id,
+    eventId: 'e1',
+    name: id,
+    description: '',
+    price: 1000,
+    currency: 'EUR',
+    capacity: null,
+    seatsLeft: null,
+    saleOpensAt: null,
+    saleClosesAt: null,
+    isDefault: false,
+    onSale: true,
+    soldOut: false,
+    notOnSale: null,
+    ...changes,
+  };
+}
+
+describe('Concert tiers', () => {
+  beforeAll(async () => {
+    await setupI18n('gb');
+  });
+
+  it('lists each tier with its price and whether it sells, when there is a choice', () => {
+    const event = encoreEvent('e1', Date.now() + 3_600_000, {
+      tiers: [
+        tier('Standard', { isDefault: true }),
+        tier('VIP — meet the band', { price: 5000, description: 'After the show.', seatsLeft: 0, soldOut: true, onSale: false, notOnSale: 'This ticket tier is sold out.' }),
+        tier('Later', { onSale: false, notOnSale: 'Sales of this ticket tier have not opened yet.' }),
+      ],
+    });
+    renderPage(<ConcertTiers event={event} />);
+    const rows = screen.getAllByTestId('concert-tier');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toHaveTextContent('VIP — meet the band');
+    expect(rows[1]).toHaveTextContent('€50.00');
+    expect(rows[1]).toHaveTextContent('Sold out');
+    expect(rows[2]).toHaveTextContent('Sales of this ticket tier have not opened yet.');
+    // A visitor reads them; buying is for a signed-in fan.
+    expect(screen.queryByTestId('tier-buy')).toBeNull();
+  });
+
+  it('shows nothing for a concert of one tier: its own price and button say it all', () => {
+    const event = encoreEvent('e1', Date.now() + 3_600_000, { tiers: [tier('Standard', { isDefault: true })] });
+    renderPage(<ConcertTiers event={event} />);
+    expect(screen.queryByTestId('concert-tiers')).toBeNull();
+  });
+});

@@ -1,0 +1,89 @@
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { IconShoppingCartPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Schema } from '../../../lib/api-types';
+import { useAuthStatus } from '../../auth/session';
+import { formatPrice } from '../../cart/model';
+import { cartQueryOptions } from '../../cart/queries';
+import { useLocale } from '../../events/components/event-parts';
+import type { EncoreEvent } from '../../events/model';
+import { useAddEventToCart } from '../../events/mutations';
+
+type Tier = Schema<'Tier'>;
+
+/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it. */
+function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): ReactNode {
+  const { t } = useTranslation('events');
+  const cart = useQuery(cartQueryOptions());
+  const add = useAddEventToCart(event, tier.id);
+  const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
+  if (inCart) {
+    return (
+      <Button component={Link} to="/cart" variant="light" size="xs" data-testid="tier-in-cart">
+        {t('inCart')}
+      </Button>
+    );
+  }
+  if (!tier.onSale) return null;
+  return (
+    <Button
+      size="xs"
+      leftSection={<IconShoppingCartPlus size={14} />}
+      loading={add.isPending}
+      onClick={() => {
+        add.mutate();
+      }}
+      data-testid="tier-buy"
+    >
+      {t('addToCart')}
+    </Button>
+  );
+}
+
+/** The concert's tiers the public may see, each with its price and whether it sells now;
+ * shown when there is a choice (one tier is the concert's own price and button). */
+export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
+  const { t } = useTranslation('concert');
+  const { t: te } = useTranslation('events');
+  const locale = useLocale();
+  const { hasToken } = useAuthStatus();
+  const tiers = event.tiers ?? [];
+  if (tiers.length < 2) return null;
+  return (
+    <Stack gap="xs" data-testid="concert-tiers">
+      <Title order={4}>{t('page.tiers')}</Title>
+      {tiers.map((tier) => (
+        <Card withBorder padding="sm" key={tier.id} data-testid="concert-tier">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Stack gap={2}>
+              <Text fw={600} dir="auto">
+                {tier.name}
+              </Text>
+              {tier.description ? (
+                <Text size="sm" c="dimmed" dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+                  {tier.description}
+                </Text>
+              ) : null}
+            </Stack>
+            <Stack gap={4} align="flex-end">
+              <Text fw={700}>{formatPrice(tier.price, tier.currency, locale)}</Text>
+              {tier.soldOut ? (
+                <Badge color="red" variant="light">
+                  {te('soldOut')}
+                </Badge>
+              ) : tier.notOnSale ? (
+                <Text size="xs" c="dimmed">
+                  {tier.notOnSale}
+                </Text>
+              ) : null}
+              {hasToken && !event.owned ? <TierBuyButton event={event} tier={tier} /> : null}
+            </Stack>
+          </Group>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
