@@ -188,6 +188,7 @@ pub fn api_routers(
         .merge(crate::projects::router())
         .merge(crate::events::router())
         .merge(crate::commerce::router())
+        .merge(crate::statements::router())
         .merge(crate::stream::http::api_router())
         .merge(crate::stream::markers::api::router())
         .merge(crate::live::router())

@@ -169,6 +169,10 @@ pub struct ServeArgs {
     /// SMS the whole server may send per hour (each number: 3 an hour, 10 a day).
     #[arg(long, env = "ENCORE_SMS_PER_HOUR", default_value_t = 200)]
     pub sms_per_hour: u32,
+    /// The platform's share of every artist's sales, in percent (`7.5`); a project may be
+    /// given its own (`PUT /projects/{id}/platform-fee`).
+    #[arg(long, env = "ENCORE_PLATFORM_FEE_PERCENT", default_value = "0", value_parser = crate::statements::model::parse_percent)]
+    pub platform_fee_percent: crate::statements::model::Percent,
     /// Stripe secret key; with the webhook secret, switches checkout to Stripe.
     #[arg(long, env = "ENCORE_STRIPE_SECRET_KEY", hide_env_values = true)]
     pub stripe_secret_key: Option<String>,
@@ -329,6 +333,8 @@ pub struct Config {
     pub sms_token: Option<Secret>,
     pub sms_countries: crate::messaging::countries::AllowList,
     pub sms_per_hour: u32,
+    /// The platform fee of a project without one of its own.
+    pub platform_fee: crate::statements::model::Percent,
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
     pub stripe_api_base: String,
@@ -422,6 +428,7 @@ impl Config {
             sms_token: args.sms_token.map(Secret::new),
             sms_countries: crate::messaging::countries::AllowList::parse(&args.sms_countries)?,
             sms_per_hour: args.sms_per_hour.max(1),
+            platform_fee: args.platform_fee_percent,
             stripe_secret_key: args.stripe_secret_key.map(Secret::new),
             stripe_webhook_secret: args.stripe_webhook_secret.map(Secret::new),
             stripe_api_base: args.stripe_api_base,

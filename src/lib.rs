@@ -28,6 +28,7 @@ pub mod paging;
 pub mod projects;
 pub mod startup;
 pub mod state;
+pub mod statements;
 pub mod stream;
 pub mod web;
 

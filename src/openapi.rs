@@ -262,6 +262,7 @@ fn add_common_failures(op: &mut Operation, has_id: bool) {
         (name = "projects", description = "Projects (artists' teams) and their members."),
         (name = "events", description = "Concerts: listing, managing, publishing, sales."),
         (name = "commerce", description = "Cart, checkout, orders, refunds, pricing plans, billing."),
+        (name = "statements", description = "Artists' statements: sales, refunds, fees and what is due, per project, month and currency; the platform fee."),
         (name = "stream", description = "Listening sessions, live status, and publishing (ingest)."),
         (name = "live", description = "The dashboard's WebSocket (`GET /api/v1/ws`): notifications, staff activity and concerts' live figures as they happen. A socket's messages cannot be typed here; docs/api-contract.md, \"Live over WebSocket\", describes them, its close codes and an example session. `Activity` and `LiveStatus` below are the payloads of its `activity` and `live_status` messages."),
     )

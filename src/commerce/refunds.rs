@@ -67,6 +67,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         amount,
         reason,
         provider_ref.as_deref(),
+        None,
         now,
     )
     .await?;
@@ -132,6 +133,7 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
             price,
             &recorded,
             provider_ref.as_deref(),
+            Some(&event.id),
             now,
         )
         .await?;

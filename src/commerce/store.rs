@@ -634,17 +634,20 @@ pub async fn insert_refund<'e>(
     amount_minor: i64,
     reason: &str,
     provider_ref: Option<&str>,
+    // The concert whose ticket it gave back (a cancellation); none: what was left of the order.
+    event_id: Option<&str>,
     now: i64,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO refunds (id, order_id, amount_minor, reason, provider_ref, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO refunds (id, order_id, amount_minor, reason, provider_ref, event_id, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(uuid::Uuid::new_v4().to_string())
     .bind(order_id)
     .bind(amount_minor)
     .bind(reason)
     .bind(provider_ref)
+    .bind(event_id)
     .bind(now)
     .execute(db)
     .await?;

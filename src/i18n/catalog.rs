@@ -678,6 +678,20 @@ messages! {
         cn: "该艺人没有图片。",
         ir: "این هنرمند تصویری ندارد.",
     }
+    StatementPeriodFormat {
+        gb: "A statement covers a month, written like 2026-11.",
+        br: "Um extrato cobre um mês, escrito como 2026-11.",
+        es: "Un extracto abarca un mes, escrito como 2026-11.",
+        cn: "结算单按月计，格式如 2026-11。",
+        ir: "هر صورت‌حساب یک ماه را در بر می‌گیرد و به شکل 2026-11 نوشته می‌شود.",
+    }
+    PlatformFeeFormat {
+        gb: "The platform fee is a percentage from 0 to 100 with at most two decimals, such as 7.5.",
+        br: "A taxa da plataforma é uma porcentagem de 0 a 100 com no máximo duas casas decimais, como 7.5.",
+        es: "La comisión de la plataforma es un porcentaje de 0 a 100 con dos decimales como máximo, como 7.5.",
+        cn: "平台费是 0 到 100 之间的百分比，最多两位小数，例如 7.5。",
+        ir: "کارمزد سکو درصدی از ۰ تا ۱۰۰ با حداکثر دو رقم اعشار است، مانند 7.5.",
+    }
     ProjectNotFound {
         gb: "Project not found.",
         br: "Projeto não encontrado.",

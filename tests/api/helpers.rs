@@ -65,6 +65,8 @@ pub struct Options {
     /// `ENCORE_SMS_COUNTRIES`: the countries SMS may go to (unset: all).
     pub sms_countries: Option<&'static str>,
     /// `ENCORE_SMS_PER_HOUR`: SMS the whole server may send per hour.
+    /// `ENCORE_PLATFORM_FEE_PERCENT` (unset: 0).
+    pub platform_fee_percent: Option<&'static str>,
     pub sms_per_hour: Option<u32>,
     /// Wrong passwords an account takes per hour from unknown devices.
     pub account_failures_per_hour: u32,
@@ -102,6 +104,7 @@ impl Default for Options {
             hsts_seconds: 0,
             recording_quota_mb: 3072.0,
             sms_countries: None,
+            platform_fee_percent: None,
             sms_per_hour: None,
             account_failures_per_hour: 100,
             redis_prefix: None,
@@ -269,6 +272,9 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
     }
     if let Some(dir) = options.web_dir {
         args.extend(["--web-dir".to_owned(), dir.to_owned()]);
+    }
+    if let Some(percent) = options.platform_fee_percent {
+        args.extend(["--platform-fee-percent".to_owned(), percent.to_owned()]);
     }
     if let Some(per_hour) = options.sms_per_hour {
         args.extend(["--sms-per-hour".to_owned(), per_hour.to_string()]);

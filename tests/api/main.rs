@@ -35,6 +35,7 @@ mod security;
 mod show_everywhere;
 mod sign_in;
 mod sms_and_images;
+mod statements;
 mod step_up;
 mod stream;
 mod tiers;

@@ -1,0 +1,236 @@
+//! Artists' statements: for each project (artist), month and currency, its tickets sold,
+//! its share of the passes that ended (by the minutes their holders listened to its
+//! concerts), the refunds, the payment provider's fees, the platform's fee and the net due.
+//! Project members read their own project's; staff read every project's and set the
+//! platform fee of a project. How each amount is made: `model` (pure, to the cent).
+
+pub mod model;
+pub mod store;
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use self::model::{Percent, Period, PeriodStatements, Statement};
+use crate::auth::extract::{CurrentUser, Staff};
+use crate::commerce::export::cell;
+use crate::commerce::money;
+use crate::envelope::{Api, Envelope, JsonBody};
+use crate::error::{Error, Result};
+use crate::i18n::Msg;
+use crate::openapi::Failure;
+use crate::state::AppState;
+
+/// Every project's statements of `period`, and the operator's lines.
+pub async fn of_period(app: &AppState, period: Period) -> Result<PeriodStatements> {
+    let ledger = store::ledger(&app.db, period.from_ms(), period.until_ms()).await?;
+    let own: HashMap<String, Percent> = store::own_fees(&app.db).await?.into_iter().collect();
+    let default = app.config.platform_fee;
+    Ok(ledger.statements(period, |project| {
+        own.get(project).copied().unwrap_or(default)
+    }))
+}
+
+fn period(text: &str) -> Result<Period> {
+    Period::parse(text).ok_or_else(|| Error::bad_request(Msg::StatementPeriodFormat))
+}
+
+/// A project the reader may see the statements of: a member's own, any for staff.
+async fn readable_project(app: &AppState, user: &CurrentUser, id: &str) -> Result<()> {
+    crate::projects::store::by_id(&app.db, id)
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
+    if user.account.role().is_staff()
+        || crate::projects::store::is_member(&app.db, id, &user.account.id).await?
+    {
+        Ok(())
+    } else {
+        Err(Error::forbidden(Msg::NotProjectMember))
+    }
+}
+
+/// One project's statements of a month, one per currency it sold in.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectStatements {
+    /// `2026-11`.
+    period: String,
+    project_id: String,
+    statements: Vec<Statement>,
+}
+
+async fn project_statements(
+    app: &AppState,
+    user: &CurrentUser,
+    id: &str,
+    month: &str,
+) -> Result<ProjectStatements> {
+    let period = period(month)?;
+    readable_project(app, user, id).await?;
+    let all = of_period(app, period).await?;
+    Ok(ProjectStatements {
+        period: all.period,
+        project_id: id.to_owned(),
+        statements: all
+            .statements
+            .into_iter()
+            .filter(|s| s.project_id == id)
+            .collect(),
+    })
+}
+
+crate::openapi::failures!(
+    /// How a statement is refused.
+    StatementRefusals {
+        400 => "The period is not a month written like 2026-11.",
+        403 => "Not a member of this project.",
+        404 => "No such project.",
+    }
+);
+
+/// A project's statements of a month (UTC), one per currency: for its members and staff.
+#[utoipa::path(get, path = "/projects/{id}/statements/{period}", tag = "statements", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id"),
+        ("period" = String, Path, description = "The month, `2026-11` (UTC)")),
+    responses((status = 200, description = "The statements.", body = Envelope<ProjectStatements>),
+        StatementRefusals))]
+async fn of_project(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path((id, month)): Path<(String, String)>,
+) -> Result<Api<ProjectStatements>> {
+    Ok(Api::ok(project_statements(&app, &user, &id, &month).await?))
+}
+
+/// The same as a CSV file (RFC 4180, UTF-8; amounts in the currency's units, `12.50`).
+#[utoipa::path(get, path = "/projects/{id}/statements/{period}/export.csv", tag = "statements", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id"),
+        ("period" = String, Path, description = "The month, `2026-11` (UTC)")),
+    responses((status = 200, description = "The statements as CSV.", body = String, content_type = "text/csv"),
+        StatementRefusals))]
+async fn export(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path((id, month)): Path<(String, String)>,
+) -> Result<Response> {
+    let statements = project_statements(&app, &user, &id, &month).await?;
+    let name = format!(
+        "attachment; filename=\"encore-statement-{}-{}.csv\"",
+        statements.period,
+        id.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+    );
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, name),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        csv(&statements),
+    )
+        .into_response())
+}
+
+fn csv(statements: &ProjectStatements) -> String {
+    let mut out = String::from(
+        "period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,\
+         platform_fee_percent,platform_fee,net\r\n",
+    );
+    for s in &statements.statements {
+        let amount = |minor: i64| money::decimal(minor, &s.currency);
+        let cells = [
+            cell(&statements.period),
+            cell(&s.project_id),
+            cell(&s.currency),
+            amount(s.ticket_sales),
+            amount(s.pass_shares),
+            amount(s.refunds),
+            amount(s.payment_fees),
+            cell(&s.platform_fee_percent),
+            amount(s.platform_fee),
+            amount(s.net),
+        ];
+        out.push_str(&cells.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// Every project's statements of a month and what stays with the operator, per
+/// currency: for staff.
+#[utoipa::path(get, path = "/statements/{period}", tag = "statements", security(("bearer" = [])),
+    params(("period" = String, Path, description = "The month, `2026-11` (UTC)")),
+    responses((status = 200, description = "The statements.", body = Envelope<PeriodStatements>),
+        (status = 400, description = "The period is not a month written like 2026-11.", body = Failure)))]
+async fn of_all(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(month): Path<String>,
+) -> Result<Api<PeriodStatements>> {
+    Ok(Api::ok(of_period(&app, period(&month)?).await?))
+}
+
+/// A project's own platform fee, or none for the operator's (`ENCORE_PLATFORM_FEE_PERCENT`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct FeeRequest {
+    /// A percentage from 0 to 100, at most two decimals (`"7.5"`); null: the operator's.
+    percent: Option<String>,
+}
+
+/// The platform fee a project's statements take.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PlatformFee {
+    project_id: String,
+    /// Its own (`"7.5"`), or null.
+    own: Option<String>,
+    /// The one its statements take: its own, else the operator's.
+    applies: String,
+}
+
+/// Give a project a platform fee of its own, or take it away: for staff. Statements of
+/// any month are made with the fee in force when they are read.
+#[utoipa::path(put, path = "/projects/{id}/platform-fee", tag = "statements", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = FeeRequest,
+    responses((status = 200, description = "The fee now.", body = Envelope<PlatformFee>),
+        (status = 404, description = "No such project.", body = Failure),
+        (status = 422, description = "Not a percentage from 0 to 100.", body = Failure)))]
+async fn set_fee(
+    State(app): State<AppState>,
+    Staff(_): Staff,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<FeeRequest>,
+) -> Result<Api<PlatformFee>> {
+    let own = body
+        .percent
+        .as_deref()
+        .map(|text| {
+            model::parse_percent(text).map_err(|_| Error::unprocessable(Msg::PlatformFeeFormat))
+        })
+        .transpose()?;
+    if !store::set_own_fee(&app.db, &id, own).await? {
+        return Err(Error::not_found(Msg::ProjectNotFound));
+    }
+    Ok(Api::ok(PlatformFee {
+        project_id: id,
+        own: own.map(Percent::written),
+        applies: own.unwrap_or(app.config.platform_fee).written(),
+    }))
+}
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(of_project))
+        .routes(routes!(export))
+        .routes(routes!(of_all))
+        .routes(routes!(set_fee))
+}

@@ -1,0 +1,139 @@
+//! Every query of the statements: what a period's statements are made of, and the
+//! projects' own platform fees. One function per statement.
+
+use super::model::{EndedPass, Ledger, PassMinutes, Percent, Refund, SoldLine};
+use crate::db::{Db, Exec};
+use crate::error::Result;
+
+crate::db::from_row!(SoldLine {
+    order_id,
+    currency,
+    order_fee,
+    project_id,
+    event_id,
+    price
+});
+crate::db::from_row!(Refund {
+    order_id,
+    currency,
+    amount,
+    event_id
+});
+crate::db::from_row!(EndedPass {
+    pass_id,
+    currency,
+    price
+});
+crate::db::from_row!(PassMinutes {
+    pass_id,
+    project_id,
+    minutes
+});
+
+/// An order's lines, each with its concert's project (none for a pass).
+const LINES: &str = "SELECT o.id AS order_id, o.currency, o.fee_minor AS order_fee, \
+     e.project_id, CASE WHEN oi.item_kind = 'event' THEN oi.item_id END AS event_id, \
+     oi.price_minor AS price \
+     FROM orders o JOIN order_items oi ON oi.order_id = o.id \
+     LEFT JOIN events e ON oi.item_kind = 'event' AND e.id = oi.item_id";
+
+/// The orders that money was given back for from `$1` to `$2`.
+const REFUNDED_ORDERS: &str =
+    "SELECT order_id FROM refunds WHERE created_at >= $1 AND created_at < $2";
+
+/// Everything the statements of the period from `from` to `until` (unix ms) are made of,
+/// read in one transaction (one moment's view of the books).
+#[tracing::instrument(skip_all)]
+pub async fn ledger(db: &Db, from: i64, until: i64) -> Result<Ledger> {
+    let mut tx = db.begin().await?;
+    let sold = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{LINES} WHERE o.paid_at >= $1 AND o.paid_at < $2 ORDER BY o.id, oi.item_kind, oi.item_id"
+    )))
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    let refunds = sqlx::query_as(
+        "SELECT r.order_id, o.currency, r.amount_minor AS amount, r.event_id \
+         FROM refunds r JOIN orders o ON o.id = r.order_id \
+         WHERE r.created_at >= $1 AND r.created_at < $2 ORDER BY r.created_at, r.id",
+    )
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    let refunded_orders = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{LINES} WHERE o.id IN ({REFUNDED_ORDERS}) ORDER BY o.id, oi.item_kind, oi.item_id"
+    )))
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    let named_refunds = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT order_id, event_id FROM refunds \
+         WHERE event_id IS NOT NULL AND order_id IN ({REFUNDED_ORDERS})"
+    )))
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    // Passes that ended in the period, unrevoked, and the minutes their holders listened.
+    let ended = "FROM passes p JOIN orders o ON o.id = p.order_id \
+         WHERE p.valid_until >= $1 AND p.valid_until < $2 AND p.revoked_at IS NULL \
+         AND o.paid_at IS NOT NULL";
+    let ended_passes = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT p.id AS pass_id, o.currency, \
+         COALESCE((SELECT oi.price_minor FROM order_items oi WHERE oi.order_id = p.order_id \
+          AND oi.item_kind = 'pass' AND oi.item_id = p.plan_id), 0) AS price \
+         {ended} ORDER BY p.id"
+    )))
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    let minutes = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT m.pass_id, e.project_id, CAST(SUM(m.minutes) AS BIGINT) AS minutes \
+         FROM listened_minutes m JOIN events e ON e.id = m.event_id \
+         WHERE m.pass_id IN (SELECT p.id {ended}) GROUP BY m.pass_id, e.project_id"
+    )))
+    .bind(from)
+    .bind(until)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Ledger {
+        sold,
+        refunds,
+        refunded_orders,
+        named_refunds,
+        ended_passes,
+        minutes,
+    })
+}
+
+/// The projects given a platform fee of their own: (project id, fee).
+#[tracing::instrument(skip_all)]
+pub async fn own_fees(db: &Db) -> Result<Vec<(String, Percent)>> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT id, platform_fee_bp FROM projects WHERE platform_fee_bp IS NOT NULL",
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(id, bp)| (id, Percent(bp))).collect())
+}
+
+/// Give a project its own platform fee, or `None` for the operator's; false when there is
+/// no such project.
+#[tracing::instrument(skip_all)]
+pub async fn set_own_fee<'e>(
+    db: impl Exec<'e>,
+    project_id: &str,
+    fee: Option<Percent>,
+) -> Result<bool> {
+    let done = sqlx::query("UPDATE projects SET platform_fee_bp = $1 WHERE id = $2")
+        .bind(fee.map(|f| f.0))
+        .bind(project_id)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
