@@ -2,7 +2,7 @@ import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
 import { getAuthStatus } from '../auth/session';
 import type { Query } from '../../lib/api-types';
-import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, Marker, MarkerChanges, MarkerInput, StreamKeyInfo } from './model';
+import type { EncoreEvent, EventChange, EventInput, EventPage, EventSales, LiveStatus, ManagedEvent, ManagedTier, Marker, MarkerChanges, MarkerInput, NewTierInput, StreamKeyInfo, TierChanges } from './model';
 
 export type EventListQuery = Query<'events.list'> & Pick<Required<Query<'events.list'>>, 'page' | 'pageSize'>;
 
@@ -48,6 +48,15 @@ export const editMarker = (eventId: string, markerId: string, changes: MarkerCha
   request<Marker>(`${base}/${id(eventId)}/markers/${id(markerId)}`, { method: 'PUT', body: changes });
 export const deleteMarker = (eventId: string, markerId: string): Promise<unknown> =>
   request<unknown>(`${base}/${id(eventId)}/markers/${id(markerId)}`, { method: 'DELETE' });
+
+/** A concert's ticket tiers, hidden ones too, for its managers; added, changed and deleted by them. */
+export const listTiers = (eventId: string): Promise<ManagedTier[]> => request<ManagedTier[]>(`${base}/${id(eventId)}/tiers`);
+export const createTier = (eventId: string, input: NewTierInput): Promise<ManagedTier> =>
+  request<ManagedTier>(`${base}/${id(eventId)}/tiers`, { method: 'POST', body: input });
+export const updateTier = (eventId: string, tierId: string, changes: TierChanges): Promise<ManagedTier> =>
+  request<ManagedTier>(`${base}/${id(eventId)}/tiers/${id(tierId)}`, { method: 'PUT', body: changes });
+export const deleteTier = (eventId: string, tierId: string): Promise<unknown> =>
+  request<unknown>(`${base}/${id(eventId)}/tiers/${id(tierId)}`, { method: 'DELETE' });
 
 export function uploadEventImage(eventId: string, file: File): Promise<EncoreEvent> {
   const form = new FormData();

@@ -241,3 +241,17 @@ export function ffmpegCommand(encoderUrl: string, key: string | null, placeholde
 export function billedArtist(typed: string, projectName: string): string {
   return typed.trim() || projectName.trim();
 }
+
+/** A concert's ticket tier as its managers see it (GET /events/{id}/tiers): hidden ones too,
+ * with the seats taken (docs/api-contract.md, "Ticket tiers"). */
+export type ManagedTier = Schema<'ManagedTier'>;
+/** A new tier (POST /events/{id}/tiers): name and price required. */
+export type NewTierInput = Schema<'NewTierInput'>;
+/** Changes to a tier (PUT): each field given is set; `null` clears capacity and the window. */
+export type TierChanges = Schema<'TierInput'>;
+
+/** The server's limits on a tier (the same rules answer 422 there). */
+export const TIER_NAME_MAX = 120;
+export const TIER_DESCRIPTION_MAX = 2000;
+/** A concert sells through at most this many tiers (the next one is refused with 409). */
+export const MAX_TIERS = 20;

@@ -4,10 +4,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { cartKeys } from '../cart/queries';
-import { addMarker, askDoorsReminder, cancelDoorsReminder, cancelEvent, createEvent, deleteEvent, deleteMarker, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, uploadEventImage } from './api';
+import { addMarker, askDoorsReminder, cancelDoorsReminder, cancelEvent, createEvent, createTier, deleteEvent, deleteMarker, deleteTier, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, updateTier, uploadEventImage } from './api';
 import { addEventToCart } from '../cart/api';
 import type { EventFormResult } from './components/event-form-modal';
-import type { EncoreEvent, LiveStatus, ManagedEvent, MarkerChanges, MarkerInput } from './model';
+import type { EncoreEvent, LiveStatus, ManagedEvent, MarkerChanges, MarkerInput, NewTierInput, TierChanges } from './model';
 import { eventKeys } from './queries';
 
 function useEventsError(): (error: unknown) => void {
@@ -162,5 +162,27 @@ export function useMarkerActions(eventId: string) {
     onError,
   });
   const remove = useMutation({ mutationFn: (markerId: string) => deleteMarker(eventId, markerId), onSuccess: refresh, onError });
+  return { add, edit, remove };
+}
+
+/** A concert's ticket tiers: add, change, delete. Each says so and refreshes the concert (its
+ * price is its default tier's), its tiers, the lists and the carts that hold it. A refusal
+ * (409, 422) stays with the caller: the tier form shows it beside what was typed, and a
+ * deletion's shows as the app's other refusals do. */
+export function useTierActions(eventId: string) {
+  const { t } = useTranslation('events');
+  const queryClient = useQueryClient();
+  const onError = useEventsError();
+  const done = (key: 'added' | 'saved' | 'deleted') => async (): Promise<void> => {
+    notifications.show({ color: 'green', message: t(`manage.tiers.done.${key}`) });
+    // Every concert query (its tiers among them, under the same prefix) and the carts.
+    await refreshEventsAndCart(queryClient);
+  };
+  const add = useMutation({ mutationFn: (input: NewTierInput) => createTier(eventId, input), onSuccess: done('added') });
+  const edit = useMutation({
+    mutationFn: ({ tierId, changes }: { tierId: string; changes: TierChanges }) => updateTier(eventId, tierId, changes),
+    onSuccess: done('saved'),
+  });
+  const remove = useMutation({ mutationFn: (tierId: string) => deleteTier(eventId, tierId), onSuccess: done('deleted'), onError });
   return { add, edit, remove };
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventListQuery } from './api';
 import { MY_EVENTS_PAGE_SIZE } from './model';
-import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMarkers, listMyEvents } from './api';
+import { getEvent, getEventSales, getLiveStatus, getStreamKey, listEvents, listManagedEvents, listMarkers, listMyEvents, listTiers } from './api';
 
 export const eventKeys = {
   all: ['events'] as const,
@@ -14,6 +14,7 @@ export const eventKeys = {
   streamKey: (id: string) => ['events', 'stream-key', id] as const,
   live: (id: string) => ['events', 'live', id] as const,
   markers: (id: string) => ['events', 'markers', id] as const,
+  tiers: (id: string) => ['events', 'tiers', id] as const,
 };
 
 /** How often the manage-events live panel asks for the show's status while the live socket
@@ -38,6 +39,9 @@ export const liveStatusQueryOptions = (id: string, pushed = false) =>
   queryOptions({ queryKey: eventKeys.live(id), queryFn: () => getLiveStatus(id), refetchInterval: pushed ? false : LIVE_STATUS_POLL_MS });
 
 export const markersQueryOptions = (id: string) => queryOptions({ queryKey: eventKeys.markers(id), queryFn: () => listMarkers(id) });
+
+/** A concert's ticket tiers as its managers see them (hidden ones too). */
+export const tiersQueryOptions = (id: string) => queryOptions({ queryKey: eventKeys.tiers(id), queryFn: () => listTiers(id) });
 
 /** My events, a page at a time (GET /events/mine). */
 export const myEventsQueryOptions = (page = 1, pageSize = MY_EVENTS_PAGE_SIZE) =>

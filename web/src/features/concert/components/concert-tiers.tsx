@@ -57,8 +57,10 @@ export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
       <Title order={4}>{t('page.tiers')}</Title>
       {tiers.map((tier) => (
         <Card withBorder padding="sm" key={tier.id} data-testid="concert-tier">
-          <Group justify="space-between" wrap="nowrap" align="flex-start">
-            <Stack gap={2}>
+          {/* Side by side where there is room; on a phone the price and the button go under
+              the name and description, which keep the card's width. */}
+          <Group justify="space-between" wrap="wrap" align="flex-start" gap="xs">
+            <Stack gap={2} style={{ flex: '1 1 14rem', minWidth: 0 }}>
               <Text fw={600} dir="auto">
                 {tier.name}
               </Text>
@@ -68,7 +70,7 @@ export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
                 </Text>
               ) : null}
             </Stack>
-            <Stack gap={4} align="flex-end">
+            <Stack gap={4} align="flex-end" style={{ marginInlineStart: 'auto' }}>
               <Text fw={700}>{formatPrice(tier.price, tier.currency, locale)}</Text>
               {tier.soldOut ? (
                 <Badge color="red" variant="light">

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Text } from '@mantine/core';
-import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTrash, IconX } from '@tabler/icons-react';
+import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTicket, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -13,6 +13,7 @@ import { eventSalesQueryOptions, managedEventsQueryOptions } from '../queries';
 import { EventFormModal } from './event-form-modal';
 import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
+import { TiersPanel } from './tiers-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { RowTable } from '../../../components/row-cards';
 import { formatNumber } from '../../../i18n/numbers';
@@ -64,6 +65,7 @@ export function ManageEventsPage(): ReactNode {
   const list = useQuery(managedEventsQueryOptions());
   const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
+  const [tiersOf, setTiersOf] = useState<ManagedEvent | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'cancel' | 'delete'; event: ManagedEvent } | null>(null);
   const save = useSaveEvent({
     editing,
@@ -114,6 +116,9 @@ export function ManageEventsPage(): ReactNode {
           <Menu.Dropdown>
             <Menu.Item leftSection={<IconEdit size={16} />} onClick={() => { setEditing(event); }}>
               {t('manage.edit')}
+            </Menu.Item>
+            <Menu.Item leftSection={<IconTicket size={16} />} onClick={() => { setTiersOf(event); }} data-testid="manage-tiers">
+              {t('manage.tiers.menu')}
             </Menu.Item>
             {event.status !== 'cancelled' && event.status !== 'ended' ? (
               <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
@@ -177,6 +182,9 @@ export function ManageEventsPage(): ReactNode {
       ) : null}
       <Drawer opened={salesOf !== null} onClose={() => { setSalesOf(null); }} position="right" size="lg" title={salesOf?.title}>
         {salesOf ? <SalesPanel event={salesOf} /> : null}
+      </Drawer>
+      <Drawer opened={tiersOf !== null} onClose={() => { setTiersOf(null); }} position="right" size="lg" title={tiersOf?.title} data-testid="tiers-drawer">
+        {tiersOf ? <TiersPanel event={tiersOf} /> : null}
       </Drawer>
       <ConfirmDialog
         opened={confirm !== null}

@@ -1,0 +1,376 @@
+import { ActionIcon, Alert, Badge, Button, Card, Group, NumberInput, SimpleGrid, Skeleton, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { FormActions } from '../../../components/form-actions';
+import { errorText } from '../../../lib/errors';
+import { currencyDigits, formatPrice } from '../../cart/model';
+import type { ManagedEvent, ManagedTier, NewTierInput, TierChanges } from '../model';
+import { MAX_TIERS, TIER_DESCRIPTION_MAX, TIER_NAME_MAX, isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { useTierActions } from '../mutations';
+import { tiersQueryOptions } from '../queries';
+import { formatWhen, useLocale } from './event-parts';
+
+/** The concert a tier belongs to, as far as its editor needs it. */
+type TierConcert = Pick<ManagedEvent, 'id' | 'currency' | 'capacity'>;
+
+interface TierValues {
+  name: string;
+  description: string;
+  price: number | string;
+  capacity: number | string;
+  saleOpensAt: string;
+  saleClosesAt: string;
+  hidden: boolean;
+  isDefault: boolean;
+}
+
+/** What the tier form sends: a new tier's fields, or a tier's changes (`null` clears its
+ * capacity and its window; the default is only ever moved to a tier, never taken off one). */
+export function tierInput(values: TierValues, currency: string): NewTierInput {
+  const optional = (value: number | string): number | null => (value === '' ? null : Number(value));
+  return {
+    name: values.name.trim(),
+    description: values.description,
+    price: toMinorUnits(Number(values.price), currencyDigits(currency)),
+    capacity: optional(values.capacity),
+    saleOpensAt: values.saleOpensAt ? localInputToIso(values.saleOpensAt) : null,
+    saleClosesAt: values.saleClosesAt ? localInputToIso(values.saleClosesAt) : null,
+    hidden: values.isDefault ? false : values.hidden,
+    isDefault: values.isDefault,
+  };
+}
+
+function initialValues(tier: ManagedTier | null): TierValues {
+  if (!tier) return { name: '', description: '', price: '', capacity: '', saleOpensAt: '', saleClosesAt: '', hidden: false, isDefault: false };
+  return {
+    name: tier.name,
+    description: tier.description,
+    price: tier.price / 10 ** currencyDigits(tier.currency),
+    capacity: tier.capacity ?? '',
+    saleOpensAt: tier.saleOpensAt ? isoToLocalInput(tier.saleOpensAt) : '',
+    saleClosesAt: tier.saleClosesAt ? isoToLocalInput(tier.saleClosesAt) : '',
+    hidden: tier.hidden,
+    isDefault: tier.isDefault,
+  };
+}
+
+/** Add or change one tier: its name, description, price in the concert's currency (the
+ * concert form's money input), its own seats, its sale window (local time, as the concert's
+ * start), hidden, default. The server's refusal shows above the buttons, what was typed kept. */
+function TierForm({
+  concert,
+  tier,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  concert: TierConcert;
+  tier: ManagedTier | null;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (input: NewTierInput) => void;
+  onCancel: () => void;
+}): ReactNode {
+  const { t } = useTranslation('events');
+  const digits = currencyDigits(concert.currency);
+  const form = useForm<TierValues>({
+    initialValues: initialValues(tier),
+    validate: {
+      name: (v) => (v.trim() ? null : t('form.required')),
+      price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
+      capacity: (v) =>
+        v !== '' && concert.capacity !== null && Number(v) > concert.capacity
+          ? t('manage.tiers.capacityAbove', { seats: concert.capacity })
+          : null,
+      saleClosesAt: (v, values) =>
+        v && values.saleOpensAt && Date.parse(localInputToIso(v)) <= Date.parse(localInputToIso(values.saleOpensAt)) ? t('manage.tiers.windowBackwards') : null,
+    },
+  });
+  // Its price is frozen once one of its tickets is sold or being paid for.
+  const priceFrozen = (tier?.seatsTaken ?? 0) > 0;
+  // The default tier stays the default until another is made it; it is never hidden.
+  const wasDefault = tier?.isDefault ?? false;
+  return (
+    <Card withBorder padding="sm" data-testid="tier-form">
+      <form onSubmit={form.onSubmit((values) => { onSubmit(tierInput(values, concert.currency)); })} noValidate>
+        <Stack gap="sm">
+          <TextInput label={t('manage.tiers.name')} withAsterisk name="name" maxLength={TIER_NAME_MAX} dir="auto" {...form.getInputProps('name')} data-testid="tier-name" />
+          <Textarea
+            label={t('form.description')}
+            name="description"
+            autosize
+            minRows={2}
+            maxLength={TIER_DESCRIPTION_MAX}
+            dir="auto"
+            {...form.getInputProps('description')}
+            data-testid="tier-description"
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
+            <NumberInput
+              label={t('form.price')}
+              description={priceFrozen ? t('manage.tiers.priceFrozen') : t('manage.tiers.priceHint', { currency: concert.currency })}
+              withAsterisk
+              name="price"
+              min={0}
+              decimalScale={digits}
+              disabled={priceFrozen}
+              {...form.getInputProps('price')}
+              data-testid="tier-price"
+            />
+            <NumberInput
+              label={t('form.capacity')}
+              description={t('manage.tiers.capacityHint')}
+              name="capacity"
+              min={1}
+              allowDecimal={false}
+              {...form.getInputProps('capacity')}
+              data-testid="tier-capacity"
+            />
+            <TextInput
+              type="datetime-local"
+              label={t('manage.tiers.opensAt')}
+              description={t('manage.tiers.windowHint')}
+              name="saleOpensAt"
+              {...form.getInputProps('saleOpensAt')}
+              data-testid="tier-opens"
+            />
+            <TextInput
+              type="datetime-local"
+              label={t('manage.tiers.closesAt')}
+              description={t('manage.tiers.windowHint')}
+              name="saleClosesAt"
+              {...form.getInputProps('saleClosesAt')}
+              data-testid="tier-closes"
+            />
+          </SimpleGrid>
+          <Switch
+            label={t('manage.tiers.hidden')}
+            description={t('manage.tiers.hiddenHint')}
+            disabled={form.values.isDefault}
+            {...form.getInputProps('hidden', { type: 'checkbox' })}
+            checked={form.values.hidden && !form.values.isDefault}
+            data-testid="tier-hidden"
+          />
+          <Switch
+            label={t('manage.tiers.default')}
+            description={wasDefault ? t('manage.tiers.defaultStays') : t('manage.tiers.defaultHint')}
+            disabled={wasDefault}
+            {...form.getInputProps('isDefault', { type: 'checkbox' })}
+            data-testid="tier-default"
+          />
+          {error ? (
+            <Alert color="red" data-testid="tier-form-error">
+              {errorText(error, t)}
+            </Alert>
+          ) : null}
+          <FormActions cancelLabel={t('form.cancel')} onCancel={onCancel} submitLabel={t('form.save')} saving={pending} submitTestId="tier-save" />
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+/** What a tier's seats and sale window are, in the reader's digits and dates. */
+function TierFacts({ tier }: { tier: ManagedTier }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  // Numbers put into a text pass the one number formatter (the reader's digits).
+  const seats =
+    tier.capacity === null ? t('manage.tiers.seatsOpen', { taken: tier.seatsTaken }) : t('manage.tiers.seats', { taken: tier.seatsTaken, capacity: tier.capacity });
+  const opens = tier.saleOpensAt ? formatWhen(tier.saleOpensAt, locale) : null;
+  const closes = tier.saleClosesAt ? formatWhen(tier.saleClosesAt, locale) : null;
+  const window =
+    opens && closes
+      ? t('manage.tiers.window.both', { opens, closes })
+      : opens
+        ? t('manage.tiers.window.opens', { opens })
+        : closes
+          ? t('manage.tiers.window.closes', { closes })
+          : t('manage.tiers.window.concert');
+  return (
+    <>
+      <Text size="sm" c="dimmed" data-testid="tier-seats">
+        {seats}
+      </Text>
+      <Text size="sm" c="dimmed" data-testid="tier-window">
+        {window}
+      </Text>
+    </>
+  );
+}
+
+/**
+ * A concert's ticket tiers for its managers (staff, its project's members): every tier, hidden
+ * ones and the default marked, with its price, seats and sale window; add one, change one,
+ * delete one after confirming. A change refreshes the concert, its tiers and the carts.
+ */
+export function TiersPanel({ event }: { event: TierConcert }): ReactNode {
+  const { t } = useTranslation('events');
+  const locale = useLocale();
+  const tiers = useQuery(tiersQueryOptions(event.id));
+  const { add, edit, remove } = useTierActions(event.id);
+  /** The tier whose form is open ('new' for a new one), or none. */
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ManagedTier | null>(null);
+  const open = (which: string | null): void => {
+    add.reset();
+    edit.reset();
+    setEditing(which);
+  };
+  const close = (): void => {
+    open(null);
+  };
+  const count = tiers.data?.length ?? 0;
+  const full = count >= MAX_TIERS;
+
+  return (
+    <Stack gap="sm" data-testid="tiers-panel">
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Stack gap={0}>
+          <Text fw={600}>{t('manage.tiers.title')}</Text>
+          {tiers.data ? (
+            <Text size="xs" c="dimmed" data-testid="tiers-count">
+              {t('manage.tiers.count', { shown: count, max: MAX_TIERS })}
+            </Text>
+          ) : null}
+        </Stack>
+        <Button
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          disabled={!tiers.data || full || editing === 'new'}
+          onClick={() => {
+            open('new');
+          }}
+          data-testid="tier-add"
+        >
+          {t('manage.tiers.add')}
+        </Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t('manage.tiers.hint')}
+      </Text>
+      {editing === 'new' ? (
+        <TierForm
+          concert={event}
+          tier={null}
+          pending={add.isPending}
+          error={add.error}
+          onSubmit={(input) => {
+            add.mutate(input, { onSuccess: close });
+          }}
+          onCancel={close}
+        />
+      ) : null}
+      {tiers.isPending ? (
+        <Skeleton h={72} />
+      ) : tiers.isError ? (
+        <Text c="red" size="sm">
+          {errorText(tiers.error, t)}
+        </Text>
+      ) : (
+        <Stack gap="xs" data-testid="tiers">
+          {tiers.data.map((tier) =>
+            editing === tier.id ? (
+              <TierForm
+                key={tier.id}
+                concert={event}
+                tier={tier}
+                pending={edit.isPending}
+                error={edit.error}
+                onSubmit={(input) => {
+                  const changes: TierChanges = { ...input, isDefault: input.isDefault === true ? true : undefined };
+                  edit.mutate({ tierId: tier.id, changes }, { onSuccess: close });
+                }}
+                onCancel={close}
+              />
+            ) : (
+              <Card withBorder padding="sm" key={tier.id} data-testid="tier-row" data-tier={tier.id} data-default={tier.isDefault ? 'true' : undefined} data-hidden={tier.hidden ? 'true' : undefined}>
+                <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+                  <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Group gap={6} wrap="wrap">
+                      <Text fw={600} dir="auto" style={{ overflowWrap: 'anywhere' }} data-testid="tier-row-name">
+                        {tier.name}
+                      </Text>
+                      {tier.isDefault ? (
+                        <Badge size="sm" variant="light" color="blue" data-testid="tier-default-badge">
+                          {t('manage.tiers.defaultBadge')}
+                        </Badge>
+                      ) : null}
+                      {tier.hidden ? (
+                        <Badge size="sm" variant="light" color="gray" data-testid="tier-hidden-badge">
+                          {t('manage.tiers.hiddenBadge')}
+                        </Badge>
+                      ) : null}
+                    </Group>
+                    <Text fw={700} data-testid="tier-row-price">
+                      {formatPrice(tier.price, tier.currency, locale)}
+                    </Text>
+                    {tier.description ? (
+                      <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                        {tier.description}
+                      </Text>
+                    ) : null}
+                    <TierFacts tier={tier} />
+                  </Stack>
+                  <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('manage.tiers.edit', { name: tier.name })}
+                      onClick={() => {
+                        open(tier.id);
+                      }}
+                      data-testid="tier-edit"
+                    >
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                    {tier.isDefault ? null : (
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('manage.tiers.delete', { name: tier.name })}
+                        onClick={() => {
+                          remove.reset();
+                          setDeleting(tier);
+                        }}
+                        data-testid="tier-delete"
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    )}
+                  </Group>
+                </Group>
+              </Card>
+            ),
+          )}
+        </Stack>
+      )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        onClose={() => {
+          setDeleting(null);
+        }}
+        title={t('manage.tiers.deleteTitle')}
+        cancelLabel={t('form.cancel')}
+        confirmLabel={t('manage.delete')}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.id, {
+            onSettled: () => {
+              setDeleting(null);
+            },
+          });
+        }}
+        confirmTestId="tier-delete-confirm"
+      >
+        <Text dir="auto">{t('manage.tiers.deleteText', { name: deleting?.name ?? '' })}</Text>
+      </ConfirmDialog>
+    </Stack>
+  );
+}
