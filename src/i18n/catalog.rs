@@ -692,6 +692,27 @@ messages! {
         cn: "平台费是 0 到 100 之间的百分比，最多两位小数，例如 7.5。",
         ir: "کارمزد سکو درصدی از ۰ تا ۱۰۰ با حداکثر دو رقم اعشار است، مانند 7.5.",
     }
+    PayoutAmount {
+        gb: "A payout is an amount above zero, in minor units (cents).",
+        br: "Um repasse é um valor acima de zero, em centavos.",
+        es: "Un pago es un importe mayor que cero, en céntimos.",
+        cn: "付款金额须大于零，以最小货币单位（分）计。",
+        ir: "مبلغ پرداخت باید بیشتر از صفر و به کوچک‌ترین واحد پول (سنت) باشد.",
+    }
+    PayoutReferenceTooLong {
+        gb: "A payout's reference is at most 200 characters.",
+        br: "A referência de um repasse tem no máximo 200 caracteres.",
+        es: "La referencia de un pago tiene como máximo 200 caracteres.",
+        cn: "付款备注最多 200 个字符。",
+        ir: "شرح پرداخت حداکثر ۲۰۰ نویسه است.",
+    }
+    PayoutAboveOwed {
+        gb: "A payout of {amount} is more than the {owed} still owed for {period}.",
+        br: "Um repasse de {amount} é mais do que os {owed} ainda devidos de {period}.",
+        es: "Un pago de {amount} supera los {owed} que aún se deben de {period}.",
+        cn: "付款 {amount} 超过了 {period} 仍欠的 {owed}。",
+        ir: "پرداخت {amount} بیشتر از {owed} باقی‌ماندهٔ بدهی {period} است.",
+    }
     ProjectNotFound {
         gb: "Project not found.",
         br: "Projeto não encontrado.",

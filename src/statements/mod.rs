@@ -17,24 +17,41 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use self::model::{Percent, Period, PeriodStatements, Statement};
+use self::model::{Payout, Percent, Period, PeriodStatements, Statement};
 use crate::auth::extract::{CurrentUser, Staff};
 use crate::commerce::export::cell;
 use crate::commerce::money;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg};
 use crate::openapi::Failure;
 use crate::state::AppState;
 
-/// Every project's statements of `period`, and the operator's lines.
+/// Every project's statements of `period`, the operator's lines, and what was paid out.
 pub async fn of_period(app: &AppState, period: Period) -> Result<PeriodStatements> {
     let ledger = store::ledger(&app.db, period.from_ms(), period.until_ms()).await?;
     let own: HashMap<String, Percent> = store::own_fees(&app.db).await?.into_iter().collect();
     let default = app.config.platform_fee;
-    Ok(ledger.statements(period, |project| {
-        own.get(project).copied().unwrap_or(default)
-    }))
+    let payouts = store::payouts(&app.db, &period.name()).await?;
+    Ok(ledger
+        .statements(period, |project| {
+            own.get(project).copied().unwrap_or(default)
+        })
+        .paid(payouts.into_iter().map(Payout::from).collect()))
+}
+
+impl From<store::PayoutRow> for Payout {
+    fn from(row: store::PayoutRow) -> Self {
+        Self {
+            id: row.id,
+            project_id: row.project_id,
+            period: row.period,
+            currency: row.currency,
+            amount: row.amount_minor,
+            reference: row.reference,
+            created_at: crate::db::iso8601(row.created_at),
+        }
+    }
 }
 
 fn period(text: &str) -> Result<Period> {
@@ -63,6 +80,8 @@ pub struct ProjectStatements {
     period: String,
     project_id: String,
     statements: Vec<Statement>,
+    /// What was paid out against them, oldest first.
+    payouts: Vec<Payout>,
 }
 
 async fn project_statements(
@@ -81,6 +100,11 @@ async fn project_statements(
             .statements
             .into_iter()
             .filter(|s| s.project_id == id)
+            .collect(),
+        payouts: all
+            .payouts
+            .into_iter()
+            .filter(|p| p.project_id == id)
             .collect(),
     })
 }
@@ -141,7 +165,7 @@ async fn export(
 fn csv(statements: &ProjectStatements) -> String {
     let mut out = String::from(
         "period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,\
-         platform_fee_percent,platform_fee,net\r\n",
+         platform_fee_percent,platform_fee,net,paid_out,owed\r\n",
     );
     for s in &statements.statements {
         let amount = |minor: i64| money::decimal(minor, &s.currency);
@@ -156,6 +180,8 @@ fn csv(statements: &ProjectStatements) -> String {
             cell(&s.platform_fee_percent),
             amount(s.platform_fee),
             amount(s.net),
+            amount(s.paid_out),
+            amount(s.owed),
         ];
         out.push_str(&cells.join(","));
         out.push_str("\r\n");
@@ -227,8 +253,89 @@ async fn set_fee(
     }))
 }
 
+/// A payout to record against a month's statement in one of its currencies.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PayoutRequest {
+    /// The statement's month, `2026-11`.
+    period: String,
+    currency: String,
+    /// Minor units, above zero and at most what is still owed.
+    amount: i64,
+    /// The transfer's reference (at most 200 characters).
+    #[serde(default)]
+    reference: String,
+}
+
+/// Longest reference a payout keeps.
+const REFERENCE_MAX: usize = 200;
+
+/// Record money paid out to a project against a month's statement (a bank transfer made
+/// outside Encore), for staff: never more than is still owed. Recorded one at a time per
+/// project, so two at once cannot pay out more than is owed between them.
+#[utoipa::path(post, path = "/projects/{id}/payouts", tag = "statements", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The project's id")),
+    request_body = PayoutRequest,
+    responses((status = 201, description = "The payout, recorded.", body = Envelope<Payout>),
+        (status = 400, description = "The period is not a month written like 2026-11.", body = Failure),
+        (status = 404, description = "No such project.", body = Failure),
+        (status = 409, description = "More than is still owed.", body = Failure),
+        (status = 422, description = "Not an amount above zero, or a reference too long.", body = Failure)))]
+async fn record_payout(
+    State(app): State<AppState>,
+    Staff(staff): Staff,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody<PayoutRequest>,
+) -> Result<Api<Payout>> {
+    let period = period(&body.period)?;
+    if body.amount <= 0 {
+        return Err(Error::unprocessable(Msg::PayoutAmount));
+    }
+    if body.reference.chars().count() > REFERENCE_MAX {
+        return Err(Error::unprocessable(Msg::PayoutReferenceTooLong));
+    }
+    let net = of_period(&app, period)
+        .await?
+        .statements
+        .into_iter()
+        .find(|s| s.project_id == id && s.currency == body.currency)
+        .map_or(0, |s| s.net);
+    let mut tx = app.db.begin().await?;
+    if !store::lock_project(&mut *tx, &id).await? {
+        return Err(Error::not_found(Msg::ProjectNotFound));
+    }
+    let owed = net - store::paid_out(&mut *tx, &id, &period.name(), &body.currency).await?;
+    if body.amount > owed {
+        return Err(Error::conflict(
+            Msg::PayoutAboveOwed
+                .with(
+                    "amount",
+                    Arg::figure(money::format(body.amount, &body.currency)),
+                )
+                .with(
+                    "owed",
+                    Arg::figure(money::format(owed.max(0), &body.currency)),
+                )
+                .with("period", period.name()),
+        ));
+    }
+    let row = store::PayoutRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        project_id: id,
+        period: period.name(),
+        currency: body.currency,
+        amount_minor: body.amount,
+        reference: body.reference.trim().to_owned(),
+        created_at: crate::db::now_ms(),
+    };
+    store::insert_payout(&mut *tx, &row, &staff.account.id).await?;
+    tx.commit().await?;
+    Ok(Api::created(Payout::from(row)))
+}
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(record_payout))
         .routes(routes!(of_project))
         .routes(routes!(export))
         .routes(routes!(of_all))

@@ -199,6 +199,10 @@ pub struct Statement {
     pub platform_fee: i64,
     /// What is due to the artist.
     pub net: i64,
+    /// Paid out against this statement (recorded by staff), and what is still owed: net
+    /// less paid out (below zero when refunds came after a payout).
+    pub paid_out: i64,
+    pub owed: i64,
 }
 
 /// What stays with the operator in one currency: passes until they are shared, and what
@@ -219,6 +223,23 @@ pub struct OperatorLine {
     pub platform_fees: i64,
 }
 
+/// Money paid out to an artist against a month's statement in one currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Payout {
+    pub id: String,
+    pub project_id: String,
+    /// The statement's month, `2026-11`.
+    pub period: String,
+    pub currency: String,
+    /// Minor units.
+    pub amount: i64,
+    /// The transfer's reference, as staff wrote it.
+    pub reference: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
 /// Every statement of a period, and the operator's lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -227,6 +248,39 @@ pub struct PeriodStatements {
     pub period: String,
     pub statements: Vec<Statement>,
     pub operator: Vec<OperatorLine>,
+    pub payouts: Vec<Payout>,
+}
+
+impl PeriodStatements {
+    /// With what was paid out against each statement, and what is still owed.
+    pub fn paid(mut self, payouts: Vec<Payout>) -> Self {
+        for payout in &payouts {
+            let at = self
+                .statements
+                .iter()
+                .position(|s| s.project_id == payout.project_id && s.currency == payout.currency);
+            let statement = match at {
+                Some(i) => &mut self.statements[i],
+                None => {
+                    self.statements.push(Statement {
+                        project_id: payout.project_id.clone(),
+                        currency: payout.currency.clone(),
+                        platform_fee_percent: "0".to_owned(),
+                        ..Statement::default()
+                    });
+                    self.statements.last_mut().expect("just pushed")
+                }
+            };
+            statement.paid_out += payout.amount;
+        }
+        for s in &mut self.statements {
+            s.owed = s.net - s.paid_out;
+        }
+        self.statements
+            .sort_by(|a, b| (&a.project_id, &a.currency).cmp(&(&b.project_id, &b.currency)));
+        self.payouts = payouts;
+        self
+    }
 }
 
 type Key = (String, String);
@@ -343,7 +397,9 @@ impl Ledger {
             period: period.name(),
             statements: projects.into_values().collect(),
             operator: operator.into_values().collect(),
+            payouts: Vec::new(),
         }
+        .paid(Vec::new())
     }
 }
 

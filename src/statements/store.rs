@@ -137,3 +137,93 @@ pub async fn set_own_fee<'e>(
         .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// A payout as recorded.
+#[derive(Debug, Clone)]
+pub struct PayoutRow {
+    pub id: String,
+    pub project_id: String,
+    pub period: String,
+    pub currency: String,
+    pub amount_minor: i64,
+    pub reference: String,
+    pub created_at: i64,
+}
+crate::db::from_row!(PayoutRow {
+    id,
+    project_id,
+    period,
+    currency,
+    amount_minor,
+    reference,
+    created_at
+});
+
+const PAYOUT_COLUMNS: &str =
+    "id, project_id, period, currency, amount_minor, reference, created_at";
+
+/// Every payout recorded against a month, oldest first.
+#[tracing::instrument(skip_all)]
+pub async fn payouts<'e>(db: impl Exec<'e>, period: &str) -> Result<Vec<PayoutRow>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PAYOUT_COLUMNS} FROM payouts WHERE period = $1 ORDER BY created_at, id"
+    )))
+    .bind(period)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Take the project's row lock for the rest of the transaction: payouts recorded for one
+/// project at once are checked against what is owed one after the other. False when
+/// there is no such project.
+#[tracing::instrument(skip_all)]
+pub async fn lock_project<'e>(db: impl Exec<'e>, project_id: &str) -> Result<bool> {
+    let done = sqlx::query("UPDATE projects SET updated_at = updated_at WHERE id = $1")
+        .bind(project_id)
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// What was paid out to a project against a month in a currency.
+#[tracing::instrument(skip_all)]
+pub async fn paid_out<'e>(
+    db: impl Exec<'e>,
+    project_id: &str,
+    period: &str,
+    currency: &str,
+) -> Result<i64> {
+    let (sum,): (i64,) = sqlx::query_as(
+        "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM payouts \
+         WHERE project_id = $1 AND period = $2 AND currency = $3",
+    )
+    .bind(project_id)
+    .bind(period)
+    .bind(currency)
+    .fetch_one(db)
+    .await?;
+    Ok(sum)
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn insert_payout<'e>(
+    db: impl Exec<'e>,
+    row: &PayoutRow,
+    recorded_by: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO payouts (id, project_id, period, currency, amount_minor, reference, \
+         recorded_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&row.id)
+    .bind(&row.project_id)
+    .bind(&row.period)
+    .bind(&row.currency)
+    .bind(row.amount_minor)
+    .bind(&row.reference)
+    .bind(recorded_by)
+    .bind(row.created_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
