@@ -1,4 +1,4 @@
-import { MENU, ROUTE_ROLES, decideAccess, helpPath, visibleMenu } from './access';
+import { MENU, ROUTE_ROLES, decideAccess, decideArtistAccess, helpPath, visibleMenu } from './access';
 import type { MenuItem } from './access';
 import { isStaff } from '../lib/roles';
 
@@ -9,7 +9,7 @@ const keys = (items: MenuItem[]): string[] =>
 const FAN = ['dashboard', 'events', 'my-events', 'my-orders'];
 const OWN = ['preferences', 'settings'];
 const PAYMENTS = ['payments', 'payment-methods', 'pricing-plans', 'billing', 'orders'];
-const STAFF_MENU = [...FAN, 'live', 'users', 'manage-events', 'projects', 'about', ...PAYMENTS];
+const STAFF_MENU = [...FAN, 'live', 'users', 'manage-events', 'projects', 'statements', 'about', ...PAYMENTS];
 
 describe('menu visibility per role', () => {
   it('shows a user the fan menu only', () => {
@@ -18,8 +18,8 @@ describe('menu visibility per role', () => {
     expect(keys(visibleMenu('user', undefined, { outbox: true }))).not.toContain('outbox');
   });
 
-  it('shows an artist (a project member) manage-events and projects, and nothing else of the staff', () => {
-    expect(keys(visibleMenu('user', undefined, { artist: true }))).toEqual([...FAN, 'manage-events', 'projects', 'about', ...OWN]);
+  it('shows an artist (a project member) manage-events, projects and statements, and nothing else of the staff', () => {
+    expect(keys(visibleMenu('user', undefined, { artist: true }))).toEqual([...FAN, 'manage-events', 'projects', 'statements', 'about', ...OWN]);
   });
 
   it('shows an admin users, manage-events, projects and payments with its children, but not faq or 404', () => {
@@ -51,7 +51,7 @@ describe('menu visibility per role', () => {
   });
 
   it('keeps the spec order of the menu', () => {
-    expect(MENU.map((item) => item.key)).toEqual([...FAN, 'live', 'users', 'manage-events', 'projects', 'outbox', 'about', 'payments', 'faq', '404', ...OWN]);
+    expect(MENU.map((item) => item.key)).toEqual([...FAN, 'live', 'users', 'manage-events', 'projects', 'statements', 'outbox', 'about', 'payments', 'faq', '404', ...OWN]);
   });
 });
 
@@ -83,6 +83,14 @@ describe('guard decisions', () => {
     for (const route of routes) {
       for (const role of roles) expect(decideAccess(ROUTE_ROLES[route], true, role), `${role} ${route}`).toBe(decision);
     }
+  });
+
+  it('lets staff and the members of a project open statements, and sends a fan with no project to 403', () => {
+    expect(decideArtistAccess(ROUTE_ROLES.statements, true, 'admin', false)).toBe('allow');
+    expect(decideArtistAccess(ROUTE_ROLES.statements, true, 'sa', false)).toBe('allow');
+    expect(decideArtistAccess(ROUTE_ROLES.statements, true, 'user', true)).toBe('allow');
+    expect(decideArtistAccess(ROUTE_ROLES.statements, true, 'user', false)).toBe('forbidden');
+    expect(decideArtistAccess(ROUTE_ROLES.statements, false, null, true)).toBe('login');
   });
 
   it('counts admin and sa as staff, nobody else', () => {

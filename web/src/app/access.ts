@@ -39,6 +39,8 @@ export const ROUTE_ROLES = {
   faq: STAFF,
   outbox: STAFF,
   live: STAFF,
+  // Staff, and the members of a project (their own project's): see `decideArtistAccess`.
+  statements: STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type RouteName = keyof typeof ROUTE_ROLES;
@@ -92,7 +94,8 @@ export type MenuIcon =
   | '404'
   | 'preferences'
   | 'settings'
-  | 'live';
+  | 'live'
+  | 'statements';
 
 const SA_ONLY: readonly Role[] = ['sa'];
 
@@ -115,6 +118,7 @@ export const MENU: MenuItem[] = [
   entry('users', STAFF),
   entry('manage-events', STAFF, { artists: true }),
   entry('projects', STAFF, { artists: true }),
+  entry('statements', STAFF, { artists: true, label: 'statements:title' }),
   entry('outbox', STAFF, { needsOutbox: true }),
   entry('about', EVERY_ROLE),
   {
@@ -134,6 +138,13 @@ export const MENU: MenuItem[] = [
   entry('preferences', EVERY_ROLE),
   entry('settings', EVERY_ROLE),
 ];
+
+/** A staff route that a project's members open too (the menu's `artists` entries): as
+ * `decideAccess`, but an artist is let in where their role alone would be refused. */
+export function decideArtistAccess(roles: readonly Role[] | null, hasToken: boolean, role: Role | null, artist: boolean): GuardDecision {
+  const decision = decideAccess(roles, hasToken, role);
+  return decision === 'forbidden' && artist ? 'allow' : decision;
+}
 
 /** An entry is shown if the user's role is in its list, or if it is for artists and the
  * user is one (children filtered too); outbox entries only while the outbox is in use. */

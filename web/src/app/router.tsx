@@ -1,6 +1,6 @@
 import { createBrowserRouter, redirect } from 'react-router';
 import type { LoaderFunctionArgs, RouteObject } from 'react-router';
-import { ROUTE_ROLES } from './access';
+import { EVERY_ROLE, ROUTE_ROLES, decideArtistAccess } from './access';
 import type { RouteName } from './access';
 import { redirectIfSignedIn, requireRoles } from './guard';
 import { RouteError } from '../features/errors/components/route-error';
@@ -44,6 +44,21 @@ function guarded(
   };
 }
 
+/** A staff page that a project's members open too (their own project's part; the server
+ * answers for the rest): signed in, then staff or an artist, else 403. */
+function guardedForArtists(name: RouteName, path: string, lazy: RouteObject['lazy'], crumb: string): RouteObject {
+  const signedIn = requireRoles(EVERY_ROLE);
+  return {
+    path,
+    loader: async (args: LoaderFunctionArgs) => {
+      const user = await signedIn(args);
+      if (decideArtistAccess(ROUTE_ROLES[name], true, user.role, user.projects.length > 0) !== 'allow') throw redirect('/403');
+      return user;
+    },
+    lazy,
+    handle: { crumb },
+  };
+}
 
 /** What a route that only redirects renders: nothing, as its loader leaves first. Said
  * explicitly (React Router warns about a leaf route without an element). */
@@ -96,6 +111,7 @@ const pages: RouteObject[] = [
       guarded('settings', '/settings', page(() => import('../features/settings/components/settings-page'), 'SettingsPage'), 'nav.settings'),
       guarded('preferences', '/preferences', page(() => import('../features/preferences/components/preferences-page'), 'PreferencesPage'), 'nav.preferences'),
       guarded('projects', '/projects', page(() => import('../features/projects/components/projects-page'), 'ProjectsPage'), 'nav.projects'),
+      guardedForArtists('statements', '/statements', page(() => import('../features/statements/components/statements-page'), 'StatementsPage'), 'statements:title'),
       guarded('users', '/users', page(() => import('../features/users/components/users-page'), 'UsersPage'), 'nav.users'),
       guarded('cart', '/cart', page(() => import('../features/cart/components/cart-page'), 'CartPage'), 'nav.cart'),
       guarded('checkout', '/checkout', page(() => import('../features/cart/components/checkout-page'), 'CheckoutPage'), 'nav.checkout'),

@@ -11,6 +11,7 @@ import {
   IconMailbox,
   IconFileInvoice,
   IconReceipt,
+  IconReportMoney,
   IconSettings,
   IconTags,
   IconTicket,
@@ -40,6 +41,7 @@ const ICONS: Record<MenuIcon, typeof IconUsers> = {
   preferences: IconUserCog,
   settings: IconSettings,
   live: IconBroadcast,
+  statements: IconReportMoney,
 };
 
 export function MenuIconView({ icon, size = 18 }: { icon: MenuIcon; size?: number }): ReactNode {

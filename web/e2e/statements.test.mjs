@@ -1,0 +1,177 @@
+// End-to-end: artists' statements (issue 31, "Statements and payouts"). An admin makes a
+// concert and adds an artist to its project; a fan buys a ticket. The artist (English,
+// 1280×800) opens Statements from the menu and sees the sale and the net for this month,
+// prints it without the shell and downloads it as CSV; the admin sets the project's own
+// platform fee to 10 % (a fee above 100 refused in the server's words) and the artist's net
+// falls by it; in Persian on a 390×844 phone the same amounts are in Persian digits and fit;
+// a fan with no project has no Statements entry and is refused the page.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, test } from 'node:test';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot } from './harness.mjs';
+
+const ACCOUNTS = cast({ admin: 'ada', artist: 'aria', fan: 'fiona' });
+const suite = e2eSuite(ACCOUNTS);
+const { browserAs, finish } = suite;
+
+const TITLE = 'Harbour Lights';
+const PROJECT = `${TITLE} band`;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const MIN_TAP = 44;
+/** This month, as the server counts statements (UTC). */
+const PERIOD = new Date().toISOString().slice(0, 7);
+
+/** An amount in minor units as the app writes it in `locale` (the same Intl). */
+const money = (minor, locale = 'en-GB') =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
+
+const persian = (page) =>
+  page.addInitScript(() => {
+    localStorage.setItem('language', 'ir');
+  });
+
+let projectId;
+
+before(async () => {
+  await suite.ready;
+  const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+  const concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 2 * 86_400_000) });
+  projectId = (await admin('GET', `/api/v1/events/${concert.id}`)).json.payload.projectId;
+  const member = await admin('POST', `/api/v1/projects/${projectId}/members`, { login: ACCOUNTS.artist.email });
+  assert.equal(member.status, 200, JSON.stringify(member.json));
+  await buyTicket(await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD), concert, fullName(ACCOUNTS.fan));
+});
+
+async function settle(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  await page.waitForTimeout(300);
+}
+
+/** The statement card's amounts, by line. */
+async function amounts(page) {
+  const card = page.getByTestId('statement-card');
+  await card.waitFor();
+  const read = async (key) => (await card.getByTestId(`statement-${key}`).innerText()).trim();
+  return {
+    ticketSales: await read('ticketSales'),
+    refunds: await read('refunds'),
+    platformFee: await read('platformFee'),
+    net: await read('net'),
+  };
+}
+
+describe('Artists\' statements (issue 31)', () => {
+  test('1280×800, English: the artist opens Statements from the menu, sees the sale and the net, prints and downloads it', async () => {
+    const b = await browserAs(ACCOUNTS.artist, DESKTOP);
+    const { page } = b;
+    await page.locator('[data-menu-key="statements"]').first().click();
+    await page.waitForURL(/\/statements/);
+    assert.equal(await page.getByTestId('statements-month').getAttribute('data-period'), PERIOD, 'this month first');
+    assert.deepEqual(await amounts(page), { ticketSales: money(900), refunds: money(0), platformFee: money(0), net: money(900) });
+    assert.equal(await page.getByTestId('statements-project').inputValue(), PROJECT, 'their project, the only one');
+    assert.match(await page.getByTestId('statement-net').evaluate((el) => getComputedStyle(el).fontWeight), /^(700|bold)$/, 'the net is bold');
+    await settle(page);
+    await screenshot(page, 'statements-gb-artist');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems');
+
+    // Printed: the statement and its heading, not the shell nor the pickers.
+    await page.emulateMedia({ media: 'print' });
+    const shown = (selector) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).visibility === 'visible' && getComputedStyle(el).display !== 'none');
+    assert.equal(await shown('[data-testid="statement-card"]'), true);
+    assert.equal(await shown('[data-testid="statements-printed-title"]'), true, 'the printed page says whose and which month');
+    assert.equal(await shown('header'), false, 'the top bar is not printed');
+    assert.equal(await shown('[data-menu-key="statements"]'), false, 'the menu is not printed');
+    assert.equal(await shown('[data-testid="statements-print"]'), false, 'the buttons are not printed');
+    await screenshot(page, 'statements-gb-print');
+    await page.emulateMedia({ media: 'screen' });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('statements-download').click()]);
+    assert.equal(download.suggestedFilename(), `encore-statement-${PERIOD}-${projectId.replace(/[^A-Za-z0-9]/g, '')}.csv`);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+    assert.equal(csv.length, 2, 'the header and the one statement (EUR)');
+    // The columns up to the net (a server with payouts adds what was paid out and is owed).
+    assert.ok(csv[0].startsWith('period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,platform_fee_percent,platform_fee,net'), csv[0]);
+    assert.ok(csv[1].startsWith(`${PERIOD},${projectId},EUR,9.00,0.00,0.00,0.00,0,0.00,9.00`), csv[1]);
+
+    // The month before had nothing.
+    await page.getByTestId('statements-month-previous').click();
+    await page.getByTestId('empty-state').waitFor();
+    assert.match(await page.getByTestId('empty-state').innerText(), /Nothing this month/);
+    await finish(b);
+  });
+
+  test('1280×800, English: the admin sets the project\'s fee to 10 % and the artist\'s net falls by it', async () => {
+    const b = await browserAs(ACCOUNTS.admin, DESKTOP);
+    const { page } = b;
+    await page.goto(`${suite.server.url}/statements?project=${projectId}`);
+    const fee = page.getByTestId('platform-fee');
+    await fee.waitFor();
+    await page.getByTestId('operator-card').waitFor();
+    assert.equal((await page.getByTestId('operator-platformFees').innerText()).trim(), money(0));
+
+    // Refused by the server, in its words.
+    await fee.getByTestId('platform-fee-input').fill('150');
+    await fee.getByTestId('platform-fee-save').click();
+    const refusal = fee.getByTestId('platform-fee-error');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /\S/);
+    const direct = await (await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD))('PUT', `/api/v1/projects/${projectId}/platform-fee`, { percent: '150' });
+    assert.equal(direct.status, 422);
+    assert.equal((await refusal.innerText()).trim(), direct.json.error);
+
+    await fee.getByTestId('platform-fee-input').fill('10');
+    await fee.getByTestId('platform-fee-save').click();
+    await fee.getByTestId('platform-fee-current').filter({ hasText: 'Its own fee: 10%.' }).waitFor();
+    await page.getByTestId('statement-net').filter({ hasText: money(810) }).waitFor();
+    await page.getByTestId('operator-platformFees').filter({ hasText: money(90) }).waitFor();
+    await settle(page);
+    await screenshot(page, 'statements-gb-admin');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems');
+    await page.getByTestId('operator-card').scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'statements-gb-admin-operator');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems by the operator\'s lines');
+    // The refusal above, on purpose.
+    await finish(b, [/status of 422/]);
+
+    const artist = await browserAs(ACCOUNTS.artist, DESKTOP);
+    await artist.page.goto(`${suite.server.url}/statements`);
+    assert.deepEqual(await amounts(artist.page), { ticketSales: money(900), refunds: money(0), platformFee: money(-90), net: money(810) });
+    assert.match(await artist.page.getByTestId('statement-platformFee-line').innerText(), /Platform fee \(10%\)/);
+    await finish(artist);
+  });
+
+  test('390×844, Persian: the artist sees the same amounts in Persian digits, and everything fits', async () => {
+    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: persian });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/statements`);
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    assert.deepEqual(await amounts(page), { ticketSales: money(900, 'fa-IR'), refunds: money(0, 'fa-IR'), platformFee: money(-90, 'fa-IR'), net: money(810, 'fa-IR') });
+    await settle(page);
+    await screenshot(page, 'statements-ir-phone');
+    const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `top: ${problem}`);
+    found.push(...(await page.evaluate(latinDigits)).map((text) => `Latin digits in "${text}"`));
+    await page.getByTestId('statement-net').scrollIntoViewIfNeeded();
+    await settle(page);
+    found.push(...(await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `card: ${problem}`));
+    found.push(...(await page.evaluate(latinDigits)).map((text) => `Latin digits in "${text}"`));
+    // The menu (the phone's drawer) has the entry.
+    await page.getByTestId('burger').click();
+    await page.locator('[data-testid="sidebar"] [data-menu-key="statements"]').waitFor();
+    assert.deepEqual([...new Set(found)], [], 'phone layout problems on Statements');
+    await finish(b);
+  });
+
+  test('a fan with no project has no Statements entry and is refused the page', async () => {
+    const b = await browserAs(ACCOUNTS.fan, DESKTOP);
+    const { page } = b;
+    assert.equal(await page.locator('[data-menu-key="statements"]').count(), 0, 'no Statements entry in the menu');
+    await page.goto(`${suite.server.url}/statements`);
+    await page.waitForURL(/\/403$/);
+    await page.getByTestId('forbidden-title').waitFor();
+    await finish(b);
+  });
+});

@@ -1,0 +1,31 @@
+import { API_PREFIX } from '../../lib/constants';
+import type { Body, Payload, Schema } from '../../lib/api-types';
+import { request, requestBlob } from '../../lib/http';
+
+export type Statement = Schema<'Statement'>;
+export type OperatorLine = Schema<'OperatorLine'>;
+export type ProjectStatements = Payload<'statements.of_project'>;
+export type PeriodStatements = Payload<'statements.of_all'>;
+export type PlatformFee = Payload<'statements.set_fee'>;
+
+const id = (value: string): string => encodeURIComponent(value);
+const projectBase = (projectId: string, period: string): string => `${API_PREFIX}/projects/${id(projectId)}/statements/${id(period)}`;
+
+/** A project's statements of a month (`2026-11`, UTC), one per currency: its members and staff. */
+export const getProjectStatements = (projectId: string, period: string): Promise<ProjectStatements> =>
+  request<ProjectStatements>(projectBase(projectId, period));
+
+/** The same statements as a CSV file written by the server. */
+export const exportProjectStatements = (projectId: string, period: string): Promise<Blob> =>
+  requestBlob(`${projectBase(projectId, period)}/export.csv`);
+
+/** Every project's statements of a month and the operator's lines (staff). */
+export const getPeriodStatements = (period: string): Promise<PeriodStatements> =>
+  request<PeriodStatements>(`${API_PREFIX}/statements/${id(period)}`);
+
+/** A project's own platform fee (`"7.5"`), or null for the operator's (staff). */
+export const setPlatformFee = (projectId: string, percent: string | null): Promise<PlatformFee> =>
+  request<PlatformFee>(`${API_PREFIX}/projects/${id(projectId)}/platform-fee`, {
+    method: 'PUT',
+    body: { percent } satisfies Body<'statements.set_fee'>,
+  });

@@ -1,0 +1,72 @@
+import { currentPeriod, formatPercent, isPeriod, operatorLines, shiftPeriod, statementLines, typedPercent } from './model';
+
+const STATEMENT = {
+  projectId: 'p1',
+  currency: 'EUR',
+  ticketSales: 1800,
+  passShares: 250,
+  refunds: 900,
+  paymentFees: 0,
+  platformFeePercent: '10',
+  platformFee: 115,
+  net: 1035,
+  paidOut: 0,
+  owed: 1035,
+};
+
+describe('statement periods', () => {
+  it('are the UTC month of now, written 2026-11', () => {
+    expect(currentPeriod(new Date('2026-11-30T23:59:00Z'))).toBe('2026-11');
+    expect(currentPeriod(new Date('2026-12-01T00:00:00Z'))).toBe('2026-12');
+  });
+
+  it('move a month back or forward across years', () => {
+    expect(shiftPeriod('2026-01', -1)).toBe('2025-12');
+    expect(shiftPeriod('2026-12', 1)).toBe('2027-01');
+    expect(shiftPeriod('2026-11', 0)).toBe('2026-11');
+  });
+
+  it('accept only a month written as the server reads it', () => {
+    expect([isPeriod('2026-11'), isPeriod('2026-13'), isPeriod('2026-1'), isPeriod(null), isPeriod('x')]).toEqual([true, false, false, false, false]);
+  });
+});
+
+describe('a statement read top to bottom', () => {
+  it('counts what went out negative, never -0, and ends on the net', () => {
+    expect(statementLines(STATEMENT)).toEqual([
+      { key: 'ticketSales', amount: 1800 },
+      { key: 'passShares', amount: 250 },
+      { key: 'refunds', amount: -900 },
+      { key: 'paymentFees', amount: 0 },
+      { key: 'platformFee', amount: -115 },
+      { key: 'net', amount: 1035, total: true },
+    ]);
+    expect(Object.is(statementLines(STATEMENT)[3]?.amount, -0)).toBe(false);
+  });
+
+  it('adds what was paid out and what is still owed once there was a payout', () => {
+    const lines = statementLines({ ...STATEMENT, paidOut: 1000, owed: 35 });
+    expect(lines.slice(-2)).toEqual([
+      { key: 'paidOut', amount: -1000 },
+      { key: 'owed', amount: 35, total: true },
+    ]);
+  });
+
+  it('gives the operator its five lines, refunds and fees negative', () => {
+    const line = { currency: 'EUR', passSales: 1200, passRefunds: 300, passPaymentFees: 10, unsharedPasses: 400, platformFees: 115 };
+    expect(operatorLines(line).map((l) => l.amount)).toEqual([1200, -300, -10, 400, 115]);
+  });
+});
+
+describe('percentages', () => {
+  it('are written in the reader\'s digits', () => {
+    expect(formatPercent('7.5', 'en-GB')).toBe('7.5%');
+    expect(formatPercent('10', 'fa-IR')).toMatch(/^۱۰/);
+  });
+
+  it('are sent as the server reads them, whatever keyboard typed them', () => {
+    expect(typedPercent(' 7.5 % ')).toBe('7.5');
+    expect(typedPercent('۷٫۵')).toBe('7.5');
+    expect(typedPercent('12,25')).toBe('12.25');
+  });
+});

@@ -1,0 +1,85 @@
+import { latinDigits } from '../../i18n/numbers';
+import type { OperatorLine, Statement } from './api';
+
+/** A statement's month, `2026-11`, in UTC (as the server counts them). */
+export type Period = string;
+
+const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+export function isPeriod(text: string | null | undefined): text is Period {
+  return typeof text === 'string' && PERIOD.test(text);
+}
+
+/** The month `now` is in, UTC. */
+export function currentPeriod(now: Date = new Date()): Period {
+  return now.toISOString().slice(0, 7);
+}
+
+/** `period` moved by `months` (−1: the month before). */
+export function shiftPeriod(period: Period, months: number): Period {
+  const [year = 0, month = 1] = period.split('-').map(Number);
+  const start = new Date(Date.UTC(year, month - 1 + months, 1));
+  return start.toISOString().slice(0, 7);
+}
+
+/** The month's first instant (UTC), for writing its name. */
+export function periodStart(period: Period): Date {
+  return new Date(`${period}-01T00:00:00Z`);
+}
+
+/** The month's name in the reader's language and digits, in the Gregorian calendar the
+ * statements are counted in ("November 2026", Persian "نوامبر ۲۰۲۶"). */
+export const MONTH_FORMAT: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric', timeZone: 'UTC', calendar: 'gregory' };
+
+export type StatementLineKey = 'ticketSales' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'owed';
+
+export interface StatementLine {
+  key: StatementLineKey;
+  /** Minor units, signed as the line counts: what is taken away is negative. */
+  amount: number;
+  total?: true;
+}
+
+/** −amount, never −0 (which Intl writes "-€0.00"). */
+const less = (amount: number): number => (amount === 0 ? 0 : -amount);
+
+/** A statement as read, top to bottom: what came in, what went out, and the net due; once
+ * staff recorded a payout against it, what was paid out and what is still owed. */
+export function statementLines(statement: Statement): StatementLine[] {
+  const lines: StatementLine[] = [
+    { key: 'ticketSales', amount: statement.ticketSales },
+    { key: 'passShares', amount: statement.passShares },
+    { key: 'refunds', amount: less(statement.refunds) },
+    { key: 'paymentFees', amount: less(statement.paymentFees) },
+    { key: 'platformFee', amount: less(statement.platformFee) },
+    { key: 'net', amount: statement.net, total: true },
+  ];
+  // A server older than payouts sends neither.
+  const paidOut = (statement.paidOut as number | undefined) ?? 0;
+  if (paidOut !== 0) lines.push({ key: 'paidOut', amount: less(paidOut) }, { key: 'owed', amount: statement.owed, total: true });
+  return lines;
+}
+
+export type OperatorLineKey = 'passSales' | 'passRefunds' | 'passPaymentFees' | 'unsharedPasses' | 'platformFees';
+
+export const OPERATOR_LINES: readonly OperatorLineKey[] = ['passSales', 'passRefunds', 'passPaymentFees', 'unsharedPasses', 'platformFees'];
+
+/** The operator's lines of one currency, what it gave back or paid counted negative. */
+export function operatorLines(line: OperatorLine): { key: OperatorLineKey; amount: number }[] {
+  return OPERATOR_LINES.map((key) => ({ key, amount: key === 'passRefunds' || key === 'passPaymentFees' ? less(line[key]) : line[key] }));
+}
+
+/** A percentage the server writes (`"7.5"`) in the reader's digits and sign ("7.5%", "۷٫۵٪"). */
+export function formatPercent(percent: string, locale: string): string {
+  const value = Number(percent);
+  if (!Number.isFinite(value)) return percent;
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
+}
+
+/** What a reader typed as a percentage, as the server reads it: Persian or Arabic digits and
+ * decimal separators made Latin, spaces and a percent sign left out. */
+export function typedPercent(text: string): string {
+  return latinDigits(text)
+    .replace(/[\u066B,]/g, '.')
+    .replace(/[\s%\u066A]/g, '');
+}

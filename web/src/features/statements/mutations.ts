@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { setPlatformFee } from './api';
+import type { PlatformFee } from './api';
+import { statementKeys } from './queries';
+
+/** PUT a project's platform fee (null: the operator's); every statement is read again (they
+ * are made with the fee in force when read). The refusal (422) stays on the mutation. */
+export function useSetPlatformFee(projectId: string, onSaved: (fee: PlatformFee) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (percent: string | null) => setPlatformFee(projectId, percent),
+    onSuccess: async (fee) => {
+      onSaved(fee);
+      await queryClient.invalidateQueries({ queryKey: statementKeys.all });
+    },
+  });
+}
