@@ -141,7 +141,7 @@ async fn serve(
         // As `stream::access::sessions::start` opens one: recorded, then activated on every
         // instance (one that falls behind the bus reloads the recorded sessions).
         let holder = format!("bench-ticket-{i}");
-        let expires_at = event.starts_at + 86_400_000;
+        let expires_at = event.details.starts_at + 86_400_000;
         let (session_id, token) = state.stream_access.issue(&event.id, &holder, expires_at);
         let session = encore::stream::access::store::NewSession {
             holder: &holder,

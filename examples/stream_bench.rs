@@ -75,9 +75,10 @@ async fn main() -> anyhow::Result<()> {
         .bind(&order)
         .fetch_one(&state.db)
         .await?;
-    let (_, token) = state
-        .stream_access
-        .open(&event.id, &ticket, event.starts_at + 86_400_000);
+    let (_, token) =
+        state
+            .stream_access
+            .open(&event.id, &ticket, event.details.starts_at + 86_400_000);
 
     // 1. Server-added latency of blocking playlist reload.
     let show = state.hub.show(&event.id);

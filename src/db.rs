@@ -81,6 +81,35 @@ macro_rules! from_row {
 }
 pub(crate) use from_row;
 
+/// A row struct whose every field is read from the column of its name, declared once: the
+/// struct as written, and its `sqlx::FromRow` by [`from_row!`]. A row with conversions,
+/// renamed columns or a nested row declares its struct and writes `from_row!` itself.
+///
+/// ```ignore
+/// row! {
+///     #[derive(Debug)]
+///     pub struct CodeRow {
+///         pub account_id: String,
+///         pub nonce: Option<String>,
+///     }
+/// }
+/// ```
+macro_rules! row {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident {
+            $($(#[$field_meta:meta])* $field_vis:vis $field:ident: $field_ty:ty),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $ty {
+            $($(#[$field_meta])* $field_vis $field: $field_ty,)*
+        }
+        $crate::db::from_row!($ty { $($field),* });
+    };
+}
+pub(crate) use row;
+
 /// A column read as `V` and converted to the field's type (for [`from_row!`]).
 pub fn column_as<'r, V, T>(row: &'r sqlx::any::AnyRow, column: &str) -> Result<T, sqlx::Error>
 where

@@ -156,7 +156,7 @@ async fn seed_concert(state: &AppState) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("demo pass: {e}"))?;
     println!(
         "Demo concert: \"{}\" (rotate its stream key in the live panel to push to it)",
-        event.title
+        event.details.title
     );
     Ok(())
 }
@@ -241,7 +241,7 @@ pub async fn broadcast(state: AppState, media: std::path::PathBuf) -> anyhow::Re
         .map_err(|e| anyhow::anyhow!("demo concert: {e}"))?;
     println!(
         "Demo concert \"{}\" is live: {} is pushed on a loop.",
-        event.title,
+        event.details.title,
         media.display()
     );
     let args = crate::config::PushArgs {

@@ -292,29 +292,20 @@ pub async fn issue_code(db: &Db, grant: CodeGrant<'_>) -> Result<String> {
     Ok(code)
 }
 
-#[derive(Debug)]
-pub struct CodeRow {
-    pub account_id: String,
-    pub client_id: String,
-    pub redirect_uri: String,
-    pub code_challenge: String,
-    pub scope: String,
-    pub nonce: Option<String>,
-    pub second_factor_done: i64,
-    pub expires_at: i64,
-    pub session_id: Option<String>,
+crate::db::row! {
+    #[derive(Debug)]
+    pub struct CodeRow {
+        pub account_id: String,
+        pub client_id: String,
+        pub redirect_uri: String,
+        pub code_challenge: String,
+        pub scope: String,
+        pub nonce: Option<String>,
+        pub second_factor_done: i64,
+        pub expires_at: i64,
+        pub session_id: Option<String>,
+    }
 }
-crate::db::from_row!(CodeRow {
-    account_id,
-    client_id,
-    redirect_uri,
-    code_challenge,
-    scope,
-    nonce,
-    second_factor_done,
-    expires_at,
-    session_id
-});
 
 pub enum SpentCode {
     /// First use: the code's grant.
@@ -357,33 +348,22 @@ pub async fn link_code_to_session(db: &Db, code: &str, session_id: &str) -> Resu
     Ok(())
 }
 
-#[derive(Debug)]
-pub struct MfaChallenge {
-    pub token_hash: String,
-    pub account_id: String,
-    pub client_id: String,
-    pub code_challenge: String,
-    pub scope: String,
-    pub expires_at: i64,
-    pub otp_hash: Option<String>,
-    pub otp_expires_at: Option<i64>,
-    pub otp_attempts: i64,
-    pub pending_phone: Option<String>,
-    pub consumed_at: Option<i64>,
+crate::db::row! {
+    #[derive(Debug)]
+    pub struct MfaChallenge {
+        pub token_hash: String,
+        pub account_id: String,
+        pub client_id: String,
+        pub code_challenge: String,
+        pub scope: String,
+        pub expires_at: i64,
+        pub otp_hash: Option<String>,
+        pub otp_expires_at: Option<i64>,
+        pub otp_attempts: i64,
+        pub pending_phone: Option<String>,
+        pub consumed_at: Option<i64>,
+    }
 }
-crate::db::from_row!(MfaChallenge {
-    token_hash,
-    account_id,
-    client_id,
-    code_challenge,
-    scope,
-    expires_at,
-    otp_hash,
-    otp_expires_at,
-    otp_attempts,
-    pending_phone,
-    consumed_at
-});
 
 impl MfaChallenge {
     pub fn is_live(&self, now: i64) -> bool {

@@ -88,20 +88,20 @@ pub async fn start(
             if let Some(reason) = tier_refusal(&tier, &event, now) {
                 return Err(Error::conflict(
                     Msg::TitledReason
-                        .with("title", event.title.as_str())
+                        .with("title", event.details.title.as_str())
                         .with("reason", reason),
                 ));
             }
             if events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?[0] {
                 return Err(Error::conflict(
-                    Msg::AlreadyHaveAccessTitled.with("title", event.title.as_str()),
+                    Msg::AlreadyHaveAccessTitled.with("title", event.details.title.as_str()),
                 ));
             }
-            currencies.push(event.currency.clone());
+            currencies.push(event.details.currency.clone());
             items.push(NewItem {
                 kind: ItemKind::Event,
                 id,
-                title: format!("{} — {}", event.artist_name, event.title),
+                title: format!("{} — {}", event.details.artist_name, event.details.title),
                 price_minor: tier.price_minor,
                 tier: Some(ItemTier {
                     id: tier.id,

@@ -140,12 +140,12 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         store::mark_refunded_when_nothing_left(&mut *tx, &order_id, now).await?;
         let why = Arg::from(
             Msg::TitledReason
-                .with("title", event.title.as_str())
+                .with("title", event.details.title.as_str())
                 .with("reason", reason),
         );
         let mut outbox = Outbox::default();
         let cancelled = Notice::new(
-            Msg::NoticeCancelledTitle.with("title", event.title.as_str()),
+            Msg::NoticeCancelledTitle.with("title", event.details.title.as_str()),
             Msg::NoticeCancelledBody
                 .with("amount", Arg::figure(money::format(price, &order.currency))),
             // The refund it tells of, on the order's receipt.

@@ -14,11 +14,11 @@ pub fn ics(event: &EventRow, public_url: &str, now: i64) -> String {
         .next()
         .unwrap_or("encore");
     let url = format!("{public}/concerts/{}", event.id);
-    let end = event.starts_at + event.duration_minutes * 60_000;
-    let summary = format!("{} — {}", event.title, event.artist_name);
+    let end = event.details.starts_at + event.details.duration_minutes * 60_000;
+    let summary = format!("{} — {}", event.details.title, event.details.artist_name);
     let mut description = String::new();
-    if !event.description.trim().is_empty() {
-        description.push_str(event.description.trim());
+    if !event.details.description.trim().is_empty() {
+        description.push_str(event.details.description.trim());
         description.push_str("\n\n");
     }
     description.push_str(&url);
@@ -31,7 +31,7 @@ pub fn ics(event: &EventRow, public_url: &str, now: i64) -> String {
         "BEGIN:VEVENT".to_owned(),
         format!("UID:{}@{}", event.id, escape(host)),
         format!("DTSTAMP:{}", utc(now)),
-        format!("DTSTART:{}", utc(event.starts_at)),
+        format!("DTSTART:{}", utc(event.details.starts_at)),
         format!("DTEND:{}", utc(end)),
         format!("SUMMARY:{}", escape(&summary)),
         format!("DESCRIPTION:{}", escape(&description)),
@@ -103,10 +103,8 @@ mod tests {
 
     #[test]
     fn the_calendar_has_the_concerts_times_in_utc_and_every_line_ends_in_crlf() {
-        let event = EventRow {
-            starts_at: 1_748_804_400_000, // 2025-06-01T19:00:00Z
-            ..EventRow::sample(EventStatus::Published)
-        };
+        let mut event = EventRow::sample(EventStatus::Published);
+        event.details.starts_at = 1_748_804_400_000; // 2025-06-01T19:00:00Z
         let body = ics(&event, "https://encore.example/", 1_748_000_000_000);
         assert!(body.contains("\r\nDTSTART:20250601T190000Z\r\n"));
         assert!(body.contains("\r\nDTEND:20250601T203000Z\r\n"));
@@ -119,11 +117,9 @@ mod tests {
 
     #[test]
     fn text_is_escaped_and_long_lines_are_folded_at_75_octets() {
-        let event = EventRow {
-            title: "Rock, Paper; Scissors \\ Co".into(),
-            description: "Line one\nline two ".repeat(10) + "é€🎵",
-            ..EventRow::sample(EventStatus::Published)
-        };
+        let mut event = EventRow::sample(EventStatus::Published);
+        event.details.title = "Rock, Paper; Scissors \\ Co".into();
+        event.details.description = "Line one\nline two ".repeat(10) + "é€🎵";
         let body = ics(&event, "http://127.0.0.1:8080", 0);
         assert!(body.contains("SUMMARY:Rock\\, Paper\\; Scissors \\\\ Co — a\r\n"));
         for line in body.split("\r\n") {

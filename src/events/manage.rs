@@ -67,18 +67,18 @@ pub async fn update(
     {
         return Err(Error::conflict(refusal));
     }
-    let was_starting = row.starts_at;
-    let mut details = row.details();
+    let was_starting = row.details.starts_at;
+    let mut details = row.details.clone();
     input.apply_to(&mut details)?;
-    row.adopt(details);
+    row.details = details;
     let mut tx = app.db.begin().await?;
     if !store::save(&mut *tx, &row).await? {
         return Err(Error::conflict(Msg::CapacityBelowSold));
     }
     // The concert's price is its default tier's.
-    tiers::set_default_price(&mut *tx, &row.id, row.price_minor).await?;
+    tiers::set_default_price(&mut *tx, &row.id, row.details.price_minor).await?;
     let mut outbox = Outbox::default();
-    if row.starts_at != was_starting
+    if row.details.starts_at != was_starting
         && matches!(row.status, EventStatus::Published | EventStatus::Live)
     {
         notices::rescheduled(&mut tx, &mut outbox, &row).await?;

@@ -351,8 +351,8 @@ async fn sales(
     Ok(Api::ok(Sales {
         tickets_sold: sales.len() as i64,
         revenue: sales.iter().map(|s| s.price_minor).sum(),
-        currency: row.currency,
-        capacity: row.capacity,
+        currency: row.details.currency,
+        capacity: row.details.capacity,
         per_day,
     }))
 }

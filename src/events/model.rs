@@ -53,14 +53,8 @@ impl TryFrom<String> for EventStatus {
 pub struct EventRow {
     pub id: String,
     pub project_id: String,
-    pub title: String,
-    pub artist_name: String,
-    pub description: String,
-    pub starts_at: i64,
-    pub duration_minutes: i64,
-    pub price_minor: i64,
-    pub currency: String,
-    pub capacity: Option<i64>,
+    /// What its managers write on its form.
+    pub details: Details,
     pub seats_taken: i64,
     pub status: EventStatus,
     /// SHA-256 (hex) of the stream key; `None` until the first rotation makes one.
@@ -71,20 +65,22 @@ pub struct EventRow {
     pub image_version: Option<i64>,
     pub created_at: i64,
 }
-crate::db::from_row!(EventRow { id, project_id, title, artist_name, description, starts_at, duration_minutes, price_minor, currency, capacity, seats_taken, status as String, stream_key_hash, stream_key_hint, image_type, image_version, created_at });
+crate::db::from_row!(EventRow { id, project_id, seats_taken, status as String, stream_key_hash, stream_key_hint, image_type, image_version, created_at, ..details });
 
-/// What a concert's managers write on its form, each field checked
-/// (`edit::EventInput::apply_to`); the rest of a row is the platform's to keep.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Details {
-    pub title: String,
-    pub artist_name: String,
-    pub description: String,
-    pub starts_at: i64,
-    pub duration_minutes: i64,
-    pub price_minor: i64,
-    pub currency: String,
-    pub capacity: Option<i64>,
+crate::db::row! {
+    /// What a concert's managers write on its form, each field checked
+    /// (`edit::EventInput::apply_to`); the rest of a row is the platform's to keep.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Details {
+        pub title: String,
+        pub artist_name: String,
+        pub description: String,
+        pub starts_at: i64,
+        pub duration_minutes: i64,
+        pub price_minor: i64,
+        pub currency: String,
+        pub capacity: Option<i64>,
+    }
 }
 
 impl Details {
@@ -104,45 +100,11 @@ impl Details {
 }
 
 impl EventRow {
-    pub fn details(&self) -> Details {
-        Details {
-            title: self.title.clone(),
-            artist_name: self.artist_name.clone(),
-            description: self.description.clone(),
-            starts_at: self.starts_at,
-            duration_minutes: self.duration_minutes,
-            price_minor: self.price_minor,
-            currency: self.currency.clone(),
-            capacity: self.capacity,
-        }
-    }
-
-    pub fn adopt(&mut self, details: Details) {
-        let Details {
-            title,
-            artist_name,
-            description,
-            starts_at,
-            duration_minutes,
-            price_minor,
-            currency,
-            capacity,
-        } = details;
-        self.title = title;
-        self.artist_name = artist_name;
-        self.description = description;
-        self.starts_at = starts_at;
-        self.duration_minutes = duration_minutes;
-        self.price_minor = price_minor;
-        self.currency = currency;
-        self.capacity = capacity;
-    }
-
     pub fn access_until(&self) -> i64 {
-        self.starts_at + ACCESS_WINDOW_MS
+        self.details.starts_at + ACCESS_WINDOW_MS
     }
     pub fn seats_left(&self) -> Option<i64> {
-        self.capacity.map(|c| (c - self.seats_taken).max(0))
+        self.details.capacity.map(|c| (c - self.seats_taken).max(0))
     }
     /// Whether `key` is this concert's stream key (compared as hashes, in constant time).
     pub fn stream_key_matches(&self, key: &str) -> bool {
@@ -249,9 +211,9 @@ impl ConcertState {
 /// (the hub's word). Being on air makes a show live even before its start time; the
 /// stored status says whether the artist started or ended it.
 pub fn concert_state(event: &EventRow, now: i64, on_air: bool) -> ConcertState {
-    let starts_at = event.starts_at;
+    let starts_at = event.details.starts_at;
     let doors_at = starts_at - EARLY_ACCESS_MS;
-    let ends_at = starts_at + event.duration_minutes * 60_000;
+    let ends_at = starts_at + event.details.duration_minutes * 60_000;
     let replay_until = event.access_until();
     let (phase, reason, next_change_at) = match event.status {
         EventStatus::Cancelled => (Phase::Cancelled, Some(PhaseReason::Cancelled), None),
@@ -302,14 +264,7 @@ impl EventRow {
         Self {
             id: "e1".into(),
             project_id: "p".into(),
-            title: "t".into(),
-            artist_name: "a".into(),
-            description: String::new(),
-            starts_at: 0,
-            duration_minutes: 90,
-            price_minor: 1000,
-            currency: "EUR".into(),
-            capacity: None,
+            details: Details::draft("t".into(), "a".into(), 0, 1000),
             seats_taken: 0,
             status,
             stream_key_hash: None,
@@ -326,11 +281,15 @@ mod tests {
     use super::*;
 
     fn event(status: EventStatus, starts_at: i64, capacity: Option<i64>, taken: i64) -> EventRow {
+        let sample = EventRow::sample(status);
         EventRow {
-            starts_at,
-            capacity,
+            details: Details {
+                starts_at,
+                capacity,
+                ..sample.details
+            },
             seats_taken: taken,
-            ..EventRow::sample(status)
+            ..sample
         }
     }
 

@@ -33,8 +33,8 @@ pub async fn remind_starting_soon(app: &AppState) -> Result<usize> {
         }
         let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
         let askers = notifications::store::reminder_askers(&mut *tx, &event.id).await?;
-        let title = Msg::NoticeStartingSoonTitle.with("title", event.title.as_str());
-        let artist = event.artist_name.as_str();
+        let title = Msg::NoticeStartingSoonTitle.with("title", event.details.title.as_str());
+        let artist = event.details.artist_name.as_str();
         let soon = Notice::new(
             title.clone(),
             Msg::NoticeStartingSoonBody.with("artist", artist),
@@ -66,8 +66,8 @@ pub async fn rescheduled(
     let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
     let askers = notifications::store::reminder_askers(&mut *tx, &event.id).await?;
     let moved = Notice::new(
-        Msg::NoticeRescheduledTitle.with("title", event.title.as_str()),
-        Msg::NoticeRescheduledBody.with("when", Arg::time(event.starts_at)),
+        Msg::NoticeRescheduledTitle.with("title", event.details.title.as_str()),
+        Msg::NoticeRescheduledBody.with("when", Arg::time(event.details.starts_at)),
         stage_page(&event.id),
     );
     outbox.tell(tx, &holders, &moved).await?;
@@ -78,14 +78,14 @@ pub async fn rescheduled(
 /// concert); the staff when it is news (they were last told the show was off air), so a
 /// flapping encoder does not flood them.
 pub async fn went_live(app: &AppState, event: &EventRow) -> Result<()> {
-    let title = Msg::NoticeLiveNowTitle.with("title", event.title.as_str());
+    let title = Msg::NoticeLiveNowTitle.with("title", event.details.title.as_str());
     let mut tx = app.db.begin().await?;
     let mut outbox = Outbox::default();
     if store::claim_once(&mut *tx, &event.id, Once::LiveNow, now_ms()).await? {
         let holders = notifications::store::ticket_holders(&mut *tx, &event.id).await?;
         let live = Notice::new(
             title,
-            Msg::NoticeLiveNowBody.with("artist", event.artist_name.as_str()),
+            Msg::NoticeLiveNowBody.with("artist", event.details.artist_name.as_str()),
             stage_page(&event.id),
         );
         outbox.tell(&mut tx, &holders, &live).await?;
@@ -136,7 +136,7 @@ pub async fn end(app: &AppState, event_id: &str) -> Result<()> {
     if store::set_status(&mut *tx, event_id, &[EventStatus::Live], EventStatus::Ended).await? {
         let holders = notifications::store::ticket_holders(&mut *tx, event_id).await?;
         let ended = Notice::new(
-            Msg::NoticeEndedTitle.with("title", event.title.as_str()),
+            Msg::NoticeEndedTitle.with("title", event.details.title.as_str()),
             Msg::NoticeEndedBody.with("until", Arg::time(event.access_until())),
             stage_page(&event.id),
         );
@@ -171,7 +171,7 @@ pub async fn listened(app: &AppState, event: &EventRow, listener: &str) -> Resul
         return Ok(());
     }
     let first = Notice::new(
-        Msg::NoticeFirstListenerTitle.with("title", event.title.as_str()),
+        Msg::NoticeFirstListenerTitle.with("title", event.details.title.as_str()),
         Msg::NoticeFirstListenerBody,
         "/manage-events",
     );

@@ -16,21 +16,21 @@ use crate::web;
 /// What the link-preview tags say of a concert.
 fn tags(event: &EventRow, public_url: &str) -> web::PreviewTags {
     let public = public_url.trim_end_matches('/');
-    let when = crate::db::iso8601(event.starts_at);
+    let when = crate::db::iso8601(event.details.starts_at);
     let when = format!(
         "{} {} UTC",
         when.get(..10).unwrap_or_default(),
         when.get(11..16).unwrap_or_default()
     );
-    let mut description = format!("{} · {when}", event.artist_name);
-    let text = web::preview_text(&event.description);
+    let mut description = format!("{} · {when}", event.details.artist_name);
+    let text = web::preview_text(&event.details.description);
     if !text.is_empty() {
         description.push_str(" · ");
         description.push_str(&text);
     }
     web::PreviewTags {
         kind: "music.event",
-        title: format!("{} — {}", event.title, event.artist_name),
+        title: format!("{} — {}", event.details.title, event.details.artist_name),
         description,
         url: format!("{public}/concerts/{}", event.id),
         image: image::public_url(event).map(|path| format!("{public}{path}")),
@@ -54,7 +54,10 @@ pub async fn concert_page(State(app): State<AppState>, Path(id): Path<String>) -
     };
     let tags = tags(&event, &app.config.public_url);
     match tags.render() {
-        Some(rendered) => web::page(StatusCode::OK, web::inject(&index, &rendered, &event.title)),
+        Some(rendered) => web::page(
+            StatusCode::OK,
+            web::inject(&index, &rendered, &event.details.title),
+        ),
         None => web::page(StatusCode::OK, index),
     }
 }
@@ -67,15 +70,15 @@ mod tests {
 
     #[test]
     fn hostile_text_is_escaped_in_the_tags_and_the_title() {
-        let event = EventRow {
-            title: "\"><script>alert(1)</script>".into(),
-            artist_name: "A & B".into(),
+        let mut event = EventRow {
             image_version: Some(3),
             image_type: Some("image/png".into()),
             ..EventRow::sample(EventStatus::Published)
         };
+        event.details.title = "\"><script>alert(1)</script>".into();
+        event.details.artist_name = "A & B".into();
         let tags = tags(&event, "https://encore.example/");
-        let page = web::inject(INDEX, &tags.render().unwrap(), &event.title);
+        let page = web::inject(INDEX, &tags.render().unwrap(), &event.details.title);
         assert!(!page.contains("<script>"));
         assert!(page.contains("&quot;&gt;&lt;script&gt;"));
         assert!(page.contains("A &amp; B"));

@@ -34,8 +34,8 @@ pub fn price_change_refusal(
     price: Option<i64>,
     currency: Option<&str>,
 ) -> Option<Msg> {
-    let changes = price.is_some_and(|p| p != event.price_minor)
-        || currency.is_some_and(|c| !c.eq_ignore_ascii_case(&event.currency));
+    let changes = price.is_some_and(|p| p != event.details.price_minor)
+        || currency.is_some_and(|c| !c.eq_ignore_ascii_case(&event.details.currency));
     (sold && changes).then_some(Msg::PriceLocked)
 }
 
@@ -68,20 +68,17 @@ mod tests {
     use crate::events::model::ACCESS_WINDOW_MS;
 
     fn event(status: EventStatus) -> EventRow {
-        EventRow {
-            starts_at: 1_000_000,
-            ..EventRow::sample(status)
-        }
+        let mut event = EventRow::sample(status);
+        event.details.starts_at = 1_000_000;
+        event
     }
 
     #[test]
     fn a_start_is_refused_from_year_9999_so_that_its_access_end_can_be_written() {
         assert_eq!(start_refusal(LATEST_START_MS - 1), None);
         assert_eq!(start_refusal(LATEST_START_MS), Some(Msg::StartTooLate));
-        let last = EventRow {
-            starts_at: LATEST_START_MS - 1,
-            ..EventRow::sample(EventStatus::Draft)
-        };
+        let mut last = EventRow::sample(EventStatus::Draft);
+        last.details.starts_at = LATEST_START_MS - 1;
         assert!(crate::db::iso8601(last.access_until()).starts_with("9999-01-01T23:59:59"));
     }
 
@@ -126,7 +123,7 @@ mod tests {
     #[test]
     fn a_concert_is_published_only_before_its_access_window_closes() {
         let e = event(EventStatus::Draft);
-        let closes = e.starts_at + ACCESS_WINDOW_MS;
+        let closes = e.details.starts_at + ACCESS_WINDOW_MS;
         assert_eq!(publish_refusal(&e, closes - 1), None);
         assert_eq!(publish_refusal(&e, closes), Some(Msg::StartTooOld));
     }

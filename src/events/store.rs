@@ -77,7 +77,8 @@ pub async fn insert(db: &Db, new: NewEvent<'_>) -> Result<EventRow> {
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    crate::commerce::tiers::store::insert_default(&mut *tx, &id, new.price_minor, now).await?;
+    let standard = crate::commerce::tiers::model::TierFields::standard(new.price_minor);
+    crate::commerce::tiers::store::insert(&mut *tx, &id, &standard, now).await?;
     tx.commit().await?;
     by_id(db, &id)
         .await?
@@ -126,14 +127,14 @@ pub async fn save<'e>(db: impl Exec<'e>, row: &EventRow) -> Result<bool> {
     )
     .bind(&row.id)
     .bind(&row.project_id)
-    .bind(&row.title)
-    .bind(&row.artist_name)
-    .bind(&row.description)
-    .bind(row.starts_at)
-    .bind(row.duration_minutes)
-    .bind(row.price_minor)
-    .bind(&row.currency)
-    .bind(row.capacity)
+    .bind(&row.details.title)
+    .bind(&row.details.artist_name)
+    .bind(&row.details.description)
+    .bind(row.details.starts_at)
+    .bind(row.details.duration_minutes)
+    .bind(row.details.price_minor)
+    .bind(&row.details.currency)
+    .bind(row.details.capacity)
     .bind(now_ms())
     .bind(super::model::REMINDER_LEAD_MS)
     .execute(db)
@@ -407,7 +408,7 @@ pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Resu
             tickets.iter().any(|(id,)| *id == e.id)
                 || passes
                     .iter()
-                    .any(|(from, until)| (*from..*until).contains(&e.starts_at))
+                    .any(|(from, until)| (*from..*until).contains(&e.details.starts_at))
         })
         .collect())
 }

@@ -136,7 +136,7 @@ impl Activity {
             .about_account(&buyer.id, &buyer.display_name())
             .of_money(amount, currency);
         match event {
-            Some(event) => activity.about_event(&event.id, &event.title),
+            Some(event) => activity.about_event(&event.id, &event.details.title),
             None => activity,
         }
     }
@@ -148,15 +148,15 @@ impl Activity {
     }
 
     pub fn show_live(event: &EventRow) -> Self {
-        Self::new(ActivityKind::ShowLive).about_event(&event.id, &event.title)
+        Self::new(ActivityKind::ShowLive).about_event(&event.id, &event.details.title)
     }
 
     pub fn show_dropped(event: &EventRow) -> Self {
-        Self::new(ActivityKind::ShowDropped).about_event(&event.id, &event.title)
+        Self::new(ActivityKind::ShowDropped).about_event(&event.id, &event.details.title)
     }
 
     pub fn show_ended(event: &EventRow) -> Self {
-        Self::new(ActivityKind::ShowEnded).about_event(&event.id, &event.title)
+        Self::new(ActivityKind::ShowEnded).about_event(&event.id, &event.details.title)
     }
 
     /// Store it, in the transaction of what it tells of; [`publish`](Self::publish) it

@@ -69,11 +69,11 @@ pub(super) async fn live_now(State(app): State<AppState>, Staff(_): Staff) -> Re
         let view = app.figures.view(&row.event.id).await;
         concerts.push(LiveConcert {
             event_id: row.event.id,
-            title: row.event.title,
-            artist_name: row.event.artist_name,
+            title: row.event.details.title,
+            artist_name: row.event.details.artist_name,
             project_id: row.event.project_id,
             project_name: row.project_name,
-            starts_at: iso8601(row.event.starts_at),
+            starts_at: iso8601(row.event.details.starts_at),
             status: view.status,
             listeners_over_time: view.series,
         });

@@ -8,31 +8,25 @@ use utoipa::ToSchema;
 use crate::db::{Db, Exec};
 use crate::error::Result;
 
-/// What an activity is about, each part where it applies.
-// Stored in the columns of these names, carried as it is: `Activity` flattens it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = ActivitySubject)]
-pub struct Subject {
-    /// The concert concerned (a sale, a concert's refund, a show).
-    pub event_id: Option<String>,
-    /// The concert's title; for a pass bought (no concert), the pass's.
-    pub event_title: Option<String>,
-    /// The account concerned (who signed up, bought or was refunded).
-    pub account_id: Option<String>,
-    pub account_name: Option<String>,
-    /// In minor units of `currency` (a sale, a refund, a failed payment).
-    pub amount: Option<i64>,
-    pub currency: Option<String>,
+crate::db::row! {
+    /// What an activity is about, each part where it applies.
+    // Stored in the columns of these names, carried as it is: `Activity` flattens it.
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schema(as = ActivitySubject)]
+    pub struct Subject {
+        /// The concert concerned (a sale, a concert's refund, a show).
+        pub event_id: Option<String>,
+        /// The concert's title; for a pass bought (no concert), the pass's.
+        pub event_title: Option<String>,
+        /// The account concerned (who signed up, bought or was refunded).
+        pub account_id: Option<String>,
+        pub account_name: Option<String>,
+        /// In minor units of `currency` (a sale, a refund, a failed payment).
+        pub amount: Option<i64>,
+        pub currency: Option<String>,
+    }
 }
-crate::db::from_row!(Subject {
-    event_id,
-    event_title,
-    account_id,
-    account_name,
-    amount,
-    currency
-});
 
 /// An activity as stored (`kind` as its name, `at` in unix ms).
 #[derive(Debug, Clone)]

@@ -12,59 +12,7 @@ use crate::helpers::*;
 async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets() {
     let app = spawn_app().await;
     let event = concert(&app, Some(50), 1000, HOUR_MS).await;
-    let fans = app.fans(200).await;
-    let mut racers = tokio::task::JoinSet::new();
-    for (_, token) in fans {
-        let (app_url, event, http) = (app.url.clone(), event.clone(), app.http.clone());
-        racers.spawn(async move {
-            let post = |path: String, body: serde_json::Value, bearer: Option<String>| {
-                let http = http.clone();
-                let url = format!("{app_url}{path}");
-                async move {
-                    let mut request = http.post(url).json(&body);
-                    if let Some(bearer) = bearer {
-                        request = request.bearer_auth(bearer);
-                    }
-                    let response = request.send().await.expect("request");
-                    (response.status(), response.json::<serde_json::Value>().await.unwrap_or_default())
-                }
-            };
-            let (status, body) = post(format!("/api/v1/cart/{event}"), json!({}), Some(token.clone())).await;
-            if status != StatusCode::OK {
-                return (status, body);
-            }
-            let (status, body) = post("/api/v1/cart/checkout".into(), json!({}), Some(token)).await;
-            if status != StatusCode::OK {
-                return (status, body);
-            }
-            let url = body["payload"].as_str().unwrap().to_owned();
-            let (path, pay_token) = url.split_once("?token=").unwrap();
-    let pay_token = pay_token.split('&').next().unwrap_or_default();
-            let order = path.rsplit('/').next().unwrap().to_owned();
-            post(
-                format!("/api/v1/payments/test/{order}"),
-                json!({ "token": pay_token, "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123" }),
-                None,
-            )
-            .await
-        });
-    }
-    let (mut paid, mut sold_out, mut other) = (0, 0, Vec::new());
-    while let Some(result) = racers.join_next().await {
-        let (status, body) = result.expect("racer");
-        match status {
-            StatusCode::OK => paid += 1,
-            StatusCode::CONFLICT
-                if body["error"]
-                    .as_str()
-                    .is_some_and(|e| e.to_lowercase().contains("sold out")) =>
-            {
-                sold_out += 1
-            }
-            _ => other.push(format!("{status} {body}")),
-        }
-    }
-    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    let (paid, sold_out) = race_for(&app, 200, &event, None).await;
     assert_eq!(paid, 50);
     assert_eq!(sold_out, 150, "everyone else is told it is sold out");
     assert_eq!(
@@ -72,16 +20,9 @@ async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets()
             .await,
         50
     );
-    let (taken,): (i64,) = sqlx::query_as("SELECT seats_taken FROM events WHERE id = $1")
-        .bind(&event)
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    assert_eq!(taken, 50);
+    assert_eq!(seats_taken(&app, "events", &event).await, 50);
     // Nothing pending is left once reservations lapse.
-    app.execute("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
-        .await;
-    orders::expire_overdue(app.db()).await.unwrap();
+    app.lapse_pending_checkouts().await;
     assert_eq!(
         app.count("SELECT COUNT(*) FROM orders WHERE status = $1", "pending")
             .await,

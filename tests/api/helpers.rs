@@ -1054,6 +1054,155 @@ impl TestApp {
     }
 }
 
+/// A fan holding a paid 30-day pass: the fan's token and the pass's id.
+pub async fn a_pass_holder(app: &TestApp) -> (String, String) {
+    let admin = app.an_admin().await;
+    let (status, plan) = app
+        .post(
+            "/api/v1/pricing-plans",
+            json!({ "name": "Winter pass", "price": 4900, "currency": "EUR", "days": 30 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{plan}");
+    let plan_id = plan["payload"]["id"].as_str().unwrap();
+    let fan = app.fans(1).await.remove(0).1;
+    let path = format!("/api/v1/cart/passes/{plan_id}");
+    assert_eq!(
+        app.post(&path, json!({}), Some(&fan)).await.0,
+        StatusCode::OK
+    );
+    let (status, checkout) = app
+        .post("/api/v1/cart/checkout", json!({}), Some(&fan))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{checkout}");
+    let url = checkout["payload"].as_str().unwrap();
+    assert_eq!(app.pay(url, CARD_OK).await.0, StatusCode::OK);
+    let (pass_id,): (String,) = sqlx::query_as("SELECT id FROM passes")
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    (fan, pass_id)
+}
+
+/// Add `event` (of `tier`) to `token`'s cart, check out and pay, all over HTTP: the
+/// answer of the step that stopped.
+pub async fn race_buy(
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    event: String,
+    tier: Option<String>,
+) -> (StatusCode, Value) {
+    let post = |path: String, body: Value, bearer: Option<String>| {
+        let (http, url) = (http.clone(), format!("{url}{path}"));
+        async move {
+            let mut request = http.post(url).json(&body);
+            if let Some(bearer) = bearer {
+                request = request.bearer_auth(bearer);
+            }
+            let response = request.send().await.expect("request");
+            (
+                response.status(),
+                response.json::<Value>().await.unwrap_or_default(),
+            )
+        }
+    };
+    let query = tier.map(|t| format!("?tier={t}")).unwrap_or_default();
+    let (status, body) = post(
+        format!("/api/v1/cart/{event}{query}"),
+        json!({}),
+        Some(token.clone()),
+    )
+    .await;
+    if status != StatusCode::OK {
+        return (status, body);
+    }
+    let (status, body) = post("/api/v1/cart/checkout".into(), json!({}), Some(token)).await;
+    if status != StatusCode::OK {
+        return (status, body);
+    }
+    let checkout = body["payload"].as_str().unwrap().to_owned();
+    let (path, pay_token) = checkout.split_once("?token=").unwrap();
+    let pay_token = pay_token.split('&').next().unwrap_or_default();
+    let order = path.rsplit('/').next().unwrap().to_owned();
+    post(
+        format!("/api/v1/payments/test/{order}"),
+        json!({ "token": pay_token, "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123" }),
+        None,
+    )
+    .await
+}
+
+/// Run every buyer (token, concert, tier) at once, each buying as [`race_buy`] does:
+/// (paid, told sold out). Any other answer fails the test.
+pub async fn race(app: &TestApp, buyers: Vec<(String, String, Option<String>)>) -> (usize, usize) {
+    let mut racers = tokio::task::JoinSet::new();
+    for (token, event, tier) in buyers {
+        racers.spawn(race_buy(
+            app.http.clone(),
+            app.url.clone(),
+            token,
+            event,
+            tier,
+        ));
+    }
+    let (mut paid, mut sold_out, mut other) = (0, 0, Vec::new());
+    while let Some(result) = racers.join_next().await {
+        let (status, body) = result.expect("racer");
+        let error = body["error"].as_str().unwrap_or_default().to_lowercase();
+        match status {
+            StatusCode::OK => paid += 1,
+            StatusCode::CONFLICT if error.contains("sold out") => sold_out += 1,
+            _ => other.push(format!("{status} {body}")),
+        }
+    }
+    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    (paid, sold_out)
+}
+
+/// `fans` new fans racing to buy `event` (of `tier`, else its default): (paid, told sold
+/// out).
+pub async fn race_for(
+    app: &TestApp,
+    fans: usize,
+    event: &str,
+    tier: Option<&str>,
+) -> (usize, usize) {
+    let buyers = app
+        .fans(fans)
+        .await
+        .into_iter()
+        .map(|(_, token)| (token, event.to_owned(), tier.map(str::to_owned)))
+        .collect();
+    race(app, buyers).await
+}
+
+/// The seats a concert (`table` "events") or a tier ("tiers") has taken, as stored.
+pub async fn seats_taken(app: &TestApp, table: &'static str, id: &str) -> i64 {
+    let sql = match table {
+        "events" => "SELECT seats_taken FROM events WHERE id = $1",
+        _ => "SELECT seats_taken FROM ticket_tiers WHERE id = $1",
+    };
+    let (n,): (i64,) = sqlx::query_as(sql)
+        .bind(id)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    n
+}
+
+impl TestApp {
+    /// Every pending checkout's reservation lapses now, as the sweeper finds it.
+    pub async fn lapse_pending_checkouts(&self) {
+        self.execute("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
+            .await;
+        encore::commerce::orders::expire_overdue(self.db())
+            .await
+            .unwrap();
+    }
+}
+
 pub const HOUR_MS: i64 = 3_600_000;
 pub const CARD_OK: &str = "4242 4242 4242 4242";
 pub const CARD_DECLINED: &str = "4000 0000 0000 0002";

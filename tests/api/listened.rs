@@ -7,45 +7,13 @@ use std::time::{Duration, Instant};
 use encore::stream::access::minutes::{self, MINUTE};
 use encore::stream::access::store::minutes_of_pass;
 use reqwest::StatusCode;
-use serde_json::json;
 
-use crate::helpers::{CARD_OK, TestApp, concert, spawn_app};
+use crate::helpers::{CARD_OK, TestApp, a_pass_holder, concert, spawn_app};
 use crate::live::a_recorded_show;
 
 const DAY_MS: i64 = 86_400_000;
 /// Noon of a UTC day, as unix ms.
 const NOON: i64 = 20_000 * DAY_MS + DAY_MS / 2;
-
-/// A fan holding a paid 30-day pass: the fan's token and the pass's id.
-async fn a_pass_holder(app: &TestApp) -> (String, String) {
-    let admin = app.an_admin().await;
-    let (status, plan) = app
-        .post(
-            "/api/v1/pricing-plans",
-            json!({ "name": "Winter pass", "price": 4900, "currency": "EUR", "days": 30 }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{plan}");
-    let plan_id = plan["payload"]["id"].as_str().unwrap();
-    let fan = app.fans(1).await.remove(0).1;
-    let path = format!("/api/v1/cart/passes/{plan_id}");
-    assert_eq!(
-        app.post(&path, json!({}), Some(&fan)).await.0,
-        StatusCode::OK
-    );
-    let (status, checkout) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(&fan))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{checkout}");
-    let url = checkout["payload"].as_str().unwrap();
-    assert_eq!(app.pay(url, CARD_OK).await.0, StatusCode::OK);
-    let (pass_id,): (String,) = sqlx::query_as("SELECT id FROM passes")
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    (fan, pass_id)
-}
 
 /// `fan` opens a session and reads the playlist once: heard.
 async fn hear(app: &TestApp, event: &str, fan: &str) {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use encore::accounts::model::{AccountRow, Role};
 use encore::bus::{Channel, Received, Subscription};
+use encore::events::model::EventRow;
 use encore::events::notices;
 use encore::events::store as events;
 use encore::notifications::model::Published;
@@ -476,6 +477,19 @@ async fn a_publisher_connecting_tells_holders_once_and_the_staff_once_per_change
     nothing_more(&mut to_fan).await;
 }
 
+/// `notice` says, in Persian, that `event` is live now, naming it and its artist.
+fn is_live_now_in_persian(notice: &Value, event: &EventRow) {
+    let details = &event.details;
+    assert_eq!(
+        notice["title"],
+        format!("پخش زندهٔ {} شروع شد", details.title)
+    );
+    assert_eq!(
+        notice["body"],
+        format!("{} روی صحنه است؛ همین حالا گوش کنید.", details.artist_name)
+    );
+}
+
 #[tokio::test]
 async fn a_persian_holder_is_told_live_now_in_persian_naming_the_concert_and_artist() {
     let app = spawn_app().await;
@@ -486,11 +500,7 @@ async fn a_persian_holder_is_told_live_now_in_persian_naming_the_concert_and_art
     let mut to_fan = follow(&app, &fan);
     notices::went_live(&app.state, &row).await.unwrap();
     let live = next_notification(&mut to_fan).await;
-    assert_eq!(live["title"], format!("پخش زندهٔ {} شروع شد", row.title));
-    assert_eq!(
-        live["body"],
-        format!("{} روی صحنه است؛ همین حالا گوش کنید.", row.artist_name)
-    );
+    is_live_now_in_persian(&live, &row);
     assert_eq!(live["link"], format!("/stage/{event}"));
 }
 
@@ -519,22 +529,21 @@ async fn a_notice_reads_in_the_language_of_the_page_that_lists_it_not_the_one_it
     notices::went_live(&app.state, &row).await.unwrap();
     // Pushed as written for the account's language then (English)...
     let pushed = next_notification(&mut to_fan).await;
-    assert_eq!(pushed["title"], format!("{} is live now", row.title));
+    assert_eq!(
+        pushed["title"],
+        format!("{} is live now", row.details.title)
+    );
     // ...and read in Persian once its reader reads Persian, the concert's name as it is.
     set_language(&app, &fan, "ir").await;
     let persian = listed_in(&app, &fan, "fa-IR").await;
     let live = persian.iter().find(|n| n["id"] == pushed["id"]).unwrap();
-    assert_eq!(live["title"], format!("پخش زندهٔ {} شروع شد", row.title));
-    assert_eq!(
-        live["body"],
-        format!("{} روی صحنه است؛ همین حالا گوش کنید.", row.artist_name)
-    );
+    is_live_now_in_persian(live, &row);
     // The same line, one id, in the language of the page (Spanish here).
     let spanish = listed_in(&app, &fan, "es").await;
     let live = spanish.iter().find(|n| n["id"] == pushed["id"]).unwrap();
     assert_ne!(live["title"], pushed["title"]);
     assert!(
-        live["title"].as_str().unwrap().contains(&row.title),
+        live["title"].as_str().unwrap().contains(&row.details.title),
         "{live}"
     );
     // Marking it read answers in the page's language too.
@@ -551,7 +560,7 @@ async fn a_notice_reads_in_the_language_of_the_page_that_lists_it_not_the_one_it
     assert_eq!(status, StatusCode::OK, "{read}");
     assert_eq!(
         read["payload"]["title"],
-        format!("پخش زندهٔ {} شروع شد", row.title)
+        format!("پخش زندهٔ {} شروع شد", row.details.title)
     );
 
     // One stored before its texts were kept, or naming a message this version does not

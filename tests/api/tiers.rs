@@ -15,13 +15,110 @@ async fn admin(app: &TestApp) -> String {
     app.session(&row).await
 }
 
-/// Add a tier to `event` as `token`'s holder: the new tier (201 asserted).
-async fn add_tier(app: &TestApp, token: &str, event: &str, body: Value) -> Value {
-    let (status, answer) = app
-        .post(&format!("/api/v1/events/{event}/tiers"), body, Some(token))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{answer}");
-    answer["payload"].clone()
+/// A concert's tiers as `token`'s holder manages them, over HTTP.
+struct Tiers<'a> {
+    app: &'a TestApp,
+    token: &'a str,
+    event: &'a str,
+}
+
+impl<'a> Tiers<'a> {
+    fn of(app: &'a TestApp, token: &'a str, event: &'a str) -> Self {
+        Self { app, token, event }
+    }
+
+    fn path(&self, tier: &str) -> String {
+        format!("/api/v1/events/{}/tiers/{tier}", self.event)
+    }
+
+    /// Add a tier: the new tier (201 asserted).
+    async fn add(&self, body: Value) -> Value {
+        let (status, answer) = self
+            .app
+            .post(
+                &format!("/api/v1/events/{}/tiers", self.event),
+                body,
+                Some(self.token),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        answer["payload"].clone()
+    }
+
+    /// Add a tier: its id.
+    async fn add_id(&self, body: Value) -> String {
+        id_of(&self.add(body).await)
+    }
+
+    async fn put(&self, tier: &str, body: Value) -> (StatusCode, Value) {
+        self.app.put(&self.path(tier), body, self.token).await
+    }
+
+    async fn delete(&self, tier: &str) -> (StatusCode, Value) {
+        self.app.delete(&self.path(tier), self.token).await
+    }
+
+    /// How many tiers the concert has, hidden ones included, as stored.
+    async fn stored(&self) -> i64 {
+        self.app
+            .count(
+                "SELECT COUNT(*) FROM ticket_tiers WHERE event_id = $1",
+                self.event,
+            )
+            .await
+    }
+}
+
+fn id_of(tier: &Value) -> String {
+    tier["id"].as_str().unwrap().to_owned()
+}
+
+/// The id of `event`'s default tier, listed first.
+async fn default_tier(app: &TestApp, event: &str) -> String {
+    id_of(&public_view(app, event).await["tiers"][0])
+}
+
+/// `shown`, a concert's public view, lists one tier: the default, at `price`, on sale with
+/// no capacity of its own and `seats_left` seats left. Its id.
+fn the_one_standard_tier(shown: &Value, price: i64, seats_left: i64) -> String {
+    let tiers = shown["tiers"]
+        .as_array()
+        .expect("the public view lists tiers");
+    assert_eq!(tiers.len(), 1);
+    let tier = &tiers[0];
+    assert_eq!(tier["name"], "Standard");
+    assert_eq!(tier["price"], price);
+    assert_eq!(tier["currency"], "EUR");
+    assert_eq!(tier["isDefault"], true);
+    assert_eq!(tier["onSale"], true);
+    assert_eq!(tier["soldOut"], false);
+    assert_eq!(
+        tier["capacity"],
+        Value::Null,
+        "the concert's capacity holds"
+    );
+    assert_eq!(tier["seatsLeft"], seats_left);
+    id_of(tier)
+}
+
+/// Tier `id` as a concert's public view `shown` lists it.
+fn listed(shown: &Value, id: &str) -> Value {
+    shown["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap()
+        .clone()
+}
+
+/// The live tickets of tier `id`.
+async fn tickets_of(app: &TestApp, id: &str) -> i64 {
+    app.count(
+        "SELECT COUNT(*) FROM tickets WHERE tier_id = $1 AND revoked_at IS NULL",
+        id,
+    )
+    .await
 }
 
 async fn public_view(app: &TestApp, event: &str) -> Value {
@@ -59,19 +156,6 @@ async fn pay_cart(app: &TestApp, token: &str) -> String {
     paid["payload"]["order"].as_str().unwrap().to_owned()
 }
 
-async fn seats_taken(app: &TestApp, table: &'static str, id: &str) -> i64 {
-    let sql = match table {
-        "events" => "SELECT seats_taken FROM events WHERE id = $1",
-        _ => "SELECT seats_taken FROM ticket_tiers WHERE id = $1",
-    };
-    let (n,): (i64,) = sqlx::query_as(sql)
-        .bind(id)
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    n
-}
-
 async fn request_in(
     app: &TestApp,
     method: reqwest::Method,
@@ -96,23 +180,7 @@ async fn request_in(
 async fn a_new_concert_sells_through_one_default_tier_at_its_price() {
     let app = spawn_app().await;
     let event = concert(&app, Some(10), 2450, HOUR_MS).await;
-    let shown = public_view(&app, &event).await;
-    let tiers = shown["tiers"]
-        .as_array()
-        .expect("the public view lists tiers");
-    assert_eq!(tiers.len(), 1);
-    assert_eq!(tiers[0]["name"], "Standard");
-    assert_eq!(tiers[0]["price"], 2450);
-    assert_eq!(tiers[0]["currency"], "EUR");
-    assert_eq!(tiers[0]["isDefault"], true);
-    assert_eq!(tiers[0]["onSale"], true);
-    assert_eq!(tiers[0]["soldOut"], false);
-    assert_eq!(
-        tiers[0]["capacity"],
-        Value::Null,
-        "the concert's capacity holds"
-    );
-    assert_eq!(tiers[0]["seatsLeft"], 10);
+    the_one_standard_tier(&public_view(&app, &event).await, 2450, 10);
     // Lists keep their shape: no tiers there.
     let (_, list) = app.get("/api/v1/events", None).await;
     assert!(list["payload"]["items"][0].get("tiers").is_none());
@@ -124,13 +192,9 @@ async fn the_cart_adds_the_default_tier_and_each_entry_carries_its_event_with_th
     let admin = admin(&app).await;
     let one = concert(&app, None, 1000, HOUR_MS).await;
     let two = concert(&app, None, 1500, HOUR_MS).await;
-    let vip = add_tier(
-        &app,
-        &admin,
-        &two,
-        json!({ "name": "VIP — meet the band", "description": "After the show.", "price": 5000 }),
-    )
-    .await;
+    let vip = Tiers::of(&app, &admin, &two)
+        .add(json!({ "name": "VIP — meet the band", "description": "After the show.", "price": 5000 }))
+        .await;
     let (fan_row, fan) = app.fans(1).await.remove(0);
     let (status, _) = add_to_cart(&app, &fan, &one, None).await;
     assert_eq!(status, StatusCode::OK);
@@ -205,16 +269,12 @@ async fn adding_a_concert_again_keeps_one_entry_of_the_tier_chosen_last() {
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let supporter = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Supporter", "price": 2500 }),
-    )
-    .await;
+    let supporter = Tiers::of(&app, &admin, &event)
+        .add_id(json!({ "name": "Supporter", "price": 2500 }))
+        .await;
     let fan = app.fans(1).await.remove(0).1;
     add_to_cart(&app, &fan, &event, None).await;
-    let (_, cart) = add_to_cart(&app, &fan, &event, supporter["id"].as_str()).await;
+    let (_, cart) = add_to_cart(&app, &fan, &event, Some(&supporter)).await;
     assert_eq!(cart["payload"].as_array().unwrap().len(), 1);
     assert_eq!(cart["payload"][0]["event"]["price"], 2500);
     let (_, cart) = add_to_cart(&app, &fan, &event, None).await;
@@ -227,13 +287,9 @@ async fn a_hidden_tier_is_not_listed_to_the_public_and_cannot_be_added_to_a_cart
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let hidden = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Friends of the band", "price": 0, "hidden": true }),
-    )
-    .await;
+    let hidden = Tiers::of(&app, &admin, &event)
+        .add(json!({ "name": "Friends of the band", "price": 0, "hidden": true }))
+        .await;
     assert_eq!(hidden["hidden"], true);
     let shown = public_view(&app, &event).await;
     assert_eq!(shown["tiers"].as_array().unwrap().len(), 1);
@@ -248,8 +304,8 @@ async fn a_hidden_tier_is_not_listed_to_the_public_and_cannot_be_added_to_a_cart
     assert_eq!(body["error"], "Ticket tier not found.");
     // Nor is a tier of another concert.
     let other = concert(&app, None, 1000, HOUR_MS).await;
-    let other_tier = &public_view(&app, &other).await["tiers"][0]["id"];
-    let (status, _) = add_to_cart(&app, &fan, &event, other_tier.as_str()).await;
+    let other_tier = default_tier(&app, &other).await;
+    let (status, _) = add_to_cart(&app, &fan, &event, Some(&other_tier)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -260,56 +316,33 @@ async fn a_tier_is_sold_only_inside_its_sale_window() {
     let event = concert(&app, None, 1000, 48 * HOUR_MS).await;
     let soon = encore::db::iso8601(encore::db::now_ms() + HOUR_MS);
     let past = encore::db::iso8601(encore::db::now_ms() - HOUR_MS);
-    let early = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Later", "price": 900, "saleOpensAt": soon }),
-    )
-    .await;
-    let closed = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Early bird", "price": 500, "saleClosesAt": past }),
-    )
-    .await;
-    let shown = public_view(&app, &event).await;
-    let later = shown["tiers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == early["id"])
-        .unwrap()
-        .clone();
+    let tiers = Tiers::of(&app, &admin, &event);
+    let early = tiers
+        .add_id(json!({ "name": "Later", "price": 900, "saleOpensAt": soon }))
+        .await;
+    let closed = tiers
+        .add_id(json!({ "name": "Early bird", "price": 500, "saleClosesAt": past }))
+        .await;
+    let later = listed(&public_view(&app, &event).await, &early);
     assert_eq!(later["onSale"], false);
     assert_eq!(
         later["notOnSale"],
         "Sales of this ticket tier have not opened yet."
     );
     let fan = app.fans(1).await.remove(0).1;
-    let (status, body) = add_to_cart(&app, &fan, &event, early["id"].as_str()).await;
+    let (status, body) = add_to_cart(&app, &fan, &event, Some(&early)).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         body["error"],
         "Sales of this ticket tier have not opened yet."
     );
-    let (status, body) = add_to_cart(&app, &fan, &event, closed["id"].as_str()).await;
+    let (status, body) = add_to_cart(&app, &fan, &event, Some(&closed)).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["error"], "Sales of this ticket tier have closed.");
     // Opened by its managers, it sells.
-    let (status, _) = app
-        .put(
-            &format!(
-                "/api/v1/events/{event}/tiers/{}",
-                early["id"].as_str().unwrap()
-            ),
-            json!({ "saleOpensAt": null }),
-            &admin,
-        )
-        .await;
+    let (status, _) = tiers.put(&early, json!({ "saleOpensAt": null })).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = add_to_cart(&app, &fan, &event, early["id"].as_str()).await;
+    let (status, _) = add_to_cart(&app, &fan, &event, Some(&early)).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -328,15 +361,13 @@ async fn the_concerts_project_members_and_staff_manage_its_tiers_and_nobody_else
         .await
         .unwrap();
     let path = format!("/api/v1/events/{event}/tiers");
-    let tier = add_tier(
-        &app,
-        &artist,
-        &event,
-        json!({ "name": "Supporter", "price": 2000 }),
-    )
-    .await;
+    let mine = Tiers::of(&app, &artist, &event);
+    let tier = mine
+        .add(json!({ "name": "Supporter", "price": 2000 }))
+        .await;
     assert_eq!(tier["name"], "Supporter");
     assert_eq!(tier["isDefault"], false);
+    let tier = id_of(&tier);
     let (status, _) = app.get(&path, Some(&artist)).await;
     assert_eq!(status, StatusCode::OK);
     let admin = admin(&app).await;
@@ -352,25 +383,21 @@ async fn the_concerts_project_members_and_staff_manage_its_tiers_and_nobody_else
         )
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let tier_path = format!("{path}/{}", tier["id"].as_str().unwrap());
-    let (status, _) = app.put(&tier_path, json!({ "price": 1 }), &stranger).await;
+    let theirs = Tiers::of(&app, &stranger, &event);
+    let (status, _) = theirs.put(&tier, json!({ "price": 1 })).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = app.delete(&tier_path, &stranger).await;
+    let (status, _) = theirs.delete(&tier).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = app.get(&path, None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     // The member changes and deletes it.
-    let (status, changed) = app
-        .put(
-            &tier_path,
-            json!({ "price": 2200, "capacity": 50 }),
-            &artist,
-        )
+    let (status, changed) = mine
+        .put(&tier, json!({ "price": 2200, "capacity": 50 }))
         .await;
     assert_eq!(status, StatusCode::OK, "{changed}");
     assert_eq!(changed["payload"]["price"], 2200);
     assert_eq!(changed["payload"]["capacity"], 50);
-    let (status, _) = app.delete(&tier_path, &artist).await;
+    let (status, _) = mine.delete(&tier).await;
     assert_eq!(status, StatusCode::OK);
     let (_, left) = app.get(&path, Some(&artist)).await;
     assert_eq!(left["payload"].as_array().unwrap().len(), 1);
@@ -440,14 +467,7 @@ async fn bad_tier_input_is_refused_with_a_clear_error_in_the_readers_language() 
         "O preço deve estar entre 0 e 1.000.000,00 (em centavos)."
     );
     // Nothing was written.
-    assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM ticket_tiers WHERE event_id = $1",
-            &event
-        )
-        .await,
-        1
-    );
+    assert_eq!(Tiers::of(&app, &admin, &event).stored().await, 1);
 }
 
 #[tokio::test]
@@ -455,99 +475,58 @@ async fn the_last_tier_the_default_tier_and_a_tier_that_sold_are_never_deleted()
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let path = format!("/api/v1/events/{event}/tiers");
-    let default = public_view(&app, &event).await["tiers"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, body) = app.delete(&format!("{path}/{default}"), &admin).await;
+    let tiers = Tiers::of(&app, &admin, &event);
+    let default = default_tier(&app, &event).await;
+    let (status, body) = tiers.delete(&default).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         body["error"],
         "A concert sells through at least one ticket tier: its last one cannot be deleted."
     );
-    let supporter = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Supporter", "price": 2000 }),
-    )
-    .await;
-    let supporter = supporter["id"].as_str().unwrap().to_owned();
-    let (status, body) = app.delete(&format!("{path}/{default}"), &admin).await;
+    let supporter = tiers
+        .add_id(json!({ "name": "Supporter", "price": 2000 }))
+        .await;
+    let (status, body) = tiers.delete(&default).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         body["error"],
         "This is the concert's default ticket tier: make another tier the default first."
     );
     // The default cannot be hidden nor stop being the default by itself.
-    let (status, body) = app
-        .put(
-            &format!("{path}/{default}"),
-            json!({ "hidden": true }),
-            &admin,
-        )
-        .await;
+    let (status, body) = tiers.put(&default, json!({ "hidden": true })).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["error"], "The default ticket tier cannot be hidden.");
-    let (status, _) = app
-        .put(
-            &format!("{path}/{default}"),
-            json!({ "isDefault": false }),
-            &admin,
-        )
-        .await;
+    let (status, _) = tiers.put(&default, json!({ "isDefault": false })).await;
     assert_eq!(status, StatusCode::CONFLICT);
     // A tier a fan bought stays (hidden instead); its price is frozen.
     let fan = app.fans(1).await.remove(0).1;
     add_to_cart(&app, &fan, &event, Some(&supporter)).await;
     pay_cart(&app, &fan).await;
-    let (status, body) = app.delete(&format!("{path}/{supporter}"), &admin).await;
+    let (status, body) = tiers.delete(&supporter).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         body["error"],
         "Tickets of this tier were sold or are being paid for: hide it instead of deleting it."
     );
-    let (status, body) = app
-        .put(
-            &format!("{path}/{supporter}"),
-            json!({ "price": 2100 }),
-            &admin,
-        )
-        .await;
+    let (status, body) = tiers.put(&supporter, json!({ "price": 2100 })).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         body["error"],
         "Tickets of this tier were already sold at this price; its price stays as it is."
     );
-    let (status, hidden) = app
-        .put(
-            &format!("{path}/{supporter}"),
-            json!({ "hidden": true, "price": 2000 }),
-            &admin,
-        )
+    let (status, hidden) = tiers
+        .put(&supporter, json!({ "hidden": true, "price": 2000 }))
         .await;
     assert_eq!(status, StatusCode::OK, "{hidden}");
     assert_eq!(hidden["payload"]["hidden"], true);
     // Made the default, another tier may be deleted once it never sold.
-    let extra = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Extra", "price": 3000, "isDefault": true }),
-    )
-    .await;
+    let extra = tiers
+        .add(json!({ "name": "Extra", "price": 3000, "isDefault": true }))
+        .await;
     assert_eq!(extra["isDefault"], true);
-    let (status, _) = app.delete(&format!("{path}/{default}"), &admin).await;
+    let (status, _) = tiers.delete(&default).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM ticket_tiers WHERE event_id = $1",
-            &event
-        )
-        .await,
-        2
-    );
+    assert_eq!(tiers.stored().await, 2);
 }
 
 #[tokio::test]
@@ -555,18 +534,9 @@ async fn the_concerts_price_is_its_default_tiers() {
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let path = format!("/api/v1/events/{event}/tiers");
-    let default = public_view(&app, &event).await["tiers"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let (status, _) = app
-        .put(
-            &format!("{path}/{default}"),
-            json!({ "price": 1200 }),
-            &admin,
-        )
-        .await;
+    let tiers = Tiers::of(&app, &admin, &event);
+    let default = default_tier(&app, &event).await;
+    let (status, _) = tiers.put(&default, json!({ "price": 1200 })).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(public_view(&app, &event).await["price"], 1200);
     // The concert's form sets its default tier's price.
@@ -580,20 +550,8 @@ async fn the_concerts_price_is_its_default_tiers() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(public_view(&app, &event).await["tiers"][0]["price"], 1300);
     // Another default: the concert's price is its.
-    let vip = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "VIP", "price": 4000 }),
-    )
-    .await;
-    let (status, _) = app
-        .put(
-            &format!("{path}/{}", vip["id"].as_str().unwrap()),
-            json!({ "isDefault": true }),
-            &admin,
-        )
-        .await;
+    let vip = tiers.add_id(json!({ "name": "VIP", "price": 4000 })).await;
+    let (status, _) = tiers.put(&vip, json!({ "isDefault": true })).await;
     assert_eq!(status, StatusCode::OK);
     let shown = public_view(&app, &event).await;
     assert_eq!(shown["price"], 4000);
@@ -604,10 +562,10 @@ async fn the_concerts_price_is_its_default_tiers() {
         .filter(|t| t["isDefault"] == true)
         .collect();
     assert_eq!(defaults.len(), 1);
-    assert_eq!(defaults[0]["id"], vip["id"]);
+    assert_eq!(defaults[0]["id"], vip.as_str());
     let fan = app.fans(1).await.remove(0).1;
     let (_, cart) = add_to_cart(&app, &fan, &event, None).await;
-    assert_eq!(cart["payload"][0]["tier"]["id"], vip["id"]);
+    assert_eq!(cart["payload"][0]["tier"]["id"], vip.as_str());
 }
 
 #[tokio::test]
@@ -615,14 +573,9 @@ async fn a_tiers_capacity_holds_for_it_with_pending_checkouts_holding_seats_unti
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, Some(10), 1000, HOUR_MS).await;
-    let vip = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "VIP", "price": 5000, "capacity": 1 }),
-    )
-    .await;
-    let vip = vip["id"].as_str().unwrap().to_owned();
+    let vip = Tiers::of(&app, &admin, &event)
+        .add_id(json!({ "name": "VIP", "price": 5000, "capacity": 1 }))
+        .await;
     let fans = app.fans(2).await;
     add_to_cart(&app, &fans[0].1, &event, Some(&vip)).await;
     add_to_cart(&app, &fans[1].1, &event, Some(&vip)).await;
@@ -637,23 +590,13 @@ async fn a_tiers_capacity_holds_for_it_with_pending_checkouts_holding_seats_unti
         "Live at the Roundhouse: This ticket tier is sold out."
     );
     let shown = public_view(&app, &event).await;
-    let listed = shown["tiers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == vip.as_str())
-        .unwrap()
-        .clone();
-    assert_eq!(listed["soldOut"], true);
-    assert_eq!(listed["seatsLeft"], 0);
+    let vip_listed = listed(&shown, &vip);
+    assert_eq!(vip_listed["soldOut"], true);
+    assert_eq!(vip_listed["seatsLeft"], 0);
     // The default tier still sells: the concert has seats.
     assert_eq!(shown["tiers"][0]["onSale"], true);
     // The first checkout lapses: its seats go back, the tier's and the concert's.
-    app.execute("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
-        .await;
-    encore::commerce::orders::expire_overdue(app.db())
-        .await
-        .unwrap();
+    app.lapse_pending_checkouts().await;
     assert_eq!(seats_taken(&app, "tiers", &vip).await, 0);
     assert_eq!(seats_taken(&app, "events", &event).await, 0);
     pay_cart(&app, &fans[1].1).await;
@@ -676,114 +619,18 @@ async fn a_tiers_capacity_holds_for_it_with_pending_checkouts_holding_seats_unti
     assert_eq!(seats_taken(&app, "events", &event).await, 0);
 }
 
-/// Add `event` (of `tier`) to `token`'s cart, check out and pay, all over HTTP: the
-/// answer of the step that stopped.
-async fn race_buy(
-    http: reqwest::Client,
-    url: String,
-    token: String,
-    event: String,
-    tier: Option<String>,
-) -> (StatusCode, Value) {
-    let post = |path: String, body: Value, bearer: Option<String>| {
-        let (http, url) = (http.clone(), format!("{url}{path}"));
-        async move {
-            let mut request = http.post(url).json(&body);
-            if let Some(bearer) = bearer {
-                request = request.bearer_auth(bearer);
-            }
-            let response = request.send().await.expect("request");
-            (
-                response.status(),
-                response.json::<Value>().await.unwrap_or_default(),
-            )
-        }
-    };
-    let query = tier.map(|t| format!("?tier={t}")).unwrap_or_default();
-    let (status, body) = post(
-        format!("/api/v1/cart/{event}{query}"),
-        json!({}),
-        Some(token.clone()),
-    )
-    .await;
-    if status != StatusCode::OK {
-        return (status, body);
-    }
-    let (status, body) = post("/api/v1/cart/checkout".into(), json!({}), Some(token)).await;
-    if status != StatusCode::OK {
-        return (status, body);
-    }
-    let checkout = body["payload"].as_str().unwrap().to_owned();
-    let (path, pay_token) = checkout.split_once("?token=").unwrap();
-    let pay_token = pay_token.split('&').next().unwrap_or_default();
-    let order = path.rsplit('/').next().unwrap().to_owned();
-    post(
-        format!("/api/v1/payments/test/{order}"),
-        json!({ "token": pay_token, "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123" }),
-        None,
-    )
-    .await
-}
-
-/// Run every buyer at once: (paid, told sold out, anything else).
-async fn race(
-    app: &TestApp,
-    buyers: Vec<(String, String, Option<String>)>,
-) -> (usize, usize, Vec<String>) {
-    let mut racers = tokio::task::JoinSet::new();
-    for (token, event, tier) in buyers {
-        racers.spawn(race_buy(
-            app.http.clone(),
-            app.url.clone(),
-            token,
-            event,
-            tier,
-        ));
-    }
-    let (mut paid, mut sold_out, mut other) = (0, 0, Vec::new());
-    while let Some(result) = racers.join_next().await {
-        let (status, body) = result.expect("racer");
-        let error = body["error"].as_str().unwrap_or_default().to_lowercase();
-        match status {
-            StatusCode::OK => paid += 1,
-            StatusCode::CONFLICT if error.contains("sold out") => sold_out += 1,
-            _ => other.push(format!("{status} {body}")),
-        }
-    }
-    (paid, sold_out, other)
-}
-
 #[tokio::test]
 async fn thirty_buyers_race_for_a_ten_seat_tier_and_exactly_ten_get_it() {
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let vip = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "VIP", "price": 5000, "capacity": 10 }),
-    )
-    .await;
-    let vip = vip["id"].as_str().unwrap().to_owned();
-    let buyers = app
-        .fans(30)
-        .await
-        .into_iter()
-        .map(|(_, token)| (token, event.clone(), Some(vip.clone())))
-        .collect();
-    let (paid, sold_out, other) = race(&app, buyers).await;
-    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    let vip = Tiers::of(&app, &admin, &event)
+        .add_id(json!({ "name": "VIP", "price": 5000, "capacity": 10 }))
+        .await;
+    let (paid, sold_out) = race_for(&app, 30, &event, Some(&vip)).await;
     assert_eq!(paid, 10);
     assert_eq!(sold_out, 20, "everyone else is told it is sold out");
-    assert_eq!(
-        app.count(
-            "SELECT COUNT(*) FROM tickets WHERE tier_id = $1 AND revoked_at IS NULL",
-            &vip
-        )
-        .await,
-        10
-    );
+    assert_eq!(tickets_of(&app, &vip).await, 10);
     assert_eq!(seats_taken(&app, "tiers", &vip).await, 10);
     assert_eq!(seats_taken(&app, "events", &event).await, 10);
     assert_eq!(
@@ -803,18 +650,10 @@ async fn buyers_racing_across_two_tiers_never_oversell_the_concert_nor_either_ti
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, Some(10), 1000, HOUR_MS).await;
-    let standard = public_view(&app, &event).await["tiers"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let supporter = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "Supporter", "price": 2500, "capacity": 4 }),
-    )
-    .await;
-    let supporter = supporter["id"].as_str().unwrap().to_owned();
+    let standard = default_tier(&app, &event).await;
+    let supporter = Tiers::of(&app, &admin, &event)
+        .add_id(json!({ "name": "Supporter", "price": 2500, "capacity": 4 }))
+        .await;
     let buyers = app
         .fans(30)
         .await
@@ -825,22 +664,13 @@ async fn buyers_racing_across_two_tiers_never_oversell_the_concert_nor_either_ti
             (token, event.clone(), Some(tier.clone()))
         })
         .collect();
-    let (paid, sold_out, other) = race(&app, buyers).await;
-    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    let (paid, sold_out) = race(&app, buyers).await;
     assert_eq!(paid, 10, "the concert's ten seats, across its tiers");
     assert_eq!(sold_out, 20);
-    let sold = |tier: String| {
-        let app = &app;
-        async move {
-            app.count(
-                "SELECT COUNT(*) FROM tickets WHERE tier_id = $1 AND revoked_at IS NULL",
-                &tier,
-            )
-            .await
-        }
-    };
-    let (standard_sold, supporter_sold) =
-        (sold(standard.clone()).await, sold(supporter.clone()).await);
+    let (standard_sold, supporter_sold) = (
+        tickets_of(&app, &standard).await,
+        tickets_of(&app, &supporter).await,
+    );
     assert!(
         supporter_sold <= 4,
         "{supporter_sold} Supporter tickets for 4 seats"
@@ -904,14 +734,7 @@ async fn a_concert_made_before_tiers_becomes_one_default_tier_holding_its_seats(
     let shown = public_view(&app, "e-old").await;
     assert_eq!(shown["price"], 1750);
     assert_eq!(shown["seatsLeft"], 7);
-    let tiers = shown["tiers"].as_array().unwrap();
-    assert_eq!(tiers.len(), 1);
-    assert_eq!(tiers[0]["name"], "Standard");
-    assert_eq!(tiers[0]["price"], 1750);
-    assert_eq!(tiers[0]["isDefault"], true);
-    assert_eq!(tiers[0]["capacity"], Value::Null);
-    assert_eq!(tiers[0]["seatsLeft"], 7);
-    let tier = tiers[0]["id"].as_str().unwrap().to_owned();
+    let tier = the_one_standard_tier(&shown, 1750, 7);
     assert_eq!(seats_taken(&app, "tiers", &tier).await, 3);
     // It sells as before, through its tier.
     let fan = app.fans(1).await.remove(0).1;
@@ -928,30 +751,19 @@ async fn a_tier_whose_only_checkout_lapsed_may_change_its_price_and_be_deleted()
     let app = spawn_app().await;
     let admin = admin(&app).await;
     let event = concert(&app, None, 1000, HOUR_MS).await;
-    let vip = add_tier(
-        &app,
-        &admin,
-        &event,
-        json!({ "name": "VIP", "price": 5000 }),
-    )
-    .await;
-    let vip = vip["id"].as_str().unwrap().to_owned();
+    let tiers = Tiers::of(&app, &admin, &event);
+    let vip = tiers.add_id(json!({ "name": "VIP", "price": 5000 })).await;
     let fan = app.fans(1).await.remove(0).1;
     add_to_cart(&app, &fan, &event, Some(&vip)).await;
     let (status, body) = checkout(&app, &fan).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // While the checkout is open, the tier is being paid for: it stays.
-    let path = format!("/api/v1/events/{event}/tiers/{vip}");
-    let (status, _) = app.delete(&path, &admin).await;
+    let (status, _) = tiers.delete(&vip).await;
     assert_eq!(status, StatusCode::CONFLICT);
-    app.execute("UPDATE orders SET expires_at = 0 WHERE status = 'pending'")
-        .await;
-    encore::commerce::orders::expire_overdue(app.db())
-        .await
-        .unwrap();
-    let (status, body) = app.put(&path, json!({ "price": 4500 }), &admin).await;
+    app.lapse_pending_checkouts().await;
+    let (status, body) = tiers.put(&vip, json!({ "price": 4500 })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, body) = app.delete(&path, &admin).await;
+    let (status, body) = tiers.delete(&vip).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // The lapsed order still names the tier it was for, and the cart forgot it.
     let (_, orders) = app.get("/api/v1/purchases/my/", Some(&fan)).await;

@@ -132,7 +132,7 @@ impl Tier {
             name: row.name.clone(),
             description: row.description.clone(),
             price: row.price_minor,
-            currency: event.currency.clone(),
+            currency: event.details.currency.clone(),
             capacity: row.capacity,
             seats_left,
             sale_opens_at: row.sale_opens_at.map(iso8601),
@@ -284,6 +284,30 @@ pub struct TierFields {
 }
 
 impl TierFields {
+    /// A listed tier named `name` at `price_minor`, neither the default nor with a capacity
+    /// or a sale window of its own.
+    pub fn new(name: String, price_minor: i64, position: i64) -> Self {
+        Self {
+            name,
+            description: String::new(),
+            price_minor,
+            capacity: None,
+            sale_opens_at: None,
+            sale_closes_at: None,
+            hidden: false,
+            is_default: false,
+            position,
+        }
+    }
+
+    /// A new concert's one tier: the default, at its price, with no capacity of its own.
+    pub fn standard(price_minor: i64) -> Self {
+        Self {
+            is_default: true,
+            ..Self::new(DEFAULT_TIER_NAME.to_owned(), price_minor, 0)
+        }
+    }
+
     pub fn of(row: &TierRow) -> Self {
         Self {
             name: row.name.clone(),
@@ -310,17 +334,7 @@ impl NewTierInput {
         let price = self
             .price
             .ok_or_else(|| Error::unprocessable(Msg::PriceRequired))?;
-        let mut fields = TierFields {
-            name,
-            description: String::new(),
-            price_minor: price,
-            capacity: None,
-            sale_opens_at: None,
-            sale_closes_at: None,
-            hidden: false,
-            is_default: false,
-            position,
-        };
+        let mut fields = TierFields::new(name, price, position);
         TierInput::from(self).apply_to(&mut fields, event, false)?;
         Ok(fields)
     }
@@ -384,7 +398,7 @@ pub fn check(fields: &TierFields, event: &EventRow) -> Result<()> {
         if !(1..=MAX_CAPACITY).contains(&capacity) {
             return Err(Error::unprocessable(Msg::CapacityRange));
         }
-        if let Some(concert) = event.capacity
+        if let Some(concert) = event.details.capacity
             && capacity > concert
         {
             return Err(Error::unprocessable(
@@ -458,12 +472,13 @@ mod tests {
     }
 
     fn concert(capacity: Option<i64>, taken: i64) -> EventRow {
-        EventRow {
-            starts_at: 10_000_000,
-            capacity,
+        let mut event = EventRow {
             seats_taken: taken,
             ..EventRow::sample(EventStatus::Published)
-        }
+        };
+        event.details.starts_at = 10_000_000;
+        event.details.capacity = capacity;
+        event
     }
 
     #[test]

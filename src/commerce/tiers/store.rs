@@ -4,7 +4,7 @@
 
 use sqlx::AssertSqlSafe;
 
-use super::model::{DEFAULT_TIER_NAME, TierFields, TierRow};
+use super::model::{TierFields, TierRow};
 use crate::db::Exec;
 use crate::error::Result;
 
@@ -90,6 +90,23 @@ pub async fn forget_in_unpaid_lines<'e>(db: impl Exec<'e>, tier_id: &str) -> Res
     Ok(())
 }
 
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+/// Bind a tier's fields as the next nine parameters, in `TierFields`' order (`name` …
+/// `position`): what `insert` and `update` both write.
+fn bind_fields<'q>(query: AnyQuery<'q>, fields: &'q TierFields) -> AnyQuery<'q> {
+    query
+        .bind(&fields.name)
+        .bind(&fields.description)
+        .bind(fields.price_minor)
+        .bind(fields.capacity)
+        .bind(fields.sale_opens_at)
+        .bind(fields.sale_closes_at)
+        .bind(i64::from(fields.hidden))
+        .bind(i64::from(fields.is_default))
+        .bind(fields.position)
+}
+
 /// A new tier of a concert: its id.
 #[tracing::instrument(skip_all, fields(event = event_id))]
 pub async fn insert<'e>(
@@ -99,47 +116,15 @@ pub async fn insert<'e>(
     now: i64,
 ) -> Result<String> {
     let id = uuid::Uuid::new_v4().to_string();
-    sqlx::query(
+    let query = sqlx::query(
         "INSERT INTO ticket_tiers (id, event_id, name, description, price_minor, capacity, \
          sale_opens_at, sale_closes_at, hidden, is_default, position, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)",
     )
     .bind(&id)
-    .bind(event_id)
-    .bind(&fields.name)
-    .bind(&fields.description)
-    .bind(fields.price_minor)
-    .bind(fields.capacity)
-    .bind(fields.sale_opens_at)
-    .bind(fields.sale_closes_at)
-    .bind(i64::from(fields.hidden))
-    .bind(i64::from(fields.is_default))
-    .bind(fields.position)
-    .bind(now)
-    .execute(db)
-    .await?;
+    .bind(event_id);
+    bind_fields(query, fields).bind(now).execute(db).await?;
     Ok(id)
-}
-
-/// A new concert's one tier: the default, at its price, with no capacity of its own.
-pub async fn insert_default<'e>(
-    db: impl Exec<'e>,
-    event_id: &str,
-    price_minor: i64,
-    now: i64,
-) -> Result<String> {
-    let fields = TierFields {
-        name: DEFAULT_TIER_NAME.to_owned(),
-        description: String::new(),
-        price_minor,
-        capacity: None,
-        sale_opens_at: None,
-        sale_closes_at: None,
-        hidden: false,
-        is_default: true,
-        position: 0,
-    };
-    insert(db, event_id, &fields, now).await
 }
 
 /// Save a tier's fields. False when its new capacity is below the seats it has taken.
@@ -150,24 +135,13 @@ pub async fn update<'e>(
     fields: &TierFields,
     now: i64,
 ) -> Result<bool> {
-    let done = sqlx::query(
+    let query = sqlx::query(
         "UPDATE ticket_tiers SET name = $2, description = $3, price_minor = $4, capacity = $5, \
          sale_opens_at = $6, sale_closes_at = $7, hidden = $8, is_default = $9, position = $10, \
          updated_at = $11 WHERE id = $1 AND ($5 IS NULL OR seats_taken <= $5)",
     )
-    .bind(tier_id)
-    .bind(&fields.name)
-    .bind(&fields.description)
-    .bind(fields.price_minor)
-    .bind(fields.capacity)
-    .bind(fields.sale_opens_at)
-    .bind(fields.sale_closes_at)
-    .bind(i64::from(fields.hidden))
-    .bind(i64::from(fields.is_default))
-    .bind(fields.position)
-    .bind(now)
-    .execute(db)
-    .await?;
+    .bind(tier_id);
+    let done = bind_fields(query, fields).bind(now).execute(db).await?;
     Ok(done.rows_affected() == 1)
 }
 

@@ -59,7 +59,7 @@ pub async fn holder(db: &Db, account_id: &str, event: &EventRow) -> Result<Optio
     if let Some(id) = commerce::live_ticket_for(db, account_id, &event.id).await? {
         return Ok(Some(Holder::Ticket(id)));
     }
-    let pass = commerce::live_pass_at(db, account_id, event.starts_at).await?;
+    let pass = commerce::live_pass_at(db, account_id, event.details.starts_at).await?;
     Ok(pass.map(|pass_id| Holder::Pass {
         pass_id,
         event_id: event.id.clone(),

@@ -500,7 +500,7 @@ pub async fn purge_recordings(app: &AppState) {
     let retention = app.config.recording_retention_hours * 3_600_000;
     for event_id in app.hub.recorded() {
         let expired = match events_store::by_id(&app.db, &event_id).await {
-            Ok(Some(event)) => now >= event.starts_at + retention.max(0),
+            Ok(Some(event)) => now >= event.details.starts_at + retention.max(0),
             Ok(None) => true,
             Err(_) => false,
         };
@@ -532,11 +532,12 @@ mod ticket_tests {
     }
 
     fn event(hash: Option<&str>) -> EventRow {
-        EventRow {
-            price_minor: 0,
+        let mut event = EventRow {
             stream_key_hash: hash.map(str::to_owned),
             ..EventRow::sample(EventStatus::Published)
-        }
+        };
+        event.details.price_minor = 0;
+        event
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::stream::hls::playlist::{Playlist, range_id};
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
-use crate::stream::show::journal::entry::{Entry, EntryId, Job, Writer};
+use crate::stream::show::journal::entry::{Entry, EntryId, Frames, Job, Writer};
 
 /// A publisher that drops may come back within this time (on any instance) and continue
 /// the same show, one discontinuity and the gap kept in the recording; after it the show
@@ -275,7 +275,7 @@ impl Show {
                 // What the segmenter takes: frames in the show's format.
                 let segmenter = state.segmenter.as_ref();
                 let config = segmenter.map_or(first.config, |s| *s.config());
-                let written = self.journal(Entry::Frames {
+                let written = self.journal(Entry::Frames(Frames {
                     now_ms: now,
                     first: segmenter.map_or(0, Segmenter::frames),
                     config,
@@ -283,7 +283,7 @@ impl Show {
                         .filter(|f| f.config == config)
                         .map(|f| f.payload.clone())
                         .collect(),
-                });
+                }));
                 if !written {
                     // Nothing recorded here either: every copy of the show stays the same.
                     return Err(std::io::Error::new(
@@ -443,6 +443,51 @@ impl Show {
         Ok(())
     }
 
+    /// Apply frames written by the publisher's instance (those this copy lacks); whether
+    /// a part was written.
+    fn apply_frames(&self, state: &mut State, frames: Frames) -> std::io::Result<bool> {
+        let Frames {
+            now_ms,
+            first,
+            config,
+            payloads,
+        } = frames;
+        let mut bumped = false;
+        let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
+        if first > had {
+            tracing::warn!(event = %self.event_id, missing = first - had,
+                "frames missing from this instance's copy of the show");
+        } else if let Some(segmenter) = state.segmenter.as_mut() {
+            // Restarted, and the journal has the frames right after its disk's:
+            // this copy goes on as if it never stopped (the same bytes as the
+            // others'). Missing frames resume it with a discontinuity instead.
+            segmenter.continue_after_restart();
+        }
+        let new: Vec<Vec<u8>> = payloads
+            .into_iter()
+            .skip(had.saturating_sub(first) as usize)
+            .collect();
+        // The writer admitted these against the show's pace: this copy's pace
+        // stands where the writer's does, for an encoder that moves here.
+        state
+            .pace
+            .took(new.len() as f64 * frame_seconds(&config), now_ms);
+        for payload in new {
+            state.recorded_bytes += payload.len() as u64;
+            if state.segmenter.is_none() {
+                state.segmenter = Some(Segmenter::create(&self.dir, config)?);
+            }
+            let frame = AacFrame { config, payload };
+            if let Some(segmenter) = state.segmenter.as_mut()
+                && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
+            {
+                bumped = true;
+                crate::metrics::part_produced();
+            }
+        }
+        Ok(bumped)
+    }
+
     /// Apply an entry written by the publisher's instance; whether a part was written.
     fn apply_elsewhere(&self, state: &mut State, entry: Entry) -> std::io::Result<bool> {
         let mut bumped = false;
@@ -453,45 +498,7 @@ impl Show {
                     since: Instant::now(),
                 };
             }
-            Entry::Frames {
-                now_ms,
-                first,
-                config,
-                payloads,
-            } => {
-                let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
-                if first > had {
-                    tracing::warn!(event = %self.event_id, missing = first - had,
-                        "frames missing from this instance's copy of the show");
-                } else if let Some(segmenter) = state.segmenter.as_mut() {
-                    // Restarted, and the journal has the frames right after its disk's:
-                    // this copy goes on as if it never stopped (the same bytes as the
-                    // others'). Missing frames resume it with a discontinuity instead.
-                    segmenter.continue_after_restart();
-                }
-                let new: Vec<Vec<u8>> = payloads
-                    .into_iter()
-                    .skip(had.saturating_sub(first) as usize)
-                    .collect();
-                // The writer admitted these against the show's pace: this copy's pace
-                // stands where the writer's does, for an encoder that moves here.
-                state
-                    .pace
-                    .took(new.len() as f64 * frame_seconds(&config), now_ms);
-                for payload in new {
-                    state.recorded_bytes += payload.len() as u64;
-                    if state.segmenter.is_none() {
-                        state.segmenter = Some(Segmenter::create(&self.dir, config)?);
-                    }
-                    let frame = AacFrame { config, payload };
-                    if let Some(segmenter) = state.segmenter.as_mut()
-                        && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
-                    {
-                        bumped = true;
-                        crate::metrics::part_produced();
-                    }
-                }
-            }
+            Entry::Frames(frames) => bumped = self.apply_frames(state, frames)?,
             Entry::Discontinuity { now_ms, at } => {
                 if let Some(segmenter) = state.segmenter.as_mut()
                     && segmenter.frames() == at

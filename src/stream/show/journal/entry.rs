@@ -14,13 +14,8 @@ use crate::stream::codecs::adts::AacConfig;
 pub enum Entry {
     /// A publisher connected.
     Claimed,
-    /// Frames arrived at `now_ms`; `first` is how many frames the show had before them.
-    Frames {
-        now_ms: i64,
-        first: u64,
-        config: AacConfig,
-        payloads: Vec<Vec<u8>>,
-    },
+    /// Frames arrived.
+    Frames(Frames),
     /// A reconnected publisher: the next segment starts with a discontinuity, after
     /// `at` frames.
     Discontinuity { now_ms: i64, at: u64 },
@@ -28,6 +23,43 @@ pub enum Entry {
     Released,
     /// The show ended.
     Ended { now_ms: i64 },
+}
+
+/// Frames that arrived at `now_ms`; `first` is how many frames the show had before them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frames {
+    pub now_ms: i64,
+    pub first: u64,
+    pub config: AacConfig,
+    pub payloads: Vec<Vec<u8>>,
+}
+
+impl Frames {
+    /// The payloads as the journal stores them: each after its length (two bytes, big
+    /// endian; an AAC frame is at most 8 KiB, ADTS's 13-bit length).
+    pub fn joined(&self) -> Vec<u8> {
+        let mut joined = Vec::with_capacity(self.payloads.iter().map(|p| p.len() + 2).sum());
+        for payload in &self.payloads {
+            joined.extend_from_slice(&(payload.len() as u16).to_be_bytes());
+            joined.extend_from_slice(payload);
+        }
+        joined
+    }
+
+    /// The payloads of [`Frames::joined`]'s bytes; `None` when they are cut short.
+    pub fn split(joined: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let mut payloads = Vec::new();
+        let mut rest = joined;
+        while let [high, low, after @ ..] = rest {
+            let len = usize::from(u16::from_be_bytes([*high, *low]));
+            if after.len() < len {
+                return None;
+            }
+            payloads.push(after[..len].to_vec());
+            rest = &after[len..];
+        }
+        Some(payloads)
+    }
 }
 
 /// What the journal's writer is asked to do, in order.
@@ -96,9 +128,9 @@ impl Job {
     pub(super) fn frame_bytes(&self) -> u64 {
         match self {
             Job::Append {
-                entry: Entry::Frames { payloads, .. },
+                entry: Entry::Frames(frames),
                 ..
-            } => payloads.iter().map(|p| p.len() as u64).sum(),
+            } => frames.payloads.iter().map(|p| p.len() as u64).sum(),
             _ => 0,
         }
     }

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 pub mod entry;
 
-pub use entry::{Entry, EntryId, Job, LeaseKey, Writer};
+pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, Writer};
 
 use crate::bus::{Bus, BusError};
 use crate::stream::codecs::adts::AacConfig;
@@ -196,7 +196,7 @@ async fn write(
         for job in &batch {
             if let Job::Append {
                 event_id,
-                entry: Entry::Frames { .. },
+                entry: Entry::Frames(_),
             } = job
                 && weighed
                     .get(event_id)
@@ -253,25 +253,15 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
             .arg(now_ms)
             .arg("n")
             .arg(at),
-        Entry::Frames {
-            now_ms,
-            first,
-            config,
-            payloads,
-        } => {
-            let mut joined = Vec::with_capacity(payloads.iter().map(|p| p.len() + 2).sum());
-            for payload in payloads {
-                // An AAC frame is at most 8 KiB (ADTS's 13-bit length).
-                joined.extend_from_slice(&(payload.len() as u16).to_be_bytes());
-                joined.extend_from_slice(payload);
-            }
+        Entry::Frames(frames) => {
+            let config = frames.config;
             command
                 .arg("k")
                 .arg("frames")
                 .arg("t")
-                .arg(now_ms)
+                .arg(frames.now_ms)
                 .arg("n")
-                .arg(first)
+                .arg(frames.first)
                 .arg("c")
                 .arg(
                     [
@@ -282,7 +272,7 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
                     .as_slice(),
                 )
                 .arg("p")
-                .arg(joined)
+                .arg(frames.joined())
         }
     };
     command
@@ -310,17 +300,7 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                 return None;
             };
             let joined: Vec<u8> = entry.get("p")?;
-            let mut payloads = Vec::new();
-            let mut rest = &joined[..];
-            while let [high, low, after @ ..] = rest {
-                let len = usize::from(u16::from_be_bytes([*high, *low]));
-                if after.len() < len {
-                    return None;
-                }
-                payloads.push(after[..len].to_vec());
-                rest = &after[len..];
-            }
-            Entry::Frames {
+            Entry::Frames(Frames {
                 now_ms: number("t")?,
                 first: u64::try_from(number("n")?).ok()?,
                 config: AacConfig {
@@ -328,8 +308,8 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                     sample_rate_index,
                     channels,
                 },
-                payloads,
-            }
+                payloads: Frames::split(&joined)?,
+            })
         }
         _ => return None,
     };
@@ -644,7 +624,7 @@ mod tests {
 
     #[test]
     fn every_entry_reads_back_as_written() {
-        let frames = Entry::Frames {
+        let frames = Entry::Frames(Frames {
             now_ms: 1_764_000_000_123,
             first: 4_321,
             config: AacConfig {
@@ -653,7 +633,7 @@ mod tests {
                 channels: 2,
             },
             payloads: vec![vec![1, 2, 3], vec![], vec![0xff; 1500]],
-        };
+        });
         for entry in [
             Entry::Claimed,
             Entry::Released,

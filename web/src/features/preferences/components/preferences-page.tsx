@@ -18,6 +18,29 @@ import type { User } from '../../users/model';
 import { ALLOWED_AVATAR_TYPES } from '../../users/upload';
 import { useChangePassword, useRemovePhone, useSaveProfile, useSendPhoneCode, useSetMfa, useUploadOwnAvatar, useVerifyPhone } from '../mutations';
 
+/** One card of the page: its title, then its content. */
+function PreferencesCard({ title, children }: { title: string; children: ReactNode }): ReactNode {
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="md">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+/** A card's form's submit button, at the end of its row. */
+function SubmitRow({ loading, children }: { loading: boolean; children: ReactNode }): ReactNode {
+  return (
+    <Group justify="flex-end">
+      <Button type="submit" loading={loading}>
+        {children}
+      </Button>
+    </Group>
+  );
+}
+
 function ProfileCard({ user }: { user: User }): ReactNode {
   const { t } = useTranslation('account');
   const form = useForm({
@@ -40,10 +63,7 @@ function ProfileCard({ user }: { user: User }): ReactNode {
   };
   const avatar = useUploadOwnAvatar(user.id);
   return (
-    <Card withBorder padding="lg">
-      <Title order={4} mb="md">
-        {t('profile.title')}
-      </Title>
+    <PreferencesCard title={t('profile.title')}>
       <Group mb="md">
         <UserAvatar user={user} size={72} />
         <Stack gap={4}>
@@ -80,14 +100,10 @@ function ProfileCard({ user }: { user: User }): ReactNode {
             </Alert>
           ) : null}
           <Textarea label={t('profile.notes')} autosize minRows={2} {...form.getInputProps('notes')} name="notes" />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending}>
-              {t('profile.save')}
-            </Button>
-          </Group>
+          <SubmitRow loading={save.isPending}>{t('profile.save')}</SubmitRow>
         </Stack>
       </form>
-    </Card>
+    </PreferencesCard>
   );
 }
 
@@ -106,10 +122,7 @@ function PasswordCard({ user }: { user: User }): ReactNode {
   });
   const change = useChangePassword(user.id);
   return (
-    <Card withBorder padding="lg">
-      <Title order={4} mb="md">
-        {t('password.title')}
-      </Title>
+    <PreferencesCard title={t('password.title')}>
       <form
         onSubmit={form.onSubmit((values) => {
           change.mutate(values, { onSuccess: () => { form.reset(); } });
@@ -120,14 +133,10 @@ function PasswordCard({ user }: { user: User }): ReactNode {
           <PasswordInput label={t('password.current')} withAsterisk autoComplete="current-password" {...form.getInputProps('currentPassword')} />
           <PasswordInput label={t('password.new')} withAsterisk description={t('auth:validation.passwordRules')} autoComplete="new-password" {...form.getInputProps('password')} />
           <PasswordInput label={t('password.check')} withAsterisk autoComplete="new-password" {...form.getInputProps('passwordCheck')} />
-          <Group justify="flex-end">
-            <Button type="submit" loading={change.isPending}>
-              {t('password.submit')}
-            </Button>
-          </Group>
+          <SubmitRow loading={change.isPending}>{t('password.submit')}</SubmitRow>
         </Stack>
       </form>
-    </Card>
+    </PreferencesCard>
   );
 }
 
@@ -281,12 +290,9 @@ export function PreferencesPage(): ReactNode {
         <Stack gap="lg" id="account" style={{ scrollMarginTop: 80 }}>
           <SecondFactorCard user={user} />
           <PasswordCard user={user} />
-          <Card withBorder padding="lg">
-            <Title order={4} mb="md">
-              {t('language.title')}
-            </Title>
+          <PreferencesCard title={t('language.title')}>
             <LanguagePicker />
-          </Card>
+          </PreferencesCard>
         </Stack>
       </SimpleGrid>
     </Stack>
