@@ -3,8 +3,11 @@
 // 1280×800) opens Statements from the menu and sees the sale and the net for this month,
 // prints it without the shell and downloads it as CSV; the admin sets the project's own
 // platform fee to 10 % (a fee above 100 refused in the server's words) and the artist's net
-// falls by it; in Persian on a 390×844 phone the same amounts are in Persian digits and fit;
-// a fan with no project has no Statements entry and is refused the page.
+// falls by it; the admin records a payout of part of what is owed (with a reference) and is
+// refused more than is still owed in the server's words, and the artist sees what was paid
+// out, what is still owed and the payout; in Persian on a 390×844 phone the same amounts are
+// in Persian digits and fit, the admin's payout form too; a fan with no project has no
+// Statements entry and is refused the page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
@@ -25,6 +28,11 @@ const PERIOD = new Date().toISOString().slice(0, 7);
 /** An amount in minor units as the app writes it in `locale` (the same Intl). */
 const money = (minor, locale = 'en-GB') =>
   new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
+
+/** The payout recorded: part of the net (8.10 once the fee is 10 %). */
+const PAYOUT = { amount: 500, reference: 'TR-1' };
+/** The day as the page writes a payout's (the reader's language and digits, Gregorian). */
+const day = (locale = 'en-GB') => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' }).format(new Date());
 
 const persian = (page) =>
   page.addInitScript(() => {
@@ -61,6 +69,34 @@ async function amounts(page) {
     platformFee: await read('platformFee'),
     net: await read('net'),
   };
+}
+
+/** What was paid out and what is still owed, by their labels. */
+async function paidAndOwed(page) {
+  const card = page.getByTestId('statement-card');
+  await card.getByTestId('statement-owed').waitFor();
+  const line = async (key) => ({
+    label: (await card.getByTestId(`statement-${key}-line`).locator('p').first().innerText()).trim(),
+    amount: (await card.getByTestId(`statement-${key}`).innerText()).trim(),
+  });
+  return { paidOut: await line('paidOut'), owed: await line('owed') };
+}
+
+/** Latin digits on the page, but in a payout's reference (written as staff typed it). */
+async function latinOutsideReferences(page) {
+  return (await page.evaluate(latinDigits)).filter((text) => !text.includes(PAYOUT.reference)).map((text) => `Latin digits in "${text}"`);
+}
+
+/** The month's payouts as listed under the cards. */
+async function payoutRows(page) {
+  await page.getByTestId('payouts').waitFor();
+  return page.getByTestId('payout').evaluateAll((rows) =>
+    rows.map((row) => ({
+      date: row.querySelector('[data-testid="payout-date"]').textContent.trim(),
+      amount: row.querySelector('[data-testid="payout-amount-text"]').textContent.trim(),
+      reference: row.querySelector('[data-testid="payout-reference-text"]')?.textContent.replace(/[\u2068\u2069]/g, '').trim() ?? null,
+    })),
+  );
 }
 
 describe('Artists\' statements (issue 31)', () => {
@@ -144,6 +180,61 @@ describe('Artists\' statements (issue 31)', () => {
     await finish(artist);
   });
 
+  test('1280×800, English: the admin records a payout of part of what is owed; more is refused in the server\'s words; the artist sees it', async () => {
+    const b = await browserAs(ACCOUNTS.admin, DESKTOP);
+    const { page } = b;
+    await page.goto(`${suite.server.url}/statements?project=${projectId}`);
+    const card = page.getByTestId('statement-card');
+    await card.getByTestId('statement-net').filter({ hasText: money(810) }).waitFor();
+    assert.equal(await page.getByTestId('payouts').count(), 0, 'no payouts yet');
+    await card.getByTestId('payout-open').click();
+    const form = card.getByTestId('payout-form');
+    assert.equal(await form.getByTestId('payout-amount').inputValue(), '8.10', 'what is owed, typed in');
+    await form.getByTestId('payout-amount').fill('5');
+    await form.getByTestId('payout-reference').fill(PAYOUT.reference);
+    await settle(page);
+    await screenshot(page, 'statements-gb-payout-form');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems by the payout form');
+    await form.getByTestId('payout-save').click();
+    await card.getByTestId('statement-owed').filter({ hasText: money(310) }).waitFor();
+    assert.equal(await card.getByTestId('payout-form').count(), 0, 'the form closed');
+    assert.deepEqual(await paidAndOwed(page), { paidOut: { label: 'Paid out', amount: money(-500) }, owed: { label: 'Still owed', amount: money(310) } });
+    assert.deepEqual(await payoutRows(page), [{ date: day(), amount: money(PAYOUT.amount), reference: `Reference: ${PAYOUT.reference}` }]);
+
+    // More than is still owed: refused by the server, in its words, what was typed kept.
+    await card.getByTestId('payout-open').click();
+    assert.equal(await form.getByTestId('payout-amount').inputValue(), '3.10', 'what is owed now');
+    await form.getByTestId('payout-amount').fill('4');
+    await form.getByTestId('payout-reference').fill('TR-2');
+    await form.getByTestId('payout-save').click();
+    const refusal = form.getByTestId('payout-error');
+    await refusal.waitFor();
+    const direct = await (await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD))('POST', `/api/v1/projects/${projectId}/payouts`, { period: PERIOD, currency: 'EUR', amount: 400, reference: 'TR-2' });
+    assert.equal(direct.status, 409);
+    assert.equal((await refusal.innerText()).trim(), direct.json.error);
+    assert.match(direct.json.error, /3\.10/, 'the server says how much is still owed');
+    assert.equal(await form.getByTestId('payout-amount').inputValue(), '4');
+    assert.equal(await form.getByTestId('payout-reference').inputValue(), 'TR-2');
+    await settle(page);
+    await screenshot(page, 'statements-gb-payout-refused');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems by the refusal');
+    assert.equal((await card.getByTestId('statement-owed').innerText()).trim(), money(310), 'nothing more paid out');
+    // The refusal above, on purpose.
+    await finish(b, [/status of 409/]);
+
+    const artist = await browserAs(ACCOUNTS.artist, DESKTOP);
+    await artist.page.goto(`${suite.server.url}/statements`);
+    assert.deepEqual(await amounts(artist.page), { ticketSales: money(900), refunds: money(0), platformFee: money(-90), net: money(810) });
+    assert.deepEqual(await paidAndOwed(artist.page), { paidOut: { label: 'Paid out', amount: money(-500) }, owed: { label: 'Still owed', amount: money(310) } });
+    assert.deepEqual(await payoutRows(artist.page), [{ date: day(), amount: money(PAYOUT.amount), reference: `Reference: ${PAYOUT.reference}` }]);
+    assert.equal(await artist.page.getByTestId('payout-open').count(), 0, 'no payout form for an artist');
+    await artist.page.getByTestId('payouts').scrollIntoViewIfNeeded();
+    await settle(artist.page);
+    await screenshot(artist.page, 'statements-gb-artist-payouts');
+    assert.deepEqual(await artist.page.evaluate(layoutProblems, { minTap: 0 }), [], 'layout problems by the payouts');
+    await finish(artist);
+  });
+
   test('390×844, Persian: the artist sees the same amounts in Persian digits, and everything fits', async () => {
     const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: persian });
     const { page } = b;
@@ -153,15 +244,41 @@ describe('Artists\' statements (issue 31)', () => {
     await settle(page);
     await screenshot(page, 'statements-ir-phone');
     const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `top: ${problem}`);
-    found.push(...(await page.evaluate(latinDigits)).map((text) => `Latin digits in "${text}"`));
+    found.push(...(await latinOutsideReferences(page)));
     await page.getByTestId('statement-net').scrollIntoViewIfNeeded();
     await settle(page);
     found.push(...(await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `card: ${problem}`));
-    found.push(...(await page.evaluate(latinDigits)).map((text) => `Latin digits in "${text}"`));
+    found.push(...(await latinOutsideReferences(page)));
+    // What was paid out and the payout, in Persian digits; the reference as staff wrote it.
+    assert.deepEqual(await paidAndOwed(page), { paidOut: { label: 'پرداخت‌شده', amount: money(-500, 'fa-IR') }, owed: { label: 'مانده قابل پرداخت', amount: money(310, 'fa-IR') } });
+    assert.deepEqual(await payoutRows(page), [{ date: day('fa-IR'), amount: money(PAYOUT.amount, 'fa-IR'), reference: `شرح: ${PAYOUT.reference}` }]);
+    await page.getByTestId('payouts').scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'statements-ir-phone-payouts');
+    found.push(...(await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `payouts: ${problem}`));
+    found.push(...(await latinOutsideReferences(page)));
     // The menu (the phone's drawer) has the entry.
     await page.getByTestId('burger').click();
     await page.locator('[data-testid="sidebar"] [data-menu-key="statements"]').waitFor();
     assert.deepEqual([...new Set(found)], [], 'phone layout problems on Statements');
+    await finish(b);
+  });
+
+  test('390×844, Persian: the admin\'s payout form fits the phone', async () => {
+    const b = await browserAs(ACCOUNTS.admin, { ...PHONE, prepare: persian });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/statements?project=${projectId}`);
+    const card = page.getByTestId('statement-card');
+    await card.getByTestId('payout-open').click();
+    const form = card.getByTestId('payout-form');
+    assert.equal(await form.getByTestId('payout-amount').inputValue(), '3.10');
+    assert.match(await form.innerText(), new RegExp(money(310, 'fa-IR')), 'what is owed, in Persian digits');
+    await form.scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'statements-ir-phone-payout-form');
+    const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `form: ${problem}`);
+    found.push(...(await latinOutsideReferences(page)));
+    assert.deepEqual([...new Set(found)], [], 'phone layout problems by the payout form');
     await finish(b);
   });
 

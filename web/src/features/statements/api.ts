@@ -7,6 +7,8 @@ export type OperatorLine = Schema<'OperatorLine'>;
 export type ProjectStatements = Payload<'statements.of_project'>;
 export type PeriodStatements = Payload<'statements.of_all'>;
 export type PlatformFee = Payload<'statements.set_fee'>;
+export type Payout = Schema<'Payout'>;
+export type PayoutRequest = Body<'statements.record_payout'>;
 
 const id = (value: string): string => encodeURIComponent(value);
 const projectBase = (projectId: string, period: string): string => `${API_PREFIX}/projects/${id(projectId)}/statements/${id(period)}`;
@@ -29,3 +31,10 @@ export const setPlatformFee = (projectId: string, percent: string | null): Promi
     method: 'PUT',
     body: { percent } satisfies Body<'statements.set_fee'>,
   });
+
+/** Staff: money paid out to the project outside Encore (a bank transfer) against a month's
+ * statement in one currency, in minor units: 201 with the payout; 409 (the server says how
+ * much is still owed) for more than that, 422 for an amount not above zero or a reference
+ * over 200 characters. */
+export const recordPayout = (projectId: string, payout: PayoutRequest): Promise<Payout> =>
+  request<Payout>(`${API_PREFIX}/projects/${id(projectId)}/payouts`, { method: 'POST', body: payout });

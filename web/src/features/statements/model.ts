@@ -1,5 +1,5 @@
 import { latinDigits } from '../../i18n/numbers';
-import type { OperatorLine, Statement } from './api';
+import type { OperatorLine, Payout, ProjectStatements, Statement } from './api';
 
 /** A statement's month, `2026-11`, in UTC (as the server counts them). */
 export type Period = string;
@@ -30,6 +30,30 @@ export function periodStart(period: Period): Date {
 /** The month's name in the reader's language and digits, in the Gregorian calendar the
  * statements are counted in ("November 2026", Persian "نوامبر ۲۰۲۶"). */
 export const MONTH_FORMAT: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric', timeZone: 'UTC', calendar: 'gregory' };
+
+/** A payout's day in the reader's language and digits, in the Gregorian calendar the month
+ * above it is written in ("27 November 2026", Persian "۲۷ نوامبر ۲۰۲۶"). */
+export const PAYOUT_DATE_FORMAT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' };
+
+/** What is still owed on a statement, in minor units (below zero when refunds came after a
+ * payout); a server older than payouts sends no `owed`: the net then. */
+export function owedOn(statement: Statement): number {
+  return (statement.owed as number | undefined) ?? statement.net;
+}
+
+/** Minor units as a money input shows them, with the currency's decimals (810 → "8.10"). */
+export function majorUnits(minor: number, digits: number): string {
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
+/** Text as staff wrote it, set apart from the sentence around it (a Latin reference in a
+ * Persian line keeps its own order). */
+export const isolate = (text: string): string => `\u2068${text}\u2069`;
+
+/** A project's payouts of the month (none from a server older than payouts). */
+export function payoutsOf(statements: ProjectStatements | undefined): Payout[] {
+  return (statements?.payouts as Payout[] | undefined) ?? [];
+}
 
 export type StatementLineKey = 'ticketSales' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'owed';
 

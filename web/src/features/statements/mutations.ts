@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { setPlatformFee } from './api';
-import type { PlatformFee } from './api';
+import { recordPayout, setPlatformFee } from './api';
+import type { PlatformFee, PayoutRequest } from './api';
 import { statementKeys } from './queries';
 
 /** PUT a project's platform fee (null: the operator's); every statement is read again (they
@@ -11,6 +11,19 @@ export function useSetPlatformFee(projectId: string, onSaved: (fee: PlatformFee)
     mutationFn: (percent: string | null) => setPlatformFee(projectId, percent),
     onSuccess: async (fee) => {
       onSaved(fee);
+      await queryClient.invalidateQueries({ queryKey: statementKeys.all });
+    },
+  });
+}
+
+/** POST a payout against one of a project's statements (staff); every statement is read
+ * again (what is paid out and owed, the month's payouts, the operator's lines). The refusal
+ * (409, 422) stays on the mutation. */
+export function useRecordPayout(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payout: PayoutRequest) => recordPayout(projectId, payout),
+    onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: statementKeys.all });
     },
   });

@@ -6,6 +6,8 @@ import { localeOf } from '../../../i18n/languages';
 import { formatPrice } from '../../cart/model';
 import type { Statement } from '../api';
 import { formatPercent, statementLines } from '../model';
+import type { Period } from '../model';
+import { PayoutForm } from './payout-form';
 
 /** One line of money: its name at the start, the amount at the end (never wrapped). */
 export function StatementAmount({ label, amount, currency, strong = false, testId }: { label: string; amount: number; currency: string; strong?: boolean; testId: string }): ReactNode {
@@ -22,8 +24,16 @@ export function StatementAmount({ label, amount, currency, strong = false, testI
   );
 }
 
-/** A project's statement in one currency: what came in, what went out, the net due (bold). */
-export function StatementCard({ statement }: { statement: Statement }): ReactNode {
+/** Where staff record payouts from (given to staff only). */
+interface PayoutsAt {
+  projectId: string;
+  period: Period;
+}
+
+/** A project's statement in one currency: what came in, what went out, the net due (bold);
+ * once paid out against, what was and what is still owed. Staff (`payouts`) record a payout
+ * against it while something is owed. */
+export function StatementCard({ statement, payouts }: { statement: Statement; payouts?: PayoutsAt }): ReactNode {
   const { t, i18n } = useTranslation('statements');
   const percent = formatPercent(statement.platformFeePercent, localeOf(i18n.language));
   return (
@@ -45,6 +55,7 @@ export function StatementCard({ statement }: { statement: Statement }): ReactNod
           </Fragment>
         ))}
       </Stack>
+      {payouts ? <PayoutForm projectId={payouts.projectId} period={payouts.period} statement={statement} /> : null}
     </Card>
   );
 }

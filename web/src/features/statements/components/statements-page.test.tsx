@@ -32,9 +32,22 @@ interface Call {
 
 const ok = (payload: unknown): Response => new Response(JSON.stringify({ success: true, payload, error: null }), { status: 200 });
 
+const PAYOUT = { id: 'po1', projectId: 'p1', period: NOW, currency: 'EUR', amount: 500, reference: 'TR-1', createdAt: '2026-11-20T10:00:00Z' };
+/** The statement once `PAYOUT` was recorded against it. */
+const PAID = { ...STATEMENT, paidOut: 500, owed: 310 };
+
+interface Serving {
+  /** Answers PUT platform-fee. */
+  fee?: (body: { percent: string | null }) => Response;
+  /** Answers POST payouts. */
+  payout?: (body: unknown) => Response;
+  /** The statement and payouts of `NOW` (by default `STATEMENT` and none), read at each call. */
+  month?: () => { statement: typeof STATEMENT; payouts: (typeof PAYOUT)[] };
+}
+
 /** The API as the page calls it: the reader (`role`), one project, its statement in `NOW`
- * (nothing in other months); `fee` answers PUT platform-fee. Returns the calls made. */
-function serve(role: 'user' | 'admin', { fee }: { fee?: (body: { percent: string | null }) => Response } = {}): Call[] {
+ * (nothing in other months). Returns the calls made. */
+function serve(role: 'user' | 'admin', { fee, payout, month = () => ({ statement: STATEMENT, payouts: [] }) }: Serving = {}): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -47,11 +60,15 @@ function serve(role: 'user' | 'admin', { fee }: { fee?: (body: { percent: string
       if (path === '/api/v1/accounts/userinfo/me') return Promise.resolve(ok([account({ roles: [role], projects: [{ id: 'p1', name: PROJECT.name }] })]));
       if (path === '/api/v1/projects') return Promise.resolve(ok({ items: [PROJECT], total: 1, page: 1, pageSize: 100 }));
       const own = /^\/api\/v1\/projects\/p1\/statements\/(\d{4}-\d{2})$/.exec(path);
-      if (own) return Promise.resolve(ok({ period: own[1], projectId: 'p1', statements: own[1] === NOW ? [STATEMENT] : [], payouts: [] }));
+      if (own) {
+        const { statement, payouts } = month();
+        return Promise.resolve(ok({ period: own[1], projectId: 'p1', statements: own[1] === NOW ? [statement] : [], payouts: own[1] === NOW ? payouts : [] }));
+      }
       if (path.endsWith('/export.csv')) return Promise.resolve(new Response('period,project\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }));
       const all = /^\/api\/v1\/statements\/(\d{4}-\d{2})$/.exec(path);
       if (all) return Promise.resolve(ok({ period: all[1], statements: [STATEMENT], operator: [OPERATOR] }));
       if (path === '/api/v1/projects/p1/platform-fee' && fee) return Promise.resolve(fee(body as { percent: string | null }));
+      if (path === '/api/v1/projects/p1/payouts' && method === 'POST' && payout) return Promise.resolve(payout(body));
       return Promise.resolve(new Response(JSON.stringify({ success: false, payload: null, error: 'Not found' }), { status: 404 }));
     }),
   );
@@ -83,6 +100,10 @@ describe('Statements page', () => {
     // No staff parts for an artist.
     expect(screen.queryByTestId('platform-fee')).toBeNull();
     expect(screen.queryByTestId('statements-operator')).toBeNull();
+    expect(screen.queryByTestId('payout-open')).toBeNull();
+    // No payouts yet: no list, no paid-out lines.
+    expect(screen.queryByTestId('payouts')).toBeNull();
+    expect(within(card).queryByTestId('statement-owed')).toBeNull();
   });
 
   it('says so when the month had nothing, and never goes past the current month', async () => {
@@ -173,14 +194,104 @@ describe('Statements page', () => {
     expect(await screen.findByTestId('platform-fee-error')).toHaveTextContent(refusal);
   });
 
+  it('lets staff record a payout: prefilled with what is owed, posted in minor units with the reference, the statements read again', async () => {
+    let recorded = false;
+    const calls = serve('admin', {
+      payout: () => {
+        recorded = true;
+        return new Response(JSON.stringify({ success: true, payload: PAYOUT, error: null }), { status: 201 });
+      },
+      month: () => (recorded ? { statement: PAID, payouts: [PAYOUT] } : { statement: STATEMENT, payouts: [] }),
+    });
+    renderPage(<StatementsPage />, '/statements');
+    const card = await screen.findByTestId('statement-card');
+    expect(screen.queryByTestId('payouts')).toBeNull();
+    await userEvent.click(within(card).getByTestId('payout-open'));
+    const form = within(card).getByTestId('payout-form');
+    expect(within(form).getByTestId('payout-amount')).toHaveValue('8.10');
+    expect(form).toHaveTextContent('Still owed: €8.10');
+    await userEvent.clear(within(form).getByTestId('payout-amount'));
+    await userEvent.type(within(form).getByTestId('payout-amount'), '5');
+    await userEvent.type(within(form).getByTestId('payout-reference'), ' TR-1 ');
+    const before = calls.filter((call) => call.path.startsWith('/api/v1/projects/p1/statements/')).length;
+    await userEvent.click(within(form).getByTestId('payout-save'));
+
+    await waitFor(() => {
+      expect(within(card).getByTestId('statement-owed')).toHaveTextContent('€3.10');
+    });
+    expect(calls.find((call) => call.method === 'POST')).toEqual({ method: 'POST', path: '/api/v1/projects/p1/payouts', body: { period: NOW, currency: 'EUR', amount: 500, reference: 'TR-1' } });
+    expect(calls.filter((call) => call.path.startsWith('/api/v1/projects/p1/statements/')).length).toBeGreaterThan(before);
+    expect(within(card).getByTestId('statement-paidOut-line')).toHaveTextContent('Paid out');
+    expect(within(card).getByTestId('statement-paidOut')).toHaveTextContent('-€5.00');
+    expect(within(card).getByTestId('statement-owed-line')).toHaveTextContent('Still owed');
+    // The form closed; still something owed, so the action is back.
+    expect(within(card).queryByTestId('payout-form')).toBeNull();
+    expect(within(card).getByTestId('payout-open')).toBeInTheDocument();
+    const payouts = screen.getByTestId('payouts');
+    expect(within(payouts).getByTestId('payout-amount-text')).toHaveTextContent('€5.00');
+    expect(within(payouts).getByTestId('payout-reference-text')).toHaveTextContent('TR-1');
+  });
+
+  it('shows the server\'s 409 in the form as it wrote it, what was typed kept', async () => {
+    const refusal = 'Only €8.10 is still owed on the statement of 2026-11; €9.00 is more.';
+    const calls = serve('admin', { payout: () => new Response(JSON.stringify({ success: false, payload: null, error: refusal }), { status: 409 }) });
+    renderPage(<StatementsPage />, '/statements');
+    const card = await screen.findByTestId('statement-card');
+    await userEvent.click(within(card).getByTestId('payout-open'));
+    const form = within(card).getByTestId('payout-form');
+    await userEvent.clear(within(form).getByTestId('payout-amount'));
+    await userEvent.type(within(form).getByTestId('payout-amount'), '9');
+    await userEvent.type(within(form).getByTestId('payout-reference'), 'TR-2');
+    await userEvent.click(within(form).getByTestId('payout-save'));
+    expect(await within(form).findByTestId('payout-error')).toHaveTextContent(refusal);
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ period: NOW, currency: 'EUR', amount: 900, reference: 'TR-2' });
+    expect(within(form).getByTestId('payout-amount')).toHaveValue('9');
+    expect(within(form).getByTestId('payout-reference')).toHaveValue('TR-2');
+    // Cancelled and opened again: the refusal is gone, what is owed typed in again.
+    await userEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(card).getByTestId('payout-open'));
+    expect(within(card).queryByTestId('payout-error')).toBeNull();
+    expect(within(card).getByTestId('payout-amount')).toHaveValue('8.10');
+  });
+
+  it('shows members the month\'s payouts, what was paid out and what is still owed, but no form', async () => {
+    serve('user', { month: () => ({ statement: PAID, payouts: [PAYOUT] }) });
+    renderPage(<StatementsPage />, '/statements');
+    const card = await screen.findByTestId('statement-card');
+    expect(within(card).getByTestId('statement-paidOut')).toHaveTextContent('-€5.00');
+    expect(within(card).getByTestId('statement-owed')).toHaveTextContent('€3.10');
+    const payouts = await screen.findByTestId('payouts');
+    const row = within(payouts).getByTestId('payout');
+    expect(row).toHaveAttribute('data-currency', 'EUR');
+    expect(within(row).getByTestId('payout-date')).toHaveTextContent('20 November 2026');
+    expect(within(row).getByTestId('payout-amount-text')).toHaveTextContent('€5.00');
+    expect(within(row).getByTestId('payout-reference-text')).toHaveTextContent('Reference: \u2068TR-1\u2069');
+    expect(screen.queryByTestId('payout-open')).toBeNull();
+    expect(screen.queryByTestId('payout-form')).toBeNull();
+  });
+
+  it('hides the payout action from staff once nothing is owed', async () => {
+    serve('admin', { month: () => ({ statement: { ...STATEMENT, paidOut: 810, owed: 0 }, payouts: [{ ...PAYOUT, amount: 810, reference: '' }] }) });
+    renderPage(<StatementsPage />, '/statements');
+    const card = await screen.findByTestId('statement-card');
+    expect(within(card).getByTestId('statement-owed')).toHaveTextContent(/^€0\.00$/);
+    await screen.findByTestId('platform-fee');
+    expect(screen.queryByTestId('payout-open')).toBeNull();
+    const payouts = screen.getByTestId('payouts');
+    expect(within(payouts).queryByTestId('payout-reference-text')).toBeNull();
+  });
+
   it('writes amounts, the percentage and the month in Persian digits', async () => {
     await act(() => i18n.changeLanguage('ir'));
     try {
-      serve('user');
+      serve('user', { month: () => ({ statement: PAID, payouts: [{ ...PAYOUT, reference: 'حواله' }] }) });
       renderPage(<StatementsPage />, '/statements');
       const card = await screen.findByTestId('statement-card');
       expect(card.textContent).toMatch(/[۰-۹]/);
       expect(card.textContent).not.toMatch(/[0-9]/);
+      const payouts = screen.getByTestId('payouts');
+      expect(payouts.textContent).toMatch(/[۰-۹]/);
+      expect(payouts.textContent).not.toMatch(/[0-9]/);
       expect(screen.getByTestId('statements-month').textContent).not.toMatch(/[0-9]/);
     } finally {
       await act(() => i18n.changeLanguage('gb'));

@@ -15,9 +15,10 @@ import { meQueryOptions } from '../../auth/queries';
 import { saveFile } from '../../payments/download';
 import { projectChoicesQueryOptions } from '../../projects/queries';
 import { exportProjectStatements } from '../api';
-import { MONTH_FORMAT, currentPeriod, isPeriod, periodStart } from '../model';
+import { MONTH_FORMAT, currentPeriod, isPeriod, payoutsOf, periodStart } from '../model';
 import type { Period } from '../model';
 import { projectStatementsQueryOptions } from '../queries';
+import { PayoutsList } from './payouts-list';
 import { PlatformFeeForm } from './platform-fee-form';
 import { StatementCard } from './statement-card';
 import { StatementsMonthPicker } from './statements-month-picker';
@@ -28,8 +29,9 @@ import './statements.css';
 const csvName = (period: Period, projectId: string): string => `encore-statement-${period}-${projectId.replace(/[^A-Za-z0-9]/g, '')}.csv`;
 
 /** Artists' statements: for a month (UTC) and a project (staff: any; a member: their own),
- * one card per currency from ticket sales to the net due; as CSV and printable. Staff also
- * see the operator's lines and set the project's platform fee. The month and the project
+ * one card per currency from ticket sales to the net due, then the month's payouts; as CSV
+ * and printable. Staff also record payouts, see the operator's lines and set the project's
+ * platform fee. The month and the project
  * are in the address (`?month=2026-11&project=…`), so a statement can be linked to. */
 export function StatementsPage(): ReactNode {
   const { t, i18n } = useTranslation('statements');
@@ -124,10 +126,11 @@ export function StatementsPage(): ReactNode {
           {list.length > 0 ? (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {list.map((statement) => (
-                <StatementCard key={statement.currency} statement={statement} />
+                <StatementCard key={`${project.id}/${period}/${statement.currency}`} statement={statement} payouts={staff ? { projectId: project.id, period } : undefined} />
               ))}
             </SimpleGrid>
           ) : null}
+          {statements.isSuccess ? <PayoutsList payouts={payoutsOf(statements.data)} month={month} /> : null}
           {list.length > 0 ? (
             <Text size="xs" c="dimmed" mt="sm">
               {t('note')}
