@@ -103,7 +103,7 @@ pub async fn seed(state: &AppState) -> anyhow::Result<()> {
 }
 
 /// The seeded texts are the English of these messages; views show them in the reader's
-/// language ([`crate::i18n::demo_text`]).
+/// language ([`crate::i18n::seeded_text`]).
 const DEMO_TITLE: Msg = Msg::DemoOpeningTitle;
 const DEMO_ARTIST: &str = "The Encore House Band";
 /// The demo concerts: the one live now, and one three days away (the home page's

@@ -143,8 +143,17 @@ crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, 
 impl OrderItem {
     /// The line's title with the tier bought, as a receipt names it: "Band — Show (VIP)".
     pub fn with_tier(&self) -> String {
+        self.with_tier_in(crate::i18n::current())
+    }
+
+    /// The same for a reader of `lang` (the default tier's seeded name in it).
+    pub fn with_tier_in(&self, lang: crate::i18n::Lang) -> String {
         match &self.tier_name {
-            Some(tier) => format!("{} ({tier})", self.title),
+            Some(tier) => format!(
+                "{} ({})",
+                self.title,
+                crate::i18n::seeded_text_in(lang, tier.clone())
+            ),
             None => self.title.clone(),
         }
     }

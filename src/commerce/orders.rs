@@ -65,7 +65,11 @@ pub struct Buyer {
 }
 
 impl Order {
-    pub fn new(row: OrderRow, items: Vec<OrderItem>, buyer: Buyer) -> Self {
+    pub fn new(row: OrderRow, mut items: Vec<OrderItem>, buyer: Buyer) -> Self {
+        // The default tier's seeded name, in the reader's language.
+        for item in &mut items {
+            item.tier_name = item.tier_name.take().map(crate::i18n::seeded_text);
+        }
         Self {
             items,
             buyer,
@@ -589,7 +593,7 @@ fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &
         .map(|i| {
             format!(
                 "  {} — {}\n",
-                i.with_tier(),
+                i.with_tier_in(lang),
                 figure_in(lang, &money::format(i.price_minor, &order.currency))
             )
         })

@@ -53,8 +53,8 @@ impl Plan {
     /// read and edit the stored text).
     pub fn for_buyer(row: PlanRow) -> Self {
         let mut plan = Self::from(row);
-        plan.name = crate::i18n::demo_text(plan.name);
-        plan.description = crate::i18n::demo_text(plan.description);
+        plan.name = crate::i18n::seeded_text(plan.name);
+        plan.description = crate::i18n::seeded_text(plan.description);
         plan
     }
 }

@@ -72,8 +72,8 @@ impl Event {
     /// stored text: it is what their edit form saves back).
     pub fn from_row(row: &EventRow, owned: bool, now: i64, on_air: bool) -> Self {
         let mut event = Self::with_image(row, owned, now, on_air, image::public_url(row));
-        event.title = crate::i18n::demo_text(event.title);
-        event.description = crate::i18n::demo_text(event.description);
+        event.title = crate::i18n::seeded_text(event.title);
+        event.description = crate::i18n::seeded_text(event.description);
         event
     }
 

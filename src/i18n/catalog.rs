@@ -2425,6 +2425,13 @@ messages! {
         cn: "全场通行月票",
         ir: "یک ماه دسترسی کامل",
     }
+    DefaultTierName {
+        gb: "Standard",
+        br: "Padrão",
+        es: "General",
+        cn: "标准票",
+        ir: "عادی",
+    }
     DemoPassDescription {
         gb: "Every concert starting in the next 30 days.",
         br: "Todos os concertos que começam nos próximos 30 dias.",

@@ -151,24 +151,31 @@ pub fn current_or(headers: &axum::http::HeaderMap, saved: Lang) -> Lang {
     }
 }
 
-/// Every text the demo seeds, by its message.
-const DEMO_SEEDED: [Msg; 6] = [
+/// Every text the server seeds, by its message: the demo's (`encore serve --demo`) and a
+/// concert's default ticket tier's name.
+const SEEDED: [Msg; 7] = [
     Msg::DemoOpeningTitle,
     Msg::DemoOpeningDescription,
     Msg::DemoLateTitle,
     Msg::DemoLateDescription,
     Msg::DemoPassName,
     Msg::DemoPassDescription,
+    Msg::DefaultTierName,
 ];
 
-/// `text` in the reader's language when it is one the demo (`encore serve --demo`) seeded, as seeded (English);
-/// anything else, including a demo text an admin has since edited, as it is.
-pub fn demo_text(text: String) -> String {
-    let lang = current();
+/// `text` in the reader's language when it is one the server seeded, as seeded (English);
+/// anything else, including a seeded text staff have since edited, as it is. For buyers'
+/// eyes: a manager's view keeps the stored text, which is what their form saves back.
+pub fn seeded_text(text: String) -> String {
+    seeded_text_in(current(), text)
+}
+
+/// The same for a reader of `lang` outside their request (an e-mail).
+pub fn seeded_text_in(lang: Lang, text: String) -> String {
     if lang == Lang::English {
         return text;
     }
-    match DEMO_SEEDED
+    match SEEDED
         .iter()
         .find(|msg| msg.template(Lang::English) == text)
     {

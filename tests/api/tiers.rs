@@ -187,6 +187,35 @@ async fn a_new_concert_sells_through_one_default_tier_at_its_price() {
 }
 
 #[tokio::test]
+async fn the_default_tiers_name_reads_in_the_buyers_language_and_as_stored_for_its_managers() {
+    let app = spawn_app().await;
+    let admin = admin(&app).await;
+    let event = concert(&app, None, 900, HOUR_MS).await;
+    let in_persian = |path: String, token: Option<String>| {
+        let mut request = app
+            .http
+            .get(format!("{}{path}", app.url))
+            .header("Accept-Language", "fa");
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        app.send(request)
+    };
+    let (_, shown) = in_persian(format!("/api/v1/events/{event}"), None).await;
+    assert_eq!(shown["payload"]["tiers"][0]["name"], "عادی");
+    // Its managers read and edit what is stored.
+    let (_, managed) = in_persian(format!("/api/v1/events/{event}/tiers"), Some(admin)).await;
+    assert_eq!(managed["payload"][0]["name"], "Standard");
+    // The receipt names it in the reader's language too.
+    let fan = app.fans(1).await.remove(0).1;
+    let (status, paid) = app.buy(&fan, &event, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+    let order = paid["payload"]["order"].as_str().unwrap();
+    let (_, receipt) = in_persian(format!("/api/v1/orders/{order}"), Some(fan)).await;
+    assert_eq!(receipt["payload"]["items"][0]["tier"], "عادی", "{receipt}");
+}
+
+#[tokio::test]
 async fn the_cart_adds_the_default_tier_and_each_entry_carries_its_event_with_the_tiers_price() {
     let app = spawn_app().await;
     let admin = admin(&app).await;

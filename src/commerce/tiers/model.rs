@@ -144,11 +144,16 @@ impl Tier {
         }
     }
 
-    /// The tiers the public may see (not hidden), in order.
+    /// The tiers the public may see (not hidden), in order; the default tier's seeded
+    /// name ("Standard") in the reader's language.
     pub fn visible(rows: &[TierRow], event: &EventRow, now: i64) -> Vec<Self> {
         rows.iter()
             .filter(|r| !r.hidden)
             .map(|r| Self::new(r, event, now))
+            .map(|mut tier| {
+                tier.name = crate::i18n::seeded_text(tier.name);
+                tier
+            })
             .collect()
     }
 }
@@ -453,6 +458,23 @@ fn parse_time(value: &str) -> Result<i64> {
 mod tests {
     use super::*;
     use crate::events::model::EventStatus;
+
+    #[test]
+    fn the_default_tiers_name_is_the_seeded_one_readers_read_in_their_language() {
+        use crate::i18n::{Lang, Msg};
+        assert_eq!(
+            DEFAULT_TIER_NAME,
+            Msg::DefaultTierName.template(Lang::English)
+        );
+        assert_eq!(
+            crate::i18n::seeded_text_in(Lang::Persian, DEFAULT_TIER_NAME.to_owned()),
+            "عادی"
+        );
+        assert_eq!(
+            crate::i18n::seeded_text_in(Lang::Persian, "VIP".to_owned()),
+            "VIP"
+        );
+    }
 
     fn tier() -> TierRow {
         TierRow {
