@@ -27,7 +27,7 @@ struct Room {
 
 async fn a_room(app: &TestApp, fans: usize) -> Room {
     let event = concert(app, None, 500, 5 * 60_000).await;
-    let project = project_of(app, &event).await;
+    let project = app.project_of(&event).await;
     let (artist_row, artist) = app.signed_in("artist@example.com", Role::User).await;
     let _ = encore::projects::store::add_member(app.db(), &project, &artist_row.id)
         .await
@@ -45,15 +45,6 @@ async fn a_room(app: &TestApp, fans: usize) -> Room {
         fans,
         orders,
     }
-}
-
-async fn project_of(app: &TestApp, event: &str) -> String {
-    let (project,): (String,) = sqlx::query_as("SELECT project_id FROM events WHERE id = $1")
-        .bind(event)
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    project
 }
 
 fn chat(event: &str) -> String {
@@ -239,13 +230,7 @@ async fn no_ticket_a_refunded_or_an_expired_ticket_can_neither_read_nor_post() {
     let refunded = &room.fans[0].1;
     let order = &room.orders[0];
     let admin = app.an_admin().await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/orders/{order}/refund"),
-            json!({ "reason": "asked" }),
-            Some(&admin),
-        )
-        .await;
+    let (status, body) = app.refund(order, &admin).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = app.get(&chat(&room.event), Some(refunded)).await;
     refused(status, &body);

@@ -431,12 +431,7 @@ async fn three_sold_tickets(app: &TestApp) -> (String, Vec<String>, String, Vec<
 }
 
 async fn refund(app: &TestApp, order: &str, token: &str) -> (StatusCode, serde_json::Value) {
-    app.post(
-        &format!("/api/v1/orders/{order}/refund"),
-        json!({ "reason": "asked nicely" }),
-        Some(token),
-    )
-    .await
+    app.refund(order, token).await
 }
 
 #[tokio::test]

@@ -1040,6 +1040,26 @@ impl TestApp {
         self.pay(&url, card).await
     }
 
+    /// The project a concert belongs to.
+    pub async fn project_of(&self, event: &str) -> String {
+        let (project,): (String,) = sqlx::query_as("SELECT project_id FROM events WHERE id = $1")
+            .bind(event)
+            .fetch_one(self.db())
+            .await
+            .unwrap();
+        project
+    }
+
+    /// Staff refund an order whole (`POST /orders/{id}/refund`).
+    pub async fn refund(&self, order: &str, token: &str) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/v1/orders/{order}/refund"),
+            json!({ "reason": "asked nicely" }),
+            Some(token),
+        )
+        .await
+    }
+
     /// Pay a test checkout URL (`…/pay/{order}?token=…`) with a card.
     pub async fn pay(&self, checkout_url: &str, card: &str) -> (StatusCode, Value) {
         let (path, token) = checkout_url.split_once("?token=").expect("checkout url");
@@ -1057,11 +1077,16 @@ impl TestApp {
 /// A fan holding a paid 30-day pass: the fan's token and the pass's id.
 pub async fn a_pass_holder(app: &TestApp) -> (String, String) {
     let admin = app.an_admin().await;
+    a_pass_holder_made_by(app, &admin).await
+}
+
+/// The same, the pass made by the signed-in admin `admin`.
+pub async fn a_pass_holder_made_by(app: &TestApp, admin: &str) -> (String, String) {
     let (status, plan) = app
         .post(
             "/api/v1/pricing-plans",
             json!({ "name": "Winter pass", "price": 4900, "currency": "EUR", "days": 30 }),
-            Some(&admin),
+            Some(admin),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{plan}");

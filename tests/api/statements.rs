@@ -14,15 +14,6 @@ fn month_of(ms: i64) -> String {
     encore::db::iso8601(ms)[..7].to_owned()
 }
 
-async fn project_of(app: &TestApp, event: &str) -> String {
-    let (project,): (String,) = sqlx::query_as("SELECT project_id FROM events WHERE id = $1")
-        .bind(event)
-        .fetch_one(app.db())
-        .await
-        .unwrap();
-    project
-}
-
 /// `fan` buys everything in `events` in one order: its id.
 async fn buy_together(app: &TestApp, fan: &str, events: &[&str]) -> String {
     for event in events {
@@ -90,8 +81,8 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let acoustic = concert(&app, None, 1000, 2 * HOUR_MS).await; // project B
     let abroad = concert(&app, None, 1500, 2 * HOUR_MS).await;
     let (a, b) = (
-        project_of(&app, &opening).await,
-        project_of(&app, &acoustic).await,
+        app.project_of(&opening).await,
+        app.project_of(&acoustic).await,
     );
     // A's concert abroad, sold in dollars.
     sqlx::query("UPDATE events SET currency = 'USD', project_id = $1 WHERE id = $2")
@@ -100,7 +91,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         .execute(app.db())
         .await
         .unwrap();
-    let fans: Vec<String> = app.fans(4).await.into_iter().map(|f| f.1).collect();
+    let fans: Vec<String> = app.fans(3).await.into_iter().map(|f| f.1).collect();
     let refunded = buy_together(&app, &fans[0], &[&opening]).await;
     let both = buy_together(&app, &fans[1], &[&opening, &acoustic]).await;
     buy_together(&app, &fans[2], &[&abroad]).await;
@@ -112,34 +103,8 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         .unwrap();
 
     // A pass, listened to 30 minutes of A's concert and 10 of B's, ends this month.
-    let (status, plan) = app
-        .post(
-            "/api/v1/pricing-plans",
-            json!({ "name": "Winter pass", "price": 4900, "currency": "EUR", "days": 30 }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{plan}");
-    let plan = plan["payload"]["id"].as_str().unwrap();
-    let path = format!("/api/v1/cart/passes/{plan}");
-    assert_eq!(
-        app.post(&path, json!({}), Some(&fans[3])).await.0,
-        StatusCode::OK
-    );
-    let (_, checkout) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(&fans[3]))
-        .await;
-    assert_eq!(
-        app.pay(checkout["payload"].as_str().unwrap(), CARD_OK)
-            .await
-            .0,
-        StatusCode::OK
-    );
+    let (_, pass) = crate::helpers::a_pass_holder_made_by(&app, &admin).await;
     let now = encore::db::now_ms();
-    let (pass,): (String,) = sqlx::query_as("SELECT id FROM passes")
-        .fetch_one(app.db())
-        .await
-        .unwrap();
     for (event, minutes) in [(&opening, 30), (&acoustic, 10)] {
         sqlx::query(
             "INSERT INTO listened_minutes (holder, day, event_id, pass_id, minutes, last_minute) \
@@ -161,13 +126,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         .unwrap();
 
     // The first order given back whole; B's concert cancelled (its ticket given back).
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/orders/{refunded}/refund"),
-            json!({ "reason": "asked nicely" }),
-            Some(&admin),
-        )
-        .await;
+    let (status, body) = app.refund(&refunded, &admin).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = app
         .post(
@@ -294,7 +253,7 @@ async fn a_statement_of_no_month_or_no_project_and_a_fee_of_no_percentage_are_re
     let app = spawn_app_with(Options::default()).await;
     let admin = app.an_admin().await;
     let event = concert(&app, None, 2000, HOUR_MS).await;
-    let project = project_of(&app, &event).await;
+    let project = app.project_of(&event).await;
     let (status, body) = app
         .send(
             app.http
