@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // The test files share a worker and its jsdom (`isolate: false` in vite.config.ts), and this
@@ -22,6 +22,10 @@ window.history.replaceState(null, '', '/');
 vi.useRealTimers();
 vi.unstubAllGlobals();
 vi.unstubAllEnvs();
+// `findBy…` and `waitFor` wait up to 5 s (not 1): a page that loads through several queries
+// (the statements: the account, its projects, the month) under a CI machine's full load can
+// take longer than a second; a passing test still goes on as soon as its element is there.
+configure({ asyncUtilTimeout: 5_000 });
 // Unmount what each test rendered. Testing Library does it by itself only in the first file
 // of a worker.
 afterEach(() => {
