@@ -181,8 +181,8 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
         await signups.locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value').first().waitFor();
         await settle(page);
         found.push(...(await pageProblems(page, 'dashboard', language)));
-        // The figures of the accounts: the two fans, "۲" in Persian.
-        assert.equal(await page.getByTestId('stat-users').innerText(), persian ? '۲' : '2');
+        // The figures of the accounts: the three fans, "۳" in Persian.
+        assert.equal(await page.getByTestId('stat-users').innerText(), persian ? '۳' : '3');
         await sales.scrollIntoViewIfNeeded();
         found.push(...(await chartProblems(page, sales, language, { days: false })).map((problem) => `sales per concert: ${problem}`));
         await signups.scrollIntoViewIfNeeded();
