@@ -10,6 +10,7 @@ use reqwest::StatusCode;
 
 use crate::helpers::{CARD_OK, TestApp, a_pass_holder, concert, spawn_app};
 use crate::live::a_recorded_show;
+use crate::topology::{Pushing, on_postgres, text_of};
 
 const DAY_MS: i64 = 86_400_000;
 /// Noon of a UTC day, as unix ms.
@@ -98,5 +99,55 @@ async fn each_listener_heard_in_a_minute_counts_that_minute_once_whoever_heard_t
             .await
             .unwrap()
             .is_empty()
+    );
+}
+
+/// Two `encore serve` processes on one PostgreSQL, a fan whose playlist reads go to both
+/// in the same minute (a balancer moving them): each instance counts at the end of the
+/// wall clock's minute, and the fan is counted one minute, not two.
+#[tokio::test]
+async fn a_listener_heard_by_two_instances_in_one_minute_is_counted_one_minute() {
+    let Some(base) = on_postgres() else { return };
+    let show = Pushing::start(&base).await;
+    let (http, on_other) = show.listening_on_the_other().await;
+    let path = on_other.strip_prefix(&show.other.url()).unwrap().to_owned();
+    let on_holder = format!("{}{path}", show.holder.url());
+
+    let db = show.fixtures.db();
+    let counted = || async {
+        let row: (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), CAST(COALESCE(SUM(minutes), 0) AS BIGINT) \
+             FROM listened_minutes WHERE event_id = $1",
+        )
+        .bind(&show.event)
+        .fetch_one(db)
+        .await
+        .unwrap();
+        row
+    };
+    // Both instances count 250 ms after a minute ends: wait for a minute's counts to be
+    // done, then read, in a fresh minute, once from each instance.
+    let until_counted = |minute: i64| {
+        let wait = (minute + 1) * 60_000 + 1_500 - encore::db::now_ms();
+        tokio::time::sleep(Duration::from_millis(wait.max(0) as u64))
+    };
+    until_counted(encore::db::now_ms().div_euclid(60_000)).await;
+    let (_, before) = counted().await;
+    let minute = encore::db::now_ms().div_euclid(60_000);
+    for url in [&on_other, &on_holder] {
+        let (status, _) = text_of(&http, url).await;
+        assert_eq!(status, StatusCode::OK, "{url}");
+    }
+    assert_eq!(
+        encore::db::now_ms().div_euclid(60_000),
+        minute,
+        "one minute"
+    );
+
+    until_counted(minute).await;
+    assert_eq!(
+        counted().await,
+        (1, before + 1),
+        "one fan, one more minute, one row"
     );
 }

@@ -45,16 +45,42 @@ pub async fn count(db: &Db, hub: &Hub, now: Instant, now_ms: i64) -> Result<u64>
     .await
 }
 
-/// Count every [`MINUTE`] for as long as the server runs.
+/// Count every [`MINUTE`] for as long as the server runs, just after each minute of the
+/// wall clock ends. Every instance counts the same minute at about the same moment, so a
+/// listener two instances heard in it is counted once: counting on each instance's own
+/// rhythm would file the same listening under two minutes whenever the instances' ticks
+/// fell on either side of a minute's end.
 pub fn spawn(db: Db, hub: Arc<Hub>) {
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(MINUTE);
-        tick.tick().await; // the first tick is at once: nothing heard yet
+        let first = Instant::now() + until_next_minute(crate::db::now_ms());
+        let mut tick = tokio::time::interval_at(first.into(), MINUTE);
         loop {
             tick.tick().await;
-            if let Err(err) = count(&db, &hub, Instant::now(), crate::db::now_ms()).await {
+            // Half a minute back: inside the minute that just ended, however late the tick.
+            let ended = crate::db::now_ms() - MINUTE_MS / 2;
+            if let Err(err) = count(&db, &hub, Instant::now(), ended).await {
                 tracing::warn!(error = %err, "counting the minutes listened failed");
             }
         }
     });
+}
+
+/// From `now_ms` (unix ms) to a little after the wall clock's next minute.
+fn until_next_minute(now_ms: i64) -> Duration {
+    const AFTER: i64 = 250;
+    let next = (now_ms.div_euclid(MINUTE_MS) + 1) * MINUTE_MS + AFTER;
+    Duration::from_millis((next - now_ms) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_waits_for_the_end_of_the_wall_clocks_minute() {
+        assert_eq!(until_next_minute(0), Duration::from_millis(60_250));
+        assert_eq!(until_next_minute(59_900), Duration::from_millis(350));
+        assert_eq!(until_next_minute(60_000), Duration::from_millis(60_250));
+        assert_eq!(until_next_minute(61_234), Duration::from_millis(59_016));
+    }
 }

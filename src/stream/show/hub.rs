@@ -27,6 +27,10 @@ pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(15 * 60);
 /// ask every part's length, ~1 s; a paused one stops asking).
 pub const LISTENER_WINDOW: Duration = Duration::from_secs(30);
 
+/// How long a listener is remembered after its last request: past the minute in which it
+/// was last heard, which the minutes listened count only once that minute has ended.
+const LISTENER_MEMORY: Duration = Duration::from_secs(150);
+
 struct Rendered {
     version: u64,
     full: Option<Bytes>,
@@ -645,12 +649,15 @@ impl Show {
             .collect()
     }
 
-    /// Listeners heard on this instance within [`LISTENER_WINDOW`] before `now`; the
-    /// others are forgotten.
+    /// Listeners heard on this instance within [`LISTENER_WINDOW`] before `now`; those
+    /// quiet for longer than [`LISTENER_MEMORY`] are forgotten.
     pub fn listeners_at(&self, now: Instant) -> u64 {
         let mut listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
-        listeners.retain(|_, at| now.saturating_duration_since(*at) < LISTENER_WINDOW);
-        listeners.len() as u64
+        listeners.retain(|_, at| now.saturating_duration_since(*at) < LISTENER_MEMORY);
+        listeners
+            .values()
+            .filter(|at| now.saturating_duration_since(**at) < LISTENER_WINDOW)
+            .count() as u64
     }
 
     /// Whether this instance holds the show: its publisher is connected here, or its
@@ -924,6 +931,18 @@ mod tests {
             0,
             "quiet for the window: gone"
         );
+        let mut remembered = show.heard_since(start);
+        remembered.sort();
+        assert_eq!(
+            remembered,
+            ["ticket-1", "ticket-2"],
+            "but remembered until the minutes listened have counted their minute"
+        );
+        assert_eq!(
+            show.listeners_at(start + LISTENER_MEMORY + Duration::from_secs(1)),
+            0
+        );
+        assert!(show.heard_since(start).is_empty(), "then forgotten");
         show.heard("ticket-2");
         assert_eq!(
             show.listeners_at(Instant::now()),
