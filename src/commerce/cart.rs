@@ -1,5 +1,5 @@
-//! The cart (spec section 7): one ticket per concert per account (of one of its tiers),
-//! passes beside them.
+//! The cart (spec section 7): one ticket per concert per account (of one of its tiers, at
+//! the amount the buyer named for a pay-what-you-want tier), passes beside them.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -16,11 +16,12 @@ use super::plans::{self, Plan};
 use super::store;
 use super::tiers::model::{Tier, TierRow, tier_refusal};
 use super::tiers::store as tiers;
-use crate::i18n::Msg;
+use crate::i18n::{Msg, Text};
 
 /// One entry of a cart: a concert (`event`) or a pass (`plan`), as `kind` says. A
-/// concert's entry is one ticket of one of its tiers (`tier`): `event.price` is that
-/// tier's price, so the cart's total is the sum of the entries' prices.
+/// concert's entry is one ticket of one of its tiers (`tier`): `event.price` is what it
+/// costs (the tier's price, or the amount named for a pay-what-you-want tier), so the
+/// cart's total is the sum of the entries' prices.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
@@ -36,14 +37,23 @@ pub struct CartEntry {
     pub added_at: String,
 }
 
-/// What the account's cart holds, in the order it was added: (kind, concert or plan id,
-/// the concert's tier).
-pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<(ItemKind, String, Option<String>)>> {
-    Ok(store::cart_rows(db, account_id)
-        .await?
-        .into_iter()
-        .map(|row| (row.item_kind, row.item_id, row.tier_id))
-        .collect())
+/// What the account's cart holds, in the order it was added.
+pub async fn lines(db: &Db, account_id: &str) -> Result<Vec<store::CartRow>> {
+    store::cart_rows(db, account_id).await
+}
+
+/// What a cart line of `tier` costs: its price, or for a pay-what-you-want tier the amount
+/// named, checked against its minimum now (a manager may have raised it since). An amount
+/// kept from when the tier was pay-what-you-want is ignored once its price is fixed.
+pub fn line_price(
+    tier: &TierRow,
+    amount: Option<i64>,
+    currency: &str,
+) -> std::result::Result<i64, Text> {
+    match tier.min_price_minor {
+        None => Ok(tier.price_minor),
+        Some(_) => tier.price_for(amount, currency),
+    }
 }
 
 /// The tier a cart line of a concert is of: the one chosen, else (gone, or never chosen)
@@ -76,8 +86,12 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                     .first()
                     .copied()
                     .unwrap_or(false);
-                let shown = Event::from_row(&event, owned, now, app.hub.on_air(&event.id))
-                    .priced_at(tier.price_minor);
+                // A stale amount (below a raised minimum) shows as the minimum: checkout
+                // refuses it with the reason.
+                let price = line_price(&tier, row.amount_minor, &event.details.currency)
+                    .unwrap_or_else(|_| tier.min_price_minor.unwrap_or(tier.price_minor));
+                let shown =
+                    Event::from_row(&event, owned, now, app.hub.on_air(&event.id)).priced_at(price);
                 out.push(CartEntry {
                     kind: ItemKind::Event,
                     event: Some(shown),
@@ -100,13 +114,16 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
 }
 
 /// Put a ticket of a concert in the cart, of the tier chosen (`tier_id`) or else of its
-/// default tier, if this account can buy it now. A hidden tier is not found (it is not
-/// listed to the public). Adding the concert again changes the tier of its one entry.
+/// default tier, if this account can buy it now; `amount` is what the buyer names for a
+/// pay-what-you-want tier (at least its minimum; its suggested price when `None`). A
+/// hidden tier is not found (it is not listed to the public). Adding the concert again
+/// changes the tier and amount of its one entry.
 pub async fn add_event(
     app: &AppState,
     account_id: &str,
     event_id: &str,
     tier_id: Option<&str>,
+    amount: Option<i64>,
 ) -> Result<()> {
     let event = events::by_id(&app.db, event_id)
         .await?
@@ -124,6 +141,8 @@ pub async fn add_event(
     if let Some(reason) = tier_refusal(&tier, &event, now_ms()) {
         return Err(Error::conflict(reason));
     }
+    tier.price_for(amount, &event.details.currency)
+        .map_err(Error::unprocessable)?;
     let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?;
     if owned.first() == Some(&true) {
         return Err(Error::conflict(Msg::AlreadyHaveAccess));
@@ -134,6 +153,7 @@ pub async fn add_event(
         ItemKind::Event,
         event_id,
         Some(&tier.id),
+        amount.filter(|_| tier.min_price_minor.is_some()),
         now_ms(),
     )
     .await
@@ -145,7 +165,16 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
         .filter(|p| p.active != 0)
         .ok_or_else(|| Error::not_found(Msg::PassNotOnSale))?;
     // Adding twice keeps one entry.
-    store::insert_cart_item(&app.db, account_id, ItemKind::Pass, plan_id, None, now_ms()).await
+    store::insert_cart_item(
+        &app.db,
+        account_id,
+        ItemKind::Pass,
+        plan_id,
+        None,
+        None,
+        now_ms(),
+    )
+    .await
 }
 
 pub async fn remove(app: &AppState, account_id: &str, kind: ItemKind, id: &str) -> Result<()> {

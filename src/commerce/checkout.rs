@@ -30,12 +30,17 @@ use super::tiers::model::tier_refusal;
 use crate::i18n::{self, Lang, Msg};
 use crate::openapi::Failure;
 
+/// The `provider` of an order with nothing to pay: it is paid at checkout, without one.
+pub const FREE: &str = "free";
+
 /// Check out the signed-in account's cart: its concerts' seats are held for 15 minutes in
 /// a pending order (replacing the account's earlier one), and the answer is the URL of
-/// the payment page (the test checkout or Stripe's), in the request's language.
+/// the payment page (the test checkout or Stripe's), in the request's language. A cart
+/// whose total is 0 is paid at once, without a payment provider (even with payments
+/// off): the answer is then the URL of the order's success page.
 #[utoipa::path(post, path = "/cart/checkout", tag = "commerce", security(("bearer" = [])),
     responses((status = 200, description = "The payment page's URL.", body = Envelope<String>),
-        (status = 409, description = "Payments are off, the cart is empty, an entry can no longer be bought (sold out, not on sale, already owned), the currencies differ, or another checkout of the account is starting.", body = Failure),
+        (status = 409, description = "Payments are off (and the cart is not free), the cart is empty, an entry can no longer be bought (sold out, not on sale, already owned), the currencies differ, or another checkout of the account is starting.", body = Failure),
         (status = 502, description = "Stripe did not open a checkout session.", body = Failure)))]
 pub async fn checkout(
     State(app): State<AppState>,
@@ -53,9 +58,6 @@ pub async fn start(
     client_ip: Option<IpAddr>,
     language: Lang,
 ) -> Result<String> {
-    if matches!(app.payments, Provider::Off) {
-        return Err(Error::conflict(Msg::PaymentsOff));
-    }
     let account_id = &user.account.id;
     orders::expire_overdue(&app.db).await?;
     // Many accounts from one address may not hold every seat between them.
@@ -77,7 +79,14 @@ pub async fn start(
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
     let mut currencies = Vec::new();
-    for (kind, id, tier_id) in rows {
+    for store::CartRow {
+        item_kind: kind,
+        item_id: id,
+        tier_id,
+        amount_minor,
+        ..
+    } in rows
+    {
         if kind == ItemKind::Event {
             let event = events::by_id(&app.db, &id)
                 .await?
@@ -92,6 +101,15 @@ pub async fn start(
                         .with("reason", reason),
                 ));
             }
+            let price = cart::line_price(&tier, amount_minor, &event.details.currency).map_err(
+                |reason| {
+                    Error::conflict(
+                        Msg::TitledReason
+                            .with("title", event.details.title.as_str())
+                            .with("reason", reason),
+                    )
+                },
+            )?;
             if events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?[0] {
                 return Err(Error::conflict(
                     Msg::AlreadyHaveAccessTitled.with("title", event.details.title.as_str()),
@@ -102,7 +120,7 @@ pub async fn start(
                 kind: ItemKind::Event,
                 id,
                 title: format!("{} — {}", event.details.artist_name, event.details.title),
-                price_minor: tier.price_minor,
+                price_minor: price,
                 tier: Some(ItemTier {
                     id: tier.id,
                     name: tier.name,
@@ -128,6 +146,13 @@ pub async fn start(
         return Err(Error::conflict(Msg::MixedCurrencies));
     }
     let currency = currencies.remove(0);
+    // Nothing to pay (free or pay-what-you-want tickets at 0): no provider is involved,
+    // even with payments off; anything else needs one.
+    let free = items.iter().all(|i| i.price_minor == 0);
+    if !free && matches!(app.payments, Provider::Off) {
+        return Err(Error::conflict(Msg::PaymentsOff));
+    }
+    let provider = if free { FREE } else { app.payments.name() };
     // A new checkout replaces any earlier one of this account (its seats go back, and
     // its Stripe session is expired once the new order exists).
     let replaced_sessions = store::pending_stripe_sessions(&app.db, account_id).await?;
@@ -137,11 +162,16 @@ pub async fn start(
         client_ip.as_deref(),
         &items,
         &currency,
-        app.payments.name(),
+        provider,
     )
     .await?;
     expire_sessions(app, replaced_sessions).await;
     let public = &app.config.public_url;
+    if free {
+        // Paid at once: tickets, receipt and notices as for any payment.
+        orders::fulfil(app, &order_id, None).await?;
+        return Ok(format!("{public}/checkout-success?order={order_id}"));
+    }
     match &app.payments {
         Provider::Test => Ok(format!(
             "{public}/pay/{order_id}?token={token}&lang={}",

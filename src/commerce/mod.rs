@@ -87,23 +87,37 @@ struct AddEventQuery {
     /// The ticket tier to buy (one of the concert's visible tiers, `GET /events/{id}`'s
     /// `tiers`); absent: the concert's default tier.
     tier: Option<String>,
+    /// Pay what you want: the amount (minor units of the concert's currency) the buyer
+    /// pays for the tier, at least its `minimumPrice`; absent: its suggested `price`.
+    /// Refused for a fixed-price tier unless it is that price.
+    #[param(minimum = 0, maximum = 100_000_000)]
+    amount: Option<i64>,
 }
 
 /// Put a ticket of a concert in the signed-in account's cart, of its default tier or of
-/// the tier chosen with `?tier=`, if that account may buy it now. One ticket per concert:
-/// adding it again keeps one entry, of the tier chosen last.
+/// the tier chosen with `?tier=`, if that account may buy it now, at the amount named with
+/// `?amount=` for a pay-what-you-want tier. One ticket per concert: adding it again keeps
+/// one entry, of the tier and amount chosen last.
 #[utoipa::path(post, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
     params(("event_id" = String, Path, description = "The concert's id"), AddEventQuery),
     responses((status = 200, description = "The cart with the concert.", body = Envelope<Vec<cart::CartEntry>>),
         (status = 404, description = "No such concert, or no such tier of it the public may buy (hidden tiers are not found).", body = Failure),
-        (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), or the account already has access.", body = Failure)))]
+        (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), or the account already has access.", body = Failure),
+        (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price.", body = Failure)))]
 async fn add_event(
     State(app): State<AppState>,
     user: CurrentUser,
     Path(event_id): Path<String>,
     QueryParams(q): QueryParams<AddEventQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::add_event(&app, &user.account.id, &event_id, q.tier.as_deref()).await?;
+    cart::add_event(
+        &app,
+        &user.account.id,
+        &event_id,
+        q.tier.as_deref(),
+        q.amount,
+    )
+    .await?;
     show_cart(State(app), user).await
 }
 

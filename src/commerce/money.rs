@@ -3,6 +3,9 @@
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
 
+/// The highest price (minor units) Encore takes.
+pub const MAX_PRICE: i64 = 100_000_000;
+
 /// ISO 4217 codes accepted for prices, with their minor-unit exponent.
 const CURRENCIES: &[(&str, u32)] = &[
     ("AUD", 2),
@@ -103,7 +106,7 @@ pub fn decimal(minor: i64, currency: &str) -> String {
 }
 
 pub fn check_price(minor: i64) -> Result<i64> {
-    if (0..=100_000_000).contains(&minor) {
+    if (0..=MAX_PRICE).contains(&minor) {
         Ok(minor)
     } else {
         Err(Error::unprocessable(Msg::PriceRange))

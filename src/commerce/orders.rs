@@ -35,7 +35,7 @@ pub struct Order {
     pub total: i64,
     #[schema(schema_with = super::money::stored_currency_schema)]
     pub currency: String,
-    /// `test` or `stripe`.
+    /// `test` or `stripe`; `free` for an order with nothing to pay (paid at checkout).
     pub provider: String,
     /// Why a payment failed or could not be honoured; on a pending order, why its last card
     /// was refused (the checkout stays open for another).

@@ -792,14 +792,17 @@ pub struct CartRow {
     pub item_id: String,
     /// A concert's tier (`None` for a pass).
     pub tier_id: Option<String>,
+    /// The amount named for a pay-what-you-want tier (`None`: its price).
+    pub amount_minor: Option<i64>,
     pub added_at: i64,
 }
-crate::db::from_row!(CartRow { item_kind as String, item_id, tier_id, added_at });
+crate::db::from_row!(CartRow { item_kind as String, item_id, tier_id, amount_minor, added_at });
 
 #[tracing::instrument(skip_all)]
 pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     Ok(sqlx::query_as::<_, CartRow>(
-        "SELECT item_kind, item_id, tier_id, added_at FROM cart_items WHERE account_id = $1 \
+        "SELECT item_kind, item_id, tier_id, amount_minor, added_at FROM cart_items \
+         WHERE account_id = $1 \
          ORDER BY added_at, item_id",
     )
     .bind(account_id)
@@ -807,7 +810,7 @@ pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     .await?)
 }
 
-/// Adding twice keeps one entry (a concert's with the tier chosen last).
+/// Adding twice keeps one entry (a concert's with the tier and amount chosen last).
 #[tracing::instrument(skip_all)]
 pub async fn insert_cart_item(
     db: &Db,
@@ -815,17 +818,20 @@ pub async fn insert_cart_item(
     kind: ItemKind,
     item_id: &str,
     tier_id: Option<&str>,
+    amount_minor: Option<i64>,
     now: i64,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO cart_items (account_id, item_kind, item_id, tier_id, added_at) \
-         VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (account_id, item_kind, item_id) DO UPDATE SET tier_id = excluded.tier_id",
+        "INSERT INTO cart_items (account_id, item_kind, item_id, tier_id, amount_minor, added_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (account_id, item_kind, item_id) DO UPDATE SET tier_id = excluded.tier_id, \
+         amount_minor = excluded.amount_minor",
     )
     .bind(account_id)
     .bind(kind.as_str())
     .bind(item_id)
     .bind(tier_id)
+    .bind(amount_minor)
     .bind(now)
     .execute(db)
     .await?;

@@ -1130,6 +1130,27 @@ messages! {
         cn: "该票档已售罄。",
         ir: "بلیت‌های این رده تمام شده است.",
     }
+    TierFixedPrice {
+        gb: "This ticket tier has a fixed price: you cannot choose the amount.",
+        br: "Esta categoria de ingresso tem preço fixo: não é possível escolher o valor.",
+        es: "Este tipo de entrada tiene un precio fijo: no puedes elegir el importe.",
+        cn: "该票档价格固定，不能自选金额。",
+        ir: "این ردهٔ بلیت قیمت ثابت دارد: نمی‌توانید مبلغ را خودتان انتخاب کنید.",
+    }
+    AmountBelowMinimum {
+        gb: "The amount must be at least {minimum} for this ticket tier.",
+        br: "O valor deve ser de pelo menos {minimum} para esta categoria de ingresso.",
+        es: "El importe debe ser de al menos {minimum} para este tipo de entrada.",
+        cn: "该票档的金额至少为 {minimum}。",
+        ir: "مبلغ برای این ردهٔ بلیت باید دست‌کم {minimum} باشد.",
+    }
+    MinimumAboveSuggested {
+        gb: "A pay-what-you-want tier's minimum cannot be above its suggested price.",
+        br: "O mínimo de uma categoria \"pague quanto quiser\" não pode passar o preço sugerido.",
+        es: "El mínimo de un tipo \"paga lo que quieras\" no puede superar su precio sugerido.",
+        cn: "自选价格票档的最低价不能高于建议价。",
+        ir: "حداقل مبلغِ ردهٔ «هر چه می‌خواهید بپردازید» نمی‌تواند از قیمت پیشنهادی‌اش بیشتر باشد.",
+    }
     TierNameLength {
         gb: "A ticket tier needs a name of 1 to 120 characters.",
         br: "Uma categoria de ingresso precisa de um nome de 1 a 120 caracteres.",

@@ -32,6 +32,7 @@ mod reset;
 mod roles;
 mod sales;
 mod security;
+mod selling;
 mod show_everywhere;
 mod sign_in;
 mod sms_and_images;

@@ -91,10 +91,29 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         .execute(app.db())
         .await
         .unwrap();
-    let fans: Vec<String> = app.fans(3).await.into_iter().map(|f| f.1).collect();
+    let fans: Vec<String> = app.fans(4).await.into_iter().map(|f| f.1).collect();
     let refunded = buy_together(&app, &fans[0], &[&opening]).await;
     let both = buy_together(&app, &fans[1], &[&opening, &acoustic]).await;
     buy_together(&app, &fans[2], &[&abroad]).await;
+    // A pay-what-you-want ticket abroad: the amount named (23.45) is what counts.
+    let (status, tier) = app
+        .post(
+            &format!("/api/v1/events/{abroad}/tiers"),
+            json!({ "name": "As you like", "price": 1500, "minimumPrice": 100 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{tier}");
+    let tier = tier["payload"]["id"].as_str().unwrap();
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/cart/{abroad}?tier={tier}&amount=2345"),
+            json!({}),
+            Some(&fans[3]),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    buy_together(&app, &fans[3], &[]).await;
     // The provider reported a fee of 0.90 on the order of two tickets.
     sqlx::query("UPDATE orders SET fee_minor = 90 WHERE id = $1")
         .bind(&both)
@@ -161,9 +180,9 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let b_eur = line(statements, &b, "EUR");
     assert_eq!(amounts(b_eur), [1000, 1225, 1000, 30, 122, 1073], "{b_eur}");
     assert_eq!(b_eur["platformFeePercent"], "10");
-    // A in dollars, never mixed with euros.
+    // A in dollars, never mixed with euros: 15.00 and the 23.45 named.
     let a_usd = line(statements, &a, "USD");
-    assert_eq!(amounts(a_usd), [1500, 0, 0, 0, 112, 1388], "{a_usd}");
+    assert_eq!(amounts(a_usd), [3845, 0, 0, 0, 288, 3557], "{a_usd}");
 
     // Every cent captured and given back is on a statement or the operator's line.
     let operator = all["payload"]["operator"].as_array().unwrap();

@@ -8,7 +8,7 @@ use crate::commerce::money;
 use crate::db::iso8601;
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, sale_refusal};
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg, Text};
 
 /// The name the one tier of a new (or migrated) concert is given.
 pub const DEFAULT_TIER_NAME: &str = "Standard";
@@ -26,6 +26,9 @@ pub struct TierRow {
     pub name: String,
     pub description: String,
     pub price_minor: i64,
+    /// Pay what you want: the least a buyer may name (`price_minor` is the suggested
+    /// amount); `None`: a fixed price.
+    pub min_price_minor: Option<i64>,
     pub capacity: Option<i64>,
     pub seats_taken: i64,
     pub sale_opens_at: Option<i64>,
@@ -44,6 +47,7 @@ impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for TierRow {
             name: row.try_get("name")?,
             description: row.try_get("description")?,
             price_minor: row.try_get("price_minor")?,
+            min_price_minor: row.try_get("min_price_minor")?,
             capacity: row.try_get("capacity")?,
             seats_taken: row.try_get("seats_taken")?,
             sale_opens_at: row.try_get("sale_opens_at")?,
@@ -63,6 +67,26 @@ impl TierRow {
         match (own, event.seats_left()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        }
+    }
+}
+
+impl TierRow {
+    /// What one ticket of this tier costs the buyer who named `amount` (`None`: named
+    /// none) in `currency`: a fixed tier's price, else the amount named (the suggested
+    /// price when none). Refused below the tier's minimum, above the highest price, or
+    /// when named (otherwise) for a fixed price.
+    pub fn price_for(&self, amount: Option<i64>, currency: &str) -> std::result::Result<i64, Text> {
+        match (self.min_price_minor, amount) {
+            (_, None) => Ok(self.price_minor),
+            (None, Some(named)) if named == self.price_minor => Ok(named),
+            (None, Some(_)) => Err(Msg::TierFixedPrice.into()),
+            (Some(min), Some(named)) if named < min => {
+                Err(Msg::AmountBelowMinimum
+                    .with("minimum", Arg::figure(money::format(min, currency))))
+            }
+            (Some(_), Some(named)) if named > money::MAX_PRICE => Err(Msg::PriceRange.into()),
+            (Some(_), Some(named)) => Ok(named),
         }
     }
 }
@@ -94,8 +118,13 @@ pub struct Tier {
     pub event_id: String,
     pub name: String,
     pub description: String,
-    /// Minor units of the concert's currency.
+    /// Minor units of the concert's currency; for a pay-what-you-want tier, the suggested
+    /// amount.
     pub price: i64,
+    /// Pay what you want: the least a buyer may name (minor units; 0 makes the tier free
+    /// unless the buyer gives more); `null`: the price is fixed.
+    #[schema(required = true, minimum = 0)]
+    pub minimum_price: Option<i64>,
     #[schema(schema_with = crate::commerce::money::stored_currency_schema)]
     pub currency: String,
     /// The tier's own seats; `null`: none of its own (the concert's capacity holds).
@@ -132,6 +161,7 @@ impl Tier {
             name: row.name.clone(),
             description: row.description.clone(),
             price: row.price_minor,
+            minimum_price: row.min_price_minor,
             currency: event.details.currency.clone(),
             capacity: row.capacity,
             seats_left,
@@ -196,6 +226,11 @@ pub struct TierInput {
     /// Minor units of the concert's currency; frozen once a ticket of the tier was sold.
     #[schema(minimum = 0, maximum = 100_000_000)]
     pub price: Option<i64>,
+    /// Pay what you want: the least a buyer may name, at most `price` (then the suggested
+    /// amount); `null`: a fixed price.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 100_000_000)]
+    pub minimum_price: Option<Option<i64>>,
     /// The tier's own seats, at most the concert's capacity; `null`: none of its own.
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 1_000_000)]
@@ -231,6 +266,10 @@ pub struct NewTierInput {
     /// Minor units of the concert's currency.
     #[schema(value_type = i64, minimum = 0, maximum = 100_000_000)]
     pub price: Option<i64>,
+    /// Pay what you want: the least a buyer may name, at most `price` (then the suggested
+    /// amount); a fixed price when absent.
+    #[schema(minimum = 0, maximum = 100_000_000)]
+    pub minimum_price: Option<i64>,
     /// The tier's own seats, at most the concert's capacity; none of its own when absent.
     #[schema(minimum = 1, maximum = 1_000_000)]
     pub capacity: Option<i64>,
@@ -255,6 +294,7 @@ impl From<NewTierInput> for TierInput {
             name: new.name,
             description: new.description,
             price: new.price,
+            minimum_price: Some(new.minimum_price),
             capacity: Some(new.capacity),
             sale_opens_at: Some(new.sale_opens_at),
             sale_closes_at: Some(new.sale_closes_at),
@@ -280,6 +320,7 @@ pub struct TierFields {
     pub name: String,
     pub description: String,
     pub price_minor: i64,
+    pub min_price_minor: Option<i64>,
     pub capacity: Option<i64>,
     pub sale_opens_at: Option<i64>,
     pub sale_closes_at: Option<i64>,
@@ -296,6 +337,7 @@ impl TierFields {
             name,
             description: String::new(),
             price_minor,
+            min_price_minor: None,
             capacity: None,
             sale_opens_at: None,
             sale_closes_at: None,
@@ -318,6 +360,7 @@ impl TierFields {
             name: row.name.clone(),
             description: row.description.clone(),
             price_minor: row.price_minor,
+            min_price_minor: row.min_price_minor,
             capacity: row.capacity,
             sale_opens_at: row.sale_opens_at,
             sale_closes_at: row.sale_closes_at,
@@ -370,6 +413,9 @@ impl TierInput {
         if let Some(price) = self.price {
             fields.price_minor = money::check_price(price)?;
         }
+        if let Some(minimum) = self.minimum_price {
+            fields.min_price_minor = minimum.map(money::check_price).transpose()?;
+        }
         if let Some(capacity) = self.capacity {
             fields.capacity = capacity;
         }
@@ -415,6 +461,12 @@ pub fn check(fields: &TierFields, event: &EventRow) -> Result<()> {
         && opens >= closes
     {
         return Err(Error::unprocessable(Msg::TierWindowOrder));
+    }
+    if fields
+        .min_price_minor
+        .is_some_and(|min| min > fields.price_minor)
+    {
+        return Err(Error::unprocessable(Msg::MinimumAboveSuggested));
     }
     if fields.hidden && fields.is_default {
         return Err(Error::conflict(Msg::DefaultTierHidden));
@@ -483,6 +535,7 @@ mod tests {
             name: "Standard".into(),
             description: String::new(),
             price_minor: 1000,
+            min_price_minor: None,
             capacity: None,
             seats_taken: 0,
             sale_opens_at: None,
@@ -584,6 +637,28 @@ mod tests {
         );
         assert_eq!(price_change_refusal(&tier(), true, Some(1000)), None);
         assert_eq!(price_change_refusal(&tier(), true, None), None);
+    }
+
+    #[test]
+    fn a_pay_what_you_want_tier_costs_the_amount_named_from_its_minimum_a_fixed_one_its_price() {
+        let fixed = tier();
+        assert_eq!(fixed.price_for(None, "EUR"), Ok(1000));
+        assert_eq!(fixed.price_for(Some(1000), "EUR"), Ok(1000));
+        assert!(fixed.price_for(Some(999), "EUR").is_err());
+        let pwyw = TierRow {
+            min_price_minor: Some(300),
+            ..tier()
+        };
+        assert_eq!(pwyw.price_for(None, "EUR"), Ok(1000), "the suggested price");
+        assert_eq!(pwyw.price_for(Some(300), "EUR"), Ok(300));
+        assert_eq!(pwyw.price_for(Some(5000), "EUR"), Ok(5000));
+        assert!(pwyw.price_for(Some(299), "EUR").is_err());
+        assert!(pwyw.price_for(Some(money::MAX_PRICE + 1), "EUR").is_err());
+        let free = TierRow {
+            min_price_minor: Some(0),
+            ..tier()
+        };
+        assert_eq!(free.price_for(Some(0), "EUR"), Ok(0));
     }
 
     #[test]

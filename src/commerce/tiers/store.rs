@@ -8,8 +8,8 @@ use super::model::{TierFields, TierRow};
 use crate::db::Exec;
 use crate::error::Result;
 
-const COLUMNS: &str = "id, event_id, name, description, price_minor, capacity, seats_taken, \
-    sale_opens_at, sale_closes_at, hidden, is_default, position";
+const COLUMNS: &str = "id, event_id, name, description, price_minor, min_price_minor, capacity, \
+    seats_taken, sale_opens_at, sale_closes_at, hidden, is_default, position";
 
 /// A concert's tiers in the order they are listed.
 #[tracing::instrument(skip_all, fields(event = event_id))]
@@ -92,8 +92,8 @@ pub async fn forget_in_unpaid_lines<'e>(db: impl Exec<'e>, tier_id: &str) -> Res
 
 type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
-/// Bind a tier's fields as the next nine parameters, in `TierFields`' order (`name` …
-/// `position`): what `insert` and `update` both write.
+/// Bind a tier's fields as the next ten parameters (`name` … `position` in `TierFields`'
+/// order, then `min_price_minor`): what `insert` and `update` both write.
 fn bind_fields<'q>(query: AnyQuery<'q>, fields: &'q TierFields) -> AnyQuery<'q> {
     query
         .bind(&fields.name)
@@ -105,6 +105,7 @@ fn bind_fields<'q>(query: AnyQuery<'q>, fields: &'q TierFields) -> AnyQuery<'q> 
         .bind(i64::from(fields.hidden))
         .bind(i64::from(fields.is_default))
         .bind(fields.position)
+        .bind(fields.min_price_minor)
 }
 
 /// A new tier of a concert: its id.
@@ -118,8 +119,8 @@ pub async fn insert<'e>(
     let id = uuid::Uuid::new_v4().to_string();
     let query = sqlx::query(
         "INSERT INTO ticket_tiers (id, event_id, name, description, price_minor, capacity, \
-         sale_opens_at, sale_closes_at, hidden, is_default, position, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)",
+         sale_opens_at, sale_closes_at, hidden, is_default, position, min_price_minor, created_at, \
+         updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
     )
     .bind(&id)
     .bind(event_id);
@@ -138,7 +139,7 @@ pub async fn update<'e>(
     let query = sqlx::query(
         "UPDATE ticket_tiers SET name = $2, description = $3, price_minor = $4, capacity = $5, \
          sale_opens_at = $6, sale_closes_at = $7, hidden = $8, is_default = $9, position = $10, \
-         updated_at = $11 WHERE id = $1 AND ($5 IS NULL OR seats_taken <= $5)",
+         min_price_minor = $11, updated_at = $12 WHERE id = $1 AND ($5 IS NULL OR seats_taken <= $5)",
     )
     .bind(tier_id);
     let done = bind_fields(query, fields).bind(now).execute(db).await?;
@@ -155,18 +156,23 @@ pub async fn clear_default<'e>(db: impl Exec<'e>, event_id: &str) -> Result<()> 
     Ok(())
 }
 
-/// The concert's price changed on its form: its default tier follows.
+/// The concert's price changed on its form: its default tier follows (a pay-what-you-want
+/// default's minimum never stays above it).
 #[tracing::instrument(skip_all, fields(event = event_id))]
 pub async fn set_default_price<'e>(
     db: impl Exec<'e>,
     event_id: &str,
     price_minor: i64,
 ) -> Result<()> {
-    sqlx::query("UPDATE ticket_tiers SET price_minor = $2 WHERE event_id = $1 AND is_default = 1")
-        .bind(event_id)
-        .bind(price_minor)
-        .execute(db)
-        .await?;
+    sqlx::query(
+        "UPDATE ticket_tiers SET price_minor = $2, min_price_minor = CASE \
+         WHEN min_price_minor > $2 THEN $2 ELSE min_price_minor END \
+         WHERE event_id = $1 AND is_default = 1",
+    )
+    .bind(event_id)
+    .bind(price_minor)
+    .execute(db)
+    .await?;
     Ok(())
 }
 

@@ -13,9 +13,15 @@ export const removePassFromCart = (planId: string): Promise<unknown> =>
 
 export const clearCart = (): Promise<unknown> => request<unknown>(`${API_PREFIX}/cart/`, { method: 'DELETE' });
 
-/** POST /cart/{eventId}: a ticket of the concert's default tier, or of `tierId`. */
-export const addEventToCart = (eventId: string, tierId?: string): Promise<unknown> =>
-  request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}${tierId ? `?tier=${encodeURIComponent(tierId)}` : ''}`, { method: 'POST' });
+/** POST /cart/{eventId}: a ticket of the concert's default tier, or of `tierId`; `amount`
+ * (minor units) is what the buyer names for a pay-what-you-want tier. */
+export function addEventToCart(eventId: string, tierId?: string, amount?: number): Promise<unknown> {
+  const query = new URLSearchParams();
+  if (tierId) query.set('tier', tierId);
+  if (amount !== undefined) query.set('amount', String(amount));
+  const search = query.toString();
+  return request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}${search ? `?${search}` : ''}`, { method: 'POST' });
+}
 export const addPassToCart = (planId: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/cart/passes/${encodeURIComponent(planId)}`, { method: 'POST' });
 

@@ -30,7 +30,8 @@ export function useAddEventToCart(event: EncoreEvent, tierId?: string) {
   const queryClient = useQueryClient();
   const onError = useEventsError();
   return useMutation({
-    mutationFn: () => addEventToCart(event.id, tierId),
+    // `amount`: minor units named for a pay-what-you-want tier (none: its suggested price).
+    mutationFn: (amount?: number) => addEventToCart(event.id, tierId, amount),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
     },

@@ -12,6 +12,7 @@ function tier(id: string, changes: Partial<Schema<'Tier'>> = {}): Schema<'Tier'>
     name: id,
     description: '',
     price: 1000,
+    minimumPrice: null,
     currency: 'EUR',
     capacity: null,
     seatsLeft: null,
@@ -47,6 +48,12 @@ describe('Concert tiers', () => {
     expect(rows[2]).toHaveTextContent('Sales of this ticket tier have not opened yet.');
     // A visitor reads them; buying is for a signed-in fan.
     expect(screen.queryByTestId('tier-buy')).toBeNull();
+  });
+
+  it('shows a pay-what-you-want tier, even alone, from its minimum', () => {
+    const event = encoreEvent('e1', Date.now() + 3_600_000, { tiers: [tier('Pay what you can', { isDefault: true, minimumPrice: 200 })] });
+    renderPage(<ConcertTiers event={event} />);
+    expect(screen.getByTestId('concert-tier')).toHaveTextContent('Pay what you want, from €2.00');
   });
 
   it('shows nothing for a concert of one tier: its own price and button say it all', () => {

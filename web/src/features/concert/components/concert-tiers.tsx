@@ -1,24 +1,31 @@
-import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Schema } from '../../../lib/api-types';
 import { useAuthStatus } from '../../auth/session';
-import { formatPrice } from '../../cart/model';
+import { currencyDigits, formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import { useLocale } from '../../events/components/event-parts';
 import type { EncoreEvent } from '../../events/model';
+import { toMinorUnits } from '../../events/model';
 import { useAddEventToCart } from '../../events/mutations';
 
 type Tier = Schema<'Tier'>;
 
-/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it. */
+/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it
+ * (a pay-what-you-want tier at the amount the fan names, the suggested price to start). */
 function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): ReactNode {
   const { t } = useTranslation('events');
+  const { t: tc } = useTranslation('concert');
+  const locale = useLocale();
   const cart = useQuery(cartQueryOptions());
   const add = useAddEventToCart(event, tier.id);
+  const digits = currencyDigits(tier.currency);
+  const [amount, setAmount] = useState<number | string>(tier.price / 10 ** digits);
   const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
   if (inCart) {
     return (
@@ -28,18 +35,42 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
     );
   }
   if (!tier.onSale) return null;
-  return (
+  const pwyw = tier.minimumPrice !== null;
+  const named = amount === '' ? Number.NaN : toMinorUnits(Number(amount), digits);
+  const tooLow = pwyw && (Number.isNaN(named) || named < (tier.minimumPrice ?? 0));
+  const button = (
     <Button
       size="xs"
       leftSection={<IconShoppingCartPlus size={14} />}
       loading={add.isPending}
+      disabled={tooLow}
       onClick={() => {
-        add.mutate();
+        add.mutate(pwyw ? named : undefined);
       }}
       data-testid="tier-buy"
     >
       {t('addToCart')}
     </Button>
+  );
+  if (!pwyw) return button;
+  return (
+    <Stack gap={4} align="stretch" style={{ maxWidth: '14rem' }}>
+      <NumberInput
+        size="xs"
+        label={tc('page.yourAmount', { currency: tier.currency })}
+        description={tc('page.atLeast', {
+          minimum: formatPrice(tier.minimumPrice ?? 0, tier.currency, locale),
+          suggested: formatPrice(tier.price, tier.currency, locale),
+        })}
+        min={(tier.minimumPrice ?? 0) / 10 ** digits}
+        decimalScale={digits}
+        value={amount}
+        onChange={setAmount}
+        error={tooLow}
+        data-testid="tier-amount"
+      />
+      {button}
+    </Stack>
   );
 }
 
@@ -51,7 +82,9 @@ export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
   const locale = useLocale();
   const { hasToken } = useAuthStatus();
   const tiers = event.tiers ?? [];
-  if (tiers.length < 2) return null;
+  // One fixed-price tier is the concert's own price and button; a pay-what-you-want one
+  // needs its amount field.
+  if (tiers.length < 2 && !tiers.some((tier) => tier.minimumPrice !== null)) return null;
   return (
     <Stack gap="xs" data-testid="concert-tiers">
       <Title order={4}>{t('page.tiers')}</Title>
@@ -71,7 +104,11 @@ export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
               ) : null}
             </Stack>
             <Stack gap={4} align="flex-end" style={{ marginInlineStart: 'auto' }}>
-              <Text fw={700}>{formatPrice(tier.price, tier.currency, locale)}</Text>
+              <Text fw={700} data-testid="concert-tier-price">
+                {tier.minimumPrice === null
+                  ? formatPrice(tier.price, tier.currency, locale)
+                  : t('page.pwywFrom', { minimum: formatPrice(tier.minimumPrice, tier.currency, locale) })}
+              </Text>
               {tier.soldOut ? (
                 <Badge color="red" variant="light">
                   {te('soldOut')}

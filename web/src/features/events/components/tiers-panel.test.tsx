@@ -17,6 +17,7 @@ const tier = (id: string, changes: Partial<ManagedTier> = {}): ManagedTier => ({
   name: id,
   description: '',
   price: 900,
+  minimumPrice: null,
   currency: 'EUR',
   capacity: null,
   seatsLeft: null,
@@ -127,6 +128,7 @@ describe('a concert’s ticket tiers', () => {
         name: 'Supporter',
         description: 'Pay a little more, help the band.',
         price: 1550,
+        minimumPrice: null,
         capacity: 50,
         saleOpensAt: localInputToIso('2026-12-01T10:00'),
         saleClosesAt: localInputToIso('2026-12-05T18:30'),
@@ -139,6 +141,29 @@ describe('a concert’s ticket tiers', () => {
       expect(screen.queryByTestId('tier-form')).toBeNull();
     });
     expect(api.listTiers.mock.calls.length).toBeGreaterThan(1);
+  });
+
+  it('adds a pay-what-you-want tier: its suggested price and its minimum in minor units, the minimum never above the price', async () => {
+    panel();
+    await screen.findAllByTestId('tier-row');
+    api.createTier.mockResolvedValue(tier('t5', { name: 'As you like', price: 1000, minimumPrice: 0 }));
+    await userEvent.click(screen.getByTestId('tier-add'));
+    const form = screen.getByTestId('tier-form');
+    await userEvent.type(within(form).getByTestId('tier-name'), 'As you like');
+    expect(within(form).queryByTestId('tier-minimum')).toBeNull();
+    await userEvent.click(within(form).getByTestId('tier-pwyw'));
+    expect(within(form).getByText('Suggested price')).toBeInTheDocument();
+    await userEvent.type(within(form).getByTestId('tier-price'), '10');
+    await userEvent.type(within(form).getByTestId('tier-minimum'), '12');
+    await userEvent.click(within(form).getByTestId('tier-save'));
+    expect(await within(form).findByText('At most the suggested price')).toBeInTheDocument();
+    expect(api.createTier).not.toHaveBeenCalled();
+    await userEvent.clear(within(form).getByTestId('tier-minimum'));
+    await userEvent.type(within(form).getByTestId('tier-minimum'), '0');
+    await userEvent.click(within(form).getByTestId('tier-save'));
+    await waitFor(() => {
+      expect(api.createTier).toHaveBeenCalledWith('e1', expect.objectContaining({ name: 'As you like', price: 1000, minimumPrice: 0 }));
+    });
   });
 
   it('refuses a capacity above the concert’s and a window closing before it opens, before asking the server', async () => {
@@ -204,6 +229,7 @@ describe('a concert’s ticket tiers', () => {
         name: 'Crew & friends',
         description: '',
         price: 500,
+        minimumPrice: null,
         capacity: null,
         saleOpensAt: null,
         saleClosesAt: null,

@@ -22,6 +22,9 @@ interface TierValues {
   name: string;
   description: string;
   price: number | string;
+  /** Pay what you want: the buyer names the amount, at least `minimum`. */
+  pwyw: boolean;
+  minimum: number | string;
   capacity: number | string;
   saleOpensAt: string;
   saleClosesAt: string;
@@ -37,6 +40,7 @@ export function tierInput(values: TierValues, currency: string): NewTierInput {
     name: values.name.trim(),
     description: values.description,
     price: toMinorUnits(Number(values.price), currencyDigits(currency)),
+    minimumPrice: values.pwyw ? toMinorUnits(Number(values.minimum || 0), currencyDigits(currency)) : null,
     capacity: optional(values.capacity),
     saleOpensAt: values.saleOpensAt ? localInputToIso(values.saleOpensAt) : null,
     saleClosesAt: values.saleClosesAt ? localInputToIso(values.saleClosesAt) : null,
@@ -46,11 +50,13 @@ export function tierInput(values: TierValues, currency: string): NewTierInput {
 }
 
 function initialValues(tier: ManagedTier | null): TierValues {
-  if (!tier) return { name: '', description: '', price: '', capacity: '', saleOpensAt: '', saleClosesAt: '', hidden: false, isDefault: false };
+  if (!tier) return { name: '', description: '', price: '', pwyw: false, minimum: '', capacity: '', saleOpensAt: '', saleClosesAt: '', hidden: false, isDefault: false };
   return {
     name: tier.name,
     description: tier.description,
     price: tier.price / 10 ** currencyDigits(tier.currency),
+    pwyw: tier.minimumPrice !== null,
+    minimum: tier.minimumPrice === null ? '' : tier.minimumPrice / 10 ** currencyDigits(tier.currency),
     capacity: tier.capacity ?? '',
     saleOpensAt: tier.saleOpensAt ? isoToLocalInput(tier.saleOpensAt) : '',
     saleClosesAt: tier.saleClosesAt ? isoToLocalInput(tier.saleClosesAt) : '',
@@ -84,6 +90,7 @@ function TierForm({
     validate: {
       name: (v) => (v.trim() ? null : t('form.required')),
       price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
+      minimum: (v, values) => (values.pwyw && v !== '' && values.price !== '' && Number(v) > Number(values.price) ? t('manage.tiers.minimumAbove') : null),
       capacity: (v) =>
         v !== '' && concert.capacity !== null && Number(v) > concert.capacity
           ? t('manage.tiers.capacityAbove', { seats: concert.capacity })
@@ -113,7 +120,7 @@ function TierForm({
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
             <NumberInput
-              label={t('form.price')}
+              label={form.values.pwyw ? t('manage.tiers.suggested') : t('form.price')}
               description={priceFrozen ? t('manage.tiers.priceFrozen') : t('manage.tiers.priceHint', { currency: concert.currency })}
               withAsterisk
               name="price"
@@ -149,6 +156,23 @@ function TierForm({
               data-testid="tier-closes"
             />
           </SimpleGrid>
+          <Switch
+            label={t('manage.tiers.pwyw')}
+            description={t('manage.tiers.pwywHint')}
+            {...form.getInputProps('pwyw', { type: 'checkbox' })}
+            data-testid="tier-pwyw"
+          />
+          {form.values.pwyw ? (
+            <NumberInput
+              label={t('manage.tiers.minimum')}
+              description={t('manage.tiers.minimumHint', { currency: concert.currency })}
+              name="minimum"
+              min={0}
+              decimalScale={digits}
+              {...form.getInputProps('minimum')}
+              data-testid="tier-minimum"
+            />
+          ) : null}
           <Switch
             label={t('manage.tiers.hidden')}
             description={t('manage.tiers.hiddenHint')}
@@ -300,6 +324,11 @@ export function TiersPanel({ event }: { event: TierConcert }): ReactNode {
                       {tier.isDefault ? (
                         <Badge size="sm" variant="light" color="blue" data-testid="tier-default-badge">
                           {t('manage.tiers.defaultBadge')}
+                        </Badge>
+                      ) : null}
+                      {tier.minimumPrice !== null ? (
+                        <Badge size="sm" variant="light" color="grape" data-testid="tier-pwyw-badge" style={{ textTransform: 'none' }}>
+                          {t('manage.tiers.pwywBadge', { minimum: formatPrice(tier.minimumPrice, tier.currency, locale) })}
                         </Badge>
                       ) : null}
                       {tier.hidden ? (
