@@ -18,7 +18,7 @@ use crate::state::AppState;
 
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
-use super::store;
+use super::store::{self, SeatsOf};
 use super::tiers::store as tiers;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
@@ -188,13 +188,6 @@ async fn hold_seat(
     }
 }
 
-/// Give back the seats an order's concert lines hold: the concerts' rows, then their
-/// tiers' (the order every writer locks them in).
-async fn release_seats(tx: &mut sqlx::AnyConnection, order_id: &str) -> Result<()> {
-    store::release_order_seats(&mut *tx, order_id).await?;
-    tiers::release_order_seats(&mut *tx, order_id).await
-}
-
 /// "Sold out: <concert> (<tier>)".
 fn sold_out(item: &NewItem) -> Error {
     let title = match &item.tier {
@@ -227,7 +220,7 @@ pub async fn create_pending(
     // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
     // its concerts in id order, so concurrent checkouts cannot deadlock.
     for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
-        release_seats(&mut tx, &id).await?;
+        store::release_seats(&mut tx, &id, SeatsOf::Lines).await?;
     }
     // A concert's line without a tier is of its default tier.
     let mut lines: Vec<NewItem> = Vec::with_capacity(items.len());
@@ -336,7 +329,7 @@ async fn close_pending(
 ) -> Result<bool> {
     let closed = store::close_pending(&mut *tx, order_id, end.into(), failure).await?;
     if closed {
-        release_seats(tx, order_id).await?;
+        store::release_seats(tx, order_id, SeatsOf::Lines).await?;
     }
     Ok(closed)
 }

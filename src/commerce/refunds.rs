@@ -56,8 +56,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     if !store::mark_refunded(&mut *tx, order_id, now).await? {
         return Err(Error::conflict(Msg::AlreadyRefunded));
     }
-    store::release_ticket_seats(&mut *tx, order_id).await?;
-    super::tiers::store::release_ticket_seats(&mut *tx, order_id).await?;
+    store::release_seats(&mut tx, order_id, store::SeatsOf::LiveTickets).await?;
     for kind in [ItemKind::Event, ItemKind::Pass] {
         store::revoke_access_of_order(&mut *tx, kind, order_id, now).await?;
     }

@@ -264,16 +264,40 @@ pub async fn take_seat<'e>(db: impl Exec<'e>, event_id: &str, on_sale_only: bool
     Ok(held.rows_affected() == 1)
 }
 
-/// Give back the seats an order's concert lines hold.
+/// Whose seats an order gives back.
+#[derive(Debug, Clone, Copy)]
+pub enum SeatsOf {
+    /// Those its concert lines hold: a checkout that did not complete.
+    Lines,
+    /// Those of its live tickets: a refund.
+    LiveTickets,
+}
+
+/// Give back the seats `of` an order: the concerts', then their tiers' (the order every
+/// writer locks their rows in).
 #[tracing::instrument(skip_all)]
-pub async fn release_order_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-         (SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
-    )
-    .bind(order_id)
-    .execute(db)
-    .await?;
+pub async fn release_seats(
+    conn: &mut sqlx::AnyConnection,
+    order_id: &str,
+    of: SeatsOf,
+) -> Result<()> {
+    let [concerts, tiers] = match of {
+        SeatsOf::Lines => [
+            "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+             (SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
+            "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+             (SELECT tier_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
+        ],
+        SeatsOf::LiveTickets => [
+            "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+             (SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
+            "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
+             (SELECT tier_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
+        ],
+    };
+    for sql in [concerts, tiers] {
+        sqlx::query(sql).bind(order_id).execute(&mut *conn).await?;
+    }
     Ok(())
 }
 
@@ -524,19 +548,6 @@ pub async fn revoke_access_of_order<'e>(
         }
     };
     on_order_at(db, sql, order_id, now).await.map(drop)
-}
-
-/// Give back the seats of an order's live tickets.
-#[tracing::instrument(skip_all)]
-pub async fn release_ticket_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-         (SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
-    )
-    .bind(order_id)
-    .execute(db)
-    .await?;
-    Ok(())
 }
 
 /// A concert's live tickets with the price paid for each: (ticket, order, price).

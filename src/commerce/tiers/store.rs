@@ -233,29 +233,3 @@ pub async fn take_seat<'e>(
     };
     Ok(held.rows_affected() == 1)
 }
-
-/// Give back the tier seats an order's concert lines hold.
-#[tracing::instrument(skip_all)]
-pub async fn release_order_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-         (SELECT tier_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
-    )
-    .bind(order_id)
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
-/// Give back the tier seats of an order's live tickets.
-#[tracing::instrument(skip_all)]
-pub async fn release_ticket_seats<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-         (SELECT tier_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
-    )
-    .bind(order_id)
-    .execute(db)
-    .await?;
-    Ok(())
-}

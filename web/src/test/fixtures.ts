@@ -1,4 +1,5 @@
-import type { EncoreEvent } from '../features/events/model';
+import type { EncoreEvent, ManagedTier } from '../features/events/model';
+import type { Schema } from '../lib/api-types';
 import type { Account } from '../features/users/model';
 
 /** An account as the server sends it: a verified fan with no extras, `changes` on top. */
@@ -61,4 +62,31 @@ export function encoreEvent(id: string, start: number, changes: Partial<EncoreEv
     notOnSale: null,
     ...changes,
   };
+}
+
+/** A concert's ticket tier as the concert page reads it: on sale, unlimited, €10. */
+export function aTier(id: string, changes: Partial<Schema<'Tier'>> = {}): Schema<'Tier'> {
+  return {
+    id,
+    eventId: 'e1',
+    name: id,
+    description: '',
+    price: 1000,
+    minimumPrice: null,
+    currency: 'EUR',
+    capacity: null,
+    seatsLeft: null,
+    saleOpensAt: null,
+    saleClosesAt: null,
+    isDefault: false,
+    onSale: true,
+    soldOut: false,
+    notOnSale: null,
+    ...changes,
+  };
+}
+
+/** A tier as its managers read it: `aTier` with what only they see. */
+export function aManagedTier(id: string, changes: Partial<ManagedTier> = {}): ManagedTier {
+  return { ...aTier(id), hidden: false, seatsTaken: 0, position: 0, ...changes };
 }

@@ -1,30 +1,10 @@
 import { screen } from '@testing-library/react';
 import { setupI18n } from '../../../i18n';
-import type { Schema } from '../../../lib/api-types';
-import { encoreEvent } from '../../../test/fixtures';
+import { aTier, encoreEvent } from '../../../test/fixtures';
 import { renderPage } from '../../../test/render';
 import { ConcertTiers } from './concert-tiers';
 
-function tier(id: string, changes: Partial<Schema<'Tier'>> = {}): Schema<'Tier'> {
-  return {
-    id,
-    eventId: 'e1',
-    name: id,
-    description: '',
-    price: 1000,
-    minimumPrice: null,
-    currency: 'EUR',
-    capacity: null,
-    seatsLeft: null,
-    saleOpensAt: null,
-    saleClosesAt: null,
-    isDefault: false,
-    onSale: true,
-    soldOut: false,
-    notOnSale: null,
-    ...changes,
-  };
-}
+const tier = aTier;
 
 describe('Concert tiers', () => {
   beforeAll(async () => {

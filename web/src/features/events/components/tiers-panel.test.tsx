@@ -6,32 +6,13 @@ import i18n, { setupI18n } from '../../../i18n';
 import { ApiError } from '../../../lib/errors';
 import { localInputToIso } from '../model';
 import type { ManagedTier } from '../model';
+import { aManagedTier } from '../../../test/fixtures';
 import { TiersPanel } from './tiers-panel';
 
 const api = vi.hoisted(() => ({ listTiers: vi.fn(), createTier: vi.fn(), updateTier: vi.fn(), deleteTier: vi.fn() }));
 vi.mock('../api', () => api);
 
-const tier = (id: string, changes: Partial<ManagedTier> = {}): ManagedTier => ({
-  id,
-  eventId: 'e1',
-  name: id,
-  description: '',
-  price: 900,
-  minimumPrice: null,
-  currency: 'EUR',
-  capacity: null,
-  seatsLeft: null,
-  saleOpensAt: null,
-  saleClosesAt: null,
-  isDefault: false,
-  onSale: true,
-  soldOut: false,
-  notOnSale: null,
-  hidden: false,
-  seatsTaken: 0,
-  position: 0,
-  ...changes,
-});
+const tier = (id: string, changes: Partial<ManagedTier> = {}) => aManagedTier(id, { price: 900, ...changes });
 
 const TIERS = [
   tier('t1', { name: 'Standard', isDefault: true, seatsTaken: 12 }),

@@ -32,6 +32,12 @@ interface TierValues {
   isDefault: boolean;
 }
 
+/** The sale window's two ends, each a local date and time. */
+const SALE_WINDOW = [
+  { field: 'saleOpensAt', label: 'manage.tiers.opensAt', testId: 'tier-opens' },
+  { field: 'saleClosesAt', label: 'manage.tiers.closesAt', testId: 'tier-closes' },
+] as const;
+
 /** What the tier form sends: a new tier's fields, or a tier's changes (`null` clears its
  * capacity and its window; the default is only ever moved to a tier, never taken off one). */
 export function tierInput(values: TierValues, currency: string): NewTierInput {
@@ -139,22 +145,17 @@ function TierForm({
               {...form.getInputProps('capacity')}
               data-testid="tier-capacity"
             />
-            <TextInput
-              type="datetime-local"
-              label={t('manage.tiers.opensAt')}
-              description={t('manage.tiers.windowHint')}
-              name="saleOpensAt"
-              {...form.getInputProps('saleOpensAt')}
-              data-testid="tier-opens"
-            />
-            <TextInput
-              type="datetime-local"
-              label={t('manage.tiers.closesAt')}
-              description={t('manage.tiers.windowHint')}
-              name="saleClosesAt"
-              {...form.getInputProps('saleClosesAt')}
-              data-testid="tier-closes"
-            />
+            {SALE_WINDOW.map(({ field, label, testId }) => (
+              <TextInput
+                key={field}
+                type="datetime-local"
+                label={t(label)}
+                description={t('manage.tiers.windowHint')}
+                name={field}
+                {...form.getInputProps(field)}
+                data-testid={testId}
+              />
+            ))}
           </SimpleGrid>
           <Switch
             label={t('manage.tiers.pwyw')}
