@@ -668,3 +668,22 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** Opens Manage events, then the editor `item` (a menu entry's test id, e.g. 'manage-tiers')
+ * from the menu of the concert titled `title`; the drawer's panel (test id `panel`) once
+ * its first row (test id `firstRow`) is shown. */
+export async function openManageDrawer(page, url, title, { item, panel, firstRow }) {
+  await page.goto(`${url}/manage-events`);
+  const row = page.getByTestId('manage-row').filter({ hasText: title });
+  await row.waitFor();
+  await row.locator('button[aria-haspopup="menu"]').click();
+  await page.getByTestId(item).click();
+  const drawer = page.getByTestId(panel);
+  await drawer.getByTestId(firstRow).first().waitFor();
+  return drawer;
+}
+
+/** The tier editor of the concert titled `title` (Manage events → ⋯ → Ticket tiers). */
+export const openTiers = (page, url, title) =>
+  openManageDrawer(page, url, title, { item: 'manage-tiers', panel: 'tiers-panel', firstRow: 'tier-row' });
+

@@ -5,7 +5,7 @@
 // once the minimum is 0, and "Pay now" takes her straight to her paid order, no card asked.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, PASSWORD, payWithCard, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers, PASSWORD, payWithCard, screenshot } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'sara', freeFan: 'ben' });
 const suite = e2eSuite(ACCOUNTS);
@@ -45,13 +45,7 @@ describe('Pay what you want (issue 31)', () => {
   test('1280×800, English: an admin makes a pay-what-you-want tier with a suggested price and a minimum', async () => {
     const b = await browserAs(ACCOUNTS.admin, DESKTOP);
     const { page } = b;
-    await page.goto(`${suite.server.url}/manage-events`);
-    const row = page.getByTestId('manage-row').filter({ hasText: TITLE });
-    await row.waitFor();
-    await row.locator('button[aria-haspopup="menu"]').click();
-    await page.getByTestId('manage-tiers').click();
-    const panel = page.getByTestId('tiers-panel');
-    await panel.getByTestId('tier-row').first().waitFor();
+    const panel = await openTiers(page, suite.server.url, TITLE);
 
     await panel.getByTestId('tier-add').click();
     const form = panel.getByTestId('tier-form');

@@ -5,7 +5,7 @@
 // card, and her receipt names Supporter with its price in Persian digits.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, PASSWORD, payWithCard, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers as openTiersOf, PASSWORD, payWithCard, screenshot } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -47,17 +47,7 @@ async function settle(page) {
   await page.waitForTimeout(300);
 }
 
-/** Opens Manage events, then the concert's tier editor from its row's menu. */
-async function openTiers(page) {
-  await page.goto(`${suite.server.url}/manage-events`);
-  const row = page.getByTestId('manage-row').filter({ hasText: TITLE });
-  await row.waitFor();
-  await row.locator('button[aria-haspopup="menu"]').click();
-  await page.getByTestId('manage-tiers').click();
-  const panel = page.getByTestId('tiers-panel');
-  await panel.getByTestId('tier-row').first().waitFor();
-  return panel;
-}
+const openTiers = (page) => openTiersOf(page, suite.server.url, TITLE);
 
 /** Layout problems of the page, less the ones of the shell behind an open drawer (its overlay
  * covers them: they are not what is measured here). */
