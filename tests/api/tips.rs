@@ -362,3 +362,72 @@ async fn a_tip_paid_through_one_encore_serve_process_reaches_a_listener_on_the_o
     let heard = next_of(&mut panel_on_q, "tip_paid").await;
     assert_eq!(heard["tip"]["id"], order);
 }
+
+/// Through Stripe Checkout: the tip's session names it and its amount; Stripe's signed
+/// confirmation pays it, and the room hears it once however often Stripe delivers it.
+#[tokio::test]
+async fn a_tip_through_stripe_checkout_is_paid_by_its_webhook_and_said_once() {
+    use crate::concurrency::{WHSEC, stripe_order, webhook};
+    let stripe = crate::helpers::StripeDouble::start().await;
+    let app = crate::helpers::spawn_app_with(Options {
+        stripe_webhook_secret: Some(WHSEC),
+        stripe_api: Some(stripe.url),
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 1000, 5 * 60_000).await;
+    // A ticket bought through Stripe.
+    let (ticket, _) = stripe_order(&app, &event).await;
+    let deliver = async |body: Value| {
+        let now = encore::db::now_ms() / 1000;
+        let signature =
+            encore::commerce::providers::sign(WHSEC, &serde_json::to_vec(&body).unwrap(), now);
+        let (status, answer) = webhook(&app, &body, &signature).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    };
+    deliver(crate::concurrency::completed("evt_ticket", &ticket)).await;
+    let (fan_id,): (String,) = sqlx::query_as("SELECT account_id FROM orders WHERE id = $1")
+        .bind(&ticket)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    let fan = encore::accounts::store::by_id(app.db(), &fan_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let token = app.session(&fan).await;
+
+    let (status, body) = tip(&app, &event, &token, 700, "via Stripe").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let sessions = stripe.calls_to("/v1/checkout/sessions");
+    let made = sessions.last().unwrap();
+    assert!(
+        made.contains("unit_amount%5D=700") || made.contains("unit_amount]=700"),
+        "{made}"
+    );
+    assert!(made.contains("tip"), "the line names the tip: {made}");
+    let (order, session): (String, String) = sqlx::query_as(
+        "SELECT o.id, o.provider_ref FROM orders o JOIN tips t ON t.order_id = o.id \
+         WHERE t.event_id = $1",
+    )
+    .bind(&event)
+    .fetch_one(app.db())
+    .await
+    .unwrap();
+    let paid = |id: &str| {
+        json!({ "id": id, "type": "checkout.session.completed",
+                "data": { "object": { "id": session, "client_reference_id": order,
+                                      "payment_status": "paid", "payment_intent": format!("pi_{order}"),
+                                      "amount_total": 700, "currency": "eur" } } })
+    };
+    deliver(paid("evt_tip")).await;
+    deliver(paid("evt_tip_again")).await;
+    assert_eq!(
+        tips_said(&app, &event).await,
+        [(700, "EUR".to_owned(), "via Stripe".to_owned())]
+    );
+    assert!(
+        stripe.calls_to("/v1/refunds").is_empty(),
+        "nothing given back"
+    );
+}
