@@ -188,6 +188,9 @@ pub fn api_routers(
         .merge(crate::projects::router())
         .merge(crate::events::router())
         .merge(crate::commerce::router())
+        // Tips are commerce, mounted here: their rules read listening access, which reads
+        // the commerce store (a circle if `commerce::router` merged them).
+        .merge(crate::commerce::tips::router())
         .merge(crate::statements::router())
         .merge(crate::stream::http::api_router())
         .merge(crate::stream::markers::api::router())

@@ -338,6 +338,8 @@ async fn publish_on_bus(args: &RoomArgs) -> anyhow::Result<Sent> {
             account_id: uuid::Uuid::new_v4().to_string(),
             author: "Fan B.".to_owned(),
             badge: None,
+            kind: Default::default(),
+            tip: None,
             text: format!("b{n} {}", now_us()),
             media_time: 0,
             posted_at: encore::db::iso8601(encore::db::now_ms()),

@@ -37,6 +37,26 @@ impl TryFrom<String> for Badge {
     }
 }
 
+/// What a message in a room is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatKind {
+    /// Written by its author.
+    #[default]
+    Message,
+    /// Said by the room when its author's tip was paid (shown highlighted): its `text` is
+    /// the tipper's message (may be empty), its `tip` the amount.
+    Tip,
+}
+
+/// The amount of a tip said in the room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ChatTip {
+    /// Minor units.
+    pub amount: i64,
+    pub currency: String,
+}
+
 /// A message in a concert's room.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -47,7 +67,14 @@ pub struct ChatMessage {
     /// The author's first name and initial ("Ann B.").
     pub author: String,
     pub badge: Option<Badge>,
-    /// Text only, 1 to 500 characters, cleaned of control and bidirectional characters.
+    #[serde(default)]
+    pub kind: ChatKind,
+    /// A tip's amount (`kind` `tip`), else `null`.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub tip: Option<ChatTip>,
+    /// Text only, 1 to 500 characters (a tip's: 0 to 140), cleaned of control and
+    /// bidirectional characters.
     pub text: String,
     /// Milliseconds from the show's first sample its author was hearing (0 before
     /// anything aired): a listener shows it when its player reaches this position.

@@ -266,6 +266,8 @@ pub async fn post(
         media_time,
         created_at: now,
         deleted_at: None,
+        tip_minor: None,
+        tip_currency: None,
     };
     store::insert_message(&app.db, &row).await?;
     let message = row.view();

@@ -1,6 +1,6 @@
 //! Every query of the live room: one function per statement.
 
-use super::model::{Badge, ChatMessage, Counts, ReactionKind};
+use super::model::{Badge, ChatKind, ChatMessage, ChatTip, Counts, ReactionKind};
 use crate::db::{Exec, iso8601};
 use crate::error::Result;
 
@@ -16,6 +16,9 @@ pub struct MessageRow {
     pub media_time: i64,
     pub created_at: i64,
     pub deleted_at: Option<i64>,
+    /// A tip's amount and currency: the message says it was paid.
+    pub tip_minor: Option<i64>,
+    pub tip_currency: Option<String>,
 }
 crate::db::from_row!(MessageRow {
     id,
@@ -26,7 +29,9 @@ crate::db::from_row!(MessageRow {
     body,
     media_time,
     created_at,
-    deleted_at
+    deleted_at,
+    tip_minor,
+    tip_currency
 });
 
 impl MessageRow {
@@ -37,6 +42,15 @@ impl MessageRow {
             account_id: self.account_id,
             author: self.author,
             badge: self.badge.and_then(|b| Badge::try_from(b).ok()),
+            kind: if self.tip_minor.is_some() {
+                ChatKind::Tip
+            } else {
+                ChatKind::Message
+            },
+            tip: self
+                .tip_minor
+                .zip(self.tip_currency)
+                .map(|(amount, currency)| ChatTip { amount, currency }),
             text: self.body,
             media_time: self.media_time,
             posted_at: iso8601(self.created_at),
@@ -44,15 +58,15 @@ impl MessageRow {
     }
 }
 
-const MESSAGE_COLUMNS: &str =
-    "id, event_id, account_id, author, badge, body, media_time, created_at, deleted_at";
+const MESSAGE_COLUMNS: &str = "id, event_id, account_id, author, badge, body, media_time, \
+     created_at, deleted_at, tip_minor, tip_currency";
 
 #[tracing::instrument(skip_all)]
 pub async fn insert_message<'e>(db: impl Exec<'e>, row: &MessageRow) -> Result<()> {
     sqlx::query(
         "INSERT INTO chat_messages \
-         (id, event_id, account_id, author, badge, body, media_time, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+         (id, event_id, account_id, author, badge, body, media_time, created_at, tip_minor, \
+         tip_currency) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(&row.id)
     .bind(&row.event_id)
@@ -62,6 +76,8 @@ pub async fn insert_message<'e>(db: impl Exec<'e>, row: &MessageRow) -> Result<(
     .bind(&row.body)
     .bind(row.media_time)
     .bind(row.created_at)
+    .bind(row.tip_minor)
+    .bind(&row.tip_currency)
     .execute(db)
     .await?;
     Ok(())
@@ -131,7 +147,7 @@ pub async fn last_of_author<'e>(
 ) -> Result<Option<(i64, String)>> {
     let row = sqlx::query_as(
         "SELECT created_at, body FROM chat_messages WHERE event_id = $1 AND account_id = $2 \
-         ORDER BY created_at DESC LIMIT 1",
+         AND tip_minor IS NULL ORDER BY created_at DESC LIMIT 1",
     )
     .bind(event_id)
     .bind(account_id)
@@ -407,7 +423,7 @@ pub async fn open_reports<'e>(
     let rows = sqlx::query_as(
         "SELECT r.id AS report_id, r.created_at AS reported_at, a.first_name, a.last_name, \
          m.id, m.event_id, m.account_id, m.author, m.badge, m.body, m.media_time, m.created_at, \
-         m.deleted_at \
+         m.deleted_at, m.tip_minor, m.tip_currency \
          FROM chat_reports r \
          JOIN chat_messages m ON m.id = r.message_id \
          JOIN accounts a ON a.id = r.reporter_id \

@@ -355,8 +355,13 @@ async fn charge_test_card(app: &AppState, order_id: &str, input: TestPayment) ->
             if orders::fulfil(app, &order.id, Some(&reference)).await? == Fulfilment::AlreadyDone {
                 return Err(Error::conflict(Msg::CheckoutAlreadyPaid));
             }
+            // A tipper goes back to the concert's room; a buyer to the order's success page.
+            let redirect = match super::tips::store::of_order(&app.db, &order.id).await? {
+                Some(tip) => super::tips::model::back_to_room(&tip.event_id, &order.id),
+                None => format!("/checkout-success?order={}", order.id),
+            };
             Ok(Api::ok(Paid {
-                redirect: format!("/checkout-success?order={}", order.id),
+                redirect,
                 order: order.id,
                 status: "fulfilled",
             }))

@@ -15,6 +15,7 @@ pub mod providers;
 pub mod refunds;
 pub mod store;
 pub mod tiers;
+pub mod tips;
 
 use axum::Router;
 use axum::extract::{Path, State};

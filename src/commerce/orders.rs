@@ -20,6 +20,8 @@ use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
 use super::store::{self, SeatsOf};
 use super::tiers::store as tiers;
+use super::tips::announce;
+use super::tips::store as tip_store;
 
 pub const RESERVATION_MS: i64 = 15 * 60_000;
 
@@ -197,6 +199,26 @@ fn sold_out(item: &NewItem) -> Error {
     Error::conflict(Msg::SoldOut.with("title", title))
 }
 
+/// Begin an account's checkout (of its cart, or of a tip): its earlier pending order is
+/// replaced and its seats go back. The caller writes the new order in the transaction.
+pub async fn begin_checkout(
+    db: &Db,
+    account_id: &str,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
+    let mut tx = db.begin().await?;
+    // One account's checkouts take turns (a no-op write locks its row on PostgreSQL and
+    // the database on SQLite): a second one then sees the first's order and replaces it,
+    // instead of both holding seats and meeting at the one-pending-order index.
+    store::lock_account_for_checkout(&mut *tx, account_id).await?;
+    // The earlier checkout is replaced and its seats go back. Every writer takes the
+    // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
+    // its concerts in id order, so concurrent checkouts cannot deadlock.
+    for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
+        store::release_seats(&mut tx, &id, SeatsOf::Lines).await?;
+    }
+    Ok(tx)
+}
+
 /// Replace the account's earlier checkout, hold a seat per concert and write the pending
 /// order, in one transaction. Answers the order id and its checkout token.
 pub async fn create_pending(
@@ -211,17 +233,7 @@ pub async fn create_pending(
     let token = random_token(32);
     let now = now_ms();
     let total: i64 = items.iter().map(|i| i.price_minor).sum();
-    let mut tx = db.begin().await?;
-    // One account's checkouts take turns (a no-op write locks its row on PostgreSQL and
-    // the database on SQLite): a second one then sees the first's order and replaces it,
-    // instead of both holding seats and meeting at the one-pending-order index.
-    store::lock_account_for_checkout(&mut *tx, account_id).await?;
-    // The earlier checkout is replaced and its seats go back. Every writer takes the
-    // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
-    // its concerts in id order, so concurrent checkouts cannot deadlock.
-    for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
-        store::release_seats(&mut tx, &id, SeatsOf::Lines).await?;
-    }
+    let mut tx = begin_checkout(db, account_id).await?;
     // A concert's line without a tier is of its default tier.
     let mut lines: Vec<NewItem> = Vec::with_capacity(items.len());
     for item in items {
@@ -485,6 +497,17 @@ pub async fn fulfil(
     let order = store::order_by_id(&mut *tx, order_id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
+    if let Some(tip) = tip_store::of_order(&mut *tx, order_id).await? {
+        // A tip has no lines: it is paid, and said in the room and on the artist's panel.
+        store::mark_fulfilled(&mut *tx, order_id, now).await?;
+        let tipper = crate::accounts::store::by_id(&mut *tx, &order.account_id)
+            .await?
+            .ok_or_else(|| Error::internal("a tip's tipper is gone"))?;
+        let said = announce::record(&mut tx, app, &tip, &tipper, now).await?;
+        tx.commit().await?;
+        said.publish(app).await;
+        return Ok(Fulfilment::Done);
+    }
     let order_items = store::order_items(&mut *tx, order_id).await?;
     for item in &order_items {
         match item.item_kind {

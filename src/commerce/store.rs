@@ -438,9 +438,12 @@ pub async fn mark_lapsed_paid<'e>(
 /// How many of an order's concerts have been cancelled.
 #[tracing::instrument(skip_all)]
 pub async fn cancelled_concerts_of_order<'e>(db: impl Exec<'e>, order_id: &str) -> Result<i64> {
+    // A tip's concert counts as its order's (a tip to a cancelled concert is never kept).
     let (cancelled,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM order_items i JOIN events e ON e.id = i.item_id \
-         WHERE i.order_id = $1 AND i.item_kind = 'event' AND e.status = 'cancelled'",
+        "SELECT (SELECT COUNT(*) FROM order_items i JOIN events e ON e.id = i.item_id \
+          WHERE i.order_id = $1 AND i.item_kind = 'event' AND e.status = 'cancelled') \
+         + (SELECT COUNT(*) FROM tips t JOIN events e ON e.id = t.event_id \
+          WHERE t.order_id = $1 AND e.status = 'cancelled')",
     )
     .bind(order_id)
     .fetch_one(db)

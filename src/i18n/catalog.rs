@@ -2290,6 +2290,34 @@ messages! {
         cn: "请先输入消息。",
         ir: "اول پیامی بنویسید.",
     }
+    TipBelowMinimum {
+        gb: "A tip is at least {minimum}.",
+        br: "Uma gorjeta é de no mínimo {minimum}.",
+        es: "Una propina es de al menos {minimum}.",
+        cn: "打赏金额至少为 {minimum}。",
+        ir: "انعام دست‌کم {minimum} است.",
+    }
+    TipAboveMaximum {
+        gb: "A tip is at most {maximum}.",
+        br: "Uma gorjeta é de no máximo {maximum}.",
+        es: "Una propina es como máximo de {maximum}.",
+        cn: "打赏金额最多为 {maximum}。",
+        ir: "انعام حداکثر {maximum} است.",
+    }
+    TipMessageTooLong {
+        gb: "A tip's message is at most {max} characters.",
+        br: "A mensagem de uma gorjeta tem no máximo {max} caracteres.",
+        es: "El mensaje de una propina tiene como máximo {max} caracteres.",
+        cn: "打赏留言最多 {max} 个字符。",
+        ir: "پیام انعام حداکثر {max} نویسه است.",
+    }
+    TipLineTitle {
+        gb: "A tip for {artist}",
+        br: "Uma gorjeta para {artist}",
+        es: "Una propina para {artist}",
+        cn: "给 {artist} 的打赏",
+        ir: "انعام برای {artist}",
+    }
     ChatTooLong {
         gb: "A message is at most {max} characters.",
         br: "Uma mensagem tem no máximo {max} caracteres.",

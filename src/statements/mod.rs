@@ -165,7 +165,7 @@ async fn export(
 fn csv(statements: &ProjectStatements) -> String {
     let mut out = String::from(
         "period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,\
-         platform_fee_percent,platform_fee,net,paid_out,owed\r\n",
+         platform_fee_percent,platform_fee,net,paid_out,owed,tips\r\n",
     );
     for s in &statements.statements {
         let amount = |minor: i64| money::decimal(minor, &s.currency);
@@ -182,6 +182,8 @@ fn csv(statements: &ProjectStatements) -> String {
             amount(s.net),
             amount(s.paid_out),
             amount(s.owed),
+            // Last, so readers of the columns before it read them where they were.
+            amount(s.tips),
         ];
         out.push_str(&cells.join(","));
         out.push_str("\r\n");

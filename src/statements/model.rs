@@ -136,6 +136,28 @@ pub struct SoldLine {
     pub project_id: Option<String>,
     pub event_id: Option<String>,
     pub price: i64,
+    pub kind: LineKind,
+}
+
+/// What a sold line is (`line_kind` as the store reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineKind {
+    Ticket,
+    Pass,
+    /// A tip to the concert's artist: its project's, as a ticket is.
+    Tip,
+}
+
+impl TryFrom<String> for LineKind {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, String> {
+        match value.as_str() {
+            "event" => Ok(Self::Ticket),
+            "pass" => Ok(Self::Pass),
+            "tip" => Ok(Self::Tip),
+            _ => Err(format!("not a sold line's kind: {value}")),
+        }
+    }
 }
 
 /// Money given back in the period, and what it gave back: a concert's ticket (a
@@ -188,6 +210,8 @@ pub struct Statement {
     pub currency: String,
     /// Tickets to its concerts, paid in the period (minor units, as every amount here).
     pub ticket_sales: i64,
+    /// Tips to its artist during its concerts, paid in the period (gross).
+    pub tips: i64,
     /// Its share of the passes that ended in the period, by the minutes listened.
     pub pass_shares: i64,
     /// Given back in the period for its concerts' tickets.
@@ -298,7 +322,11 @@ impl Ledger {
                 match &sold.project_id {
                     Some(project) => {
                         let s = statement(&mut projects, project, &sold.currency);
-                        s.ticket_sales += sold.price;
+                        if sold.kind == LineKind::Tip {
+                            s.tips += sold.price;
+                        } else {
+                            s.ticket_sales += sold.price;
+                        }
                         s.payment_fees += fee;
                     }
                     None => {
@@ -385,12 +413,13 @@ impl Ledger {
             }
         }
 
-        // The platform's percentage of sales less refunds, then what is due.
+        // The platform's percentage of sales and tips less refunds, then what is due.
         for s in projects.values_mut() {
             let fee = fee_of(&s.project_id);
+            let taken = s.ticket_sales + s.tips + s.pass_shares - s.refunds;
             s.platform_fee_percent = fee.written();
-            s.platform_fee = fee.of(s.ticket_sales + s.pass_shares - s.refunds);
-            s.net = s.ticket_sales + s.pass_shares - s.refunds - s.payment_fees - s.platform_fee;
+            s.platform_fee = fee.of(taken);
+            s.net = taken - s.payment_fees - s.platform_fee;
             operator_line(&mut operator, &s.currency).platform_fees += s.platform_fee;
         }
         PeriodStatements {
@@ -501,6 +530,11 @@ mod tests {
             project_id: project.map(Into::into),
             event_id: event.map(Into::into),
             price,
+            kind: if project.is_some() {
+                LineKind::Ticket
+            } else {
+                LineKind::Pass
+            },
         }
     }
 
@@ -600,5 +634,41 @@ mod tests {
         assert_eq!(a.refunds + b.refunds + op.pass_refunds, 1000 + 6900);
         assert_eq!(a.pass_shares + b.pass_shares + op.unshared_passes, 2 * 4900);
         assert_eq!(op.platform_fees, a.platform_fee + b.platform_fee);
+    }
+
+    fn tip(order: &str, project: &str, price: i64, fee: i64) -> SoldLine {
+        SoldLine {
+            kind: LineKind::Tip,
+            ..sold(order, Some(project), Some("e1"), price, fee)
+        }
+    }
+
+    #[test]
+    fn a_tip_is_its_projects_with_its_fees_and_refunds_and_pays_the_platform_fee() {
+        let ledger = Ledger {
+            sold: vec![
+                sold("o1", Some("a"), Some("e1"), 2000, 0),
+                tip("t1", "a", 500, 30),
+                tip("t2", "a", 1001, 0),
+            ],
+            // The second tip given back whole (a refund naming no concert).
+            refunds: vec![Refund {
+                order_id: "t2".into(),
+                currency: "EUR".into(),
+                amount: 1001,
+                event_id: None,
+            }],
+            refunded_orders: vec![tip("t2", "a", 1001, 0)],
+            ..Ledger::default()
+        };
+        let all = ledger.statements(Period::parse("2026-11").unwrap(), |_| Percent(750));
+        let a = &all.statements[0];
+        assert_eq!(
+            (a.ticket_sales, a.tips, a.refunds, a.payment_fees),
+            (2000, 1501, 1001, 30)
+        );
+        assert_eq!(a.platform_fee, Percent(750).of(2000 + 1501 - 1001));
+        assert_eq!(a.net, 2000 + 1501 - 1001 - 30 - a.platform_fee);
+        assert_eq!(all.operator[0].platform_fees, a.platform_fee);
     }
 }

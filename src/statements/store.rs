@@ -11,7 +11,8 @@ crate::db::from_row!(SoldLine {
     order_fee,
     project_id,
     event_id,
-    price
+    price,
+    kind = "line_kind" as String
 });
 crate::db::from_row!(Refund {
     order_id,
@@ -30,12 +31,19 @@ crate::db::from_row!(PassMinutes {
     minutes
 });
 
-/// An order's lines, each with its concert's project (none for a pass).
-const LINES: &str = "SELECT o.id AS order_id, o.currency, o.fee_minor AS order_fee, \
+/// An order's lines, each with its concert's project (none for a pass): its tickets and
+/// passes, and the tip it pays (a tip's order has no other line).
+const LINES: &str = "SELECT * FROM (\
+     SELECT o.id AS order_id, o.currency, o.fee_minor AS order_fee, o.paid_at, \
      e.project_id, CASE WHEN oi.item_kind = 'event' THEN oi.item_id END AS event_id, \
-     oi.price_minor AS price \
+     oi.price_minor AS price, oi.item_kind AS line_kind, oi.item_id AS line_id \
      FROM orders o JOIN order_items oi ON oi.order_id = o.id \
-     LEFT JOIN events e ON oi.item_kind = 'event' AND e.id = oi.item_id";
+     LEFT JOIN events e ON oi.item_kind = 'event' AND e.id = oi.item_id \
+     UNION ALL \
+     SELECT o.id, o.currency, o.fee_minor, o.paid_at, e.project_id, t.event_id, \
+     t.amount_minor, 'tip', t.event_id \
+     FROM orders o JOIN tips t ON t.order_id = o.id JOIN events e ON e.id = t.event_id\
+     ) l";
 
 /// The orders that money was given back for from `$1` to `$2`.
 const REFUNDED_ORDERS: &str =
@@ -47,7 +55,7 @@ const REFUNDED_ORDERS: &str =
 pub async fn ledger(db: &Db, from: i64, until: i64) -> Result<Ledger> {
     let mut tx = db.begin().await?;
     let sold = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{LINES} WHERE o.paid_at >= $1 AND o.paid_at < $2 ORDER BY o.id, oi.item_kind, oi.item_id"
+        "{LINES} WHERE l.paid_at >= $1 AND l.paid_at < $2 ORDER BY l.order_id, l.line_kind, l.line_id"
     )))
     .bind(from)
     .bind(until)
@@ -63,7 +71,7 @@ pub async fn ledger(db: &Db, from: i64, until: i64) -> Result<Ledger> {
     .fetch_all(&mut *tx)
     .await?;
     let refunded_orders = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{LINES} WHERE o.id IN ({REFUNDED_ORDERS}) ORDER BY o.id, oi.item_kind, oi.item_id"
+        "{LINES} WHERE l.order_id IN ({REFUNDED_ORDERS}) ORDER BY l.order_id, l.line_kind, l.line_id"
     )))
     .bind(from)
     .bind(until)

@@ -17,15 +17,15 @@ use crate::ws::{Ws, next, send, signed_in, signed_in_at};
 
 /// A concert whose doors are open (it starts in five minutes), its artist (a member of
 /// its project), and fans with tickets.
-struct Room {
-    event: String,
-    artist: String,
-    fans: Vec<(AccountRow, String)>,
+pub(crate) struct Room {
+    pub(crate) event: String,
+    pub(crate) artist: String,
+    pub(crate) fans: Vec<(AccountRow, String)>,
     /// Each fan's order.
-    orders: Vec<String>,
+    pub(crate) orders: Vec<String>,
 }
 
-async fn a_room(app: &TestApp, fans: usize) -> Room {
+pub(crate) async fn a_room(app: &TestApp, fans: usize) -> Room {
     let event = concert(app, None, 500, 5 * 60_000).await;
     let project = app.project_of(&event).await;
     let (artist_row, artist) = app.signed_in("artist@example.com", Role::User).await;
@@ -47,12 +47,12 @@ async fn a_room(app: &TestApp, fans: usize) -> Room {
     }
 }
 
-fn chat(event: &str) -> String {
+pub(crate) fn chat(event: &str) -> String {
     format!("/api/v1/events/{event}/chat")
 }
 
 /// The artist's live panel, its socket subscribed to the room's concert channel.
-async fn the_artists_panel(app: &TestApp, room: &Room) -> Ws {
+pub(crate) async fn the_artists_panel(app: &TestApp, room: &Room) -> Ws {
     let (mut panel, _) = signed_in(app, &room.artist, json!({})).await;
     send(
         &mut panel,
@@ -105,12 +105,22 @@ async fn texts(app: &TestApp, event: &str, token: &str) -> Vec<String> {
 }
 
 /// A socket following the room: the socket and its `subscribed`.
-async fn following(app: &TestApp, token: &str, event: &str, since: Option<Value>) -> (Ws, Value) {
+pub(crate) async fn following(
+    app: &TestApp,
+    token: &str,
+    event: &str,
+    since: Option<Value>,
+) -> (Ws, Value) {
     following_at(&app.url, token, event, since).await
 }
 
 /// [`following`] on the server at `base` (an `encore serve` process).
-async fn following_at(base: &str, token: &str, event: &str, since: Option<Value>) -> (Ws, Value) {
+pub(crate) async fn following_at(
+    base: &str,
+    token: &str,
+    event: &str,
+    since: Option<Value>,
+) -> (Ws, Value) {
     let (mut ws, _) = signed_in_at(base, token, json!({})).await;
     let mut subscribe = json!({ "type": "subscribe", "channel": format!("chat:{event}") });
     if let Some(since) = since {
@@ -123,7 +133,7 @@ async fn following_at(base: &str, token: &str, event: &str, since: Option<Value>
 
 /// The next message of `kind` on the socket, skipping others (and looking inside the
 /// batches a room's messages come in).
-async fn next_of(ws: &mut Ws, kind: &str) -> Value {
+pub(crate) async fn next_of(ws: &mut Ws, kind: &str) -> Value {
     loop {
         let frame = next(ws).await;
         for message in unbatched(frame) {
@@ -143,7 +153,7 @@ fn unbatched(frame: Value) -> Vec<Value> {
 }
 
 /// Nothing more arrives within `wait` (other than pings).
-async fn quiet(ws: &mut Ws, wait: Duration) -> Option<Value> {
+pub(crate) async fn quiet(ws: &mut Ws, wait: Duration) -> Option<Value> {
     tokio::time::timeout(wait, next(ws)).await.ok()
 }
 

@@ -464,8 +464,16 @@ pub(crate) struct Process {
 /// database, Redis, secrets and public URL, each on a data directory of its own (kept as
 /// long as the process).
 pub(crate) async fn two_processes_beside(app: &TestApp) -> [(tempfile::TempDir, Process); 2] {
+    two_processes_beside_with(app, &[]).await
+}
+
+/// [`two_processes_beside`] with `extra` variables (`ENCORE_PAYMENTS`, say).
+pub(crate) async fn two_processes_beside_with(
+    app: &TestApp,
+    extra: &[(&str, &str)],
+) -> [(tempfile::TempDir, Process); 2] {
     let redis = crate::helpers::redis_url();
-    let env = [
+    let mut env = vec![
         ("ENCORE_DATABASE_URL", app.database_url()),
         ("ENCORE_REDIS_URL", redis.as_str()),
         (
@@ -476,6 +484,7 @@ pub(crate) async fn two_processes_beside(app: &TestApp) -> [(tempfile::TempDir, 
         ("ENCORE_DATA_KEY", crate::helpers::DATA_KEY),
         ("ENCORE_PUBLIC_URL", app.url.as_str()),
     ];
+    env.extend_from_slice(extra);
     let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let p = Process::start(one.path(), &env).await;
     let q = Process::start(two.path(), &env).await;

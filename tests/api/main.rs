@@ -41,6 +41,7 @@ mod step_up;
 mod stream;
 mod tiers;
 mod time_zones;
+mod tips;
 mod titles;
 mod tokens;
 mod topology;

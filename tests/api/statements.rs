@@ -1,6 +1,7 @@
 //! Artists' statements (issue 31): after a scripted month of ticket sales in two
 //! currencies, a pass shared by the minutes listened, a provider's fee, an order refunded
-//! and a concert cancelled, each project's statement says its sales, refunds, fees and net
+//! and a concert cancelled, tips during a show (one given back), each project's statement
+//! says its sales, tips, refunds, fees and net
 //! to the cent, and every statement with the operator's lines adds up exactly to the money
 //! captured and given back, per currency. Members read their own project's; staff all.
 
@@ -166,6 +167,28 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     assert_eq!(status, StatusCode::OK, "{fee}");
     assert_eq!(fee["payload"]["applies"], "10");
 
+    // Tips to C's artist during its show (its doors are open): one kept, one given back.
+    let show = concert(&app, None, 800, 5 * 60_000).await;
+    let c = app.project_of(&show).await;
+    let tipper = &fans[0];
+    buy_together(&app, tipper, &[&show]).await;
+    let mut tips = Vec::new();
+    for amount in [750, 250] {
+        let (status, url) = app
+            .post(
+                &format!("/api/v1/events/{show}/tips"),
+                json!({ "amount": amount }),
+                Some(tipper),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{url}");
+        let (status, paid) = app.pay(url["payload"].as_str().unwrap(), CARD_OK).await;
+        assert_eq!(status, StatusCode::OK, "{paid}");
+        tips.push(paid["payload"]["order"].as_str().unwrap().to_owned());
+    }
+    let (status, body) = app.refund(&tips[1], &admin).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
     let month = month_of(now);
     let (status, all) = app
         .get(&format!("/api/v1/statements/{month}"), Some(&admin))
@@ -183,6 +206,11 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     // A in dollars, never mixed with euros: 15.00 and the 23.45 named.
     let a_usd = line(statements, &a, "USD");
     assert_eq!(amounts(a_usd), [3845, 0, 0, 0, 288, 3557], "{a_usd}");
+    assert_eq!(a_eur["tips"], 0);
+    // C: a ticket and 10.00 of tips, 2.50 given back; the platform takes 7.5 % of tips too.
+    let c_eur = line(statements, &c, "EUR");
+    assert_eq!(c_eur["tips"], 1000, "{c_eur}");
+    assert_eq!(amounts(c_eur), [800, 0, 250, 0, 116, 1434], "{c_eur}");
 
     // Every cent captured and given back is on a statement or the operator's line.
     let operator = all["payload"]["operator"].as_array().unwrap();
@@ -200,7 +228,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         let op = operator.iter().find(|o| o["currency"] == currency);
         let op = |key: &str| op.map_or(0, |o| o[key].as_i64().unwrap());
         assert_eq!(
-            ours("ticketSales") + op("passSales"),
+            ours("ticketSales") + ours("tips") + op("passSales"),
             captured,
             "{currency} captured"
         );
@@ -250,7 +278,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let csv = csv.text().await.unwrap();
     assert!(
         csv.contains(&format!(
-            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,51.90\r\n"
+            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,51.90,0.00\r\n"
         )),
         "{csv}"
     );

@@ -13,6 +13,8 @@ export const chatMessage = (id: string, extra: Partial<ChatMessage> = {}): ChatM
   accountId: `a-${id}`,
   author: 'Ann B.',
   badge: null,
+  kind: 'message',
+  tip: null,
   text: `text ${id}`,
   mediaTime: 1000,
   postedAt: SHOW_AT,

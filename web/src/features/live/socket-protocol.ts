@@ -41,10 +41,12 @@ export type SubscribedMessage = Published & { type: 'subscribed'; recovered: boo
  * `chat_report` and `chat_report_dismissed` on `event:<id>`. */
 export type ChatChannelMessage = Published & ChatFrame;
 export type ChatReportMessage = Published & (ChatReportFrame | ChatReportDismissedFrame);
+/** A tip paid, on `event:<id>` (the artist's live panel; docs/api-contract.md, "Tips during the show"). */
+export type TipPaidMessage = Published & { type: 'tip_paid'; tip: Schema<'Tip'> };
 
 /** What a channel's followers receive: its messages, and each `subscribed` (with
  * `recovered: false` they refetch the channel's state over HTTP). */
-export type ChannelMessage = NotificationMessage | ActivityMessage | LiveStatusMessage | ChatChannelMessage | ChatReportMessage | SubscribedMessage;
+export type ChannelMessage = NotificationMessage | ActivityMessage | LiveStatusMessage | ChatChannelMessage | ChatReportMessage | TipPaidMessage | SubscribedMessage;
 
 export type ServerMessage =
   | ChannelMessage
@@ -64,6 +66,7 @@ const SERVER_TYPES = new Set([
   'chat_reactions',
   'chat_report',
   'chat_report_dismissed',
+  'tip_paid',
   'subscribed',
   'ready',
   'reauthed',

@@ -21,6 +21,10 @@ export interface ChatMessage {
   accountId: string;
   author: string;
   badge: ChatBadge | null;
+  /** `tip`: said by the room when its author's tip was paid (shown highlighted); its `text`
+   * is the tipper's message, possibly empty. */
+  kind: Schema<'ChatKind'>;
+  tip: Schema<'ChatTip'> | null;
   text: string;
   /** Milliseconds from the show's first sample. */
   mediaTime: number;

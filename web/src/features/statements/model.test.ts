@@ -4,6 +4,7 @@ const STATEMENT = {
   projectId: 'p1',
   currency: 'EUR',
   ticketSales: 1800,
+  tips: 0,
   passShares: 250,
   refunds: 900,
   paymentFees: 0,
@@ -42,6 +43,13 @@ describe('a statement read top to bottom', () => {
       { key: 'net', amount: 1035, total: true },
     ]);
     expect(Object.is(statementLines(STATEMENT)[3]?.amount, -0)).toBe(false);
+  });
+
+  it('shows tips under ticket sales where there were any', () => {
+    expect(statementLines({ ...STATEMENT, tips: 500 }).slice(0, 2)).toEqual([
+      { key: 'ticketSales', amount: 1800 },
+      { key: 'tips', amount: 500 },
+    ]);
   });
 
   it('adds what was paid out and what is still owed once there was a payout', () => {

@@ -55,7 +55,7 @@ export function payoutsOf(statements: ProjectStatements | undefined): Payout[] {
   return (statements?.payouts as Payout[] | undefined) ?? [];
 }
 
-export type StatementLineKey = 'ticketSales' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'owed';
+export type StatementLineKey = 'ticketSales' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'owed';
 
 export interface StatementLine {
   key: StatementLineKey;
@@ -72,6 +72,8 @@ const less = (amount: number): number => (amount === 0 ? 0 : -amount);
 export function statementLines(statement: Statement): StatementLine[] {
   const lines: StatementLine[] = [
     { key: 'ticketSales', amount: statement.ticketSales },
+    // Tips during the show, where there were any (a server older than tips sends none).
+    ...((statement.tips as number | undefined) ? [{ key: 'tips' as const, amount: statement.tips }] : []),
     { key: 'passShares', amount: statement.passShares },
     { key: 'refunds', amount: less(statement.refunds) },
     { key: 'paymentFees', amount: less(statement.paymentFees) },

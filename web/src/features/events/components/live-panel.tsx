@@ -23,6 +23,7 @@ import { RoomReports } from '../../room/components/room-reports';
 import { useRoomReports } from '../../room/use-reports';
 import { useRoom } from '../../room/use-room';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { TipsPanel } from '../../tips/components/tips-panel';
 
 /** Stands for the key in the ffmpeg example once the key is no longer shown. */
 const KEY_PLACEHOLDER = 'STREAM_KEY';
@@ -258,6 +259,8 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
         {live.isPending ? <Skeleton h={48} /> : live.isError ? <Text c="red">{errorText(live.error, t)}</Text> : <LiveStatusView status={live.data} />}
         <Divider />
         <MarkersPanel eventId={eventId} status={live.data} />
+        <Divider />
+        <TipsPanel eventId={eventId} />
         <Divider />
         <RoomPanel view={room} compact />
         <RoomReports view={room} reports={reports} />

@@ -15,6 +15,7 @@ import { ListenButton } from './listen-button';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 import { ShareButton } from '../../../components/share-button';
 import { StageRoom } from '../../room/components/room-panel';
+import { TipButton } from '../../tips/components/tip-button';
 
 /** A key press that belongs to what has the focus (typing, a button's own Space, a slider); a
  * focused link has no use for Space. */
@@ -125,6 +126,8 @@ export function StagePage(): ReactNode {
               {/* The concert's public page is what a listener shares from the stage. */}
               <Group>
                 <ShareButton title={shown.title} path={concertPath(concertId)} />
+                {/* A holder in the listening window tips the artist. */}
+                {event.data && canListenNow(event.data) ? <TipButton eventId={concertId} /> : null}
               </Group>
               {mine ? (
                 <StageControls snapshot={snapshot} concert={mine} />

@@ -1,7 +1,9 @@
 import { ActionIcon, Anchor, Badge, Box, Group, Menu, Text } from '@mantine/core';
-import { IconBan, IconClock, IconDots, IconFlag, IconPin, IconPinnedOff, IconTrash, IconUserCheck } from '@tabler/icons-react';
+import { IconBan, IconClock, IconDots, IconFlag, IconHeartHandshake, IconPin, IconPinnedOff, IconTrash, IconUserCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localeOf } from '../../../i18n/languages';
+import { formatPrice } from '../../cart/model';
 import type { ChatMessage, ChatRoom, RestrictionKind } from '../model';
 import { RESTRICTION_KINDS, canDelete, canReport, linkify } from '../model';
 import classes from './room.module.css';
@@ -34,8 +36,31 @@ export function AuthorBadge({ badge }: { badge: ChatMessage['badge'] }): ReactNo
   );
 }
 
-/** Author, badge and text on one line. */
+/** A paid tip's amount, as the room says it ("tipped €5.00"). */
+function TipBadge({ tip }: { tip: NonNullable<ChatMessage['tip']> }): ReactNode {
+  const { t, i18n } = useTranslation('room');
+  return (
+    <Badge size="sm" color="grape" leftSection={<IconHeartHandshake size={12} />} data-testid="room-message-tip">
+      {t('tipped', { amount: formatPrice(tip.amount, tip.currency, localeOf(i18n.language)) })}
+    </Badge>
+  );
+}
+
+/** Author, badge and text on one line; a paid tip highlighted, with its amount. */
 export function MessageBody({ message }: { message: ChatMessage }): ReactNode {
+  if (message.kind === 'tip' && message.tip) {
+    return (
+      <Text size="sm" component="div" className={classes.tip} data-testid="room-tip" data-kind="tip">
+        <Group gap={6} wrap="wrap" component="span" style={{ display: 'inline-flex', verticalAlign: 'baseline' }}>
+          <Text span fw={700} size="sm" data-testid="room-message-author">
+            <bdi>{message.author}</bdi>
+          </Text>
+          <TipBadge tip={message.tip} />
+        </Group>{' '}
+        {message.text ? <MessageText text={message.text} /> : null}
+      </Text>
+    );
+  }
   return (
     <Text size="sm" component="div">
       <Group gap={6} wrap="wrap" component="span" style={{ display: 'inline-flex', verticalAlign: 'baseline' }}>

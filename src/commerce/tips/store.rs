@@ -1,0 +1,110 @@
+//! Every query of tips: one function per statement.
+
+use crate::db::Exec;
+use crate::error::Result;
+
+/// A tip as stored, with its order's state.
+#[derive(Debug, Clone)]
+pub struct TipRow {
+    pub order_id: String,
+    pub event_id: String,
+    pub account_id: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub message: String,
+    pub created_at: i64,
+}
+crate::db::from_row!(TipRow {
+    order_id,
+    event_id,
+    account_id,
+    amount_minor,
+    currency,
+    message,
+    created_at
+});
+
+#[tracing::instrument(skip_all)]
+pub async fn insert<'e>(db: impl Exec<'e>, tip: &TipRow) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO tips (order_id, event_id, account_id, amount_minor, currency, message, \
+         created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&tip.order_id)
+    .bind(&tip.event_id)
+    .bind(&tip.account_id)
+    .bind(tip.amount_minor)
+    .bind(&tip.currency)
+    .bind(&tip.message)
+    .bind(tip.created_at)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The tip an order pays, if it pays one.
+#[tracing::instrument(skip_all)]
+pub async fn of_order<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Option<TipRow>> {
+    Ok(sqlx::query_as(
+        "SELECT order_id, event_id, account_id, amount_minor, currency, message, created_at \
+         FROM tips WHERE order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// A paid tip with its tipper's names and when it was paid.
+#[derive(Debug, Clone)]
+pub struct PaidTipRow {
+    pub order_id: String,
+    pub event_id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub message: String,
+    pub paid_at: i64,
+}
+crate::db::from_row!(PaidTipRow {
+    order_id,
+    event_id,
+    first_name,
+    last_name,
+    amount_minor,
+    currency,
+    message,
+    paid_at
+});
+
+/// A concert's tips paid and not refunded, newest first, at most `limit`.
+#[tracing::instrument(skip_all)]
+pub async fn paid_of_event<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    limit: i64,
+) -> Result<Vec<PaidTipRow>> {
+    Ok(sqlx::query_as(
+        "SELECT t.order_id, t.event_id, a.first_name, a.last_name, t.amount_minor, t.currency, \
+         t.message, o.paid_at \
+         FROM tips t JOIN orders o ON o.id = t.order_id JOIN accounts a ON a.id = t.account_id \
+         WHERE t.event_id = $1 AND o.status IN ('paid', 'fulfilled') \
+         ORDER BY o.paid_at DESC, t.order_id DESC LIMIT $2",
+    )
+    .bind(event_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?)
+}
+
+/// Every tip of a concert paid and not refunded: (currency, amount), for its totals.
+#[tracing::instrument(skip_all)]
+pub async fn amounts_of_event<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<(String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT t.currency, t.amount_minor FROM tips t JOIN orders o ON o.id = t.order_id \
+         WHERE t.event_id = $1 AND o.status IN ('paid', 'fulfilled')",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?)
+}

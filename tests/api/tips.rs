@@ -1,0 +1,433 @@
+//! Tips during the show (issue 31): a holder tips the artist through the payment provider;
+//! paid, the tip is said in the room (a `chat_message` of kind `tip`) and on the artist's
+//! live panel (`tip_paid`), on every instance; refused without a ticket, outside the
+//! listening window, below the minimum, for a cancelled concert.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::chat::{Room, a_room, chat, following, following_at, next_of, the_artists_panel};
+use crate::cluster::two_processes_beside_with;
+use crate::helpers::{
+    CARD_DECLINED, CARD_OK, HOUR_MS, Options, TestApp, concert, spawn_app, spawn_app_on_redis,
+};
+
+fn tips(event: &str) -> String {
+    format!("/api/v1/events/{event}/tips")
+}
+
+/// `token` tips `amount` (minor units) with `message` to `event`: the status and body.
+async fn tip(
+    app: &TestApp,
+    event: &str,
+    token: &str,
+    amount: i64,
+    message: &str,
+) -> (StatusCode, Value) {
+    app.post(
+        &tips(event),
+        json!({ "amount": amount, "message": message }),
+        Some(token),
+    )
+    .await
+}
+
+/// `token` tips and pays with the test card: the payment's answer.
+async fn tip_and_pay(app: &TestApp, event: &str, token: &str, amount: i64, message: &str) -> Value {
+    let (status, body) = tip(app, event, token, amount, message).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap();
+    assert!(url.contains("/pay/"), "the test checkout: {url}");
+    let (status, paid) = app.pay(url, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+    paid["payload"].clone()
+}
+
+/// The room's tip messages as stored: (amount, currency, text).
+async fn tips_said(app: &TestApp, event: &str) -> Vec<(i64, String, String)> {
+    sqlx::query_as(
+        "SELECT tip_minor, tip_currency, body FROM chat_messages \
+         WHERE event_id = $1 AND tip_minor IS NOT NULL ORDER BY created_at",
+    )
+    .bind(event)
+    .fetch_all(app.db())
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_holder_tips_during_the_show_and_the_room_and_the_artists_panel_hear_it() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let mut panel = the_artists_panel(&app, &room).await;
+    let (mut bobs, _) = following(&app, bob, &room.event, None).await;
+
+    // The form's presets and limits, in the concert's currency.
+    let (status, options) = app
+        .get(&format!("{}/options", tips(&room.event)), Some(ann))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{options}");
+    assert_eq!(
+        options["payload"],
+        json!({ "currency": "EUR", "presets": [200, 500, 1000, 2000], "minimum": 100,
+                "maximum": 100_000, "maxMessageChars": 140 })
+    );
+
+    let paid = tip_and_pay(&app, &room.event, ann, 750, "  What a night!\n").await;
+    let order = paid["order"].as_str().unwrap();
+    assert_eq!(
+        paid["redirect"],
+        format!("/stage/{}?tipped={order}", room.event),
+        "the tipper goes back to the room"
+    );
+
+    // The artist's panel hears who, how much and what they wrote.
+    let heard = next_of(&mut panel, "tip_paid").await;
+    let author = format!("Fan {}.", &room.fans[0].0.last_name[..1]);
+    assert_eq!(heard["tip"]["id"], order);
+    assert_eq!(heard["tip"]["author"], author.as_str());
+    assert_eq!(heard["tip"]["amount"], 750);
+    assert_eq!(heard["tip"]["currency"], "EUR");
+    assert_eq!(heard["tip"]["message"], "What a night!");
+    // Another listener's room shows it as a tip.
+    let said = next_of(&mut bobs, "chat_message").await;
+    assert_eq!(said["message"]["kind"], "tip", "{said}");
+    assert_eq!(
+        said["message"]["tip"],
+        json!({ "amount": 750, "currency": "EUR" })
+    );
+    assert_eq!(said["message"]["text"], "What a night!");
+    assert_eq!(said["message"]["author"], author.as_str());
+    // …and its page keeps it for whoever comes later, an ordinary message being `message`.
+    let (status, page) = app.get(&chat(&room.event), Some(bob)).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["payload"]["messages"][0]["kind"], "tip");
+
+    // The panel's list and total; the order is the tip's, with no ticket in it.
+    let (status, list) = app.get(&tips(&room.event), Some(&room.artist)).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list["payload"]["tips"][0]["amount"], 750);
+    assert_eq!(
+        list["payload"]["totals"],
+        json!([{ "currency": "EUR", "amount": 750, "count": 1 }])
+    );
+    let (status, mine) = app.get(&format!("/api/v1/orders/{order}"), Some(ann)).await;
+    assert_eq!(status, StatusCode::OK, "{mine}");
+    assert_eq!(mine["payload"]["status"], "fulfilled");
+    assert_eq!(mine["payload"]["total"], 750);
+    assert_eq!(mine["payload"]["items"], json!([]));
+    // A fan does not read the artist's list.
+    let (status, _) = app.get(&tips(&room.event), Some(bob)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn a_tip_is_refused_without_a_ticket_outside_the_window_below_the_minimum_and_when_cancelled()
+{
+    let app = spawn_app().await;
+    let room = a_room(&app, 2).await;
+    let ann = &room.fans[0].1;
+    let refused = |(status, body): (StatusCode, Value), expected: StatusCode, text: &str| {
+        assert_eq!(status, expected, "{body}");
+        let message = body["error"].as_str().unwrap_or_default();
+        assert!(message.contains(text), "{text:?} in {body}");
+    };
+
+    // No ticket.
+    let (_, outsider) = app.fans(1).await.pop().unwrap();
+    refused(
+        tip(&app, &room.event, &outsider, 500, "").await,
+        StatusCode::FORBIDDEN,
+        "You need a ticket",
+    );
+    // Below the minimum, above the maximum, a message too long.
+    refused(
+        tip(&app, &room.event, ann, 99, "").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "A tip is at least 1.00 EUR",
+    );
+    refused(
+        tip(&app, &room.event, ann, 100_001, "").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "at most 1000.00 EUR",
+    );
+    refused(
+        tip(&app, &room.event, ann, 500, &"x".repeat(141)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "at most 140 characters",
+    );
+    // In the reader's language.
+    let persian = app
+        .http
+        .post(format!("{}{}", app.url, tips(&room.event)))
+        .bearer_auth(ann)
+        .header("accept-language", "fa-IR")
+        .json(&json!({ "amount": 50 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(persian.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = persian.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("انعام دست‌کم"),
+        "{body}"
+    );
+
+    // Outside the window: listening has not opened yet (the start is two hours away).
+    let later = concert(&app, None, 500, 2 * HOUR_MS).await;
+    let (status, body) = app.buy(ann, &later, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    refused(
+        tip(&app, &later, ann, 500, "").await,
+        StatusCode::FORBIDDEN,
+        "Listening opens",
+    );
+    // …or has closed (the start was more than 24 hours ago).
+    sqlx::query("UPDATE events SET starts_at = $1 WHERE id = $2")
+        .bind(encore::db::now_ms() - 25 * HOUR_MS)
+        .bind(&later)
+        .execute(app.db())
+        .await
+        .unwrap();
+    refused(
+        tip(&app, &later, ann, 500, "").await,
+        StatusCode::FORBIDDEN,
+        "has closed",
+    );
+
+    // A cancelled concert.
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{}/cancel", room.event),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    refused(
+        tip(&app, &room.event, &room.fans[1].1, 500, "").await,
+        StatusCode::FORBIDDEN,
+        "was cancelled",
+    );
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM tips WHERE account_id = $1",
+            &room.fans[1].0.id
+        )
+        .await,
+        0
+    );
+}
+
+#[tokio::test]
+async fn a_tip_whose_concert_was_cancelled_before_it_was_paid_is_not_kept_nor_said() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (status, body) = tip(&app, &room.event, &room.fans[0].1, 500, "bravo").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap().to_owned();
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{}/cancel", room.event),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = app.pay(&url, CARD_OK).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(tips_said(&app, &room.event).await.is_empty());
+}
+
+#[tokio::test]
+async fn a_declined_card_says_nothing_and_the_tip_is_paid_with_the_next() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (status, body) = tip(&app, &room.event, &room.fans[0].1, 1000, "").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap().to_owned();
+    let (status, _) = app.pay(&url, CARD_DECLINED).await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    assert!(tips_said(&app, &room.event).await.is_empty());
+    let (status, body) = app.pay(&url, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        tips_said(&app, &room.event).await,
+        [(1000, "EUR".to_owned(), String::new())]
+    );
+}
+
+/// Two cards paying one tip at once: it is paid once, said once.
+#[tokio::test]
+async fn one_tip_paid_by_two_cards_at_once_is_charged_and_said_once() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (status, body) = tip(&app, &room.event, &room.fans[0].1, 300, "twice?").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap().to_owned();
+    let (first, second) = tokio::join!(app.pay(&url, CARD_OK), app.pay(&url, CARD_OK));
+    let mut statuses = [first.0, second.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{first:?} {second:?}"
+    );
+    assert_eq!(tips_said(&app, &room.event).await.len(), 1);
+    let (_, list) = app.get(&tips(&room.event), Some(&room.artist)).await;
+    assert_eq!(list["payload"]["totals"][0]["amount"], 300);
+}
+
+#[tokio::test]
+async fn a_refunded_tip_leaves_the_artists_list_and_its_total() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let ann = &room.fans[0].1;
+    let kept = tip_and_pay(&app, &room.event, ann, 500, "one").await;
+    let given_back = tip_and_pay(&app, &room.event, ann, 200, "two").await;
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .refund(given_back["order"].as_str().unwrap(), &admin)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, list) = app.get(&tips(&room.event), Some(&room.artist)).await;
+    let listed: Vec<&str> = list["payload"]["tips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [kept["order"].as_str().unwrap()]);
+    assert_eq!(
+        list["payload"]["totals"],
+        json!([{ "currency": "EUR", "amount": 500, "count": 1 }])
+    );
+    // The ticket holder still listens: giving back a tip takes no access.
+    let (status, body) = app.get(&chat(&room.event), Some(ann)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+/// A tip paid through one `encore serve` process reaches a listener following the room on
+/// the other, and the artist's panel there.
+#[tokio::test]
+async fn a_tip_paid_through_one_encore_serve_process_reaches_a_listener_on_the_other() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let room: Room = a_room(&app, 2).await;
+    let (ann, bob) = (&room.fans[0].1, &room.fans[1].1);
+    let [(_one, p), (_two, q)] =
+        two_processes_beside_with(&app, &[("ENCORE_PAYMENTS", "test")]).await;
+    let (mut on_q, subscribed) = following_at(&q.url, bob, &room.event, None).await;
+    assert_eq!(subscribed["type"], "subscribed", "{subscribed}");
+    let (mut panel_on_q, _) = crate::ws::signed_in_at(&q.url, &room.artist, json!({})).await;
+    crate::ws::send(
+        &mut panel_on_q,
+        json!({ "type": "subscribe", "channel": format!("event:{}", room.event) }),
+    )
+    .await;
+    assert_eq!(crate::ws::next(&mut panel_on_q).await["type"], "subscribed");
+
+    // Tipped and paid through P.
+    let started = app
+        .http
+        .post(format!("{}{}", p.url, tips(&room.event)))
+        .bearer_auth(ann)
+        .json(&json!({ "amount": 2000, "message": "from P" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(started.status(), StatusCode::OK);
+    let url = started.json::<Value>().await.unwrap()["payload"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (path, query) = url.split_once("?token=").unwrap();
+    let order = path.rsplit('/').next().unwrap();
+    let token = query.split('&').next().unwrap();
+    let paid = app
+        .http
+        .post(format!("{}/api/v1/payments/test/{order}", p.url))
+        .json(&json!({ "token": token, "cardNumber": CARD_OK, "expiry": "12/40", "cvc": "123" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), StatusCode::OK);
+
+    let said = next_of(&mut on_q, "chat_message").await;
+    assert_eq!(said["message"]["kind"], "tip", "{said}");
+    assert_eq!(said["message"]["tip"]["amount"], 2000);
+    assert_eq!(said["message"]["text"], "from P");
+    let heard = next_of(&mut panel_on_q, "tip_paid").await;
+    assert_eq!(heard["tip"]["id"], order);
+}
+
+/// Through Stripe Checkout: the tip's session names it and its amount; Stripe's signed
+/// confirmation pays it, and the room hears it once however often Stripe delivers it.
+#[tokio::test]
+async fn a_tip_through_stripe_checkout_is_paid_by_its_webhook_and_said_once() {
+    use crate::concurrency::{WHSEC, stripe_order, webhook};
+    let stripe = crate::helpers::StripeDouble::start().await;
+    let app = crate::helpers::spawn_app_with(Options {
+        stripe_webhook_secret: Some(WHSEC),
+        stripe_api: Some(stripe.url),
+        ..Options::default()
+    })
+    .await;
+    let event = concert(&app, None, 1000, 5 * 60_000).await;
+    // A ticket bought through Stripe.
+    let (ticket, _) = stripe_order(&app, &event).await;
+    let deliver = async |body: Value| {
+        let now = encore::db::now_ms() / 1000;
+        let signature =
+            encore::commerce::providers::sign(WHSEC, &serde_json::to_vec(&body).unwrap(), now);
+        let (status, answer) = webhook(&app, &body, &signature).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    };
+    deliver(crate::concurrency::completed("evt_ticket", &ticket)).await;
+    let (fan_id,): (String,) = sqlx::query_as("SELECT account_id FROM orders WHERE id = $1")
+        .bind(&ticket)
+        .fetch_one(app.db())
+        .await
+        .unwrap();
+    let fan = encore::accounts::store::by_id(app.db(), &fan_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let token = app.session(&fan).await;
+
+    let (status, body) = tip(&app, &event, &token, 700, "via Stripe").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let sessions = stripe.calls_to("/v1/checkout/sessions");
+    let made = sessions.last().unwrap();
+    assert!(
+        made.contains("unit_amount%5D=700") || made.contains("unit_amount]=700"),
+        "{made}"
+    );
+    assert!(made.contains("tip"), "the line names the tip: {made}");
+    let (order, session): (String, String) = sqlx::query_as(
+        "SELECT o.id, o.provider_ref FROM orders o JOIN tips t ON t.order_id = o.id \
+         WHERE t.event_id = $1",
+    )
+    .bind(&event)
+    .fetch_one(app.db())
+    .await
+    .unwrap();
+    let paid = |id: &str| {
+        json!({ "id": id, "type": "checkout.session.completed",
+                "data": { "object": { "id": session, "client_reference_id": order,
+                                      "payment_status": "paid", "payment_intent": format!("pi_{order}"),
+                                      "amount_total": 700, "currency": "eur" } } })
+    };
+    deliver(paid("evt_tip")).await;
+    deliver(paid("evt_tip_again")).await;
+    assert_eq!(
+        tips_said(&app, &event).await,
+        [(700, "EUR".to_owned(), "via Stripe".to_owned())]
+    );
+    assert!(
+        stripe.calls_to("/v1/refunds").is_empty(),
+        "nothing given back"
+    );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { amountProblem, latinDigits, parseAmount, withTip } from './model';
+
+describe('tip amounts', () => {
+  it('reads Persian and Arabic-Indic digits and separators as the number they show', () => {
+    expect(latinDigits('۱۲٫۵')).toBe('12.5');
+    expect(latinDigits('٣٤')).toBe('34');
+    expect(parseAmount('۱۲٫۵', 2)).toBe(1250);
+    expect(parseAmount('7', 2)).toBe(700);
+    expect(parseAmount('7,25', 2)).toBe(725);
+    expect(parseAmount('۵۰۰', 0)).toBe(500);
+  });
+
+  it('refuses what is not an amount of the currency', () => {
+    expect(parseAmount('', 2)).toBeNull();
+    expect(parseAmount('1.234', 2)).toBeNull();
+    expect(parseAmount('1.5', 0)).toBeNull();
+    expect(parseAmount('-3', 2)).toBeNull();
+    expect(parseAmount('abc', 2)).toBeNull();
+  });
+
+  it('says why an amount cannot be tipped', () => {
+    const limits = { minimum: 100, maximum: 100_000 };
+    expect(amountProblem(null, limits)).toBe('form.notANumber');
+    expect(amountProblem(99, limits)).toBe('form.belowMinimum');
+    expect(amountProblem(100_001, limits)).toBe('form.aboveMaximum');
+    expect(amountProblem(100, limits)).toBeNull();
+  });
+});
+
+describe('the panel list', () => {
+  const tip = { id: 't2', eventId: 'c1', author: 'Ann B.', amount: 500, currency: 'EUR' as const, message: '', paidAt: '2026-11-27T18:00:00Z' };
+  it('puts a pushed tip first, once, and adds it to its total', () => {
+    const list = { tips: [{ ...tip, id: 't1', amount: 200 }], totals: [{ currency: 'EUR' as const, amount: 200, count: 1 }] };
+    const next = withTip(list, tip);
+    expect(next?.tips.map((t) => t.id)).toEqual(['t2', 't1']);
+    expect(next?.totals).toEqual([{ currency: 'EUR', amount: 700, count: 2 }]);
+    expect(withTip(next, tip)).toBe(next);
+    expect(withTip(undefined, tip)).toBeUndefined();
+  });
+});
