@@ -9,6 +9,8 @@ crate::db::from_row!(SoldLine {
     order_id,
     currency,
     order_fee,
+    connected,
+    application_fee,
     project_id,
     event_id,
     price
@@ -17,6 +19,9 @@ crate::db::from_row!(Refund {
     order_id,
     currency,
     amount,
+    connected,
+    order_total,
+    application_fee,
     event_id
 });
 crate::db::from_row!(EndedPass {
@@ -30,8 +35,13 @@ crate::db::from_row!(PassMinutes {
     minutes
 });
 
+/// Whether an order was a destination charge (paid to a connected account), as 0 or 1.
+const CONNECTED: &str = "CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT)";
+
 /// An order's lines, each with its concert's project (none for a pass).
 const LINES: &str = "SELECT o.id AS order_id, o.currency, o.fee_minor AS order_fee, \
+     CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT) AS connected, \
+     o.application_fee_minor AS application_fee, \
      e.project_id, CASE WHEN oi.item_kind = 'event' THEN oi.item_id END AS event_id, \
      oi.price_minor AS price \
      FROM orders o JOIN order_items oi ON oi.order_id = o.id \
@@ -53,11 +63,13 @@ pub async fn ledger(db: &Db, from: i64, until: i64) -> Result<Ledger> {
     .bind(until)
     .fetch_all(&mut *tx)
     .await?;
-    let refunds = sqlx::query_as(
-        "SELECT r.order_id, o.currency, r.amount_minor AS amount, r.event_id \
+    let refunds = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT r.order_id, o.currency, r.amount_minor AS amount, r.event_id, \
+         {CONNECTED} AS connected, o.total_minor AS order_total, \
+         o.application_fee_minor AS application_fee \
          FROM refunds r JOIN orders o ON o.id = r.order_id \
-         WHERE r.created_at >= $1 AND r.created_at < $2 ORDER BY r.created_at, r.id",
-    )
+         WHERE r.created_at >= $1 AND r.created_at < $2 ORDER BY r.created_at, r.id"
+    )))
     .bind(from)
     .bind(until)
     .fetch_all(&mut *tx)
