@@ -28,6 +28,7 @@ impl Provider {
         webhook_secret: Option<&Secret>,
         api_base: &str,
         connect: bool,
+        connect_webhook_secret: Option<&Secret>,
     ) -> anyhow::Result<Self> {
         if connect && choice != PaymentsArg::Stripe {
             anyhow::bail!("ENCORE_STRIPE_CONNECT needs Stripe payments (ENCORE_PAYMENTS=stripe)");
@@ -43,6 +44,7 @@ impl Provider {
                 webhook_secret: webhook.clone(),
                 api_base: api_base.trim_end_matches('/').to_owned(),
                 connect,
+                connect_webhook_secret: connect_webhook_secret.cloned(),
             })),
             (PaymentsArg::Stripe, ..) => anyhow::bail!(
                 "Stripe payments need both ENCORE_STRIPE_SECRET_KEY and ENCORE_STRIPE_WEBHOOK_SECRET"
@@ -166,6 +168,8 @@ pub struct Stripe {
     api_base: String,
     /// Stripe Connect is on (`ENCORE_STRIPE_CONNECT`).
     connect: bool,
+    /// The signing secret of the endpoint for connected accounts' events, if apart.
+    connect_webhook_secret: Option<Secret>,
 }
 
 /// Webhooks older (or newer) than this are refused: replay protection.
@@ -430,8 +434,15 @@ impl Stripe {
     }
 
     /// Check a `Stripe-Signature` header (`t=…,v1=…`) over the raw body.
+    /// Either endpoint's secret will do: the platform's, or the Connect endpoint's.
     pub fn verify_signature(&self, header: &str, body: &[u8], now_secs: i64) -> Result<()> {
-        verify_signature(self.webhook_secret.expose(), header, body, now_secs)
+        match (
+            verify_signature(self.webhook_secret.expose(), header, body, now_secs),
+            &self.connect_webhook_secret,
+        ) {
+            (Err(_), Some(connect)) => verify_signature(connect.expose(), header, body, now_secs),
+            (result, _) => result,
+        }
     }
 }
 

@@ -12,12 +12,16 @@ use serde_json::{Value, json};
 use crate::concurrency::{WHSEC, webhook};
 use crate::helpers::*;
 
+/// The signing secret of the Connect endpoint (Stripe gives it its own).
+const CONNECT_WHSEC: &str = "whsec_connect_endpoint";
+
 async fn connect_app() -> (TestApp, StripeDouble) {
     let stripe = StripeDouble::start().await;
     let app = spawn_app_with(Options {
         stripe_webhook_secret: Some(WHSEC),
         stripe_api: Some(stripe.url),
         stripe_connect: true,
+        stripe_connect_webhook_secret: Some(CONNECT_WHSEC),
         platform_fee_percent: Some("10"),
         ..Options::default()
     })
@@ -213,8 +217,11 @@ async fn account_updated_keeps_the_state_and_a_wrong_signature_is_refused() {
     assert_eq!(status, StatusCode::OK);
     let (_, state) = app.get(&path, Some(&admin)).await;
     assert_eq!(state["payload"]["account"]["chargesEnabled"], true);
-    // A newer one does.
-    deliver(&app, &account_updated("evt_off", &account, now + 1, false)).await;
+    // A newer one does, signed by the Connect endpoint's own secret.
+    let newer = account_updated("evt_off", &account, now + 1, false);
+    let signature = sign(CONNECT_WHSEC, &serde_json::to_vec(&newer).unwrap(), now);
+    let (status, answer) = webhook(&app, &newer, &signature).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
     let (_, state) = app.get(&path, Some(&admin)).await;
     assert_eq!(state["payload"]["account"]["chargesEnabled"], false);
 }

@@ -41,6 +41,8 @@ pub struct Options {
     pub stripe_api: Option<&'static str>,
     /// `ENCORE_STRIPE_CONNECT` (with `stripe_webhook_secret`).
     pub stripe_connect: bool,
+    /// `ENCORE_STRIPE_CONNECT_WEBHOOK_SECRET`.
+    pub stripe_connect_webhook_secret: Option<&'static str>,
     /// Seconds of publisher silence before ingest disconnects it.
     pub ingest_idle_seconds: u64,
     /// No payment provider at all (the suite otherwise asks for the test checkout).
@@ -94,6 +96,7 @@ impl Default for Options {
             stripe_webhook_secret: None,
             stripe_api: None,
             stripe_connect: false,
+            stripe_connect_webhook_secret: None,
             ingest_idle_seconds: 10,
             payments_off: false,
             holds_per_client: 100_000,
@@ -247,6 +250,12 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
         );
         if options.stripe_connect {
             args.push("--stripe-connect".to_owned());
+        }
+        if let Some(secret) = options.stripe_connect_webhook_secret {
+            args.extend([
+                "--stripe-connect-webhook-secret".to_owned(),
+                secret.to_owned(),
+            ]);
         }
     }
     if let Some(mb) = options.journal_mb {
