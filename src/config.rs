@@ -186,6 +186,18 @@ pub struct ServeArgs {
         default_value = "https://api.stripe.com"
     )]
     pub stripe_api_base: String,
+    /// Stripe Connect: projects connect an Express account and are paid by destination
+    /// charges (needs Stripe payments); off, staff record payouts by hand.
+    #[arg(long, env = "ENCORE_STRIPE_CONNECT", default_value_t = false)]
+    pub stripe_connect: bool,
+    /// Signing secret of the Stripe webhook endpoint that listens to connected accounts
+    /// (Stripe gives a Connect endpoint its own), pointed at the same URL.
+    #[arg(
+        long,
+        env = "ENCORE_STRIPE_CONNECT_WEBHOOK_SECRET",
+        hide_env_values = true
+    )]
+    pub stripe_connect_webhook_secret: Option<String>,
     /// Create demo accounts on first start and print their sign-in details.
     #[arg(long, env = "ENCORE_DEMO", default_value_t = false)]
     pub demo: bool,
@@ -338,6 +350,8 @@ pub struct Config {
     pub stripe_secret_key: Option<Secret>,
     pub stripe_webhook_secret: Option<Secret>,
     pub stripe_api_base: String,
+    pub stripe_connect: bool,
+    pub stripe_connect_webhook_secret: Option<Secret>,
     pub payments: PaymentsArg,
     pub holds_per_client: u32,
     pub connections_per_ip: u32,
@@ -432,6 +446,8 @@ impl Config {
             stripe_secret_key: args.stripe_secret_key.map(Secret::new),
             stripe_webhook_secret: args.stripe_webhook_secret.map(Secret::new),
             stripe_api_base: args.stripe_api_base,
+            stripe_connect: args.stripe_connect,
+            stripe_connect_webhook_secret: args.stripe_connect_webhook_secret.map(Secret::new),
             payments,
             holds_per_client: args.holds_per_client.max(1),
             connections_per_ip: args.connections_per_ip,

@@ -95,6 +95,8 @@ pub async fn build(config: Config) -> anyhow::Result<AppState> {
             config.stripe_secret_key.as_ref(),
             config.stripe_webhook_secret.as_ref(),
             &config.stripe_api_base,
+            config.stripe_connect,
+            config.stripe_connect_webhook_secret.as_ref(),
         )?,
         config: Arc::new(config),
         db,

@@ -20,6 +20,7 @@ use crate::events::store as events;
 use crate::state::AppState;
 
 use super::cart;
+use super::connect;
 use super::model::{ItemKind, OrderRow, OrderStatus};
 use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, Unpaid};
 use super::pay_page::PayPage;
@@ -79,6 +80,8 @@ pub async fn start(
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
     let mut currencies = Vec::new();
+    // Each line's project (none for a pass): where a destination charge would go.
+    let mut projects = Vec::with_capacity(rows.len());
     for store::CartRow {
         item_kind: kind,
         item_id: id,
@@ -116,6 +119,7 @@ pub async fn start(
                 ));
             }
             currencies.push(event.details.currency.clone());
+            projects.push(Some(event.project_id.clone()));
             items.push(NewItem {
                 kind: ItemKind::Event,
                 id,
@@ -132,6 +136,7 @@ pub async fn start(
                 .filter(|p| p.active != 0)
                 .ok_or_else(|| Error::conflict(Msg::CartPassGone))?;
             currencies.push(plan.currency.clone());
+            projects.push(None);
             items.push(NewItem {
                 kind: ItemKind::Pass,
                 id,
@@ -189,6 +194,8 @@ pub async fn start(
                 .collect();
             // Stripe sessions live at least 30 minutes; a payment after our 15-minute hold
             // is still honoured when the seats are free (see `orders::fulfil`).
+            let total: i64 = items.iter().map(|i| i.price_minor).sum();
+            let destination = connect::manage::destination(app, &projects, total).await?;
             let success_url = format!("{public}/checkout-success?order={order_id}");
             let cancel_url = format!("{public}/cart");
             let created = stripe
@@ -200,11 +207,15 @@ pub async fn start(
                     success_url: &success_url,
                     cancel_url: &cancel_url,
                     expires_at_secs: now / 1000 + 31 * 60,
+                    destination: destination.as_ref().map(connect::manage::as_destination),
                 })
                 .await;
             match created {
                 Ok((session_id, url)) => {
                     store::set_provider_ref(&app.db, &order_id, &session_id).await?;
+                    if let Some((account, fee)) = &destination {
+                        store::set_destination(&app.db, &order_id, account, *fee).await?;
+                    }
                     Ok(url)
                 }
                 Err(err) => {
@@ -454,6 +465,7 @@ pub async fn stripe_webhook(
                 .await
                 .map(|_| ())
         }
+        ("account.updated", _) => connect::manage::account_updated(&app.db, &event).await,
         _ => Ok(()),
     };
     if let Err(err) = handled {
@@ -490,7 +502,7 @@ async fn fulfil_from_webhook(
         },
     };
     let Some(reason) = refusal else {
-        return Ok(());
+        return record_fee(app, order_id, payment).await;
     };
     let amount = session["amount_total"]
         .as_i64()
@@ -504,8 +516,17 @@ async fn fulfil_from_webhook(
     if let (Some(stripe), Some(payment)) = (app.payments.stripe(), payment)
         && amount > 0
     {
+        // Only the order's own session was a destination charge to its connected account.
+        let reverse = order
+            .as_ref()
+            .is_some_and(|o| o.connect_account.is_some() && session_matches(o, session));
         stripe
-            .refund(payment, amount, &format!("unfulfillable-{payment}"))
+            .refund(
+                payment,
+                amount,
+                &format!("unfulfillable-{payment}"),
+                reverse,
+            )
             .await?;
     }
     if order.is_some() {
@@ -518,6 +539,17 @@ async fn fulfil_from_webhook(
         .await?;
     }
     Ok(())
+}
+
+/// Keep the fee Stripe took on a fulfilled order (its payment's balance transaction), for
+/// the statements. A failure answers an error, so Stripe delivers the event again (the
+/// order, already fulfilled, is not fulfilled twice).
+async fn record_fee(app: &AppState, order_id: &str, payment: Option<&str>) -> Result<()> {
+    let (Some(stripe), Some(payment)) = (app.payments.stripe(), payment) else {
+        return Ok(());
+    };
+    let fee = stripe.fee_of(payment).await?;
+    store::set_fee(&app.db, order_id, fee).await
 }
 
 /// Whether a confirmed session is this order's own: its session (or, once paid, its

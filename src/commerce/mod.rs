@@ -4,6 +4,7 @@
 pub mod billing;
 pub mod cart;
 pub mod checkout;
+pub mod connect;
 pub mod export;
 pub mod figures;
 pub mod model;
@@ -55,6 +56,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(checkout::pay_test))
         .routes(routes!(checkout::stripe_webhook))
         .merge(tiers::router())
+        .merge(connect::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.

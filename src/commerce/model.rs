@@ -114,8 +114,12 @@ pub struct OrderRow {
     pub paid_at: Option<i64>,
     pub fulfilled_at: Option<i64>,
     pub refunded_at: Option<i64>,
+    /// The Stripe connected account a destination charge paid (none: a platform charge).
+    pub connect_account: Option<String>,
+    /// What the platform kept of a destination charge (its application fee).
+    pub application_fee_minor: i64,
 }
-crate::db::from_row!(OrderRow { id, account_id, status as String, total_minor, currency, provider, provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at });
+crate::db::from_row!(OrderRow { id, account_id, status as String, total_minor, currency, provider, provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at, connect_account, application_fee_minor });
 
 /// One line of an order (also its API shape).
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -206,6 +206,8 @@ mod tests {
             paid_at: None,
             fulfilled_at: None,
             refunded_at: None,
+            connect_account: None,
+            application_fee_minor: 0,
         };
         let lines = [OrderItem {
             order_id: "o-1".into(),

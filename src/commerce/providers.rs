@@ -27,7 +27,12 @@ impl Provider {
         secret_key: Option<&Secret>,
         webhook_secret: Option<&Secret>,
         api_base: &str,
+        connect: bool,
+        connect_webhook_secret: Option<&Secret>,
     ) -> anyhow::Result<Self> {
+        if connect && choice != PaymentsArg::Stripe {
+            anyhow::bail!("ENCORE_STRIPE_CONNECT needs Stripe payments (ENCORE_PAYMENTS=stripe)");
+        }
         match (choice, secret_key, webhook_secret) {
             (PaymentsArg::Test, ..) => Ok(Self::Test),
             (PaymentsArg::Off, ..) => Ok(Self::Off),
@@ -38,6 +43,8 @@ impl Provider {
                 secret_key: key.clone(),
                 webhook_secret: webhook.clone(),
                 api_base: api_base.trim_end_matches('/').to_owned(),
+                connect,
+                connect_webhook_secret: connect_webhook_secret.cloned(),
             })),
             (PaymentsArg::Stripe, ..) => anyhow::bail!(
                 "Stripe payments need both ENCORE_STRIPE_SECRET_KEY and ENCORE_STRIPE_WEBHOOK_SECRET"
@@ -58,6 +65,11 @@ impl Provider {
             Self::Stripe(stripe) => Some(stripe),
             Self::Test | Self::Off => None,
         }
+    }
+
+    /// Stripe with Connect on: projects are paid by destination charges.
+    pub fn connect(&self) -> Option<&Stripe> {
+        self.stripe().filter(|stripe| stripe.connect)
     }
 }
 
@@ -154,6 +166,10 @@ pub struct Stripe {
     secret_key: Secret,
     webhook_secret: Secret,
     api_base: String,
+    /// Stripe Connect is on (`ENCORE_STRIPE_CONNECT`).
+    connect: bool,
+    /// The signing secret of the endpoint for connected accounts' events, if apart.
+    connect_webhook_secret: Option<Secret>,
 }
 
 /// Webhooks older (or newer) than this are refused: replay protection.
@@ -169,6 +185,34 @@ pub struct SessionRequest<'a> {
     pub success_url: &'a str,
     pub cancel_url: &'a str,
     pub expires_at_secs: i64,
+    /// A destination charge: the connected account paid, and the platform's fee.
+    pub destination: Option<Destination<'a>>,
+}
+
+/// Where a destination charge goes: the connected account, less the application fee.
+#[derive(Debug, Clone, Copy)]
+pub struct Destination<'a> {
+    pub account: &'a str,
+    pub application_fee_minor: i64,
+}
+
+/// A connected account's state, as Stripe tells it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AccountState {
+    pub charges_enabled: bool,
+    pub payouts_enabled: bool,
+    pub details_submitted: bool,
+}
+
+impl AccountState {
+    /// From an `account` object (`GET /v1/accounts/{id}`, or an `account.updated` event).
+    pub fn of(account: &serde_json::Value) -> Self {
+        Self {
+            charges_enabled: account["charges_enabled"].as_bool().unwrap_or(false),
+            payouts_enabled: account["payouts_enabled"].as_bool().unwrap_or(false),
+            details_submitted: account["details_submitted"].as_bool().unwrap_or(false),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -188,6 +232,7 @@ impl Stripe {
             success_url,
             cancel_url,
             expires_at_secs,
+            destination,
         } = *session;
         let mut form: Vec<(String, String)> = vec![
             ("mode".into(), "payment".into()),
@@ -198,6 +243,16 @@ impl Stripe {
             ("expires_at".into(), expires_at_secs.to_string()),
             ("metadata[order_id]".into(), order_id.into()),
         ];
+        if let Some(to) = destination {
+            form.push((
+                "payment_intent_data[transfer_data][destination]".into(),
+                to.account.into(),
+            ));
+            form.push((
+                "payment_intent_data[application_fee_amount]".into(),
+                to.application_fee_minor.to_string(),
+            ));
+        }
         for (i, item) in items.iter().enumerate() {
             let p = format!("line_items[{i}]");
             form.push((format!("{p}[quantity]"), "1".into()));
@@ -228,18 +283,22 @@ impl Stripe {
         }
     }
 
-    /// Refund part or all of a payment.
+    /// Refund part or all of a payment. A destination charge (`reverse`) takes the money
+    /// back from the connected account and gives back the platform's fee in proportion.
     pub async fn refund(
         &self,
         payment_intent: &str,
         amount_minor: i64,
         idempotency: &str,
+        reverse: bool,
     ) -> Result<String> {
-        let body = serde_urlencoded::to_string([
-            ("payment_intent", payment_intent),
-            ("amount", &amount_minor.to_string()),
-        ])
-        .map_err(Error::internal)?;
+        let amount = amount_minor.to_string();
+        let mut form = vec![("payment_intent", payment_intent), ("amount", &amount)];
+        if reverse {
+            form.push(("reverse_transfer", "true"));
+            form.push(("refund_application_fee", "true"));
+        }
+        let body = serde_urlencoded::to_string(&form).map_err(Error::internal)?;
         let answer = self.post("refunds", body, Some(idempotency)).await?;
         answer["id"]
             .as_str()
@@ -264,6 +323,72 @@ impl Stripe {
             }
             Ok(_) | Err(_) => Ok(()),
         }
+    }
+
+    /// Create an Express connected account for a project. The idempotency key makes two
+    /// onboardings started at once (or a retry) the same account.
+    pub async fn create_account(&self, project_id: &str) -> Result<String> {
+        let body = serde_urlencoded::to_string([
+            ("type", "express"),
+            ("metadata[project_id]", project_id),
+            ("capabilities[card_payments][requested]", "true"),
+            ("capabilities[transfers][requested]", "true"),
+        ])
+        .map_err(Error::internal)?;
+        let answer = self
+            .post(
+                "accounts",
+                body,
+                Some(&format!("connect-account-{project_id}")),
+            )
+            .await?;
+        answer["id"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| Error::BadGateway(Msg::StripeNoAccount.into()))
+    }
+
+    /// A single-use onboarding link for a connected account (it lapses within minutes).
+    pub async fn account_link(
+        &self,
+        account: &str,
+        refresh_url: &str,
+        return_url: &str,
+    ) -> Result<String> {
+        let body = serde_urlencoded::to_string([
+            ("account", account),
+            ("refresh_url", refresh_url),
+            ("return_url", return_url),
+            ("type", "account_onboarding"),
+        ])
+        .map_err(Error::internal)?;
+        let answer = self.post("account_links", body, None).await?;
+        answer["url"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| Error::BadGateway(Msg::StripeNoAccount.into()))
+    }
+
+    /// The fee Stripe took on a payment: its latest charge's balance transaction.
+    pub async fn fee_of(&self, payment_intent: &str) -> Result<i64> {
+        let answer = self
+            .get(
+                &format!("payment_intents/{payment_intent}"),
+                &[("expand[]", "latest_charge.balance_transaction")],
+            )
+            .await?;
+        answer["latest_charge"]["balance_transaction"]["fee"]
+            .as_i64()
+            .ok_or_else(|| Error::BadGateway(Msg::ProviderRefused.into()))
+    }
+
+    async fn get(&self, path: &str, query: &[(&str, &str)]) -> Result<serde_json::Value> {
+        let query = serde_urlencoded::to_string(query).map_err(Error::internal)?;
+        let request = self
+            .client
+            .get(format!("{}/v1/{path}?{query}", self.api_base))
+            .bearer_auth(self.secret_key.expose());
+        Self::answer(request).await
     }
 
     /// Whether the secret key is accepted (for the payment-methods page).
@@ -291,6 +416,10 @@ impl Stripe {
         if let Some(key) = idempotency {
             request = request.header("idempotency-key", key);
         }
+        Self::answer(request).await
+    }
+
+    async fn answer(request: reqwest::RequestBuilder) -> Result<serde_json::Value> {
         let response = request.send().await.map_err(|e| {
             tracing::error!(error = %e, "Stripe unreachable");
             Error::BadGateway(Msg::ProviderUnreachable.into())
@@ -305,8 +434,15 @@ impl Stripe {
     }
 
     /// Check a `Stripe-Signature` header (`t=…,v1=…`) over the raw body.
+    /// Either endpoint's secret will do: the platform's, or the Connect endpoint's.
     pub fn verify_signature(&self, header: &str, body: &[u8], now_secs: i64) -> Result<()> {
-        verify_signature(self.webhook_secret.expose(), header, body, now_secs)
+        match (
+            verify_signature(self.webhook_secret.expose(), header, body, now_secs),
+            &self.connect_webhook_secret,
+        ) {
+            (Err(_), Some(connect)) => verify_signature(connect.expose(), header, body, now_secs),
+            (result, _) => result,
+        }
     }
 }
 

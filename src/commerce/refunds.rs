@@ -29,7 +29,8 @@ async fn pay_back(
         order.provider_ref.as_deref(),
     ) {
         (Provider::Stripe(stripe), "stripe", Some(payment)) if amount > 0 => {
-            Ok(Some(stripe.refund(payment, amount, key).await?))
+            let reverse = order.connect_account.is_some();
+            Ok(Some(stripe.refund(payment, amount, key, reverse).await?))
         }
         (_, "stripe", _) if amount > 0 => Err(Error::conflict(Msg::RefundInStripe)),
         _ => Ok(None),

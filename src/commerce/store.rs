@@ -11,7 +11,7 @@ use crate::paging::Paging;
 
 const ORDER_COLUMNS: &str = "id, account_id, status, total_minor, currency, provider, \
     provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, \
-    refunded_at";
+    refunded_at, connect_account, application_fee_minor";
 
 const PLAN_COLUMNS: &str = "id, name, description, price_minor, currency, days, active";
 
@@ -235,6 +235,35 @@ pub async fn insert_order_item<'e>(
     .bind(tier.map(|(_, name)| name))
     .execute(db)
     .await?;
+    Ok(())
+}
+
+/// A destination charge's connected account and application fee, once its Stripe
+/// session is made.
+#[tracing::instrument(skip_all)]
+pub async fn set_destination(
+    db: &Db,
+    order_id: &str,
+    account: &str,
+    application_fee: i64,
+) -> Result<()> {
+    sqlx::query("UPDATE orders SET connect_account = $2, application_fee_minor = $3 WHERE id = $1")
+        .bind(order_id)
+        .bind(account)
+        .bind(application_fee)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The fee the payment provider reported it took on an order.
+#[tracing::instrument(skip_all)]
+pub async fn set_fee(db: &Db, order_id: &str, fee_minor: i64) -> Result<()> {
+    sqlx::query("UPDATE orders SET fee_minor = $2 WHERE id = $1")
+        .bind(order_id)
+        .bind(fee_minor)
+        .execute(db)
+        .await?;
     Ok(())
 }
 

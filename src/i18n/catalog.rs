@@ -713,6 +713,20 @@ messages! {
         cn: "付款 {amount} 超过了 {period} 仍欠的 {owed}。",
         ir: "پرداخت {amount} بیشتر از {owed} باقی‌ماندهٔ بدهی {period} است.",
     }
+    ConnectOff {
+        gb: "Stripe Connect is not configured: staff pay artists by hand to the bank details of their project.",
+        br: "O Stripe Connect não está configurado: a equipe paga os artistas manualmente nos dados bancários do projeto.",
+        es: "Stripe Connect no está configurado: el equipo paga a los artistas a mano en los datos bancarios de su proyecto.",
+        cn: "未配置 Stripe Connect：工作人员按项目的银行信息手动向艺术家付款。",
+        ir: "Stripe Connect پیکربندی نشده است: کارکنان مبلغ هنرمندان را به‌صورت دستی به اطلاعات بانکی پروژه‌شان پرداخت می‌کنند.",
+    }
+    StripeNoAccount {
+        gb: "Stripe did not open the payout account. Please try again.",
+        br: "O Stripe não abriu a conta de repasses. Tente novamente.",
+        es: "Stripe no abrió la cuenta de pagos. Inténtalo de nuevo.",
+        cn: "Stripe 未能开设收款账户。请重试。",
+        ir: "Stripe حساب دریافت را باز نکرد. لطفاً دوباره تلاش کنید.",
+    }
     ProjectNotFound {
         gb: "Project not found.",
         br: "Projeto não encontrado.",

@@ -165,7 +165,7 @@ async fn export(
 fn csv(statements: &ProjectStatements) -> String {
     let mut out = String::from(
         "period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,\
-         platform_fee_percent,platform_fee,net,paid_out,owed,tips\r\n",
+         platform_fee_percent,platform_fee,net,paid_out,paid_by_stripe,owed,tips\r\n",
     );
     for s in &statements.statements {
         let amount = |minor: i64| money::decimal(minor, &s.currency);
@@ -181,6 +181,7 @@ fn csv(statements: &ProjectStatements) -> String {
             amount(s.platform_fee),
             amount(s.net),
             amount(s.paid_out),
+            amount(s.paid_by_stripe),
             amount(s.owed),
             // Last, so readers of the columns before it read them where they were.
             amount(s.tips),
@@ -301,7 +302,7 @@ async fn record_payout(
         .statements
         .into_iter()
         .find(|s| s.project_id == id && s.currency == body.currency)
-        .map_or(0, |s| s.net);
+        .map_or(0, |s| s.net - s.paid_by_stripe);
     let mut tx = app.db.begin().await?;
     if !store::lock_project(&mut *tx, &id).await? {
         return Err(Error::not_found(Msg::ProjectNotFound));

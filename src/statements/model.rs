@@ -132,6 +132,10 @@ pub struct SoldLine {
     pub currency: String,
     /// The provider's fee on the whole order.
     pub order_fee: i64,
+    /// 1 when the order was a destination charge: Stripe paid its project's connected
+    /// account at once, less `application_fee` (the platform's, on the whole order).
+    pub connected: i64,
+    pub application_fee: i64,
     /// The concert's project; `None` for a pass.
     pub project_id: Option<String>,
     pub event_id: Option<String>,
@@ -168,6 +172,24 @@ pub struct Refund {
     pub currency: String,
     pub amount: i64,
     pub event_id: Option<String>,
+    /// Its order was a destination charge (1) of `order_total`, the platform keeping
+    /// `application_fee`: the refund took back from the connected account, and gave
+    /// back the platform's fee in proportion.
+    pub connected: i64,
+    pub order_total: i64,
+    pub application_fee: i64,
+}
+
+impl Refund {
+    /// The platform's fee this refund gave back (`refund_application_fee`), rounded
+    /// down; the rest was taken back from the connected account (`reverse_transfer`).
+    pub fn application_fee_back(&self) -> i64 {
+        if self.connected == 0 || self.order_total <= 0 {
+            return 0;
+        }
+        (i128::from(self.application_fee) * i128::from(self.amount) / i128::from(self.order_total))
+            as i64
+    }
 }
 
 /// A pass whose validity ended in the period, unrevoked: its price is shared now, by the
@@ -224,9 +246,21 @@ pub struct Statement {
     /// What is due to the artist.
     pub net: i64,
     /// Paid out against this statement (recorded by staff), and what is still owed: net
-    /// less paid out (below zero when refunds came after a payout).
+    /// less paid out, by staff and by Stripe (below zero when refunds came after a
+    /// payout).
     pub paid_out: i64,
+    /// Paid by Stripe to the project's connected account: its destination charges less
+    /// the platform's fees on them, less what refunds took back.
+    pub paid_by_stripe: i64,
     pub owed: i64,
+    /// Of the sales less refunds, the part paid by destination charges, and the
+    /// platform's fees on it (kept per order, as Stripe took them).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub connected_base: i64,
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub connected_platform_fee: i64,
 }
 
 /// What stays with the operator in one currency: passes until they are shared, and what
@@ -241,6 +275,8 @@ pub struct OperatorLine {
     pub pass_refunds: i64,
     /// The provider's fees on passes.
     pub pass_payment_fees: i64,
+    /// The provider's fees on destination charges: the platform pays them, not the artist.
+    pub connected_payment_fees: i64,
     /// Passes that ended in the period with nothing listened: the operator keeps them.
     pub unshared_passes: i64,
     /// The platform fees of every project's statement.
@@ -298,7 +334,7 @@ impl PeriodStatements {
             statement.paid_out += payout.amount;
         }
         for s in &mut self.statements {
-            s.owed = s.net - s.paid_out;
+            s.owed = s.net - s.paid_out - s.paid_by_stripe;
         }
         self.statements
             .sort_by(|a, b| (&a.project_id, &a.currency).cmp(&(&b.project_id, &b.currency)));
@@ -316,10 +352,20 @@ impl Ledger {
         let mut operator: BTreeMap<String, OperatorLine> = BTreeMap::new();
 
         // Sales, and each order's provider fee shared over its lines by price.
+        // A destination charge's application fee is shared the same way.
         for lines in by_order(&self.sold).into_values() {
             let fees = allocate(lines[0].order_fee, &prices(&lines));
-            for (sold, fee) in lines.iter().zip(fees) {
+            let kept = allocate(lines[0].application_fee, &prices(&lines));
+            for ((sold, fee), kept) in lines.iter().zip(fees).zip(kept) {
                 match &sold.project_id {
+                    Some(project) if sold.connected != 0 => {
+                        let s = statement(&mut projects, project, &sold.currency);
+                        s.ticket_sales += sold.price;
+                        s.connected_base += sold.price;
+                        s.connected_platform_fee += kept;
+                        s.paid_by_stripe += sold.price - kept;
+                        operator_line(&mut operator, &sold.currency).connected_payment_fees += fee;
+                    }
                     Some(project) => {
                         let s = statement(&mut projects, project, &sold.currency);
                         if sold.kind == LineKind::Tip {
@@ -350,6 +396,14 @@ impl Ledger {
                 .get(refund.order_id.as_str())
                 .cloned()
                 .unwrap_or_default();
+            // A destination charge is one project's: its refund, whole, is that project's
+            // (the platform's fee given back is worked out once, as Stripe does).
+            if refund.connected != 0
+                && let Some(project) = lines.iter().find_map(|l| l.project_id.as_deref())
+            {
+                refunded(statement(&mut projects, project, &refund.currency), refund);
+                continue;
+            }
             if let Some(event) = &refund.event_id {
                 match lines
                     .iter()
@@ -357,8 +411,7 @@ impl Ledger {
                     .and_then(|l| l.project_id.as_deref())
                 {
                     Some(project) => {
-                        statement(&mut projects, project, &refund.currency).refunds +=
-                            refund.amount;
+                        refunded(statement(&mut projects, project, &refund.currency), refund);
                     }
                     None => {
                         operator_line(&mut operator, &refund.currency).pass_refunds += refund.amount
@@ -381,9 +434,13 @@ impl Ledger {
             }
             for (l, share) in left.iter().zip(allocate(refund.amount, &weights)) {
                 match &l.project_id {
-                    Some(project) => {
-                        statement(&mut projects, project, &refund.currency).refunds += share
-                    }
+                    Some(project) => refunded(
+                        statement(&mut projects, project, &refund.currency),
+                        &Refund {
+                            amount: share,
+                            ..refund.clone()
+                        },
+                    ),
                     None => operator_line(&mut operator, &refund.currency).pass_refunds += share,
                 }
             }
@@ -413,12 +470,13 @@ impl Ledger {
             }
         }
 
-        // The platform's percentage of sales and tips less refunds, then what is due.
+        // The platform's percentage of sales and tips less refunds paid by hand, and its
+        // fees as Stripe took them on destination charges; then what is due.
         for s in projects.values_mut() {
             let fee = fee_of(&s.project_id);
             let taken = s.ticket_sales + s.tips + s.pass_shares - s.refunds;
             s.platform_fee_percent = fee.written();
-            s.platform_fee = fee.of(taken);
+            s.platform_fee = fee.of(taken - s.connected_base) + s.connected_platform_fee;
             s.net = taken - s.payment_fees - s.platform_fee;
             operator_line(&mut operator, &s.currency).platform_fees += s.platform_fee;
         }
@@ -429,6 +487,18 @@ impl Ledger {
             payouts: Vec::new(),
         }
         .paid(Vec::new())
+    }
+}
+
+/// A refund on a project's statement; of a destination charge, it also took back from
+/// what Stripe paid and gave back part of the platform's fee.
+fn refunded(s: &mut Statement, refund: &Refund) {
+    s.refunds += refund.amount;
+    if refund.connected != 0 {
+        let fee_back = refund.application_fee_back();
+        s.connected_base -= refund.amount;
+        s.connected_platform_fee -= fee_back;
+        s.paid_by_stripe -= refund.amount - fee_back;
     }
 }
 
@@ -527,6 +597,8 @@ mod tests {
             order_id: order.into(),
             currency: "EUR".into(),
             order_fee: fee,
+            connected: 0,
+            application_fee: 0,
             project_id: project.map(Into::into),
             event_id: event.map(Into::into),
             price,
@@ -555,12 +627,18 @@ mod tests {
                     currency: "EUR".into(),
                     amount: 1000,
                     event_id: Some("e2".into()),
+                    connected: 0,
+                    order_total: 0,
+                    application_fee: 0,
                 },
                 Refund {
                     order_id: "o1".into(),
                     currency: "EUR".into(),
                     amount: 6900,
                     event_id: None,
+                    connected: 0,
+                    order_total: 0,
+                    application_fee: 0,
                 },
             ],
             refunded_orders: vec![
@@ -657,6 +735,9 @@ mod tests {
                 currency: "EUR".into(),
                 amount: 1001,
                 event_id: None,
+                connected: 0,
+                order_total: 1001,
+                application_fee: 0,
             }],
             refunded_orders: vec![tip("t2", "a", 1001, 0)],
             ..Ledger::default()
@@ -669,6 +750,55 @@ mod tests {
         );
         assert_eq!(a.platform_fee, Percent(750).of(2000 + 1501 - 1001));
         assert_eq!(a.net, 2000 + 1501 - 1001 - 30 - a.platform_fee);
+        assert_eq!(all.operator[0].platform_fees, a.platform_fee);
+    }
+
+    #[test]
+    fn a_destination_charge_is_paid_by_stripe_and_not_owed_twice() {
+        let connected = |order: &str, event: &str, price: i64| SoldLine {
+            connected: 1,
+            application_fee: 150,
+            ..sold(order, Some("a"), Some(event), price, 61)
+        };
+        // o1 paid by hand; o2 a destination charge of 2000 whose platform fee was 150.
+        let o2 = vec![connected("o2", "e1", 1500), connected("o2", "e2", 500)];
+        let ledger = Ledger {
+            sold: [
+                vec![sold("o1", Some("a"), Some("e1"), 1500, 40)],
+                o2.clone(),
+            ]
+            .concat(),
+            // Half of o2 given back: 75 of the fee back, 925 taken back from the artist.
+            refunds: vec![Refund {
+                order_id: "o2".into(),
+                currency: "EUR".into(),
+                amount: 1000,
+                event_id: None,
+                connected: 1,
+                order_total: 2000,
+                application_fee: 150,
+            }],
+            refunded_orders: o2,
+            ..Ledger::default()
+        };
+        let all = ledger.statements(Period::parse("2026-11").unwrap(), |_| Percent(750));
+        let a = &all.statements[0];
+        assert_eq!((a.ticket_sales, a.refunds), (3500, 1000));
+        assert_eq!(
+            a.payment_fees, 40,
+            "the platform pays a destination charge's fee"
+        );
+        assert_eq!(all.operator[0].connected_payment_fees, 61);
+        assert_eq!(a.platform_fee, Percent(750).of(1500) + 150 - 75);
+        assert_eq!(a.paid_by_stripe, (2000 - 150) - (1000 - 75));
+        // Owed is what the hand-paid order left the artist, nothing of o2.
+        assert_eq!(a.owed, 1500 - 40 - Percent(750).of(1500));
+        assert_eq!(a.net, a.owed + a.paid_by_stripe);
+        // Every cent taken is on one line.
+        assert_eq!(
+            a.payment_fees + all.operator[0].connected_payment_fees,
+            40 + 61
+        );
         assert_eq!(all.operator[0].platform_fees, a.platform_fee);
     }
 }

@@ -9,6 +9,8 @@ crate::db::from_row!(SoldLine {
     order_id,
     currency,
     order_fee,
+    connected,
+    application_fee,
     project_id,
     event_id,
     price,
@@ -18,6 +20,9 @@ crate::db::from_row!(Refund {
     order_id,
     currency,
     amount,
+    connected,
+    order_total,
+    application_fee,
     event_id
 });
 crate::db::from_row!(EndedPass {
@@ -31,16 +36,24 @@ crate::db::from_row!(PassMinutes {
     minutes
 });
 
+/// Whether an order was a destination charge (paid to a connected account), as 0 or 1.
+const CONNECTED: &str = "CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT)";
+
 /// An order's lines, each with its concert's project (none for a pass): its tickets and
-/// passes, and the tip it pays (a tip's order has no other line).
+/// passes, and the tip it pays (a tip's order has no other line); with whether the order
+/// was a destination charge and the application fee taken from it.
 const LINES: &str = "SELECT * FROM (\
      SELECT o.id AS order_id, o.currency, o.fee_minor AS order_fee, o.paid_at, \
+     CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT) AS connected, \
+     o.application_fee_minor AS application_fee, \
      e.project_id, CASE WHEN oi.item_kind = 'event' THEN oi.item_id END AS event_id, \
      oi.price_minor AS price, oi.item_kind AS line_kind, oi.item_id AS line_id \
      FROM orders o JOIN order_items oi ON oi.order_id = o.id \
      LEFT JOIN events e ON oi.item_kind = 'event' AND e.id = oi.item_id \
      UNION ALL \
-     SELECT o.id, o.currency, o.fee_minor, o.paid_at, e.project_id, t.event_id, \
+     SELECT o.id, o.currency, o.fee_minor, o.paid_at, \
+     CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT), \
+     o.application_fee_minor, e.project_id, t.event_id, \
      t.amount_minor, 'tip', t.event_id \
      FROM orders o JOIN tips t ON t.order_id = o.id JOIN events e ON e.id = t.event_id\
      ) l";
@@ -61,11 +74,13 @@ pub async fn ledger(db: &Db, from: i64, until: i64) -> Result<Ledger> {
     .bind(until)
     .fetch_all(&mut *tx)
     .await?;
-    let refunds = sqlx::query_as(
-        "SELECT r.order_id, o.currency, r.amount_minor AS amount, r.event_id \
+    let refunds = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT r.order_id, o.currency, r.amount_minor AS amount, r.event_id, \
+         {CONNECTED} AS connected, o.total_minor AS order_total, \
+         o.application_fee_minor AS application_fee \
          FROM refunds r JOIN orders o ON o.id = r.order_id \
-         WHERE r.created_at >= $1 AND r.created_at < $2 ORDER BY r.created_at, r.id",
-    )
+         WHERE r.created_at >= $1 AND r.created_at < $2 ORDER BY r.created_at, r.id"
+    )))
     .bind(from)
     .bind(until)
     .fetch_all(&mut *tx)

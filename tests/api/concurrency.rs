@@ -62,8 +62,10 @@ pub const WHSEC: &str = "whsec_test_secret";
 /// A server taking Stripe webhooks signed with [`WHSEC`], and a [`stripe_order`] for a
 /// concert of five seats: the server and the order.
 async fn a_stripe_order() -> (TestApp, String) {
+    // The double answers the fee Stripe took on a fulfilled payment.
     let app = spawn_app_with(Options {
         stripe_webhook_secret: Some(WHSEC),
+        stripe_api: Some(StripeDouble::start().await.url),
         ..Options::default()
     })
     .await;

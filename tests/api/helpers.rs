@@ -39,6 +39,10 @@ pub struct Options {
     pub stripe_webhook_secret: Option<&'static str>,
     /// Where Stripe's API is: a [`StripeDouble`].
     pub stripe_api: Option<&'static str>,
+    /// `ENCORE_STRIPE_CONNECT` (with `stripe_webhook_secret`).
+    pub stripe_connect: bool,
+    /// `ENCORE_STRIPE_CONNECT_WEBHOOK_SECRET`.
+    pub stripe_connect_webhook_secret: Option<&'static str>,
     /// Seconds of publisher silence before ingest disconnects it.
     pub ingest_idle_seconds: u64,
     /// No payment provider at all (the suite otherwise asks for the test checkout).
@@ -91,6 +95,8 @@ impl Default for Options {
             auth_rate_per_minute: 1000,
             stripe_webhook_secret: None,
             stripe_api: None,
+            stripe_connect: false,
+            stripe_connect_webhook_secret: None,
             ingest_idle_seconds: 10,
             payments_off: false,
             holds_per_client: 100_000,
@@ -242,6 +248,15 @@ async fn start(data: tempfile::TempDir, database_url: String, options: Options) 
             ]
             .map(String::from),
         );
+        if options.stripe_connect {
+            args.push("--stripe-connect".to_owned());
+        }
+        if let Some(secret) = options.stripe_connect_webhook_secret {
+            args.extend([
+                "--stripe-connect-webhook-secret".to_owned(),
+                secret.to_owned(),
+            ]);
+        }
     }
     if let Some(mb) = options.journal_mb {
         args.extend(["--journal-mb".to_owned(), mb.to_string()]);
@@ -1232,8 +1247,24 @@ pub const HOUR_MS: i64 = 3_600_000;
 pub const CARD_OK: &str = "4242 4242 4242 4242";
 pub const CARD_DECLINED: &str = "4000 0000 0000 0002";
 
-/// Stripe's API as far as Encore calls it, on a local port: creates Checkout Sessions,
-/// expires them and makes refunds, and remembers every call (`POST path`, form body).
+/// The fee the Stripe double says it took on every payment.
+pub const STRIPE_FEE: i64 = 59;
+
+/// A field of a form body.
+pub fn form_value(body: &str, name: &str) -> String {
+    serde_urlencoded::from_str::<Vec<(String, String)>>(body)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+/// Stripe's API as far as Encore calls it, on a local port: creates Checkout Sessions
+/// (with a destination charge's transfer data, as sent), expires them, makes refunds
+/// (reversing transfers when asked), Connect's Express accounts (one per idempotency key)
+/// and onboarding links, and answers a payment's fee through its balance transaction;
+/// it remembers every call (path, form body or query).
 #[derive(Clone)]
 pub struct StripeDouble {
     pub url: &'static str,
@@ -1244,6 +1275,8 @@ impl StripeDouble {
     pub async fn start() -> Self {
         use axum::extract::{Path, State};
         type Calls = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+        // The accounts made, by idempotency key.
+        type Keys = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, String>>>;
         async fn record(calls: &Calls, path: String, body: String) -> usize {
             let mut calls = calls.lock().unwrap();
             calls.push((path, body));
@@ -1275,6 +1308,61 @@ impl StripeDouble {
                     axum::Json(json!({ "id": format!("re_{n}"), "status": "succeeded" }))
                 }),
             )
+            // Connect: one Express account per idempotency key, as Stripe keeps keys.
+            .route(
+                "/v1/accounts",
+                axum::routing::post(
+                    |State(calls): State<Calls>,
+                     axum::Extension(keys): axum::Extension<Keys>,
+                     headers: axum::http::HeaderMap,
+                     body: String| async move {
+                        let key = headers
+                            .get("idempotency-key")
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or_default()
+                            .to_owned();
+                        let n = record(&calls, "/v1/accounts".into(), body).await;
+                        let id = keys
+                            .lock()
+                            .unwrap()
+                            .entry(key)
+                            .or_insert_with(|| format!("acct_test_{n}"))
+                            .clone();
+                        axum::Json(json!({ "id": id, "type": "express", "charges_enabled": false,
+                                           "payouts_enabled": false, "details_submitted": false }))
+                    },
+                ),
+            )
+            .route(
+                "/v1/account_links",
+                axum::routing::post(|State(calls): State<Calls>, body: String| async move {
+                    let account = form_value(&body, "account");
+                    record(&calls, "/v1/account_links".into(), body).await;
+                    axum::Json(json!({ "object": "account_link",
+                                       "url": format!("https://connect.stripe.test/setup/{account}") }))
+                }),
+            )
+            // A payment's fee, through its latest charge's balance transaction.
+            .route(
+                "/v1/payment_intents/{id}",
+                axum::routing::get(
+                    |State(calls): State<Calls>,
+                     Path(id): Path<String>,
+                     axum::extract::RawQuery(query): axum::extract::RawQuery| async move {
+                        let query = query.unwrap_or_default();
+                        let n = record(&calls, format!("/v1/payment_intents/{id}"), query.clone()).await;
+                        let charge = if query.contains("latest_charge.balance_transaction") {
+                            json!({ "id": format!("ch_{n}"),
+                                    "balance_transaction": { "id": format!("txn_{n}"),
+                                                             "fee": STRIPE_FEE } })
+                        } else {
+                            json!(format!("ch_{n}"))
+                        };
+                        axum::Json(json!({ "id": id, "latest_charge": charge }))
+                    },
+                ),
+            )
+            .layer(axum::Extension(Keys::default()))
             .with_state(calls.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());

@@ -10,6 +10,7 @@ mod cluster;
 mod commerce;
 mod concert_state;
 mod concurrency;
+mod connect;
 mod envelope;
 mod events;
 mod everyday;

@@ -278,7 +278,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let csv = csv.text().await.unwrap();
     assert!(
         csv.contains(&format!(
-            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,51.90,0.00\r\n"
+            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,0.00,51.90,0.00\r\n"
         )),
         "{csv}"
     );

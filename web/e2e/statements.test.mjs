@@ -291,4 +291,41 @@ describe('Artists\' statements (issue 31)', () => {
     await page.getByTestId('forbidden-title').waitFor();
     await finish(b);
   });
+
+  test('390×844, Persian: without Stripe Connect the artist keeps the project\'s bank details; staff read the whole number', async () => {
+    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: persian });
+    const { page } = b;
+    await page.goto(`${suite.server.url}/statements`);
+    const form = page.getByTestId('bank-details');
+    await form.waitFor();
+    // Connect is off on this server: no Stripe button, the bank details instead.
+    assert.equal(await page.getByTestId('get-paid-onboard').count(), 0);
+    await form.getByTestId('bank-holder').fill('Aria Band');
+    await form.getByTestId('bank-number').fill('DE89 3704 0044 0532 0130 00');
+    await form.getByTestId('bank-note').fill('BIC COBADEFFXXX');
+    await form.scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'statements-ir-phone-bank-details');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: MIN_TAP }), [], 'layout problems by the bank details');
+    await form.getByTestId('bank-save').click();
+    // Saved: the member reads the number masked, after a reload too.
+    await page.waitForFunction(() => document.querySelector('[data-testid="bank-number"]')?.value === '•••• 3000');
+    await page.reload();
+    await form.waitFor();
+    assert.equal(await form.getByTestId('bank-holder').inputValue(), 'Aria Band');
+    assert.equal(await form.getByTestId('bank-number').inputValue(), '•••• 3000');
+    assert.equal(await form.getByTestId('bank-note').inputValue(), 'BIC COBADEFFXXX');
+    await finish(b);
+
+    // Staff see it whole when they pay the project.
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const read = await admin('GET', `/api/v1/projects/${projectId}/bank-details`);
+    assert.equal(read.status, 200, JSON.stringify(read.json));
+    assert.equal(read.json.payload.accountNumber, 'DE89370400440532013000');
+    const admins = await browserAs(ACCOUNTS.admin, DESKTOP);
+    await admins.page.goto(`${suite.server.url}/statements?project=${projectId}`);
+    await admins.page.getByTestId('bank-details').waitFor();
+    await admins.page.waitForFunction(() => document.querySelector('[data-testid="bank-number"]')?.value === 'DE89370400440532013000');
+    await finish(admins);
+  });
 });

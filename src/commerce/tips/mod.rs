@@ -184,6 +184,9 @@ pub async fn start(
                     success_url: &success_url,
                     cancel_url: &cancel_url,
                     expires_at_secs: now / 1000 + 31 * 60,
+                    // A platform charge: the artist's share reaches them on the
+                    // statement (a destination charge for tips is still to come).
+                    destination: None,
                 })
                 .await;
             match created {

@@ -38,3 +38,26 @@ export const setPlatformFee = (projectId: string, percent: string | null): Promi
  * over 200 characters. */
 export const recordPayout = (projectId: string, payout: PayoutRequest): Promise<Payout> =>
   request<Payout>(`${API_PREFIX}/projects/${id(projectId)}/payouts`, { method: 'POST', body: payout });
+
+export type PayoutAccount = Payload<'statements.show_account'>;
+export type Onboarding = Payload<'statements.onboard'>;
+export type BankDetails = Payload<'statements.show_bank'>;
+export type BankDetailsInput = Body<'statements.save_bank'>;
+
+const payoutBase = (projectId: string): string => `${API_PREFIX}/projects/${id(projectId)}`;
+
+/** How a project gets paid: whether Stripe Connect is on, and its connected account's state. */
+export const getPayoutAccount = (projectId: string): Promise<PayoutAccount> =>
+  request<PayoutAccount>(`${payoutBase(projectId)}/payout-account`);
+
+/** Start or continue the project's Stripe onboarding: a fresh, single-use link into Stripe. */
+export const startOnboarding = (projectId: string): Promise<Onboarding> =>
+  request<Onboarding>(`${payoutBase(projectId)}/payout-account`, { method: 'POST' });
+
+/** The project's bank details (the account number masked for members, whole for staff). */
+export const getBankDetails = (projectId: string): Promise<BankDetails> =>
+  request<BankDetails>(`${payoutBase(projectId)}/bank-details`);
+
+/** Replace the project's bank details; an account number sent back masked keeps the stored one. */
+export const saveBankDetails = (projectId: string, details: BankDetailsInput): Promise<BankDetails> =>
+  request<BankDetails>(`${payoutBase(projectId)}/bank-details`, { method: 'PUT', body: details });

@@ -12,6 +12,7 @@ const STATEMENT = {
   platformFee: 115,
   net: 1035,
   paidOut: 0,
+  paidByStripe: 0,
   owed: 1035,
 };
 
@@ -60,8 +61,16 @@ describe('a statement read top to bottom', () => {
     ]);
   });
 
+  it('adds what Stripe paid to a connected account, and what is still owed', () => {
+    const lines = statementLines({ ...STATEMENT, paidByStripe: 1035, owed: 0 });
+    expect(lines.slice(-2)).toEqual([
+      { key: 'paidByStripe', amount: -1035 },
+      { key: 'owed', amount: 0, total: true },
+    ]);
+  });
+
   it('gives the operator its five lines, refunds and fees negative', () => {
-    const line = { currency: 'EUR', passSales: 1200, passRefunds: 300, passPaymentFees: 10, unsharedPasses: 400, platformFees: 115 };
+    const line = { currency: 'EUR', passSales: 1200, passRefunds: 300, passPaymentFees: 10, connectedPaymentFees: 0, unsharedPasses: 400, platformFees: 115 };
     expect(operatorLines(line).map((l) => l.amount)).toEqual([1200, -300, -10, 400, 115]);
   });
 });

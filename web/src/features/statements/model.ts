@@ -55,7 +55,7 @@ export function payoutsOf(statements: ProjectStatements | undefined): Payout[] {
   return (statements?.payouts as Payout[] | undefined) ?? [];
 }
 
-export type StatementLineKey = 'ticketSales' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'owed';
+export type StatementLineKey = 'ticketSales' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'paidByStripe' | 'owed';
 
 export interface StatementLine {
   key: StatementLineKey;
@@ -80,9 +80,12 @@ export function statementLines(statement: Statement): StatementLine[] {
     { key: 'platformFee', amount: less(statement.platformFee) },
     { key: 'net', amount: statement.net, total: true },
   ];
-  // A server older than payouts sends neither.
+  // A server older than payouts sends neither; one older than Stripe Connect, no paidByStripe.
   const paidOut = (statement.paidOut as number | undefined) ?? 0;
-  if (paidOut !== 0) lines.push({ key: 'paidOut', amount: less(paidOut) }, { key: 'owed', amount: statement.owed, total: true });
+  const paidByStripe = (statement.paidByStripe as number | undefined) ?? 0;
+  if (paidOut !== 0) lines.push({ key: 'paidOut', amount: less(paidOut) });
+  if (paidByStripe !== 0) lines.push({ key: 'paidByStripe', amount: less(paidByStripe) });
+  if (paidOut !== 0 || paidByStripe !== 0) lines.push({ key: 'owed', amount: statement.owed, total: true });
   return lines;
 }
 

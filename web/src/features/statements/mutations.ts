@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { recordPayout, setPlatformFee } from './api';
-import type { PlatformFee, PayoutRequest } from './api';
+import { recordPayout, saveBankDetails, setPlatformFee, startOnboarding } from './api';
+import type { BankDetailsInput, PlatformFee, PayoutRequest } from './api';
 import { statementKeys } from './queries';
 
 /** PUT a project's platform fee (null: the operator's); every statement is read again (they
@@ -25,6 +25,23 @@ export function useRecordPayout(projectId: string) {
     mutationFn: (payout: PayoutRequest) => recordPayout(projectId, payout),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: statementKeys.all });
+    },
+  });
+}
+
+/** POST the project's onboarding: the answer's link is where the artist goes next (Stripe). */
+export function useStartOnboarding(projectId: string) {
+  return useMutation({ mutationFn: () => startOnboarding(projectId) });
+}
+
+/** PUT the project's bank details; the saved details (masked as the reader may see them)
+ * replace the cached ones. The refusal (422) stays on the mutation. */
+export function useSaveBankDetails(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (details: BankDetailsInput) => saveBankDetails(projectId, details),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(statementKeys.bank(projectId), saved);
     },
   });
 }

@@ -20,6 +20,7 @@ const STATEMENT = {
   platformFee: 90,
   net: 810,
   paidOut: 0,
+  paidByStripe: 0,
   owed: 810,
 };
 const OPERATOR = { currency: 'EUR', passSales: 1200, passRefunds: 0, passPaymentFees: 0, unsharedPasses: 0, platformFees: 90 };
@@ -43,11 +44,17 @@ interface Serving {
   payout?: (body: unknown) => Response;
   /** The statement and payouts of `NOW` (by default `STATEMENT` and none), read at each call. */
   month?: () => { statement: typeof STATEMENT; payouts: (typeof PAYOUT)[] };
+  /** How the project gets paid (by default: Connect off, bank details). */
+  connect?: { connect: boolean; account: { id: string; chargesEnabled: boolean; payoutsEnabled: boolean; detailsSubmitted: boolean } | null };
+  /** Answers PUT bank-details. */
+  bank?: (body: unknown) => Response;
 }
+
+const NO_BANK = { projectId: 'p1', accountHolder: '', accountNumber: '', accountNumberUnavailable: false, note: '', updatedAt: null };
 
 /** The API as the page calls it: the reader (`role`), one project, its statement in `NOW`
  * (nothing in other months). Returns the calls made. */
-function serve(role: 'user' | 'admin', { fee, payout, month = () => ({ statement: STATEMENT, payouts: [] }) }: Serving = {}): Call[] {
+function serve(role: 'user' | 'admin', { fee, payout, month = () => ({ statement: STATEMENT, payouts: [] }), connect = { connect: false, account: null }, bank }: Serving = {}): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -69,6 +76,9 @@ function serve(role: 'user' | 'admin', { fee, payout, month = () => ({ statement
       if (all) return Promise.resolve(ok({ period: all[1], statements: [STATEMENT], operator: [OPERATOR] }));
       if (path === '/api/v1/projects/p1/platform-fee' && fee) return Promise.resolve(fee(body as { percent: string | null }));
       if (path === '/api/v1/projects/p1/payouts' && method === 'POST' && payout) return Promise.resolve(payout(body));
+      if (path === '/api/v1/projects/p1/payout-account' && method === 'GET') return Promise.resolve(ok({ projectId: 'p1', ...connect }));
+      if (path === '/api/v1/projects/p1/bank-details' && method === 'GET') return Promise.resolve(ok(NO_BANK));
+      if (path === '/api/v1/projects/p1/bank-details' && method === 'PUT' && bank) return Promise.resolve(bank(body));
       return Promise.resolve(new Response(JSON.stringify({ success: false, payload: null, error: 'Not found' }), { status: 404 }));
     }),
   );
@@ -296,5 +306,42 @@ describe('Statements page', () => {
     } finally {
       await act(() => i18n.changeLanguage('gb'));
     }
+  });
+
+  it('lets a member keep the project\'s bank details when Stripe Connect is off', async () => {
+    const saved = { ...NO_BANK, accountHolder: 'Ada Band', accountNumber: '•••• 3000', note: 'BIC X', updatedAt: '2026-11-20T10:00:00Z' };
+    const calls = serve('user', { bank: () => ok(saved) });
+    renderPage(<StatementsPage />, '/statements');
+    const form = await screen.findByTestId('bank-details');
+    expect(screen.queryByTestId('get-paid-onboard')).toBeNull();
+    await userEvent.type(within(form).getByTestId('bank-holder'), 'Ada Band');
+    await userEvent.type(within(form).getByTestId('bank-number'), 'DE89 3704 0044 0532 0130 00');
+    await userEvent.type(within(form).getByTestId('bank-note'), 'BIC X');
+    await userEvent.click(within(form).getByTestId('bank-save'));
+    await waitFor(() => { expect(screen.getByTestId('bank-number')).toHaveValue('•••• 3000'); });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ accountHolder: 'Ada Band', accountNumber: 'DE89 3704 0044 0532 0130 00', note: 'BIC X' });
+  });
+
+  it('shows the Stripe account\'s state: connect, continue onboarding, connected', async () => {
+    serve('user', { connect: { connect: true, account: null } });
+    const first = renderPage(<StatementsPage />, '/statements');
+    expect(await screen.findByTestId('get-paid-onboard')).toHaveTextContent('Connect with Stripe');
+    expect(screen.getByTestId('get-paid-connect')).toHaveAttribute('data-state', 'none');
+    expect(screen.queryByTestId('bank-details')).toBeNull();
+    first.unmount();
+    vi.unstubAllGlobals();
+
+    serve('user', { connect: { connect: true, account: { id: 'acct_1', chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false } } });
+    const second = renderPage(<StatementsPage />, '/statements');
+    expect(await screen.findByTestId('get-paid-onboard')).toHaveTextContent('Continue onboarding');
+    expect(screen.getByTestId('get-paid-details')).toHaveTextContent('Details missing');
+    second.unmount();
+    vi.unstubAllGlobals();
+
+    serve('user', { connect: { connect: true, account: { id: 'acct_1', chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true } } });
+    renderPage(<StatementsPage />, '/statements');
+    await waitFor(() => { expect(screen.getByTestId('get-paid-connect')).toHaveAttribute('data-state', 'connected'); });
+    expect(screen.getByTestId('get-paid-charges')).toHaveTextContent('Takes payments');
+    expect(screen.queryByTestId('get-paid-onboard')).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ import { exportProjectStatements } from '../api';
 import { MONTH_FORMAT, currentPeriod, isPeriod, payoutsOf, periodStart } from '../model';
 import type { Period } from '../model';
 import { projectStatementsQueryOptions } from '../queries';
+import { GetPaid } from './get-paid';
 import { PayoutsList } from './payouts-list';
 import { PlatformFeeForm } from './platform-fee-form';
 import { StatementCard } from './statement-card';
@@ -136,6 +137,12 @@ export function StatementsPage(): ReactNode {
               {t('note')}
             </Text>
           ) : null}
+        </div>
+      ) : null}
+
+      {project ? (
+        <div data-print="hide">
+          <GetPaid key={project.id} projectId={project.id} />
         </div>
       ) : null}
 
