@@ -6,6 +6,7 @@ pub mod cart;
 pub mod checkout;
 pub mod export;
 pub mod figures;
+pub mod gifts;
 pub mod model;
 pub mod money;
 pub mod orders;
@@ -54,6 +55,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(checkout::pay_test))
         .routes(routes!(checkout::stripe_webhook))
         .merge(tiers::router())
+        .merge(gifts::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.
