@@ -210,7 +210,7 @@ pub async fn claim(app: &AppState, claimant: &AccountRow, token: &str) -> Result
             Msg::NoticeGiftClaimedBody
                 .with("name", claimant.display_name())
                 .with("title", title),
-            "/my-tickets".to_owned(),
+            "/my-orders".to_owned(),
         );
         outbox
             .add(
