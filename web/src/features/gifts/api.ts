@@ -10,8 +10,9 @@ export const resendGift = (giftId: string): Promise<Gift> =>
   request<Gift>(`${API_PREFIX}/gifts/${encodeURIComponent(giftId)}/resend`, { method: 'POST', body: {} });
 export const takeBackGift = (giftId: string): Promise<Gift> =>
   request<Gift>(`${API_PREFIX}/gifts/${encodeURIComponent(giftId)}`, { method: 'DELETE' });
-/** The claim link's token travels in the body, never in an API URL. */
+/** The claim link's token travels in the body, never in an API URL. Public: a signed-out
+ * visitor reads it too. */
 export const lookAtGift = (token: string): Promise<GiftPreview> =>
-  request<GiftPreview>(`${API_PREFIX}/gifts/look`, { method: 'POST', body: { token } });
+  request<GiftPreview>(`${API_PREFIX}/gifts/look`, { method: 'POST', body: { token }, auth: false });
 export const claimGift = (token: string): Promise<Gift> =>
   request<Gift>(`${API_PREFIX}/gifts/claim`, { method: 'POST', body: { token } });
