@@ -128,7 +128,7 @@ impl Error {
 
 /// Map unique-constraint violations to a 409 with the given message; everything else is
 /// an internal error. One helper so no handler inspects database error codes itself.
-pub fn conflict_on_unique(err: sqlx::Error, message: Msg) -> Error {
+pub fn conflict_on_unique(err: sqlx::Error, message: impl Into<Text>) -> Error {
     if let sqlx::Error::Database(db) = &err
         && db.is_unique_violation()
     {

@@ -7,6 +7,7 @@ pub mod checkout;
 pub mod connect;
 pub mod export;
 pub mod figures;
+pub mod gifts;
 pub mod model;
 pub mod money;
 pub mod orders;
@@ -57,6 +58,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(checkout::stripe_webhook))
         .merge(tiers::router())
         .merge(connect::router())
+        .merge(gifts::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.

@@ -53,6 +53,9 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     let now = now_ms();
     let tickets = store::live_access_of_order(&app.db, ItemKind::Event, order_id).await?;
     let passes = store::live_access_of_order(&app.db, ItemKind::Pass, order_id).await?;
+    // Tickets given from the order go too, claimed or not.
+    let claimants =
+        super::gifts::store::other_holders_of_order(&app.db, order_id, &buyer.id).await?;
     let mut tx = app.db.begin().await?;
     if !store::mark_refunded(&mut *tx, order_id, now).await? {
         return Err(Error::conflict(Msg::AlreadyRefunded));
@@ -61,6 +64,7 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     for kind in [ItemKind::Event, ItemKind::Pass] {
         store::revoke_access_of_order(&mut *tx, kind, order_id, now).await?;
     }
+    super::gifts::store::revoke_of_order(&mut *tx, order_id, now).await?;
     store::insert_refund(
         &mut *tx,
         order_id,
@@ -103,6 +107,9 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
     // The buyer's open sockets check again what they may follow: a concert's room is for
     // its ticket holders.
     app.publish(AccountChanged::of(&buyer.id));
+    for claimant in &claimants {
+        app.publish(AccountChanged::of(claimant));
+    }
     tell_buyer(app, &buyer, &order, amount, &reason);
     Ok(store::order_by_id(&app.db, order_id)
         .await?
@@ -127,6 +134,8 @@ pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Resu
         if !store::revoke_ticket(&mut *tx, &ticket_id, now).await? {
             continue;
         }
+        // A pending gift of it ends; a claimed one ended with the ticket.
+        super::gifts::store::revoke_of_ticket(&mut *tx, &ticket_id, now).await?;
         store::insert_refund(
             &mut *tx,
             &order_id,

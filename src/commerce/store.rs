@@ -612,7 +612,8 @@ pub async fn revoke_ticket<'e>(db: impl Exec<'e>, ticket_id: &str, now: i64) -> 
 #[tracing::instrument(skip_all)]
 pub async fn live_ticket_for(db: &Db, account_id: &str, event_id: &str) -> Result<Option<String>> {
     let row: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL",
+        "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL \
+         AND given_at IS NULL",
     )
     .bind(account_id)
     .bind(event_id)

@@ -316,7 +316,7 @@ pub async fn list_active(
 pub async fn owned_by(db: &Db, account_id: &str, paging: Paging) -> Result<(Vec<EventRow>, i64)> {
     let filter = "status <> 'draft' AND (\
         EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
-                AND t.revoked_at IS NULL) \
+                AND t.revoked_at IS NULL AND t.given_at IS NULL) \
         OR EXISTS (SELECT 1 FROM passes p WHERE p.account_id = $1 AND p.revoked_at IS NULL \
                 AND p.valid_from <= events.starts_at AND events.starts_at < p.valid_until))";
     // The rank mirrors `model::access_state`: 0 live, 1 upcoming, 2 replay, 3 over.
@@ -391,11 +391,13 @@ pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Resu
     if events.is_empty() {
         return Ok(Vec::new());
     }
-    let tickets: Vec<(String,)> =
-        sqlx::query_as("SELECT event_id FROM tickets WHERE account_id = $1 AND revoked_at IS NULL")
-            .bind(account_id)
-            .fetch_all(db)
-            .await?;
+    let tickets: Vec<(String,)> = sqlx::query_as(
+        "SELECT event_id FROM tickets WHERE account_id = $1 AND revoked_at IS NULL \
+             AND given_at IS NULL",
+    )
+    .bind(account_id)
+    .fetch_all(db)
+    .await?;
     let passes: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT valid_from, valid_until FROM passes WHERE account_id = $1 AND revoked_at IS NULL",
     )

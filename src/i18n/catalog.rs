@@ -1249,6 +1249,105 @@ messages! {
         cn: "一场音乐会最多有 {max} 个票档。",
         ir: "هر کنسرت حداکثر {max} ردهٔ بلیت دارد.",
     }
+    // Tickets as gifts.
+    TicketNotFound {
+        gb: "You hold no such ticket (it may have been given, refunded or claimed).",
+        br: "Você não tem este ingresso (ele pode ter sido dado, reembolsado ou resgatado).",
+        es: "No tienes esta entrada (puede que se haya regalado, reembolsado o reclamado).",
+        cn: "您没有这张门票（它可能已被赠送、退款或领取）。",
+        ir: "چنین بلیتی ندارید (ممکن است هدیه داده، بازپرداخت یا دریافت شده باشد).",
+    }
+    GiftNotFound {
+        gb: "No such pending gift of yours.",
+        br: "Você não tem nenhum presente pendente assim.",
+        es: "No tienes ningún regalo pendiente así.",
+        cn: "找不到您的这份待领取礼物。",
+        ir: "چنین هدیهٔ در انتظاری از شما پیدا نشد.",
+    }
+    GiftNotPending {
+        gb: "This gift was claimed or taken back meanwhile.",
+        br: "Este presente foi resgatado ou retirado nesse meio-tempo.",
+        es: "Este regalo se reclamó o se retiró mientras tanto.",
+        cn: "这份礼物在此期间已被领取或收回。",
+        ir: "این هدیه در این فاصله دریافت یا پس گرفته شد.",
+    }
+    GiftListenedWith {
+        gb: "You have listened with this ticket: a ticket listened with cannot be given or passed on.",
+        br: "Você já ouviu com este ingresso: um ingresso já usado para ouvir não pode ser dado nem repassado.",
+        es: "Ya has escuchado con esta entrada: una entrada usada para escuchar no se puede regalar ni pasar a otra persona.",
+        cn: "您已用这张门票收听过：收听过的门票不能赠送或转让。",
+        ir: "با این بلیت گوش داده‌اید: بلیتی که با آن گوش داده شده را نمی‌توان هدیه داد یا به دیگری سپرد.",
+    }
+    GiftWindowOver {
+        gb: "This concert's listening window is over: its ticket can no longer be given or claimed.",
+        br: "A janela para ouvir este show terminou: o ingresso não pode mais ser dado nem resgatado.",
+        es: "El plazo para escuchar este concierto ha terminado: su entrada ya no se puede regalar ni reclamar.",
+        cn: "这场音乐会的收听时段已结束：其门票不能再赠送或领取。",
+        ir: "زمان گوش دادن به این کنسرت تمام شده است: بلیت آن دیگر قابل هدیه دادن یا دریافت نیست.",
+    }
+    GiftShowStarted {
+        gb: "The show has started: a gift can no longer be taken back. It stays claimable until the listening window ends.",
+        br: "O show já começou: o presente não pode mais ser retirado. Ele pode ser resgatado até o fim da janela para ouvir.",
+        es: "El concierto ya empezó: el regalo ya no se puede retirar. Se puede reclamar hasta que termine el plazo para escuchar.",
+        cn: "演出已开始：礼物不能再收回。在收听时段结束前仍可领取。",
+        ir: "اجرا شروع شده است: دیگر نمی‌توان هدیه را پس گرفت. تا پایان زمان گوش دادن قابل دریافت است.",
+    }
+    GiftTakeBackHeld {
+        gb: "You hold another ticket to this concert now, so this one cannot come back to you: re-send the gift or let it be claimed.",
+        br: "Você já tem outro ingresso para este show, então este não pode voltar para você: reenvie o presente ou deixe que seja resgatado.",
+        es: "Ya tienes otra entrada para este concierto, así que esta no puede volver a ti: reenvía el regalo o deja que lo reclamen.",
+        cn: "您现在已有这场音乐会的另一张门票，因此这张无法退回给您：请重新发送礼物或等待对方领取。",
+        ir: "اکنون بلیت دیگری برای این کنسرت دارید، پس این بلیت نمی‌تواند به شما برگردد: هدیه را دوباره بفرستید یا بگذارید دریافت شود.",
+    }
+    GiftLinkInvalid {
+        gb: "This gift link no longer works: it was claimed, taken back or sent again, or the ticket was refunded.",
+        br: "Este link de presente não funciona mais: ele foi resgatado, retirado ou reenviado, ou o ingresso foi reembolsado.",
+        es: "Este enlace de regalo ya no funciona: se reclamó, se retiró o se volvió a enviar, o la entrada se reembolsó.",
+        cn: "此礼物链接已失效：礼物已被领取、收回或重新发送，或门票已退款。",
+        ir: "این پیوند هدیه دیگر کار نمی‌کند: دریافت، پس گرفته یا دوباره فرستاده شده، یا بلیت بازپرداخت شده است.",
+    }
+    GiftOwn {
+        gb: "This is your own gift: take it back from My tickets instead.",
+        br: "Este presente é seu: retire-o em Meus ingressos.",
+        es: "Este regalo es tuyo: retíralo desde Mis entradas.",
+        cn: "这是您自己送出的礼物：请在“我的门票”中收回。",
+        ir: "این هدیهٔ خود شماست: به جای آن، از «بلیت‌های من» پسش بگیرید.",
+    }
+    GiftAlreadyHeld {
+        gb: "You already hold a ticket to {title}, so this gift cannot be yours too.",
+        br: "Você já tem um ingresso para {title}, então este presente não pode ser seu também.",
+        es: "Ya tienes una entrada para {title}, así que este regalo no puede ser tuyo también.",
+        cn: "您已有《{title}》的门票，因此不能再领取这份礼物。",
+        ir: "شما از قبل بلیت «{title}» را دارید، پس این هدیه نمی‌تواند مال شما هم باشد.",
+    }
+    GiftEmailSubject {
+        gb: "{name} gave you a ticket to {title}",
+        br: "{name} deu a você um ingresso para {title}",
+        es: "{name} te ha regalado una entrada para {title}",
+        cn: "{name} 送给您一张《{title}》的门票",
+        ir: "{name} بلیت «{title}» را به شما هدیه داد",
+    }
+    GiftEmailBody {
+        gb: "Hello,\n\n{name} gave you a ticket to {title} by {artist} on Encore. Open this link, sign up or sign in, and the ticket is yours:\n\n{link}\n\nThe link works once.\n",
+        br: "Olá,\n\n{name} deu a você um ingresso para {title}, de {artist}, no Encore. Abra este link, cadastre-se ou entre, e o ingresso é seu:\n\n{link}\n\nO link funciona uma vez.\n",
+        es: "Hola:\n\n{name} te ha regalado una entrada para {title}, de {artist}, en Encore. Abre este enlace, regístrate o inicia sesión, y la entrada será tuya:\n\n{link}\n\nEl enlace funciona una sola vez.\n",
+        cn: "您好：\n\n{name} 在 Encore 上送给您一张 {artist} 的《{title}》门票。打开此链接，注册或登录，门票就是您的了：\n\n{link}\n\n此链接只能使用一次。\n",
+        ir: "سلام،\n\n{name} بلیت «{title}» از {artist} را در Encore به شما هدیه داد. این پیوند را باز کنید، ثبت‌نام کنید یا وارد شوید، و بلیت مال شماست:\n\n{link}\n\nاین پیوند فقط یک بار کار می‌کند.\n",
+    }
+    NoticeGiftClaimedTitle {
+        gb: "Your gift for {title} was claimed",
+        br: "Seu presente para {title} foi resgatado",
+        es: "Tu regalo para {title} fue reclamado",
+        cn: "您赠送的《{title}》门票已被领取",
+        ir: "هدیهٔ شما برای «{title}» دریافت شد",
+    }
+    NoticeGiftClaimedBody {
+        gb: "{name} now holds your ticket to {title}.",
+        br: "{name} agora tem o seu ingresso para {title}.",
+        es: "{name} tiene ahora tu entrada para {title}.",
+        cn: "{name} 现已持有您赠送的《{title}》门票。",
+        ir: "اکنون {name} بلیت شما برای «{title}» را دارد.",
+    }
     OrderNotFound {
         gb: "Order not found.",
         br: "Pedido não encontrado.",

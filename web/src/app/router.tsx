@@ -100,6 +100,8 @@ const pages: RouteObject[] = [
     lazy: page(() => import('../features/artist/components/artist-page'), 'ArtistPage'),
     errorElement: <RouteError />,
   },
+  // A gift's claim link lands here, signed in or not (the page offers sign-up and sign-in).
+  { path: '/claim', lazy: page(() => import('../features/gifts/components/claim-page'), 'ClaimPage'), errorElement: <RouteError /> },
   { path: '/404', lazy: page(() => import('../features/errors/components/not-found-page'), 'NotFoundPage') },
   { path: '/403', lazy: page(() => import('../features/errors/components/forbidden-page'), 'ForbiddenPage') },
   {

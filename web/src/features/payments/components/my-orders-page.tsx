@@ -13,6 +13,7 @@ import { formatDate, formatTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { PHONE_QUERY } from '../../../lib/constants';
 import { formatPrice } from '../../cart/model';
+import { MyTickets } from '../../gifts/components/my-tickets';
 import { stateInWords, wasPaid } from '../model';
 import type { Order } from '../model';
 import { myOrdersQueryOptions } from '../queries';
@@ -130,6 +131,8 @@ export function MyOrdersPage(): ReactNode {
   return (
     <>
       <PageHeader title={t('mine.title')} description={t('mine.intro')} />
+      {/* The tickets themselves, to give or pass on, above the orders that bought them. */}
+      <MyTickets />
       <PagedQuery
         query={orders}
         page={page}
