@@ -62,7 +62,7 @@ impl Target {
 pub(crate) const ENCODERS: [&str; 2] = ["avenc_aac", "voaacenc"];
 
 /// Initialise GStreamer once and pick the AAC encoder; the answer is kept.
-pub(crate) fn encoder() -> Result<&'static str, Unavailable> {
+pub fn encoder() -> Result<&'static str, Unavailable> {
     static READY: OnceLock<Result<&'static str, String>> = OnceLock::new();
     READY
         .get_or_init(|| {
