@@ -48,7 +48,7 @@ use gstreamer::prelude::*;
 use gstreamer_app as gst_app;
 use tokio::sync::mpsc;
 
-use crate::stream::codecs::adts::{AacFrame, AdtsParser, SAMPLES_PER_FRAME, adts_frame};
+use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME, adts_frame};
 use crate::stream::codecs::transcode::{Target, Unavailable, describe, encoder};
 
 /// The standard rendition's AAC-LC bitrate.
@@ -261,6 +261,8 @@ pub struct Ladder {
     /// The source rendition's ADTS bytes and frames so far (for [`Ladder::source_kbps`]).
     source_bytes: u64,
     source_frames: u64,
+    /// An AAC publisher's format, from its first frame on.
+    source_config: Option<AacConfig>,
 }
 
 impl Ladder {
@@ -307,6 +309,7 @@ impl Ladder {
             finished: false,
             source_bytes: 0,
             source_frames: 0,
+            source_config: None,
         };
         if input == Input::Transcoded {
             ladder.pipeline = Some(ladder.pipeline_for(target)?);
@@ -354,14 +357,17 @@ impl Ladder {
                 let Some(first) = frames.first() else {
                     return Ok(());
                 };
-                if self.pipeline.is_none() {
-                    self.target = Target {
-                        sample_rate: first.config.sample_rate(),
-                        channels: first.config.channels.clamp(1, 2),
-                    };
-                    self.pipeline = Some(self.pipeline_for(self.target)?);
-                }
-                let config = first.config;
+                let config = match self.source_config {
+                    Some(config) => config,
+                    None => {
+                        self.target = Target {
+                            sample_rate: first.config.sample_rate(),
+                            channels: first.config.channels.clamp(1, 2),
+                        };
+                        self.pipeline = Some(self.pipeline_for(self.target)?);
+                        *self.source_config.insert(first.config)
+                    }
+                };
                 let mut data = Vec::new();
                 // One format per ladder (as per show): frames in another one are dropped
                 // here, before the decoder sees them, so the source stays the timeline.
@@ -686,6 +692,24 @@ mod tests {
         let seconds = steps.len() as f64 * 1024.0 / f64::from(RATE);
         assert!((seconds - 4.0).abs() < 0.15, "{seconds}");
         check(&steps, &renditions);
+    }
+
+    #[tokio::test]
+    async fn an_aac_publisher_keeps_its_first_format_and_a_change_is_dropped() {
+        let at_48 = input(RATE, &["-c:a", "aac", "-b:a", "160k", "-f", "adts"], "aac");
+        let at_44 = input(
+            44_100,
+            &["-c:a", "aac", "-b:a", "160k", "-f", "adts"],
+            "aac",
+        );
+        let encoder = encoders().into_iter().find(|e| passes_through_with(e));
+        let encoder = encoder.expect("avenc_aac (gstreamer1.0-libav)");
+        let mut ladder = Ladder::start_with(Input::Aac, Target::for_show(None), encoder).unwrap();
+        // Split so that a push starts with 44.1 kHz frames: they are still dropped.
+        ladder.push(&at_48).unwrap();
+        let steps = run(ladder, &at_44, 5000).await;
+        assert_eq!(steps.len(), AdtsParser::new().push(&at_48).len());
+        assert!((steps.iter()).all(|s| s.frames.iter().all(|f| f.config.sample_rate() == RATE)));
     }
 
     #[tokio::test]
