@@ -10,6 +10,8 @@ echo "== checkout and payment (100 concurrent buyers, SQLite then PostgreSQL)"
 loadtests/checkout-bench.sh
 echo "== live audio: serving vs nginx, blocking-reload latency"
 loadtests/stream-bench.sh
+echo "== live audio: the rendition ladder's CPU vs today's single-rendition ingest (issue 32)"
+loadtests/ladder-bench.sh
 echo "== live audio: 5,000 LL-HLS listeners on one instance"
 loadtests/listeners.sh 5000 30
 PIN=1 loadtests/listeners.sh 5000 30

@@ -32,6 +32,7 @@ step checkout loadtests/checkout-bench.sh 4 2
 step stream loadtests/stream-bench.sh 1
 step stream-ab env NEW_BIN="$PWD/target/debug/examples/stream_bench" \
   OLD_BIN="$PWD/target/debug/examples/stream_bench" loadtests/stream-ab.sh HEAD 1 1
+step ladder env ROUNDS=1 loadtests/ladder-bench.sh 2
 step listeners loadtests/listeners.sh 20 3
 step listeners-joining-late env PRERECORD=2 loadtests/listeners.sh 20 3
 step websockets env ROUNDS=1 CROSS_SOCKETS=16 SIGNUPS_IN_FLIGHT=2 \

@@ -1,7 +1,8 @@
 //! The audio formats: frame parsers for what encoders send (ADTS AAC, MP3), the
-//! GStreamer transcoder for everything else, and the fMP4/CMAF packager.
+//! GStreamer transcoder for everything else, the rendition ladder (issue 32), and the fMP4/CMAF packager.
 
 pub mod adts;
 pub mod fmp4;
+pub mod ladder;
 pub mod mp3;
 pub mod transcode;

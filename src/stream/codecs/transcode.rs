@@ -59,10 +59,10 @@ impl Target {
     }
 }
 
-const ENCODERS: [&str; 2] = ["avenc_aac", "voaacenc"];
+pub(crate) const ENCODERS: [&str; 2] = ["avenc_aac", "voaacenc"];
 
 /// Initialise GStreamer once and pick the AAC encoder; the answer is kept.
-fn encoder() -> Result<&'static str, Unavailable> {
+pub fn encoder() -> Result<&'static str, Unavailable> {
     static READY: OnceLock<Result<&'static str, String>> = OnceLock::new();
     READY
         .get_or_init(|| {
@@ -187,7 +187,7 @@ impl Drop for Transcoder {
     }
 }
 
-fn describe(error: &gst::glib::Error) -> String {
+pub(crate) fn describe(error: &gst::glib::Error) -> String {
     if error.matches(gst::StreamError::TypeNotFound)
         || error.matches(gst::StreamError::WrongType)
         || error.matches(gst::StreamError::CodecNotFound)
