@@ -198,37 +198,42 @@ pub async fn start(
             let destination = connect::manage::destination(app, &projects, total).await?;
             let success_url = format!("{public}/checkout-success?order={order_id}");
             let cancel_url = format!("{public}/cart");
-            let created = stripe
-                .create_session(&providers::SessionRequest {
-                    order_id: &order_id,
-                    currency: &currency,
-                    items: &lines,
-                    email: &user.account.login,
-                    success_url: &success_url,
-                    cancel_url: &cancel_url,
-                    expires_at_secs: now / 1000 + 31 * 60,
-                    destination: destination.as_ref().map(connect::manage::as_destination),
-                })
-                .await;
-            match created {
-                Ok((session_id, url)) => {
-                    store::set_provider_ref(&app.db, &order_id, &session_id).await?;
-                    if let Some((account, fee)) = &destination {
-                        store::set_destination(&app.db, &order_id, account, *fee).await?;
-                    }
-                    Ok(url)
-                }
-                Err(err) => {
-                    orders::close_unpaid(
-                        &app.db,
-                        &order_id,
-                        Unpaid::Failed,
-                        Some("provider unavailable"),
-                    )
-                    .await?;
-                    Err(err)
-                }
+            let session = providers::SessionRequest {
+                order_id: &order_id,
+                currency: &currency,
+                items: &lines,
+                email: &user.account.login,
+                success_url: &success_url,
+                cancel_url: &cancel_url,
+                expires_at_secs: now / 1000 + 31 * 60,
+                destination: destination.as_ref().map(connect::manage::as_destination),
+            };
+            open_stripe_session(app, stripe, &session, destination.as_ref()).await
+        }
+    }
+}
+
+/// Open a pending order's Stripe Checkout session: its URL. The order keeps the session's
+/// id (and, for a destination charge, the connected account and the application fee);
+/// when Stripe cannot be reached the order is closed as failed, its seats given back.
+pub(crate) async fn open_stripe_session(
+    app: &AppState,
+    stripe: &providers::Stripe,
+    session: &providers::SessionRequest<'_>,
+    destination: Option<&(String, i64)>,
+) -> Result<String> {
+    match stripe.create_session(session).await {
+        Ok((session_id, url)) => {
+            store::set_provider_ref(&app.db, session.order_id, &session_id).await?;
+            if let Some((account, fee)) = destination {
+                store::set_destination(&app.db, session.order_id, account, *fee).await?;
             }
+            Ok(url)
+        }
+        Err(err) => {
+            let failed = Some("provider unavailable");
+            orders::close_unpaid(&app.db, session.order_id, Unpaid::Failed, failed).await?;
+            Err(err)
         }
     }
 }

@@ -21,8 +21,8 @@ use utoipa_axum::routes;
 use self::model::{Tip, TipList, TipOptions, back_to_room, check_message, totals};
 use crate::auth::extract::{ClientIp, CurrentUser};
 use crate::chat::model::display_name;
-use crate::commerce::checkout::expire_sessions;
-use crate::commerce::orders::{self, RESERVATION_MS, Unpaid};
+use crate::commerce::checkout::{expire_sessions, open_stripe_session};
+use crate::commerce::orders::{self, RESERVATION_MS};
 use crate::commerce::providers::{self, LineItem, Provider};
 use crate::commerce::store as orders_store;
 use crate::crypto::{random_token, token_hash};
@@ -175,36 +175,19 @@ pub async fn start(
             }];
             let success_url = format!("{public}{}", back_to_room(&event.id, &order_id));
             let cancel_url = format!("{public}/stage/{}", event.id);
-            let created = stripe
-                .create_session(&providers::SessionRequest {
-                    order_id: &order_id,
-                    currency,
-                    items: &lines,
-                    email: &user.account.login,
-                    success_url: &success_url,
-                    cancel_url: &cancel_url,
-                    expires_at_secs: now / 1000 + 31 * 60,
-                    // A platform charge: the artist's share reaches them on the
-                    // statement (a destination charge for tips is still to come).
-                    destination: None,
-                })
-                .await;
-            match created {
-                Ok((session_id, url)) => {
-                    orders_store::set_provider_ref(&app.db, &order_id, &session_id).await?;
-                    Ok(url)
-                }
-                Err(err) => {
-                    orders::close_unpaid(
-                        &app.db,
-                        &order_id,
-                        Unpaid::Failed,
-                        Some("provider unavailable"),
-                    )
-                    .await?;
-                    Err(err)
-                }
-            }
+            let session = providers::SessionRequest {
+                order_id: &order_id,
+                currency,
+                items: &lines,
+                email: &user.account.login,
+                success_url: &success_url,
+                cancel_url: &cancel_url,
+                expires_at_secs: now / 1000 + 31 * 60,
+                // A platform charge: the artist's share reaches them on the statement (a
+                // destination charge for tips is still to come).
+                destination: None,
+            };
+            open_stripe_session(app, stripe, &session, None).await
         }
     }
 }
