@@ -11,6 +11,7 @@ pub mod money;
 pub mod orders;
 mod pay_page;
 pub mod plans;
+pub mod promo;
 pub mod providers;
 pub mod refunds;
 pub mod store;
@@ -54,6 +55,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(checkout::pay_test))
         .routes(routes!(checkout::stripe_webhook))
         .merge(tiers::router())
+        .merge(promo::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.

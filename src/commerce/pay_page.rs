@@ -206,6 +206,9 @@ mod tests {
             paid_at: None,
             fulfilled_at: None,
             refunded_at: None,
+            promo_code_id: None,
+            promo_code: None,
+            discount_minor: 0,
         };
         let lines = [OrderItem {
             order_id: "o-1".into(),
