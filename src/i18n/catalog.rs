@@ -1152,11 +1152,18 @@ messages! {
         ir: "کد تخفیف دیگری با همین نام وجود دارد.",
     }
     PromoCodeValue {
-        gb: "A percentage is from 1 to 100; an amount is from 0.01 with its currency; a code that unlocks tiers names at least one hidden tier of its concert.",
-        br: "Uma porcentagem vai de 1 a 100; um valor, a partir de 0,01, com sua moeda; um código que libera categorias indica ao menos uma categoria oculta do seu show.",
-        es: "Un porcentaje va de 1 a 100; un importe, desde 0,01, con su moneda; un código que desbloquea tipos de entrada indica al menos un tipo oculto de su concierto.",
-        cn: "百分比为 1 到 100；金额至少为 0.01 并注明币种；解锁票档的优惠码须指定其音乐会的至少一个隐藏票档。",
-        ir: "درصد از ۱ تا ۱۰۰ است؛ مبلغ از ۰٫۰۱ همراه با واحد پولش؛ کدی که رده‌ها را باز می‌کند دست‌کم یک ردهٔ پنهان کنسرت خود را نام می‌برد.",
+        gb: "A percentage is from 1 to 100; an amount is from 0.01, with its currency.",
+        br: "Uma porcentagem vai de 1 a 100; um valor, a partir de 0,01, com sua moeda.",
+        es: "Un porcentaje va de 1 a 100; un importe, desde 0,01, con su moneda.",
+        cn: "百分比为 1 到 100；金额至少为 0.01 并注明币种。",
+        ir: "درصد از ۱ تا ۱۰۰ است؛ مبلغ از ۰٫۰۱ همراه با واحد پولش.",
+    }
+    PromoCodeUnlockNotYet {
+        gb: "Codes that unlock hidden ticket tiers are not available yet: make a percentage or an amount off.",
+        br: "Códigos que liberam categorias ocultas ainda não estão disponíveis: crie uma porcentagem ou um valor de desconto.",
+        es: "Los códigos que desbloquean tipos de entrada ocultos aún no están disponibles: crea un porcentaje o un importe de descuento.",
+        cn: "暂不支持解锁隐藏票档的优惠码：请创建百分比或金额折扣。",
+        ir: "کدهایی که رده‌های پنهان بلیت را باز می‌کنند هنوز در دسترس نیستند: درصد یا مبلغی تخفیف بسازید.",
     }
     PromoCodeLimits {
         gb: "Use limits are from 1, never below the uses already taken, and a code's validity starts before it ends.",

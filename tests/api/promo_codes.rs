@@ -220,6 +220,15 @@ async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the
         )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    // Unlocking hidden tiers is not built yet: refused rather than stored doing nothing.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "VIPONLY", "kind": "unlock", "tierIds": ["x"] }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     // Codes are unique whatever their case.
     let (status, body) = app
         .post(

@@ -1,10 +1,9 @@
 //! What a concert's managers (staff, its project's members) do to promo codes: list,
 //! create, change and delete them, for one concert or for every concert of a project.
 
-use super::model::{CodeFields, CodeRow, Kind, PromoCode, PromoCodeInput};
+use super::model::{CodeFields, CodeRow, PromoCode, PromoCodeInput};
 use super::store;
 use crate::auth::extract::CurrentUser;
-use crate::commerce::tiers::store as tiers;
 use crate::db::now_ms;
 use crate::error::{Error, Result, conflict_on_unique};
 use crate::events::manage::can_manage;
@@ -60,7 +59,7 @@ pub async fn of_project(
 }
 
 /// The input checked against the project: its concert (if it names one) is the
-/// project's, and an unlock code's tiers are hidden tiers of that concert.
+/// project's.
 async fn checked(app: &AppState, project_id: &str, input: PromoCodeInput) -> Result<CodeFields> {
     let event = match &input.event_id {
         Some(id) => Some(
@@ -71,20 +70,7 @@ async fn checked(app: &AppState, project_id: &str, input: PromoCodeInput) -> Res
         ),
         None => None,
     };
-    let fields = input.fields(event.as_ref().map(|e| e.details.currency.as_str()))?;
-    if fields.kind == Kind::Unlock
-        && let Some(event) = &event
-    {
-        for tier_id in &fields.tier_ids {
-            let hidden = tiers::by_id(&app.db, &event.id, tier_id)
-                .await?
-                .is_some_and(|t| t.hidden);
-            if !hidden {
-                return Err(Error::unprocessable(Msg::PromoCodeValue));
-            }
-        }
-    }
-    Ok(fields)
+    input.fields(event.as_ref().map(|e| e.details.currency.as_str()))
 }
 
 /// A new code of a project (for all its concerts, or for the one it names). Answers it.

@@ -18,7 +18,8 @@ pub enum Kind {
     Percent,
     /// `value` minor units of `currency` off.
     Amount,
-    /// Nothing off: it lists and sells the hidden tiers it names.
+    /// Nothing off: it lists and sells the hidden tiers it names. Not accepted yet (a new
+    /// code of this kind is refused with 422).
     Unlock,
 }
 
@@ -277,7 +278,9 @@ impl PromoCodeInput {
                 };
                 (money::check_price(self.value)?, Some(currency))
             }
-            Kind::Unlock if !self.tier_ids.is_empty() && self.event_id.is_some() => (0, None),
+            // Listing and selling hidden tiers through a code is not built yet: refused
+            // rather than stored as a code that would do nothing.
+            Kind::Unlock => return Err(Error::unprocessable(Msg::PromoCodeUnlockNotYet)),
             _ => return Err(Error::unprocessable(Msg::PromoCodeValue)),
         };
         let valid_from = self.valid_from.as_deref().map(parse_time).transpose()?;
