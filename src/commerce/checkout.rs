@@ -22,9 +22,11 @@ use crate::state::AppState;
 use super::cart;
 use super::connect;
 use super::model::{ItemKind, OrderRow, OrderStatus};
-use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, Unpaid};
+use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, PromoClaim, Unpaid};
 use super::pay_page::PayPage;
 use super::plans;
+use super::promo::apply as promo_codes;
+use super::promo::model::Line;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use super::store;
 use super::tiers::model::tier_refusal;
@@ -79,9 +81,10 @@ pub async fn start(
     }
     let now = now_ms();
     let mut items = Vec::with_capacity(rows.len());
-    let mut currencies = Vec::new();
-    // Each line's project (none for a pass): where a destination charge would go.
+    // Each line's concert's project (`None` for a pass): what a promo code applies to, and
+    // where a destination charge would go.
     let mut projects = Vec::with_capacity(rows.len());
+    let mut currencies = Vec::new();
     for store::CartRow {
         item_kind: kind,
         item_id: id,
@@ -151,6 +154,25 @@ pub async fn start(
         return Err(Error::conflict(Msg::MixedCurrencies));
     }
     let currency = currencies.remove(0);
+    // The cart's promo code: each line's price becomes what is paid for it after the
+    // code's share; `orders` takes the code's use with the seats and checks the shares.
+    let promo = {
+        let lines: Vec<Line<'_>> = items
+            .iter()
+            .zip(&projects)
+            .map(|(item, project)| Line {
+                price_minor: item.price_minor,
+                concert: project.as_deref().map(|p| (item.id.as_str(), p)),
+                currency: &currency,
+            })
+            .collect();
+        promo_codes::for_checkout(app, account_id, &lines).await?
+    };
+    if let Some((_, discounts)) = &promo {
+        for (item, off) in items.iter_mut().zip(discounts) {
+            item.price_minor -= off;
+        }
+    }
     // Nothing to pay (free or pay-what-you-want tickets at 0): no provider is involved,
     // even with payments off; anything else needs one.
     let free = items.iter().all(|i| i.price_minor == 0);
@@ -161,13 +183,18 @@ pub async fn start(
     // A new checkout replaces any earlier one of this account (its seats go back, and
     // its Stripe session is expired once the new order exists).
     let replaced_sessions = store::pending_stripe_sessions(&app.db, account_id).await?;
-    let (order_id, token) = orders::create_pending(
+    let (order_id, token) = orders::create_pending_with(
         &app.db,
         account_id,
         client_ip.as_deref(),
         &items,
         &currency,
         provider,
+        promo.as_ref().map(|(code, discounts)| PromoClaim {
+            code_id: &code.id,
+            projects: &projects,
+            discounts,
+        }),
     )
     .await?;
     expire_sessions(app, replaced_sessions).await;

@@ -13,6 +13,7 @@ pub mod money;
 pub mod orders;
 mod pay_page;
 pub mod plans;
+pub mod promo;
 pub mod providers;
 pub mod refunds;
 pub mod store;
@@ -59,6 +60,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(tiers::router())
         .merge(connect::router())
         .merge(gifts::router())
+        .merge(promo::router())
 }
 
 /// The hosted test checkout page lives outside the API, at `/pay/{order}`.

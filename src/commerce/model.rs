@@ -118,8 +118,13 @@ pub struct OrderRow {
     pub connect_account: Option<String>,
     /// What the platform kept of a destination charge (its application fee).
     pub application_fee_minor: i64,
+    /// The promo code it carries (its id, and its text as it was).
+    pub promo_code_id: Option<String>,
+    pub promo_code: Option<String>,
+    /// Minor units the promo code took off (the lines' prices are after it).
+    pub discount_minor: i64,
 }
-crate::db::from_row!(OrderRow { id, account_id, status as String, total_minor, currency, provider, provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at, connect_account, application_fee_minor });
+crate::db::from_row!(OrderRow { id, account_id, status as String, total_minor, currency, provider, provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, refunded_at, connect_account, application_fee_minor, promo_code_id, promo_code, discount_minor });
 
 /// One line of an order (also its API shape).
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -18,6 +18,8 @@ use crate::state::AppState;
 
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
+use super::promo::model::Line;
+use super::promo::store as promos;
 use super::store::{self, SeatsOf};
 use super::tiers::store as tiers;
 use super::tips::announce;
@@ -55,6 +57,12 @@ pub struct Order {
     pub items: Vec<OrderItem>,
     /// Who bought it (shown to the buyer and to staff only).
     pub buyer: Buyer,
+    /// The promo code it carries (in upper case); `null` for none.
+    #[schema(required = true)]
+    pub promo_code: Option<String>,
+    /// Minor units the promo code took off; `total` is after it, and the lines' prices
+    /// are what was paid for each.
+    pub discount: i64,
 }
 
 /// An order's buyer.
@@ -86,6 +94,8 @@ impl Order {
             expires_at: iso8601(row.expires_at),
             paid_at: row.paid_at.map(iso8601),
             refunded_at: row.refunded_at.map(iso8601),
+            promo_code: row.promo_code,
+            discount: row.discount_minor,
         }
     }
 }
@@ -190,6 +200,13 @@ async fn hold_seat(
     }
 }
 
+/// Give back what an unpaid order holds: its seats (the concerts' rows, then their
+/// tiers', the order every writer locks them in) and its promo code's use.
+async fn release_holds(tx: &mut sqlx::AnyConnection, order_id: &str) -> Result<()> {
+    store::release_seats(&mut *tx, order_id, SeatsOf::Lines).await?;
+    promos::release_order_use(&mut *tx, order_id).await
+}
+
 /// "Sold out: <concert> (<tier>)".
 fn sold_out(item: &NewItem) -> Error {
     let title = match &item.tier {
@@ -214,9 +231,18 @@ pub async fn begin_checkout(
     // order rows before the concert rows (as `close_unpaid` does), and a checkout holds
     // its concerts in id order, so concurrent checkouts cannot deadlock.
     for id in store::replace_pending_of_account(&mut *tx, account_id).await? {
-        store::release_seats(&mut tx, &id, SeatsOf::Lines).await?;
+        release_holds(&mut tx, &id).await?;
     }
     Ok(tx)
+}
+
+/// A promo code a checkout uses: its id, and for each of the order's lines (in order) the
+/// concert's project (`None` for a pass) and what the code took off it (the lines' prices
+/// are already the discounted ones).
+pub struct PromoClaim<'a> {
+    pub code_id: &'a str,
+    pub projects: &'a [Option<String>],
+    pub discounts: &'a [i64],
 }
 
 /// Replace the account's earlier checkout, hold a seat per concert and write the pending
@@ -228,6 +254,20 @@ pub async fn create_pending(
     items: &[NewItem],
     currency: &str,
     provider: &str,
+) -> Result<(String, String)> {
+    create_pending_with(db, account_id, client_ip, items, currency, provider, None).await
+}
+
+/// [`create_pending`] with a promo code: its use is taken in the same transaction as the
+/// seats (never above its limits), and given back with them if the checkout ends unpaid.
+pub async fn create_pending_with(
+    db: &Db,
+    account_id: &str,
+    client_ip: Option<&str>,
+    items: &[NewItem],
+    currency: &str,
+    provider: &str,
+    promo: Option<PromoClaim<'_>>,
 ) -> Result<(String, String)> {
     let order_id = uuid::Uuid::new_v4().to_string();
     let token = random_token(32);
@@ -285,6 +325,13 @@ pub async fn create_pending(
     )
     .await
     .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
+    if let Some(claim) = promo
+        && let Err(refusal) =
+            take_promo_use(&mut tx, account_id, &order_id, items, currency, &claim, now).await
+    {
+        tx.rollback().await?;
+        return Err(refusal);
+    }
     for item in &lines {
         store::insert_order_item(
             &mut *tx,
@@ -299,6 +346,57 @@ pub async fn create_pending(
     }
     tx.commit().await?;
     Ok((order_id, token))
+}
+
+/// Take a use of the checkout's promo code (the conditional increment queues racing
+/// buyers on the code's row), check the account's own limit (its earlier checkout was
+/// replaced above and gave its use back), and make sure the discount the prices carry is
+/// still what the code gives, then mark the order with it.
+async fn take_promo_use(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account_id: &str,
+    order_id: &str,
+    items: &[NewItem],
+    currency: &str,
+    claim: &PromoClaim<'_>,
+    now: i64,
+) -> Result<()> {
+    if !promos::take_use(&mut **tx, claim.code_id, now).await? {
+        let gone = promos::by_id(&mut **tx, claim.code_id).await?;
+        return Err(
+            match gone
+                .as_ref()
+                .and_then(|c| super::promo::model::refusal(c, now))
+            {
+                Some(msg) => Error::conflict(msg),
+                None if gone.is_none() => Error::conflict(Msg::PromoCodeNotFound),
+                None => Error::conflict(Msg::PromoCodeUsedUp),
+            },
+        );
+    }
+    let code = promos::by_id(&mut **tx, claim.code_id)
+        .await?
+        .ok_or_else(|| Error::conflict(Msg::PromoCodeNotFound))?;
+    // The order is written already (pending), so it counts itself.
+    if let Some(max) = code.max_per_account
+        && promos::live_orders_of_account(&mut **tx, &code.id, account_id).await? >= max
+    {
+        return Err(Error::conflict(Msg::PromoCodeAccountLimit));
+    }
+    let before: Vec<Line<'_>> = items
+        .iter()
+        .zip(claim.projects)
+        .zip(claim.discounts)
+        .map(|((item, project), off)| Line {
+            price_minor: item.price_minor + off,
+            concert: project.as_deref().map(|p| (item.id.as_str(), p)),
+            currency,
+        })
+        .collect();
+    if code.discounts(&before) != claim.discounts {
+        return Err(Error::conflict(Msg::PromoCodeChanged));
+    }
+    promos::mark_order(&mut **tx, order_id, &code, claim.discounts.iter().sum()).await
 }
 
 /// How a pending order ends without a payment.
@@ -341,7 +439,7 @@ async fn close_pending(
 ) -> Result<bool> {
     let closed = store::close_pending(&mut *tx, order_id, end.into(), failure).await?;
     if closed {
-        store::release_seats(tx, order_id, SeatsOf::Lines).await?;
+        release_holds(tx, order_id).await?;
     }
     Ok(closed)
 }
@@ -480,6 +578,19 @@ pub async fn fulfil(
                 ));
             }
         }
+        // Its promo code's use went back with the seats: take it again if one is left.
+        let lapsed = store::order_by_id(&mut *tx, order_id)
+            .await?
+            .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
+        if let (Some(code_id), Some(code)) = (&lapsed.promo_code_id, &lapsed.promo_code)
+            && !promos::retake_use(&mut *tx, code_id).await?
+            && promos::by_id(&mut *tx, code_id).await?.is_some()
+        {
+            tx.rollback().await?;
+            return Err(Error::conflict(
+                Msg::PromoCodeUsedUpBeforePayment.with("code", code.as_str()),
+            ));
+        }
     }
     // A concert cancelled since the checkout began is never sold, whatever was paid:
     // the caller gives the money back.
@@ -532,6 +643,10 @@ pub async fn fulfil(
             }
         }
         store::delete_cart_item(&mut *tx, &order.account_id, item.item_kind, &item.item_id).await?;
+    }
+    if order.promo_code_id.is_some() {
+        // Used: the next purchase starts without it.
+        promos::clear_cart(&mut *tx, &order.account_id).await?;
     }
     store::mark_fulfilled(&mut *tx, order_id, now).await?;
     // Inside the transaction: another pool connection here would wait on SQLite's one
@@ -614,6 +729,17 @@ fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &
             )
         })
         .collect();
+    let mut lines = lines;
+    if let Some(code) = &order.promo_code {
+        let off = money::format(order.discount_minor, &order.currency);
+        lines.push_str(&format!(
+            "  {}\n",
+            Msg::ReceiptPromoLine
+                .with("code", code.as_str())
+                .with("amount", Arg::figure(off))
+                .render(lang)
+        ));
+    }
     let total = money::format(order.total_minor, &order.currency);
     app.messenger.send(OutboundMessage::email(
         &account.login,

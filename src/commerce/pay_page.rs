@@ -208,6 +208,9 @@ mod tests {
             refunded_at: None,
             connect_account: None,
             application_fee_minor: 0,
+            promo_code_id: None,
+            promo_code: None,
+            discount_minor: 0,
         };
         let lines = [OrderItem {
             order_id: "o-1".into(),

@@ -11,7 +11,7 @@ use crate::paging::Paging;
 
 const ORDER_COLUMNS: &str = "id, account_id, status, total_minor, currency, provider, \
     provider_ref, checkout_token_hash, failure, created_at, expires_at, paid_at, fulfilled_at, \
-    refunded_at, connect_account, application_fee_minor";
+    refunded_at, connect_account, application_fee_minor, promo_code_id, promo_code, discount_minor";
 
 const PLAN_COLUMNS: &str = "id, name, description, price_minor, currency, days, active";
 

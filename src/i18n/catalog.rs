@@ -1108,6 +1108,105 @@ messages! {
         cn: "已售罄：{title} 在付款到账前已售罄，款项将被退还。",
         ir: "تمام شد: بلیت‌های {title} پیش از رسیدن پرداخت تمام شد؛ مبلغ بازگردانده می‌شود.",
     }
+    // Promo codes.
+    PromoCodeNotFound {
+        gb: "This promo code does not exist.",
+        br: "Este código promocional não existe.",
+        es: "Este código promocional no existe.",
+        cn: "该优惠码不存在。",
+        ir: "این کد تخفیف وجود ندارد.",
+    }
+    PromoCodeNotYetValid {
+        gb: "This promo code is not valid yet.",
+        br: "Este código promocional ainda não é válido.",
+        es: "Este código promocional aún no es válido.",
+        cn: "该优惠码尚未生效。",
+        ir: "این کد تخفیف هنوز معتبر نیست.",
+    }
+    PromoCodeExpired {
+        gb: "This promo code has expired.",
+        br: "Este código promocional expirou.",
+        es: "Este código promocional ha caducado.",
+        cn: "该优惠码已过期。",
+        ir: "مهلت این کد تخفیف تمام شده است.",
+    }
+    PromoCodeUsedUp {
+        gb: "This promo code has been used as many times as it may be.",
+        br: "Este código promocional já foi usado o máximo de vezes permitido.",
+        es: "Este código promocional ya se ha usado todas las veces permitidas.",
+        cn: "该优惠码的使用次数已达上限。",
+        ir: "این کد تخفیف به تعداد مجاز استفاده شده است.",
+    }
+    PromoCodeAccountLimit {
+        gb: "You have used this promo code as many times as one account may.",
+        br: "Você já usou este código promocional o máximo de vezes permitido por conta.",
+        es: "Ya has usado este código promocional todas las veces permitidas por cuenta.",
+        cn: "您的账户已达到该优惠码的使用上限。",
+        ir: "شما از این کد تخفیف به تعداد مجاز برای هر حساب استفاده کرده‌اید.",
+    }
+    PromoCodeNotApplicable {
+        gb: "This promo code does not apply to anything in your cart.",
+        br: "Este código promocional não se aplica a nada no seu carrinho.",
+        es: "Este código promocional no se aplica a nada de tu carrito.",
+        cn: "该优惠码不适用于购物车中的任何商品。",
+        ir: "این کد تخفیف شامل هیچ‌یک از اقلام سبد خرید شما نمی‌شود.",
+    }
+    PromoCodeFormat {
+        gb: "A promo code is 3 to 40 letters, digits, dashes or underscores.",
+        br: "Um código promocional tem de 3 a 40 letras, dígitos, hífens ou sublinhados.",
+        es: "Un código promocional tiene de 3 a 40 letras, dígitos, guiones o guiones bajos.",
+        cn: "优惠码由 3 到 40 个字母、数字、连字符或下划线组成。",
+        ir: "کد تخفیف ۳ تا ۴۰ حرف لاتین، رقم، خط تیره یا زیرخط است.",
+    }
+    PromoCodeTaken {
+        gb: "Another promo code is already called that.",
+        br: "Já existe outro código promocional com esse nome.",
+        es: "Ya existe otro código promocional con ese nombre.",
+        cn: "已有同名的优惠码。",
+        ir: "کد تخفیف دیگری با همین نام وجود دارد.",
+    }
+    PromoCodeValue {
+        gb: "A percentage is from 1 to 100; an amount is from 0.01, with its currency.",
+        br: "Uma porcentagem vai de 1 a 100; um valor, a partir de 0,01, com sua moeda.",
+        es: "Un porcentaje va de 1 a 100; un importe, desde 0,01, con su moneda.",
+        cn: "百分比为 1 到 100；金额至少为 0.01 并注明币种。",
+        ir: "درصد از ۱ تا ۱۰۰ است؛ مبلغ از ۰٫۰۱ همراه با واحد پولش.",
+    }
+    PromoCodeUnlockNotYet {
+        gb: "Codes that unlock hidden ticket tiers are not available yet: make a percentage or an amount off.",
+        br: "Códigos que liberam categorias ocultas ainda não estão disponíveis: crie uma porcentagem ou um valor de desconto.",
+        es: "Los códigos que desbloquean tipos de entrada ocultos aún no están disponibles: crea un porcentaje o un importe de descuento.",
+        cn: "暂不支持解锁隐藏票档的优惠码：请创建百分比或金额折扣。",
+        ir: "کدهایی که رده‌های پنهان بلیت را باز می‌کنند هنوز در دسترس نیستند: درصد یا مبلغی تخفیف بسازید.",
+    }
+    PromoCodeLimits {
+        gb: "Use limits are from 1, never below the uses already taken, and a code's validity starts before it ends.",
+        br: "Os limites de uso começam em 1, nunca abaixo dos usos já feitos, e a validade de um código começa antes de terminar.",
+        es: "Los límites de uso empiezan en 1, nunca por debajo de los usos ya hechos, y la validez de un código empieza antes de terminar.",
+        cn: "使用上限至少为 1，且不低于已使用次数；有效期的开始须早于结束。",
+        ir: "سقف استفاده از ۱ است و هرگز کمتر از استفاده‌های انجام‌شده نیست، و اعتبار کد پیش از پایانش آغاز می‌شود.",
+    }
+    PromoCodeChanged {
+        gb: "This promo code changed while you were checking out. Please look at your cart and try again.",
+        br: "Este código promocional mudou enquanto você finalizava a compra. Confira o carrinho e tente de novo.",
+        es: "Este código promocional cambió mientras pagabas. Revisa tu carrito e inténtalo de nuevo.",
+        cn: "结账期间该优惠码发生了变化。请查看购物车后重试。",
+        ir: "این کد تخفیف هنگام پرداخت شما تغییر کرد. لطفاً سبد خرید را ببینید و دوباره تلاش کنید.",
+    }
+    ReceiptPromoLine {
+        gb: "Promo code {code}: −{amount}",
+        br: "Código promocional {code}: −{amount}",
+        es: "Código promocional {code}: −{amount}",
+        cn: "优惠码 {code}：−{amount}",
+        ir: "کد تخفیف {code}: −{amount}",
+    }
+    PromoCodeUsedUpBeforePayment {
+        gb: "The promo code {code} was used up before the payment arrived; it will be refunded.",
+        br: "O código promocional {code} se esgotou antes de o pagamento chegar; ele será reembolsado.",
+        es: "El código promocional {code} se agotó antes de que llegara el pago; se reembolsará.",
+        cn: "优惠码 {code} 在付款到账前已用完，款项将被退还。",
+        ir: "کد تخفیف {code} پیش از رسیدن پرداخت تمام شد؛ مبلغ بازگردانده می‌شود.",
+    }
     // Ticket tiers.
     TierNotFound {
         gb: "Ticket tier not found.",

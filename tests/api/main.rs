@@ -27,6 +27,7 @@ mod notifications;
 mod openapi;
 mod payments;
 mod projects;
+mod promo_codes;
 mod qr;
 mod rate_limits;
 mod reminders;

@@ -1,0 +1,121 @@
+//! A promo code in the buyer's hands: entered in the cart (checked there, so a refusal
+//! comes at once, in the reader's language), shown with what it takes off, and claimed at
+//! checkout, where `orders` takes its use in the sale's transaction.
+
+use super::model::{self, CartPromo, CodeRow, Line};
+use super::store;
+use crate::commerce::cart;
+use crate::commerce::model::ItemKind;
+use crate::db::now_ms;
+use crate::error::{Error, Result};
+use crate::i18n::Msg;
+use crate::state::AppState;
+
+/// A cart line as a code sees it: its price, its concert and project (`None` for a
+/// pass), its currency.
+type CartLine = (i64, Option<(String, String)>, String);
+
+async fn cart_lines(app: &AppState, account_id: &str) -> Result<Vec<CartLine>> {
+    Ok(cart::entries(app, account_id)
+        .await?
+        .into_iter()
+        .filter_map(|entry| match (entry.kind, entry.event, entry.plan) {
+            (ItemKind::Event, Some(e), _) => {
+                Some((e.price, Some((e.id, e.project_id)), e.currency))
+            }
+            (_, _, Some(p)) => Some((p.price, None, p.currency)),
+            _ => None,
+        })
+        .collect())
+}
+
+fn as_lines(rows: &[CartLine]) -> Vec<Line<'_>> {
+    rows.iter()
+        .map(|(price, concert, currency)| Line {
+            price_minor: *price,
+            concert: concert.as_ref().map(|(e, p)| (e.as_str(), p.as_str())),
+            currency,
+        })
+        .collect()
+}
+
+/// The code in the account's cart with what it takes off the cart now; `None` without one.
+pub async fn summary(app: &AppState, account_id: &str) -> Result<Option<CartPromo>> {
+    let Some(code) = store::of_cart(&app.db, account_id).await? else {
+        return Ok(None);
+    };
+    let rows = cart_lines(app, account_id).await?;
+    let lines = as_lines(&rows);
+    let subtotal: i64 = lines.iter().map(|l| l.price_minor).sum();
+    let discount: i64 = code.discounts(&lines).iter().sum();
+    Ok(Some(CartPromo {
+        code: code.code,
+        kind: code.kind,
+        subtotal,
+        discount,
+        total: subtotal - discount,
+        currency: rows.first().map(|(_, _, c)| c.clone()),
+    }))
+}
+
+/// Why the account may not use the code now, if it may not: unknown, outside its dates,
+/// used up, or used as often as one account may.
+async fn usable(app: &AppState, account_id: &str, code: &CodeRow) -> Result<()> {
+    if let Some(msg) = model::refusal(code, now_ms()) {
+        return Err(Error::conflict(msg));
+    }
+    if let Some(max) = code.max_per_account
+        && store::live_orders_of_account(&app.db, &code.id, account_id).await? >= max
+    {
+        return Err(Error::conflict(Msg::PromoCodeAccountLimit));
+    }
+    Ok(())
+}
+
+/// Enter a code in the cart (in any case), replacing the one there. A code that takes
+/// something off must apply to something in the cart; one that unlocks tiers may come
+/// first, to list them.
+pub async fn enter(app: &AppState, account_id: &str, text: &str) -> Result<CartPromo> {
+    let code = store::by_code(&app.db, &model::normalise(text))
+        .await?
+        .ok_or_else(|| Error::not_found(Msg::PromoCodeNotFound))?;
+    usable(app, account_id, &code).await?;
+    if code.kind != model::Kind::Unlock {
+        let rows = cart_lines(app, account_id).await?;
+        if !as_lines(&rows).iter().any(|l| code.applies_to(l)) {
+            return Err(Error::conflict(Msg::PromoCodeNotApplicable));
+        }
+    }
+    store::set_cart(&app.db, account_id, &code.id, now_ms()).await?;
+    summary(app, account_id)
+        .await?
+        .ok_or_else(|| Error::internal("a promo code entered is not in the cart"))
+}
+
+/// Take the code out of the cart (nothing happens without one).
+pub async fn remove(app: &AppState, account_id: &str) -> Result<()> {
+    store::clear_cart(&app.db, account_id).await
+}
+
+/// The code a checkout claims, with what it takes off each of its lines (in order):
+/// `None` when the cart has none, or one that applies to none of the lines. A code outside
+/// its dates is refused with the reason.
+pub async fn for_checkout(
+    app: &AppState,
+    account_id: &str,
+    lines: &[Line<'_>],
+) -> Result<Option<(CodeRow, Vec<i64>)>> {
+    let Some(code) = store::of_cart(&app.db, account_id).await? else {
+        return Ok(None);
+    };
+    if !lines.iter().any(|l| code.applies_to(l)) {
+        return Ok(None);
+    }
+    // Its uses are counted in the sale's transaction, after the account's earlier
+    // checkout (which may hold one of them) is replaced.
+    if let Some(msg) = model::date_refusal(&code, now_ms()) {
+        return Err(Error::conflict(msg));
+    }
+    let discounts = code.discounts(lines);
+    Ok(Some((code, discounts)))
+}

@@ -1,0 +1,459 @@
+//! Promo codes (issue 31): a percentage or an amount off a concert or every concert of a
+//! project, to the cent over the order's lines; typed in any case; inside their dates; as
+//! often as each account may; a use taken with the seats and given back when the checkout
+//! lapses; racing buyers never over-use a code, on either database; and the statements
+//! still add up with a discounted sale.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// Make a code as `token`'s holder at `path` (`/events/{id}/promo-codes` or
+/// `/projects/{id}/promo-codes`): its id (201 asserted).
+async fn make_code(app: &TestApp, token: &str, path: &str, body: Value) -> String {
+    let (status, made) = app.post(path, body, Some(token)).await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    made["payload"]["id"].as_str().unwrap().to_owned()
+}
+
+fn for_event(event: &str) -> String {
+    format!("/api/v1/events/{event}/promo-codes")
+}
+
+async fn add(app: &TestApp, token: &str, event: &str) {
+    let (status, body) = app
+        .post(&format!("/api/v1/cart/{event}"), json!({}), Some(token))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+async fn enter(app: &TestApp, token: &str, code: &str) -> (StatusCode, Value) {
+    app.put("/api/v1/cart/promo-code", json!({ "code": code }), token)
+        .await
+}
+
+async fn checkout(app: &TestApp, token: &str) -> (StatusCode, Value) {
+    app.post("/api/v1/cart/checkout", json!({}), Some(token))
+        .await
+}
+
+/// Check out and pay `token`'s cart: the order as `GET /orders/{id}` shows it.
+async fn pay_cart(app: &TestApp, token: &str) -> Value {
+    let (status, body) = checkout(app, token).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap();
+    let id = if url.contains("/pay/") {
+        let (status, paid) = app.pay(url, CARD_OK).await;
+        assert_eq!(status, StatusCode::OK, "{paid}");
+        paid["payload"]["order"].as_str().unwrap().to_owned()
+    } else {
+        url.rsplit("order=").next().unwrap().to_owned()
+    };
+    let (status, order) = app.get(&format!("/api/v1/orders/{id}"), Some(token)).await;
+    assert_eq!(status, StatusCode::OK, "{order}");
+    order["payload"].clone()
+}
+
+async fn uses_taken(app: &TestApp, code: &str) -> i64 {
+    app.count("SELECT uses_taken FROM promo_codes WHERE id = $1", code)
+        .await
+}
+
+fn prices(order: &Value) -> Vec<i64> {
+    order["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["price"].as_i64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_percentage_off_a_projects_concerts_is_spread_over_its_lines_to_the_cent() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let big = concert(&app, None, 999, HOUR_MS).await;
+    let small = concert(&app, None, 1, HOUR_MS).await;
+    let elsewhere = concert(&app, None, 500, HOUR_MS).await;
+    let project = app.project_of(&big).await;
+    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
+        .bind(&project)
+        .bind(&small)
+        .execute(app.db())
+        .await
+        .unwrap();
+    make_code(
+        &app,
+        &admin,
+        &format!("/api/v1/projects/{project}/promo-codes"),
+        json!({ "code": "Spring15", "kind": "percent", "value": 15 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    for event in [&big, &small, &elsewhere] {
+        add(&app, fan, event).await;
+    }
+    // Typed in another case; 15 % of the project's 10.00 is 1.50, the other concert's
+    // 5.00 untouched.
+    let (status, shown) = enter(&app, fan, "  spring15 ").await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["payload"]["code"], "SPRING15");
+    assert_eq!(shown["payload"]["subtotal"], 1500);
+    assert_eq!(shown["payload"]["discount"], 150);
+    assert_eq!(shown["payload"]["total"], 1350);
+    let (_, again) = app.get("/api/v1/cart/promo-code", Some(fan)).await;
+    assert_eq!(again["payload"]["total"], 1350);
+    // The cart keeps the specification's shape: its entries' prices are before the code.
+    let (_, cart) = app.get("/api/v1/cart/", Some(fan)).await;
+    assert_eq!(cart["payload"].as_array().unwrap().len(), 3);
+
+    let order = pay_cart(&app, fan).await;
+    assert_eq!(order["promoCode"], "SPRING15");
+    assert_eq!(order["discount"], 150);
+    assert_eq!(order["total"], 1350);
+    let mut paid = prices(&order);
+    paid.sort_unstable();
+    // 149.85 and 0.15 by the largest remainder: 1.50 off the 9.99 line, none off the 0.01.
+    assert_eq!(paid, [1, 500, 849]);
+    assert_eq!(paid.iter().sum::<i64>(), 1350);
+    let (status, receipt) = app
+        .get(
+            &format!("/api/v1/orders/{}/receipt", order["id"].as_str().unwrap()),
+            Some(fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{receipt}");
+    assert_eq!(receipt["payload"]["order"]["promoCode"], "SPRING15");
+    assert_eq!(receipt["payload"]["order"]["discount"], 150);
+    // Used: the cart starts the next purchase without it.
+    let (_, none) = app.get("/api/v1/cart/promo-code", Some(fan)).await;
+    assert_eq!(none["payload"], Value::Null);
+}
+
+#[tokio::test]
+async fn an_amount_off_never_goes_below_zero_and_a_fully_discounted_order_is_free() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 800, HOUR_MS).await;
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "FRIENDS", "kind": "amount", "value": 1000 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    add(&app, fan, &event).await;
+    let (status, shown) = enter(&app, fan, "friends").await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["payload"]["discount"], 800);
+    assert_eq!(shown["payload"]["total"], 0);
+    let order = pay_cart(&app, fan).await;
+    assert_eq!(order["provider"], "free");
+    assert_eq!(order["status"], "fulfilled");
+    assert_eq!(order["total"], 0);
+    assert_eq!(order["discount"], 800);
+    assert_eq!(uses_taken(&app, &code).await, 1);
+}
+
+#[tokio::test]
+async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the_readers_language()
+{
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let other = concert(&app, None, 1000, HOUR_MS).await;
+    let past = encore::db::iso8601(encore::db::now_ms() - HOUR_MS);
+    let later = encore::db::iso8601(encore::db::now_ms() + HOUR_MS);
+    for (code, from, until) in [("OLD", None, Some(&past)), ("SOON", Some(&later), None)] {
+        make_code(
+            &app,
+            &admin,
+            &for_event(&event),
+            json!({ "code": code, "kind": "percent", "value": 10, "validFrom": from, "validUntil": until }),
+        )
+        .await;
+    }
+    make_code(
+        &app,
+        &admin,
+        &for_event(&other),
+        json!({ "code": "OTHER", "kind": "percent", "value": 10 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    add(&app, fan, &event).await;
+    let (status, body) = enter(&app, fan, "nope").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "This promo code does not exist.");
+    let (status, body) = enter(&app, fan, "old").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "This promo code has expired.");
+    let (status, body) = enter(&app, fan, "soon").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "This promo code is not valid yet.");
+    let (status, body) = enter(&app, fan, "other").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["error"],
+        "This promo code does not apply to anything in your cart."
+    );
+    let response = app
+        .http
+        .put(format!("{}/api/v1/cart/promo-code", app.url))
+        .header("Accept-Language", "fa")
+        .bearer_auth(fan)
+        .json(&json!({ "code": "old" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"], "مهلت این کد تخفیف تمام شده است.");
+    // A malformed code is refused to its manager.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "a b", "kind": "percent", "value": 10 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    // Unlocking hidden tiers is not built yet: refused rather than stored doing nothing.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "VIPONLY", "kind": "unlock", "tierIds": ["x"] }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    // Codes are unique whatever their case.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "old", "kind": "percent", "value": 10 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    // A fan manages no codes.
+    let (status, _) = app.get(&for_event(&event), Some(fan)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn an_account_uses_a_code_only_as_often_as_it_may() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let first = concert(&app, None, 1000, HOUR_MS).await;
+    let second = concert(&app, None, 1000, HOUR_MS).await;
+    let project = app.project_of(&first).await;
+    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
+        .bind(&project)
+        .bind(&second)
+        .execute(app.db())
+        .await
+        .unwrap();
+    make_code(
+        &app,
+        &admin,
+        &format!("/api/v1/projects/{project}/promo-codes"),
+        json!({ "code": "ONCE", "kind": "percent", "value": 50, "maxPerAccount": 1 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    add(&app, fan, &first).await;
+    enter(&app, fan, "once").await;
+    assert_eq!(pay_cart(&app, fan).await["total"], 500);
+    add(&app, fan, &second).await;
+    let (status, body) = enter(&app, fan, "ONCE").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["error"],
+        "You have used this promo code as many times as one account may."
+    );
+}
+
+#[tokio::test]
+async fn a_lapsed_checkout_gives_its_use_back_and_a_replaced_one_keeps_one() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "ONE", "kind": "percent", "value": 20, "maxUses": 1 }),
+    )
+    .await;
+    let fans = app.fans(2).await;
+    add(&app, &fans[0].1, &event).await;
+    enter(&app, &fans[0].1, "one").await;
+    let (status, body) = checkout(&app, &fans[0].1).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // A second checkout of the same account replaces the first: still one use.
+    let (status, body) = checkout(&app, &fans[0].1).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(uses_taken(&app, &code).await, 1);
+    // The other fan finds it used up while the first checkout is open.
+    add(&app, &fans[1].1, &event).await;
+    let (status, body) = enter(&app, &fans[1].1, "one").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["error"],
+        "This promo code has been used as many times as it may be."
+    );
+    app.lapse_pending_checkouts().await;
+    assert_eq!(uses_taken(&app, &code).await, 0, "the use went back");
+    let (status, body) = enter(&app, &fans[1].1, "one").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(pay_cart(&app, &fans[1].1).await["total"], 800);
+    assert_eq!(uses_taken(&app, &code).await, 1);
+}
+
+#[tokio::test]
+async fn thirty_buyers_race_for_a_ten_use_code_and_exactly_ten_orders_carry_it() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "TEN", "kind": "amount", "value": 250, "maxUses": 10 }),
+    )
+    .await;
+    let fans = app.fans(30).await;
+    // Everyone enters it first (all are told it applies), then all check out at once.
+    for (_, token) in &fans {
+        add(&app, token, &event).await;
+        let (status, body) = enter(&app, token, "ten").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let mut racers = tokio::task::JoinSet::new();
+    for (_, token) in fans {
+        let (http, url) = (app.http.clone(), app.url.clone());
+        racers.spawn(async move {
+            let response = http
+                .post(format!("{url}/api/v1/cart/checkout"))
+                .bearer_auth(&token)
+                .json(&json!({}))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let body: Value = response.json().await.unwrap();
+            (status, body)
+        });
+    }
+    let (mut open, mut used_up) = (Vec::new(), 0);
+    while let Some(done) = racers.join_next().await {
+        let (status, body) = done.unwrap();
+        match status {
+            StatusCode::OK => open.push(body["payload"].as_str().unwrap().to_owned()),
+            StatusCode::CONFLICT
+                if body["error"] == "This promo code has been used as many times as it may be." =>
+            {
+                used_up += 1
+            }
+            _ => panic!("unexpected answer: {status} {body}"),
+        }
+    }
+    assert_eq!((open.len(), used_up), (10, 20));
+    for url in &open {
+        let (status, body) = app.pay(url, CARD_OK).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    assert_eq!(uses_taken(&app, &code).await, 10);
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM orders WHERE promo_code_id = $1 AND status = 'fulfilled' \
+             AND discount_minor = 250 AND total_minor = 750",
+            &code
+        )
+        .await,
+        10
+    );
+}
+
+#[tokio::test]
+async fn a_code_changed_or_used_up_meanwhile_stops_the_checkout_with_the_reason() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "LATE", "kind": "percent", "value": 10 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    add(&app, fan, &event).await;
+    enter(&app, fan, "late").await;
+    let past = encore::db::iso8601(encore::db::now_ms() - 1000);
+    let (status, body) = app
+        .put(
+            &format!("/api/v1/promo-codes/{code}"),
+            json!({ "code": "LATE", "kind": "percent", "value": 10, "validUntil": past }),
+            &admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = checkout(&app, fan).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "This promo code has expired.");
+    assert_eq!(uses_taken(&app, &code).await, 0);
+    // Taken out of the cart, the concert sells at its price.
+    let (status, _) = app.delete("/api/v1/cart/promo-code", fan).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(pay_cart(&app, fan).await["total"], 1000);
+}
+
+#[tokio::test]
+async fn the_statements_still_add_up_with_a_discounted_sale() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let first = concert(&app, None, 1000, HOUR_MS).await;
+    let second = concert(&app, None, 333, HOUR_MS).await;
+    let project = app.project_of(&first).await;
+    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
+        .bind(&project)
+        .bind(&second)
+        .execute(app.db())
+        .await
+        .unwrap();
+    make_code(
+        &app,
+        &admin,
+        &format!("/api/v1/projects/{project}/promo-codes"),
+        json!({ "code": "THIRD", "kind": "percent", "value": 33 }),
+    )
+    .await;
+    let fan = &app.fans(1).await[0].1;
+    add(&app, fan, &first).await;
+    add(&app, fan, &second).await;
+    enter(&app, fan, "third").await;
+    let order = pay_cart(&app, fan).await;
+    // 33 % of 13.33 is 4.40 (4.3989 rounded), 3.30 and 1.10 by the largest remainder.
+    assert_eq!(order["discount"], 440);
+    assert_eq!(order["total"], 893);
+    let month = encore::db::iso8601(encore::db::now_ms())[..7].to_owned();
+    let (status, all) = app
+        .get(&format!("/api/v1/statements/{month}"), Some(&admin))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{all}");
+    let sales: i64 = all["payload"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["projectId"] == project)
+        .map(|s| s["ticketSales"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        sales, 893,
+        "the statement counts what was paid, to the cent"
+    );
+}
