@@ -79,7 +79,7 @@ function TicketCard({ ticket, locale }: { ticket: MyTicket; locale: string }): R
     <Card withBorder padding="sm" data-testid="my-ticket" data-given={ticket.gift ? 'yes' : 'no'}>
       <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Text component={Link} to={`/concerts/${ticket.eventId}`} className="encore-card-link" fw={600} dir="auto" truncate>
+          <Text component={Link} to={`/concerts/${ticket.eventId}`} className="encore-link-tap" fw={600} dir="auto" truncate>
             {ticket.title}
           </Text>
           <Text size="xs" c="dimmed" dir="auto">
