@@ -12,7 +12,7 @@ TEST_TARGETS := --lib --bins --tests
 WEB_PRESENT := $(wildcard web/package.json)
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: run server release test bench bench-smoke lint rust-build rust-test rust-test-sqlite rust-test-postgres web \
+.PHONY: run server release test bench bench-smoke lint lint-fast clippy rust-build rust-lane rust-test rust-test-sqlite rust-test-postgres web \
         web-deps web-checks web-lane web-test e2e e2e-run api-fuzz api-fuzz-run openapi system-deps services \
         compose-check screenshots clean
 
@@ -41,9 +41,17 @@ release:
 ## answers within its 1 s limit under that load) and the bench smoke run beside them once everything is
 ## compiled; the end-to-end tests, which time what a browser sees, run alone after. (The
 ## two suites side by side as well saved 36 s of 363 and slowed each by half: not kept.)
-test: system-deps services compose-check lint rust-build web-deps
-	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-test web-lane
+test: system-deps services compose-check lint-fast rust-build web-deps
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-lane web-lane
 	$(MAKE) --no-print-directory e2e-run
+
+## The Rust suites, then clippy. Clippy is a build of its own (every crate checked again):
+## run first it kept both cores for 3 minutes before anything else could start; here it
+## fills the time the Rust suites' lane has to spare beside the longer web lane
+## (docs/ci.md, twenty-first session).
+rust-lane:
+	$(MAKE) --no-print-directory rust-test
+	$(MAKE) --no-print-directory clippy
 
 ## Beside the Rust suites: the web's checks, then schemathesis, then every benchmark tool
 ## once at a toy size (they mostly wait too).
@@ -85,10 +93,15 @@ compose-check:
 
 ## Both languages' formatting and lints, and no import of src/ going round in a circle
 ## (scripts/check-imports.py; the web's own check is part of its lint).
-lint:
+lint: lint-fast clippy
+
+lint-fast:
 	@date -u +"== %T lint"
 	$(CARGO) fmt --all -- --check
 	python3 scripts/check-imports.py
+
+clippy:
+	@date -u +"== %T clippy"
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 
 ## The test binaries and the server (target/debug/encore, which the integration tests run),

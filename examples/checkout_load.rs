@@ -2,7 +2,14 @@
 //! cart, check out, pay with the test card — and the round trips per second and latency
 //! percentiles are printed. Run by `loadtests/checkout-bench.sh` against a release server.
 //!
-//! Usage: checkout_load BASE_URL ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS]
+//! Usage: checkout_load BASE_URL ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS] [single|tiers]
+//!
+//! `single` (the default) is the one-price checkout of issue 4: each concert has its
+//! default tier only. `tiers` is issue 31's: each concert also sells a "Supporter" and a
+//! "VIP" tier (every tier with seats for every buyer, inside the concert's), buyer `i`
+//! takes tier `i % 3`, and every purchase enters the project's 10 % promo code in the
+//! cart before checking out (the code leaves the cart with the paid order, so each
+//! purchase enters it again: one more round trip, as a real buyer makes).
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +33,20 @@ impl Client {
             None => request.header("authorization", BASIC),
         };
         let response = request.send().await?;
+        let status = response.status();
+        let body: Value = response.json().await?;
+        anyhow::ensure!(status.is_success(), "{path}: {status} {body}");
+        Ok(body["payload"].clone())
+    }
+
+    async fn put(&self, path: &str, body: Value, token: &str) -> anyhow::Result<Value> {
+        let response = self
+            .http
+            .put(format!("{}{path}", self.base))
+            .json(&body)
+            .bearer_auth(token)
+            .send()
+            .await?;
         let status = response.status();
         let body: Value = response.json().await?;
         anyhow::ensure!(status.is_success(), "{path}: {status} {body}");
@@ -62,11 +83,32 @@ impl Client {
     }
 }
 
-/// One purchase: cart → checkout → pay.
-async fn buy(client: &Client, token: &str, event: &str) -> anyhow::Result<()> {
-    client
-        .post(&format!("/api/v1/cart/{event}"), json!({}), Some(token))
-        .await?;
+/// What a buyer buys of a concert: its default tier, or a tier with the promo code.
+#[derive(Clone)]
+struct Offer {
+    event: String,
+    /// `None` for the default tier (the specification's `POST /cart/{eventId}`).
+    tier: Option<String>,
+}
+
+/// One purchase: cart (→ promo code) → checkout → pay.
+async fn buy(
+    client: &Client,
+    token: &str,
+    offer: &Offer,
+    code: Option<&str>,
+) -> anyhow::Result<()> {
+    let event = &offer.event;
+    let path = match &offer.tier {
+        Some(tier) => format!("/api/v1/cart/{event}?tier={tier}"),
+        None => format!("/api/v1/cart/{event}"),
+    };
+    client.post(&path, json!({}), Some(token)).await?;
+    if let Some(code) = code {
+        client
+            .put("/api/v1/cart/promo-code", json!({ "code": code }), token)
+            .await?;
+    }
     let url = client
         .post("/api/v1/cart/checkout", json!({}), Some(token))
         .await?;
@@ -97,10 +139,15 @@ async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     anyhow::ensure!(
         args.len() >= 4,
-        "usage: checkout_load BASE ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS]"
+        "usage: checkout_load BASE ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS] [single|tiers]"
     );
     let buyers: usize = args.get(4).map_or(Ok(100), |s| s.parse())?;
     let concerts: usize = args.get(5).map_or(Ok(10), |s| s.parse())?;
+    let tiered = match args.get(6).map_or("single", String::as_str) {
+        "single" => false,
+        "tiers" => true,
+        other => anyhow::bail!("mode {other}: single or tiers"),
+    };
     let client = std::sync::Arc::new(Client {
         http: encore::net::outgoing::client()
             .pool_max_idle_per_host(buyers)
@@ -121,7 +168,18 @@ async fn main() -> anyhow::Result<()> {
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let mut events = Vec::with_capacity(concerts);
+    let code = format!("LOAD{}", random_token(6).to_uppercase());
+    if tiered {
+        client
+            .post(
+                &format!("/api/v1/projects/{project}/promo-codes"),
+                json!({ "code": code, "kind": "percent", "value": 10 }),
+                Some(&admin),
+            )
+            .await?;
+    }
+    // Each concert's offers: its default tier, and in `tiers` mode two more.
+    let mut offers: Vec<Vec<Offer>> = Vec::with_capacity(concerts);
     for i in 0..concerts {
         let event = client
             .post(
@@ -142,7 +200,29 @@ async fn main() -> anyhow::Result<()> {
                 Some(&admin),
             )
             .await?;
-        events.push(event);
+        let mut tiers = vec![Offer {
+            event: event.clone(),
+            tier: None,
+        }];
+        if tiered {
+            for (name, price) in [("Supporter", 2000), ("VIP", 5000)] {
+                let tier = client
+                    .post(
+                        &format!("/api/v1/events/{event}/tiers"),
+                        json!({ "name": name, "price": price, "capacity": buyers }),
+                        Some(&admin),
+                    )
+                    .await?["id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                tiers.push(Offer {
+                    event: event.clone(),
+                    tier: Some(tier),
+                });
+            }
+        }
+        offers.push(tiers);
     }
     let mut tokens = Vec::with_capacity(buyers);
     for _ in 0..buyers {
@@ -161,14 +241,16 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for (i, token) in tokens.into_iter().enumerate() {
-        let (client, events) = (client.clone(), events.clone());
+        let (client, offers) = (client.clone(), offers.clone());
+        let code = tiered.then(|| code.clone());
         tasks.spawn(async move {
-            let mut latencies = Vec::with_capacity(events.len());
+            let mut latencies = Vec::with_capacity(offers.len());
             let mut errors = 0usize;
-            for k in 0..events.len() {
-                let event = &events[(i + k) % events.len()];
+            for k in 0..offers.len() {
+                let tiers = &offers[(i + k) % offers.len()];
+                let offer = &tiers[i % tiers.len()];
                 let t = Instant::now();
-                match buy(&client, &token, event).await {
+                match buy(&client, &token, offer, code.as_deref()).await {
                     Ok(()) => latencies.push(t.elapsed()),
                     Err(err) => {
                         errors += 1;
@@ -189,10 +271,15 @@ async fn main() -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     latencies.sort();
     println!(
-        "{} buyers x {} concerts: {} purchases in {:.1} s = {:.1} checkout+payment round trips/s; \
+        "{} buyers x {} concerts{}: {} purchases in {:.1} s = {:.1} checkout+payment round trips/s; \
          latency p50 {:.0} ms, p99 {:.0} ms; errors {}",
         buyers,
         concerts,
+        if tiered {
+            " (3 tiers, a 10 % code)"
+        } else {
+            ""
+        },
         latencies.len(),
         elapsed.as_secs_f64(),
         latencies.len() as f64 / elapsed.as_secs_f64(),

@@ -28,7 +28,7 @@ step() { # NAME COMMAND...: run it, say how long it took; on failure show its en
 }
 step passwords $CARGO test --locked --bench passwords
 step auth loadtests/auth-bench.sh 1
-step checkout loadtests/checkout-bench.sh 4 2
+step checkout env ROUNDS=1 loadtests/checkout-bench.sh 4 2
 step stream loadtests/stream-bench.sh 1
 step stream-ab env NEW_BIN="$PWD/target/debug/examples/stream_bench" \
   OLD_BIN="$PWD/target/debug/examples/stream_bench" loadtests/stream-ab.sh HEAD 1 1
