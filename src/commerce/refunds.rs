@@ -1,4 +1,5 @@
-//! Refunds: an admin refunding an order, and a cancelled concert refunding its tickets.
+//! Refunds: an admin refunding an order, and a cancelled concert refunding its tickets and
+//! the tips given to its artist.
 //! The provider is refunded first; only then are tickets and passes revoked, so a failed
 //! provider call leaves everything as it was.
 
@@ -37,8 +38,21 @@ async fn pay_back(
     }
 }
 
-/// Refund what is left of an order and end its access.
+/// Refund what is left of an order and end its access; `reason` is an admin's own words,
+/// recorded and told as they are.
 pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Result<OrderRow> {
+    refund_whole(app, order_id, reason, Arg::from(reason), None).await
+}
+
+/// Refund what is left of an order: `recorded` is kept on the refund, `told` is what its
+/// buyer reads (in their language), `event_id` the cancelled concert it is for, if any.
+async fn refund_whole(
+    app: &AppState,
+    order_id: &str,
+    recorded: &str,
+    told: Arg,
+    event_id: Option<&str>,
+) -> Result<OrderRow> {
     let order = store::order_by_id(&app.db, order_id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::OrderNotFound))?;
@@ -69,13 +83,13 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         &mut *tx,
         order_id,
         amount,
-        reason,
+        recorded,
         provider_ref.as_deref(),
-        None,
+        event_id,
         now,
     )
     .await?;
-    let reason = Arg::from(reason);
+    let reason = told;
     let mut outbox = Outbox::default();
     let issued = Notice::new(
         Msg::NoticeRefundIssuedTitle.with(
@@ -116,10 +130,30 @@ pub async fn refund_order(app: &AppState, order_id: &str, reason: &str) -> Resul
         .unwrap_or(order))
 }
 
-/// Refund every live ticket of a concert (it was cancelled). An order left with nothing
-/// live becomes `refunded`.
-/// The refund records keep `reason` in English; each buyer reads it in their language.
+/// Refund every live ticket of a concert (it was cancelled), then every tip paid to its
+/// artist (a concert may be cancelled while it is live, after tips were given for it).
+/// An order left with nothing live becomes `refunded`. The refund records keep `reason`
+/// in English; each buyer reads it in their language.
 pub async fn refund_event(app: &AppState, event: &EventRow, reason: Msg) -> Result<usize> {
+    let mut refunded = refund_tickets_of_event(app, event, reason).await?;
+    let recorded = reason.render(Lang::English);
+    for order_id in super::tips::store::paid_orders_of_event(&app.db, &event.id).await? {
+        let told = Arg::from(
+            Msg::TitledReason
+                .with("title", event.details.title.as_str())
+                .with("reason", reason),
+        );
+        match refund_whole(app, &order_id, &recorded, told, Some(&event.id)).await {
+            Ok(_) => refunded += 1,
+            // Refunded meanwhile (by an admin, or by another instance cancelling it too).
+            Err(err) if err.status() == axum::http::StatusCode::CONFLICT => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(refunded)
+}
+
+async fn refund_tickets_of_event(app: &AppState, event: &EventRow, reason: Msg) -> Result<usize> {
     let recorded = reason.render(Lang::English);
     let tickets = store::live_tickets_of_event(&app.db, &event.id).await?;
     let mut refunded = 0;

@@ -263,6 +263,17 @@ pub struct Statement {
     pub connected_platform_fee: i64,
 }
 
+impl Statement {
+    /// A line sold for one of the project's concerts: a tip or a ticket.
+    fn add_sale(&mut self, sold: &SoldLine) {
+        if sold.kind == LineKind::Tip {
+            self.tips += sold.price;
+        } else {
+            self.ticket_sales += sold.price;
+        }
+    }
+}
+
 /// What stays with the operator in one currency: passes until they are shared, and what
 /// nobody listened to.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
@@ -360,7 +371,7 @@ impl Ledger {
                 match &sold.project_id {
                     Some(project) if sold.connected != 0 => {
                         let s = statement(&mut projects, project, &sold.currency);
-                        s.ticket_sales += sold.price;
+                        s.add_sale(sold);
                         s.connected_base += sold.price;
                         s.connected_platform_fee += kept;
                         s.paid_by_stripe += sold.price - kept;
@@ -368,11 +379,7 @@ impl Ledger {
                     }
                     Some(project) => {
                         let s = statement(&mut projects, project, &sold.currency);
-                        if sold.kind == LineKind::Tip {
-                            s.tips += sold.price;
-                        } else {
-                            s.ticket_sales += sold.price;
-                        }
+                        s.add_sale(sold);
                         s.payment_fees += fee;
                     }
                     None => {

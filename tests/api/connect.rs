@@ -391,6 +391,89 @@ async fn a_refund_of_a_destination_charge_reverses_the_transfer() {
     assert_eq!((&s["paidByStripe"], &s["owed"]), (&json!(0), &json!(0)));
 }
 
+/// A tip to a connected project's concert is a destination charge with the platform's
+/// fee, as its tickets are; cancelling the live concert gives it back, reversing the
+/// transfer, and the statement is square.
+#[tokio::test]
+async fn a_tip_to_a_connected_project_is_a_destination_charge_given_back_with_its_transfer() {
+    let (app, stripe) = connect_app().await;
+    let admin = app.an_admin().await;
+    // Live in five minutes: a holder may tip from now (the doors are open).
+    let event = concert(&app, Some(10), 1000, 5 * 60_000).await;
+    let project = app.project_of(&event).await;
+    let account = connected(&app, &admin, &project).await;
+    let (_, fan) = app.fans(1).await.remove(0);
+    let (ticket, _) = stripe_checkout(&app, &stripe, &fan, &[&event]).await;
+    paid(&app, &ticket, 1000).await;
+
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{event}/tips"),
+            json!({ "amount": 750, "message": "thanks" }),
+            Some(&fan),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let session = stripe.calls_to("/v1/checkout/sessions").pop().unwrap();
+    assert_eq!(
+        form_value(&session, "payment_intent_data[transfer_data][destination]"),
+        account
+    );
+    assert_eq!(
+        form_value(&session, "payment_intent_data[application_fee_amount]"),
+        "75"
+    );
+    let tip = form_value(&session, "client_reference_id");
+    paid(&app, &tip, 750).await;
+    assert_eq!(
+        order_money(&app, &tip).await,
+        (
+            Some(account.clone()),
+            75,
+            STRIPE_FEE,
+            "fulfilled".to_owned()
+        )
+    );
+    let (s, _) = statement_of(&app, &admin, &project).await;
+    assert_eq!((&s["ticketSales"], &s["tips"]), (&json!(1000), &json!(750)));
+    assert_eq!(s["paidByStripe"], (1000 - 100) + (750 - 75));
+
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{event}/cancel"),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let refunds = stripe.calls_to("/v1/refunds");
+    let given_back: Vec<(String, String, String)> = refunds
+        .iter()
+        .map(|r| {
+            (
+                form_value(r, "payment_intent"),
+                form_value(r, "amount"),
+                form_value(r, "reverse_transfer"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        given_back,
+        [
+            (format!("pi_{ticket}"), "1000".into(), "true".into()),
+            (format!("pi_{tip}"), "750".into(), "true".into()),
+        ]
+    );
+    // All given back in the month: nothing paid by Stripe, nothing owed, no platform fee.
+    let (s, _) = statement_of(&app, &admin, &project).await;
+    assert_eq!(s["refunds"], 1750, "{s}");
+    assert_eq!(
+        (&s["platformFee"], &s["paidByStripe"], &s["owed"]),
+        (&json!(0), &json!(0), &json!(0)),
+        "{s}"
+    );
+}
+
 #[tokio::test]
 async fn a_projects_bank_details_are_kept_for_its_members_and_staff() {
     let app = spawn_app().await;

@@ -431,3 +431,77 @@ async fn a_tip_through_stripe_checkout_is_paid_by_its_webhook_and_said_once() {
         "nothing given back"
     );
 }
+
+/// A concert cancelled while it is live gives back the tips given for it too: each tip's
+/// order is refunded whole, its refund names the concert, the tipper is told why in their
+/// language, and the artist's list and total empty. The ticket is refunded as before.
+#[tokio::test]
+async fn cancelling_a_live_concert_gives_back_its_tips() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (ann, ann_token) = (&room.fans[0].0, &room.fans[0].1);
+    let first = tip_and_pay(&app, &room.event, ann_token, 500, "one").await;
+    let second = tip_and_pay(&app, &room.event, ann_token, 1200, "two").await;
+    let admin = app.an_admin().await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{}/cancel", room.event),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    for (paid, amount) in [(&first, 500), (&second, 1200)] {
+        let order = paid["order"].as_str().unwrap();
+        let (status, mine) = app
+            .get(&format!("/api/v1/orders/{order}"), Some(ann_token))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{mine}");
+        assert_eq!(mine["payload"]["status"], "refunded", "{mine}");
+        let refunds: Vec<(i64, Option<String>)> =
+            sqlx::query_as("SELECT amount_minor, event_id FROM refunds WHERE order_id = $1")
+                .bind(order)
+                .fetch_all(app.db())
+                .await
+                .unwrap();
+        assert_eq!(refunds, [(amount, Some(room.event.clone()))]);
+    }
+    // The ticket's order too, once.
+    assert_eq!(
+        app.count(
+            "SELECT COUNT(*) FROM refunds WHERE order_id = $1",
+            &room.orders[0]
+        )
+        .await,
+        1
+    );
+    let (_, list) = app.get(&tips(&room.event), Some(&room.artist)).await;
+    assert_eq!(list["payload"], json!({ "tips": [], "totals": [] }));
+
+    // Told in the reader's language, with the concert's title and why.
+    let token = app.session(ann).await;
+    let (status, page) = app
+        .send(
+            app.http
+                .get(format!("{}/api/v1/notifications", app.url))
+                .bearer_auth(&token)
+                .header("Accept-Language", "fa"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let title = encore::events::store::by_id(app.db(), &room.event)
+        .await
+        .unwrap()
+        .unwrap()
+        .details
+        .title;
+    let why = format!("{title}: کنسرت لغو شد");
+    let told = page["payload"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["body"].as_str().unwrap_or_default().contains(&why))
+        .count();
+    assert_eq!(told, 2, "one notice a tip: {page}");
+}

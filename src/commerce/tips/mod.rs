@@ -22,6 +22,7 @@ use self::model::{Tip, TipList, TipOptions, back_to_room, check_message, totals}
 use crate::auth::extract::{ClientIp, CurrentUser};
 use crate::chat::model::display_name;
 use crate::commerce::checkout::{expire_sessions, open_stripe_session};
+use crate::commerce::connect;
 use crate::commerce::orders::{self, RESERVATION_MS};
 use crate::commerce::providers::{self, LineItem, Provider};
 use crate::commerce::store as orders_store;
@@ -173,6 +174,10 @@ pub async fn start(
                 name: &name,
                 amount_minor: amount,
             }];
+            // A destination charge when the concert's project takes charges through
+            // Connect, with the platform fee as the application fee, as its tickets are.
+            let project = [Some(event.project_id.clone())];
+            let destination = connect::manage::destination(app, &project, amount).await?;
             let success_url = format!("{public}{}", back_to_room(&event.id, &order_id));
             let cancel_url = format!("{public}/stage/{}", event.id);
             let session = providers::SessionRequest {
@@ -183,11 +188,9 @@ pub async fn start(
                 success_url: &success_url,
                 cancel_url: &cancel_url,
                 expires_at_secs: now / 1000 + 31 * 60,
-                // A platform charge: the artist's share reaches them on the statement (a
-                // destination charge for tips is still to come).
-                destination: None,
+                destination: destination.as_ref().map(connect::manage::as_destination),
             };
-            open_stripe_session(app, stripe, &session, None).await
+            open_stripe_session(app, stripe, &session, destination.as_ref()).await
         }
     }
 }

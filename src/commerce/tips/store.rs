@@ -108,3 +108,17 @@ pub async fn amounts_of_event<'e>(db: impl Exec<'e>, event_id: &str) -> Result<V
     .fetch_all(db)
     .await?)
 }
+
+/// The orders of a concert's tips paid and not refunded, oldest first: what cancelling it
+/// gives back.
+#[tracing::instrument(skip_all)]
+pub async fn paid_orders_of_event<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT t.order_id FROM tips t JOIN orders o ON o.id = t.order_id \
+         WHERE t.event_id = $1 AND o.status = 'fulfilled' ORDER BY o.paid_at, t.order_id",
+    )
+    .bind(event_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
