@@ -18,11 +18,15 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::state::AppState;
 
+use super::bank::{self, Vault, limit};
 use super::model::BillingRow as Row;
 use super::store;
 
-/// The associated data the account number is sealed under.
-const ACCOUNT_NUMBER: &str = "billing_profile.account_number";
+/// Where the organiser's account number is sealed.
+const VAULT: Vault = Vault {
+    column: "billing_profile.account_number",
+    whose: "the bank account number",
+};
 
 /// The organiser's billing address.
 #[derive(Debug, Serialize, ToSchema)]
@@ -167,40 +171,8 @@ fn account_number_text() -> utoipa::openapi::Object {
     ))
 }
 
-pub fn mask_account(number: &str) -> String {
-    if number.is_empty() {
-        return String::new();
-    }
-    let tail: String = number
-        .chars()
-        .rev()
-        .take(4)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    format!("•••• {tail}")
-}
-
 async fn load(app: &AppState) -> Result<Row> {
     Ok(store::billing_profile(&app.db).await?.unwrap_or_default())
-}
-
-/// The plain account number, or `None` when it cannot be decrypted. Fails closed: the
-/// page still loads, showing the number as unavailable, and the cause is logged.
-fn reveal(app: &AppState, stored: &str) -> Option<String> {
-    if stored.is_empty() || !DataKey::is_sealed(stored) {
-        return Some(stored.to_owned());
-    }
-    app.config
-        .data_key
-        .open(ACCOUNT_NUMBER, stored)
-        .inspect_err(|_| {
-            tracing::error!(
-                "the bank account number cannot be decrypted: was ENCORE_DATA_KEY changed?"
-            )
-        })
-        .ok()
 }
 
 /// The organiser's address as a receipt names the seller (no bank details).
@@ -226,7 +198,7 @@ fn view(row: Row, number: Option<&str>) -> Billing {
             bank_name: row.bank_name,
             account_name: row.account_name,
             sort_code: row.sort_code,
-            account_number: number.map_or_else(|| "••••".to_owned(), mask_account),
+            account_number: number.map_or_else(|| "••••".to_owned(), bank::mask),
             account_number_unavailable: number.is_none(),
             notes: row.bank_notes,
         },
@@ -239,18 +211,8 @@ fn view(row: Row, number: Option<&str>) -> Billing {
     responses((status = 200, description = "The billing details.", body = Envelope<Billing>)))]
 pub async fn show(State(app): State<AppState>, Staff(_): Staff) -> Result<Api<Billing>> {
     let row = load(&app).await?;
-    let number = reveal(&app, &row.account_number);
+    let number = VAULT.reveal(&app, &row.account_number);
     Ok(Api::ok(view(row, number.as_deref())))
-}
-
-fn limit(value: &str, field: &str, max: usize) -> Result<String> {
-    let value = value.trim();
-    if value.chars().count() > max {
-        return Err(Error::unprocessable(
-            Msg::FieldTooLong.with("field", field).with("max", max),
-        ));
-    }
-    Ok(value.to_owned())
 }
 
 /// Replace the organiser's billing address and bank details, for staff (admin, sa). An
@@ -280,28 +242,17 @@ pub async fn save(
     }
     // (stored, plain): the masked value keeps the stored number, sealing a legacy one.
     let (account_number, plain) = if b.account_number.contains('•') {
-        let plain = reveal(&app, &current.account_number);
+        let plain = VAULT.reveal(&app, &current.account_number);
         let stored = match &plain {
             Some(p) if !p.is_empty() && !DataKey::is_sealed(&current.account_number) => {
-                seal(&app, p)?
+                VAULT.seal(&app, p)?
             }
             _ => current.account_number.clone(),
         };
         (stored, plain)
     } else {
-        let compact: String = b
-            .account_number
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if !compact.is_empty()
-            && (!(6..=34).contains(&compact.len())
-                || !compact.chars().all(|c| c.is_ascii_alphanumeric()))
-        {
-            return Err(Error::unprocessable(Msg::AccountNumber));
-        }
-        let plain = compact.to_ascii_uppercase();
-        (seal(&app, &plain)?, Some(plain))
+        let plain = bank::plain_number(&b.account_number)?;
+        (VAULT.seal(&app, &plain)?, Some(plain))
     };
     let sort_code = if sort_code.is_empty() {
         String::new()
@@ -328,15 +279,4 @@ pub async fn save(
     };
     store::save_billing_profile(&app.db, &row, now_ms()).await?;
     Ok(Api::ok(view(row, plain.as_deref())))
-}
-
-/// Seal a non-empty account number (empty stays empty: nothing to hide).
-fn seal(app: &AppState, plain: &str) -> Result<String> {
-    if plain.is_empty() {
-        return Ok(String::new());
-    }
-    app.config
-        .data_key
-        .seal(ACCOUNT_NUMBER, plain)
-        .map_err(|_| Error::internal("the bank account number cannot be encrypted"))
 }

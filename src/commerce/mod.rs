@@ -1,6 +1,7 @@
 //! Selling access: the cart, checkout through a payment provider, orders, tickets,
 //! all-access passes, refunds and the organiser's billing details.
 
+pub mod bank;
 pub mod billing;
 pub mod cart;
 pub mod checkout;

@@ -1,6 +1,7 @@
 //! Artist projects: a band, act or tour with members. Concerts belong to a project and
 //! its members are its artists: they manage, sell and stream its concerts.
 
+pub mod access;
 pub mod artist;
 pub mod store;
 
@@ -12,6 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use self::access::member_project;
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
@@ -124,18 +126,6 @@ async fn to_project(app: &AppState, row: ProjectRow) -> Result<Project> {
         .ok_or_else(|| Error::internal("a project without its answer"))
 }
 
-/// Staff see every project; anyone else the projects they belong to.
-async fn visible(app: &AppState, user: &CurrentUser, id: &str) -> Result<ProjectRow> {
-    let row = store::by_id(&app.db, id)
-        .await?
-        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
-    if user.account.role().is_staff() || store::is_member(&app.db, id, &user.account.id).await? {
-        Ok(row)
-    } else {
-        Err(Error::forbidden(Msg::NotProjectMember))
-    }
-}
-
 /// Every project for staff (admin, sa); the projects they belong to for anyone else.
 #[utoipa::path(get, path = "/projects", tag = "projects", security(("bearer" = [])),
     params(Paging),
@@ -163,7 +153,7 @@ async fn show(
     user: CurrentUser,
     Path(id): Path<String>,
 ) -> Result<Api<Project>> {
-    let row = visible(&app, &user, &id).await?;
+    let row = member_project(&app, &user, &id).await?;
     Ok(Api::ok(to_project(&app, row).await?))
 }
 
@@ -413,7 +403,7 @@ async fn upload_image(
     Path(id): Path<String>,
     mut multipart: Multipart,
 ) -> Result<Api<Project>> {
-    visible(&app, &user, &id).await?;
+    member_project(&app, &user, &id).await?;
     let bytes = file_field(
         &mut multipart,
         PICTURE_MAX_BYTES,
@@ -423,6 +413,6 @@ async fn upload_image(
     let folder = artist::picture_dir(&app.config.data_dir, &id);
     let media_type = crate::images::store_with_thumbnail(folder, bytes).await?;
     store::set_image(&app.db, &id, media_type).await?;
-    let row = visible(&app, &user, &id).await?;
+    let row = member_project(&app, &user, &id).await?;
     Ok(Api::ok(to_project(&app, row).await?))
 }

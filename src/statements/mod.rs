@@ -58,20 +58,6 @@ fn period(text: &str) -> Result<Period> {
     Period::parse(text).ok_or_else(|| Error::bad_request(Msg::StatementPeriodFormat))
 }
 
-/// A project the reader may see the statements of: a member's own, any for staff.
-async fn readable_project(app: &AppState, user: &CurrentUser, id: &str) -> Result<()> {
-    crate::projects::store::by_id(&app.db, id)
-        .await?
-        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
-    if user.account.role().is_staff()
-        || crate::projects::store::is_member(&app.db, id, &user.account.id).await?
-    {
-        Ok(())
-    } else {
-        Err(Error::forbidden(Msg::NotProjectMember))
-    }
-}
-
 /// One project's statements of a month, one per currency it sold in.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -91,7 +77,7 @@ async fn project_statements(
     month: &str,
 ) -> Result<ProjectStatements> {
     let period = period(month)?;
-    readable_project(app, user, id).await?;
+    crate::projects::access::member_project(app, user, id).await?;
     let all = of_period(app, period).await?;
     Ok(ProjectStatements {
         period: all.period,

@@ -221,14 +221,7 @@ async fn orders_in_every_state(app: &TestApp) -> (String, [String; 5]) {
     let admin = app.an_admin().await;
     let cancelled = concert(app, Some(10), 900, HOUR_MS).await;
     let failed = order_of(&app.open_checkout(&fan, &cancelled).await);
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{cancelled}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&cancelled, &admin).await;
     app.delete(&format!("/api/v1/cart/{cancelled}"), &fan).await;
 
     let refunded_concert = concert(app, Some(10), 700, HOUR_MS).await;

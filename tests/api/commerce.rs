@@ -476,14 +476,7 @@ async fn cancelling_a_concert_refunds_every_ticket_and_revokes_them() {
     let (admin, _, event, orders) = three_sold_tickets(&app).await;
     // One already refunded: the cancellation must not refund it twice.
     assert_eq!(refund(&app, &orders[0], &admin).await.0, StatusCode::OK);
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    app.cancel_concert(&event, &admin).await;
     for order in &orders {
         let (_, shown) = app
             .get(&format!("/api/v1/orders/{order}"), Some(&admin))

@@ -1075,6 +1075,18 @@ impl TestApp {
         .await
     }
 
+    /// Cancel a concert (`POST /events/{id}/cancel`) as one who may, and see it cancelled.
+    pub async fn cancel_concert(&self, event: &str, token: &str) {
+        let (status, body) = self
+            .post(
+                &format!("/api/v1/events/{event}/cancel"),
+                json!({}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     /// Pay a test checkout URL (`…/pay/{order}?token=…`) with a card.
     pub async fn pay(&self, checkout_url: &str, card: &str) -> (StatusCode, Value) {
         let (path, token) = checkout_url.split_once("?token=").expect("checkout url");

@@ -370,14 +370,7 @@ async fn cancelling_a_concert_tells_its_holders_it_is_cancelled_and_refunded() {
     let fan = holder(&app, &event).await;
     set_language(&app, &fan, "br").await;
     let mut to_fan = follow(&app, &fan);
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin_token.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    app.cancel_concert(&event, &admin_token.access).await;
     let note = next_notification(&mut to_fan).await;
     assert_eq!(note["title"], "Live at the Roundhouse foi cancelado");
     assert!(

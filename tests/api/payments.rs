@@ -32,14 +32,7 @@ async fn deliver(app: &TestApp, body: &serde_json::Value) -> StatusCode {
 async fn cancel(app: &TestApp, event: &str) {
     app.account("admin@example.com", Role::Admin).await;
     let admin = app.sign_in("admin@example.com").await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin.access),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(event, &admin.access).await;
 }
 
 async fn tickets_of(app: &TestApp, order: &str) -> i64 {

@@ -238,14 +238,7 @@ async fn a_cancelled_concert_drops_its_reminders_and_reminds_nobody() {
     ask(&app, &token, &event).await;
     let admin = app.account("admin@example.com", Role::Admin).await;
     let admin = app.session(&admin).await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&event, &admin).await;
     assert_eq!(stored_reminders(&app, &event).await, 0);
 
     doors_open(&app, &event).await;

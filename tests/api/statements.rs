@@ -148,14 +148,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     // The first order given back whole; B's concert cancelled (its ticket given back).
     let (status, body) = app.refund(&refunded, &admin).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{acoustic}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&acoustic, &admin).await;
     // B takes 10 % instead of the operator's 7.5 %.
     let (status, fee) = app
         .put(

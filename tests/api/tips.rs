@@ -197,15 +197,7 @@ async fn a_tip_is_refused_without_a_ticket_outside_the_window_below_the_minimum_
     );
 
     // A cancelled concert.
-    let admin = app.an_admin().await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{}/cancel", room.event),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&room.event, &app.an_admin().await).await;
     refused(
         tip(&app, &room.event, &room.fans[1].1, 500, "").await,
         StatusCode::FORBIDDEN,
@@ -228,15 +220,7 @@ async fn a_tip_whose_concert_was_cancelled_before_it_was_paid_is_not_kept_nor_sa
     let (status, body) = tip(&app, &room.event, &room.fans[0].1, 500, "bravo").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let url = body["payload"].as_str().unwrap().to_owned();
-    let admin = app.an_admin().await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{}/cancel", room.event),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&room.event, &app.an_admin().await).await;
     let (status, body) = app.pay(&url, CARD_OK).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(tips_said(&app, &room.event).await.is_empty());

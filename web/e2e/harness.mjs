@@ -215,6 +215,19 @@ export async function payWithCard(page, card) {
   await page.locator('#pay button[type=submit]').click();
 }
 
+/** Pays the cart open in `page` with a card that succeeds and opens the receipt of the order
+ * it made, at `baseUrl`; answers the receipt, once shown. */
+export async function payToReceipt(page, baseUrl) {
+  await page.getByTestId('pay-now').click();
+  await payWithCard(page, '4242 4242 4242 4242');
+  await page.waitForURL(/\/checkout-success\?order=/);
+  const order = new URL(page.url()).searchParams.get('order');
+  await page.goto(`${baseUrl}/receipts/${order}`);
+  const receipt = page.getByTestId('receipt');
+  await receipt.waitFor();
+  return receipt;
+}
+
 /** A fresh browser: a new context (its own cookies, storage and cache, like a new profile)
  * in the file's chromium, which starts once instead of once a browser. Every console error
  * or page error is recorded (with the URL of the resource it is about, when there is one).

@@ -3,7 +3,7 @@
 // stage where they listen and read the room.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { apiSession, buyTicket, createConcert, sineFile, startPush, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, sineFile, startPush, waitUntil } from './harness.mjs';
 
 export const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
 /** The playlist answers 404 until the first segment, and 403 once another device took the
@@ -83,6 +83,26 @@ export function liveRoomShow(suite, { title, admin, fans, artist = null, frequen
     sine?.remove();
   });
   return show;
+}
+
+/**
+ * The room's full house, as room.test and tips.test play it: staff (`admin`), the project's
+ * `artist` (a moderator), two fans (`fanA`, `fanB`) and a Persian reader (`persian`), each fan
+ * with a ticket to a live show called `title` that sounds at `frequency` Hz. Answers the
+ * file's `accounts`, `suite` (an `e2eSuite`), `show` (`liveRoomShow`) and `onStage(account,
+ * options)`, which opens that show's stage for one of them.
+ */
+export function fullRoom({ title, frequency }) {
+  const accounts = cast({ admin: 'ada', artist: 'aria', fanA: 'ann', fanB: 'ben', persian: 'sara' });
+  const suite = e2eSuite(accounts);
+  const show = liveRoomShow(suite, {
+    title,
+    admin: accounts.admin,
+    artist: accounts.artist,
+    fans: [accounts.fanA, accounts.fanB, accounts.persian],
+    frequency,
+  });
+  return { accounts, suite, show, onStage: (account, options) => onStage(suite, show, account, options) };
 }
 
 export const room = (page) => page.getByTestId('room');

@@ -6,17 +6,12 @@
 // player and its input never hides under the player bar.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cast, e2eSuite, literally, screenshot, waitUntil } from './harness.mjs';
-import { author, liveRoomShow, messages, onStage as openStage, openLivePanel, post, room, roomLive, STREAM_ANSWERS } from './room-helpers.mjs';
-
-const ACCOUNTS = cast({ admin: 'ada', artist: 'aria', fanA: 'ann', fanB: 'ben', persian: 'sara' });
-
-const suite = e2eSuite(ACCOUNTS);
-const { browser, finish, signInAs } = suite;
+import { literally, screenshot, waitUntil } from './harness.mjs';
+import { author, fullRoom, messages, openLivePanel, post, room, roomLive, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const TITLE = 'Chorus of the Room';
-const show = liveRoomShow(suite, { title: TITLE, admin: ACCOUNTS.admin, artist: ACCOUNTS.artist, fans: [ACCOUNTS.fanA, ACCOUNTS.fanB, ACCOUNTS.persian], frequency: 330 });
-const onStage = (account, options) => openStage(suite, show, account, options);
+const { accounts: ACCOUNTS, suite, show, onStage } = fullRoom({ title: TITLE, frequency: 330 });
+const { browser, finish, signInAs } = suite;
 
 /** The report of fan A, as the artist's live panel says it. */
 const reportedBy = new RegExp(`Reported by \u2068?${literally(author(ACCOUNTS.fanA))}\u2069?`);

@@ -5,7 +5,7 @@
 // once the minimum is 0, and "Pay now" takes her straight to her paid order, no card asked.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers, PASSWORD, payWithCard, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers, PASSWORD, payToReceipt, screenshot } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'sara', freeFan: 'ben' });
 const suite = e2eSuite(ACCOUNTS);
@@ -95,13 +95,7 @@ describe('Pay what you want (issue 31)', () => {
     await settle(page);
     await screenshot(page, 'selling-ir-phone-cart');
     found.push(...(await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((p) => `cart: ${p}`));
-    await page.getByTestId('pay-now').click();
-    await payWithCard(page, '4242 4242 4242 4242');
-    await page.waitForURL(/\/checkout-success\?order=/);
-    const order = new URL(page.url()).searchParams.get('order');
-    await page.goto(`${suite.server.url}/receipts/${order}`);
-    const receipt = page.getByTestId('receipt');
-    await receipt.waitFor();
+    await payToReceipt(page, suite.server.url);
     assert.equal(bare(await page.getByTestId('receipt-total').innerText()), bare(PERSIAN_AMOUNT));
     await settle(page);
     await screenshot(page, 'selling-ir-phone-receipt');

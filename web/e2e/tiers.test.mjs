@@ -5,7 +5,7 @@
 // card, and her receipt names Supporter with its price in Persian digits.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers as openTiersOf, PASSWORD, payWithCard, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers as openTiersOf, PASSWORD, payToReceipt, screenshot } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -162,13 +162,7 @@ describe('Ticket tiers (issue 31)', () => {
     assert.deepEqual(await problems(page, MIN_TAP), [], 'phone layout problems on the concert page, the tier in the cart');
 
     await page.goto(`${suite.server.url}/cart`);
-    await page.getByTestId('pay-now').click();
-    await payWithCard(page, '4242 4242 4242 4242');
-    await page.waitForURL(/\/checkout-success\?order=/);
-    const order = new URL(page.url()).searchParams.get('order');
-    await page.goto(`${suite.server.url}/receipts/${order}`);
-    const receipt = page.getByTestId('receipt');
-    await receipt.waitFor();
+    const receipt = await payToReceipt(page, suite.server.url);
     const line = receipt.locator('tr').filter({ hasText: SUPPORTER.name });
     assert.equal(await line.count(), 1, 'the receipt has a line for the Supporter tier');
     const text = await line.innerText();

@@ -5,17 +5,12 @@
 // highlighted. On a 390 px phone in Persian the tip form fits the screen.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cast, e2eSuite, payWithCard, screenshot } from './harness.mjs';
-import { author, liveRoomShow, messages, onStage as openStage, openLivePanel, STREAM_ANSWERS } from './room-helpers.mjs';
-
-const ACCOUNTS = cast({ admin: 'ada', artist: 'aria', fanA: 'ann', fanB: 'ben', persian: 'sara' });
-
-const suite = e2eSuite(ACCOUNTS);
-const { browser, finish, signInAs } = suite;
+import { payWithCard, screenshot } from './harness.mjs';
+import { author, fullRoom, messages, openLivePanel, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const TITLE = 'Tips in the Hall';
-const show = liveRoomShow(suite, { title: TITLE, admin: ACCOUNTS.admin, artist: ACCOUNTS.artist, fans: [ACCOUNTS.fanA, ACCOUNTS.fanB, ACCOUNTS.persian], frequency: 440 });
-const onStage = (account, options) => openStage(suite, show, account, options);
+const { accounts: ACCOUNTS, suite, show, onStage } = fullRoom({ title: TITLE, frequency: 440 });
+const { browser, finish, signInAs } = suite;
 
 describe('Tips during the show (issue 31)', () => {
   test('a fan tips an amount typed in Persian digits; the artist panel and another listener see it', async () => {

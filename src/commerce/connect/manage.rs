@@ -4,32 +4,28 @@
 //! hand (`POST /projects/{id}/payouts`).
 
 use crate::auth::extract::CurrentUser;
-use crate::crypto::DataKey;
 use crate::db::{Db, now_ms};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
+use crate::projects::access::member_project;
 use crate::state::AppState;
 use crate::statements::model::Percent;
 
-use super::super::billing::mask_account;
+use super::super::bank::{self, Vault, limit};
 use super::super::providers::{AccountState, Destination};
 use super::store::{self, AccountRow, BankRow};
 
-/// The associated data a project's account number is sealed under.
-const ACCOUNT_NUMBER: &str = "project_bank_details.account_number";
+/// Where a project's account number is sealed.
+const VAULT: Vault = Vault {
+    column: "project_bank_details.account_number",
+    whose: "a project's account number",
+};
 
 /// A project its members and staff may act on; staff are told apart (they see the whole
 /// account number, to pay it).
 pub async fn member_or_staff(app: &AppState, user: &CurrentUser, project_id: &str) -> Result<bool> {
-    crate::projects::store::by_id(&app.db, project_id)
-        .await?
-        .ok_or_else(|| Error::not_found(Msg::ProjectNotFound))?;
-    let staff = user.account.role().is_staff();
-    if staff || crate::projects::store::is_member(&app.db, project_id, &user.account.id).await? {
-        Ok(staff)
-    } else {
-        Err(Error::forbidden(Msg::NotProjectMember))
-    }
+    member_project(app, user, project_id).await?;
+    Ok(user.account.role().is_staff())
 }
 
 /// A project's connected account (made on the first onboarding) and a fresh onboarding
@@ -149,7 +145,9 @@ pub async fn bank_details(app: &AppState, user: &CurrentUser, project_id: &str) 
     let row = store::bank_details(&app.db, project_id)
         .await?
         .unwrap_or_default();
-    let number = reveal(app, &row.account_number).map(|n| if staff { n } else { mask_account(&n) });
+    let number = VAULT
+        .reveal(app, &row.account_number)
+        .map(|n| if staff { n } else { bank::mask(&n) });
     Ok(Bank { row, number })
 }
 
@@ -176,22 +174,11 @@ pub async fn save_bank_details(
     let (account_number, plain) = if input.account_number.contains('•') {
         (
             current.account_number.clone(),
-            reveal(app, &current.account_number),
+            VAULT.reveal(app, &current.account_number),
         )
     } else {
-        let compact: String = input
-            .account_number
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if !compact.is_empty()
-            && (!(6..=34).contains(&compact.len())
-                || !compact.chars().all(|c| c.is_ascii_alphanumeric()))
-        {
-            return Err(Error::unprocessable(Msg::AccountNumber));
-        }
-        let plain = compact.to_ascii_uppercase();
-        (seal(app, &plain)?, Some(plain))
+        let plain = bank::plain_number(input.account_number)?;
+        (VAULT.seal(app, &plain)?, Some(plain))
     };
     let row = BankRow {
         account_holder,
@@ -200,42 +187,6 @@ pub async fn save_bank_details(
         updated_at: now_ms(),
     };
     store::save_bank_details(&app.db, project_id, &row, &user.account.id).await?;
-    let number = plain.map(|n| if staff { n } else { mask_account(&n) });
+    let number = plain.map(|n| if staff { n } else { bank::mask(&n) });
     Ok(Bank { row, number })
-}
-
-fn limit(value: &str, field: &str, max: usize) -> Result<String> {
-    let value = value.trim();
-    if value.chars().count() > max {
-        return Err(Error::unprocessable(
-            Msg::FieldTooLong.with("field", field).with("max", max),
-        ));
-    }
-    Ok(value.to_owned())
-}
-
-fn seal(app: &AppState, plain: &str) -> Result<String> {
-    if plain.is_empty() {
-        return Ok(String::new());
-    }
-    app.config
-        .data_key
-        .seal(ACCOUNT_NUMBER, plain)
-        .map_err(|_| Error::internal("a bank account number cannot be encrypted"))
-}
-
-/// The plain number, or `None` when it cannot be decrypted (logged, never the number).
-fn reveal(app: &AppState, stored: &str) -> Option<String> {
-    if stored.is_empty() || !DataKey::is_sealed(stored) {
-        return Some(stored.to_owned());
-    }
-    app.config
-        .data_key
-        .open(ACCOUNT_NUMBER, stored)
-        .inspect_err(|_| {
-            tracing::error!(
-                "a project's account number cannot be decrypted: was ENCORE_DATA_KEY changed?"
-            )
-        })
-        .ok()
 }

@@ -46,29 +46,36 @@ function TipBadge({ tip }: { tip: NonNullable<ChatMessage['tip']> }): ReactNode 
   );
 }
 
+/** The author's name and what stands beside it (a badge, a tip's amount), kept together
+ * inline so that the text flows on after them. */
+function AuthorLine({ author, children }: { author: string; children: ReactNode }): ReactNode {
+  return (
+    <Group gap={6} wrap="wrap" component="span" style={{ display: 'inline-flex', verticalAlign: 'baseline' }}>
+      <Text span fw={700} size="sm" data-testid="room-message-author">
+        <bdi>{author}</bdi>
+      </Text>
+      {children}
+    </Group>
+  );
+}
+
 /** Author, badge and text on one line; a paid tip highlighted, with its amount. */
 export function MessageBody({ message }: { message: ChatMessage }): ReactNode {
   if (message.kind === 'tip' && message.tip) {
     return (
       <Text size="sm" component="div" className={classes.tip} data-testid="room-tip" data-kind="tip">
-        <Group gap={6} wrap="wrap" component="span" style={{ display: 'inline-flex', verticalAlign: 'baseline' }}>
-          <Text span fw={700} size="sm" data-testid="room-message-author">
-            <bdi>{message.author}</bdi>
-          </Text>
+        <AuthorLine author={message.author}>
           <TipBadge tip={message.tip} />
-        </Group>{' '}
+        </AuthorLine>{' '}
         {message.text ? <MessageText text={message.text} /> : null}
       </Text>
     );
   }
   return (
     <Text size="sm" component="div">
-      <Group gap={6} wrap="wrap" component="span" style={{ display: 'inline-flex', verticalAlign: 'baseline' }}>
-        <Text span fw={700} size="sm" data-testid="room-message-author">
-          <bdi>{message.author}</bdi>
-        </Text>
+      <AuthorLine author={message.author}>
         <AuthorBadge badge={message.badge} />
-      </Group>{' '}
+      </AuthorLine>{' '}
       <MessageText text={message.text} />
     </Text>
   );
