@@ -351,6 +351,7 @@ impl Ladder {
 mod tests {
     use super::*;
     use crate::stream::codecs::transcode::ENCODERS;
+    use crate::stream::codecs::transcode::tests::ffmpeg;
     use gstreamer as gst;
 
     const RATE: u32 = 48_000;
@@ -360,23 +361,16 @@ mod tests {
     /// Four seconds of quiet noise (so every encoder spends its bits) with a loud 1 kHz
     /// beep at [`BEEP_AT`], encoded by ffmpeg as `args` say.
     fn input(rate: u32, args: &[&str], ext: &str) -> Vec<u8> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(format!("in.{ext}"));
         let beep = f64::from(BEEP_AT) / f64::from(RATE);
         let source = format!(
             "aevalsrc=exprs='0.1*(2*random(0)-1)+if(between(t\\,{beep}\\,{end})\\,0.8*sin(2*PI*1000*(t-{beep}))\\,0)':s={rate}:d=4",
             end = beep + 0.03,
         );
-        let status = std::process::Command::new("ffmpeg")
-            .args([
-                "-v", "error", "-y", "-f", "lavfi", "-i", &source, "-ac", "2",
-            ])
-            .args(args)
-            .arg(&path)
-            .status()
-            .expect("ffmpeg");
-        assert!(status.success());
-        std::fs::read(path).unwrap()
+        let args: Vec<&str> = ["-ac", "2"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect();
+        ffmpeg(&source, &args, ext)
     }
 
     async fn run(mut ladder: Ladder, input: &[u8], chunk: usize) -> Vec<Step> {

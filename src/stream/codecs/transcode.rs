@@ -255,23 +255,28 @@ pub(crate) fn describe(error: &gst::glib::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stream::codecs::adts::AdtsParser;
 
-    /// A few seconds of a tone in a container GStreamer must decode, made by ffmpeg.
-    fn sample(args: &[&str], ext: &str) -> Vec<u8> {
+    /// ffmpeg's lavfi `source` encoded as `args` say into a `.ext` file, as bytes (the
+    /// ladder's tests make theirs here too).
+    pub(crate) fn ffmpeg(source: &str, args: &[&str], ext: &str) -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(format!("in.{ext}"));
         let status = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
-            .arg("sine=frequency=440:sample_rate=44100:duration=3")
+            .args(["-v", "error", "-y", "-f", "lavfi", "-i", source])
             .args(args)
             .arg(&path)
             .status()
             .expect("ffmpeg");
         assert!(status.success());
         std::fs::read(path).unwrap()
+    }
+
+    /// A few seconds of a tone in a container GStreamer must decode.
+    fn sample(args: &[&str], ext: &str) -> Vec<u8> {
+        ffmpeg("sine=frequency=440:sample_rate=44100:duration=3", args, ext)
     }
 
     async fn transcode(input: &[u8], chunk: usize) -> Result<Vec<u8>, String> {

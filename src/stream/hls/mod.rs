@@ -1,6 +1,8 @@
 //! LL-HLS: the segmenter (AAC frames in, parts and segments out), the media playlists,
-//! and the signed files listeners fetch (the hot path).
+//! the multivariant playlist of the rendition ladder, and the signed files listeners
+//! fetch (the hot path).
 
 pub mod files;
+pub mod multivariant;
 pub mod playlist;
 pub mod segmenter;
