@@ -348,7 +348,7 @@ impl Ladder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stream::codecs::transcode::ENCODERS;
     use crate::stream::codecs::transcode::tests::ffmpeg;
@@ -360,7 +360,7 @@ mod tests {
 
     /// Four seconds of quiet noise (so every encoder spends its bits) with a loud 1 kHz
     /// beep at [`BEEP_AT`], encoded by ffmpeg as `args` say.
-    fn input(rate: u32, args: &[&str], ext: &str) -> Vec<u8> {
+    pub(crate) fn input(rate: u32, args: &[&str], ext: &str) -> Vec<u8> {
         let beep = f64::from(BEEP_AT) / f64::from(RATE);
         let source = format!(
             "aevalsrc=exprs='0.1*(2*random(0)-1)+if(between(t\\,{beep}\\,{end})\\,0.8*sin(2*PI*1000*(t-{beep}))\\,0)':s={rate}:d=4",
@@ -373,7 +373,7 @@ mod tests {
         ffmpeg(&source, &args, ext)
     }
 
-    async fn run(mut ladder: Ladder, input: &[u8], chunk: usize) -> Vec<Step> {
+    pub(crate) async fn run(mut ladder: Ladder, input: &[u8], chunk: usize) -> Vec<Step> {
         for piece in input.chunks(chunk) {
             ladder.push(piece).unwrap();
         }
