@@ -70,6 +70,9 @@ pub enum Rendition {
 }
 
 impl Rendition {
+    /// Every rendition a ladder may have.
+    pub const ALL: [Rendition; 3] = [Self::DataSaver, Self::Standard, Self::Source];
+
     /// A stable name for paths and playlists.
     pub fn name(self) -> &'static str {
         match self {
