@@ -43,13 +43,10 @@
 
 use std::collections::VecDeque;
 
-use gstreamer as gst;
-use gstreamer::prelude::*;
-use gstreamer_app as gst_app;
 use tokio::sync::mpsc;
 
 use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME, adts_frame};
-use crate::stream::codecs::transcode::{Target, Unavailable, describe, encoder};
+use crate::stream::codecs::transcode::{Event, Pipeline, Target, Unavailable, encoder};
 
 /// The standard rendition's AAC-LC bitrate.
 pub const STANDARD_KBPS: u32 = 128;
@@ -73,6 +70,9 @@ pub enum Rendition {
 }
 
 impl Rendition {
+    /// Every rendition a ladder may have.
+    pub const ALL: [Rendition; 3] = [Self::DataSaver, Self::Standard, Self::Source];
+
     /// A stable name for paths and playlists.
     pub fn name(self) -> &'static str {
         match self {
@@ -137,102 +137,6 @@ pub fn priming_samples(encoder: &str) -> u32 {
 /// AAC publisher gets the re-encoded renditions only.
 pub fn passes_through_with(encoder: &str) -> bool {
     priming_samples(encoder).is_multiple_of(SAMPLES_PER_FRAME)
-}
-
-/// What a pipeline's threads send to the ladder.
-enum Event {
-    Adts(usize, Vec<u8>),
-    Done,
-    Failed(String),
-}
-
-struct Pipeline {
-    pipeline: gst::Pipeline,
-    src: gst_app::AppSrc,
-}
-
-impl Drop for Pipeline {
-    fn drop(&mut self) {
-        let _ = self.pipeline.set_state(gst::State::Null);
-    }
-}
-
-impl Pipeline {
-    /// The decode → tee → encoders pipeline; encoded ADTS comes back over `tx`, tagged
-    /// with the index of its rendition in `encoded`.
-    fn start(
-        encoder: &str,
-        target: Target,
-        encoded: &[Rendition],
-        tx: mpsc::UnboundedSender<Event>,
-    ) -> Result<Self, Unavailable> {
-        let mut description = format!(
-            "appsrc name=src stream-type=stream format=bytes ! decodebin ! audioconvert ! \
-             audioresample ! audio/x-raw,rate={rate},channels={channels} ! tee name=t",
-            rate = target.sample_rate,
-            channels = target.channels,
-        );
-        for (at, rendition) in encoded.iter().enumerate() {
-            let kbps = rendition.kbps().unwrap_or(STANDARD_KBPS);
-            // The queue gives each encoder its own thread (and lets every sink preroll).
-            description.push_str(&format!(
-                " t. ! queue ! {encoder} bitrate={bits} ! aacparse ! \
-                 audio/mpeg,stream-format=adts ! appsink name=sink{at} sync=false \
-                 emit-signals=false",
-                bits = kbps * 1000,
-            ));
-        }
-        let failed = |e: &dyn std::fmt::Display| Unavailable::Pipeline(e.to_string());
-        let pipeline = gst::parse::launch(&description)
-            .map_err(|e| failed(&e))?
-            .downcast::<gst::Pipeline>()
-            .map_err(|_| failed(&"not a pipeline"))?;
-        let src = pipeline
-            .by_name("src")
-            .and_then(|e| e.downcast::<gst_app::AppSrc>().ok())
-            .ok_or_else(|| failed(&"no appsrc"))?;
-        // A live publisher must never be slowed by the codec: queue whatever arrives.
-        src.set_max_bytes(0);
-        for at in 0..encoded.len() {
-            let sink = pipeline
-                .by_name(&format!("sink{at}"))
-                .and_then(|e| e.downcast::<gst_app::AppSink>().ok())
-                .ok_or_else(|| failed(&"no appsink"))?;
-            let frames = tx.clone();
-            sink.set_callbacks(
-                gst_app::AppSinkCallbacks::builder()
-                    .new_sample(move |sink| {
-                        let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
-                        let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
-                        let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
-                        frames
-                            .send(Event::Adts(at, map.as_slice().to_vec()))
-                            .map_err(|_| gst::FlowError::Flushing)?;
-                        Ok(gst::FlowSuccess::Ok)
-                    })
-                    .build(),
-            );
-        }
-        let bus = pipeline.bus().ok_or_else(|| failed(&"no bus"))?;
-        bus.set_sync_handler(move |_, message| {
-            match message.view() {
-                // The pipeline's EOS comes once every sink had its own, after its frames.
-                gst::MessageView::Eos(_) => {
-                    let _ = tx.send(Event::Done);
-                }
-                gst::MessageView::Error(err) => {
-                    tracing::info!(error = %err.error(), debug = ?err.debug(), "ladder error");
-                    let _ = tx.send(Event::Failed(describe(&err.error())));
-                }
-                _ => {}
-            }
-            gst::BusSyncReply::Drop
-        });
-        pipeline
-            .set_state(gst::State::Playing)
-            .map_err(|e| failed(&e))?;
-        Ok(Self { pipeline, src })
-    }
 }
 
 /// One rendition's frames on their way to a [`Step`].
@@ -318,11 +222,11 @@ impl Ladder {
     }
 
     fn pipeline_for(&self, target: Target) -> Result<Pipeline, Unavailable> {
-        let encoded: Vec<Rendition> = (self.lanes.iter())
-            .map(|l| l.rendition)
-            .filter(|r| *r != Rendition::Source)
+        // The re-encoded lanes come first, so a sink's index is its lane's.
+        let bitrates: Vec<u32> = (self.lanes.iter())
+            .filter_map(|l| l.rendition.kbps())
             .collect();
-        Pipeline::start(self.encoder, target, &encoded, self.tx.clone())
+        Pipeline::start(self.encoder, target, &bitrates, self.tx.clone())
     }
 
     /// The renditions of every [`Step`], in its order.
@@ -387,7 +291,7 @@ impl Ladder {
             }
         };
         if let Some(pipeline) = &self.pipeline {
-            let _ = pipeline.src.push_buffer(gst::Buffer::from_slice(data));
+            pipeline.push(data);
         }
         Ok(())
     }
@@ -396,7 +300,7 @@ impl Ladder {
     pub fn finish(&mut self) {
         self.finished = true;
         if let Some(pipeline) = &self.pipeline {
-            let _ = pipeline.src.end_of_stream();
+            pipeline.finish();
         }
     }
 
@@ -447,9 +351,11 @@ impl Ladder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stream::codecs::transcode::ENCODERS;
+    use crate::stream::codecs::transcode::tests::ffmpeg;
+    use gstreamer as gst;
 
     const RATE: u32 = 48_000;
     /// The beep starts half way through frame 70 of the input.
@@ -457,27 +363,20 @@ mod tests {
 
     /// Four seconds of quiet noise (so every encoder spends its bits) with a loud 1 kHz
     /// beep at [`BEEP_AT`], encoded by ffmpeg as `args` say.
-    fn input(rate: u32, args: &[&str], ext: &str) -> Vec<u8> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(format!("in.{ext}"));
+    pub(crate) fn input(rate: u32, args: &[&str], ext: &str) -> Vec<u8> {
         let beep = f64::from(BEEP_AT) / f64::from(RATE);
         let source = format!(
             "aevalsrc=exprs='0.1*(2*random(0)-1)+if(between(t\\,{beep}\\,{end})\\,0.8*sin(2*PI*1000*(t-{beep}))\\,0)':s={rate}:d=4",
             end = beep + 0.03,
         );
-        let status = std::process::Command::new("ffmpeg")
-            .args([
-                "-v", "error", "-y", "-f", "lavfi", "-i", &source, "-ac", "2",
-            ])
-            .args(args)
-            .arg(&path)
-            .status()
-            .expect("ffmpeg");
-        assert!(status.success());
-        std::fs::read(path).unwrap()
+        let args: Vec<&str> = ["-ac", "2"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect();
+        ffmpeg(&source, &args, ext)
     }
 
-    async fn run(mut ladder: Ladder, input: &[u8], chunk: usize) -> Vec<Step> {
+    pub(crate) async fn run(mut ladder: Ladder, input: &[u8], chunk: usize) -> Vec<Step> {
         for piece in input.chunks(chunk) {
             ladder.push(piece).unwrap();
         }

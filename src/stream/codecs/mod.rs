@@ -1,5 +1,6 @@
-//! The audio formats: frame parsers for what encoders send (ADTS AAC, MP3), the
-//! GStreamer transcoder for everything else, the rendition ladder (issue 32), and the fMP4/CMAF packager.
+//! The audio formats: frame parsers for what encoders send (ADTS AAC, MP3), the one
+//! GStreamer pipeline builder behind the single transcoder and the rendition ladder
+//! (issue 32), and the fMP4/CMAF packager.
 
 pub mod adts;
 pub mod fmp4;

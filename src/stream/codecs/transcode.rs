@@ -2,7 +2,8 @@
 //! Ogg from a browser's MediaRecorder) in, AAC in ADTS out, for the same segmenter an
 //! AAC encoder feeds. GStreamer runs the pipeline on its own streaming threads; bytes go
 //! in through `appsrc` without blocking, and ADTS frames come back over a channel, so
-//! the async ingest loop never waits on the codec.
+//! the async ingest loop never waits on the codec. [`Pipeline`] is the one set-up of it,
+//! for the single rendition here and for every rendition of the ladder (`ladder.rs`).
 
 use std::sync::OnceLock;
 
@@ -89,101 +90,154 @@ pub fn encoder() -> Result<&'static str, Unavailable> {
         })
 }
 
-/// One publisher's decode → AAC pipeline. Dropping it tears the pipeline down.
-pub struct Transcoder {
-    pipeline: gst::Pipeline,
-    src: gst_app::AppSrc,
-    output: mpsc::UnboundedReceiver<Output>,
+/// What a [`Pipeline`]'s streaming threads send back.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// Whole ADTS frames from the encoder at this index of `bitrates_kbps`.
+    Adts(usize, Vec<u8>),
+    /// Every sink had its end of stream (after `finish`), after its last frame.
+    Done,
+    /// The input could not be decoded; the message is for the publisher.
+    Failed(String),
 }
 
-impl Transcoder {
-    pub fn start(target: Target, bitrate_kbps: u32) -> Result<Self, Unavailable> {
-        let encoder = encoder()?;
-        let description = format!(
+/// The one GStreamer set-up of the codec layer: `appsrc ! decodebin ! audioconvert !
+/// audioresample` to the target's raw format, then one AAC encoder per bitrate (behind a
+/// `tee` and a `queue` each when there are several, so every encoder has its thread and
+/// every sink prerolls), each into its own `appsink`. The single-rendition
+/// [`Transcoder`] and the rendition ladder both start theirs here. Dropping it tears the
+/// pipeline down.
+pub(crate) struct Pipeline {
+    pipeline: gst::Pipeline,
+    src: gst_app::AppSrc,
+}
+
+impl Pipeline {
+    pub(crate) fn start(
+        encoder: &str,
+        target: Target,
+        bitrates_kbps: &[u32],
+        tx: mpsc::UnboundedSender<Event>,
+    ) -> Result<Self, Unavailable> {
+        let failed = |e: &dyn std::fmt::Display| Unavailable::Pipeline(e.to_string());
+        let branch = |at: usize, kbps: u32| {
+            format!(
+                "{encoder} bitrate={bits} ! aacparse ! audio/mpeg,stream-format=adts ! \
+                 appsink name=sink{at} sync=false emit-signals=false",
+                bits = kbps * 1000,
+            )
+        };
+        let mut description = format!(
             "appsrc name=src stream-type=stream format=bytes ! decodebin ! audioconvert ! \
-             audioresample ! audio/x-raw,rate={rate},channels={channels} ! \
-             {encoder} bitrate={bitrate} ! aacparse ! audio/mpeg,stream-format=adts ! \
-             appsink name=sink sync=false emit-signals=false",
+             audioresample ! audio/x-raw,rate={rate},channels={channels}",
             rate = target.sample_rate,
             channels = target.channels,
-            bitrate = bitrate_kbps * 1000,
         );
-        let failed = |e: &dyn std::fmt::Display| Unavailable::Pipeline(e.to_string());
+        match bitrates_kbps {
+            [] => return Err(failed(&"no encoder asked for")),
+            [kbps] => description.push_str(&format!(" ! {}", branch(0, *kbps))),
+            several => {
+                description.push_str(" ! tee name=t");
+                for (at, kbps) in several.iter().enumerate() {
+                    description.push_str(&format!(" t. ! queue ! {}", branch(at, *kbps)));
+                }
+            }
+        }
         let pipeline = gst::parse::launch(&description)
             .map_err(|e| failed(&e))?
             .downcast::<gst::Pipeline>()
             .map_err(|_| failed(&"not a pipeline"))?;
-        let src = pipeline
-            .by_name("src")
+        let src = (pipeline.by_name("src"))
             .and_then(|e| e.downcast::<gst_app::AppSrc>().ok())
             .ok_or_else(|| failed(&"no appsrc"))?;
-        let sink = pipeline
-            .by_name("sink")
-            .and_then(|e| e.downcast::<gst_app::AppSink>().ok())
-            .ok_or_else(|| failed(&"no appsink"))?;
         // A live publisher must never be slowed by the codec: queue whatever arrives.
         src.set_max_bytes(0);
-
-        let (tx, output) = mpsc::unbounded_channel();
-        let frames = tx.clone();
-        sink.set_callbacks(
-            gst_app::AppSinkCallbacks::builder()
-                .new_sample(move |sink| {
-                    let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
-                    let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
-                    let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
-                    frames
-                        .send(Output::Adts(map.as_slice().to_vec()))
-                        .map_err(|_| gst::FlowError::Flushing)?;
-                    Ok(gst::FlowSuccess::Ok)
-                })
-                .build(),
-        );
+        for at in 0..bitrates_kbps.len() {
+            let sink = (pipeline.by_name(&format!("sink{at}")))
+                .and_then(|e| e.downcast::<gst_app::AppSink>().ok())
+                .ok_or_else(|| failed(&"no appsink"))?;
+            let frames = tx.clone();
+            sink.set_callbacks(
+                gst_app::AppSinkCallbacks::builder()
+                    .new_sample(move |sink| {
+                        let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
+                        let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
+                        let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
+                        frames
+                            .send(Event::Adts(at, map.as_slice().to_vec()))
+                            .map_err(|_| gst::FlowError::Flushing)?;
+                        Ok(gst::FlowSuccess::Ok)
+                    })
+                    .build(),
+            );
+        }
         let bus = pipeline.bus().ok_or_else(|| failed(&"no bus"))?;
         bus.set_sync_handler(move |_, message| {
             match message.view() {
+                // The pipeline's EOS comes once every sink had its own.
                 gst::MessageView::Eos(_) => {
-                    let _ = tx.send(Output::Done);
+                    let _ = tx.send(Event::Done);
                 }
                 gst::MessageView::Error(err) => {
-                    tracing::info!(error = %err.error(), debug = ?err.debug(), "transcoder error");
-                    let _ = tx.send(Output::Failed(describe(&err.error())));
+                    tracing::info!(error = %err.error(), debug = ?err.debug(), "codec pipeline error");
+                    let _ = tx.send(Event::Failed(describe(&err.error())));
                 }
                 _ => {}
             }
             gst::BusSyncReply::Drop
         });
-        pipeline
-            .set_state(gst::State::Playing)
-            .map_err(|e| failed(&e))?;
-        Ok(Self {
-            pipeline,
-            src,
-            output,
-        })
+        (pipeline.set_state(gst::State::Playing)).map_err(|e| failed(&e))?;
+        Ok(Self { pipeline, src })
+    }
+
+    /// Bytes for the decoder, as they come (any chunking); `false` once it takes no more.
+    pub(crate) fn push(&self, bytes: Vec<u8>) -> bool {
+        self.src.push_buffer(gst::Buffer::from_slice(bytes)).is_ok()
+    }
+
+    /// No more input: what is still inside comes out, then [`Event::Done`].
+    pub(crate) fn finish(&self) {
+        let _ = self.src.end_of_stream();
+    }
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        let _ = self.pipeline.set_state(gst::State::Null);
+    }
+}
+
+/// One publisher's decode → AAC pipeline at one bitrate (the live path's single
+/// rendition). Dropping it tears the pipeline down.
+pub struct Transcoder {
+    pipeline: Pipeline,
+    output: mpsc::UnboundedReceiver<Event>,
+}
+
+impl Transcoder {
+    pub fn start(target: Target, bitrate_kbps: u32) -> Result<Self, Unavailable> {
+        let (tx, output) = mpsc::unbounded_channel();
+        let pipeline = Pipeline::start(encoder()?, target, &[bitrate_kbps], tx)?;
+        Ok(Self { pipeline, output })
     }
 
     /// Bytes from the publisher, as they come (any chunking).
     pub fn push(&self, bytes: &[u8]) -> bool {
-        self.src
-            .push_buffer(gst::Buffer::from_slice(bytes.to_vec()))
-            .is_ok()
+        self.pipeline.push(bytes.to_vec())
     }
 
     /// No more input: what is still inside comes out, then `Output::Done`.
     pub fn finish(&self) {
-        let _ = self.src.end_of_stream();
+        self.pipeline.finish();
     }
 
     /// The next output; `None` once the pipeline is gone.
     pub async fn next(&mut self) -> Option<Output> {
-        self.output.recv().await
-    }
-}
-
-impl Drop for Transcoder {
-    fn drop(&mut self) {
-        let _ = self.pipeline.set_state(gst::State::Null);
+        Some(match self.output.recv().await? {
+            Event::Adts(_, bytes) => Output::Adts(bytes),
+            Event::Done => Output::Done,
+            Event::Failed(message) => Output::Failed(message),
+        })
     }
 }
 
@@ -201,23 +255,28 @@ pub(crate) fn describe(error: &gst::glib::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stream::codecs::adts::AdtsParser;
 
-    /// A few seconds of a tone in a container GStreamer must decode, made by ffmpeg.
-    fn sample(args: &[&str], ext: &str) -> Vec<u8> {
+    /// ffmpeg's lavfi `source` encoded as `args` say into a `.ext` file, as bytes (the
+    /// ladder's tests make theirs here too).
+    pub(crate) fn ffmpeg(source: &str, args: &[&str], ext: &str) -> Vec<u8> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(format!("in.{ext}"));
         let status = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
-            .arg("sine=frequency=440:sample_rate=44100:duration=3")
+            .args(["-v", "error", "-y", "-f", "lavfi", "-i", source])
             .args(args)
             .arg(&path)
             .status()
             .expect("ffmpeg");
         assert!(status.success());
         std::fs::read(path).unwrap()
+    }
+
+    /// A few seconds of a tone in a container GStreamer must decode.
+    fn sample(args: &[&str], ext: &str) -> Vec<u8> {
+        ffmpeg("sine=frequency=440:sample_rate=44100:duration=3", args, ext)
     }
 
     async fn transcode(input: &[u8], chunk: usize) -> Result<Vec<u8>, String> {

@@ -287,6 +287,7 @@ impl Show {
                         .filter(|f| f.config == config)
                         .map(|f| f.payload.clone())
                         .collect(),
+                    renditions: Vec::new(),
                 }));
                 if !written {
                     // Nothing recorded here either: every copy of the show stays the same.
@@ -455,6 +456,8 @@ impl Show {
             first,
             config,
             payloads,
+            // Not served yet: this hub keeps the standard rendition only (docs/hifi.md).
+            renditions: _,
         } = frames;
         let mut bumped = false;
         let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);

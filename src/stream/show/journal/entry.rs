@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::ladder::Rendition;
 
 /// Something that happened to a show on the instance holding its lease.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,14 +33,25 @@ pub struct Frames {
     pub first: u64,
     pub config: AacConfig,
     pub payloads: Vec<Vec<u8>>,
+    /// The ladder's other renditions' frames at the same indexes, as many as `payloads`
+    /// (issue 32): another instance cannot re-encode them (its encoder may differ), so the
+    /// journal carries them; empty for a show of one rendition. `payloads` is the
+    /// standard rendition, so an instance of an older build, which reads only it, still
+    /// serves the show as before.
+    pub renditions: Vec<(Rendition, Vec<Vec<u8>>)>,
 }
 
 impl Frames {
     /// The payloads as the journal stores them: each after its length (two bytes, big
     /// endian; an AAC frame is at most 8 KiB, ADTS's 13-bit length).
     pub fn joined(&self) -> Vec<u8> {
-        let mut joined = Vec::with_capacity(self.payloads.iter().map(|p| p.len() + 2).sum());
-        for payload in &self.payloads {
+        Self::join(&self.payloads)
+    }
+
+    /// Any rendition's payloads as [`Frames::joined`] stores them.
+    pub fn join(payloads: &[Vec<u8>]) -> Vec<u8> {
+        let mut joined = Vec::with_capacity(payloads.iter().map(|p| p.len() + 2).sum());
+        for payload in payloads {
             joined.extend_from_slice(&(payload.len() as u16).to_be_bytes());
             joined.extend_from_slice(payload);
         }
@@ -130,7 +142,11 @@ impl Job {
             Job::Append {
                 entry: Entry::Frames(frames),
                 ..
-            } => frames.payloads.iter().map(|p| p.len() as u64).sum(),
+            } => (frames.renditions.iter().map(|(_, p)| p))
+                .chain([&frames.payloads])
+                .flatten()
+                .map(|p| p.len() as u64)
+                .sum(),
             _ => 0,
         }
     }

@@ -31,6 +31,7 @@ pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, Writer};
 
 use crate::bus::{Bus, BusError};
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::ladder::Rendition;
 use crate::stream::show::hub::{Hub, Show};
 
 /// How far back a show's journal goes: how long an instance may fall behind, or be
@@ -272,7 +273,13 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
                     .as_slice(),
                 )
                 .arg("p")
-                .arg(frames.joined())
+                .arg(frames.joined());
+            for (rendition, payloads) in &frames.renditions {
+                command
+                    .arg(format!("p.{}", rendition.name()))
+                    .arg(Frames::join(payloads));
+            }
+            &mut command
         }
     };
     command
@@ -300,6 +307,22 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                 return None;
             };
             let joined: Vec<u8> = entry.get("p")?;
+            let payloads = Frames::split(&joined)?;
+            let mut renditions = Vec::new();
+            // `p` is the standard rendition's; the others have their own fields.
+            for rendition in Rendition::ALL
+                .into_iter()
+                .filter(|r| *r != Rendition::Standard)
+            {
+                if let Some(joined) = entry.get::<Vec<u8>>(&format!("p.{}", rendition.name())) {
+                    let theirs = Frames::split(&joined)?;
+                    // The ladder hands out steps: every rendition has each frame.
+                    if theirs.len() != payloads.len() {
+                        return None;
+                    }
+                    renditions.push((rendition, theirs));
+                }
+            }
             Entry::Frames(Frames {
                 now_ms: number("t")?,
                 first: u64::try_from(number("n")?).ok()?,
@@ -308,7 +331,8 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                     sample_rate_index,
                     channels,
                 },
-                payloads: Frames::split(&joined)?,
+                payloads,
+                renditions,
             })
         }
         _ => return None,
@@ -633,6 +657,21 @@ mod tests {
                 channels: 2,
             },
             payloads: vec![vec![1, 2, 3], vec![], vec![0xff; 1500]],
+            renditions: Vec::new(),
+        });
+        let ladder = Entry::Frames(Frames {
+            now_ms: 1_764_000_000_456,
+            first: 4_324,
+            config: AacConfig {
+                object_type: 2,
+                sample_rate_index: 3,
+                channels: 2,
+            },
+            payloads: vec![vec![4; 300], vec![5; 310]],
+            renditions: vec![
+                (Rendition::DataSaver, vec![vec![6; 110], vec![7; 120]]),
+                (Rendition::Source, vec![vec![8; 500], vec![9; 510]]),
+            ],
         });
         for entry in [
             Entry::Claimed,
@@ -640,6 +679,7 @@ mod tests {
             Entry::Ended { now_ms: 42 },
             Entry::Discontinuity { now_ms: 7, at: 99 },
             frames,
+            ladder,
         ] {
             assert_eq!(read_back(&entry), entry);
         }
