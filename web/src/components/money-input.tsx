@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 
 /** An amount in major units, as typed: kept as text (Mantine's number input drops the
  * Persian and Arabic-Indic digits a Persian keyboard types), read by the caller with
- * `parseAmount` (features/tips/model), which takes those digits as the number they show. */
+ * `parseAmount` (i18n/numbers), which takes those digits as the number they show. */
 export function MoneyInput({ value, onChange, ...props }: Omit<TextInputProps, 'value' | 'onChange'> & { value: string; onChange: (text: string) => void }): ReactNode {
   return (
     <TextInput

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { setupI18n } from '.';
-import { formatNumber, latinDigits, localDigits, localVersion } from './numbers';
+import { amountText, formatNumber, latinDigits, localDigits, localVersion, parseAmount } from './numbers';
 
 describe('numbers in the reader’s digits', () => {
   it('formats with the language’s digits and separators', () => {
@@ -34,5 +34,28 @@ describe('numbers in the reader’s digits', () => {
     // Texts, and strings made of digits (already formatted elsewhere), are left as they are.
     expect(i18n.t('events:form.title')).not.toBe('');
     await i18n.changeLanguage('gb');
+  });
+});
+
+describe('amounts as typed', () => {
+  it('reads Persian and Arabic-Indic digits and separators as the number they show', () => {
+        expect(parseAmount('۱۲٫۵', 2)).toBe(1250);
+    expect(parseAmount('7', 2)).toBe(700);
+    expect(parseAmount('7,25', 2)).toBe(725);
+    expect(parseAmount('۵۰۰', 0)).toBe(500);
+  });
+
+  it('writes minor units back as the text a field starts with, and reads it again', () => {
+    expect(amountText(1250, 2)).toBe('12.50');
+    expect(amountText(500, 0)).toBe('500');
+    expect(parseAmount(amountText(1999, 2), 2)).toBe(1999);
+  });
+
+  it('refuses what is not an amount of the currency', () => {
+    expect(parseAmount('', 2)).toBeNull();
+    expect(parseAmount('1.234', 2)).toBeNull();
+    expect(parseAmount('1.5', 0)).toBeNull();
+    expect(parseAmount('-3', 2)).toBeNull();
+    expect(parseAmount('abc', 2)).toBeNull();
   });
 });

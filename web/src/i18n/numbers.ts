@@ -33,6 +33,25 @@ export function latinDigits(text: string): string {
   });
 }
 
+/** An amount typed in major units ("12.5", "۱۲٫۵", "7,25") → minor units of a currency with
+ * `digits` decimals; null when it is not a number with at most that many decimals. Persian and
+ * Arabic-Indic digits and decimal separators read as the number they show (Mantine's number
+ * input drops them, so amounts are typed in `MoneyInput`, a text field). */
+export function parseAmount(typed: string, digits: number): number | null {
+  const text = latinDigits(typed.trim())
+    .replace(/[\u066B\u060C,]/g, '.')
+    .replace(/\u066C/g, '');
+  const pattern = digits > 0 ? new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`) : /^\d+$/;
+  if (!pattern.test(text)) return null;
+  const [whole = '0', fraction = ''] = text.split('.');
+  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+}
+
+/** Minor units as the text an amount field starts with: `1250`, 2 → "12.50"; `500`, 0 → "500". */
+export function amountText(minor: number, digits: number): string {
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
 /** A version ("0.1.0") in the locale's digits. Where those are not Latin, its dots become the
  * locale's decimal separator too: Persian writes "۰٫۱٫۰", its zero being a dot of its own. */
 export function localVersion(text: string, locale: string): string {

@@ -9,10 +9,12 @@ import { currencyDigits } from '../../cart/model';
 import { meQueryOptions } from '../../auth/queries';
 import { ProjectPicker } from '../../projects/components/project-picker';
 import type { Currency, EventInput, ManagedEvent } from '../model';
-import { billedArtist, isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { billedArtist, isoToLocalInput, localInputToIso } from '../model';
 import { projectChoicesQueryOptions } from '../../projects/queries';
 import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../components/form-actions';
+import { MoneyInput } from '../../../components/money-input';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import type { CropArea } from '../crop';
 import { IMAGE_ASPECT, centredArea, cropImageFile, pictureSize } from '../crop';
 
@@ -29,7 +31,7 @@ interface Values {
   description: string;
   startsAt: string;
   durationMinutes: number | string;
-  price: number | string;
+  price: string;
   currency: Currency;
   capacity: number | string;
 }
@@ -223,7 +225,7 @@ export function EventFormModal({
           description: event.description,
           startsAt: isoToLocalInput(event.startsAt),
           durationMinutes: event.durationMinutes ?? '',
-          price: event.price / 10 ** currencyDigits(event.currency),
+          price: amountText(event.price, currencyDigits(event.currency)),
           currency: event.currency,
           capacity: event.capacity ?? '',
         }
@@ -233,7 +235,7 @@ export function EventFormModal({
       title: (v) => (v.trim() ? null : t('form.required')),
       artistName: (v, values) => (billedArtist(v, projectNameOf(values.projectId)) ? null : t('form.required')),
       startsAt: (v) => (v ? null : t('form.required')),
-      price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
+      price: (v, values) => (parseAmount(v, currencyDigits(values.currency)) === null ? t('form.required') : null),
     },
   });
   const sold = (event?.ticketsSold ?? 0) > 0;
@@ -264,7 +266,7 @@ export function EventFormModal({
               description: values.description,
               startsAt: localInputToIso(values.startsAt),
               durationMinutes: optionalNumber(values.durationMinutes),
-              price: toMinorUnits(Number(values.price), currencyDigits(values.currency)),
+              price: parseAmount(values.price, currencyDigits(values.currency)) ?? 0,
               currency: values.currency,
               capacity: optionalNumber(values.capacity),
             },
@@ -296,7 +298,7 @@ export function EventFormModal({
             <NumberInput label={t('form.duration')} name="durationMinutes" min={1} allowDecimal={false} {...form.getInputProps('durationMinutes')} />
           </Group>
           <Group grow>
-            <NumberInput label={t('form.price')} withAsterisk name="price" min={0} decimalScale={currencyDigits(form.values.currency)} disabled={sold} {...form.getInputProps('price')} />
+            <MoneyInput label={t('form.price')} withAsterisk name="price" disabled={sold} {...form.getInputProps('price')} value={form.values.price} />
             <Select label={t('form.currency')} withAsterisk data={CURRENCIES} allowDeselect={false} disabled={sold} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
             <NumberInput label={t('form.capacity')} description={t('form.capacityHint')} name="capacity" min={event?.ticketsSold ?? 0} allowDecimal={false} {...form.getInputProps('capacity')} />
           </Group>

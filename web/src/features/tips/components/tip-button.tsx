@@ -11,7 +11,8 @@ import { currencyDigits, formatPrice } from '../../cart/model';
 import { goToPayment, paymentWindow } from '../../cart/checkout';
 import { appPlayer } from '../../player/player';
 import { startTip } from '../api';
-import { amountProblem, parseAmount } from '../model';
+import { parseAmount } from '../../../i18n/numbers';
+import { amountProblem } from '../model';
 import { tipOptionsQueryOptions } from '../queries';
 
 /** "Tip the artist", for a holder on the stage: the presets or an amount of one's own (in
