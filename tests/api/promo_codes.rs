@@ -490,7 +490,12 @@ async fn listed(app: &TestApp, token: Option<&str>, event: &str, query: &str) ->
         .collect()
 }
 
-async fn add_tier_to_cart(app: &TestApp, token: &str, event: &str, tier: &str) -> (StatusCode, Value) {
+async fn add_tier_to_cart(
+    app: &TestApp,
+    token: &str,
+    event: &str,
+    tier: &str,
+) -> (StatusCode, Value) {
     app.post(
         &format!("/api/v1/cart/{event}?tier={tier}"),
         json!({}),
@@ -511,7 +516,13 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
         json!({ "name": "Backstage", "price": 2500, "hidden": true }),
     )
     .await;
-    let visible = add_tier(&app, &admin, &event, json!({ "name": "Supporter", "price": 2000 })).await;
+    let visible = add_tier(
+        &app,
+        &admin,
+        &event,
+        json!({ "name": "Supporter", "price": 2000 }),
+    )
+    .await;
     // Only hidden tiers of the code's concert may be unlocked.
     let (status, body) = app
         .post(
@@ -543,8 +554,16 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
 
     // Listed to one who names the code (any case), not to others.
     assert!(!listed(&app, None, &event, "").await.contains(&hidden));
-    assert!(!listed(&app, None, &event, "?code=nope").await.contains(&hidden));
-    assert!(listed(&app, None, &event, "?code=vip").await.contains(&hidden));
+    assert!(
+        !listed(&app, None, &event, "?code=nope")
+            .await
+            .contains(&hidden)
+    );
+    assert!(
+        listed(&app, None, &event, "?code=vip")
+            .await
+            .contains(&hidden)
+    );
 
     let fans = app.fans(4).await;
     let (one, two, three, four) = (&fans[0].1, &fans[1].1, &fans[2].1, &fans[3].1);
@@ -589,5 +608,9 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
     // Used up: it is refused, and lists nothing any more.
     let (status, body) = enter(&app, four, "VIP").await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    assert!(!listed(&app, None, &event, "?code=VIP").await.contains(&hidden));
+    assert!(
+        !listed(&app, None, &event, "?code=VIP")
+            .await
+            .contains(&hidden)
+    );
 }
