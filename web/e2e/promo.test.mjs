@@ -115,6 +115,39 @@ describe('Promo codes (issue 31)', () => {
     await finish(b);
   });
 
+  test('1280×800, English: the project lists its concerts\' codes and takes an amount off all of them', async () => {
+    const b = await browserAs(ACCOUNTS.admin, DESKTOP);
+    const { page } = b;
+    await page.goto(`${suite.server.url}/projects`);
+    const card = page.getByTestId('project-card').filter({ hasText: `${TITLE} band` });
+    await card.getByTestId('project-promo').click();
+    const panel = page.getByTestId('project-promo-drawer').getByTestId('promo-panel');
+    await panel.getByTestId('promo-row').filter({ hasText: UNLOCK }).waitFor();
+    assert.equal(await panel.getByTestId('promo-row').count(), 2);
+    await panel.getByTestId('promo-add').click();
+    const form = panel.getByTestId('promo-form');
+    await form.getByTestId('promo-code').fill('BAND');
+    await form.getByText('Amount', { exact: true }).click();
+    await form.getByTestId('promo-amount').fill('2');
+    await form.getByTestId('promo-save').click();
+    await form.waitFor({ state: 'detached' });
+    const band = panel.getByTestId('promo-row').filter({ hasText: 'BAND' });
+    await band.waitFor();
+    assert.equal(plain(await band.getByTestId('promo-effect').innerText()), '€2.00 off');
+    assert.match(await band.innerText(), /All concerts/);
+    await settle(page);
+    await screenshot(page, 'promo-gb-project');
+    const project = (await admin('GET', `/api/v1/events/${concert.id}`)).json.payload.projectId;
+    const codes = (await admin('GET', `/api/v1/projects/${project}/promo-codes`)).json.payload;
+    const made = codes.find((c) => c.code === 'BAND');
+    assert.deepEqual({ kind: made.kind, value: made.value, currency: made.currency, eventId: made.eventId }, { kind: 'amount', value: 200, currency: 'EUR', eventId: null });
+    // Taken out again: the fans below use the concert's own codes.
+    await band.getByTestId('promo-delete').click();
+    await page.getByTestId('promo-delete-confirm').click();
+    await band.waitFor({ state: 'detached' });
+    await finish(b);
+  });
+
   test('1280×800, English: a fan applies the code in her cart, pays, and the receipt shows it', async () => {
     const b = await browserAs(ACCOUNTS.fan, DESKTOP);
     const { page } = b;
