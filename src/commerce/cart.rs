@@ -13,6 +13,7 @@ use crate::state::AppState;
 
 use super::model::ItemKind;
 use super::plans::{self, Plan};
+use super::promo::unlock;
 use super::store;
 use super::tiers::model::{Tier, TierRow, tier_refusal};
 use super::tiers::store as tiers;
@@ -74,6 +75,7 @@ pub async fn tier_of_line(
 pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>> {
     let rows = store::cart_rows(&app.db, account_id).await?;
     let now = now_ms();
+    let unlocked = unlock::unlocked_tiers(&app.db, Some(account_id), None).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let added_at = iso8601(row.added_at);
@@ -81,6 +83,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
             if let Some(event) = events::by_id(&app.db, &row.item_id).await?
                 && let Some(tier) = tier_of_line(&app.db, &event.id, row.tier_id.as_deref()).await?
             {
+                let tier = tier.unlocked_by(&unlocked);
                 let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event))
                     .await?
                     .first()
@@ -116,7 +119,8 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
 /// Put a ticket of a concert in the cart, of the tier chosen (`tier_id`) or else of its
 /// default tier, if this account can buy it now; `amount` is what the buyer names for a
 /// pay-what-you-want tier (at least its minimum; its suggested price when `None`). A
-/// hidden tier is not found (it is not listed to the public). Adding the concert again
+/// hidden tier is not found (it is not listed to the public) unless the cart holds a
+/// promo code unlocking it. Adding the concert again
 /// changes the tier and amount of its one entry.
 pub async fn add_event(
     app: &AppState,
@@ -130,10 +134,20 @@ pub async fn add_event(
         .filter(|e| e.status != EventStatus::Draft)
         .ok_or_else(|| Error::not_found(Msg::ConcertNotFound))?;
     let tier = match tier_id {
-        Some(id) => tiers::by_id(&app.db, event_id, id)
-            .await?
-            .filter(|t| !t.hidden)
-            .ok_or_else(|| Error::not_found(Msg::TierNotFound))?,
+        Some(id) => {
+            let tier = tiers::by_id(&app.db, event_id, id)
+                .await?
+                .ok_or_else(|| Error::not_found(Msg::TierNotFound))?;
+            // A hidden tier exists only for one whose cart holds a code unlocking it.
+            let unlocked = if tier.hidden {
+                unlock::unlocked_tiers(&app.db, Some(account_id), None).await?
+            } else {
+                Vec::new()
+            };
+            Some(tier.unlocked_by(&unlocked))
+                .filter(|t| !t.hidden)
+                .ok_or_else(|| Error::not_found(Msg::TierNotFound))?
+        }
         None => tiers::default_of(&app.db, event_id)
             .await?
             .ok_or_else(|| Error::internal("a concert without a default tier"))?,

@@ -27,6 +27,7 @@ use super::pay_page::PayPage;
 use super::plans;
 use super::promo::apply as promo_codes;
 use super::promo::model::Line;
+use super::promo::unlock;
 use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
 use super::store;
 use super::tiers::model::tier_refusal;
@@ -80,6 +81,8 @@ pub async fn start(
         return Err(Error::conflict(Msg::CartEmpty));
     }
     let now = now_ms();
+    // Hidden tiers the cart's promo code unlocks sell like visible ones.
+    let unlocked = unlock::unlocked_tiers(&app.db, Some(account_id), None).await?;
     let mut items = Vec::with_capacity(rows.len());
     // Each line's concert's project (`None` for a pass): what a promo code applies to, and
     // where a destination charge would go.
@@ -99,7 +102,8 @@ pub async fn start(
                 .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
             let tier = cart::tier_of_line(&app.db, &id, tier_id.as_deref())
                 .await?
-                .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?;
+                .ok_or_else(|| Error::conflict(Msg::CartConcertGone))?
+                .unlocked_by(&unlocked);
             if let Some(reason) = tier_refusal(&tier, &event, now) {
                 return Err(Error::conflict(
                     Msg::TitledReason

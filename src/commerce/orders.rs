@@ -181,12 +181,14 @@ enum OnSale {
 /// Take one seat of a concert and of its tier, never above the concert's capacity nor the
 /// tier's. The conditional increments take the concert's row lock (the write lock on
 /// SQLite) and then the tier's, so concurrent buyers queue here. False when either is
-/// full (or, `OnSale::Required`, not on sale); the caller rolls back.
+/// full (or, `OnSale::Required`, not on sale: a hidden tier is on sale only when the
+/// checkout's promo code `unlocking` unlocks it); the caller rolls back.
 async fn hold_seat(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     event_id: &str,
     tier_id: Option<&str>,
     on_sale: OnSale,
+    unlocking: Option<&str>,
 ) -> Result<bool> {
     if !store::take_seat(&mut **tx, event_id, on_sale == OnSale::Required).await? {
         return Ok(false);
@@ -194,7 +196,7 @@ async fn hold_seat(
     match tier_id {
         Some(tier) => {
             let at = (on_sale == OnSale::Required).then(now_ms);
-            tiers::take_seat(&mut **tx, tier, at).await
+            tiers::take_seat(&mut **tx, tier, at, unlocking).await
         }
         None => Ok(true),
     }
@@ -301,7 +303,8 @@ pub async fn create_pending_with(
     concerts.sort_by(|a, b| a.id.cmp(&b.id));
     for item in concerts {
         let tier = item.tier.as_ref().map(|t| t.id.as_str());
-        if !hold_seat(&mut tx, &item.id, tier, OnSale::Required).await? {
+        let unlocking = promo.as_ref().map(|claim| claim.code_id);
+        if !hold_seat(&mut tx, &item.id, tier, OnSale::Required, unlocking).await? {
             tx.rollback().await?;
             return Err(sold_out(item));
         }
@@ -569,6 +572,7 @@ pub async fn fulfil(
                 &item.item_id,
                 item.tier_id.as_deref(),
                 OnSale::NotRequired,
+                None,
             )
             .await?
             {

@@ -31,6 +31,7 @@ use self::model::{EventRow, EventStatus};
 use self::view::Event;
 use crate::auth::extract::{CurrentUser, MaybeUser};
 use crate::commerce::money;
+use crate::commerce::promo::unlock;
 use crate::commerce::tiers::model::Tier;
 use crate::commerce::tiers::store as tiers;
 use crate::db::{iso8601, now_ms};
@@ -140,16 +141,33 @@ async fn mine(
     Ok(Api::ok(Page::new(items, total, paging)))
 }
 
-/// One concert, for everyone, with its ticket tiers the public may see (`tiers`); a draft
-/// only for its managers (staff, its project's members), anyone else gets a 404.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ShowQuery {
+    /// A promo code (any case): the hidden tiers it unlocks are listed too, while it may
+    /// be used. An unknown code changes nothing.
+    code: Option<String>,
+}
+
+/// One concert, for everyone, with its ticket tiers the public may see (`tiers`): the
+/// visible ones, and the hidden ones unlocked by the promo code in the reader's cart or
+/// named as `code`. A draft only for its managers (staff, its project's members), anyone
+/// else gets a 404.
 #[utoipa::path(get, path = "/events/{id}", tag = "events", security((), ("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(("id" = String, Path, description = "The concert's id"), ShowQuery),
     responses((status = 200, description = "The concert.", body = Envelope<Event>)))]
 async fn show(
     State(app): State<AppState>,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
+    QueryParams(query): QueryParams<ShowQuery>,
 ) -> Result<Api<Event>> {
+    let unlocked = unlock::unlocked_tiers(
+        &app.db,
+        user.as_ref().map(|u| u.account.id.as_str()),
+        query.code.as_deref(),
+    )
+    .await?;
     let row = load(&app, &id).await?;
     if row.status == EventStatus::Draft {
         let manager = match &user {
@@ -161,17 +179,22 @@ async fn show(
         }
         // Nobody owns a draft; its image is on a signed URL for its managers.
         let event = Event::for_manager(&app.config, &row, now_ms(), app.hub.on_air(&row.id));
-        return Ok(Api::ok(event.with_tiers(visible_tiers(&app, &row).await?)));
+        return Ok(Api::ok(
+            event.with_tiers(visible_tiers(&app, &row, &unlocked).await?),
+        ));
     }
     let mut events = view(&app, user.as_ref(), std::slice::from_ref(&row)).await?;
     let event = events.remove(0);
-    Ok(Api::ok(event.with_tiers(visible_tiers(&app, &row).await?)))
+    Ok(Api::ok(
+        event.with_tiers(visible_tiers(&app, &row, &unlocked).await?),
+    ))
 }
 
-/// A concert's tiers the public may see, as they stand now.
-async fn visible_tiers(app: &AppState, row: &EventRow) -> Result<Vec<Tier>> {
+/// A concert's tiers the reader may see (with the hidden ones among `unlocked`), as they
+/// stand now.
+async fn visible_tiers(app: &AppState, row: &EventRow, unlocked: &[String]) -> Result<Vec<Tier>> {
     let rows = tiers::of_event(&app.db, &row.id).await?;
-    Ok(Tier::visible(&rows, row, now_ms()))
+    Ok(Tier::visible(&rows, row, now_ms(), unlocked))
 }
 
 /// A published concert as an iCalendar file (RFC 5545) for "Add to calendar", for

@@ -1172,12 +1172,12 @@ messages! {
         cn: "百分比为 1 到 100；金额至少为 0.01 并注明币种。",
         ir: "درصد از ۱ تا ۱۰۰ است؛ مبلغ از ۰٫۰۱ همراه با واحد پولش.",
     }
-    PromoCodeUnlockNotYet {
-        gb: "Codes that unlock hidden ticket tiers are not available yet: make a percentage or an amount off.",
-        br: "Códigos que liberam categorias ocultas ainda não estão disponíveis: crie uma porcentagem ou um valor de desconto.",
-        es: "Los códigos que desbloquean tipos de entrada ocultos aún no están disponibles: crea un porcentaje o un importe de descuento.",
-        cn: "暂不支持解锁隐藏票档的优惠码：请创建百分比或金额折扣。",
-        ir: "کدهایی که رده‌های پنهان بلیت را باز می‌کنند هنوز در دسترس نیستند: درصد یا مبلغی تخفیف بسازید.",
+    PromoCodeTiers {
+        gb: "A code that unlocks tiers names one or more hidden ticket tiers of its concerts.",
+        br: "Um código que libera categorias indica uma ou mais categorias ocultas dos seus shows.",
+        es: "Un código que desbloquea tipos de entrada indica uno o más tipos ocultos de sus conciertos.",
+        cn: "解锁票档的优惠码须指定其演出的一个或多个隐藏票档。",
+        ir: "کدی که رده‌ها را باز می‌کند باید یک یا چند ردهٔ پنهان بلیت از کنسرت‌هایش را نام ببرد.",
     }
     PromoCodeLimits {
         gb: "Use limits are from 1, never below the uses already taken, and a code's validity starts before it ends.",

@@ -220,7 +220,16 @@ async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the
         )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    // Unlocking hidden tiers is not built yet: refused rather than stored doing nothing.
+    // A code unlocking no tier, or one that is not a hidden tier of its concert, would
+    // do nothing: refused rather than stored.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "VIPONLY", "kind": "unlock" }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     let (status, body) = app
         .post(
             &for_event(&event),
@@ -455,5 +464,153 @@ async fn the_statements_still_add_up_with_a_discounted_sale() {
     assert_eq!(
         sales, 893,
         "the statement counts what was paid, to the cent"
+    );
+}
+
+/// A tier of `event` made by `admin`: its id.
+async fn add_tier(app: &TestApp, admin: &str, event: &str, body: Value) -> String {
+    let (status, made) = app
+        .post(&format!("/api/v1/events/{event}/tiers"), body, Some(admin))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    made["payload"]["id"].as_str().unwrap().to_owned()
+}
+
+/// The ids of the tiers `GET /events/{id}{query}` lists to `token`'s holder.
+async fn listed(app: &TestApp, token: Option<&str>, event: &str, query: &str) -> Vec<String> {
+    let (status, body) = app
+        .get(&format!("/api/v1/events/{event}{query}"), token)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["payload"]["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn add_tier_to_cart(
+    app: &TestApp,
+    token: &str,
+    event: &str,
+    tier: &str,
+) -> (StatusCode, Value) {
+    app.post(
+        &format!("/api/v1/cart/{event}?tier={tier}"),
+        json!({}),
+        Some(token),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_their_uses() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let hidden = add_tier(
+        &app,
+        &admin,
+        &event,
+        json!({ "name": "Backstage", "price": 2500, "hidden": true }),
+    )
+    .await;
+    let visible = add_tier(
+        &app,
+        &admin,
+        &event,
+        json!({ "name": "Supporter", "price": 2000 }),
+    )
+    .await;
+    // Only hidden tiers of the code's concert may be unlocked.
+    let (status, body) = app
+        .post(
+            &for_event(&event),
+            json!({ "code": "VIP", "kind": "unlock", "tierIds": [visible] }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let other = concert(&app, None, 1000, HOUR_MS).await;
+    let (status, body) = app
+        .post(
+            &for_event(&other),
+            json!({ "code": "VIP", "kind": "unlock", "tierIds": [hidden] }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "Vip", "kind": "unlock", "value": 7, "tierIds": [hidden, hidden], "maxUses": 2 }),
+    )
+    .await;
+    let (_, codes) = app.get(&for_event(&event), Some(&admin)).await;
+    assert_eq!(codes["payload"][0]["tierIds"], json!([hidden]));
+    assert_eq!(codes["payload"][0]["value"], 0);
+
+    // Listed to one who names the code (any case), not to others.
+    assert!(!listed(&app, None, &event, "").await.contains(&hidden));
+    assert!(
+        !listed(&app, None, &event, "?code=nope")
+            .await
+            .contains(&hidden)
+    );
+    assert!(
+        listed(&app, None, &event, "?code=vip")
+            .await
+            .contains(&hidden)
+    );
+
+    let fans = app.fans(4).await;
+    let (one, two, three, four) = (&fans[0].1, &fans[1].1, &fans[2].1, &fans[3].1);
+    // Without the code in the cart the hidden tier is not found.
+    let (status, body) = add_tier_to_cart(&app, one, &event, &hidden).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    // An unlock code may be entered in an empty cart: it takes nothing off.
+    let (status, shown) = enter(&app, one, "vip").await;
+    assert_eq!(status, StatusCode::OK, "{shown}");
+    assert_eq!(shown["payload"]["kind"], "unlock");
+    assert_eq!(shown["payload"]["discount"], 0);
+    assert!(listed(&app, Some(one), &event, "").await.contains(&hidden));
+    let (status, cart) = add_tier_to_cart(&app, one, &event, &hidden).await;
+    assert_eq!(status, StatusCode::OK, "{cart}");
+    assert_eq!(cart["payload"][0]["tier"]["onSale"], true);
+    let order = pay_cart(&app, one).await;
+    assert_eq!(order["promoCode"], "VIP");
+    assert_eq!(order["discount"], 0);
+    assert_eq!(prices(&order), [2500]);
+    assert_eq!(uses_taken(&app, &code).await, 1);
+
+    // Holding the code while buying a visible tier uses nothing.
+    enter(&app, two, "VIP").await;
+    add_tier_to_cart(&app, two, &event, &visible).await;
+    let order = pay_cart(&app, two).await;
+    assert_eq!(order["promoCode"], Value::Null);
+    assert_eq!(uses_taken(&app, &code).await, 1);
+
+    // A hidden tier in the cart whose code left it is refused at checkout.
+    enter(&app, three, "VIP").await;
+    let (status, _) = add_tier_to_cart(&app, three, &event, &hidden).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.delete("/api/v1/cart/promo-code", three).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = checkout(&app, three).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    enter(&app, three, "VIP").await;
+    let order = pay_cart(&app, three).await;
+    assert_eq!(order["promoCode"], "VIP");
+    assert_eq!(uses_taken(&app, &code).await, 2);
+
+    // Used up: it is refused, and lists nothing any more.
+    let (status, body) = enter(&app, four, "VIP").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        !listed(&app, None, &event, "?code=VIP")
+            .await
+            .contains(&hidden)
     );
 }

@@ -4,6 +4,7 @@
 
 use super::model::{self, CartPromo, CodeRow, Line};
 use super::store;
+use super::unlock;
 use crate::commerce::cart;
 use crate::commerce::model::ItemKind;
 use crate::db::now_ms;
@@ -58,20 +59,6 @@ pub async fn summary(app: &AppState, account_id: &str) -> Result<Option<CartProm
     }))
 }
 
-/// Why the account may not use the code now, if it may not: unknown, outside its dates,
-/// used up, or used as often as one account may.
-async fn usable(app: &AppState, account_id: &str, code: &CodeRow) -> Result<()> {
-    if let Some(msg) = model::refusal(code, now_ms()) {
-        return Err(Error::conflict(msg));
-    }
-    if let Some(max) = code.max_per_account
-        && store::live_orders_of_account(&app.db, &code.id, account_id).await? >= max
-    {
-        return Err(Error::conflict(Msg::PromoCodeAccountLimit));
-    }
-    Ok(())
-}
-
 /// Enter a code in the cart (in any case), replacing the one there. A code that takes
 /// something off must apply to something in the cart; one that unlocks tiers may come
 /// first, to list them.
@@ -79,7 +66,7 @@ pub async fn enter(app: &AppState, account_id: &str, text: &str) -> Result<CartP
     let code = store::by_code(&app.db, &model::normalise(text))
         .await?
         .ok_or_else(|| Error::not_found(Msg::PromoCodeNotFound))?;
-    usable(app, account_id, &code).await?;
+    unlock::usable(&app.db, account_id, &code).await?;
     if code.kind != model::Kind::Unlock {
         let rows = cart_lines(app, account_id).await?;
         if !as_lines(&rows).iter().any(|l| code.applies_to(l)) {
@@ -108,7 +95,18 @@ pub async fn for_checkout(
     let Some(code) = store::of_cart(&app.db, account_id).await? else {
         return Ok(None);
     };
-    if !lines.iter().any(|l| code.applies_to(l)) {
+    if code.kind == model::Kind::Unlock {
+        // An order uses it only when it sells one of the hidden tiers it unlocks.
+        let unlocks = store::tiers_of(&app.db, &code.id).await?;
+        let sells_one = cart::entries(app, account_id)
+            .await?
+            .into_iter()
+            .filter_map(|entry| entry.tier)
+            .any(|tier| unlocks.contains(&tier.id));
+        if !sells_one {
+            return Ok(None);
+        }
+    } else if !lines.iter().any(|l| code.applies_to(l)) {
         return Ok(None);
     }
     // Its uses are counted in the sale's transaction, after the account's earlier

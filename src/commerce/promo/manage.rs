@@ -59,7 +59,8 @@ pub async fn of_project(
 }
 
 /// The input checked against the project: its concert (if it names one) is the
-/// project's.
+/// project's, and the tiers it unlocks are hidden tiers of it (or of the project's
+/// concerts).
 async fn checked(app: &AppState, project_id: &str, input: PromoCodeInput) -> Result<CodeFields> {
     let event = match &input.event_id {
         Some(id) => Some(
@@ -70,7 +71,14 @@ async fn checked(app: &AppState, project_id: &str, input: PromoCodeInput) -> Res
         ),
         None => None,
     };
-    input.fields(event.as_ref().map(|e| e.details.currency.as_str()))
+    let fields = input.fields(event.as_ref().map(|e| e.details.currency.as_str()))?;
+    for tier_id in &fields.tier_ids {
+        if !store::unlockable_tier(&app.db, tier_id, project_id, fields.event_id.as_deref()).await?
+        {
+            return Err(Error::unprocessable(Msg::PromoCodeTiers));
+        }
+    }
+    Ok(fields)
 }
 
 /// A new code of a project (for all its concerts, or for the one it names). Answers it.

@@ -8,6 +8,7 @@ pub mod apply;
 pub mod manage;
 pub mod model;
 pub mod store;
+pub mod unlock;
 
 use axum::extract::{Path, State};
 use serde::Deserialize;

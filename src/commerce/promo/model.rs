@@ -10,16 +10,17 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::statements::model::allocate;
 
-/// What a code does.
+/// What a code does. (Named apart in the document: other schemas are called `Kind`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = PromoKind)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// `value` percent off.
     Percent,
     /// `value` minor units of `currency` off.
     Amount,
-    /// Nothing off: it lists and sells the hidden tiers it names. Not accepted yet (a new
-    /// code of this kind is refused with 422).
+    /// Nothing off: it lists and sells the hidden tiers it names (`tierIds`) to whoever
+    /// holds it in their cart (or, to list them, names it as `?code=`).
     Unlock,
 }
 
@@ -231,7 +232,8 @@ pub struct PromoCodeInput {
     /// RFC 3339, after `validFrom`; absent: never expires.
     #[schema(format = DateTime)]
     pub valid_until: Option<String>,
-    /// For `unlock`: hidden tiers of the code's concert.
+    /// For `unlock` (at least one): hidden tiers of the code's concert, or of its
+    /// project's concerts for a code of all of them. Ignored for the other kinds.
     #[serde(default)]
     pub tier_ids: Vec<String>,
 }
@@ -278,9 +280,11 @@ impl PromoCodeInput {
                 };
                 (money::check_price(self.value)?, Some(currency))
             }
-            // Listing and selling hidden tiers through a code is not built yet: refused
-            // rather than stored as a code that would do nothing.
-            Kind::Unlock => return Err(Error::unprocessable(Msg::PromoCodeUnlockNotYet)),
+            // A code that unlocks nothing would do nothing: refused rather than stored.
+            Kind::Unlock if self.tier_ids.is_empty() => {
+                return Err(Error::unprocessable(Msg::PromoCodeTiers));
+            }
+            Kind::Unlock => (0, None),
             _ => return Err(Error::unprocessable(Msg::PromoCodeValue)),
         };
         let valid_from = self.valid_from.as_deref().map(parse_time).transpose()?;
@@ -302,7 +306,10 @@ impl PromoCodeInput {
             valid_from,
             valid_until,
             tier_ids: if self.kind == Kind::Unlock {
-                self.tier_ids
+                let mut ids = self.tier_ids;
+                ids.sort();
+                ids.dedup();
+                ids
             } else {
                 Vec::new()
             },

@@ -146,6 +146,27 @@ pub async fn add_tier<'e>(db: impl Exec<'e>, code_id: &str, tier_id: &str) -> Re
     Ok(())
 }
 
+/// Whether a tier may be unlocked by a code of the project: it is hidden, and its concert
+/// is the project's (and `event_id` when the code names one).
+#[tracing::instrument(skip_all)]
+pub async fn unlockable_tier<'e>(
+    db: impl Exec<'e>,
+    tier_id: &str,
+    project_id: &str,
+    event_id: Option<&str>,
+) -> Result<bool> {
+    let found: Option<(String,)> = sqlx::query_as(
+        "SELECT t.id FROM ticket_tiers t JOIN events e ON e.id = t.event_id \
+         WHERE t.id = $1 AND t.hidden = 1 AND e.project_id = $2 AND ($3 IS NULL OR e.id = $3)",
+    )
+    .bind(tier_id)
+    .bind(project_id)
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(found.is_some())
+}
+
 // ------------------------------------------------------------------------------ the cart
 
 /// The code in an account's cart.

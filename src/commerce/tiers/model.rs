@@ -37,6 +37,17 @@ pub struct TierRow {
     pub is_default: bool,
     pub position: i64,
 }
+impl TierRow {
+    /// The tier as one sees it who holds a promo code unlocking `unlocked`: a hidden tier
+    /// among them is listed and sold like a visible one.
+    pub fn unlocked_by(mut self, unlocked: &[String]) -> Self {
+        if self.hidden && unlocked.contains(&self.id) {
+            self.hidden = false;
+        }
+        self
+    }
+}
+
 // By hand: the flags are stored as BIGINT 0/1 (portable), read as booleans.
 impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for TierRow {
     fn from_row(row: &'r sqlx::any::AnyRow) -> std::result::Result<Self, sqlx::Error> {
@@ -176,10 +187,12 @@ impl Tier {
 
     /// The tiers the public may see (not hidden), in order; the default tier's seeded
     /// name ("Standard") in the reader's language.
-    pub fn visible(rows: &[TierRow], event: &EventRow, now: i64) -> Vec<Self> {
+    /// Hidden tiers among `unlocked` (a promo code the reader holds) are listed and on
+    /// sale like the others.
+    pub fn visible(rows: &[TierRow], event: &EventRow, now: i64, unlocked: &[String]) -> Vec<Self> {
         rows.iter()
-            .filter(|r| !r.hidden)
-            .map(|r| Self::new(r, event, now))
+            .filter(|r| !r.hidden || unlocked.contains(&r.id))
+            .map(|r| Self::new(&r.clone().unlocked_by(unlocked), event, now))
             .map(|mut tier| {
                 tier.name = crate::i18n::seeded_text(tier.name);
                 tier
@@ -194,7 +207,7 @@ impl Tier {
 pub struct ManagedTier {
     #[serde(flatten)]
     pub tier: Tier,
-    /// Not listed to the public, and not for sale yet (promo codes will unlock them).
+    /// Not listed to the public nor sold, except to holders of a promo code unlocking it.
     pub hidden: bool,
     /// Seats sold or held by open checkouts.
     pub seats_taken: i64,

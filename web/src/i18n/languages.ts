@@ -8,7 +8,7 @@ export const LANGUAGES = [
 
 export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 export const DEFAULT_LANGUAGE: LanguageCode = 'gb';
-export const NAMESPACES = ['common', 'auth', 'users', 'account', 'dashboard', 'faq', 'events', 'payments', 'player', 'concert', 'stage', 'look', 'orders', 'help', 'room', 'statements', 'tips', 'gifts'] as const;
+export const NAMESPACES = ['common', 'auth', 'users', 'account', 'dashboard', 'faq', 'events', 'payments', 'player', 'concert', 'stage', 'look', 'orders', 'help', 'room', 'statements', 'tips', 'gifts', 'promo'] as const;
 
 export function isLanguageCode(value: unknown): value is LanguageCode {
   return typeof value === 'string' && LANGUAGES.some((language) => language.code === value);

@@ -10,6 +10,8 @@ import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer } from '../../player/player';
+import { CartPromoField } from '../../promo/components/cart-promo';
+import { cartPromoQueryOptions } from '../../promo/queries';
 import { paymentWindow } from '../checkout';
 import type { CartEntry } from '../model';
 import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
@@ -29,6 +31,9 @@ export function CartPage(): ReactNode {
   const clear = useClearCart();
   const payHere = usePayNow();
   const entries = cart.data ?? [];
+  // A code taking money off shows the total it makes in place of the plain one.
+  const promo = useQuery(cartPromoQueryOptions());
+  const discounted = promo.data != null && promo.data.kind !== 'unlock';
 
   return (
     <>
@@ -47,15 +52,19 @@ export function CartPage(): ReactNode {
       ) : cart.isError ? (
         <Text c="red">{t('cart.loadFailed')}</Text>
       ) : entries.length === 0 ? (
-        <EmptyState
-          title={t('cart.emptyTitle')}
-          description={t('cart.emptyText')}
-          action={
-            <Button component={Link} to="/events">
-              {t('cart.browse')}
-            </Button>
-          }
-        />
+        <Stack gap="md">
+          <EmptyState
+            title={t('cart.emptyTitle')}
+            description={t('cart.emptyText')}
+            action={
+              <Button component={Link} to="/events">
+                {t('cart.browse')}
+              </Button>
+            }
+          />
+          {/* A code that unlocks hidden tiers may come first: the concert page then lists them. */}
+          <CartPromoField empty />
+        </Stack>
       ) : (
         <Stack gap="sm" data-testid="cart-entries">
           {entries.map((entry, index) => (
@@ -102,12 +111,15 @@ export function CartPage(): ReactNode {
               </Group>
             </Card>
           ))}
-          <Group justify="flex-end" gap="xs">
-            <Text c="dimmed">{t('cart.total')}</Text>
-            <Text fw={800} size="lg" data-testid="cart-total">
-              {formatPrice(cartTotal(entries), entryCurrency(entries[0] ?? { event: null }), locale)}
-            </Text>
-          </Group>
+          <CartPromoField empty={false} />
+          {discounted ? null : (
+            <Group justify="flex-end" gap="xs">
+              <Text c="dimmed">{t('cart.total')}</Text>
+              <Text fw={800} size="lg" data-testid="cart-total">
+                {formatPrice(cartTotal(entries), entryCurrency(entries[0] ?? { event: null }), locale)}
+              </Text>
+            </Group>
+          )}
           <Group justify="flex-end" gap="sm">
             <Button component={Link} to="/checkout" variant="default" leftSection={<IconExternalLink size={16} />} data-testid="checkout-new-window">
               {t('cart.checkoutNewWindow')}

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Text } from '@mantine/core';
-import { IconChartBar, IconDots, IconEdit, IconPlus, IconSend, IconTicket, IconTrash, IconX } from '@tabler/icons-react';
+import { IconChartBar, IconDiscount, IconDots, IconEdit, IconPlus, IconSend, IconTicket, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -14,6 +14,7 @@ import { EventFormModal } from './event-form-modal';
 import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 import { TiersPanel } from './tiers-panel';
+import { PromoCodesPanel } from '../../promo/components/promo-codes-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { RowTable } from '../../../components/row-cards';
 import { formatNumber } from '../../../i18n/numbers';
@@ -66,6 +67,7 @@ export function ManageEventsPage(): ReactNode {
   const [editing, setEditing] = useState<ManagedEvent | 'new' | null>(null);
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
   const [tiersOf, setTiersOf] = useState<ManagedEvent | null>(null);
+  const [promoOf, setPromoOf] = useState<ManagedEvent | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'cancel' | 'delete'; event: ManagedEvent } | null>(null);
   const save = useSaveEvent({
     editing,
@@ -119,6 +121,9 @@ export function ManageEventsPage(): ReactNode {
             </Menu.Item>
             <Menu.Item leftSection={<IconTicket size={16} />} onClick={() => { setTiersOf(event); }} data-testid="manage-tiers">
               {t('manage.tiers.menu')}
+            </Menu.Item>
+            <Menu.Item leftSection={<IconDiscount size={16} />} onClick={() => { setPromoOf(event); }} data-testid="manage-promo">
+              {t('promo:manage.menu')}
             </Menu.Item>
             {event.status !== 'cancelled' && event.status !== 'ended' ? (
               <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
@@ -185,6 +190,9 @@ export function ManageEventsPage(): ReactNode {
       </Drawer>
       <Drawer opened={tiersOf !== null} onClose={() => { setTiersOf(null); }} position="right" size="lg" title={tiersOf?.title} data-testid="tiers-drawer">
         {tiersOf ? <TiersPanel event={tiersOf} /> : null}
+      </Drawer>
+      <Drawer opened={promoOf !== null} onClose={() => { setPromoOf(null); }} position="right" size="lg" title={promoOf?.title} data-testid="promo-drawer">
+        {promoOf ? <PromoCodesPanel scope={{ kind: 'event', id: promoOf.id }} concerts={[promoOf]} /> : null}
       </Drawer>
       <ConfirmDialog
         opened={confirm !== null}

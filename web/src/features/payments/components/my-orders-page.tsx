@@ -53,12 +53,22 @@ function OrderState({ order, locale }: { order: Order; locale: string }): ReactN
   );
 }
 
-/** The order's total: money taken in full, an amount never charged dimmed (the words beside it say so). */
+/** The order's total: money taken in full, an amount never charged dimmed (the words beside it say so);
+ * under it the promo code it carried and what that took off. */
 function OrderTotal({ order, locale }: { order: Order; locale: string }): ReactNode {
+  const { t } = useTranslation('promo');
   return (
-    <Text fw={wasPaid(order) ? 700 : 400} c={wasPaid(order) ? undefined : 'dimmed'} size="sm" data-testid="my-order-total">
-      {formatPrice(order.total, order.currency, locale)}
-    </Text>
+    <div>
+      <Text fw={wasPaid(order) ? 700 : 400} c={wasPaid(order) ? undefined : 'dimmed'} size="sm" data-testid="my-order-total">
+        {formatPrice(order.total, order.currency, locale)}
+      </Text>
+      {order.promoCode ? (
+        <Text size="xs" c="dimmed" data-testid="my-order-promo">
+          <span dir="ltr">{order.promoCode}</span>
+          {order.discount > 0 ? ` ${t('receipt.off', { amount: formatPrice(order.discount, order.currency, locale) })}` : ''}
+        </Text>
+      ) : null}
+    </div>
   );
 }
 

@@ -117,6 +117,15 @@ export function ReceiptPage(): ReactNode {
                   <Table.Td ta="end">{money(item.price)}</Table.Td>
                 </Table.Tr>
               ))}
+              {order.promoCode ? (
+                <Table.Tr data-testid="receipt-promo">
+                  <Table.Td>
+                    {t('promo:receipt.code')} <span dir="ltr" data-testid="receipt-promo-code">{order.promoCode}</span>
+                    {order.discount > 0 ? <Text size="xs" c="dimmed">{t('promo:receipt.included')}</Text> : null}
+                  </Table.Td>
+                  <Table.Td ta="end" data-testid="receipt-discount">{order.discount > 0 ? `−${money(order.discount)}` : '—'}</Table.Td>
+                </Table.Tr>
+              ) : null}
               <Table.Tr>
                 <Table.Td fw={700}>{t('receipt.total')}</Table.Td>
                 <Table.Td fw={700} ta="end" data-testid="receipt-total">{money(order.total)}</Table.Td>

@@ -1,6 +1,6 @@
-import { ActionIcon, Badge, Button, Card, FileButton, Group, Modal, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Drawer, FileButton, Group, Modal, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconEdit, IconExternalLink, IconPhotoUp, IconPlus, IconUserMinus } from '@tabler/icons-react';
+import { IconDiscount, IconEdit, IconExternalLink, IconPhotoUp, IconPlus, IconUserMinus } from '@tabler/icons-react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -19,6 +19,7 @@ import { projectListQueryOptions } from '../queries';
 import { isStaff } from '../../../lib/roles';
 import { Pager } from '../../../components/pager';
 import { FormActions } from '../../../components/form-actions';
+import { PromoCodesPanel } from '../../promo/components/promo-codes-panel';
 
 const PAGE_SIZE = 9;
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'archived'];
@@ -158,6 +159,7 @@ export function ProjectsPage(): ReactNode {
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
   // Whoever sees a project (staff, its members) manages its concerts: list them per project.
   const concerts = useQuery({ ...managedEventsQueryOptions(), enabled: (list.data?.items.length ?? 0) > 0, retry: false });
+  const [promoOf, setPromoOf] = useState<Project | null>(null);
   return (
     <>
       <PageHeader
@@ -221,6 +223,9 @@ export function ProjectsPage(): ReactNode {
                     ))}
                   <ProjectPicture project={project} announced={(concerts.data ?? []).some((event) => event.projectId === project.id && event.status !== 'draft')} />
                   <Members project={project} staff={staff} />
+                  <Button variant="light" size="xs" leftSection={<IconDiscount size={14} />} onClick={() => { setPromoOf(project); }} data-testid="project-promo">
+                    {t('promo:manage.projectButton')}
+                  </Button>
                 </Stack>
               </Card>
             ))}
@@ -228,6 +233,11 @@ export function ProjectsPage(): ReactNode {
           <Pager pages={pages} page={page} onChange={setPage} />
         </Stack>
       )}
+      <Drawer opened={promoOf !== null} onClose={() => { setPromoOf(null); }} position="right" size="lg" title={promoOf?.name} data-testid="project-promo-drawer">
+        {promoOf ? (
+          <PromoCodesPanel scope={{ kind: 'project', id: promoOf.id }} concerts={(concerts.data ?? []).filter((event) => event.projectId === promoOf.id)} />
+        ) : null}
+      </Drawer>
       {editing !== null ? <ProjectFormModal project={editing === 'new' ? null : editing} onClose={() => { setEditing(null); }} /> : null}
     </>
   );
