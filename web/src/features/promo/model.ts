@@ -1,5 +1,5 @@
 import type { Schema } from '../../lib/api-types';
-import { parseAmount } from '../tips/model';
+import { parseAmount } from '../../i18n/numbers';
 import { currencyDigits } from '../cart/model';
 import { isoToLocalInput, localInputToIso } from '../events/model';
 
