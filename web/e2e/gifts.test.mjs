@@ -5,7 +5,7 @@
 // page reads Persian at 390 px for a signed-out visitor.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, layoutProblems, PASSWORD, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, layoutProblems, PASSWORD, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', giver: 'fiona', taker: 'ann', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -14,11 +14,6 @@ const { browser, browserAs, finish } = suite;
 const TITLE = 'Lanterns on the Quay';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-
-const persian = (page) =>
-  page.addInitScript(() => {
-    localStorage.setItem('language', 'ir');
-  });
 
 /** The claim link of the newest gift e-mail to `to` (sending is asynchronous). */
 async function claimLink(to) {
@@ -96,7 +91,7 @@ describe('Tickets as gifts (issue 31)', () => {
   });
 
   test('390×844, Persian: a fan gives a ticket right to left, nothing cut; the claim page reads Persian signed out', async () => {
-    const b = await browserAs(ACCOUNTS.persianFan, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.persianFan, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/my-orders`);
     await page.getByText('بلیت‌های من').first().waitFor();
@@ -112,7 +107,7 @@ describe('Tickets as gifts (issue 31)', () => {
     await finish(b);
 
     const visitor = await browser({ ...PHONE });
-    await persian(visitor.page);
+    await inPersian(visitor.page);
     await visitor.page.goto(await claimLink('doost@example.com'));
     await visitor.page.getByText('بلیتی برای شما').waitFor();
     await visitor.page.getByTestId('claim-sign-up').waitFor();

@@ -443,6 +443,20 @@ export function unnamedControls(page, selector) {
   }, selector);
 }
 
+/** A page that reads Persian from its first load (the app keeps the reader's choice). */
+export const inPersian = (page) =>
+  page.addInitScript(() => {
+    localStorage.setItem('language', 'ir');
+  });
+
+/** The page's fonts loaded and its layout settled: before measuring it or taking its picture. */
+export async function settle(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  await page.waitForTimeout(300);
+}
+
 /** Measured in the page (`page.evaluate(layoutProblems, { minTap })`): what overlaps, leaves
  * the viewport, is cut, or (with `minTap`, on a phone) is too small to tap; one line each. */
 export function layoutProblems({ minTap }) {

@@ -7,7 +7,7 @@
 // receipt shows the code; the managers' drawer fits the same phone right to left.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openManageDrawer, pageApi, PASSWORD, payWithCard, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openManageDrawer, pageApi, PASSWORD, payWithCard, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'fiona', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -24,11 +24,6 @@ const UNLOCK = 'LANTERNS';
 /** The server's refusal of an unknown code, in Persian (src/i18n/catalog.rs). */
 const UNKNOWN_IN_PERSIAN = 'این کد تخفیف وجود ندارد.';
 
-const persian = (page) =>
-  page.addInitScript(() => {
-    localStorage.setItem('language', 'ir');
-  });
-
 let concert;
 let admin;
 
@@ -39,13 +34,6 @@ before(async () => {
   const tier = await admin('POST', `/api/v1/events/${concert.id}/tiers`, { name: BACKSTAGE, price: 2000, hidden: true });
   assert.equal(tier.status, 201, JSON.stringify(tier.json));
 });
-
-async function settle(page) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-  });
-  await page.waitForTimeout(300);
-}
 
 const problems = (page, minTap) => page.evaluate(layoutProblems, { minTap });
 
@@ -192,7 +180,7 @@ describe('Promo codes (issue 31)', () => {
   });
 
   test('390×844, Persian: an unlock code reveals the hidden tier, which she buys, and her receipt shows the code', async () => {
-    const b = await browserAs(ACCOUNTS.persianFan, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.persianFan, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/cart`);
     assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
@@ -242,7 +230,7 @@ describe('Promo codes (issue 31)', () => {
   });
 
   test('390 px, Persian: the promo codes drawer fits a phone, right to left, in Persian digits', async () => {
-    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: inPersian });
     const { page } = b;
     const panel = await openPromo(page);
     const spring = panel.getByTestId('promo-row').filter({ hasText: SPRING });

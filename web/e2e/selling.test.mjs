@@ -5,7 +5,7 @@
 // once the minimum is 0, and "Pay now" takes her straight to her paid order, no card asked.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers, PASSWORD, payToReceipt, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers, PASSWORD, payToReceipt, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'sara', freeFan: 'ben' });
 const suite = e2eSuite(ACCOUNTS);
@@ -20,11 +20,6 @@ const MIN_TAP = 44;
 const PERSIAN_AMOUNT = new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(3.5);
 const bare = (text) => text.replaceAll('\u200e', '').replaceAll('\u200f', '').trim();
 
-const persian = (page) =>
-  page.addInitScript(() => {
-    localStorage.setItem('language', 'ir');
-  });
-
 let concert;
 let admin;
 
@@ -33,13 +28,6 @@ before(async () => {
   admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
 });
-
-async function settle(page) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-  });
-  await page.waitForTimeout(300);
-}
 
 describe('Pay what you want (issue 31)', () => {
   test('1280×800, English: an admin makes a pay-what-you-want tier with a suggested price and a minimum', async () => {
@@ -71,7 +59,7 @@ describe('Pay what you want (issue 31)', () => {
   });
 
   test('390×844, Persian: a fan names 3.50, pays it, and her receipt shows it in Persian digits', async () => {
-    const b = await browserAs(ACCOUNTS.fan, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.fan, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/concerts/${concert.id}`);
     const tier = page.getByTestId('concert-tier').filter({ hasText: TIER });

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, latinDigits, layoutProblems, PASSWORD, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', artist: 'aria', fan: 'fiona' });
 const suite = e2eSuite(ACCOUNTS);
@@ -34,11 +34,6 @@ const PAYOUT = { amount: 500, reference: 'TR-1' };
 /** The day as the page writes a payout's (the reader's language and digits, Gregorian). */
 const day = (locale = 'en-GB') => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' }).format(new Date());
 
-const persian = (page) =>
-  page.addInitScript(() => {
-    localStorage.setItem('language', 'ir');
-  });
-
 let projectId;
 
 before(async () => {
@@ -50,13 +45,6 @@ before(async () => {
   assert.equal(member.status, 200, JSON.stringify(member.json));
   await buyTicket(await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD), concert, fullName(ACCOUNTS.fan));
 });
-
-async function settle(page) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-  });
-  await page.waitForTimeout(300);
-}
 
 /** The statement card's amounts, by line. */
 async function amounts(page) {
@@ -236,7 +224,7 @@ describe('Artists\' statements (issue 31)', () => {
   });
 
   test('390×844, Persian: the artist sees the same amounts in Persian digits, and everything fits', async () => {
-    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/statements`);
     assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
@@ -265,7 +253,7 @@ describe('Artists\' statements (issue 31)', () => {
   });
 
   test('390×844, Persian: the admin\'s payout form fits the phone', async () => {
-    const b = await browserAs(ACCOUNTS.admin, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.admin, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/statements?project=${projectId}`);
     const card = page.getByTestId('statement-card');
@@ -293,7 +281,7 @@ describe('Artists\' statements (issue 31)', () => {
   });
 
   test('390×844, Persian: without Stripe Connect the artist keeps the project\'s bank details; staff read the whole number', async () => {
-    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.artist, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/statements`);
     const form = page.getByTestId('bank-details');

@@ -5,7 +5,7 @@
 // card, and her receipt names Supporter with its price in Persian digits.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, latinDigits, layoutProblems, openTiers as openTiersOf, PASSWORD, payToReceipt, screenshot } from './harness.mjs';
+import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers as openTiersOf, PASSWORD, payToReceipt, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -27,11 +27,6 @@ const PERSIAN_PRICE = new Intl.NumberFormat('fa-IR', { style: 'currency', curren
 /** The server's refusal to delete a tier that sold, in Persian (src/i18n/catalog.rs). */
 const REFUSED_DELETE = 'بلیت‌های این رده فروخته شده یا در حال پرداخت است: به جای حذف، آن را پنهان کنید.';
 
-const persian = (page) =>
-  page.addInitScript(() => {
-    localStorage.setItem('language', 'ir');
-  });
-
 let concert;
 
 before(async () => {
@@ -39,13 +34,6 @@ before(async () => {
   const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
   concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
 });
-
-async function settle(page) {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-  });
-  await page.waitForTimeout(300);
-}
 
 const openTiers = (page) => openTiersOf(page, suite.server.url, TITLE);
 
@@ -113,7 +101,7 @@ describe('Ticket tiers (issue 31)', () => {
   });
 
   test('390 px, Persian: the tier editor fits a phone, right to left, in Persian digits', async () => {
-    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: inPersian });
     const { page } = b;
     const panel = await openTiers(page);
     assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
@@ -140,7 +128,7 @@ describe('Ticket tiers (issue 31)', () => {
   });
 
   test('390×844, Persian: a fan buys the Supporter tier, and her receipt names it with its price in Persian digits', async () => {
-    const b = await browserAs(ACCOUNTS.fan, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.fan, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/concerts/${concert.id}`);
     const tiers = page.getByTestId('concert-tiers');
@@ -177,7 +165,7 @@ describe('Ticket tiers (issue 31)', () => {
   });
 
   test('390 px, Persian: a tier that sold is not deleted, and the server says why in Persian', async () => {
-    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: persian });
+    const b = await browserAs(ACCOUNTS.persianAdmin, { ...PHONE, prepare: inPersian });
     const { page } = b;
     const panel = await openTiers(page);
     const supporter = panel.getByTestId('tier-row').filter({ hasText: SUPPORTER.name });
