@@ -12,9 +12,10 @@ import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer } from '../../player/player';
 import { paymentWindow } from '../checkout';
 import type { CartEntry } from '../model';
-import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
+import { cartTotal, entryCurrency, entryLineTotal, entryPrice, formatPrice } from '../model';
 import { useClearCart, usePayNow, useRemoveFromCart } from '../mutations';
 import { cartQueryOptions } from '../queries';
+import { QuantityStepper } from './quantity-stepper';
 
 function entryKey(entry: CartEntry, index: number): string {
   return entry.event?.id ?? entry.plan?.id ?? String(index);
@@ -77,6 +78,14 @@ export function CartPage(): ReactNode {
                         <Text size="sm" c="dimmed">
                           {formatDateTime(entry.event.startsAt, locale, { dateStyle: 'medium', timeStyle: 'short' })}
                         </Text>
+                        <Group gap="xs" mt={4} wrap="nowrap">
+                          <QuantityStepper entry={entry} />
+                          {entry.quantity > 1 ? (
+                            <Text size="sm" c="dimmed" data-testid="cart-each">
+                              {t('cart.each', { price: formatPrice(entryPrice(entry), entryCurrency(entry), locale) })}
+                            </Text>
+                          ) : null}
+                        </Group>
                       </>
                     ) : (
                       <Text size="sm" c="dimmed">
@@ -86,7 +95,9 @@ export function CartPage(): ReactNode {
                   </div>
                 </Group>
                 <Group gap="sm" wrap="nowrap">
-                  <Text fw={600}>{formatPrice(entryPrice(entry), entryCurrency(entry), locale)}</Text>
+                  <Text fw={600} data-testid="cart-line-total">
+                    {formatPrice(entryLineTotal(entry), entryCurrency(entry), locale)}
+                  </Text>
                   <ActionIcon
                     variant="subtle"
                     color="red"
