@@ -44,6 +44,7 @@ pub async fn holders(
             event_id,
             order_id: &order,
             price_minor: 500,
+            may_be_spare: false,
             now,
         };
         encore::commerce::store::issue_ticket(&mut tx, &ticket).await?;

@@ -630,16 +630,20 @@ pub async fn fulfil(
         match item.item_kind {
             ItemKind::Event => {
                 // The first is the buyer's own unless they hold one; the rest are spares
-                // to keep or give. Each carries its share of the line, to the cent.
+                // to keep or give. Each carries its share of the line, to the cent. A line
+                // of one is the buyer's own or nothing (they got one meanwhile: refunded).
                 for price_minor in money::split(item.price_minor, item.quantity) {
                     let ticket = store::NewTicket {
                         account_id: &order.account_id,
                         event_id: &item.item_id,
                         order_id,
                         price_minor,
+                        may_be_spare: item.quantity > 1,
                         now,
                     };
-                    store::issue_ticket(&mut tx, &ticket).await?;
+                    if store::issue_ticket(&mut tx, &ticket).await? == store::Issued::AlreadyHeld {
+                        return Err(Error::conflict(Msg::AlreadyHaveTicket));
+                    }
                 }
             }
             ItemKind::Pass => {

@@ -568,17 +568,29 @@ pub struct NewTicket<'a> {
     pub event_id: &'a str,
     pub order_id: &'a str,
     pub price_minor: i64,
+    /// Whether it may be a spare when the buyer holds an own ticket of the concert already
+    /// (a line of several); a line of one is for the buyer to listen with, or nothing.
+    pub may_be_spare: bool,
     pub now: i64,
 }
 
+/// How a ticket was issued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Issued {
+    Own,
+    Spare,
+    /// Not at all: the buyer holds an own ticket and it could not be a spare.
+    AlreadyHeld,
+}
+
 /// Issue a ticket of the tier its order line names, as the buyer's own if they hold no
-/// own live ticket of the concert, else as a spare (the one-ticket-per-concert index
-/// decides, so racing issues cannot both make one theirs). Answers whether it is a spare.
+/// own live ticket of the concert, else as a spare if it may be one (the
+/// one-ticket-per-concert index decides, so racing issues cannot both make one theirs).
 #[tracing::instrument(skip_all)]
 pub async fn issue_ticket(
     conn: &mut sqlx::AnyConnection,
     ticket: &NewTicket<'_>,
-) -> std::result::Result<bool, sqlx::Error> {
+) -> std::result::Result<Issued, sqlx::Error> {
     let insert = |spare: bool| {
         let on_conflict = if spare {
             ""
@@ -594,7 +606,12 @@ pub async fn issue_ticket(
             i64::from(spare)
         )
     };
-    for spare in [false, true] {
+    let tries: &[bool] = if ticket.may_be_spare {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for &spare in tries {
         let done = sqlx::query(sqlx::AssertSqlSafe(insert(spare)))
             .bind(uuid::Uuid::new_v4().to_string())
             .bind(ticket.account_id)
@@ -605,10 +622,10 @@ pub async fn issue_ticket(
             .execute(&mut *conn)
             .await?;
         if done.rows_affected() == 1 {
-            return Ok(spare);
+            return Ok(if spare { Issued::Spare } else { Issued::Own });
         }
     }
-    Err(sqlx::Error::RowNotFound)
+    Ok(Issued::AlreadyHeld)
 }
 
 /// Make a spare ticket its holder's own. False when it is not a live spare of theirs; a
