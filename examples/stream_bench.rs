@@ -67,6 +67,7 @@ async fn main() -> anyhow::Result<()> {
         price_minor: 100,
         // The concert's default tier.
         tier: None,
+        quantity: 1,
     };
     let (order, _) =
         orders::create_pending(&state.db, &fan.id, None, &[item], "EUR", "test").await?;

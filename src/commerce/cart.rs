@@ -1,12 +1,13 @@
-//! The cart (spec section 7): one ticket per concert per account (of one of its tiers, at
-//! the amount the buyer named for a pay-what-you-want tier), passes beside them.
+//! The cart (spec section 7): one entry per concert per account, of one of its tiers (at
+//! the amount the buyer named for a pay-what-you-want tier, per ticket), with a quantity
+//! of tickets capped per order; passes beside them.
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::events::model::EventStatus;
+use crate::events::model::{EventRow, EventStatus};
 use crate::events::store as events;
 use crate::events::view::Event;
 use crate::state::AppState;
@@ -19,10 +20,13 @@ use super::tiers::model::{Tier, TierRow, tier_refusal};
 use super::tiers::store as tiers;
 use crate::i18n::{Msg, Text};
 
+/// The most tickets one order holds of one concert.
+pub const MAX_TICKETS_PER_ORDER: i64 = 10;
+
 /// One entry of a cart: a concert (`event`) or a pass (`plan`), as `kind` says. A
-/// concert's entry is one ticket of one of its tiers (`tier`): `event.price` is what it
-/// costs (the tier's price, or the amount named for a pay-what-you-want tier), so the
-/// cart's total is the sum of the entries' prices.
+/// concert's entry is `quantity` tickets of one of its tiers (`tier`): `event.price` is
+/// what one costs (the tier's price, or the amount named for a pay-what-you-want tier),
+/// `lineTotal` what they all cost, and the cart's total is the sum of the line totals.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CartEntry {
@@ -34,8 +38,29 @@ pub struct CartEntry {
     pub tier: Option<Tier>,
     #[schema(required = true)]
     pub plan: Option<Plan>,
+    /// Tickets of the tier (1 to 10; always 1 for a pass).
+    pub quantity: i64,
+    /// Minor units: the price times the quantity (before any promo code).
+    pub line_total: i64,
     #[schema(format = DateTime)]
     pub added_at: String,
+}
+
+/// Why `quantity` tickets may not go in one order when `seats_left` are left (`None`: no
+/// capacity), if they may not.
+pub fn quantity_refusal(quantity: i64, seats_left: Option<i64>) -> Option<Error> {
+    if !(1..=MAX_TICKETS_PER_ORDER).contains(&quantity) {
+        return Some(Error::unprocessable(
+            Msg::TicketQuantityRange.with("max", MAX_TICKETS_PER_ORDER),
+        ));
+    }
+    match seats_left {
+        Some(0) => Some(Error::conflict(Msg::TierSoldOut)),
+        Some(left) if left < quantity => {
+            Some(Error::conflict(Msg::FewSeatsLeft.with("count", left)))
+        }
+        _ => None,
+    }
 }
 
 /// What the account's cart holds, in the order it was added.
@@ -100,6 +125,8 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                     event: Some(shown),
                     tier: Some(Tier::new(&tier, &event, now)),
                     plan: None,
+                    quantity: row.quantity,
+                    line_total: price * row.quantity,
                     added_at,
                 });
             }
@@ -108,6 +135,8 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                 kind: ItemKind::Pass,
                 event: None,
                 tier: None,
+                quantity: 1,
+                line_total: plan.price_minor,
                 plan: Some(Plan::for_buyer(plan)),
                 added_at,
             });
@@ -120,15 +149,18 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
 /// default tier, if this account can buy it now; `amount` is what the buyer names for a
 /// pay-what-you-want tier (at least its minimum; its suggested price when `None`). A
 /// hidden tier is not found (it is not listed to the public) unless the cart holds a
-/// promo code unlocking it. Adding the concert again
-/// changes the tier and amount of its one entry.
+/// promo code unlocking it. `quantity` tickets (1 when `None`), at most
+/// [`MAX_TICKETS_PER_ORDER`] and the seats left. Adding the concert again changes the
+/// tier, amount and quantity of its one entry.
 pub async fn add_event(
     app: &AppState,
     account_id: &str,
     event_id: &str,
     tier_id: Option<&str>,
     amount: Option<i64>,
+    quantity: Option<i64>,
 ) -> Result<()> {
+    let quantity = quantity.unwrap_or(1);
     let event = events::by_id(&app.db, event_id)
         .await?
         .filter(|e| e.status != EventStatus::Draft)
@@ -155,20 +187,56 @@ pub async fn add_event(
     if let Some(reason) = tier_refusal(&tier, &event, now_ms()) {
         return Err(Error::conflict(reason));
     }
+    if let Some(refusal) = quantity_refusal(quantity, tier.seats_left(&event)) {
+        return Err(refusal);
+    }
     tier.price_for(amount, &event.details.currency)
         .map_err(Error::unprocessable)?;
-    let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?;
-    if owned.first() == Some(&true) {
+    // One ticket for someone who can listen already is a mistake; several are for others.
+    if quantity == 1 && owns(app, account_id, &event).await? {
         return Err(Error::conflict(Msg::AlreadyHaveAccess));
     }
+    let choice = store::CartChoice {
+        tier_id: Some(&tier.id),
+        amount_minor: amount.filter(|_| tier.min_price_minor.is_some()),
+        quantity,
+    };
     store::insert_cart_item(
         &app.db,
         account_id,
         ItemKind::Event,
         event_id,
-        Some(&tier.id),
-        amount.filter(|_| tier.min_price_minor.is_some()),
+        choice,
         now_ms(),
+    )
+    .await
+}
+
+/// Whether the account can listen to the concert already (a ticket of its own or a pass).
+pub async fn owns(app: &AppState, account_id: &str, event: &EventRow) -> Result<bool> {
+    let owned = events::owned_among(&app.db, account_id, std::slice::from_ref(event)).await?;
+    Ok(owned.first() == Some(&true))
+}
+
+/// Change how many tickets the cart's entry of a concert holds (its tier and amount stay).
+pub async fn set_quantity(
+    app: &AppState,
+    account_id: &str,
+    event_id: &str,
+    quantity: i64,
+) -> Result<()> {
+    let row = store::cart_rows(&app.db, account_id)
+        .await?
+        .into_iter()
+        .find(|r| r.item_kind == ItemKind::Event && r.item_id == event_id)
+        .ok_or_else(|| Error::not_found(Msg::ConcertNotInCart))?;
+    add_event(
+        app,
+        account_id,
+        event_id,
+        row.tier_id.as_deref(),
+        row.amount_minor,
+        Some(quantity),
     )
     .await
 }
@@ -179,13 +247,17 @@ pub async fn add_pass(app: &AppState, account_id: &str, plan_id: &str) -> Result
         .filter(|p| p.active != 0)
         .ok_or_else(|| Error::not_found(Msg::PassNotOnSale))?;
     // Adding twice keeps one entry.
+    let choice = store::CartChoice {
+        tier_id: None,
+        amount_minor: None,
+        quantity: 1,
+    };
     store::insert_cart_item(
         &app.db,
         account_id,
         ItemKind::Pass,
         plan_id,
-        None,
-        None,
+        choice,
         now_ms(),
     )
     .await
@@ -197,4 +269,30 @@ pub async fn remove(app: &AppState, account_id: &str, kind: ItemKind, id: &str) 
 
 pub async fn clear(app: &AppState, account_id: &str) -> Result<()> {
     store::clear_cart(&app.db, account_id).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(quantity: i64, left: Option<i64>) -> Option<(u16, Msg)> {
+        quantity_refusal(quantity, left).map(|e| match e {
+            Error::Unprocessable(t) => (422, t.msg),
+            Error::Conflict(t) => (409, t.msg),
+            other => panic!("unexpected {other:?}"),
+        })
+    }
+
+    #[test]
+    fn a_quantity_is_between_one_and_the_cap_and_within_the_seats_left() {
+        assert_eq!(refused(1, None), None);
+        assert_eq!(refused(MAX_TICKETS_PER_ORDER, None), None);
+        assert_eq!(refused(3, Some(3)), None);
+        let range = Some((422, Msg::TicketQuantityRange));
+        assert_eq!(refused(MAX_TICKETS_PER_ORDER + 1, None), range);
+        assert_eq!(refused(0, None), range);
+        assert_eq!(refused(-2, Some(5)), range);
+        assert_eq!(refused(4, Some(3)), Some((409, Msg::FewSeatsLeft)));
+        assert_eq!(refused(1, Some(0)), Some((409, Msg::TierSoldOut)));
+    }
 }

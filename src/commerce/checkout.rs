@@ -93,6 +93,7 @@ pub async fn start(
         item_id: id,
         tier_id,
         amount_minor,
+        quantity,
         ..
     } in rows
     {
@@ -120,7 +121,8 @@ pub async fn start(
                     )
                 },
             )?;
-            if events::owned_among(&app.db, account_id, std::slice::from_ref(&event)).await?[0] {
+            // Several tickets are for others (spares); one for someone who has access is not.
+            if quantity == 1 && cart::owns(app, account_id, &event).await? {
                 return Err(Error::conflict(
                     Msg::AlreadyHaveAccessTitled.with("title", event.details.title.as_str()),
                 ));
@@ -131,11 +133,12 @@ pub async fn start(
                 kind: ItemKind::Event,
                 id,
                 title: format!("{} — {}", event.details.artist_name, event.details.title),
-                price_minor: price,
+                price_minor: price * quantity,
                 tier: Some(ItemTier {
                     id: tier.id,
                     name: tier.name,
                 }),
+                quantity,
             });
         } else {
             let plan = plans::by_id(&app.db, &id)
@@ -150,6 +153,7 @@ pub async fn start(
                 title: format!("{} ({} days)", plan.name, plan.days),
                 price_minor: plan.price_minor,
                 tier: None,
+                quantity: 1,
             });
         }
     }

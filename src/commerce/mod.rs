@@ -43,7 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(show_cart_unslashed, clear_cart_unslashed))
         .routes(routes!(checkout::checkout))
         .routes(routes!(add_pass, remove_pass))
-        .routes(routes!(add_event, remove_event))
+        .routes(routes!(add_event, remove_event, set_quantity))
         .routes(routes!(my_purchases))
         .routes(routes!(my_purchases_unslashed))
         .routes(routes!(all_orders))
@@ -100,18 +100,32 @@ struct AddEventQuery {
     /// Refused for a fixed-price tier unless it is that price.
     #[param(minimum = 0, maximum = 100_000_000)]
     amount: Option<i64>,
+    /// How many tickets of the tier (1 to 10, and no more than are left); absent: 1. The
+    /// amount is per ticket.
+    #[param(minimum = 1, maximum = 10)]
+    quantity: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct QuantityQuery {
+    /// How many tickets (1 to 10, and no more than are left).
+    #[param(minimum = 1, maximum = 10)]
+    quantity: i64,
 }
 
 /// Put a ticket of a concert in the signed-in account's cart, of its default tier or of
 /// the tier chosen with `?tier=`, if that account may buy it now, at the amount named with
-/// `?amount=` for a pay-what-you-want tier. One ticket per concert: adding it again keeps
-/// one entry, of the tier and amount chosen last.
+/// `?amount=` for a pay-what-you-want tier (per ticket), `?quantity=` tickets of it. One
+/// entry per concert: adding it again keeps one entry, of the tier, amount and quantity
+/// chosen last. Several tickets may be bought by an account that can listen already (they
+/// are spares, to give); one may not.
 #[utoipa::path(post, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
     params(("event_id" = String, Path, description = "The concert's id"), AddEventQuery),
     responses((status = 200, description = "The cart with the concert.", body = Envelope<Vec<cart::CartEntry>>),
         (status = 404, description = "No such concert, or no such tier of it the public may buy (hidden tiers are not found).", body = Failure),
-        (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), or the account already has access.", body = Failure),
-        (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price.", body = Failure)))]
+        (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), fewer tickets are left than asked for, or the account already has access (buying one).", body = Failure),
+        (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price; or the quantity is not 1 to 10.", body = Failure)))]
 async fn add_event(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -124,8 +138,27 @@ async fn add_event(
         &event_id,
         q.tier.as_deref(),
         q.amount,
+        q.quantity,
     )
     .await?;
+    show_cart(State(app), user).await
+}
+
+/// Change how many tickets of a concert the signed-in account's cart holds (its tier and
+/// amount stay).
+#[utoipa::path(put, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
+    params(("event_id" = String, Path, description = "The concert's id"), QuantityQuery),
+    responses((status = 200, description = "The cart with the new quantity.", body = Envelope<Vec<cart::CartEntry>>),
+        (status = 404, description = "The concert is not in the cart.", body = Failure),
+        (status = 409, description = "The tier is no longer on sale, or fewer tickets are left than asked for.", body = Failure),
+        (status = 422, description = "The quantity is not 1 to 10.", body = Failure)))]
+async fn set_quantity(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(event_id): Path<String>,
+    QueryParams(q): QueryParams<QuantityQuery>,
+) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::set_quantity(&app, &user.account.id, &event_id, q.quantity).await?;
     show_cart(State(app), user).await
 }
 

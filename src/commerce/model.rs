@@ -136,9 +136,12 @@ pub struct OrderItem {
     /// The concert's or the pricing plan's id.
     pub item_id: String,
     pub title: String,
-    /// Minor units, as paid.
+    /// Minor units, as paid for the whole line (all its tickets, after any promo code):
+    /// the order's total is the sum of its lines' prices.
     #[serde(rename = "price")]
     pub price_minor: i64,
+    /// Tickets of the tier on the line (1 for a pass).
+    pub quantity: i64,
     /// The ticket tier bought (a concert's line); `null` for a pass.
     #[schema(required = true)]
     pub tier_id: Option<String>,
@@ -147,7 +150,7 @@ pub struct OrderItem {
     #[schema(required = true)]
     pub tier_name: Option<String>,
 }
-crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor, tier_id, tier_name });
+crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor, quantity, tier_id, tier_name });
 
 impl OrderItem {
     /// The line's title with the tier bought, as a receipt names it: "Band — Show (VIP)".
@@ -155,15 +158,22 @@ impl OrderItem {
         self.with_tier_in(crate::i18n::current())
     }
 
-    /// The same for a reader of `lang` (the default tier's seeded name in it).
+    /// The same for a reader of `lang` (the default tier's seeded name in it), with the
+    /// number of tickets when there are several: "3 × Band — Show (Supporter)".
     pub fn with_tier_in(&self, lang: crate::i18n::Lang) -> String {
-        match &self.tier_name {
+        let named = match &self.tier_name {
             Some(tier) => format!(
                 "{} ({})",
                 self.title,
                 crate::i18n::seeded_text_in(lang, tier.clone())
             ),
             None => self.title.clone(),
+        };
+        if self.quantity > 1 {
+            let count = crate::i18n::figure_in(lang, &self.quantity.to_string());
+            format!("{count} × {named}")
+        } else {
+            named
         }
     }
 }

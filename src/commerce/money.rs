@@ -105,6 +105,14 @@ pub fn decimal(minor: i64, currency: &str) -> String {
     )
 }
 
+/// A line's price split over its `quantity` tickets, to the cent: equal shares, the
+/// first ones a minor unit more while the remainder lasts, adding up to `total` exactly.
+pub fn split(total: i64, quantity: i64) -> Vec<i64> {
+    let quantity = quantity.max(1);
+    let (share, left) = (total.div_euclid(quantity), total.rem_euclid(quantity));
+    (0..quantity).map(|i| share + i64::from(i < left)).collect()
+}
+
 pub fn check_price(minor: i64) -> Result<i64> {
     if (0..=MAX_PRICE).contains(&minor) {
         Ok(minor)
@@ -126,5 +134,19 @@ mod tests {
         assert_eq!(decimal(-5, "EUR"), "-0.05");
         assert_eq!(parse_currency("eur").unwrap(), "EUR");
         assert!(parse_currency("XYZ").is_err());
+    }
+
+    #[test]
+    fn a_line_splits_over_its_tickets_to_the_cent() {
+        assert_eq!(split(1000, 3), vec![334, 333, 333]);
+        assert_eq!(split(2700, 3), vec![900, 900, 900]);
+        assert_eq!(split(1, 3), vec![1, 0, 0]);
+        assert_eq!(split(0, 2), vec![0, 0]);
+        assert_eq!(split(1250, 1), vec![1250]);
+        for (total, quantity) in [(999, 7), (10_001, 10), (5, 10)] {
+            let shares = split(total, quantity);
+            assert_eq!(shares.len() as i64, quantity);
+            assert_eq!(shares.iter().sum::<i64>(), total);
+        }
     }
 }

@@ -158,9 +158,12 @@ pub struct NewItem {
     pub kind: ItemKind,
     pub id: String,
     pub title: String,
+    /// What the whole line costs (all its tickets).
     pub price_minor: i64,
     /// A concert's tier (`None` for a pass; for a concert, its default tier).
     pub tier: Option<ItemTier>,
+    /// Tickets of the tier (1 for a pass): as many seats are held.
+    pub quantity: i64,
 }
 
 /// The ticket tier a concert's line is of, as the order keeps it.
@@ -178,25 +181,27 @@ enum OnSale {
     NotRequired,
 }
 
-/// Take one seat of a concert and of its tier, never above the concert's capacity nor the
-/// tier's. The conditional increments take the concert's row lock (the write lock on
-/// SQLite) and then the tier's, so concurrent buyers queue here. False when either is
-/// full (or, `OnSale::Required`, not on sale: a hidden tier is on sale only when the
-/// checkout's promo code `unlocking` unlocks it); the caller rolls back.
-async fn hold_seat(
+/// Take a line's seats of a concert and of its tier at once (all or none), never above
+/// the concert's capacity nor the tier's. The conditional increments take the concert's
+/// row lock (the write lock on SQLite) and then the tier's, so concurrent buyers queue
+/// here. False when either has too few left (or, `OnSale::Required`, is not on sale: a
+/// hidden tier is on sale only when the checkout's promo code `unlocking` unlocks it); the
+/// caller rolls back.
+async fn hold_seats(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     event_id: &str,
     tier_id: Option<&str>,
+    seats: i64,
     on_sale: OnSale,
     unlocking: Option<&str>,
 ) -> Result<bool> {
-    if !store::take_seat(&mut **tx, event_id, on_sale == OnSale::Required).await? {
+    if !store::take_seats(&mut **tx, event_id, seats, on_sale == OnSale::Required).await? {
         return Ok(false);
     }
     match tier_id {
         Some(tier) => {
             let at = (on_sale == OnSale::Required).then(now_ms);
-            tiers::take_seat(&mut **tx, tier, at, unlocking).await
+            tiers::take_seats(&mut **tx, tier, seats, at, unlocking).await
         }
         None => Ok(true),
     }
@@ -296,6 +301,7 @@ pub async fn create_pending_with(
             title: item.title.clone(),
             price_minor: item.price_minor,
             tier,
+            quantity: item.quantity,
         });
     }
     // Seats next, so concurrent buyers queue on the concert row and none is oversold.
@@ -304,7 +310,16 @@ pub async fn create_pending_with(
     for item in concerts {
         let tier = item.tier.as_ref().map(|t| t.id.as_str());
         let unlocking = promo.as_ref().map(|claim| claim.code_id);
-        if !hold_seat(&mut tx, &item.id, tier, OnSale::Required, unlocking).await? {
+        if !hold_seats(
+            &mut tx,
+            &item.id,
+            tier,
+            item.quantity,
+            OnSale::Required,
+            unlocking,
+        )
+        .await?
+        {
             tx.rollback().await?;
             return Err(sold_out(item));
         }
@@ -336,16 +351,15 @@ pub async fn create_pending_with(
         return Err(refusal);
     }
     for item in &lines {
-        store::insert_order_item(
-            &mut *tx,
-            &order_id,
-            item.kind,
-            &item.id,
-            &item.title,
-            item.price_minor,
-            item.tier.as_ref().map(|t| (t.id.as_str(), t.name.as_str())),
-        )
-        .await?;
+        let line = store::NewLine {
+            kind: item.kind,
+            item_id: &item.id,
+            title: &item.title,
+            price_minor: item.price_minor,
+            tier: item.tier.as_ref().map(|t| (t.id.as_str(), t.name.as_str())),
+            quantity: item.quantity,
+        };
+        store::insert_order_item(&mut *tx, &order_id, line).await?;
     }
     tx.commit().await?;
     Ok((order_id, token))
@@ -567,10 +581,11 @@ pub async fn fulfil(
             .iter()
             .filter(|i| i.item_kind == ItemKind::Event)
         {
-            if !hold_seat(
+            if !hold_seats(
                 &mut tx,
                 &item.item_id,
                 item.tier_id.as_deref(),
+                item.quantity,
                 OnSale::NotRequired,
                 None,
             )
@@ -627,9 +642,22 @@ pub async fn fulfil(
     for item in &order_items {
         match item.item_kind {
             ItemKind::Event => {
-                store::insert_ticket(&mut *tx, &order.account_id, &item.item_id, order_id, now)
-                    .await
-                    .map_err(|e| crate::error::conflict_on_unique(e, Msg::AlreadyHaveTicket))?;
+                // The first is the buyer's own unless they hold one; the rest are spares
+                // to keep or give. Each carries its share of the line, to the cent. A line
+                // of one is the buyer's own or nothing (they got one meanwhile: refunded).
+                for price_minor in money::split(item.price_minor, item.quantity) {
+                    let ticket = store::NewTicket {
+                        account_id: &order.account_id,
+                        event_id: &item.item_id,
+                        order_id,
+                        price_minor,
+                        may_be_spare: item.quantity > 1,
+                        now,
+                    };
+                    if store::issue_ticket(&mut tx, &ticket).await? == store::Issued::AlreadyHeld {
+                        return Err(Error::conflict(Msg::AlreadyHaveTicket));
+                    }
+                }
             }
             ItemKind::Pass => {
                 let plan = store::plan_by_id(&mut *tx, &item.item_id)

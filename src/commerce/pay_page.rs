@@ -218,6 +218,7 @@ mod tests {
             item_id: "e".into(),
             title: "<b>Band</b> & \"Friends\"".into(),
             price_minor: 1500,
+            quantity: 1,
             tier_id: None,
             tier_name: None,
         }];

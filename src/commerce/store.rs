@@ -122,7 +122,7 @@ async fn orders_matching(db: &Db, filter: OrderFilter<'_>, tail: &str) -> Result
 #[tracing::instrument(skip_all)]
 pub async fn order_items<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Vec<OrderItem>> {
     Ok(sqlx::query_as::<_, OrderItem>(
-        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name \
+        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name, quantity \
          FROM order_items WHERE order_id = $1 ORDER BY item_kind, title",
     )
     .bind(order_id)
@@ -138,7 +138,7 @@ pub async fn items_of_orders(db: &Db, order_ids: &[&str]) -> Result<Vec<OrderIte
     }
     let placeholders: Vec<String> = (1..=order_ids.len()).map(|i| format!("${i}")).collect();
     let mut query = sqlx::query_as::<_, OrderItem>(sqlx::AssertSqlSafe(format!(
-        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name \
+        "SELECT order_id, item_kind, item_id, title, price_minor, tier_id, tier_name, quantity \
          FROM order_items WHERE order_id IN ({}) ORDER BY item_kind, title",
         placeholders.join(", ")
     )));
@@ -212,19 +212,34 @@ pub async fn insert_pending_order<'e>(
     Ok(())
 }
 
+/// An order line to write: `quantity` tickets of a concert's tier (its id and name), or a
+/// pass; `price_minor` is what the whole line costs.
+pub struct NewLine<'a> {
+    pub kind: ItemKind,
+    pub item_id: &'a str,
+    pub title: &'a str,
+    pub price_minor: i64,
+    pub tier: Option<(&'a str, &'a str)>,
+    pub quantity: i64,
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn insert_order_item<'e>(
     db: impl Exec<'e>,
     order_id: &str,
-    kind: ItemKind,
-    item_id: &str,
-    title: &str,
-    price_minor: i64,
-    tier: Option<(&str, &str)>,
+    line: NewLine<'_>,
 ) -> Result<()> {
+    let NewLine {
+        kind,
+        item_id,
+        title,
+        price_minor,
+        tier,
+        quantity,
+    } = line;
     sqlx::query(
         "INSERT INTO order_items (order_id, item_kind, item_id, title, price_minor, tier_id, \
-         tier_name) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+         tier_name, quantity) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(order_id)
     .bind(kind.as_str())
@@ -233,6 +248,7 @@ pub async fn insert_order_item<'e>(
     .bind(price_minor)
     .bind(tier.map(|(id, _)| id))
     .bind(tier.map(|(_, name)| name))
+    .bind(quantity)
     .execute(db)
     .await?;
     Ok(())
@@ -277,19 +293,29 @@ pub async fn set_provider_ref(db: &Db, order_id: &str, provider_ref: &str) -> Re
     Ok(())
 }
 
-/// Take one seat of a concert, never above its capacity; `on_sale_only` also requires
-/// the concert to be on sale. The conditional increment takes the concert's row lock.
+/// Take `seats` seats of a concert at once, never above its capacity; `on_sale_only` also
+/// requires the concert to be on sale. The conditional increment takes the concert's row
+/// lock.
 #[tracing::instrument(skip_all)]
-pub async fn take_seat<'e>(db: impl Exec<'e>, event_id: &str, on_sale_only: bool) -> Result<bool> {
+pub async fn take_seats<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    seats: i64,
+    on_sale_only: bool,
+) -> Result<bool> {
     let sql = if on_sale_only {
-        "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
+        "UPDATE events SET seats_taken = seats_taken + $2 WHERE id = $1 \
          AND status IN ('published', 'live', 'ended') \
-         AND (capacity IS NULL OR seats_taken < capacity)"
+         AND (capacity IS NULL OR seats_taken + $2 <= capacity)"
     } else {
-        "UPDATE events SET seats_taken = seats_taken + 1 WHERE id = $1 \
-         AND (capacity IS NULL OR seats_taken < capacity)"
+        "UPDATE events SET seats_taken = seats_taken + $2 WHERE id = $1 \
+         AND (capacity IS NULL OR seats_taken + $2 <= capacity)"
     };
-    let held = sqlx::query(sql).bind(event_id).execute(db).await?;
+    let held = sqlx::query(sql)
+        .bind(event_id)
+        .bind(seats)
+        .execute(db)
+        .await?;
     Ok(held.rows_affected() == 1)
 }
 
@@ -310,22 +336,55 @@ pub async fn release_seats(
     order_id: &str,
     of: SeatsOf,
 ) -> Result<()> {
+    // A line holds `quantity` seats; each live ticket one. Never below 0 (a portable
+    // `max`: PostgreSQL has no two-argument one).
+    let (lines_of_concert, lines_of_tier, tickets_of_concert, tickets_of_tier) = (
+        "SELECT SUM(quantity) FROM order_items WHERE order_id = $1 AND item_kind = 'event' \
+         AND item_id = events.id",
+        "SELECT SUM(quantity) FROM order_items WHERE order_id = $1 AND item_kind = 'event' \
+         AND tier_id = ticket_tiers.id",
+        "SELECT COUNT(*) FROM tickets WHERE order_id = $1 AND revoked_at IS NULL \
+         AND event_id = events.id",
+        "SELECT COUNT(*) FROM tickets WHERE order_id = $1 AND revoked_at IS NULL \
+         AND tier_id = ticket_tiers.id",
+    );
+    let give_back = |table: &str, held: &str, of: &str| {
+        format!(
+            "UPDATE {table} SET seats_taken = CASE WHEN seats_taken > ({held}) \
+             THEN seats_taken - ({held}) ELSE 0 END WHERE id IN ({of})"
+        )
+    };
     let [concerts, tiers] = match of {
         SeatsOf::Lines => [
-            "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-             (SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
-            "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-             (SELECT tier_id FROM order_items WHERE order_id = $1 AND item_kind = 'event')",
+            give_back(
+                "events",
+                lines_of_concert,
+                "SELECT item_id FROM order_items WHERE order_id = $1 AND item_kind = 'event'",
+            ),
+            give_back(
+                "ticket_tiers",
+                lines_of_tier,
+                "SELECT tier_id FROM order_items WHERE order_id = $1 AND item_kind = 'event'",
+            ),
         ],
         SeatsOf::LiveTickets => [
-            "UPDATE events SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-             (SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
-            "UPDATE ticket_tiers SET seats_taken = seats_taken - 1 WHERE seats_taken > 0 AND id IN \
-             (SELECT tier_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL)",
+            give_back(
+                "events",
+                tickets_of_concert,
+                "SELECT event_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL",
+            ),
+            give_back(
+                "ticket_tiers",
+                tickets_of_tier,
+                "SELECT tier_id FROM tickets WHERE order_id = $1 AND revoked_at IS NULL",
+            ),
         ],
     };
     for sql in [concerts, tiers] {
-        sqlx::query(sql).bind(order_id).execute(&mut *conn).await?;
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(order_id)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }
@@ -503,29 +562,89 @@ async fn on_order_at<'e>(
 
 // ------------------------------------------------------------------- tickets and passes
 
-/// Issue a ticket of the tier its order line names; the one-ticket-per-concert index may
-/// refuse it.
+/// A ticket to issue: its order line's concert, and its share of what the line cost.
+pub struct NewTicket<'a> {
+    pub account_id: &'a str,
+    pub event_id: &'a str,
+    pub order_id: &'a str,
+    pub price_minor: i64,
+    /// Whether it may be a spare when the buyer holds an own ticket of the concert already
+    /// (a line of several); a line of one is for the buyer to listen with, or nothing.
+    pub may_be_spare: bool,
+    pub now: i64,
+}
+
+/// How a ticket was issued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Issued {
+    Own,
+    Spare,
+    /// Not at all: the buyer holds an own ticket and it could not be a spare.
+    AlreadyHeld,
+}
+
+/// Issue a ticket of the tier its order line names, as the buyer's own if they hold no
+/// own live ticket of the concert, else as a spare if it may be one (the
+/// one-ticket-per-concert index decides, so racing issues cannot both make one theirs).
 #[tracing::instrument(skip_all)]
-pub async fn insert_ticket<'e>(
+pub async fn issue_ticket(
+    conn: &mut sqlx::AnyConnection,
+    ticket: &NewTicket<'_>,
+) -> std::result::Result<Issued, sqlx::Error> {
+    let insert = |spare: bool| {
+        let on_conflict = if spare {
+            ""
+        } else {
+            " ON CONFLICT (account_id, event_id) \
+              WHERE revoked_at IS NULL AND given_at IS NULL AND spare = 0 DO NOTHING"
+        };
+        format!(
+            "INSERT INTO tickets (id, account_id, event_id, order_id, created_at, tier_id, \
+             price_minor, spare) \
+             VALUES ($1, $2, $3, $4, $5, (SELECT tier_id FROM order_items WHERE order_id = $4 \
+             AND item_kind = 'event' AND item_id = $3), $6, {}){on_conflict}",
+            i64::from(spare)
+        )
+    };
+    let tries: &[bool] = if ticket.may_be_spare {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for &spare in tries {
+        let done = sqlx::query(sqlx::AssertSqlSafe(insert(spare)))
+            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(ticket.account_id)
+            .bind(ticket.event_id)
+            .bind(ticket.order_id)
+            .bind(ticket.now)
+            .bind(ticket.price_minor)
+            .execute(&mut *conn)
+            .await?;
+        if done.rows_affected() == 1 {
+            return Ok(if spare { Issued::Spare } else { Issued::Own });
+        }
+    }
+    Ok(Issued::AlreadyHeld)
+}
+
+/// Make a spare ticket its holder's own. False when it is not a live spare of theirs; a
+/// holder with an own live ticket of the concert breaks `tickets_one_per_account`.
+#[tracing::instrument(skip_all)]
+pub async fn keep_spare<'e>(
     db: impl Exec<'e>,
+    ticket_id: &str,
     account_id: &str,
-    event_id: &str,
-    order_id: &str,
-    now: i64,
-) -> std::result::Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO tickets (id, account_id, event_id, order_id, created_at, tier_id) \
-         VALUES ($1, $2, $3, $4, $5, (SELECT tier_id FROM order_items WHERE order_id = $4 \
-         AND item_kind = 'event' AND item_id = $3))",
+) -> std::result::Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE tickets SET spare = 0 WHERE id = $1 AND account_id = $2 AND spare = 1 \
+         AND revoked_at IS NULL AND given_at IS NULL",
     )
-    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(ticket_id)
     .bind(account_id)
-    .bind(event_id)
-    .bind(order_id)
-    .bind(now)
     .execute(db)
     .await?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 #[tracing::instrument(skip_all)]
@@ -586,7 +705,7 @@ pub async fn revoke_access_of_order<'e>(
 #[tracing::instrument(skip_all)]
 pub async fn live_tickets_of_event(db: &Db, event_id: &str) -> Result<Vec<(String, String, i64)>> {
     Ok(sqlx::query_as(
-        "SELECT t.id, t.order_id, i.price_minor FROM tickets t \
+        "SELECT t.id, t.order_id, COALESCE(t.price_minor, i.price_minor) FROM tickets t \
          JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' \
          AND i.item_id = t.event_id \
          WHERE t.event_id = $1 AND t.revoked_at IS NULL",
@@ -613,7 +732,7 @@ pub async fn revoke_ticket<'e>(db: impl Exec<'e>, ticket_id: &str, now: i64) -> 
 pub async fn live_ticket_for(db: &Db, account_id: &str, event_id: &str) -> Result<Option<String>> {
     let row: Option<(String,)> = sqlx::query_as(
         "SELECT id FROM tickets WHERE account_id = $1 AND event_id = $2 AND revoked_at IS NULL \
-         AND given_at IS NULL",
+         AND given_at IS NULL AND spare = 0",
     )
     .bind(account_id)
     .bind(event_id)
@@ -811,13 +930,13 @@ where
         .await?)
 }
 
-/// Concert tickets sold (order lines) in `[from, to)` and in `[previous_from, from)`.
+/// Concert tickets sold (the order lines' quantities) in `[from, to)` and in `[previous_from, from)`.
 #[tracing::instrument(skip_all)]
 pub async fn tickets_sold(db: &Db, previous_from: i64, from: i64, to: i64) -> Result<(i64, i64)> {
     Ok(sqlx::query_as::<_, (i64, i64)>(
         "SELECT \
-            CAST(COALESCE(SUM(CASE WHEN o.paid_at >= $2 THEN 1 ELSE 0 END), 0) AS BIGINT), \
-            CAST(COALESCE(SUM(CASE WHEN o.paid_at < $2 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+            CAST(COALESCE(SUM(CASE WHEN o.paid_at >= $2 THEN i.quantity ELSE 0 END), 0) AS BIGINT), \
+            CAST(COALESCE(SUM(CASE WHEN o.paid_at < $2 THEN i.quantity ELSE 0 END), 0) AS BIGINT) \
          FROM order_items i JOIN orders o ON o.id = i.order_id \
          WHERE i.item_kind = 'event' AND o.status IN ('paid', 'fulfilled', 'refunded') \
            AND o.paid_at >= $1 AND o.paid_at < $3",
@@ -838,14 +957,16 @@ pub struct CartRow {
     pub tier_id: Option<String>,
     /// The amount named for a pay-what-you-want tier (`None`: its price).
     pub amount_minor: Option<i64>,
+    /// Tickets of the tier (1 for a pass).
+    pub quantity: i64,
     pub added_at: i64,
 }
-crate::db::from_row!(CartRow { item_kind as String, item_id, tier_id, amount_minor, added_at });
+crate::db::from_row!(CartRow { item_kind as String, item_id, tier_id, amount_minor, quantity, added_at });
 
 #[tracing::instrument(skip_all)]
 pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     Ok(sqlx::query_as::<_, CartRow>(
-        "SELECT item_kind, item_id, tier_id, amount_minor, added_at FROM cart_items \
+        "SELECT item_kind, item_id, tier_id, amount_minor, quantity, added_at FROM cart_items \
          WHERE account_id = $1 \
          ORDER BY added_at, item_id",
     )
@@ -854,28 +975,36 @@ pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     .await?)
 }
 
-/// Adding twice keeps one entry (a concert's with the tier and amount chosen last).
+/// What a cart entry holds: a concert's tier, the amount named, how many.
+pub struct CartChoice<'a> {
+    pub tier_id: Option<&'a str>,
+    pub amount_minor: Option<i64>,
+    pub quantity: i64,
+}
+
+/// Adding twice keeps one entry (a concert's with the tier, amount and quantity chosen
+/// last).
 #[tracing::instrument(skip_all)]
 pub async fn insert_cart_item(
     db: &Db,
     account_id: &str,
     kind: ItemKind,
     item_id: &str,
-    tier_id: Option<&str>,
-    amount_minor: Option<i64>,
+    choice: CartChoice<'_>,
     now: i64,
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO cart_items (account_id, item_kind, item_id, tier_id, amount_minor, added_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) \
+        "INSERT INTO cart_items (account_id, item_kind, item_id, tier_id, amount_minor, \
+         quantity, added_at) VALUES ($1, $2, $3, $4, $5, $6, $7) \
          ON CONFLICT (account_id, item_kind, item_id) DO UPDATE SET tier_id = excluded.tier_id, \
-         amount_minor = excluded.amount_minor",
+         amount_minor = excluded.amount_minor, quantity = excluded.quantity",
     )
     .bind(account_id)
     .bind(kind.as_str())
     .bind(item_id)
-    .bind(tier_id)
-    .bind(amount_minor)
+    .bind(choice.tier_id)
+    .bind(choice.amount_minor)
+    .bind(choice.quantity)
     .bind(now)
     .execute(db)
     .await?;

@@ -316,7 +316,7 @@ pub async fn list_active(
 pub async fn owned_by(db: &Db, account_id: &str, paging: Paging) -> Result<(Vec<EventRow>, i64)> {
     let filter = "status <> 'draft' AND (\
         EXISTS (SELECT 1 FROM tickets t WHERE t.event_id = events.id AND t.account_id = $1 \
-                AND t.revoked_at IS NULL AND t.given_at IS NULL) \
+                AND t.revoked_at IS NULL AND t.given_at IS NULL AND t.spare = 0) \
         OR EXISTS (SELECT 1 FROM passes p WHERE p.account_id = $1 AND p.revoked_at IS NULL \
                 AND p.valid_from <= events.starts_at AND events.starts_at < p.valid_until))";
     // The rank mirrors `model::access_state`: 0 live, 1 upcoming, 2 replay, 3 over.
@@ -393,7 +393,7 @@ pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Resu
     }
     let tickets: Vec<(String,)> = sqlx::query_as(
         "SELECT event_id FROM tickets WHERE account_id = $1 AND revoked_at IS NULL \
-             AND given_at IS NULL",
+             AND given_at IS NULL AND spare = 0",
     )
     .bind(account_id)
     .fetch_all(db)
@@ -428,7 +428,7 @@ crate::db::from_row!(Sale {
 /// Tickets sold for a concert (live ones), with the price paid.
 pub async fn sales(db: &Db, event_id: &str) -> Result<Vec<Sale>> {
     Ok(sqlx::query_as::<_, Sale>(
-        "SELECT t.created_at, i.price_minor FROM tickets t \
+        "SELECT t.created_at, COALESCE(t.price_minor, i.price_minor) AS price_minor FROM tickets t \
          JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
          WHERE t.event_id = $1 AND t.revoked_at IS NULL ORDER BY t.created_at",
     )
@@ -445,7 +445,8 @@ pub async fn sales_totals(db: &Db, event_ids: &[&str]) -> Result<Vec<(String, i6
         return Ok(Vec::new());
     }
     let mut query = sqlx::query_as::<_, (String, i64, i64)>(AssertSqlSafe(format!(
-        "SELECT t.event_id, COUNT(*), CAST(COALESCE(SUM(i.price_minor), 0) AS BIGINT) FROM tickets t \
+        "SELECT t.event_id, COUNT(*), \
+         CAST(COALESCE(SUM(COALESCE(t.price_minor, i.price_minor)), 0) AS BIGINT) FROM tickets t \
          JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' AND i.item_id = t.event_id \
          WHERE t.event_id IN ({}) AND t.revoked_at IS NULL GROUP BY t.event_id",
         placeholders(event_ids.len())
@@ -458,7 +459,8 @@ pub async fn sales_totals(db: &Db, event_ids: &[&str]) -> Result<Vec<(String, i6
 
 pub async fn ticket_count_ever(db: &Db, event_id: &str) -> Result<i64> {
     let (n,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM order_items WHERE item_kind = 'event' AND item_id = $1",
+        "SELECT CAST(COALESCE(SUM(quantity), 0) AS BIGINT) FROM order_items \
+         WHERE item_kind = 'event' AND item_id = $1",
     )
     .bind(event_id)
     .fetch_one(db)

@@ -1059,6 +1059,34 @@ messages! {
         cn: "您已有这场音乐会的门票。",
         ir: "شما از قبل برای این کنسرت بلیت دارید.",
     }
+    TicketQuantityRange {
+        gb: "Choose between 1 and {max} tickets.",
+        br: "Escolha entre 1 e {max} ingressos.",
+        es: "Elige entre 1 y {max} entradas.",
+        cn: "请选择 1 到 {max} 张门票。",
+        ir: "بین ۱ تا {max} بلیت انتخاب کنید.",
+    }
+    FewSeatsLeft {
+        gb: "Only {count} tickets are left.",
+        br: "Restam apenas {count} ingressos.",
+        es: "Solo quedan {count} entradas.",
+        cn: "只剩 {count} 张门票。",
+        ir: "فقط {count} بلیت باقی مانده است.",
+    }
+    ConcertNotInCart {
+        gb: "This concert is not in your cart.",
+        br: "Este show não está no seu carrinho.",
+        es: "Este concierto no está en tu carrito.",
+        cn: "这场音乐会不在您的购物车中。",
+        ir: "این کنسرت در سبد خرید شما نیست.",
+    }
+    SpareKeepHeld {
+        gb: "You already hold your own ticket for this concert: give this spare one instead.",
+        br: "Você já tem seu próprio ingresso para este show: presenteie este ingresso extra.",
+        es: "Ya tienes tu propia entrada para este concierto: regala esta entrada de sobra.",
+        cn: "您已持有这场音乐会自己的门票：请把这张备用票赠送他人。",
+        ir: "شما از قبل بلیت خودتان را برای این کنسرت دارید: این بلیت اضافه را هدیه دهید.",
+    }
     PassNotOnSale {
         gb: "This pass is not on sale.",
         br: "Este passe não está à venda.",

@@ -87,7 +87,8 @@ pub async fn account<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<R
 pub async fn ticket_holders<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Vec<Recipient>> {
     Ok(sqlx::query_as(
         "SELECT DISTINCT a.id, a.language, a.time_zone FROM tickets t JOIN accounts a ON a.id = t.account_id \
-         WHERE t.event_id = $1 AND t.revoked_at IS NULL AND t.given_at IS NULL AND a.enabled = 1 ORDER BY a.id",
+         WHERE t.event_id = $1 AND t.revoked_at IS NULL AND t.given_at IS NULL AND t.spare = 0 \
+         AND a.enabled = 1 ORDER BY a.id",
     )
     .bind(event_id)
     .fetch_all(db)
@@ -102,7 +103,7 @@ pub async fn reminder_askers<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Ve
         "SELECT a.id, a.language, a.time_zone FROM door_reminders r JOIN accounts a ON a.id = r.account_id \
          WHERE r.event_id = $1 AND a.enabled = 1 AND NOT EXISTS (SELECT 1 FROM tickets t \
          WHERE t.event_id = r.event_id AND t.account_id = r.account_id AND t.revoked_at IS NULL \
-         AND t.given_at IS NULL) \
+         AND t.given_at IS NULL AND t.spare = 0) \
          ORDER BY a.id",
     )
     .bind(event_id)

@@ -45,6 +45,7 @@ pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
             price_minor: 1000,
             // The concert's default tier.
             tier: None,
+            quantity: 1,
         }],
         "EUR",
         "stripe",

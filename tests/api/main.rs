@@ -29,6 +29,7 @@ mod payments;
 mod projects;
 mod promo_codes;
 mod qr;
+mod quantity;
 mod rate_limits;
 mod reminders;
 mod reset;

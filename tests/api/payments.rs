@@ -134,6 +134,7 @@ async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
         price_minor: 1000,
         // The concert's default tier.
         tier: None,
+        quantity: 1,
     };
     let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe")
         .await

@@ -1,6 +1,7 @@
 //! Artists' statements (issue 31): after a scripted month of ticket sales in two
 //! currencies, a pass shared by the minutes listened, a provider's fee, an order refunded
-//! and a concert cancelled, tips during a show (one given back), each project's statement
+//! and a concert cancelled, tips during a show (one given back), three tickets in one order
+//! with a code then their concert cancelled, each project's statement
 //! says its sales, tips, refunds, fees and net
 //! to the cent, and every statement with the operator's lines adds up exactly to the money
 //! captured and given back, per currency. Members read their own project's; staff all.
@@ -182,6 +183,44 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let (status, body) = app.refund(&tips[1], &admin).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
+    // Three tickets in one order for D's concert, 4.97 off the line with a code (61.03 paid:
+    // 20.35, 20.34, 20.34), then the concert cancelled: each ticket refunded its share.
+    let trio = concert(&app, None, 2200, 2 * HOUR_MS).await;
+    let d = app.project_of(&trio).await;
+    let (status, code) = app
+        .post(
+            &format!("/api/v1/events/{trio}/promo-codes"),
+            json!({ "code": "TRIO", "kind": "amount", "value": 497 }),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{code}");
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/cart/{trio}?quantity=3"),
+            json!({}),
+            Some(&fans[2]),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = app
+        .put(
+            "/api/v1/cart/promo-code",
+            json!({ "code": "trio" }),
+            &fans[2],
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    buy_together(&app, &fans[2], &[]).await;
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{trio}/cancel"),
+            json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
     let month = month_of(now);
     let (status, all) = app
         .get(&format!("/api/v1/statements/{month}"), Some(&admin))
@@ -204,6 +243,11 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let c_eur = line(statements, &c, "EUR");
     assert_eq!(c_eur["tips"], 1000, "{c_eur}");
     assert_eq!(amounts(c_eur), [800, 0, 250, 0, 116, 1434], "{c_eur}");
+
+    // D: the line of three sold and given back, ticket by ticket, to the cent.
+    let d_eur = line(statements, &d, "EUR");
+    assert_eq!(d_eur["ticketSales"], 6103, "{d_eur}");
+    assert_eq!(d_eur["refunds"], 6103, "{d_eur}");
 
     // Every cent captured and given back is on a statement or the operator's line.
     let operator = all["payload"]["operator"].as_array().unwrap();

@@ -28,6 +28,13 @@ async fn concert(app: &AppState, event_id: &str) -> Result<EventRow> {
 pub async fn mine(app: &AppState, account: &AccountRow) -> Result<Vec<MyTicket>> {
     let now = now_ms();
     let rows = store::tickets_of(&app.db, &account.id).await?;
+    // The concerts the account holds a ticket of its own for: a spare of one of them can
+    // only be given, not kept.
+    let own: std::collections::HashSet<String> = rows
+        .iter()
+        .filter(|r| r.spare == 0 && r.gift_id.is_none())
+        .map(|r| r.event_id.clone())
+        .collect();
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -42,8 +49,11 @@ pub async fn mine(app: &AppState, account: &AccountRow) -> Result<Vec<MyTicket>>
                 }),
                 _ => None,
             };
+            let spare = row.spare == 1 && gift.is_none();
             MyTicket {
                 can_give: gift.is_none() && !listened && open,
+                can_keep: spare && open && !own.contains(&row.event_id),
+                spare,
                 id: row.id,
                 event_id: row.event_id,
                 title: row.title,
@@ -56,6 +66,19 @@ pub async fn mine(app: &AppState, account: &AccountRow) -> Result<Vec<MyTicket>>
             }
         })
         .collect())
+}
+
+/// Keep a spare ticket: it becomes the account's own, to listen with, when it holds no
+/// own ticket of the concert (else it can only be given).
+pub async fn keep(app: &AppState, account: &AccountRow, ticket_id: &str) -> Result<()> {
+    let kept = crate::commerce::store::keep_spare(&app.db, ticket_id, &account.id)
+        .await
+        .map_err(|e| conflict_on_unique(e, Msg::SpareKeepHeld))?;
+    if !kept {
+        return Err(Error::not_found(Msg::TicketNotFound));
+    }
+    app.publish(AccountChanged::of(&account.id));
+    Ok(())
 }
 
 /// Give one of the giver's tickets to `email`: the ticket is held by nobody until the
@@ -138,7 +161,7 @@ pub async fn take_back(app: &AppState, giver: &AccountRow, id: &str) -> Result<G
     if !store::end(&mut *tx, id, GiftStatus::TakenBack, None, now).await? {
         return Err(Error::conflict(Msg::GiftNotPending));
     }
-    let returned = store::hand_to(&mut *tx, &gift.ticket_id, &giver.id)
+    let returned = store::hand_to(&mut *tx, &gift.ticket_id, store::HandTo::Giver(&giver.id))
         .await
         .map_err(|e| conflict_on_unique(e, Msg::GiftTakeBackHeld))?;
     if !returned {
@@ -197,9 +220,13 @@ pub async fn claim(app: &AppState, claimant: &AccountRow, token: &str) -> Result
         return Err(Error::conflict(Msg::GiftLinkInvalid));
     }
     let title = event.details.title.as_str();
-    let moved = store::hand_to(&mut *tx, &gift.ticket_id, &claimant.id)
-        .await
-        .map_err(|e| conflict_on_unique(e, Msg::GiftAlreadyHeld.with("title", title)))?;
+    let moved = store::hand_to(
+        &mut *tx,
+        &gift.ticket_id,
+        store::HandTo::Claimant(&claimant.id),
+    )
+    .await
+    .map_err(|e| conflict_on_unique(e, Msg::GiftAlreadyHeld.with("title", title)))?;
     if !moved {
         return Err(Error::conflict(Msg::GiftLinkInvalid));
     }

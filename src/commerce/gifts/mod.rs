@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(my_tickets))
         .routes(routes!(give))
+        .routes(routes!(keep))
         .routes(routes!(resend))
         .routes(routes!(take_back))
         .routes(routes!(look))
@@ -58,6 +59,23 @@ async fn give(
     Ok(Api::created(
         manage::give(&app, &user.account, &id, &input.email).await?,
     ))
+}
+
+/// Keep a spare ticket (one bought beside the buyer's own): it becomes the signed-in
+/// account's own ticket, to listen with. Possible while the account holds no ticket of
+/// its own for the concert; otherwise a spare can only be given.
+#[utoipa::path(post, path = "/tickets/{id}/keep", tag = "commerce", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The ticket's id")),
+    responses((status = 200, description = "The account's tickets, the kept one its own now.", body = Envelope<Vec<MyTicket>>),
+        (status = 404, description = "No such spare ticket held by the account (kept already, given, refunded, or someone else's).", body = Failure),
+        (status = 409, description = "The account already holds a ticket of its own for the concert.", body = Failure)))]
+async fn keep(
+    State(app): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Api<Vec<MyTicket>>> {
+    manage::keep(&app, &user.account, &id).await?;
+    Ok(Api::ok(manage::mine(&app, &user.account).await?))
 }
 
 /// Send a pending gift's claim link again, with a new token (the old link stops

@@ -120,6 +120,12 @@ pub struct MyTicket {
     pub listened: bool,
     /// Whether it may be given now (held, not listened with, the concert's window open).
     pub can_give: bool,
+    /// A spare: bought beside the buyer's own ticket, held to keep or give, but not to
+    /// listen with.
+    pub spare: bool,
+    /// Whether it may be kept now (a spare, the concert's window open, and the account
+    /// holds no ticket of its own for the concert).
+    pub can_keep: bool,
     pub gift: Option<PendingGift>,
 }
 

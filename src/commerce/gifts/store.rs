@@ -57,23 +57,41 @@ pub async fn let_go<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// The given ticket goes to `holder` (the claimant, or the giver taking it back). False
-/// when it is no longer given or was revoked. A holder with a live ticket of the same
-/// concert breaks `tickets_one_per_account`.
+/// Who a given ticket goes to.
+#[derive(Debug, Clone, Copy)]
+pub enum HandTo<'a> {
+    /// The claimant: it becomes their own ticket (a spare given stops being one).
+    Claimant(&'a str),
+    /// The giver taking it back: as it was (their own, or a spare).
+    Giver(&'a str),
+}
+
+/// The given ticket goes to its new holder. False when it is no longer given or was
+/// revoked. A holder with an own live ticket of the same concert breaks
+/// `tickets_one_per_account` (unless the ticket comes back to its giver as a spare).
 #[tracing::instrument(skip_all, fields(ticket = ticket_id))]
 pub async fn hand_to<'e>(
     db: impl Exec<'e>,
     ticket_id: &str,
-    holder: &str,
+    to: HandTo<'_>,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE tickets SET account_id = $2, given_at = NULL WHERE id = $1 \
-         AND revoked_at IS NULL AND given_at IS NOT NULL",
-    )
-    .bind(ticket_id)
-    .bind(holder)
-    .execute(db)
-    .await?;
+    let (holder, sql) = match to {
+        HandTo::Claimant(holder) => (
+            holder,
+            "UPDATE tickets SET account_id = $2, given_at = NULL, spare = 0 WHERE id = $1 \
+             AND revoked_at IS NULL AND given_at IS NOT NULL",
+        ),
+        HandTo::Giver(holder) => (
+            holder,
+            "UPDATE tickets SET account_id = $2, given_at = NULL WHERE id = $1 \
+             AND revoked_at IS NULL AND given_at IS NOT NULL",
+        ),
+    };
+    let done = sqlx::query(sql)
+        .bind(ticket_id)
+        .bind(holder)
+        .execute(db)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -223,6 +241,7 @@ pub struct MyTicketRow {
     pub gift_id: Option<String>,
     pub gift_email: Option<String>,
     pub gift_sent_at: Option<i64>,
+    pub spare: i64,
 }
 crate::db::from_row!(MyTicketRow {
     id,
@@ -237,7 +256,8 @@ crate::db::from_row!(MyTicketRow {
     listened,
     gift_id,
     gift_email,
-    gift_sent_at
+    gift_sent_at,
+    spare
 });
 
 /// The account's live tickets, those it holds and those it gave that are not claimed yet,
@@ -250,7 +270,7 @@ pub async fn tickets_of(db: &Db, account_id: &str) -> Result<Vec<MyTicketRow>> {
          CASE WHEN EXISTS (SELECT 1 FROM listening_sessions s WHERE s.ticket_id = t.id) \
            OR EXISTS (SELECT 1 FROM listened_minutes m WHERE m.holder = t.id) THEN 1 ELSE 0 END \
            AS listened, \
-         g.id AS gift_id, g.email AS gift_email, g.sent_at AS gift_sent_at \
+         g.id AS gift_id, g.email AS gift_email, g.sent_at AS gift_sent_at, t.spare \
          FROM tickets t JOIN events e ON e.id = t.event_id \
          LEFT JOIN order_items i ON i.order_id = t.order_id AND i.item_kind = 'event' \
            AND i.item_id = t.event_id \

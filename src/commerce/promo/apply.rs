@@ -12,8 +12,8 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::state::AppState;
 
-/// A cart line as a code sees it: its price, its concert and project (`None` for a
-/// pass), its currency.
+/// A cart line as a code sees it: its total (all its tickets), its concert and project
+/// (`None` for a pass), its currency.
 type CartLine = (i64, Option<(String, String)>, String);
 
 async fn cart_lines(app: &AppState, account_id: &str) -> Result<Vec<CartLine>> {
@@ -22,9 +22,9 @@ async fn cart_lines(app: &AppState, account_id: &str) -> Result<Vec<CartLine>> {
         .into_iter()
         .filter_map(|entry| match (entry.kind, entry.event, entry.plan) {
             (ItemKind::Event, Some(e), _) => {
-                Some((e.price, Some((e.id, e.project_id)), e.currency))
+                Some((entry.line_total, Some((e.id, e.project_id)), e.currency))
             }
-            (_, _, Some(p)) => Some((p.price, None, p.currency)),
+            (_, _, Some(p)) => Some((entry.line_total, None, p.currency)),
             _ => None,
         })
         .collect())

@@ -199,39 +199,42 @@ pub async fn delete_from_carts<'e>(db: impl Exec<'e>, tier_id: &str) -> Result<(
     Ok(())
 }
 
-/// Take one seat of a tier, never above its capacity; `on_sale_at` also requires it to be
-/// listed (or unlocked by the promo code `unlocking`) and inside its sale window at that
-/// time. Run after the concert's seat was taken
+/// Take `seats` seats of a tier at once, never above its capacity; `on_sale_at` also
+/// requires it to be listed (or unlocked by the promo code `unlocking`) and inside its sale
+/// window at that time. Run after the concert's seats were taken
 /// (its row first, then the tier's: every writer locks in that order).
 #[tracing::instrument(skip_all, fields(tier = tier_id))]
-pub async fn take_seat<'e>(
+pub async fn take_seats<'e>(
     db: impl Exec<'e>,
     tier_id: &str,
+    seats: i64,
     on_sale_at: Option<i64>,
     unlocking: Option<&str>,
 ) -> Result<bool> {
     let held = match on_sale_at {
         Some(now) => {
             sqlx::query(
-                "UPDATE ticket_tiers SET seats_taken = seats_taken + 1 WHERE id = $1 \
+                "UPDATE ticket_tiers SET seats_taken = seats_taken + $3 WHERE id = $1 \
                  AND (hidden = 0 OR id IN \
-                   (SELECT tier_id FROM promo_code_tiers WHERE code_id = $3)) \
+                   (SELECT tier_id FROM promo_code_tiers WHERE code_id = $4)) \
                  AND (sale_opens_at IS NULL OR sale_opens_at <= $2) \
                  AND (sale_closes_at IS NULL OR sale_closes_at > $2) \
-                 AND (capacity IS NULL OR seats_taken < capacity)",
+                 AND (capacity IS NULL OR seats_taken + $3 <= capacity)",
             )
             .bind(tier_id)
             .bind(now)
+            .bind(seats)
             .bind(unlocking)
             .execute(db)
             .await?
         }
         None => {
             sqlx::query(
-                "UPDATE ticket_tiers SET seats_taken = seats_taken + 1 WHERE id = $1 \
-                 AND (capacity IS NULL OR seats_taken < capacity)",
+                "UPDATE ticket_tiers SET seats_taken = seats_taken + $2 WHERE id = $1 \
+                 AND (capacity IS NULL OR seats_taken + $2 <= capacity)",
             )
             .bind(tier_id)
+            .bind(seats)
             .execute(db)
             .await?
         }

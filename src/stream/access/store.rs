@@ -46,7 +46,7 @@ pub async fn live(db: &Db, now: i64) -> Result<Vec<(String, String)>> {
          LEFT JOIN tickets t ON t.id = s.ticket_id \
          LEFT JOIN passes p ON p.id = s.pass_id \
          WHERE s.expires_at > $1 \
-         AND (s.ticket_id IS NULL OR (t.revoked_at IS NULL AND t.given_at IS NULL)) \
+         AND (s.ticket_id IS NULL OR (t.revoked_at IS NULL AND t.given_at IS NULL AND t.spare = 0)) \
          AND (s.pass_id IS NULL OR p.revoked_at IS NULL)",
     )
     .bind(now)

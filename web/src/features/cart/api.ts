@@ -22,6 +22,9 @@ export function addEventToCart(eventId: string, tierId?: string, amount?: number
   const search = query.toString();
   return request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}${search ? `?${search}` : ''}`, { method: 'POST' });
 }
+/** PUT /cart/{eventId}?quantity=: how many tickets of the concert's entry (its tier stays). */
+export const setCartQuantity = (eventId: string, quantity: number): Promise<unknown> =>
+  request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}?quantity=${String(quantity)}`, { method: 'PUT' });
 export const addPassToCart = (planId: string): Promise<unknown> =>
   request<unknown>(`${API_PREFIX}/cart/passes/${encodeURIComponent(planId)}`, { method: 'POST' });
 

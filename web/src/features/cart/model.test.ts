@@ -1,4 +1,4 @@
-import { cartTotal, currencyDigits, formatPrice } from './model';
+import { cartTotal, currencyDigits, entryLineTotal, entryPrice, formatPrice, timesLabel } from './model';
 
 describe('cart total', () => {
   it('sums the prices of the entries', () => {
@@ -33,5 +33,21 @@ describe('prices in minor units', () => {
     expect(formatPrice(1234, 'KWD', 'en-GB')).toBe('KWD\u00a01.234');
     expect(formatPrice(0, 'USD', 'en-GB')).toBe('US$0.00');
     expect(formatPrice(1999, 'EUR', 'pt-BR')).toBe('€\u00a019,99');
+  });
+});
+
+describe('quantities', () => {
+  it('adds up line totals, a line without one counting its price once', () => {
+    const three = { event: { price: 2500, currency: 'EUR' }, quantity: 3, lineTotal: 7500 };
+    const one = { event: { price: 1500, currency: 'EUR' } };
+    expect(cartTotal([three, one])).toBe(9000);
+    expect(entryLineTotal(three)).toBe(7500);
+    expect(entryPrice(three)).toBe(2500);
+  });
+
+  it('says "3 × Supporter" in the reader\'s digits, and the name alone for one', () => {
+    expect(timesLabel(3, 'Supporter', 'en-GB')).toBe('3 × Supporter');
+    expect(timesLabel(1, 'Supporter', 'en-GB')).toBe('Supporter');
+    expect(timesLabel(3, 'حامی', 'fa-IR')).toBe('۳ × حامی');
   });
 });

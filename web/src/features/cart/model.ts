@@ -16,6 +16,10 @@ export interface PricedEntry {
   kind?: CartEntry['kind'];
   event: PricedItem | null;
   plan?: PricedItem | null;
+  /** Tickets of the entry's tier (absent: 1). */
+  quantity?: number;
+  /** The price times the quantity (absent: the price). */
+  lineTotal?: number;
 }
 
 function priceOf(entry: PricedEntry): number {
@@ -23,13 +27,32 @@ function priceOf(entry: PricedEntry): number {
   return typeof price === 'number' && Number.isFinite(price) ? price : 0;
 }
 
-/** The total is the sum of prices; a missing price counts as 0 (spec 3). */
-export function cartTotal(entries: readonly PricedEntry[]): number {
-  return entries.reduce((sum, entry) => sum + priceOf(entry), 0);
+/** What the entry's line costs: its `lineTotal`, else its price (one ticket). */
+function lineOf(entry: PricedEntry): number {
+  return typeof entry.lineTotal === 'number' && Number.isFinite(entry.lineTotal) ? entry.lineTotal : priceOf(entry);
 }
 
+/** The total is the sum of the lines; a missing price counts as 0 (spec 3). */
+export function cartTotal(entries: readonly PricedEntry[]): number {
+  return entries.reduce((sum, entry) => sum + lineOf(entry), 0);
+}
+
+/** One ticket's price. */
 export function entryPrice(entry: PricedEntry): number {
   return priceOf(entry);
+}
+
+/** The whole line's price (all its tickets). */
+export function entryLineTotal(entry: PricedEntry): number {
+  return lineOf(entry);
+}
+
+/** The most tickets of one concert in one order (the server's cap). */
+export const MAX_TICKETS_PER_ORDER = 10;
+
+/** "3 × Supporter" (the count in the reader's digits); the name alone for one. */
+export function timesLabel(quantity: number, name: string, locale: string): string {
+  return quantity > 1 ? `${new Intl.NumberFormat(locale).format(quantity)} × ${name}` : name;
 }
 
 export function entryCurrency(entry: PricedEntry): string {

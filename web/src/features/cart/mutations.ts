@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { startCheckout } from './api';
-import { clearCart, removeEventFromCart, removePassFromCart } from './api';
+import { clearCart, removeEventFromCart, removePassFromCart, setCartQuantity } from './api';
 import { goToPayment } from './checkout';
 import type { CartEntry } from './model';
 import { cartKeys } from './queries';
@@ -22,6 +22,18 @@ export function useRemoveFromCart() {
   return useMutation({
     mutationFn: (entry: CartEntry) =>
       entry.event ? removeEventFromCart(entry.event.id) : removePassFromCart(entry.plan?.id ?? ''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
+    onError,
+  });
+}
+
+/** PUT the quantity of a concert's entry; refreshes the cart either way (a refusal, such as
+ * fewer tickets left, says why). */
+export function useSetQuantity() {
+  const queryClient = useQueryClient();
+  const onError = useCartError();
+  return useMutation({
+    mutationFn: ({ eventId, quantity }: { eventId: string; quantity: number }) => setCartQuantity(eventId, quantity),
     onSettled: () => queryClient.invalidateQueries({ queryKey: cartKeys.list }),
     onError,
   });

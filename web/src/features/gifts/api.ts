@@ -6,6 +6,9 @@ import type { Gift, GiftPreview, GiveInput, MyTicket } from './model';
 export const listMyTickets = (): Promise<MyTicket[]> => request<MyTicket[]>(`${API_PREFIX}/tickets/mine`);
 export const giveTicket = (ticketId: string, input: GiveInput): Promise<Gift> =>
   request<Gift>(`${API_PREFIX}/tickets/${encodeURIComponent(ticketId)}/gift`, { method: 'POST', body: input });
+/** Keep a spare ticket: it becomes the reader's own (answers their tickets). */
+export const keepTicket = (ticketId: string): Promise<MyTicket[]> =>
+  request<MyTicket[]>(`${API_PREFIX}/tickets/${encodeURIComponent(ticketId)}/keep`, { method: 'POST', body: {} });
 export const resendGift = (giftId: string): Promise<Gift> =>
   request<Gift>(`${API_PREFIX}/gifts/${encodeURIComponent(giftId)}/resend`, { method: 'POST', body: {} });
 export const takeBackGift = (giftId: string): Promise<Gift> =>

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/errors';
 import { eventKeys } from '../events/queries';
-import { claimGift, giveTicket, resendGift, takeBackGift } from './api';
+import { claimGift, giveTicket, keepTicket, resendGift, takeBackGift } from './api';
 import { ticketKeys } from './queries';
 
 /** Give, re-send and take back: each says how it went and refreshes the reader's tickets
@@ -28,6 +28,7 @@ function useGiftAction<Input>(call: (input: Input) => Promise<unknown>, done: st
 export const useGiveTicket = (ticketId: string, onDone: () => void) =>
   useGiftAction((email: string) => giveTicket(ticketId, { email }), 'give.sent', onDone);
 export const useResendGift = () => useGiftAction((giftId: string) => resendGift(giftId), 'pending.resent');
+export const useKeepTicket = () => useGiftAction((ticketId: string) => keepTicket(ticketId), 'keep.done');
 export const useTakeBackGift = () => useGiftAction((giftId: string) => takeBackGift(giftId), 'pending.takenBack');
 
 /** Claim: the error stays on the page (it is the page's whole point). */

@@ -14,9 +14,10 @@ import { CartPromoField } from '../../promo/components/cart-promo';
 import { cartPromoQueryOptions } from '../../promo/queries';
 import { paymentWindow } from '../checkout';
 import type { CartEntry } from '../model';
-import { cartTotal, entryCurrency, entryPrice, formatPrice } from '../model';
+import { cartTotal, entryCurrency, entryLineTotal, entryPrice, formatPrice } from '../model';
 import { useClearCart, usePayNow, useRemoveFromCart } from '../mutations';
 import { cartQueryOptions } from '../queries';
+import { QuantityStepper } from './quantity-stepper';
 
 function entryKey(entry: CartEntry, index: number): string {
   return entry.event?.id ?? entry.plan?.id ?? String(index);
@@ -86,6 +87,14 @@ export function CartPage(): ReactNode {
                         <Text size="sm" c="dimmed">
                           {formatDateTime(entry.event.startsAt, locale, { dateStyle: 'medium', timeStyle: 'short' })}
                         </Text>
+                        <Group gap="xs" mt={4} wrap="nowrap">
+                          <QuantityStepper entry={entry} />
+                          {entry.quantity > 1 ? (
+                            <Text size="sm" c="dimmed" data-testid="cart-each">
+                              {t('cart.each', { price: formatPrice(entryPrice(entry), entryCurrency(entry), locale) })}
+                            </Text>
+                          ) : null}
+                        </Group>
                       </>
                     ) : (
                       <Text size="sm" c="dimmed">
@@ -95,7 +104,9 @@ export function CartPage(): ReactNode {
                   </div>
                 </Group>
                 <Group gap="sm" wrap="nowrap">
-                  <Text fw={600}>{formatPrice(entryPrice(entry), entryCurrency(entry), locale)}</Text>
+                  <Text fw={600} data-testid="cart-line-total">
+                    {formatPrice(entryLineTotal(entry), entryCurrency(entry), locale)}
+                  </Text>
                   <ActionIcon
                     variant="subtle"
                     color="red"

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import type { MyTicket } from '../model';
-import { useGiveTicket, useResendGift, useTakeBackGift } from '../mutations';
+import { useGiveTicket, useKeepTicket, useResendGift, useTakeBackGift } from '../mutations';
 import { myTicketsQueryOptions } from '../queries';
 
 /** "Give this ticket": an e-mail address, sent a claim link. */
@@ -75,8 +75,9 @@ function PendingGift({ ticket, locale }: { ticket: MyTicket; locale: string }): 
 function TicketCard({ ticket, locale }: { ticket: MyTicket; locale: string }): ReactNode {
   const { t } = useTranslation('gifts');
   const [giving, setGiving] = useState(false);
+  const keep = useKeepTicket();
   return (
-    <Card withBorder padding="sm" data-testid="my-ticket" data-given={ticket.gift ? 'yes' : 'no'}>
+    <Card withBorder padding="sm" data-testid="my-ticket" data-given={ticket.gift ? 'yes' : 'no'} data-spare={ticket.spare ? 'yes' : 'no'}>
       <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
         <Stack gap={2} style={{ minWidth: 0 }}>
           <Text component={Link} to={`/concerts/${ticket.eventId}`} className="encore-link-tap" fw={600} dir="auto" truncate>
@@ -88,6 +89,8 @@ function TicketCard({ ticket, locale }: { ticket: MyTicket; locale: string }): R
         </Stack>
         {ticket.gift ? (
           <Badge color="grape" variant="light">{t('badge.given')}</Badge>
+        ) : ticket.spare ? (
+          <Badge color="teal" variant="light" style={{ flexShrink: 0 }}>{t('badge.spare')}</Badge>
         ) : ticket.listened ? (
           <Badge color="gray" variant="light">{t('badge.listened')}</Badge>
         ) : null}
@@ -97,10 +100,22 @@ function TicketCard({ ticket, locale }: { ticket: MyTicket; locale: string }): R
         {!ticket.gift && ticket.listened ? (
           <Text size="xs" c="dimmed">{t('give.listened')}</Text>
         ) : null}
-        {ticket.canGive && !giving ? (
-          <Button size="xs" variant="light" leftSection={<IconGift size={14} />} onClick={() => { setGiving(true); }} style={{ alignSelf: 'flex-start' }} data-testid="gift-open">
-            {t('give.open')}
-          </Button>
+        {ticket.spare && !ticket.gift ? (
+          <Text size="xs" c="dimmed">{t(ticket.canKeep ? 'keep.hint' : 'keep.giveOnly')}</Text>
+        ) : null}
+        {(ticket.canGive || ticket.canKeep) && !giving ? (
+          <Group gap="xs">
+            {ticket.canGive ? (
+              <Button size="xs" variant="light" leftSection={<IconGift size={14} />} onClick={() => { setGiving(true); }} data-testid="gift-open">
+                {t('give.open')}
+              </Button>
+            ) : null}
+            {ticket.canKeep ? (
+              <Button size="xs" variant="default" loading={keep.isPending} onClick={() => { keep.mutate(ticket.id); }} data-testid="ticket-keep">
+                {t('keep.open')}
+              </Button>
+            ) : null}
+          </Group>
         ) : null}
         {ticket.canGive && giving ? <GiveForm ticket={ticket} onClose={() => { setGiving(false); }} /> : null}
       </Stack>

@@ -9,7 +9,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { formatDateTime } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { ApiError } from '../../../lib/errors';
-import { formatPrice } from '../../cart/model';
+import { formatPrice, timesLabel } from '../../cart/model';
 import { ORDER_STATUS_COLOR } from '../model';
 import { receiptQueryOptions } from '../queries';
 
@@ -111,7 +111,7 @@ export function ReceiptPage(): ReactNode {
                     {item.title}
                     <Text size="xs" c="dimmed">
                       {t(`receipt.kinds.${item.itemKind}`)}
-                      {item.tier ? ` · ${item.tier}` : null}
+                      {item.tier ? ` · ${timesLabel(item.quantity, item.tier, locale)}` : null}
                     </Text>
                   </Table.Td>
                   <Table.Td ta="end">{money(item.price)}</Table.Td>
