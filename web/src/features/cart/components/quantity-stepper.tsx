@@ -8,7 +8,8 @@ import { MAX_TICKETS_PER_ORDER } from '../model';
 import { useSetQuantity } from '../mutations';
 
 /** How many tickets of a concert's cart line: − and + (one to the cap, and no more than the
- * tier has left); the server refuses anything else with the reason. */
+ * tier has left); the server refuses anything else with the reason. Each button is a
+ * thumb's size (44 px), as every tap target on a phone. */
 export function QuantityStepper({ entry }: { entry: CartEntry }): ReactNode {
   const { t, i18n } = useTranslation();
   const setQuantity = useSetQuantity();
@@ -24,7 +25,7 @@ export function QuantityStepper({ entry }: { entry: CartEntry }): ReactNode {
     <Group gap={4} wrap="nowrap" data-testid="cart-quantity-stepper">
       <ActionIcon
         variant="default"
-        size={36}
+        size={44}
         aria-label={t('cart.fewer')}
         disabled={quantity <= 1 || setQuantity.isPending}
         onClick={() => {
@@ -39,7 +40,7 @@ export function QuantityStepper({ entry }: { entry: CartEntry }): ReactNode {
       </Text>
       <ActionIcon
         variant="default"
-        size={36}
+        size={44}
         aria-label={t('cart.more')}
         disabled={quantity >= most || setQuantity.isPending}
         onClick={() => {
