@@ -2,7 +2,7 @@
 // Run with `npm run e2e` after `npm run build`; ENCORE_BIN points at the server binary.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiSession, cast, e2eSuite, fullName, literally, pageApi, PASSWORD, person, PNG, screenshot, signIn } from './harness.mjs';
+import { apiSession, cast, e2eSuite, fullName, literally, pageApi, PASSWORD, person, PNG, screenshot, signIn, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = cast({
   sa: 'sasha',
@@ -233,8 +233,8 @@ describe('Encore dashboard', () => {
     await page.getByTestId('user-search').fill('nobody-by-this-name');
     await page.getByTestId('users-empty').waitFor();
     assert.equal(await page.getByTestId('users-empty').innerText(), 'Items not found');
-    // The invitation went out.
-    assert.ok(suite.server.outbox().some((line) => line.channel === 'email' && line.to === 'grace@example.com'));
+    // The invitation went out (the server sends its mail after answering, so it is awaited).
+    await waitUntil(() => suite.server.outbox().some((line) => line.channel === 'email' && line.to === 'grace@example.com'), { timeout: 5_000, message: "Grace's invitation" });
     await finish(b);
   });
 
@@ -590,7 +590,8 @@ describe('Encore dashboard', () => {
       await row.getByRole('button', { name: 'Actions' }).click();
       await page.getByRole('menuitem', { name: 'Send the invitation again' }).click();
       await page.getByText('A new invitation was sent.').waitFor();
-      assert.ok(mailsTo('grace@example.com') > invitations);
+      // Sent after the answer: awaited, not read at once (a loaded machine lags behind).
+      await waitUntil(() => mailsTo('grace@example.com') > invitations, { timeout: 5_000, message: 'a new invitation e-mail' });
     });
 
     test('a disabled account shows under the "Disabled" filter', async () => {
