@@ -115,6 +115,16 @@ async fn give_to_a_friend(app: &TestApp, giver: &str, ticket: &str) -> String {
     friend_token
 }
 
+/// `token` asks to keep `ticket` (a spare) as their own: the status and body.
+async fn keep(app: &TestApp, ticket: &str, token: &str) -> (StatusCode, Value) {
+    app.post(
+        &format!("/api/v1/tickets/{ticket}/keep"),
+        json!({}),
+        Some(token),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn the_cart_holds_a_quantity_of_a_tier_with_its_line_total_capped_per_order_and_by_the_seats_left()
  {
@@ -246,13 +256,7 @@ async fn paying_for_three_issues_the_buyers_own_ticket_and_two_spares_to_give_or
     assert_eq!(may_listen(&app, &event, &friend).await, StatusCode::OK);
 
     // The other can only be given while the buyer holds their own.
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/tickets/{}/keep", spare[1]),
-            json!({}),
-            Some(&buyer),
-        )
-        .await;
+    let (status, body) = keep(&app, &spare[1], &buyer).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(
         body["error"],
@@ -263,24 +267,12 @@ async fn paying_for_three_issues_the_buyers_own_ticket_and_two_spares_to_give_or
     let left = mine(&app, &buyer).await;
     assert_eq!(left.len(), 1);
     assert_eq!(left[0]["canKeep"], true, "{left:?}");
-    let (status, kept) = app
-        .post(
-            &format!("/api/v1/tickets/{}/keep", spare[1]),
-            json!({}),
-            Some(&buyer),
-        )
-        .await;
+    let (status, kept) = keep(&app, &spare[1], &buyer).await;
     assert_eq!(status, StatusCode::OK, "{kept}");
     assert_eq!(kept["payload"][0]["spare"], false);
     assert_eq!(may_listen(&app, &event, &buyer).await, StatusCode::OK);
     // Someone else's ticket is not theirs to keep.
-    let (status, _) = app
-        .post(
-            &format!("/api/v1/tickets/{}/keep", spare[1]),
-            json!({}),
-            Some(&friend),
-        )
-        .await;
+    let (status, _) = keep(&app, &spare[1], &friend).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     // Three live tickets, each held as its holder's own: one per account.
     assert_eq!(
