@@ -25,6 +25,8 @@ LISTENERS=${LISTENERS:-5000}
 MESSAGES=${MESSAGES:-100}
 REACTIONS=${REACTIONS:-2000}
 SECONDS_EACH=${SECONDS_EACH:-20}
+# How much longer than the listeners the room beside them runs (it starts first).
+BESIDE_EXTRA=${BESIDE_EXTRA:-15}
 # The room's client beside the listeners at this niceness (19: it takes only the CPU the
 # server and the listeners' client leave, standing in for fans on other machines).
 ROOM_CLIENT_NICE=${ROOM_CLIENT_NICE:-19}
@@ -91,7 +93,7 @@ if [ "$LISTEN" = 1 ]; then
       NET=$((NET + 1))
       nice -n "$ROOM_CLIENT_NICE" $OUT/examples/ws_load room --label beside --pid "${SERVERS[0]}" \
         --event "$(cat "$WORK/listen.event")" --sockets "$SOCKETS" --per-account 1 \
-        --seconds $((SECONDS_EACH + 15)) --messages-per-second "$MESSAGES" \
+        --seconds $((SECONDS_EACH + BESIDE_EXTRA)) --messages-per-second "$MESSAGES" \
         --reactions-per-second "$REACTIONS" --redis-url "$REDIS" --redis-prefix "$PREFIX" \
         --url "ws://127.0.0.1:$LISTEN_PORT/api/v1/ws" --http "http://127.0.0.1:$LISTEN_PORT" \
         --tokens "$WORK/listen.tokens" --source-net $NET >"$WORK/beside.out" 2>&1 &
@@ -111,13 +113,13 @@ echo "== a message posted on instance A, received by sockets on instance B (Post
 DB=encore_roombench
 fresh_database "$PG" $DB
 CROSS_SOCKETS=${CROSS_SOCKETS:-1000}
-$OUT/examples/ws_load prepare-room "$PG/$DB" 1000 "$WORK/cross-fans"
+$OUT/examples/ws_load prepare-room "$PG/$DB" "${CROSS_FANS:-1000}" "$WORK/cross-fans"
 serve_encore "$PG/$DB" $ENCORE_PORT
 serve_encore "$PG/$DB" $OTHER_PORT
 $OUT/examples/ws_load room --label cross --pid "${SERVERS[1]}" \
   --event "$(cat "$WORK/cross-fans.event")" --sockets "$CROSS_SOCKETS" --per-account 1 \
   --seconds "$SECONDS_EACH" --messages-per-second "${CROSS_MESSAGES:-10}" --reactions-per-second 0 \
-  --posters 200 --redis-url "$REDIS" --redis-prefix "$PREFIX" \
+  --posters "${CROSS_POSTERS:-200}" --redis-url "$REDIS" --redis-prefix "$PREFIX" \
   --url "ws://127.0.0.1:$OTHER_PORT/api/v1/ws" --http "http://127.0.0.1:$ENCORE_PORT" \
   --accounts "$WORK/cross-fans" --database-url "$PG/$DB" --source-net $((NET + 1))
 stop_servers

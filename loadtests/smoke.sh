@@ -35,10 +35,10 @@ step stream-ab env NEW_BIN="$PWD/target/debug/examples/stream_bench" \
 step ladder env ROUNDS=1 loadtests/ladder-bench.sh 2
 step listeners loadtests/listeners.sh 20 3
 step listeners-joining-late env PRERECORD=2 loadtests/listeners.sh 20 3
-step websockets env ROUNDS=1 CROSS_SOCKETS=16 SIGNUPS_IN_FLIGHT=2 \
+step websockets env ROUNDS=1 CROSS_SOCKETS=16 SIGNUPS_IN_FLIGHT=2 BURST=8 \
   WS_LOAD_ARGS="--latency-broadcasts 5 --rounds 1" loadtests/ws-bench.sh 40
 step room env ROUNDS=1 SECONDS_EACH=2 MESSAGES=10 REACTIONS=40 MIN_FANS=40 LISTENERS=20 \
-  CROSS_SOCKETS=16 loadtests/room-bench.sh 40
+  BESIDE_EXTRA=4 CROSS_SOCKETS=16 CROSS_FANS=40 CROSS_POSTERS=8 loadtests/room-bench.sh 40
 step cluster env ROUNDS=1 loadtests/cluster-bench.sh 10 3
 step cluster-split env SPLIT=1 ROUNDS=1 loadtests/cluster-bench.sh 10 3
 if [ -d web/dist ]; then

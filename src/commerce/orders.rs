@@ -18,7 +18,7 @@ use crate::state::AppState;
 
 use super::model::{ItemKind, OrderItem, OrderRow, OrderStatus};
 use super::money;
-use super::promo::model::Line;
+use super::promo::model::{CodeRow, Line, refusal};
 use super::promo::store as promos;
 use super::store::{self, SeatsOf};
 use super::tiers::store as tiers;
@@ -365,8 +365,8 @@ pub async fn create_pending_with(
     Ok((order_id, token))
 }
 
-/// Take a use of the checkout's promo code (the conditional increment queues racing
-/// buyers on the code's row), check the account's own limit (its earlier checkout was
+/// Take a use of the checkout's promo code when it has a limit (the conditional increment
+/// queues racing buyers on the code's row), check the account's own limit (its earlier checkout was
 /// replaced above and gave its use back), and make sure the discount the prices carry is
 /// still what the code gives, then mark the order with it.
 async fn take_promo_use(
@@ -378,22 +378,27 @@ async fn take_promo_use(
     claim: &PromoClaim<'_>,
     now: i64,
 ) -> Result<()> {
-    if !promos::take_use(&mut **tx, claim.code_id, now).await? {
-        let gone = promos::by_id(&mut **tx, claim.code_id).await?;
-        return Err(
-            match gone
-                .as_ref()
-                .and_then(|c| super::promo::model::refusal(c, now))
-            {
-                Some(msg) => Error::conflict(msg),
-                None if gone.is_none() => Error::conflict(Msg::PromoCodeNotFound),
-                None => Error::conflict(Msg::PromoCodeUsedUp),
-            },
-        );
+    let mut code = code_in(tx, claim.code_id).await?;
+    if let Some(msg) = refusal(&code, now) {
+        return Err(Error::conflict(msg));
     }
-    let code = promos::by_id(&mut **tx, claim.code_id)
-        .await?
-        .ok_or_else(|| Error::conflict(Msg::PromoCodeNotFound))?;
+    // A code without a limit has no use to take (its orders count them); one with a
+    // limit is read again once its row is locked, as it stands for this sale.
+    if code.max_uses.is_some() {
+        if !promos::take_use(&mut **tx, &code.id, now).await? {
+            return Err(
+                match code_in(tx, claim.code_id)
+                    .await
+                    .ok()
+                    .and_then(|c| refusal(&c, now))
+                {
+                    Some(msg) => Error::conflict(msg),
+                    None => Error::conflict(Msg::PromoCodeUsedUp),
+                },
+            );
+        }
+        code = code_in(tx, claim.code_id).await?;
+    }
     // The order is written already (pending), so it counts itself.
     if let Some(max) = code.max_per_account
         && promos::live_orders_of_account(&mut **tx, &code.id, account_id).await? >= max
@@ -414,6 +419,13 @@ async fn take_promo_use(
         return Err(Error::conflict(Msg::PromoCodeChanged));
     }
     promos::mark_order(&mut **tx, order_id, &code, claim.discounts.iter().sum()).await
+}
+
+/// The checkout's code as the sale's transaction reads it (gone: a conflict).
+async fn code_in(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: &str) -> Result<CodeRow> {
+    promos::by_id(&mut **tx, id)
+        .await?
+        .ok_or_else(|| Error::conflict(Msg::PromoCodeNotFound))
 }
 
 /// How a pending order ends without a payment.

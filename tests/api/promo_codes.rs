@@ -55,9 +55,25 @@ async fn pay_cart(app: &TestApp, token: &str) -> Value {
     order["payload"].clone()
 }
 
-async fn uses_taken(app: &TestApp, code: &str) -> i64 {
-    app.count("SELECT uses_taken FROM promo_codes WHERE id = $1", code)
+/// The uses a code has taken, as its managers see them (`usesTaken`).
+async fn uses_taken(app: &TestApp, admin: &str, code: &str) -> i64 {
+    let (project,): (String,) = sqlx::query_as("SELECT project_id FROM promo_codes WHERE id = $1")
+        .bind(code)
+        .fetch_one(app.db())
         .await
+        .unwrap();
+    let (status, codes) = app
+        .get(
+            &format!("/api/v1/projects/{project}/promo-codes"),
+            Some(admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{codes}");
+    let listed = codes["payload"].as_array().unwrap().iter();
+    listed
+        .filter(|c| c["id"] == code)
+        .map(|c| c["usesTaken"].as_i64().unwrap())
+        .sum()
 }
 
 fn prices(order: &Value) -> Vec<i64> {
@@ -154,7 +170,7 @@ async fn an_amount_off_never_goes_below_zero_and_a_fully_discounted_order_is_fre
     assert_eq!(order["status"], "fulfilled");
     assert_eq!(order["total"], 0);
     assert_eq!(order["discount"], 800);
-    assert_eq!(uses_taken(&app, &code).await, 1);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 1);
 }
 
 #[tokio::test]
@@ -305,7 +321,7 @@ async fn a_lapsed_checkout_gives_its_use_back_and_a_replaced_one_keeps_one() {
     // A second checkout of the same account replaces the first: still one use.
     let (status, body) = checkout(&app, &fans[0].1).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(uses_taken(&app, &code).await, 1);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 1);
     // The other fan finds it used up while the first checkout is open.
     add(&app, &fans[1].1, &event).await;
     let (status, body) = enter(&app, &fans[1].1, "one").await;
@@ -315,11 +331,15 @@ async fn a_lapsed_checkout_gives_its_use_back_and_a_replaced_one_keeps_one() {
         "This promo code has been used as many times as it may be."
     );
     app.lapse_pending_checkouts().await;
-    assert_eq!(uses_taken(&app, &code).await, 0, "the use went back");
+    assert_eq!(
+        uses_taken(&app, &admin, &code).await,
+        0,
+        "the use went back"
+    );
     let (status, body) = enter(&app, &fans[1].1, "one").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(pay_cart(&app, &fans[1].1).await["total"], 800);
-    assert_eq!(uses_taken(&app, &code).await, 1);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 1);
 }
 
 #[tokio::test]
@@ -375,7 +395,7 @@ async fn thirty_buyers_race_for_a_ten_use_code_and_exactly_ten_orders_carry_it()
         let (status, body) = app.pay(url, CARD_OK).await;
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    assert_eq!(uses_taken(&app, &code).await, 10);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 10);
     assert_eq!(
         app.count(
             "SELECT COUNT(*) FROM orders WHERE promo_code_id = $1 AND status = 'fulfilled' \
@@ -414,7 +434,7 @@ async fn a_code_changed_or_used_up_meanwhile_stops_the_checkout_with_the_reason(
     let (status, body) = checkout(&app, fan).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(body["error"], "This promo code has expired.");
-    assert_eq!(uses_taken(&app, &code).await, 0);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 0);
     // Taken out of the cart, the concert sells at its price.
     let (status, _) = app.delete("/api/v1/cart/promo-code", fan).await;
     assert_eq!(status, StatusCode::OK);
@@ -583,14 +603,14 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
     assert_eq!(order["promoCode"], "VIP");
     assert_eq!(order["discount"], 0);
     assert_eq!(prices(&order), [2500]);
-    assert_eq!(uses_taken(&app, &code).await, 1);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 1);
 
     // Holding the code while buying a visible tier uses nothing.
     enter(&app, two, "VIP").await;
     add_tier_to_cart(&app, two, &event, &visible).await;
     let order = pay_cart(&app, two).await;
     assert_eq!(order["promoCode"], Value::Null);
-    assert_eq!(uses_taken(&app, &code).await, 1);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 1);
 
     // A hidden tier in the cart whose code left it is refused at checkout.
     enter(&app, three, "VIP").await;
@@ -603,7 +623,7 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
     enter(&app, three, "VIP").await;
     let order = pay_cart(&app, three).await;
     assert_eq!(order["promoCode"], "VIP");
-    assert_eq!(uses_taken(&app, &code).await, 2);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 2);
 
     // Used up: it is refused, and lists nothing any more.
     let (status, body) = enter(&app, four, "VIP").await;
@@ -613,4 +633,54 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
             .await
             .contains(&hidden)
     );
+}
+
+#[tokio::test]
+async fn a_code_without_a_limit_counts_its_uses_from_orders_and_a_limit_set_later_holds() {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, 1000, HOUR_MS).await;
+    let code = make_code(
+        &app,
+        &admin,
+        &for_event(&event),
+        json!({ "code": "OPEN", "kind": "percent", "value": 10 }),
+    )
+    .await;
+    let fans = app.fans(5).await;
+    for (_, fan) in &fans[..3] {
+        add(&app, fan, &event).await;
+        assert_eq!(enter(&app, fan, "open").await.0, StatusCode::OK);
+        assert_eq!(pay_cart(&app, fan).await["discount"], 100);
+    }
+    // The checkouts wrote nothing to the code's row (no lock for buyers to queue on); its
+    // managers still see three uses, counted from the orders.
+    let counter = app
+        .count("SELECT uses_taken FROM promo_codes WHERE id = $1", &code)
+        .await;
+    assert_eq!(counter, 0);
+    assert_eq!(uses_taken(&app, &admin, &code).await, 3);
+
+    // A limit below the uses already made is refused; one above them holds from then on.
+    let limit =
+        |max: i64| json!({ "code": "OPEN", "kind": "percent", "value": 10, "maxUses": max });
+    let path = format!("/api/v1/promo-codes/{code}");
+    let (status, body) = app.put(&path, limit(2), &admin).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    let (status, body) = app.put(&path, limit(4), &admin).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["payload"]["usesTaken"], 3);
+    let (fourth, fifth) = (&fans[3].1, &fans[4].1);
+    add(&app, fourth, &event).await;
+    add(&app, fifth, &event).await;
+    assert_eq!(enter(&app, fourth, "open").await.0, StatusCode::OK);
+    assert_eq!(enter(&app, fifth, "open").await.0, StatusCode::OK);
+    assert_eq!(pay_cart(&app, fourth).await["discount"], 100);
+    let (status, body) = checkout(&app, fifth).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["error"],
+        "This promo code has been used as many times as it may be."
+    );
+    assert_eq!(uses_taken(&app, &admin, &code).await, 4);
 }

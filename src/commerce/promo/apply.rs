@@ -46,17 +46,22 @@ pub async fn summary(app: &AppState, account_id: &str) -> Result<Option<CartProm
         return Ok(None);
     };
     let rows = cart_lines(app, account_id).await?;
-    let lines = as_lines(&rows);
+    Ok(Some(summarise(code, &rows)))
+}
+
+/// What `code` takes off the cart's lines.
+fn summarise(code: CodeRow, rows: &[CartLine]) -> CartPromo {
+    let lines = as_lines(rows);
     let subtotal: i64 = lines.iter().map(|l| l.price_minor).sum();
     let discount: i64 = code.discounts(&lines).iter().sum();
-    Ok(Some(CartPromo {
+    CartPromo {
         code: code.code,
         kind: code.kind,
         subtotal,
         discount,
         total: subtotal - discount,
         currency: rows.first().map(|(_, _, c)| c.clone()),
-    }))
+    }
 }
 
 /// Enter a code in the cart (in any case), replacing the one there. A code that takes
@@ -67,16 +72,12 @@ pub async fn enter(app: &AppState, account_id: &str, text: &str) -> Result<CartP
         .await?
         .ok_or_else(|| Error::not_found(Msg::PromoCodeNotFound))?;
     unlock::usable(&app.db, account_id, &code).await?;
-    if code.kind != model::Kind::Unlock {
-        let rows = cart_lines(app, account_id).await?;
-        if !as_lines(&rows).iter().any(|l| code.applies_to(l)) {
-            return Err(Error::conflict(Msg::PromoCodeNotApplicable));
-        }
+    let rows = cart_lines(app, account_id).await?;
+    if code.kind != model::Kind::Unlock && !as_lines(&rows).iter().any(|l| code.applies_to(l)) {
+        return Err(Error::conflict(Msg::PromoCodeNotApplicable));
     }
     store::set_cart(&app.db, account_id, &code.id, now_ms()).await?;
-    summary(app, account_id)
-        .await?
-        .ok_or_else(|| Error::internal("a promo code entered is not in the cart"))
+    Ok(summarise(code, &rows))
 }
 
 /// Take the code out of the cart (nothing happens without one).

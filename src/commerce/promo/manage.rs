@@ -15,8 +15,11 @@ use crate::state::AppState;
 
 async fn with_tiers(app: &AppState, rows: Vec<CodeRow>) -> Result<Vec<PromoCode>> {
     let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
+    for mut row in rows {
         let tier_ids = store::tiers_of(&app.db, &row.id).await?;
+        if row.max_uses.is_none() {
+            row.uses_taken = store::uses_of(&app.db, &row.id).await?;
+        }
         out.push(PromoCode::new(row, tier_ids));
     }
     Ok(out)

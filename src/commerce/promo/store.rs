@@ -80,18 +80,21 @@ pub async fn insert<'e>(
     Ok(id)
 }
 
-/// Replace a code's fields. False when its new limit is below the uses it has taken.
+/// Replace a code's fields. False when its new limit is below the uses it has taken. A
+/// code that had no limit has its uses counted from its orders first.
 #[tracing::instrument(skip_all)]
 pub async fn update<'e>(
     db: impl Exec<'e>,
     id: &str,
     fields: &CodeFields,
 ) -> std::result::Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE promo_codes SET event_id = $2, code = $3, kind = $4, value = $5, currency = $6, \
-         max_uses = $7, max_per_account = $8, valid_from = $9, valid_until = $10 \
-         WHERE id = $1 AND ($7 IS NULL OR uses_taken <= $7)",
-    )
+    let uses = format!("(CASE WHEN max_uses IS NULL THEN {USES_OF} ELSE uses_taken END)");
+    let done = sqlx::query(AssertSqlSafe(format!(
+        "UPDATE promo_codes SET event_id = $2, code = $3, kind = $4, value = $5, \
+             currency = $6, max_uses = $7, max_per_account = $8, valid_from = $9, \
+             valid_until = $10, uses_taken = {uses} \
+             WHERE id = $1 AND ($7 IS NULL OR {uses} <= $7)"
+    )))
     .bind(id)
     .bind(&fields.event_id)
     .bind(&fields.code)
@@ -212,14 +215,39 @@ pub async fn clear_cart<'e>(db: impl Exec<'e>, account_id: &str) -> Result<()> {
 }
 
 // ------------------------------------------------------------------------------- uses
+//
+// Only a code with a total limit counts its uses in its own row (`uses_taken`): the
+// conditional increment is what keeps 30 racing buyers to its 10 uses, and it locks the
+// row, so every checkout carrying the code queues there. A code without a limit has no
+// use to refuse, so its checkouts write nothing to it; its uses are counted from the
+// orders that carry it when someone asks (`uses_of`), and written into its row when a
+// limit is set (`update`).
 
-/// Take one use of a code, never above its limit nor outside its dates at `now`. The
-/// conditional increment locks the code's row, so racing checkouts queue here.
+/// The orders that used a code: every one that carries it and did not end unpaid (a
+/// refund keeps the use, as a limited code's counter does).
+const USES_OF: &str = "(SELECT COUNT(*) FROM orders WHERE promo_code_id = promo_codes.id \
+    AND status NOT IN ('failed', 'expired'))";
+
+/// How many orders have used a code (what `uses_taken` holds for a code with a limit).
+#[tracing::instrument(skip_all)]
+pub async fn uses_of<'e>(db: impl Exec<'e>, code_id: &str) -> Result<i64> {
+    let (n,): (i64,) = sqlx::query_as(AssertSqlSafe(format!(
+        "SELECT {USES_OF} FROM promo_codes WHERE id = $1"
+    )))
+    .bind(code_id)
+    .fetch_optional(db)
+    .await?
+    .unwrap_or((0,));
+    Ok(n)
+}
+
+/// Take one use of a code with a limit, never above it nor outside its dates at `now`.
+/// The conditional increment locks the code's row, so racing checkouts queue here.
 #[tracing::instrument(skip_all)]
 pub async fn take_use<'e>(db: impl Exec<'e>, code_id: &str, now: i64) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE promo_codes SET uses_taken = uses_taken + 1 WHERE id = $1 \
-         AND (max_uses IS NULL OR uses_taken < max_uses) \
+         AND max_uses IS NOT NULL AND uses_taken < max_uses \
          AND (valid_from IS NULL OR valid_from <= $2) \
          AND (valid_until IS NULL OR valid_until > $2)",
     )
@@ -231,12 +259,14 @@ pub async fn take_use<'e>(db: impl Exec<'e>, code_id: &str, now: i64) -> Result<
 }
 
 /// Take a use again for a payment that arrived after its hold lapsed (its dates no longer
-/// matter: the buyer was inside them), never above the limit.
+/// matter: the buyer was inside them), never above the limit. A code without one takes
+/// nothing (the row is rewritten as it was: a rare path, kept to one statement).
 #[tracing::instrument(skip_all)]
 pub async fn retake_use<'e>(db: impl Exec<'e>, code_id: &str) -> Result<bool> {
     let done = sqlx::query(
-        "UPDATE promo_codes SET uses_taken = uses_taken + 1 WHERE id = $1 \
-         AND (max_uses IS NULL OR uses_taken < max_uses)",
+        "UPDATE promo_codes SET uses_taken = \
+         CASE WHEN max_uses IS NULL THEN uses_taken ELSE uses_taken + 1 END \
+         WHERE id = $1 AND (max_uses IS NULL OR uses_taken < max_uses)",
     )
     .bind(code_id)
     .execute(db)
@@ -244,11 +274,13 @@ pub async fn retake_use<'e>(db: impl Exec<'e>, code_id: &str) -> Result<bool> {
     Ok(done.rows_affected() == 1)
 }
 
-/// Give back the use an order took (its checkout expired, failed or was replaced).
+/// Give back the use an order took (its checkout expired, failed or was replaced); a code
+/// without a limit counts from the orders, whose status says it.
 #[tracing::instrument(skip_all)]
 pub async fn release_order_use<'e>(db: impl Exec<'e>, order_id: &str) -> Result<()> {
     sqlx::query(
-        "UPDATE promo_codes SET uses_taken = uses_taken - 1 WHERE uses_taken > 0 AND id = \
+        "UPDATE promo_codes SET uses_taken = uses_taken - 1 \
+         WHERE uses_taken > 0 AND max_uses IS NOT NULL AND id = \
          (SELECT promo_code_id FROM orders WHERE id = $1)",
     )
     .bind(order_id)
