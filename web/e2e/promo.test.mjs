@@ -7,7 +7,7 @@
 // receipt shows the code; the managers' drawer fits the same phone right to left.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openManageDrawer, pageApi, PASSWORD, payWithCard, screenshot, settle } from './harness.mjs';
+import { cast, e2eSuite, inPersian, latinDigits, layoutProblems, openManageDrawer, pageApi, payWithCard, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'fiona', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -28,9 +28,7 @@ let concert;
 let admin;
 
 before(async () => {
-  await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
+  ({ admin, concert } = await suite.adminWithConcert(ACCOUNTS.admin, TITLE));
   const tier = await admin('POST', `/api/v1/events/${concert.id}/tiers`, { name: BACKSTAGE, price: 2000, hidden: true });
   assert.equal(tier.status, 201, JSON.stringify(tier.json));
 });

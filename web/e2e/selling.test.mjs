@@ -5,7 +5,7 @@
 // once the minimum is 0, and "Pay now" takes her straight to her paid order, no card asked.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers, PASSWORD, payToReceipt, screenshot, settle } from './harness.mjs';
+import { cast, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers, payToReceipt, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'sara', freeFan: 'ben' });
 const suite = e2eSuite(ACCOUNTS);
@@ -24,9 +24,7 @@ let concert;
 let admin;
 
 before(async () => {
-  await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
+  ({ admin, concert } = await suite.adminWithConcert(ACCOUNTS.admin, TITLE));
 });
 
 describe('Pay what you want (issue 31)', () => {
