@@ -4,11 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ManagedList } from '../../../components/managed-list';
+import { MoneyInput } from '../../../components/money-input';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import { FormActions } from '../../../components/form-actions';
 import { errorText } from '../../../lib/errors';
 import { currencyDigits, formatPrice } from '../../cart/model';
 import type { ManagedEvent, ManagedTier, NewTierInput, TierChanges } from '../model';
-import { MAX_TIERS, TIER_DESCRIPTION_MAX, TIER_NAME_MAX, isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { MAX_TIERS, TIER_DESCRIPTION_MAX, TIER_NAME_MAX, isoToLocalInput, localInputToIso } from '../model';
 import { useTierActions } from '../mutations';
 import { tiersQueryOptions } from '../queries';
 import { formatWhen, useLocale } from './event-parts';
@@ -19,10 +21,11 @@ type TierConcert = Pick<ManagedEvent, 'id' | 'currency' | 'capacity'>;
 interface TierValues {
   name: string;
   description: string;
-  price: number | string;
+  /** Major units as typed (any digits; see `MoneyInput`). */
+  price: string;
   /** Pay what you want: the buyer names the amount, at least `minimum`. */
   pwyw: boolean;
-  minimum: number | string;
+  minimum: string;
   capacity: number | string;
   saleOpensAt: string;
   saleClosesAt: string;
@@ -40,11 +43,12 @@ const SALE_WINDOW = [
  * capacity and its window; the default is only ever moved to a tier, never taken off one). */
 export function tierInput(values: TierValues, currency: string): NewTierInput {
   const optional = (value: number | string): number | null => (value === '' ? null : Number(value));
+  const digits = currencyDigits(currency);
   return {
     name: values.name.trim(),
     description: values.description,
-    price: toMinorUnits(Number(values.price), currencyDigits(currency)),
-    minimumPrice: values.pwyw ? toMinorUnits(Number(values.minimum || 0), currencyDigits(currency)) : null,
+    price: parseAmount(values.price, digits) ?? 0,
+    minimumPrice: values.pwyw ? (parseAmount(values.minimum, digits) ?? 0) : null,
     capacity: optional(values.capacity),
     saleOpensAt: values.saleOpensAt ? localInputToIso(values.saleOpensAt) : null,
     saleClosesAt: values.saleClosesAt ? localInputToIso(values.saleClosesAt) : null,
@@ -58,9 +62,9 @@ function initialValues(tier: ManagedTier | null): TierValues {
   return {
     name: tier.name,
     description: tier.description,
-    price: tier.price / 10 ** currencyDigits(tier.currency),
+    price: amountText(tier.price, currencyDigits(tier.currency)),
     pwyw: tier.minimumPrice !== null,
-    minimum: tier.minimumPrice === null ? '' : tier.minimumPrice / 10 ** currencyDigits(tier.currency),
+    minimum: tier.minimumPrice === null ? '' : amountText(tier.minimumPrice, currencyDigits(tier.currency)),
     capacity: tier.capacity ?? '',
     saleOpensAt: tier.saleOpensAt ? isoToLocalInput(tier.saleOpensAt) : '',
     saleClosesAt: tier.saleClosesAt ? isoToLocalInput(tier.saleClosesAt) : '',
@@ -88,13 +92,19 @@ function TierForm({
   onCancel: () => void;
 }): ReactNode {
   const { t } = useTranslation('events');
-  const digits = currencyDigits(concert.currency);
+  const amount = (typed: string): number | null => parseAmount(typed, currencyDigits(concert.currency));
   const form = useForm<TierValues>({
     initialValues: initialValues(tier),
     validate: {
       name: (v) => (v.trim() ? null : t('form.required')),
-      price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
-      minimum: (v, values) => (values.pwyw && v !== '' && values.price !== '' && Number(v) > Number(values.price) ? t('manage.tiers.minimumAbove') : null),
+      price: (v) => (amount(v) === null ? t('form.required') : null),
+      minimum: (v, values) => {
+        if (!values.pwyw || v.trim() === '') return null;
+        const minimum = amount(v);
+        if (minimum === null) return t('form.required');
+        const price = amount(values.price);
+        return price !== null && minimum > price ? t('manage.tiers.minimumAbove') : null;
+      },
       capacity: (v) =>
         v !== '' && concert.capacity !== null && Number(v) > concert.capacity
           ? t('manage.tiers.capacityAbove', { seats: concert.capacity })
@@ -123,15 +133,14 @@ function TierForm({
             data-testid="tier-description"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
-            <NumberInput
+            <MoneyInput
               label={form.values.pwyw ? t('manage.tiers.suggested') : t('form.price')}
               description={priceFrozen ? t('manage.tiers.priceFrozen') : t('manage.tiers.priceHint', { currency: concert.currency })}
               withAsterisk
               name="price"
-              min={0}
-              decimalScale={digits}
               disabled={priceFrozen}
               {...form.getInputProps('price')}
+              value={form.values.price}
               data-testid="tier-price"
             />
             <NumberInput
@@ -162,13 +171,12 @@ function TierForm({
             data-testid="tier-pwyw"
           />
           {form.values.pwyw ? (
-            <NumberInput
+            <MoneyInput
               label={t('manage.tiers.minimum')}
               description={t('manage.tiers.minimumHint', { currency: concert.currency })}
               name="minimum"
-              min={0}
-              decimalScale={digits}
               {...form.getInputProps('minimum')}
+              value={form.values.minimum}
               data-testid="tier-minimum"
             />
           ) : null}
