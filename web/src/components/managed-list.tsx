@@ -33,15 +33,19 @@ export interface ManagedListTexts {
   deleteConfirm: ReactNode;
 }
 
-interface ManagedListProps<T> {
+interface ManagedListProps<T extends { id: string }> {
   ids: ManagedListIds;
   texts: ManagedListTexts;
   items: UseQueryResult<T[]>;
-  itemId: (item: T) => string;
   /** Whether another may be added (a list may be full). */
   canAdd?: boolean;
-  /** Called as a form opens or closes: the mutations' last errors are forgotten. */
-  onOpen: () => void;
+  /** The list's changes: as a form opens or closes, `add`'s and `edit`'s last errors are
+   * forgotten, and as the bin is pressed, `remove`'s; `remove` deletes an item by its `id`. */
+  actions: {
+    add: { reset: () => void };
+    edit: { reset: () => void };
+    remove: { mutate: (id: string, options: { onSettled: () => void }) => void; reset: () => void; isPending: boolean };
+  };
   /** The form for a new item (`null`) or for changing `item`; `close` shuts it. */
   form: (item: T | null, close: () => void) => ReactNode;
   /** A row's contents, beside its pencil and bin. */
@@ -53,10 +57,6 @@ interface ManagedListProps<T> {
   deleteLabel: (item: T) => string | null;
   /** What deleting `item` means, and the last refusal. */
   deleteText: (item: T | null) => ReactNode;
-  /** Whether a deletion is under way. */
-  deleting: boolean;
-  onDelete: (item: T, done: () => void) => void;
-  onDeleteOpen: () => void;
 }
 
 /**
@@ -65,14 +65,16 @@ interface ManagedListProps<T> {
  * in place of the row it changes (or above the list for a new one), and the confirmation
  * before a deletion. The caller gives the texts, the forms and what a row shows.
  */
-export function ManagedList<T>(props: ManagedListProps<T>): ReactNode {
+export function ManagedList<T extends { id: string }>(props: ManagedListProps<T>): ReactNode {
   const { t } = useTranslation();
   const { ids, texts, items } = props;
+  const { add, edit, remove } = props.actions;
   /** The item whose form is open ('new' for a new one), or none. */
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const open = (which: string | null): void => {
-    props.onOpen();
+    add.reset();
+    edit.reset();
     setEditing(which);
   };
   const close = (): void => {
@@ -114,7 +116,7 @@ export function ManagedList<T>(props: ManagedListProps<T>): ReactNode {
       ) : (
         <Stack gap="xs" data-testid={ids.list}>
           {items.data.map((item) => {
-            const id = props.itemId(item);
+            const { id } = item;
             if (editing === id) return <Fragment key={id}>{props.form(item, close)}</Fragment>;
             const deleteLabel = props.deleteLabel(item);
             return (
@@ -140,7 +142,7 @@ export function ManagedList<T>(props: ManagedListProps<T>): ReactNode {
                         color="red"
                         aria-label={deleteLabel}
                         onClick={() => {
-                          props.onDeleteOpen();
+                          remove.reset();
                           setDeleting(item);
                         }}
                         data-testid={ids.remove}
@@ -163,11 +165,13 @@ export function ManagedList<T>(props: ManagedListProps<T>): ReactNode {
         title={texts.deleteTitle}
         cancelLabel={texts.cancel}
         confirmLabel={texts.deleteConfirm}
-        busy={props.deleting}
+        busy={remove.isPending}
         onConfirm={() => {
           if (deleting === null) return;
-          props.onDelete(deleting, () => {
-            setDeleting(null);
+          remove.mutate(deleting.id, {
+            onSettled: () => {
+              setDeleting(null);
+            },
           });
         }}
         confirmTestId={ids.confirm}

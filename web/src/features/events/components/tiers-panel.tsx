@@ -264,12 +264,8 @@ export function TiersPanel({ event }: { event: TierConcert }): ReactNode {
         deleteConfirm: t('manage.delete'),
       }}
       items={tiers}
-      itemId={(tier) => tier.id}
       canAdd={tiers.data !== undefined && count < MAX_TIERS}
-      onOpen={() => {
-        add.reset();
-        edit.reset();
-      }}
+      actions={{ add, edit, remove }}
       form={(tier, close) =>
         tier === null ? (
           <TierForm
@@ -334,13 +330,6 @@ export function TiersPanel({ event }: { event: TierConcert }): ReactNode {
       // The default tier stays: another is made the default first.
       deleteLabel={(tier) => (tier.isDefault ? null : t('manage.tiers.delete', { name: tier.name }))}
       deleteText={(tier) => <Text dir="auto">{t('manage.tiers.deleteText', { name: tier?.name ?? '' })}</Text>}
-      deleting={remove.isPending}
-      onDelete={(tier, done) => {
-        remove.mutate(tier.id, { onSettled: done });
-      }}
-      onDeleteOpen={() => {
-        remove.reset();
-      }}
     />
   );
 }

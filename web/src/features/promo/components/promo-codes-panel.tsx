@@ -190,11 +190,7 @@ export function PromoCodesPanel({ scope, concerts }: { scope: PromoScope; concer
         deleteConfirm: t('manage.deleteConfirm'),
       }}
       items={codes}
-      itemId={(code) => code.id}
-      onOpen={() => {
-        add.reset();
-        edit.reset();
-      }}
+      actions={{ add, edit, remove }}
       form={(code, close) =>
         code === null ? (
           <PromoForm scope={scope} concerts={concerts} code={null} pending={add.isPending} error={add.error} onSubmit={(input) => { add.mutate(input, { onSuccess: close }); }} onCancel={close} />
@@ -224,13 +220,6 @@ export function PromoCodesPanel({ scope, concerts }: { scope: PromoScope; concer
           {remove.error ? <Text c="red" size="sm">{errorText(remove.error, t)}</Text> : null}
         </>
       )}
-      deleting={remove.isPending}
-      onDelete={(code, done) => {
-        remove.mutate(code.id, { onSettled: done });
-      }}
-      onDeleteOpen={() => {
-        remove.reset();
-      }}
     />
   );
 }
