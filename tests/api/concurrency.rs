@@ -1,11 +1,11 @@
 //! Nothing oversold, nothing lost: buyers racing for the last seats, replayed
 //! confirmations, and Stripe's signed webhooks.
 
-use encore::commerce::orders::{self, NewItem};
 use encore::commerce::providers::sign;
 use reqwest::StatusCode;
 use serde_json::json;
 
+use crate::fixtures::stripe_checkout;
 use crate::helpers::*;
 
 #[tokio::test]
@@ -30,32 +30,11 @@ async fn two_hundred_buyers_race_for_fifty_seats_and_exactly_fifty_get_tickets()
     );
 }
 
-/// A pending Stripe order of a new fan for one 10.00 EUR concert, its session `cs_<order>`.
+/// A pending Stripe order of a new fan for one 10.00 EUR concert, its session `cs_<order>`:
+/// (order, fan's account id).
 pub async fn stripe_order(app: &TestApp, event: &str) -> (String, String) {
-    let fans = app.fans(1).await;
-    let (fan, _) = &fans[0];
-    let (order, _) = orders::create_pending(
-        app.db(),
-        &fan.id,
-        None,
-        &[NewItem {
-            kind: encore::commerce::model::ItemKind::Event,
-            id: event.to_owned(),
-            title: "Concert".into(),
-            price_minor: 1000,
-            // The concert's default tier.
-            tier: None,
-            quantity: 1,
-        }],
-        "EUR",
-        "stripe",
-    )
-    .await
-    .unwrap();
-    encore::commerce::store::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
-        .await
-        .unwrap();
-    (order, fan.id.clone())
+    let (fan, _) = app.fans(1).await.remove(0);
+    (stripe_checkout(app, &fan.id, event).await, fan.id)
 }
 
 pub const WHSEC: &str = "whsec_test_secret";

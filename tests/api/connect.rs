@@ -438,14 +438,7 @@ async fn a_tip_to_a_connected_project_is_a_destination_charge_given_back_with_it
     assert_eq!((&s["ticketSales"], &s["tips"]), (&json!(1000), &json!(750)));
     assert_eq!(s["paidByStripe"], (1000 - 100) + (750 - 75));
 
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&event, &admin).await;
     let refunds = stripe.calls_to("/v1/refunds");
     let given_back: Vec<(String, String, String)> = refunds
         .iter()

@@ -7,6 +7,7 @@ use encore::accounts::model::{AccountRow, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::fixtures::mine;
 use crate::helpers::*;
 
 const IN_AN_HOUR: i64 = 3_600_000;
@@ -24,12 +25,6 @@ async fn a_holder(app: &TestApp, starts_in_ms: i64) -> (AccountRow, String, Stri
     (fan, token, event, ticket)
 }
 
-async fn mine(app: &TestApp, token: &str) -> Vec<Value> {
-    let (status, body) = app.get("/api/v1/tickets/mine", Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["payload"].as_array().unwrap().clone()
-}
-
 async fn give(app: &TestApp, token: &str, ticket: &str, email: &str) -> (StatusCode, Value) {
     let path = format!("/api/v1/tickets/{ticket}/gift");
     app.post(&path, json!({ "email": email }), Some(token))
@@ -37,7 +32,7 @@ async fn give(app: &TestApp, token: &str, ticket: &str, email: &str) -> (StatusC
 }
 
 /// Give and answer (gift id, the claim token e-mailed, seen after `seen` earlier mails).
-async fn given(app: &TestApp, token: &str, ticket: &str, email: &str) -> (String, String) {
+pub async fn given(app: &TestApp, token: &str, ticket: &str, email: &str) -> (String, String) {
     // Sent to the address as an account's login would be: lower-cased.
     let to = email.to_lowercase();
     let seen = app.outbox_to(&to, "email").len();
@@ -48,7 +43,7 @@ async fn given(app: &TestApp, token: &str, ticket: &str, email: &str) -> (String
     (id, link_token(&mail))
 }
 
-async fn claim(app: &TestApp, token: &str, link: &str) -> (StatusCode, Value) {
+pub async fn claim(app: &TestApp, token: &str, link: &str) -> (StatusCode, Value) {
     app.post("/api/v1/gifts/claim", json!({ "token": link }), Some(token))
         .await
 }

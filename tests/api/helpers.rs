@@ -613,6 +613,24 @@ impl TestApp {
         .await
     }
 
+    /// [`TestApp::put`] asked in `language` (an Accept-Language value).
+    pub async fn put_in(
+        &self,
+        language: &str,
+        path: &str,
+        body: Value,
+        token: &str,
+    ) -> (StatusCode, Value) {
+        self.send(
+            self.http
+                .put(format!("{}{path}", self.url))
+                .header("Accept-Language", language)
+                .json(&body)
+                .bearer_auth(token),
+        )
+        .await
+    }
+
     /// POST `bytes` as the multipart field `file` (an image upload).
     pub async fn upload(&self, path: &str, token: &str, bytes: Vec<u8>) -> (StatusCode, Value) {
         let part = reqwest::multipart::Part::bytes(bytes).file_name("upload");

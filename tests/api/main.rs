@@ -15,6 +15,7 @@ mod envelope;
 mod events;
 mod everyday;
 mod exhaustion;
+mod fixtures;
 mod gifts;
 mod go_live;
 mod helpers;

@@ -8,6 +8,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::concurrency::{WHSEC, completed, stripe_order, webhook};
+use crate::fixtures::stripe_checkout;
 use crate::helpers::*;
 
 async fn stripe_app() -> (TestApp, StripeDouble) {
@@ -122,27 +123,6 @@ async fn a_new_checkout_expires_the_replaced_stripe_session() {
         1,
         "the first session can no longer be paid"
     );
-}
-
-/// A Stripe checkout of `fan` for one 10.00 EUR concert, its session `cs_<order>`.
-async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
-    use encore::commerce::orders::{self, NewItem};
-    let item = NewItem {
-        kind: encore::commerce::model::ItemKind::Event,
-        id: event.to_owned(),
-        title: "Concert".into(),
-        price_minor: 1000,
-        // The concert's default tier.
-        tier: None,
-        quantity: 1,
-    };
-    let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe")
-        .await
-        .unwrap();
-    encore::commerce::store::set_provider_ref(app.db(), &order, &format!("cs_{order}"))
-        .await
-        .unwrap();
-    order
 }
 
 #[tokio::test]

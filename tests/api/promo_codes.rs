@@ -7,6 +7,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::fixtures::{add_tier, checkout, join_project, order_of, pay_cart};
 use crate::helpers::*;
 
 /// Make a code as `token`'s holder at `path` (`/events/{id}/promo-codes` or
@@ -15,6 +16,12 @@ async fn make_code(app: &TestApp, token: &str, path: &str, body: Value) -> Strin
     let (status, made) = app.post(path, body, Some(token)).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     made["payload"]["id"].as_str().unwrap().to_owned()
+}
+
+/// Try to make a code for `event` as `token`'s holder, expecting it refused with `status`.
+async fn refused(app: &TestApp, token: &str, event: &str, body: Value, status: StatusCode) {
+    let (got, answer) = app.post(&for_event(event), body, Some(token)).await;
+    assert_eq!(got, status, "{answer}");
 }
 
 fn for_event(event: &str) -> String {
@@ -28,31 +35,18 @@ async fn add(app: &TestApp, token: &str, event: &str) {
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
+/// A new fan with one ticket of each of `events` in the cart: the fan's token.
+async fn a_fan_with(app: &TestApp, events: &[&str]) -> String {
+    let fan = app.fans(1).await.remove(0).1;
+    for event in events {
+        add(app, &fan, event).await;
+    }
+    fan
+}
+
 async fn enter(app: &TestApp, token: &str, code: &str) -> (StatusCode, Value) {
     app.put("/api/v1/cart/promo-code", json!({ "code": code }), token)
         .await
-}
-
-async fn checkout(app: &TestApp, token: &str) -> (StatusCode, Value) {
-    app.post("/api/v1/cart/checkout", json!({}), Some(token))
-        .await
-}
-
-/// Check out and pay `token`'s cart: the order as `GET /orders/{id}` shows it.
-async fn pay_cart(app: &TestApp, token: &str) -> Value {
-    let (status, body) = checkout(app, token).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let url = body["payload"].as_str().unwrap();
-    let id = if url.contains("/pay/") {
-        let (status, paid) = app.pay(url, CARD_OK).await;
-        assert_eq!(status, StatusCode::OK, "{paid}");
-        paid["payload"]["order"].as_str().unwrap().to_owned()
-    } else {
-        url.rsplit("order=").next().unwrap().to_owned()
-    };
-    let (status, order) = app.get(&format!("/api/v1/orders/{id}"), Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{order}");
-    order["payload"].clone()
 }
 
 /// The uses a code has taken, as its managers see them (`usesTaken`).
@@ -76,6 +70,33 @@ async fn uses_taken(app: &TestApp, admin: &str, code: &str) -> i64 {
         .sum()
 }
 
+/// A concert at `price` (minor units) with one code of its own made from `code`:
+/// (app, admin's token, concert, code's id).
+async fn a_concert_with_a_code(price: i64, code: Value) -> (TestApp, String, String, String) {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let event = concert(&app, None, price, HOUR_MS).await;
+    let code = make_code(&app, &admin, &for_event(&event), code).await;
+    (app, admin, event, code)
+}
+
+/// Two concerts at `prices` in one project, with a code made from `code` for the whole
+/// project: (app, admin's token, project, the two concerts).
+async fn a_project_with_a_code(
+    prices: [i64; 2],
+    code: Value,
+) -> (TestApp, String, String, [String; 2]) {
+    let app = spawn_app().await;
+    let admin = app.an_admin().await;
+    let first = concert(&app, None, prices[0], HOUR_MS).await;
+    let second = concert(&app, None, prices[1], HOUR_MS).await;
+    let project = app.project_of(&first).await;
+    join_project(&app, &project, &second).await;
+    let path = format!("/api/v1/projects/{project}/promo-codes");
+    make_code(&app, &admin, &path, code).await;
+    (app, admin, project, [first, second])
+}
+
 fn prices(order: &Value) -> Vec<i64> {
     order["items"]
         .as_array()
@@ -87,29 +108,13 @@ fn prices(order: &Value) -> Vec<i64> {
 
 #[tokio::test]
 async fn a_percentage_off_a_projects_concerts_is_spread_over_its_lines_to_the_cent() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let big = concert(&app, None, 999, HOUR_MS).await;
-    let small = concert(&app, None, 1, HOUR_MS).await;
-    let elsewhere = concert(&app, None, 500, HOUR_MS).await;
-    let project = app.project_of(&big).await;
-    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
-        .bind(&project)
-        .bind(&small)
-        .execute(app.db())
-        .await
-        .unwrap();
-    make_code(
-        &app,
-        &admin,
-        &format!("/api/v1/projects/{project}/promo-codes"),
+    let (app, _, _, [big, small]) = a_project_with_a_code(
+        [999, 1],
         json!({ "code": "Spring15", "kind": "percent", "value": 15 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    for event in [&big, &small, &elsewhere] {
-        add(&app, fan, event).await;
-    }
+    let elsewhere = concert(&app, None, 500, HOUR_MS).await;
+    let fan = &a_fan_with(&app, &[&big, &small, &elsewhere]).await;
     // Typed in another case; 15 % of the project's 10.00 is 1.50, the other concert's
     // 5.00 untouched.
     let (status, shown) = enter(&app, fan, "  spring15 ").await;
@@ -149,23 +154,23 @@ async fn a_percentage_off_a_projects_concerts_is_spread_over_its_lines_to_the_ce
 
 #[tokio::test]
 async fn an_amount_off_never_goes_below_zero_and_a_fully_discounted_order_is_free() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let event = concert(&app, None, 800, HOUR_MS).await;
-    let code = make_code(
-        &app,
-        &admin,
-        &for_event(&event),
+    let (app, admin, event, code) = a_concert_with_a_code(
+        800,
         json!({ "code": "FRIENDS", "kind": "amount", "value": 1000 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    add(&app, fan, &event).await;
+    let fan = &a_fan_with(&app, &[&event]).await;
     let (status, shown) = enter(&app, fan, "friends").await;
     assert_eq!(status, StatusCode::OK, "{shown}");
     assert_eq!(shown["payload"]["discount"], 800);
     assert_eq!(shown["payload"]["total"], 0);
-    let order = pay_cart(&app, fan).await;
+    // Nothing to pay: the checkout leads straight to the order, no payment page between.
+    let (status, body) = checkout(&app, fan).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let url = body["payload"].as_str().unwrap();
+    assert!(!url.contains("/pay/"), "{url}");
+    let (_, id) = url.rsplit_once("order=").expect(url);
+    let order = order_of(&app, fan, id).await;
     assert_eq!(order["provider"], "free");
     assert_eq!(order["status"], "fulfilled");
     assert_eq!(order["total"], 0);
@@ -198,8 +203,7 @@ async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the
         json!({ "code": "OTHER", "kind": "percent", "value": 10 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    add(&app, fan, &event).await;
+    let fan = &a_fan_with(&app, &[&event]).await;
     let (status, body) = enter(&app, fan, "nope").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["error"], "This promo code does not exist.");
@@ -215,54 +219,39 @@ async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the
         body["error"],
         "This promo code does not apply to anything in your cart."
     );
-    let response = app
-        .http
-        .put(format!("{}/api/v1/cart/promo-code", app.url))
-        .header("Accept-Language", "fa")
-        .bearer_auth(fan)
-        .json(&json!({ "code": "old" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::CONFLICT);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(body["error"], "مهلت این کد تخفیف تمام شده است.");
-    // A malformed code is refused to its manager.
     let (status, body) = app
-        .post(
-            &for_event(&event),
-            json!({ "code": "a b", "kind": "percent", "value": 10 }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    // A code unlocking no tier, or one that is not a hidden tier of its concert, would
-    // do nothing: refused rather than stored.
-    let (status, body) = app
-        .post(
-            &for_event(&event),
-            json!({ "code": "VIPONLY", "kind": "unlock" }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, body) = app
-        .post(
-            &for_event(&event),
-            json!({ "code": "VIPONLY", "kind": "unlock", "tierIds": ["x"] }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    // Codes are unique whatever their case.
-    let (status, body) = app
-        .post(
-            &for_event(&event),
-            json!({ "code": "old", "kind": "percent", "value": 10 }),
-            Some(&admin),
+        .put_in(
+            "fa",
+            "/api/v1/cart/promo-code",
+            json!({ "code": "old" }),
+            fan,
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"], "مهلت این کد تخفیف تمام شده است.");
+    // Refused to its manager rather than stored: a malformed code; a code unlocking no
+    // tier, or one that is not a hidden tier of its concert (it would do nothing); and a
+    // code that exists in another case (codes are unique whatever their case).
+    for (body, status) in [
+        (
+            json!({ "code": "a b", "kind": "percent", "value": 10 }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({ "code": "VIPONLY", "kind": "unlock" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({ "code": "VIPONLY", "kind": "unlock", "tierIds": ["x"] }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({ "code": "old", "kind": "percent", "value": 10 }),
+            StatusCode::CONFLICT,
+        ),
+    ] {
+        refused(&app, &admin, &event, body, status).await;
+    }
     // A fan manages no codes.
     let (status, _) = app.get(&for_event(&event), Some(fan)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -270,26 +259,12 @@ async fn unknown_expired_not_yet_valid_and_inapplicable_codes_are_refused_in_the
 
 #[tokio::test]
 async fn an_account_uses_a_code_only_as_often_as_it_may() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let first = concert(&app, None, 1000, HOUR_MS).await;
-    let second = concert(&app, None, 1000, HOUR_MS).await;
-    let project = app.project_of(&first).await;
-    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
-        .bind(&project)
-        .bind(&second)
-        .execute(app.db())
-        .await
-        .unwrap();
-    make_code(
-        &app,
-        &admin,
-        &format!("/api/v1/projects/{project}/promo-codes"),
+    let (app, _, _, [first, second]) = a_project_with_a_code(
+        [1000, 1000],
         json!({ "code": "ONCE", "kind": "percent", "value": 50, "maxPerAccount": 1 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    add(&app, fan, &first).await;
+    let fan = &a_fan_with(&app, &[&first]).await;
     enter(&app, fan, "once").await;
     assert_eq!(pay_cart(&app, fan).await["total"], 500);
     add(&app, fan, &second).await;
@@ -303,13 +278,8 @@ async fn an_account_uses_a_code_only_as_often_as_it_may() {
 
 #[tokio::test]
 async fn a_lapsed_checkout_gives_its_use_back_and_a_replaced_one_keeps_one() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let event = concert(&app, None, 1000, HOUR_MS).await;
-    let code = make_code(
-        &app,
-        &admin,
-        &for_event(&event),
+    let (app, admin, event, code) = a_concert_with_a_code(
+        1000,
         json!({ "code": "ONE", "kind": "percent", "value": 20, "maxUses": 1 }),
     )
     .await;
@@ -344,13 +314,8 @@ async fn a_lapsed_checkout_gives_its_use_back_and_a_replaced_one_keeps_one() {
 
 #[tokio::test]
 async fn thirty_buyers_race_for_a_ten_use_code_and_exactly_ten_orders_carry_it() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let event = concert(&app, None, 1000, HOUR_MS).await;
-    let code = make_code(
-        &app,
-        &admin,
-        &for_event(&event),
+    let (app, admin, event, code) = a_concert_with_a_code(
+        1000,
         json!({ "code": "TEN", "kind": "amount", "value": 250, "maxUses": 10 }),
     )
     .await;
@@ -409,18 +374,12 @@ async fn thirty_buyers_race_for_a_ten_use_code_and_exactly_ten_orders_carry_it()
 
 #[tokio::test]
 async fn a_code_changed_or_used_up_meanwhile_stops_the_checkout_with_the_reason() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let event = concert(&app, None, 1000, HOUR_MS).await;
-    let code = make_code(
-        &app,
-        &admin,
-        &for_event(&event),
+    let (app, admin, event, code) = a_concert_with_a_code(
+        1000,
         json!({ "code": "LATE", "kind": "percent", "value": 10 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    add(&app, fan, &event).await;
+    let fan = &a_fan_with(&app, &[&event]).await;
     enter(&app, fan, "late").await;
     let past = encore::db::iso8601(encore::db::now_ms() - 1000);
     let (status, body) = app
@@ -443,27 +402,12 @@ async fn a_code_changed_or_used_up_meanwhile_stops_the_checkout_with_the_reason(
 
 #[tokio::test]
 async fn the_statements_still_add_up_with_a_discounted_sale() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let first = concert(&app, None, 1000, HOUR_MS).await;
-    let second = concert(&app, None, 333, HOUR_MS).await;
-    let project = app.project_of(&first).await;
-    sqlx::query("UPDATE events SET project_id = $1 WHERE id = $2")
-        .bind(&project)
-        .bind(&second)
-        .execute(app.db())
-        .await
-        .unwrap();
-    make_code(
-        &app,
-        &admin,
-        &format!("/api/v1/projects/{project}/promo-codes"),
+    let (app, admin, project, [first, second]) = a_project_with_a_code(
+        [1000, 333],
         json!({ "code": "THIRD", "kind": "percent", "value": 33 }),
     )
     .await;
-    let fan = &app.fans(1).await[0].1;
-    add(&app, fan, &first).await;
-    add(&app, fan, &second).await;
+    let fan = &a_fan_with(&app, &[&first, &second]).await;
     enter(&app, fan, "third").await;
     let order = pay_cart(&app, fan).await;
     // 33 % of 13.33 is 4.40 (4.3989 rounded), 3.30 and 1.10 by the largest remainder.
@@ -485,15 +429,6 @@ async fn the_statements_still_add_up_with_a_discounted_sale() {
         sales, 893,
         "the statement counts what was paid, to the cent"
     );
-}
-
-/// A tier of `event` made by `admin`: its id.
-async fn add_tier(app: &TestApp, admin: &str, event: &str, body: Value) -> String {
-    let (status, made) = app
-        .post(&format!("/api/v1/events/{event}/tiers"), body, Some(admin))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{made}");
-    made["payload"]["id"].as_str().unwrap().to_owned()
 }
 
 /// The ids of the tiers `GET /events/{id}{query}` lists to `token`'s holder.
@@ -544,23 +479,23 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
     )
     .await;
     // Only hidden tiers of the code's concert may be unlocked.
-    let (status, body) = app
-        .post(
-            &for_event(&event),
-            json!({ "code": "VIP", "kind": "unlock", "tierIds": [visible] }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    refused(
+        &app,
+        &admin,
+        &event,
+        json!({ "code": "VIP", "kind": "unlock", "tierIds": [visible] }),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     let other = concert(&app, None, 1000, HOUR_MS).await;
-    let (status, body) = app
-        .post(
-            &for_event(&other),
-            json!({ "code": "VIP", "kind": "unlock", "tierIds": [hidden] }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    refused(
+        &app,
+        &admin,
+        &other,
+        json!({ "code": "VIP", "kind": "unlock", "tierIds": [hidden] }),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
     let code = make_code(
         &app,
         &admin,
@@ -637,16 +572,8 @@ async fn an_unlock_code_lists_and_sells_a_hidden_tier_to_its_holders_and_counts_
 
 #[tokio::test]
 async fn a_code_without_a_limit_counts_its_uses_from_orders_and_a_limit_set_later_holds() {
-    let app = spawn_app().await;
-    let admin = app.an_admin().await;
-    let event = concert(&app, None, 1000, HOUR_MS).await;
-    let code = make_code(
-        &app,
-        &admin,
-        &for_event(&event),
-        json!({ "code": "OPEN", "kind": "percent", "value": 10 }),
-    )
-    .await;
+    let open = json!({ "code": "OPEN", "kind": "percent", "value": 10 });
+    let (app, admin, event, code) = a_concert_with_a_code(1000, open).await;
     let fans = app.fans(5).await;
     for (_, fan) in &fans[..3] {
         add(&app, fan, &event).await;

@@ -7,6 +7,8 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::fixtures::{add_tier, checkout, mine, pay_cart};
+use crate::gifts::{claim, given};
 use crate::helpers::*;
 
 /// A concert (capacity `capacity`, Standard at 15.00) with a Supporter tier at 25.00 of
@@ -18,16 +20,39 @@ async fn a_concert(
 ) -> (String, String, String) {
     let admin = app.an_admin().await;
     let event = concert(app, capacity, 1500, 5 * 60_000).await;
-    let (status, tier) = app
-        .post(
-            &format!("/api/v1/events/{event}/tiers"),
-            json!({ "name": "Supporter", "price": 2500, "capacity": supporters }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{tier}");
-    let tier = tier["payload"]["id"].as_str().unwrap().to_owned();
+    let tier = add_tier(
+        app,
+        &admin,
+        &event,
+        json!({ "name": "Supporter", "price": 2500, "capacity": supporters }),
+    )
+    .await;
     (admin, event, tier)
+}
+
+/// A concert as [`a_concert`] makes it (capacity 20, five Supporter seats) and a fan
+/// who paid for three Supporter tickets in one order.
+struct Bought {
+    admin: String,
+    event: String,
+    supporter: String,
+    buyer: String,
+    /// The paid order as `GET /orders/{id}` shows it.
+    order: Value,
+}
+
+async fn three_supporters_bought(app: &TestApp) -> Bought {
+    let (admin, event, supporter) = a_concert(app, Some(20), 5).await;
+    let buyer = app.fans(1).await.remove(0).1;
+    add_ok(app, &buyer, &event, &format!("tier={supporter}&quantity=3")).await;
+    let order = pay_cart(app, &buyer).await;
+    Bought {
+        admin,
+        event,
+        supporter,
+        buyer,
+        order,
+    }
 }
 
 async fn add(app: &TestApp, token: &str, event: &str, query: &str) -> (StatusCode, Value) {
@@ -39,6 +64,13 @@ async fn add(app: &TestApp, token: &str, event: &str, query: &str) -> (StatusCod
     .await
 }
 
+/// [`add`], expecting 200: the cart.
+async fn add_ok(app: &TestApp, token: &str, event: &str, query: &str) -> Value {
+    let (status, cart) = add(app, token, event, query).await;
+    assert_eq!(status, StatusCode::OK, "{cart}");
+    cart
+}
+
 async fn set_quantity(app: &TestApp, token: &str, event: &str, n: i64) -> (StatusCode, Value) {
     app.put(
         &format!("/api/v1/cart/{event}?quantity={n}"),
@@ -46,26 +78,6 @@ async fn set_quantity(app: &TestApp, token: &str, event: &str, n: i64) -> (Statu
         token,
     )
     .await
-}
-
-/// Check out and pay `token`'s cart: the paid order as `GET /orders/{id}` shows it.
-async fn pay_cart(app: &TestApp, token: &str) -> Value {
-    let (status, body) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(token))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, paid) = app.pay(body["payload"].as_str().unwrap(), CARD_OK).await;
-    assert_eq!(status, StatusCode::OK, "{paid}");
-    let id = paid["payload"]["order"].as_str().unwrap();
-    let (status, order) = app.get(&format!("/api/v1/orders/{id}"), Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{order}");
-    order["payload"].clone()
-}
-
-async fn mine(app: &TestApp, token: &str) -> Vec<Value> {
-    let (status, body) = app.get("/api/v1/tickets/mine", Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["payload"].as_array().unwrap().clone()
 }
 
 fn spares(tickets: &[Value]) -> Vec<String> {
@@ -92,25 +104,8 @@ async fn may_listen(app: &TestApp, event: &str, token: &str) -> StatusCode {
 /// Give `ticket` to a new fan, who claims it: the fan's token.
 async fn give_to_a_friend(app: &TestApp, giver: &str, ticket: &str) -> String {
     let (friend, friend_token) = app.fans(1).await.remove(0);
-    let seen = app.outbox_to(&friend.login, "email").len();
-    let (status, gift) = app
-        .post(
-            &format!("/api/v1/tickets/{ticket}/gift"),
-            json!({ "email": friend.login }),
-            Some(giver),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{gift}");
-    let mail = app
-        .outbox_messages_after(&friend.login, "email", seen)
-        .await;
-    let (status, claimed) = app
-        .post(
-            "/api/v1/gifts/claim",
-            json!({ "token": link_token(&mail) }),
-            Some(&friend_token),
-        )
-        .await;
+    let (_, link) = given(app, giver, ticket, &friend.login).await;
+    let (status, claimed) = claim(app, &friend_token, &link).await;
     assert_eq!(status, StatusCode::OK, "{claimed}");
     friend_token
 }
@@ -131,8 +126,7 @@ async fn the_cart_holds_a_quantity_of_a_tier_with_its_line_total_capped_per_orde
     let app = spawn_app().await;
     let (_, event, supporter) = a_concert(&app, Some(20), 5).await;
     let fan = app.fans(1).await.remove(0).1;
-    let (status, cart) = add(&app, &fan, &event, &format!("tier={supporter}&quantity=3")).await;
-    assert_eq!(status, StatusCode::OK, "{cart}");
+    let cart = add_ok(&app, &fan, &event, &format!("tier={supporter}&quantity=3")).await;
     let entry = &cart["payload"][0];
     // The specification's shape still: the entry's event with its id and (one ticket's) price.
     assert_eq!(entry["event"]["id"], event);
@@ -171,9 +165,7 @@ async fn the_cart_holds_a_quantity_of_a_tier_with_its_line_total_capped_per_orde
     );
 
     // Checkout holds two seats of the tier and of the concert; a lapse gives both back.
-    let (status, body) = app
-        .post("/api/v1/cart/checkout", json!({}), Some(&fan))
-        .await;
+    let (status, body) = checkout(&app, &fan).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(seats_taken(&app, "events", &event).await, 2);
     assert_eq!(seats_taken(&app, "tiers", &supporter).await, 2);
@@ -187,24 +179,21 @@ async fn a_pay_what_you_want_amount_is_per_ticket() {
     let app = spawn_app().await;
     let admin = app.an_admin().await;
     let event = concert(&app, None, 1500, HOUR_MS).await;
-    let (status, tier) = app
-        .post(
-            &format!("/api/v1/events/{event}/tiers"),
-            json!({ "name": "As you like", "price": 1500, "minimumPrice": 500 }),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{tier}");
-    let tier = tier["payload"]["id"].as_str().unwrap();
+    let tier = add_tier(
+        &app,
+        &admin,
+        &event,
+        json!({ "name": "As you like", "price": 1500, "minimumPrice": 500 }),
+    )
+    .await;
     let fan = app.fans(1).await.remove(0).1;
-    let (status, cart) = add(
+    let cart = add_ok(
         &app,
         &fan,
         &event,
         &format!("tier={tier}&amount=700&quantity=4"),
     )
     .await;
-    assert_eq!(status, StatusCode::OK, "{cart}");
     assert_eq!(cart["payload"][0]["event"]["price"], 700);
     assert_eq!(cart["payload"][0]["lineTotal"], 2800);
     let order = pay_cart(&app, &fan).await;
@@ -216,17 +205,13 @@ async fn a_pay_what_you_want_amount_is_per_ticket() {
 #[tokio::test]
 async fn paying_for_three_issues_the_buyers_own_ticket_and_two_spares_to_give_or_keep() {
     let app = spawn_app().await;
-    let (_, event, supporter) = a_concert(&app, Some(20), 5).await;
-    let buyer = app.fans(1).await.remove(0).1;
-    let (status, body) = add(
-        &app,
-        &buyer,
-        &event,
-        &format!("tier={supporter}&quantity=3"),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let order = pay_cart(&app, &buyer).await;
+    let Bought {
+        event,
+        supporter,
+        buyer,
+        order,
+        ..
+    } = three_supporters_bought(&app).await;
     assert_eq!(order["total"], 7500);
     let items = order["items"].as_array().unwrap();
     assert_eq!(items.len(), 1, "one line of three tickets");
@@ -294,8 +279,7 @@ async fn a_listener_may_buy_several_tickets_for_others_but_not_one_more_for_them
     assert_eq!(app.buy(&fan, &event, CARD_OK).await.0, StatusCode::OK);
     let (status, body) = add(&app, &fan, &event, "quantity=1").await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    let (status, body) = add(&app, &fan, &event, "quantity=2").await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    add_ok(&app, &fan, &event, "quantity=2").await;
     pay_cart(&app, &fan).await;
     let tickets = mine(&app, &fan).await;
     assert_eq!((own(&tickets).len(), spares(&tickets).len()), (1, 2));
@@ -304,16 +288,13 @@ async fn a_listener_may_buy_several_tickets_for_others_but_not_one_more_for_them
 #[tokio::test]
 async fn refunding_an_order_of_three_ends_every_ticket_and_gives_back_every_seat() {
     let app = spawn_app().await;
-    let (admin, event, supporter) = a_concert(&app, Some(20), 5).await;
-    let buyer = app.fans(1).await.remove(0).1;
-    add(
-        &app,
-        &buyer,
-        &event,
-        &format!("tier={supporter}&quantity=3"),
-    )
-    .await;
-    let order = pay_cart(&app, &buyer).await;
+    let Bought {
+        admin,
+        event,
+        supporter,
+        buyer,
+        order,
+    } = three_supporters_bought(&app).await;
     let spare = spares(&mine(&app, &buyer).await);
     let friend = give_to_a_friend(&app, &buyer, &spare[0]).await;
 
@@ -359,7 +340,7 @@ async fn a_cancelled_concert_refunds_each_ticket_its_share_of_a_discounted_line_
         .await;
     assert_eq!(status, StatusCode::CREATED, "{code}");
     let buyer = app.fans(1).await.remove(0).1;
-    add(
+    add_ok(
         &app,
         &buyer,
         &event,
@@ -367,7 +348,7 @@ async fn a_cancelled_concert_refunds_each_ticket_its_share_of_a_discounted_line_
     )
     .await;
     // A line of another concert, which the code is not for and the cancellation keeps.
-    add(&app, &buyer, &concert(&app, None, 999, HOUR_MS).await, "").await;
+    add_ok(&app, &buyer, &concert(&app, None, 999, HOUR_MS).await, "").await;
     let (status, body) = app
         .put(
             "/api/v1/cart/promo-code",
@@ -398,14 +379,7 @@ async fn a_cancelled_concert_refunds_each_ticket_its_share_of_a_discounted_line_
     .unwrap();
     assert_eq!((high, low), (2467, 2466));
 
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{event}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&event, &admin).await;
     let id = order["id"].as_str().unwrap();
     assert_eq!(
         app.count(

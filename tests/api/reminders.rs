@@ -126,16 +126,10 @@ async fn a_reminder_of_a_concert_whose_doors_are_open_is_409_in_the_readers_lang
         body["error"],
         "This concert's doors are already open: there is nothing left to remind you of."
     );
-    let response = app
-        .http
-        .put(format!("{}{}", app.url, reminder(&event)))
-        .bearer_auth(&token)
-        .header("accept-language", "fa-IR")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::CONFLICT);
-    let body: Value = response.json().await.unwrap();
+    let (status, body) = app
+        .put_in("fa-IR", &reminder(&event), json!({}), &token)
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(
         body["error"],
         "درهای این کنسرت پیش‌تر باز شده است: دیگر چیزی برای یادآوری نمانده است."

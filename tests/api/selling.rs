@@ -7,20 +7,12 @@ use encore::accounts::model::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
+use crate::fixtures::{add_tier, checkout};
 use crate::helpers::*;
 
 async fn admin(app: &TestApp) -> String {
     let row = app.account("selling-admin@example.com", Role::Admin).await;
     app.session(&row).await
-}
-
-/// Add a tier to `event`: its id.
-async fn add_tier(app: &TestApp, admin: &str, event: &str, body: Value) -> String {
-    let (status, tier) = app
-        .post(&format!("/api/v1/events/{event}/tiers"), body, Some(admin))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{tier}");
-    tier["payload"]["id"].as_str().unwrap().to_owned()
 }
 
 /// `POST /cart/{event}?tier=…&amount=…` in `lang`.
@@ -46,11 +38,6 @@ async fn add(
         .await
         .unwrap();
     (response.status(), response.json().await.unwrap())
-}
-
-async fn checkout(app: &TestApp, token: &str) -> (StatusCode, Value) {
-    app.post("/api/v1/cart/checkout", json!({}), Some(token))
-        .await
 }
 
 /// The order id in a checkout's URL (`…/pay/{id}?token=` or `…?order={id}`).

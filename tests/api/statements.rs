@@ -212,14 +212,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     buy_together(&app, &fans[2], &[]).await;
-    let (status, body) = app
-        .post(
-            &format!("/api/v1/events/{trio}/cancel"),
-            json!({}),
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    app.cancel_concert(&trio, &admin).await;
 
     let month = month_of(now);
     let (status, all) = app

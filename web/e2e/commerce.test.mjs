@@ -1,8 +1,9 @@
 // End-to-end: concerts, cart, checkout with the built-in test provider, my-events and
-// manage-events, in Debian's chromium against the real encore binary.
+// manage-events, pricing plans (one priced in Persian digits on a phone), in Debian's chromium
+// against the real encore binary.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { cast, e2eSuite, fullName, localInput, pageApi as api, payWithCard, PNG, screenshot } from './harness.mjs';
+import { cast, e2eSuite, fullName, inPersian, localInput, pageApi as api, payWithCard, PNG, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'bea', fan: 'fiona', unlucky: 'ann', popup: 'ben' });
 
@@ -10,6 +11,8 @@ const suite = e2eSuite(ACCOUNTS);
 const { browser, finish, signInAs } = suite;
 
 const TITLE = 'Midnight at the Lighthouse';
+/** A pass the Persian admin prices in Persian digits. */
+const NOWRUZ_PASS = 'Nowruz pass';
 // The declined card's 402 is logged by the browser on the hosted checkout page.
 const DECLINE_402 = /status of 402/;
 
@@ -267,6 +270,29 @@ describe('Encore concerts and checkout', () => {
     await b.page.goto(`${suite.server.url}/cart`);
     await b.page.getByTestId('cart-entries').getByText('Season pass').waitFor();
     assert.equal(await b.page.getByTestId('cart-total').innerText(), '€49.00');
+    await finish(b);
+  });
+
+  test('390×844, Persian: an admin prices a pass on a Persian keyboard (۲۵٫۵۰) and 25.50 is saved', async () => {
+    const b = await browser({ width: 390, height: 844 });
+    const { page } = b;
+    await inPersian(page);
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/payments/pricing-plans`);
+    await page.getByRole('button', { name: 'بلیت تازه' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('input[name="name"]').fill(NOWRUZ_PASS);
+    await dialog.locator('input[name="price"]').fill('۲۵٫۵۰');
+    await dialog.locator('input[name="price"]').scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'commerce-ir-phone-pass-price');
+    await dialog.getByRole('button', { name: 'ذخیره' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const plans = (await api(page, 'GET', '/api/v1/pricing-plans')).json.payload;
+    const made = plans.find((plan) => plan.name === NOWRUZ_PASS);
+    assert.equal(made?.price, 2550, JSON.stringify(plans));
+    // Retired again: the tests below offer one pass.
+    assert.equal((await api(page, 'DELETE', `/api/v1/pricing-plans/${made.id}`)).status, 200);
     await finish(b);
   });
 

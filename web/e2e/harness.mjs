@@ -377,6 +377,14 @@ export function e2eSuite(accounts, browserDefaults = {}) {
       }
       return opened;
     },
+    /** Once the server answers: an API session of `account` (an admin) and a published
+     * concert it made, titled `title`, starting in `inDays` days. */
+    async adminWithConcert(account, title, { inDays = 3 } = {}) {
+      await suite.ready;
+      const admin = await apiSession(suite.server.url, account.email, account.password);
+      const concert = await createConcert(admin, title, { startsAt: new Date(Date.now() + inDays * 86_400_000) });
+      return { admin, concert };
+    },
     /** Inside a describe: one browser signed in as `account` (then on `path`) for all its
      * tests, closed after them and checked like `finish`. The holder's `page` is set by then. */
     signedIn(account, { path, allow = [], ...options } = {}) {

@@ -4,10 +4,11 @@
 // the test card, and her receipt and My orders show the code and what it took off. A fan
 // reading Persian on a 390×844 phone enters the unlock code in her empty cart (an unknown
 // code first, refused in Persian), finds Backstage on the concert's page, buys it, and her
-// receipt shows the code; the managers' drawer fits the same phone right to left.
+// receipt shows the code; the managers' drawer fits the same phone right to left, where the
+// manager makes an amount-off code typed in Persian digits (۲۵٫۵۰ off, 2550 on the server).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openManageDrawer, pageApi, PASSWORD, payWithCard, screenshot, settle } from './harness.mjs';
+import { cast, e2eSuite, inPersian, latinDigits, layoutProblems, openManageDrawer, pageApi, payWithCard, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', persianAdmin: 'shirin', fan: 'fiona', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -21,6 +22,12 @@ const BACKSTAGE = 'Backstage';
 /** The codes, with no digits: a code is shown as typed, left to right, in every language. */
 const SPRING = 'SPRING';
 const UNLOCK = 'LANTERNS';
+/** An amount-off code the Persian manager makes: 25.50 typed on a Persian keyboard (Persian
+ * digits, the Arabic decimal separator), as her list shows it, and "Amount" in her words. */
+const NOWRUZ = 'NOWRUZ';
+const PERSIAN_TYPED = '۲۵٫۵۰';
+const PERSIAN_AMOUNT = new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(25.5);
+const AMOUNT_IN_PERSIAN = 'مبلغ';
 /** The server's refusal of an unknown code, in Persian (src/i18n/catalog.rs). */
 const UNKNOWN_IN_PERSIAN = 'این کد تخفیف وجود ندارد.';
 
@@ -28,9 +35,7 @@ let concert;
 let admin;
 
 before(async () => {
-  await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
+  ({ admin, concert } = await suite.adminWithConcert(ACCOUNTS.admin, TITLE));
   const tier = await admin('POST', `/api/v1/events/${concert.id}/tiers`, { name: BACKSTAGE, price: 2000, hidden: true });
   assert.equal(tier.status, 201, JSON.stringify(tier.json));
 });
@@ -253,6 +258,25 @@ describe('Promo codes (issue 31)', () => {
     await screenshot(page, 'promo-ir-phone-form-end');
     found.push(...(await problems(page, MIN_TAP)).map((problem) => `form end: ${problem}`));
     assert.deepEqual([...new Set(found)], [], 'phone layout problems in the promo codes drawer');
+
+    // An amount off typed on a Persian keyboard (۲۵٫۵۰): 25.50 reaches the server.
+    await panel.getByTestId('promo-add').click();
+    const added = panel.getByTestId('promo-form');
+    await added.getByTestId('promo-code').fill(NOWRUZ);
+    await added.getByText(AMOUNT_IN_PERSIAN, { exact: true }).click();
+    await added.getByTestId('promo-amount').fill(PERSIAN_TYPED);
+    await settle(page);
+    await screenshot(page, 'promo-ir-phone-amount-form');
+    await added.getByTestId('promo-save').click();
+    await added.waitFor({ state: 'detached' });
+    const nowruz = panel.getByTestId('promo-row').filter({ hasText: NOWRUZ });
+    await nowruz.waitFor();
+    assert.ok(plain(await nowruz.getByTestId('promo-effect').innerText()).includes(plain(PERSIAN_AMOUNT)), 'the amount off, in Persian digits');
+    await settle(page);
+    await screenshot(page, 'promo-ir-phone-amount-row');
+    const codes = (await admin('GET', `/api/v1/events/${concert.id}/promo-codes`)).json.payload;
+    const made = codes.find((c) => c.code === NOWRUZ);
+    assert.deepEqual({ kind: made.kind, value: made.value }, { kind: 'amount', value: 2550 });
     await finish(b);
   });
 });

@@ -1,11 +1,11 @@
 // End-to-end: pay what you want and free tickets (issue 31). An admin makes a "Pay what you
 // can" tier (suggested 10.00, minimum 2.00) in the tier editor at 1280×800 in English; a fan
-// reading Persian on a 390×844 phone names 3.50 on the concert's page, pays it with the test
-// card, and her receipt shows 3.50 in Persian digits; a fan in English at 390 px names 0
+// reading Persian on a 390×844 phone names 25.50 on the concert's page in Persian digits
+// (۲۵٫۵۰), pays it with the test card, and her receipt shows 25.50 in Persian digits; a fan in English at 390 px names 0
 // once the minimum is 0, and "Pay now" takes her straight to her paid order, no card asked.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, cast, createConcert, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers, PASSWORD, payToReceipt, screenshot, settle } from './harness.mjs';
+import { cast, e2eSuite, inPersian, latinDigits, layoutProblems, openTiers, payToReceipt, screenshot, settle } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'sara', freeFan: 'ben' });
 const suite = e2eSuite(ACCOUNTS);
@@ -16,17 +16,17 @@ const TIER = 'Pay what you can';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const MIN_TAP = 44;
-/** 3.50 € as a Persian reader sees it, from the same Intl the app uses. */
-const PERSIAN_AMOUNT = new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(3.5);
+/** 25.50 € as a Persian keyboard types it (Persian digits, the Arabic decimal separator), and
+ * as a Persian reader sees it, from the same Intl the app uses. */
+const PERSIAN_TYPED = '۲۵٫۵۰';
+const PERSIAN_AMOUNT = new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(25.5);
 const bare = (text) => text.replaceAll('\u200e', '').replaceAll('\u200f', '').trim();
 
 let concert;
 let admin;
 
 before(async () => {
-  await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  concert = await createConcert(admin, TITLE, { startsAt: new Date(Date.now() + 3 * 86_400_000) });
+  ({ admin, concert } = await suite.adminWithConcert(ACCOUNTS.admin, TITLE));
 });
 
 describe('Pay what you want (issue 31)', () => {
@@ -58,7 +58,7 @@ describe('Pay what you want (issue 31)', () => {
     await finish(b);
   });
 
-  test('390×844, Persian: a fan names 3.50, pays it, and her receipt shows it in Persian digits', async () => {
+  test('390×844, Persian: a fan names 25.50 in Persian digits, pays it, and her receipt shows it in Persian digits', async () => {
     const b = await browserAs(ACCOUNTS.fan, { ...PHONE, prepare: inPersian });
     const { page } = b;
     await page.goto(`${suite.server.url}/concerts/${concert.id}`);
@@ -66,9 +66,10 @@ describe('Pay what you want (issue 31)', () => {
     await tier.waitFor();
     const amount = tier.getByTestId('tier-amount');
     // Below the minimum, the button waits for a good amount.
-    await amount.fill('1');
+    await amount.fill('۱');
     assert.equal(await tier.getByTestId('tier-buy').isDisabled(), true);
-    await amount.fill('3.5');
+    await amount.fill(PERSIAN_TYPED);
+    assert.equal(await tier.getByTestId('tier-buy').isDisabled(), false);
     await tier.scrollIntoViewIfNeeded();
     await settle(page);
     await screenshot(page, 'selling-ir-phone-concert-pwyw');

@@ -6,7 +6,8 @@
 // falls by it; the admin records a payout of part of what is owed (with a reference) and is
 // refused more than is still owed in the server's words, and the artist sees what was paid
 // out, what is still owed and the payout; in Persian on a 390×844 phone the same amounts are
-// in Persian digits and fit, the admin's payout form too; a fan with no project has no
+// in Persian digits and fit, the admin's payout form too, which reads an amount typed in
+// Persian digits as the number it shows; a fan with no project has no
 // Statements entry and is refused the page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -33,6 +34,9 @@ const money = (minor, locale = 'en-GB') =>
 const PAYOUT = { amount: 500, reference: 'TR-1' };
 /** The day as the page writes a payout's (the reader's language and digits, Gregorian). */
 const day = (locale = 'en-GB') => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' }).format(new Date());
+
+/** Persian and Arabic-Indic digits as Latin ones (what a Persian text's number reads as). */
+const latin = (text) => text.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - (d.charCodeAt(0) >= 0x06f0 ? 0x06f0 : 0x0660)));
 
 let projectId;
 
@@ -268,7 +272,24 @@ describe('Artists\' statements (issue 31)', () => {
     const found = (await page.evaluate(layoutProblems, { minTap: MIN_TAP })).map((problem) => `form: ${problem}`);
     found.push(...(await latinOutsideReferences(page)));
     assert.deepEqual([...new Set(found)], [], 'phone layout problems by the payout form');
-    await finish(b);
+
+    // Amounts typed on a Persian keyboard reach the server as the number they show: ۲۵٫۵۰ is
+    // 25.50, more than is owed (refused, the server naming both); ۱٫۱۰ is paid out.
+    await form.getByTestId('payout-amount').fill('۲۵٫۵۰');
+    await settle(page);
+    await screenshot(page, 'statements-ir-phone-payout-persian-digits');
+    await form.getByTestId('payout-save').click();
+    const refusal = form.getByTestId('payout-error');
+    await refusal.waitFor();
+    assert.match(latin(await refusal.innerText()), /25[.٫]50/, 'the server read 25.50');
+    await form.getByTestId('payout-amount').fill('۱٫۱۰');
+    await form.getByTestId('payout-save').click();
+    await card.getByTestId('statement-owed').filter({ hasText: money(200, 'fa-IR') }).waitFor();
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const { payouts } = (await admin('GET', `/api/v1/projects/${projectId}/statements/${PERIOD}`)).json.payload;
+    assert.deepEqual(payouts.map((payout) => payout.amount).sort((a, b) => a - b), [110, PAYOUT.amount]);
+    // The refusal above, on purpose.
+    await finish(b, [/status of 409/]);
   });
 
   test('a fan with no project has no Statements entry and is refused the page', async () => {

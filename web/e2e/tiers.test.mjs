@@ -1,6 +1,7 @@
 // End-to-end: selling through ticket tiers (issue 31). An admin adds a "Supporter" tier (a
 // description, a higher price) to a concert from Manage events at 1280×800 in English; the
-// tier editor fits a 390 px phone in Persian (right to left); a fan reading Persian opens the
+// tier editor fits a 390 px phone in Persian (right to left), where a hidden tier is priced in
+// Persian digits (۲۵٫۵۰, 2550 on the server); a fan reading Persian opens the
 // concert's page on a 390×844 phone, puts the Supporter tier in her cart, pays with the test
 // card, and her receipt names Supporter with its price in Persian digits.
 import assert from 'node:assert/strict';
@@ -23,6 +24,15 @@ const SUPPORTER = {
 };
 /** The Supporter price as a Persian reader sees it ("€۲۴٫۵۰"), from the same Intl the app uses. */
 const PERSIAN_PRICE = new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(SUPPORTER.minor / 100);
+
+/** A hidden tier the Persian admin prices on her keyboard: Persian digits and the Arabic
+ * decimal separator, shown back in Persian digits. Hidden, it is not on the concert's page. */
+const PATRON = {
+  name: 'Patron',
+  typed: '۲۵٫۵۰',
+  minor: 2550,
+  shown: new Intl.NumberFormat('fa-IR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(25.5),
+};
 
 /** The server's refusal to delete a tier that sold, in Persian (src/i18n/catalog.rs). */
 const REFUSED_DELETE = 'بلیت‌های این رده فروخته شده یا در حال پرداخت است: به جای حذف، آن را پنهان کنید.';
@@ -124,6 +134,27 @@ describe('Ticket tiers (issue 31)', () => {
     await screenshot(page, 'tiers-ir-phone-form-end');
     found.push(...(await problems(page, MIN_TAP)).map((problem) => `form end: ${problem}`));
     assert.deepEqual([...new Set(found)], [], 'phone layout problems in the tier editor');
+
+    // A hidden tier priced on a Persian keyboard (۲۵٫۵۰): 25.50 reaches the server.
+    await panel.getByTestId('tier-add').click();
+    const added = panel.getByTestId('tier-form');
+    await added.getByTestId('tier-name').fill(PATRON.name);
+    await added.getByTestId('tier-price').fill(PATRON.typed);
+    await added.getByTestId('tier-hidden').check();
+    await added.getByTestId('tier-price').evaluate((input) => { input.scrollIntoView({ block: 'center' }); });
+    await settle(page);
+    await screenshot(page, 'tiers-ir-phone-persian-price');
+    await added.getByTestId('tier-save').click();
+    await added.waitFor({ state: 'detached' });
+    const patron = panel.getByTestId('tier-row').filter({ hasText: PATRON.name });
+    await patron.waitFor();
+    await patron.scrollIntoViewIfNeeded();
+    await settle(page);
+    await screenshot(page, 'tiers-ir-phone-persian-price-saved');
+    assert.equal((await patron.getByTestId('tier-row-price').innerText()).replaceAll('\u200e', '').trim(), PATRON.shown.replaceAll('\u200e', ''));
+    const admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
+    const made = (await admin('GET', `/api/v1/events/${concert.id}/tiers`)).json.payload.find((tier) => tier.name === PATRON.name);
+    assert.deepEqual({ price: made.price, hidden: made.hidden }, { price: PATRON.minor, hidden: true });
     await finish(b);
   });
 

@@ -45,6 +45,12 @@ describe('amounts as typed', () => {
     expect(parseAmount('۵۰۰', 0)).toBe(500);
   });
 
+  it('converts major to minor units by the currency\'s digits (what every money field sends)', () => {
+    expect(parseAmount('19.99', 2)).toBe(1999);
+    expect(parseAmount('1500', 0)).toBe(1500);
+    expect(parseAmount('1.234', 3)).toBe(1234);
+  });
+
   it('writes minor units back as the text a field starts with, and reads it again', () => {
     expect(amountText(1250, 2)).toBe('12.50');
     expect(amountText(500, 0)).toBe('500');

@@ -190,11 +190,6 @@ export function isoToLocalInput(iso: string): string {
   return `${String(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** Major units typed in a form → minor units for the API. */
-export function toMinorUnits(major: number, digits: number): number {
-  return Math.round(major * 10 ** digits);
-}
-
 /** GET/POST /events/{id}/stream-key[/rotate]: `streamKey` only in a rotation's answer. */
 export type StreamKeyInfo = Schema<'StreamKey'>;
 

@@ -2,11 +2,11 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { parseAmount } from '../../i18n/numbers';
 import { errorText } from '../../lib/errors';
 import { currencyDigits } from '../cart/model';
 import { cartKeys } from '../cart/queries';
 import { addPassToCart } from '../cart/api';
-import { toMinorUnits } from '../events/model';
 import type { Currency } from '../events/model';
 import { eventKeys } from '../events/queries';
 import { createPlan, refundOrder, retirePlan, saveBilling, updatePlan } from './api';
@@ -58,7 +58,8 @@ export function useSaveBilling(onDone: (saved: Billing) => void) {
 export interface PlanValues {
   name: string;
   description: string;
-  price: number | string;
+  /** Major units as typed (any digits; see `MoneyInput`). */
+  price: string;
   currency: Currency;
   days: number | string;
 }
@@ -72,7 +73,8 @@ export function useSavePlan(plan: PricingPlan | null, onSaved: () => void, onErr
       const input = {
         name: values.name.trim(),
         description: values.description,
-        price: toMinorUnits(Number(values.price), currencyDigits(values.currency)),
+        // Checked by the form before it is sent.
+        price: parseAmount(values.price, currencyDigits(values.currency)) ?? 0,
         currency: values.currency,
         days: Number(values.days),
       };

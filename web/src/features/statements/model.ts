@@ -41,11 +41,6 @@ export function owedOn(statement: Statement): number {
   return (statement.owed as number | undefined) ?? statement.net;
 }
 
-/** Minor units as a money input shows them, with the currency's decimals (810 → "8.10"). */
-export function majorUnits(minor: number, digits: number): string {
-  return (minor / 10 ** digits).toFixed(digits);
-}
-
 /** Text as staff wrote it, set apart from the sentence around it (a Latin reference in a
  * Persian line keeps its own order). */
 export const isolate = (text: string): string => `\u2068${text}\u2069`;

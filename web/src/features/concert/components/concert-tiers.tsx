@@ -1,17 +1,18 @@
-import { Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { MoneyInput } from '../../../components/money-input';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import type { Schema } from '../../../lib/api-types';
 import { useAuthStatus } from '../../auth/session';
 import { currencyDigits, formatPrice } from '../../cart/model';
 import { cartQueryOptions } from '../../cart/queries';
 import { useLocale } from '../../events/components/event-parts';
 import type { EncoreEvent } from '../../events/model';
-import { toMinorUnits } from '../../events/model';
 import { useAddEventToCart } from '../../events/mutations';
 
 type Tier = Schema<'Tier'>;
@@ -25,7 +26,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   const cart = useQuery(cartQueryOptions());
   const add = useAddEventToCart(event, tier.id);
   const digits = currencyDigits(tier.currency);
-  const [amount, setAmount] = useState<number | string>(tier.price / 10 ** digits);
+  const [amount, setAmount] = useState(amountText(tier.price, digits));
   const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
   if (inCart) {
     return (
@@ -36,8 +37,9 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   }
   if (!tier.onSale) return null;
   const pwyw = tier.minimumPrice !== null;
-  const named = amount === '' ? Number.NaN : toMinorUnits(Number(amount), digits);
-  const tooLow = pwyw && (Number.isNaN(named) || named < (tier.minimumPrice ?? 0));
+  // The amount named, in minor units; null while it is not a number.
+  const named = parseAmount(amount, digits);
+  const tooLow = pwyw && (named === null || named < (tier.minimumPrice ?? 0));
   const button = (
     <Button
       size="xs"
@@ -45,7 +47,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
       loading={add.isPending}
       disabled={tooLow}
       onClick={() => {
-        add.mutate(pwyw ? named : undefined);
+        add.mutate(pwyw && named !== null ? named : undefined);
       }}
       data-testid="tier-buy"
     >
@@ -55,15 +57,13 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   if (!pwyw) return button;
   return (
     <Stack gap={4} align="stretch" style={{ maxWidth: '14rem' }}>
-      <NumberInput
+      <MoneyInput
         size="xs"
         label={tc('page.yourAmount', { currency: tier.currency })}
         description={tc('page.atLeast', {
           minimum: formatPrice(tier.minimumPrice ?? 0, tier.currency, locale),
           suggested: formatPrice(tier.price, tier.currency, locale),
         })}
-        min={(tier.minimumPrice ?? 0) / 10 ** digits}
-        decimalScale={digits}
         value={amount}
         onChange={setAmount}
         error={tooLow}

@@ -1,16 +1,16 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, NumberInput, SimpleGrid, Skeleton, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Badge, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ManagedList } from '../../../components/managed-list';
+import { MoneyInput } from '../../../components/money-input';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import { FormActions } from '../../../components/form-actions';
 import { errorText } from '../../../lib/errors';
 import { currencyDigits, formatPrice } from '../../cart/model';
 import type { ManagedEvent, ManagedTier, NewTierInput, TierChanges } from '../model';
-import { MAX_TIERS, TIER_DESCRIPTION_MAX, TIER_NAME_MAX, isoToLocalInput, localInputToIso, toMinorUnits } from '../model';
+import { MAX_TIERS, TIER_DESCRIPTION_MAX, TIER_NAME_MAX, isoToLocalInput, localInputToIso } from '../model';
 import { useTierActions } from '../mutations';
 import { tiersQueryOptions } from '../queries';
 import { formatWhen, useLocale } from './event-parts';
@@ -21,10 +21,11 @@ type TierConcert = Pick<ManagedEvent, 'id' | 'currency' | 'capacity'>;
 interface TierValues {
   name: string;
   description: string;
-  price: number | string;
+  /** Major units as typed (any digits; see `MoneyInput`). */
+  price: string;
   /** Pay what you want: the buyer names the amount, at least `minimum`. */
   pwyw: boolean;
-  minimum: number | string;
+  minimum: string;
   capacity: number | string;
   saleOpensAt: string;
   saleClosesAt: string;
@@ -42,11 +43,12 @@ const SALE_WINDOW = [
  * capacity and its window; the default is only ever moved to a tier, never taken off one). */
 export function tierInput(values: TierValues, currency: string): NewTierInput {
   const optional = (value: number | string): number | null => (value === '' ? null : Number(value));
+  const digits = currencyDigits(currency);
   return {
     name: values.name.trim(),
     description: values.description,
-    price: toMinorUnits(Number(values.price), currencyDigits(currency)),
-    minimumPrice: values.pwyw ? toMinorUnits(Number(values.minimum || 0), currencyDigits(currency)) : null,
+    price: parseAmount(values.price, digits) ?? 0,
+    minimumPrice: values.pwyw ? (parseAmount(values.minimum, digits) ?? 0) : null,
     capacity: optional(values.capacity),
     saleOpensAt: values.saleOpensAt ? localInputToIso(values.saleOpensAt) : null,
     saleClosesAt: values.saleClosesAt ? localInputToIso(values.saleClosesAt) : null,
@@ -60,9 +62,9 @@ function initialValues(tier: ManagedTier | null): TierValues {
   return {
     name: tier.name,
     description: tier.description,
-    price: tier.price / 10 ** currencyDigits(tier.currency),
+    price: amountText(tier.price, currencyDigits(tier.currency)),
     pwyw: tier.minimumPrice !== null,
-    minimum: tier.minimumPrice === null ? '' : tier.minimumPrice / 10 ** currencyDigits(tier.currency),
+    minimum: tier.minimumPrice === null ? '' : amountText(tier.minimumPrice, currencyDigits(tier.currency)),
     capacity: tier.capacity ?? '',
     saleOpensAt: tier.saleOpensAt ? isoToLocalInput(tier.saleOpensAt) : '',
     saleClosesAt: tier.saleClosesAt ? isoToLocalInput(tier.saleClosesAt) : '',
@@ -90,13 +92,19 @@ function TierForm({
   onCancel: () => void;
 }): ReactNode {
   const { t } = useTranslation('events');
-  const digits = currencyDigits(concert.currency);
+  const amount = (typed: string): number | null => parseAmount(typed, currencyDigits(concert.currency));
   const form = useForm<TierValues>({
     initialValues: initialValues(tier),
     validate: {
       name: (v) => (v.trim() ? null : t('form.required')),
-      price: (v) => (v === '' || Number(v) < 0 ? t('form.required') : null),
-      minimum: (v, values) => (values.pwyw && v !== '' && values.price !== '' && Number(v) > Number(values.price) ? t('manage.tiers.minimumAbove') : null),
+      price: (v) => (amount(v) === null ? t('form.required') : null),
+      minimum: (v, values) => {
+        if (!values.pwyw || v.trim() === '') return null;
+        const minimum = amount(v);
+        if (minimum === null) return t('form.required');
+        const price = amount(values.price);
+        return price !== null && minimum > price ? t('manage.tiers.minimumAbove') : null;
+      },
       capacity: (v) =>
         v !== '' && concert.capacity !== null && Number(v) > concert.capacity
           ? t('manage.tiers.capacityAbove', { seats: concert.capacity })
@@ -125,15 +133,14 @@ function TierForm({
             data-testid="tier-description"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
-            <NumberInput
+            <MoneyInput
               label={form.values.pwyw ? t('manage.tiers.suggested') : t('form.price')}
               description={priceFrozen ? t('manage.tiers.priceFrozen') : t('manage.tiers.priceHint', { currency: concert.currency })}
               withAsterisk
               name="price"
-              min={0}
-              decimalScale={digits}
               disabled={priceFrozen}
               {...form.getInputProps('price')}
+              value={form.values.price}
               data-testid="tier-price"
             />
             <NumberInput
@@ -164,13 +171,12 @@ function TierForm({
             data-testid="tier-pwyw"
           />
           {form.values.pwyw ? (
-            <NumberInput
+            <MoneyInput
               label={t('manage.tiers.minimum')}
               description={t('manage.tiers.minimumHint', { currency: concert.currency })}
               name="minimum"
-              min={0}
-              decimalScale={digits}
               {...form.getInputProps('minimum')}
+              value={form.values.minimum}
               data-testid="tier-minimum"
             />
           ) : null}
@@ -240,167 +246,90 @@ export function TiersPanel({ event }: { event: TierConcert }): ReactNode {
   const locale = useLocale();
   const tiers = useQuery(tiersQueryOptions(event.id));
   const { add, edit, remove } = useTierActions(event.id);
-  /** The tier whose form is open ('new' for a new one), or none. */
-  const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<ManagedTier | null>(null);
-  const open = (which: string | null): void => {
-    add.reset();
-    edit.reset();
-    setEditing(which);
-  };
-  const close = (): void => {
-    open(null);
-  };
   const count = tiers.data?.length ?? 0;
-  const full = count >= MAX_TIERS;
-
   return (
-    <Stack gap="sm" data-testid="tiers-panel">
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <Stack gap={0}>
-          <Text fw={600}>{t('manage.tiers.title')}</Text>
-          {tiers.data ? (
-            <Text size="xs" c="dimmed" data-testid="tiers-count">
-              {t('manage.tiers.count', { shown: count, max: MAX_TIERS })}
+    <ManagedList
+      ids={{ panel: 'tiers-panel', add: 'tier-add', list: 'tiers', row: 'tier-row', edit: 'tier-edit', remove: 'tier-delete', confirm: 'tier-delete-confirm' }}
+      texts={{
+        title: t('manage.tiers.title'),
+        subtitle: tiers.data ? (
+          <Text size="xs" c="dimmed" data-testid="tiers-count">
+            {t('manage.tiers.count', { shown: count, max: MAX_TIERS })}
+          </Text>
+        ) : null,
+        hint: t('manage.tiers.hint'),
+        add: t('manage.tiers.add'),
+        cancel: t('form.cancel'),
+        deleteTitle: t('manage.tiers.deleteTitle'),
+        deleteConfirm: t('manage.delete'),
+      }}
+      items={tiers}
+      canAdd={tiers.data !== undefined && count < MAX_TIERS}
+      actions={{ add, edit, remove }}
+      form={(tier, close) =>
+        tier === null ? (
+          <TierForm
+            concert={event}
+            tier={null}
+            pending={add.isPending}
+            error={add.error}
+            onSubmit={(input) => {
+              add.mutate(input, { onSuccess: close });
+            }}
+            onCancel={close}
+          />
+        ) : (
+          <TierForm
+            concert={event}
+            tier={tier}
+            pending={edit.isPending}
+            error={edit.error}
+            onSubmit={(input) => {
+              const changes: TierChanges = { ...input, isDefault: input.isDefault === true ? true : undefined };
+              edit.mutate({ tierId: tier.id, changes }, { onSuccess: close });
+            }}
+            onCancel={close}
+          />
+        )
+      }
+      rowData={(tier) => ({ 'data-tier': tier.id, 'data-default': tier.isDefault ? 'true' : undefined, 'data-hidden': tier.hidden ? 'true' : undefined })}
+      row={(tier) => (
+        <>
+          <Group gap={6} wrap="wrap">
+            <Text fw={600} dir="auto" style={{ overflowWrap: 'anywhere' }} data-testid="tier-row-name">
+              {tier.name}
+            </Text>
+            {tier.isDefault ? (
+              <Badge size="sm" variant="light" color="blue" data-testid="tier-default-badge">
+                {t('manage.tiers.defaultBadge')}
+              </Badge>
+            ) : null}
+            {tier.minimumPrice !== null ? (
+              <Badge size="sm" variant="light" color="grape" data-testid="tier-pwyw-badge" style={{ textTransform: 'none' }}>
+                {t('manage.tiers.pwywBadge', { minimum: formatPrice(tier.minimumPrice, tier.currency, locale) })}
+              </Badge>
+            ) : null}
+            {tier.hidden ? (
+              <Badge size="sm" variant="light" color="gray" data-testid="tier-hidden-badge">
+                {t('manage.tiers.hiddenBadge')}
+              </Badge>
+            ) : null}
+          </Group>
+          <Text fw={700} data-testid="tier-row-price">
+            {formatPrice(tier.price, tier.currency, locale)}
+          </Text>
+          {tier.description ? (
+            <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {tier.description}
             </Text>
           ) : null}
-        </Stack>
-        <Button
-          size="xs"
-          leftSection={<IconPlus size={14} />}
-          disabled={!tiers.data || full || editing === 'new'}
-          onClick={() => {
-            open('new');
-          }}
-          data-testid="tier-add"
-        >
-          {t('manage.tiers.add')}
-        </Button>
-      </Group>
-      <Text size="sm" c="dimmed">
-        {t('manage.tiers.hint')}
-      </Text>
-      {editing === 'new' ? (
-        <TierForm
-          concert={event}
-          tier={null}
-          pending={add.isPending}
-          error={add.error}
-          onSubmit={(input) => {
-            add.mutate(input, { onSuccess: close });
-          }}
-          onCancel={close}
-        />
-      ) : null}
-      {tiers.isPending ? (
-        <Skeleton h={72} />
-      ) : tiers.isError ? (
-        <Text c="red" size="sm">
-          {errorText(tiers.error, t)}
-        </Text>
-      ) : (
-        <Stack gap="xs" data-testid="tiers">
-          {tiers.data.map((tier) =>
-            editing === tier.id ? (
-              <TierForm
-                key={tier.id}
-                concert={event}
-                tier={tier}
-                pending={edit.isPending}
-                error={edit.error}
-                onSubmit={(input) => {
-                  const changes: TierChanges = { ...input, isDefault: input.isDefault === true ? true : undefined };
-                  edit.mutate({ tierId: tier.id, changes }, { onSuccess: close });
-                }}
-                onCancel={close}
-              />
-            ) : (
-              <Card withBorder padding="sm" key={tier.id} data-testid="tier-row" data-tier={tier.id} data-default={tier.isDefault ? 'true' : undefined} data-hidden={tier.hidden ? 'true' : undefined}>
-                <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Group gap={6} wrap="wrap">
-                      <Text fw={600} dir="auto" style={{ overflowWrap: 'anywhere' }} data-testid="tier-row-name">
-                        {tier.name}
-                      </Text>
-                      {tier.isDefault ? (
-                        <Badge size="sm" variant="light" color="blue" data-testid="tier-default-badge">
-                          {t('manage.tiers.defaultBadge')}
-                        </Badge>
-                      ) : null}
-                      {tier.minimumPrice !== null ? (
-                        <Badge size="sm" variant="light" color="grape" data-testid="tier-pwyw-badge" style={{ textTransform: 'none' }}>
-                          {t('manage.tiers.pwywBadge', { minimum: formatPrice(tier.minimumPrice, tier.currency, locale) })}
-                        </Badge>
-                      ) : null}
-                      {tier.hidden ? (
-                        <Badge size="sm" variant="light" color="gray" data-testid="tier-hidden-badge">
-                          {t('manage.tiers.hiddenBadge')}
-                        </Badge>
-                      ) : null}
-                    </Group>
-                    <Text fw={700} data-testid="tier-row-price">
-                      {formatPrice(tier.price, tier.currency, locale)}
-                    </Text>
-                    {tier.description ? (
-                      <Text size="sm" dir="auto" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                        {tier.description}
-                      </Text>
-                    ) : null}
-                    <TierFacts tier={tier} />
-                  </Stack>
-                  <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={t('manage.tiers.edit', { name: tier.name })}
-                      onClick={() => {
-                        open(tier.id);
-                      }}
-                      data-testid="tier-edit"
-                    >
-                      <IconPencil size={16} />
-                    </ActionIcon>
-                    {tier.isDefault ? null : (
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('manage.tiers.delete', { name: tier.name })}
-                        onClick={() => {
-                          remove.reset();
-                          setDeleting(tier);
-                        }}
-                        data-testid="tier-delete"
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    )}
-                  </Group>
-                </Group>
-              </Card>
-            ),
-          )}
-        </Stack>
+          <TierFacts tier={tier} />
+        </>
       )}
-      <ConfirmDialog
-        opened={deleting !== null}
-        onClose={() => {
-          setDeleting(null);
-        }}
-        title={t('manage.tiers.deleteTitle')}
-        cancelLabel={t('form.cancel')}
-        confirmLabel={t('manage.delete')}
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, {
-            onSettled: () => {
-              setDeleting(null);
-            },
-          });
-        }}
-        confirmTestId="tier-delete-confirm"
-      >
-        <Text dir="auto">{t('manage.tiers.deleteText', { name: deleting?.name ?? '' })}</Text>
-      </ConfirmDialog>
-    </Stack>
+      editLabel={(tier) => t('manage.tiers.edit', { name: tier.name })}
+      // The default tier stays: another is made the default first.
+      deleteLabel={(tier) => (tier.isDefault ? null : t('manage.tiers.delete', { name: tier.name }))}
+      deleteText={(tier) => <Text dir="auto">{t('manage.tiers.deleteText', { name: tier?.name ?? '' })}</Text>}
+    />
   );
 }

@@ -6,7 +6,9 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
+import { MoneyInput } from '../../../components/money-input';
 import { PageHeader } from '../../../components/page-header';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import { meQueryOptions } from '../../auth/queries';
 import { currencyDigits } from '../../cart/model';
 import { CURRENCIES } from '../../events/components/event-form-modal';
@@ -23,8 +25,11 @@ function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: (
   const [error, setError] = useState<string | null>(null);
   const form = useForm<PlanValues>({
     initialValues: plan
-      ? { name: plan.name, description: plan.description, price: plan.price / 10 ** currencyDigits(plan.currency), currency: plan.currency, days: plan.days }
+      ? { name: plan.name, description: plan.description, price: amountText(plan.price, currencyDigits(plan.currency)), currency: plan.currency, days: plan.days }
       : { name: '', description: '', price: '', currency: 'EUR', days: 30 },
+    validate: {
+      price: (v, values) => (parseAmount(v, currencyDigits(values.currency)) === null ? t('plans.priceInvalid') : null),
+    },
   });
   const save = useSavePlan(plan, onClose, setError);
   return (
@@ -35,7 +40,7 @@ function PlanFormModal({ plan, onClose }: { plan: PricingPlan | null; onClose: (
           <TextInput label={t('plans.name')} withAsterisk name="name" {...form.getInputProps('name')} />
           <Textarea label={t('plans.description')} autosize minRows={2} {...form.getInputProps('description')} />
           <Group grow>
-            <NumberInput label={t('plans.price')} withAsterisk min={0} decimalScale={currencyDigits(form.values.currency)} {...form.getInputProps('price')} />
+            <MoneyInput label={t('plans.price')} withAsterisk name="price" {...form.getInputProps('price')} value={form.values.price} />
             <Select label={t('plans.currency')} withAsterisk data={CURRENCIES} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('currency')} />
             <NumberInput label={t('plans.validity')} withAsterisk min={1} allowDecimal={false} {...form.getInputProps('days')} />
           </Group>

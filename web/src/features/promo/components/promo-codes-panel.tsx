@@ -1,11 +1,10 @@
-import { ActionIcon, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Badge, Card, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FormActions } from '../../../components/form-actions';
+import { ManagedList } from '../../../components/managed-list';
 import { MoneyInput } from '../../../components/money-input';
 import { errorText } from '../../../lib/errors';
 import { formatPrice } from '../../cart/model';
@@ -178,89 +177,49 @@ export function PromoCodesPanel({ scope, concerts }: { scope: PromoScope; concer
   const { t } = useTranslation('promo');
   const codes = useQuery(promoCodesQueryOptions(scope));
   const { add, edit, remove } = usePromoActions(scope);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<PromoCode | null>(null);
-  const open = (which: string | null): void => {
-    add.reset();
-    edit.reset();
-    setEditing(which);
-  };
-  const close = (): void => {
-    open(null);
-  };
   return (
-    <Stack gap="sm" data-testid="promo-panel">
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <Text fw={600}>{t('manage.title')}</Text>
-        <Button size="xs" leftSection={<IconPlus size={14} />} disabled={editing === 'new'} onClick={() => { open('new'); }} data-testid="promo-add">
-          {t('manage.add')}
-        </Button>
-      </Group>
-      <Text size="sm" c="dimmed">
-        {scope.kind === 'event' ? t('manage.hintEvent') : t('manage.hintProject')}
-      </Text>
-      {editing === 'new' ? (
-        <PromoForm scope={scope} concerts={concerts} code={null} pending={add.isPending} error={add.error} onSubmit={(input) => { add.mutate(input, { onSuccess: close }); }} onCancel={close} />
-      ) : null}
-      {codes.isPending ? (
-        <Skeleton h={72} />
-      ) : codes.isError ? (
-        <Text c="red" size="sm">
-          {errorText(codes.error, t)}
-        </Text>
-      ) : codes.data.length === 0 && editing !== 'new' ? (
-        <Text size="sm" c="dimmed" data-testid="promo-none">
-          {t('manage.none')}
-        </Text>
-      ) : (
-        <Stack gap="xs" data-testid="promo-codes">
-          {codes.data.map((code) =>
-            editing === code.id ? (
-              <PromoForm key={code.id} scope={scope} concerts={concerts} code={code} pending={edit.isPending} error={edit.error} onSubmit={(input) => { edit.mutate({ codeId: code.id, input }, { onSuccess: close }); }} onCancel={close} />
-            ) : (
-              <Card withBorder padding="sm" key={code.id} data-testid="promo-row" data-code={code.code}>
-                <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Group gap={6} wrap="wrap">
-                      <Text fw={700} dir="ltr" style={{ overflowWrap: 'anywhere' }} data-testid="promo-row-code">
-                        {code.code}
-                      </Text>
-                      <Badge size="sm" variant="light" color={code.kind === 'unlock' ? 'grape' : 'green'} style={{ textTransform: 'none' }}>
-                        {t(`kinds.${code.kind}`)}
-                      </Badge>
-                    </Group>
-                    <PromoFacts code={code} concerts={concerts} scope={scope} />
-                  </Stack>
-                  <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-                    <ActionIcon variant="subtle" aria-label={t('manage.edit', { code: code.code })} onClick={() => { open(code.id); }} data-testid="promo-edit">
-                      <IconPencil size={16} />
-                    </ActionIcon>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('manage.delete', { code: code.code })} onClick={() => { remove.reset(); setDeleting(code); }} data-testid="promo-delete">
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Group>
-                </Group>
-              </Card>
-            ),
-          )}
-        </Stack>
+    <ManagedList
+      ids={{ panel: 'promo-panel', add: 'promo-add', list: 'promo-codes', row: 'promo-row', edit: 'promo-edit', remove: 'promo-delete', confirm: 'promo-delete-confirm', none: 'promo-none' }}
+      texts={{
+        title: t('manage.title'),
+        hint: scope.kind === 'event' ? t('manage.hintEvent') : t('manage.hintProject'),
+        add: t('manage.add'),
+        none: t('manage.none'),
+        cancel: t('form.cancel'),
+        deleteTitle: t('manage.deleteTitle'),
+        deleteConfirm: t('manage.deleteConfirm'),
+      }}
+      items={codes}
+      actions={{ add, edit, remove }}
+      form={(code, close) =>
+        code === null ? (
+          <PromoForm scope={scope} concerts={concerts} code={null} pending={add.isPending} error={add.error} onSubmit={(input) => { add.mutate(input, { onSuccess: close }); }} onCancel={close} />
+        ) : (
+          <PromoForm scope={scope} concerts={concerts} code={code} pending={edit.isPending} error={edit.error} onSubmit={(input) => { edit.mutate({ codeId: code.id, input }, { onSuccess: close }); }} onCancel={close} />
+        )
+      }
+      rowData={(code) => ({ 'data-code': code.code })}
+      row={(code) => (
+        <>
+          <Group gap={6} wrap="wrap">
+            <Text fw={700} dir="ltr" style={{ overflowWrap: 'anywhere' }} data-testid="promo-row-code">
+              {code.code}
+            </Text>
+            <Badge size="sm" variant="light" color={code.kind === 'unlock' ? 'grape' : 'green'} style={{ textTransform: 'none' }}>
+              {t(`kinds.${code.kind}`)}
+            </Badge>
+          </Group>
+          <PromoFacts code={code} concerts={concerts} scope={scope} />
+        </>
       )}
-      <ConfirmDialog
-        opened={deleting !== null}
-        onClose={() => { setDeleting(null); }}
-        title={t('manage.deleteTitle')}
-        cancelLabel={t('form.cancel')}
-        confirmLabel={t('manage.deleteConfirm')}
-        busy={remove.isPending}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, { onSettled: () => { setDeleting(null); } });
-        }}
-        confirmTestId="promo-delete-confirm"
-      >
-        <Text>{t('manage.deleteText', { code: deleting?.code ?? '' })}</Text>
-        {remove.error ? <Text c="red" size="sm">{errorText(remove.error, t)}</Text> : null}
-      </ConfirmDialog>
-    </Stack>
+      editLabel={(code) => t('manage.edit', { code: code.code })}
+      deleteLabel={(code) => t('manage.delete', { code: code.code })}
+      deleteText={(code) => (
+        <>
+          <Text>{t('manage.deleteText', { code: code?.code ?? '' })}</Text>
+          {remove.error ? <Text c="red" size="sm">{errorText(remove.error, t)}</Text> : null}
+        </>
+      )}
+    />
   );
 }

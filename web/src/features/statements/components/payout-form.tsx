@@ -1,16 +1,17 @@
-import { Alert, Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../../components/form-actions';
+import { MoneyInput } from '../../../components/money-input';
 import { localeOf } from '../../../i18n/languages';
+import { amountText, parseAmount } from '../../../i18n/numbers';
 import { errorText } from '../../../lib/errors';
 import { currencyDigits, formatPrice } from '../../cart/model';
-import { toMinorUnits } from '../../events/model';
 import type { Statement } from '../api';
-import { majorUnits, owedOn } from '../model';
+import { owedOn } from '../model';
 import type { Period } from '../model';
 import { useRecordPayout } from '../mutations';
 
@@ -24,7 +25,7 @@ interface PayoutFormProps {
 }
 
 /** Staff, on a statement still owing something: "Record a payout" opens a small form, the
- * amount (the price input, in the statement's currency) filled with what is owed and an
+ * amount (the money input, in the statement's currency) filled with what is owed and an
  * optional reference. The server refuses more than is owed (409, saying how much) or an
  * amount not above zero (422): its text shows in the form, what was typed kept. Once
  * recorded, the statements are read again and the form closes. */
@@ -35,7 +36,7 @@ export function PayoutForm({ projectId, period, statement }: PayoutFormProps): R
   const digits = currencyDigits(currency);
   const owed = owedOn(statement);
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState<string | number>('');
+  const [amount, setAmount] = useState('');
   const [reference, setReference] = useState('');
   const record = useRecordPayout(projectId);
 
@@ -47,7 +48,7 @@ export function PayoutForm({ projectId, period, statement }: PayoutFormProps): R
           variant="light"
           leftSection={<IconCash size={16} />}
           onClick={() => {
-            setAmount(majorUnits(owed, digits));
+            setAmount(amountText(owed, digits));
             setReference('');
             record.reset();
             setOpen(true);
@@ -67,10 +68,9 @@ export function PayoutForm({ projectId, period, statement }: PayoutFormProps): R
       data-testid="payout-form"
       onSubmit={(event) => {
         event.preventDefault();
-        // The price input gives a number, or a string while a value is partly typed ('' when empty: 0, which the server refuses in its words).
-        const typed = Number(amount);
+        // What is not an amount (nothing typed) is sent as 0, which the server refuses in its words.
         record.mutate(
-          { period, currency, amount: Number.isFinite(typed) ? toMinorUnits(typed, digits) : 0, reference: reference.trim() },
+          { period, currency, amount: parseAmount(amount, digits) ?? 0, reference: reference.trim() },
           {
             onSuccess: () => {
               setOpen(false);
@@ -86,13 +86,11 @@ export function PayoutForm({ projectId, period, statement }: PayoutFormProps): R
             {errorText(record.error, t)}
           </Alert>
         ) : null}
-        <NumberInput
+        <MoneyInput
           label={t('payout.amount', { currency })}
           description={t('payout.amountHint', { owed: formatPrice(owed, currency, locale) })}
           withAsterisk
           name="amount"
-          min={0}
-          decimalScale={digits}
           value={amount}
           onChange={setAmount}
           data-testid="payout-amount"
