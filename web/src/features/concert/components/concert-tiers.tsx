@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import type { Schema } from '../../../lib/api-types';
 import { useAuthStatus } from '../../auth/session';
 import { currencyDigits, formatPrice } from '../../cart/model';
+import { mostTickets, TicketCountStepper } from '../../cart/components/quantity-stepper';
 import { cartQueryOptions } from '../../cart/queries';
 import { useLocale } from '../../events/components/event-parts';
 import type { EncoreEvent } from '../../events/model';
@@ -16,8 +17,9 @@ import { useAddEventToCart } from '../../events/mutations';
 
 type Tier = Schema<'Tier'>;
 
-/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it
- * (a pay-what-you-want tier at the amount the fan names, the suggested price to start). */
+/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it,
+ * as many tickets as the stepper says (one to start; a pay-what-you-want tier at the amount
+ * the fan names, the suggested price to start). */
 function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): ReactNode {
   const { t } = useTranslation('events');
   const { t: tc } = useTranslation('concert');
@@ -26,6 +28,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   const add = useAddEventToCart(event, tier.id);
   const digits = currencyDigits(tier.currency);
   const [amount, setAmount] = useState<number | string>(tier.price / 10 ** digits);
+  const [quantity, setQuantity] = useState(1);
   const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
   if (inCart) {
     return (
@@ -38,21 +41,24 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   const pwyw = tier.minimumPrice !== null;
   const named = amount === '' ? Number.NaN : toMinorUnits(Number(amount), digits);
   const tooLow = pwyw && (Number.isNaN(named) || named < (tier.minimumPrice ?? 0));
-  const button = (
-    <Button
-      size="xs"
-      leftSection={<IconShoppingCartPlus size={14} />}
-      loading={add.isPending}
-      disabled={tooLow}
-      onClick={() => {
-        add.mutate(pwyw ? named : undefined);
-      }}
-      data-testid="tier-buy"
-    >
-      {t('addToCart')}
-    </Button>
+  const choice = (
+    <Group gap="xs" wrap="wrap" justify="flex-end" align="flex-start">
+      <TicketCountStepper value={quantity} most={mostTickets(tier.seatsLeft)} onChange={setQuantity} disabled={add.isPending} testId="tier-quantity" />
+      <Button
+        h={44}
+        leftSection={<IconShoppingCartPlus size={14} />}
+        loading={add.isPending}
+        disabled={tooLow}
+        onClick={() => {
+          add.mutate({ amount: pwyw ? named : undefined, quantity });
+        }}
+        data-testid="tier-buy"
+      >
+        {t('addToCart')}
+      </Button>
+    </Group>
   );
-  if (!pwyw) return button;
+  if (!pwyw) return choice;
   return (
     <Stack gap={4} align="stretch" style={{ maxWidth: '14rem' }}>
       <NumberInput
@@ -69,7 +75,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
         error={tooLow}
         data-testid="tier-amount"
       />
-      {button}
+      {choice}
     </Stack>
   );
 }
