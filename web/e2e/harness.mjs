@@ -470,6 +470,8 @@ export function layoutProblems({ minTap }) {
   };
   const shown = (el) => {
     if (el.closest('[aria-hidden="true"], [hidden]')) return false;
+    // A closed <details> shows its summary only (its content keeps a box in chromium).
+    if (el.closest('details:not([open]) > :not(summary)')) return false;
     for (let node = el; node; node = node.parentElement) {
       const style = getComputedStyle(node);
       if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
