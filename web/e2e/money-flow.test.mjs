@@ -254,8 +254,9 @@ describe('The money of one concert, in Persian on a phone (issue 31)', () => {
     await shot(page, '4-newcomer-claimed');
     found.push(...(await troubles(page, 'claimed')));
 
-    await page.getByTestId('claim-open-concert').click();
-    await page.getByTestId('player-listen').click();
+    // The concert plays now: Listen now is right there, and opens its stage playing.
+    await page.getByTestId('claim-done').getByTestId('listen-now').click();
+    await page.waitForURL(new RegExp(`/stage/${concert.id}$`));
     const player = page.getByTestId('mini-player');
     await player.and(page.locator('[data-phase="playing"]')).waitFor({ timeout: 30_000 });
     const clock = () => page.getByTestId('player-audio').evaluate((audio) => audio.currentTime);
