@@ -614,6 +614,21 @@ export async function changePictures(url, sa, account, times = 1) {
   }
 }
 
+/** The claim link of the newest gift e-mail to `to` in `server`'s outbox (sending is
+ * asynchronous: waited for). */
+export async function claimLink(server, to) {
+  let link;
+  await waitUntil(
+    () => {
+      const mail = server.outbox().filter((m) => m.to === to && m.channel === 'email').at(-1);
+      link = /https?:\/\/\S+\/claim\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
+      return Boolean(link);
+    },
+    { message: `a claim link mailed to ${to}` },
+  );
+  return link;
+}
+
 /** A published concert in its own project, made through the `admin` API session, starting at
  * `startsAt`, with its stream key rotated (keys are stored hashed and answered once). */
 export async function createConcert(admin, title, { startsAt = new Date() } = {}) {
