@@ -5,7 +5,7 @@
 // page reads Persian at 390 px for a signed-out visitor.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, claimLink as claimLinkIn, createConcert, e2eSuite, fullName, inPersian, layoutProblems, PASSWORD } from './harness.mjs';
+import { apiSession, buyTicket, cast, claimLink as claimLinkIn, createConcert, e2eSuite, fullName, inPersian, layoutProblems, PASSWORD, signUpAndClaim } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', giver: 'fiona', taker: 'ann', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -46,18 +46,7 @@ describe('Tickets as gifts (issue 31)', () => {
     const { page } = friend;
     await page.goto(link);
     assert.match(await page.getByTestId('claim-what').innerText(), new RegExp(`${TITLE}`));
-    await page.getByTestId('claim-sign-up').click();
-    await page.locator('input[name="fullname"]').fill('Nina Newcomer');
-    assert.equal(await page.locator('input[name="email"]').inputValue(), 'newcomer@example.com');
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
-    await page.locator('form button[type="submit"]').click();
-    await page.waitForURL(/\/auth\/login/);
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/claim\?token=/);
-    await page.getByTestId('claim-submit').click();
-    await page.getByTestId('claim-done').waitFor();
+    await signUpAndClaim(page, { name: 'Nina Newcomer', email: 'newcomer@example.com' });
     await page.goto(`${suite.server.url}/my-orders`);
     await page.getByTestId('my-ticket').filter({ hasText: TITLE }).waitFor();
     // The link is single-use: opened again, it says so.

@@ -629,6 +629,25 @@ export async function claimLink(server, to) {
   return link;
 }
 
+/** On a claim page signed out: signs up through its link as `name` (the e-mail the gift
+ * went to filled in, checked), signs in, and claims the ticket; `beforeSubmit(page)` runs with
+ * the sign-up form filled. */
+export async function signUpAndClaim(page, { name, email, beforeSubmit }) {
+  await page.getByTestId('claim-sign-up').click();
+  await page.locator('input[name="fullname"]').fill(name);
+  assert.equal(await page.locator('input[name="email"]').inputValue(), email);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+  await beforeSubmit?.(page);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL(/\/auth\/login/);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/claim\?token=/);
+  await page.getByTestId('claim-submit').click();
+  await page.getByTestId('claim-done').waitFor();
+}
+
 /** A published concert in its own project, made through the `admin` API session, starting at
  * `startsAt`, with its stream key rotated (keys are stored hashed and answered once). */
 export async function createConcert(admin, title, { startsAt = new Date() } = {}) {

@@ -26,6 +26,7 @@ import {
   payWithCard,
   settle,
   sineFile,
+  signUpAndClaim,
   startPush,
   waitUntil,
 } from './harness.mjs';
@@ -228,19 +229,7 @@ describe('The money of one concert, in Persian on a phone (issue 31)', () => {
     assert.match(await page.getByTestId('claim-what').innerText(), new RegExp(TITLE));
     await shot(page, '4-newcomer-claim');
     const found = await troubles(page, 'claim page');
-    await page.getByTestId('claim-sign-up').click();
-    await page.locator('input[name="fullname"]').fill('نیما نوری');
-    assert.equal(await page.locator('input[name="email"]').inputValue(), GIFTS[0]);
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
-    await shot(page, '4-newcomer-sign-up');
-    await page.locator('form button[type="submit"]').click();
-    await page.waitForURL(/\/auth\/login/);
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/claim\?token=/);
-    await page.getByTestId('claim-submit').click();
-    await page.getByTestId('claim-done').waitFor();
+    await signUpAndClaim(page, { name: 'نیما نوری', email: GIFTS[0], beforeSubmit: (form) => shot(form, '4-newcomer-sign-up') });
     await shot(page, '4-newcomer-claimed');
     found.push(...(await troubles(page, 'claimed')));
 

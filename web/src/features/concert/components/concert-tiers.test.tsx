@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18n, { setupI18n } from '../../../i18n';
-import { setTokenProvider } from '../../../lib/http';
 import { aTier, encoreEvent } from '../../../test/fixtures';
 import { renderPage } from '../../../test/render';
+import { signedInForEachTest } from '../../../test/signed-in';
 import type * as Session from '../../auth/session';
 import { ConcertTiers } from './concert-tiers';
 
@@ -64,14 +64,8 @@ describe('Concert tiers', () => {
   });
 
   describe('a signed-in fan', () => {
-    beforeAll(() => {
-      setTokenProvider(() => Promise.resolve('access-token'));
-    });
-    beforeEach(() => {
-      auth.hasToken = true;
-    });
+    signedInForEachTest(auth);
     afterEach(() => {
-      auth.hasToken = false;
       vi.unstubAllGlobals();
     });
 

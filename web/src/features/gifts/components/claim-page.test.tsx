@@ -1,9 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { setupI18n } from '../../../i18n';
-import { setTokenProvider } from '../../../lib/http';
 import { encoreEvent } from '../../../test/fixtures';
 import { renderPage } from '../../../test/render';
+import { signedInForEachTest } from '../../../test/signed-in';
 import type * as Session from '../../auth/session';
 import { ClaimPage } from './claim-page';
 
@@ -61,15 +61,7 @@ describe('Claim page', () => {
   });
 
   describe('signed in', () => {
-    beforeAll(() => {
-      setTokenProvider(() => Promise.resolve('access-token'));
-    });
-    beforeEach(() => {
-      auth.hasToken = true;
-    });
-    afterEach(() => {
-      auth.hasToken = false;
-    });
+    signedInForEachTest(auth);
 
     /** The server: the gift, its claim, and its concert, live, as the new holder reads it. */
     function server(): ReturnType<typeof vi.fn> {
