@@ -153,13 +153,9 @@ pub struct OrderItem {
 crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor, quantity, tier_id, tier_name });
 
 impl OrderItem {
-    /// The line's title with the tier bought, as a receipt names it: "Band — Show (VIP)".
-    pub fn with_tier(&self) -> String {
-        self.with_tier_in(crate::i18n::current())
-    }
-
-    /// The same for a reader of `lang` (the default tier's seeded name in it), with the
-    /// number of tickets when there are several: "3 × Band — Show (Supporter)".
+    /// The line's title with the tier bought, as a receipt names it to a reader of `lang`
+    /// (the default tier's seeded name in it, the count in its digits), with the number of
+    /// tickets when there are several: "Band — Show (VIP)", "3 × Band — Show (Supporter)".
     pub fn with_tier_in(&self, lang: crate::i18n::Lang) -> String {
         let named = match &self.tier_name {
             Some(tier) => format!(

@@ -63,6 +63,29 @@ pub struct Order {
     /// Minor units the promo code took off; `total` is after it, and the lines' prices
     /// are what was paid for each.
     pub discount: i64,
+    /// What a tip's order pays for (it has no lines); `null` for a sale.
+    #[schema(required = true)]
+    pub tip: Option<OrderTip>,
+}
+
+/// The concert and artist a tip went to: what the tipper's orders and receipt name.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderTip {
+    pub event_id: String,
+    /// The concert's title.
+    pub title: String,
+    pub artist_name: String,
+}
+
+impl From<tip_store::TipOfOrderRow> for OrderTip {
+    fn from(row: tip_store::TipOfOrderRow) -> Self {
+        Self {
+            event_id: row.event_id,
+            title: row.title,
+            artist_name: row.artist_name,
+        }
+    }
 }
 
 /// An order's buyer.
@@ -75,7 +98,12 @@ pub struct Buyer {
 }
 
 impl Order {
-    pub fn new(row: OrderRow, mut items: Vec<OrderItem>, buyer: Buyer) -> Self {
+    pub fn new(
+        row: OrderRow,
+        mut items: Vec<OrderItem>,
+        buyer: Buyer,
+        tip: Option<OrderTip>,
+    ) -> Self {
         // The default tier's seeded name, in the reader's language.
         for item in &mut items {
             item.tier_name = item.tier_name.take().map(crate::i18n::seeded_text);
@@ -96,19 +124,24 @@ impl Order {
             refunded_at: row.refunded_at.map(iso8601),
             promo_code: row.promo_code,
             discount: row.discount_minor,
+            tip,
         }
     }
 }
 
-/// One order with its lines and buyer.
+/// One order with its lines, its buyer and the tip it pays, if one.
 pub async fn view(db: &Db, row: OrderRow) -> Result<Order> {
     let items = store::order_items(db, &row.id).await?;
+    let tip = tip_store::of_orders(db, &[row.id.as_str()])
+        .await?
+        .pop()
+        .map(OrderTip::from);
     let buyer = buyers(db, &[row.account_id.as_str()])
         .await?
         .pop()
         .map(|(_, b)| b)
         .unwrap_or_default();
-    Ok(Order::new(row, items, buyer))
+    Ok(Order::new(row, items, buyer, tip))
 }
 
 /// The buyers of several orders by account id, in one query.
@@ -123,10 +156,11 @@ async fn buyers(db: &Db, account_ids: &[&str]) -> Result<Vec<(String, Buyer)>> {
         .collect())
 }
 
-/// Orders with their lines and buyers, in two more queries whatever their number.
+/// Orders with their lines, buyers and tips, in three more queries whatever their number.
 pub async fn with_lines(db: &Db, rows: Vec<OrderRow>) -> Result<Vec<Order>> {
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let mut lines = store::items_of_orders(db, &ids).await?;
+    let mut tips = tip_store::of_orders(db, &ids).await?;
     let mut account_ids: Vec<&str> = rows.iter().map(|r| r.account_id.as_str()).collect();
     account_ids.sort_unstable();
     account_ids.dedup();
@@ -142,7 +176,11 @@ pub async fn with_lines(db: &Db, rows: Vec<OrderRow>) -> Result<Vec<Order>> {
                 .find(|(id, _)| *id == row.account_id)
                 .map(|(_, b)| b.clone())
                 .unwrap_or_default();
-            Order::new(row, mine, buyer)
+            let tip = tips
+                .iter()
+                .position(|t| t.order_id == row.id)
+                .map(|at| OrderTip::from(tips.swap_remove(at)));
+            Order::new(row, mine, buyer, tip)
         })
         .collect())
 }
@@ -646,8 +684,15 @@ pub async fn fulfil(
             .await?
             .ok_or_else(|| Error::internal("a tip's tipper is gone"))?;
         let said = announce::record(&mut tx, app, &tip, &tipper, now).await?;
+        let what = tip_store::of_orders(&mut *tx, &[order_id])
+            .await?
+            .pop()
+            .ok_or_else(|| Error::internal("a tip's concert is gone"))?;
+        let thanked = thank_tipper(&mut tx, &tipper, &order, &what).await?;
         tx.commit().await?;
         said.publish(app).await;
+        thanked.publish(db, &app.bus).await;
+        send_tip_receipt(app, &tipper, &order, &what);
         return Ok(Fulfilment::Done);
     }
     let order_items = store::order_items(&mut *tx, order_id).await?;
@@ -758,6 +803,63 @@ async fn tell_of_sale(
         outbox.tell(tx, &artists, &sold).await?;
     }
     Ok(outbox)
+}
+
+/// "Tip to {artist} for {title}": what a tip's order paid for, in `lang`.
+fn tip_for(lang: crate::i18n::Lang, tip: &tip_store::TipOfOrderRow) -> String {
+    Msg::TipFor
+        .with("artist", tip.artist_name.as_str())
+        .with("title", tip.title.as_str())
+        .render(lang)
+}
+
+/// A paid tip's notification to its tipper, stored with it: what it went to, opening its
+/// receipt.
+async fn thank_tipper(
+    tx: &mut sqlx::AnyConnection,
+    tipper: &AccountRow,
+    order: &OrderRow,
+    tip: &tip_store::TipOfOrderRow,
+) -> Result<Outbox> {
+    let mut outbox = Outbox::default();
+    let total = money::format(order.total_minor, &order.currency);
+    let thanks = Notice::new(
+        Msg::NoticeTipPaidTitle,
+        Msg::NoticeOrderConfirmedBody
+            .with("total", Arg::figure(total.as_str()))
+            .with("items", tip_for(tipper.language, tip)),
+        format!("/receipts/{}", order.id),
+    );
+    outbox
+        .add(
+            &mut *tx,
+            &tipper.id,
+            &thanks.written_for(tipper.language, &tipper.zone()),
+        )
+        .await?;
+    Ok(outbox)
+}
+
+/// A paid tip's receipt by e-mail (sent in the background by the messenger).
+fn send_tip_receipt(
+    app: &AppState,
+    tipper: &AccountRow,
+    order: &OrderRow,
+    tip: &tip_store::TipOfOrderRow,
+) {
+    let lang = tipper.language;
+    let total = money::format(order.total_minor, &order.currency);
+    app.messenger.send(OutboundMessage::email(
+        &tipper.login,
+        Msg::TipReceiptSubject.render(lang),
+        Msg::TipReceiptBody
+            .with("name", tipper.display_name())
+            .with("order", order.id.as_str())
+            .with("what", tip_for(lang, tip))
+            .with("total", Arg::figure(total))
+            .with("url", app.config.public_url.as_str())
+            .render(lang),
+    ));
 }
 
 /// The receipt by e-mail (sent in the background by the messenger).

@@ -147,7 +147,7 @@ impl PayPage {
                 lines: lines
                     .iter()
                     .map(|line| Line {
-                        title: line.with_tier(),
+                        title: line.with_tier_in(lang),
                         price: figure_in(lang, &money::format(line.price_minor, &order.currency)),
                     })
                     .collect(),
@@ -189,9 +189,8 @@ impl IntoResponse for PayPage {
 mod tests {
     use super::*;
 
-    #[test]
-    fn values_are_escaped_in_the_page_and_in_its_script() {
-        let order = OrderRow {
+    fn order() -> OrderRow {
+        OrderRow {
             id: "o-1".into(),
             account_id: "a".into(),
             status: OrderStatus::Pending,
@@ -211,17 +210,26 @@ mod tests {
             promo_code_id: None,
             promo_code: None,
             discount_minor: 0,
-        };
-        let lines = [OrderItem {
+        }
+    }
+
+    fn line(title: &str, quantity: i64, tier_name: Option<&str>) -> OrderItem {
+        OrderItem {
             order_id: "o-1".into(),
             item_kind: super::super::model::ItemKind::Event,
             item_id: "e".into(),
-            title: "<b>Band</b> & \"Friends\"".into(),
+            title: title.into(),
             price_minor: 1500,
-            quantity: 1,
+            quantity,
             tier_id: None,
-            tier_name: None,
-        }];
+            tier_name: tier_name.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn values_are_escaped_in_the_page_and_in_its_script() {
+        let order = order();
+        let lines = [line("<b>Band</b> & \"Friends\"", 1, None)];
         let html = PayPage::form(Lang::English, &order, &lines, "</script><script>x".into())
             .render()
             .unwrap();
@@ -234,6 +242,18 @@ mod tests {
         // The token travels in an escaped attribute, read by the static script.
         assert!(html.contains("data-token=\"&lt;&#x2f;script&gt;&lt;script&gt;x\""));
         assert!(html.contains("href=\"/cart\""), "a way back to the cart");
+    }
+
+    #[test]
+    fn a_line_of_several_tickets_is_counted_in_the_readers_digits_its_title_isolated() {
+        let lines = [line("Band — Show", 3, Some("Supporter"))];
+        let html = PayPage::form(Lang::Persian, &order(), &lines, "t".into())
+            .render()
+            .unwrap();
+        assert!(
+            html.contains("<td><bdi>۳ × Band — Show (Supporter)</bdi></td>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -2388,6 +2388,34 @@ messages! {
         ir: "پرداخت پس از تسویه‌حساب ناموفق شد",
     }
     // The fan's own: an order paid, a refund, an account made for them, a new picture.
+    NoticeTipPaidTitle {
+        gb: "Thank you for your tip",
+        br: "Obrigado pela sua gorjeta",
+        es: "Gracias por tu propina",
+        cn: "感谢您的打赏",
+        ir: "از انعام شما سپاسگزاریم",
+    }
+    TipFor {
+        gb: "Tip to {artist} for {title}",
+        br: "Gorjeta para {artist} por {title}",
+        es: "Propina para {artist} por {title}",
+        cn: "给 {artist} 的打赏（{title}）",
+        ir: "انعام به {artist} برای {title}",
+    }
+    TipReceiptSubject {
+        gb: "Your Encore tip",
+        br: "Sua gorjeta no Encore",
+        es: "Tu propina en Encore",
+        cn: "您在 Encore 的打赏",
+        ir: "انعام شما در Encore",
+    }
+    TipReceiptBody {
+        gb: "Hello {name},\n\nThank you for your tip (order {order}).\n\n  {what} — {total}\n\nIts receipt: {url}/receipts/{order}\n",
+        br: "Olá, {name},\n\nObrigado pela sua gorjeta (pedido {order}).\n\n  {what} — {total}\n\nO recibo: {url}/receipts/{order}\n",
+        es: "Hola, {name}:\n\nGracias por tu propina (pedido {order}).\n\n  {what} — {total}\n\nEl recibo: {url}/receipts/{order}\n",
+        cn: "{name}，您好：\n\n感谢您的打赏（订单 {order}）。\n\n  {what} — {total}\n\n收据：{url}/receipts/{order}\n",
+        ir: "{name} عزیز، سلام\n\nاز انعام شما سپاسگزاریم (سفارش {order}).\n\n  {what} — {total}\n\nرسید: {url}/receipts/{order}\n",
+    }
     NoticeOrderConfirmedTitle {
         gb: "Order confirmed",
         br: "Pedido confirmado",

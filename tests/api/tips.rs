@@ -123,6 +123,63 @@ async fn a_holder_tips_during_the_show_and_the_room_and_the_artists_panel_hear_i
 }
 
 #[tokio::test]
+async fn a_paid_tip_tells_its_tipper_what_it_was_in_their_orders_a_notification_and_an_email() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let (fan, ann) = &room.fans[0];
+    let paid = tip_and_pay(&app, &room.event, ann, 500, "").await;
+    let order = paid["order"].as_str().unwrap();
+
+    // The order and the list of the tipper's orders name the concert and its artist; a
+    // ticket's order has no tip.
+    let tip = json!({ "eventId": room.event, "title": "Live at the Roundhouse",
+                      "artistName": "The Testers" });
+    let (status, one) = app.get(&format!("/api/v1/orders/{order}"), Some(ann)).await;
+    assert_eq!(status, StatusCode::OK, "{one}");
+    assert_eq!(one["payload"]["tip"], tip);
+    let (status, mine) = app.get("/api/v1/purchases/my/", Some(ann)).await;
+    assert_eq!(status, StatusCode::OK, "{mine}");
+    let listed = |id: &str| {
+        mine["payload"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} is not listed: {mine}"))
+    };
+    assert_eq!(listed(order)["tip"], tip);
+    assert_eq!(listed(&room.orders[0])["tip"], Value::Null);
+
+    // A notification opening its receipt, and the receipt by e-mail, say what it was.
+    let total = encore::commerce::money::format(500, "EUR");
+    let (status, notes) = app.get("/api/v1/notifications", Some(ann)).await;
+    assert_eq!(status, StatusCode::OK, "{notes}");
+    let thanks = notes["payload"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["link"] == format!("/receipts/{order}"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no notification of the tip: {notes}"));
+    assert_eq!(thanks["title"], "Thank you for your tip");
+    assert_eq!(
+        thanks["body"],
+        format!("You paid {total} for Tip to The Testers for Live at the Roundhouse.")
+    );
+    let mail = app.outbox_message(&fan.login, "email").await;
+    assert_eq!(mail["subject"], "Your Encore tip");
+    let body = mail["body"].as_str().unwrap();
+    assert!(
+        body.contains(&format!(
+            "Tip to The Testers for Live at the Roundhouse — {total}"
+        )),
+        "{body}"
+    );
+    assert!(body.contains(&format!("/receipts/{order}")), "{body}");
+}
+
+#[tokio::test]
 async fn a_tip_is_refused_without_a_ticket_outside_the_window_below_the_minimum_and_when_cancelled()
 {
     let app = spawn_app().await;

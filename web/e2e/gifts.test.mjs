@@ -5,7 +5,7 @@
 // page reads Persian at 390 px for a signed-out visitor.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, layoutProblems, PASSWORD, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, claimLink as claimLinkIn, createConcert, e2eSuite, fullName, inPersian, layoutProblems, PASSWORD, signUpAndClaim } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', giver: 'fiona', taker: 'ann', persianFan: 'sara' });
 const suite = e2eSuite(ACCOUNTS);
@@ -15,19 +15,8 @@ const TITLE = 'Lanterns on the Quay';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-/** The claim link of the newest gift e-mail to `to` (sending is asynchronous). */
-async function claimLink(to) {
-  let link;
-  await waitUntil(
-    () => {
-      const mail = suite.server.outbox().filter((m) => m.to === to && m.channel === 'email').at(-1);
-      link = /https?:\/\/\S+\/claim\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
-      return Boolean(link);
-    },
-    { message: `a claim link mailed to ${to}` },
-  );
-  return link;
-}
+/** The claim link mailed to `to`. */
+const claimLink = (to) => claimLinkIn(suite.server, to);
 
 let concert;
 
@@ -57,18 +46,7 @@ describe('Tickets as gifts (issue 31)', () => {
     const { page } = friend;
     await page.goto(link);
     assert.match(await page.getByTestId('claim-what').innerText(), new RegExp(`${TITLE}`));
-    await page.getByTestId('claim-sign-up').click();
-    await page.locator('input[name="fullname"]').fill('Nina Newcomer');
-    assert.equal(await page.locator('input[name="email"]').inputValue(), 'newcomer@example.com');
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
-    await page.locator('form button[type="submit"]').click();
-    await page.waitForURL(/\/auth\/login/);
-    await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(/\/claim\?token=/);
-    await page.getByTestId('claim-submit').click();
-    await page.getByTestId('claim-done').waitFor();
+    await signUpAndClaim(page, { name: 'Nina Newcomer', email: 'newcomer@example.com' });
     await page.goto(`${suite.server.url}/my-orders`);
     await page.getByTestId('my-ticket').filter({ hasText: TITLE }).waitFor();
     // The link is single-use: opened again, it says so.

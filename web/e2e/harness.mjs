@@ -478,6 +478,8 @@ export function layoutProblems({ minTap }) {
   };
   const shown = (el) => {
     if (el.closest('[aria-hidden="true"], [hidden]')) return false;
+    // A closed <details> shows its summary only (its content keeps a box in chromium).
+    if (el.closest('details:not([open]) > :not(summary)')) return false;
     for (let node = el; node; node = node.parentElement) {
       const style = getComputedStyle(node);
       if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return false;
@@ -618,6 +620,40 @@ export async function changePictures(url, sa, account, times = 1) {
     const uploaded = await owner('POST', `/api/v1/accounts/${target.id}/avatar`, form);
     assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
   }
+}
+
+/** The claim link of the newest gift e-mail to `to` in `server`'s outbox (sending is
+ * asynchronous: waited for). */
+export async function claimLink(server, to) {
+  let link;
+  await waitUntil(
+    () => {
+      const mail = server.outbox().filter((m) => m.to === to && m.channel === 'email').at(-1);
+      link = /https?:\/\/\S+\/claim\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
+      return Boolean(link);
+    },
+    { message: `a claim link mailed to ${to}` },
+  );
+  return link;
+}
+
+/** On a claim page signed out: signs up through its link as `name` (the e-mail the gift
+ * went to filled in, checked), signs in, and claims the ticket; `beforeSubmit(page)` runs with
+ * the sign-up form filled. */
+export async function signUpAndClaim(page, { name, email, beforeSubmit }) {
+  await page.getByTestId('claim-sign-up').click();
+  await page.locator('input[name="fullname"]').fill(name);
+  assert.equal(await page.locator('input[name="email"]').inputValue(), email);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.locator('input[name="passwordCheck"]').fill(PASSWORD);
+  await beforeSubmit?.(page);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL(/\/auth\/login/);
+  await page.locator('input[name="password"]').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/claim\?token=/);
+  await page.getByTestId('claim-submit').click();
+  await page.getByTestId('claim-done').waitFor();
 }
 
 /** A published concert in its own project, made through the `admin` API session, starting at

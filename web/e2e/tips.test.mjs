@@ -2,7 +2,8 @@
 // a fan on the stage tips the artist an amount of their own typed in Persian digits, with a
 // message, and pays on the test provider's page (a window of its own: the show plays on);
 // the artist's live panel lists the tip as it arrives and another listener's room shows it
-// highlighted. On a 390 px phone in Persian the tip form fits the screen.
+// highlighted; the tipper's orders and receipt name it ("Tip to … for …"). On a 390 px phone
+// in Persian the tip form fits the screen.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { payWithCard, screenshot } from './harness.mjs';
@@ -53,6 +54,14 @@ describe('Tips during the show (issue 31)', () => {
     assert.equal(await said.getByTestId('room-tip').getAttribute('data-kind'), 'tip');
     assert.equal(await said.getByTestId('room-message-tip').textContent(), 'tipped €7.50');
     await screenshot(b.page, 'dark-tip-in-room');
+
+    // The tipper's orders and receipt say what it was.
+    const tipFor = `Tip to ${TITLE} band for ${TITLE}`;
+    await a.page.goto(`${suite.server.url}/my-orders`);
+    const order = a.page.getByTestId('my-order').filter({ hasText: tipFor });
+    await order.waitFor();
+    await order.getByTestId('open-receipt').click();
+    assert.match(await a.page.getByTestId('receipt-tip').innerText(), new RegExp(`${tipFor}\\s+€7\\.50`));
 
     await finish(artist);
     await finish(a, [STREAM_ANSWERS]);

@@ -54,6 +54,39 @@ pub async fn of_order<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Option<Ti
     .await?)
 }
 
+/// What a tip's order pays for: the concert and its artist, as the order names them.
+#[derive(Debug, Clone)]
+pub struct TipOfOrderRow {
+    pub order_id: String,
+    pub event_id: String,
+    pub title: String,
+    pub artist_name: String,
+}
+crate::db::from_row!(TipOfOrderRow {
+    order_id,
+    event_id,
+    title,
+    artist_name
+});
+
+/// The tips among `order_ids` (the orders that pay one), with their concerts.
+#[tracing::instrument(skip_all, fields(orders = order_ids.len()))]
+pub async fn of_orders<'e>(db: impl Exec<'e>, order_ids: &[&str]) -> Result<Vec<TipOfOrderRow>> {
+    if order_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=order_ids.len()).map(|i| format!("${i}")).collect();
+    let mut query = sqlx::query_as::<_, TipOfOrderRow>(sqlx::AssertSqlSafe(format!(
+        "SELECT t.order_id, t.event_id, e.title, e.artist_name FROM tips t \
+         JOIN events e ON e.id = t.event_id WHERE t.order_id IN ({})",
+        placeholders.join(", ")
+    )));
+    for id in order_ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(db).await?)
+}
+
 /// A paid tip with its tipper's names and when it was paid.
 #[derive(Debug, Clone)]
 pub struct PaidTipRow {

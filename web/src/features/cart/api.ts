@@ -13,12 +13,21 @@ export const removePassFromCart = (planId: string): Promise<unknown> =>
 
 export const clearCart = (): Promise<unknown> => request<unknown>(`${API_PREFIX}/cart/`, { method: 'DELETE' });
 
-/** POST /cart/{eventId}: a ticket of the concert's default tier, or of `tierId`; `amount`
- * (minor units) is what the buyer names for a pay-what-you-want tier. */
-export function addEventToCart(eventId: string, tierId?: string, amount?: number): Promise<unknown> {
+/** What `POST /cart/{eventId}` puts in the cart: the tier (none: the concert's default),
+ * the amount the buyer names for a pay-what-you-want tier (minor units, per ticket) and how
+ * many tickets (none: one). */
+export interface CartAddition {
+  tierId?: string;
+  amount?: number;
+  quantity?: number;
+}
+
+/** POST /cart/{eventId}: the concert's one entry, of the tier, amount and quantity asked. */
+export function addEventToCart(eventId: string, { tierId, amount, quantity }: CartAddition = {}): Promise<unknown> {
   const query = new URLSearchParams();
   if (tierId) query.set('tier', tierId);
   if (amount !== undefined) query.set('amount', String(amount));
+  if (quantity !== undefined) query.set('quantity', String(quantity));
   const search = query.toString();
   return request<unknown>(`${API_PREFIX}/cart/${encodeURIComponent(eventId)}${search ? `?${search}` : ''}`, { method: 'POST' });
 }

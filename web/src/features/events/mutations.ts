@@ -6,6 +6,7 @@ import { errorText } from '../../lib/errors';
 import { cartKeys } from '../cart/queries';
 import { addMarker, askDoorsReminder, cancelDoorsReminder, cancelEvent, createEvent, createTier, deleteEvent, deleteMarker, deleteTier, editMarker, endShow, publishEvent, rotateStreamKey, updateEvent, updateTier, uploadEventImage } from './api';
 import { addEventToCart } from '../cart/api';
+import type { CartAddition } from '../cart/api';
 import type { EventFormResult } from './components/event-form-modal';
 import type { EncoreEvent, LiveStatus, ManagedEvent, MarkerChanges, MarkerInput, NewTierInput, TierChanges } from './model';
 import { eventKeys } from './queries';
@@ -30,8 +31,9 @@ export function useAddEventToCart(event: EncoreEvent, tierId?: string) {
   const queryClient = useQueryClient();
   const onError = useEventsError();
   return useMutation({
-    // `amount`: minor units named for a pay-what-you-want tier (none: its suggested price).
-    mutationFn: (amount?: number) => addEventToCart(event.id, tierId, amount),
+    // `amount`: minor units named for a pay-what-you-want tier (none: its suggested price);
+    // `quantity`: how many tickets (none: one).
+    mutationFn: (addition: Omit<CartAddition, 'tierId'>) => addEventToCart(event.id, { ...addition, tierId }),
     onSuccess: () => {
       notifications.show({ color: 'green', message: t('addedToCart', { title: event.title }) });
     },

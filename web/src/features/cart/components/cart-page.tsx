@@ -71,10 +71,12 @@ export function CartPage(): ReactNode {
           {entries.map((entry, index) => (
             <Card withBorder key={entryKey(entry, index)} padding="md">
               <Group justify="space-between" wrap="nowrap">
-                <Group gap="sm" wrap="nowrap">
+                {/* The title's column takes the room the price leaves: under a phone's stepper
+                    the price per ticket goes to a line of its own, the title keeps its width. */}
+                <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
                   {/* Its size kept beside a long title (a phone), not squeezed to a dot. */}
                   <IconTicket size={22} style={{ flexShrink: 0 }} />
-                  <div>
+                  <div style={{ minWidth: 0 }}>
                     <Text fw={600}>{entry.event?.title ?? entry.plan?.name ?? t('cart.pass')}</Text>
                     {entry.event ? (
                       <>
@@ -87,7 +89,7 @@ export function CartPage(): ReactNode {
                         <Text size="sm" c="dimmed">
                           {formatDateTime(entry.event.startsAt, locale, { dateStyle: 'medium', timeStyle: 'short' })}
                         </Text>
-                        <Group gap="xs" mt={4} wrap="nowrap">
+                        <Group gap="xs" mt={4}>
                           <QuantityStepper entry={entry} />
                           {entry.quantity > 1 ? (
                             <Text size="sm" c="dimmed" data-testid="cart-each">
@@ -103,7 +105,7 @@ export function CartPage(): ReactNode {
                     )}
                   </div>
                 </Group>
-                <Group gap="sm" wrap="nowrap">
+                <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
                   <Text fw={600} data-testid="cart-line-total">
                     {formatPrice(entryLineTotal(entry), entryCurrency(entry), locale)}
                   </Text>

@@ -10,6 +10,7 @@ import { amountText, parseAmount } from '../../../i18n/numbers';
 import type { Schema } from '../../../lib/api-types';
 import { useAuthStatus } from '../../auth/session';
 import { currencyDigits, formatPrice } from '../../cart/model';
+import { mostTickets, TicketCountStepper } from '../../cart/components/quantity-stepper';
 import { cartQueryOptions } from '../../cart/queries';
 import { useLocale } from '../../events/components/event-parts';
 import type { EncoreEvent } from '../../events/model';
@@ -17,8 +18,9 @@ import { useAddEventToCart } from '../../events/mutations';
 
 type Tier = Schema<'Tier'>;
 
-/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it
- * (a pay-what-you-want tier at the amount the fan names, the suggested price to start). */
+/** A signed-in fan's choice of one tier: in the cart already, not on sale (why), or add it,
+ * as many tickets as the stepper says (one to start; a pay-what-you-want tier at the amount
+ * the fan names, the suggested price to start). */
 function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): ReactNode {
   const { t } = useTranslation('events');
   const { t: tc } = useTranslation('concert');
@@ -27,6 +29,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   const add = useAddEventToCart(event, tier.id);
   const digits = currencyDigits(tier.currency);
   const [amount, setAmount] = useState(amountText(tier.price, digits));
+  const [quantity, setQuantity] = useState(1);
   const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
   if (inCart) {
     return (
@@ -40,21 +43,24 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   // The amount named, in minor units; null while it is not a number.
   const named = parseAmount(amount, digits);
   const tooLow = pwyw && (named === null || named < (tier.minimumPrice ?? 0));
-  const button = (
-    <Button
-      size="xs"
-      leftSection={<IconShoppingCartPlus size={14} />}
-      loading={add.isPending}
-      disabled={tooLow}
-      onClick={() => {
-        add.mutate(pwyw && named !== null ? named : undefined);
-      }}
-      data-testid="tier-buy"
-    >
-      {t('addToCart')}
-    </Button>
+  const choice = (
+    <Group gap="xs" wrap="wrap" justify="flex-end" align="flex-start">
+      <TicketCountStepper value={quantity} most={mostTickets(tier.seatsLeft)} onChange={setQuantity} disabled={add.isPending} testId="tier-quantity" />
+      <Button
+        h={44}
+        leftSection={<IconShoppingCartPlus size={14} />}
+        loading={add.isPending}
+        disabled={tooLow}
+        onClick={() => {
+          add.mutate({ amount: pwyw && named !== null ? named : undefined, quantity });
+        }}
+        data-testid="tier-buy"
+      >
+        {t('addToCart')}
+      </Button>
+    </Group>
   );
-  if (!pwyw) return button;
+  if (!pwyw) return choice;
   return (
     <Stack gap={4} align="stretch" style={{ maxWidth: '14rem' }}>
       <MoneyInput
@@ -69,7 +75,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
         error={tooLow}
         data-testid="tier-amount"
       />
-      {button}
+      {choice}
     </Stack>
   );
 }

@@ -119,7 +119,7 @@ export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEven
       leftSection={<IconShoppingCartPlus size={16} />}
       loading={add.isPending}
       onClick={() => {
-        add.mutate();
+        add.mutate({});
       }}
       fullWidth={fullWidth}
       data-testid="event-buy"

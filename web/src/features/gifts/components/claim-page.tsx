@@ -8,6 +8,7 @@ import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { useAuthStatus } from '../../auth/session';
+import { ListenNowIfOpen } from '../../events/components/concert-state';
 import { useClaimGift } from '../mutations';
 import { giftQueryOptions } from '../queries';
 
@@ -38,6 +39,8 @@ export function ClaimPage(): ReactNode {
       <Stack gap="sm" data-testid="claim-done">
         <Text>{t('claim.done', { title: gift.data.title })}</Text>
         <Group gap="xs">
+          {/* A concert that plays now: Listen now, on its stage (not one page further on). */}
+          <ListenNowIfOpen id={gift.data.eventId} />
           <Button component={Link} to={`/concerts/${gift.data.eventId}`} data-testid="claim-open-concert">
             {t('claim.openConcert')}
           </Button>

@@ -16,6 +16,7 @@ import { formatPrice } from '../../cart/model';
 import { MyTickets } from '../../gifts/components/my-tickets';
 import { stateInWords, wasPaid } from '../model';
 import type { Order } from '../model';
+import { OrderSubject } from './order-cells';
 import { myOrdersQueryOptions } from '../queries';
 import { OrderStatusBadge } from './order-status-badge';
 
@@ -84,8 +85,8 @@ function MyOrderCards({ orders, locale }: { orders: readonly Order[]; locale: st
             </Text>
             <OrderTotal order={order} locale={locale} />
           </Group>
-          <Text dir="auto" my={6}>
-            {order.items.map((item) => item.title).join(', ')}
+          <Text dir="auto" my={6} data-testid="my-order-subject">
+            <OrderSubject order={order} />
           </Text>
           <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-end">
             <OrderState order={order} locale={locale} />
@@ -115,7 +116,9 @@ function MyOrdersTable({ orders, locale }: { orders: readonly Order[]; locale: s
           {orders.map((order) => (
             <Table.Tr key={order.id} data-testid="my-order" data-status={order.status}>
               <Table.Td>{formatDate(order.createdAt, locale, { dateStyle: 'medium' })}</Table.Td>
-              <Table.Td>{order.items.map((item) => item.title).join(', ')}</Table.Td>
+              <Table.Td data-testid="my-order-subject">
+                <OrderSubject order={order} />
+              </Table.Td>
               <Table.Td>
                 <OrderTotal order={order} locale={locale} />
               </Table.Td>

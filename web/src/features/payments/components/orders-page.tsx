@@ -18,7 +18,7 @@ import { useRefundOrder } from '../mutations';
 import { orderQueryOptions, ordersQueryOptions } from '../queries';
 import { PagedQuery } from '../../../components/paged-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { OrderCells } from './order-cells';
+import { OrderCells, OrderSubject } from './order-cells';
 import { OrderStatusBadge } from './order-status-badge';
 import { RowCard, RowCards, useRowCards } from '../../../components/row-cards';
 import { formatDateTime } from '../../../i18n/dates';
@@ -48,7 +48,6 @@ function Buyer({ order }: { order: Order }): ReactNode {
   );
 }
 
-const itemsOf = (order: Order): string => order.items.map((item) => item.title).join(', ');
 
 /** Every order (staff), newest first, with its buyer; searched and filtered on the server,
  * and exported whole as CSV by the server with the same filter. */
@@ -123,7 +122,7 @@ export function OrdersPage(): ReactNode {
                   fields={[
                     { label: t('orders.date'), value: formatDateTime(order.createdAt, locale) },
                     { label: t('orders:admin.buyer'), value: <Buyer order={order} /> },
-                    { label: t('orders.items'), value: <Text span size="sm" dir="auto">{itemsOf(order)}</Text> },
+                    { label: t('orders.items'), value: <Text span size="sm" dir="auto"><OrderSubject order={order} /></Text> },
                     { label: t('orders.total'), value: formatPrice(order.total, order.currency, locale) },
                   ]}
                 />

@@ -26,8 +26,8 @@ const RECEIPT = {
   refunded: 1500,
 };
 
-function renderReceipt(): void {
-  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ success: true, payload: RECEIPT, error: null }), { status: 200 }))));
+function renderReceipt(receipt: unknown = RECEIPT): void {
+  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify({ success: true, payload: receipt, error: null }), { status: 200 }))));
   renderPage(
     <Routes>
       <Route path="/receipts/:orderId" element={<ReceiptPage />} />
@@ -54,6 +54,18 @@ describe('Receipt page', () => {
     expect(screen.getByTestId('receipt-buyer')).toHaveTextContent('ana@example.com');
     expect(screen.getByText('Card (Stripe)')).toBeInTheDocument();
     expect(screen.getByTestId('receipt-total')).toHaveTextContent('€15.00');
+  });
+
+  it('names what a tip went to: its artist and concert, with its amount', async () => {
+    renderReceipt({
+      ...RECEIPT,
+      order: { ...RECEIPT.order, status: 'fulfilled', refundedAt: null, total: 500, items: [], tip: { eventId: 'e1', title: 'Opening Night', artistName: 'The Testers' } },
+      refunds: [],
+      refunded: 0,
+    });
+    const tip = await screen.findByTestId('receipt-tip');
+    expect(tip).toHaveTextContent('Tip to The Testers for Opening Night');
+    expect(tip).toHaveTextContent('€5.00');
   });
 
   it('shows the refund and that the tickets no longer play', async () => {

@@ -117,6 +117,12 @@ export function ReceiptPage(): ReactNode {
                   <Table.Td ta="end">{money(item.price)}</Table.Td>
                 </Table.Tr>
               ))}
+              {order.tip ? (
+                <Table.Tr data-testid="receipt-tip">
+                  <Table.Td dir="auto">{t('tipFor', { artist: order.tip.artistName, title: order.tip.title })}</Table.Td>
+                  <Table.Td ta="end">{money(order.total)}</Table.Td>
+                </Table.Tr>
+              ) : null}
               {order.promoCode ? (
                 <Table.Tr data-testid="receipt-promo">
                   <Table.Td>
