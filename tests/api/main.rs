@@ -32,6 +32,7 @@ mod qr;
 mod quantity;
 mod rate_limits;
 mod reminders;
+mod renditions;
 mod reset;
 mod roles;
 mod sales;

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 pub mod entry;
 
-pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, Writer};
+pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, RenditionFrames, Writer};
 
 use crate::bus::{Bus, BusError};
 use crate::stream::codecs::adts::AacConfig;
@@ -264,25 +264,41 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
                 .arg("n")
                 .arg(frames.first)
                 .arg("c")
-                .arg(
-                    [
-                        config.object_type,
-                        config.sample_rate_index,
-                        config.channels,
-                    ]
-                    .as_slice(),
-                )
+                .arg(config_bytes(config).as_slice())
                 .arg("p")
                 .arg(frames.joined());
-            for (rendition, payloads) in &frames.renditions {
+            for other in &frames.renditions {
+                let name = other.rendition.name();
                 command
-                    .arg(format!("p.{}", rendition.name()))
-                    .arg(Frames::join(payloads));
+                    .arg(format!("c.{name}"))
+                    .arg(config_bytes(other.config).as_slice())
+                    .arg(format!("p.{name}"))
+                    .arg(Frames::join(&other.payloads));
             }
             &mut command
         }
     };
     command
+}
+
+/// An AAC format as the journal stores it: object type, sample rate index, channels.
+fn config_bytes(config: AacConfig) -> [u8; 3] {
+    [
+        config.object_type,
+        config.sample_rate_index,
+        config.channels,
+    ]
+}
+
+fn config_of(bytes: &[u8]) -> Option<AacConfig> {
+    let [object_type, sample_rate_index, channels] = bytes[..] else {
+        return None;
+    };
+    Some(AacConfig {
+        object_type,
+        sample_rate_index,
+        channels,
+    })
 }
 
 /// An entry as read back, with the instance that wrote it; `None` when it is not one
@@ -302,10 +318,7 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
             at: u64::try_from(number("n")?).ok()?,
         },
         "frames" => {
-            let config: Vec<u8> = entry.get("c")?;
-            let [object_type, sample_rate_index, channels] = config[..] else {
-                return None;
-            };
+            let config = config_of(&entry.get::<Vec<u8>>("c")?)?;
             let joined: Vec<u8> = entry.get("p")?;
             let payloads = Frames::split(&joined)?;
             let mut renditions = Vec::new();
@@ -314,23 +327,24 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                 .into_iter()
                 .filter(|r| *r != Rendition::Standard)
             {
-                if let Some(joined) = entry.get::<Vec<u8>>(&format!("p.{}", rendition.name())) {
+                let name = rendition.name();
+                if let Some(joined) = entry.get::<Vec<u8>>(&format!("p.{name}")) {
                     let theirs = Frames::split(&joined)?;
                     // The ladder hands out steps: every rendition has each frame.
                     if theirs.len() != payloads.len() {
                         return None;
                     }
-                    renditions.push((rendition, theirs));
+                    renditions.push(RenditionFrames {
+                        rendition,
+                        config: config_of(&entry.get::<Vec<u8>>(&format!("c.{name}"))?)?,
+                        payloads: theirs,
+                    });
                 }
             }
             Entry::Frames(Frames {
                 now_ms: number("t")?,
                 first: u64::try_from(number("n")?).ok()?,
-                config: AacConfig {
-                    object_type,
-                    sample_rate_index,
-                    channels,
-                },
+                config,
                 payloads,
                 renditions,
             })
@@ -669,8 +683,24 @@ mod tests {
             },
             payloads: vec![vec![4; 300], vec![5; 310]],
             renditions: vec![
-                (Rendition::DataSaver, vec![vec![6; 110], vec![7; 120]]),
-                (Rendition::Source, vec![vec![8; 500], vec![9; 510]]),
+                RenditionFrames {
+                    rendition: Rendition::DataSaver,
+                    config: AacConfig {
+                        object_type: 2,
+                        sample_rate_index: 3,
+                        channels: 2,
+                    },
+                    payloads: vec![vec![6; 110], vec![7; 120]],
+                },
+                RenditionFrames {
+                    rendition: Rendition::Source,
+                    config: AacConfig {
+                        object_type: 2,
+                        sample_rate_index: 3,
+                        channels: 6,
+                    },
+                    payloads: vec![vec![8; 500], vec![9; 510]],
+                },
             ],
         });
         for entry in [
