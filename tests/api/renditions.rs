@@ -74,6 +74,16 @@ fn first_parts(url: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A concert whose encoder pushed two seconds of AAC to `app`, and a ticket holder's
+/// token.
+async fn a_pushed_show(app: &TestApp) -> (String, String) {
+    let (event, key, fan) = a_concert_with_a_ticket_holder(app).await;
+    let media = tempfile::tempdir().unwrap();
+    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
+    assert_eq!(pushed, StatusCode::OK);
+    (event, fan)
+}
+
 /// An AAC push, ended: the session's multivariant playlist lists at least two
 /// renditions (the standard one first, each AAC-LC with its bit rates, the data saver
 /// below the standard one), and every rendition's media playlist is the standard one's
@@ -82,10 +92,7 @@ fn first_parts(url: &str, text: &str) -> Vec<String> {
 #[tokio::test]
 async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
     let app = spawn_app().await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
-    let media = tempfile::tempdir().unwrap();
-    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
-    assert_eq!(pushed, StatusCode::OK);
+    let (event, fan) = a_pushed_show(&app).await;
     let admin = app.an_admin().await;
     app.end_show(&event, &admin).await;
 
@@ -134,10 +141,7 @@ async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
 #[tokio::test]
 async fn every_rendition_needs_the_sessions_signature_and_a_newer_session_ends_them_all() {
     let app = spawn_app().await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
-    let media = tempfile::tempdir().unwrap();
-    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
-    assert_eq!(pushed, StatusCode::OK);
+    let (event, fan) = a_pushed_show(&app).await;
 
     let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
     let master = multivariant_of(&playlist);
