@@ -115,6 +115,16 @@ async fn keep_within(bus: &Bus, key: &str, max_bytes: u64) -> Result<(), BusErro
     Ok(())
 }
 
+/// Weigh a show's journal and trim it when over its bytes (a failure is logged: the next
+/// weighing tries again).
+async fn weigh(bus: &Bus, event_id: &str, journal_bytes: u64) {
+    if let Some(key) = journal_key(bus, event_id)
+        && let Err(err) = keep_within(bus, &key, journal_bytes).await
+    {
+        tracing::warn!(journal = %key, error = %err, "weighing a show's journal failed");
+    }
+}
+
 /// Jobs written in one round trip at most. An encoder sends each AAC frame as it is made
 /// (≈ 47 entries a second per show): one round trip each would cap a show at 1 / RTT
 /// entries a second, and a backlog after a Redis outage would drain only as fast as the
@@ -135,8 +145,33 @@ async fn write(
 ) {
     let mut announced: HashMap<String, Instant> = HashMap::new();
     let mut weighed: HashMap<String, Instant> = HashMap::new();
+    // Shows written since they were last weighed, skipped because it was too soon: each is
+    // weighed once its time comes even if nothing more is written to it (a publisher's
+    // last frames may come out of its ladder alone, after the weighing before them).
+    let mut unweighed: Vec<String> = Vec::new();
     let mut batch = Vec::with_capacity(BATCH);
-    while jobs.recv_many(&mut batch, BATCH).await > 0 {
+    loop {
+        let next_due = unweighed
+            .iter()
+            .filter_map(|id| weighed.get(id).map(|at| *at + WEIGH_EVERY))
+            .min();
+        let received = match next_due {
+            Some(due) => tokio::select! {
+                n = jobs.recv_many(&mut batch, BATCH) => Some(n),
+                () = tokio::time::sleep_until(due) => None,
+            },
+            None => Some(jobs.recv_many(&mut batch, BATCH).await),
+        };
+        if received == Some(0) {
+            return;
+        }
+        if received.is_none() {
+            for event_id in std::mem::take(&mut unweighed) {
+                weigh(&bus, &event_id, journal_bytes).await;
+                weighed.insert(event_id, Instant::now());
+            }
+            continue;
+        }
         let mut backoff = Duration::from_millis(50);
         loop {
             let mut pipeline = redis::pipe();
@@ -199,20 +234,21 @@ async fn write(
                 event_id,
                 entry: Entry::Frames(_),
             } = job
-                && weighed
-                    .get(event_id)
-                    .is_none_or(|at| at.elapsed() >= WEIGH_EVERY)
                 && !to_weigh.contains(event_id)
             {
-                to_weigh.push(event_id.clone());
+                let due = weighed
+                    .get(event_id)
+                    .is_none_or(|at| at.elapsed() >= WEIGH_EVERY);
+                if due {
+                    to_weigh.push(event_id.clone());
+                } else if !unweighed.contains(event_id) {
+                    unweighed.push(event_id.clone());
+                }
             }
         }
         for event_id in to_weigh {
-            if let Some(key) = journal_key(&bus, &event_id)
-                && let Err(err) = keep_within(&bus, &key, journal_bytes).await
-            {
-                tracing::warn!(journal = %key, error = %err, "weighing a show's journal failed");
-            }
+            weigh(&bus, &event_id, journal_bytes).await;
+            unweighed.retain(|id| *id != event_id);
             weighed.insert(event_id, Instant::now());
         }
         for job in batch.drain(..) {
@@ -223,6 +259,7 @@ async fn write(
                 } => {
                     announced.remove(&event_id);
                     weighed.remove(&event_id);
+                    unweighed.retain(|id| *id != event_id);
                 }
                 Job::Release(_, Some(done)) => {
                     let _ = done.send(());
