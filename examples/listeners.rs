@@ -101,7 +101,7 @@ fn prerecord(state: &AppState, event_id: &str, adts: &str, minutes: u64) -> anyh
     let mut looped = frames.iter().cycle();
     for _ in 0..segments {
         let segment: Vec<_> = looped.by_ref().take(per_segment).cloned().collect();
-        show.feed(publisher, segment, 0)?;
+        show.feed_standard(publisher, segment)?;
     }
     show.release(publisher);
     eprintln!(

@@ -93,7 +93,7 @@ async fn main() -> anyhow::Result<()> {
     let mut latencies = Vec::new();
     let mut chunks = frames.chunks(per_part).enumerate();
     let (_, first) = chunks.next().expect("frames");
-    show.feed(publisher, first.to_vec(), 0)?;
+    show.feed_standard(publisher, first.to_vec())?;
     for (index, chunk) in chunks {
         if chunk.len() < per_part {
             break;
@@ -113,9 +113,9 @@ async fn main() -> anyhow::Result<()> {
         });
         tokio::time::sleep(Duration::from_millis(30)).await; // the request is parked
         let (head, last) = chunk.split_at(per_part - 1);
-        show.feed(publisher, head.to_vec(), 0)?;
+        show.feed_standard(publisher, head.to_vec())?;
         let fed = Instant::now();
-        show.feed(publisher, last.to_vec(), 0)?; // the part's last byte arrives
+        show.feed_standard(publisher, last.to_vec())?; // the part's last byte arrives
         let (answered, status) = waiting.await?;
         anyhow::ensure!(status? == reqwest::StatusCode::OK, "blocking reload failed");
         latencies.push(answered.saturating_duration_since(fed));

@@ -170,7 +170,9 @@ async fn time_request(
         crate::stream::http::ingest,
         crate::stream::http::metadata,
         crate::stream::hls::files::playlist_path,
-        crate::stream::hls::files::media_path
+        crate::stream::hls::files::media_path,
+        crate::stream::hls::files::multivariant_path,
+        crate::stream::hls::files::rendition_path
     ),
     components(schemas(crate::live::activity::Activity, crate::live::activity::ActivityKind))
 )]

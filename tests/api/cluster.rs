@@ -197,7 +197,8 @@ async fn show_socket_pool_and_redis_families_move_with_what_happens() {
         panic!("claim")
     };
     let frames = encore::stream::codecs::adts::AdtsParser::new().push(&bytes);
-    show.feed(publisher, frames, bytes.len()).unwrap();
+    assert!(show.received(publisher, bytes.len()));
+    show.feed_standard(publisher, frames).unwrap();
     let playlist = format!("{}{}", app.url, app.listen(&event, &token).await);
     assert_eq!(
         app.http.get(&playlist).send().await.unwrap().status(),

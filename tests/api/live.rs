@@ -7,6 +7,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::json;
 
+use encore::stream::codecs::ladder::Rendition;
 use encore::stream::hls::segmenter::MediaFile;
 
 use crate::helpers::*;
@@ -110,10 +111,9 @@ fn feed_two_seconds(show: &encore::stream::show::hub::Show) {
     let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
-    show.feed(
+    show.feed_standard(
         id,
         encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
-        0,
     )
     .unwrap();
 }
@@ -305,7 +305,7 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
         let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
             panic!("claim")
         };
-        show.feed(id, frames[..half].to_vec(), 0).unwrap();
+        show.feed_standard(id, frames[..half].to_vec()).unwrap();
         show.status().recorded_seconds
     };
     // A new process: the show is found on disk and continues from where it stopped.
@@ -319,9 +319,10 @@ async fn a_restart_mid_show_keeps_the_recording_and_the_playlist_continues() {
     let encore::stream::show::hub::Claim::Granted(id) = show.claim() else {
         panic!("claim")
     };
-    show.feed(id, frames[half..].to_vec(), 0).unwrap();
+    show.feed_standard(id, frames[half..].to_vec()).unwrap();
     show.end().unwrap();
-    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
+    let text =
+        String::from_utf8(show.playlist(Rendition::Standard, false).unwrap().to_vec()).unwrap();
     assert!(
         text.contains("#EXT-X-DISCONTINUITY"),
         "the restart is marked for players"
@@ -586,7 +587,8 @@ async fn ffmpeg_publishes_over_the_icecast_protocol() {
     let status = show.status();
     assert!(status.recorded_seconds > 2.5, "{status:?}");
     assert!(status.segments >= 2);
-    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
+    let text =
+        String::from_utf8(show.playlist(Rendition::Standard, false).unwrap().to_vec()).unwrap();
     assert!(text.contains("seg1.m4s"), "{text}");
 }
 
@@ -600,10 +602,9 @@ async fn a_recording_is_deleted_when_its_retention_is_over() {
     };
     let media = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(adts_file(media.path(), 2)).unwrap();
-    show.feed(
+    show.feed_standard(
         id,
         encore::stream::codecs::adts::AdtsParser::new().push(&bytes),
-        bytes.len(),
     )
     .unwrap();
     let dir = show.dir().to_owned();
@@ -643,7 +644,8 @@ async fn a_publisher_that_reconnects_continues_the_same_show_without_a_gap() {
     );
     let show = app.state.hub.show(&event);
     show.end().unwrap();
-    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
+    let text =
+        String::from_utf8(show.playlist(Rendition::Standard, false).unwrap().to_vec()).unwrap();
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
     let path = show.dir().join("index.m3u8");
     std::fs::write(&path, text.as_bytes()).unwrap();
@@ -671,7 +673,7 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
     ] {
         let on_disk = std::fs::read(dir.path().join("event-1").join(name)).unwrap();
         let in_memory = show
-            .cached(MediaFile::parse(name).unwrap())
+            .cached(Rendition::Standard, MediaFile::parse(name).unwrap())
             .unwrap_or_else(|| panic!("{name} not cached"));
         assert_eq!(in_memory.as_ref(), on_disk.as_slice(), "{name}");
     }
@@ -679,9 +681,14 @@ async fn new_parts_and_segments_are_kept_in_memory_with_the_same_bytes_as_on_dis
     let again = encore::stream::show::hub::Hub::new(dir.path().to_owned());
     let recovered = again.show("event-1");
     let segment = MediaFile::Segment(0);
-    assert!(recovered.cached(segment).is_none());
-    assert!(recovered.media(segment).await.is_some());
-    assert!(recovered.cached(segment).is_some());
+    assert!(recovered.cached(Rendition::Standard, segment).is_none());
+    assert!(
+        recovered
+            .media(Rendition::Standard, segment)
+            .await
+            .is_some()
+    );
+    assert!(recovered.cached(Rendition::Standard, segment).is_some());
 }
 
 #[tokio::test]
@@ -1089,6 +1096,7 @@ async fn an_encoder_back_before_the_wait_runs_out_continues_the_same_show() {
     assert!(!back.ended, "the same show goes on");
     assert!(back.recorded_seconds > 3.5, "{back:?}");
     show.end().unwrap();
-    let text = String::from_utf8(show.playlist(false).unwrap().to_vec()).unwrap();
+    let text =
+        String::from_utf8(show.playlist(Rendition::Standard, false).unwrap().to_vec()).unwrap();
     assert_eq!(text.matches("#EXT-X-DISCONTINUITY").count(), 1, "{text}");
 }

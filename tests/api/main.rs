@@ -33,6 +33,7 @@ mod qr;
 mod quantity;
 mod rate_limits;
 mod reminders;
+mod renditions;
 mod reset;
 mod roles;
 mod sales;

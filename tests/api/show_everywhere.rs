@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 
+use encore::stream::codecs::ladder::Rendition;
 use encore::stream::hls::segmenter::MediaFile;
 
 use crate::helpers::*;
@@ -31,7 +32,7 @@ async fn same_playlist(a: &TestApp, b: &TestApp, event: &str, playlist: &str) ->
     let mut last = String::new();
     for _ in 0..100 {
         let held = show
-            .playlist(false)
+            .playlist(Rendition::Standard, false)
             .expect("a playlist on the encoder's instance");
         let (status, served) = get(b, &on(b, playlist)).await;
         if status == StatusCode::OK && served == held {
@@ -64,7 +65,10 @@ async fn same_files(a: &TestApp, b: &TestApp, event: &str, playlist: &str, text:
     names.sort_unstable();
     names.dedup();
     for name in &names {
-        let Some(held) = show.media(MediaFile::parse(name).unwrap()).await else {
+        let Some(held) = show
+            .media(Rendition::Standard, MediaFile::parse(name).unwrap())
+            .await
+        else {
             continue; // the hinted next part, not written yet
         };
         let (status, served) = get(b, &on(b, &format!("{base}{name}"))).await;

@@ -73,6 +73,11 @@ impl Rendition {
     /// Every rendition a ladder may have.
     pub const ALL: [Rendition; 3] = [Self::DataSaver, Self::Standard, Self::Source];
 
+    /// Its place in [`Rendition::ALL`]: an index for tables of one entry per rendition.
+    pub const fn slot(self) -> usize {
+        self as usize
+    }
+
     /// A stable name for paths and playlists.
     pub fn name(self) -> &'static str {
         match self {
@@ -80,6 +85,11 @@ impl Rendition {
             Self::Standard => "standard",
             Self::Source => "source",
         }
+    }
+
+    /// The rendition [`Rendition::name`] names.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.name() == name)
     }
 
     /// The bitrate asked of the encoder (`None`: the publisher's own).
@@ -107,6 +117,16 @@ pub enum Input {
 pub struct Step {
     pub index: u64,
     pub frames: Vec<AacFrame>,
+}
+
+/// An AAC publisher's frames taken by one [`Ladder::push`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Arrived {
+    pub frames: u64,
+    /// Their payloads' bytes.
+    pub bytes: u64,
+    /// Their audio.
+    pub seconds: f64,
 }
 
 /// What the ladder hands back.
@@ -251,15 +271,24 @@ impl Ladder {
         })
     }
 
-    /// Bytes from the publisher, as they come (any chunking). `Err` once the pipeline
-    /// cannot start (the first AAC frame starts it).
-    pub fn push(&mut self, bytes: &[u8]) -> Result<(), Unavailable> {
+    /// What the ladder's input is.
+    pub fn input(&self) -> Input {
+        self.input
+    }
+
+    /// Bytes from the publisher, as they come (any chunking). For an AAC publisher, the
+    /// frames they completed (which the caller checks against the show's pace and the
+    /// bitrate as they arrive, before any codec spends time on them); nothing for other
+    /// input, known only once decoded. `Err` once the pipeline cannot start (the first
+    /// AAC frame starts it).
+    pub fn push(&mut self, bytes: &[u8]) -> Result<Arrived, Unavailable> {
+        let mut arrived = Arrived::default();
         let data = match self.input {
             Input::Transcoded => bytes.to_vec(),
             Input::Aac => {
                 let frames = self.source.push(bytes);
                 let Some(first) = frames.first() else {
-                    return Ok(());
+                    return Ok(arrived);
                 };
                 let config = match self.source_config {
                     Some(config) => config,
@@ -276,6 +305,10 @@ impl Ladder {
                 // One format per ladder (as per show): frames in another one are dropped
                 // here, before the decoder sees them, so the source stays the timeline.
                 for frame in frames.into_iter().filter(|f| f.config == config) {
+                    arrived.frames += 1;
+                    arrived.bytes += frame.payload.len() as u64;
+                    arrived.seconds +=
+                        f64::from(SAMPLES_PER_FRAME) / f64::from(frame.config.sample_rate());
                     data.extend(adts_frame(&frame.config, &frame.payload));
                     self.source_bytes += 7 + frame.payload.len() as u64;
                     self.source_frames += 1;
@@ -293,7 +326,7 @@ impl Ladder {
         if let Some(pipeline) = &self.pipeline {
             pipeline.push(data);
         }
-        Ok(())
+        Ok(arrived)
     }
 
     /// No more input: what is still inside comes out, then [`Output::Done`].

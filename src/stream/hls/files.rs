@@ -1,8 +1,10 @@
-//! The signed HLS files, `/stream/{token}/{file}`: the playlist (with blocking reload and
-//! delta updates), the init segment, segments and parts. Every listener asks for every
-//! part, so this is the hot path: `app::serve` answers it before the router and its
-//! middleware; it parses its own path and query, checks the token in memory (no
-//! database) and answers shared bytes.
+//! The signed HLS files, `/stream/{token}/{file}`: the multivariant playlist
+//! (`master.m3u8`, one entry per rendition of the show's ladder), each rendition's media
+//! playlist (with blocking reload and delta updates), init segment, segments and parts
+//! under `/stream/{token}/{rendition}/`, and the standard rendition's also right under
+//! the token (today's URLs). Every listener asks for every part, so this is the hot
+//! path: `app::serve` answers it before the router and its middleware; it parses its own
+//! path and query, checks the token in memory (no database) and answers shared bytes.
 
 use std::time::Duration;
 
@@ -14,18 +16,25 @@ use bytes::Bytes;
 use crate::db::now_ms;
 use crate::state::AppState;
 use crate::stream::access::Denied;
+use crate::stream::codecs::ladder::Rendition;
+use crate::stream::hls::multivariant;
 use crate::stream::hls::segmenter::MediaFile;
 use crate::stream::show::hub::Show;
 
-/// `/stream/{token}/{file}`: exactly two segments after `/stream/`.
+/// `/stream/{token}/{file}` or `/stream/{token}/{rendition}/{file}`.
 pub fn is_stream_path(path: &str) -> bool {
     split(path).is_some()
 }
 
-/// The token and the file name of a stream path, each non-empty and without a `/`.
+/// The token and the file's path under it (a file name, or a rendition's name and a file
+/// name), each part non-empty.
 pub fn split(path: &str) -> Option<(&str, &str)> {
     let (token, file) = path.strip_prefix("/stream/")?.split_once('/')?;
-    (!token.is_empty() && !file.is_empty() && !file.contains('/')).then_some((token, file))
+    let parts_ok = match file.split_once('/') {
+        Some((folder, name)) => !folder.is_empty() && !name.is_empty() && !name.contains('/'),
+        None => !file.is_empty(),
+    };
+    (!token.is_empty() && parts_ok).then_some((token, file))
 }
 
 /// The LL-HLS query parameters of a playlist request.
@@ -52,18 +61,30 @@ impl HlsQuery {
     }
 }
 
-/// What a file name under `/stream/{token}/` may be.
+/// What a file under `/stream/{token}/` may be.
+#[derive(Debug, PartialEq, Eq)]
 enum Asset {
-    Playlist,
-    Media(MediaFile),
+    /// `master.m3u8`: every rendition.
+    Multivariant,
+    /// `index.m3u8` (the standard rendition's) or `{rendition}/index.m3u8`.
+    Playlist(Rendition),
+    Media(Rendition, MediaFile),
 }
 
-fn asset(name: &str) -> Option<Asset> {
+fn asset(path: &str) -> Option<Asset> {
+    let (rendition, name) = match path.split_once('/') {
+        Some((folder, name)) => (Rendition::named(folder)?, name),
+        None if path == MULTIVARIANT => return Some(Asset::Multivariant),
+        None => (Rendition::Standard, path),
+    };
     if name == "index.m3u8" {
-        return Some(Asset::Playlist);
+        return Some(Asset::Playlist(rendition));
     }
-    MediaFile::parse(name).map(Asset::Media)
+    MediaFile::parse(name).map(|file| Asset::Media(rendition, file))
 }
+
+/// The multivariant playlist's file name.
+pub const MULTIVARIANT: &str = "master.m3u8";
 
 fn respond(
     status: StatusCode,
@@ -142,6 +163,44 @@ fn playlist_path() {}
 #[allow(dead_code)] // a description only: `serve` answers it before the router
 fn media_path() {}
 
+/// A listener's multivariant playlist: every rendition of the show's ladder (issue 32),
+/// the standard one first, then the data saver, then the encoder's own AAC where it is
+/// above the standard rendition (listed once it has a segment). Each with `BANDWIDTH`
+/// (its peak segment bit rate), `AVERAGE-BANDWIDTH` and `CODECS`; each rendition's media
+/// playlist is `{rendition}/index.m3u8` beside it, under the same token, so a superseded
+/// session loses every rendition at once.
+#[utoipa::path(get, path = "/stream/{token}/master.m3u8", tag = "stream",
+    params(("token" = String, Path, description = "The listening session's signed token")),
+    responses(
+        (status = 200, description = "The multivariant playlist.", content_type = "application/vnd.apple.mpegurl"),
+        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
+            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+        (status = 404, description = "The artist has not started yet (players retry); no body.")))]
+#[allow(dead_code)] // a description only: `serve` answers it before the router
+fn multivariant_path() {}
+
+/// One rendition's media playlist (`index.m3u8`, with blocking reload and delta updates as
+/// the standard one's) or piece (`init.mp4`, `seg{n}.m4s`, `seg{n}.{p}.m4s`): `saver` (the
+/// data saver), `standard` (the same files as right under the token) or `source` (the
+/// encoder's own AAC). Every rendition has the same segment and part numbers and
+/// durations.
+#[utoipa::path(get, path = "/stream/{token}/{rendition}/{file}", tag = "stream",
+    params(
+        ("token" = String, Path, description = "The listening session's signed token"),
+        ("rendition" = String, Path, description = "`saver`, `standard` or `source`"),
+        ("file" = String, Path, description = "`index.m3u8`, `init.mp4`, `seg{n}.m4s` or `seg{n}.{p}.m4s`"),
+        ("_HLS_msn" = Option<u64>, Query, description = "For `index.m3u8`: wait for this media sequence number"),
+        ("_HLS_part" = Option<u32>, Query, description = "With `_HLS_msn`: wait for this part of it"),
+        ("_HLS_skip" = Option<String>, Query, description = "For `index.m3u8`: `YES` or `v2`, a delta update")),
+    responses(
+        (status = 200, description = "The playlist (`application/vnd.apple.mpegurl`) or the audio.", content_type = "audio/mp4"),
+        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
+            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+        (status = 404, description = "No such rendition or file (yet); no body."),
+        (status = 503, description = "A blocking reload's segment did not arrive in time; no body.")))]
+#[allow(dead_code)] // a description only: `serve` answers it before the router
+fn rendition_path() {}
+
 /// Answer a request for `/stream/{token}/{file}`. Tokens and file names are plain
 /// ASCII, so the raw path needs no percent-decoding.
 pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
@@ -166,13 +225,14 @@ pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
     // An authorised request is a listener (one per ticket): "listeners now".
     show.heard(&grant.ticket_id);
     match asset {
-        Asset::Playlist => {
+        Asset::Multivariant => multivariant(&show),
+        Asset::Playlist(rendition) => {
             // Once per show and instance: afterwards the markers are in memory.
             crate::stream::markers::ensure_loaded(app, &show).await;
-            playlist(&show, HlsQuery::parse(uri.query().unwrap_or(""))).await
+            playlist(&show, rendition, HlsQuery::parse(uri.query().unwrap_or(""))).await
         }
-        Asset::Media(file) => {
-            if let Some(bytes) = show.cached(file) {
+        Asset::Media(rendition, file) => {
+            if let Some(bytes) = show.cached(rendition, file) {
                 return media_response(bytes);
             }
             // A hinted part is answered as soon as it exists (blocking preload).
@@ -180,7 +240,7 @@ pub async fn serve(app: &AppState, method: &Method, uri: &Uri) -> Response {
                 show.wait_for(msn, Some(part), blocking_timeout(&show))
                     .await;
             }
-            match show.media(file).await {
+            match show.media(rendition, file).await {
                 Some(bytes) => media_response(bytes),
                 None => empty(StatusCode::NOT_FOUND),
             }
@@ -193,13 +253,40 @@ fn blocking_timeout(show: &Show) -> Duration {
     Duration::from_secs(3 * show.target_duration().max(1))
 }
 
-async fn playlist(show: &Show, q: HlsQuery) -> Response {
+/// The multivariant playlist (see [`multivariant_path`]); rendered per request, as a
+/// player asks for it once per session.
+fn multivariant(show: &Show) -> Response {
+    let listed = show.renditions();
+    if listed.is_empty() {
+        return empty(StatusCode::NOT_FOUND);
+    }
+    let order = [Rendition::Standard, Rendition::DataSaver, Rendition::Source];
+    let variants = (order.into_iter())
+        .filter_map(|wanted| listed.iter().find(|l| l.rendition == wanted))
+        .filter(|l| l.listed())
+        .map(|l| multivariant::Variant {
+            uri: format!("{}/index.m3u8", l.rendition.name()),
+            bandwidth: l.bandwidth,
+            codecs: multivariant::AAC_LC,
+        })
+        .collect();
+    respond(
+        StatusCode::OK,
+        &[
+            (header::CONTENT_TYPE, "application/vnd.apple.mpegurl"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Bytes::from(multivariant::render(variants)),
+    )
+}
+
+async fn playlist(show: &Show, rendition: Rendition, q: HlsQuery) -> Response {
     if let Some(msn) = q.msn
         && !show.wait_for(msn, q.part, blocking_timeout(show)).await
     {
         return empty(StatusCode::SERVICE_UNAVAILABLE);
     }
-    match show.playlist(q.skip) {
+    match show.playlist(rendition, q.skip) {
         Some(text) => respond(
             StatusCode::OK,
             &[
@@ -262,11 +349,18 @@ mod tests {
             split("/stream/abc.def/seg1.m4s"),
             Some(("abc.def", "seg1.m4s"))
         );
+        assert_eq!(
+            split("/stream/abc.def/saver/seg1.m4s"),
+            Some(("abc.def", "saver/seg1.m4s")),
+            "a rendition's file"
+        );
         for other in [
             "/stream/abc",
             "/stream//seg1.m4s",
             "/stream/abc/",
-            "/stream/a/b/c",
+            "/stream/a/b/",
+            "/stream/a//c",
+            "/stream/a/b/c/d",
             "/streams/a/b",
             "/api/v1/stream/a/b",
         ] {
@@ -275,8 +369,39 @@ mod tests {
     }
 
     #[test]
+    fn every_rendition_has_its_files_under_its_name_and_the_standard_one_also_at_the_top() {
+        use Rendition::{DataSaver, Source, Standard};
+        assert_eq!(asset("master.m3u8"), Some(Asset::Multivariant));
+        assert_eq!(asset("index.m3u8"), Some(Asset::Playlist(Standard)));
+        assert_eq!(
+            asset("standard/index.m3u8"),
+            Some(Asset::Playlist(Standard))
+        );
+        assert_eq!(asset("saver/index.m3u8"), Some(Asset::Playlist(DataSaver)));
+        assert_eq!(
+            asset("source/seg3.1.m4s"),
+            Some(Asset::Media(Source, MediaFile::Part(3, 1)))
+        );
+        assert_eq!(
+            asset("seg3.m4s"),
+            Some(Asset::Media(Standard, MediaFile::Segment(3)))
+        );
+        for odd in [
+            "lossless/index.m3u8",
+            "saver/master.m3u8",
+            "saver/x.mp4",
+            "Saver/init.mp4",
+        ] {
+            assert_eq!(asset(odd), None, "{odd}");
+        }
+    }
+
+    #[test]
     fn media_file_names_have_one_spelling() {
-        assert!(matches!(asset("index.m3u8"), Some(Asset::Playlist)));
+        assert_eq!(
+            asset("index.m3u8"),
+            Some(Asset::Playlist(Rendition::Standard))
+        );
         assert_eq!(MediaFile::parse("init.mp4"), Some(MediaFile::Init));
         assert_eq!(MediaFile::parse("seg7.m4s"), Some(MediaFile::Segment(7)));
         assert_eq!(MediaFile::parse("seg7.2.m4s"), Some(MediaFile::Part(7, 2)));

@@ -1,7 +1,8 @@
 //! Publishing, whatever the transport: check the stream key and the media type, claim
-//! the show (one publisher at a time), pump the bytes into the segmenter — AAC straight
-//! through the ADTS parser, anything else (MP3, a browser's Opus) through GStreamer to
-//! AAC first — and when the publisher goes, end the show unless one comes back within
+//! the show (one publisher at a time), pump the bytes through the show's rendition
+//! ladder (GStreamer decodes once and encodes the data saver and the standard rendition;
+//! an AAC publisher's own frames pass through as the source rendition) into a segmenter
+//! per rendition, and when the publisher goes, end the show unless one comes back within
 //! `ENCORE_SHOW_ABANDON_MINUTES`.
 
 pub mod icecast;
@@ -22,15 +23,12 @@ use crate::events::notices;
 use crate::events::store as events_store;
 use crate::i18n::Msg;
 use crate::state::AppState;
-use crate::stream::codecs::adts::{AacFrame, AdtsParser};
-use crate::stream::codecs::transcode::{Output, Target, Transcoder};
+use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
+use crate::stream::codecs::transcode::Target;
 use crate::stream::show::hub::{Claim, Show};
 use crate::stream::show::journal::{self, Acquired, Lease};
 
-/// AAC bitrate for transcoded publishers (MP3 encoders, browsers).
-const TRANSCODE_KBPS: u32 = 128;
-
-/// A transcoded publisher whose bytes have produced no audio for this long is sending
+/// A publisher whose bytes have produced no audio for this long is sending
 /// something GStreamer cannot recognise (its type finder would otherwise wait for more).
 const FIRST_AUDIO_DEADLINE: Duration = Duration::from_secs(5);
 
@@ -45,7 +43,8 @@ pub const ENCODER_CONNECTS_PER_WINDOW: (u32, Duration) = (30, Duration::from_sec
 /// What a publisher may send, by `Content-Type` (or a MediaRecorder's `mimeType`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// AAC in ADTS: parsed and packaged as it is.
+    /// AAC in ADTS: passed through as the source rendition, and re-encoded for the
+    /// others.
     Aac,
     /// MP3, or Opus/AAC in WebM, Ogg or MP4 from a browser: decoded and encoded to AAC.
     Transcoded,
@@ -84,7 +83,8 @@ pub fn refusal_text(refusal: &Error) -> String {
 pub struct Publisher {
     pub show: Arc<Show>,
     pub id: u64,
-    transcoder: Option<Transcoder>,
+    /// The show's renditions made from this publisher's input.
+    ladder: Ladder,
     /// The show's lease across instances (with Redis), held while publishing.
     lease: Option<Lease>,
 }
@@ -203,15 +203,14 @@ pub async fn admit(
     if show.is_full() || show.recorded_bytes() >= app.config.recording_quota_bytes {
         return Err(Error::PayloadTooLarge(Msg::IngestQuotaReached.into()));
     }
-    let transcoder = match format {
-        Format::Aac => None,
-        Format::Transcoded => Some(
-            Transcoder::start(Target::for_show(show.config()), TRANSCODE_KBPS).map_err(|err| {
-                tracing::error!(error = %err, "no transcoder");
-                unsupported(Msg::IngestCannotDecode)
-            })?,
-        ),
+    let input = match format {
+        Format::Aac => Input::Aac,
+        Format::Transcoded => Input::Transcoded,
     };
+    let ladder = Ladder::start(input, Target::for_show(show.config())).map_err(|err| {
+        tracing::error!(error = %err, "no rendition ladder");
+        unsupported(Msg::IngestCannotDecode)
+    })?;
     // One publisher per show across instances: this one needs the show's lease, then
     // applies what the show's journal holds before writing to it.
     let lease = match Lease::acquire(&app.bus, &app.hub, event_id).await {
@@ -249,16 +248,9 @@ pub async fn admit(
     Ok(Publisher {
         show,
         id,
-        transcoder,
+        ladder,
         lease,
     })
-}
-
-async fn next_output(transcoder: &mut Option<Transcoder>) -> Option<Output> {
-    match transcoder {
-        Some(t) => t.next().await,
-        None => std::future::pending().await,
-    }
 }
 
 /// Resolves when another instance took the show's lease (never without one).
@@ -278,16 +270,23 @@ where
     let Publisher {
         show,
         id,
-        mut transcoder,
+        mut ladder,
         lease,
     } = publisher;
-    let mut parser = AdtsParser::new();
+    let renditions = ladder.renditions();
+    // The publisher's own audio is checked against the bitrate and the show's pace: an
+    // AAC publisher's frames as they arrive (before any codec spends time on them, and
+    // so that frames the decoder cannot use never pile up), anything else's once
+    // transcoded, on the standard rendition. The quota counts what is recorded: the
+    // standard rendition's frames.
+    let checked_on_arrival = ladder.input() == Input::Aac;
+    let standard = (renditions.iter())
+        .position(|r| *r == Rendition::Standard)
+        .expect("every ladder has the standard rendition");
     let started = tokio::time::Instant::now();
     let mut bitrate = Bitrate::default();
     let quota = app.config.recording_quota_bytes;
-    let mut feed = |frames: Vec<AacFrame>, bytes: usize| {
-        let seconds: f64 = frames.iter().map(|f| frame_seconds(&f.config)).sum();
-        let incoming: u64 = frames.iter().map(|f| f.payload.len() as u64).sum();
+    let mut check = |incoming: u64, seconds: f64| -> Option<Outcome> {
         if !bitrate.admit(incoming, seconds) {
             tracing::warn!(event = %show.event_id, "publisher's audio too dense; disconnecting");
             return Some(Outcome::Failed(format!(
@@ -302,6 +301,15 @@ where
                 "The audio arrives faster than real time: send it live (ffmpeg -re).".into(),
             ));
         }
+        None
+    };
+    let feed = |step: Step, check: &mut dyn FnMut(u64, f64) -> Option<Outcome>| {
+        let frame = &step.frames[standard];
+        let incoming = frame.payload.len() as u64;
+        if !checked_on_arrival && let Some(outcome) = check(incoming, frame_seconds(&frame.config))
+        {
+            return Some(outcome);
+        }
         if show.recorded_bytes() + incoming > quota {
             tracing::warn!(event = %show.event_id, "recording quota reached; disconnecting");
             show.mark_full();
@@ -309,7 +317,7 @@ where
                 Msg::IngestQuotaReached.render(crate::i18n::current()),
             ));
         }
-        match show.feed(id, frames, bytes) {
+        match show.feed(id, &renditions, step) {
             Ok(true) => None,
             Ok(false) => Some(Outcome::Ended),
             Err(err) if err.kind() == std::io::ErrorKind::StorageFull => {
@@ -344,17 +352,22 @@ where
             input = tokio::time::timeout(idle, bytes.next()) => match input {
                 Ok(Some(Ok(chunk))) => {
                     let chunk = chunk.as_ref();
-                    let stop = match &transcoder {
-                        None => feed(parser.push(chunk), chunk.len()),
-                        Some(_) if !heard && started.elapsed() > FIRST_AUDIO_DEADLINE => {
-                            Some(Outcome::Failed("No audio could be decoded from this stream.".into()))
-                        }
-                        Some(t) => {
-                            t.push(chunk);
-                            feed(Vec::new(), chunk.len())
+                    if !heard && started.elapsed() > FIRST_AUDIO_DEADLINE {
+                        break Outcome::Failed("No audio could be decoded from this stream.".into());
+                    }
+                    let arrived = match ladder.push(chunk) {
+                        Ok(arrived) => arrived,
+                        Err(err) => {
+                            tracing::error!(event = %show.event_id, error = %err, "the rendition ladder did not start");
+                            break Outcome::Failed("No audio could be decoded from this stream.".into());
                         }
                     };
-                    if let Some(outcome) = stop {
+                    if !show.received(id, chunk.len()) {
+                        break Outcome::Ended;
+                    }
+                    if arrived.frames > 0
+                        && let Some(outcome) = check(arrived.bytes, arrived.seconds)
+                    {
                         break outcome;
                     }
                 }
@@ -364,10 +377,10 @@ where
                     break Outcome::Idle;
                 }
             },
-            output = next_output(&mut transcoder) => match output {
-                Some(Output::Adts(adts)) => {
+            output = ladder.next() => match output {
+                Some(Output::Step(step)) => {
                     heard = true;
-                    if let Some(outcome) = feed(parser.push(&adts), 0) {
+                    if let Some(outcome) = feed(step, &mut check) {
                         break outcome;
                     }
                 }
@@ -376,18 +389,24 @@ where
             },
         }
     };
-    // What the codec still holds (≤ a frame or two) belongs to the recording.
-    if let (Some(mut t), Outcome::Stopped | Outcome::Idle) = (transcoder.take(), &outcome) {
-        t.finish();
-        let drained = tokio::time::timeout(Duration::from_secs(2), async {
-            while let Some(Output::Adts(adts)) = t.next().await {
-                if feed(parser.push(&adts), 0).is_some() {
-                    break;
+    // What the codecs still hold belongs to the recording, and is checked as the rest
+    // was: the quota may end it (an encoder that sent its audio at once and stopped).
+    let outcome = match outcome {
+        Outcome::Stopped | Outcome::Idle => {
+            ladder.finish();
+            let drained = tokio::time::timeout(Duration::from_secs(2), async {
+                while let Some(Output::Step(step)) = ladder.next().await {
+                    if let Some(stop) = feed(step, &mut check) {
+                        return Some(stop);
+                    }
                 }
-            }
-        });
-        let _ = drained.await;
-    }
+                None
+            });
+            drained.await.ok().flatten().unwrap_or(outcome)
+        }
+        other => other,
+    };
+    drop(ladder);
     if lost {
         show.release_unannounced(id);
     } else {

@@ -12,11 +12,14 @@ use bytes::Bytes;
 use tokio::sync::watch;
 
 use crate::stream::codecs::adts::AacFrame;
+use crate::stream::codecs::ladder::{HIGH_ABOVE_KBPS, Rendition, Step};
+use crate::stream::hls::multivariant::Bandwidth;
 use crate::stream::hls::playlist::{Playlist, range_id};
+use crate::stream::hls::renditions::{Fitted, Renditions, dir_of};
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
-use crate::stream::show::journal::entry::{Entry, EntryId, Frames, Job, Writer};
+use crate::stream::show::journal::entry::{Entry, EntryId, Frames, Job, RenditionFrames, Writer};
 
 /// A publisher that drops may come back within this time (on any instance) and continue
 /// the same show, one discontinuity and the gap kept in the recording; after it the show
@@ -63,9 +66,10 @@ impl Publisher {
     }
 }
 
-#[derive(Default)]
 struct State {
-    segmenter: Option<Segmenter>,
+    /// The show's recording: a segmenter per rendition (issue 32), the standard one
+    /// where today's playlist, recordings and restarts find it.
+    renditions: Renditions,
     publisher: Publisher,
     next_publisher: u64,
     bytes_in: u64,
@@ -73,8 +77,9 @@ struct State {
     recorded_bytes: u64,
     /// A publisher was cut off at the size limit: the recording takes no more.
     full: bool,
-    /// The rendered playlists of one version: full and delta, each rendered on first use.
-    cache: Option<Rendered>,
+    /// Per rendition (by [`Rendition::slot`]), the rendered playlists of one version:
+    /// full and delta, each rendered on first use.
+    cache: [Option<Rendered>; Rendition::ALL.len()],
     /// When this instance last applied an entry another instance wrote.
     heard_elsewhere_at: Option<Instant>,
     /// The last entry of the show's journal applied or skipped here.
@@ -90,6 +95,40 @@ struct State {
     pace: Pace,
 }
 
+impl State {
+    fn new(renditions: Renditions) -> Self {
+        Self {
+            renditions,
+            publisher: Publisher::default(),
+            next_publisher: 0,
+            bytes_in: 0,
+            recorded_bytes: 0,
+            full: false,
+            cache: Default::default(),
+            heard_elsewhere_at: None,
+            journal_at: None,
+            markers: None,
+            markers_ticket: 0,
+            removed_ranges: Vec::new(),
+            pace: Pace::default(),
+        }
+    }
+
+    /// The standard rendition's segmenter, once the show has a frame.
+    fn standard(&self) -> Option<&Segmenter> {
+        self.renditions.standard()
+    }
+
+    fn ended(&self) -> bool {
+        self.standard().is_some_and(Segmenter::ended)
+    }
+
+    /// Something changed: every rendition's playlist is rendered anew.
+    fn stale(&mut self) {
+        self.cache = Default::default();
+    }
+}
+
 /// How many removed date range ids delta updates name: far more than a player can have
 /// missed between two reloads.
 const REMOVED_RANGES: usize = 100;
@@ -99,9 +138,10 @@ pub struct Show {
     dir: PathBuf,
     state: Mutex<State>,
     version: watch::Sender<u64>,
-    /// Media files as shared bytes: every new part goes in as it is written (all the
-    /// live listeners ask for it at once), older ones on their first read from disk.
-    media: moka::sync::Cache<MediaFile, Bytes>,
+    /// Media files of every rendition as shared bytes: every new part goes in as it is
+    /// written (all the live listeners ask for it at once), older ones on their first
+    /// read from disk. The key is `Copy`: a lookup hashes it and allocates nothing.
+    media: moka::sync::Cache<(Rendition, MediaFile), Bytes>,
     /// Who listened on this instance lately: each ticket's (or pass's) session key and
     /// its last request. A lock of its own, apart from the recording's.
     listeners: Mutex<HashMap<String, Instant>>,
@@ -178,7 +218,7 @@ impl Show {
 
     pub fn claim(&self) -> Claim {
         let mut state = self.lock();
-        if state.segmenter.as_ref().is_some_and(Segmenter::ended) {
+        if state.ended() {
             return Claim::Ended;
         }
         if matches!(state.publisher, Publisher::Here { .. }) {
@@ -199,13 +239,11 @@ impl Show {
         state.bytes_in = 0;
         let returning = matches!(before, Publisher::Away { .. } | Publisher::Elsewhere);
         // Or to this instance after it restarted: its copy stops where its disk did.
-        let restarted = state.segmenter.as_ref().is_some_and(Segmenter::restarted);
-        if (returning || restarted)
-            && let Some(segmenter) = state.segmenter.as_mut()
-            && segmenter.frames() > 0
-        {
-            let (now_ms, at) = (crate::db::now_ms(), segmenter.frames());
-            match segmenter.mark_discontinuity(now_ms) {
+        let restarted = state.standard().is_some_and(Segmenter::restarted);
+        let frames = state.standard().map_or(0, Segmenter::frames);
+        if (returning || restarted) && frames > 0 {
+            let (now_ms, at) = (crate::db::now_ms(), frames);
+            match state.renditions.mark_discontinuity(now_ms) {
                 Ok(()) => {
                     self.journal(Entry::Discontinuity { now_ms, at });
                 }
@@ -261,12 +299,24 @@ impl Show {
         self.lock().pace.take(seconds, now_ms)
     }
 
-    /// Frames from the current publisher; false when it is no longer the publisher.
+    /// Bytes arrived from the current publisher (its bitrate, for the live status);
+    /// false when it is no longer the publisher.
+    pub fn received(&self, publisher: u64, bytes: usize) -> bool {
+        let mut state = self.lock();
+        if !state.publisher.is(publisher) {
+            return false;
+        }
+        state.bytes_in += bytes as u64;
+        true
+    }
+
+    /// One step of the current publisher's ladder: frame `step.index` of each of its
+    /// `renditions` (in the ladder's order). False when it is no longer the publisher.
     pub fn feed(
         &self,
         publisher: u64,
-        frames: Vec<AacFrame>,
-        bytes: usize,
+        renditions: &[Rendition],
+        step: Step,
     ) -> std::io::Result<bool> {
         let now = crate::db::now_ms();
         let mut bumped = false;
@@ -275,21 +325,15 @@ impl Show {
             if !state.publisher.is(publisher) {
                 return Ok(false);
             }
-            if let (Some(first), true) = (frames.first(), self.journal.get().is_some()) {
-                // What the segmenter takes: frames in the show's format.
-                let segmenter = state.segmenter.as_ref();
-                let config = segmenter.map_or(first.config, |s| *s.config());
-                let written = self.journal(Entry::Frames(Frames {
-                    now_ms: now,
-                    first: segmenter.map_or(0, Segmenter::frames),
-                    config,
-                    payloads: (frames.iter())
-                        .filter(|f| f.config == config)
-                        .map(|f| f.payload.clone())
-                        .collect(),
-                    renditions: Vec::new(),
-                }));
-                if !written {
+            let frames = renditions.iter().copied().zip(step.frames).collect();
+            // A frame in another format than the show's is not recorded (as a player
+            // cannot switch codecs mid-stream), in no rendition.
+            let Some(fitted) = state.renditions.fit(frames) else {
+                return Ok(true);
+            };
+            if self.journal.get().is_some() {
+                let first = state.standard().map_or(0, Segmenter::frames);
+                if !self.journal(Entry::Frames(journal_frames(now, first, &fitted))) {
                     // Nothing recorded here either: every copy of the show stays the same.
                     return Err(std::io::Error::new(
                         std::io::ErrorKind::StorageFull,
@@ -297,21 +341,13 @@ impl Show {
                     ));
                 }
             }
-            state.bytes_in += bytes as u64;
-            state.recorded_bytes += frames.iter().map(|f| f.payload.len() as u64).sum::<u64>();
-            for frame in frames {
-                if state.segmenter.is_none() {
-                    state.segmenter = Some(Segmenter::create(&self.dir, frame.config)?);
-                }
-                if let Some(segmenter) = state.segmenter.as_mut()
-                    && let Some(Progress::Part { .. }) = segmenter.push(frame, now)?
-                {
-                    bumped = true;
-                    crate::metrics::part_produced();
-                }
+            state.recorded_bytes += fitted.standard().payload.len() as u64;
+            if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now)? {
+                bumped = true;
+                crate::metrics::part_produced();
             }
             if bumped {
-                state.cache = None;
+                state.stale();
                 self.keep_fresh(&mut state);
             }
         }
@@ -321,19 +357,32 @@ impl Show {
         Ok(true)
     }
 
+    /// Frames of a publisher without a ladder (tests and benches that write a show
+    /// straight from an AAC file): each is a step of the standard rendition alone.
+    pub fn feed_standard(&self, publisher: u64, frames: Vec<AacFrame>) -> std::io::Result<bool> {
+        for (index, frame) in (0..).zip(frames) {
+            let step = Step {
+                index,
+                frames: vec![frame],
+            };
+            if !self.feed(publisher, &[Rendition::Standard], step)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// End the show: the playlist gets ENDLIST and plays as on-demand.
     pub fn end(&self) -> std::io::Result<()> {
         {
             let mut state = self.lock();
             state.publisher = Publisher::Idle;
-            if let Some(segmenter) = state.segmenter.as_mut()
-                && !segmenter.ended()
-            {
+            if state.standard().is_some_and(|s| !s.ended()) {
                 let now_ms = crate::db::now_ms();
-                segmenter.end(now_ms)?;
+                state.renditions.end(now_ms)?;
                 self.journal(Entry::Ended { now_ms });
             }
-            state.cache = None;
+            state.stale();
             self.keep_fresh(&mut state);
         }
         self.version.send_modify(|v| *v += 1);
@@ -350,14 +399,14 @@ impl Show {
     pub fn abandoned(&self) -> bool {
         let state = self.lock();
         matches!(state.publisher, Publisher::Away { since } if since.elapsed() >= self.abandon_after)
-            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+            && !state.ended()
     }
 
     /// Whether no encoder publishes the show now, here or (as far as the journal says)
     /// elsewhere, and it has not ended.
     pub fn off_air(&self) -> bool {
         let state = self.lock();
-        !state.publisher.connected() && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+        !state.publisher.connected() && !state.ended()
     }
 
     /// Whether another instance's publisher is believed connected but nothing came from
@@ -365,7 +414,7 @@ impl Show {
     pub fn silent_elsewhere(&self, quiet: Duration) -> bool {
         let state = self.lock();
         state.publisher == Publisher::Elsewhere
-            && !state.segmenter.as_ref().is_some_and(Segmenter::ended)
+            && !state.ended()
             && state
                 .heard_elsewhere_at
                 .is_none_or(|t| t.elapsed() >= quiet)
@@ -428,17 +477,15 @@ impl Show {
                 // Ended on another instance (its managers asked there) while the encoder
                 // sends here: the show ends here too, and the encoder is let go.
                 state.publisher = Publisher::Idle;
-                if let Some(segmenter) = state.segmenter.as_mut()
-                    && !segmenter.ended()
-                {
-                    segmenter.end(now_ms)?;
+                if state.standard().is_some_and(|s| !s.ended()) {
+                    state.renditions.end(now_ms)?;
                 }
                 bumped = true;
             } else {
                 bumped = self.apply_elsewhere(&mut state, entry)?;
             }
             if bumped {
-                state.cache = None;
+                state.stale();
                 self.keep_fresh(&mut state);
             }
         }
@@ -448,46 +495,55 @@ impl Show {
         Ok(())
     }
 
-    /// Apply frames written by the publisher's instance (those this copy lacks); whether
-    /// a part was written.
+    /// Apply frames written by the publisher's instance (those this copy lacks), every
+    /// rendition of them; whether a part was written.
     fn apply_frames(&self, state: &mut State, frames: Frames) -> std::io::Result<bool> {
         let Frames {
             now_ms,
             first,
             config,
             payloads,
-            // Not served yet: this hub keeps the standard rendition only (docs/hifi.md).
-            renditions: _,
+            renditions,
         } = frames;
         let mut bumped = false;
-        let had = state.segmenter.as_ref().map_or(0, Segmenter::frames);
+        let had = state.standard().map_or(0, Segmenter::frames);
         if first > had {
             tracing::warn!(event = %self.event_id, missing = first - had,
                 "frames missing from this instance's copy of the show");
-        } else if let Some(segmenter) = state.segmenter.as_mut() {
+        } else {
             // Restarted, and the journal has the frames right after its disk's:
             // this copy goes on as if it never stopped (the same bytes as the
             // others'). Missing frames resume it with a discontinuity instead.
-            segmenter.continue_after_restart();
+            state.renditions.continue_after_restart();
         }
-        let new: Vec<Vec<u8>> = payloads
-            .into_iter()
-            .skip(had.saturating_sub(first) as usize)
-            .collect();
+        let skip = had.saturating_sub(first) as usize;
+        let new = payloads.len().saturating_sub(skip);
         // The writer admitted these against the show's pace: this copy's pace
         // stands where the writer's does, for an encoder that moves here.
-        state
-            .pace
-            .took(new.len() as f64 * frame_seconds(&config), now_ms);
-        for payload in new {
-            state.recorded_bytes += payload.len() as u64;
-            if state.segmenter.is_none() {
-                state.segmenter = Some(Segmenter::create(&self.dir, config)?);
+        state.pace.took(new as f64 * frame_seconds(&config), now_ms);
+        // Frame by frame, every rendition's at the same index together.
+        let mut lanes: Vec<_> = (renditions.into_iter())
+            .map(|r| (r.rendition, r.config, r.payloads.into_iter().skip(skip)))
+            .collect();
+        for payload in payloads.into_iter().skip(skip) {
+            let mut step = Vec::with_capacity(lanes.len() + 1);
+            step.push((Rendition::Standard, AacFrame { config, payload }));
+            for (rendition, config, payloads) in &mut lanes {
+                if let Some(payload) = payloads.next() {
+                    step.push((
+                        *rendition,
+                        AacFrame {
+                            config: *config,
+                            payload,
+                        },
+                    ));
+                }
             }
-            let frame = AacFrame { config, payload };
-            if let Some(segmenter) = state.segmenter.as_mut()
-                && let Some(Progress::Part { .. }) = segmenter.push(frame, now_ms)?
-            {
+            let Some(fitted) = state.renditions.fit(step) else {
+                continue;
+            };
+            state.recorded_bytes += fitted.standard().payload.len() as u64;
+            if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now_ms)? {
                 bumped = true;
                 crate::metrics::part_produced();
             }
@@ -507,19 +563,15 @@ impl Show {
             }
             Entry::Frames(frames) => bumped = self.apply_frames(state, frames)?,
             Entry::Discontinuity { now_ms, at } => {
-                if let Some(segmenter) = state.segmenter.as_mut()
-                    && segmenter.frames() == at
-                {
-                    segmenter.mark_discontinuity(now_ms)?;
+                if state.standard().is_some_and(|s| s.frames() == at) {
+                    state.renditions.mark_discontinuity(now_ms)?;
                     bumped = true;
                 }
             }
             Entry::Ended { now_ms } => {
                 state.publisher = Publisher::Idle;
-                if let Some(segmenter) = state.segmenter.as_mut()
-                    && !segmenter.ended()
-                {
-                    segmenter.end(now_ms)?;
+                if state.standard().is_some_and(|s| !s.ended()) {
+                    state.renditions.end(now_ms)?;
                     bumped = true;
                 }
             }
@@ -528,35 +580,46 @@ impl Show {
     }
 
     fn keep_fresh(&self, state: &mut State) {
-        if let Some(segmenter) = state.segmenter.as_mut() {
-            for (file, bytes) in segmenter.take_fresh() {
-                self.media.insert(file, bytes);
-            }
+        for (rendition, file, bytes) in state.renditions.take_fresh() {
+            self.media.insert((rendition, file), bytes);
         }
     }
 
-    /// A media file from memory.
-    pub fn cached(&self, file: MediaFile) -> Option<Bytes> {
-        self.media.get(&file)
+    /// A media file of a rendition from memory.
+    pub fn cached(&self, rendition: Rendition, file: MediaFile) -> Option<Bytes> {
+        self.media.get(&(rendition, file))
     }
 
-    /// A media file from memory, else from the recording on disk (then kept).
-    pub async fn media(&self, file: MediaFile) -> Option<Bytes> {
-        if let Some(bytes) = self.media.get(&file) {
+    /// A media file of a rendition from memory, else from the recording on disk (then
+    /// kept).
+    pub async fn media(&self, rendition: Rendition, file: MediaFile) -> Option<Bytes> {
+        let key = (rendition, file);
+        if let Some(bytes) = self.media.get(&key) {
             return Some(bytes);
         }
-        let bytes = Bytes::from(
-            tokio::fs::read(self.dir.join(file.file_name()))
-                .await
-                .ok()?,
-        );
-        self.media.insert(file, bytes.clone());
+        let path = dir_of(&self.dir, rendition).join(file.file_name());
+        let bytes = Bytes::from(tokio::fs::read(path).await.ok()?);
+        self.media.insert(key, bytes.clone());
         Some(bytes)
+    }
+
+    /// The show's renditions (none before its first frame), in [`Rendition::ALL`]'s
+    /// order, each with the bit rates of its segments so far.
+    pub fn renditions(&self) -> Vec<Listed> {
+        let state = self.lock();
+        (state.renditions.iter())
+            .map(|(rendition, s)| Listed {
+                rendition,
+                // The encoder's own rate is known from its first segment on.
+                bandwidth: Bandwidth::of(s.segments(), rendition.kbps().unwrap_or(0)),
+                object_type: s.config().object_type,
+            })
+            .collect()
     }
 
     /// The show's AAC format, once the first frame has set it.
     pub fn config(&self) -> Option<crate::stream::codecs::adts::AacConfig> {
-        self.lock().segmenter.as_ref().map(|s| *s.config())
+        self.lock().standard().map(|s| *s.config())
     }
 
     /// Whether this instance has loaded the show's markers.
@@ -587,7 +650,7 @@ impl Show {
         }
         state.markers = Some(markers);
         state.markers_ticket = ticket;
-        state.cache = None;
+        state.stale();
     }
 
     pub fn status(&self) -> Status {
@@ -597,11 +660,8 @@ impl Show {
             Publisher::Here { since, .. } => since.elapsed().as_secs_f64(),
             _ => 0.0,
         };
-        let recorded_seconds = state
-            .segmenter
-            .as_ref()
-            .map_or(0.0, Segmenter::recorded_seconds);
-        let ended = state.segmenter.as_ref().is_some_and(Segmenter::ended);
+        let recorded_seconds = state.standard().map_or(0.0, Segmenter::recorded_seconds);
+        let ended = state.ended();
         let away = match state.publisher {
             Publisher::Away { since } if !ended => Some(since.elapsed()),
             _ => None,
@@ -616,7 +676,7 @@ impl Show {
                 0.0
             },
             ended,
-            segments: state.segmenter.as_ref().map_or(0, |s| s.segments().len()),
+            segments: state.standard().map_or(0, |s| s.segments().len()),
             // This instance's; `live::figures` adds the other instances'.
             listeners: self.listeners_at(Instant::now()),
             now_playing: state
@@ -667,7 +727,7 @@ impl Show {
     /// recording is here. Such an instance publishes the show's figures.
     pub fn held_here(&self) -> bool {
         let state = self.lock();
-        matches!(state.publisher, Publisher::Here { .. }) || state.segmenter.is_some()
+        matches!(state.publisher, Publisher::Here { .. }) || state.standard().is_some()
     }
 
     /// Is part `part` of segment `msn` (or the whole segment, without a part) there?
@@ -675,7 +735,8 @@ impl Show {
     /// three hours in has over ten thousand segments.
     fn has(&self, msn: u64, part: Option<u32>) -> bool {
         let state = self.lock();
-        let Some(segmenter) = state.segmenter.as_ref() else {
+        // Every rendition is cut at the same parts: the standard one answers for all.
+        let Some(segmenter) = state.standard() else {
             return false;
         };
         if segmenter.ended() {
@@ -710,18 +771,19 @@ impl Show {
         }
     }
 
-    /// The playlist text (full or delta), rendered once per change and shared.
-    pub fn playlist(&self, skip: bool) -> Option<Bytes> {
+    /// A rendition's playlist text (full or delta), rendered once per change and shared.
+    pub fn playlist(&self, rendition: Rendition, skip: bool) -> Option<Bytes> {
         let version = *self.version.borrow();
         let mut state = self.lock();
         let State {
-            segmenter,
+            renditions,
             cache,
             markers,
             removed_ranges,
             ..
         } = &mut *state;
-        let segmenter = segmenter.as_ref()?;
+        let segmenter = renditions.get(rendition)?;
+        let cache = &mut cache[rendition.slot()];
         let rendered = match cache {
             Some(r) if r.version == version => r,
             _ => cache.insert(Rendered {
@@ -759,12 +821,56 @@ impl Show {
     /// length, which no segment exceeds.
     pub fn target_duration(&self) -> u64 {
         let state = self.lock();
-        state.segmenter.as_ref().map_or(1, |s| {
+        state.standard().map_or(1, |s| {
             let layout = s.layout();
             (f64::from(layout.parts_per_segment) * s.part_target())
                 .round()
                 .max(1.0) as u64
         })
+    }
+}
+
+/// A rendition of a show as the multivariant playlist may list it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listed {
+    pub rendition: Rendition,
+    pub bandwidth: Bandwidth,
+    /// Its AAC object type (2: AAC-LC, what [`multivariant::AAC_LC`] names).
+    ///
+    /// [`multivariant::AAC_LC`]: crate::stream::hls::multivariant::AAC_LC
+    pub object_type: u8,
+}
+
+impl Listed {
+    /// Whether players are offered it: every re-encoded rendition; the encoder's own AAC
+    /// when it is AAC-LC above the standard rendition ([`HIGH_ABOVE_KBPS`], on average).
+    pub fn listed(&self) -> bool {
+        match self.rendition {
+            Rendition::Source => {
+                self.object_type == 2 && self.bandwidth.average > u64::from(HIGH_ABOVE_KBPS) * 1000
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The journal's entry for one step: the standard rendition's frame in `payloads` (what
+/// an instance of an older build reads), every other rendition's beside it.
+fn journal_frames(now_ms: i64, first: u64, step: &Fitted) -> Frames {
+    let standard = step.standard();
+    Frames {
+        now_ms,
+        first,
+        config: standard.config,
+        payloads: vec![standard.payload.clone()],
+        renditions: (step.frames().iter())
+            .filter(|(r, _)| *r != Rendition::Standard)
+            .map(|(rendition, frame)| RenditionFrames {
+                rendition: *rendition,
+                config: frame.config,
+                payloads: vec![frame.payload.clone()],
+            })
+            .collect(),
     }
 }
 
@@ -828,26 +934,22 @@ impl Hub {
                     .collect();
                 let dir = self.root.join(safe);
                 // After a restart the recording on disk is picked up where it stopped.
-                let mut segmenter = Segmenter::recover(&dir).unwrap_or_else(|err| {
+                let mut renditions = Renditions::recover(&dir).unwrap_or_else(|err| {
                     tracing::error!(event = event_id, error = %err, "recovering a show failed");
-                    None
+                    Renditions::new(&dir)
                 });
                 // Without a journal nothing can continue this copy seamlessly: a restart
                 // is a discontinuity (the part being written is closed now). With one,
                 // the next entry decides (`Show::apply`, `Show::claim`).
                 if self.journal.get().is_none()
-                    && let Some(recovered) = segmenter.as_mut()
-                    && let Err(err) = recovered.resume_after_restart(crate::db::now_ms())
+                    && let Err(err) = renditions.resume_after_restart(crate::db::now_ms())
                 {
                     tracing::error!(event = event_id, error = %err, "closing a recovered show failed");
                 }
                 Arc::new(Show {
                     event_id: event_id.to_owned(),
                     dir,
-                    state: Mutex::new(State {
-                        segmenter,
-                        ..State::default()
-                    }),
+                    state: Mutex::new(State::new(renditions)),
                     version: watch::channel(0).0,
                     media: moka::sync::Cache::builder()
                         .weigher(|_, bytes: &Bytes| u32::try_from(bytes.len()).unwrap_or(u32::MAX))

@@ -38,7 +38,16 @@ pub struct Frames {
     /// journal carries them; empty for a show of one rendition. `payloads` is the
     /// standard rendition, so an instance of an older build, which reads only it, still
     /// serves the show as before.
-    pub renditions: Vec<(Rendition, Vec<Vec<u8>>)>,
+    pub renditions: Vec<RenditionFrames>,
+}
+
+/// One more rendition's frames in a [`Frames`] entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenditionFrames {
+    pub rendition: Rendition,
+    /// Its format (an AAC publisher's own may differ from the standard rendition's).
+    pub config: AacConfig,
+    pub payloads: Vec<Vec<u8>>,
 }
 
 impl Frames {
@@ -142,7 +151,7 @@ impl Job {
             Job::Append {
                 entry: Entry::Frames(frames),
                 ..
-            } => (frames.renditions.iter().map(|(_, p)| p))
+            } => (frames.renditions.iter().map(|r| &r.payloads))
                 .chain([&frames.payloads])
                 .flatten()
                 .map(|p| p.len() as u64)

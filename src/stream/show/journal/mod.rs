@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 pub mod entry;
 
-pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, Writer};
+pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, RenditionFrames, Writer};
 
 use crate::bus::{Bus, BusError};
 use crate::stream::codecs::adts::AacConfig;
@@ -115,6 +115,16 @@ async fn keep_within(bus: &Bus, key: &str, max_bytes: u64) -> Result<(), BusErro
     Ok(())
 }
 
+/// Weigh a show's journal and trim it when over its bytes (a failure is logged: the next
+/// weighing tries again).
+async fn weigh(bus: &Bus, event_id: &str, journal_bytes: u64) {
+    if let Some(key) = journal_key(bus, event_id)
+        && let Err(err) = keep_within(bus, &key, journal_bytes).await
+    {
+        tracing::warn!(journal = %key, error = %err, "weighing a show's journal failed");
+    }
+}
+
 /// Jobs written in one round trip at most. An encoder sends each AAC frame as it is made
 /// (≈ 47 entries a second per show): one round trip each would cap a show at 1 / RTT
 /// entries a second, and a backlog after a Redis outage would drain only as fast as the
@@ -135,8 +145,33 @@ async fn write(
 ) {
     let mut announced: HashMap<String, Instant> = HashMap::new();
     let mut weighed: HashMap<String, Instant> = HashMap::new();
+    // Shows written since they were last weighed, skipped because it was too soon: each is
+    // weighed once its time comes even if nothing more is written to it (a publisher's
+    // last frames may come out of its ladder alone, after the weighing before them).
+    let mut unweighed: Vec<String> = Vec::new();
     let mut batch = Vec::with_capacity(BATCH);
-    while jobs.recv_many(&mut batch, BATCH).await > 0 {
+    loop {
+        let next_due = unweighed
+            .iter()
+            .filter_map(|id| weighed.get(id).map(|at| *at + WEIGH_EVERY))
+            .min();
+        let received = match next_due {
+            Some(due) => tokio::select! {
+                n = jobs.recv_many(&mut batch, BATCH) => Some(n),
+                () = tokio::time::sleep_until(due) => None,
+            },
+            None => Some(jobs.recv_many(&mut batch, BATCH).await),
+        };
+        if received == Some(0) {
+            return;
+        }
+        if received.is_none() {
+            for event_id in std::mem::take(&mut unweighed) {
+                weigh(&bus, &event_id, journal_bytes).await;
+                weighed.insert(event_id, Instant::now());
+            }
+            continue;
+        }
         let mut backoff = Duration::from_millis(50);
         loop {
             let mut pipeline = redis::pipe();
@@ -199,20 +234,21 @@ async fn write(
                 event_id,
                 entry: Entry::Frames(_),
             } = job
-                && weighed
-                    .get(event_id)
-                    .is_none_or(|at| at.elapsed() >= WEIGH_EVERY)
                 && !to_weigh.contains(event_id)
             {
-                to_weigh.push(event_id.clone());
+                let due = weighed
+                    .get(event_id)
+                    .is_none_or(|at| at.elapsed() >= WEIGH_EVERY);
+                if due {
+                    to_weigh.push(event_id.clone());
+                } else if !unweighed.contains(event_id) {
+                    unweighed.push(event_id.clone());
+                }
             }
         }
         for event_id in to_weigh {
-            if let Some(key) = journal_key(&bus, &event_id)
-                && let Err(err) = keep_within(&bus, &key, journal_bytes).await
-            {
-                tracing::warn!(journal = %key, error = %err, "weighing a show's journal failed");
-            }
+            weigh(&bus, &event_id, journal_bytes).await;
+            unweighed.retain(|id| *id != event_id);
             weighed.insert(event_id, Instant::now());
         }
         for job in batch.drain(..) {
@@ -223,6 +259,7 @@ async fn write(
                 } => {
                     announced.remove(&event_id);
                     weighed.remove(&event_id);
+                    unweighed.retain(|id| *id != event_id);
                 }
                 Job::Release(_, Some(done)) => {
                     let _ = done.send(());
@@ -264,25 +301,41 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
                 .arg("n")
                 .arg(frames.first)
                 .arg("c")
-                .arg(
-                    [
-                        config.object_type,
-                        config.sample_rate_index,
-                        config.channels,
-                    ]
-                    .as_slice(),
-                )
+                .arg(config_bytes(config).as_slice())
                 .arg("p")
                 .arg(frames.joined());
-            for (rendition, payloads) in &frames.renditions {
+            for other in &frames.renditions {
+                let name = other.rendition.name();
                 command
-                    .arg(format!("p.{}", rendition.name()))
-                    .arg(Frames::join(payloads));
+                    .arg(format!("c.{name}"))
+                    .arg(config_bytes(other.config).as_slice())
+                    .arg(format!("p.{name}"))
+                    .arg(Frames::join(&other.payloads));
             }
             &mut command
         }
     };
     command
+}
+
+/// An AAC format as the journal stores it: object type, sample rate index, channels.
+fn config_bytes(config: AacConfig) -> [u8; 3] {
+    [
+        config.object_type,
+        config.sample_rate_index,
+        config.channels,
+    ]
+}
+
+fn config_of(bytes: &[u8]) -> Option<AacConfig> {
+    let [object_type, sample_rate_index, channels] = bytes[..] else {
+        return None;
+    };
+    Some(AacConfig {
+        object_type,
+        sample_rate_index,
+        channels,
+    })
 }
 
 /// An entry as read back, with the instance that wrote it; `None` when it is not one
@@ -302,10 +355,7 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
             at: u64::try_from(number("n")?).ok()?,
         },
         "frames" => {
-            let config: Vec<u8> = entry.get("c")?;
-            let [object_type, sample_rate_index, channels] = config[..] else {
-                return None;
-            };
+            let config = config_of(&entry.get::<Vec<u8>>("c")?)?;
             let joined: Vec<u8> = entry.get("p")?;
             let payloads = Frames::split(&joined)?;
             let mut renditions = Vec::new();
@@ -314,23 +364,24 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                 .into_iter()
                 .filter(|r| *r != Rendition::Standard)
             {
-                if let Some(joined) = entry.get::<Vec<u8>>(&format!("p.{}", rendition.name())) {
+                let name = rendition.name();
+                if let Some(joined) = entry.get::<Vec<u8>>(&format!("p.{name}")) {
                     let theirs = Frames::split(&joined)?;
                     // The ladder hands out steps: every rendition has each frame.
                     if theirs.len() != payloads.len() {
                         return None;
                     }
-                    renditions.push((rendition, theirs));
+                    renditions.push(RenditionFrames {
+                        rendition,
+                        config: config_of(&entry.get::<Vec<u8>>(&format!("c.{name}"))?)?,
+                        payloads: theirs,
+                    });
                 }
             }
             Entry::Frames(Frames {
                 now_ms: number("t")?,
                 first: u64::try_from(number("n")?).ok()?,
-                config: AacConfig {
-                    object_type,
-                    sample_rate_index,
-                    channels,
-                },
+                config,
                 payloads,
                 renditions,
             })
@@ -669,8 +720,24 @@ mod tests {
             },
             payloads: vec![vec![4; 300], vec![5; 310]],
             renditions: vec![
-                (Rendition::DataSaver, vec![vec![6; 110], vec![7; 120]]),
-                (Rendition::Source, vec![vec![8; 500], vec![9; 510]]),
+                RenditionFrames {
+                    rendition: Rendition::DataSaver,
+                    config: AacConfig {
+                        object_type: 2,
+                        sample_rate_index: 3,
+                        channels: 2,
+                    },
+                    payloads: vec![vec![6; 110], vec![7; 120]],
+                },
+                RenditionFrames {
+                    rendition: Rendition::Source,
+                    config: AacConfig {
+                        object_type: 2,
+                        sample_rate_index: 3,
+                        channels: 6,
+                    },
+                    payloads: vec![vec![8; 500], vec![9; 510]],
+                },
             ],
         });
         for entry in [

@@ -1,0 +1,256 @@
+//! The rendition ladder on the live path (issue 32): an AAC push is heard in every
+//! rendition of one multivariant playlist, each cut at the same parts, each under the
+//! listening session's signature; another instance serves every rendition too.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+use crate::cluster::two_processes_beside;
+use crate::helpers::*;
+use crate::live::tone;
+use crate::topology::{a_concert_with_a_ticket_holder, probed_codec};
+
+/// Two seconds of a 48 kHz stereo tone as AAC at 192 kbit/s in ADTS: what an encoder
+/// sends.
+fn aac(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("show.aac");
+    tone(
+        &path,
+        2,
+        330,
+        48_000,
+        &["-c:a", "aac", "-b:a", "192k", "-f", "adts"],
+    );
+    std::fs::read(path).unwrap()
+}
+
+/// An encoder PUTs `bytes` to the server at `base` (all at once): the status.
+async fn push(
+    http: &reqwest::Client,
+    base: &str,
+    event: &str,
+    key: &str,
+    bytes: Vec<u8>,
+) -> StatusCode {
+    http.put(format!("{base}/live/{event}"))
+        .basic_auth("source", Some(key))
+        .header("content-type", "audio/aac")
+        .body(bytes)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+async fn get(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
+    let answer = http.get(url).send().await.unwrap();
+    (answer.status(), answer.text().await.unwrap())
+}
+
+/// The multivariant playlist's path beside a session's media playlist path.
+fn multivariant_of(playlist: &str) -> String {
+    playlist.replace("/index.m3u8", "/master.m3u8")
+}
+
+/// The multivariant playlist at `url`, as m3u8-rs reads it.
+async fn variants(http: &reqwest::Client, url: &str) -> Vec<m3u8_rs::VariantStream> {
+    let (status, text) = get(http, url).await;
+    assert_eq!(status, StatusCode::OK, "{url}: {text}");
+    match m3u8_rs::parse_playlist_res(text.as_bytes()) {
+        Ok(m3u8_rs::Playlist::MasterPlaylist(master)) => master.variants,
+        other => panic!("not a multivariant playlist: {other:?}\n{text}"),
+    }
+}
+
+/// The URLs of a media playlist's first parts (relative to the playlist at `url`).
+fn first_parts(url: &str, text: &str) -> Vec<String> {
+    let base = url.trim_end_matches("index.m3u8");
+    (text.lines())
+        .filter_map(|l| l.strip_prefix("#EXT-X-PART:"))
+        .filter_map(|l| Some(l.split("URI=\"").nth(1)?.split('"').next()?.to_owned()))
+        .take(3)
+        .map(|name| format!("{base}{name}"))
+        .collect()
+}
+
+/// A concert whose encoder pushed two seconds of AAC to `app`, and a ticket holder's
+/// token.
+async fn a_pushed_show(app: &TestApp) -> (String, String) {
+    let (event, key, fan) = a_concert_with_a_ticket_holder(app).await;
+    let media = tempfile::tempdir().unwrap();
+    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
+    assert_eq!(pushed, StatusCode::OK);
+    (event, fan)
+}
+
+/// An AAC push, ended: the session's multivariant playlist lists at least two
+/// renditions (the standard one first, each AAC-LC with its bit rates, the data saver
+/// below the standard one), and every rendition's media playlist is the standard one's
+/// text (the same parts, durations, program date times and ENDLIST), which ffprobe
+/// reads as AAC.
+#[tokio::test]
+async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
+    let app = spawn_app().await;
+    let (event, fan) = a_pushed_show(&app).await;
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    let master = multivariant_of(&playlist);
+    let listed = variants(&app.http, &master).await;
+    assert!(listed.len() >= 2, "{listed:?}");
+    assert_eq!(
+        listed[0].uri, "standard/index.m3u8",
+        "the standard rendition first"
+    );
+    assert!(
+        listed.iter().any(|v| v.uri == "saver/index.m3u8"),
+        "{listed:?}"
+    );
+    for variant in &listed {
+        assert_eq!(variant.codecs.as_deref(), Some("mp4a.40.2"));
+        assert!(variant.bandwidth > 0 && variant.average_bandwidth.is_some_and(|b| b > 0));
+    }
+    let saver = listed.iter().find(|v| v.uri.starts_with("saver/")).unwrap();
+    assert!(
+        saver.average_bandwidth < listed[0].average_bandwidth,
+        "{listed:?}"
+    );
+
+    let (status, standard) = get(&app.http, &playlist).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(standard.contains("#EXT-X-ENDLIST") && standard.matches("#EXTINF:").count() >= 2);
+    let base = master.trim_end_matches("master.m3u8");
+    for variant in &listed {
+        let url = format!("{base}{}", variant.uri);
+        let (status, text) = get(&app.http, &url).await;
+        assert_eq!(status, StatusCode::OK, "{url}");
+        assert_eq!(
+            text, standard,
+            "{} is cut at the standard rendition's parts",
+            variant.uri
+        );
+        assert_eq!(probed_codec(url).await, "aac", "{}", variant.uri);
+    }
+}
+
+/// Every rendition's playlist and parts need the session's signature: a tampered one is
+/// 403 on each, and a newer session on the same ticket ends the older one's every
+/// rendition at once.
+#[tokio::test]
+async fn every_rendition_needs_the_sessions_signature_and_a_newer_session_ends_them_all() {
+    let app = spawn_app().await;
+    let (event, fan) = a_pushed_show(&app).await;
+
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    let master = multivariant_of(&playlist);
+    let base = master.trim_end_matches("master.m3u8").to_owned();
+    let mut urls = vec![master.clone()];
+    for variant in variants(&app.http, &master).await {
+        let url = format!("{base}{}", variant.uri);
+        let (_, text) = get(&app.http, &url).await;
+        urls.extend(first_parts(&url, &text));
+        urls.push(url.replace("index.m3u8", "init.mp4"));
+        urls.push(url);
+    }
+    assert!(urls.len() >= 11, "{urls:?}");
+    // The token's last character changed: the signature no longer matches.
+    let token = base
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let last = token.chars().last().unwrap();
+    let tampered = format!(
+        "{}{}",
+        &token[..token.len() - 1],
+        if last == 'A' { 'B' } else { 'A' }
+    );
+    for url in &urls {
+        assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
+        let forged = url.replace(&token, &tampered);
+        assert_eq!(
+            get(&app.http, &forged).await.0,
+            StatusCode::FORBIDDEN,
+            "{forged}"
+        );
+    }
+
+    let newer = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    for url in &urls {
+        let answer = app.http.get(url).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
+        assert_eq!(answer.headers()["encore-denied"], "superseded");
+    }
+    assert_eq!(
+        variants(&app.http, &multivariant_of(&newer)).await.len(),
+        urls.iter().filter(|u| u.ends_with("index.m3u8")).count()
+    );
+}
+
+/// Two real `encore serve` processes on one database and Redis: an encoder pushes to one,
+/// and the other serves the same multivariant playlist and every rendition's playlist and
+/// parts, byte for byte (its copy comes from the show's journal, every rendition in it).
+#[tokio::test]
+async fn another_instance_serves_every_rendition_byte_for_byte() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    assert_eq!(
+        push(&app.http, &p.url, &event, &key, aac(media.path())).await,
+        StatusCode::OK
+    );
+
+    let path = multivariant_of(&app.listen(&event, &fan).await);
+    let (on_p, on_q) = (format!("{}{path}", p.url), format!("{}{path}", q.url));
+    // The session reaches the other processes over the bus.
+    for _ in 0..100 {
+        if get(&app.http, &on_p).await.0 == StatusCode::OK {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let listed = variants(&app.http, &on_p).await;
+    assert!(listed.len() >= 2, "{listed:?}");
+    let mut last = String::new();
+    for _ in 0..100 {
+        if get(&app.http, &on_q).await == get(&app.http, &on_p).await {
+            break;
+        }
+        last = get(&app.http, &on_q).await.1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(variants(&app.http, &on_q).await, listed, "{last}");
+    for variant in &listed {
+        let url = |base: &str| format!("{}{}", base.trim_end_matches("master.m3u8"), variant.uri);
+        let (a, b) = (url(&on_p), url(&on_q));
+        let mut agreed = None;
+        for _ in 0..100 {
+            let (held, served) = (get(&app.http, &a).await, get(&app.http, &b).await);
+            if held.0 == StatusCode::OK && held == served {
+                agreed = Some(held.1);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let text =
+            agreed.unwrap_or_else(|| panic!("{} differs between the instances", variant.uri));
+        let files =
+            (first_parts(&a, &text).into_iter()).chain([a.replace("index.m3u8", "init.mp4")]);
+        for file in files {
+            let held = app.http.get(&file).send().await.unwrap();
+            assert_eq!(held.status(), StatusCode::OK, "{file}");
+            let other = file.replace(&p.url, &q.url);
+            let served = app.http.get(&other).send().await.unwrap();
+            assert_eq!(served.status(), StatusCode::OK, "{other}");
+            assert_eq!(
+                held.bytes().await.unwrap(),
+                served.bytes().await.unwrap(),
+                "{file}"
+            );
+        }
+    }
+}
