@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::bus::Delivery;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
@@ -107,9 +107,11 @@ struct ChatPage {
         (status = 403, description = "No ticket, outside the window, or banned.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
 async fn list(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Api<ChatPage>> {
     let event = events::load(&app, &event_id).await?;
@@ -175,9 +177,11 @@ struct ChatInput {
         (status = 403, description = "No ticket, not open, closed, timed out or banned.", body = crate::openapi::Failure),
         (status = 429, description = "Too fast: slow mode, the same text again, the author's or the room's rate; see `Retry-After`.", body = crate::openapi::Failure)))]
 async fn post(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     JsonBody(input): JsonBody<ChatInput>,
 ) -> Result<Api<ChatMessage>> {
     let event = events::load(&app, &event_id).await?;
@@ -239,9 +243,11 @@ async fn report(
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
 async fn open_reports(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<Report>>> {
     let event = events::load(&app, &event_id).await?;
     Ok(Api::ok(room::open_reports(&app, &user, &event).await?))
@@ -301,9 +307,11 @@ fn present<'de, D: serde::Deserializer<'de>>(
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert or message.", body = crate::openapi::Failure)))]
 async fn change_room(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     JsonBody(input): JsonBody<RoomInput>,
 ) -> Result<Api<RoomSettings>> {
     let event = events::load(&app, &event_id).await?;
@@ -333,9 +341,11 @@ struct RestrictionInput {
         (status = 403, description = "Not a moderator, or the account is one.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert or account.", body = crate::openapi::Failure)))]
 async fn restrict(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     JsonBody(input): JsonBody<RestrictionInput>,
 ) -> Result<Api<()>> {
     let event = events::load(&app, &event_id).await?;
@@ -395,9 +405,11 @@ struct ModerationEntry {
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
 async fn moderation_log(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<ModerationEntry>>> {
     let event = events::load(&app, &event_id).await?;
     let rows = room::moderation_log(&app, &user, &event).await?;
@@ -447,9 +459,11 @@ struct Accepted {
         (status = 400, description = "A count outside 1–20.", body = crate::openapi::Failure),
         (status = 403, description = "Not a reader, or posting is not open.", body = crate::openapi::Failure)))]
 async fn react(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     JsonBody(input): JsonBody<ReactionInput>,
 ) -> Result<Api<Accepted>> {
     if !(1..=MAX_REACTIONS).contains(&input.count) {
@@ -497,9 +511,11 @@ struct ReactionSecond {
         (status = 200, description = "Seconds with reactions, in order.", body = Envelope<Vec<ReactionSecond>>),
         (status = 403, description = "Not a reader.", body = crate::openapi::Failure)))]
 async fn reactions(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     QueryParams(query): QueryParams<ReactionsQuery>,
 ) -> Result<Api<Vec<ReactionSecond>>> {
     let event = events::load(&app, &event_id).await?;

@@ -22,14 +22,14 @@ pub mod tiers;
 pub mod tips;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{CurrentUser, IdRequest, Staff};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
@@ -127,9 +127,11 @@ struct QuantityQuery {
         (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), fewer tickets are left than asked for, or the account already has access (buying one).", body = Failure),
         (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price; or the quantity is not 1 to 10.", body = Failure)))]
 async fn add_event(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     QueryParams(q): QueryParams<AddEventQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::add_event(
@@ -153,9 +155,11 @@ async fn add_event(
         (status = 409, description = "The tier is no longer on sale, or fewer tickets are left than asked for.", body = Failure),
         (status = 422, description = "The quantity is not 1 to 10.", body = Failure)))]
 async fn set_quantity(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
     QueryParams(q): QueryParams<QuantityQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::set_quantity(&app, &user.account.id, &event_id, q.quantity).await?;
@@ -167,9 +171,11 @@ async fn set_quantity(
     params(("event_id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The cart without the concert.", body = Envelope<Vec<cart::CartEntry>>)))]
 async fn remove_event(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::remove(&app, &user.account.id, model::ItemKind::Event, &event_id).await?;
     show_cart(State(app), user).await
@@ -180,9 +186,11 @@ async fn remove_event(
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart with the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
 async fn add_pass(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(plan_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: plan_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::add_pass(&app, &user.account.id, &plan_id).await?;
     show_cart(State(app), user).await
@@ -193,9 +201,11 @@ async fn add_pass(
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart without the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
 async fn remove_pass(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(plan_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: plan_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::remove(&app, &user.account.id, model::ItemKind::Pass, &plan_id).await?;
     show_cart(State(app), user).await
@@ -336,11 +346,7 @@ async fn readable_order(app: &AppState, user: &CurrentUser, id: &str) -> Result<
 #[utoipa::path(get, path = "/orders/{id}", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The order's id")),
     responses((status = 200, description = "The order.", body = Envelope<orders::Order>)))]
-async fn show_order(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<orders::Order>> {
+async fn show_order(IdRequest { app, user, id }: IdRequest) -> Result<Api<orders::Order>> {
     let order = readable_order(&app, &user, &id).await?;
     Ok(Api::ok(orders::view(&app.db, order).await?))
 }
@@ -377,11 +383,7 @@ struct Receipt {
     params(("id" = String, Path, description = "The order's id")),
     responses((status = 200, description = "The receipt.", body = Envelope<Receipt>),
         (status = 409, description = "The order was never paid (pending, failed or expired): it has no receipt.", body = Failure)))]
-async fn show_receipt(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Receipt>> {
+async fn show_receipt(IdRequest { app, user, id }: IdRequest) -> Result<Api<Receipt>> {
     let order = readable_order(&app, &user, &id).await?;
     if !order.status.is_settled() {
         return Err(Error::conflict(Msg::NoReceiptUnpaid));
@@ -418,9 +420,7 @@ struct RefundInput {
         (status = 409, description = "The order is not fulfilled, is refunded already, or was paid through Stripe while Stripe is not configured.", body = Failure),
         (status = 502, description = "The payment provider refused the refund or did not answer.", body = Failure)))]
 async fn refund(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(input): JsonBody<RefundInput>,
 ) -> Result<Api<orders::Order>> {
     let reason = input

@@ -8,7 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Addition, Edit, Marker, Source};
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::IdRequest;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
@@ -110,9 +110,11 @@ struct MarkerPath {
         (status = 200, description = "The markers, oldest position first.", body = Envelope<Vec<MarkerView>>),
         sessions::ListenerRefusals))]
 async fn list(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest {
+        app,
+        user,
+        id: event_id,
+    }: IdRequest,
 ) -> Result<Api<Vec<MarkerView>>> {
     let event = events::load(&app, &event_id).await?;
     if !events::can_manage(&app, user.actor(), &event.project_id).await? {
