@@ -24,6 +24,7 @@ use crate::chat::model::display_name;
 use crate::commerce::checkout::{expire_sessions, open_stripe_session};
 use crate::commerce::connect;
 use crate::commerce::orders::{self, RESERVATION_MS};
+use crate::commerce::pay_page;
 use crate::commerce::providers::{self, LineItem, Provider};
 use crate::commerce::store as orders_store;
 use crate::crypto::{random_token, token_hash};
@@ -157,10 +158,7 @@ pub async fn start(
     expire_sessions(app, replaced_sessions).await;
     let public = &app.config.public_url;
     match &app.payments {
-        Provider::Test => Ok(format!(
-            "{public}/pay/{order_id}?token={token}&lang={}",
-            language.code()
-        )),
+        Provider::Test => Ok(pay_page::url(public, &order_id, &token, language)),
         Provider::Off => Err(Error::conflict(Msg::PaymentsOff)),
         Provider::Stripe(stripe) => {
             let name = Msg::TipLineTitle
