@@ -30,21 +30,25 @@ pub async fn list<'e>(
 
 #[tracing::instrument(skip_all)]
 pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<CodeRow>> {
-    Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(db)
-    .await?)
+    one_where(db, "id", id).await
 }
 
 /// A code by its normalised text.
 #[tracing::instrument(skip_all)]
 pub async fn by_code<'e>(db: impl Exec<'e>, code: &str) -> Result<Option<CodeRow>> {
+    one_where(db, "code", code).await
+}
+
+/// The code whose `column` (`id` or `code`, each unique) is `value`.
+async fn one_where<'e>(
+    db: impl Exec<'e>,
+    column: &'static str,
+    value: &str,
+) -> Result<Option<CodeRow>> {
     Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE code = $1"
+        "SELECT {COLUMNS} FROM promo_codes WHERE {column} = $1"
     )))
-    .bind(code)
+    .bind(value)
     .fetch_optional(db)
     .await?)
 }
