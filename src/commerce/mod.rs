@@ -127,17 +127,13 @@ struct QuantityQuery {
         (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), fewer tickets are left than asked for, or the account already has access (buying one).", body = Failure),
         (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price; or the quantity is not 1 to 10.", body = Failure)))]
 async fn add_event(
-    IdRequest {
-        app,
-        user,
-        id: event_id,
-    }: IdRequest,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(q): QueryParams<AddEventQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::add_event(
         &app,
         &user.account.id,
-        &event_id,
+        &id,
         q.tier.as_deref(),
         q.amount,
         q.quantity,
@@ -155,14 +151,10 @@ async fn add_event(
         (status = 409, description = "The tier is no longer on sale, or fewer tickets are left than asked for.", body = Failure),
         (status = 422, description = "The quantity is not 1 to 10.", body = Failure)))]
 async fn set_quantity(
-    IdRequest {
-        app,
-        user,
-        id: event_id,
-    }: IdRequest,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(q): QueryParams<QuantityQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::set_quantity(&app, &user.account.id, &event_id, q.quantity).await?;
+    cart::set_quantity(&app, &user.account.id, &id, q.quantity).await?;
     show_cart(State(app), user).await
 }
 
@@ -170,14 +162,8 @@ async fn set_quantity(
 #[utoipa::path(delete, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
     params(("event_id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The cart without the concert.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn remove_event(
-    IdRequest {
-        app,
-        user,
-        id: event_id,
-    }: IdRequest,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, model::ItemKind::Event, &event_id).await?;
+async fn remove_event(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, model::ItemKind::Event, &id).await?;
     show_cart(State(app), user).await
 }
 
@@ -185,14 +171,8 @@ async fn remove_event(
 #[utoipa::path(post, path = "/cart/passes/{plan_id}", tag = "commerce", security(("bearer" = [])),
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart with the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn add_pass(
-    IdRequest {
-        app,
-        user,
-        id: plan_id,
-    }: IdRequest,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::add_pass(&app, &user.account.id, &plan_id).await?;
+async fn add_pass(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::add_pass(&app, &user.account.id, &id).await?;
     show_cart(State(app), user).await
 }
 
@@ -200,14 +180,8 @@ async fn add_pass(
 #[utoipa::path(delete, path = "/cart/passes/{plan_id}", tag = "commerce", security(("bearer" = [])),
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart without the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn remove_pass(
-    IdRequest {
-        app,
-        user,
-        id: plan_id,
-    }: IdRequest,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, model::ItemKind::Pass, &plan_id).await?;
+async fn remove_pass(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, model::ItemKind::Pass, &id).await?;
     show_cart(State(app), user).await
 }
 

@@ -269,11 +269,7 @@ const REFERENCE_MAX: usize = 200;
         (status = 409, description = "More than is still owed.", body = Failure),
         (status = 422, description = "Not an amount above zero, or a reference too long.", body = Failure)))]
 async fn record_payout(
-    IdRequest {
-        app,
-        user: Staff(staff),
-        id,
-    }: IdRequest<Staff>,
+    IdRequest { app, user, id }: IdRequest<Staff>,
     JsonBody(body): JsonBody<PayoutRequest>,
 ) -> Result<Api<Payout>> {
     let period = period(&body.period)?;
@@ -317,7 +313,7 @@ async fn record_payout(
         reference: body.reference.trim().to_owned(),
         created_at: crate::db::now_ms(),
     };
-    store::insert_payout(&mut *tx, &row, &staff.account.id).await?;
+    store::insert_payout(&mut *tx, &row, &user.0.account.id).await?;
     tx.commit().await?;
     Ok(Api::created(Payout::from(row)))
 }

@@ -109,14 +109,8 @@ struct MarkerPath {
     responses(
         (status = 200, description = "The markers, oldest position first.", body = Envelope<Vec<MarkerView>>),
         sessions::ListenerRefusals))]
-async fn list(
-    IdRequest {
-        app,
-        user,
-        id: event_id,
-    }: IdRequest,
-) -> Result<Api<Vec<MarkerView>>> {
-    let event = events::load(&app, &event_id).await?;
+async fn list(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<MarkerView>>> {
+    let event = events::load(&app, &id).await?;
     if !events::can_manage(&app, user.actor(), &event.project_id).await? {
         if event.status == EventStatus::Draft {
             return Err(Error::not_found(Msg::ConcertNotFound));
