@@ -30,23 +30,23 @@ pub async fn list<'e>(
 
 #[tracing::instrument(skip_all)]
 pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<CodeRow>> {
-    one_where(db, "id", id).await
+    one_where(db, "id = $1", id).await
 }
 
 /// A code by its normalised text.
 #[tracing::instrument(skip_all)]
 pub async fn by_code<'e>(db: impl Exec<'e>, code: &str) -> Result<Option<CodeRow>> {
-    one_where(db, "code", code).await
+    one_where(db, "code = $1", code).await
 }
 
-/// The code whose `column` (`id` or `code`, each unique) is `value`.
+/// The one code that `condition` on `$1` (`value`) picks, if any.
 async fn one_where<'e>(
     db: impl Exec<'e>,
-    column: &'static str,
+    condition: &'static str,
     value: &str,
 ) -> Result<Option<CodeRow>> {
     Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE {column} = $1"
+        "SELECT {COLUMNS} FROM promo_codes WHERE {condition}"
     )))
     .bind(value)
     .fetch_optional(db)
@@ -176,13 +176,8 @@ pub async fn unlockable_tier<'e>(
 /// The code in an account's cart.
 #[tracing::instrument(skip_all)]
 pub async fn of_cart<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<CodeRow>> {
-    Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE id = \
-         (SELECT code_id FROM cart_promo_codes WHERE account_id = $1)"
-    )))
-    .bind(account_id)
-    .fetch_optional(db)
-    .await?)
+    let in_cart = "id = (SELECT code_id FROM cart_promo_codes WHERE account_id = $1)";
+    one_where(db, in_cart, account_id).await
 }
 
 /// Put a code in an account's cart, replacing the one there.
