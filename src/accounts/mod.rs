@@ -23,7 +23,7 @@ use self::model::{
     Account, AccountRow, Email, Password, Person, PhoneNumber, Role, parse_time_zone,
 };
 use self::policy::Target;
-use crate::auth::extract::{ClientIp, CurrentUser, Staff};
+use crate::auth::extract::{ClientIp, CurrentUser, IdRequest, Staff};
 use crate::auth::step_up::StepUp;
 use crate::crypto::random_digits;
 use crate::db::{iso8601, now_ms};
@@ -110,11 +110,7 @@ async fn list(
 #[utoipa::path(get, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
     params(("id" = String, Path, description = ID)),
     responses((status = 200, description = "The account.", body = Envelope<Account>)))]
-async fn show(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Account>> {
+async fn show(IdRequest { app, user, id }: IdRequest) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
     policy::can_view(user.actor(), Target::of(&row))?;
     Ok(Api::ok(with_pending_login(&app, &row).await?))
@@ -446,11 +442,7 @@ async fn change_mfa(
 #[utoipa::path(delete, path = "/accounts/{id}", tag = "accounts", security(("bearer" = [])),
     params(("id" = String, Path, description = ID)),
     responses((status = 200, description = "Deleted.", body = Envelope<Nothing>)))]
-async fn remove(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<()>> {
+async fn remove(IdRequest { app, user, id }: IdRequest) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
     policy::can_delete(user.actor(), Target::of(&row))?;
     // Its tickets go with it: whoever holds its playlist URLs stops hearing anything.
@@ -464,11 +456,7 @@ async fn remove(
 #[utoipa::path(post, path = "/accounts/{id}/reinvite", tag = "accounts", security(("bearer" = [])),
     params(("id" = String, Path, description = ID)),
     responses((status = 200, description = "The invitation was sent.", body = Envelope<Nothing>)))]
-async fn reinvite(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<()>> {
+async fn reinvite(IdRequest { app, user, id }: IdRequest) -> Result<Api<()>> {
     let row = load(&app, &id).await?;
     policy::can_reinvite(user.actor(), Target::of(&row))?;
     messages::send_invitation(&app, &row, &user.account.display_name()).await?;
@@ -639,9 +627,7 @@ struct AvatarUpload {
     responses((status = 200, description = "The account with its new picture.", body = Envelope<Account>)))]
 #[tracing::instrument(skip_all)]
 async fn upload_avatar(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     mut multipart: Multipart,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;
@@ -691,11 +677,7 @@ async fn upload_avatar(
     params(("id" = String, Path, description = ID)),
     responses((status = 200, description = "The picture (not in the envelope).",
         content(("image/png"), ("image/jpeg"), ("image/webp")))))]
-async fn avatar(
-    State(app): State<AppState>,
-    _user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Response> {
+async fn avatar(IdRequest { app, id, .. }: IdRequest) -> Result<Response> {
     let row = load(&app, &id).await?;
     let media_type = row
         .avatar_type

@@ -1,10 +1,12 @@
-//! Request extractors: the signed-in account, staff-only access, the client IP.
+//! Request extractors: the signed-in account, staff-only access, a signed-in request on
+//! one resource, the client IP.
 
 use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRequestParts, Path};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
 
 use super::jwt::AccessClaims;
 use super::session_cache::SessionEntry;
@@ -138,6 +140,38 @@ impl FromRequestParts<AppState> for Staff {
             Role::Admin | Role::Sa => Ok(Self(user)),
             Role::User => Err(Error::forbidden(Msg::AdministratorsOnly)),
         }
+    }
+}
+
+/// What most routes on one resource (`/…/{id}`) start with: the state, the account `A`
+/// (`CurrentUser`, or `Staff`), then the `{id}` path parameter. They are taken in the order
+/// a handler listing them one by one would take them, and each refuses as it would alone:
+/// 401 or 403 before a malformed id, whose own refusal the envelope layer wraps.
+pub struct IdRequest<A = CurrentUser> {
+    pub app: AppState,
+    pub user: A,
+    pub id: String,
+}
+
+impl<A> FromRequestParts<AppState> for IdRequest<A>
+where
+    A: FromRequestParts<AppState> + Send,
+    A::Rejection: IntoResponse,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, Response> {
+        let user = A::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let Path(id) = Path::<String>::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(Self {
+            app: app.clone(),
+            user,
+            id,
+        })
     }
 }
 

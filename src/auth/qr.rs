@@ -26,7 +26,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::extract::{ClientIp, CurrentUser};
+use super::extract::{ClientIp, CurrentUser, IdRequest};
 use super::oauth::{
     AuthorizationParams, AuthorizationRequest, RawAuthorization, optional_response_type_code,
 };
@@ -312,11 +312,7 @@ async fn live_qr(app: &AppState, qr_id: &str) -> Result<store::QrLogin> {
     params(("qr_id" = String, Path, description = "The QR sign-in's id")),
     responses((status = 200, description = "The QR sign-in.", body = Envelope<QrInfo>)))]
 #[tracing::instrument(skip_all)]
-pub async fn show(
-    State(app): State<AppState>,
-    _user: CurrentUser,
-    Path(qr_id): Path<String>,
-) -> OAuthReply<QrInfo> {
+pub async fn show(IdRequest { app, id: qr_id, .. }: IdRequest) -> OAuthReply<QrInfo> {
     let result = async {
         let qr = live_qr(&app, &qr_id).await?;
         let client_name = store::client_name(&app.db, &qr.client_id).await?;

@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::bus::Delivery;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
@@ -107,12 +107,10 @@ struct ChatPage {
         (status = 403, description = "No ticket, outside the window, or banned.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
 async fn list(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Api<ChatPage>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     let reader = room::reader(&app, user.actor(), &event).await?;
     let limit = query.limit.unwrap_or(100).clamp(1, MAX_PAGE);
     let (messages, next) = room::page(
@@ -175,12 +173,10 @@ struct ChatInput {
         (status = 403, description = "No ticket, not open, closed, timed out or banned.", body = crate::openapi::Failure),
         (status = 429, description = "Too fast: slow mode, the same text again, the author's or the room's rate; see `Retry-After`.", body = crate::openapi::Failure)))]
 async fn post(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<ChatInput>,
 ) -> Result<Api<ChatMessage>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     let draft = Draft {
         text: input.text,
         media_time: input.media_time,
@@ -238,12 +234,8 @@ async fn report(
         (status = 200, description = "The open reports.", body = Envelope<Vec<Report>>),
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
-async fn open_reports(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
-) -> Result<Api<Vec<Report>>> {
-    let event = events::load(&app, &event_id).await?;
+async fn open_reports(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<Report>>> {
+    let event = events::load(&app, &id).await?;
     Ok(Api::ok(room::open_reports(&app, &user, &event).await?))
 }
 
@@ -301,12 +293,10 @@ fn present<'de, D: serde::Deserializer<'de>>(
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert or message.", body = crate::openapi::Failure)))]
 async fn change_room(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<RoomInput>,
 ) -> Result<Api<RoomSettings>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     let changes = Changes {
         pinned: input.pinned_message_id,
         slow_mode_seconds: input.slow_mode_seconds,
@@ -333,12 +323,10 @@ struct RestrictionInput {
         (status = 403, description = "Not a moderator, or the account is one.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert or account.", body = crate::openapi::Failure)))]
 async fn restrict(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<RestrictionInput>,
 ) -> Result<Api<()>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     room::restrict(&app, &user, &event, &input.account_id, input.kind).await?;
     Ok(Api::ok(()))
 }
@@ -395,11 +383,9 @@ struct ModerationEntry {
         (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
 async fn moderation_log(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
 ) -> Result<Api<Vec<ModerationEntry>>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     let rows = room::moderation_log(&app, &user, &event).await?;
     Ok(Api::ok(
         rows.into_iter()
@@ -447,9 +433,7 @@ struct Accepted {
         (status = 400, description = "A count outside 1–20.", body = crate::openapi::Failure),
         (status = 403, description = "Not a reader, or posting is not open.", body = crate::openapi::Failure)))]
 async fn react(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<ReactionInput>,
 ) -> Result<Api<Accepted>> {
     if !(1..=MAX_REACTIONS).contains(&input.count) {
@@ -457,7 +441,7 @@ async fn react(
             Msg::ChatReactionCount.with("max", Arg::figure(MAX_REACTIONS.to_string())),
         ));
     }
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     let accepted = room::react(
         &app,
         &user,
@@ -497,12 +481,10 @@ struct ReactionSecond {
         (status = 200, description = "Seconds with reactions, in order.", body = Envelope<Vec<ReactionSecond>>),
         (status = 403, description = "Not a reader.", body = crate::openapi::Failure)))]
 async fn reactions(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(query): QueryParams<ReactionsQuery>,
 ) -> Result<Api<Vec<ReactionSecond>>> {
-    let event = events::load(&app, &event_id).await?;
+    let event = events::load(&app, &id).await?;
     room::reader(&app, user.actor(), &event).await?;
     let from = query.from_ms.max(0) / 1000;
     let to = query.to_ms.map_or(i64::MAX, |ms| ms / 1000);

@@ -23,7 +23,7 @@ use super::cart;
 use super::connect;
 use super::model::{ItemKind, OrderRow, OrderStatus};
 use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, PromoClaim, Unpaid};
-use super::pay_page::PayPage;
+use super::pay_page::{self, PayPage};
 use super::plans;
 use super::promo::apply as promo_codes;
 use super::promo::model::Line;
@@ -213,10 +213,7 @@ pub async fn start(
         return Ok(format!("{public}/checkout-success?order={order_id}"));
     }
     match &app.payments {
-        Provider::Test => Ok(format!(
-            "{public}/pay/{order_id}?token={token}&lang={}",
-            language.code()
-        )),
+        Provider::Test => Ok(pay_page::url(public, &order_id, &token, language)),
         // Refused above, before any order was made.
         Provider::Off => Err(Error::conflict(Msg::PaymentsOff)),
         Provider::Stripe(stripe) => {

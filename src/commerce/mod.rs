@@ -22,14 +22,14 @@ pub mod tiers;
 pub mod tips;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{CurrentUser, IdRequest, Staff};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
@@ -127,15 +127,13 @@ struct QuantityQuery {
         (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), fewer tickets are left than asked for, or the account already has access (buying one).", body = Failure),
         (status = 422, description = "The amount is below the tier's minimum, above 1,000,000.00, or named for a fixed-price tier at another price; or the quantity is not 1 to 10.", body = Failure)))]
 async fn add_event(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(q): QueryParams<AddEventQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::add_event(
         &app,
         &user.account.id,
-        &event_id,
+        &id,
         q.tier.as_deref(),
         q.amount,
         q.quantity,
@@ -153,12 +151,10 @@ async fn add_event(
         (status = 409, description = "The tier is no longer on sale, or fewer tickets are left than asked for.", body = Failure),
         (status = 422, description = "The quantity is not 1 to 10.", body = Failure)))]
 async fn set_quantity(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     QueryParams(q): QueryParams<QuantityQuery>,
 ) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::set_quantity(&app, &user.account.id, &event_id, q.quantity).await?;
+    cart::set_quantity(&app, &user.account.id, &id, q.quantity).await?;
     show_cart(State(app), user).await
 }
 
@@ -166,12 +162,8 @@ async fn set_quantity(
 #[utoipa::path(delete, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
     params(("event_id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The cart without the concert.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn remove_event(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, model::ItemKind::Event, &event_id).await?;
+async fn remove_event(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, model::ItemKind::Event, &id).await?;
     show_cart(State(app), user).await
 }
 
@@ -179,12 +171,8 @@ async fn remove_event(
 #[utoipa::path(post, path = "/cart/passes/{plan_id}", tag = "commerce", security(("bearer" = [])),
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart with the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn add_pass(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(plan_id): Path<String>,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::add_pass(&app, &user.account.id, &plan_id).await?;
+async fn add_pass(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::add_pass(&app, &user.account.id, &id).await?;
     show_cart(State(app), user).await
 }
 
@@ -192,12 +180,8 @@ async fn add_pass(
 #[utoipa::path(delete, path = "/cart/passes/{plan_id}", tag = "commerce", security(("bearer" = [])),
     params(("plan_id" = String, Path, description = "The pricing plan's id")),
     responses((status = 200, description = "The cart without the pass.", body = Envelope<Vec<cart::CartEntry>>)))]
-async fn remove_pass(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(plan_id): Path<String>,
-) -> Result<Api<Vec<cart::CartEntry>>> {
-    cart::remove(&app, &user.account.id, model::ItemKind::Pass, &plan_id).await?;
+async fn remove_pass(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
+    cart::remove(&app, &user.account.id, model::ItemKind::Pass, &id).await?;
     show_cart(State(app), user).await
 }
 
@@ -336,11 +320,7 @@ async fn readable_order(app: &AppState, user: &CurrentUser, id: &str) -> Result<
 #[utoipa::path(get, path = "/orders/{id}", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The order's id")),
     responses((status = 200, description = "The order.", body = Envelope<orders::Order>)))]
-async fn show_order(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<orders::Order>> {
+async fn show_order(IdRequest { app, user, id }: IdRequest) -> Result<Api<orders::Order>> {
     let order = readable_order(&app, &user, &id).await?;
     Ok(Api::ok(orders::view(&app.db, order).await?))
 }
@@ -377,11 +357,7 @@ struct Receipt {
     params(("id" = String, Path, description = "The order's id")),
     responses((status = 200, description = "The receipt.", body = Envelope<Receipt>),
         (status = 409, description = "The order was never paid (pending, failed or expired): it has no receipt.", body = Failure)))]
-async fn show_receipt(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Receipt>> {
+async fn show_receipt(IdRequest { app, user, id }: IdRequest) -> Result<Api<Receipt>> {
     let order = readable_order(&app, &user, &id).await?;
     if !order.status.is_settled() {
         return Err(Error::conflict(Msg::NoReceiptUnpaid));
@@ -418,9 +394,7 @@ struct RefundInput {
         (status = 409, description = "The order is not fulfilled, is refunded already, or was paid through Stripe while Stripe is not configured.", body = Failure),
         (status = 502, description = "The payment provider refused the refund or did not answer.", body = Failure)))]
 async fn refund(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(input): JsonBody<RefundInput>,
 ) -> Result<Api<orders::Order>> {
     let reason = input

@@ -27,6 +27,15 @@ static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
     env
 });
 
+/// Where the test provider sends a buyer to pay `order_id` (the page below, in the
+/// buyer's language), as Stripe's session URL would.
+pub(crate) fn url(public: &str, order_id: &str, token: &str, language: Lang) -> String {
+    format!(
+        "{public}/pay/{order_id}?token={token}&lang={}",
+        language.code()
+    )
+}
+
 /// What the page shows: a form for a pending order, or a notice.
 #[derive(Serialize)]
 pub struct PayPage {

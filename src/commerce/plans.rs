@@ -1,11 +1,11 @@
 //! Pricing plans: all-access passes an admin defines (name, price, days of validity).
 //! A pass unlocks every concert starting within its validity.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::extract::{MaybeUser, Staff};
+use crate::auth::extract::{IdRequest, MaybeUser, Staff};
 use crate::db::{Db, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
@@ -211,9 +211,7 @@ pub async fn create(
     request_body = PlanInput,
     responses((status = 200, description = "The changed plan.", body = Envelope<Plan>)))]
 pub async fn update(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(input): JsonBody<PlanInput>,
 ) -> Result<Api<Plan>> {
     let mut row = by_id(&app.db, &id)
@@ -229,11 +227,7 @@ pub async fn update(
 #[utoipa::path(delete, path = "/pricing-plans/{id}", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The plan's id")),
     responses((status = 200, description = "The retired plan.", body = Envelope<Plan>)))]
-pub async fn retire(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
-) -> Result<Api<Plan>> {
+pub async fn retire(IdRequest { app, id, .. }: IdRequest<Staff>) -> Result<Api<Plan>> {
     let mut row = by_id(&app.db, &id)
         .await?
         .ok_or_else(|| Error::not_found(Msg::PassNotFound))?;

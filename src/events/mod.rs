@@ -29,7 +29,7 @@ use self::extract::ManagedEvent;
 pub use self::manage::can_manage;
 use self::model::{EventRow, EventStatus};
 use self::view::Event;
-use crate::auth::extract::{CurrentUser, MaybeUser};
+use crate::auth::extract::{CurrentUser, IdRequest, MaybeUser};
 use crate::commerce::money;
 use crate::commerce::promo::unlock;
 use crate::commerce::tiers::model::Tier;
@@ -241,11 +241,7 @@ async fn load_public(app: &AppState, id: &str) -> Result<EventRow> {
         (status = 404, description = "No such concert.", body = crate::openapi::Failure),
         (status = 409, description = "Its doors are open already, or it ended or was cancelled.", body = crate::openapi::Failure),
     ))]
-async fn remind(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Event>> {
+async fn remind(IdRequest { app, user, id }: IdRequest) -> Result<Api<Event>> {
     let row = load_public(&app, &id).await?;
     let now = now_ms();
     let phase = model::concert_state(&row, now, app.hub.on_air(&row.id)).phase;
@@ -265,11 +261,7 @@ async fn remind(
         (status = 200, description = "The concert, `reminder` false.", body = Envelope<Event>),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure),
     ))]
-async fn unremind(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Event>> {
+async fn unremind(IdRequest { app, user, id }: IdRequest) -> Result<Api<Event>> {
     let row = load_public(&app, &id).await?;
     store::remove_reminder(&app.db, &user.account.id, &row.id).await?;
     let mut events = view(&app, Some(&user), std::slice::from_ref(&row)).await?;

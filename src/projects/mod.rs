@@ -17,7 +17,7 @@ use self::access::member_project;
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{CurrentUser, IdRequest, Staff};
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody, file_field};
 use crate::error::{Error, Result};
@@ -148,11 +148,7 @@ async fn list(
 #[utoipa::path(get, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
     params(("id" = String, Path, description = "The project's id")),
     responses((status = 200, description = "The project.", body = Envelope<Project>)))]
-async fn show(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Project>> {
+async fn show(IdRequest { app, user, id }: IdRequest) -> Result<Api<Project>> {
     let row = member_project(&app, &user, &id).await?;
     Ok(Api::ok(to_project(&app, row).await?))
 }
@@ -220,9 +216,7 @@ async fn create(
         (status = 409, description = "Another project has this name.", body = crate::openapi::Failure),
     ))]
 async fn update(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(input): JsonBody<ProjectInput>,
 ) -> Result<Api<Project>> {
     let mut row = store::by_id(&app.db, &id)
@@ -248,11 +242,7 @@ async fn update(
         (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
         (status = 409, description = "The project still has concerts.", body = crate::openapi::Failure),
     ))]
-async fn remove(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
-) -> Result<Api<()>> {
+async fn remove(IdRequest { app, id, .. }: IdRequest<Staff>) -> Result<Api<()>> {
     if !store::event_counts(&app.db, &[&id]).await?.is_empty() {
         return Err(Error::conflict(Msg::ProjectHasConcerts));
     }
@@ -325,9 +315,7 @@ impl ToSchema for MemberInput {}
     request_body = MemberInput,
     responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn add_member(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(input): JsonBody<MemberInput>,
 ) -> Result<Api<Project>> {
     let row = store::by_id(&app.db, &id)
@@ -398,9 +386,7 @@ struct PictureUpload {
     request_body(content = inline(PictureUpload), content_type = "multipart/form-data"),
     responses((status = 200, description = "The project with its new picture.", body = Envelope<Project>)))]
 async fn upload_image(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     mut multipart: Multipart,
 ) -> Result<Api<Project>> {
     member_project(&app, &user, &id).await?;

@@ -18,7 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::model::{Payout, Percent, Period, PeriodStatements, Statement};
-use crate::auth::extract::{CurrentUser, Staff};
+use crate::auth::extract::{CurrentUser, IdRequest, Staff};
 use crate::commerce::export::cell;
 use crate::commerce::money;
 use crate::envelope::{Api, Envelope, JsonBody};
@@ -220,9 +220,7 @@ struct PlatformFee {
         (status = 404, description = "No such project.", body = Failure),
         (status = 422, description = "Not a percentage from 0 to 100.", body = Failure)))]
 async fn set_fee(
-    State(app): State<AppState>,
-    Staff(_): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, id, .. }: IdRequest<Staff>,
     JsonBody(body): JsonBody<FeeRequest>,
 ) -> Result<Api<PlatformFee>> {
     let own = body
@@ -271,9 +269,7 @@ const REFERENCE_MAX: usize = 200;
         (status = 409, description = "More than is still owed.", body = Failure),
         (status = 422, description = "Not an amount above zero, or a reference too long.", body = Failure)))]
 async fn record_payout(
-    State(app): State<AppState>,
-    Staff(staff): Staff,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest<Staff>,
     JsonBody(body): JsonBody<PayoutRequest>,
 ) -> Result<Api<Payout>> {
     let period = period(&body.period)?;
@@ -317,7 +313,7 @@ async fn record_payout(
         reference: body.reference.trim().to_owned(),
         created_at: crate::db::now_ms(),
     };
-    store::insert_payout(&mut *tx, &row, &staff.account.id).await?;
+    store::insert_payout(&mut *tx, &row, &user.0.account.id).await?;
     tx.commit().await?;
     Ok(Api::created(Payout::from(row)))
 }

@@ -5,13 +5,12 @@
 pub mod manage;
 pub mod store;
 
-use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::IdRequest;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
 use crate::state::AppState;
@@ -82,11 +81,7 @@ crate::openapi::failures!(
     params(("id" = String, Path, description = "The project's id")),
     responses((status = 200, description = "The payout account.", body = Envelope<PayoutAccount>),
         PayoutRefusals))]
-async fn show_account(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<PayoutAccount>> {
+async fn show_account(IdRequest { app, user, id }: IdRequest) -> Result<Api<PayoutAccount>> {
     manage::member_or_staff(&app, &user, &id).await?;
     let account = store::account_of(&app.db, &id).await?;
     Ok(Api::ok(PayoutAccount {
@@ -106,11 +101,7 @@ async fn show_account(
         (status = 404, description = "No such project.", body = crate::openapi::Failure),
         (status = 409, description = "Stripe Connect is not configured.", body = crate::openapi::Failure),
         (status = 502, description = "Stripe could not be reached or refused.", body = crate::openapi::Failure)))]
-async fn onboard(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Onboarding>> {
+async fn onboard(IdRequest { app, user, id }: IdRequest) -> Result<Api<Onboarding>> {
     let (account, url) = manage::onboard(&app, &user, &id).await?;
     Ok(Api::ok(Onboarding {
         account: account.into(),
@@ -169,11 +160,7 @@ pub struct ProjectBankInput {
     params(("id" = String, Path, description = "The project's id")),
     responses((status = 200, description = "The bank details (empty when never saved).", body = Envelope<ProjectBankDetails>),
         PayoutRefusals))]
-async fn show_bank(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<ProjectBankDetails>> {
+async fn show_bank(IdRequest { app, user, id }: IdRequest) -> Result<Api<ProjectBankDetails>> {
     let bank = manage::bank_details(&app, &user, &id).await?;
     Ok(Api::ok(ProjectBankDetails::of(id, bank)))
 }
@@ -188,9 +175,7 @@ async fn show_bank(
         (status = 404, description = "No such project.", body = crate::openapi::Failure),
         (status = 422, description = "An account number that is not 6–34 letters or digits, or a field too long.", body = crate::openapi::Failure)))]
 async fn save_bank(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<ProjectBankInput>,
 ) -> Result<Api<ProjectBankDetails>> {
     let bank = manage::save_bank_details(

@@ -9,12 +9,12 @@ pub mod manage;
 pub mod model;
 pub mod store;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::model::{Gift, GiftPreview, GiveInput, MyTicket, TokenInput};
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
 use crate::openapi::Failure;
@@ -51,9 +51,7 @@ async fn my_tickets(State(app): State<AppState>, user: CurrentUser) -> Result<Ap
         (status = 409, description = "The ticket was listened with, its concert is cancelled, or its listening window is over.", body = Failure),
         (status = 422, description = "Not an e-mail address.", body = Failure)))]
 async fn give(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<GiveInput>,
 ) -> Result<Api<Gift>> {
     Ok(Api::created(
@@ -69,11 +67,7 @@ async fn give(
     responses((status = 200, description = "The account's tickets, the kept one its own now.", body = Envelope<Vec<MyTicket>>),
         (status = 404, description = "No such spare ticket held by the account (kept already, given, refunded, or someone else's).", body = Failure),
         (status = 409, description = "The account already holds a ticket of its own for the concert.", body = Failure)))]
-async fn keep(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Vec<MyTicket>>> {
+async fn keep(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<MyTicket>>> {
     manage::keep(&app, &user.account, &id).await?;
     Ok(Api::ok(manage::mine(&app, &user.account).await?))
 }
@@ -85,11 +79,7 @@ async fn keep(
     responses((status = 200, description = "The gift, sent again.", body = Envelope<Gift>),
         (status = 404, description = "No pending gift of the account's with this id.", body = Failure),
         (status = 409, description = "The concert is cancelled or its listening window is over, or the gift was claimed meanwhile.", body = Failure)))]
-async fn resend(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Gift>> {
+async fn resend(IdRequest { app, user, id }: IdRequest) -> Result<Api<Gift>> {
     Ok(Api::ok(manage::resend(&app, &user.account, &id).await?))
 }
 
@@ -100,11 +90,7 @@ async fn resend(
     responses((status = 200, description = "The gift, taken back.", body = Envelope<Gift>),
         (status = 404, description = "No pending gift of the account's with this id.", body = Failure),
         (status = 409, description = "The show has started, the gift was claimed meanwhile, or the giver holds another ticket to the concert now.", body = Failure)))]
-async fn take_back(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Gift>> {
+async fn take_back(IdRequest { app, user, id }: IdRequest) -> Result<Api<Gift>> {
     Ok(Api::ok(manage::take_back(&app, &user.account, &id).await?))
 }
 

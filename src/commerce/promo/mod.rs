@@ -10,14 +10,14 @@ pub mod model;
 pub mod store;
 pub mod unlock;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::model::{CartPromo, PromoCode, PromoCodeInput};
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
 use crate::events::extract::ManagedEvent;
@@ -69,11 +69,7 @@ async fn create_event_code(
     responses((status = 200, description = "The project's codes, newest first.", body = Envelope<Vec<PromoCode>>),
         (status = 403, description = "Not one of the project's managers.", body = Failure),
         (status = 404, description = "No such project.", body = Failure)))]
-async fn list_project_codes(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<Vec<PromoCode>>> {
+async fn list_project_codes(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<PromoCode>>> {
     Ok(Api::ok(manage::of_project(&app, &user, &id).await?))
 }
 
@@ -88,9 +84,7 @@ async fn list_project_codes(
         (status = 409, description = "Another code is already called that.", body = Failure),
         (status = 422, description = "A field breaks a rule.", body = Failure)))]
 async fn create_project_code(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<PromoCodeInput>,
 ) -> Result<Api<PromoCode>> {
     Ok(Api::created(
@@ -109,9 +103,7 @@ async fn create_project_code(
         (status = 409, description = "Another code is called that, or the limit is below the uses taken.", body = Failure),
         (status = 422, description = "A field breaks a rule.", body = Failure)))]
 async fn update_code(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
+    IdRequest { app, user, id }: IdRequest,
     JsonBody(input): JsonBody<PromoCodeInput>,
 ) -> Result<Api<PromoCode>> {
     Ok(Api::ok(manage::update(&app, &user, &id, input).await?))
@@ -124,11 +116,7 @@ async fn update_code(
     responses((status = 200, description = "Deleted.", body = Envelope<Nothing>),
         (status = 403, description = "Not one of its project's managers.", body = Failure),
         (status = 404, description = "No such code.", body = Failure)))]
-async fn delete_code(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<()>> {
+async fn delete_code(IdRequest { app, user, id }: IdRequest) -> Result<Api<()>> {
     manage::delete(&app, &user, &id).await?;
     Ok(Api::ok(()))
 }

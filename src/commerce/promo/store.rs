@@ -30,21 +30,25 @@ pub async fn list<'e>(
 
 #[tracing::instrument(skip_all)]
 pub async fn by_id<'e>(db: impl Exec<'e>, id: &str) -> Result<Option<CodeRow>> {
-    Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(db)
-    .await?)
+    one_where(db, "id = $1", id).await
 }
 
 /// A code by its normalised text.
 #[tracing::instrument(skip_all)]
 pub async fn by_code<'e>(db: impl Exec<'e>, code: &str) -> Result<Option<CodeRow>> {
+    one_where(db, "code = $1", code).await
+}
+
+/// The one code that `condition` on `$1` (`value`) picks, if any.
+async fn one_where<'e>(
+    db: impl Exec<'e>,
+    condition: &'static str,
+    value: &str,
+) -> Result<Option<CodeRow>> {
     Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE code = $1"
+        "SELECT {COLUMNS} FROM promo_codes WHERE {condition}"
     )))
-    .bind(code)
+    .bind(value)
     .fetch_optional(db)
     .await?)
 }
@@ -175,13 +179,8 @@ pub async fn unlockable_tier<'e>(
 /// The code in an account's cart.
 #[tracing::instrument(skip_all)]
 pub async fn of_cart<'e>(db: impl Exec<'e>, account_id: &str) -> Result<Option<CodeRow>> {
-    Ok(sqlx::query_as::<_, CodeRow>(AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM promo_codes WHERE id = \
-         (SELECT code_id FROM cart_promo_codes WHERE account_id = $1)"
-    )))
-    .bind(account_id)
-    .fetch_optional(db)
-    .await?)
+    let in_cart = "id = (SELECT code_id FROM cart_promo_codes WHERE account_id = $1)";
+    one_where(db, in_cart, account_id).await
 }
 
 /// Put a code in an account's cart, replacing the one there.

@@ -19,11 +19,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::model::{Tip, TipList, TipOptions, back_to_room, check_message, totals};
-use crate::auth::extract::{ClientIp, CurrentUser};
+use crate::auth::extract::{ClientIp, CurrentUser, IdRequest};
 use crate::chat::model::display_name;
 use crate::commerce::checkout::{expire_sessions, open_stripe_session};
 use crate::commerce::connect;
 use crate::commerce::orders::{self, RESERVATION_MS};
+use crate::commerce::pay_page;
 use crate::commerce::providers::{self, LineItem, Provider};
 use crate::commerce::store as orders_store;
 use crate::crypto::{random_token, token_hash};
@@ -52,11 +53,7 @@ const LIST_LIMIT: i64 = 200;
     params(("id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The tip form's options.", body = Envelope<TipOptions>),
         (status = 404, description = "No such concert.", body = Failure)))]
-async fn tip_options(
-    State(app): State<AppState>,
-    _user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Api<TipOptions>> {
+async fn tip_options(IdRequest { app, id, .. }: IdRequest) -> Result<Api<TipOptions>> {
     let event = crate::events::load(&app, &id).await?;
     if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
@@ -161,10 +158,7 @@ pub async fn start(
     expire_sessions(app, replaced_sessions).await;
     let public = &app.config.public_url;
     match &app.payments {
-        Provider::Test => Ok(format!(
-            "{public}/pay/{order_id}?token={token}&lang={}",
-            language.code()
-        )),
+        Provider::Test => Ok(pay_page::url(public, &order_id, &token, language)),
         Provider::Off => Err(Error::conflict(Msg::PaymentsOff)),
         Provider::Stripe(stripe) => {
             let name = Msg::TipLineTitle

@@ -8,7 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Addition, Edit, Marker, Source};
-use crate::auth::extract::CurrentUser;
+use crate::auth::extract::IdRequest;
 use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
@@ -109,12 +109,8 @@ struct MarkerPath {
     responses(
         (status = 200, description = "The markers, oldest position first.", body = Envelope<Vec<MarkerView>>),
         sessions::ListenerRefusals))]
-async fn list(
-    State(app): State<AppState>,
-    user: CurrentUser,
-    Path(event_id): Path<String>,
-) -> Result<Api<Vec<MarkerView>>> {
-    let event = events::load(&app, &event_id).await?;
+async fn list(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<MarkerView>>> {
+    let event = events::load(&app, &id).await?;
     if !events::can_manage(&app, user.actor(), &event.project_id).await? {
         if event.status == EventStatus::Draft {
             return Err(Error::not_found(Msg::ConcertNotFound));
