@@ -10,7 +10,7 @@ pub mod signup;
 pub mod store;
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::extract::{DefaultBodyLimit, Multipart, State};
 use axum::http::header;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
@@ -357,10 +357,8 @@ async fn resend_verification(State(app): State<AppState>, user: CurrentUser) -> 
         (status = 409, description = "The new login e-mail is another account's.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 async fn update(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Api<Account>> {
     let before = load(&app, &id).await?;
@@ -418,10 +416,8 @@ struct MfaRequest {
     params(("id" = String, Path, description = ID)), request_body = MfaRequest,
     responses((status = 200, description = "The account.", body = Envelope<Account>)))]
 async fn change_mfa(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     JsonBody(req): JsonBody<MfaRequest>,
 ) -> Result<Api<Account>> {
     let mut row = load(&app, &id).await?;
@@ -479,10 +475,8 @@ struct PasswordRequest {
     params(("id" = String, Path, description = ID)), request_body = PasswordRequest,
     responses((status = 200, description = "Changed.", body = Envelope<Nothing>)))]
 async fn change_password(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     JsonBody(req): JsonBody<PasswordRequest>,
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
@@ -515,10 +509,8 @@ struct PhoneRequest {
     params(("id" = String, Path, description = ID)), request_body = PhoneRequest,
     responses((status = 200, description = "The code was sent.", body = Envelope<Nothing>)))]
 async fn start_phone_change(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     JsonBody(req): JsonBody<PhoneRequest>,
 ) -> Result<Api<()>> {
     policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
@@ -554,10 +546,8 @@ struct CodeRequest {
     params(("id" = String, Path, description = ID)), request_body = CodeRequest,
     responses((status = 200, description = "The account with its new phone.", body = Envelope<Account>)))]
 async fn verify_phone_change(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     JsonBody(req): JsonBody<CodeRequest>,
 ) -> Result<Api<Account>> {
     policy::is_owner(user.actor(), Target::of(&user.account).with_id(&id))?;
@@ -584,10 +574,8 @@ async fn verify_phone_change(
     params(("id" = String, Path, description = ID)), request_body = StepUpRequest,
     responses((status = 200, description = "The account without a phone.", body = Envelope<Account>)))]
 async fn remove_phone(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     step_up: StepUp,
-    Path(id): Path<String>,
     body: axum::body::Bytes,
 ) -> Result<Api<Account>> {
     let row = load(&app, &id).await?;

@@ -783,13 +783,7 @@ async fn tell_of_sale(
         // The fan's confirmation opens its receipt (the concerts are one click on from there).
         format!("/receipts/{}", order.id),
     );
-    outbox
-        .add(
-            &mut *tx,
-            &buyer.id,
-            &confirmed.written_for(buyer.language, &buyer.zone()),
-        )
-        .await?;
+    outbox.tell_account(&mut *tx, &buyer, &confirmed).await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;
         let sold = Notice::new(
@@ -830,13 +824,7 @@ async fn thank_tipper(
             .with("items", tip_for(tipper.language, tip)),
         format!("/receipts/{}", order.id),
     );
-    outbox
-        .add(
-            &mut *tx,
-            &tipper.id,
-            &thanks.written_for(tipper.language, &tipper.zone()),
-        )
-        .await?;
+    outbox.tell_account(&mut *tx, &tipper, &thanks).await?;
     Ok(outbox)
 }
 

@@ -10,14 +10,15 @@ pub mod store;
 
 pub use model::{Kind, NewNotification, Notification, Texts};
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::CurrentUser;
+use crate::accounts::model::AccountRow;
+use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::bus::{Bus, Channel, Publication};
 use crate::db::{Db, Exec, now_ms};
 use crate::envelope::{Api, Envelope, QueryParams};
@@ -88,6 +89,17 @@ impl Outbox {
         let row = store::insert(db, account_id, n, now_ms()).await?;
         self.stored.push((account_id.to_owned(), row.into()));
         Ok(())
+    }
+
+    /// Store a notice for one account, in its language and time zone.
+    pub async fn tell_account(
+        &mut self,
+        conn: &mut sqlx::AnyConnection,
+        account: &AccountRow,
+        notice: &Notice,
+    ) -> Result<()> {
+        let written = notice.written_for(account.language, &account.zone());
+        self.add(conn, &account.id, &written).await
     }
 
     /// Store a notice for each recipient, in their language and time zone.
@@ -272,10 +284,8 @@ fn reading(headers: &HeaderMap, user: &CurrentUser) -> Lang {
     params(("id" = String, Path, description = "The notification's id")),
     responses((status = 200, description = "The notification, read.", body = Envelope<Notification>)))]
 async fn mark_read(
-    State(app): State<AppState>,
-    user: CurrentUser,
+    IdRequest { app, user, id }: IdRequest,
     headers: HeaderMap,
-    Path(id): Path<String>,
 ) -> Result<Api<Notification>> {
     let account = &user.account.id;
     store::mark_read(&app.db, &id, account, now_ms()).await?;

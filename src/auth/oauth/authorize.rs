@@ -1,7 +1,6 @@
 //! `POST /authorize`: the password step of the authorization-code flow.
 
 use super::request::*;
-use axum::extract::State;
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -9,7 +8,6 @@ use utoipa::ToSchema;
 use crate::accounts::model::Email;
 use crate::auth::cookies;
 use crate::auth::credentials::verify_credentials;
-use crate::auth::extract::ClientIp;
 use crate::auth::rate_limit::Endpoint;
 use crate::auth::store::{self};
 use crate::envelope::{Envelope, OAuthBody, OAuthReply};
@@ -86,9 +84,7 @@ pub struct CodePayload {
         (status = 401, description = "Wrong e-mail or password, a disabled account, or an unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn authorize(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<AuthorizeRequest>,
 ) -> OAuthReply<CodePayload> {
     let state = req.state.clone();

@@ -1,18 +1,14 @@
 //! Forgotten passwords: `POST /forgot` sends a link, `POST /reset` sets a new password.
 
 use super::request::*;
-use axum::extract::State;
-use axum::http::HeaderMap;
 
 use crate::accounts::messages::{self};
 use crate::accounts::model::{Email, Password};
 use crate::accounts::store::{self as accounts, LinkPurpose};
-use crate::auth::extract::ClientIp;
 use crate::envelope::{Envelope, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
 use crate::i18n::{self, Msg};
 use crate::openapi::{Failure, Nothing};
-use crate::state::AppState;
 
 client_body! {
     pub struct ForgotRequest {
@@ -47,9 +43,7 @@ impl TryFrom<ForgotRequest> for Forgot {
         (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn forgot(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<ForgotRequest>,
 ) -> OAuthReply<()> {
     let state = req.state.clone();
@@ -115,9 +109,7 @@ impl Reset {
         (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn reset(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<ResetRequest>,
 ) -> OAuthReply<()> {
     let state = req.state.clone();

@@ -2,13 +2,11 @@
 //! a changed address confirmed (`/confirm-email`).
 
 use super::request::*;
-use axum::extract::State;
 use axum::http::HeaderMap;
 
 use crate::accounts::model::{Account, Email, Password, parse_time_zone};
 use crate::accounts::signup::sign_up;
 use crate::accounts::store::{self as accounts, AccountLink, LinkPurpose};
-use crate::auth::extract::ClientIp;
 use crate::auth::rate_limit::Endpoint;
 use crate::envelope::{Envelope, OAuthBody, OAuthReply};
 use crate::error::{Error, Result};
@@ -65,9 +63,7 @@ impl TryFrom<RegisterRequest> for Register {
         (status = 409, description = "An account with this e-mail exists.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn register(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<RegisterRequest>,
 ) -> OAuthReply<Account> {
     let state = req.state.clone();
@@ -112,9 +108,7 @@ impl TryFrom<VerifyEmailRequest> for LinkToken {
         (status = 401, description = "An unknown client.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn verify_email(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<VerifyEmailRequest>,
 ) -> OAuthReply<()> {
     spend_link(&app, ip, &headers, req, async |app, token| {
@@ -140,9 +134,7 @@ pub async fn verify_email(
         (status = 409, description = "Another account took the address meanwhile.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn confirm_email(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<VerifyEmailRequest>,
 ) -> OAuthReply<()> {
     spend_link(&app, ip, &headers, req, async |app, token| {

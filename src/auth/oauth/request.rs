@@ -234,3 +234,28 @@ pub(super) async fn link_call(
     client_of(app, headers, client_id, &None).await?;
     Ok(())
 }
+
+/// Who is calling a sign-in endpoint: the state, the client's address (every endpoint is
+/// rate-limited by it) and the headers (Basic client credentials, the device cookie).
+pub struct Caller {
+    pub app: AppState,
+    pub ip: std::net::IpAddr,
+    pub headers: HeaderMap,
+}
+
+impl axum::extract::FromRequestParts<AppState> for Caller {
+    type Rejection = Error;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &AppState,
+    ) -> Result<Self> {
+        let crate::auth::extract::ClientIp(ip) =
+            crate::auth::extract::ClientIp::from_request_parts(parts, app).await?;
+        Ok(Self {
+            app: app.clone(),
+            ip,
+            headers: parts.headers.clone(),
+        })
+    }
+}

@@ -11,7 +11,6 @@ use utoipa::{IntoParams, ToSchema};
 use crate::accounts::messages::{self, sms_permit};
 use crate::accounts::model::{PhoneNumber, mask_phone};
 use crate::accounts::store::{self as accounts, AccountLink};
-use crate::auth::extract::ClientIp;
 use crate::auth::rate_limit::Endpoint;
 use crate::envelope::{Envelope, OAuthBody, OAuthReply, QueryParams};
 use crate::error::{Error, Result};
@@ -198,9 +197,7 @@ pub struct Association {
         (status = 409, description = "A phone is already enrolled.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn associate(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<AssociateRequest>,
 ) -> OAuthReply<Association> {
     let state = req.state.clone();

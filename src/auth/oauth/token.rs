@@ -12,7 +12,7 @@ use crate::accounts::messages::sms_permit;
 use crate::accounts::model::AccountRow;
 use crate::accounts::store::{self as accounts, OTP_MAX_TRIES, otp_hash};
 use crate::auth::cookies;
-use crate::auth::extract::{ClientIp, CurrentUser};
+use crate::auth::extract::CurrentUser;
 use crate::auth::model::Client;
 use crate::auth::rate_limit::Endpoint;
 use crate::auth::store::{self, CodeRow, MfaChallenge, SpentCode};
@@ -196,9 +196,7 @@ pub(super) fn status_e108() -> Object {
         (status = 403, description = "An SMS cannot be sent before the e-mail address is verified.", body = Failure)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
-    State(app): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    Caller { app, ip, headers }: Caller,
     OAuthBody(req): OAuthBody<TokenRequest>,
 ) -> OAuthReply<TokenPayload> {
     let state = req.state.clone();
