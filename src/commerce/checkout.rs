@@ -224,25 +224,32 @@ pub async fn start(
                     amount_minor: i.price_minor,
                 })
                 .collect();
-            // Stripe sessions live at least 30 minutes; a payment after our 15-minute hold
-            // is still honoured when the seats are free (see `orders::fulfil`).
-            let total: i64 = items.iter().map(|i| i.price_minor).sum();
-            let destination = connect::manage::destination(app, &projects, total).await?;
             let success_url = format!("{public}/checkout-success?order={order_id}");
-            let cancel_url = format!("{public}/cart");
-            let session = providers::SessionRequest {
+            let checkout = StripeCheckout {
                 order_id: &order_id,
                 currency: &currency,
                 items: &lines,
                 email: &user.account.login,
                 success_url: &success_url,
-                cancel_url: &cancel_url,
-                expires_at_secs: now / 1000 + 31 * 60,
-                destination: destination.as_ref().map(connect::manage::as_destination),
+                cancel_url: &format!("{public}/cart"),
+                projects: &projects,
             };
-            open_stripe_session(app, stripe, &session, destination.as_ref()).await
+            open_stripe_session(app, stripe, &checkout, now).await
         }
     }
+}
+
+/// A pending order as Stripe's Checkout is asked to take it.
+pub(crate) struct StripeCheckout<'a> {
+    pub order_id: &'a str,
+    pub currency: &'a str,
+    pub items: &'a [LineItem<'a>],
+    pub email: &'a str,
+    pub success_url: &'a str,
+    pub cancel_url: &'a str,
+    /// The projects the lines go to: a destination charge when they are one project that
+    /// takes charges through Connect.
+    pub projects: &'a [Option<String>],
 }
 
 /// Open a pending order's Stripe Checkout session: its URL. The order keeps the session's
@@ -251,13 +258,27 @@ pub async fn start(
 pub(crate) async fn open_stripe_session(
     app: &AppState,
     stripe: &providers::Stripe,
-    session: &providers::SessionRequest<'_>,
-    destination: Option<&(String, i64)>,
+    checkout: &StripeCheckout<'_>,
+    now: i64,
 ) -> Result<String> {
-    match stripe.create_session(session).await {
+    let total: i64 = checkout.items.iter().map(|i| i.amount_minor).sum();
+    let destination = connect::manage::destination(app, checkout.projects, total).await?;
+    let session = providers::SessionRequest {
+        order_id: checkout.order_id,
+        currency: checkout.currency,
+        items: checkout.items,
+        email: checkout.email,
+        success_url: checkout.success_url,
+        cancel_url: checkout.cancel_url,
+        // Stripe sessions live at least 30 minutes; a payment after our 15-minute hold
+        // is still honoured when the seats are free (see `orders::fulfil`).
+        expires_at_secs: now / 1000 + 31 * 60,
+        destination: destination.as_ref().map(connect::manage::as_destination),
+    };
+    match stripe.create_session(&session).await {
         Ok((session_id, url)) => {
             store::set_provider_ref(&app.db, session.order_id, &session_id).await?;
-            if let Some((account, fee)) = destination {
+            if let Some((account, fee)) = &destination {
                 store::set_destination(&app.db, session.order_id, account, *fee).await?;
             }
             Ok(url)

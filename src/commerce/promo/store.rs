@@ -53,6 +53,23 @@ async fn one_where<'e>(
     .await?)
 }
 
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+/// Bind a code's fields as the next nine parameters (`event_id` … `valid_until`): what
+/// `insert` and `update` both write.
+fn bind_fields<'q>(query: AnyQuery<'q>, fields: &'q CodeFields) -> AnyQuery<'q> {
+    query
+        .bind(&fields.event_id)
+        .bind(&fields.code)
+        .bind(fields.kind.as_str())
+        .bind(fields.value)
+        .bind(&fields.currency)
+        .bind(fields.max_uses)
+        .bind(fields.max_per_account)
+        .bind(fields.valid_from)
+        .bind(fields.valid_until)
+}
+
 /// A new code: its id.
 #[tracing::instrument(skip_all)]
 pub async fn insert<'e>(
@@ -62,25 +79,15 @@ pub async fn insert<'e>(
     now: i64,
 ) -> std::result::Result<String, sqlx::Error> {
     let id = uuid::Uuid::new_v4().to_string();
-    sqlx::query(
+    let insert = sqlx::query(
         "INSERT INTO promo_codes (id, project_id, event_id, code, kind, value, currency, \
          max_uses, max_per_account, valid_from, valid_until, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-    )
-    .bind(&id)
-    .bind(project_id)
-    .bind(&fields.event_id)
-    .bind(&fields.code)
-    .bind(fields.kind.as_str())
-    .bind(fields.value)
-    .bind(&fields.currency)
-    .bind(fields.max_uses)
-    .bind(fields.max_per_account)
-    .bind(fields.valid_from)
-    .bind(fields.valid_until)
-    .bind(now)
-    .execute(db)
-    .await?;
+    );
+    bind_fields(insert.bind(&id).bind(project_id), fields)
+        .bind(now)
+        .execute(db)
+        .await?;
     Ok(id)
 }
 
@@ -93,24 +100,13 @@ pub async fn update<'e>(
     fields: &CodeFields,
 ) -> std::result::Result<bool, sqlx::Error> {
     let uses = format!("(CASE WHEN max_uses IS NULL THEN {USES_OF} ELSE uses_taken END)");
-    let done = sqlx::query(AssertSqlSafe(format!(
+    let update = sqlx::query(AssertSqlSafe(format!(
         "UPDATE promo_codes SET event_id = $2, code = $3, kind = $4, value = $5, \
              currency = $6, max_uses = $7, max_per_account = $8, valid_from = $9, \
              valid_until = $10, uses_taken = {uses} \
              WHERE id = $1 AND ($7 IS NULL OR {uses} <= $7)"
-    )))
-    .bind(id)
-    .bind(&fields.event_id)
-    .bind(&fields.code)
-    .bind(fields.kind.as_str())
-    .bind(fields.value)
-    .bind(&fields.currency)
-    .bind(fields.max_uses)
-    .bind(fields.max_per_account)
-    .bind(fields.valid_from)
-    .bind(fields.valid_until)
-    .execute(db)
-    .await?;
+    )));
+    let done = bind_fields(update.bind(id), fields).execute(db).await?;
     Ok(done.rows_affected() == 1)
 }
 

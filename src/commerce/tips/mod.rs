@@ -21,11 +21,10 @@ use utoipa_axum::routes;
 use self::model::{Tip, TipList, TipOptions, back_to_room, check_message, totals};
 use crate::auth::extract::{ClientIp, CurrentUser, IdRequest};
 use crate::chat::model::display_name;
-use crate::commerce::checkout::{expire_sessions, open_stripe_session};
-use crate::commerce::connect;
+use crate::commerce::checkout::{StripeCheckout, expire_sessions, open_stripe_session};
 use crate::commerce::orders::{self, RESERVATION_MS};
 use crate::commerce::pay_page;
-use crate::commerce::providers::{self, LineItem, Provider};
+use crate::commerce::providers::{LineItem, Provider};
 use crate::commerce::store as orders_store;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{iso8601, now_ms};
@@ -170,21 +169,17 @@ pub async fn start(
             }];
             // A destination charge when the concert's project takes charges through
             // Connect, with the platform fee as the application fee, as its tickets are.
-            let project = [Some(event.project_id.clone())];
-            let destination = connect::manage::destination(app, &project, amount).await?;
             let success_url = format!("{public}{}", back_to_room(&event.id, &order_id));
-            let cancel_url = format!("{public}/stage/{}", event.id);
-            let session = providers::SessionRequest {
+            let checkout = StripeCheckout {
                 order_id: &order_id,
                 currency,
                 items: &lines,
                 email: &user.account.login,
                 success_url: &success_url,
-                cancel_url: &cancel_url,
-                expires_at_secs: now / 1000 + 31 * 60,
-                destination: destination.as_ref().map(connect::manage::as_destination),
+                cancel_url: &format!("{public}/stage/{}", event.id),
+                projects: &[Some(event.project_id.clone())],
             };
-            open_stripe_session(app, stripe, &session, destination.as_ref()).await
+            open_stripe_session(app, stripe, &checkout, now).await
         }
     }
 }
