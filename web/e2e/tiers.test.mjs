@@ -173,6 +173,8 @@ describe('Ticket tiers (issue 31)', () => {
     await screenshot(page, 'tiers-ir-phone-concert-tiers');
     const before = await problems(page, MIN_TAP);
     assert.deepEqual(before, [], 'phone layout problems on the concert page');
+    // Only the tier cards sell: no default-tier Add to cart below them.
+    assert.equal(await page.getByTestId('event-buy').count(), 0, 'a default-tier Add to cart below the tier cards');
 
     await supporter.getByTestId('tier-buy').click();
     await supporter.getByTestId('tier-in-cart').waitFor();
