@@ -1,4 +1,4 @@
-import { currentPeriod, formatPercent, isPeriod, operatorLines, shiftPeriod, statementLines, typedPercent } from './model';
+import { currentPeriod, formatPercent, isPeriod, operatorLines, periodName, shiftPeriod, statementLines, typedPercent } from './model';
 
 const STATEMENT = {
   projectId: 'p1',
@@ -85,5 +85,18 @@ describe('percentages', () => {
     expect(typedPercent(' 7.5 % ')).toBe('7.5');
     expect(typedPercent('۷٫۵')).toBe('7.5');
     expect(typedPercent('12,25')).toBe('12.25');
+  });
+});
+
+describe("a period's name", () => {
+  it('is the Gregorian month the statements are counted in', () => {
+    expect(periodName('2026-11', 'en-GB')).toBe('November 2026');
+  });
+
+  it('in Persian, is the Solar Hijri days the Gregorian month spans, in Persian digits', () => {
+    // 1 November 2026 is 10 Aban 1405; 30 November, 9 Azar.
+    expect(periodName('2026-11', 'fa-IR')).toBe('۱۰ آبان تا ۹ آذر ۱۴۰۵');
+    // March crosses Nowruz: a year on each end.
+    expect(periodName('2026-03', 'fa-IR')).toBe('۱۰ اسفند ۱۴۰۴ تا ۱۱ فروردین ۱۴۰۵');
   });
 });
