@@ -53,6 +53,17 @@ describe('a statement read top to bottom', () => {
     ]);
   });
 
+  it('shows the sales before promo codes and the discounts, then on to the same net', () => {
+    const lines = statementLines({ ...STATEMENT, discounts: 200, ticketSalesBeforeDiscounts: 2000 });
+    expect(lines.slice(0, 3)).toEqual([
+      { key: 'ticketSalesBeforeDiscounts', amount: 2000 },
+      { key: 'discounts', amount: -200 },
+      { key: 'passShares', amount: 250 },
+    ]);
+    const net = lines.find((line) => line.key === 'net');
+    expect(lines.filter((line) => !line.total).reduce((sum, line) => sum + line.amount, 0)).toBe(net?.amount);
+  });
+
   it('adds what was paid out and what is still owed once there was a payout', () => {
     const lines = statementLines({ ...STATEMENT, paidOut: 1000, owed: 35 });
     expect(lines.slice(-2)).toEqual([

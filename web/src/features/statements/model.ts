@@ -68,7 +68,7 @@ export function payoutsOf(statements: ProjectStatements | undefined): Payout[] {
   return (statements?.payouts as Payout[] | undefined) ?? [];
 }
 
-export type StatementLineKey = 'ticketSales' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'paidByStripe' | 'owed';
+export type StatementLineKey = 'ticketSales' | 'ticketSalesBeforeDiscounts' | 'discounts' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'paidByStripe' | 'owed';
 
 export interface StatementLine {
   key: StatementLineKey;
@@ -83,8 +83,18 @@ const less = (amount: number): number => (amount === 0 ? 0 : -amount);
 /** A statement as read, top to bottom: what came in, what went out, and the net due; once
  * staff recorded a payout against it, what was paid out and what is still owed. */
 export function statementLines(statement: Statement): StatementLine[] {
+  // What promo codes took off the tickets: the sales before them, then the discounts (a
+  // server older than line discounts sends none: the sales as paid).
+  const discounts = (statement.discounts as number | undefined) ?? 0;
+  const sales: StatementLine[] =
+    discounts > 0
+      ? [
+          { key: 'ticketSalesBeforeDiscounts', amount: statement.ticketSales + discounts },
+          { key: 'discounts', amount: -discounts },
+        ]
+      : [{ key: 'ticketSales', amount: statement.ticketSales }];
   const lines: StatementLine[] = [
-    { key: 'ticketSales', amount: statement.ticketSales },
+    ...sales,
     // Tips during the show, where there were any (a server older than tips sends none).
     ...((statement.tips as number | undefined) ? [{ key: 'tips' as const, amount: statement.tips }] : []),
     { key: 'passShares', amount: statement.passShares },
