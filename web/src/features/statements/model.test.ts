@@ -14,6 +14,8 @@ const STATEMENT = {
   paidOut: 0,
   paidByStripe: 0,
   owed: 1035,
+  ticketSalesBeforeDiscounts: 1800,
+  discounts: 0,
 };
 
 describe('statement periods', () => {
