@@ -283,7 +283,10 @@ mod tests {
             .render()
             .unwrap();
         assert!(html.contains("data-minor=\"1500\""), "{html}");
-        assert!(html.contains("data-currency=\"EUR\" data-digits=\"2\""), "{html}");
+        assert!(
+            html.contains("data-currency=\"EUR\" data-digits=\"2\""),
+            "{html}"
+        );
         assert!(SCRIPT.contains("export function formatMoney"));
     }
 

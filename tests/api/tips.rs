@@ -575,14 +575,22 @@ async fn cancelling_a_live_concert_gives_back_its_tips() {
 
 /// The concert's tip form's options, as `token` reads them.
 async fn tip_options(app: &TestApp, event: &str, token: &str) -> Value {
-    let (status, body) = app.get(&format!("{}/options", tips(event)), Some(token)).await;
+    let (status, body) = app
+        .get(&format!("{}/options", tips(event)), Some(token))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     body["payload"].clone()
 }
 
 /// `token` sets the concert's tip settings: the status and body.
-async fn set_tip_settings(app: &TestApp, event: &str, token: &str, body: Value) -> (StatusCode, Value) {
-    app.put(&format!("{}/settings", tips(event)), body, token).await
+async fn set_tip_settings(
+    app: &TestApp,
+    event: &str,
+    token: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    app.put(&format!("{}/settings", tips(event)), body, token)
+        .await
 }
 
 #[tokio::test]
@@ -602,14 +610,27 @@ async fn the_artist_sets_a_concerts_tips_presets_and_minimum_or_turns_them_off()
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     let (status, body) = set_tip_settings(&app, &room.event, &room.artist, mine).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["payload"]["presets"], json!([300, 700]), "smallest first");
+    assert_eq!(
+        body["payload"]["presets"],
+        json!([300, 700]),
+        "smallest first"
+    );
     let after = tip_options(&app, &room.event, ann).await;
-    assert_eq!((&after["presets"], &after["minimum"]), (&json!([300, 700]), &json!(300)));
+    assert_eq!(
+        (&after["presets"], &after["minimum"]),
+        (&json!([300, 700]), &json!(300))
+    );
 
     // Under the new minimum: refused in the reader's language; at it, taken.
     let (status, body) = tip(&app, &room.event, ann, 200, "").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("A tip is at least 3.00 EUR"), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("A tip is at least 3.00 EUR"),
+        "{body}"
+    );
     tip_and_pay(&app, &room.event, ann, 300, "").await;
 
     // A preset under the minimum, or no preset, is refused; so is a minimum under one cent.
@@ -630,7 +651,10 @@ async fn the_artist_sets_a_concerts_tips_presets_and_minimum_or_turns_them_off()
     assert_eq!(tip_options(&app, &room.event, ann).await["enabled"], false);
     let (status, body) = tip(&app, &room.event, ann, 500, "").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("turned tips off"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("turned tips off"),
+        "{body}"
+    );
     let persian = app
         .http
         .post(format!("{}{}", app.url, tips(&room.event)))
@@ -642,5 +666,8 @@ async fn the_artist_sets_a_concerts_tips_presets_and_minimum_or_turns_them_off()
         .unwrap();
     assert_eq!(persian.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = persian.json().await.unwrap();
-    assert!(body["error"].as_str().unwrap().contains("انعام را"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("انعام را"),
+        "{body}"
+    );
 }

@@ -260,7 +260,10 @@ mod tests {
         assert_eq!(kept.presets, [300, 700], "sorted, once each");
         let options = TipOptions::with("EUR", Some(&kept));
         assert_eq!((options.minimum, options.maximum), (300, 100_000));
-        assert_eq!(options.check_amount(299).unwrap_err().status().as_u16(), 422);
+        assert_eq!(
+            options.check_amount(299).unwrap_err().status().as_u16(),
+            422
+        );
         assert_eq!(options.check_amount(300).unwrap(), 300);
         let off = TipOptions::with("EUR", Some(&set(false, &[300], 300)));
         assert_eq!(off.check_amount(500).unwrap_err().status().as_u16(), 422);
