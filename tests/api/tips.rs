@@ -70,8 +70,8 @@ async fn a_holder_tips_during_the_show_and_the_room_and_the_artists_panel_hear_i
     assert_eq!(status, StatusCode::OK, "{options}");
     assert_eq!(
         options["payload"],
-        json!({ "currency": "EUR", "presets": [200, 500, 1000, 2000], "minimum": 100,
-                "maximum": 100_000, "maxMessageChars": 140 })
+        json!({ "enabled": true, "currency": "EUR", "presets": [200, 500, 1000, 2000],
+                "minimum": 100, "maximum": 100_000, "maxMessageChars": 140 })
     );
 
     let paid = tip_and_pay(&app, &room.event, ann, 750, "  What a night!\n").await;

@@ -58,6 +58,8 @@ function TipsForm({ eventId, options }: { eventId: string; options: TipOptions }
           onChange={(event) => { setPresets(event.currentTarget.value); }}
           error={parsedPresets === null ? t('form.notANumber') : undefined}
           disabled={!enabled}
+          // A list of amounts reads left to right, in a Persian page too.
+          dir="ltr"
           data-testid="tips-presets"
         />
         <MoneyInput
