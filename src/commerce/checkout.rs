@@ -81,8 +81,13 @@ pub async fn start(
         return Err(Error::conflict(Msg::CartEmpty));
     }
     let now = now_ms();
-    // Hidden tiers the cart's promo code unlocks sell like visible ones.
-    let unlocked = unlock::unlocked_tiers(&app.db, Some(account_id), None).await?;
+    // Hidden tiers the cart's promo code unlocks sell like visible ones (the code is read
+    // once, for them and for what it takes off below).
+    let cart_code = promo_codes::in_cart(app, account_id).await?;
+    let unlocked = match &cart_code {
+        Some(code) => unlock::in_cart(&app.db, account_id, code).await?,
+        None => Vec::new(),
+    };
     let mut items = Vec::with_capacity(rows.len());
     // Each line's concert's project (`None` for a pass): what a promo code applies to, and
     // where a destination charge would go.
@@ -174,7 +179,7 @@ pub async fn start(
                 currency: &currency,
             })
             .collect();
-        promo_codes::for_checkout(app, account_id, &lines).await?
+        promo_codes::for_checkout(app, account_id, cart_code, &lines).await?
     };
     if let Some((_, discounts)) = &promo {
         for (item, off) in items.iter_mut().zip(discounts) {

@@ -7,6 +7,7 @@ use super::orders::Order;
 use super::{money, store};
 use crate::db::Db;
 use crate::error::Result;
+use crate::i18n::{self, Lang, Msg};
 
 /// At most this many orders in one file; the rest is left out and the file says so.
 pub const MAX_ROWS: i64 = 10_000;
@@ -62,11 +63,29 @@ fn status_word(status: OrderStatus) -> &'static str {
     }
 }
 
-pub fn rows(orders: &[Order]) -> String {
+/// What an order bought, in `lang`: its lines' titles, or what its tip was (a tip's order
+/// has no lines).
+fn items_cell(order: &Order, lang: Lang) -> String {
+    match &order.tip {
+        Some(tip) if order.items.is_empty() => Msg::TipFor
+            .with("artist", tip.artist_name.as_str())
+            .with("title", tip.title.as_str())
+            .render(lang),
+        _ => order
+            .items
+            .iter()
+            .map(|i| i.title.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+/// The CSV rows of `orders`, a tip's items cell in `lang`.
+pub fn rows(orders: &[Order], lang: Lang) -> String {
     orders
         .iter()
         .map(|o| {
-            let items: Vec<&str> = o.items.iter().map(|i| i.title.as_str()).collect();
+            let items = items_cell(o, lang);
             line(&[
                 &o.id,
                 &o.created_at,
@@ -74,7 +93,7 @@ pub fn rows(orders: &[Order]) -> String {
                 status_word(o.status),
                 &o.buyer.name,
                 &o.buyer.email,
-                &items.join("; "),
+                &items,
                 &money::decimal(o.total, &o.currency),
                 &o.currency,
                 &o.provider,
@@ -93,7 +112,8 @@ pub async fn orders_csv(db: &Db, filter: store::OrderFilter<'_>) -> Result<(Stri
     let mut found = found.into_iter().peekable();
     while found.peek().is_some() {
         let chunk: Vec<_> = found.by_ref().take(CHUNK).collect();
-        out.push_str(&rows(&super::orders::with_lines(db, chunk).await?));
+        let orders = super::orders::with_lines(db, chunk).await?;
+        out.push_str(&rows(&orders, i18n::current()));
     }
     Ok((out, cut))
 }

@@ -381,6 +381,11 @@ pub async fn create_pending_with(
     )
     .await
     .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
+    // Each line's share of the code's discount, kept with the line for the statements.
+    let discounts: Vec<i64> = promo
+        .as_ref()
+        .map(|claim| claim.discounts.to_vec())
+        .unwrap_or_default();
     if let Some(claim) = promo
         && let Err(refusal) =
             take_promo_use(&mut tx, account_id, &order_id, items, currency, &claim, now).await
@@ -388,7 +393,7 @@ pub async fn create_pending_with(
         tx.rollback().await?;
         return Err(refusal);
     }
-    for item in &lines {
+    for (i, item) in lines.iter().enumerate() {
         let line = store::NewLine {
             kind: item.kind,
             item_id: &item.id,
@@ -396,6 +401,7 @@ pub async fn create_pending_with(
             price_minor: item.price_minor,
             tier: item.tier.as_ref().map(|t| (t.id.as_str(), t.name.as_str())),
             quantity: item.quantity,
+            discount_minor: discounts.get(i).copied().unwrap_or(0),
         };
         store::insert_order_item(&mut *tx, &order_id, line).await?;
     }

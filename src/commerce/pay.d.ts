@@ -2,3 +2,4 @@
 export function formatCardNumber(raw: string): string;
 export function formatExpiry(raw: string): string;
 export function caretAfterDigits(formatted: string, digitsBefore: number): number;
+export function formatMoney(minor: number, currency: string, digits: number, locale: string): string;

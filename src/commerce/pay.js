@@ -47,8 +47,27 @@ function reformat(input, format) {
   input.setSelectionRange(at, at);
 }
 
+/** `minor` units of `currency` as the reader's locale writes a price (the web app's
+ * `formatPrice`): `6247, 'EUR', 2, 'fa-IR'` → `€۶۲٫۴۷`, `'es'` → `62,47 €`. */
+export function formatMoney(minor, currency, digits, locale) {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(minor / 10 ** digits);
+}
+
 const form = typeof document === 'undefined' ? null : document.getElementById('pay');
 if (form) {
+  // The server writes "EUR 62.47" in the reader's digits; Intl writes the currency as the
+  // reader's locale does, in the lines, the total and the Pay button.
+  const { currency, digits } = form.dataset;
+  const locale = document.documentElement.lang;
+  const money = (minor) => formatMoney(Number(minor), currency, Number(digits), locale);
+  for (const cell of document.querySelectorAll('[data-minor]')) cell.textContent = money(cell.dataset.minor);
+  const pay = form.querySelector('button[type=submit]');
+  pay.textContent = pay.textContent.replace(form.dataset.totalText, money(form.dataset.total));
   const number = form.elements.namedItem('cardNumber');
   const expiry = form.elements.namedItem('expiry');
   number.addEventListener('input', () => reformat(number, formatCardNumber));

@@ -55,7 +55,13 @@ pub struct PayPage {
 struct PayableOrder {
     id: String,
     token: String,
+    /// The amounts as written before the script runs ("EUR ۶۲٫۴۷"); the script writes each
+    /// as a currency in the reader's locale (Intl: "€۶۲٫۴۷") from its minor units.
     total: String,
+    total_minor: i64,
+    currency: String,
+    /// The currency's minor-unit digits, as Encore counts them (Intl may count others).
+    digits: u32,
     lines: Vec<Line>,
 }
 
@@ -63,6 +69,7 @@ struct PayableOrder {
 struct Line {
     title: String,
     price: String,
+    price_minor: i64,
 }
 
 /// The page's texts in the reader's language.
@@ -153,11 +160,15 @@ impl PayPage {
                 id: order.id.clone(),
                 token,
                 total: figure_in(lang, &total),
+                total_minor: order.total_minor,
+                currency: order.currency.clone(),
+                digits: money::minor_digits(&order.currency),
                 lines: lines
                     .iter()
                     .map(|line| Line {
                         title: line.with_tier_in(lang),
                         price: figure_in(lang, &money::format(line.price_minor, &order.currency)),
+                        price_minor: line.price_minor,
                     })
                     .collect(),
             }),
@@ -263,6 +274,20 @@ mod tests {
             html.contains("<td><bdi>۳ × Band — Show (Supporter)</bdi></td>"),
             "{html}"
         );
+    }
+
+    #[test]
+    fn amounts_carry_their_minor_units_for_the_script_to_write_in_the_readers_locale() {
+        let lines = [line("Band — Show", 1, None)];
+        let html = PayPage::form(Lang::Persian, &order(), &lines, "t".into())
+            .render()
+            .unwrap();
+        assert!(html.contains("data-minor=\"1500\""), "{html}");
+        assert!(
+            html.contains("data-currency=\"EUR\" data-digits=\"2\""),
+            "{html}"
+        );
+        assert!(SCRIPT.contains("export function formatMoney"));
     }
 
     #[test]

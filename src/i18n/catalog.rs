@@ -2572,6 +2572,34 @@ messages! {
         cn: "打赏金额最多为 {maximum}。",
         ir: "انعام حداکثر {maximum} است.",
     }
+    TipsOff {
+        gb: "The artist has turned tips off for this concert.",
+        br: "O artista desativou as gorjetas para este show.",
+        es: "El artista ha desactivado las propinas para este concierto.",
+        cn: "艺人已关闭本场演出的打赏。",
+        ir: "هنرمند انعام را برای این کنسرت خاموش کرده است.",
+    }
+    TipMinimumRange {
+        gb: "The smallest tip must be more than 0 and at most {maximum}.",
+        br: "A menor gorjeta deve ser maior que 0 e no máximo {maximum}.",
+        es: "La propina mínima debe ser mayor que 0 y como máximo de {maximum}.",
+        cn: "最低打赏金额必须大于 0 且不超过 {maximum}。",
+        ir: "کمترین انعام باید بیشتر از ۰ و حداکثر {maximum} باشد.",
+    }
+    TipPresetsRange {
+        gb: "Each suggested tip must be from the minimum to {maximum}.",
+        br: "Cada gorjeta sugerida deve ir do mínimo até {maximum}.",
+        es: "Cada propina sugerida debe ir del mínimo a {maximum}.",
+        cn: "每个建议打赏金额必须在最低金额与 {maximum} 之间。",
+        ir: "هر انعام پیشنهادی باید از کمترین مبلغ تا {maximum} باشد.",
+    }
+    TipPresetsCount {
+        gb: "Suggest from 1 to {max} tip amounts.",
+        br: "Sugira de 1 a {max} valores de gorjeta.",
+        es: "Sugiere de 1 a {max} importes de propina.",
+        cn: "请建议 1 到 {max} 个打赏金额。",
+        ir: "از ۱ تا {max} مبلغ انعام پیشنهاد دهید.",
+    }
     TipMessageTooLong {
         gb: "A tip's message is at most {max} characters.",
         br: "A mensagem de uma gorjeta tem no máximo {max} caracteres.",

@@ -151,7 +151,8 @@ async fn export(
 fn csv(statements: &ProjectStatements) -> String {
     let mut out = String::from(
         "period,project,currency,ticket_sales,pass_shares,refunds,payment_fees,\
-         platform_fee_percent,platform_fee,net,paid_out,paid_by_stripe,owed,tips\r\n",
+         platform_fee_percent,platform_fee,net,paid_out,paid_by_stripe,owed,tips,\
+         ticket_sales_before_discounts,discounts\r\n",
     );
     for s in &statements.statements {
         let amount = |minor: i64| money::decimal(minor, &s.currency);
@@ -169,8 +170,11 @@ fn csv(statements: &ProjectStatements) -> String {
             amount(s.paid_out),
             amount(s.paid_by_stripe),
             amount(s.owed),
-            // Last, so readers of the columns before it read them where they were.
+            // Last, so readers of the columns before them read them where they were
+            // (`ticket_sales` is after discounts: before them less the discounts).
             amount(s.tips),
+            amount(s.ticket_sales_before_discounts),
+            amount(s.discounts),
         ];
         out.push_str(&cells.join(","));
         out.push_str("\r\n");

@@ -140,6 +140,8 @@ pub struct SoldLine {
     pub project_id: Option<String>,
     pub event_id: Option<String>,
     pub price: i64,
+    /// What a promo code took off the line (`price` is after it).
+    pub discount: i64,
     pub kind: LineKind,
 }
 
@@ -230,8 +232,13 @@ pub struct Ledger {
 pub struct Statement {
     pub project_id: String,
     pub currency: String,
-    /// Tickets to its concerts, paid in the period (minor units, as every amount here).
+    /// Tickets to its concerts, paid in the period, after promo codes' discounts (minor
+    /// units, as every amount here): what the fees and the net are counted from.
     pub ticket_sales: i64,
+    /// The same tickets before discounts: `ticketSales + discounts`.
+    pub ticket_sales_before_discounts: i64,
+    /// What promo codes took off those tickets.
+    pub discounts: i64,
     /// Tips to its artist during its concerts, paid in the period (gross).
     pub tips: i64,
     /// Its share of the passes that ended in the period, by the minutes listened.
@@ -270,6 +277,8 @@ impl Statement {
             self.tips += sold.price;
         } else {
             self.ticket_sales += sold.price;
+            self.discounts += sold.discount;
+            self.ticket_sales_before_discounts += sold.price + sold.discount;
         }
     }
 }
@@ -609,6 +618,7 @@ mod tests {
             project_id: project.map(Into::into),
             event_id: event.map(Into::into),
             price,
+            discount: 0,
             kind: if project.is_some() {
                 LineKind::Ticket
             } else {
@@ -719,6 +729,29 @@ mod tests {
         assert_eq!(a.refunds + b.refunds + op.pass_refunds, 1000 + 6900);
         assert_eq!(a.pass_shares + b.pass_shares + op.unshared_passes, 2 * 4900);
         assert_eq!(op.platform_fees, a.platform_fee + b.platform_fee);
+    }
+
+    #[test]
+    fn a_discounted_ticket_shows_its_sales_before_discounts_and_the_discount_the_net_from_what_was_paid()
+     {
+        let ledger = Ledger {
+            sold: vec![
+                SoldLine {
+                    discount: 200,
+                    ..sold("o1", Some("a"), Some("e1"), 1800, 0)
+                },
+                sold("o2", Some("a"), Some("e1"), 2000, 0),
+            ],
+            ..Ledger::default()
+        };
+        let all = ledger.statements(Period::parse("2026-11").unwrap(), |_| Percent(1000));
+        let a = &all.statements[0];
+        assert_eq!(
+            (a.ticket_sales_before_discounts, a.discounts, a.ticket_sales),
+            (4000, 200, 3800)
+        );
+        assert_eq!(a.platform_fee, 380);
+        assert_eq!(a.net, 3800 - 380);
     }
 
     fn tip(order: &str, project: &str, price: i64, fee: i64) -> SoldLine {

@@ -14,6 +14,7 @@ crate::db::from_row!(SoldLine {
     project_id,
     event_id,
     price,
+    discount,
     kind = "line_kind" as String
 });
 crate::db::from_row!(Refund {
@@ -47,14 +48,15 @@ const LINES: &str = "SELECT * FROM (\
      CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT) AS connected, \
      o.application_fee_minor AS application_fee, \
      e.project_id, CASE WHEN oi.item_kind = 'event' THEN oi.item_id END AS event_id, \
-     oi.price_minor AS price, oi.item_kind AS line_kind, oi.item_id AS line_id \
+     oi.price_minor AS price, oi.discount_minor AS discount, oi.item_kind AS line_kind, \
+     oi.item_id AS line_id \
      FROM orders o JOIN order_items oi ON oi.order_id = o.id \
      LEFT JOIN events e ON oi.item_kind = 'event' AND e.id = oi.item_id \
      UNION ALL \
      SELECT o.id, o.currency, o.fee_minor, o.paid_at, \
      CAST(CASE WHEN o.connect_account IS NULL THEN 0 ELSE 1 END AS BIGINT), \
      o.application_fee_minor, e.project_id, t.event_id, \
-     t.amount_minor, 'tip', t.event_id \
+     t.amount_minor, CAST(0 AS BIGINT), 'tip', t.event_id \
      FROM orders o JOIN tips t ON t.order_id = o.id JOIN events e ON e.id = t.event_id\
      ) l";
 

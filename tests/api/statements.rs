@@ -240,6 +240,10 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     // D: the line of three sold and given back, ticket by ticket, to the cent.
     let d_eur = line(statements, &d, "EUR");
     assert_eq!(d_eur["ticketSales"], 6103, "{d_eur}");
+    // Its sales before the code, and what the code took off (the statement's discounts line).
+    assert_eq!(d_eur["ticketSalesBeforeDiscounts"], 6600, "{d_eur}");
+    assert_eq!(d_eur["discounts"], 497, "{d_eur}");
+    assert_eq!(a_eur["discounts"], 0, "{a_eur}");
     assert_eq!(d_eur["refunds"], 6103, "{d_eur}");
 
     // Every cent captured and given back is on a statement or the operator's line.
@@ -308,7 +312,7 @@ async fn a_months_statements_add_up_to_the_money_taken_and_given_back_to_the_cen
     let csv = csv.text().await.unwrap();
     assert!(
         csv.contains(&format!(
-            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,0.00,51.90,0.00\r\n"
+            "{month},{a},EUR,40.00,36.75,20.00,0.60,7.5,4.25,51.90,0.00,0.00,51.90,0.00,40.00,0.00\r\n"
         )),
         "{csv}"
     );

@@ -70,8 +70,8 @@ async fn a_holder_tips_during_the_show_and_the_room_and_the_artists_panel_hear_i
     assert_eq!(status, StatusCode::OK, "{options}");
     assert_eq!(
         options["payload"],
-        json!({ "currency": "EUR", "presets": [200, 500, 1000, 2000], "minimum": 100,
-                "maximum": 100_000, "maxMessageChars": 140 })
+        json!({ "enabled": true, "currency": "EUR", "presets": [200, 500, 1000, 2000],
+                "minimum": 100, "maximum": 100_000, "maxMessageChars": 140 })
     );
 
     let paid = tip_and_pay(&app, &room.event, ann, 750, "  What a night!\n").await;
@@ -177,6 +177,32 @@ async fn a_paid_tip_tells_its_tipper_what_it_was_in_their_orders_a_notification_
         "{body}"
     );
     assert!(body.contains(&format!("/receipts/{order}")), "{body}");
+
+    // Staff's orders CSV says what the tip was in its items cell (it has no lines), in the
+    // reader's language.
+    let admin = app.an_admin().await;
+    for (lang, said) in [
+        ("en-GB", "Tip to The Testers for Live at the Roundhouse"),
+        ("fa-IR", "انعام به The Testers برای Live at the Roundhouse"),
+    ] {
+        let csv = app
+            .http
+            .get(format!("{}/api/v1/orders/export.csv", app.url))
+            .bearer_auth(&admin)
+            .header("accept-language", lang)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let row = csv
+            .lines()
+            .find(|row| row.starts_with(order))
+            .unwrap_or_else(|| panic!("no row for the tip: {csv}"));
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[6], said, "{row}");
+    }
 }
 
 #[tokio::test]
@@ -545,4 +571,103 @@ async fn cancelling_a_live_concert_gives_back_its_tips() {
         .filter(|n| n["body"].as_str().unwrap_or_default().contains(&why))
         .count();
     assert_eq!(told, 2, "one notice a tip: {page}");
+}
+
+/// The concert's tip form's options, as `token` reads them.
+async fn tip_options(app: &TestApp, event: &str, token: &str) -> Value {
+    let (status, body) = app
+        .get(&format!("{}/options", tips(event)), Some(token))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["payload"].clone()
+}
+
+/// `token` sets the concert's tip settings: the status and body.
+async fn set_tip_settings(
+    app: &TestApp,
+    event: &str,
+    token: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    app.put(&format!("{}/settings", tips(event)), body, token)
+        .await
+}
+
+#[tokio::test]
+async fn the_artist_sets_a_concerts_tips_presets_and_minimum_or_turns_them_off() {
+    let app = spawn_app().await;
+    let room = a_room(&app, 1).await;
+    let ann = &room.fans[0].1;
+    // The defaults: on, 2, 5, 10 and 20 euros, at least 1.
+    let before = tip_options(&app, &room.event, ann).await;
+    assert_eq!(before["enabled"], true, "{before}");
+    assert_eq!(before["presets"], json!([200, 500, 1000, 2000]));
+    assert_eq!(before["minimum"], 100);
+
+    // A fan may not change them; the artist (a member of the concert's project) may.
+    let mine = json!({ "enabled": true, "presets": [700, 300], "minimum": 300 });
+    let (status, body) = set_tip_settings(&app, &room.event, ann, mine.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = set_tip_settings(&app, &room.event, &room.artist, mine).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["payload"]["presets"],
+        json!([300, 700]),
+        "smallest first"
+    );
+    let after = tip_options(&app, &room.event, ann).await;
+    assert_eq!(
+        (&after["presets"], &after["minimum"]),
+        (&json!([300, 700]), &json!(300))
+    );
+
+    // Under the new minimum: refused in the reader's language; at it, taken.
+    let (status, body) = tip(&app, &room.event, ann, 200, "").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("A tip is at least 3.00 EUR"),
+        "{body}"
+    );
+    tip_and_pay(&app, &room.event, ann, 300, "").await;
+
+    // A preset under the minimum, or no preset, is refused; so is a minimum under one cent.
+    for wrong in [
+        json!({ "enabled": true, "presets": [200], "minimum": 300 }),
+        json!({ "enabled": true, "presets": [], "minimum": 300 }),
+        json!({ "enabled": true, "presets": [500], "minimum": 0 }),
+        json!({ "enabled": true, "presets": [200_000], "minimum": 100 }),
+    ] {
+        let (status, body) = set_tip_settings(&app, &room.event, &room.artist, wrong.clone()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{wrong}: {body}");
+    }
+
+    // Off: the form says so, and a tip is refused, in Persian for a Persian reader.
+    let off = json!({ "enabled": false, "presets": [300, 700], "minimum": 300 });
+    let (status, body) = set_tip_settings(&app, &room.event, &room.artist, off).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(tip_options(&app, &room.event, ann).await["enabled"], false);
+    let (status, body) = tip(&app, &room.event, ann, 500, "").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("turned tips off"),
+        "{body}"
+    );
+    let persian = app
+        .http
+        .post(format!("{}{}", app.url, tips(&room.event)))
+        .bearer_auth(ann)
+        .header("accept-language", "fa-IR")
+        .json(&json!({ "amount": 500 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(persian.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = persian.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("انعام را"),
+        "{body}"
+    );
 }

@@ -32,8 +32,9 @@ const money = (minor, locale = 'en-GB') =>
 
 /** The payout recorded: part of the net (8.10 once the fee is 10 %). */
 const PAYOUT = { amount: 500, reference: 'TR-1' };
-/** The day as the page writes a payout's (the reader's language and digits, Gregorian). */
-const day = (locale = 'en-GB') => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' }).format(new Date());
+/** The day as the page writes a payout's (the reader's language, digits and calendar:
+ * Solar Hijri in Persian). */
+const day = (locale = 'en-GB') => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date());
 
 /** Persian and Arabic-Indic digits as Latin ones (what a Persian text's number reads as). */
 const latin = (text) => text.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - (d.charCodeAt(0) >= 0x06f0 ? 0x06f0 : 0x0660)));
@@ -233,6 +234,13 @@ describe('Artists\' statements (issue 31)', () => {
     const { page } = b;
     await page.goto(`${suite.server.url}/statements`);
     assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    // The month in the Solar Hijri calendar (the days the Gregorian period spans), never a
+    // Gregorian month's name; the address keeps the API's Gregorian period.
+    const monthShown = await page.getByTestId('statements-month').innerText();
+    const persianMonth = new Intl.DateTimeFormat('fa-IR', { month: 'long', timeZone: 'UTC', calendar: 'persian' }).format(new Date());
+    const gregorianMonth = new Intl.DateTimeFormat('fa-IR', { month: 'long', timeZone: 'UTC', calendar: 'gregory' }).format(new Date());
+    assert.ok(monthShown.includes(persianMonth) && !monthShown.includes(gregorianMonth), `the month in Persian: ${monthShown}`);
+    assert.equal(await page.getByTestId('statements-month').getAttribute('data-period'), PERIOD);
     assert.deepEqual(await amounts(page), { ticketSales: money(900, 'fa-IR'), refunds: money(0, 'fa-IR'), platformFee: money(-90, 'fa-IR'), net: money(810, 'fa-IR') });
     await settle(page);
     await screenshot(page, 'statements-ir-phone');

@@ -173,6 +173,8 @@ describe('Ticket tiers (issue 31)', () => {
     await screenshot(page, 'tiers-ir-phone-concert-tiers');
     const before = await problems(page, MIN_TAP);
     assert.deepEqual(before, [], 'phone layout problems on the concert page');
+    // Only the tier cards sell: no default-tier Add to cart below them.
+    assert.equal(await page.getByTestId('event-buy').count(), 0, 'a default-tier Add to cart below the tier cards');
 
     await supporter.getByTestId('tier-buy').click();
     await supporter.getByTestId('tier-in-cart').waitFor();
@@ -181,6 +183,21 @@ describe('Ticket tiers (issue 31)', () => {
     assert.deepEqual(await problems(page, MIN_TAP), [], 'phone layout problems on the concert page, the tier in the cart');
 
     await page.goto(`${suite.server.url}/cart`);
+    // The test payment page writes the amount as a currency in Persian (€ and Persian
+    // digits, as the app does), and its way back to the cart is a 44 px target.
+    await page.getByTestId('pay-now').click();
+    await page.waitForURL(/\/pay\//);
+    const total = page.getByTestId('pay-total');
+    await total.waitFor();
+    assert.equal((await total.innerText()).replaceAll('\u200e', '').trim(), PERSIAN_PRICE.replaceAll('\u200e', ''));
+    assert.ok((await page.locator('button[type=submit]').innerText()).includes(PERSIAN_PRICE.replaceAll('\u200e', '')), 'the Pay button says the amount as the total does');
+    const back = await page.getByTestId('pay-back').boundingBox();
+    assert.ok(back && back.height >= MIN_TAP, `the Back link is ${back?.height} px tall`);
+    await settle(page);
+    await screenshot(page, 'tiers-ir-phone-pay');
+    assert.deepEqual(await problems(page, MIN_TAP), [], 'phone layout problems on the payment page');
+    await page.getByTestId('pay-back').click();
+    await page.waitForURL(/\/cart$/);
     const receipt = await payToReceipt(page, suite.server.url);
     const line = receipt.locator('tr').filter({ hasText: SUPPORTER.name });
     assert.equal(await line.count(), 1, 'the receipt has a line for the Supporter tier');

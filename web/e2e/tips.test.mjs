@@ -6,7 +6,7 @@
 // in Persian the tip form fits the screen.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { payWithCard, screenshot } from './harness.mjs';
+import { apiSession, inPersian, layoutProblems, openManageDrawer, PASSWORD, payWithCard, screenshot, settle } from './harness.mjs';
 import { author, fullRoom, messages, openLivePanel, STREAM_ANSWERS } from './room-helpers.mjs';
 
 const TITLE = 'Tips in the Hall';
@@ -82,5 +82,47 @@ describe('Tips during the show (issue 31)', () => {
     assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the form within the screen: ${JSON.stringify(box)}`);
     await screenshot(page, 'dark-tip-form-phone-fa');
     await finish(p, [STREAM_ANSWERS]);
+  });
+
+  test('390 px, Persian: the artist sets the concert\'s presets and minimum, then turns tips off', async () => {
+    const a = await suite.browserAs(ACCOUNTS.artist, { width: 390, height: 844, prepare: inPersian });
+    const { page } = a;
+    const drawer = await openManageDrawer(page, suite.server.url, TITLE, { item: 'manage-tips', panel: 'tips-drawer', firstRow: 'tips-settings' });
+    // The defaults: 2, 5, 10 and 20.
+    assert.equal(await drawer.getByTestId('tips-presets').inputValue(), '2.00, 5.00, 10.00, 20.00');
+    // Typed in Persian digits with the Persian comma.
+    await drawer.getByTestId('tips-presets').fill('۳، ۸');
+    await drawer.getByTestId('tips-minimum').fill('۳');
+    await drawer.getByTestId('tips-save').click();
+    await drawer.getByTestId('tips-settings-saved').waitFor();
+    await settle(page);
+    await screenshot(page, 'tips-settings-phone-fa');
+    assert.deepEqual(await page.evaluate(layoutProblems, { minTap: 44 }), [], 'phone layout problems in the tips drawer');
+    const api = await apiSession(suite.server.url, ACCOUNTS.artist.email, PASSWORD);
+    const options = (await api('GET', `/api/v1/events/${show.concert.id}/tips/options`)).json.payload;
+    assert.deepEqual({ presets: options.presets, minimum: options.minimum, enabled: options.enabled }, { presets: [300, 800], minimum: 300, enabled: true });
+    // A preset under the minimum: the server says why, in Persian.
+    await drawer.getByTestId('tips-presets').fill('۲');
+    await drawer.getByTestId('tips-save').click();
+    assert.match(await drawer.getByTestId('tips-settings-error').innerText(), /انعام پیشنهادی/);
+
+    // The fan's form offers the new presets; off, it offers no tip at all.
+    const f = await onStage(ACCOUNTS.fanB, { follow: false });
+    await f.page.getByTestId('tip-open').click();
+    const modal = f.page.getByRole('dialog');
+    await modal.getByTestId('tip-preset').first().waitFor({ state: 'attached' });
+    assert.deepEqual(await modal.getByTestId('tip-preset').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-amount'))), ['300', '800']);
+    await finish(f, [STREAM_ANSWERS]);
+    await drawer.getByTestId('tips-presets').fill('۳، ۸');
+    await drawer.getByTestId('tips-enabled').click();
+    await drawer.getByTestId('tips-save').click();
+    await drawer.getByTestId('tips-settings-saved').waitFor();
+    const off = await onStage(ACCOUNTS.fanB, { follow: false });
+    await off.page.getByTestId('room').or(off.page.getByTestId('stage')).first().waitFor().catch(() => {});
+    await settle(off.page);
+    assert.equal(await off.page.getByTestId('tip-open').count(), 0, 'a tip button with tips off');
+    await finish(off, [STREAM_ANSWERS]);
+    // The refused preset above is the one error the artist's page sees, on purpose.
+    await finish(a, [/status of 422 .*\/tips\/settings\)/]);
   });
 });

@@ -6,7 +6,8 @@ use super::model::{self, CartPromo, CodeRow, Line};
 use super::store;
 use super::unlock;
 use crate::commerce::cart;
-use crate::commerce::model::ItemKind;
+use crate::commerce::money::MAX_PRICE;
+use crate::commerce::store as commerce_store;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::i18n::Msg;
@@ -16,16 +17,22 @@ use crate::state::AppState;
 /// (`None` for a pass), its currency.
 type CartLine = (i64, Option<(String, String)>, String);
 
+/// The cart's lines priced as the cart shows them (`cart::entries`), read in one query: a
+/// pay-what-you-want line at the amount named, or at its minimum when the amount no
+/// longer holds (checkout refuses it with the reason).
 async fn cart_lines(app: &AppState, account_id: &str) -> Result<Vec<CartLine>> {
-    Ok(cart::entries(app, account_id)
+    Ok(commerce_store::priced_cart_rows(&app.db, account_id)
         .await?
         .into_iter()
-        .filter_map(|entry| match (entry.kind, entry.event, entry.plan) {
-            (ItemKind::Event, Some(e), _) => {
-                Some((entry.line_total, Some((e.id, e.project_id)), e.currency))
-            }
-            (_, _, Some(p)) => Some((entry.line_total, None, p.currency)),
-            _ => None,
+        .map(|row| {
+            let each = match (row.min_price_minor, row.amount_minor) {
+                (None, _) | (Some(_), None) => row.price_minor,
+                (Some(min), Some(named)) if named < min || named > MAX_PRICE => min,
+                (Some(_), Some(named)) => named,
+            };
+            let concert = row.event_id.zip(row.project_id);
+            let quantity = if concert.is_some() { row.quantity } else { 1 };
+            (each * quantity, concert, row.currency)
         })
         .collect())
 }
@@ -85,15 +92,22 @@ pub async fn remove(app: &AppState, account_id: &str) -> Result<()> {
     store::clear_cart(&app.db, account_id).await
 }
 
-/// The code a checkout claims, with what it takes off each of its lines (in order):
-/// `None` when the cart has none, or one that applies to none of the lines. A code outside
-/// its dates is refused with the reason.
+/// The code in the account's cart, if any (checkout reads it once, for the tiers it
+/// unlocks and for what it takes off).
+pub async fn in_cart(app: &AppState, account_id: &str) -> Result<Option<CodeRow>> {
+    store::of_cart(&app.db, account_id).await
+}
+
+/// The code a checkout claims (`code`: the cart's, from [`in_cart`]), with what it takes
+/// off each of its lines (in order): `None` when the cart has none, or one that applies to
+/// none of the lines. A code outside its dates is refused with the reason.
 pub async fn for_checkout(
     app: &AppState,
     account_id: &str,
+    code: Option<CodeRow>,
     lines: &[Line<'_>],
 ) -> Result<Option<(CodeRow, Vec<i64>)>> {
-    let Some(code) = store::of_cart(&app.db, account_id).await? else {
+    let Some(code) = code else {
         return Ok(None);
     };
     if code.kind == model::Kind::Unlock {

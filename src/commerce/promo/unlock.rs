@@ -40,6 +40,12 @@ async fn unlocks(db: &Db, account_id: Option<&str>, code: &CodeRow) -> Result<Ve
     store::tiers_of(db, &code.id).await
 }
 
+/// The hidden tiers the code in the account's cart (`code`, read by the caller) unlocks
+/// for them now.
+pub async fn in_cart(db: &Db, account_id: &str, code: &CodeRow) -> Result<Vec<String>> {
+    unlocks(db, Some(account_id), code).await
+}
+
 /// The hidden tiers the reader may see and buy: those the code in their cart unlocks, and
 /// those of the code they name (`typed`, any case; an unknown one unlocks nothing).
 pub async fn unlocked_tiers(
@@ -51,7 +57,7 @@ pub async fn unlocked_tiers(
     if let Some(account) = account_id
         && let Some(code) = store::of_cart(db, account).await?
     {
-        out.extend(unlocks(db, account_id, &code).await?);
+        out.extend(in_cart(db, account, &code).await?);
     }
     if let Some(text) = typed.map(model::normalise).filter(|t| !t.is_empty())
         && let Some(code) = store::by_code(db, &text).await?

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use self::model::{Tip, TipList, TipOptions, back_to_room, check_message, totals};
+use self::model::{Tip, TipList, TipOptions, TipSettings, back_to_room, check_message, totals};
 use crate::auth::extract::{ClientIp, CurrentUser, IdRequest};
 use crate::chat::model::display_name;
 use crate::commerce::checkout::{StripeCheckout, expire_sessions, open_stripe_session};
@@ -40,6 +40,7 @@ use crate::stream::access::sessions;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(tip_options))
+        .routes(routes!(set_tip_settings))
         .routes(routes!(give_tip, tips_of_concert))
 }
 
@@ -57,7 +58,36 @@ async fn tip_options(IdRequest { app, id, .. }: IdRequest) -> Result<Api<TipOpti
     if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
     }
-    Ok(Api::ok(TipOptions::of(&event.details.currency)))
+    Ok(Api::ok(options_of(&app, &event).await?))
+}
+
+/// A concert's tip options: the defaults in its currency, or what its artist or staff set.
+async fn options_of(app: &AppState, event: &EventRow) -> Result<TipOptions> {
+    let settings = store::settings_of(&app.db, &event.id).await?;
+    Ok(TipOptions::with(&event.details.currency, settings.as_ref()))
+}
+
+/// Sets a concert's tips: on or off, the presets offered and the smallest tip (minor units
+/// of its currency), for its managers (staff, its project's members). Answers the tip
+/// form's options as they now are.
+#[utoipa::path(put, path = "/events/{id}/tips/settings", tag = "events", security(("bearer" = [])),
+    params(("id" = String, Path, description = "The concert's id")),
+    request_body = TipSettings,
+    responses((status = 200, description = "The tip form's options as set.", body = Envelope<TipOptions>),
+        (status = 403, description = "Not one of the concert's managers.", body = Failure),
+        (status = 404, description = "No such concert.", body = Failure),
+        (status = 422, description = "The minimum is not above 0 and at most the maximum, or the presets are not 1 to 6 amounts from the minimum to the maximum.", body = Failure)))]
+async fn set_tip_settings(
+    State(app): State<AppState>,
+    ManagedEvent { event, .. }: ManagedEvent,
+    JsonBody(input): JsonBody<TipSettings>,
+) -> Result<Api<TipOptions>> {
+    let settings = input.checked(&event.details.currency)?;
+    store::set_settings(&app.db, &event.id, &settings, now_ms()).await?;
+    Ok(Api::ok(TipOptions::with(
+        &event.details.currency,
+        Some(&settings),
+    )))
 }
 
 /// A tip to give.
@@ -81,7 +111,7 @@ pub struct NewTip {
         (status = 403, description = "No ticket or pass for the concert, outside its listening window, or the concert was cancelled.", body = Failure),
         (status = 404, description = "No such concert.", body = Failure),
         (status = 409, description = "Payments are off, or another checkout of the account is starting.", body = Failure),
-        (status = 422, description = "The amount is below the minimum or above the maximum, or the message is too long.", body = Failure),
+        (status = 422, description = "Tips are off for the concert, the amount is below its minimum or above the maximum, or the message is too long.", body = Failure),
         (status = 502, description = "Stripe did not open a checkout session.", body = Failure)))]
 async fn give_tip(
     State(app): State<AppState>,
@@ -113,7 +143,7 @@ pub async fn start(
     // Cancelled, outside the window, or no ticket nor pass: refused as listening is.
     sessions::admit(&app.db, account_id, event, app.hub.on_air(&event.id)).await?;
     let currency = event.details.currency.as_str();
-    let amount = TipOptions::of(currency).check_amount(input.amount)?;
+    let amount = options_of(app, event).await?.check_amount(input.amount)?;
     let message = check_message(input.message.as_deref())?;
     if matches!(app.payments, Provider::Off) {
         return Err(Error::conflict(Msg::PaymentsOff));

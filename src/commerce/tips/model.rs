@@ -32,6 +32,8 @@ fn unit(currency: &str) -> i64 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TipOptions {
+    /// Whether the concert takes tips: its artist or staff may turn them off.
+    pub enabled: bool,
     /// The concert's currency: every tip to it is in it.
     pub currency: String,
     /// The offered amounts, minor units, smallest first.
@@ -44,9 +46,12 @@ pub struct TipOptions {
 }
 
 impl TipOptions {
+    /// The defaults: on, the presets and the minimum of [`PRESETS_MAJOR`] and
+    /// [`MINIMUM_MAJOR`] in the currency.
     pub fn of(currency: &str) -> Self {
         let unit = unit(currency);
         Self {
+            enabled: true,
             currency: currency.to_owned(),
             presets: PRESETS_MAJOR.iter().map(|p| p * unit).collect(),
             minimum: MINIMUM_MAJOR * unit,
@@ -55,8 +60,26 @@ impl TipOptions {
         }
     }
 
-    /// The amount, when it is within the limits; else why not, in the reader's language.
+    /// A concert's options: the defaults, or what its artist or staff set.
+    pub fn with(currency: &str, settings: Option<&TipSettings>) -> Self {
+        let defaults = Self::of(currency);
+        match settings {
+            Some(set) => Self {
+                enabled: set.enabled,
+                presets: set.presets.clone(),
+                minimum: set.minimum,
+                ..defaults
+            },
+            None => defaults,
+        }
+    }
+
+    /// The amount, when tips are on and it is within the limits; else why not, in the
+    /// reader's language.
     pub fn check_amount(&self, amount: i64) -> Result<i64> {
+        if !self.enabled {
+            return Err(Error::unprocessable(Msg::TipsOff));
+        }
         let figure = |minor| Arg::figure(money::format(minor, &self.currency));
         if amount < self.minimum {
             return Err(Error::unprocessable(
@@ -69,6 +92,54 @@ impl TipOptions {
             ));
         }
         Ok(amount)
+    }
+}
+
+/// The most presets a concert's tip form offers.
+pub const MAX_PRESETS: usize = 6;
+
+/// A concert's own tip settings, as its artist or staff set them (minor units of its
+/// currency); a concert without them takes the defaults ([`TipOptions::of`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TipSettings {
+    /// Off: the tip form is not offered and a tip is refused.
+    pub enabled: bool,
+    /// The amounts offered, 1 to 6, each from the minimum to the maximum (kept smallest
+    /// first, once each).
+    pub presets: Vec<i64>,
+    /// The smallest tip: more than 0, at most the maximum.
+    pub minimum: i64,
+}
+
+impl TipSettings {
+    /// The settings as kept (presets sorted, once each), when they hold in `currency`;
+    /// else why not, in the reader's language.
+    pub fn checked(mut self, currency: &str) -> Result<Self> {
+        let maximum = TipOptions::of(currency).maximum;
+        let figure = |minor| Arg::figure(money::format(minor, currency));
+        if !(1..=maximum).contains(&self.minimum) {
+            return Err(Error::unprocessable(
+                Msg::TipMinimumRange.with("maximum", figure(maximum)),
+            ));
+        }
+        self.presets.sort_unstable();
+        self.presets.dedup();
+        if self.presets.is_empty() || self.presets.len() > MAX_PRESETS {
+            return Err(Error::unprocessable(
+                Msg::TipPresetsCount.with("max", MAX_PRESETS as i64),
+            ));
+        }
+        if self
+            .presets
+            .iter()
+            .any(|p| !(self.minimum..=maximum).contains(p))
+        {
+            return Err(Error::unprocessable(
+                Msg::TipPresetsRange.with("maximum", figure(maximum)),
+            ));
+        }
+        Ok(self)
     }
 }
 
@@ -176,6 +247,36 @@ mod tests {
             eur.check_amount(100_001).unwrap_err().status().as_u16(),
             422
         );
+    }
+
+    #[test]
+    fn a_concerts_settings_replace_the_defaults_and_off_refuses_every_amount() {
+        let set = |enabled, presets: &[i64], minimum| TipSettings {
+            enabled,
+            presets: presets.to_vec(),
+            minimum,
+        };
+        let kept = set(true, &[700, 300, 700], 300).checked("EUR").unwrap();
+        assert_eq!(kept.presets, [300, 700], "sorted, once each");
+        let options = TipOptions::with("EUR", Some(&kept));
+        assert_eq!((options.minimum, options.maximum), (300, 100_000));
+        assert_eq!(
+            options.check_amount(299).unwrap_err().status().as_u16(),
+            422
+        );
+        assert_eq!(options.check_amount(300).unwrap(), 300);
+        let off = TipOptions::with("EUR", Some(&set(false, &[300], 300)));
+        assert_eq!(off.check_amount(500).unwrap_err().status().as_u16(), 422);
+        for wrong in [
+            set(true, &[200], 300),
+            set(true, &[], 300),
+            set(true, &[500], 0),
+            set(true, &[500], 100_001),
+            set(true, &[100, 200, 300, 400, 500, 600, 700], 100),
+            set(true, &[100_001], 100),
+        ] {
+            assert!(wrong.clone().checked("EUR").is_err(), "{wrong:?}");
+        }
     }
 
     #[test]

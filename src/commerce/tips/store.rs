@@ -1,5 +1,6 @@
 //! Every query of tips: one function per statement.
 
+use super::model::TipSettings;
 use crate::db::Exec;
 use crate::error::Result;
 
@@ -154,4 +155,48 @@ pub async fn paid_orders_of_event<'e>(db: impl Exec<'e>, event_id: &str) -> Resu
     .fetch_all(db)
     .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// A concert's own tip settings, if its artist or staff set them.
+#[tracing::instrument(skip_all)]
+pub async fn settings_of<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<TipSettings>> {
+    let row: Option<(i64, String, i64)> = sqlx::query_as(
+        "SELECT enabled, presets, minimum_minor FROM tip_settings WHERE event_id = $1",
+    )
+    .bind(event_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(enabled, presets, minimum)| TipSettings {
+        enabled: enabled != 0,
+        presets: presets
+            .split(',')
+            .filter_map(|p| p.trim().parse().ok())
+            .collect(),
+        minimum,
+    }))
+}
+
+/// Keep a concert's tip settings (checked), replacing any before.
+#[tracing::instrument(skip_all)]
+pub async fn set_settings<'e>(
+    db: impl Exec<'e>,
+    event_id: &str,
+    settings: &TipSettings,
+    now: i64,
+) -> Result<()> {
+    let presets: Vec<String> = settings.presets.iter().map(i64::to_string).collect();
+    sqlx::query(
+        "INSERT INTO tip_settings (event_id, enabled, presets, minimum_minor, updated_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO UPDATE SET \
+         enabled = excluded.enabled, presets = excluded.presets, \
+         minimum_minor = excluded.minimum_minor, updated_at = excluded.updated_at",
+    )
+    .bind(event_id)
+    .bind(i64::from(settings.enabled))
+    .bind(presets.join(","))
+    .bind(settings.minimum)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(())
 }

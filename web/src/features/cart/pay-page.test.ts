@@ -1,6 +1,7 @@
 // The test checkout page's formatters: the server inlines src/commerce/pay.js into its
 // hosted page (pay.html); these are that file's exports.
-import { caretAfterDigits, formatCardNumber, formatExpiry } from '../../../../src/commerce/pay.js';
+import { caretAfterDigits, formatCardNumber, formatExpiry, formatMoney } from '../../../../src/commerce/pay.js';
+import { formatPrice } from './model';
 
 describe('card number as typed', () => {
   it('groups the digits by four', () => {
@@ -48,5 +49,20 @@ describe('caret after reformatting', () => {
     expect(caretAfterDigits('4242 4242', 4)).toBe(4);
     expect(caretAfterDigits('12/34', 3)).toBe(4);
     expect(caretAfterDigits('12/34', 0)).toBe(0);
+  });
+});
+
+describe('amounts on the page', () => {
+  it('are a currency in the reader\'s locale, never "EUR ۶۲٫۴۷"', () => {
+    expect(formatMoney(6247, 'EUR', 2, 'fa-IR').replaceAll('\u200e', '')).toBe('€۶۲٫۴۷');
+    expect(formatMoney(6247, 'EUR', 2, 'en-GB')).toBe('€62.47');
+    expect(formatMoney(6247, 'EUR', 2, 'es')).toBe('62,47\u00a0€');
+  });
+
+  it('read as the app writes prices', () => {
+    for (const locale of ['en-GB', 'pt-BR', 'es', 'zh-CN', 'fa-IR']) {
+      expect(formatMoney(150000, 'JPY', 0, locale)).toBe(formatPrice(150000, 'JPY', locale));
+      expect(formatMoney(1234, 'KWD', 3, locale)).toBe(formatPrice(1234, 'KWD', locale));
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { currentPeriod, formatPercent, isPeriod, operatorLines, shiftPeriod, statementLines, typedPercent } from './model';
+import { currentPeriod, formatPercent, isPeriod, operatorLines, periodName, shiftPeriod, statementLines, typedPercent } from './model';
 
 const STATEMENT = {
   projectId: 'p1',
@@ -14,6 +14,8 @@ const STATEMENT = {
   paidOut: 0,
   paidByStripe: 0,
   owed: 1035,
+  ticketSalesBeforeDiscounts: 1800,
+  discounts: 0,
 };
 
 describe('statement periods', () => {
@@ -53,6 +55,17 @@ describe('a statement read top to bottom', () => {
     ]);
   });
 
+  it('shows the sales before promo codes and the discounts, then on to the same net', () => {
+    const lines = statementLines({ ...STATEMENT, discounts: 200, ticketSalesBeforeDiscounts: 2000 });
+    expect(lines.slice(0, 3)).toEqual([
+      { key: 'ticketSalesBeforeDiscounts', amount: 2000 },
+      { key: 'discounts', amount: -200 },
+      { key: 'passShares', amount: 250 },
+    ]);
+    const net = lines.find((line) => line.key === 'net');
+    expect(lines.filter((line) => !line.total).reduce((sum, line) => sum + line.amount, 0)).toBe(net?.amount);
+  });
+
   it('adds what was paid out and what is still owed once there was a payout', () => {
     const lines = statementLines({ ...STATEMENT, paidOut: 1000, owed: 35 });
     expect(lines.slice(-2)).toEqual([
@@ -85,5 +98,18 @@ describe('percentages', () => {
     expect(typedPercent(' 7.5 % ')).toBe('7.5');
     expect(typedPercent('۷٫۵')).toBe('7.5');
     expect(typedPercent('12,25')).toBe('12.25');
+  });
+});
+
+describe("a period's name", () => {
+  it('is the Gregorian month the statements are counted in', () => {
+    expect(periodName('2026-11', 'en-GB')).toBe('November 2026');
+  });
+
+  it('in Persian, is the Solar Hijri days the Gregorian month spans, in Persian digits', () => {
+    // 1 November 2026 is 10 Aban 1405; 30 November, 9 Azar.
+    expect(periodName('2026-11', 'fa-IR')).toBe('۱۰ آبان تا ۹ آذر ۱۴۰۵');
+    // March crosses Nowruz: a year on each end.
+    expect(periodName('2026-03', 'fa-IR')).toBe('۱۰ اسفند ۱۴۰۴ تا ۱۱ فروردین ۱۴۰۵');
   });
 });

@@ -1,3 +1,4 @@
+import { formatDate } from '../../i18n/dates';
 import { latinDigits } from '../../i18n/numbers';
 import type { OperatorLine, Payout, ProjectStatements, Statement } from './api';
 
@@ -28,12 +29,29 @@ export function periodStart(period: Period): Date {
 }
 
 /** The month's name in the reader's language and digits, in the Gregorian calendar the
- * statements are counted in ("November 2026", Persian "نوامبر ۲۰۲۶"). */
+ * statements are counted in ("November 2026"); Persian reads `periodName`'s days instead. */
 export const MONTH_FORMAT: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric', timeZone: 'UTC', calendar: 'gregory' };
 
-/** A payout's day in the reader's language and digits, in the Gregorian calendar the month
- * above it is written in ("27 November 2026", Persian "۲۷ نوامبر ۲۰۲۶"). */
-export const PAYOUT_DATE_FORMAT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', calendar: 'gregory' };
+/** A day and month of the Solar Hijri calendar ("۱۰ آبان"), with its year ("۱۰ آبان ۱۴۰۵"). */
+const PERSIAN_DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', timeZone: 'UTC', calendar: 'persian' };
+const PERSIAN_DAY_YEAR: Intl.DateTimeFormatOptions = { ...PERSIAN_DAY, year: 'numeric' };
+
+/** The period as the reader names it: the Gregorian month the statements are counted in
+ * ("November 2026"), and in Persian the Solar Hijri days it spans, for a Gregorian month
+ * is never one Persian month ("۱۰ آبان تا ۹ آذر ۱۴۰۵"; the years on both ends when it
+ * crosses Nowruz). The API's periods stay Gregorian. */
+export function periodName(period: Period, locale: string): string {
+  if (!locale.startsWith('fa')) return formatDate(periodStart(period), locale, MONTH_FORMAT);
+  const first = periodStart(period);
+  const last = new Date(periodStart(shiftPeriod(period, 1)).getTime() - 86_400_000);
+  const year = (day: Date): string => formatDate(day, locale, { year: 'numeric', timeZone: 'UTC', calendar: 'persian' });
+  const from = formatDate(first, locale, year(first) === year(last) ? PERSIAN_DAY : PERSIAN_DAY_YEAR);
+  return `${from} تا ${formatDate(last, locale, PERSIAN_DAY_YEAR)}`;
+}
+
+/** A payout's day in the reader's language, digits and calendar, as the month above it is
+ * written ("27 November 2026", Persian "۶ آذر ۱۴۰۵"). */
+export const PAYOUT_DATE_FORMAT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric' };
 
 /** What is still owed on a statement, in minor units (below zero when refunds came after a
  * payout); a server older than payouts sends no `owed`: the net then. */
@@ -50,7 +68,7 @@ export function payoutsOf(statements: ProjectStatements | undefined): Payout[] {
   return (statements?.payouts as Payout[] | undefined) ?? [];
 }
 
-export type StatementLineKey = 'ticketSales' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'paidByStripe' | 'owed';
+export type StatementLineKey = 'ticketSales' | 'ticketSalesBeforeDiscounts' | 'discounts' | 'tips' | 'passShares' | 'refunds' | 'paymentFees' | 'platformFee' | 'net' | 'paidOut' | 'paidByStripe' | 'owed';
 
 export interface StatementLine {
   key: StatementLineKey;
@@ -65,8 +83,18 @@ const less = (amount: number): number => (amount === 0 ? 0 : -amount);
 /** A statement as read, top to bottom: what came in, what went out, and the net due; once
  * staff recorded a payout against it, what was paid out and what is still owed. */
 export function statementLines(statement: Statement): StatementLine[] {
+  // What promo codes took off the tickets: the sales before them, then the discounts (a
+  // server older than line discounts sends none: the sales as paid).
+  const discounts = (statement.discounts as number | undefined) ?? 0;
+  const sales: StatementLine[] =
+    discounts > 0
+      ? [
+          { key: 'ticketSalesBeforeDiscounts', amount: statement.ticketSales + discounts },
+          { key: 'discounts', amount: -discounts },
+        ]
+      : [{ key: 'ticketSales', amount: statement.ticketSales }];
   const lines: StatementLine[] = [
-    { key: 'ticketSales', amount: statement.ticketSales },
+    ...sales,
     // Tips during the show, where there were any (a server older than tips sends none).
     ...((statement.tips as number | undefined) ? [{ key: 'tips' as const, amount: statement.tips }] : []),
     { key: 'passShares', amount: statement.passShares },

@@ -1,7 +1,7 @@
 /** Tips during the show (docs/api-contract.md, "Tips during the show"). */
 import { API_PREFIX } from '../../lib/constants';
 import { request } from '../../lib/http';
-import type { TipList, TipOptions } from './model';
+import type { TipList, TipOptions, TipSettings } from './model';
 
 const tips = (eventId: string): string => `${API_PREFIX}/events/${encodeURIComponent(eventId)}/tips`;
 
@@ -15,3 +15,7 @@ export const startTip = (eventId: string, amount: number, message: string): Prom
 
 /** The concert's paid tips and their totals (its managers). */
 export const getTips = (eventId: string): Promise<TipList> => request<TipList>(tips(eventId));
+
+/** Sets a concert's tips: on or off, the presets and the minimum (its managers). */
+export const setTipSettings = (eventId: string, settings: TipSettings): Promise<TipOptions> =>
+  request<TipOptions>(`${tips(eventId)}/settings`, { method: 'PUT', body: settings });

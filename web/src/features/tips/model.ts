@@ -5,6 +5,7 @@
 import type { Schema } from '../../lib/api-types';
 
 export type TipOptions = Schema<'TipOptions'>;
+export type TipSettings = Schema<'TipSettings'>;
 export type Tip = Schema<'Tip'>;
 export type TipList = Schema<'TipList'>;
 

@@ -18,14 +18,16 @@ import { ApiError } from '../../../lib/errors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { authLink } from '../return-path';
 import { ShareButton } from '../../../components/share-button';
-import { ConcertTiers } from './concert-tiers';
+import { ConcertTiers, hasTierCards } from './concert-tiers';
 import { PublicConcertsFrame } from './public-concerts-frame';
 
-/** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. */
+/** Buy, for a signed-in fan; for a visitor, sign up (or sign in) and come back here. With
+ * tier cards, the fan buys on a card: no default-tier button here, only "owned" or "in the
+ * cart" once it is so. */
 function BuyOrSignUp({ event }: { event: EncoreEvent }): ReactNode {
   const { t } = useTranslation('concert');
   const { hasToken } = useAuthStatus();
-  if (hasToken) return <EventBuyButton event={event} />;
+  if (hasToken) return <EventBuyButton event={event} statusOnly={hasTierCards(event)} />;
   if (event.notOnSale) {
     return (
       <Button disabled title={event.notOnSale}>

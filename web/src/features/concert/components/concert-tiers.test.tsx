@@ -4,7 +4,8 @@ import { aTier, encoreEvent } from '../../../test/fixtures';
 import { renderPage } from '../../../test/render';
 import { signedInForEachTest } from '../../../test/signed-in';
 import type * as Session from '../../auth/session';
-import { ConcertTiers } from './concert-tiers';
+import { EventBuyButton } from '../../events/components/event-parts';
+import { ConcertTiers, hasTierCards } from './concert-tiers';
 
 const tier = aTier;
 
@@ -136,6 +137,21 @@ describe('Concert tiers', () => {
       } finally {
         await act(() => i18n.changeLanguage('gb'));
       }
+    });
+    it('with tier cards, the concert has no default-tier Add to cart of its own', async () => {
+      vi.stubGlobal('fetch', server());
+      expect(hasTierCards(twoTiers())).toBe(true);
+      renderPage(<EventBuyButton event={twoTiers()} statusOnly={hasTierCards(twoTiers())} />);
+      // The (empty) cart has loaded, and still no button.
+      await waitFor(() => {
+        expect(screen.queryByTestId('event-buy')).toBeNull();
+      });
+      renderPage(<EventBuyButton event={{ ...twoTiers(), owned: true }} statusOnly />);
+      expect(screen.getByTestId('event-owned')).toBeInTheDocument();
+      const single = encoreEvent('e2', Date.now() + 3_600_000, { tiers: [tier('Standard', { isDefault: true })] });
+      expect(hasTierCards(single)).toBe(false);
+      renderPage(<EventBuyButton event={single} statusOnly={hasTierCards(single)} />);
+      expect(await screen.findByTestId('event-buy')).toBeInTheDocument();
     });
   });
 });

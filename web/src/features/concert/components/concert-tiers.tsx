@@ -80,17 +80,23 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   );
 }
 
+/** Whether the concert shows its tiers as cards, each with its own button: when there is a
+ * choice. One fixed-price tier is the concert's own price and button; a pay-what-you-want
+ * one needs its amount field. */
+export function hasTierCards(event: EncoreEvent): boolean {
+  const tiers = event.tiers ?? [];
+  return tiers.length >= 2 || tiers.some((tier) => tier.minimumPrice !== null);
+}
+
 /** The concert's tiers the public may see, each with its price and whether it sells now;
- * shown when there is a choice (one tier is the concert's own price and button). */
+ * shown when there is a choice (see `hasTierCards`). */
 export function ConcertTiers({ event }: { event: EncoreEvent }): ReactNode {
   const { t } = useTranslation('concert');
   const { t: te } = useTranslation('events');
   const locale = useLocale();
   const { hasToken } = useAuthStatus();
   const tiers = event.tiers ?? [];
-  // One fixed-price tier is the concert's own price and button; a pay-what-you-want one
-  // needs its amount field.
-  if (tiers.length < 2 && !tiers.some((tier) => tier.minimumPrice !== null)) return null;
+  if (!hasTierCards(event)) return null;
   return (
     <Stack gap="xs" data-testid="concert-tiers">
       <Title order={4}>{t('page.tiers')}</Title>

@@ -86,7 +86,7 @@ export function SeatsText({ event }: { event: EncoreEvent }): ReactNode {
 }
 
 /** Buy (add to cart), in cart, owned, or the reason it is not on sale. */
-export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEvent; fullWidth?: boolean }): ReactNode {
+export function EventBuyButton({ event, fullWidth = false, statusOnly = false }: { event: EncoreEvent; fullWidth?: boolean; statusOnly?: boolean }): ReactNode {
   const { t } = useTranslation('events');
   const cart = useQuery(cartQueryOptions());
   const add = useAddEventToCart(event);
@@ -105,6 +105,8 @@ export function EventBuyButton({ event, fullWidth = false }: { event: EncoreEven
       </Button>
     );
   }
+  // Buying is elsewhere (the concert page's tier cards): only the states above show here.
+  if (statusOnly) return null;
   const soldOut = event.seatsLeft !== null && event.seatsLeft <= 0;
   const reason = soldOut ? t('soldOut') : event.notOnSale;
   if (reason) {

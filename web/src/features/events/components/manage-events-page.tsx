@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Card, Drawer, Group, Menu, Skeleton, Stack, Text } from '@mantine/core';
-import { IconChartBar, IconDiscount, IconDots, IconEdit, IconPlus, IconSend, IconTicket, IconTrash, IconX } from '@tabler/icons-react';
+import { IconChartBar, IconDiscount, IconDots, IconEdit, IconHeartHandshake, IconPlus, IconSend, IconTicket, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { ArtistLink, formatWhen, useLocale } from './event-parts';
 import { LivePanel } from './live-panel';
 import { TiersPanel } from './tiers-panel';
 import { PromoCodesPanel } from '../../promo/components/promo-codes-panel';
+import { TipSettingsPanel } from '../../tips/components/tip-settings-panel';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { RowTable } from '../../../components/row-cards';
 import { formatNumber } from '../../../i18n/numbers';
@@ -68,6 +69,7 @@ export function ManageEventsPage(): ReactNode {
   const [salesOf, setSalesOf] = useState<ManagedEvent | null>(null);
   const [tiersOf, setTiersOf] = useState<ManagedEvent | null>(null);
   const [promoOf, setPromoOf] = useState<ManagedEvent | null>(null);
+  const [tipsOf, setTipsOf] = useState<ManagedEvent | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'cancel' | 'delete'; event: ManagedEvent } | null>(null);
   const save = useSaveEvent({
     editing,
@@ -124,6 +126,9 @@ export function ManageEventsPage(): ReactNode {
             </Menu.Item>
             <Menu.Item leftSection={<IconDiscount size={16} />} onClick={() => { setPromoOf(event); }} data-testid="manage-promo">
               {t('promo:manage.menu')}
+            </Menu.Item>
+            <Menu.Item leftSection={<IconHeartHandshake size={16} />} onClick={() => { setTipsOf(event); }} data-testid="manage-tips">
+              {t('tips:settings.title')}
             </Menu.Item>
             {event.status !== 'cancelled' && event.status !== 'ended' ? (
               <Menu.Item color="orange" leftSection={<IconX size={16} />} onClick={() => { setConfirm({ kind: 'cancel', event }); }}>
@@ -193,6 +198,9 @@ export function ManageEventsPage(): ReactNode {
       </Drawer>
       <Drawer opened={promoOf !== null} onClose={() => { setPromoOf(null); }} position="right" size="lg" title={promoOf?.title} data-testid="promo-drawer">
         {promoOf ? <PromoCodesPanel scope={{ kind: 'event', id: promoOf.id }} concerts={[promoOf]} /> : null}
+      </Drawer>
+      <Drawer opened={tipsOf !== null} onClose={() => { setTipsOf(null); }} position="right" size="lg" title={tipsOf?.title} data-testid="tips-drawer">
+        {tipsOf ? <TipSettingsPanel eventId={tipsOf.id} /> : null}
       </Drawer>
       <ConfirmDialog
         opened={confirm !== null}

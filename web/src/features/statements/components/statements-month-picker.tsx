@@ -2,9 +2,8 @@ import { ActionIcon, Group, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../../i18n/dates';
 import { languageInfo, localeOf } from '../../../i18n/languages';
-import { MONTH_FORMAT, periodStart, shiftPeriod } from '../model';
+import { periodName, shiftPeriod } from '../model';
 import type { Period } from '../model';
 
 /** The month of the statements, a month back or forward (never past `latest`). */
@@ -20,7 +19,7 @@ export function StatementsMonthPicker({ period, latest, onChange }: { period: Pe
         <Back size={18} />
       </ActionIcon>
       <Text fw={600} miw={150} ta="center" aria-live="polite" data-testid="statements-month" data-period={period}>
-        {formatDate(periodStart(period), localeOf(i18n.language), MONTH_FORMAT)}
+        {periodName(period, localeOf(i18n.language))}
       </Text>
       <ActionIcon
         variant="default"

@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
-import { formatDate } from '../../../i18n/dates';
 import { localeOf } from '../../../i18n/languages';
 import { errorText } from '../../../lib/errors';
 import { isStaff } from '../../../lib/roles';
@@ -15,7 +14,7 @@ import { meQueryOptions } from '../../auth/queries';
 import { saveFile } from '../../payments/download';
 import { projectChoicesQueryOptions } from '../../projects/queries';
 import { exportProjectStatements } from '../api';
-import { MONTH_FORMAT, currentPeriod, isPeriod, payoutsOf, periodStart } from '../model';
+import { currentPeriod, isPeriod, payoutsOf, periodName } from '../model';
 import type { Period } from '../model';
 import { projectStatementsQueryOptions } from '../queries';
 import { GetPaid } from './get-paid';
@@ -49,7 +48,7 @@ export function StatementsPage(): ReactNode {
   const statements = useQuery({ ...projectStatementsQueryOptions(project?.id ?? '', period), enabled: project !== null });
   const [downloading, setDownloading] = useState(false);
   const [downloadFailed, setDownloadFailed] = useState(false);
-  const month = formatDate(periodStart(period), locale, MONTH_FORMAT);
+  const month = periodName(period, locale);
 
   const choose = (changes: { month?: Period; project?: string }): void => {
     setParams(

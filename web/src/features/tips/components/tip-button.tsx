@@ -27,7 +27,8 @@ export function TipButton({ eventId }: { eventId: string }): ReactNode {
   const [own, setOwn] = useState('');
   const [message, setMessage] = useState('');
   const [touched, setTouched] = useState(false);
-  const options = useQuery({ ...tipOptionsQueryOptions(eventId), enabled: opened });
+  // Read before the button shows: a concert whose artist turned tips off offers none.
+  const options = useQuery(tipOptionsQueryOptions(eventId));
   const tip = useMutation({
     mutationFn: ({ amount, target }: { amount: number; target: Window | null }) =>
       startTip(eventId, amount, message.trim()).then((url) => {
@@ -43,6 +44,7 @@ export function TipButton({ eventId }: { eventId: string }): ReactNode {
   const problem = data ? amountProblem(amount, data) : null;
   const money = (minor: number): string => (data ? formatPrice(minor, data.currency, locale) : '');
 
+  if (data?.enabled === false) return null;
   return (
     <>
       <Button variant="light" color="grape" leftSection={<IconHeartHandshake size={16} />} onClick={() => { setOpened(true); }} data-testid="tip-open">
