@@ -174,7 +174,10 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
         "a ticket for another concert"
     );
     // After the window: a session whose 24 hours are over.
-    let (_, lapsed) = (app.state.stream_access).open(&event, "ticket-x", encore::db::now_ms() + 20);
+    let (_, lapsed) = app
+        .state
+        .stream_access
+        .open(&event, "ticket-x", encore::db::now_ms() + 20);
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(
         refusal(&app, &format!("{bare}?session={lapsed}")).await,

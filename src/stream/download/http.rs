@@ -120,7 +120,7 @@ fn disposition(name: &str) -> String {
     let ascii: String = name
         .chars()
         .map(|c| {
-            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+            if (c.is_ascii_graphic() && c != '"' && c != '\\') || c == ' ' {
                 c
             } else {
                 '_'
@@ -132,7 +132,8 @@ fn disposition(name: &str) -> String {
         if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
             encoded.push(byte as char);
         } else {
-            encoded.push_str(&format!("%{byte:02X}"));
+            use std::fmt::Write;
+            let _ = write!(encoded, "%{byte:02X}");
         }
     }
     format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")

@@ -167,7 +167,11 @@ impl Inputs {
             hash.update(&cover.bytes);
         }
         let digest = hash.finalize();
-        digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+        digest[..8].iter().fold(String::new(), |mut hex, b| {
+            use std::fmt::Write;
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
     }
 }
 
