@@ -196,6 +196,7 @@ pub fn api_routers(
         .merge(crate::statements::router())
         .merge(crate::stream::http::api_router())
         .merge(crate::stream::markers::api::router())
+        .merge(crate::stream::download::http::router())
         .merge(crate::live::router())
         .merge(crate::chat::router())
         .split_for_parts();

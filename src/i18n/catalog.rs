@@ -990,6 +990,34 @@ messages! {
         cn: "您需要这场音乐会的门票。",
         ir: "برای این کنسرت به بلیت نیاز دارید.",
     }
+    SetNeedsSession {
+        gb: "Open the concert's stage to get your download link.",
+        br: "Abra o palco do show para obter seu link de download.",
+        es: "Abre el escenario del concierto para obtener tu enlace de descarga.",
+        cn: "请打开音乐会的舞台页面以获取下载链接。",
+        ir: "برای گرفتن پیوند دانلود، صحنهٔ کنسرت را باز کنید.",
+    }
+    SetLinkSuperseded {
+        gb: "This download link was replaced by a newer listening session. Open the stage again.",
+        br: "Este link de download foi substituído por uma sessão de escuta mais recente. Abra o palco de novo.",
+        es: "Este enlace de descarga se sustituyó por una sesión de escucha más reciente. Vuelve a abrir el escenario.",
+        cn: "此下载链接已被更新的收听会话取代。请重新打开舞台页面。",
+        ir: "این پیوند دانلود با نشست شنیدن تازه‌تری جایگزین شده است. صحنه را دوباره باز کنید.",
+    }
+    SetAfterTheShow {
+        gb: "The set can be downloaded once the show has ended.",
+        br: "O set pode ser baixado quando o show terminar.",
+        es: "El set se puede descargar cuando termine el concierto.",
+        cn: "演出结束后才能下载整场录音。",
+        ir: "پس از پایان اجرا می‌توانید اجرا را دانلود کنید.",
+    }
+    SetNotRecorded {
+        gb: "Nothing of this concert was recorded.",
+        br: "Nada deste show foi gravado.",
+        es: "No se grabó nada de este concierto.",
+        cn: "这场音乐会没有任何录音。",
+        ir: "چیزی از این کنسرت ضبط نشده است.",
+    }
     OnlyManagersSeeThis {
         gb: "Only administrators and the project's artists see this.",
         br: "Só administradores e os artistas do projeto veem isto.",

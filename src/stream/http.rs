@@ -344,6 +344,9 @@ struct Session {
     /// The signed HLS playlist, `/stream/{token}/index.m3u8` (same origin). Opening a
     /// new session ends the account's earlier one for this concert.
     playlist_url: String,
+    /// The set to keep, signed by the same session (`GET
+    /// /api/v1/events/{id}/recording.m4a?session=…`): answered once the show has ended.
+    recording_url: String,
     #[schema(format = DateTime)]
     expires_at: String,
 }
@@ -366,6 +369,10 @@ async fn open_session(
     let started = sessions::start(&app, &user.account.id, &event).await?;
     tell_first_listener(&app, &event, &user.account.id).await;
     Ok(Api::ok(Session {
+        recording_url: format!(
+            "/api/v1/events/{}/recording.m4a?session={}",
+            event.id, started.token
+        ),
         playlist_url: started.playlist_path,
         expires_at: iso8601(started.expires_at),
     }))
@@ -387,6 +394,8 @@ struct Listening {
     aired: bool,
     /// Aired and not ended, its encoder away: "The artist is reconnecting…", not LIVE.
     reconnecting: bool,
+    /// The show ended: its recording can be downloaded (the session's `recordingUrl`).
+    ended: bool,
 }
 
 /// How the show a fan listens to stands: how many listen now. For the holder of a ticket
@@ -417,6 +426,7 @@ async fn session_status(
             && !status.ended
             && !status.publisher_connected
             && event.status == EventStatus::Live,
+        ended: aired && status.ended,
     }))
 }
 

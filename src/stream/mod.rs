@@ -7,10 +7,12 @@
 //! - [`access`]: who may listen — signed per-ticket URLs and listening sessions;
 //! - [`show`]: one show per concert (the hub) and its journal across instances;
 //! - [`markers`]: the songs' titles on the show's timeline;
+//! - [`download`]: the set to keep, the recording as one file after the show;
 //! - [`http`]: the HTTP faces of all of it.
 
 pub mod access;
 pub mod codecs;
+pub mod download;
 pub mod hls;
 pub mod http;
 pub mod ingest;

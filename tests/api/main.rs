@@ -39,6 +39,7 @@ mod roles;
 mod sales;
 mod security;
 mod selling;
+mod set_to_keep;
 mod show_everywhere;
 mod sign_in;
 mod sms_and_images;

@@ -13,7 +13,7 @@ use crate::topology::{a_concert_with_a_ticket_holder, probed_codec};
 
 /// Two seconds of a 48 kHz stereo tone as AAC at 192 kbit/s in ADTS: what an encoder
 /// sends.
-fn aac(dir: &std::path::Path) -> Vec<u8> {
+pub(crate) fn aac(dir: &std::path::Path) -> Vec<u8> {
     let path = dir.join("show.aac");
     tone(
         &path,
@@ -26,7 +26,7 @@ fn aac(dir: &std::path::Path) -> Vec<u8> {
 }
 
 /// An encoder PUTs `bytes` to the server at `base` (all at once): the status.
-async fn push(
+pub(crate) async fn push(
     http: &reqwest::Client,
     base: &str,
     event: &str,

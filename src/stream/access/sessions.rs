@@ -38,6 +38,8 @@ impl Holder {
 #[derive(Debug, Clone)]
 pub struct Started {
     pub playlist_path: String,
+    /// The session's signed token (in the playlist's path; the download link takes it).
+    pub token: String,
     pub expires_at: i64,
 }
 
@@ -108,6 +110,7 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
     app.stream_access.activate(&key, &session_id);
     Ok(Started {
         playlist_path: format!("/stream/{token}/index.m3u8"),
+        token,
         expires_at,
     })
 }

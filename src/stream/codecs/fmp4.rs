@@ -6,57 +6,57 @@
 use crate::stream::codecs::adts::AacConfig;
 
 /// Writes an MP4 box: 32-bit size, four-character type, body.
-struct BoxWriter {
+pub(crate) struct BoxWriter {
     buf: Vec<u8>,
     starts: Vec<usize>,
 }
 
 impl BoxWriter {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             buf: Vec::with_capacity(1024),
             starts: Vec::new(),
         }
     }
-    fn open(&mut self, kind: &[u8; 4]) {
+    pub(crate) fn open(&mut self, kind: &[u8; 4]) {
         self.starts.push(self.buf.len());
         self.buf.extend_from_slice(&[0, 0, 0, 0]);
         self.buf.extend_from_slice(kind);
     }
     /// A "full box": version and 24-bit flags after the type.
-    fn open_full(&mut self, kind: &[u8; 4], version: u8, flags: u32) {
+    pub(crate) fn open_full(&mut self, kind: &[u8; 4], version: u8, flags: u32) {
         self.open(kind);
         self.u32((u32::from(version) << 24) | (flags & 0x00FF_FFFF));
     }
-    fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         let start = self.starts.pop().expect("balanced boxes");
         let size = (self.buf.len() - start) as u32;
         self.buf[start..start + 4].copy_from_slice(&size.to_be_bytes());
     }
-    fn u8(&mut self, v: u8) {
+    pub(crate) fn u8(&mut self, v: u8) {
         self.buf.push(v);
     }
-    fn u16(&mut self, v: u16) {
+    pub(crate) fn u16(&mut self, v: u16) {
         self.buf.extend_from_slice(&v.to_be_bytes());
     }
-    fn u32(&mut self, v: u32) {
+    pub(crate) fn u32(&mut self, v: u32) {
         self.buf.extend_from_slice(&v.to_be_bytes());
     }
-    fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         self.buf.extend_from_slice(&v.to_be_bytes());
     }
-    fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
     }
-    fn zeros(&mut self, n: usize) {
+    pub(crate) fn zeros(&mut self, n: usize) {
         self.buf.resize(self.buf.len() + n, 0);
     }
-    fn matrix(&mut self) {
+    pub(crate) fn matrix(&mut self) {
         for v in [0x0001_0000u32, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] {
             self.u32(v);
         }
     }
-    fn finish(self) -> Vec<u8> {
+    pub(crate) fn finish(self) -> Vec<u8> {
         debug_assert!(self.starts.is_empty());
         self.buf
     }
@@ -94,6 +94,24 @@ fn esds(w: &mut BoxWriter, config: &AacConfig) {
     w.open_full(b"esds", 0, 0);
     descriptor(w, 0x03, &es);
     w.close();
+}
+
+/// `stsd` with the one `mp4a` sample entry of an AAC track.
+pub(crate) fn sample_description(w: &mut BoxWriter, config: &AacConfig) {
+    w.open_full(b"stsd", 0, 0);
+    w.u32(1);
+    w.open(b"mp4a");
+    w.zeros(6);
+    w.u16(1); // data reference index
+    w.zeros(8);
+    w.u16(u16::from(config.channels));
+    w.u16(16); // sample size
+    w.u16(0);
+    w.u16(0);
+    w.u32(config.sample_rate().min(0xFFFF) << 16);
+    esds(w, config);
+    w.close(); // mp4a
+    w.close(); // stsd
 }
 
 /// `ftyp` + `moov` describing one AAC track whose timescale is its sample rate.
@@ -167,20 +185,7 @@ pub fn init_segment(config: &AacConfig) -> Vec<u8> {
     w.close();
     w.close();
     w.open(b"stbl");
-    w.open_full(b"stsd", 0, 0);
-    w.u32(1);
-    w.open(b"mp4a");
-    w.zeros(6);
-    w.u16(1); // data reference index
-    w.zeros(8);
-    w.u16(u16::from(config.channels));
-    w.u16(16); // sample size
-    w.u16(0);
-    w.u16(0);
-    w.u32(rate.min(0xFFFF) << 16);
-    esds(&mut w, config);
-    w.close(); // mp4a
-    w.close(); // stsd
+    sample_description(&mut w, config);
     for empty in [b"stts", b"stsc", b"stco"] {
         w.open_full(empty, 0, 0);
         w.u32(0);
@@ -251,6 +256,65 @@ pub fn fragment(
     w.finish()
 }
 
+/// The boxes right inside `data`: (type, body) pairs; `None` if a size runs past the end.
+fn children(mut data: &[u8]) -> Option<Vec<([u8; 4], &[u8])>> {
+    let mut out = Vec::new();
+    while !data.is_empty() {
+        let size = u32::from_be_bytes(data.get(..4)?.try_into().ok()?) as usize;
+        let kind: [u8; 4] = data.get(4..8)?.try_into().ok()?;
+        if size < 8 || size > data.len() {
+            return None;
+        }
+        out.push((kind, &data[8..size]));
+        data = &data[size..];
+    }
+    Some(out)
+}
+
+fn be32(data: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// The samples of fragments (one part, or a segment's parts back to back) as
+/// [`fragment`] writes them: each `moof` with one `traf` whose `trun` gives every
+/// sample's size and a data offset from the `moof`. `None` for anything else.
+pub fn samples(data: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (kind, body) in children(data)? {
+        let start = at;
+        at += body.len() + 8;
+        if &kind != b"moof" {
+            continue;
+        }
+        let traf = children(body)?.into_iter().find(|(k, _)| k == b"traf")?.1;
+        let trun = children(traf)?.into_iter().find(|(k, _)| k == b"trun")?.1;
+        let flags = be32(trun, 0)? & 0x00FF_FFFF;
+        let count = be32(trun, 4)? as usize;
+        if flags & 0x1 == 0 || flags & 0x200 == 0 {
+            return None; // no data offset or no sizes: not ours
+        }
+        let mut cursor = 12 + if flags & 0x4 != 0 { 4 } else { 0 };
+        let mut offset = start + be32(trun, 8)? as usize;
+        for _ in 0..count {
+            if flags & 0x100 != 0 {
+                cursor += 4;
+            }
+            let size = be32(trun, cursor)? as usize;
+            cursor += 4;
+            if flags & 0x400 != 0 {
+                cursor += 4;
+            }
+            if flags & 0x800 != 0 {
+                cursor += 4;
+            }
+            out.push(data.get(offset..offset + size)?);
+            offset += size;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +362,19 @@ mod tests {
         let trun = frag.windows(4).position(|w| w == b"trun").unwrap();
         let offset = u32::from_be_bytes(frag[trun + 12..trun + 16].try_into().unwrap()) as usize;
         assert_eq!(offset, moof_len + 8);
+    }
+
+    #[test]
+    fn samples_read_back_what_fragments_wrote_across_a_segment() {
+        let first: [&[u8]; 3] = [b"aaaa", b"bb", b"cccccc"];
+        let second: [&[u8]; 1] = [b"dd"];
+        let mut segment = fragment(1, 0, &first, 1024);
+        segment.extend(fragment(2, 3072, &second, 1024));
+        let read = samples(&segment).unwrap();
+        assert_eq!(read, [&b"aaaa"[..], b"bb", b"cccccc", b"dd"]);
+        assert!(
+            samples(&segment[..segment.len() - 1]).is_none(),
+            "cut short"
+        );
     }
 }

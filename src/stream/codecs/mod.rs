@@ -5,5 +5,6 @@
 pub mod adts;
 pub mod fmp4;
 pub mod ladder;
+pub mod m4a;
 pub mod mp3;
 pub mod transcode;

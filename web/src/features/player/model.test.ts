@@ -1,5 +1,5 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, sessionReducer, timeLeft } from './model';
+import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, recordingUrlOf, sessionReducer, timeLeft } from './model';
 
 describe('player model', () => {
   it('reads the Encore-Denied header; anything unknown is invalid', () => {
@@ -72,5 +72,15 @@ describe('timeLeft', () => {
     expect(timeLeft(30_000)).toEqual({ days: 0, hours: 0, minutes: 1 });
     expect(timeLeft((2 * 1440 + 3 * 60) * 60_000)).toEqual({ days: 2, hours: 3, minutes: 0 });
     expect(timeLeft(-5)).toEqual({ days: 0, hours: 0, minutes: 0 });
+  });
+});
+
+describe('recordingUrlOf', () => {
+  it('signs the set download with the token of the session playing', () => {
+    expect(recordingUrlOf('ev 1', '/stream/abc.def/index.m3u8')).toBe('/api/v1/events/ev%201/recording.m4a?session=abc.def');
+    expect(recordingUrlOf('ev', '/stream/abc/standard/index.m3u8')).toBe('/api/v1/events/ev/recording.m4a?session=abc');
+  });
+  it('has none for a path that is not a stream', () => {
+    expect(recordingUrlOf('ev', '/api/v1/events')).toBeNull();
   });
 });

@@ -21,6 +21,13 @@ export function parseDenial(value: string | null): Denial {
   return value === 'expired' || value === 'superseded' ? value : 'invalid';
 }
 
+/** The set's download link signed by the session of `playlistUrl` (`/stream/<token>/…`): the
+ * same link the server answers as the session's `recordingUrl`; null for any other path. */
+export function recordingUrlOf(eventId: string, playlistUrl: string): string | null {
+  const token = /^\/stream\/([^/]+)\//.exec(playlistUrl)?.[1];
+  return token ? `/api/v1/events/${encodeURIComponent(eventId)}/recording.m4a?session=${token}` : null;
+}
+
 /** Numbers in the language's own digits (Persian ۱۲۳, the others 123). */
 function integers(locale: string, minimumIntegerDigits = 1): Intl.NumberFormat {
   return new Intl.NumberFormat(locale, { minimumIntegerDigits, useGrouping: false, maximumFractionDigits: 0 });

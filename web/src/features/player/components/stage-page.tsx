@@ -6,11 +6,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { eventQueryOptions } from '../../events/queries';
-import { canListenNow, concertPath } from '../../events/model';
+import { canListenNow, concertPath, replayable } from '../../events/model';
 import { DoorsLobby } from '../../events/components/concert-state';
 import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
+import { DownloadSet } from './download-set';
 import { ListenButton } from './listen-button';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 import { ShareButton } from '../../../components/share-button';
@@ -152,6 +153,10 @@ export function StagePage(): ReactNode {
               )}
             </Stack>
           </Card>
+          {/* After the show, the holder keeps the set: the recording as a file with its songs. */}
+          {event.data && canListenNow(event.data) && replayable(event.data) && event.data.status === 'ended' ? (
+            <DownloadSet eventId={concertId} playlistUrl={mine ? snapshot.playlistUrl : null} />
+          ) : null}
           {/* The live room beside the player (under it on a phone, folded behind "Chat"). */}
           <StageRoom eventId={concertId} readable={!!event.data && canListenNow(event.data)} />
         </Stack>

@@ -1,0 +1,386 @@
+//! The set to keep (issue 32): after the show, a ticket holder inside their window
+//! downloads the recording as `.m4a` behind their listening session's signed token, with
+//! the songs as chapters, tags and the concert's picture as cover; ffprobe reads them
+//! and ffmpeg decodes it. Two real `encore serve` processes answer the same bytes.
+
+use std::time::Duration;
+
+use encore::i18n::{Lang, Msg};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::cluster::two_processes_beside;
+use crate::helpers::*;
+use crate::renditions::{aac, push};
+use crate::topology::a_concert_with_a_ticket_holder;
+
+/// A 64×48 PNG picture uploaded for the concert by `admin`.
+async fn a_picture(app: &TestApp, event: &str, admin: &str) {
+    let picture = image::RgbImage::from_fn(64, 48, |x, y| {
+        image::Rgb([(x * 4) as u8, (y * 5) as u8, 90])
+    });
+    let mut png = Vec::new();
+    picture
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let (status, body) = app
+        .upload(&format!("/api/v1/events/{event}/image"), admin, png)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+async fn a_marker(app: &TestApp, event: &str, admin: &str, title: &str, at_ms: i64) {
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/events/{event}/markers"),
+            json!({ "title": title, "atMs": at_ms }),
+            Some(admin),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+}
+
+/// A listening session for `fan`: its download link (a path).
+async fn download_link(app: &TestApp, base: &str, event: &str, fan: &str) -> String {
+    let answer = app
+        .http
+        .post(format!("{base}/api/v1/stream/{event}/session"))
+        .bearer_auth(fan)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let body: Value = answer.json().await.unwrap();
+    body["payload"]["recordingUrl"]
+        .as_str()
+        .expect("a recording URL")
+        .to_owned()
+}
+
+/// The status and the envelope's error, asked in Persian.
+async fn refusal(app: &TestApp, url: &str) -> (StatusCode, String) {
+    let answer = app
+        .http
+        .get(url)
+        .header("accept-language", "fa-IR")
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status();
+    let body: Value = answer.json().await.unwrap_or(Value::Null);
+    (
+        status,
+        body["error"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+/// ffprobe's JSON of a file: format, streams and chapters.
+fn probe(path: &std::path::Path) -> Value {
+    let out = std::process::Command::new("ffprobe")
+        .args(["-v", "error", "-of", "json"])
+        .args(["-show_format", "-show_streams", "-show_chapters"])
+        .arg(path)
+        .output()
+        .expect("ffprobe");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Seconds of audio ffmpeg decodes from the file (errors fail the test).
+fn decoded_seconds(path: &std::path::Path) -> f64 {
+    let out = std::process::Command::new("ffmpeg")
+        .args(["-v", "error", "-xerror", "-i"])
+        .arg(path)
+        .args(["-map", "0:a", "-f", "s16le", "-ac", "1", "-"])
+        .output()
+        .expect("ffmpeg");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.stdout.len() / 2) as f64 / 48_000.0
+}
+
+fn seconds(value: &Value) -> f64 {
+    value.as_str().unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover() {
+    let app = spawn_app().await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let admin = app.an_admin().await;
+    a_picture(&app, &event, &admin).await;
+    let media = tempfile::tempdir().unwrap();
+    assert_eq!(
+        push(&app.http, &app.url, &event, &key, aac(media.path())).await,
+        StatusCode::OK
+    );
+    a_marker(&app, &event, &admin, "Opener", 0).await;
+    a_marker(&app, &event, &admin, "Ballade für Ö", 1_000).await;
+    let url = format!(
+        "{}{}",
+        app.url,
+        download_link(&app, &app.url, &event, &fan).await
+    );
+
+    // Not before the show has ended.
+    assert_eq!(
+        refusal(&app, &url).await,
+        (
+            StatusCode::CONFLICT,
+            Msg::SetAfterTheShow.render(Lang::Persian).to_string()
+        )
+    );
+    app.end_show(&event, &admin).await;
+
+    // No link, a tampered one, one for another concert: refused in the reader's language.
+    let bare = url.split('?').next().unwrap().to_owned();
+    assert_eq!(
+        refusal(&app, &bare).await,
+        (
+            StatusCode::UNAUTHORIZED,
+            Msg::SetNeedsSession.render(Lang::Persian).to_string()
+        )
+    );
+    let last = url.chars().last().unwrap();
+    let tampered = format!(
+        "{}{}",
+        &url[..url.len() - 1],
+        if last == 'A' { 'B' } else { 'A' }
+    );
+    let invalid = (
+        StatusCode::FORBIDDEN,
+        Msg::LinkInvalid.render(Lang::Persian).to_string(),
+    );
+    assert_eq!(refusal(&app, &tampered).await, invalid);
+    let (other, _, other_fan) = a_concert_with_a_ticket_holder(&app).await;
+    let foreign = download_link(&app, &app.url, &other, &other_fan).await;
+    let token = foreign.split("session=").nth(1).unwrap();
+    assert_eq!(
+        refusal(&app, &format!("{bare}?session={token}")).await,
+        invalid,
+        "a ticket for another concert"
+    );
+    // After the window: a session whose 24 hours are over.
+    let (_, lapsed) = app
+        .state
+        .stream_access
+        .open(&event, "ticket-x", encore::db::now_ms() + 20);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        refusal(&app, &format!("{bare}?session={lapsed}")).await,
+        (
+            StatusCode::FORBIDDEN,
+            Msg::ListeningClosed.render(Lang::Persian).to_string()
+        )
+    );
+
+    // The holder's link: the whole file, named, its length said, and ranges.
+    let answer = app.http.get(&url).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(answer.headers()["content-type"], "audio/mp4");
+    let disposition = answer.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.starts_with("attachment;") && disposition.contains(".m4a"),
+        "{disposition}"
+    );
+    let length: usize = answer.headers()["content-length"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let file = answer.bytes().await.unwrap();
+    assert_eq!(file.len(), length);
+    let part = app
+        .http
+        .get(&url)
+        .header("range", "bytes=100-199")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(part.bytes().await.unwrap(), file.slice(100..200));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.m4a");
+    std::fs::write(&path, &file).unwrap();
+    let probed = probe(&path);
+    let chapters: Vec<(String, f64)> = probed["chapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["tags"]["title"].as_str().unwrap().to_owned(),
+                seconds(&c["start_time"]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        chapters,
+        [
+            ("Opener".to_owned(), 0.0),
+            ("Ballade für Ö".to_owned(), 1.0)
+        ]
+    );
+    let tags = &probed["format"]["tags"];
+    let (_, concert) = app
+        .get(&format!("/api/v1/events/{event}"), Some(&admin))
+        .await;
+    let concert = &concert["payload"];
+    assert_eq!(tags["title"], concert["title"], "{tags}");
+    assert_eq!(tags["artist"], concert["artistName"], "{tags}");
+    let starts = concert["startsAt"].as_str().unwrap();
+    assert_eq!(tags["date"].as_str().unwrap(), &starts[..10], "{tags}");
+    let streams = probed["streams"].as_array().unwrap();
+    let audio: Vec<&Value> = streams
+        .iter()
+        .filter(|s| s["codec_type"] == "audio")
+        .collect();
+    assert_eq!(audio.len(), 1, "{streams:?}");
+    assert_eq!(audio[0]["codec_name"], "aac");
+    let cover = streams
+        .iter()
+        .find(|s| s["disposition"]["attached_pic"] == 1)
+        .unwrap_or_else(|| panic!("no cover: {streams:?}"));
+    assert_eq!(cover["codec_name"], "png");
+    assert_eq!(
+        (cover["width"].as_i64(), cover["height"].as_i64()),
+        (Some(64), Some(48))
+    );
+
+    // The audio decodes, as long as the recording.
+    let (_, status) = app
+        .get(&format!("/api/v1/events/{event}/live"), Some(&admin))
+        .await;
+    let recorded = status["payload"]["recordedSeconds"].as_f64().unwrap();
+    assert!(recorded > 1.5, "{status}");
+    let duration = seconds(&probed["format"]["duration"]);
+    assert!(
+        (duration - recorded).abs() < 0.01,
+        "{duration} s against {recorded} s"
+    );
+    let decoded = decoded_seconds(&path);
+    assert!(
+        (decoded - recorded).abs() < 0.03,
+        "{decoded} s decoded against {recorded} s"
+    );
+
+    // Made once: asked again, the same file, not made again.
+    let show_dir = app.state.hub.show(&event).dir().to_owned();
+    let made = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "m4a"))
+            .collect()
+    };
+    let files = made(&show_dir);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let modified = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
+    let again = app
+        .http
+        .get(&url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(again, file);
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        modified
+    );
+
+    // A newer session replaces the link.
+    let newer = format!(
+        "{}{}",
+        app.url,
+        download_link(&app, &app.url, &event, &fan).await
+    );
+    assert_eq!(
+        refusal(&app, &url).await,
+        (
+            StatusCode::FORBIDDEN,
+            Msg::SetLinkSuperseded.render(Lang::Persian).to_string()
+        )
+    );
+    assert_eq!(
+        app.http.get(&newer).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+
+    // Deleted with the recording.
+    app.state.hub.remove(&event).unwrap();
+    assert!(!files[0].exists());
+}
+
+/// Two real `encore serve` processes on one database and Redis: an encoder pushes to
+/// one, the show ends there, and each makes the set from its own copy of the recording
+/// (the journal's): the same bytes from either.
+#[tokio::test]
+async fn either_instance_answers_the_same_set() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let admin = app.an_admin().await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    assert_eq!(
+        push(&app.http, &p.url, &event, &key, aac(media.path())).await,
+        StatusCode::OK
+    );
+    a_marker(&app, &event, &admin, "Opener", 0).await;
+    let ended = app
+        .http
+        .post(format!("{}/api/v1/events/{event}/end", p.url))
+        .bearer_auth(&admin)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::OK);
+    let link = download_link(&app, &app.url, &event, &fan).await;
+
+    let mut answers = Vec::new();
+    for base in [&p.url, &q.url] {
+        let url = format!("{base}{link}");
+        // The session and the show's end reach the other process over Redis.
+        let mut last = (StatusCode::OK, String::new());
+        let mut file = None;
+        for _ in 0..100 {
+            let answer = app.http.get(&url).send().await.unwrap();
+            if answer.status() == StatusCode::OK {
+                file = Some(answer.bytes().await.unwrap());
+                break;
+            }
+            last = (answer.status(), answer.text().await.unwrap());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        answers.push(file.unwrap_or_else(|| panic!("{url}: {last:?}")));
+    }
+    assert!(answers[0].len() > 10_000);
+    assert!(answers[0] == answers[1], "the two processes' files differ");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.m4a");
+    std::fs::write(&path, &answers[1]).unwrap();
+    let probed = probe(&path);
+    assert_eq!(probed["chapters"][0]["tags"]["title"], "Opener");
+    assert!(decoded_seconds(&path) > 1.5);
+}
