@@ -344,6 +344,9 @@ struct Session {
     /// The signed HLS playlist, `/stream/{token}/index.m3u8` (same origin). Opening a
     /// new session ends the account's earlier one for this concert.
     playlist_url: String,
+    /// The multivariant playlist of the same session, `/stream/{token}/master.m3u8`:
+    /// every rendition of the show (docs/hifi.md), for a player that chooses between them.
+    master_url: String,
     #[schema(format = DateTime)]
     expires_at: String,
 }
@@ -367,6 +370,7 @@ async fn open_session(
     tell_first_listener(&app, &event, &user.account.id).await;
     Ok(Api::ok(Session {
         playlist_url: started.playlist_path,
+        master_url: started.master_path,
         expires_at: iso8601(started.expires_at),
     }))
 }
