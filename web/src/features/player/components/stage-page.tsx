@@ -12,6 +12,7 @@ import { ArtistLink } from '../../events/components/event-parts';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { ListenButton } from './listen-button';
+import { CastControl, QualityMenu, RenditionText } from './listening-options';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 import { ShareButton } from '../../../components/share-button';
 import { StageRoom } from '../../room/components/room-panel';
@@ -71,6 +72,11 @@ function StageControls({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
               <ListenersText snapshot={snapshot} />
             </Box>
             <VolumeControl snapshot={snapshot} width={200} />
+          </Group>
+          <Group gap="xs" wrap="nowrap" data-testid="stage-listening-options">
+            <QualityMenu snapshot={snapshot} />
+            <RenditionText snapshot={snapshot} />
+            <CastControl snapshot={snapshot} withHint />
           </Group>
           {playing ? <NowPlaying chapter={playing} /> : null}
           {snapshot.live === false ? <ReplayUntil accessUntil={concert.accessUntil} /> : null}
