@@ -89,13 +89,14 @@ describe('the quality menu', () => {
       window.__stallTimer = setInterval(() => {
         const now = performance.now();
         watch.samples += 1;
-        if (audio.currentTime !== watch.last) {
-          if (now - watch.since > 150) watch.stalls.push([Math.round(watch.since - watch.t0), Math.round(now - watch.since), watch.last, Array.from({ length: audio.buffered.length }, (_, i) => [audio.buffered.start(i), audio.buffered.end(i)])]);
-          watch.last = audio.currentTime;
-          watch.since = now;
-        } else {
-          watch.longest = Math.max(watch.longest, (now - watch.since) / 1000);
-        }
+        if (audio.currentTime === watch.last) return;
+        // From the last sample that saw the clock move to the first that sees it move again:
+        // an upper bound of how long it stood still.
+        const still = now - watch.since;
+        watch.longest = Math.max(watch.longest, still / 1000);
+        if (still > 150) watch.stalls.push([Math.round(watch.since - watch.t0), Math.round(still), audio.currentTime]);
+        watch.last = audio.currentTime;
+        watch.since = now;
       }, 20);
     });
     for (const [quality, name] of [['saver', 'saver'], ['high', 'high'], ['standard', 'standard']]) {
@@ -113,17 +114,13 @@ describe('the quality menu', () => {
       clearInterval(window.__stallTimer);
       return window.__stall;
     });
-    // Each stall longer than 150 ms: [start ms, length ms, currentTime, buffered ranges].
+    // Each stall longer than 150 ms: [start ms, length ms, currentTime].
     console.log(`stalls: ${JSON.stringify(stall.stalls)}`);
     const part = Math.max(...partTargets);
     assert.ok(part > 0.1 && part < 1.1, `PART-TARGET ${part}`);
     assert.ok(stall.samples > 200, `sampled ${stall.samples} times`);
-    // The issue's aim is one part at most; measured here 0.4–1.3 s after some switches (hls.js
-    // idles after switching until a later part is listed: docs/hifi.md, "The player"). What
-    // holds: the sound comes back by itself within two seconds, on the chosen rendition.
-    // E2E_STRICT_GAP=1 asserts the aim.
-    const bound = process.env.E2E_STRICT_GAP ? part + 0.02 : 2;
-    assert.ok(stall.longest <= bound, `the clock stood still ${stall.longest.toFixed(3)} s (one part: ${part} s)`);
+    // One part at most (with one sample's slack).
+    assert.ok(stall.longest <= part + 0.02, `the clock stood still ${stall.longest.toFixed(3)} s (one part: ${part} s)`);
     console.log(`longest stall while switching: ${stall.longest.toFixed(3)} s, part ${part} s`);
     assert.equal(await page.getByTestId('quality-menu').first().getAttribute('data-quality'), 'standard');
     await waitUntil(async () => (await fan('GET', '/api/v1/accounts/userinfo/me')).json.payload[0].streamQuality === 'standard', { message: 'the account keeps it' });
@@ -162,6 +159,7 @@ describe('the quality menu', () => {
       await page.getByTestId('mini-player-expand').click();
       const options = page.getByTestId('stage-listening-options');
       await options.waitFor();
+      await options.scrollIntoViewIfNeeded();
       await waitUntil(async () => (await options.getByTestId('cast-unavailable').count()) + (await options.getByTestId('cast-button').count()) > 0, { message: 'cast control' });
       if ((await options.getByTestId('cast-unavailable').count()) > 0) {
         assert.equal((await options.getByTestId('cast-unavailable').innerText()).trim(), t.castUnavailable);

@@ -45,15 +45,17 @@ export function RenditionText({ snapshot }: { snapshot: PlayerSnapshot }): React
 export function QualityMenu({ snapshot }: { snapshot: PlayerSnapshot }): ReactNode {
   const { t } = useTranslation('player');
   const locale = useLocale();
+  const [opened, setOpened] = useState(false);
   if (snapshot.phase.kind !== 'playing' || snapshot.renditions.length === 0) return null;
   const choices = qualityChoices(snapshot.renditions, playsFlac());
   const choose = (quality: Quality): void => {
     appPlayer().setQuality(quality);
   };
   return (
-    <Menu position="top-end" withinPortal shadow="md" width={240}>
+    <Menu position="top-end" withinPortal shadow="md" width={240} opened={opened} onChange={setOpened}>
       <Menu.Target>
-        <Tooltip label={t('qualityMenu')}>
+        {/* The label is not shown over the open menu. */}
+        <Tooltip label={t('qualityMenu')} disabled={opened}>
           <ActionIcon variant="subtle" aria-label={t('qualityMenu')} data-testid="quality-menu" data-quality={snapshot.quality}>
             <IconAdjustmentsHorizontal size={18} />
           </ActionIcon>
@@ -145,7 +147,7 @@ export function CastControl({ snapshot, withHint = false }: { snapshot: PlayerSn
   }
   if (withHint) {
     return (
-      <Text size="xs" c="dimmed" data-testid="cast-unavailable">
+      <Text size="xs" c="dimmed" ms="sm" data-testid="cast-unavailable">
         {t('castUnavailable')}
       </Text>
     );

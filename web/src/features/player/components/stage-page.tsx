@@ -73,7 +73,7 @@ function StageControls({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
             </Box>
             <VolumeControl snapshot={snapshot} width={200} />
           </Group>
-          <Group gap="xs" wrap="nowrap" data-testid="stage-listening-options">
+          <Group gap="xs" wrap="wrap" data-testid="stage-listening-options">
             <QualityMenu snapshot={snapshot} />
             <RenditionText snapshot={snapshot} />
             <CastControl snapshot={snapshot} withHint />
