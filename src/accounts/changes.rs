@@ -6,7 +6,7 @@
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::model::{AccountRow, Email, Role, Theme, parse_time_zone};
+use super::model::{AccountRow, Email, Role, StreamQuality, Theme, parse_time_zone};
 use super::policy::{self, Actor, Target};
 use super::{messages, store};
 use crate::error::{Error, Result};
@@ -46,6 +46,10 @@ pub struct UpdateRequest {
     /// The dashboard theme (`light`, `dark`), for the account's other devices.
     #[schema(value_type = Option<Theme>)]
     pub theme: Option<String>,
+    /// The listening quality the player starts from (`auto`, `saver`, `standard`,
+    /// `high`, `lossless`), on every device of the account.
+    #[schema(value_type = Option<StreamQuality>)]
+    pub stream_quality: Option<String>,
     /// An IANA time zone (`Asia/Tehran`) for the times in the account's notices; an
     /// unknown one is 400 and nothing of the request is applied.
     #[schema(example = "Asia/Tehran")]
@@ -79,6 +83,7 @@ impl Change {
             || req.notes.is_some()
             || req.language.is_some()
             || req.theme.is_some()
+            || req.stream_quality.is_some()
             || zone.is_some()
         {
             policy::can_edit_profile(actor, Target::of(before))?;
@@ -96,6 +101,12 @@ impl Change {
                 Error::unprocessable(Msg::UnknownTheme.with("code", code.as_str()))
             })?;
             row.theme = Some(theme.code().to_owned());
+        }
+        if let Some(code) = &req.stream_quality {
+            let quality = StreamQuality::from_code(code).ok_or_else(|| {
+                Error::unprocessable(Msg::UnknownStreamQuality.with("code", code.as_str()))
+            })?;
+            row.stream_quality = Some(quality.code().to_owned());
         }
         let new_login = match &req.login {
             Some(login) => {
@@ -207,6 +218,7 @@ mod tests {
             email_verified_at: Some(0),
             time_zone: None,
             theme: None,
+            stream_quality: None,
         }
     }
 

@@ -274,8 +274,11 @@ pub struct AccountRow {
     /// The dashboard theme it chose ([`Theme`]'s code, checked when written); `None`:
     /// never chosen.
     pub theme: Option<String>,
+    /// The listening quality it chose ([`StreamQuality`]'s code, checked when written);
+    /// `None`: never chosen (Auto).
+    pub stream_quality: Option<String>,
 }
-crate::db::from_row!(AccountRow { id, login, first_name, last_name, role as String, enabled, use_mfa, phone, password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language as String, email_verified_at, time_zone, theme });
+crate::db::from_row!(AccountRow { id, login, first_name, last_name, role as String, enabled, use_mfa, phone, password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language as String, email_verified_at, time_zone, theme, stream_quality });
 
 /// The dashboard's colour scheme an account chose: a new device starts from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -298,6 +301,41 @@ impl Theme {
         match self {
             Self::Light => "light",
             Self::Dark => "dark",
+        }
+    }
+}
+
+/// The rendition the player asks for (docs/hifi.md): `auto` lets the player switch by
+/// bandwidth; the others pin a rendition when the show has it (else the player is on Auto).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StreamQuality {
+    Auto,
+    Saver,
+    Standard,
+    High,
+    Lossless,
+}
+
+impl StreamQuality {
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "auto" => Some(Self::Auto),
+            "saver" => Some(Self::Saver),
+            "standard" => Some(Self::Standard),
+            "high" => Some(Self::High),
+            "lossless" => Some(Self::Lossless),
+            _ => None,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Saver => "saver",
+            Self::Standard => "standard",
+            Self::High => "high",
+            Self::Lossless => "lossless",
         }
     }
 }
@@ -401,6 +439,9 @@ pub struct Account {
     /// own, dark by default).
     #[schema(required = true)]
     pub theme: Option<Theme>,
+    /// The listening quality the player starts from; null when never chosen (Auto).
+    #[schema(required = true)]
+    pub stream_quality: Option<StreamQuality>,
     /// A new login e-mail waiting for its confirmation link to be followed; present on
     /// `userinfo/me`, `GET accounts/{id}` and `PUT accounts/{id}` when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -435,6 +476,10 @@ impl From<&AccountRow> for Account {
             email_verified: row.email_verified(),
             time_zone: row.time_zone.clone(),
             theme: row.theme.as_deref().and_then(Theme::from_code),
+            stream_quality: row
+                .stream_quality
+                .as_deref()
+                .and_then(StreamQuality::from_code),
             pending_login: None,
             projects: None,
         }

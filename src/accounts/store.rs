@@ -23,7 +23,7 @@ pub fn otp_hash(owner: &str, code: &str) -> String {
 }
 
 const COLUMNS: &str = "id, login, first_name, last_name, role, enabled, use_mfa, phone, \
-    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at, time_zone, theme";
+    password_hash, notes, avatar_type, avatar_version, tenant_key, created_at, language, email_verified_at, time_zone, theme, stream_quality";
 
 pub struct NewAccount<'a> {
     pub login: &'a str,
@@ -209,7 +209,7 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<AccountChanged> {
     sqlx::query(
         "UPDATE accounts SET login = $2, first_name = $3, last_name = $4, role = $5, \
          enabled = $6, use_mfa = $7, notes = $8, language = $9, updated_at = $10, \
-         time_zone = $11, theme = $12 WHERE id = $1",
+         time_zone = $11, theme = $12, stream_quality = $13 WHERE id = $1",
     )
     .bind(&row.id)
     .bind(&row.login)
@@ -223,6 +223,7 @@ pub async fn save_profile(db: &Db, row: &AccountRow) -> Result<AccountChanged> {
     .bind(now_ms())
     .bind(&row.time_zone)
     .bind(&row.theme)
+    .bind(&row.stream_quality)
     .execute(db)
     .await
     .map_err(|e| conflict_on_unique(e, Msg::UserExists))?;

@@ -148,7 +148,7 @@ pub async fn session_account(
     Ok(sqlx::query_as::<_, SessionAccount>(
         "SELECT a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, a.use_mfa, \
          a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, a.tenant_key, \
-         a.created_at, a.language, a.email_verified_at, a.time_zone, a.theme, s.revoked_at, s.second_factor_at \
+         a.created_at, a.language, a.email_verified_at, a.time_zone, a.theme, a.stream_quality, s.revoked_at, s.second_factor_at \
          FROM sessions s JOIN accounts a ON a.id = s.account_id \
          WHERE s.id = $1 AND a.id = $2",
     )

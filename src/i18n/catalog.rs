@@ -501,6 +501,13 @@ messages! {
         cn: "未知主题 \"{code}\"：请使用 light 或 dark。",
         ir: "پوستهٔ ناشناخته \"{code}\": از light یا dark استفاده کنید.",
     }
+    UnknownStreamQuality {
+        gb: "Unknown listening quality \"{code}\": use auto, saver, standard, high or lossless.",
+        br: "Qualidade de áudio desconhecida \"{code}\": use auto, saver, standard, high ou lossless.",
+        es: "Calidad de audio desconocida \"{code}\": usa auto, saver, standard, high o lossless.",
+        cn: "未知音质 \"{code}\"：请使用 auto、saver、standard、high 或 lossless。",
+        ir: "کیفیت پخش ناشناخته \"{code}\": از auto، saver، standard، high یا lossless استفاده کنید.",
+    }
     UnknownTimeZone {
         gb: "Unknown time zone \"{zone}\": send an IANA name such as Europe/London.",
         br: "Fuso horário desconhecido \"{zone}\": envie um nome IANA como America/Sao_Paulo.",

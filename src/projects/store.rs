@@ -188,7 +188,7 @@ pub async fn members_of(db: &Db, project_ids: &[&str]) -> Result<Vec<MemberRow>>
     let sql = format!(
         "SELECT m.project_id, a.id, a.login, a.first_name, a.last_name, a.role, a.enabled, \
          a.use_mfa, a.phone, a.password_hash, a.notes, a.avatar_type, a.avatar_version, \
-         a.tenant_key, a.created_at, a.language, a.email_verified_at, a.time_zone, a.theme \
+         a.tenant_key, a.created_at, a.language, a.email_verified_at, a.time_zone, a.theme, a.stream_quality \
          FROM project_members m JOIN accounts a ON a.id = m.account_id \
          WHERE m.project_id IN ({}) ORDER BY m.added_at, a.id",
         placeholders(project_ids.len())

@@ -347,6 +347,9 @@ struct Session {
     /// The set to keep, signed by the same session (`GET
     /// /api/v1/events/{id}/recording.m4a?session=…`): answered once the show has ended.
     recording_url: String,
+    /// The multivariant playlist of the same session, `/stream/{token}/master.m3u8`:
+    /// every rendition of the show (docs/hifi.md), for a player that chooses between them.
+    master_url: String,
     #[schema(format = DateTime)]
     expires_at: String,
 }
@@ -374,6 +377,7 @@ async fn open_session(
             event.id, started.token
         ),
         playlist_url: started.playlist_path,
+        master_url: started.master_path,
         expires_at: iso8601(started.expires_at),
     }))
 }

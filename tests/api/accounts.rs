@@ -621,3 +621,56 @@ async fn the_theme_and_language_an_account_chose_are_kept_for_its_other_devices(
     assert_eq!(me["payload"][0]["theme"], "light");
     assert_eq!(me["payload"][0]["language"], "ir");
 }
+
+#[tokio::test]
+async fn the_listening_quality_an_account_chose_is_kept_for_its_other_devices() {
+    let app = spawn_app().await;
+    let (fan, tokens) = app.a_fan().await;
+    let (_, me) = app.me(&tokens.access).await;
+    assert_eq!(
+        me["payload"][0]["streamQuality"],
+        Value::Null,
+        "never chosen: {me}"
+    );
+
+    let path = format!("/api/v1/accounts/{}", fan.id);
+    for quality in ["saver", "standard", "high", "lossless", "auto"] {
+        let (status, body) = app
+            .put(&path, json!({ "streamQuality": quality }), &tokens.access)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["payload"]["streamQuality"], quality);
+    }
+    let (status, body) = app
+        .put(
+            &path,
+            json!({ "streamQuality": "lossless" }),
+            &tokens.access,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // Another device signing in reads it.
+    let other = app.sign_in("fan@example.com").await;
+    let (_, me) = app.me(&other.access).await;
+    assert_eq!(me["payload"][0]["streamQuality"], "lossless", "{me}");
+
+    // An unknown quality is refused in the reader's language; nothing of the request applies.
+    let response = app
+        .http
+        .put(format!("{}{path}", app.url))
+        .bearer_auth(&tokens.access)
+        .header("accept-language", "fa")
+        .json(&json!({ "streamQuality": "8k", "theme": "light" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused: Value = response.json().await.unwrap();
+    assert_eq!(
+        refused["error"],
+        "کیفیت پخش ناشناخته \"8k\": از auto، saver، standard، high یا lossless استفاده کنید."
+    );
+    let (_, me) = app.me(&other.access).await;
+    assert_eq!(me["payload"][0]["streamQuality"], "lossless");
+    assert_eq!(me["payload"][0]["theme"], Value::Null);
+}

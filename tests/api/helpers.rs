@@ -867,10 +867,16 @@ impl TestApp {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{session}");
-        session["payload"]["playlistUrl"]
+        let playlist = session["payload"]["playlistUrl"]
             .as_str()
-            .expect("a playlist URL")
-            .to_owned()
+            .expect("a playlist URL");
+        // The multivariant playlist of the same session, beside it.
+        assert_eq!(
+            session["payload"]["masterUrl"].as_str(),
+            Some(playlist.replace("/index.m3u8", "/master.m3u8").as_str()),
+            "{session}"
+        );
+        playlist.to_owned()
     }
 
     /// An admin turns an account off (`PUT /accounts/{id}` with `enablement`).

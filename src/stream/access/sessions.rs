@@ -40,6 +40,8 @@ pub struct Started {
     pub playlist_path: String,
     /// The session's signed token (in the playlist's path; the download link takes it).
     pub token: String,
+    /// The multivariant playlist of the same session: every rendition of the show.
+    pub master_path: String,
     pub expires_at: i64,
 }
 
@@ -110,6 +112,7 @@ pub async fn start(app: &AppState, account_id: &str, event: &EventRow) -> Result
     app.stream_access.activate(&key, &session_id);
     Ok(Started {
         playlist_path: format!("/stream/{token}/index.m3u8"),
+        master_path: format!("/stream/{token}/master.m3u8"),
         token,
         expires_at,
     })

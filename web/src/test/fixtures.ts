@@ -13,6 +13,7 @@ export function account(changes: Partial<Account> = {}): Account {
     createdAt: '2026-11-22T10:00:00Z',
     tenantKey: 'encore',
     theme: null,
+    streamQuality: null,
     avatar: null,
     notes: '',
     phone: null,

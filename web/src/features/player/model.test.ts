@@ -1,5 +1,5 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, formatClock, formatCount, formatLatency, isTicking, parseDenial, position, recordingUrlOf, sessionReducer, timeLeft } from './model';
+import { INITIAL_SESSION, aacClass, formatClock, formatCount, formatLatency, initSampleRate, isTicking, levelFor, parseDenial, parseQuality, position, qualityChoices, recordingUrlOf, renditionOf, sessionReducer, timeLeft } from './model';
 
 describe('player model', () => {
   it('reads the Encore-Denied header; anything unknown is invalid', () => {
@@ -41,8 +41,8 @@ describe('listening session state machine', () => {
   const run = (...actions: SessionAction[]): SessionState => actions.reduce(sessionReducer, INITIAL_SESSION);
 
   it('connects, then plays the session the server opened', () => {
-    const state = run({ type: 'open' }, { type: 'opened', playlistUrl: '/stream/t/index.m3u8' }, { type: 'playing' });
-    expect(state).toEqual({ playlistUrl: '/stream/t/index.m3u8', phase: { kind: 'playing' }, live: null });
+    const state = run({ type: 'open' }, { type: 'opened', playlistUrl: '/stream/t/index.m3u8', masterUrl: '/stream/t/master.m3u8' }, { type: 'playing' });
+    expect(state).toEqual({ playlistUrl: '/stream/t/index.m3u8', masterUrl: '/stream/t/master.m3u8', phase: { kind: 'playing' }, live: null });
   });
 
   it('forgets whether the last session was live when a new one opens', () => {
@@ -82,5 +82,66 @@ describe('recordingUrlOf', () => {
   });
   it('has none for a path that is not a stream', () => {
     expect(recordingUrlOf('ev', '/api/v1/events')).toBeNull();
+  });
+});
+
+describe('renditions and the quality menu', () => {
+  const level = (uri: string, codecs: string, averageBitrate: number) => ({ uri, codecs, bitrate: averageBitrate * 1.2, averageBitrate });
+  const LEVELS = [
+    level('https://encore.example/stream/tok/standard/index.m3u8?s=1', 'mp4a.40.2', 134_000),
+    level('https://encore.example/stream/tok/saver/index.m3u8', 'mp4a.40.2', 51_000),
+    level('https://encore.example/stream/tok/source/index.m3u8', 'mp4a.40.2', 201_000),
+    level('https://encore.example/stream/tok/lossless/index.m3u8', 'fLaC', 900_000),
+    level('https://encore.example/stream/tok/other/index.m3u8', 'mp4a.40.2', 64_000),
+  ];
+  const renditions = LEVELS.flatMap((l, i) => renditionOf(l, i) ?? []);
+
+  it('names each level by its directory and codec, with the bit rate class', () => {
+    expect(renditions).toEqual([
+      { level: 0, name: 'standard', codec: 'aac', kbps: 128, sampleRate: null },
+      { level: 1, name: 'saver', codec: 'aac', kbps: 48, sampleRate: null },
+      { level: 2, name: 'high', codec: 'aac', kbps: 192, sampleRate: null },
+      { level: 3, name: 'lossless', codec: 'flac', kbps: null, sampleRate: null },
+    ]);
+  });
+
+  it('offers Auto and what the show has, Lossless only where FLAC plays', () => {
+    expect(qualityChoices(renditions, true)).toEqual(['auto', 'saver', 'standard', 'high', 'lossless']);
+    expect(qualityChoices(renditions, false)).toEqual(['auto', 'saver', 'standard', 'high']);
+    expect(qualityChoices(renditions.slice(0, 2), true)).toEqual(['auto', 'saver', 'standard']);
+  });
+
+  it('a choice the show lacks plays Auto', () => {
+    expect(levelFor('saver', renditions)).toBe(1);
+    expect(levelFor('lossless', renditions)).toBe(3);
+    expect(levelFor('auto', renditions)).toBe(-1);
+    expect(levelFor('lossless', renditions.slice(0, 2))).toBe(-1);
+  });
+
+  it('reads a stored quality, anything else as Auto', () => {
+    expect(parseQuality('high')).toBe('high');
+    expect(parseQuality('8k')).toBe('auto');
+    expect(parseQuality(null)).toBe('auto');
+    expect(aacClass(0)).toBeNull();
+  });
+
+  it('reads the sample rate of an init segment sample entry', () => {
+    const entry = (kind: string, rate: number): Uint8Array => {
+      const box = new Uint8Array(36 + 8);
+      const view = new DataView(box.buffer);
+      view.setUint32(0, box.length);
+      box.set([...kind].map((c) => c.charCodeAt(0)), 4);
+      view.setUint16(8 + 16, 2);
+      view.setUint16(8 + 18, 16);
+      view.setUint32(8 + 24, rate * 65536);
+      return box;
+    };
+    const init = new Uint8Array(64 + 44);
+    init.set(entry('fLaC', 48_000), 64);
+    expect(initSampleRate(init)).toBe(48_000);
+    const aac = new Uint8Array(20 + 44);
+    aac.set(entry('mp4a', 44_100), 20);
+    expect(initSampleRate(aac)).toBe(44_100);
+    expect(initSampleRate(new Uint8Array(100))).toBeNull();
   });
 });

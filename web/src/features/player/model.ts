@@ -1,7 +1,9 @@
 /** Live audio for fans (docs/api-contract.md, "Live audio"): sessions, denials, the clock. */
 import type { Schema } from '../../lib/api-types';
 
-/** `playlistUrl`: a same-origin path, `/stream/<token>/index.m3u8`. */
+/** `playlistUrl`: a same-origin path, `/stream/<token>/index.m3u8` (the standard rendition,
+ * probed for why a session ends); `masterUrl`: `/stream/<token>/master.m3u8`, every
+ * rendition (what the player plays). */
 export type StreamSession = Schema<'ListeningSession'>;
 /** How the show stands for a listener: how many listen now. */
 export type ListeningStatus = Schema<'ListeningStatus'>;
@@ -99,6 +101,8 @@ export type Phase =
 export interface SessionState {
   /** The session's playlist URL, once the server opened one. */
   playlistUrl: string | null;
+  /** The same session's multivariant playlist (absent from an older server). */
+  masterUrl: string | null;
   phase: Phase;
   /** Whether the playlist is live (false: the replay, with EXT-X-ENDLIST); null until read. */
   live: boolean | null;
@@ -107,7 +111,7 @@ export interface SessionState {
 export type SessionAction =
   /** The fan pressed Listen (again). */
   | { type: 'open' }
-  | { type: 'opened'; playlistUrl: string }
+  | { type: 'opened'; playlistUrl: string; masterUrl?: string | null }
   /** The server would not open a session (not yet open, refunded, …), in its words. */
   | { type: 'refused'; message: string }
   /** The playlist answered 404: the artist has not started. */
@@ -117,7 +121,7 @@ export type SessionAction =
   | { type: 'denied'; denial: Denial }
   | { type: 'failed' };
 
-export const INITIAL_SESSION: SessionState = { playlistUrl: null, phase: { kind: 'idle' }, live: null };
+export const INITIAL_SESSION: SessionState = { playlistUrl: null, masterUrl: null, phase: { kind: 'idle' }, live: null };
 
 /** The listening session's state machine (the `useStreamSession` hook runs its effects). */
 export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
@@ -125,9 +129,9 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     case 'open':
       return { ...state, phase: { kind: 'connecting' } };
     case 'opened':
-      return { playlistUrl: action.playlistUrl, phase: { kind: 'connecting' }, live: null };
+      return { playlistUrl: action.playlistUrl, masterUrl: action.masterUrl ?? null, phase: { kind: 'connecting' }, live: null };
     case 'refused':
-      return { ...state, playlistUrl: null, phase: { kind: 'refused', message: action.message } };
+      return { ...state, playlistUrl: null, masterUrl: null, phase: { kind: 'refused', message: action.message } };
     case 'waiting':
       return { ...state, phase: { kind: 'waiting' } };
     case 'playing':
@@ -151,4 +155,83 @@ export function isTicking(phase: Phase): boolean {
 export function timeLeft(ms: number): { days: number; hours: number; minutes: number } {
   const total = ms > 0 ? Math.max(1, Math.floor(ms / 60_000)) : 0;
   return { days: Math.floor(total / 1440), hours: Math.floor((total % 1440) / 60), minutes: total % 60 };
+}
+
+/** The listener's choice of rendition (kept with the account): `auto` lets hls.js switch
+ * by bandwidth; the others pin a rendition of the show's multivariant playlist. */
+export type Quality = 'auto' | 'saver' | 'standard' | 'high' | 'lossless';
+export type RenditionName = Exclude<Quality, 'auto'>;
+
+export const QUALITIES: readonly Quality[] = ['auto', 'saver', 'standard', 'high', 'lossless'];
+
+export function parseQuality(value: string | null | undefined): Quality {
+  return QUALITIES.find((quality) => quality === value) ?? 'auto';
+}
+
+/** One rendition of the show as hls.js lists it (docs/hifi.md, "The ladder"). */
+export interface Rendition {
+  /** hls.js's level index. */
+  level: number;
+  name: RenditionName;
+  codec: 'aac' | 'flac';
+  /** The AAC bit rate class in kbit/s (48, 128, 192…); null for FLAC. */
+  kbps: number | null;
+  /** Read from the rendition's init segment once loaded; null before. */
+  sampleRate: number | null;
+}
+
+/** The server's rendition directories (`/stream/{token}/{dir}/…`) and their names. */
+const DIRECTORIES: Record<string, RenditionName> = { saver: 'saver', standard: 'standard', source: 'high', lossless: 'lossless' };
+
+/** AAC encoders' usual bit rates: the multivariant's AVERAGE-BANDWIDTH counts the fMP4
+ * boxes too (≈ 5 % more), so the label names the class it is closest to. */
+const AAC_CLASSES = [32, 48, 64, 96, 128, 160, 192, 224, 256, 320];
+
+export function aacClass(bitsPerSecond: number): number | null {
+  if (!Number.isFinite(bitsPerSecond) || bitsPerSecond <= 0) return null;
+  const kbps = bitsPerSecond / 1000;
+  return AAC_CLASSES.reduce((best, next) => (Math.abs(next - kbps) < Math.abs(best - kbps) ? next : best));
+}
+
+/** A level of the multivariant playlist as a rendition, by its directory (and a FLAC codec
+ * anywhere); null for a level this player does not know. */
+export function renditionOf(level: { uri: string; codecs?: string; bitrate: number; averageBitrate?: number }, index: number): Rendition | null {
+  const directory = /\/stream\/[^/]+\/([^/]+)\//.exec(new URL(level.uri, 'http://x').pathname)?.[1] ?? '';
+  const flac = /\bflac\b/i.test(level.codecs ?? '');
+  const name = flac ? 'lossless' : DIRECTORIES[directory];
+  if (!name) return null;
+  return {
+    level: index,
+    name,
+    codec: flac ? 'flac' : 'aac',
+    kbps: flac ? null : aacClass(level.averageBitrate || level.bitrate),
+    sampleRate: null,
+  };
+}
+
+/** What the menu offers: Auto, then each rendition the show has (in the ladder's order),
+ * Lossless only where this browser plays FLAC. */
+export function qualityChoices(renditions: readonly Rendition[], playsFlac: boolean): Quality[] {
+  const has = new Set(renditions.filter((r) => r.codec === 'aac' || playsFlac).map((r) => r.name));
+  return QUALITIES.filter((quality) => quality === 'auto' || has.has(quality));
+}
+
+/** The hls.js level for a choice: -1 (automatic) for Auto or a rendition the show lacks. */
+export function levelFor(quality: Quality, renditions: readonly Rendition[]): number {
+  return renditions.find((r) => r.name === quality)?.level ?? -1;
+}
+
+/** The sample rate of an fMP4 init segment's first audio sample entry (`mp4a`, `fLaC`,
+ * `Opus`): ISO 14496-12 AudioSampleEntry, 16.16 fixed point 28 bytes into the entry's body. */
+export function initSampleRate(init: Uint8Array): number | null {
+  const view = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  for (let at = 4; at + 32 <= init.length; at += 1) {
+    const kind = String.fromCharCode(...init.subarray(at, at + 4));
+    if (kind !== 'mp4a' && kind !== 'fLaC' && kind !== 'Opus') continue;
+    // The box's size sits just before its type; an entry is at least 36 bytes.
+    if (view.getUint32(at - 4) < 36) continue;
+    const rate = view.getUint16(at + 4 + 24);
+    if (rate > 0) return rate;
+  }
+  return null;
 }

@@ -3,11 +3,16 @@ import type { PlaylistState } from './api';
 import type { Chapter } from './chapters';
 import type { PlayerDeps, PlayerStore } from './player-store';
 import { LISTENERS_POLL_MS, TICK_MS, createPlayerStore } from './player-store';
+import type { Quality, Rendition } from './model';
 import { WAIT_RETRY_MS } from './model';
 import type { StreamEngine, StreamEvents } from './stream-engine';
 
 const CONCERT = { id: 'c1', title: 'Opening Night', artistName: 'The Testers', image: '/img/c1.jpg', thumbnail: null, startsAt: '2026-11-24T12:00:00Z', accessUntil: '2026-11-25T12:00:00Z' };
 const OTHER = { ...CONCERT, id: 'c2', title: 'Closing Night' };
+const RENDITIONS: Rendition[] = [
+  { level: 0, name: 'standard', codec: 'aac', kbps: 128, sampleRate: 48_000 },
+  { level: 1, name: 'saver', codec: 'aac', kbps: 48, sampleRate: 48_000 },
+];
 
 /** An <audio> element whose playing jsdom cannot do: play and pause flip `paused`. */
 function fakeAudio(): HTMLAudioElement {
@@ -38,14 +43,22 @@ interface Harness {
   store: PlayerStore;
   deps: { [K in keyof PlayerDeps]: ReturnType<typeof vi.fn> & PlayerDeps[K] };
   events: () => StreamEvents;
-  engine: StreamEngine & { destroy: ReturnType<typeof vi.fn> };
+  engine: StreamEngine & { destroy: ReturnType<typeof vi.fn>; setQuality: ReturnType<typeof vi.fn> };
   chapters: Chapter[];
 }
 
 function harness(): Harness {
   let handlers: StreamEvents | null = null;
   const h: Partial<Harness> = { chapters: [] };
-  const engine = { liveEdge: () => 29, latency: () => 1.04, chapters: () => h.chapters ?? [], destroy: vi.fn() };
+  const engine = {
+    liveEdge: () => 29,
+    latency: () => 1.04,
+    chapters: () => h.chapters ?? [],
+    renditions: () => RENDITIONS,
+    playing: () => RENDITIONS[1] ?? null,
+    setQuality: vi.fn(),
+    destroy: vi.fn(),
+  };
   const deps = {
     createAudio: vi.fn(fakeAudio),
     openSession: vi.fn(() => Promise.resolve({ playlistUrl: '/stream/t1/index.m3u8', expiresAt: CONCERT.accessUntil })),
@@ -56,6 +69,8 @@ function harness(): Harness {
     }),
     listening: vi.fn(() => Promise.resolve({ listeners: 42, accessUntil: CONCERT.accessUntil })),
     refusalText: vi.fn((error: unknown) => (error instanceof Error ? error.message : 'unknown')),
+    loadQuality: vi.fn((): Promise<Quality | null> => Promise.resolve(null)),
+    saveQuality: vi.fn(() => Promise.resolve(null)),
   };
   const store = createPlayerStore(deps as unknown as PlayerDeps);
   return Object.assign(h, {
@@ -88,7 +103,7 @@ describe('player store', () => {
     expect(store.getSnapshot()).toMatchObject({ concert: CONCERT, phase: { kind: 'connecting' }, opening: true });
     await settle();
     expect(deps.openSession).toHaveBeenCalledWith('c1');
-    expect(deps.attach).toHaveBeenCalledWith(store.audio(), '/stream/t1/index.m3u8', expect.anything());
+    expect(deps.attach).toHaveBeenCalledWith(store.audio(), '/stream/t1/index.m3u8', expect.anything(), 'auto');
     expect(store.getSnapshot()).toMatchObject({ phase: { kind: 'playing' }, paused: false, opening: false });
 
     store.play(OTHER);
@@ -216,7 +231,7 @@ describe('player store', () => {
     answer({ playlistUrl: '/stream/old/index.m3u8', expiresAt: CONCERT.accessUntil });
     await settle();
     expect(h.deps.attach).toHaveBeenCalledTimes(1);
-    expect(h.deps.attach).toHaveBeenCalledWith(expect.anything(), '/stream/t1/index.m3u8', expect.anything());
+    expect(h.deps.attach).toHaveBeenCalledWith(expect.anything(), '/stream/t1/index.m3u8', expect.anything(), 'auto');
     expect(h.store.getSnapshot().concert).toBe(OTHER);
   });
 
@@ -265,5 +280,63 @@ describe('player store', () => {
     leave();
     store.stop();
     expect(seen).toHaveBeenCalledTimes(count);
+  });
+});
+
+describe('the listening quality', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('plays the multivariant playlist with the account kept quality, and probes the media playlist', async () => {
+    const h = harness();
+    h.deps.openSession.mockResolvedValue({ playlistUrl: '/stream/t1/index.m3u8', masterUrl: '/stream/t1/master.m3u8', expiresAt: CONCERT.accessUntil });
+    h.deps.loadQuality.mockResolvedValue('saver');
+    h.store.play(CONCERT);
+    await settle();
+    expect(h.deps.checkPlaylist).toHaveBeenCalledWith('/stream/t1/index.m3u8');
+    expect(h.deps.attach).toHaveBeenCalledWith(expect.anything(), '/stream/t1/master.m3u8', expect.anything(), 'saver');
+    expect(h.store.getSnapshot().quality).toBe('saver');
+    vi.advanceTimersByTime(TICK_MS);
+    expect(h.store.getSnapshot().renditions).toEqual(RENDITIONS);
+    expect(h.store.getSnapshot().rendition?.name).toBe('saver');
+  });
+
+  it('an older server without masterUrl: the media playlist is played', async () => {
+    const h = harness();
+    h.store.play(CONCERT);
+    await settle();
+    expect(h.deps.attach).toHaveBeenCalledWith(expect.anything(), '/stream/t1/index.m3u8', expect.anything(), 'auto');
+  });
+
+  it('a choice switches the engine without a new session, is kept with the account, and carries to the next show', async () => {
+    const h = harness();
+    h.store.play(CONCERT);
+    await settle();
+    h.store.setQuality('high');
+    expect(h.engine.setQuality).toHaveBeenCalledWith('high');
+    expect(h.deps.saveQuality).toHaveBeenCalledWith('high');
+    expect(h.deps.openSession).toHaveBeenCalledTimes(1);
+    expect(h.deps.attach).toHaveBeenCalledTimes(1);
+    expect(h.store.getSnapshot().quality).toBe('high');
+    // The account's older answer does not undo a choice made here meanwhile.
+    h.deps.loadQuality.mockResolvedValue('saver');
+    h.store.play(OTHER);
+    h.store.setQuality('lossless');
+    await settle();
+    expect(h.store.getSnapshot().quality).toBe('lossless');
+    expect(h.deps.attach).toHaveBeenLastCalledWith(expect.anything(), '/stream/t1/index.m3u8', expect.anything(), 'lossless');
+  });
+
+  it('a failing account read leaves Auto and still plays', async () => {
+    const h = harness();
+    h.deps.loadQuality.mockRejectedValue(new Error('offline'));
+    h.store.play(CONCERT);
+    await settle();
+    expect(h.store.getSnapshot().phase.kind).toBe('playing');
+    expect(h.deps.attach).toHaveBeenCalledWith(expect.anything(), '/stream/t1/index.m3u8', expect.anything(), 'auto');
   });
 });

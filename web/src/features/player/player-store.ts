@@ -11,7 +11,7 @@
 import type { PlaylistState } from './api';
 import type { Chapter } from './chapters';
 import { sameChapters } from './chapters';
-import type { ListeningStatus, SessionAction, SessionState, StreamSession } from './model';
+import type { ListeningStatus, Quality, Rendition, SessionAction, SessionState, StreamSession } from './model';
 import { INITIAL_SESSION, WAIT_RETRY_MS, isTicking, sessionReducer } from './model';
 import type { StreamEngine, StreamEvents } from './stream-engine';
 
@@ -48,6 +48,12 @@ export interface PlayerSnapshot extends SessionState {
   listeners: number | null;
   /** The show aired and its encoder is away: "The artist is reconnecting…", not LIVE. */
   reconnecting: boolean;
+  /** The listener's choice (the account's, once read). */
+  quality: Quality;
+  /** The show's renditions this browser plays (empty: native HLS, or not read yet). */
+  renditions: Rendition[];
+  /** The rendition playing now, once known. */
+  rendition: Rendition | null;
 }
 
 /** What the store needs from the outside world (the API, hls.js, the DOM): tests give fakes. */
@@ -55,7 +61,11 @@ export interface PlayerDeps {
   createAudio: () => HTMLAudioElement;
   openSession: (eventId: string) => Promise<StreamSession>;
   checkPlaylist: (playlistUrl: string) => Promise<PlaylistState>;
-  attach: (audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents) => Promise<StreamEngine>;
+  attach: (audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents, quality: Quality) => Promise<StreamEngine>;
+  /** The account's kept quality (null: none, or not signed in). */
+  loadQuality: () => Promise<Quality | null>;
+  /** Keep the choice with the account, for its other devices and later sessions. */
+  saveQuality: (quality: Quality) => Promise<unknown>;
   listening: (eventId: string) => Promise<ListeningStatus>;
   /** The server's refusal in the reader's words. */
   refusalText: (error: unknown) => string;
@@ -83,6 +93,8 @@ export interface PlayerStore {
   backToLive: () => void;
   setVolume: (volume: number) => void;
   toggleMute: () => void;
+  /** Choose a rendition (or Auto): applied at once, without a gap, and kept. */
+  setQuality: (quality: Quality) => void;
   /** Stop and forget the concert (the mini-player's close, a sign-out). */
   stop: () => void;
   /** The media element (created on first use). */
@@ -103,6 +115,9 @@ const INITIAL: PlayerSnapshot = {
   muted: false,
   listeners: null,
   reconnecting: false,
+  quality: 'auto',
+  renditions: [],
+  rendition: null,
 };
 
 function seekableRange(audio: HTMLAudioElement): { start: number; end: number } | null {
@@ -111,6 +126,14 @@ function seekableRange(audio: HTMLAudioElement): { start: number; end: number } 
   const end = ranges.end(ranges.length - 1);
   if (!Number.isFinite(end)) return null;
   return { start: ranges.start(0), end };
+}
+
+function sameRendition(a: Rendition | null, b: Rendition | null): boolean {
+  return a === b || (a !== null && b !== null && a.level === b.level && a.name === b.name && a.kbps === b.kbps && a.sampleRate === b.sampleRate);
+}
+
+function sameRenditions(a: readonly Rendition[], b: readonly Rendition[]): boolean {
+  return a.length === b.length && a.every((r, i) => sameRendition(r, b[i] ?? null));
 }
 
 function playQuietly(audio: HTMLAudioElement): void {
@@ -142,7 +165,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     emit();
   };
   const session = (action: SessionAction): void => {
-    const current: SessionState = { playlistUrl: snapshot.playlistUrl, phase: snapshot.phase, live: snapshot.live };
+    const current: SessionState = { playlistUrl: snapshot.playlistUrl, masterUrl: snapshot.masterUrl, phase: snapshot.phase, live: snapshot.live };
     set(sessionReducer(current, action));
   };
 
@@ -150,7 +173,11 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     const audio = audioElement;
     if (!audio) return;
     const chapters = engine?.chapters() ?? [];
+    const renditions = engine?.renditions() ?? [];
+    const rendition = engine?.playing() ?? null;
     set({
+      renditions: sameRenditions(snapshot.renditions, renditions) ? snapshot.renditions : renditions,
+      rendition: sameRendition(snapshot.rendition, rendition) ? snapshot.rendition : rendition,
       currentTime: audio.currentTime,
       paused: audio.paused,
       range: seekableRange(audio),
@@ -239,7 +266,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     }
     if (mine !== generation) return;
     if (playlist.kind === 'ready') {
-      await start(playlistUrl);
+      await start(playlistUrl, snapshot.masterUrl ?? playlistUrl);
     } else if (playlist.kind === 'denied') {
       detach();
       audio().pause();
@@ -257,13 +284,15 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     }, WAIT_RETRY_MS);
   };
 
-  const start = async (playlistUrl: string): Promise<void> => {
+  /** Plays `sourceUrl` (the multivariant playlist); `playlistUrl` is what is probed when it
+   * fails (its 403 says why). */
+  const start = async (playlistUrl: string, sourceUrl: string): Promise<void> => {
     detach();
     const mine = generation;
     const current = (): boolean => mine === generation;
     session({ type: 'playing' });
     const element = audio();
-    const attached = await deps.attach(element, playlistUrl, {
+    const attached = await deps.attach(element, sourceUrl, {
       onDenied: () => {
         if (!current()) return;
         detach();
@@ -283,7 +312,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
         detach();
         session({ type: 'failed' });
       },
-    });
+    }, snapshot.quality);
     if (!current()) {
       attached.destroy();
       return;
@@ -294,16 +323,30 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
     playQuietly(element);
   };
 
+  /** The account's quality, read with each new session (another device may have changed
+   * it); a choice made here meanwhile wins. */
+  let chosenHere = false;
+  const readQuality = (): Promise<void> =>
+    deps.loadQuality().then(
+      (quality) => {
+        if (quality !== null && !chosenHere) set({ quality });
+      },
+      () => undefined,
+    );
+
   const open = (concert: NowConcert): void => {
     detach();
     const mine = generation;
     set({ opening: true });
     session({ type: 'open' });
-    deps.openSession(concert.id).then(
+    chosenHere = false;
+    Promise.all([deps.openSession(concert.id), readQuality()]).then(
+      ([opened]) => opened,
+    ).then(
       (opened) => {
         if (mine !== generation) return;
         set({ opening: false });
-        session({ type: 'opened', playlistUrl: opened.playlistUrl });
+        session({ type: 'opened', playlistUrl: opened.playlistUrl, masterUrl: opened.masterUrl });
         void check(opened.playlistUrl, mine);
       },
       (error: unknown) => {
@@ -321,7 +364,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
       audioElement.pause();
       audioElement.removeAttribute('src');
     }
-    snapshot = { ...INITIAL, volume: snapshot.volume, muted: snapshot.muted };
+    snapshot = { ...INITIAL, volume: snapshot.volume, muted: snapshot.muted, quality: snapshot.quality };
     syncTimers();
     emit();
   };
@@ -343,7 +386,7 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
         store.resume();
         return;
       }
-      snapshot = { ...INITIAL, concert, volume: snapshot.volume, muted: snapshot.muted };
+      snapshot = { ...INITIAL, concert, volume: snapshot.volume, muted: snapshot.muted, quality: snapshot.quality };
       if (audioElement) {
         audioElement.pause();
       }
@@ -395,6 +438,12 @@ export function createPlayerStore(deps: PlayerDeps): PlayerStore {
       const element = audio();
       element.muted = !snapshot.muted;
       set({ muted: !snapshot.muted });
+    },
+    setQuality: (quality) => {
+      chosenHere = true;
+      engine?.setQuality(quality);
+      set({ quality });
+      deps.saveQuality(quality).catch(() => undefined);
     },
     stop,
     audio,

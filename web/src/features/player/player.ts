@@ -4,11 +4,14 @@
  */
 import i18n from 'i18next';
 import { useSyncExternalStore } from 'react';
+import { fetchMe } from '../auth/api';
 import { getAuthStatus, onSessionChange } from '../auth/session';
+import { saveMyStreamQuality } from '../users/api';
 import { errorText } from '../../lib/errors';
 import { checkPlaylist, createStreamSession, getListeningStatus } from './api';
 import { bindMediaSession, bindTabTitle } from './media-session';
 import type { PlayerSnapshot, PlayerStore } from './player-store';
+import { parseQuality } from './model';
 import { createPlayerStore } from './player-store';
 import { attachStream } from './stream-engine';
 
@@ -32,6 +35,12 @@ export function appPlayer(): PlayerStore {
     checkPlaylist,
     attach: attachStream,
     listening: getListeningStatus,
+    loadQuality: async () => {
+      if (!getAuthStatus().hasToken) return null;
+      const me = await fetchMe();
+      return me.streamQuality ? parseQuality(me.streamQuality) : null;
+    },
+    saveQuality: (quality) => (getAuthStatus().hasToken ? saveMyStreamQuality(quality) : Promise.resolve(null)),
     refusalText: (error) => errorText(error, i18n.getFixedT(null, 'player')),
   });
   bindMediaSession(store);

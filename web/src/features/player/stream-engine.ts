@@ -1,12 +1,15 @@
 /**
- * Plays a session's LL-HLS playlist in an <audio> element: hls.js (loaded on demand, never in
- * the first bundle) or Safari's native HLS. Reports what the player must act on: a 403 (the
+ * Plays a session's multivariant LL-HLS playlist in an <audio> element: hls.js (loaded on
+ * demand, never in the first bundle) or Safari's native HLS. With hls.js the listener's
+ * quality pins a rendition (or leaves hls.js to switch by bandwidth). Reports what the player must act on: a 403 (the
  * caller asks the playlist why), a 404 (the artist has not started), the end of the show.
  */
 import type { HlsConfig } from 'hls.js';
 import { logger } from '../../lib/logger';
 import type { Chapter } from './chapters';
 import { chaptersFrom } from './chapters';
+import type { Quality, Rendition } from './model';
+import { initSampleRate, levelFor, renditionOf } from './model';
 
 export interface StreamEvents {
   /** A stream URL answered 403: the session was superseded, expired or revoked. */
@@ -26,8 +29,17 @@ export interface StreamEngine {
   latency: () => number | null;
   /** The song titles of the playlist read last (its date ranges), on the media timeline. */
   chapters: () => Chapter[];
+  /** The show's renditions this player can play (none with native HLS: Safari chooses). */
+  renditions: () => Rendition[];
+  /** The rendition playing now, once known. */
+  playing: () => Rendition | null;
+  /** Pin a rendition (or Auto), from the playing position on, without a new session. */
+  setQuality: (quality: Quality) => void;
   destroy: () => void;
 }
+
+/** An engine with nothing to report (unsupported browser, native HLS). */
+const QUIET = { liveEdge: () => null, latency: () => null, chapters: () => [], renditions: () => [], playing: () => null, setQuality: () => undefined };
 
 /** Tuned for the server's ≈ 1 s segments and ≈ 250 ms parts: hold back PART-HOLD-BACK
  * (≈ 0.77 s), catch up gently when late, and keep the whole show seekable. */
@@ -53,16 +65,42 @@ export const HLS_CONFIG: Partial<HlsConfig> = {
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 const MAX_NETWORK_RETRIES = 5;
 
-export async function attachStream(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents): Promise<StreamEngine> {
+/** Whether this browser's Media Source plays FLAC in fMP4 (the Lossless rendition). */
+export function playsFlac(): boolean {
+  try {
+    return typeof MediaSource !== 'undefined' && MediaSource.isTypeSupported('audio/mp4; codecs="flac"');
+  } catch {
+    return false;
+  }
+}
+
+export async function attachStream(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents, quality: Quality = 'auto'): Promise<StreamEngine> {
   const { default: Hls } = await import('hls.js/light');
   if (!Hls.isSupported() && audio.canPlayType(HLS_MIME)) return attachNative(audio, playlistUrl, events);
   if (!Hls.isSupported()) {
     events.onFailed('unsupported');
-    return { liveEdge: () => null, latency: () => null, chapters: () => [], destroy: () => undefined };
+    return { ...QUIET, destroy: () => undefined };
   }
   const hls = new Hls(HLS_CONFIG);
   let networkRetries = 0;
   let destroyed = false;
+  let renditions: Rendition[] = [];
+  let wanted = quality;
+  const sampleRates = new Map<number, number>();
+  hls.on(Hls.Events.MANIFEST_PARSED, (_event, data) => {
+    renditions = data.levels.flatMap((level, index) => renditionOf(level, index) ?? []);
+    // hls.js drops the levels its Media Source cannot play; FLAC is checked again here.
+    if (!playsFlac()) renditions = renditions.filter((r) => r.codec !== 'flac');
+    const level = levelFor(wanted, renditions);
+    // Nothing is buffered yet: start on the chosen rendition.
+    if (level >= 0) hls.currentLevel = level;
+  });
+  // Each rendition's init segment says its sample rate ("Lossless · FLAC 48 kHz").
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
+    if (data.frag.sn !== 'initSegment' || sampleRates.has(data.frag.level)) return;
+    const rate = initSampleRate(new Uint8Array(data.payload));
+    if (rate !== null) sampleRates.set(data.frag.level, rate);
+  });
   hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
     networkRetries = 0;
     events.onPlaylist(data.details.live);
@@ -99,6 +137,20 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
     // hls.js keeps the date ranges of every playlist it reads (a delta update's skipped part
     // included, less RECENTLY-REMOVED-DATERANGES), each placed by the program date time.
     chapters: () => chaptersFrom(Object.values(hls.latestLevelDetails?.dateRanges ?? {})),
+    renditions: () => renditions,
+    playing: () => {
+      const found = renditions.find((r) => r.level === hls.currentLevel);
+      return found ? { ...found, sampleRate: sampleRates.get(found.level) ?? null } : null;
+    },
+    setQuality: (next) => {
+      wanted = next;
+      // An immediate switch: hls.js drops what is buffered ahead and loads the new
+      // rendition from the playing position; the clock stands still for less than a part
+      // (e2e/quality.test.mjs). `loadLevel` (keep the buffer, switch after it) left hls.js
+      // idle after a switch to the source rendition until a later segment was listed: 0.4
+      // to 1.3 s of silence. -1 is hls.js's automatic choice.
+      hls.currentLevel = levelFor(next, renditions);
+    },
     destroy: () => {
       destroyed = true;
       hls.destroy();
@@ -108,8 +160,9 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
   };
 }
 
-/** Safari without MSE: the browser fetches the playlist itself; a failure is probed by the
- * caller. Its date ranges are not read here, so it shows no titles. */
+/** Safari without MSE: the browser fetches the (multivariant) playlist itself and chooses
+ * the rendition; a failure is probed by the caller. Its date ranges are not read here, so
+ * it shows no titles. */
 function attachNative(audio: HTMLAudioElement, playlistUrl: string, events: StreamEvents): StreamEngine {
   const onError = (): void => {
     events.onDenied();
@@ -122,9 +175,7 @@ function attachNative(audio: HTMLAudioElement, playlistUrl: string, events: Stre
   audio.addEventListener('durationchange', onMeta);
   audio.src = playlistUrl;
   return {
-    liveEdge: () => null,
-    latency: () => null,
-    chapters: () => [],
+    ...QUIET,
     destroy: () => {
       audio.removeEventListener('error', onError);
       audio.removeEventListener('loadedmetadata', onMeta);

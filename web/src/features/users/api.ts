@@ -38,6 +38,9 @@ async function updateMe(patch: AccountPatch): Promise<Account> {
 /** Keep the signed-in account's theme: its other devices start from it. */
 export const saveMyTheme = (theme: Theme): Promise<Account> => updateMe({ theme });
 
+/** Keep the signed-in account's listening quality: the player starts from it everywhere. */
+export const saveMyStreamQuality = (streamQuality: NonNullable<AccountPatch['streamQuality']>): Promise<Account> => updateMe({ streamQuality });
+
 /** Keep the signed-in account's language: the server writes its e-mails and SMS in it. */
 export const saveMyLanguage = (language: LanguageCode): Promise<Account> => updateMe({ language });
 

@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 import { setupI18n } from '../../../i18n';
 import { renderPage } from '../../../test/render';
 import type { Chapter } from '../chapters';
+import type { Rendition } from '../model';
 import { appPlayer } from '../player';
 import type { StreamEvents } from '../stream-engine';
 import { ListenButton } from './listen-button';
@@ -15,7 +16,7 @@ const api = vi.hoisted(() => ({
   checkPlaylist: vi.fn(),
   getListeningStatus: vi.fn(),
 }));
-const engine = vi.hoisted(() => ({ attachStream: vi.fn() }));
+const engine = vi.hoisted(() => ({ attachStream: vi.fn(), playsFlac: vi.fn(() => true) }));
 const events = vi.hoisted(() => ({ getEvent: vi.fn() }));
 vi.mock('../api', () => api);
 vi.mock('../stream-engine', () => engine);
@@ -48,6 +49,7 @@ let handlers: StreamEvents | null = null;
 let chapters: Chapter[] = [];
 let latency: number | null = 1.04;
 let edge = 29;
+let renditions: Rendition[] = [];
 
 function shell(path = '/events') {
   return renderPage(
@@ -98,13 +100,22 @@ describe('mini-player and stage view', () => {
     chapters = [];
     latency = 1.04;
     edge = 29;
+    renditions = [];
     api.createStreamSession.mockReset().mockResolvedValue({ playlistUrl: '/stream/t1/index.m3u8', expiresAt: EVENT.accessUntil });
     api.checkPlaylist.mockReset().mockResolvedValue({ kind: 'ready' });
     api.getListeningStatus.mockReset().mockResolvedValue({ listeners: 1234, accessUntil: EVENT.accessUntil });
     events.getEvent.mockReset().mockResolvedValue(EVENT);
     engine.attachStream.mockReset().mockImplementation((_audio: HTMLAudioElement, _url: string, h: StreamEvents) => {
       handlers = h;
-      return Promise.resolve({ liveEdge: () => edge, latency: () => latency, chapters: () => chapters, destroy: vi.fn() });
+      return Promise.resolve({
+        liveEdge: () => edge,
+        latency: () => latency,
+        chapters: () => chapters,
+        renditions: () => renditions,
+        playing: () => renditions.find((r) => r.name === 'standard') ?? null,
+        setQuality: vi.fn(),
+        destroy: vi.fn(),
+      });
     });
   });
   afterEach(() => {
@@ -244,4 +255,28 @@ describe('mini-player and stage view', () => {
     expect(screen.queryByTestId('mini-player')).toBeNull();
     expect(screen.getByTestId('player-listen')).toBeInTheDocument();
   });
+
+  it('the quality menu offers what the show has; the bar names the rendition playing', async () => {
+    renditions = [
+      { level: 0, name: 'standard', codec: 'aac', kbps: 128, sampleRate: 48_000 },
+      { level: 1, name: 'saver', codec: 'aac', kbps: 48, sampleRate: 48_000 },
+    ];
+    shell();
+    await userEvent.click(screen.getByTestId('player-listen'));
+    const bar = await screen.findByTestId('mini-player');
+    const menu = await screen.findByTestId('quality-menu');
+    await userEvent.click(menu);
+    const choices = await screen.findByTestId('quality-choices');
+    expect(choices).toHaveTextContent('Standard · AAC 128 kbit/s');
+    expect(screen.getByTestId('quality-auto')).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByTestId('quality-saver')).toHaveTextContent('Data saver');
+    expect(screen.queryByTestId('quality-high')).toBeNull();
+    expect(screen.queryByTestId('quality-lossless')).toBeNull();
+    await userEvent.click(screen.getByTestId('quality-saver'));
+    await waitFor(() => {
+      expect(screen.getByTestId('quality-menu')).toHaveAttribute('data-quality', 'saver');
+    });
+    expect(bar).toBeInTheDocument();
+  });
 });
+

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { artistPath } from '../../artist/model';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
+import { CastControl, QualityMenu, RenditionText } from './listening-options';
 import classes from './player.module.css';
 import { ListenersText, LiveState, PlayToggle, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 
@@ -158,6 +159,7 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
             </Box>
             <Box visibleFrom="md">
               <ListenersText snapshot={snapshot} />
+              <RenditionText snapshot={snapshot} />
             </Box>
           </>
         ) : (
@@ -167,6 +169,10 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
       <Group gap="xs" wrap="nowrap" justify="flex-end" className={classes.miniActions}>
         <Box visibleFrom="sm">
           <VolumeControl snapshot={snapshot} width={130} />
+        </Box>
+        <QualityMenu snapshot={snapshot} />
+        <Box visibleFrom="sm">
+          <CastControl snapshot={snapshot} />
         </Box>
         <Tooltip label={t('openStage')}>
           <ActionIcon component={Link} to={stagePath(concert.id)} variant="subtle" aria-label={t('openStage')} data-testid="mini-player-expand">

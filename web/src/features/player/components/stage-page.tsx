@@ -13,6 +13,7 @@ import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { DownloadSet } from './download-set';
 import { ListenButton } from './listen-button';
+import { CastControl, QualityMenu, RenditionText } from './listening-options';
 import { ChapterList, ListenersText, LiveState, NowPlaying, PlayToggle, ReplayUntil, SeekBar, SessionMessage, VolumeControl, playingChapter } from './player-parts';
 import { ShareButton } from '../../../components/share-button';
 import { StageRoom } from '../../room/components/room-panel';
@@ -72,6 +73,11 @@ function StageControls({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
               <ListenersText snapshot={snapshot} />
             </Box>
             <VolumeControl snapshot={snapshot} width={200} />
+          </Group>
+          <Group gap="xs" wrap="wrap" data-testid="stage-listening-options">
+            <QualityMenu snapshot={snapshot} />
+            <RenditionText snapshot={snapshot} />
+            <CastControl snapshot={snapshot} withHint />
           </Group>
           {playing ? <NowPlaying chapter={playing} /> : null}
           {snapshot.live === false ? <ReplayUntil accessUntil={concert.accessUntil} /> : null}
