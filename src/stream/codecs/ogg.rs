@@ -70,20 +70,22 @@ impl OggReader {
     /// Takes `bytes` and answers every packet they completed. `accept` is asked about the
     /// first packet of each new logical stream until it says yes; that stream is followed.
     pub fn push(&mut self, bytes: &[u8], mut accept: impl FnMut(&[u8]) -> bool) -> Vec<Packet> {
-        self.buf.extend_from_slice(bytes);
+        // Taken out while its pages are read, as reading one changes the reader's state.
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.extend_from_slice(bytes);
         let mut out = Vec::new();
         let mut at = 0;
         loop {
-            let Some(start) = find(&self.buf[at..], b"OggS").map(|i| at + i) else {
+            let Some(start) = find(&buf[at..], b"OggS").map(|i| at + i) else {
                 // Keep the last 3 bytes: they may begin a capture pattern.
-                let keep = self.buf.len().saturating_sub(3).max(at);
+                let keep = buf.len().saturating_sub(3).max(at);
                 self.skipped += (keep - at) as u64;
                 at = keep;
                 break;
             };
             self.skipped += (start - at) as u64;
             at = start;
-            let page = &self.buf[at..];
+            let page = &buf[at..];
             if page.len() < HEADER {
                 break;
             }
@@ -109,7 +111,8 @@ impl OggReader {
             self.page(&page[..len], &mut accept, &mut out);
             at += len;
         }
-        self.buf.drain(..at);
+        buf.drain(..at);
+        self.buf = buf;
         out
     }
 
