@@ -209,6 +209,11 @@ impl OggFlac {
                 continue;
             }
             let Some(info) = &self.info else { continue };
+            // An empty packet carries no audio (ffmpeg's muxer ends a stream with one, its
+            // end-of-stream page): nothing to keep, nothing damaged.
+            if packet.data.is_empty() {
+                continue;
+            }
             // Metadata packets (Vorbis comment, padding…): none of them starts with a
             // frame's sync code, whose first byte 0xFF is not a metadata block type.
             if self.headers_left > 0 && packet.data.first() != Some(&0xFF) {
