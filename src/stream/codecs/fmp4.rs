@@ -1,9 +1,10 @@
-//! Fragmented MP4 (CMAF) for AAC audio: the init segment (`ftyp` + `moov`) and one media
+//! Fragmented MP4 (CMAF) for AAC and FLAC audio: the init segment (`ftyp` + `moov`) and one media
 //! fragment (`moof` + `mdat`) per LL-HLS part. A segment is its parts' bytes back to back,
 //! so parts and segments are served from the same bytes. Boxes follow ISO/IEC 14496-12
 //! and -14; every sample is a sync sample (AAC frames decode independently).
 
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::flac::StreamInfo;
 
 /// Writes an MP4 box: 32-bit size, four-character type, body.
 pub(crate) struct BoxWriter {
@@ -100,6 +101,12 @@ fn esds(w: &mut BoxWriter, config: &AacConfig) {
 pub(crate) fn sample_description(w: &mut BoxWriter, config: &AacConfig) {
     w.open_full(b"stsd", 0, 0);
     w.u32(1);
+    mp4a_entry(w, config);
+    w.close(); // stsd
+}
+
+/// The `mp4a` sample entry of an AAC track, with its `esds`.
+fn mp4a_entry(w: &mut BoxWriter, config: &AacConfig) {
     w.open(b"mp4a");
     w.zeros(6);
     w.u16(1); // data reference index
@@ -111,12 +118,39 @@ pub(crate) fn sample_description(w: &mut BoxWriter, config: &AacConfig) {
     w.u32(config.sample_rate().min(0xFFFF) << 16);
     esds(w, config);
     w.close(); // mp4a
-    w.close(); // stsd
 }
 
 /// `ftyp` + `moov` describing one AAC track whose timescale is its sample rate.
 pub fn init_segment(config: &AacConfig) -> Vec<u8> {
-    let rate = config.sample_rate();
+    init(config.sample_rate(), |w| mp4a_entry(w, config))
+}
+
+/// `ftyp` + `moov` describing one FLAC track (the "Encapsulation of FLAC in ISO Base
+/// Media File Format" spec): an `fLaC` sample entry whose `dfLa` box holds the stream's
+/// STREAMINFO as its only (so last) metadata block. The timescale is the sample rate.
+pub fn flac_init_segment(info: &StreamInfo) -> Vec<u8> {
+    init(info.sample_rate(), |w| {
+        w.open(b"fLaC");
+        w.zeros(6);
+        w.u16(1); // data reference index
+        w.zeros(8);
+        w.u16(u16::from(info.channels()));
+        w.u16(u16::from(info.bits_per_sample()));
+        w.u16(0);
+        w.u16(0);
+        // A rate above 16 bits is written as 0 here: the STREAMINFO has the real one.
+        let rate = info.sample_rate();
+        w.u32(if rate <= 0xFFFF { rate << 16 } else { 0 });
+        w.open_full(b"dfLa", 0, 0);
+        w.u8(0x80); // last metadata block, type 0 (STREAMINFO)
+        w.bytes(&[0, 0, 34]);
+        w.bytes(&info.raw);
+        w.close();
+        w.close();
+    })
+}
+
+fn init(rate: u32, sample_entry: impl FnOnce(&mut BoxWriter)) -> Vec<u8> {
     let mut w = BoxWriter::new();
     w.open(b"ftyp");
     w.bytes(b"iso6");
@@ -185,7 +219,10 @@ pub fn init_segment(config: &AacConfig) -> Vec<u8> {
     w.close();
     w.close();
     w.open(b"stbl");
-    sample_description(&mut w, config);
+    w.open_full(b"stsd", 0, 0);
+    w.u32(1);
+    sample_entry(&mut w);
+    w.close(); // stsd
     for empty in [b"stts", b"stsc", b"stco"] {
         w.open_full(empty, 0, 0);
         w.u32(0);
@@ -220,6 +257,13 @@ pub fn fragment(
     samples: &[&[u8]],
     sample_duration: u32,
 ) -> Vec<u8> {
+    let timed: Vec<(&[u8], u32)> = samples.iter().map(|s| (*s, sample_duration)).collect();
+    timed_fragment(sequence, base_decode_time, &timed)
+}
+
+/// One fragment whose samples each have their own duration (FLAC frames: the last one of
+/// a stream is usually shorter).
+pub fn timed_fragment(sequence: u32, base_decode_time: u64, samples: &[(&[u8], u32)]) -> Vec<u8> {
     let mut w = BoxWriter::new();
     w.open(b"moof");
     w.open_full(b"mfhd", 0, 0);
@@ -237,8 +281,8 @@ pub fn fragment(
     w.u32(samples.len() as u32);
     let data_offset_at = w.buf.len();
     w.u32(0);
-    for sample in samples {
-        w.u32(sample_duration);
+    for (sample, duration) in samples {
+        w.u32(*duration);
         w.u32(sample.len() as u32);
     }
     w.close(); // trun
@@ -249,7 +293,7 @@ pub fn fragment(
     let offset = (moof_len + 8) as u32;
     w.buf[data_offset_at..data_offset_at + 4].copy_from_slice(&offset.to_be_bytes());
     w.open(b"mdat");
-    for sample in samples {
+    for (sample, _) in samples {
         w.bytes(sample);
     }
     w.close();

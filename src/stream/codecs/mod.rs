@@ -3,8 +3,10 @@
 //! (issue 32), and the fMP4/CMAF packager.
 
 pub mod adts;
+pub mod flac;
 pub mod fmp4;
 pub mod ladder;
 pub mod m4a;
 pub mod mp3;
+pub mod ogg;
 pub mod transcode;
