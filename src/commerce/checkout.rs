@@ -28,7 +28,7 @@ use super::plans;
 use super::promo::apply as promo_codes;
 use super::promo::model::Line;
 use super::promo::unlock;
-use super::providers::{self, CardProblem, LineItem, Provider, TestCard};
+use super::providers::{self, CardProblem, CheckoutOrder, LineItem, Provider, TestCard};
 use super::store;
 use super::tiers::model::tier_refusal;
 use crate::i18n::{self, Lang, Msg};
@@ -230,31 +230,17 @@ pub async fn start(
                 })
                 .collect();
             let success_url = format!("{public}/checkout-success?order={order_id}");
-            let checkout = StripeCheckout {
+            let order = CheckoutOrder {
                 order_id: &order_id,
                 currency: &currency,
                 items: &lines,
                 email: &user.account.login,
                 success_url: &success_url,
                 cancel_url: &format!("{public}/cart"),
-                projects: &projects,
             };
-            open_stripe_session(app, stripe, &checkout, now).await
+            open_stripe_session(app, stripe, order, &projects, now).await
         }
     }
-}
-
-/// A pending order as Stripe's Checkout is asked to take it.
-pub(crate) struct StripeCheckout<'a> {
-    pub order_id: &'a str,
-    pub currency: &'a str,
-    pub items: &'a [LineItem<'a>],
-    pub email: &'a str,
-    pub success_url: &'a str,
-    pub cancel_url: &'a str,
-    /// The projects the lines go to: a destination charge when they are one project that
-    /// takes charges through Connect.
-    pub projects: &'a [Option<String>],
 }
 
 /// Open a pending order's Stripe Checkout session: its URL. The order keeps the session's
@@ -263,18 +249,14 @@ pub(crate) struct StripeCheckout<'a> {
 pub(crate) async fn open_stripe_session(
     app: &AppState,
     stripe: &providers::Stripe,
-    checkout: &StripeCheckout<'_>,
+    order: CheckoutOrder<'_>,
+    projects: &[Option<String>],
     now: i64,
 ) -> Result<String> {
-    let total: i64 = checkout.items.iter().map(|i| i.amount_minor).sum();
-    let destination = connect::manage::destination(app, checkout.projects, total).await?;
+    let total: i64 = order.items.iter().map(|i| i.amount_minor).sum();
+    let destination = connect::manage::destination(app, projects, total).await?;
     let session = providers::SessionRequest {
-        order_id: checkout.order_id,
-        currency: checkout.currency,
-        items: checkout.items,
-        email: checkout.email,
-        success_url: checkout.success_url,
-        cancel_url: checkout.cancel_url,
+        order,
         // Stripe sessions live at least 30 minutes; a payment after our 15-minute hold
         // is still honoured when the seats are free (see `orders::fulfil`).
         expires_at_secs: now / 1000 + 31 * 60,
@@ -282,15 +264,15 @@ pub(crate) async fn open_stripe_session(
     };
     match stripe.create_session(&session).await {
         Ok((session_id, url)) => {
-            store::set_provider_ref(&app.db, session.order_id, &session_id).await?;
+            store::set_provider_ref(&app.db, order.order_id, &session_id).await?;
             if let Some((account, fee)) = &destination {
-                store::set_destination(&app.db, session.order_id, account, *fee).await?;
+                store::set_destination(&app.db, order.order_id, account, *fee).await?;
             }
             Ok(url)
         }
         Err(err) => {
             let failed = Some("provider unavailable");
-            orders::close_unpaid(&app.db, session.order_id, Unpaid::Failed, failed).await?;
+            orders::close_unpaid(&app.db, order.order_id, Unpaid::Failed, failed).await?;
             Err(err)
         }
     }

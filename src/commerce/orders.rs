@@ -789,7 +789,7 @@ async fn tell_of_sale(
         // The fan's confirmation opens its receipt (the concerts are one click on from there).
         format!("/receipts/{}", order.id),
     );
-    outbox.tell_account(&mut *tx, &buyer, &confirmed).await?;
+    outbox.tell_account(tx, buyer, &confirmed).await?;
     for line in items.iter().filter(|i| i.item_kind == ItemKind::Event) {
         let artists = notifications::store::artists(&mut *tx, &line.item_id).await?;
         let sold = Notice::new(
@@ -830,7 +830,7 @@ async fn thank_tipper(
             .with("items", tip_for(tipper.language, tip)),
         format!("/receipts/{}", order.id),
     );
-    outbox.tell_account(&mut *tx, &tipper, &thanks).await?;
+    outbox.tell_account(tx, tipper, &thanks).await?;
     Ok(outbox)
 }
 

@@ -175,15 +175,21 @@ pub struct Stripe {
 /// Webhooks older (or newer) than this are refused: replay protection.
 pub const SIGNATURE_TOLERANCE_SECS: i64 = 300;
 
-/// What a Stripe Checkout Session is made of.
+/// A pending order as Stripe's Checkout is asked to take it.
 #[derive(Debug, Clone, Copy)]
-pub struct SessionRequest<'a> {
+pub struct CheckoutOrder<'a> {
     pub order_id: &'a str,
     pub currency: &'a str,
     pub items: &'a [LineItem<'a>],
     pub email: &'a str,
     pub success_url: &'a str,
     pub cancel_url: &'a str,
+}
+
+/// What a Stripe Checkout Session is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionRequest<'a> {
+    pub order: CheckoutOrder<'a>,
     pub expires_at_secs: i64,
     /// A destination charge: the connected account paid, and the platform's fee.
     pub destination: Option<Destination<'a>>,
@@ -225,12 +231,15 @@ impl Stripe {
     /// Create a Checkout Session; answers (session id, URL to send the buyer to).
     pub async fn create_session(&self, session: &SessionRequest<'_>) -> Result<(String, String)> {
         let SessionRequest {
-            order_id,
-            currency,
-            items,
-            email,
-            success_url,
-            cancel_url,
+            order:
+                CheckoutOrder {
+                    order_id,
+                    currency,
+                    items,
+                    email,
+                    success_url,
+                    cancel_url,
+                },
             expires_at_secs,
             destination,
         } = *session;

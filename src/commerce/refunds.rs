@@ -99,7 +99,7 @@ async fn refund_whole(
         Msg::NoticeRefundIssuedBody.with("reason", reason.clone()),
         format!("/receipts/{}", order.id),
     );
-    outbox.tell_account(&mut *tx, &buyer, &issued).await?;
+    outbox.tell_account(&mut tx, &buyer, &issued).await?;
     let activity = Activity::refund(&buyer, amount, &order.currency, None);
     activity.record(&mut *tx).await?;
     tx.commit().await?;
@@ -188,7 +188,7 @@ async fn refund_tickets_of_event(app: &AppState, event: &EventRow, reason: Msg) 
             // The refund it tells of, on the order's receipt.
             format!("/receipts/{}", order.id),
         );
-        outbox.tell_account(&mut *tx, &buyer, &cancelled).await?;
+        outbox.tell_account(&mut tx, &buyer, &cancelled).await?;
         let activity = Activity::refund(&buyer, price, &order.currency, Some(event));
         activity.record(&mut *tx).await?;
         tx.commit().await?;

@@ -602,21 +602,15 @@ async fn the_theme_and_language_an_account_chose_are_kept_for_its_other_devices(
 
     // An unknown theme is refused in the reader's language, and nothing of the request
     // applies.
-    let response = app
-        .http
-        .put(format!("{}{path}", app.url))
-        .bearer_auth(&tokens.access)
-        .header("accept-language", "es")
-        .json(&json!({ "theme": "sepia", "language": "br" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let refused: Value = response.json().await.unwrap();
-    assert_eq!(
-        refused["error"],
-        "Tema desconocido \"sepia\": usa light o dark."
-    );
+    let refused = refused_update(
+        &app,
+        &path,
+        &tokens.access,
+        "es",
+        json!({ "theme": "sepia", "language": "br" }),
+    )
+    .await;
+    assert_eq!(refused, "Tema desconocido \"sepia\": usa light o dark.");
     let (_, me) = app.me(&other.access).await;
     assert_eq!(me["payload"][0]["theme"], "light");
     assert_eq!(me["payload"][0]["language"], "ir");
@@ -655,22 +649,35 @@ async fn the_listening_quality_an_account_chose_is_kept_for_its_other_devices() 
     assert_eq!(me["payload"][0]["streamQuality"], "lossless", "{me}");
 
     // An unknown quality is refused in the reader's language; nothing of the request applies.
-    let response = app
-        .http
-        .put(format!("{}{path}", app.url))
-        .bearer_auth(&tokens.access)
-        .header("accept-language", "fa")
-        .json(&json!({ "streamQuality": "8k", "theme": "light" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let refused: Value = response.json().await.unwrap();
+    let refused = refused_update(
+        &app,
+        &path,
+        &tokens.access,
+        "fa",
+        json!({ "streamQuality": "8k", "theme": "light" }),
+    )
+    .await;
     assert_eq!(
-        refused["error"],
+        refused,
         "کیفیت پخش ناشناخته \"8k\": از auto، saver، standard، high یا lossless استفاده کنید."
     );
     let (_, me) = app.me(&other.access).await;
     assert_eq!(me["payload"][0]["streamQuality"], "lossless");
     assert_eq!(me["payload"][0]["theme"], Value::Null);
+}
+
+/// `PUT {path}` refused with 422: its error, in `lang`.
+async fn refused_update(app: &TestApp, path: &str, access: &str, lang: &str, body: Value) -> Value {
+    let response = app
+        .http
+        .put(format!("{}{path}", app.url))
+        .bearer_auth(access)
+        .header("accept-language", lang)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused: Value = response.json().await.unwrap();
+    refused["error"].clone()
 }

@@ -241,17 +241,7 @@ async fn a_tip_is_refused_without_a_ticket_outside_the_window_below_the_minimum_
         "at most 140 characters",
     );
     // In the reader's language.
-    let persian = app
-        .http
-        .post(format!("{}{}", app.url, tips(&room.event)))
-        .bearer_auth(ann)
-        .header("accept-language", "fa-IR")
-        .json(&json!({ "amount": 50 }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(persian.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body: Value = persian.json().await.unwrap();
+    let body = tip_refused_in_persian(&app, &room.event, ann, 50).await;
     assert!(
         body["error"].as_str().unwrap().contains("انعام دست‌کم"),
         "{body}"
@@ -655,19 +645,24 @@ async fn the_artist_sets_a_concerts_tips_presets_and_minimum_or_turns_them_off()
         body["error"].as_str().unwrap().contains("turned tips off"),
         "{body}"
     );
-    let persian = app
-        .http
-        .post(format!("{}{}", app.url, tips(&room.event)))
-        .bearer_auth(ann)
-        .header("accept-language", "fa-IR")
-        .json(&json!({ "amount": 500 }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(persian.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body: Value = persian.json().await.unwrap();
+    let body = tip_refused_in_persian(&app, &room.event, ann, 500).await;
     assert!(
         body["error"].as_str().unwrap().contains("انعام را"),
         "{body}"
     );
+}
+
+/// A tip of `amount` asked for in Persian and refused with 422: the answer's body.
+async fn tip_refused_in_persian(app: &TestApp, event: &str, access: &str, amount: i64) -> Value {
+    let response = app
+        .http
+        .post(format!("{}{}", app.url, tips(event)))
+        .bearer_auth(access)
+        .header("accept-language", "fa-IR")
+        .json(&json!({ "amount": amount }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    response.json().await.unwrap()
 }

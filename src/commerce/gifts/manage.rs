@@ -239,7 +239,7 @@ pub async fn claim(app: &AppState, claimant: &AccountRow, token: &str) -> Result
                 .with("title", title),
             "/my-orders".to_owned(),
         );
-        outbox.tell_account(&mut *tx, &giver, &claimed).await?;
+        outbox.tell_account(&mut tx, giver, &claimed).await?;
     }
     tx.commit().await?;
     outbox.publish(&app.db, &app.bus).await;

@@ -21,10 +21,10 @@ use utoipa_axum::routes;
 use self::model::{Tip, TipList, TipOptions, TipSettings, back_to_room, check_message, totals};
 use crate::auth::extract::{ClientIp, CurrentUser, IdRequest};
 use crate::chat::model::display_name;
-use crate::commerce::checkout::{StripeCheckout, expire_sessions, open_stripe_session};
+use crate::commerce::checkout::{expire_sessions, open_stripe_session};
 use crate::commerce::orders::{self, RESERVATION_MS};
 use crate::commerce::pay_page;
-use crate::commerce::providers::{LineItem, Provider};
+use crate::commerce::providers::{CheckoutOrder, LineItem, Provider};
 use crate::commerce::store as orders_store;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{iso8601, now_ms};
@@ -200,16 +200,16 @@ pub async fn start(
             // A destination charge when the concert's project takes charges through
             // Connect, with the platform fee as the application fee, as its tickets are.
             let success_url = format!("{public}{}", back_to_room(&event.id, &order_id));
-            let checkout = StripeCheckout {
+            let order = CheckoutOrder {
                 order_id: &order_id,
                 currency,
                 items: &lines,
                 email: &user.account.login,
                 success_url: &success_url,
                 cancel_url: &format!("{public}/stage/{}", event.id),
-                projects: &[Some(event.project_id.clone())],
             };
-            open_stripe_session(app, stripe, &checkout, now).await
+            let project = [Some(event.project_id.clone())];
+            open_stripe_session(app, stripe, order, &project, now).await
         }
     }
 }

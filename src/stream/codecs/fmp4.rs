@@ -97,6 +97,29 @@ fn esds(w: &mut BoxWriter, config: &AacConfig) {
     w.close();
 }
 
+/// A sound track's `hdlr`, then `minf` opened with its `smhd` and `dinf` (the media is in
+/// this file): the sample table comes next, and the caller closes `minf`.
+pub(crate) fn sound_handler(w: &mut BoxWriter) {
+    w.open_full(b"hdlr", 0, 0);
+    w.u32(0);
+    w.bytes(b"soun");
+    w.zeros(12);
+    w.bytes(b"Encore audio\0");
+    w.close();
+    w.open(b"minf");
+    w.open_full(b"smhd", 0, 0);
+    w.u16(0); // balance
+    w.u16(0);
+    w.close();
+    w.open(b"dinf");
+    w.open_full(b"dref", 0, 0);
+    w.u32(1);
+    w.open_full(b"url ", 0, 1); // media is in this file
+    w.close();
+    w.close();
+    w.close();
+}
+
 /// `stsd` with the one `mp4a` sample entry of an AAC track.
 pub(crate) fn sample_description(w: &mut BoxWriter, config: &AacConfig) {
     w.open_full(b"stsd", 0, 0);
@@ -200,24 +223,7 @@ fn init(rate: u32, sample_entry: impl FnOnce(&mut BoxWriter)) -> Vec<u8> {
     w.u16(0x55C4); // language "und"
     w.u16(0);
     w.close();
-    w.open_full(b"hdlr", 0, 0);
-    w.u32(0);
-    w.bytes(b"soun");
-    w.zeros(12);
-    w.bytes(b"Encore audio\0");
-    w.close();
-    w.open(b"minf");
-    w.open_full(b"smhd", 0, 0);
-    w.u16(0);
-    w.u16(0);
-    w.close();
-    w.open(b"dinf");
-    w.open_full(b"dref", 0, 0);
-    w.u32(1);
-    w.open_full(b"url ", 0, 1); // media is in this file
-    w.close();
-    w.close();
-    w.close();
+    sound_handler(&mut w);
     w.open(b"stbl");
     w.open_full(b"stsd", 0, 0);
     w.u32(1);

@@ -6,7 +6,7 @@
 //! then writes the frames in order, so a long show is never held in memory.
 
 use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
-use crate::stream::codecs::fmp4::{BoxWriter, TRACK_ID, sample_description};
+use crate::stream::codecs::fmp4::{BoxWriter, TRACK_ID, sample_description, sound_handler};
 
 /// Frames per chunk of the sample table (≈ 1 s at 48 kHz): a few offsets per minute.
 const FRAMES_PER_CHUNK: u32 = 48;
@@ -154,23 +154,7 @@ fn moov(
     w.u16(0x55C4); // "und"
     w.u16(0);
     w.close();
-    w.open_full(b"hdlr", 0, 0);
-    w.u32(0);
-    w.bytes(b"soun");
-    w.zeros(12);
-    w.bytes(b"Encore audio\0");
-    w.close();
-    w.open(b"minf");
-    w.open_full(b"smhd", 0, 0);
-    w.u32(0);
-    w.close();
-    w.open(b"dinf");
-    w.open_full(b"dref", 0, 0);
-    w.u32(1);
-    w.open_full(b"url ", 0, 1);
-    w.close();
-    w.close();
-    w.close();
+    sound_handler(&mut w);
     sample_table(&mut w, config, sizes, first_sample, wide_offsets);
     w.close(); // minf
     w.close(); // mdia
