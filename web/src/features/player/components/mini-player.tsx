@@ -170,7 +170,9 @@ function MiniPlayerBar({ snapshot, concert }: { snapshot: PlayerSnapshot; concer
         <Box visibleFrom="sm">
           <VolumeControl snapshot={snapshot} width={130} />
         </Box>
-        <QualityMenu snapshot={snapshot} />
+        <Box visibleFrom="sm">
+          <QualityMenu snapshot={snapshot} />
+        </Box>
         <Box visibleFrom="sm">
           <CastControl snapshot={snapshot} />
         </Box>
