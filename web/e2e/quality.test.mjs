@@ -155,6 +155,8 @@ describe('the quality menu', () => {
       const t = words(lang);
       assert.equal(await menu.getAttribute('aria-label'), t.qualityMenu);
       await menu.click();
+      // The menu fades in: the picture is taken once it is fully shown.
+      await waitUntil(async () => (await page.locator('[role="menu"]').evaluate((el) => getComputedStyle(el).opacity).catch(() => '0')) === '1', { message: 'the open menu' });
       for (const quality of ['auto', 'saver', 'standard', 'high']) {
         assert.equal((await page.getByTestId(`quality-${quality}`).innerText()).trim(), t.quality[quality], `${lang} ${quality}`);
       }
