@@ -1,6 +1,11 @@
 //! Load test for checkout: N concurrent buyers each buy every concert once — add to
-//! cart, check out, pay with the test card — and the round trips per second and latency
-//! percentiles are printed. Run by `loadtests/checkout-bench.sh` against a release server.
+//! cart, check out, pay with the test card — and the rates and latency percentiles are
+//! printed. Run by `loadtests/checkout-bench.sh` against a release server.
+//!
+//! The buyers move in rounds, one concert each per round: all of them fill their carts,
+//! then all of them check out and pay. So two rates come out of one run: purchases per
+//! second over the whole flow (cart and checkout), and checkout + payment round trips per
+//! second over the checkout phases alone (the cart already holding its tier and code).
 //!
 //! Usage: checkout_load BASE_URL ADMIN_EMAIL ADMIN_PASSWORD [BUYERS] [CONCERTS] [single|tiers]
 //!
@@ -91,8 +96,8 @@ struct Offer {
     tier: Option<String>,
 }
 
-/// One purchase: cart (→ promo code) → checkout → pay.
-async fn buy(
+/// A purchase's first half: the offer in the cart (→ the promo code).
+async fn fill_cart(
     client: &Client,
     token: &str,
     offer: &Offer,
@@ -109,6 +114,11 @@ async fn buy(
             .put("/api/v1/cart/promo-code", json!({ "code": code }), token)
             .await?;
     }
+    Ok(())
+}
+
+/// A purchase's second half: checkout → pay with the test card.
+async fn check_out(client: &Client, token: &str) -> anyhow::Result<()> {
     let url = client
         .post("/api/v1/cart/checkout", json!({}), Some(token))
         .await?;
@@ -124,6 +134,38 @@ async fn buy(
         )
         .await?;
     Ok(())
+}
+
+/// One phase of a round: every buyer's step at once; the buyers whose step failed, and
+/// each success's latency.
+async fn phase<F, Fut>(buyers: &[String], step: F) -> (Vec<Duration>, Vec<usize>)
+where
+    F: Fn(usize, String) -> Fut,
+    Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, token) in buyers.iter().enumerate() {
+        let step = step(i, token.clone());
+        tasks.spawn(async move {
+            let t = Instant::now();
+            (i, step.await.map(|()| t.elapsed()))
+        });
+    }
+    let (mut latencies, mut failed) = (Vec::new(), Vec::new());
+    while let Some(done) = tasks.join_next().await {
+        match done {
+            Ok((_, Ok(latency))) => latencies.push(latency),
+            Ok((i, Err(err))) => {
+                eprintln!("{err}");
+                failed.push(i);
+            }
+            Err(err) => {
+                eprintln!("{err}");
+                failed.push(usize::MAX);
+            }
+        }
+    }
+    (latencies, failed)
 }
 
 fn percentile(sorted: &[Duration], q: f64) -> Duration {
@@ -237,42 +279,38 @@ async fn main() -> anyhow::Result<()> {
         tokens.push(client.sign_in(&email, PASSWORD).await?);
     }
 
-    // The run: every buyer buys every concert, starting at a different one.
-    let started = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for (i, token) in tokens.into_iter().enumerate() {
-        let (client, offers) = (client.clone(), offers.clone());
-        let code = tiered.then(|| code.clone());
-        tasks.spawn(async move {
-            let mut latencies = Vec::with_capacity(offers.len());
-            let mut errors = 0usize;
-            for k in 0..offers.len() {
-                let tiers = &offers[(i + k) % offers.len()];
-                let offer = &tiers[i % tiers.len()];
-                let t = Instant::now();
-                match buy(&client, &token, offer, code.as_deref()).await {
-                    Ok(()) => latencies.push(t.elapsed()),
-                    Err(err) => {
-                        errors += 1;
-                        eprintln!("{err}");
-                    }
-                }
-            }
-            (latencies, errors)
-        });
-    }
+    // The run: every buyer buys every concert, starting at a different one, in rounds of
+    // a cart phase and a checkout phase.
+    let (mut cart_time, mut checkout_time) = (Duration::ZERO, Duration::ZERO);
     let mut latencies = Vec::new();
     let mut errors = 0;
-    while let Some(done) = tasks.join_next().await {
-        let (l, e) = done?;
-        latencies.extend(l);
-        errors += e;
+    for k in 0..concerts {
+        let started = Instant::now();
+        let (_, failed) = phase(&tokens, |i, token| {
+            let (client, code) = (client.clone(), tiered.then(|| code.clone()));
+            let tiers = &offers[(i + k) % offers.len()];
+            let offer = tiers[i % tiers.len()].clone();
+            async move { fill_cart(&client, &token, &offer, code.as_deref()).await }
+        })
+        .await;
+        cart_time += started.elapsed();
+        errors += failed.len();
+        let started = Instant::now();
+        let (done, failed) = phase(&tokens, |_, token| {
+            let client = client.clone();
+            async move { check_out(&client, &token).await }
+        })
+        .await;
+        checkout_time += started.elapsed();
+        errors += failed.len();
+        latencies.extend(done);
     }
-    let elapsed = started.elapsed();
     latencies.sort();
+    let purchases = latencies.len() as f64;
     println!(
-        "{} buyers x {} concerts{}: {} purchases in {:.1} s = {:.1} checkout+payment round trips/s; \
-         latency p50 {:.0} ms, p99 {:.0} ms; errors {}",
+        "{} buyers x {} concerts{}: {} purchases = {:.1} purchases/s (cart and checkout, {:.1} s), \
+         {:.1} checkout+payment round trips/s (checkout alone, {:.1} s); \
+         checkout+payment latency p50 {:.0} ms, p99 {:.0} ms; errors {}",
         buyers,
         concerts,
         if tiered {
@@ -281,8 +319,10 @@ async fn main() -> anyhow::Result<()> {
             ""
         },
         latencies.len(),
-        elapsed.as_secs_f64(),
-        latencies.len() as f64 / elapsed.as_secs_f64(),
+        purchases / (cart_time + checkout_time).as_secs_f64(),
+        (cart_time + checkout_time).as_secs_f64(),
+        purchases / checkout_time.as_secs_f64(),
+        checkout_time.as_secs_f64(),
         percentile(&latencies, 0.5).as_secs_f64() * 1000.0,
         percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
         errors

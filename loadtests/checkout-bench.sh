@@ -4,7 +4,9 @@
 # Issue 31's: the same with three tiers per concert and a promo code entered for every
 # purchase (`checkout_load … tiers`), side by side with the single-price checkout in the
 # same run: ROUNDS pairs per database, the order alternating, each on a fresh database,
-# and the ratio tiers ÷ single per pair and its median.
+# and the ratio tiers ÷ single per pair and its median, twice: over the whole flow (cart
+# and checkout: a tiered purchase enters its code in the cart, one more request) and over
+# the checkout and payment alone (the cart already holding its tier and code).
 # Usage: loadtests/checkout-bench.sh [buyers] [concerts]   (ROUNDS=3 by default)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +17,7 @@ PORT=18182
 BASE="http://127.0.0.1:$PORT"
 bench_build --bin encore --example checkout_load
 
-run() { # LABEL DATABASE_URL MODE: prints the load tool's line, keeps its rate in $RESULTS
+run() { # LABEL DATABASE_URL MODE: prints the load tool's line, keeps its rates in $RESULTS
   local label=$1 url=$2 mode=$3 data
   data=$(mktemp -d)
   $OUT/encore admin create --data-dir "$data" --database-url "$url" \
@@ -37,7 +39,17 @@ run() { # LABEL DATABASE_URL MODE: prints the load tool's line, keeps its rate i
     echo "checkout bench: $label $mode had errors"
     exit 1
   fi
-  sed -E 's/.* = ([0-9.]+) checkout\+payment.*/\1/' <<<"$line" >"$RESULTS.$mode"
+  sed -E 's/.* = ([0-9.]+) purchases\/s .*/\1/' <<<"$line" >"$RESULTS.$mode.flow"
+  sed -E 's/.* ([0-9.]+) checkout\+payment round trips\/s .*/\1/' <<<"$line" >"$RESULTS.$mode.checkout"
+}
+
+median() { # the median of its arguments
+  printf '%s\n' "$@" | sort -n | \
+    awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+ratio() { # WHAT: tiers ÷ single of the last pair
+  awk -v t="$(cat "$RESULTS.tiers.$1")" -v s="$(cat "$RESULTS.single.$1")" 'BEGIN { printf "%.2f", t / s }'
 }
 
 RESULTS=$(mktemp)
@@ -54,15 +66,14 @@ database() { # LABEL: a fresh database's URL
 }
 
 for label in SQLite PostgreSQL; do
-  ratios=()
+  flows=()
+  checkouts=()
   for round in $(seq 1 "$ROUNDS"); do
     if [ $((round % 2)) = 1 ]; then order=(single tiers); else order=(tiers single); fi
     for mode in "${order[@]}"; do run "$label" "$(database "$label")" "$mode"; done
-    ratio=$(awk -v t="$(cat "$RESULTS.tiers")" -v s="$(cat "$RESULTS.single")" \
-      'BEGIN { printf "%.2f", t / s }')
-    echo "$label round $round (${order[*]}): tiers ÷ single = $ratio"
-    ratios+=("$ratio")
+    flows+=("$(ratio flow)")
+    checkouts+=("$(ratio checkout)")
+    echo "$label round $round (${order[*]}): tiers ÷ single = ${flows[-1]} (cart and checkout), ${checkouts[-1]} (checkout alone)"
   done
-  echo "$label: tiers ÷ single, median of $ROUNDS = $(printf '%s\n' "${ratios[@]}" | sort -n | \
-    awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
+  echo "$label: tiers ÷ single, median of $ROUNDS = $(median "${flows[@]}") (cart and checkout), $(median "${checkouts[@]}") (checkout alone)"
 done
