@@ -9,7 +9,7 @@ use crate::accounts::model::AccountRow;
 use crate::crypto::{random_token, token_hash};
 use crate::db::{Db, iso8601, now_ms};
 use crate::error::{Error, Result};
-use crate::i18n::{Arg, Msg, figure_in};
+use crate::i18n::{Arg, Msg, Text, figure_in};
 use crate::live::activity::Activity;
 use crate::messaging::OutboundMessage;
 use crate::notifications::{self, Notice, Outbox};
@@ -841,18 +841,28 @@ fn send_tip_receipt(
     order: &OrderRow,
     tip: &tip_store::TipOfOrderRow,
 ) {
-    let lang = tipper.language;
+    let what = tip_for(tipper.language, tip);
+    email_receipt(
+        app,
+        tipper,
+        order,
+        Msg::TipReceiptSubject,
+        Msg::TipReceiptBody.with("what", what),
+    );
+}
+
+/// A receipt by e-mail (sent in the background by the messenger): `body` gets the
+/// buyer's name, the order, its total and where to find it.
+fn email_receipt(app: &AppState, to: &AccountRow, order: &OrderRow, subject: Msg, body: Text) {
     let total = money::format(order.total_minor, &order.currency);
     app.messenger.send(OutboundMessage::email(
-        &tipper.login,
-        Msg::TipReceiptSubject.render(lang),
-        Msg::TipReceiptBody
-            .with("name", tipper.display_name())
+        &to.login,
+        subject.render(to.language),
+        body.with("name", to.display_name())
             .with("order", order.id.as_str())
-            .with("what", tip_for(lang, tip))
             .with("total", Arg::figure(total))
             .with("url", app.config.public_url.as_str())
-            .render(lang),
+            .render(to.language),
     ));
 }
 
@@ -880,16 +890,11 @@ fn send_receipt(app: &AppState, account: &AccountRow, order: &OrderRow, items: &
                 .render(lang)
         ));
     }
-    let total = money::format(order.total_minor, &order.currency);
-    app.messenger.send(OutboundMessage::email(
-        &account.login,
-        Msg::ReceiptSubject.render(lang),
-        Msg::ReceiptBody
-            .with("name", account.display_name())
-            .with("order", order.id.as_str())
-            .with("lines", lines)
-            .with("total", Arg::figure(total))
-            .with("url", app.config.public_url.as_str())
-            .render(lang),
-    ));
+    email_receipt(
+        app,
+        account,
+        order,
+        Msg::ReceiptSubject,
+        Msg::ReceiptBody.with("lines", lines),
+    );
 }
