@@ -362,6 +362,20 @@ pub async fn create_pending_with(
             return Err(sold_out(item));
         }
     }
+    // The code's use is taken with the seats, and the order written carrying it.
+    let code = match &promo {
+        Some(claim) => match take_promo_use(&mut tx, account_id, items, currency, claim, now).await
+        {
+            Ok(code) => Some(code),
+            Err(refusal) => {
+                tx.rollback().await?;
+                return Err(refusal);
+            }
+        },
+        None => None,
+    };
+    // Each line's share of the code's discount, kept with the line for the statements.
+    let discounts: &[i64] = promo.as_ref().map_or(&[], |claim| claim.discounts);
     // The database allows one pending order per account: of two checkouts racing, the
     // second fails here and its seats are rolled back with the transaction.
     let token_hash = token_hash(&token);
@@ -377,22 +391,13 @@ pub async fn create_pending_with(
             created_at: now,
             expires_at: now + RESERVATION_MS,
             client_ip,
+            promo: code
+                .as_ref()
+                .map(|c| (c.id.as_str(), c.code.as_str(), discounts.iter().sum())),
         },
     )
     .await
     .map_err(|e| crate::error::conflict_on_unique(e, Msg::CheckoutInProgress))?;
-    // Each line's share of the code's discount, kept with the line for the statements.
-    let discounts: Vec<i64> = promo
-        .as_ref()
-        .map(|claim| claim.discounts.to_vec())
-        .unwrap_or_default();
-    if let Some(claim) = promo
-        && let Err(refusal) =
-            take_promo_use(&mut tx, account_id, &order_id, items, currency, &claim, now).await
-    {
-        tx.rollback().await?;
-        return Err(refusal);
-    }
     for (i, item) in lines.iter().enumerate() {
         let line = store::NewLine {
             kind: item.kind,
@@ -412,16 +417,15 @@ pub async fn create_pending_with(
 /// Take a use of the checkout's promo code when it has a limit (the conditional increment
 /// queues racing buyers on the code's row), check the account's own limit (its earlier checkout was
 /// replaced above and gave its use back), and make sure the discount the prices carry is
-/// still what the code gives, then mark the order with it.
+/// still what the code gives: the code, for the order to carry.
 async fn take_promo_use(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     account_id: &str,
-    order_id: &str,
     items: &[NewItem],
     currency: &str,
     claim: &PromoClaim<'_>,
     now: i64,
-) -> Result<()> {
+) -> Result<CodeRow> {
     let mut code = code_in(tx, claim.code_id).await?;
     if let Some(msg) = refusal(&code, now) {
         return Err(Error::conflict(msg));
@@ -443,7 +447,7 @@ async fn take_promo_use(
         }
         code = code_in(tx, claim.code_id).await?;
     }
-    // The order is written already (pending), so it counts itself.
+    // The order is not written yet: its account's other live orders carrying the code.
     if let Some(max) = code.max_per_account
         && promos::live_orders_of_account(&mut **tx, &code.id, account_id).await? >= max
     {
@@ -462,7 +466,7 @@ async fn take_promo_use(
     if code.discounts(&before) != claim.discounts {
         return Err(Error::conflict(Msg::PromoCodeChanged));
     }
-    promos::mark_order(&mut **tx, order_id, &code, claim.discounts.iter().sum()).await
+    Ok(code)
 }
 
 /// The checkout's code as the sale's transaction reads it (gone: a conflict).

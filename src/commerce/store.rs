@@ -185,6 +185,9 @@ pub struct NewOrder<'a> {
     pub created_at: i64,
     pub expires_at: i64,
     pub client_ip: Option<&'a str>,
+    /// The promo code it carries (id and code as typed by its managers) and what it took
+    /// off the order.
+    pub promo: Option<(&'a str, &'a str, i64)>,
 }
 
 /// Write a pending order. The one-pending-order-per-account index may refuse it.
@@ -195,8 +198,9 @@ pub async fn insert_pending_order<'e>(
 ) -> std::result::Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO orders (id, account_id, status, total_minor, currency, provider, \
-         checkout_token_hash, created_at, expires_at, client_ip) \
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)",
+         checkout_token_hash, created_at, expires_at, client_ip, promo_code_id, promo_code, \
+         discount_minor) \
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(order.id)
     .bind(order.account_id)
@@ -207,6 +211,9 @@ pub async fn insert_pending_order<'e>(
     .bind(order.created_at)
     .bind(order.expires_at)
     .bind(order.client_ip)
+    .bind(order.promo.map(|(id, _, _)| id))
+    .bind(order.promo.map(|(_, code, _)| code))
+    .bind(order.promo.map_or(0, |(_, _, off)| off))
     .execute(db)
     .await?;
     Ok(())

@@ -301,23 +301,3 @@ pub async fn live_orders_of_account<'e>(
     .await?;
     Ok(n)
 }
-
-/// The order carries the code and what it took off.
-#[tracing::instrument(skip_all)]
-pub async fn mark_order<'e>(
-    db: impl Exec<'e>,
-    order_id: &str,
-    code: &CodeRow,
-    discount_minor: i64,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE orders SET promo_code_id = $2, promo_code = $3, discount_minor = $4 WHERE id = $1",
-    )
-    .bind(order_id)
-    .bind(&code.id)
-    .bind(&code.code)
-    .bind(discount_minor)
-    .execute(db)
-    .await?;
-    Ok(())
-}

@@ -166,6 +166,7 @@ pub async fn start(
             created_at: now,
             expires_at: now + RESERVATION_MS,
             client_ip: client_ip.as_deref(),
+            promo: None,
         },
     )
     .await
