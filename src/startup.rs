@@ -10,8 +10,8 @@
 //!    cached sessions, stream access (and the sessions handed out before a restart),
 //!    markers.
 //! 5. With [`run`]: the background work (housekeeping, live figures, sockets following
-//!    account changes, the show journal, the orphaned-show watch, the notification relay),
-//!    then serving.
+//!    account changes, the show journal, the orphaned-show watch, the notification relay,
+//!    the minutes listened, the set to keep made as each show ends), then serving.
 
 use std::sync::Arc;
 
@@ -138,6 +138,7 @@ pub async fn run(
     crate::stream::ingest::spawn_orphan_watch(&state);
     crate::notifications::spawn_relay(state.db.clone(), state.bus.clone());
     crate::stream::access::minutes::spawn(state.db.clone(), state.hub.clone());
+    crate::stream::download::spawn_maker(state.clone());
     crate::app::serve(listener, ingest, state, shutdown).await
 }
 

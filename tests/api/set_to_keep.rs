@@ -332,6 +332,87 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     assert!(!files[0].exists());
 }
 
+/// The `.m4a` files in a show's folder.
+fn sets_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "m4a"))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_set_is_made_when_the_show_ends_and_again_for_a_song_renamed_after() {
+    let app = spawn_app().await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let admin = app.an_admin().await;
+    let media = tempfile::tempdir().unwrap();
+    assert_eq!(
+        push(&app.http, &app.url, &event, &key, aac(media.path())).await,
+        StatusCode::OK
+    );
+    a_marker(&app, &event, &admin, "Opener", 0).await;
+    let show_dir = app.state.hub.show(&event).dir().to_owned();
+    assert_eq!(sets_in(&show_dir), Vec::<std::path::PathBuf>::new());
+    app.end_show(&event, &admin).await;
+
+    // Nobody asked: the file is made in the background as the show ends.
+    let mut made = Vec::new();
+    for _ in 0..200 {
+        made = sets_in(&show_dir);
+        if !made.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(made.len(), 1, "no set made after the end: {made:?}");
+    let first = made[0].clone();
+    let url = format!(
+        "{}{}",
+        app.url,
+        download_link(&app, &app.url, &event, &fan).await
+    );
+    let answer = app.http.get(&url).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(
+        answer.bytes().await.unwrap(),
+        std::fs::read(&first).unwrap(),
+        "the request is answered with the file made at the end"
+    );
+
+    // The song renamed after the show: the next request gets a new file, and the old
+    // one is gone.
+    let (_, markers) = app
+        .get(&format!("/api/v1/events/{event}/markers"), Some(&admin))
+        .await;
+    let marker = markers["payload"][0]["id"].as_str().unwrap().to_owned();
+    let (status, body) = app
+        .put(
+            &format!("/api/v1/events/{event}/markers/{marker}"),
+            json!({ "title": "The Opener" }),
+            &admin,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let file = app
+        .http
+        .get(&url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let now = sets_in(&show_dir);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_ne!(now[0], first);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.m4a");
+    std::fs::write(&path, &file).unwrap();
+    assert_eq!(probe(&path)["chapters"][0]["tags"]["title"], "The Opener");
+}
+
 /// Two real `encore serve` processes on one database and Redis: an encoder pushes to
 /// one, the show ends there, and each makes the set from its own copy of the recording
 /// (the journal's): the same bytes from either.

@@ -1,12 +1,15 @@
 //! The set to keep (issue 32): after the show, a ticket holder downloads the recording as
 //! one `.m4a` file, the songs (markers) as chapters, the concert's picture as its cover.
 //!
-//! The file is made once per show, on first need after it ended, from the recording on
-//! this instance's disk (every instance has its own copy: the journal brings each
-//! rendition's frames). It lives in the show's folder, so retention deletes it with the
-//! recording. Its name carries a digest of what went into it (the rendition and its
-//! length, the tags, the chapters, the picture's version): a renamed song or a new picture
-//! makes a new file on next need, and the old one is deleted. Every instance writes the
+//! The file is made once per show as soon as it ends ([`spawn_maker`]: every instance
+//! hears the end, its own or told over the journal), from the recording on this
+//! instance's disk (every instance has its own copy: the journal brings each rendition's
+//! frames), so the first listener to ask does not wait for it. It lives in the show's
+//! folder, so retention deletes it with the recording. Its name carries a digest of what
+//! went into it (the rendition and its length, the tags, the chapters, the picture's
+//! version), all known without reading the disk: a request looks for that name and
+//! serves it. A song renamed or a new picture after the show makes a new file on the next
+//! request (which waits for it) and the old one is deleted. Every instance writes the
 //! same bytes from the same inputs (nothing depends on the clock), so a listener gets the
 //! same file whichever instance answers.
 //!
@@ -70,6 +73,38 @@ fn best(show: &Show) -> Rendition {
     }
 }
 
+/// Make the set of every show as it ends, one at a time, in the background: on every
+/// instance, which each serve their own copy.
+pub fn spawn_maker(app: AppState) {
+    let mut ended = app.hub.ended_shows();
+    tokio::spawn(async move {
+        loop {
+            let event_id = match ended.recv().await {
+                Ok(id) => id,
+                // Missed while busy: those are made on their first request.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            let event = match crate::events::store::by_id(&app.db, &event_id).await {
+                Ok(Some(event)) => event,
+                Ok(None) => continue,
+                Err(err) => {
+                    tracing::warn!(event = %event_id, error = %err, "reading an ended concert failed");
+                    continue;
+                }
+            };
+            match recording(&app, &event, Kind::M4a).await {
+                Ok(made) => {
+                    tracing::info!(event = %event_id, path = %made.path.display(), "the set to keep is made")
+                }
+                Err(err) => {
+                    tracing::warn!(event = %event_id, error = %err, "making the set to keep failed")
+                }
+            }
+        }
+    });
+}
+
 /// The show's recording as a file of `kind`: made now if it is not there yet (one
 /// making at a time, here and on any instance sharing the disk), else the one made
 /// before. Refused while the show has not ended (409) or when nothing was recorded (404).
@@ -83,6 +118,9 @@ pub async fn recording(app: &AppState, event: &EventRow, kind: Kind) -> Result<M
         return Err(Error::not_found(Msg::SetNotRecorded));
     }
     let rendition = best(&show);
+    let frames = show
+        .frames_of(rendition)
+        .ok_or_else(|| Error::not_found(Msg::SetNotRecorded))?;
     let markers = crate::stream::markers::store::of_event(&app.db, &event.id).await?;
     let chapters: Vec<Chapter> = markers
         .into_iter()
@@ -110,7 +148,19 @@ pub async fn recording(app: &AppState, event: &EventRow, kind: Kind) -> Result<M
     };
     let show_dir = show.dir().to_owned();
     let name = file_name(&inputs.tags, kind);
-    let path = tokio::task::spawn_blocking(move || make(&show_dir, &inputs))
+    // Made already (the usual case after the show): one look at the folder.
+    let target = show_dir.join(format!(
+        "recording-{}.{}",
+        inputs.digest(frames),
+        kind.extension()
+    ));
+    if tokio::fs::try_exists(&target).await.unwrap_or(false) {
+        return Ok(Made {
+            path: target,
+            file_name: name,
+        });
+    }
+    let path = tokio::task::spawn_blocking(move || make(&show_dir, &inputs, frames))
         .await
         .map_err(Error::internal)?
         .map_err(Error::internal)?;
@@ -146,7 +196,7 @@ struct Inputs {
 
 impl Inputs {
     /// A digest of the inputs and the recording's length: the file's name.
-    fn digest(&self, frames: usize) -> String {
+    fn digest(&self, frames: u64) -> String {
         let mut hash = Sha256::new();
         let t = &self.tags;
         let head = format!(
@@ -197,24 +247,28 @@ fn frames_of(bytes: &[u8], file: &Path) -> std::io::Result<Vec<(usize, usize)>> 
         .collect())
 }
 
-/// Make the file unless it is there: under an exclusive lock on the show's folder, so
-/// two requests (or two instances on one disk) never make it at once; the second finds
-/// the first's file. Written beside and renamed, so a reader never sees half a file.
-fn make(show_dir: &Path, inputs: &Inputs) -> std::io::Result<PathBuf> {
-    let source = dir_of(show_dir, inputs.rendition);
-    // The recording's log says how long it is without reading a frame.
-    let segmenter =
-        Segmenter::recover(&source)?.ok_or_else(|| std::io::Error::other("no recording"))?;
-    let frames = segmenter.frames() as usize;
+/// Make the file of a recording of `frames` frames unless it is there: under an
+/// exclusive lock on the show's folder, so two requests (or two instances on one disk)
+/// never make it at once; the second finds the first's file. Written beside and renamed,
+/// so a reader never sees half a file.
+fn make(show_dir: &Path, inputs: &Inputs, frames: u64) -> std::io::Result<PathBuf> {
     let ext = inputs.kind.extension();
     let target = show_dir.join(format!("recording-{}.{ext}", inputs.digest(frames)));
-    if target.exists() {
-        return Ok(target);
-    }
     let _lock = Lock::take(&show_dir.join("recording.lock"))?;
     if target.exists() {
         return Ok(target); // made while this one waited
     }
+    let source = dir_of(show_dir, inputs.rendition);
+    // The recording's log says how long it is without reading a frame; it is what the
+    // show holds in memory, or the name would not say what the file holds.
+    let segmenter =
+        Segmenter::recover(&source)?.ok_or_else(|| std::io::Error::other("no recording"))?;
+    if segmenter.frames() != frames {
+        return Err(std::io::Error::other(
+            "the recording on disk disagrees with the show",
+        ));
+    }
+    let frames = frames as usize;
     let files = parts(&source, &segmenter);
     // The frames' sizes first (the moov before the mdat needs them), part by part.
     let mut sizes = Vec::with_capacity(frames);

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 
 use crate::stream::codecs::adts::AacFrame;
 use crate::stream::codecs::ladder::{HIGH_ABOVE_KBPS, Rendition, Step};
@@ -154,7 +154,12 @@ pub struct Show {
     /// Held while the markers are first loaded, so many listeners asking at once make
     /// one query.
     pub markers_loading: tokio::sync::Mutex<()>,
+    /// Where the hub hears that a show ended ([`Hub::ended_shows`]).
+    ended: broadcast::Sender<String>,
 }
+
+/// Shows ended at once that [`Hub::ended_shows`] keeps for a slow receiver.
+const ENDED_BACKLOG: usize = 256;
 
 /// Memory for one show's media cache (≈ an hour of 128 kbit/s parts and segments).
 const MEDIA_CACHE_BYTES: u64 = 128 << 20;
@@ -377,9 +382,8 @@ impl Show {
         {
             let mut state = self.lock();
             state.publisher = Publisher::Idle;
-            if state.standard().is_some_and(|s| !s.ended()) {
-                let now_ms = crate::db::now_ms();
-                state.renditions.end(now_ms)?;
+            let now_ms = crate::db::now_ms();
+            if self.end_recording(&mut state, now_ms)? {
                 self.journal(Entry::Ended { now_ms });
             }
             state.stale();
@@ -387,6 +391,23 @@ impl Show {
         }
         self.version.send_modify(|v| *v += 1);
         Ok(())
+    }
+
+    /// End every rendition's recording unless it has ended: true when it ends now, and
+    /// then the hub hears of it (the set to keep is made from it).
+    fn end_recording(&self, state: &mut State, now_ms: i64) -> std::io::Result<bool> {
+        if !state.standard().is_some_and(|s| !s.ended()) {
+            return Ok(false);
+        }
+        state.renditions.end(now_ms)?;
+        // Nobody listening (no maker started): nothing to tell.
+        let _ = self.ended.send(self.event_id.clone());
+        Ok(true)
+    }
+
+    /// How many frames a rendition of the show has recorded; `None` without it.
+    pub fn frames_of(&self, rendition: Rendition) -> Option<u64> {
+        self.lock().renditions.get(rendition).map(Segmenter::frames)
     }
 
     /// How long this show waits for an encoder to come back before it ends by itself.
@@ -477,9 +498,7 @@ impl Show {
                 // Ended on another instance (its managers asked there) while the encoder
                 // sends here: the show ends here too, and the encoder is let go.
                 state.publisher = Publisher::Idle;
-                if state.standard().is_some_and(|s| !s.ended()) {
-                    state.renditions.end(now_ms)?;
-                }
+                self.end_recording(&mut state, now_ms)?;
                 bumped = true;
             } else {
                 bumped = self.apply_elsewhere(&mut state, entry)?;
@@ -570,8 +589,7 @@ impl Show {
             }
             Entry::Ended { now_ms } => {
                 state.publisher = Publisher::Idle;
-                if state.standard().is_some_and(|s| !s.ended()) {
-                    state.renditions.end(now_ms)?;
+                if self.end_recording(state, now_ms)? {
                     bumped = true;
                 }
             }
@@ -891,6 +909,8 @@ pub struct Hub {
     shows: Mutex<HashMap<String, Arc<Show>>>,
     journal: Arc<OnceLock<Writer>>,
     abandon_after: Duration,
+    /// The shows whose recording ends, here or told by another instance.
+    ended: broadcast::Sender<String>,
 }
 
 impl Hub {
@@ -902,7 +922,14 @@ impl Hub {
             shows: Mutex::new(HashMap::new()),
             journal: Arc::default(),
             abandon_after: DEFAULT_ABANDON_AFTER,
+            ended: broadcast::channel(ENDED_BACKLOG).0,
         }
+    }
+
+    /// The event ids of shows as their recording ends, from now on (a receiver that
+    /// falls more than [`ENDED_BACKLOG`] behind misses the oldest).
+    pub fn ended_shows(&self) -> broadcast::Receiver<String> {
+        self.ended.subscribe()
     }
 
     /// Shows end by themselves when no encoder came back for `after`.
@@ -960,6 +987,7 @@ impl Hub {
                     abandon_after: self.abandon_after,
                     marker_tickets: std::sync::atomic::AtomicU64::new(0),
                     markers_loading: tokio::sync::Mutex::new(()),
+                    ended: self.ended.clone(),
                 })
             })
             .clone()
