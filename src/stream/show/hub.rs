@@ -396,7 +396,7 @@ impl Show {
     /// End every rendition's recording unless it has ended: true when it ends now, and
     /// then the hub hears of it (the set to keep is made from it).
     fn end_recording(&self, state: &mut State, now_ms: i64) -> std::io::Result<bool> {
-        if !state.standard().is_some_and(|s| !s.ended()) {
+        if state.standard().is_none_or(Segmenter::ended) {
             return Ok(false);
         }
         state.renditions.end(now_ms)?;
