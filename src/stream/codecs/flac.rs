@@ -286,6 +286,20 @@ impl Cutter {
         done
     }
 
+    /// The longest part this stream can give, in samples: the lossless playlist's
+    /// PART-TARGET (every part must be at most that long). With one block size that
+    /// divides the AAC part (libFLAC's 4,096 at 48 kHz) the parts are the AAC ones
+    /// exactly; otherwise a part's last frame may start one sample before the next
+    /// boundary and run a whole block past it (ffmpeg's 4,608).
+    pub fn longest_part(&self, info: &StreamInfo) -> u64 {
+        let (min, max) = (u64::from(info.min_block()), u64::from(info.max_block()));
+        if min == max && self.part_samples.is_multiple_of(max) {
+            self.part_samples
+        } else {
+            self.part_samples + max.max(min) - 1
+        }
+    }
+
     /// The last, partial part (at the end of the stream).
     pub fn finish(&mut self) -> Option<CutPart> {
         (!self.pending.is_empty()).then(|| self.flush())
@@ -411,6 +425,41 @@ mod tests {
             assert_eq!(p.start, next, "no gap and no overlap between parts");
             next = p.start + p.frames.iter().map(|f| u64::from(f.samples)).sum::<u64>();
         }
+    }
+
+    /// A STREAMINFO with these block sizes (48 kHz stereo, 16 bits).
+    fn info(min: u16, max: u16) -> StreamInfo {
+        let mut raw = [0u8; 34];
+        raw[..2].copy_from_slice(&min.to_be_bytes());
+        raw[2..4].copy_from_slice(&max.to_be_bytes());
+        // 20 bits of rate, 3 of channels - 1, 5 of bits per sample - 1.
+        let packed: u32 = (48_000 << 12) | (1 << 9) | (15 << 4);
+        raw[10..14].copy_from_slice(&packed.to_be_bytes());
+        StreamInfo::parse(&raw).expect("a valid STREAMINFO")
+    }
+
+    #[test]
+    fn the_longest_part_is_the_aac_part_only_when_one_block_size_divides_it() {
+        let cut = Cutter::new(12 * 1024);
+        assert_eq!(cut.longest_part(&info(4096, 4096)), 12_288);
+        assert_eq!(cut.longest_part(&info(4608, 4608)), 12_288 + 4607);
+        assert_eq!(cut.longest_part(&info(1024, 4096)), 12_288 + 4095);
+        // Every part ffmpeg's default blocks give is within it.
+        let mut cut = Cutter::new(12 * 1024);
+        let longest = cut.longest_part(&info(4608, 4608));
+        let mut parts = Vec::new();
+        for _ in 0..400 {
+            parts.extend(cut.push(frame(4608)));
+        }
+        let lengths: Vec<u64> = parts
+            .iter()
+            .map(|p| p.frames.iter().map(|f| u64::from(f.samples)).sum())
+            .collect();
+        assert!(lengths.iter().all(|&n| n <= longest), "{lengths:?}");
+        assert!(
+            lengths.iter().any(|&n| n > 12_288),
+            "some part runs past the AAC part"
+        );
     }
 
     /// PCM of `path` decoded by ffmpeg as `format` (s16le, s32le), raw.
