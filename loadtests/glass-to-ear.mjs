@@ -141,8 +141,14 @@ try {
   const starts = Array.from({ length: STARTS }, () => wanted).flat();
   for (const [startIndex, quality] of starts.entries()) {
     await page.getByTestId('quality-menu').first().click();
+    // The choice is kept with the account (a PUT of it) before the page is loaded anew.
+    // (Not read back with `userinfo/me`: that answers from the bench session's cache.)
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/v1\/accounts\/[^/]+$/.test(new URL(r.url()).pathname));
     await page.getByTestId(`quality-${quality}`).click();
-    await waitUntil(async () => (await fan('GET', '/api/v1/accounts/userinfo/me')).json.payload[0].streamQuality === quality, { message: `the account keeping ${quality}` });
+    const response = await saved;
+    if (!response.ok() || [(await response.json()).payload].flat()[0]?.streamQuality !== quality) {
+      throw new Error(`keeping ${quality} with the account: ${response.status()} ${await response.text()}`);
+    }
     await listen();
     await playing();
     await waitUntil(async () => (await page.getByTestId('player-rendition').first().getAttribute('data-rendition')) === quality, { timeout: 20_000, message: `playing ${quality}` });
