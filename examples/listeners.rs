@@ -28,6 +28,14 @@
 //!   from `/proc`, the CPU time and memory of both Encore processes (and of Redis with
 //!   `REDIS_PID`), the 200s each served and the errors (any other status or a transport
 //!   error), and reports CPU per listener and the ratio of the two configurations.
+//! - `listeners spread URL PID FILE ADTS SECONDS ROUNDS` (issue 32,
+//!   `SPREAD=1 loadtests/listeners.sh`): one instance, one publisher (an AAC one, so the
+//!   show has the data saver, the standard and the source rendition) and the same N
+//!   listeners, back to back: all on the standard rendition, then spread over the three
+//!   (listener i on the data saver, the standard, the source in turn); every phase
+//!   measures, as `compare` does, the server's CPU time and memory, the 200s and the
+//!   errors, and the latencies; the figure is the 200s per CPU-second spread ÷ all on the
+//!   standard (the issue's goal: ≥ 0.95).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -75,9 +83,21 @@ async fn main() -> anyhow::Result<()> {
             )
             .await
         }
+        Some("spread") if args.len() == 8 => {
+            spread(
+                &args[2],
+                args[3].parse()?,
+                &args[4],
+                &args[5],
+                args[6].parse()?,
+                args[7].parse()?,
+            )
+            .await
+        }
         _ => anyhow::bail!(
             "usage: listeners serve PORT N FILE [ADTS MINUTES] | listeners load URL FILE ADTS SECONDS \
-             | listeners compare URL_A PID_A URL_B PID_B FILE ADTS SECONDS ROUNDS"
+             | listeners compare URL_A PID_A URL_B PID_B FILE ADTS SECONDS ROUNDS \
+             | listeners spread URL PID FILE ADTS SECONDS ROUNDS"
         ),
     }
 }
@@ -437,19 +457,29 @@ impl Show {
     }
 
     /// Listener `i` on `instances[i % len]`, each on its own connection, arriving over
-    /// two seconds as after a "we're live" notification, until `stop`.
+    /// two seconds as after a "we're live" notification, until `stop`. With renditions
+    /// (`saver`, `standard`, `source`), listener `i` plays `renditions[i % len]`'s playlist
+    /// (`/stream/{token}/{rendition}/index.m3u8`, as hls.js does from the multivariant);
+    /// without, the session's own URL (the standard rendition's, today's URL).
     fn listen(
         &self,
         instances: &[(&str, Arc<Counts>)],
+        renditions: &[&str],
         stop: &Arc<AtomicBool>,
     ) -> Vec<tokio::task::JoinHandle<Samples>> {
         let n = self.paths.len();
         (self.paths.iter().enumerate())
             .map(|(i, path)| {
                 let (url, counts) = &instances[i % instances.len()];
+                let path = match renditions.get(i % renditions.len().max(1)) {
+                    Some(rendition) => {
+                        path.replace("/index.m3u8", &format!("/{rendition}/index.m3u8"))
+                    }
+                    None => path.clone(),
+                };
                 tokio::spawn(listener(
                     Connection::new(url.trim_start_matches("http://")),
-                    path.clone(),
+                    path,
                     Duration::from_millis((2000 * i / n.max(1)) as u64),
                     self.timeline.clone(),
                     counts.clone(),
@@ -537,7 +567,7 @@ async fn load(url: &str, file: &str, adts: &str, seconds: u64) -> anyhow::Result
     let n = show.paths.len();
     let stop = Arc::new(AtomicBool::new(false));
     let deadline = tokio::time::Instant::now() + Duration::from_secs(seconds);
-    let tasks = show.listen(&instances, &stop);
+    let tasks = show.listen(&instances, &[], &stop);
     let timer = tokio::spawn({
         let stop = stop.clone();
         async move {
@@ -666,6 +696,22 @@ enum Placement {
     Alone,
     /// Listener i on A when i is even, on B when odd.
     Split,
+    /// One instance, every listener on the standard rendition (`standard/index.m3u8`).
+    Standard,
+    /// One instance, listener i on the data saver, the standard and the source rendition
+    /// in turn.
+    Spread,
+}
+
+impl Placement {
+    /// The renditions the listeners are spread over (none: the session's own URL).
+    fn renditions(self) -> &'static [&'static str] {
+        match self {
+            Self::Alone | Self::Split => &[],
+            Self::Standard => &["standard"],
+            Self::Spread => &["saver", "standard", "source"],
+        }
+    }
 }
 
 /// One configuration's measured window.
@@ -682,6 +728,7 @@ struct Phase {
     /// Errors over the whole phase (arrival and leaving included), both instances.
     errors: u64,
     reload: Vec<u64>,
+    part: Vec<u64>,
 }
 
 impl Phase {
@@ -711,7 +758,7 @@ async fn phase(
 ) -> anyhow::Result<Phase> {
     let stop = Arc::new(AtomicBool::new(false));
     let errors_before: u64 = instances.iter().map(|(_, c)| c.errors()).sum();
-    let tasks = show.listen(instances, &stop);
+    let tasks = show.listen(instances, placement.renditions(), &stop);
     tokio::time::sleep(RAMP).await;
     let answered = || {
         let mut on = [0; 2];
@@ -730,9 +777,11 @@ async fn phase(
         .map(Process::rss_kib)
         .collect::<anyhow::Result<_>>()?;
     stop.store(true, Ordering::Relaxed);
-    let mut reload = Vec::new();
+    let (mut reload, mut part) = (Vec::new(), Vec::new());
     for task in tasks {
-        reload.extend(task.await?.reload);
+        let samples = task.await?;
+        reload.extend(samples.reload);
+        part.extend(samples.part);
     }
     let errors = instances.iter().map(|(_, c)| c.errors()).sum::<u64>() - errors_before;
     let hz = clock_ticks();
@@ -752,6 +801,7 @@ async fn phase(
         answered: served,
         errors,
         reload,
+        part,
     })
 }
 
@@ -805,8 +855,8 @@ async fn compare(
         };
         for placement in order {
             let instances: Vec<(&str, Arc<Counts>)> = match placement {
-                Placement::Alone => vec![(a, on_a.clone())],
                 Placement::Split => vec![(a, on_a.clone()), (b, on_b.clone())],
+                _ => vec![(a, on_a.clone())],
             };
             let p = phase(&show, (placement, round), &instances, &processes, seconds).await?;
             println!(
@@ -860,7 +910,7 @@ fn report(phases: &[Phase], n: usize, redis: bool) {
             "| {} #{} | {:.1} s | {:.2} | {:.2} |{} {per:.4} | {:.1} % | {:.1} | {} MiB | {} MiB | {} | {} | {} | {:.0} / {:.0} ms | {:.2} |",
             match p.placement {
                 Placement::Alone => "all on A",
-                Placement::Split => "half on each",
+                _ => "half on each",
             },
             p.round,
             p.seconds,
@@ -913,6 +963,143 @@ fn report(phases: &[Phase], n: usize, redis: bool) {
         };
         if let (Some(split), Some(alone)) = (of(Placement::Split), of(Placement::Alone)) {
             println!("  round {round}: A+B {:.2}", split / alone);
+        }
+    }
+}
+
+// ------------------------------------------------------ one rendition against the ladder
+
+/// `listeners spread URL PID FILE ADTS SECONDS ROUNDS`: with the same publisher and the
+/// same listeners on one instance, back to back, all on the standard rendition, then
+/// spread over the data saver, the standard and the source; ROUNDS times, in the order
+/// standard, spread, spread, standard … so a drift of the machine's load weighs on both
+/// alike. Prints each phase, a Markdown table of them all and the ratio.
+async fn spread(
+    url: &str,
+    pid: u32,
+    file: &str,
+    adts: &str,
+    seconds: u64,
+    rounds: u32,
+) -> anyhow::Result<()> {
+    let show = Show::publish(url, file, adts).await?;
+    let n = show.paths.len();
+    let processes = [
+        Process {
+            name: "Encore".into(),
+            pid,
+        },
+        Process {
+            name: "load generator".into(),
+            pid: std::process::id(),
+        },
+    ];
+    let instances = [(url, Arc::<Counts>::default())];
+    let mut phases = Vec::new();
+    for round in 1..=rounds {
+        let order = if round % 2 == 1 {
+            [Placement::Standard, Placement::Spread]
+        } else {
+            [Placement::Spread, Placement::Standard]
+        };
+        for placement in order {
+            let p = phase(&show, (placement, round), &instances, &processes, seconds).await?;
+            println!(
+                "{:?} (round {round}): Encore {:.2} CPU-s, {} MiB; {} answers; {:.1} µs CPU per 200; {} errors; {}; {}",
+                p.placement,
+                p.cpu[0],
+                p.rss_kib[0] / 1024,
+                p.answered[0],
+                per_answer(&p),
+                p.errors,
+                summary("blocking reload", &mut p.reload.clone()),
+                summary("part", &mut p.part.clone()),
+            );
+            phases.push(p);
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+    }
+    show.stop();
+    report_spread(&phases, n);
+    let errors: u64 = phases.iter().map(|p| p.errors).sum();
+    anyhow::ensure!(errors == 0, "{errors} requests failed");
+    Ok(())
+}
+
+/// The one instance's CPU time per 200 answered, in µs.
+fn per_answer(p: &Phase) -> f64 {
+    p.cpu[0] * 1e6 / p.answered[0].max(1) as f64
+}
+
+/// The phases as a Markdown table, and spread ÷ standard of the 200s per CPU-second.
+fn report_spread(phases: &[Phase], n: usize) {
+    let at = |values: &[u64], q: f64| {
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
+        sorted
+            .get(((sorted.len().max(1) - 1) as f64 * q).round() as usize)
+            .map_or(0.0, |us| *us as f64 / 1000.0)
+    };
+    println!();
+    println!(
+        "| Phase | window | Encore CPU-s | % of a core per 1,000 listeners | 200s | 200s per second | µs CPU per 200 | RSS | errors | blocking reload p50 / p99 | part p50 / p99 | load generator CPU-s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for p in phases {
+        println!(
+            "| {} #{} | {:.1} s | {:.2} | {:.1} % | {} | {:.0} | {:.1} | {} MiB | {} | {:.0} / {:.0} ms | {:.1} / {:.1} ms | {:.2} |",
+            match p.placement {
+                Placement::Standard => "all on the standard",
+                _ => "spread over three",
+            },
+            p.round,
+            p.seconds,
+            p.cpu[0],
+            p.ms_per_listener_second(n, 1) * 100.0,
+            p.answered[0],
+            p.answered[0] as f64 / p.seconds,
+            per_answer(p),
+            p.rss_kib[0] / 1024,
+            p.errors,
+            at(&p.reload, 0.5),
+            at(&p.reload, 0.99),
+            at(&p.part, 0.5),
+            at(&p.part, 0.99),
+            p.cpu[1],
+        );
+    }
+    // Serving speed: 200s per CPU-second of the server (the listeners ask for the same
+    // requests per second either way, so the speed is what each answer costs).
+    let speed = |placement: Placement| {
+        let of: Vec<&Phase> = phases.iter().filter(|p| p.placement == placement).collect();
+        let answered: u64 = of.iter().map(|p| p.answered[0]).sum();
+        let cpu: f64 = of.iter().map(|p| p.cpu[0]).sum();
+        answered as f64 / cpu.max(f64::MIN_POSITIVE)
+    };
+    let p99 = |placement: Placement| {
+        let reloads: Vec<u64> = (phases.iter())
+            .filter(|p| p.placement == placement)
+            .flat_map(|p| p.reload.iter().copied())
+            .collect();
+        at(&reloads, 0.99)
+    };
+    println!();
+    println!(
+        "{n} listeners: 200s per CPU-second, spread over three ÷ all on the standard: {:.3} \
+         (goal ≥ 0.95); blocking reload p99 {:.0} ms spread, {:.0} ms standard; errors in all {}",
+        speed(Placement::Spread) / speed(Placement::Standard),
+        p99(Placement::Spread),
+        p99(Placement::Standard),
+        phases.iter().map(|p| p.errors).sum::<u64>(),
+    );
+    for round in 1..=phases.last().map_or(0, |p| p.round) {
+        let of = |placement| {
+            (phases.iter())
+                .find(|p| p.round == round && p.placement == placement)
+                .map(per_answer)
+        };
+        if let (Some(spread), Some(standard)) = (of(Placement::Spread), of(Placement::Standard)) {
+            println!("  round {round}: {:.3}", standard / spread);
         }
     }
 }

@@ -17,6 +17,8 @@ loadtests/listeners.sh 5000 30
 PIN=1 loadtests/listeners.sh 5000 30
 echo "== live audio: 5,000 listeners joining a concert two hours in"
 PRERECORD=120 loadtests/listeners.sh 5000 30
+echo "== live audio: 5,000 listeners all on the standard rendition vs spread over three, same run (issue 32)"
+SPREAD=1 loadtests/listeners.sh 5000 30
 echo "== live over WebSocket: 20,000 sockets, staff broadcasts vs a bare tokio-tungstenite server, across instances"
 loadtests/ws-bench.sh
 echo "== the live room: 10,000 holder sockets, 100 messages and 2,000 reactions a second, vs a bare broadcaster; A to B; listeners beside it"
@@ -27,7 +29,7 @@ echo "== 5,000 listeners on one instance vs split over two, same run (PostgreSQL
 SPLIT=1 loadtests/cluster-bench.sh 5000 30
 echo "== fuzzing: every network parser for ${FUZZ_SECONDS:-60} s each (cargo-fuzz)"
 loadtests/fuzz.sh "${FUZZ_SECONDS:-60}"
-echo "== live audio: glass-to-ear in chromium with hls.js"
+echo "== live audio: glass-to-ear in chromium with hls.js, per rendition (PUSH=flac: an Ogg FLAC encoder)"
 if [ -f loadtests/glass-to-ear.mjs ]; then
   (cd web && npm run build >/dev/null) && bench_build --bin encore
   ENCORE_BIN="$PWD/$OUT/encore" node loadtests/glass-to-ear.mjs

@@ -35,6 +35,7 @@ step stream-ab env NEW_BIN="$PWD/target/debug/examples/stream_bench" \
 step ladder env ROUNDS=1 loadtests/ladder-bench.sh 2
 step listeners loadtests/listeners.sh 20 3
 step listeners-joining-late env PRERECORD=2 loadtests/listeners.sh 20 3
+step listeners-spread env SPREAD=1 ROUNDS=1 loadtests/listeners.sh 20 1
 step websockets env ROUNDS=1 CROSS_SOCKETS=16 SIGNUPS_IN_FLIGHT=2 BURST=8 \
   WS_LOAD_ARGS="--latency-broadcasts 5 --rounds 1" loadtests/ws-bench.sh 40
 step room env ROUNDS=1 SECONDS_EACH=2 MESSAGES=10 REACTIONS=40 MIN_FANS=40 LISTENERS=20 \
@@ -42,5 +43,6 @@ step room env ROUNDS=1 SECONDS_EACH=2 MESSAGES=10 REACTIONS=40 MIN_FANS=40 LISTE
 step cluster env ROUNDS=1 loadtests/cluster-bench.sh 10 3
 step cluster-split env SPLIT=1 ROUNDS=1 loadtests/cluster-bench.sh 10 3
 if [ -d web/dist ]; then
-  step glass-to-ear env BEEPS=4 ENCORE_BIN="$PWD/target/debug/encore" node loadtests/glass-to-ear.mjs
+  # Every rendition the menu offers, one start and one beep each, a beep every 2 s.
+  step glass-to-ear env STARTS=1 BEEPS_EACH=1 WARMUP=1 PERIOD_S=2 ENCORE_BIN="$PWD/target/debug/encore" node loadtests/glass-to-ear.mjs
 fi
