@@ -115,8 +115,8 @@ pub struct ServeArgs {
     /// Hours after a concert's start when its recording is deleted (access ends at 24).
     #[arg(long, env = "ENCORE_RECORDING_RETENTION_HOURS", default_value_t = 24)]
     pub recording_retention_hours: i64,
-    /// Disk a show's recording may take, in MB (≈ 24 h at 256 kbit/s by default); the
-    /// encoder is cut off when it is reached.
+    /// Disk a show's recording may take, in MB, every rendition together (≈ 24 h at
+    /// 256 kbit/s in all by default); the encoder is cut off when it is reached.
     #[arg(long, env = "ENCORE_RECORDING_QUOTA_MB", default_value_t = 3072.0)]
     pub recording_quota_mb: f64,
     /// The built web app to serve at `/`.

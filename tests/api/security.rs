@@ -509,6 +509,42 @@ async fn a_show_stops_recording_at_its_size_limit_and_refuses_more() {
 }
 
 #[tokio::test]
+async fn a_shows_size_limit_counts_every_rendition_on_disk() {
+    let app = spawn_app().await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
+    let media = tempfile::tempdir().unwrap();
+    let audio = std::fs::read(crate::live::adts_file(media.path(), 4)).unwrap();
+    let (status, text) = put_audio(&app, &event, &key, audio).await;
+    assert!(status.is_success(), "{status} {text}");
+    let show = app.state.hub.show(&event);
+    // The audio written for every rendition, each frame once: the parts (a segment is
+    // its parts again, the playlists and logs no audio).
+    fn media_bytes(dir: &std::path::Path) -> u64 {
+        let mut total = 0;
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let part = (name.strip_prefix("seg"))
+                .and_then(|n| n.strip_suffix(".m4s"))
+                .is_some_and(|stem| stem.contains('.'));
+            if path.is_dir() {
+                total += media_bytes(&path);
+            } else if part {
+                total += entry.metadata().unwrap().len();
+            }
+        }
+        total
+    }
+    let on_disk = media_bytes(show.dir());
+    let recorded = show.recorded_bytes();
+    eprintln!("recorded {recorded} of {on_disk} bytes on disk");
+    assert!(
+        recorded * 100 <= on_disk * 105 && recorded * 10 >= on_disk * 8,
+        "the quota counts every rendition's audio: {recorded} of {on_disk} bytes on disk"
+    );
+}
+
+#[tokio::test]
 async fn visitors_and_fans_read_the_licences_on_the_about_page_without_versions() {
     let app = spawn_app().await;
     let (_, fan) = app.a_fan().await;

@@ -89,7 +89,7 @@ describe('Tips during the show (issue 31)', () => {
     const { page } = a;
     const drawer = await openManageDrawer(page, suite.server.url, TITLE, { item: 'manage-tips', panel: 'tips-drawer', firstRow: 'tips-settings' });
     // The defaults: 2, 5, 10 and 20.
-    assert.equal(await drawer.getByTestId('tips-presets').inputValue(), '2.00, 5.00, 10.00, 20.00');
+    assert.equal(await drawer.getByTestId('tips-presets').inputValue(), '۲٫۰۰، ۵٫۰۰، ۱۰٫۰۰، ۲۰٫۰۰');
     // Typed in Persian digits with the Persian comma.
     await drawer.getByTestId('tips-presets').fill('۳، ۸');
     await drawer.getByTestId('tips-minimum').fill('۳');

@@ -38,6 +38,11 @@ impl Fitted {
         &self.0
     }
 
+    /// The payload bytes of every rendition's frame: what they add to the show's folder.
+    pub fn bytes(&self) -> u64 {
+        self.0.iter().map(|(_, f)| f.payload.len() as u64).sum()
+    }
+
     /// The standard rendition's frame.
     pub fn standard(&self) -> &AacFrame {
         (self.0.iter())

@@ -277,8 +277,8 @@ where
     // The publisher's own audio is checked against the bitrate and the show's pace: an
     // AAC publisher's frames as they arrive (before any codec spends time on them, and
     // so that frames the decoder cannot use never pile up), anything else's once
-    // transcoded, on the standard rendition. The quota counts what is recorded: the
-    // standard rendition's frames.
+    // transcoded, on the standard rendition. The quota counts what is recorded: every
+    // rendition's frames (the data saver adds about 0.4× the standard, the source 1–1.5×).
     let checked_on_arrival = ladder.input() == Input::Aac;
     let standard = (renditions.iter())
         .position(|r| *r == Rendition::Standard)
@@ -310,7 +310,8 @@ where
         {
             return Some(outcome);
         }
-        if show.recorded_bytes() + incoming > quota {
+        let recorded: u64 = step.frames.iter().map(|f| f.payload.len() as u64).sum();
+        if show.recorded_bytes() + recorded > quota {
             tracing::warn!(event = %show.event_id, "recording quota reached; disconnecting");
             show.mark_full();
             return Some(Outcome::Failed(

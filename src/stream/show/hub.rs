@@ -73,7 +73,8 @@ struct State {
     publisher: Publisher,
     next_publisher: u64,
     bytes_in: u64,
-    /// AAC bytes recorded over the whole show, every publisher together (the quota).
+    /// Audio bytes recorded over the whole show, every rendition and every publisher
+    /// together (the quota: what the show's folder holds, bar the containers' headers).
     recorded_bytes: u64,
     /// A publisher was cut off at the size limit: the recording takes no more.
     full: bool,
@@ -346,7 +347,7 @@ impl Show {
                     ));
                 }
             }
-            state.recorded_bytes += fitted.standard().payload.len() as u64;
+            state.recorded_bytes += fitted.bytes();
             if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now)? {
                 bumped = true;
                 crate::metrics::part_produced();
@@ -561,7 +562,7 @@ impl Show {
             let Some(fitted) = state.renditions.fit(step) else {
                 continue;
             };
-            state.recorded_bytes += fitted.standard().payload.len() as u64;
+            state.recorded_bytes += fitted.bytes();
             if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now_ms)? {
                 bumped = true;
                 crate::metrics::part_produced();

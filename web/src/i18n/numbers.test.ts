@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { setupI18n } from '.';
-import { amountText, formatNumber, latinDigits, localDigits, localVersion, parseAmount } from './numbers';
+import { amountText, formatNumber, latinDigits, localAmountText, localDigits, localVersion, parseAmount } from './numbers';
 
 describe('numbers in the reader’s digits', () => {
   it('formats with the language’s digits and separators', () => {
@@ -55,6 +55,12 @@ describe('amounts as typed', () => {
     expect(amountText(1250, 2)).toBe('12.50');
     expect(amountText(500, 0)).toBe('500');
     expect(parseAmount(amountText(1999, 2), 2)).toBe(1999);
+  });
+
+  it('writes an amount field in Persian digits for a Persian reader, and reads it again', () => {
+    expect(localAmountText(1250, 2, 'fa-IR')).toBe('۱۲٫۵۰');
+    expect(localAmountText(1250, 2, 'en-GB')).toBe('12.50');
+    expect(parseAmount(localAmountText(1999, 2, 'fa-IR'), 2)).toBe(1999);
   });
 
   it('refuses what is not an amount of the currency', () => {

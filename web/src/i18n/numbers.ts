@@ -52,6 +52,12 @@ export function amountText(minor: number, digits: number): string {
   return (minor / 10 ** digits).toFixed(digits);
 }
 
+/** Minor units as an amount field's text in the reader's digits and decimal separator:
+ * `1250`, 2, `fa-IR` → "۱۲٫۵۰" (what `parseAmount` reads back); Latin locales get `amountText`. */
+export function localAmountText(minor: number, digits: number, locale: string): string {
+  return localVersion(amountText(minor, digits), locale);
+}
+
 /** A version ("0.1.0") in the locale's digits. Where those are not Latin, its dots become the
  * locale's decimal separator too: Persian writes "۰٫۱٫۰", its zero being a dot of its own. */
 export function localVersion(text: string, locale: string): string {

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoneyInput } from '../../../components/money-input';
 import { localeOf } from '../../../i18n/languages';
-import { amountText, parseAmount } from '../../../i18n/numbers';
+import { localAmountText, parseAmount } from '../../../i18n/numbers';
 import { errorText } from '../../../lib/errors';
 import { currencyDigits, formatPrice } from '../../cart/model';
 import { setTipSettings } from '../api';
@@ -27,13 +27,16 @@ function TipsForm({ eventId, options }: { eventId: string; options: TipOptions }
   const client = useQueryClient();
   const digits = currencyDigits(options.currency);
   const [enabled, setEnabled] = useState(options.enabled);
-  const [presets, setPresets] = useState(options.presets.map((p) => amountText(p, digits)).join(', '));
-  const [minimum, setMinimum] = useState(amountText(options.minimum, digits));
+  // Amounts in the reader's digits, as every other number on a Persian page; a Persian
+  // list takes the Persian comma (both read back by `parsePresets`).
+  const presetsText = (amounts: number[]): string => amounts.map((p) => localAmountText(p, digits, locale)).join(locale.startsWith('fa') ? '\u060C ' : ', ');
+  const [presets, setPresets] = useState(presetsText(options.presets));
+  const [minimum, setMinimum] = useState(localAmountText(options.minimum, digits, locale));
   const save = useMutation({
     mutationFn: (settings: { enabled: boolean; presets: number[]; minimum: number }) => setTipSettings(eventId, settings),
     onSuccess: (saved) => {
       client.setQueryData(tipKeys.options(eventId), saved);
-      setPresets(saved.presets.map((p) => amountText(p, digits)).join(', '));
+      setPresets(presetsText(saved.presets));
     },
   });
   const parsedPresets = parsePresets(presets, digits);
