@@ -70,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
         quantity: 1,
     };
     let (order, _) =
-        orders::create_pending(&state.db, &fan.id, None, &[item], "EUR", "test").await?;
+        orders::create_pending(&state.db, &fan.id, None, &[item], "EUR", "test", None).await?;
     orders::fulfil(&state, &order, Some("bench")).await?;
     let (ticket,): (String,) = sqlx::query_as("SELECT id FROM tickets WHERE order_id = $1")
         .bind(&order)

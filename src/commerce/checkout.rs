@@ -196,7 +196,7 @@ pub async fn start(
     // A new checkout replaces any earlier one of this account (its seats go back, and
     // its Stripe session is expired once the new order exists).
     let replaced_sessions = store::pending_stripe_sessions(&app.db, account_id).await?;
-    let (order_id, token) = orders::create_pending_with(
+    let (order_id, token) = orders::create_pending(
         &app.db,
         account_id,
         client_ip.as_deref(),

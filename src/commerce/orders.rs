@@ -291,21 +291,10 @@ pub struct PromoClaim<'a> {
 }
 
 /// Replace the account's earlier checkout, hold a seat per concert and write the pending
-/// order, in one transaction. Answers the order id and its checkout token.
+/// order, in one transaction. Answers the order id and its checkout token. With a promo
+/// code, its use is taken in the same transaction as the seats (never above its limits),
+/// and given back with them if the checkout ends unpaid.
 pub async fn create_pending(
-    db: &Db,
-    account_id: &str,
-    client_ip: Option<&str>,
-    items: &[NewItem],
-    currency: &str,
-    provider: &str,
-) -> Result<(String, String)> {
-    create_pending_with(db, account_id, client_ip, items, currency, provider, None).await
-}
-
-/// [`create_pending`] with a promo code: its use is taken in the same transaction as the
-/// seats (never above its limits), and given back with them if the checkout ends unpaid.
-pub async fn create_pending_with(
     db: &Db,
     account_id: &str,
     client_ip: Option<&str>,

@@ -60,7 +60,7 @@ pub async fn stripe_checkout(app: &TestApp, fan: &str, event: &str) -> String {
         tier: None,
         quantity: 1,
     };
-    let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe")
+    let (order, _) = orders::create_pending(app.db(), fan, None, &[item], "EUR", "stripe", None)
         .await
         .unwrap();
     encore::commerce::store::set_provider_ref(app.db(), &order, &format!("cs_{order}"))

@@ -58,6 +58,15 @@ async fn download_link(app: &TestApp, base: &str, event: &str, fan: &str) -> Str
         .to_owned()
 }
 
+/// A listening session for `fan` on `app`: its download link (a whole URL).
+async fn download_url(app: &TestApp, event: &str, fan: &str) -> String {
+    format!(
+        "{}{}",
+        app.url,
+        download_link(app, &app.url, event, fan).await
+    )
+}
+
 /// The status and the envelope's error, asked in Persian.
 async fn refusal(app: &TestApp, url: &str) -> (StatusCode, String) {
     let answer = app
@@ -129,11 +138,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     );
     a_marker(&app, &event, &admin, "Opener", 0).await;
     a_marker(&app, &event, &admin, "Ballade für Ö", 1_000).await;
-    let url = format!(
-        "{}{}",
-        app.url,
-        download_link(&app, &app.url, &event, &fan).await
-    );
+    let url = download_url(&app, &event, &fan).await;
 
     // Not before the show has ended.
     assert_eq!(
@@ -283,15 +288,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
 
     // Made once: asked again, the same file, not made again.
     let show_dir = app.state.hub.show(&event).dir().to_owned();
-    let made = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "m4a"))
-            .collect()
-    };
-    let files = made(&show_dir);
+    let files = sets_in(&show_dir);
     assert_eq!(files.len(), 1, "{files:?}");
     let modified = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
     let again = app
@@ -310,11 +307,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     );
 
     // A newer session replaces the link.
-    let newer = format!(
-        "{}{}",
-        app.url,
-        download_link(&app, &app.url, &event, &fan).await
-    );
+    let newer = download_url(&app, &event, &fan).await;
     assert_eq!(
         refusal(&app, &url).await,
         (
@@ -368,11 +361,7 @@ async fn the_set_is_made_when_the_show_ends_and_again_for_a_song_renamed_after()
     }
     assert_eq!(made.len(), 1, "no set made after the end: {made:?}");
     let first = made[0].clone();
-    let url = format!(
-        "{}{}",
-        app.url,
-        download_link(&app, &app.url, &event, &fan).await
-    );
+    let url = download_url(&app, &event, &fan).await;
     let answer = app.http.get(&url).send().await.unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
     assert_eq!(
