@@ -8,11 +8,11 @@
 // header stays one row (the language and the theme in its menu). Staff upload a
 // picture from the projects page, and are told when a file is no picture.
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, cast, e2eSuite, layoutProblems, meta, PASSWORD, screenshot, unnamedControls, writePicture } from './harness.mjs';
+import { apiSession, cast, e2eSuite, layoutProblems, meta, PASSWORD, screenshot, unnamedControls, uploadPicture, writePicture } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada' });
 const suite = e2eSuite(ACCOUNTS);
@@ -73,10 +73,7 @@ before(async () => {
   artist = made.id;
   concert = made.eventId;
   // The picture, as a member's or staff's client sends it: multipart, field `file`.
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(picture)], { type: 'image/png' }), 'band.png');
-  const uploaded = await admin('POST', `/api/v1/projects/${artist}/image`, form);
-  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
+  const uploaded = await uploadPicture(admin, `/api/v1/projects/${artist}/image`, picture);
   assert.match(uploaded.json.payload.image ?? '', new RegExp(`^/api/v1/artists/${artist}/image\\?v=`));
   assert.ok(uploaded.json.payload.thumbnail, 'a thumbnail');
 });

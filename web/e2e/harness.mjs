@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -691,10 +691,22 @@ export function sineFile(frequency) {
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Writes a 960×720 PNG of a colour gradient to `path`: a picture that looks like one in
- * screenshots, for image uploads. */
-export function writePicture(path) {
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'gradients=s=960x720:c0=0x0a2d73:c1=0xf06595:x0=0:y0=0:x1=960:y1=720', '-frames:v', '1', path]);
+/** Writes a PNG of a colour gradient to `path` (960×720 unless `gradient`, an ffmpeg
+ * `gradients` source, says otherwise): a picture that looks like one in screenshots, for
+ * image uploads. */
+export function writePicture(path, gradient = 'gradients=s=960x720:c0=0x0a2d73:c1=0xf06595:x0=0:y0=0:x1=960:y1=720') {
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', gradient, '-frames:v', '1', path]);
+}
+
+/** Uploads the PNG at `path` to `target` (`/api/v1/events/{id}/image` or a project's) as a
+ * manager's client sends it, multipart with the field `file`; asserts 200 and answers the
+ * response. */
+export async function uploadPicture(session, target, path) {
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(path)], { type: 'image/png' }), basename(path));
+  const uploaded = await session('POST', target, form);
+  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
+  return uploaded;
 }
 
 /** `encore push` of `audioFile` to `concert`, paced in real time, looping; `exited` resolves

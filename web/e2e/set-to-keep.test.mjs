@@ -4,11 +4,11 @@
 // Persian on a phone (390 px), screenshots of both.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, PASSWORD, screenshot, settle, sleep, startPush, waitUntil, writePicture, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, PASSWORD, screenshot, settle, sleep, startPush, uploadPicture, waitUntil, writePicture, writeSine } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 const suite = e2eSuite(ACCOUNTS);
@@ -34,9 +34,7 @@ before(async () => {
   concert = await createConcert(admin, TITLE);
   const poster = join(workDir, 'poster.png');
   writePicture(poster);
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(poster)], { type: 'image/png' }), 'poster.png');
-  assert.equal((await admin('POST', `/api/v1/events/${concert.id}/image`, form)).status, 200);
+  await uploadPicture(admin, `/api/v1/events/${concert.id}/image`, poster);
   await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   // About four seconds of show, two songs marked on it, then the artist ends it.
   const push = startPush(suite.server.url, audioFile, concert);

@@ -5,12 +5,11 @@
 // Session and the tab's title name the concert; the stage view plays and pauses with Space;
 // in Persian the sliders' fill and handle agree (measured), and the replay says in hours and minutes what is left.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, startPush, waitUntil, writeSine } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, startPush, uploadPicture, waitUntil, writePicture, writeSine } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
@@ -107,11 +106,8 @@ before(async () => {
   concert = await createConcert(admin, TITLE);
   // The concert's picture: the artwork of the bar, the lock screen and the stage.
   const poster = join(workDir, 'poster.png');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'gradients=s=800x450:c0=0x3b1e8a:c1=0xe0406a:c2=0xf5b041:n=3:seed=7', '-frames:v', '1', poster]);
-  const form = new FormData();
-  form.append('file', new Blob([readFileSync(poster)], { type: 'image/png' }), 'poster.png');
-  const uploaded = await admin('POST', `/api/v1/events/${concert.id}/image`, form);
-  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.json));
+  writePicture(poster, 'gradients=s=800x450:c0=0x3b1e8a:c1=0xe0406a:c2=0xf5b041:n=3:seed=7');
+  await uploadPicture(admin, `/api/v1/events/${concert.id}/image`, poster);
   await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   push = startPush(suite.server.url, audioFile, concert);
 });
