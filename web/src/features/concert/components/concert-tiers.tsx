@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MoneyInput } from '../../../components/money-input';
-import { amountText, parseAmount } from '../../../i18n/numbers';
+import { localAmountText, parseAmount } from '../../../i18n/numbers';
 import type { Schema } from '../../../lib/api-types';
 import { useAuthStatus } from '../../auth/session';
 import { currencyDigits, formatPrice } from '../../cart/model';
@@ -28,7 +28,7 @@ function TierBuyButton({ event, tier }: { event: EncoreEvent; tier: Tier }): Rea
   const cart = useQuery(cartQueryOptions());
   const add = useAddEventToCart(event, tier.id);
   const digits = currencyDigits(tier.currency);
-  const [amount, setAmount] = useState(amountText(tier.price, digits));
+  const [amount, setAmount] = useState(localAmountText(tier.price, digits, locale));
   const [quantity, setQuantity] = useState(1);
   const inCart = (cart.data ?? []).some((entry) => entry.event?.id === event.id && entry.tier?.id === tier.id);
   if (inCart) {

@@ -14,7 +14,8 @@ import { projectChoicesQueryOptions } from '../../projects/queries';
 import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../components/form-actions';
 import { MoneyInput } from '../../../components/money-input';
-import { amountText, parseAmount } from '../../../i18n/numbers';
+import { localAmountText, parseAmount } from '../../../i18n/numbers';
+import { useLocale } from './event-parts';
 import type { CropArea } from '../crop';
 import { IMAGE_ASPECT, centredArea, cropImageFile, pictureSize } from '../crop';
 
@@ -207,6 +208,7 @@ export function EventFormModal({
   onSubmit: (result: EventFormResult) => void;
 }): ReactNode {
   const { t } = useTranslation('events');
+  const locale = useLocale();
   const me = useQuery(meQueryOptions());
   const staff = isStaff(me.data?.role);
   const projects = useQuery(projectChoicesQueryOptions());
@@ -225,7 +227,7 @@ export function EventFormModal({
           description: event.description,
           startsAt: isoToLocalInput(event.startsAt),
           durationMinutes: event.durationMinutes ?? '',
-          price: amountText(event.price, currencyDigits(event.currency)),
+          price: localAmountText(event.price, currencyDigits(event.currency), locale),
           currency: event.currency,
           capacity: event.capacity ?? '',
         }

@@ -85,6 +85,15 @@ describe('a concert’s ticket tiers', () => {
       expect(within(row).getByTestId('tier-seats')).toHaveTextContent('۳ از ۲۰');
       expect(within(row).getByTestId('tier-row-price').textContent).toMatch(/۴۵/);
       expect(screen.getByTestId('tiers-count')).toHaveTextContent('۳ از ۲۰ رده');
+      // The edit form starts with the price in the same digits, and saves what it shows.
+      api.updateTier.mockResolvedValue(TIERS[1]);
+      await userEvent.click(within(row).getByTestId('tier-edit'));
+      const form = screen.getByTestId('tier-form');
+      expect(within(form).getByTestId('tier-price')).toHaveValue('۴۵٫۰۰');
+      await userEvent.click(within(form).getByTestId('tier-save'));
+      await waitFor(() => {
+        expect(api.updateTier).toHaveBeenCalledWith('e1', 't2', expect.objectContaining({ price: 4500 }));
+      });
     } finally {
       await act(() => i18n.changeLanguage('gb'));
     }

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ManagedList } from '../../../components/managed-list';
 import { MoneyInput } from '../../../components/money-input';
-import { amountText, parseAmount } from '../../../i18n/numbers';
+import { localAmountText, parseAmount } from '../../../i18n/numbers';
 import { FormActions } from '../../../components/form-actions';
 import { errorText } from '../../../lib/errors';
 import { currencyDigits, formatPrice } from '../../cart/model';
@@ -57,14 +57,15 @@ export function tierInput(values: TierValues, currency: string): NewTierInput {
   };
 }
 
-function initialValues(tier: ManagedTier | null): TierValues {
+/** A form's starting values; amounts in the reader's digits (`locale`), as they type them. */
+function initialValues(tier: ManagedTier | null, locale: string): TierValues {
   if (!tier) return { name: '', description: '', price: '', pwyw: false, minimum: '', capacity: '', saleOpensAt: '', saleClosesAt: '', hidden: false, isDefault: false };
   return {
     name: tier.name,
     description: tier.description,
-    price: amountText(tier.price, currencyDigits(tier.currency)),
+    price: localAmountText(tier.price, currencyDigits(tier.currency), locale),
     pwyw: tier.minimumPrice !== null,
-    minimum: tier.minimumPrice === null ? '' : amountText(tier.minimumPrice, currencyDigits(tier.currency)),
+    minimum: tier.minimumPrice === null ? '' : localAmountText(tier.minimumPrice, currencyDigits(tier.currency), locale),
     capacity: tier.capacity ?? '',
     saleOpensAt: tier.saleOpensAt ? isoToLocalInput(tier.saleOpensAt) : '',
     saleClosesAt: tier.saleClosesAt ? isoToLocalInput(tier.saleClosesAt) : '',
@@ -92,9 +93,10 @@ function TierForm({
   onCancel: () => void;
 }): ReactNode {
   const { t } = useTranslation('events');
+  const locale = useLocale();
   const amount = (typed: string): number | null => parseAmount(typed, currencyDigits(concert.currency));
   const form = useForm<TierValues>({
-    initialValues: initialValues(tier),
+    initialValues: initialValues(tier, locale),
     validate: {
       name: (v) => (v.trim() ? null : t('form.required')),
       price: (v) => (amount(v) === null ? t('form.required') : null),
