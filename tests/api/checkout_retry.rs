@@ -16,9 +16,8 @@ fn order_of(url: &str) -> String {
 }
 
 async fn order(app: &TestApp, token: &str, id: &str) -> Value {
-    let (status, body) = app.get(&format!("/api/v1/orders/{id}"), Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["payload"].clone()
+    app.get_ok(&format!("/api/v1/orders/{id}"), Some(token))
+        .await
 }
 
 async fn seats_left(app: &TestApp, token: &str, event: &str) -> i64 {

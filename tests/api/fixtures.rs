@@ -34,9 +34,8 @@ pub async fn checkout(app: &TestApp, token: &str) -> (StatusCode, Value) {
 
 /// The order `id` as `GET /orders/{id}` shows it to `token`'s holder (200 asserted).
 pub async fn order_of(app: &TestApp, token: &str, id: &str) -> Value {
-    let (status, order) = app.get(&format!("/api/v1/orders/{id}"), Some(token)).await;
-    assert_eq!(status, StatusCode::OK, "{order}");
-    order["payload"].clone()
+    app.get_ok(&format!("/api/v1/orders/{id}"), Some(token))
+        .await
 }
 
 /// Check out `token`'s cart and pay it by card (both 200 asserted): the paid order.

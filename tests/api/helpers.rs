@@ -645,6 +645,13 @@ impl TestApp {
         (response.status(), response.json().await.unwrap())
     }
 
+    /// `GET path` answered 200 (asserted): the envelope's payload.
+    pub async fn get_ok(&self, path: &str, token: Option<&str>) -> Value {
+        let (status, body) = self.get(path, token).await;
+        assert_eq!(status, StatusCode::OK, "GET {path}: {body}");
+        body["payload"].clone()
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
         let mut request = self.http.get(format!("{}{path}", self.url));
         if let Some(token) = token {

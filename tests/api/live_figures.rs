@@ -133,11 +133,9 @@ where
 }
 
 async fn live_status(instance: &TestApp, event: &str, token: &str) -> Value {
-    let (status, body) = instance
-        .get(&format!("/api/v1/events/{event}/live"), Some(token))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["payload"].clone()
+    instance
+        .get_ok(&format!("/api/v1/events/{event}/live"), Some(token))
+        .await
 }
 
 #[tokio::test]
@@ -294,11 +292,7 @@ async fn the_live_page_is_for_staff_and_lists_a_live_concert_with_recent_activit
     let admin = app.sign_in("staff@example.com").await.access;
     // The show's first tick takes the first sample.
     let page = eventually(
-        || async {
-            let (status, body) = app.get("/api/v1/live", Some(&admin)).await;
-            assert_eq!(status, StatusCode::OK, "{body}");
-            body["payload"].clone()
-        },
+        || async { app.get_ok("/api/v1/live", Some(&admin)).await },
         |page| {
             page["concerts"][0]["listenersOverTime"]
                 .as_array()

@@ -291,15 +291,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     let files = sets_in(&show_dir);
     assert_eq!(files.len(), 1, "{files:?}");
     let modified = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
-    let again = app
-        .http
-        .get(&url)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let again = bytes_of(&app, &url).await;
     assert_eq!(again, file);
     assert_eq!(
         std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
@@ -323,6 +315,18 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     // Deleted with the recording.
     app.state.hub.remove(&event).unwrap();
     assert!(!files[0].exists());
+}
+
+/// `GET url`'s body, whatever its status.
+async fn bytes_of(app: &TestApp, url: &str) -> bytes::Bytes {
+    app.http
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
 }
 
 /// The `.m4a` files in a show's folder.
@@ -384,15 +388,7 @@ async fn the_set_is_made_when_the_show_ends_and_again_for_a_song_renamed_after()
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let file = app
-        .http
-        .get(&url)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let file = bytes_of(&app, &url).await;
     let now = sets_in(&show_dir);
     assert_eq!(now.len(), 1, "{now:?}");
     assert_ne!(now[0], first);
@@ -410,7 +406,7 @@ async fn either_instance_answers_the_same_set() {
     let app = spawn_app_on_redis(Options::default()).await;
     let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
     let admin = app.an_admin().await;
-    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let [(one, p), (two, q)] = two_processes_beside(&app).await;
     let media = tempfile::tempdir().unwrap();
     assert_eq!(
         push(&app.http, &p.url, &event, &key, aac(media.path())).await,
@@ -436,6 +432,24 @@ async fn either_instance_answers_the_same_set() {
         .await
         .unwrap();
     assert_eq!(ended.status(), StatusCode::OK);
+    // Each process makes the file as the show ends there or reaches it over Redis, with no
+    // request: it is in each one's own show folder before anyone asks.
+    for data in [one.path(), two.path()] {
+        let show_dir = data.join("shows").join(&event);
+        let mut made = Vec::new();
+        for _ in 0..100 {
+            made = if show_dir.exists() {
+                sets_in(&show_dir)
+            } else {
+                Vec::new()
+            };
+            if !made.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(made.len(), 1, "{}: {made:?}", show_dir.display());
+    }
     let link = download_link(&app, &app.url, &event, &fan).await;
 
     let mut answers = Vec::new();

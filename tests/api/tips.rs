@@ -565,11 +565,8 @@ async fn cancelling_a_live_concert_gives_back_its_tips() {
 
 /// The concert's tip form's options, as `token` reads them.
 async fn tip_options(app: &TestApp, event: &str, token: &str) -> Value {
-    let (status, body) = app
-        .get(&format!("{}/options", tips(event)), Some(token))
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["payload"].clone()
+    app.get_ok(&format!("{}/options", tips(event)), Some(token))
+        .await
 }
 
 /// `token` sets the concert's tip settings: the status and body.
