@@ -27,6 +27,7 @@ mod mfa;
 mod notifications;
 mod openapi;
 mod payments;
+mod players;
 mod projects;
 mod promo_codes;
 mod qr;

@@ -1,0 +1,189 @@
+//! Real players read every rendition (issue 32): GStreamer's `playbin` with `hlsdemux`
+//! (what GStreamer-based players and set-top boxes play HLS with) and ffmpeg decode each
+//! rendition of the multivariant playlist, and the multivariant itself, from the first
+//! sample to the last: the show's sample rate and channels, as many seconds as were
+//! recorded.
+
+use std::time::Duration;
+
+use gstreamer as gst;
+use gstreamer::prelude::*;
+use gstreamer_app as gst_app;
+use reqwest::StatusCode;
+
+use crate::helpers::*;
+use crate::renditions::{aac, push};
+use crate::topology::a_concert_with_a_ticket_holder;
+
+/// What a GStreamer pipeline decoded from an HLS playlist.
+#[derive(Debug)]
+struct Decoded {
+    rate: i32,
+    channels: i32,
+    seconds: f64,
+}
+
+/// GStreamer's `playbin` (what a GStreamer application plays a URL with) on `url` through
+/// to raw audio, to the end of the stream (an ended show's playlists have
+/// `EXT-X-ENDLIST`): the caps and the seconds of audio it decoded, or what went wrong. It
+/// must have read the playlist with `hlsdemux` (plugins-bad), which follows a switch
+/// between the multivariant's renditions with a new pad that `playbin` takes up.
+fn gstreamer_decodes(url: &str) -> Result<Decoded, String> {
+    gst::init().map_err(|e| e.to_string())?;
+    let player = gst::ElementFactory::make("playbin")
+        .build()
+        .map_err(|e| e.to_string())?;
+    let out = gst::parse::bin_from_description(
+        "audioconvert ! audio/x-raw,format=S16LE ! appsink name=out sync=false",
+        true,
+    )
+    .map_err(|e| e.to_string())?;
+    let sink = (out.by_name("out"))
+        .and_then(|e| e.downcast::<gst_app::AppSink>().ok())
+        .ok_or("no appsink")?;
+    player.set_property("uri", url);
+    player.set_property("audio-sink", &out);
+    let pipeline = player
+        .downcast::<gst::Pipeline>()
+        .map_err(|_| "not a pipeline".to_owned())?;
+    // Which elements the player plugs, as it plugs them (a source bin may drop its
+    // demuxer again at the end of the stream).
+    let plugged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    pipeline.connect_deep_element_added({
+        let plugged = plugged.clone();
+        move |_, _, element| {
+            if let Some(factory) = element.factory() {
+                plugged.lock().unwrap().push(factory.name().to_string());
+            }
+        }
+    });
+    if let Err(e) = pipeline.set_state(gst::State::Playing) {
+        let said = (pipeline.bus())
+            .and_then(|bus| bus.pop_filtered(&[gst::MessageType::Error]))
+            .map(|m| said_by(&m));
+        pipeline.set_state(gst::State::Null).ok();
+        return Err(said.unwrap_or_else(|| e.to_string()));
+    }
+    let (mut rate, mut channels, mut frames) = (0, 0, 0u64);
+    let outcome = loop {
+        match sink.try_pull_sample(gst::ClockTime::from_seconds(20)) {
+            Some(sample) => {
+                let caps = sample.caps().ok_or("a sample without caps")?;
+                (rate, channels) = gstreamer_audio_info(caps)?;
+                let bytes = sample.buffer().map_or(0, |b| b.size()) as u64;
+                frames += bytes / (2 * channels.max(1) as u64);
+            }
+            None if sink.is_eos() => break Ok(()),
+            None => {
+                let bus = pipeline.bus().ok_or("no bus")?;
+                let error = bus
+                    .pop_filtered(&[gst::MessageType::Error])
+                    .map(|m| said_by(&m));
+                break Err(error.unwrap_or_else(|| {
+                    format!("no sample for 20 s after {frames} frames at {rate} Hz")
+                }));
+            }
+        }
+    };
+    let used = plugged.lock().unwrap().iter().any(|f| f == "hlsdemux");
+    pipeline.set_state(gst::State::Null).ok();
+    outcome?;
+    if !used {
+        let plugged = plugged.lock().unwrap().join(", ");
+        return Err(format!("hlsdemux was not the demuxer used: {plugged}"));
+    }
+    Ok(Decoded {
+        rate,
+        channels,
+        seconds: frames as f64 / f64::from(rate.max(1)),
+    })
+}
+
+/// An error message's text and its debug line.
+fn said_by(message: &gst::Message) -> String {
+    match message.view() {
+        gst::MessageView::Error(e) => format!("{} ({:?})", e.error(), e.debug()),
+        _ => format!("{message:?}"),
+    }
+}
+
+/// A raw audio caps' rate and channels.
+fn gstreamer_audio_info(caps: &gst::CapsRef) -> Result<(i32, i32), String> {
+    let s = caps.structure(0).ok_or("empty caps")?;
+    let rate = s.get::<i32>("rate").map_err(|e| e.to_string())?;
+    let channels = s.get::<i32>("channels").map_err(|e| e.to_string())?;
+    Ok((rate, channels))
+}
+
+/// ffmpeg decodes `url` (a playlist) to 16-bit PCM: the seconds it decoded at 48 kHz
+/// stereo.
+fn ffmpeg_decodes(url: &str) -> Result<f64, String> {
+    let out = std::process::Command::new("ffmpeg")
+        .args([
+            "-v", "error", "-i", url, "-f", "s16le", "-ac", "2", "-ar", "48000", "-",
+        ])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(out.stdout.len() as f64 / 4.0 / 48_000.0)
+}
+
+/// An AAC push of two seconds, ended: GStreamer's `hlsdemux` and ffmpeg decode every
+/// rendition the multivariant lists (and the multivariant itself) at 48 kHz stereo, all
+/// of it (two seconds, give or take a frame).
+#[tokio::test]
+async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
+    let app = spawn_app().await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
+    assert_eq!(pushed, StatusCode::OK);
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    let master = playlist.replace("/index.m3u8", "/master.m3u8");
+    let text = app
+        .http
+        .get(&master)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let base = master.trim_end_matches("master.m3u8");
+    let mut urls: Vec<String> = (text.lines())
+        .filter(|l| l.ends_with("index.m3u8"))
+        .map(|uri| format!("{base}{uri}"))
+        .collect();
+    assert!(urls.len() >= 2, "{text}");
+    urls.push(master);
+
+    for url in urls {
+        let decoded = tokio::task::spawn_blocking({
+            let url = url.clone();
+            move || gstreamer_decodes(&url)
+        });
+        let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
+            .await
+            .expect("within a minute")
+            .unwrap()
+            .unwrap_or_else(|e| panic!("hlsdemux on {url}: {e}"));
+        assert_eq!((decoded.rate, decoded.channels), (48_000, 2), "{url}");
+        assert!(
+            (decoded.seconds - 2.0).abs() < 0.05,
+            "hlsdemux on {url}: {decoded:?}"
+        );
+        let seconds = tokio::task::spawn_blocking({
+            let url = url.clone();
+            move || ffmpeg_decodes(&url)
+        })
+        .await
+        .unwrap()
+        .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
+        assert!((seconds - 2.0).abs() < 0.05, "ffmpeg on {url}: {seconds} s");
+    }
+}
