@@ -12,8 +12,7 @@ use gstreamer_app as gst_app;
 use reqwest::StatusCode;
 
 use crate::helpers::*;
-use crate::renditions::{aac, push};
-use crate::topology::a_concert_with_a_ticket_holder;
+use crate::renditions::{a_pushed_show, get, multivariant_of};
 
 /// What a GStreamer pipeline decoded from an HLS playlist.
 #[derive(Debug)]
@@ -136,24 +135,14 @@ fn ffmpeg_decodes(url: &str) -> Result<f64, String> {
 #[tokio::test]
 async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
     let app = spawn_app().await;
-    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
-    let media = tempfile::tempdir().unwrap();
-    let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;
-    assert_eq!(pushed, StatusCode::OK);
+    let (event, fan) = a_pushed_show(&app).await;
     let admin = app.an_admin().await;
     app.end_show(&event, &admin).await;
 
     let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    let master = playlist.replace("/index.m3u8", "/master.m3u8");
-    let text = app
-        .http
-        .get(&master)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let master = multivariant_of(&playlist);
+    let (status, text) = get(&app.http, &master).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
     let base = master.trim_end_matches("master.m3u8");
     let mut urls: Vec<String> = (text.lines())
         .filter(|l| l.ends_with("index.m3u8"))

@@ -43,13 +43,13 @@ pub(crate) async fn push(
         .status()
 }
 
-async fn get(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
+pub(crate) async fn get(http: &reqwest::Client, url: &str) -> (StatusCode, String) {
     let answer = http.get(url).send().await.unwrap();
     (answer.status(), answer.text().await.unwrap())
 }
 
 /// The multivariant playlist's path beside a session's media playlist path.
-fn multivariant_of(playlist: &str) -> String {
+pub(crate) fn multivariant_of(playlist: &str) -> String {
     playlist.replace("/index.m3u8", "/master.m3u8")
 }
 
@@ -76,7 +76,7 @@ fn first_parts(url: &str, text: &str) -> Vec<String> {
 
 /// A concert whose encoder pushed two seconds of AAC to `app`, and a ticket holder's
 /// token.
-async fn a_pushed_show(app: &TestApp) -> (String, String) {
+pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
     let (event, key, fan) = a_concert_with_a_ticket_holder(app).await;
     let media = tempfile::tempdir().unwrap();
     let pushed = push(&app.http, &app.url, &event, &key, aac(media.path())).await;

@@ -709,6 +709,24 @@ export async function uploadPicture(session, target, path) {
   return uploaded;
 }
 
+/** What the player's and the stage's tests start from: a published concert titled `title` with
+ * its picture (`writePicture`'s, or `gradient`), a ticket `accounts.fan` holds, and a minute of a
+ * sine at `frequency` to push, in a new folder `workDir` (the caller removes it). Answers the
+ * admin's API session, the concert, `workDir` and the audio file. */
+export async function aPicturedConcertWithAHolder(suite, accounts, { title, frequency, gradient }) {
+  const admin = await apiSession(suite.server.url, accounts.admin.email, PASSWORD);
+  const fan = await apiSession(suite.server.url, accounts.fan.email, PASSWORD);
+  const workDir = mkdtempSync(join(tmpdir(), 'encore-e2e-'));
+  const audioFile = join(workDir, 'sine.aac');
+  writeSine(audioFile, frequency);
+  const concert = await createConcert(admin, title);
+  const poster = join(workDir, 'poster.png');
+  writePicture(poster, gradient);
+  await uploadPicture(admin, `/api/v1/events/${concert.id}/image`, poster);
+  await buyTicket(fan, concert, fullName(accounts.fan));
+  return { admin, concert, workDir, audioFile };
+}
+
 /** `encore push` of `audioFile` to `concert`, paced in real time, looping; `exited` resolves
  * with its exit code and what it wrote to stderr. */
 export function startPush(serverUrl, audioFile, concert) {

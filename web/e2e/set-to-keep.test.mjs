@@ -4,11 +4,10 @@
 // Persian on a phone (390 px), screenshots of both.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, inPersian, PASSWORD, screenshot, settle, sleep, startPush, uploadPicture, waitUntil, writePicture, writeSine } from './harness.mjs';
+import { aPicturedConcertWithAHolder, cast, e2eSuite, inPersian, screenshot, settle, sleep, startPush, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 const suite = e2eSuite(ACCOUNTS);
@@ -26,16 +25,8 @@ let workDir;
 
 before(async () => {
   await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-set-e2e-'));
-  const audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 440);
-  concert = await createConcert(admin, TITLE);
-  const poster = join(workDir, 'poster.png');
-  writePicture(poster);
-  await uploadPicture(admin, `/api/v1/events/${concert.id}/image`, poster);
-  await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
+  let audioFile;
+  ({ admin, concert, workDir, audioFile } = await aPicturedConcertWithAHolder(suite, ACCOUNTS, { title: TITLE, frequency: 440 }));
   // About four seconds of show, two songs marked on it, then the artist ends it.
   const push = startPush(suite.server.url, audioFile, concert);
   await waitUntil(

@@ -5,11 +5,9 @@
 // Session and the tab's title name the concert; the stage view plays and pauses with Space;
 // in Persian the sliders' fill and handle agree (measured), and the replay says in hours and minutes what is left.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, startPush, uploadPicture, waitUntil, writePicture, writeSine } from './harness.mjs';
+import { aPicturedConcertWithAHolder, cast, e2eSuite, screenshot, startPush, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 
@@ -98,17 +96,13 @@ function assertAgree(m, name) {
 
 before(async () => {
   await suite.ready;
-  admin = await apiSession(suite.server.url, ACCOUNTS.admin.email, PASSWORD);
-  const fan = await apiSession(suite.server.url, ACCOUNTS.fan.email, PASSWORD);
-  workDir = mkdtempSync(join(tmpdir(), 'encore-stage-e2e-'));
-  const audioFile = join(workDir, 'sine.aac');
-  writeSine(audioFile, 392);
-  concert = await createConcert(admin, TITLE);
   // The concert's picture: the artwork of the bar, the lock screen and the stage.
-  const poster = join(workDir, 'poster.png');
-  writePicture(poster, 'gradients=s=800x450:c0=0x3b1e8a:c1=0xe0406a:c2=0xf5b041:n=3:seed=7');
-  await uploadPicture(admin, `/api/v1/events/${concert.id}/image`, poster);
-  await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
+  let audioFile;
+  ({ admin, concert, workDir, audioFile } = await aPicturedConcertWithAHolder(suite, ACCOUNTS, {
+    title: TITLE,
+    frequency: 392,
+    gradient: 'gradients=s=800x450:c0=0x3b1e8a:c1=0xe0406a:c2=0xf5b041:n=3:seed=7',
+  }));
   push = startPush(suite.server.url, audioFile, concert);
 });
 
