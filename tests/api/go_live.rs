@@ -201,6 +201,41 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
     assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
 }
 
+/// Chromium records the microphone losslessly as 32-bit float PCM in WebM
+/// (`audio/webm;codecs=pcm`, Matroska's `A_PCM/FLOAT/IEEE`): what the web app sends when
+/// the artist goes live in lossless. Stereo at 48 kHz is 384 KB a second, so each
+/// MediaRecorder chunk (250 ms) is about 96 KB: it is taken and heard like Opus.
+#[tokio::test]
+async fn a_browser_goes_live_with_float_pcm_in_webm() {
+    let app = spawn_app().await;
+    let (event, key) = a_concert_to_push(&app, 60_000).await;
+    let pcm = encoded(3, &["-c:a", "pcm_f32le", "-ac", "2"], "matroska");
+    let (mut socket, reply) = go_live(
+        &app,
+        &event,
+        json!({ "key": key, "mimeType": "audio/webm;codecs=pcm" }),
+    )
+    .await;
+    assert_eq!(reply, json!({ "type": "live" }));
+    for chunk in pcm.chunks(96_000) {
+        socket
+            .send(Message::Binary(chunk.to_vec().into()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let show = app.state.hub.show(&event);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let status = show.status();
+    assert!(status.recorded_seconds >= 2.5, "{status:?}");
+    end_show(&app, &event).await;
+    let seconds = heard_seconds(&app, &event).await;
+    assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
+}
+
 #[tokio::test]
 async fn undecodable_browser_audio_is_refused_with_a_message() {
     let app = spawn_app().await;

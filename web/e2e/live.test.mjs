@@ -225,6 +225,13 @@ describe('Encore live audio', () => {
     await page.goto(`${suite.server.url}/manage-events`);
     await page.getByTestId('manage-row').filter({ hasText: MIC_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
     const panel = page.getByTestId('live-panel');
+    // What each go-live tells the server it sends (its first text frame).
+    const sent = [];
+    page.on('websocket', (socket) => {
+      socket.on('framesent', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('mimeType')) sent.push(JSON.parse(payload).mimeType);
+      });
+    });
     await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
     // Rotating shows the new key once, with the ffmpeg command; going live needs no key.
     await panel.getByTestId('stream-key-rotate').click();
@@ -246,6 +253,19 @@ describe('Encore live audio', () => {
     await waitUntil(async () => (await liveStatus(concerts.mic)).recordedSeconds >= first + 2, { timeout: 15_000, message: 'the recording to grow' });
     await panel.getByTestId('live-status').and(page.locator('[data-state="connected"]')).waitFor();
     await screenshot(page, 'dark-go-live');
+    await panel.getByTestId('go-live-stop').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
+    await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });
+    assert.deepEqual(sent, ['audio/webm;codecs=opus']);
+
+    // Lossless (remembered on this device): the microphone as PCM, and the show goes on.
+    await panel.getByTestId('go-live-lossless').check();
+    await panel.getByTestId('go-live-start').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
+    const before = (await liveStatus(concerts.mic)).recordedSeconds;
+    await waitUntil(async () => (await liveStatus(concerts.mic)).recordedSeconds >= before + 2, { timeout: 15_000, message: 'the recording to grow in lossless' });
+    assert.deepEqual(sent, ['audio/webm;codecs=opus', 'audio/webm;codecs=pcm']);
+    assert.equal(await page.evaluate(() => localStorage.getItem('encore.goLive.lossless')), 'true');
     await panel.getByTestId('go-live-stop').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
     await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });

@@ -1,7 +1,8 @@
 /**
- * Browser "go live" (docs/api-contract.md, "Live audio"): the microphone through a
- * MediaRecorder, chunk by chunk over a WebSocket to the server, which encodes AAC into the
- * same segmenter as an encoder's.
+ * Browser "go live" (docs/api-contract.md, "Live audio"): the microphone (untouched by the
+ * browser's call processing) through a MediaRecorder, Opus or, in lossless, PCM, chunk by chunk
+ * over a WebSocket to the server, which encodes the show's renditions from it as from an
+ * encoder's.
  */
 
 export type GoLiveState =
@@ -20,6 +21,8 @@ export interface GoLiveOptions {
   onState: (state: GoLiveState) => void;
   /** Input level, 0…1, about ten times a second. */
   onLevel?: (level: number) => void;
+  /** Send the microphone uncompressed (`LOSSLESS_MIME_TYPE`) where the browser can. */
+  lossless?: boolean;
 }
 
 export interface GoLiveSession {
@@ -29,13 +32,36 @@ export interface GoLiveSession {
 /** MediaRecorder formats the server decodes, best first. */
 export const GO_LIVE_MIME_TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/mp4'] as const;
 
+/** The microphone as 32-bit float PCM in WebM (Chromium's MediaRecorder): nothing lost on the
+ * way to the server, about 3 Mbit/s in stereo. */
+export const LOSSLESS_MIME_TYPE = 'audio/webm;codecs=pcm';
+
+/** Opus at a rate where music is transparent (MediaRecorder's default is tuned for speech). */
+export const OPUS_BITS_PER_SECOND = 192_000;
+
+/** The microphone as a musician wants it: browsers tune it for calls (echo cancelling, noise
+ * suppression, automatic gain), which pumps and thins music; stereo at 48 kHz where it has it. */
+export const MUSIC_MICROPHONE: MediaTrackConstraints = {
+  echoCancellation: false,
+  noiseSuppression: false,
+  autoGainControl: false,
+  channelCount: { ideal: 2 },
+  sampleRate: { ideal: 48_000 },
+};
+
 /** One chunk per 250 ms, as the contract says. */
 export const CHUNK_MS = 250;
 
 const LEVEL_INTERVAL_MS = 100;
 
-export function pickMimeType(isSupported: (type: string) => boolean): string | null {
+export function pickMimeType(isSupported: (type: string) => boolean, lossless = false): string | null {
+  if (lossless && isSupported(LOSSLESS_MIME_TYPE)) return LOSSLESS_MIME_TYPE;
   return GO_LIVE_MIME_TYPES.find((type) => isSupported(type)) ?? null;
+}
+
+/** Whether this browser can go live losslessly. */
+export function canGoLiveLossless(): boolean {
+  return typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(LOSSLESS_MIME_TYPE);
 }
 
 type ServerMessage = { type: 'live' } | { type: 'ended' } | { type: 'error'; status: number; message: string };
@@ -72,7 +98,7 @@ function meter(stream: MediaStream, onLevel: (level: number) => void): () => voi
   };
 }
 
-export async function goLive({ websocketUrl, ticket, onState, onLevel }: GoLiveOptions): Promise<GoLiveSession> {
+export async function goLive({ websocketUrl, ticket, onState, onLevel, lossless = false }: GoLiveOptions): Promise<GoLiveSession> {
   const idle: GoLiveSession = { stop: () => undefined };
   if (typeof MediaRecorder === 'undefined' || typeof WebSocket === 'undefined' || !('mediaDevices' in navigator)) {
     onState({ kind: 'error', reason: 'unsupported', message: '' });
@@ -81,13 +107,16 @@ export async function goLive({ websocketUrl, ticket, onState, onLevel }: GoLiveO
   onState({ kind: 'starting' });
   let stream: MediaStream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    stream = await navigator.mediaDevices.getUserMedia({ audio: MUSIC_MICROPHONE });
   } catch (error) {
     onState({ kind: 'error', reason: 'mic', message: error instanceof Error ? error.message : String(error) });
     return idle;
   }
-  const mimeType = pickMimeType((type) => MediaRecorder.isTypeSupported(type));
-  const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+  const mimeType = pickMimeType((type) => MediaRecorder.isTypeSupported(type), lossless);
+  const recorder = new MediaRecorder(stream, {
+    ...(mimeType ? { mimeType } : {}),
+    ...(mimeType === LOSSLESS_MIME_TYPE ? {} : { audioBitsPerSecond: OPUS_BITS_PER_SECOND }),
+  });
   const stopMeter = onLevel ? meter(stream, onLevel) : () => undefined;
   const socket = new WebSocket(websocketUrl);
   let finished = false;

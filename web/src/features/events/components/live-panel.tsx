@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
 import { IconMicrophone, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeOf } from '../../../i18n/languages';
@@ -10,7 +11,7 @@ import { useNow } from '../../../lib/use-now';
 import { eventChannel } from '../../live/socket-protocol';
 import { useLiveChannel } from '../../live/socket-provider';
 import { formatClock } from '../../player/model';
-import { goLive } from '../go-live';
+import { canGoLiveLossless, goLive } from '../go-live';
 import type { GoLiveSession, GoLiveState } from '../go-live';
 import type { LiveStatus, StreamKeyInfo } from '../model';
 import { ffmpegCommand } from '../model';
@@ -136,6 +137,9 @@ function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: Str
   const queryClient = useQueryClient();
   const [state, setState] = useState<GoLiveState>({ kind: 'idle' });
   const [level, setLevel] = useState(0);
+  // Remembered on this device: lossless needs an upload this connection can carry.
+  const [lossless, setLossless] = useLocalStorage({ key: 'encore.goLive.lossless', defaultValue: false });
+  const offersLossless = useMemo(() => canGoLiveLossless(), []);
   const session = useRef<GoLiveSession | null>(null);
   const mounted = useRef(false);
   useEffect(() => {
@@ -162,6 +166,7 @@ function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: Str
         onChange();
       },
       onLevel: setLevel,
+      lossless: offersLossless && lossless,
     }).then((started) => {
       // Closed while the microphone was being opened: let it go at once.
       if (mounted.current) session.current = started;
@@ -180,6 +185,19 @@ function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: Str
           {goLiveText(state, t)}
         </Text>
       )}
+      {offersLossless ? (
+        <Switch
+          size="sm"
+          checked={lossless}
+          disabled={active}
+          onChange={(event) => {
+            setLossless(event.currentTarget.checked);
+          }}
+          label={t('manage.goLive.lossless')}
+          description={t('manage.goLive.losslessHint')}
+          data-testid="go-live-lossless"
+        />
+      ) : null}
       {active ? <Progress value={level * 100} color={level > 0.9 ? 'red' : 'green'} size="sm" aria-label={t('manage.goLive.level')} data-testid="go-live-level" /> : null}
       <Group gap="xs">
         {active ? (
