@@ -195,19 +195,7 @@ pub(crate) mod tests {
             lacing.push(n as u8);
             body.extend_from_slice(p);
         }
-        let mut page = b"OggS".to_vec();
-        page.push(0);
-        page.push(flags);
-        page.extend_from_slice(&granule.to_le_bytes());
-        page.extend_from_slice(&serial.to_le_bytes());
-        page.extend_from_slice(&seq.to_le_bytes());
-        page.extend_from_slice(&[0; 4]);
-        page.push(lacing.len() as u8);
-        page.extend_from_slice(&lacing);
-        page.extend_from_slice(&body);
-        let c = crc(&page);
-        page[22..26].copy_from_slice(&c.to_le_bytes());
-        page
+        raw_page(serial, seq, flags, granule, &lacing, &body)
     }
 
     #[test]
@@ -258,6 +246,7 @@ pub(crate) mod tests {
         assert_eq!(got[1].granule, Some(42));
     }
 
+    /// A page of `lacing` and `body` as given (a lacing table that may lie about the body).
     fn raw_page(
         serial: u32,
         seq: u32,
