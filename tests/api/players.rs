@@ -1,8 +1,8 @@
-//! Real players read every rendition (issue 32): GStreamer's `playbin` with `hlsdemux`
-//! (what GStreamer-based players and set-top boxes play HLS with) and ffmpeg decode each
-//! rendition of the multivariant playlist, and the multivariant itself, from the first
-//! sample to the last: the show's sample rate and channels, as many seconds as were
-//! recorded.
+//! Real players read every rendition (issue 32): GStreamer's `playbin` (with `hlsdemux`)
+//! and `playbin3` (with `hlsdemux2`), what GStreamer-based players and set-top boxes play
+//! HLS with, and ffmpeg decode each rendition of the multivariant playlist, and the
+//! multivariant itself, from the first sample to the last: the show's sample rate and
+//! channels, as many seconds as were recorded.
 
 use std::time::Duration;
 
@@ -14,6 +14,11 @@ use reqwest::StatusCode;
 use crate::helpers::*;
 use crate::renditions::{a_pushed_show, get, multivariant_of};
 
+/// GStreamer's players and the HLS demuxer each must plug: `playbin` takes `hlsdemux`
+/// (plugins-bad), `playbin3` the newer `hlsdemux2` (plugins-good, which runs only inside a
+/// streams-aware bin).
+const PLAYERS: [(&str, &str); 2] = [("playbin", "hlsdemux"), ("playbin3", "hlsdemux2")];
+
 /// What a GStreamer pipeline decoded from an HLS playlist.
 #[derive(Debug)]
 struct Decoded {
@@ -22,14 +27,13 @@ struct Decoded {
     seconds: f64,
 }
 
-/// GStreamer's `playbin` (what a GStreamer application plays a URL with) on `url` through
-/// to raw audio, to the end of the stream (an ended show's playlists have
-/// `EXT-X-ENDLIST`): the caps and the seconds of audio it decoded, or what went wrong. It
-/// must have read the playlist with `hlsdemux` (plugins-bad), which follows a switch
-/// between the multivariant's renditions with a new pad that `playbin` takes up.
-fn gstreamer_decodes(url: &str) -> Result<Decoded, String> {
+/// A GStreamer `player` (what an application plays a URL with) on `url` through to raw
+/// audio, to the end of the stream (an ended show's playlists have `EXT-X-ENDLIST`): the
+/// caps and the seconds of audio it decoded, or what went wrong. It must have read the
+/// playlist with `demuxer`.
+fn gstreamer_decodes(url: &str, (player, demuxer): (&str, &str)) -> Result<Decoded, String> {
     gst::init().map_err(|e| e.to_string())?;
-    let player = gst::ElementFactory::make("playbin")
+    let player = gst::ElementFactory::make(player)
         .build()
         .map_err(|e| e.to_string())?;
     let out = gst::parse::bin_from_description(
@@ -63,33 +67,48 @@ fn gstreamer_decodes(url: &str) -> Result<Decoded, String> {
         pipeline.set_state(gst::State::Null).ok();
         return Err(said.unwrap_or_else(|| e.to_string()));
     }
-    let (mut rate, mut channels, mut frames) = (0, 0, 0u64);
-    let outcome = loop {
-        match sink.try_pull_sample(gst::ClockTime::from_seconds(20)) {
-            Some(sample) => {
-                let caps = sample.caps().ok_or("a sample without caps")?;
-                (rate, channels) = gstreamer_audio_info(caps)?;
-                let bytes = sample.buffer().map_or(0, |b| b.size()) as u64;
-                frames += bytes / (2 * channels.max(1) as u64);
-            }
-            None if sink.is_eos() => break Ok(()),
-            None => {
-                let bus = pipeline.bus().ok_or("no bus")?;
-                let error = bus
-                    .pop_filtered(&[gst::MessageType::Error])
-                    .map(|m| said_by(&m));
-                break Err(error.unwrap_or_else(|| {
-                    format!("no sample for 20 s after {frames} frames at {rate} Hz")
-                }));
-            }
-        }
+    // Counted as the sink receives it; the bus says when the stream has ended. (Pulling
+    // from the sink would not do: `playbin3` starts its sink only once the stream is known,
+    // and a sink not started reads as ended.)
+    let heard = std::sync::Arc::new(std::sync::Mutex::new((0, 0, 0u64)));
+    sink.set_callbacks(
+        gst_app::AppSinkCallbacks::builder()
+            .new_sample({
+                let heard = heard.clone();
+                move |sink| {
+                    let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
+                    let caps = sample.caps().ok_or(gst::FlowError::NotNegotiated)?;
+                    let (rate, channels) =
+                        gstreamer_audio_info(caps).map_err(|_| gst::FlowError::NotNegotiated)?;
+                    let bytes = sample.buffer().map_or(0, |b| b.size()) as u64;
+                    let mut heard = heard.lock().unwrap();
+                    heard.0 = rate;
+                    heard.1 = channels;
+                    heard.2 += bytes / (2 * channels.max(1) as u64);
+                    Ok(gst::FlowSuccess::Ok)
+                }
+            })
+            .build(),
+    );
+    let bus = pipeline.bus().ok_or("no bus")?;
+    let end = bus.timed_pop_filtered(
+        gst::ClockTime::from_seconds(30),
+        &[gst::MessageType::Eos, gst::MessageType::Error],
+    );
+    let (rate, channels, frames) = *heard.lock().unwrap();
+    let outcome = match end {
+        Some(m) if m.type_() == gst::MessageType::Eos => Ok(()),
+        Some(m) => Err(said_by(&m)),
+        None => Err(format!(
+            "no end in 30 s, after {frames} frames at {rate} Hz"
+        )),
     };
-    let used = plugged.lock().unwrap().iter().any(|f| f == "hlsdemux");
+    let used = plugged.lock().unwrap().iter().any(|f| f == demuxer);
     pipeline.set_state(gst::State::Null).ok();
     outcome?;
     if !used {
         let plugged = plugged.lock().unwrap().join(", ");
-        return Err(format!("hlsdemux was not the demuxer used: {plugged}"));
+        return Err(format!("{demuxer} was not the demuxer used: {plugged}"));
     }
     Ok(Decoded {
         rate,
@@ -152,20 +171,26 @@ async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
     urls.push(master);
 
     for url in urls {
-        let decoded = tokio::task::spawn_blocking({
-            let url = url.clone();
-            move || gstreamer_decodes(&url)
-        });
-        let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
-            .await
-            .expect("within a minute")
-            .unwrap()
-            .unwrap_or_else(|e| panic!("hlsdemux on {url}: {e}"));
-        assert_eq!((decoded.rate, decoded.channels), (48_000, 2), "{url}");
-        assert!(
-            (decoded.seconds - 2.0).abs() < 0.05,
-            "hlsdemux on {url}: {decoded:?}"
-        );
+        for player in PLAYERS {
+            let decoded = tokio::task::spawn_blocking({
+                let url = url.clone();
+                move || gstreamer_decodes(&url, player)
+            });
+            let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
+                .await
+                .expect("within a minute")
+                .unwrap()
+                .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"));
+            assert_eq!(
+                (decoded.rate, decoded.channels),
+                (48_000, 2),
+                "{player:?} on {url}"
+            );
+            assert!(
+                (decoded.seconds - 2.0).abs() < 0.05,
+                "{player:?} on {url}: {decoded:?}"
+            );
+        }
         let seconds = tokio::task::spawn_blocking({
             let url = url.clone();
             move || ffmpeg_decodes(&url)
