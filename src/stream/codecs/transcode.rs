@@ -199,6 +199,12 @@ impl Pipeline {
     pub(crate) fn finish(&self) {
         let _ = self.src.end_of_stream();
     }
+
+    /// The pipeline's element of this name (for the ladder's latency diagnostic).
+    #[cfg(test)]
+    pub(crate) fn element(&self, name: &str) -> Option<gst::Element> {
+        self.pipeline.by_name(name)
+    }
 }
 
 impl Drop for Pipeline {
