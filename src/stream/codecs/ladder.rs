@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 
 use tokio::sync::mpsc;
 
-use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME, adts_frame};
+use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME};
 use crate::stream::codecs::transcode::{Event, Pipeline, Target, Unavailable, encoder};
 
 /// The standard rendition's AAC-LC bitrate.
@@ -297,11 +297,13 @@ impl Ladder {
                             sample_rate: first.config.sample_rate(),
                             channels: first.config.channels.clamp(1, 2),
                         };
-                        self.pipeline = Some(self.pipeline_for(self.target)?);
+                        let pipeline = self.pipeline_for(self.target)?;
+                        pipeline.take_raw_aac(&first.config);
+                        self.pipeline = Some(pipeline);
                         *self.source_config.insert(first.config)
                     }
                 };
-                let mut data = Vec::new();
+                let pipeline = self.pipeline.as_ref();
                 // One format per ladder (as per show): frames in another one are dropped
                 // here, before the decoder sees them, so the source stays the timeline.
                 for frame in frames.into_iter().filter(|f| f.config == config) {
@@ -309,7 +311,10 @@ impl Ladder {
                     arrived.bytes += frame.payload.len() as u64;
                     arrived.seconds +=
                         f64::from(SAMPLES_PER_FRAME) / f64::from(frame.config.sample_rate());
-                    data.extend(adts_frame(&frame.config, &frame.payload));
+                    // One frame per buffer, the moment it is whole (see `take_raw_aac`).
+                    if let Some(pipeline) = pipeline {
+                        pipeline.push(frame.payload.clone());
+                    }
                     self.source_bytes += 7 + frame.payload.len() as u64;
                     self.source_frames += 1;
                     if let Some(lane) = self
@@ -320,7 +325,7 @@ impl Ladder {
                         lane.queue.push_back(frame);
                     }
                 }
-                data
+                return Ok(arrived);
             }
         };
         if let Some(pipeline) = &self.pipeline {
@@ -386,6 +391,7 @@ impl Ladder {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::stream::codecs::adts::adts_frame;
     use crate::stream::codecs::transcode::ENCODERS;
     use crate::stream::codecs::transcode::tests::ffmpeg;
     use gstreamer as gst;
@@ -679,6 +685,7 @@ mod stage_latency {
 
     use super::tests::input;
     use super::*;
+    use crate::stream::codecs::adts::adts_frame;
 
     const RATE: u32 = 48_000;
     const FRAME_S: f64 = 1024.0 / 48_000.0;
@@ -811,11 +818,11 @@ mod stage_latency {
             .collect();
         let (t0, out, arrivals, decoded) = paced(Input::Aac, frames, FRAME_S).await;
         println!("AAC publisher, frame pushed → …");
-        // The decoder's output starts with the publisher encoder's priming frame.
+        // Decoded block k is source frame k's: an AAC decoder does not delay.
         println!(
             "  {:14} {}",
             "PCM at the tee",
-            summary(waits(t0, &decoded, 1, 0.0))
+            summary(waits(t0, &decoded, 0, 0.0))
         );
         for (at, name) in ["saver sink", "standard sink"].iter().enumerate() {
             println!("  {name:14} {}", summary(waits(t0, &arrivals[at], 1, 0.0)));
