@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 
 use tokio::sync::mpsc;
 
-use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME, adts_frame};
+use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME};
 use crate::stream::codecs::transcode::{Event, Pipeline, Target, Unavailable, encoder};
 
 /// The standard rendition's AAC-LC bitrate.
@@ -297,11 +297,13 @@ impl Ladder {
                             sample_rate: first.config.sample_rate(),
                             channels: first.config.channels.clamp(1, 2),
                         };
-                        self.pipeline = Some(self.pipeline_for(self.target)?);
+                        let pipeline = self.pipeline_for(self.target)?;
+                        pipeline.take_raw_aac(&first.config);
+                        self.pipeline = Some(pipeline);
                         *self.source_config.insert(first.config)
                     }
                 };
-                let mut data = Vec::new();
+                let pipeline = self.pipeline.as_ref();
                 // One format per ladder (as per show): frames in another one are dropped
                 // here, before the decoder sees them, so the source stays the timeline.
                 for frame in frames.into_iter().filter(|f| f.config == config) {
@@ -309,7 +311,10 @@ impl Ladder {
                     arrived.bytes += frame.payload.len() as u64;
                     arrived.seconds +=
                         f64::from(SAMPLES_PER_FRAME) / f64::from(frame.config.sample_rate());
-                    data.extend(adts_frame(&frame.config, &frame.payload));
+                    // One frame per buffer, the moment it is whole (see `take_raw_aac`).
+                    if let Some(pipeline) = pipeline {
+                        pipeline.push(frame.payload.clone());
+                    }
                     self.source_bytes += 7 + frame.payload.len() as u64;
                     self.source_frames += 1;
                     if let Some(lane) = self
@@ -320,7 +325,7 @@ impl Ladder {
                         lane.queue.push_back(frame);
                     }
                 }
-                data
+                return Ok(arrived);
             }
         };
         if let Some(pipeline) = &self.pipeline {
@@ -386,6 +391,7 @@ impl Ladder {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::stream::codecs::adts::adts_frame;
     use crate::stream::codecs::transcode::ENCODERS;
     use crate::stream::codecs::transcode::tests::ffmpeg;
     use gstreamer as gst;
@@ -662,5 +668,210 @@ pub(crate) mod tests {
         ladder.push(b"ICY 200 OK\r\nnot audio").unwrap();
         ladder.finish();
         assert!(matches!(ladder.next().await, Some(Output::Done)));
+    }
+}
+
+/// Where a live frame's time goes inside the ladder (issue 32's glass-to-ear): input
+/// paced in real time, each frame pushed when its whole audio exists, and for every
+/// step the wait from that moment to when each encoder's sink gives its frame and to
+/// when [`Ladder::next`] hands the step out. A diagnostic, not a test: run it with
+/// `cargo nextest run --locked --run-ignored only stage_latency --no-capture`.
+#[cfg(test)]
+mod stage_latency {
+    use std::time::{Duration, Instant};
+
+    use gstreamer as gst;
+    use gstreamer::prelude::*;
+
+    use super::tests::input;
+    use super::*;
+    use crate::stream::codecs::adts::adts_frame;
+
+    const RATE: u32 = 48_000;
+    const FRAME_S: f64 = 1024.0 / 48_000.0;
+
+    /// Milliseconds at the 50th and 95th percentiles and the largest.
+    fn summary(mut ms: Vec<f64>) -> String {
+        ms.sort_by(f64::total_cmp);
+        let at = |q: f64| ms[((q * ms.len() as f64).ceil() as usize).clamp(1, ms.len()) - 1];
+        format!(
+            "p50 {:6.1} ms  p95 {:6.1} ms  max {:6.1} ms  (n {})",
+            at(0.5),
+            at(0.95),
+            at(1.0),
+            ms.len()
+        )
+    }
+
+    /// Pushes `chunks` (each `chunk_s` of audio) at their real-time pace and answers the
+    /// moment each step came out of `next`, and each sink's frames' arrival (by sink,
+    /// before the priming is dropped), seen by a tap on the ladder's own channel.
+    async fn paced(
+        input: Input,
+        chunks: Vec<Vec<u8>>,
+        chunk_s: f64,
+    ) -> (Instant, Vec<Instant>, Vec<Vec<Instant>>, Vec<Instant>) {
+        let mut ladder = Ladder::start(input, Target::for_show(None)).unwrap();
+        // A tap between the pipeline and the ladder: stamps each sink's frames.
+        let (tap_tx, mut tap_rx) = mpsc::unbounded_channel::<Event>();
+        let ladder_tx = std::mem::replace(&mut ladder.tx, tap_tx);
+        let arrivals = std::sync::Arc::new(std::sync::Mutex::new(vec![Vec::new(); 3]));
+        let stamps = arrivals.clone();
+        tokio::spawn(async move {
+            while let Some(event) = tap_rx.recv().await {
+                if let Event::Adts(at, bytes) = &event {
+                    let n = AdtsParser::new().push(bytes).len();
+                    let now = Instant::now();
+                    stamps.lock().unwrap()[*at].extend(std::iter::repeat_n(now, n));
+                }
+                if ladder_tx.send(event).is_err() {
+                    break;
+                }
+            }
+        });
+        if input == Input::Transcoded {
+            // Restart its pipeline on the tap (`start` made it on the ladder's own).
+            ladder.pipeline = Some(ladder.pipeline_for(ladder.target).unwrap());
+        }
+        // The decoded PCM's arrival at the tee: (samples so far, when).
+        let pcm = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(u64, Instant)>::new()));
+        let stamps = pcm.clone();
+        let tee = ladder.pipeline.as_ref().and_then(|p| p.element("t"));
+        let channels = u64::from(ladder.target.channels);
+        // An AAC publisher's pipeline starts on its first frame: probed then.
+        let probe = move |ladder: &Ladder| {
+            let Some(tee) = ladder.pipeline.as_ref().and_then(|p| p.element("t")) else {
+                return false;
+            };
+            let stamps = stamps.clone();
+            let total = std::sync::atomic::AtomicU64::new(0);
+            tee.static_pad("sink")
+                .unwrap()
+                .add_probe(gst::PadProbeType::BUFFER, move |_, info| {
+                    if let Some(buffer) = info.buffer() {
+                        let samples = buffer.size() as u64 / (4 * channels);
+                        let n = total.fetch_add(samples, std::sync::atomic::Ordering::Relaxed)
+                            + samples;
+                        stamps.lock().unwrap().push((n, Instant::now()));
+                    }
+                    gst::PadProbeReturn::Ok
+                });
+            true
+        };
+        let mut probed = tee.is_some() && probe(&ladder);
+        let t0 = Instant::now();
+        let mut out = Vec::new();
+        let mut next_chunk = 0;
+        let mut chunks = chunks.into_iter();
+        loop {
+            let due = t0 + Duration::from_secs_f64((next_chunk + 1) as f64 * chunk_s);
+            tokio::select! {
+                () = tokio::time::sleep_until(due.into()), if !ladder.finished => {
+                    match chunks.next() {
+                        Some(chunk) => {
+                            ladder.push(&chunk).unwrap();
+                            if !probed {
+                                probed = probe(&ladder);
+                            }
+                        }
+                        None => ladder.finish(),
+                    }
+                    next_chunk += 1;
+                }
+                step = ladder.next() => match step {
+                    Some(Output::Step(_)) => out.push(Instant::now()),
+                    Some(Output::Done) | None => break,
+                    Some(Output::Failed(message)) => panic!("{message}"),
+                },
+            }
+        }
+        let arrivals = arrivals.lock().unwrap().clone();
+        // When frame k's PCM (samples up to 1024 (k+1)) had reached the tee.
+        let pcm = pcm.lock().unwrap();
+        let decoded = (0..out.len() as u64)
+            .filter_map(|k| {
+                pcm.iter()
+                    .find(|(n, _)| *n >= 1024 * (k + 1))
+                    .map(|(_, t)| *t)
+            })
+            .collect();
+        (t0, out, arrivals, decoded)
+    }
+
+    /// The audio of step `k` exists from `t0 + (k+1)·frame`: its wait is from then.
+    fn waits(t0: Instant, at: &[Instant], skip: usize, delay_s: f64) -> Vec<f64> {
+        (at.iter().skip(skip).enumerate())
+            .skip(25) // start-up (typefinding, the first buffers) is not the steady state
+            .map(|(k, t)| {
+                let ready = t0 + Duration::from_secs_f64((k + 1) as f64 * FRAME_S + delay_s);
+                t.saturating_duration_since(ready).as_secs_f64() * 1000.0
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    #[ignore = "a diagnostic: prints where the time goes, in real time"]
+    async fn aac_publisher() {
+        let aac = input(RATE, &["-c:a", "aac", "-b:a", "192k", "-f", "adts"], "aac");
+        let frames: Vec<Vec<u8>> = (AdtsParser::new().push(&aac).iter())
+            .map(|f| adts_frame(&f.config, &f.payload))
+            .collect();
+        let (t0, out, arrivals, decoded) = paced(Input::Aac, frames, FRAME_S).await;
+        println!("AAC publisher, frame pushed → …");
+        // Decoded block k is source frame k's: an AAC decoder does not delay.
+        println!(
+            "  {:14} {}",
+            "PCM at the tee",
+            summary(waits(t0, &decoded, 0, 0.0))
+        );
+        for (at, name) in ["saver sink", "standard sink"].iter().enumerate() {
+            println!("  {name:14} {}", summary(waits(t0, &arrivals[at], 1, 0.0)));
+        }
+        println!(
+            "  {:14} {}",
+            "Ladder::next",
+            summary(waits(t0, &out, 0, 0.0))
+        );
+    }
+
+    #[tokio::test]
+    #[ignore = "a diagnostic: prints where the time goes, in real time"]
+    async fn mp3_publisher() {
+        // 128 kbit/s at 48 kHz is 384 bytes per 1152-sample frame, without padding.
+        let mp3 = input(
+            RATE,
+            &[
+                "-c:a",
+                "libmp3lame",
+                "-b:a",
+                "128k",
+                "-id3v2_version",
+                "0",
+                "-write_xing",
+                "0",
+                "-f",
+                "mp3",
+            ],
+            "mp3",
+        );
+        let chunks: Vec<Vec<u8>> = mp3.chunks(384).map(<[u8]>::to_vec).collect();
+        let (t0, out, arrivals, decoded) =
+            paced(Input::Transcoded, chunks, 1152.0 / 48_000.0).await;
+        // LAME's own delay (576 + 529 samples) is in the decoded audio: not ours.
+        let lame = 1105.0 / 48_000.0;
+        println!("MP3 publisher (net of LAME's delay), frame pushed → …");
+        println!(
+            "  {:14} {}",
+            "PCM at the tee",
+            summary(waits(t0, &decoded, 0, lame))
+        );
+        for (at, name) in ["saver sink", "standard sink"].iter().enumerate() {
+            println!("  {name:14} {}", summary(waits(t0, &arrivals[at], 1, lame)));
+        }
+        println!(
+            "  {:14} {}",
+            "Ladder::next",
+            summary(waits(t0, &out, 0, lame))
+        );
     }
 }

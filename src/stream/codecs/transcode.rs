@@ -190,7 +190,28 @@ impl Pipeline {
         Ok(Self { pipeline, src })
     }
 
-    /// Bytes for the decoder, as they come (any chunking); `false` once it takes no more.
+    /// The input is whole raw AAC frames in this format, one per [`Pipeline::push`] (call
+    /// it before the first). The decoder then takes each frame as it comes: fed ADTS
+    /// bytes, `aacparse` held every frame until the next one's header had arrived (to be
+    /// sure of its sync), one frame (21 ms at 48 kHz) on every live frame's way.
+    pub(crate) fn take_raw_aac(&self, config: &AacConfig) {
+        let codec_data = gst::Buffer::from_slice(config.audio_specific_config());
+        let caps = gst::Caps::builder("audio/mpeg")
+            .field("mpegversion", 4i32)
+            .field("stream-format", "raw")
+            .field("framed", true)
+            .field(
+                "rate",
+                i32::try_from(config.sample_rate()).unwrap_or(i32::MAX),
+            )
+            .field("channels", i32::from(config.channels))
+            .field("codec_data", codec_data)
+            .build();
+        self.src.set_caps(Some(&caps));
+    }
+
+    /// Bytes for the decoder, as they come (any chunking; after [`Pipeline::take_raw_aac`],
+    /// one whole frame); `false` once it takes no more.
     pub(crate) fn push(&self, bytes: Vec<u8>) -> bool {
         self.src.push_buffer(gst::Buffer::from_slice(bytes)).is_ok()
     }
@@ -198,6 +219,12 @@ impl Pipeline {
     /// No more input: what is still inside comes out, then [`Event::Done`].
     pub(crate) fn finish(&self) {
         let _ = self.src.end_of_stream();
+    }
+
+    /// The pipeline's element of this name (for the ladder's latency diagnostic).
+    #[cfg(test)]
+    pub(crate) fn element(&self, name: &str) -> Option<gst::Element> {
+        self.pipeline.by_name(name)
     }
 }
 
