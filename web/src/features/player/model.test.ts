@@ -1,5 +1,5 @@
 import type { SessionAction, SessionState } from './model';
-import { INITIAL_SESSION, aacClass, formatClock, formatCount, formatLatency, initSampleRate, isTicking, levelFor, parseDenial, parseQuality, position, qualityChoices, recordingUrlOf, renditionOf, sessionReducer, timeLeft } from './model';
+import { INITIAL_SESSION, aacClass, catchUpRate, formatClock, formatCount, formatLatency, initSampleRate, isTicking, levelFor, parseDenial, parseQuality, position, qualityChoices, recordingUrlOf, renditionOf, sessionReducer, timeLeft } from './model';
 
 describe('player model', () => {
   it('reads the Encore-Denied header; anything unknown is invalid', () => {
@@ -143,5 +143,25 @@ describe('renditions and the quality menu', () => {
     aac.set(entry('mp4a', 44_100), 20);
     expect(initSampleRate(aac)).toBe(44_100);
     expect(initSampleRate(new Uint8Array(100))).toBeNull();
+  });
+});
+
+describe('catching up with the live edge', () => {
+  it('speeds a late listener up while there is buffer to spare, faster after a stall', () => {
+    expect(catchUpRate(0.2, 0.9, 1)).toBe(1.1);
+    expect(catchUpRate(0.6, 1.0, 1)).toBe(1.25);
+  });
+
+  it('goes on until close to the target, then plays at 1 (no flutter around the threshold)', () => {
+    expect(catchUpRate(0.04, 0.8, 1)).toBe(1);
+    expect(catchUpRate(0.04, 0.8, 1.1)).toBe(1.1);
+    expect(catchUpRate(0.015, 0.8, 1.1)).toBe(1);
+  });
+
+  it('leaves alone a listener on time, one without the buffer for it, and one who chose to be behind', () => {
+    expect(catchUpRate(0, 0.8, 1)).toBe(1);
+    expect(catchUpRate(0.3, 0.35, 1)).toBe(1);
+    expect(catchUpRate(12, 20, 1)).toBe(1);
+    expect(catchUpRate(Number.NaN, 1, 1.1)).toBe(1);
   });
 });

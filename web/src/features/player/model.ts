@@ -235,3 +235,26 @@ export function initSampleRate(init: Uint8Array): number | null {
   }
   return null;
 }
+
+/** A live listener this far (s) behind hls.js's target latency is brought back to it. */
+export const CATCH_UP_FROM_S = 0.06;
+/** …until this close to it. */
+export const CATCH_UP_UNTIL_S = 0.02;
+/** Further behind than this, being behind is the listener's choice (a pause, a seek back):
+ * left alone ("Go live" takes them to the edge). */
+export const LIVE_RANGE_S = 2;
+/** Buffered audio to spare beyond the catch-up itself, so speeding up never drains it. */
+const CATCH_UP_SPARE_S = 0.1;
+
+/** The playback rate for a live listener `late` seconds behind hls.js's target latency with
+ * `ahead` seconds buffered, playing at `rate` now. hls.js speeds up only with over a second
+ * buffered ahead, which a player held PART-HOLD-BACK (≈ 0.77 s) behind the edge never has:
+ * wherever a start settled (up to a part late) it stayed, and glass-to-ear with it. 1.1×
+ * (1.25× when a part or more late: a stall) with pitch kept, until within
+ * `CATCH_UP_UNTIL_S`. */
+export function catchUpRate(late: number, ahead: number, rate: number): number {
+  if (!Number.isFinite(late) || !Number.isFinite(ahead) || late > LIVE_RANGE_S) return 1;
+  const from = rate > 1 ? CATCH_UP_UNTIL_S : CATCH_UP_FROM_S;
+  if (late <= from || ahead < late + CATCH_UP_SPARE_S) return 1;
+  return late > 0.25 ? 1.25 : 1.1;
+}

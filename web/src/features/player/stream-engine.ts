@@ -9,7 +9,7 @@ import { logger } from '../../lib/logger';
 import type { Chapter } from './chapters';
 import { chaptersFrom } from './chapters';
 import type { Quality, Rendition } from './model';
-import { initSampleRate, levelFor, renditionOf } from './model';
+import { catchUpRate, initSampleRate, levelFor, renditionOf } from './model';
 
 export interface StreamEvents {
   /** A stream URL answered 403: the session was superseded, expired or revoked. */
@@ -42,10 +42,12 @@ export interface StreamEngine {
 const QUIET = { liveEdge: () => null, latency: () => null, chapters: () => [], renditions: () => [], playing: () => null, setQuality: () => undefined };
 
 /** Tuned for the server's ≈ 1 s segments and ≈ 250 ms parts: hold back PART-HOLD-BACK
- * (≈ 0.77 s), catch up gently when late, and keep the whole show seekable. */
+ * (≈ 0.77 s) and keep the whole show seekable. Catching up when late is ours
+ * (`catchUpRate`): hls.js's own (`maxLiveSyncPlaybackRate` above 1) waits for more buffer
+ * than a low-latency player has, and would reset our rate on every time update. */
 export const HLS_CONFIG: Partial<HlsConfig> = {
   lowLatencyMode: true,
-  maxLiveSyncPlaybackRate: 1.25,
+  maxLiveSyncPlaybackRate: 1,
   backBufferLength: Infinity,
   // Song titles are read from the playlist's date ranges (`chapters`): no metadata text
   // track, whose `data:` source the page's Content-Security-Policy refuses anyway.
@@ -129,6 +131,22 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
       events.onFailed(data.details);
     }
   });
+  // Back to the target latency when late: on every time update (about four a second) of
+  // a live show, never for a replay.
+  const catchUp = (): void => {
+    const live = hls.latestLevelDetails?.live === true;
+    const target = hls.targetLatency;
+    if (!live || audio.paused || target === null || !Number.isFinite(hls.latency)) {
+      if (audio.playbackRate !== 1) audio.playbackRate = 1;
+      return;
+    }
+    const now = audio.currentTime;
+    const range = Array.from({ length: audio.buffered.length }, (_, i) => i).find((i) => audio.buffered.start(i) <= now && now <= audio.buffered.end(i));
+    const ahead = range === undefined ? 0 : audio.buffered.end(range) - now;
+    const rate = catchUpRate(hls.latency - target, ahead, audio.playbackRate);
+    if (rate !== audio.playbackRate) audio.playbackRate = rate;
+  };
+  audio.addEventListener('timeupdate', catchUp);
   hls.attachMedia(audio);
   hls.loadSource(playlistUrl);
   return {
@@ -153,6 +171,8 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
     },
     destroy: () => {
       destroyed = true;
+      audio.removeEventListener('timeupdate', catchUp);
+      audio.playbackRate = 1;
       hls.destroy();
       audio.removeAttribute('src');
       audio.load();
