@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
 use crate::stream::codecs::flac::{FlacFrame, OggFlac, StreamInfo};
 use crate::stream::codecs::transcode::Target;
+use crate::stream::hls::segmenter::Layout;
 
 /// The sample rates a new show takes from a lossless publisher.
 pub const LADDER_RATES: [u32; 2] = [44_100, 48_000];
@@ -45,6 +46,15 @@ pub fn ladder_target(info: &StreamInfo, show: Option<AacConfig>) -> Result<Targe
     let rate = info.sample_rate();
     if info.channels() > 2 {
         return Err(format!("{} channels (at most 2)", info.channels()));
+    }
+    // A block longer than a part would leave parts without a frame (a hole in the
+    // rendition); libFLAC's 4,096 and ffmpeg's 4,608 are a third of one.
+    let part = Layout::for_rate(rate).frames_per_part * SAMPLES_PER_FRAME;
+    if u32::from(info.max_block()) > part {
+        return Err(format!(
+            "blocks of {} samples (at most {part})",
+            info.max_block()
+        ));
     }
     match show {
         Some(config) if config.sample_rate() != rate => Err(format!(
@@ -393,6 +403,9 @@ mod tests {
         assert_eq!((at_44.sample_rate, at_44.channels), (44_100, 1));
         assert!(ladder_target(&info(96_000, 2), None).is_err());
         assert!(ladder_target(&info(48_000, 6), None).is_err());
+        let mut long_blocks = info(48_000, 2);
+        long_blocks.raw[..4].copy_from_slice(&[0x10, 0, 0xFF, 0xFF]);
+        assert!(ladder_target(&long_blocks, None).is_err());
         let show = AacConfig {
             object_type: 2,
             sample_rate_index: 3, // 48 kHz
