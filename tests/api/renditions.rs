@@ -254,3 +254,58 @@ async fn another_instance_serves_every_rendition_byte_for_byte() {
         }
     }
 }
+
+/// What ffprobe reads of a rendition's media playlist: codec and sample rate.
+async fn probed_format(url: String) -> String {
+    tokio::task::spawn_blocking(move || {
+        let probe = std::process::Command::new("ffprobe")
+            .args(["-v", "error", "-select_streams", "a:0"])
+            .args(["-show_entries", "stream=codec_name,sample_rate"])
+            .args(["-of", "csv=p=0", &url])
+            .output()
+            .expect("ffprobe");
+        let text = String::from_utf8_lossy(&probe.stdout).into_owned();
+        // HLS is read as one program per segment: the same line each time.
+        let mut lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        lines.dedup();
+        lines.join(";")
+    })
+    .await
+    .unwrap()
+}
+
+/// An Ogg FLAC push at 44.1 kHz (ffmpeg's `-c:a flac -f ogg`, its default 4,608-sample
+/// blocks) is sniffed as lossless: the new show takes the FLAC's own rate, so every AAC
+/// rendition is at 44.1 kHz, frame for frame the FLAC's samples (an MP3 or Opus push at
+/// 44.1 kHz gives a 48 kHz show).
+#[tokio::test]
+async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
+    let app = spawn_app().await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    let path = media.path().join("show.ogg");
+    tone(&path, 2, 330, 44_100, &["-c:a", "flac", "-f", "ogg"]);
+    let pushed = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(&key))
+        .header("content-type", "audio/ogg")
+        .body(std::fs::read(path).unwrap())
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(pushed, StatusCode::OK);
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    let master = multivariant_of(&playlist);
+    let listed = variants(&app.http, &master).await;
+    assert!(listed.len() >= 2, "{listed:?}");
+    let base = master.trim_end_matches("master.m3u8");
+    for variant in &listed {
+        let url = format!("{base}{}", variant.uri);
+        assert_eq!(probed_format(url).await, "aac,44100", "{}", variant.uri);
+    }
+}

@@ -4,6 +4,7 @@
 //! fetch (the hot path).
 
 pub mod files;
+pub mod lossless;
 pub mod multivariant;
 pub mod playlist;
 pub mod renditions;

@@ -438,7 +438,7 @@ impl Segmenter {
     }
 }
 
-fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
+pub(crate) fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -447,7 +447,7 @@ fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     writeln!(file, "{line}")
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let partial = path.with_extension("partial");
     std::fs::write(&partial, bytes)?;
     std::fs::rename(&partial, path)

@@ -6,6 +6,7 @@
 //! `ENCORE_SHOW_ABANDON_MINUTES`.
 
 pub mod icecast;
+pub mod lossless;
 pub mod metadata;
 pub mod pacing;
 pub mod push;
@@ -16,6 +17,7 @@ use std::time::Duration;
 use base64::Engine;
 use futures_util::{Stream, StreamExt};
 
+use self::lossless::{Pass, Tap};
 use self::pacing::{Bitrate, frame_seconds};
 use crate::error::{Error, Result};
 use crate::events::model::{EventRow, EventStatus};
@@ -69,6 +71,13 @@ impl Format {
     }
 }
 
+/// Whether a media type is Ogg: its stream may be FLAC, the lossless rendition's input
+/// (sniffed from its first page, see [`lossless`]).
+pub fn is_ogg(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("audio/ogg") || essence.eq_ignore_ascii_case("application/ogg")
+}
+
 /// What a refused encoder is asked for on a wrong key (a 401).
 pub const BASIC_CHALLENGE: &str = "Basic realm=\"Encore\"";
 
@@ -87,6 +96,8 @@ pub struct Publisher {
     ladder: Ladder,
     /// The show's lease across instances (with Redis), held while publishing.
     lease: Option<Lease>,
+    /// An Ogg publisher's stream may be FLAC: see [`lossless`].
+    ogg: bool,
 }
 
 /// How a publishing session ended.
@@ -250,6 +261,7 @@ pub async fn admit(
         id,
         ladder,
         lease,
+        ogg: is_ogg(content_type.unwrap_or_default()),
     })
 }
 
@@ -272,7 +284,12 @@ where
         id,
         mut ladder,
         lease,
+        ogg,
     } = publisher;
+    let mut tap = Tap::new(ogg);
+    // A lossless publisher's FLAC frames are checked as they arrive, against what FLAC
+    // of their format can weigh (about 1 Mbit/s for 16-bit stereo at 48 kHz).
+    let mut lossless_bitrate = Bitrate::default();
     let renditions = ladder.renditions();
     // The publisher's own audio is checked against the bitrate and the show's pace: an
     // AAC publisher's frames as they arrive (before any codec spends time on them, and
@@ -356,7 +373,42 @@ where
                     if !heard && started.elapsed() > FIRST_AUDIO_DEADLINE {
                         break Outcome::Failed("No audio could be decoded from this stream.".into());
                     }
-                    let arrived = match ladder.push(chunk) {
+                    let (pass, flac) = tap.push(chunk);
+                    let head;
+                    let chunk = match pass {
+                        Pass::Hold => &[][..],
+                        Pass::Chunk => chunk,
+                        Pass::Head(held) => {
+                            if let Some(lossless) = tap.lossless() {
+                                match lossless::ladder_target(lossless.info(), show.config()) {
+                                    Ok(target) if target == ladder.target() => {}
+                                    Ok(target) => match Ladder::start(Input::Transcoded, target) {
+                                        // Nothing was pushed into the first one yet.
+                                        Ok(at_its_rate) => ladder = at_its_rate,
+                                        Err(err) => {
+                                            tracing::error!(event = %show.event_id, error = %err, "no rendition ladder");
+                                            break Outcome::Failed("No audio could be decoded from this stream.".into());
+                                        }
+                                    },
+                                    Err(why) => {
+                                        tracing::info!(event = %show.event_id, %why, "a lossless publisher gets the AAC renditions only");
+                                        tap = Tap::Off;
+                                    }
+                                }
+                            }
+                            head = held;
+                            &head[..]
+                        }
+                    };
+                    if let Some(lossless) = tap.lossless()
+                        && flac.frames > 0
+                        && !lossless_bitrate.admit_within(flac.bytes, flac.seconds, lossless.max_kbps())
+                    {
+                        tracing::warn!(event = %show.event_id, "publisher's FLAC too dense; disconnecting");
+                        break Outcome::Failed("The FLAC's bitrate is above what its format can carry.".into());
+                    }
+                    let pushed = if chunk.is_empty() { Ok(Default::default()) } else { ladder.push(chunk) };
+                    let arrived = match pushed {
                         Ok(arrived) => arrived,
                         Err(err) => {
                             tracing::error!(event = %show.event_id, error = %err, "the rendition ladder did not start");
@@ -381,6 +433,9 @@ where
             output = ladder.next() => match output {
                 Some(Output::Step(step)) => {
                     heard = true;
+                    // The show has no lossless lane yet (docs/hifi.md, "What is left"): the
+                    // frames are let go with their step, so the queue stays bounded.
+                    drop(tap.take(step.index));
                     if let Some(outcome) = feed(step, &mut check) {
                         break outcome;
                     }

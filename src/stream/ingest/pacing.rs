@@ -88,10 +88,15 @@ impl Bitrate {
     /// Count frames of `bytes` carrying `seconds` of audio; false once the connection's
     /// audio is denser than [`MAX_KBPS`].
     pub fn admit(&mut self, bytes: u64, seconds: f64) -> bool {
+        self.admit_within(bytes, seconds, MAX_KBPS)
+    }
+
+    /// [`Bitrate::admit`] against another ceiling (a lossless stream's, from its format).
+    pub fn admit_within(&mut self, bytes: u64, seconds: f64, max_kbps: f64) -> bool {
         self.bytes += bytes;
         self.seconds += seconds;
         let kbps = self.bytes as f64 * 8.0 / 1000.0 / self.seconds.max(BITRATE_FLOOR_SECONDS);
-        kbps <= MAX_KBPS
+        kbps <= max_kbps
     }
 }
 

@@ -1,0 +1,418 @@
+//! The lossless rendition's input (issue 32): an Ogg FLAC publisher's own frames,
+//! demuxed beside the ladder that decodes the same bytes for the AAC renditions, and
+//! handed out with the ladder's steps by sample position.
+//!
+//! **Pairing.** The ladder's step N is AAC frame N of every rendition: samples
+//! `[N·1024, (N+1)·1024)` of the publisher's audio (a FLAC decoder has no delay, the
+//! ladder drops its encoders' priming). The FLAC frames whose first sample lies in that
+//! range travel with step N (none, one or more: FLAC blocks are usually 4,096 or 4,608
+//! samples), which is `flac::Cutter`'s rule, so the lossless parts are cut at exactly
+//! the AAC part boundaries. Every byte the ladder takes has gone through the demuxer
+//! first, so when step N comes out every frame starting before `(N+1)·1024` is there.
+//!
+//! **The show's rate.** The lossless rendition needs the ladder at the FLAC's own rate
+//! (else frame N is not the same samples). A new show takes the FLAC's rate when it is
+//! 44.1 or 48 kHz ([`LADDER_RATES`]: the rates the AAC renditions are encoded well at and
+//! every browser plays); a show under way keeps its rate, and a FLAC at another rate (or
+//! a hi-res one, or more than two channels) gets the AAC renditions only (logged).
+
+use std::collections::VecDeque;
+
+use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
+use crate::stream::codecs::flac::{FlacFrame, OggFlac, StreamInfo};
+use crate::stream::codecs::transcode::Target;
+use crate::stream::hls::segmenter::Layout;
+
+/// The sample rates a new show takes from a lossless publisher.
+pub const LADDER_RATES: [u32; 2] = [44_100, 48_000];
+
+/// Whether the start of an Ogg stream is FLAC, once its first page is complete (`None`
+/// until then). Bytes that do not start with a page are not FLAC: an encoder's stream
+/// starts with one.
+pub fn sniff(head: &[u8]) -> Option<bool> {
+    const HEADER: usize = 27;
+    if !b"OggS".starts_with(&head[..head.len().min(4)]) {
+        return Some(false);
+    }
+    let segments = usize::from(*head.get(HEADER - 1)?);
+    let lacing = head.get(HEADER..HEADER + segments)?;
+    let length = HEADER + segments + lacing.iter().map(|&l| usize::from(l)).sum::<usize>();
+    (head.len() >= length).then(|| OggFlac::sniff(head))
+}
+
+/// Whether a show whose AAC renditions are in `show` (`None`: a new show) can have a
+/// lossless rendition of this stream, and at which format its ladder then runs.
+pub fn ladder_target(info: &StreamInfo, show: Option<AacConfig>) -> Result<Target, String> {
+    let rate = info.sample_rate();
+    if info.channels() > 2 {
+        return Err(format!("{} channels (at most 2)", info.channels()));
+    }
+    // A block longer than a part would leave parts without a frame (a hole in the
+    // rendition); libFLAC's 4,096 and ffmpeg's 4,608 are a third of one.
+    let part = Layout::for_rate(rate).frames_per_part * SAMPLES_PER_FRAME;
+    if u32::from(info.max_block()) > part {
+        return Err(format!(
+            "blocks of {} samples (at most {part})",
+            info.max_block()
+        ));
+    }
+    match show {
+        Some(config) if config.sample_rate() != rate => Err(format!(
+            "{rate} Hz, and the show under way is at {} Hz",
+            config.sample_rate()
+        )),
+        Some(config) => Ok(Target {
+            sample_rate: rate,
+            channels: config.channels.clamp(1, 2),
+        }),
+        None if !LADDER_RATES.contains(&rate) => {
+            Err(format!("{rate} Hz (a show starts at 44,100 or 48,000)"))
+        }
+        None => Ok(Target {
+            sample_rate: rate,
+            channels: info.channels(),
+        }),
+    }
+}
+
+/// FLAC frames that arrived in one push.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Arrived {
+    pub frames: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+/// A lossless publisher's frames on their way to the ladder's steps.
+#[derive(Debug)]
+pub struct Lossless {
+    demux: OggFlac,
+    info: StreamInfo,
+    /// Frames not yet handed out, with their first sample.
+    queue: VecDeque<(u64, FlacFrame)>,
+    /// The first sample of the next frame to come.
+    at: u64,
+    /// Damaged or foreign packets left out so far.
+    pub rejected: usize,
+}
+
+impl Lossless {
+    /// The demuxer, from the stream's first bytes on (`None` when they are not Ogg FLAC).
+    pub fn start(head: &[u8]) -> Option<(Self, Arrived)> {
+        let mut demux = OggFlac::new();
+        let first = demux.push(head);
+        let info = demux.info()?.clone();
+        let mut this = Self {
+            demux,
+            info,
+            queue: VecDeque::new(),
+            at: 0,
+            rejected: 0,
+        };
+        let arrived = this.take_in(first);
+        Some((this, arrived))
+    }
+
+    pub fn info(&self) -> &StreamInfo {
+        &self.info
+    }
+
+    /// The highest bitrate a FLAC stream of this format can have: FLAC stores a block it
+    /// cannot compress verbatim, so a frame is the PCM plus a header and a CRC.
+    pub fn max_kbps(&self) -> f64 {
+        let pcm = f64::from(self.info.sample_rate())
+            * f64::from(self.info.channels())
+            * f64::from(self.info.bits_per_sample());
+        pcm * 1.05 / 1000.0
+    }
+
+    /// More of the publisher's bytes.
+    pub fn push(&mut self, bytes: &[u8]) -> Arrived {
+        let demuxed = self.demux.push(bytes);
+        self.take_in(demuxed)
+    }
+
+    fn take_in(&mut self, demuxed: crate::stream::codecs::flac::Demuxed) -> Arrived {
+        self.rejected += demuxed.rejected;
+        let mut arrived = Arrived::default();
+        let rate = f64::from(self.info.sample_rate());
+        for frame in demuxed.frames {
+            arrived.frames += 1;
+            arrived.bytes += frame.data.len() as u64;
+            arrived.seconds += f64::from(frame.samples) / rate;
+            let start = self.at;
+            self.at += u64::from(frame.samples);
+            self.queue.push_back((start, frame));
+        }
+        arrived
+    }
+
+    /// The frames that travel with the ladder's step `index`: those whose first sample
+    /// is before the step's end (the steps come in order from 0, so the earlier ones went
+    /// with earlier steps).
+    pub fn take(&mut self, index: u64) -> Vec<FlacFrame> {
+        let end = (index + 1) * u64::from(SAMPLES_PER_FRAME);
+        let mut frames = Vec::new();
+        while let Some((start, _)) = self.queue.front()
+            && *start < end
+        {
+            frames.extend(self.queue.pop_front().map(|(_, f)| f));
+        }
+        frames
+    }
+}
+
+/// What the ladder takes of a push (see [`Tap::push`]).
+#[derive(Debug)]
+pub enum Pass {
+    /// Nothing yet: the first page is not whole.
+    Hold,
+    /// The push itself.
+    Chunk,
+    /// Everything held so far: the stream's kind is decided with this push.
+    Head(Vec<u8>),
+}
+
+/// An Ogg publisher's bytes on their way to the ladder: held until the first page says
+/// whether they are FLAC (the ladder's rate depends on it), then demuxed beside it.
+#[derive(Debug)]
+pub enum Tap {
+    Sniffing(Vec<u8>),
+    On(Box<Lossless>),
+    /// Not FLAC, not Ogg, or a FLAC the show cannot have lossless.
+    Off,
+}
+
+impl Tap {
+    /// A tap for a publisher whose media type is Ogg (sniffed), or one that is off.
+    pub fn new(ogg: bool) -> Self {
+        if ogg {
+            Self::Sniffing(Vec::new())
+        } else {
+            Self::Off
+        }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) -> (Pass, Arrived) {
+        match self {
+            Self::Off => (Pass::Chunk, Arrived::default()),
+            Self::On(lossless) => (Pass::Chunk, lossless.push(bytes)),
+            Self::Sniffing(head) => {
+                head.extend_from_slice(bytes);
+                let Some(is_flac) = sniff(head) else {
+                    return (Pass::Hold, Arrived::default());
+                };
+                let head = std::mem::take(head);
+                let started = is_flac.then(|| Lossless::start(&head)).flatten();
+                let arrived = match started {
+                    Some((lossless, arrived)) => {
+                        *self = Self::On(Box::new(lossless));
+                        arrived
+                    }
+                    None => {
+                        *self = Self::Off;
+                        Arrived::default()
+                    }
+                };
+                (Pass::Head(head), arrived)
+            }
+        }
+    }
+
+    pub fn lossless(&self) -> Option<&Lossless> {
+        match self {
+            Self::On(lossless) => Some(lossless),
+            _ => None,
+        }
+    }
+
+    /// The frames that travel with the ladder's step `index` (none when off).
+    pub fn take(&mut self, index: u64) -> Vec<crate::stream::codecs::flac::FlacFrame> {
+        match self {
+            Self::On(lossless) => lossless.take(index),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::codecs::ladder::tests::input;
+    use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
+    use crate::stream::ingest::pacing::Bitrate;
+
+    fn decode_left(bytes: &[u8], ext: &str) -> Vec<f32> {
+        let file = tempfile::Builder::new()
+            .suffix(&format!(".{ext}"))
+            .tempfile()
+            .unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        let out = std::process::Command::new("ffmpeg")
+            .args(["-v", "error", "-i"])
+            .arg(file.path())
+            .args(["-af", "pan=mono|c0=c0", "-f", "f32le", "-"])
+            .output()
+            .expect("ffmpeg");
+        assert!(out.status.success());
+        (out.stdout.chunks_exact(4))
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+
+    fn onset(samples: &[f32]) -> usize {
+        samples
+            .iter()
+            .position(|x| x.abs() > 0.45)
+            .expect("the beep")
+    }
+
+    /// An Ogg FLAC push through a ladder at the FLAC's rate and a [`Lossless`] side by
+    /// side, in `chunk`-byte pieces as an encoder sends them: the steps and the frames
+    /// each step took.
+    async fn run(ogg: &[u8], chunk: usize) -> (Vec<Step>, Vec<Vec<FlacFrame>>, Lossless) {
+        let mut tap = Tap::new(true);
+        let mut ladder = None;
+        for piece in ogg.chunks(chunk) {
+            let data = match tap.push(piece).0 {
+                Pass::Hold => continue,
+                Pass::Chunk => piece.to_vec(),
+                Pass::Head(head) => {
+                    let info = tap.lossless().expect("Ogg FLAC").info();
+                    let target = ladder_target(info, None).unwrap();
+                    ladder = Some(Ladder::start(Input::Transcoded, target).expect("gstreamer"));
+                    head
+                }
+            };
+            ladder.as_mut().unwrap().push(&data).unwrap();
+        }
+        let mut ladder = ladder.expect("a first page");
+        ladder.finish();
+        let (mut steps, mut taken) = (Vec::new(), Vec::new());
+        loop {
+            // A guard against a hung pipeline, not a measurement.
+            match tokio::time::timeout(std::time::Duration::from_secs(30), ladder.next()).await {
+                Ok(Some(Output::Step(step))) => {
+                    taken.push(tap.take(step.index));
+                    steps.push(step);
+                }
+                Ok(Some(Output::Done)) => {
+                    let Tap::On(lossless) = tap else {
+                        panic!("lossless")
+                    };
+                    return (steps, taken, *lossless);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn flac_frames_travel_with_the_step_their_first_sample_lies_in() {
+        for (rate, frame_size) in [(48_000, "4096"), (48_000, "4608"), (44_100, "4608")] {
+            let ogg = input(
+                rate,
+                &["-c:a", "flac", "-frame_size", frame_size, "-f", "ogg"],
+                "ogg",
+            );
+            let (steps, taken, lossless) = run(&ogg, 1_400).await;
+            assert_eq!(lossless.rejected, 0);
+            // ffmpeg's FLAC passes the bitrate check; more than the PCM's bytes do not.
+            let all = OggFlac::new().push(&ogg).frames;
+            let bytes: u64 = all.iter().map(|f| f.data.len() as u64).sum();
+            let seconds = all.iter().map(|f| f64::from(f.samples)).sum::<f64>() / f64::from(rate);
+            let max = lossless.max_kbps();
+            assert!(Bitrate::default().admit_within(bytes, seconds, max));
+            let above_pcm = (max * 1.1 * seconds * 1000.0 / 8.0) as u64;
+            assert!(!Bitrate::default().admit_within(above_pcm, seconds, max));
+            assert!(steps.len() > 150, "{}", steps.len());
+            // Every frame goes with the step its first sample lies in, in order, none lost.
+            let mut at = 0u64;
+            for (index, frames) in taken.iter().enumerate() {
+                for frame in frames {
+                    assert_eq!(at / 1024, index as u64, "{rate} {frame_size}");
+                    at += u64::from(frame.samples);
+                }
+            }
+            let handed: usize = taken.iter().map(Vec::len).sum();
+            let starting_in_steps = (all.iter())
+                .scan(0u64, |at, f| {
+                    let start = *at;
+                    *at += u64::from(f.samples);
+                    Some(start)
+                })
+                .filter(|start| *start < steps.len() as u64 * 1024)
+                .count();
+            assert_eq!(handed, starting_in_steps, "{rate} {frame_size}");
+            // The ladder runs at the FLAC's rate, and its frame N is the FLAC's samples
+            // [N·1024, (N+1)·1024): the beep starts at the same sample in the standard
+            // rendition as in the FLAC.
+            let standard = Ladder::start(Input::Transcoded, Target::for_show(None))
+                .unwrap()
+                .renditions()
+                .iter()
+                .position(|r| *r == Rendition::Standard)
+                .unwrap();
+            let adts: Vec<u8> = (steps.iter())
+                .flat_map(|s| {
+                    let f = &s.frames[standard];
+                    assert_eq!(f.config.sample_rate(), rate);
+                    crate::stream::codecs::adts::adts_frame(&f.config, &f.payload)
+                })
+                .collect();
+            let (aac, flac) = (
+                onset(&decode_left(&adts, "aac")),
+                onset(&decode_left(&ogg, "ogg")),
+            );
+            assert!(
+                aac.abs_diff(flac) <= 48,
+                "{rate} {frame_size}: {aac} {flac}"
+            );
+            assert_eq!(aac / 1024, flac / 1024, "{rate} {frame_size}");
+        }
+    }
+
+    #[test]
+    fn only_ogg_flac_is_sniffed_as_lossless_once_its_first_page_is_whole() {
+        let flac = input(48_000, &["-c:a", "flac", "-f", "ogg"], "ogg");
+        let opus = input(48_000, &["-c:a", "libopus", "-f", "ogg"], "ogg");
+        let first_page = (1..flac.len())
+            .find(|n| sniff(&flac[..*n]).is_some())
+            .unwrap();
+        assert_eq!(sniff(&flac[..first_page]), Some(true));
+        assert!(first_page < 200, "{first_page}");
+        assert_eq!(sniff(&flac[..3]), None);
+        assert_eq!(sniff(&opus), Some(false));
+        assert_eq!(sniff(b"ID3\x04"), Some(false));
+    }
+
+    fn info(rate: u32, channels: u8) -> StreamInfo {
+        let mut raw = [0u8; 34];
+        raw[..4].copy_from_slice(&[0x10, 0, 0x10, 0]);
+        raw[10] = (rate >> 12) as u8;
+        raw[11] = (rate >> 4) as u8;
+        raw[12] = (((rate & 0x0F) as u8) << 4) | ((channels - 1) << 1);
+        raw[13] = 0xF0; // 16 bits
+        StreamInfo::parse(&raw).unwrap()
+    }
+
+    #[test]
+    fn a_new_show_takes_the_flac_s_rate_and_one_under_way_keeps_its_own() {
+        assert_eq!(info(44_100, 2).sample_rate(), 44_100);
+        let at_44 = ladder_target(&info(44_100, 1), None).unwrap();
+        assert_eq!((at_44.sample_rate, at_44.channels), (44_100, 1));
+        assert!(ladder_target(&info(96_000, 2), None).is_err());
+        assert!(ladder_target(&info(48_000, 6), None).is_err());
+        let mut long_blocks = info(48_000, 2);
+        long_blocks.raw[..4].copy_from_slice(&[0x10, 0, 0xFF, 0xFF]);
+        assert!(ladder_target(&long_blocks, None).is_err());
+        let show = AacConfig {
+            object_type: 2,
+            sample_rate_index: 3, // 48 kHz
+            channels: 2,
+        };
+        let kept = ladder_target(&info(48_000, 1), Some(show)).unwrap();
+        assert_eq!((kept.sample_rate, kept.channels), (48_000, 2));
+        assert!(ladder_target(&info(44_100, 2), Some(show)).is_err());
+    }
+}
