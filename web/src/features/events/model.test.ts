@@ -129,6 +129,9 @@ describe('encoder help', () => {
     expect(ffmpegExample('icecast://h:8000/live/e1', 'KEY')).toBe(
       'ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:KEY@h:8000/live/e1',
     );
+    expect(ffmpegExample('icecast://h:8000/live/e1', 'KEY', { audio: 'flac' })).toBe(
+      'ffmpeg -re -i input.flac -c:a flac -frame_size 4096 -f ogg -page_duration 1000 -content_type application/ogg icecast://source:KEY@h:8000/live/e1',
+    );
   });
 
   it('masks a stream key with bullets and its last four characters', () => {
@@ -143,6 +146,9 @@ describe('encoder help', () => {
     expect(shown).not.toContain('%E2%80%A2');
     expect(shown).not.toContain('Secret');
     expect(copied).toContain('icecast://source:k%2Fy%2BSecret1234@h:8000/live/e1');
+    const flac = ffmpegCommand('icecast://h:8000/live/e1', 'k/y+Secret1234', 'STREAM_KEY', 'flac');
+    expect(flac.shown).toMatch(/^ffmpeg -re -i input\.flac -c:a flac .*source:\u2022+1234@/u);
+    expect(flac.copied).toContain('source:k%2Fy%2BSecret1234@');
   });
 
   it('shows and copies the placeholder when the key is not known', () => {

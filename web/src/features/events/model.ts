@@ -210,9 +210,20 @@ export function icecastSourceUrl(encoderUrl: string, key: string, { encode = tru
   return encoderUrl.replace(/^icecast:\/\//, `icecast://source:${encode ? encodeURIComponent(key) : key}@`);
 }
 
+/** What an encoder sends: AAC, or lossless FLAC in Ogg (the show then has a Lossless rendition). */
+export type EncoderAudio = 'aac' | 'flac';
+
+/** ffmpeg's output options for each: FLAC in libFLAC's usual 4,096-sample blocks (the show's
+ * parts hold three exactly) and an Ogg page per block (ffmpeg's default of a page a second
+ * would hold the audio back a second). */
+const FFMPEG_OUTPUT: Record<EncoderAudio, string> = {
+  aac: '-i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac',
+  flac: '-i input.flac -c:a flac -frame_size 4096 -f ogg -page_duration 1000 -content_type application/ogg',
+};
+
 /** A ready-to-copy ffmpeg command that streams a file to the concert in real time. */
-export function ffmpegExample(encoderUrl: string, key: string, options?: { encode?: boolean }): string {
-  return `ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac ${icecastSourceUrl(encoderUrl, key, options)}`;
+export function ffmpegExample(encoderUrl: string, key: string, options?: { encode?: boolean; audio?: EncoderAudio }): string {
+  return `ffmpeg -re ${FFMPEG_OUTPUT[options?.audio ?? 'aac']} ${icecastSourceUrl(encoderUrl, key, options)}`;
 }
 
 /** A stream key as the screen shows it: bullets and its last four characters. */
@@ -223,12 +234,12 @@ export function maskStreamKey(key: string): string {
 
 /** The ffmpeg command twice: `shown` with the key masked, `copied` with the real key
  * (percent-encoded in the URL), or a placeholder in both when the key is not known. */
-export function ffmpegCommand(encoderUrl: string, key: string | null, placeholder: string): { shown: string; copied: string } {
+export function ffmpegCommand(encoderUrl: string, key: string | null, placeholder: string, audio: EncoderAudio = 'aac'): { shown: string; copied: string } {
   if (key === null) {
-    const both = ffmpegExample(encoderUrl, placeholder, { encode: false });
+    const both = ffmpegExample(encoderUrl, placeholder, { encode: false, audio });
     return { shown: both, copied: both };
   }
-  return { shown: ffmpegExample(encoderUrl, maskStreamKey(key), { encode: false }), copied: ffmpegExample(encoderUrl, key) };
+  return { shown: ffmpegExample(encoderUrl, maskStreamKey(key), { encode: false, audio }), copied: ffmpegExample(encoderUrl, key, { audio }) };
 }
 
 /** The name a concert is billed under: the one typed, else its project's (the project names

@@ -15,6 +15,7 @@ import { canGoLiveLossless, goLive } from '../go-live';
 import type { GoLiveSession, GoLiveState } from '../go-live';
 import type { LiveStatus, StreamKeyInfo } from '../model';
 import { ffmpegCommand } from '../model';
+import type { EncoderAudio } from '../model';
 import { useEndShow, useRotateStreamKey } from '../mutations';
 import { eventKeys, liveStatusQueryOptions, streamKeyQueryOptions } from '../queries';
 import { MarkersPanel } from './markers-panel';
@@ -30,8 +31,8 @@ import { TipsPanel } from '../../tips/components/tips-panel';
 const KEY_PLACEHOLDER = 'STREAM_KEY';
 
 /** The command on screen masks the key; the Copy button copies the real one. */
-function ffmpegShown(encoderUrl: string, key: string | null): { value: string; shown: string } {
-  const { shown, copied } = ffmpegCommand(encoderUrl, key, KEY_PLACEHOLDER);
+function ffmpegShown(encoderUrl: string, key: string | null, audio: EncoderAudio = 'aac'): { value: string; shown: string } {
+  const { shown, copied } = ffmpegCommand(encoderUrl, key, KEY_PLACEHOLDER, audio);
   return { value: copied, shown };
 }
 
@@ -321,6 +322,10 @@ export function LivePanel({ eventId }: { eventId: string }): ReactNode {
                   {t('manage.live.ffmpeg')}
                 </Text>
                 <Copyable {...ffmpegShown(key.data.encoderUrl, newKey)} testId="ffmpeg-example" />
+                <Text size="sm" fw={600}>
+                  {t('manage.live.ffmpegLossless')}
+                </Text>
+                <Copyable {...ffmpegShown(key.data.encoderUrl, newKey, 'flac')} testId="ffmpeg-lossless-example" />
               </>
             ) : null}
             <Divider />
