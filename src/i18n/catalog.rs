@@ -1025,6 +1025,13 @@ messages! {
         cn: "这场音乐会没有任何录音。",
         ir: "چیزی از این کنسرت ضبط نشده است.",
     }
+    SetNotLossless {
+        gb: "This concert was not recorded losslessly: download the .m4a instead.",
+        br: "Este show não foi gravado sem perdas: baixe o .m4a.",
+        es: "Este concierto no se grabó sin pérdida: descarga el .m4a.",
+        cn: "这场音乐会没有无损录音，请下载 .m4a 文件。",
+        ir: "این کنسرت بدون افت کیفیت ضبط نشده است: فایل ‎.m4a را دانلود کنید.",
+    }
     OnlyManagersSeeThis {
         gb: "Only administrators and the project's artists see this.",
         br: "Só administradores e os artistas do projeto veem isto.",

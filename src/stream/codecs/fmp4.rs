@@ -365,6 +365,31 @@ pub fn samples(data: &[u8]) -> Option<Vec<&[u8]>> {
     Some(out)
 }
 
+/// The STREAMINFO of a FLAC init segment as [`flac_init_segment`] writes it (or any
+/// ISO BMFF FLAC track): `moov/trak/mdia/minf/stbl/stsd/fLaC/dfLa`, whose first metadata
+/// block must be the STREAMINFO. `None` for anything else.
+pub fn flac_stream_info(init: &[u8]) -> Option<StreamInfo> {
+    let mut body = init;
+    for kind in [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stsd"] {
+        body = children(body)?.into_iter().find(|(k, _)| k == kind)?.1;
+    }
+    // stsd: version/flags and the entry count, then the sample entries.
+    let entry = children(body.get(8..)?)?
+        .into_iter()
+        .find(|(k, _)| k == b"fLaC")?
+        .1;
+    // An audio sample entry's fields take 28 bytes before its boxes.
+    let dfla = children(entry.get(28..)?)?
+        .into_iter()
+        .find(|(k, _)| k == b"dfLa")?
+        .1;
+    let block = dfla.get(4..)?; // version/flags
+    if block.first()? & 0x7F != 0 || block.get(1..4)? != [0, 0, 34] {
+        return None;
+    }
+    StreamInfo::parse(block.get(4..)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,5 +451,22 @@ mod tests {
             samples(&segment[..segment.len() - 1]).is_none(),
             "cut short"
         );
+    }
+
+    #[test]
+    fn the_streaminfo_reads_back_from_a_flac_init_segment_and_not_from_an_aac_one() {
+        let mut raw = [0u8; 34];
+        raw[0..2].copy_from_slice(&4096u16.to_be_bytes());
+        raw[2..4].copy_from_slice(&4096u16.to_be_bytes());
+        raw[10..14].copy_from_slice(&[0x0B, 0xB8, 0x02, 0xF0]); // 48 kHz, 2 ch, 16 bits
+        raw[30] = 0x5A;
+        let info = StreamInfo::parse(&raw).unwrap();
+        assert_eq!(flac_stream_info(&flac_init_segment(&info)), Some(info));
+        let config = AacConfig {
+            object_type: 2,
+            sample_rate_index: 3,
+            channels: 2,
+        };
+        assert_eq!(flac_stream_info(&init_segment(&config)), None);
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod adts;
 pub mod flac;
+pub mod flac_file;
 pub mod fmp4;
 pub mod ladder;
 pub mod m4a;

@@ -1,4 +1,5 @@
-//! `GET /api/v1/events/{id}/recording.m4a?session={token}`: the set to keep, behind the
+//! `GET /api/v1/events/{id}/recording.m4a?session={token}` (and `recording.flac` for a
+//! lossless show): the set to keep, behind the
 //! listening session's own signed token (the one in `/stream/{token}/…`), so the same
 //! HMAC, the same expiry (the 24-hour window) and the same one-session-per-ticket rule
 //! as listening hold; a browser link can carry it where it cannot send a bearer token.
@@ -23,7 +24,9 @@ use crate::stream::access::Denied;
 use crate::stream::download::{Kind, recording};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(download_m4a))
+    OpenApiRouter::new()
+        .routes(routes!(download_m4a))
+        .routes(routes!(download_flac))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -61,7 +64,44 @@ async fn download_m4a(
     Query(link): Query<Link>,
     headers: HeaderMap,
 ) -> Result<Response> {
-    let event = events::load(&app, &id).await?;
+    download(&app, &id, link, &headers, Kind::M4a).await
+}
+
+/// Download a lossless show's recording after it ended: FLAC (`.flac`), the publisher's
+/// frames as they were sent (no re-encoding), the songs (markers) as a CUESHEET (a
+/// track per song from its first sample) and as `CHAPTERxxx` comments, the concert's
+/// picture as the front cover, Vorbis comments for title, album, artist and date.
+///
+/// The same signed link as `recording.m4a` (the `session` token; `recordingUrl` with
+/// `.flac` for `.m4a`), the same window and one-session-per-ticket rule. `404` when the
+/// show was not recorded losslessly (the publisher did not send FLAC).
+#[utoipa::path(get, path = "/events/{id}/recording.flac", tag = "stream",
+    params(("id" = String, Path, description = "The concert's id"), Link),
+    responses(
+        (status = 200, description = "The file (`Content-Disposition: attachment`).", content_type = "audio/flac"),
+        (status = 206, description = "The requested range of it.", content_type = "audio/flac"),
+        (status = 401, description = "No `session`: open the concert's stage for a link."),
+        (status = 403, description = "A tampered or foreign link, the window closed, or a newer session replaced this one."),
+        (status = 404, description = "No such concert, nothing was recorded, or no lossless recording."),
+        (status = 409, description = "The show has not ended yet.")))]
+async fn download_flac(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(link): Query<Link>,
+    headers: HeaderMap,
+) -> Result<Response> {
+    download(&app, &id, link, &headers, Kind::Flac).await
+}
+
+/// Both downloads: the link checked, then the file of `kind`.
+async fn download(
+    app: &AppState,
+    id: &str,
+    link: Link,
+    headers: &HeaderMap,
+    kind: Kind,
+) -> Result<Response> {
+    let event = events::load(app, id).await?;
     if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
     }
@@ -80,13 +120,18 @@ async fn download_m4a(
     if grant.event_id != event.id {
         return Err(Error::forbidden(Msg::LinkInvalid));
     }
-    let made = recording(&app, &event, Kind::M4a).await?;
-    serve(&made.path, &made.file_name, &headers).await
+    let made = recording(app, &event, kind).await?;
+    serve(&made.path, &made.file_name, kind.content_type(), headers).await
 }
 
 /// The file with ranges, lengths and validators as `ServeFile` answers them, named for
 /// saving.
-async fn serve(path: &std::path::Path, file_name: &str, headers: &HeaderMap) -> Result<Response> {
+async fn serve(
+    path: &std::path::Path,
+    file_name: &str,
+    content_type: &'static str,
+    headers: &HeaderMap,
+) -> Result<Response> {
     let mut request = Request::new(Body::empty());
     for name in [
         header::RANGE,
@@ -104,7 +149,7 @@ async fn serve(path: &std::path::Path, file_name: &str, headers: &HeaderMap) -> 
         .map_err(Error::internal)?;
     let mut response = answer.map(Body::new);
     let map = response.headers_mut();
-    map.insert(header::CONTENT_TYPE, HeaderValue::from_static("audio/mp4"));
+    map.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     map.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, no-store"),

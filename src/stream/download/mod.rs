@@ -13,10 +13,12 @@
 //! same bytes from the same inputs (nothing depends on the clock), so a listener gets the
 //! same file whichever instance answers.
 //!
-//! `recording.flac` (with a cue sheet of the songs) is for a show with a lossless
-//! rendition: [`Kind`] is where it goes, beside [`Kind::M4a`], once that rendition exists.
+//! `recording.flac` ([`Kind::Flac`]) is for a show with a lossless rendition: its frames
+//! byte for byte in a native FLAC file with the songs as a CUESHEET and as chapters
+//! ([`lossless`] reads the rendition's folder, `codecs::flac_file` writes the file).
 
 pub mod http;
+pub mod lossless;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,15 +41,38 @@ use crate::stream::show::hub::Show;
 pub enum Kind {
     /// AAC in MP4 with chapters, tags and cover art.
     M4a,
-    // Flac: FLAC with a cue sheet, from the lossless rendition (not built yet).
+    /// FLAC with a cue sheet, chapters, tags and cover art, from the lossless rendition.
+    Flac,
 }
 
 impl Kind {
     fn extension(self) -> &'static str {
         match self {
             Self::M4a => "m4a",
+            Self::Flac => "flac",
         }
     }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::M4a => "audio/mp4",
+            Self::Flac => "audio/flac",
+        }
+    }
+}
+
+/// The folder of the show's lossless rendition, whether or not it exists (a show without
+/// one has no `init.mp4` there).
+// TODO(lead): `dir_of(show_dir, Rendition::Lossless)` once that rendition exists; its
+// name is assumed to be "lossless" until then.
+fn lossless_dir(show_dir: &Path) -> PathBuf {
+    show_dir.join("lossless")
+}
+
+/// Whether the show has a lossless recording: its folder's init segment is FLAC's.
+fn has_lossless(show_dir: &Path) -> bool {
+    std::fs::read(lossless_dir(show_dir).join("init.mp4"))
+        .is_ok_and(|init| fmp4::flac_stream_info(&init).is_some())
 }
 
 /// A made file, ready to serve.
@@ -93,12 +118,18 @@ pub fn spawn_maker(app: AppState) {
                     continue;
                 }
             };
-            match recording(&app, &event, Kind::M4a).await {
-                Ok(made) => {
-                    tracing::info!(event = %event_id, path = %made.path.display(), "the set to keep is made")
+            let lossless = has_lossless(app.hub.show(&event.id).dir());
+            for kind in [Kind::M4a, Kind::Flac] {
+                if kind == Kind::Flac && !lossless {
+                    continue;
                 }
-                Err(err) => {
-                    tracing::warn!(event = %event_id, error = %err, "making the set to keep failed")
+                match recording(&app, &event, kind).await {
+                    Ok(made) => {
+                        tracing::info!(event = %event_id, path = %made.path.display(), "the set to keep is made")
+                    }
+                    Err(err) => {
+                        tracing::warn!(event = %event_id, error = %err, "making the set to keep failed")
+                    }
                 }
             }
         }
@@ -117,10 +148,30 @@ pub async fn recording(app: &AppState, event: &EventRow, kind: Kind) -> Result<M
     if status.segments == 0 {
         return Err(Error::not_found(Msg::SetNotRecorded));
     }
-    let rendition = best(&show);
-    let frames = show
-        .frames_of(rendition)
-        .ok_or_else(|| Error::not_found(Msg::SetNotRecorded))?;
+    let show_dir = show.dir().to_owned();
+    // The recording's length for the file's name, known without reading a frame: the
+    // frames the show holds for an AAC rendition; the lossless folder's part files (the
+    // show has ended, so they no longer change).
+    let (rendition, frames) = match kind {
+        Kind::M4a => {
+            let rendition = best(&show);
+            let frames = show
+                .frames_of(rendition)
+                .ok_or_else(|| Error::not_found(Msg::SetNotRecorded))?;
+            (Some(rendition), frames)
+        }
+        Kind::Flac => {
+            let dir = show_dir.clone();
+            let parts = tokio::task::spawn_blocking(move || {
+                has_lossless(&dir).then(|| lossless::part_count(&lossless_dir(&dir)))
+            })
+            .await
+            .map_err(Error::internal)?
+            .ok_or_else(|| Error::not_found(Msg::SetNotLossless))?
+            .map_err(Error::internal)?;
+            (None, parts)
+        }
+    };
     let markers = crate::stream::markers::store::of_event(&app.db, &event.id).await?;
     let chapters: Vec<Chapter> = markers
         .into_iter()
@@ -146,7 +197,6 @@ pub async fn recording(app: &AppState, event: &EventRow, kind: Kind) -> Result<M
         cover: picture,
         image_version: event.image_version,
     };
-    let show_dir = show.dir().to_owned();
     let name = file_name(&inputs.tags, kind);
     // Made already (the usual case after the show): one look at the folder.
     let target = show_dir.join(format!(
@@ -187,7 +237,8 @@ async fn cover_of(app: &AppState, event: &EventRow) -> Option<Cover> {
 /// Everything a file is made of.
 struct Inputs {
     kind: Kind,
-    rendition: Rendition,
+    /// The AAC rendition an `.m4a` is made from (`None`: the lossless one).
+    rendition: Option<Rendition>,
     tags: Tags,
     chapters: Vec<Chapter>,
     cover: Option<Cover>,
@@ -202,7 +253,7 @@ impl Inputs {
         let head = format!(
             "encore set v1\n{}\n{}\n{frames}\n{}\n{}\n{}\n{}\n{:?}\n",
             self.kind.extension(),
-            self.rendition.name(),
+            self.rendition.map_or("lossless", Rendition::name),
             t.title,
             t.artist,
             t.date,
@@ -258,18 +309,58 @@ fn make(show_dir: &Path, inputs: &Inputs, frames: u64) -> std::io::Result<PathBu
     if target.exists() {
         return Ok(target); // made while this one waited
     }
-    let source = dir_of(show_dir, inputs.rendition);
+    let partial = target.with_extension(format!("{ext}.partial"));
+    match inputs.rendition {
+        Some(rendition) => make_m4a(&dir_of(show_dir, rendition), inputs, frames, &partial)?,
+        None => make_flac(&lossless_dir(show_dir), inputs, &partial)?,
+    }
+    std::fs::rename(&partial, &target)?;
+    // Files of this kind made from older inputs (a song renamed since, say) are of no
+    // more use; the other kind's file stays.
+    for entry in std::fs::read_dir(show_dir)?.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("recording-")
+            && name.ends_with(&format!(".{ext}"))
+            && entry.path() != target
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    Ok(target)
+}
+
+/// The FLAC file of the lossless folder `source`, written to `partial`.
+fn make_flac(source: &Path, inputs: &Inputs, partial: &Path) -> std::io::Result<()> {
+    let recording = lossless::read(source)?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(partial)?);
+    let written = lossless::write(
+        &recording,
+        &inputs.tags,
+        &inputs.chapters,
+        inputs.cover.as_ref(),
+        &mut out,
+    );
+    if let Err(err) = written {
+        let _ = std::fs::remove_file(partial);
+        return Err(err);
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+/// The `.m4a` of the AAC rendition in `source`, written to `partial`.
+fn make_m4a(source: &Path, inputs: &Inputs, frames: u64, partial: &Path) -> std::io::Result<()> {
     // The recording's log says how long it is without reading a frame; it is what the
     // show holds in memory, or the name would not say what the file holds.
     let segmenter =
-        Segmenter::recover(&source)?.ok_or_else(|| std::io::Error::other("no recording"))?;
+        Segmenter::recover(source)?.ok_or_else(|| std::io::Error::other("no recording"))?;
     if segmenter.frames() != frames {
         return Err(std::io::Error::other(
             "the recording on disk disagrees with the show",
         ));
     }
     let frames = frames as usize;
-    let files = parts(&source, &segmenter);
+    let files = parts(source, &segmenter);
     // The frames' sizes first (the moov before the mdat needs them), part by part.
     let mut sizes = Vec::with_capacity(frames);
     for file in &files {
@@ -281,8 +372,7 @@ fn make(show_dir: &Path, inputs: &Inputs, frames: u64) -> std::io::Result<PathBu
             "the recording's parts disagree with its log",
         ));
     }
-    let partial = target.with_extension(format!("{ext}.partial"));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(partial)?);
     let header = m4a::header(
         segmenter.config(),
         &sizes,
@@ -300,22 +390,12 @@ fn make(show_dir: &Path, inputs: &Inputs, frames: u64) -> std::io::Result<PathBu
         }
     }
     if written != sizes.len() {
-        let _ = std::fs::remove_file(&partial);
+        let _ = std::fs::remove_file(partial);
         return Err(std::io::Error::other(
             "the recording changed while it was read",
         ));
     }
-    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    std::fs::rename(&partial, &target)?;
-    // Files made from older inputs (a song renamed since, say) are of no more use.
-    for entry in std::fs::read_dir(show_dir)?.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("recording-") && entry.path() != target {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-    Ok(target)
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
 /// An exclusive `flock` on a file, released when dropped (or when the process ends).
@@ -381,7 +461,7 @@ mod tests {
     fn the_digest_changes_with_a_chapter_and_not_without() {
         let inputs = |title: &str| Inputs {
             kind: Kind::M4a,
-            rendition: Rendition::Standard,
+            rendition: Some(Rendition::Standard),
             tags: Tags::default(),
             chapters: vec![Chapter {
                 start_ms: 0,
