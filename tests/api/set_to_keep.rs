@@ -220,6 +220,14 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
         .unwrap();
     assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
     assert_eq!(part.bytes().await.unwrap(), file.slice(100..200));
+    // An AAC show has no lossless set: 404, said in the reader's language.
+    assert_eq!(
+        refusal(&app, &url.replace("recording.m4a", "recording.flac")).await,
+        (
+            StatusCode::NOT_FOUND,
+            Msg::SetNotLossless.render(Lang::Persian).to_string()
+        )
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.m4a");
