@@ -15,7 +15,7 @@ use crate::stream::codecs::adts::AacFrame;
 use crate::stream::codecs::ladder::{HIGH_ABOVE_KBPS, Rendition, Step};
 use crate::stream::hls::multivariant::Bandwidth;
 use crate::stream::hls::playlist::{Playlist, range_id};
-use crate::stream::hls::renditions::{Fitted, Renditions, dir_of};
+use crate::stream::hls::renditions::{Fitted, Flac, Renditions, dir_of};
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
@@ -323,6 +323,7 @@ impl Show {
         publisher: u64,
         renditions: &[Rendition],
         step: Step,
+        flac: Option<Flac<'_>>,
     ) -> std::io::Result<bool> {
         let now = crate::db::now_ms();
         let mut bumped = false;
@@ -334,7 +335,7 @@ impl Show {
             let frames = renditions.iter().copied().zip(step.frames).collect();
             // A frame in another format than the show's is not recorded (as a player
             // cannot switch codecs mid-stream), in no rendition.
-            let Some(fitted) = state.renditions.fit(frames) else {
+            let Some(fitted) = state.renditions.fit(frames, flac) else {
                 return Ok(true);
             };
             if self.journal.get().is_some() {
@@ -371,7 +372,7 @@ impl Show {
                 index,
                 frames: vec![frame],
             };
-            if !self.feed(publisher, &[Rendition::Standard], step)? {
+            if !self.feed(publisher, &[Rendition::Standard], step, None)? {
                 return Ok(false);
             }
         }
@@ -559,7 +560,9 @@ impl Show {
                     ));
                 }
             }
-            let Some(fitted) = state.renditions.fit(step) else {
+            // The journal does not carry the FLAC frames yet (docs/hifi.md): this copy's
+            // lossless lane, if it had one, ends.
+            let Some(fitted) = state.renditions.fit(step, None) else {
                 continue;
             };
             state.recorded_bytes += fitted.bytes();
@@ -602,6 +605,8 @@ impl Show {
         for (rendition, file, bytes) in state.renditions.take_fresh() {
             self.media.insert((rendition, file), bytes);
         }
+        // Not served yet: read from disk when it is (docs/hifi.md).
+        drop(state.renditions.take_fresh_lossless());
     }
 
     /// A media file of a rendition from memory.
