@@ -21,8 +21,57 @@ use crate::stream::codecs::ladder::Rendition;
 use crate::stream::hls::lossless::LosslessSegmenter;
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 
-/// The lossless rendition's folder inside the show's.
+/// The lossless rendition's folder inside the show's, and its name in paths.
 pub const LOSSLESS_DIR: &str = "lossless";
+
+/// A rendition as listeners are served it: one of the AAC ladder's, or the lossless one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lane {
+    Aac(Rendition),
+    Lossless,
+}
+
+impl From<Rendition> for Lane {
+    fn from(rendition: Rendition) -> Self {
+        Self::Aac(rendition)
+    }
+}
+
+impl Lane {
+    /// Every lane, the lossless one last: an index for tables of one entry per lane.
+    pub const COUNT: usize = Rendition::ALL.len() + 1;
+
+    pub const fn slot(self) -> usize {
+        match self {
+            Self::Aac(rendition) => rendition.slot(),
+            Self::Lossless => Rendition::ALL.len(),
+        }
+    }
+
+    /// Its folder in paths (`/stream/{token}/{name}/`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aac(rendition) => rendition.name(),
+            Self::Lossless => LOSSLESS_DIR,
+        }
+    }
+
+    /// The lane [`Lane::name`] names.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            LOSSLESS_DIR => Some(Self::Lossless),
+            other => Rendition::named(other).map(Self::Aac),
+        }
+    }
+
+    /// Where it records in the show in `show_dir`.
+    pub fn dir(self, show_dir: &Path) -> PathBuf {
+        match self {
+            Self::Aac(rendition) => dir_of(show_dir, rendition),
+            Self::Lossless => show_dir.join(LOSSLESS_DIR),
+        }
+    }
+}
 
 /// Where a rendition of the show in `show_dir` records.
 pub fn dir_of(show_dir: &Path, rendition: Rendition) -> PathBuf {
