@@ -319,7 +319,7 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
 /// Two seconds of a 48 kHz stereo tone as Ogg FLAC (`frame_size`: ffmpeg's own options
 /// for the block size, none for its default 4,608), pushed to `app`'s concert and ended:
 /// the source file, the session's multivariant playlist URL.
-async fn a_lossless_show(
+pub(crate) async fn a_lossless_show(
     app: &TestApp,
     frame_size: &[&str],
 ) -> (tempfile::TempDir, String, String, String) {

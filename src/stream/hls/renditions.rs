@@ -584,7 +584,8 @@ mod tests {
 
     /// Step `index`'s FLAC frames with 4,096-sample blocks: one every fourth step.
     fn flac_of(info: &StreamInfo, index: u64) -> Option<Flac<'_>> {
-        let frames = (index % 4 == 0)
+        let frames = index
+            .is_multiple_of(4)
             .then(|| FlacFrame {
                 data: Bytes::from(vec![index as u8; 100]),
                 samples: 4096,
