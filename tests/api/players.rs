@@ -12,7 +12,7 @@ use gstreamer_app as gst_app;
 use reqwest::StatusCode;
 
 use crate::helpers::*;
-use crate::renditions::{a_pushed_show, get, multivariant_of};
+use crate::renditions::{a_lossless_show, a_pushed_show, get, multivariant_of};
 
 /// GStreamer's players and the HLS demuxer each must plug: `playbin` takes `hlsdemux`
 /// (plugins-bad), `playbin3` the newer `hlsdemux2` (plugins-good, which runs only inside a
@@ -199,5 +199,43 @@ async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
         .unwrap()
         .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
         assert!((seconds - 2.0).abs() < 0.05, "ffmpeg on {url}: {seconds} s");
+    }
+}
+
+/// An Ogg FLAC push of two seconds (4,096-sample blocks), ended: ffmpeg decodes the
+/// lossless rendition's playlist (FLAC in fMP4) at 48 kHz stereo, all of it (two seconds
+/// less at most the ladder's last steps); so do GStreamer's two players.
+#[tokio::test]
+async fn gstreamer_and_ffmpeg_read_the_lossless_rendition_to_its_end() {
+    let app = spawn_app().await;
+    let (_media, master, event, _fan) = a_lossless_show(&app, &["-frame_size", "4096"]).await;
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+    let url = master.replace("master.m3u8", "lossless/index.m3u8");
+    assert_eq!(get(&app.http, &url).await.0, StatusCode::OK);
+
+    let seconds = tokio::task::spawn_blocking({
+        let url = url.clone();
+        move || ffmpeg_decodes(&url)
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
+    assert!((seconds - 2.0).abs() < 0.1, "ffmpeg on {url}: {seconds} s");
+    for player in PLAYERS {
+        let decoded = tokio::task::spawn_blocking({
+            let url = url.clone();
+            move || gstreamer_decodes(&url, player)
+        });
+        let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
+            .await
+            .expect("within a minute")
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"));
+        assert_eq!((decoded.rate, decoded.channels), (48_000, 2), "{player:?}");
+        assert!(
+            (decoded.seconds - 2.0).abs() < 0.1,
+            "{player:?}: {decoded:?}"
+        );
     }
 }

@@ -306,6 +306,212 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
     let base = master.trim_end_matches("master.m3u8");
     for variant in &listed {
         let url = format!("{base}{}", variant.uri);
-        assert_eq!(probed_format(url).await, "aac,44100", "{}", variant.uri);
+        let expected = if variant.uri.starts_with("lossless/") {
+            "flac,44100"
+        } else {
+            "aac,44100"
+        };
+        assert_eq!(probed_format(url).await, expected, "{}", variant.uri);
     }
+    assert_eq!(listed.last().unwrap().uri, "lossless/index.m3u8");
+}
+
+/// Two seconds of a 48 kHz stereo tone as Ogg FLAC (`frame_size`: ffmpeg's own options
+/// for the block size, none for its default 4,608), pushed to `app`'s concert and ended:
+/// the source file, the session's multivariant playlist URL.
+pub(crate) async fn a_lossless_show(
+    app: &TestApp,
+    frame_size: &[&str],
+) -> (tempfile::TempDir, String, String, String) {
+    let (event, key, fan) = a_concert_with_a_ticket_holder(app).await;
+    let media = tempfile::tempdir().unwrap();
+    let path = media.path().join("show.ogg");
+    let mut args = vec!["-c:a", "flac"];
+    args.extend(frame_size);
+    args.extend(["-f", "ogg"]);
+    tone(&path, 2, 330, 48_000, &args);
+    let pushed = app
+        .http
+        .put(format!("{}/live/{event}", app.url))
+        .basic_auth("source", Some(&key))
+        .header("content-type", "audio/ogg")
+        .body(std::fs::read(&path).unwrap())
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(pushed, StatusCode::OK);
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    (media, multivariant_of(&playlist), event, fan)
+}
+
+/// What players switch by in a media playlist: its media sequence, program date times,
+/// segment and part URIs.
+fn timeline(text: &str) -> Vec<String> {
+    (text.lines())
+        .filter_map(|l| {
+            if let Some(part) = l.strip_prefix("#EXT-X-PART:") {
+                return Some(part.split("URI=").nth(1)?.to_owned());
+            }
+            let kept = l.starts_with("#EXT-X-MEDIA-SEQUENCE")
+                || l.starts_with("#EXT-X-PROGRAM-DATE-TIME")
+                || l.starts_with("#EXT-X-DISCONTINUITY")
+                || l.starts_with("#EXT-X-ENDLIST")
+                || (!l.starts_with('#') && !l.is_empty());
+            kept.then(|| l.to_owned())
+        })
+        .collect()
+}
+
+/// ffmpeg's PCM (32-bit, interleaved) of a file.
+async fn pcm(path: std::path::PathBuf) -> Vec<u8> {
+    tokio::task::spawn_blocking(move || {
+        let out = std::process::Command::new("ffmpeg")
+            .args(["-hide_banner", "-loglevel", "error", "-i"])
+            .arg(&path)
+            .args(["-f", "s32le", "-"])
+            .output()
+            .expect("ffmpeg");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    })
+    .await
+    .unwrap()
+}
+
+/// An Ogg FLAC push at 48 kHz: the multivariant playlist lists a `fLaC` rendition last,
+/// which ffprobe reads as FLAC at 48 kHz; its segments, parts and program date times are
+/// the standard rendition's, every part within its own PART-TARGET; what ffmpeg decodes
+/// from its init segment and segments is the source's PCM, bit for bit; and it needs the
+/// session's signature like every rendition.
+async fn an_ogg_flac_push_is_heard_lossless(frame_size: &[&str]) {
+    let app = spawn_app().await;
+    let (media, master, event, fan) = a_lossless_show(&app, frame_size).await;
+    let listed = variants(&app.http, &master).await;
+    let lossless = listed.last().unwrap();
+    assert_eq!(lossless.uri, "lossless/index.m3u8", "{listed:?}");
+    assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
+    let average = lossless.average_bandwidth.unwrap();
+    assert!(lossless.bandwidth >= average && average > 0, "{lossless:?}");
+    // Below 16-bit stereo PCM at 48 kHz (a pure tone compresses well).
+    assert!(lossless.bandwidth < 1_536_000, "{lossless:?}");
+    let base = master.trim_end_matches("master.m3u8").to_owned();
+    let url = format!("{base}lossless/index.m3u8");
+
+    // Live (its parts listed): the standard rendition's timeline, each part within the
+    // lossless playlist's own PART-TARGET.
+    let (status, text) = get(&app.http, &url).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, standard) = get(&app.http, &format!("{base}standard/index.m3u8")).await;
+    assert_eq!(timeline(&text), timeline(&standard), "{text}\n{standard}");
+    let target: f64 = (text.lines())
+        .find_map(|l| l.strip_prefix("#EXT-X-PART-INF:PART-TARGET="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let durations: Vec<f64> = (text.lines())
+        .filter_map(|l| l.strip_prefix("#EXT-X-PART:DURATION="))
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(durations.len() >= 6, "{text}");
+    assert!(
+        durations.iter().all(|d| *d <= target),
+        "{durations:?} within {target}"
+    );
+    let parts = first_parts(&url, &text);
+
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+    let (_, text) = get(&app.http, &url).await;
+    let (_, standard) = get(&app.http, &format!("{base}standard/index.m3u8")).await;
+    assert!(
+        text.contains("#EXT-X-ENDLIST") && text.matches("#EXTINF:").count() >= 2,
+        "{text}"
+    );
+    assert_eq!(timeline(&text), timeline(&standard), "{text}\n{standard}");
+    assert_eq!(probed_format(url.clone()).await, "flac,48000");
+
+    // Bit for bit: init + every segment, decoded, against the source's PCM.
+    let mut joined = app
+        .http
+        .get(format!("{base}lossless/init.mp4"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    for segment in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let answer = app
+            .http
+            .get(format!("{base}lossless/{segment}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), StatusCode::OK, "{segment}");
+        joined.extend(answer.bytes().await.unwrap());
+    }
+    let served = media.path().join("served.mp4");
+    std::fs::write(&served, joined).unwrap();
+    let heard = pcm(served).await;
+    let sent = pcm(media.path().join("show.ogg")).await;
+    // The ladder's last steps (the codecs' delay) may leave the end out, never more.
+    assert!(heard.len() >= 48_000 * 8 * 3 / 2, "{} bytes", heard.len());
+    assert!(heard.len() <= sent.len());
+    use sha2::{Digest, Sha256};
+    assert_eq!(
+        Sha256::digest(&heard),
+        Sha256::digest(&sent[..heard.len()]),
+        "bit-exact over {} samples",
+        heard.len() / 8
+    );
+
+    // A tampered token, and then a newer session, are 403 on its playlist and pieces.
+    let mut urls = vec![url.clone(), format!("{base}lossless/init.mp4")];
+    urls.extend(parts);
+    let token = base
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let last = token.chars().last().unwrap();
+    let tampered = format!(
+        "{}{}",
+        &token[..token.len() - 1],
+        if last == 'A' { 'B' } else { 'A' }
+    );
+    for url in &urls {
+        assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
+        let forged = url.replace(&token, &tampered);
+        assert_eq!(
+            get(&app.http, &forged).await.0,
+            StatusCode::FORBIDDEN,
+            "{forged}"
+        );
+    }
+    app.listen(&event, &fan).await;
+    for url in &urls {
+        let answer = app.http.get(url).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
+        assert_eq!(answer.headers()["encore-denied"], "superseded");
+    }
+}
+
+#[tokio::test]
+async fn an_ogg_flac_push_in_4096_sample_blocks_is_heard_lossless() {
+    an_ogg_flac_push_is_heard_lossless(&["-frame_size", "4096"]).await;
+}
+
+#[tokio::test]
+async fn an_ogg_flac_push_in_ffmpeg_s_default_blocks_is_heard_lossless() {
+    an_ogg_flac_push_is_heard_lossless(&[]).await;
 }

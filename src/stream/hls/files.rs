@@ -18,6 +18,7 @@ use crate::state::AppState;
 use crate::stream::access::Denied;
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::hls::multivariant;
+use crate::stream::hls::renditions::{LOSSLESS_DIR, Lane};
 use crate::stream::hls::segmenter::MediaFile;
 use crate::stream::show::hub::Show;
 
@@ -67,15 +68,15 @@ enum Asset {
     /// `master.m3u8`: every rendition.
     Multivariant,
     /// `index.m3u8` (the standard rendition's) or `{rendition}/index.m3u8`.
-    Playlist(Rendition),
-    Media(Rendition, MediaFile),
+    Playlist(Lane),
+    Media(Lane, MediaFile),
 }
 
 fn asset(path: &str) -> Option<Asset> {
     let (rendition, name) = match path.split_once('/') {
-        Some((folder, name)) => (Rendition::named(folder)?, name),
+        Some((folder, name)) => (Lane::named(folder)?, name),
         None if path == MULTIVARIANT => return Some(Asset::Multivariant),
-        None => (Rendition::Standard, path),
+        None => (Lane::Aac(Rendition::Standard), path),
     };
     if name == "index.m3u8" {
         return Some(Asset::Playlist(rendition));
@@ -165,7 +166,8 @@ fn media_path() {}
 
 /// A listener's multivariant playlist: every rendition of the show's ladder (issue 32),
 /// the standard one first, then the data saver, then the encoder's own AAC where it is
-/// above the standard rendition (listed once it has a segment). Each with `BANDWIDTH`
+/// above the standard rendition (listed once it has a segment), then the lossless one
+/// (`CODECS="fLaC"`) when the encoder sends Ogg FLAC. Each with `BANDWIDTH`
 /// (its peak segment bit rate), `AVERAGE-BANDWIDTH` and `CODECS`; each rendition's media
 /// playlist is `{rendition}/index.m3u8` beside it, under the same token, so a superseded
 /// session loses every rendition at once.
@@ -181,13 +183,15 @@ fn multivariant_path() {}
 
 /// One rendition's media playlist (`index.m3u8`, with blocking reload and delta updates as
 /// the standard one's) or piece (`init.mp4`, `seg{n}.m4s`, `seg{n}.{p}.m4s`): `saver` (the
-/// data saver), `standard` (the same files as right under the token) or `source` (the
-/// encoder's own AAC). Every rendition has the same segment and part numbers and
-/// durations.
+/// data saver), `standard` (the same files as right under the token), `source` (the
+/// encoder's own AAC) or `lossless` (FLAC in fMP4, the encoder's own FLAC frames, for a
+/// show whose encoder sends Ogg FLAC). Every rendition has the same segment and part
+/// numbers and program date times; the lossless one's parts last their frames' real
+/// durations, within its own `PART-TARGET`.
 #[utoipa::path(get, path = "/stream/{token}/{rendition}/{file}", tag = "stream",
     params(
         ("token" = String, Path, description = "The listening session's signed token"),
-        ("rendition" = String, Path, description = "`saver`, `standard` or `source`"),
+        ("rendition" = String, Path, description = "`saver`, `standard`, `source` or `lossless`"),
         ("file" = String, Path, description = "`index.m3u8`, `init.mp4`, `seg{n}.m4s` or `seg{n}.{p}.m4s`"),
         ("_HLS_msn" = Option<u64>, Query, description = "For `index.m3u8`: wait for this media sequence number"),
         ("_HLS_part" = Option<u32>, Query, description = "With `_HLS_msn`: wait for this part of it"),
@@ -269,6 +273,13 @@ fn multivariant(show: &Show) -> Response {
             bandwidth: l.bandwidth,
             codecs: multivariant::AAC_LC,
         })
+        // Last: hls.js starts with the first level its estimate affords, and a lossless
+        // stream is for a listener who picks it.
+        .chain(show.lossless().map(|bandwidth| multivariant::Variant {
+            uri: format!("{LOSSLESS_DIR}/index.m3u8"),
+            bandwidth,
+            codecs: multivariant::FLAC,
+        }))
         .collect();
     respond(
         StatusCode::OK,
@@ -280,7 +291,7 @@ fn multivariant(show: &Show) -> Response {
     )
 }
 
-async fn playlist(show: &Show, rendition: Rendition, q: HlsQuery) -> Response {
+async fn playlist(show: &Show, rendition: Lane, q: HlsQuery) -> Response {
     if let Some(msn) = q.msn
         && !show.wait_for(msn, q.part, blocking_timeout(show)).await
     {
@@ -371,23 +382,38 @@ mod tests {
     #[test]
     fn every_rendition_has_its_files_under_its_name_and_the_standard_one_also_at_the_top() {
         use Rendition::{DataSaver, Source, Standard};
+        let (saver, source, standard) =
+            (Lane::Aac(DataSaver), Lane::Aac(Source), Lane::Aac(Standard));
         assert_eq!(asset("master.m3u8"), Some(Asset::Multivariant));
-        assert_eq!(asset("index.m3u8"), Some(Asset::Playlist(Standard)));
+        assert_eq!(asset("index.m3u8"), Some(Asset::Playlist(standard)));
         assert_eq!(
             asset("standard/index.m3u8"),
-            Some(Asset::Playlist(Standard))
+            Some(Asset::Playlist(standard))
         );
-        assert_eq!(asset("saver/index.m3u8"), Some(Asset::Playlist(DataSaver)));
+        assert_eq!(asset("saver/index.m3u8"), Some(Asset::Playlist(saver)));
         assert_eq!(
             asset("source/seg3.1.m4s"),
-            Some(Asset::Media(Source, MediaFile::Part(3, 1)))
+            Some(Asset::Media(source, MediaFile::Part(3, 1)))
         );
         assert_eq!(
             asset("seg3.m4s"),
-            Some(Asset::Media(Standard, MediaFile::Segment(3)))
+            Some(Asset::Media(standard, MediaFile::Segment(3)))
+        );
+        assert_eq!(
+            asset("lossless/index.m3u8"),
+            Some(Asset::Playlist(Lane::Lossless))
+        );
+        assert_eq!(
+            asset("lossless/seg2.3.m4s"),
+            Some(Asset::Media(Lane::Lossless, MediaFile::Part(2, 3)))
+        );
+        assert_eq!(
+            asset("lossless/init.mp4"),
+            Some(Asset::Media(Lane::Lossless, MediaFile::Init))
         );
         for odd in [
-            "lossless/index.m3u8",
+            "lossless/master.m3u8",
+            "Lossless/index.m3u8",
             "saver/master.m3u8",
             "saver/x.mp4",
             "Saver/init.mp4",
@@ -400,7 +426,7 @@ mod tests {
     fn media_file_names_have_one_spelling() {
         assert_eq!(
             asset("index.m3u8"),
-            Some(Asset::Playlist(Rendition::Standard))
+            Some(Asset::Playlist(Lane::Aac(Rendition::Standard)))
         );
         assert_eq!(MediaFile::parse("init.mp4"), Some(MediaFile::Init));
         assert_eq!(MediaFile::parse("seg7.m4s"), Some(MediaFile::Segment(7)));

@@ -11,6 +11,10 @@ use crate::stream::hls::segmenter::Segment;
 /// AAC-LC as RFC 6381 names it: every AAC rendition of the ladder.
 pub const AAC_LC: &str = "mp4a.40.2";
 
+/// FLAC in ISO BMFF, as its encapsulation spec names it for `CODECS`: the lossless
+/// rendition.
+pub const FLAC: &str = "fLaC";
+
 /// A rendition's bit rates in bit/s, as the multivariant playlist states them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bandwidth {

@@ -16,8 +16,62 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 
 use crate::stream::codecs::adts::AacFrame;
+use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
 use crate::stream::codecs::ladder::Rendition;
+use crate::stream::hls::lossless::LosslessSegmenter;
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
+
+/// The lossless rendition's folder inside the show's, and its name in paths.
+pub const LOSSLESS_DIR: &str = "lossless";
+
+/// A rendition as listeners are served it: one of the AAC ladder's, or the lossless one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lane {
+    Aac(Rendition),
+    Lossless,
+}
+
+impl From<Rendition> for Lane {
+    fn from(rendition: Rendition) -> Self {
+        Self::Aac(rendition)
+    }
+}
+
+impl Lane {
+    /// Every lane, the lossless one last: an index for tables of one entry per lane.
+    pub const COUNT: usize = Rendition::ALL.len() + 1;
+
+    pub const fn slot(self) -> usize {
+        match self {
+            Self::Aac(rendition) => rendition.slot(),
+            Self::Lossless => Rendition::ALL.len(),
+        }
+    }
+
+    /// Its folder in paths (`/stream/{token}/{name}/`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Aac(rendition) => rendition.name(),
+            Self::Lossless => LOSSLESS_DIR,
+        }
+    }
+
+    /// The lane [`Lane::name`] names.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            LOSSLESS_DIR => Some(Self::Lossless),
+            other => Rendition::named(other).map(Self::Aac),
+        }
+    }
+
+    /// Where it records in the show in `show_dir`.
+    pub fn dir(self, show_dir: &Path) -> PathBuf {
+        match self {
+            Self::Aac(rendition) => dir_of(show_dir, rendition),
+            Self::Lossless => show_dir.join(LOSSLESS_DIR),
+        }
+    }
+}
 
 /// Where a rendition of the show in `show_dir` records.
 pub fn dir_of(show_dir: &Path, rendition: Rendition) -> PathBuf {
@@ -27,20 +81,53 @@ pub fn dir_of(show_dir: &Path, rendition: Rendition) -> PathBuf {
     }
 }
 
+/// A lossless publisher's part of a step: its STREAMINFO and the FLAC frames that travel
+/// with the step (`ingest::lossless::Tap::take`: none, one or more).
+#[derive(Debug)]
+pub struct Flac<'a> {
+    pub info: &'a StreamInfo,
+    pub frames: Vec<FlacFrame>,
+}
+
+/// What a step does to the show's lossless lane.
+#[derive(Debug)]
+enum LosslessStep {
+    /// The show has none, or it ended.
+    Nothing,
+    /// A new show from a lossless publisher: the lane starts with the step.
+    Start(StreamInfo, Vec<FlacFrame>),
+    Push(Vec<FlacFrame>),
+    /// A publisher of a show with a lossless lane sends no FLAC of its format: the lane
+    /// ends here (its playlist gets ENDLIST) and takes nothing more, as its parts could
+    /// not go on with the AAC renditions' numbers without frames.
+    End,
+}
+
 /// One frame of every rendition of a show, as [`Renditions::fit`] made it: in
 /// [`Rendition::ALL`]'s order, the standard rendition's always there, each in its
-/// segmenter's format.
+/// segmenter's format; and the lossless lane's share of the step.
 #[derive(Debug)]
-pub struct Fitted(Vec<(Rendition, AacFrame)>);
+pub struct Fitted(Vec<(Rendition, AacFrame)>, LosslessStep);
 
 impl Fitted {
     pub fn frames(&self) -> &[(Rendition, AacFrame)] {
         &self.0
     }
 
-    /// The payload bytes of every rendition's frame: what they add to the show's folder.
+    /// The payload bytes of every rendition's frame (the FLAC frames too): what they add
+    /// to the show's folder.
     pub fn bytes(&self) -> u64 {
-        self.0.iter().map(|(_, f)| f.payload.len() as u64).sum()
+        let flac = match &self.1 {
+            LosslessStep::Start(_, frames) | LosslessStep::Push(frames) => {
+                frames.iter().map(|f| f.data.len() as u64).sum()
+            }
+            LosslessStep::Nothing | LosslessStep::End => 0,
+        };
+        self.0
+            .iter()
+            .map(|(_, f)| f.payload.len() as u64)
+            .sum::<u64>()
+            + flac
     }
 
     /// The standard rendition's frame.
@@ -57,6 +144,19 @@ pub struct Renditions {
     /// By [`Rendition::slot`]: a segmenter per rendition the show has, each from the
     /// show's first frame on.
     lanes: [Option<Segmenter>; Rendition::ALL.len()],
+    /// The lossless rendition (FLAC in fMP4), from the show's first frame on when its
+    /// first publisher sent Ogg FLAC the show could take (`ingest::lossless`).
+    lossless: Option<LosslessSegmenter>,
+}
+
+/// Whether a later publisher's FLAC can go on in a lane started with `lane`'s: the same
+/// init segment describes it, and its parts stay within the playlist's PART-TARGET.
+fn same_format(lane: &StreamInfo, theirs: &StreamInfo) -> bool {
+    lane.sample_rate() == theirs.sample_rate()
+        && lane.channels() == theirs.channels()
+        && lane.bits_per_sample() == theirs.bits_per_sample()
+        && lane.min_block() == theirs.min_block()
+        && lane.max_block() == theirs.max_block()
 }
 
 impl Renditions {
@@ -65,6 +165,7 @@ impl Renditions {
         Self {
             show_dir: show_dir.to_owned(),
             lanes: Default::default(),
+            lossless: None,
         }
     }
 
@@ -98,6 +199,22 @@ impl Renditions {
                 }
             }
         }
+        // The lossless lane: with the standard's frames, or ended before them (a later
+        // publisher sent no FLAC of its format).
+        match LosslessSegmenter::recover(&show_dir.join(LOSSLESS_DIR)) {
+            Ok(Some(lossless)) if lossless.ended() || lossless.frames() == standard.frames() => {
+                this.lossless = Some(lossless);
+            }
+            Ok(Some(_)) => {
+                tracing::warn!(dir = %show_dir.display(),
+                    "the recovered lossless rendition is out of step with the standard one: left out");
+            }
+            Ok(None) => {}
+            Err(err) => {
+                tracing::warn!(dir = %show_dir.display(), error = %err,
+                    "recovering the lossless rendition failed: left out");
+            }
+        }
         this.lanes[Rendition::Standard.slot()] = Some(standard);
         Ok(this)
     }
@@ -107,13 +224,30 @@ impl Renditions {
     /// renditions only, one the publisher lacks given the standard frame. `None` when the
     /// show takes none of them (it ended, or the standard frame's format is not the
     /// show's): a step is taken whole or not at all, so that the renditions stay aligned.
-    pub fn fit(&self, frames: Vec<(Rendition, AacFrame)>) -> Option<Fitted> {
+    /// The lossless lane is the first publisher's too: a new show from a lossless
+    /// publisher (`flac`) gets one; a show with one takes a later publisher's FLAC of the
+    /// same format, and ends the lane at the first step without it.
+    pub fn fit(
+        &self,
+        frames: Vec<(Rendition, AacFrame)>,
+        flac: Option<Flac<'_>>,
+    ) -> Option<Fitted> {
         let mut by_slot: [Option<AacFrame>; Rendition::ALL.len()] = Default::default();
         for (rendition, frame) in frames {
             by_slot[rendition.slot()] = Some(frame);
         }
         let standard = Rendition::Standard.slot();
         let config = by_slot[standard].as_ref()?.config;
+        let lossless = match (self.standard(), &self.lossless, flac) {
+            (None, _, Some(flac)) => LosslessStep::Start(flac.info.clone(), flac.frames),
+            (Some(_), Some(lane), Some(flac))
+                if !lane.ended() && same_format(lane.info(), flac.info) =>
+            {
+                LosslessStep::Push(flac.frames)
+            }
+            (Some(_), Some(lane), _) if !lane.ended() => LosslessStep::End,
+            _ => LosslessStep::Nothing,
+        };
         let fitted = match self.standard() {
             None => (Rendition::ALL.into_iter())
                 .filter_map(|r| Some((r, by_slot[r.slot()].take()?)))
@@ -136,7 +270,7 @@ impl Renditions {
                 fitted
             }
         };
-        Some(Fitted(fitted))
+        Some(Fitted(fitted, lossless))
     }
 
     /// Take one step of every rendition (see [`Renditions::fit`]). Answers the part
@@ -156,24 +290,60 @@ impl Renditions {
                 standard = written;
             }
         }
+        // After the AAC lanes, with the same clock: a part here is the same part.
+        match step.1 {
+            LosslessStep::Nothing => {}
+            LosslessStep::Start(info, frames) => {
+                let dir = self.show_dir.join(LOSSLESS_DIR);
+                let lane = self.lossless.insert(LosslessSegmenter::create(&dir, info)?);
+                lane.push(frames, now_ms)?;
+            }
+            LosslessStep::Push(frames) => {
+                if let Some(lane) = &mut self.lossless {
+                    lane.push(frames, now_ms)?;
+                }
+            }
+            LosslessStep::End => {
+                if let Some(lane) = &mut self.lossless {
+                    lane.end(now_ms)?;
+                }
+            }
+        }
         Ok(standard)
     }
 
     /// A reconnected publisher: the next segment of every rendition starts with a
     /// discontinuity.
     pub fn mark_discontinuity(&mut self, now_ms: i64) -> std::io::Result<()> {
-        self.each_mut(|s| s.mark_discontinuity(now_ms))
+        self.each_mut(|s| s.mark_discontinuity(now_ms))?;
+        match &mut self.lossless {
+            Some(lane) if !lane.ended() => lane.mark_discontinuity(now_ms),
+            _ => Ok(()),
+        }
     }
 
     /// The show ended: every rendition's last part is written and its playlist ends.
     pub fn end(&mut self, now_ms: i64) -> std::io::Result<()> {
-        self.each_mut(|s| s.end(now_ms))
+        self.each_mut(|s| s.end(now_ms))?;
+        match &mut self.lossless {
+            Some(lane) if !lane.ended() => lane.end(now_ms),
+            _ => Ok(()),
+        }
     }
 
     /// After a restart, with no copy to continue from: see
-    /// [`Segmenter::resume_after_restart`].
+    /// [`Segmenter::resume_after_restart`] (the lossless lane takes the same
+    /// discontinuity).
     pub fn resume_after_restart(&mut self, now_ms: i64) -> std::io::Result<()> {
-        self.each_mut(|s| s.resume_after_restart(now_ms).map(drop))
+        let mut resumed = false;
+        self.each_mut(|s| {
+            resumed |= s.resume_after_restart(now_ms)?;
+            Ok(())
+        })?;
+        match &mut self.lossless {
+            Some(lane) if resumed && !lane.ended() => lane.mark_discontinuity(now_ms),
+            _ => Ok(()),
+        }
     }
 
     /// After a restart, continued seamlessly: see [`Segmenter::continue_after_restart`].
@@ -189,6 +359,19 @@ impl Renditions {
         mut f: impl FnMut(&mut Segmenter) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         self.lanes.iter_mut().flatten().try_for_each(&mut f)
+    }
+
+    /// The lossless rendition's files written since the last call, with their bytes.
+    pub fn take_fresh_lossless(&mut self) -> Vec<(MediaFile, Bytes)> {
+        self.lossless
+            .as_mut()
+            .map(LosslessSegmenter::take_fresh)
+            .unwrap_or_default()
+    }
+
+    /// The lossless rendition (`None` when the show has none).
+    pub fn lossless(&self) -> Option<&LosslessSegmenter> {
+        self.lossless.as_ref()
     }
 
     /// The files written since the last call, with their bytes and rendition.
@@ -287,7 +470,7 @@ mod tests {
             }
             let frames = renditions.iter().copied().zip(step.frames).collect();
             let fitted = segmenters
-                .fit(frames)
+                .fit(frames, None)
                 .expect("a new show takes every rendition");
             parts += usize::from(segmenters.push(fitted, now).unwrap().is_some());
             now += 21;
@@ -337,7 +520,7 @@ mod tests {
         renditions: &Renditions,
         frames: &[(Rendition, AacFrame)],
     ) -> Option<Vec<(Rendition, u8)>> {
-        let fitted = renditions.fit(frames.to_vec())?;
+        let fitted = renditions.fit(frames.to_vec(), None)?;
         Some(
             fitted
                 .frames()
@@ -363,7 +546,7 @@ mod tests {
             None,
             "never without the standard one"
         );
-        let step = renditions.fit(first.to_vec()).unwrap();
+        let step = renditions.fit(first.to_vec(), None).unwrap();
         renditions.push(step, 0).unwrap();
         assert_eq!(
             fitted(
@@ -389,5 +572,84 @@ mod tests {
             None,
             "a standard frame in another format is refused, with all the others"
         );
+    }
+
+    /// A STREAMINFO of 4,096-sample blocks, 48 kHz, stereo, 16 bits.
+    fn streaminfo() -> StreamInfo {
+        let mut raw = [0u8; 34];
+        raw[..4].copy_from_slice(&[0x10, 0x00, 0x10, 0x00]);
+        raw[10..14].copy_from_slice(&[0x0B, 0xB8, 0x02, 0xF0]);
+        StreamInfo::parse(&raw).unwrap()
+    }
+
+    /// Step `index`'s FLAC frames with 4,096-sample blocks: one every fourth step.
+    fn flac_of(info: &StreamInfo, index: u64) -> Option<Flac<'_>> {
+        let frames = index
+            .is_multiple_of(4)
+            .then(|| FlacFrame {
+                data: Bytes::from(vec![index as u8; 100]),
+                samples: 4096,
+            })
+            .into_iter()
+            .collect();
+        Some(Flac { info, frames })
+    }
+
+    #[test]
+    fn the_lossless_lane_is_the_first_publishers_cut_with_the_others_and_recovered() {
+        let show = tempfile::tempdir().unwrap();
+        let info = streaminfo();
+        let mut renditions = Renditions::new(show.path());
+        let standard = Rendition::Standard;
+        let (mut now, mut bytes) = (1_800_000_000_000, 0);
+        for index in 0..200 {
+            let fitted = renditions
+                .fit(vec![(standard, frame(3, 1))], flac_of(&info, index))
+                .unwrap();
+            bytes += fitted.bytes();
+            renditions.push(fitted, now).unwrap();
+            now += 21;
+        }
+        assert_eq!(bytes, 200 * 8 + 50 * 100, "the quota counts the FLAC bytes");
+        let lane = renditions.lossless().expect("a lossless lane");
+        assert_eq!(lane.dir(), show.path().join(LOSSLESS_DIR));
+        assert_eq!(lane.frames(), 200);
+        let aac: Vec<_> = (renditions.standard().unwrap().segments().iter())
+            .map(|s| (s.msn, s.program_time_ms, s.parts.len()))
+            .collect();
+        let flac: Vec<_> = (lane.segments().iter())
+            .map(|s| (s.msn, s.program_time_ms, s.parts.len()))
+            .collect();
+        assert_eq!(flac, aac, "the same segments, parts and program date times");
+        assert!(!renditions.take_fresh_lossless().is_empty());
+
+        let mut recovered = Renditions::recover(show.path()).unwrap();
+        let lane = recovered.lossless().expect("recovered");
+        assert_eq!(lane.frames(), recovered.standard().unwrap().frames());
+        assert_eq!(lane.frames(), 192, "where its last part ends");
+        // A later publisher without FLAC: the lane ends, the AAC renditions go on.
+        let step = recovered.fit(vec![(standard, frame(3, 1))], None).unwrap();
+        assert_eq!(step.bytes(), 8);
+        recovered.push(step, now).unwrap();
+        assert!(recovered.lossless().unwrap().ended());
+        assert!(!recovered.standard().unwrap().ended());
+        let step = recovered
+            .fit(vec![(standard, frame(3, 1))], flac_of(&info, 0))
+            .unwrap();
+        assert_eq!(step.bytes(), 8, "an ended lane takes no more");
+        recovered.push(step, now).unwrap();
+        let again = Renditions::recover(show.path()).unwrap();
+        assert!(again.lossless().is_some_and(LosslessSegmenter::ended));
+
+        // A show started without FLAC never gets a lane.
+        let other = tempfile::tempdir().unwrap();
+        let mut plain = Renditions::new(other.path());
+        let step = plain.fit(vec![(standard, frame(3, 1))], None).unwrap();
+        plain.push(step, 0).unwrap();
+        let step = plain
+            .fit(vec![(standard, frame(3, 1))], flac_of(&info, 0))
+            .unwrap();
+        plain.push(step, 0).unwrap();
+        assert!(plain.lossless().is_none());
     }
 }

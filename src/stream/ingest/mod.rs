@@ -25,8 +25,10 @@ use crate::events::notices;
 use crate::events::store as events_store;
 use crate::i18n::Msg;
 use crate::state::AppState;
+use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
 use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
 use crate::stream::codecs::transcode::Target;
+use crate::stream::hls::renditions::Flac;
 use crate::stream::show::hub::{Claim, Show};
 use crate::stream::show::journal::{self, Acquired, Lease};
 
@@ -320,14 +322,22 @@ where
         }
         None
     };
-    let feed = |step: Step, check: &mut dyn FnMut(u64, f64) -> Option<Outcome>| {
+    let feed = |step: Step,
+                flac: Option<(&StreamInfo, Vec<FlacFrame>)>,
+                check: &mut dyn FnMut(u64, f64) -> Option<Outcome>| {
+        let (info, flac) = flac.map_or((None, Vec::new()), |(i, f)| (Some(i), f));
         let frame = &step.frames[standard];
         let incoming = frame.payload.len() as u64;
         if !checked_on_arrival && let Some(outcome) = check(incoming, frame_seconds(&frame.config))
         {
             return Some(outcome);
         }
-        let recorded: u64 = step.frames.iter().map(|f| f.payload.len() as u64).sum();
+        let recorded: u64 = step
+            .frames
+            .iter()
+            .map(|f| f.payload.len() as u64)
+            .sum::<u64>()
+            + flac.iter().map(|f| f.data.len() as u64).sum::<u64>();
         if show.recorded_bytes() + recorded > quota {
             tracing::warn!(event = %show.event_id, "recording quota reached; disconnecting");
             show.mark_full();
@@ -335,7 +345,8 @@ where
                 Msg::IngestQuotaReached.render(crate::i18n::current()),
             ));
         }
-        match show.feed(id, &renditions, step) {
+        let flac = info.map(|info| Flac { info, frames: flac });
+        match show.feed(id, &renditions, step, flac) {
             Ok(true) => None,
             Ok(false) => Some(Outcome::Ended),
             Err(err) if err.kind() == std::io::ErrorKind::StorageFull => {
@@ -433,10 +444,11 @@ where
             output = ladder.next() => match output {
                 Some(Output::Step(step)) => {
                     heard = true;
-                    // The show has no lossless lane yet (docs/hifi.md, "What is left"): the
-                    // frames are let go with their step, so the queue stays bounded.
-                    drop(tap.take(step.index));
-                    if let Some(outcome) = feed(step, &mut check) {
+                    // A lossless publisher's FLAC frames go with their step (the show
+                    // takes them when it has a lossless lane, `Renditions::fit`).
+                    let frames = tap.take(step.index);
+                    let flac = tap.lossless().map(|l| (l.info(), frames));
+                    if let Some(outcome) = feed(step, flac, &mut check) {
                         break outcome;
                     }
                 }
@@ -452,7 +464,9 @@ where
             ladder.finish();
             let drained = tokio::time::timeout(Duration::from_secs(2), async {
                 while let Some(Output::Step(step)) = ladder.next().await {
-                    if let Some(stop) = feed(step, &mut check) {
+                    let frames = tap.take(step.index);
+                    let flac = tap.lossless().map(|l| (l.info(), frames));
+                    if let Some(stop) = feed(step, flac, &mut check) {
                         return Some(stop);
                     }
                 }

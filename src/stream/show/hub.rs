@@ -15,7 +15,7 @@ use crate::stream::codecs::adts::AacFrame;
 use crate::stream::codecs::ladder::{HIGH_ABOVE_KBPS, Rendition, Step};
 use crate::stream::hls::multivariant::Bandwidth;
 use crate::stream::hls::playlist::{Playlist, range_id};
-use crate::stream::hls::renditions::{Fitted, Renditions, dir_of};
+use crate::stream::hls::renditions::{Fitted, Flac, Lane, Renditions};
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
@@ -78,9 +78,9 @@ struct State {
     recorded_bytes: u64,
     /// A publisher was cut off at the size limit: the recording takes no more.
     full: bool,
-    /// Per rendition (by [`Rendition::slot`]), the rendered playlists of one version:
-    /// full and delta, each rendered on first use.
-    cache: [Option<Rendered>; Rendition::ALL.len()],
+    /// Per lane (by [`Lane::slot`]), the rendered playlists of one version: full and
+    /// delta, each rendered on first use.
+    cache: [Option<Rendered>; Lane::COUNT],
     /// When this instance last applied an entry another instance wrote.
     heard_elsewhere_at: Option<Instant>,
     /// The last entry of the show's journal applied or skipped here.
@@ -142,7 +142,7 @@ pub struct Show {
     /// Media files of every rendition as shared bytes: every new part goes in as it is
     /// written (all the live listeners ask for it at once), older ones on their first
     /// read from disk. The key is `Copy`: a lookup hashes it and allocates nothing.
-    media: moka::sync::Cache<(Rendition, MediaFile), Bytes>,
+    media: moka::sync::Cache<(Lane, MediaFile), Bytes>,
     /// Who listened on this instance lately: each ticket's (or pass's) session key and
     /// its last request. A lock of its own, apart from the recording's.
     listeners: Mutex<HashMap<String, Instant>>,
@@ -323,6 +323,7 @@ impl Show {
         publisher: u64,
         renditions: &[Rendition],
         step: Step,
+        flac: Option<Flac<'_>>,
     ) -> std::io::Result<bool> {
         let now = crate::db::now_ms();
         let mut bumped = false;
@@ -334,7 +335,7 @@ impl Show {
             let frames = renditions.iter().copied().zip(step.frames).collect();
             // A frame in another format than the show's is not recorded (as a player
             // cannot switch codecs mid-stream), in no rendition.
-            let Some(fitted) = state.renditions.fit(frames) else {
+            let Some(fitted) = state.renditions.fit(frames, flac) else {
                 return Ok(true);
             };
             if self.journal.get().is_some() {
@@ -371,7 +372,7 @@ impl Show {
                 index,
                 frames: vec![frame],
             };
-            if !self.feed(publisher, &[Rendition::Standard], step)? {
+            if !self.feed(publisher, &[Rendition::Standard], step, None)? {
                 return Ok(false);
             }
         }
@@ -559,7 +560,9 @@ impl Show {
                     ));
                 }
             }
-            let Some(fitted) = state.renditions.fit(step) else {
+            // The journal does not carry the FLAC frames yet (docs/hifi.md): this copy's
+            // lossless lane, if it had one, ends.
+            let Some(fitted) = state.renditions.fit(step, None) else {
                 continue;
             };
             state.recorded_bytes += fitted.bytes();
@@ -600,26 +603,47 @@ impl Show {
 
     fn keep_fresh(&self, state: &mut State) {
         for (rendition, file, bytes) in state.renditions.take_fresh() {
-            self.media.insert((rendition, file), bytes);
+            self.media.insert((Lane::Aac(rendition), file), bytes);
+        }
+        for (file, bytes) in state.renditions.take_fresh_lossless() {
+            self.media.insert((Lane::Lossless, file), bytes);
         }
     }
 
     /// A media file of a rendition from memory.
-    pub fn cached(&self, rendition: Rendition, file: MediaFile) -> Option<Bytes> {
-        self.media.get(&(rendition, file))
+    pub fn cached(&self, lane: impl Into<Lane>, file: MediaFile) -> Option<Bytes> {
+        self.media.get(&(lane.into(), file))
     }
 
     /// A media file of a rendition from memory, else from the recording on disk (then
     /// kept).
-    pub async fn media(&self, rendition: Rendition, file: MediaFile) -> Option<Bytes> {
-        let key = (rendition, file);
+    pub async fn media(&self, lane: impl Into<Lane>, file: MediaFile) -> Option<Bytes> {
+        let lane = lane.into();
+        let key = (lane, file);
         if let Some(bytes) = self.media.get(&key) {
             return Some(bytes);
         }
-        let path = dir_of(&self.dir, rendition).join(file.file_name());
+        let path = lane.dir(&self.dir).join(file.file_name());
         let bytes = Bytes::from(tokio::fs::read(path).await.ok()?);
         self.media.insert(key, bytes.clone());
         Some(bytes)
+    }
+
+    /// The lossless rendition's bit rates, when players are offered it: the show has
+    /// one and it has every step the standard rendition has (a lane ended early by a
+    /// publisher without FLAC is not offered). Before its first segment, the PCM's rate
+    /// (what FLAC of its format weighs at most, bar verbatim blocks' few bytes).
+    pub fn lossless(&self) -> Option<Bandwidth> {
+        let state = self.lock();
+        let lane = state.renditions.lossless()?;
+        if state.standard()?.frames() != lane.frames() {
+            return None;
+        }
+        let info = lane.info();
+        let pcm_kbps = info.sample_rate() / 1000
+            * u32::from(info.channels())
+            * u32::from(info.bits_per_sample());
+        Some(Bandwidth::of(lane.segments(), pcm_kbps))
     }
 
     /// The show's renditions (none before its first frame), in [`Rendition::ALL`]'s
@@ -791,7 +815,8 @@ impl Show {
     }
 
     /// A rendition's playlist text (full or delta), rendered once per change and shared.
-    pub fn playlist(&self, rendition: Rendition, skip: bool) -> Option<Bytes> {
+    pub fn playlist(&self, lane: impl Into<Lane>, skip: bool) -> Option<Bytes> {
+        let lane = lane.into();
         let version = *self.version.borrow();
         let mut state = self.lock();
         let State {
@@ -801,8 +826,18 @@ impl Show {
             removed_ranges,
             ..
         } = &mut *state;
-        let segmenter = renditions.get(rendition)?;
-        let cache = &mut cache[rendition.slot()];
+        let (segments, part_target, ended) = match lane {
+            Lane::Aac(rendition) => {
+                let s = renditions.get(rendition)?;
+                (s.segments(), s.part_target(), s.ended())
+            }
+            // Its own PART-TARGET (and so PART-HOLD-BACK): see `flac::Cutter`.
+            Lane::Lossless => {
+                let s = renditions.lossless()?;
+                (s.segments(), s.part_target(), s.ended())
+            }
+        };
+        let cache = &mut cache[lane.slot()];
         let rendered = match cache {
             Some(r) if r.version == version => r,
             _ => cache.insert(Rendered {
@@ -819,9 +854,9 @@ impl Show {
         let text = slot.get_or_insert_with(|| {
             Bytes::from(
                 Playlist {
-                    segments: segmenter.segments(),
-                    part_target: segmenter.part_target(),
-                    ended: segmenter.ended(),
+                    segments,
+                    part_target,
+                    ended,
                     skip,
                     markers: markers.as_deref().unwrap_or_default(),
                     removed: removed_ranges,
