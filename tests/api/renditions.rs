@@ -364,7 +364,7 @@ fn timeline(text: &str) -> Vec<String> {
 }
 
 /// ffmpeg's PCM (32-bit, interleaved) of a file.
-async fn pcm(path: std::path::PathBuf) -> Vec<u8> {
+pub(crate) async fn pcm(path: std::path::PathBuf) -> Vec<u8> {
     tokio::task::spawn_blocking(move || {
         let out = std::process::Command::new("ffmpeg")
             .args(["-hide_banner", "-loglevel", "error", "-i"])

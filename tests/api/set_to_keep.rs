@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::cluster::two_processes_beside;
 use crate::helpers::*;
-use crate::renditions::{aac, push};
+use crate::renditions::{a_lossless_show, aac, pcm, push};
 use crate::topology::a_concert_with_a_ticket_holder;
 
 /// A 64×48 PNG picture uploaded for the concert by `admin`.
@@ -485,4 +485,66 @@ async fn either_instance_answers_the_same_set() {
     let probed = probe(&path);
     assert_eq!(probed["chapters"][0]["tags"]["title"], "Opener");
     assert!(decoded_seconds(&path) > 1.5);
+}
+
+/// A lossless show's set: `recording.flac`, the encoder's FLAC frames as they came (its PCM
+/// is the encoder's, bit for bit), with the songs as chapters (its cue sheet), the tags and
+/// the cover, under the same signed link as the `.m4a`.
+#[tokio::test]
+async fn a_lossless_shows_set_is_also_flac_with_its_songs_and_the_encoders_samples() {
+    let app = spawn_app().await;
+    let (media, _, event, fan) = a_lossless_show(&app, &["-frame_size", "4096"]).await;
+    let admin = app.an_admin().await;
+    a_picture(&app, &event, &admin).await;
+    a_marker(&app, &event, &admin, "Opener", 0).await;
+    a_marker(&app, &event, &admin, "Ballade für Ö", 1000).await;
+    app.end_show(&event, &admin).await;
+
+    let url = download_url(&app, &event, &fan)
+        .await
+        .replace("recording.m4a", "recording.flac");
+    let answer = app.http.get(&url).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(answer.headers()["content-type"], "audio/flac");
+    let disposition = answer.headers()["content-disposition"].to_str().unwrap();
+    assert!(disposition.contains(".flac"), "{disposition}");
+    let file = answer.bytes().await.unwrap();
+    assert!(file.starts_with(b"fLaC"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.flac");
+    std::fs::write(&path, &file).unwrap();
+
+    let probed = probe(&path);
+    let titles: Vec<&str> = (probed["chapters"].as_array().unwrap().iter())
+        .map(|c| c["tags"]["title"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(titles, ["Opener", "Ballade für Ö"], "{probed}");
+    let tags: std::collections::HashMap<String, &Value> =
+        (probed["format"]["tags"].as_object().unwrap().iter())
+            .map(|(k, v)| (k.to_lowercase(), v))
+            .collect();
+    let (_, concert) = app
+        .get(&format!("/api/v1/events/{event}"), Some(&admin))
+        .await;
+    assert_eq!(tags["title"], &concert["payload"]["title"], "{tags:?}");
+    assert_eq!(
+        tags["artist"], &concert["payload"]["artistName"],
+        "{tags:?}"
+    );
+    let streams = probed["streams"].as_array().unwrap();
+    assert!(
+        streams.iter().any(|s| s["codec_name"] == "flac"),
+        "{streams:?}"
+    );
+    assert!(
+        streams
+            .iter()
+            .any(|s| s["disposition"]["attached_pic"] == 1),
+        "no cover: {streams:?}"
+    );
+    assert_eq!(
+        pcm(path).await,
+        pcm(media.path().join("show.ogg")).await,
+        "the set's PCM is the encoder's"
+    );
 }

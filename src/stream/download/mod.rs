@@ -32,7 +32,7 @@ use crate::state::AppState;
 use crate::stream::codecs::fmp4;
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::codecs::m4a::{self, Chapter, Cover, CoverFormat, Tags};
-use crate::stream::hls::renditions::dir_of;
+use crate::stream::hls::renditions::{Lane, dir_of};
 use crate::stream::hls::segmenter::{Segmenter, part_file};
 use crate::stream::show::hub::Show;
 
@@ -63,10 +63,8 @@ impl Kind {
 
 /// The folder of the show's lossless rendition, whether or not it exists (a show without
 /// one has no `init.mp4` there).
-// TODO(lead): `dir_of(show_dir, Rendition::Lossless)` once that rendition exists; its
-// name is assumed to be "lossless" until then.
 fn lossless_dir(show_dir: &Path) -> PathBuf {
-    show_dir.join("lossless")
+    Lane::Lossless.dir(show_dir)
 }
 
 /// Whether the show has a lossless recording: its folder's init segment is FLAC's.
