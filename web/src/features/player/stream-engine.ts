@@ -97,10 +97,12 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
     // Nothing is buffered yet: start on the chosen rendition.
     if (level >= 0) hls.currentLevel = level;
   });
-  // Each rendition's init segment says its sample rate ("Lossless · FLAC 48 kHz").
+  // Each rendition's init segment says its sample rate ("Lossless · FLAC 48 kHz"). hls.js
+  // announces no init segment's loading: its bytes hang on each media fragment loaded after.
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
-    if (data.frag.sn !== 'initSegment' || sampleRates.has(data.frag.level)) return;
-    const rate = initSampleRate(new Uint8Array(data.payload));
+    const init = data.frag.initSegment?.data;
+    if (!init || sampleRates.has(data.frag.level)) return;
+    const rate = initSampleRate(init);
     if (rate !== null) sampleRates.set(data.frag.level, rate);
   });
   hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => {
