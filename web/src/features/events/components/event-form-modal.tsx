@@ -15,7 +15,7 @@ import { isStaff } from '../../../lib/roles';
 import { FormActions } from '../../../components/form-actions';
 import { MoneyInput } from '../../../components/money-input';
 import { localAmountText, parseAmount } from '../../../i18n/numbers';
-import { useLocale } from './event-parts';
+import { localeOf } from '../../../i18n/languages';
 import type { CropArea } from '../crop';
 import { IMAGE_ASPECT, centredArea, cropImageFile, pictureSize } from '../crop';
 
@@ -207,8 +207,8 @@ export function EventFormModal({
   onClose: () => void;
   onSubmit: (result: EventFormResult) => void;
 }): ReactNode {
-  const { t } = useTranslation('events');
-  const locale = useLocale();
+  const { t, i18n } = useTranslation('events');
+  const locale = localeOf(i18n.language);
   const me = useQuery(meQueryOptions());
   const staff = isStaff(me.data?.role);
   const projects = useQuery(projectChoicesQueryOptions());
