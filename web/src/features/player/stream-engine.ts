@@ -66,6 +66,8 @@ export const HLS_CONFIG: Partial<HlsConfig> = {
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 const MAX_NETWORK_RETRIES = 5;
+/** How long after a rendition switch the player leaves its rate alone. */
+const SWITCH_SETTLE_MS = 3000;
 
 /** Whether this browser's Media Source plays FLAC in fMP4 (the Lossless rendition). */
 export function playsFlac(): boolean {
@@ -135,7 +137,14 @@ export async function attachStream(audio: HTMLAudioElement, playlistUrl: string,
   });
   // Back to the target latency when late: on every time update (about four a second) of
   // a live show, never for a replay.
+  // A switch drops what is buffered ahead: no catching up until the new rendition plays.
+  let switchedAt = 0;
+  hls.on(Hls.Events.LEVEL_SWITCHING, () => {
+    switchedAt = performance.now();
+    audio.playbackRate = 1;
+  });
   const catchUp = (): void => {
+    if (performance.now() - switchedAt < SWITCH_SETTLE_MS) return;
     const live = hls.latestLevelDetails?.live === true;
     const target = hls.targetLatency;
     if (!live || audio.paused || target === null || !Number.isFinite(hls.latency)) {

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Code, CopyButton, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Code, CopyButton, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconMicrophone, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -187,7 +187,7 @@ function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: Str
         </Text>
       )}
       {offersLossless ? (
-        <Switch
+        <Checkbox
           size="sm"
           checked={lossless}
           disabled={active}
