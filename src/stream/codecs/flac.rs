@@ -9,7 +9,7 @@ use bytes::Bytes;
 use crate::stream::codecs::ogg::OggReader;
 
 /// The STREAMINFO metadata block's body (34 bytes), what `dfLa` carries.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StreamInfo {
     pub raw: [u8; 34],
 }
@@ -373,7 +373,7 @@ mod tests {
         let good = demux.push(&bytes).frames;
         // Flip a byte inside the third frame: its CRC-16 no longer holds. The Ogg page's
         // CRC would catch it first, so damage the frame before it is paged: check it alone.
-        let info = demux.info().unwrap().clone();
+        let info = *demux.info().unwrap();
         let mut bad = good[2].data.to_vec();
         let mid = bad.len() / 2;
         bad[mid] ^= 0x10;
@@ -526,7 +526,7 @@ mod tests {
 
         let mut demux = OggFlac::new();
         let frames = demux.push(&std::fs::read(&oga).unwrap()).frames;
-        let info = demux.info().unwrap().clone();
+        let info = *demux.info().unwrap();
         assert_eq!(u32::from(info.bits_per_sample()), bits);
         let mut mp4 = crate::stream::codecs::fmp4::flac_init_segment(&info);
         let mut cut = Cutter::new(12 * 1024);

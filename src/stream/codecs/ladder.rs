@@ -46,7 +46,8 @@ use std::collections::VecDeque;
 use tokio::sync::mpsc;
 
 use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME};
-use crate::stream::codecs::transcode::{Event, Pipeline, Target, Unavailable, encoder};
+use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
+use crate::stream::codecs::transcode::{Decoder, Event, Pipeline, Target, Unavailable, encoder};
 
 /// The standard rendition's AAC-LC bitrate.
 pub const STANDARD_KBPS: u32 = 128;
@@ -109,6 +110,9 @@ pub enum Input {
     Aac,
     /// Anything GStreamer decodes (MP3, Opus in WebM or Ogg): re-encoded only.
     Transcoded,
+    /// An Ogg FLAC publisher's frames, whole (demuxed by `ingest::lossless`, whose
+    /// lossless rendition they also are), given with [`Ladder::push_flac`]: re-encoded.
+    Flac(StreamInfo),
 }
 
 /// Frame `index` of every rendition, in the order of [`Ladder::renditions`]; each frame
@@ -235,7 +239,7 @@ impl Ladder {
             source_frames: 0,
             source_config: None,
         };
-        if input == Input::Transcoded {
+        if input != Input::Aac {
             ladder.pipeline = Some(ladder.pipeline_for(target)?);
         }
         Ok(ladder)
@@ -246,7 +250,11 @@ impl Ladder {
         let bitrates: Vec<u32> = (self.lanes.iter())
             .filter_map(|l| l.rendition.kbps())
             .collect();
-        Pipeline::start(self.encoder, target, &bitrates, self.tx.clone())
+        let decoder = match self.input {
+            Input::Flac(info) => Decoder::Flac(info),
+            Input::Aac | Input::Transcoded => Decoder::Any,
+        };
+        Pipeline::start(decoder, self.encoder, target, &bitrates, self.tx.clone())
     }
 
     /// The renditions of every [`Step`], in its order.
@@ -285,6 +293,10 @@ impl Ladder {
         let mut arrived = Arrived::default();
         let data = match self.input {
             Input::Transcoded => bytes.to_vec(),
+            // Whole frames only (see `push_flac`): bytes are not what this ladder takes.
+            Input::Flac(_) => {
+                return Err(Unavailable::Pipeline("FLAC is taken frame by frame".into()));
+            }
             Input::Aac => {
                 let frames = self.source.push(bytes);
                 let Some(first) = frames.first() else {
@@ -332,6 +344,15 @@ impl Ladder {
             pipeline.push(data);
         }
         Ok(arrived)
+    }
+
+    /// An [`Input::Flac`] publisher's frames, each whole, in order.
+    pub fn push_flac(&mut self, frames: &[FlacFrame]) {
+        if let Some(pipeline) = &self.pipeline {
+            for frame in frames {
+                pipeline.push(frame.data.clone());
+            }
+        }
     }
 
     /// No more input: what is still inside comes out, then [`Output::Done`].
@@ -729,7 +750,7 @@ mod stage_latency {
                 }
             }
         });
-        if input == Input::Transcoded {
+        if input != Input::Aac {
             // Restart its pipeline on the tap (`start` made it on the ladder's own).
             ladder.pipeline = Some(ladder.pipeline_for(ladder.target).unwrap());
         }
@@ -769,7 +790,12 @@ mod stage_latency {
                 () = tokio::time::sleep_until(due.into()), if !ladder.finished => {
                     match chunks.next() {
                         Some(chunk) => {
-                            ladder.push(&chunk).unwrap();
+                            if let Input::Flac(info) = input {
+                                let samples = u32::from(info.max_block());
+                                ladder.push_flac(&[FlacFrame { data: chunk.into(), samples }]);
+                            } else {
+                                ladder.push(&chunk).unwrap();
+                            }
                             if !probed {
                                 probed = probe(&ladder);
                             }
@@ -832,6 +858,44 @@ mod stage_latency {
             "Ladder::next",
             summary(waits(t0, &out, 0, 0.0))
         );
+    }
+
+    #[tokio::test]
+    #[ignore = "a diagnostic: prints where the time goes, in real time"]
+    async fn ogg_flac_publisher() {
+        // As the live panel's example sends it: 4,096-sample blocks, a page per block.
+        let ogg = input(
+            RATE,
+            &["-c:a", "flac", "-frame_size", "4096", "-f", "ogg"],
+            "ogg",
+        );
+        let mut demux = crate::stream::codecs::flac::OggFlac::new();
+        let frames = demux.push(&ogg).frames;
+        let info = *demux.info().unwrap();
+        let block_s = f64::from(info.max_block()) / f64::from(RATE);
+        let chunks = frames.iter().map(|f| f.data.to_vec()).collect();
+        let (t0, out, arrivals, decoded) = paced(Input::Flac(info), chunks, block_s).await;
+        // Step k's audio exists once its block is whole: block k/4 is pushed at
+        // t0 + (k/4 + 1)·block.
+        let from_block = |at: &[Instant], skip: usize| -> Vec<f64> {
+            (at.iter().skip(skip).enumerate())
+                .skip(25)
+                .map(|(k, t)| {
+                    let ready = t0 + Duration::from_secs_f64((k / 4 + 1) as f64 * block_s);
+                    t.saturating_duration_since(ready).as_secs_f64() * 1000.0
+                })
+                .collect()
+        };
+        println!("Ogg FLAC publisher (4,096-sample blocks), block pushed → …");
+        println!(
+            "  {:14} {}",
+            "PCM at the tee",
+            summary(from_block(&decoded, 0))
+        );
+        for (at, name) in ["saver sink", "standard sink"].iter().enumerate() {
+            println!("  {name:14} {}", summary(from_block(&arrivals[at], 1)));
+        }
+        println!("  {:14} {}", "Ladder::next", summary(from_block(&out, 0)));
     }
 
     #[tokio::test]

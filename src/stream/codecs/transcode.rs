@@ -13,6 +13,7 @@ use gstreamer_app as gst_app;
 use tokio::sync::mpsc;
 
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::flac::StreamInfo;
 
 /// What the pipeline hands back.
 #[derive(Debug)]
@@ -101,6 +102,44 @@ pub(crate) enum Event {
     Failed(String),
 }
 
+/// What decodes a pipeline's input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Decoder {
+    /// Whatever `decodebin` finds for the bytes, chunked any way.
+    Any,
+    /// Whole FLAC frames of this stream, one per [`Pipeline::push`], straight into
+    /// `flacdec`. Fed the Ogg stream instead, `decodebin`'s `flacparse` held every frame
+    /// until the next one's header had arrived: a block (85 ms at 48 kHz) on every live
+    /// frame's way.
+    Flac(StreamInfo),
+}
+
+impl Decoder {
+    fn element(self) -> &'static str {
+        match self {
+            Self::Any => "decodebin",
+            Self::Flac(_) => "flacdec",
+        }
+    }
+}
+
+/// Caps for whole FLAC frames: `flacdec` reads the stream's header (the `fLaC` marker and
+/// the STREAMINFO, as the last metadata block) from `streamheader`.
+fn framed_flac_caps(info: &StreamInfo) -> gst::Caps {
+    let mut header = b"fLaC\x80\x00\x00\x22".to_vec();
+    header.extend_from_slice(&info.raw);
+    let header = gst::Buffer::from_mut_slice(header);
+    gst::Caps::builder("audio/x-flac")
+        .field("framed", true)
+        .field(
+            "rate",
+            i32::try_from(info.sample_rate()).unwrap_or(i32::MAX),
+        )
+        .field("channels", i32::from(info.channels()))
+        .field("streamheader", gst::Array::new([header.to_send_value()]))
+        .build()
+}
+
 /// The one GStreamer set-up of the codec layer: `appsrc ! decodebin ! audioconvert !
 /// audioresample` to the target's raw format, then one AAC encoder per bitrate (behind a
 /// `tee` and a `queue` each when there are several, so every encoder has its thread and
@@ -114,6 +153,7 @@ pub(crate) struct Pipeline {
 
 impl Pipeline {
     pub(crate) fn start(
+        decoder: Decoder,
         encoder: &str,
         target: Target,
         bitrates_kbps: &[u32],
@@ -128,8 +168,9 @@ impl Pipeline {
             )
         };
         let mut description = format!(
-            "appsrc name=src stream-type=stream format=bytes ! decodebin ! audioconvert ! \
+            "appsrc name=src stream-type=stream format=bytes ! {decoder} ! audioconvert ! \
              audioresample ! audio/x-raw,rate={rate},channels={channels}",
+            decoder = decoder.element(),
             rate = target.sample_rate,
             channels = target.channels,
         );
@@ -186,6 +227,11 @@ impl Pipeline {
             }
             gst::BusSyncReply::Drop
         });
+        if let Decoder::Flac(info) = decoder {
+            src.set_caps(Some(&framed_flac_caps(&info)));
+            // A decoder takes a stream in time (a parser made one of bytes before).
+            src.set_format(gst::Format::Time);
+        }
         (pipeline.set_state(gst::State::Playing)).map_err(|e| failed(&e))?;
         Ok(Self { pipeline, src })
     }
@@ -212,7 +258,7 @@ impl Pipeline {
 
     /// Bytes for the decoder, as they come (any chunking; after [`Pipeline::take_raw_aac`],
     /// one whole frame); `false` once it takes no more.
-    pub(crate) fn push(&self, bytes: Vec<u8>) -> bool {
+    pub(crate) fn push(&self, bytes: impl AsRef<[u8]> + Send + 'static) -> bool {
         self.src.push_buffer(gst::Buffer::from_slice(bytes)).is_ok()
     }
 
@@ -244,7 +290,7 @@ pub struct Transcoder {
 impl Transcoder {
     pub fn start(target: Target, bitrate_kbps: u32) -> Result<Self, Unavailable> {
         let (tx, output) = mpsc::unbounded_channel();
-        let pipeline = Pipeline::start(encoder()?, target, &[bitrate_kbps], tx)?;
+        let pipeline = Pipeline::start(Decoder::Any, encoder()?, target, &[bitrate_kbps], tx)?;
         Ok(Self { pipeline, output })
     }
 

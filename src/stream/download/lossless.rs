@@ -171,7 +171,7 @@ pub(crate) mod tests {
     pub(crate) fn lossless_folder(dir: &Path, ogg_flac: &[u8]) {
         let mut demux = OggFlac::new();
         let frames = demux.push(ogg_flac).frames;
-        let info = demux.info().unwrap().clone();
+        let info = *demux.info().unwrap();
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("init.mp4"), fmp4::flac_init_segment(&info)).unwrap();
         let mut cut = Cutter::new(12 * 1024);

@@ -380,7 +380,7 @@ mod tests {
             );
             let mut demux = OggFlac::new();
             let frames = demux.push(&ogg).frames;
-            let info = demux.info().unwrap().clone();
+            let info = *demux.info().unwrap();
             let show = tempfile::tempdir().unwrap();
             let aac_config = crate::stream::codecs::adts::AacConfig {
                 object_type: 2,
@@ -389,7 +389,7 @@ mod tests {
             };
             let mut aac = Segmenter::create(&show.path().join("aac"), aac_config).unwrap();
             let dir = show.path().join("lossless");
-            let mut flac = LosslessSegmenter::create(&dir, info.clone()).unwrap();
+            let mut flac = LosslessSegmenter::create(&dir, info).unwrap();
             // Pair the frames with 1024-sample steps by their first sample.
             let total: u64 = frames.iter().map(|f| u64::from(f.samples)).sum();
             let steps = total / 1024;

@@ -239,7 +239,7 @@ impl Renditions {
         let standard = Rendition::Standard.slot();
         let config = by_slot[standard].as_ref()?.config;
         let lossless = match (self.standard(), &self.lossless, flac) {
-            (None, _, Some(flac)) => LosslessStep::Start(flac.info.clone(), flac.frames),
+            (None, _, Some(flac)) => LosslessStep::Start(*flac.info, flac.frames),
             (Some(_), Some(lane), Some(flac))
                 if !lane.ended() && same_format(lane.info(), flac.info) =>
             {

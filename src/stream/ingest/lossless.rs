@@ -7,8 +7,9 @@
 //! ladder drops its encoders' priming). The FLAC frames whose first sample lies in that
 //! range travel with step N (none, one or more: FLAC blocks are usually 4,096 or 4,608
 //! samples), which is `flac::Cutter`'s rule, so the lossless parts are cut at exactly
-//! the AAC part boundaries. Every byte the ladder takes has gone through the demuxer
-//! first, so when step N comes out every frame starting before `(N+1)·1024` is there.
+//! the AAC part boundaries. The ladder decodes the demuxer's frames themselves
+//! ([`Tap::fresh`], `Input::Flac`), so when step N comes out every frame starting before
+//! `(N+1)·1024` is there.
 //!
 //! **The show's rate.** The lossless rendition needs the ladder at the FLAC's own rate
 //! (else frame N is not the same samples). A new show takes the FLAC's rate when it is
@@ -92,6 +93,8 @@ pub struct Lossless {
     queue: VecDeque<(u64, FlacFrame)>,
     /// The first sample of the next frame to come.
     at: u64,
+    /// Frames arrived since the ladder last took them ([`Tap::fresh`]).
+    fresh: Vec<FlacFrame>,
     /// Damaged or foreign packets left out so far.
     pub rejected: usize,
 }
@@ -101,12 +104,13 @@ impl Lossless {
     pub fn start(head: &[u8]) -> Option<(Self, Arrived)> {
         let mut demux = OggFlac::new();
         let first = demux.push(head);
-        let info = demux.info()?.clone();
+        let info = *demux.info()?;
         let mut this = Self {
             demux,
             info,
             queue: VecDeque::new(),
             at: 0,
+            fresh: Vec::new(),
             rejected: 0,
         };
         let arrived = this.take_in(first);
@@ -142,6 +146,7 @@ impl Lossless {
             arrived.seconds += f64::from(frame.samples) / rate;
             let start = self.at;
             self.at += u64::from(frame.samples);
+            self.fresh.push(frame.clone());
             self.queue.push_back((start, frame));
         }
         arrived
@@ -226,6 +231,15 @@ impl Tap {
         }
     }
 
+    /// The frames arrived since the last call, for the ladder to decode (`None` when off:
+    /// the ladder takes the publisher's bytes).
+    pub fn fresh(&mut self) -> Option<Vec<FlacFrame>> {
+        match self {
+            Self::On(lossless) => Some(std::mem::take(&mut lossless.fresh)),
+            _ => None,
+        }
+    }
+
     /// The frames that travel with the ladder's step `index` (none when off).
     pub fn take(&mut self, index: u64) -> Vec<crate::stream::codecs::flac::FlacFrame> {
         match self {
@@ -274,17 +288,14 @@ mod tests {
         let mut tap = Tap::new(true);
         let mut ladder = None;
         for piece in ogg.chunks(chunk) {
-            let data = match tap.push(piece).0 {
-                Pass::Hold => continue,
-                Pass::Chunk => piece.to_vec(),
-                Pass::Head(head) => {
-                    let info = tap.lossless().expect("Ogg FLAC").info();
-                    let target = ladder_target(info, None).unwrap();
-                    ladder = Some(Ladder::start(Input::Transcoded, target).expect("gstreamer"));
-                    head
-                }
-            };
-            ladder.as_mut().unwrap().push(&data).unwrap();
+            if let Pass::Head(_) = tap.push(piece).0 {
+                let info = *tap.lossless().expect("Ogg FLAC").info();
+                let target = ladder_target(&info, None).unwrap();
+                ladder = Some(Ladder::start(Input::Flac(info), target).expect("gstreamer"));
+            }
+            if let Some(ladder) = &mut ladder {
+                ladder.push_flac(&tap.fresh().expect("Ogg FLAC"));
+            }
         }
         let mut ladder = ladder.expect("a first page");
         ladder.finish();

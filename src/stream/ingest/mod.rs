@@ -391,11 +391,12 @@ where
                         Pass::Chunk => chunk,
                         Pass::Head(held) => {
                             if let Some(lossless) = tap.lossless() {
-                                match lossless::ladder_target(lossless.info(), show.config()) {
-                                    Ok(target) if target == ladder.target() => {}
-                                    Ok(target) => match Ladder::start(Input::Transcoded, target) {
-                                        // Nothing was pushed into the first one yet.
-                                        Ok(at_its_rate) => ladder = at_its_rate,
+                                let info = *lossless.info();
+                                match lossless::ladder_target(&info, show.config()) {
+                                    // At the FLAC's rate, decoding its frames (nothing was
+                                    // pushed into the first ladder yet).
+                                    Ok(target) => match Ladder::start(Input::Flac(info), target) {
+                                        Ok(lossless_ladder) => ladder = lossless_ladder,
                                         Err(err) => {
                                             tracing::error!(event = %show.event_id, error = %err, "no rendition ladder");
                                             break Outcome::Failed("No audio could be decoded from this stream.".into());
@@ -418,7 +419,14 @@ where
                         tracing::warn!(event = %show.event_id, "publisher's FLAC too dense; disconnecting");
                         break Outcome::Failed("The FLAC's bitrate is above what its format can carry.".into());
                     }
-                    let pushed = if chunk.is_empty() { Ok(Default::default()) } else { ladder.push(chunk) };
+                    let pushed = match tap.fresh() {
+                        Some(frames) => {
+                            ladder.push_flac(&frames);
+                            Ok(Default::default())
+                        }
+                        None if chunk.is_empty() => Ok(Default::default()),
+                        None => ladder.push(chunk),
+                    };
                     let arrived = match pushed {
                         Ok(arrived) => arrived,
                         Err(err) => {
