@@ -216,11 +216,12 @@ pub struct ServeArgs {
     pub connections_per_ip: u32,
     /// Megabytes one show's journal may take in Redis (several instances): past it the
     /// oldest entries go, so a dense show keeps less than 20 minutes for instances that
-    /// fell behind.
+    /// fell behind (a lossless one, ≈ 1.2 Mbit/s with its FLAC, about 5 minutes).
     #[arg(long, env = "ENCORE_JOURNAL_MB", default_value_t = 48.0)]
     pub journal_mb: f64,
-    /// Megabytes of audio an instance holds for the journal while Redis is away; past it
-    /// the encoder is cut (it reconnects once Redis is back).
+    /// Megabytes of audio (every rendition's and the FLAC) an instance holds for the
+    /// journal while Redis is away; past it the encoder is cut (it reconnects once Redis
+    /// is back).
     #[arg(long, env = "ENCORE_JOURNAL_QUEUE_MB", default_value_t = 64.0)]
     pub journal_queue_mb: f64,
     /// WebSockets that may be open at once, across the server, before their first message

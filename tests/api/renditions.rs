@@ -9,6 +9,7 @@ use reqwest::StatusCode;
 use crate::cluster::two_processes_beside;
 use crate::helpers::*;
 use crate::live::tone;
+use crate::set_to_keep::download_link;
 use crate::topology::{a_concert_with_a_ticket_holder, probed_codec};
 
 /// Two seconds of a 48 kHz stereo tone as AAC at 192 kbit/s in ADTS: what an encoder
@@ -25,7 +26,7 @@ pub(crate) fn aac(dir: &std::path::Path) -> Vec<u8> {
     std::fs::read(path).unwrap()
 }
 
-/// An encoder PUTs `bytes` to the server at `base` (all at once): the status.
+/// An encoder PUTs AAC `bytes` to the server at `base` (all at once): the status.
 pub(crate) async fn push(
     http: &reqwest::Client,
     base: &str,
@@ -33,9 +34,21 @@ pub(crate) async fn push(
     key: &str,
     bytes: Vec<u8>,
 ) -> StatusCode {
+    push_as(http, base, event, key, "audio/aac", bytes).await
+}
+
+/// An encoder PUTs `bytes` of `media_type` to the server at `base` (all at once).
+async fn push_as(
+    http: &reqwest::Client,
+    base: &str,
+    event: &str,
+    key: &str,
+    media_type: &str,
+    bytes: Vec<u8>,
+) -> StatusCode {
     http.put(format!("{base}/live/{event}"))
         .basic_auth("source", Some(key))
-        .header("content-type", "audio/aac")
+        .header("content-type", media_type)
         .body(bytes)
         .send()
         .await
@@ -203,9 +216,21 @@ async fn another_instance_serves_every_rendition_byte_for_byte() {
         push(&app.http, &p.url, &event, &key, aac(media.path())).await,
         StatusCode::OK
     );
-
     let path = multivariant_of(&app.listen(&event, &fan).await);
-    let (on_p, on_q) = (format!("{}{path}", p.url), format!("{}{path}", q.url));
+    let listed = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    assert!(listed.len() >= 2, "{listed:?}");
+}
+
+/// The multivariant playlist at `path` on the processes at `p` and `q`, once `q` serves
+/// what `p` does: the same variants, and every rendition's playlist, init segment and
+/// first parts byte for byte.
+async fn both_serve_every_rendition(
+    app: &TestApp,
+    p: &str,
+    q: &str,
+    path: &str,
+) -> Vec<m3u8_rs::VariantStream> {
+    let (on_p, on_q) = (format!("{p}{path}"), format!("{q}{path}"));
     // The session reaches the other processes over the bus.
     for _ in 0..100 {
         if get(&app.http, &on_p).await.0 == StatusCode::OK {
@@ -214,7 +239,6 @@ async fn another_instance_serves_every_rendition_byte_for_byte() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let listed = variants(&app.http, &on_p).await;
-    assert!(listed.len() >= 2, "{listed:?}");
     let mut last = String::new();
     for _ in 0..100 {
         if get(&app.http, &on_q).await == get(&app.http, &on_p).await {
@@ -243,7 +267,7 @@ async fn another_instance_serves_every_rendition_byte_for_byte() {
         for file in files {
             let held = app.http.get(&file).send().await.unwrap();
             assert_eq!(held.status(), StatusCode::OK, "{file}");
-            let other = file.replace(&p.url, &q.url);
+            let other = file.replace(p, q);
             let served = app.http.get(&other).send().await.unwrap();
             assert_eq!(served.status(), StatusCode::OK, "{other}");
             assert_eq!(
@@ -253,6 +277,73 @@ async fn another_instance_serves_every_rendition_byte_for_byte() {
             );
         }
     }
+    listed
+}
+
+/// The same with an Ogg FLAC push: the other process lists the lossless rendition too and
+/// serves its playlist, init segment and parts byte for byte (the journal carries its FLAC
+/// frames), live and ended; and after the show `recording.flac` is the same file from
+/// either process, each made from its own copy, the encoder's PCM bit for bit.
+#[tokio::test]
+async fn another_instance_serves_the_lossless_rendition_and_its_flac_set_byte_for_byte() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    let flac = ogg_flac(media.path(), &["-frame_size", "4096"]);
+    let pushed = push_as(&app.http, &p.url, &event, &key, "audio/ogg", flac).await;
+    assert_eq!(pushed, StatusCode::OK);
+    let path = multivariant_of(&app.listen(&event, &fan).await);
+    let listed = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    let lossless = listed.last().unwrap();
+    assert_eq!(lossless.uri, "lossless/index.m3u8", "{listed:?}");
+    assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
+
+    let admin = app.an_admin().await;
+    let ended = app
+        .http
+        .post(format!("{}/api/v1/events/{event}/end", p.url))
+        .bearer_auth(&admin)
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::OK);
+    let ended = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    assert_eq!(ended.last().unwrap().uri, "lossless/index.m3u8");
+    let url = format!("{q}{path}", q = q.url).replace("master.m3u8", "lossless/index.m3u8");
+    let (_, text) = get(&app.http, &url).await;
+    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+
+    let link = download_link(&app, &app.url, &event, &fan)
+        .await
+        .replace("recording.m4a", "recording.flac");
+    let mut sets = Vec::new();
+    for base in [&p.url, &q.url] {
+        let url = format!("{base}{link}");
+        // The session and the show's end reach the other process over Redis.
+        let mut last = (StatusCode::OK, String::new());
+        let mut file = None;
+        for _ in 0..100 {
+            let answer = app.http.get(&url).send().await.unwrap();
+            if answer.status() == StatusCode::OK {
+                file = Some(answer.bytes().await.unwrap());
+                break;
+            }
+            last = (answer.status(), answer.text().await.unwrap());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        sets.push(file.unwrap_or_else(|| panic!("{url}: {last:?}")));
+    }
+    assert!(sets[0].starts_with(b"fLaC"));
+    assert!(sets[0] == sets[1], "the two processes' FLAC sets differ");
+    let set = media.path().join("set.flac");
+    std::fs::write(&set, &sets[1]).unwrap();
+    assert_eq!(
+        pcm(set).await,
+        pcm(media.path().join("show.ogg")).await,
+        "the set's PCM is the encoder's"
+    );
 }
 
 /// What ffprobe reads of a rendition's media playlist: codec and sample rate.
@@ -285,16 +376,8 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
     let media = tempfile::tempdir().unwrap();
     let path = media.path().join("show.ogg");
     tone(&path, 2, 330, 44_100, &["-c:a", "flac", "-f", "ogg"]);
-    let pushed = app
-        .http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(&key))
-        .header("content-type", "audio/ogg")
-        .body(std::fs::read(path).unwrap())
-        .send()
-        .await
-        .unwrap()
-        .status();
+    let flac = std::fs::read(path).unwrap();
+    let pushed = push_as(&app.http, &app.url, &event, &key, "audio/ogg", flac).await;
     assert_eq!(pushed, StatusCode::OK);
     let admin = app.an_admin().await;
     app.end_show(&event, &admin).await;
@@ -317,29 +400,27 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
 }
 
 /// Two seconds of a 48 kHz stereo tone as Ogg FLAC (`frame_size`: ffmpeg's own options
-/// for the block size, none for its default 4,608), pushed to `app`'s concert and ended:
-/// the source file, the session's multivariant playlist URL.
+/// for the block size, none for its default 4,608), kept as `show.ogg` in `dir`: what a
+/// lossless encoder sends.
+fn ogg_flac(dir: &std::path::Path, frame_size: &[&str]) -> Vec<u8> {
+    let path = dir.join("show.ogg");
+    let mut args = vec!["-c:a", "flac"];
+    args.extend(frame_size);
+    args.extend(["-f", "ogg"]);
+    tone(&path, 2, 330, 48_000, &args);
+    std::fs::read(path).unwrap()
+}
+
+/// [`ogg_flac`] pushed to `app`'s concert: the source's folder, the session's
+/// multivariant playlist URL, the concert, the ticket holder.
 pub(crate) async fn a_lossless_show(
     app: &TestApp,
     frame_size: &[&str],
 ) -> (tempfile::TempDir, String, String, String) {
     let (event, key, fan) = a_concert_with_a_ticket_holder(app).await;
     let media = tempfile::tempdir().unwrap();
-    let path = media.path().join("show.ogg");
-    let mut args = vec!["-c:a", "flac"];
-    args.extend(frame_size);
-    args.extend(["-f", "ogg"]);
-    tone(&path, 2, 330, 48_000, &args);
-    let pushed = app
-        .http
-        .put(format!("{}/live/{event}", app.url))
-        .basic_auth("source", Some(&key))
-        .header("content-type", "audio/ogg")
-        .body(std::fs::read(&path).unwrap())
-        .send()
-        .await
-        .unwrap()
-        .status();
+    let flac = ogg_flac(media.path(), frame_size);
+    let pushed = push_as(&app.http, &app.url, &event, &key, "audio/ogg", flac).await;
     assert_eq!(pushed, StatusCode::OK);
     let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
     (media, multivariant_of(&playlist), event, fan)

@@ -41,7 +41,7 @@ async fn a_marker(app: &TestApp, event: &str, admin: &str, title: &str, at_ms: i
 }
 
 /// A listening session for `fan`: its download link (a path).
-async fn download_link(app: &TestApp, base: &str, event: &str, fan: &str) -> String {
+pub(crate) async fn download_link(app: &TestApp, base: &str, event: &str, fan: &str) -> String {
     let answer = app
         .http
         .post(format!("{base}/api/v1/stream/{event}/session"))

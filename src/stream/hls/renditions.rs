@@ -96,7 +96,9 @@ enum LosslessStep {
     Nothing,
     /// A new show from a lossless publisher: the lane starts with the step.
     Start(StreamInfo, Vec<FlacFrame>),
-    Push(Vec<FlacFrame>),
+    /// The lane under way takes the step's FLAC (its STREAMINFO is the publisher's, of
+    /// the lane's format).
+    Push(StreamInfo, Vec<FlacFrame>),
     /// A publisher of a show with a lossless lane sends no FLAC of its format: the lane
     /// ends here (its playlist gets ENDLIST) and takes nothing more, as its parts could
     /// not go on with the AAC renditions' numbers without frames.
@@ -118,7 +120,7 @@ impl Fitted {
     /// to the show's folder.
     pub fn bytes(&self) -> u64 {
         let flac = match &self.1 {
-            LosslessStep::Start(_, frames) | LosslessStep::Push(frames) => {
+            LosslessStep::Start(_, frames) | LosslessStep::Push(_, frames) => {
                 frames.iter().map(|f| f.data.len() as u64).sum()
             }
             LosslessStep::Nothing | LosslessStep::End => 0,
@@ -128,6 +130,19 @@ impl Fitted {
             .map(|(_, f)| f.payload.len() as u64)
             .sum::<u64>()
             + flac
+    }
+
+    /// The FLAC the lossless lane takes with the step, and its STREAMINFO: what the
+    /// journal carries, so that `fit` on another instance, given the same, does the same
+    /// to its lane. `None` when the lane takes nothing: the show has none, or it ends here
+    /// (given none, `fit` ends a lane under way).
+    pub fn flac(&self) -> Option<(&StreamInfo, &[FlacFrame])> {
+        match &self.1 {
+            LosslessStep::Start(info, frames) | LosslessStep::Push(info, frames) => {
+                Some((info, frames))
+            }
+            LosslessStep::Nothing | LosslessStep::End => None,
+        }
     }
 
     /// The standard rendition's frame.
@@ -243,7 +258,7 @@ impl Renditions {
             (Some(_), Some(lane), Some(flac))
                 if !lane.ended() && same_format(lane.info(), flac.info) =>
             {
-                LosslessStep::Push(flac.frames)
+                LosslessStep::Push(flac.info.clone(), flac.frames)
             }
             (Some(_), Some(lane), _) if !lane.ended() => LosslessStep::End,
             _ => LosslessStep::Nothing,
@@ -298,7 +313,7 @@ impl Renditions {
                 let lane = self.lossless.insert(LosslessSegmenter::create(&dir, info)?);
                 lane.push(frames, now_ms)?;
             }
-            LosslessStep::Push(frames) => {
+            LosslessStep::Push(_, frames) => {
                 if let Some(lane) = &mut self.lossless {
                     lane.push(frames, now_ms)?;
                 }

@@ -19,7 +19,9 @@ use crate::stream::hls::renditions::{Fitted, Flac, Lane, Renditions};
 use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
-use crate::stream::show::journal::entry::{Entry, EntryId, Frames, Job, RenditionFrames, Writer};
+use crate::stream::show::journal::entry::{
+    Entry, EntryId, Frames, Job, LosslessFrames, RenditionFrames, Writer,
+};
 
 /// A publisher that drops may come back within this time (on any instance) and continue
 /// the same show, one discontinuity and the gap kept in the recording; after it the show
@@ -122,6 +124,18 @@ impl State {
 
     fn ended(&self) -> bool {
         self.standard().is_some_and(Segmenter::ended)
+    }
+
+    /// Record one fitted step in every lane, alike on the instance the encoder sends to
+    /// and from its journal; whether a part was written.
+    fn record(&mut self, step: Fitted, now_ms: i64) -> std::io::Result<bool> {
+        self.recorded_bytes += step.bytes();
+        let part = self.renditions.push(step, now_ms)?;
+        if let Some(Progress::Part { .. }) = part {
+            crate::metrics::part_produced();
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// Something changed: every rendition's playlist is rendered anew.
@@ -326,8 +340,7 @@ impl Show {
         flac: Option<Flac<'_>>,
     ) -> std::io::Result<bool> {
         let now = crate::db::now_ms();
-        let mut bumped = false;
-        {
+        let bumped = {
             let mut state = self.lock();
             if !state.publisher.is(publisher) {
                 return Ok(false);
@@ -348,16 +361,13 @@ impl Show {
                     ));
                 }
             }
-            state.recorded_bytes += fitted.bytes();
-            if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now)? {
-                bumped = true;
-                crate::metrics::part_produced();
-            }
+            let bumped = state.record(fitted, now)?;
             if bumped {
                 state.stale();
                 self.keep_fresh(&mut state);
             }
-        }
+            bumped
+        };
         if bumped {
             self.version.send_modify(|v| *v += 1);
         }
@@ -517,7 +527,7 @@ impl Show {
     }
 
     /// Apply frames written by the publisher's instance (those this copy lacks), every
-    /// rendition of them; whether a part was written.
+    /// rendition of them and the lossless lane's share; whether a part was written.
     fn apply_frames(&self, state: &mut State, frames: Frames) -> std::io::Result<bool> {
         let Frames {
             now_ms,
@@ -525,6 +535,7 @@ impl Show {
             config,
             payloads,
             renditions,
+            lossless,
         } = frames;
         let mut bumped = false;
         let had = state.standard().map_or(0, Segmenter::frames);
@@ -546,6 +557,11 @@ impl Show {
         let mut lanes: Vec<_> = (renditions.into_iter())
             .map(|r| (r.rendition, r.config, r.payloads.into_iter().skip(skip)))
             .collect();
+        let (info, flac) = match lossless {
+            Some(LosslessFrames { info, steps }) => (Some(info), steps),
+            None => (None, Vec::new()),
+        };
+        let mut flac = flac.into_iter().skip(skip);
         for payload in payloads.into_iter().skip(skip) {
             let mut step = Vec::with_capacity(lanes.len() + 1);
             step.push((Rendition::Standard, AacFrame { config, payload }));
@@ -560,16 +576,16 @@ impl Show {
                     ));
                 }
             }
-            // The journal does not carry the FLAC frames yet (docs/hifi.md): this copy's
-            // lossless lane, if it had one, ends.
-            let Some(fitted) = state.renditions.fit(step, None) else {
+            // The lossless lane's share as the writer's `fit` made it: the same `fit`
+            // here starts, feeds or (given none) ends this copy's lane alike.
+            let flac = (info.as_ref()).map(|info| Flac {
+                info,
+                frames: flac.next().unwrap_or_default(),
+            });
+            let Some(fitted) = state.renditions.fit(step, flac) else {
                 continue;
             };
-            state.recorded_bytes += fitted.bytes();
-            if let Some(Progress::Part { .. }) = state.renditions.push(fitted, now_ms)? {
-                bumped = true;
-                crate::metrics::part_produced();
-            }
+            bumped |= state.record(fitted, now_ms)?;
         }
         Ok(bumped)
     }
@@ -909,7 +925,8 @@ impl Listed {
 }
 
 /// The journal's entry for one step: the standard rendition's frame in `payloads` (what
-/// an instance of an older build reads), every other rendition's beside it.
+/// an instance of an older build reads), every other rendition's beside it, and the
+/// lossless lane's share.
 fn journal_frames(now_ms: i64, first: u64, step: &Fitted) -> Frames {
     let standard = step.standard();
     Frames {
@@ -925,6 +942,10 @@ fn journal_frames(now_ms: i64, first: u64, step: &Fitted) -> Frames {
                 payloads: vec![frame.payload.clone()],
             })
             .collect(),
+        lossless: step.flac().map(|(info, frames)| LosslessFrames {
+            info: info.clone(),
+            steps: vec![frames.to_vec()],
+        }),
     }
 }
 

@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 
+use bytes::Bytes;
+
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::flac::{FlacFrame, StreamInfo, frame_samples};
 use crate::stream::codecs::ladder::Rendition;
 
 /// Something that happened to a show on the instance holding its lease.
@@ -39,6 +42,22 @@ pub struct Frames {
     /// standard rendition, so an instance of an older build, which reads only it, still
     /// serves the show as before.
     pub renditions: Vec<RenditionFrames>,
+    /// The lossless lane's share of the same steps (issue 32), when the lane takes them;
+    /// `None` when the show has no lane or it ends here, and in an entry of an older
+    /// build.
+    pub lossless: Option<LosslessFrames>,
+}
+
+/// The lossless lane's share of a [`Frames`] entry: what the writer's lane took with
+/// each step (`Fitted::flac`). Another instance hands the same to its own
+/// `Renditions::fit`, which starts, feeds or ends its lane as the writer's did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LosslessFrames {
+    /// The publisher's STREAMINFO (the lane's init segment when the lane starts here).
+    pub info: StreamInfo,
+    /// The FLAC frames that travel with each step, as many steps as the entry's
+    /// `payloads` (most steps have none: a block is four steps or so).
+    pub steps: Vec<Vec<FlacFrame>>,
 }
 
 /// One more rendition's frames in a [`Frames`] entry.
@@ -80,6 +99,62 @@ impl Frames {
             rest = &after[len..];
         }
         Some(payloads)
+    }
+}
+
+impl LosslessFrames {
+    /// The steps as the journal stores them: each step's frame count, then each frame
+    /// after its length (four bytes each, big endian: a verbatim FLAC block of a part's
+    /// length at 32 bits is more than 64 KiB).
+    pub fn joined(&self) -> Vec<u8> {
+        let frames = self.steps.iter().flatten();
+        let size = frames.map(|f| f.data.len() + 4).sum::<usize>() + 4 * self.steps.len();
+        let mut joined = Vec::with_capacity(size);
+        for frames in &self.steps {
+            joined.extend_from_slice(&(frames.len() as u32).to_be_bytes());
+            for frame in frames {
+                joined.extend_from_slice(&(frame.data.len() as u32).to_be_bytes());
+                joined.extend_from_slice(&frame.data);
+            }
+        }
+        joined
+    }
+
+    /// The share of [`LosslessFrames::joined`]'s bytes, each frame's samples read from
+    /// its header; `None` when they are cut short or a frame is not one of the stream's
+    /// (its CRCs are checked, as at the ingest).
+    pub fn split(info: StreamInfo, joined: &[u8]) -> Option<Self> {
+        fn number(rest: &mut &[u8]) -> Option<usize> {
+            let (bytes, after) = rest.split_first_chunk::<4>()?;
+            *rest = after;
+            usize::try_from(u32::from_be_bytes(*bytes)).ok()
+        }
+        let mut steps = Vec::new();
+        let mut rest = joined;
+        while !rest.is_empty() {
+            let count = number(&mut rest)?;
+            let mut frames = Vec::with_capacity(count.min(rest.len() / 4));
+            for _ in 0..count {
+                let len = number(&mut rest)?;
+                let data = rest.get(..len)?;
+                rest = &rest[len..];
+                frames.push(FlacFrame {
+                    samples: frame_samples(data, &info)?,
+                    data: Bytes::copy_from_slice(data),
+                });
+            }
+            steps.push(frames);
+        }
+        Some(Self { info, steps })
+    }
+
+    /// The FLAC bytes the share carries.
+    fn bytes(&self) -> u64 {
+        self.steps
+            .iter()
+            .flatten()
+            .map(|f| f.data.len() as u64)
+            .sum()
     }
 }
 
@@ -145,17 +220,21 @@ impl Writer {
 }
 
 impl Job {
-    /// The audio bytes a job carries (what the writer's queue is bounded by).
+    /// The audio bytes a job carries, every rendition's and the FLAC (what the writer's
+    /// queue is bounded by).
     pub(super) fn frame_bytes(&self) -> u64 {
         match self {
             Job::Append {
                 entry: Entry::Frames(frames),
                 ..
-            } => (frames.renditions.iter().map(|r| &r.payloads))
-                .chain([&frames.payloads])
-                .flatten()
-                .map(|p| p.len() as u64)
-                .sum(),
+            } => {
+                let aac: u64 = (frames.renditions.iter().map(|r| &r.payloads))
+                    .chain([&frames.payloads])
+                    .flatten()
+                    .map(|p| p.len() as u64)
+                    .sum();
+                aac + frames.lossless.as_ref().map_or(0, LosslessFrames::bytes)
+            }
             _ => 0,
         }
     }

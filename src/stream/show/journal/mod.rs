@@ -6,6 +6,17 @@
 //! playlist, parts and segments, byte for byte, and its parked blocking reloads wake the
 //! moment the part exists there.
 //!
+//! A frames entry is one step of every lane (issue 32), as the writer's
+//! `Renditions::fit` made it: the standard rendition's frame in `p` (all an older build
+//! reads), each other AAC rendition's in `p.{name}` with its format in `c.{name}`, and the
+//! lossless lane's share, when the lane takes one, in `p.lossless` (the FLAC frames that
+//! travel with the step, none or more) with the publisher's STREAMINFO in `c.lossless`.
+//! The reader hands the same to its own `fit`: a share in a new show's first step starts
+//! the lane, one in a later step feeds it, and a step without one ends a lane under way,
+//! as on the writer; after a restart the lane recovered from disk goes on from the journal
+//! like the AAC ones. Each entry's audio bytes, the FLAC's too, count against the writer's
+//! queue ([`Bounds::queued_bytes`]) and, in Redis, the show's [`Bounds::journal_bytes`].
+//!
 //! One writer at a time: the encoder's instance holds the show's lease (a Redis key with
 //! a time to live, renewed while it publishes). An encoder that reconnects through the
 //! load balancer to another instance gets the lease once the first let it go, and that
@@ -27,11 +38,13 @@ use tokio_util::sync::CancellationToken;
 
 pub mod entry;
 
-pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, RenditionFrames, Writer};
+pub use entry::{Entry, EntryId, Frames, Job, LeaseKey, LosslessFrames, RenditionFrames, Writer};
 
 use crate::bus::{Bus, BusError};
 use crate::stream::codecs::adts::AacConfig;
+use crate::stream::codecs::flac::StreamInfo;
 use crate::stream::codecs::ladder::Rendition;
+use crate::stream::hls::renditions::Lane;
 use crate::stream::show::hub::{Hub, Show};
 
 /// How far back a show's journal goes: how long an instance may fall behind, or be
@@ -312,6 +325,14 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
                     .arg(format!("p.{name}"))
                     .arg(Frames::join(&other.payloads));
             }
+            if let Some(lossless) = &frames.lossless {
+                let name = Lane::Lossless.name();
+                command
+                    .arg(format!("c.{name}"))
+                    .arg(lossless.info.raw.as_slice())
+                    .arg(format!("p.{name}"))
+                    .arg(lossless.joined());
+            }
             &mut command
         }
     };
@@ -378,12 +399,26 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
                     });
                 }
             }
+            // The lossless lane's share: its STREAMINFO says it is there.
+            let name = Lane::Lossless.name();
+            let lossless = match entry.get::<Vec<u8>>(&format!("c.{name}")) {
+                Some(info) => {
+                    let joined: Vec<u8> = entry.get(&format!("p.{name}"))?;
+                    let share = LosslessFrames::split(StreamInfo::parse(&info)?, &joined)?;
+                    if share.steps.len() != payloads.len() {
+                        return None;
+                    }
+                    Some(share)
+                }
+                None => None,
+            };
             Entry::Frames(Frames {
                 now_ms: number("t")?,
                 first: u64::try_from(number("n")?).ok()?,
                 config,
                 payloads,
                 renditions,
+                lossless,
             })
         }
         _ => return None,
@@ -667,9 +702,19 @@ impl Drop for Lease {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
 
-    fn read_back(entry: &Entry) -> Entry {
+    use super::*;
+    use crate::stream::codecs::adts::AacFrame;
+    use crate::stream::codecs::flac::{FlacFrame, OggFlac};
+    use crate::stream::codecs::ladder::Step;
+    use crate::stream::codecs::transcode::tests::ffmpeg;
+    use crate::stream::hls::renditions::{Flac, LOSSLESS_DIR};
+    use crate::stream::show::hub::Claim;
+
+    /// The stream entry Redis keeps for `entry` as this instance appends it.
+    fn stored(entry: &Entry) -> StreamId {
         let command = append("k", "me", entry);
         // The command's arguments after `XADD k MAXLEN ~ N *`, as a stream entry's fields.
         let args: Vec<Vec<u8>> = command
@@ -686,13 +731,16 @@ mod tests {
                 redis::Value::BulkString(pair[1].clone()),
             );
         }
-        let id = StreamId {
+        StreamId {
             id: "1-0".into(),
             map,
             milliseconds_elapsed_from_delivery: None,
             delivered_count: None,
-        };
-        let (origin, parsed) = parse(&id).expect("parses");
+        }
+    }
+
+    fn read_back(entry: &Entry) -> Entry {
+        let (origin, parsed) = parse(&stored(entry)).expect("parses");
         assert_eq!(origin, "me");
         parsed
     }
@@ -709,6 +757,7 @@ mod tests {
             },
             payloads: vec![vec![1, 2, 3], vec![], vec![0xff; 1500]],
             renditions: Vec::new(),
+            lossless: None,
         });
         let ladder = Entry::Frames(Frames {
             now_ms: 1_764_000_000_456,
@@ -739,6 +788,7 @@ mod tests {
                     payloads: vec![vec![8; 500], vec![9; 510]],
                 },
             ],
+            lossless: None,
         });
         for entry in [
             Entry::Claimed,
@@ -749,6 +799,204 @@ mod tests {
             ladder,
         ] {
             assert_eq!(read_back(&entry), entry);
+        }
+    }
+
+    fn aac_config() -> AacConfig {
+        AacConfig {
+            object_type: 2,
+            sample_rate_index: 3,
+            channels: 2,
+        }
+    }
+
+    /// ffmpeg's Ogg FLAC of three seconds of a 48 kHz stereo tone in 4,096-sample blocks:
+    /// its STREAMINFO and frames.
+    fn flac() -> (StreamInfo, Vec<FlacFrame>) {
+        let ogg = ffmpeg(
+            "sine=frequency=440:sample_rate=48000:duration=3,aformat=channel_layouts=stereo",
+            &["-c:a", "flac", "-frame_size", "4096", "-f", "ogg"],
+            "oga",
+        );
+        let mut demux = OggFlac::new();
+        let frames = demux.push(&ogg).frames;
+        (demux.info().expect("a STREAMINFO").clone(), frames)
+    }
+
+    #[test]
+    fn the_lossless_share_reads_back_step_by_step_and_weighs_on_the_writers_queue() {
+        let (info, flac) = flac();
+        let entry = Entry::Frames(Frames {
+            now_ms: 1_764_000_000_789,
+            first: 12,
+            config: aac_config(),
+            payloads: vec![vec![4; 300], vec![5; 310], vec![6; 320]],
+            renditions: vec![RenditionFrames {
+                rendition: Rendition::DataSaver,
+                config: aac_config(),
+                payloads: vec![vec![7; 100], vec![8; 110], vec![9; 120]],
+            }],
+            lossless: Some(LosslessFrames {
+                info: info.clone(),
+                steps: vec![vec![flac[0].clone()], vec![], flac[1..3].to_vec()],
+            }),
+        });
+        assert_eq!(read_back(&entry), entry);
+        let flac_bytes: u64 = flac[..3].iter().map(|f| f.data.len() as u64).sum();
+        assert!(flac_bytes > 1000, "{flac_bytes}");
+        let job = Job::Append {
+            event_id: "event-1".into(),
+            entry: entry.clone(),
+        };
+        assert_eq!(job.frame_bytes(), 930 + 330 + flac_bytes);
+
+        // Without the share (a show without a lane, an older build's entry): none.
+        let mut older = stored(&entry);
+        older.map.retain(|field, _| !field.ends_with(".lossless"));
+        let Some((_, Entry::Frames(frames))) = parse(&older) else {
+            panic!("an entry without the share parses");
+        };
+        assert_eq!(frames.lossless, None);
+        assert_eq!(frames.payloads.len(), 3);
+
+        // A share that is not the steps' makes the entry one to skip, as a cut `p` does,
+        // never a lane fed something else: a damaged frame (its CRC), a step missing.
+        let mut damaged = stored(&entry);
+        let Some(redis::Value::BulkString(joined)) = damaged.map.get_mut("p.lossless") else {
+            panic!("p.lossless is written");
+        };
+        let last = joined.len() - 1;
+        joined[last] ^= 1;
+        assert!(parse(&damaged).is_none());
+        let Entry::Frames(mut short) = entry else {
+            unreachable!()
+        };
+        short.lossless.as_mut().unwrap().steps.pop();
+        assert!(parse(&stored(&Entry::Frames(short))).is_none());
+    }
+
+    /// Every file in `dir` and its folders, with its bytes, by its path inside `dir`.
+    fn files(dir: &std::path::Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut found = BTreeMap::new();
+        let mut folders = vec![dir.to_owned()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else {
+                    let inside = path.strip_prefix(dir).unwrap().to_owned();
+                    found.insert(inside, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        found
+    }
+
+    /// An instance's hub of shows under `root`, writing its journal to `jobs`.
+    fn hub(root: &std::path::Path, jobs: mpsc::UnboundedSender<Job>) -> Hub {
+        let hub = Hub::new(root.to_owned());
+        hub.journal_to(Writer::new(jobs, Arc::default(), u64::MAX));
+        hub
+    }
+
+    /// The journal's way from the lossless publisher's instance to another: every entry
+    /// appended and read back, then applied there; the other instance restarts halfway
+    /// (its copy recovered from its disk) and reads the journal again from its start, as
+    /// an instance that sees the show first does. Its recording is the writer's, file for
+    /// file and byte for byte: the lossless lane's parts, segments and `parts.log`, the
+    /// lane's end when the encoder comes back without FLAC, and the show's end.
+    #[test]
+    fn another_instance_records_the_writers_lossless_lane_from_the_journal_byte_for_byte() {
+        let (info, flac) = flac();
+        let (here, there) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (jobs_tx, mut jobs) = mpsc::unbounded_channel();
+        let writer = hub(here.path(), jobs_tx);
+        let show = writer.show("event-1");
+        let aac = |index: u64| Step {
+            index,
+            frames: vec![AacFrame {
+                config: aac_config(),
+                payload: vec![index as u8; 8],
+            }],
+        };
+        let Claim::Granted(id) = show.claim() else {
+            panic!("a first publisher is admitted");
+        };
+        // Block k (4,096 samples) starts in step 4k: it travels with it (`Tap::take`).
+        for index in 0..flac.len() as u64 * 4 {
+            let frames = (flac.get(index as usize / 4).filter(|_| index % 4 == 0))
+                .cloned()
+                .into_iter()
+                .collect();
+            let flac = Some(Flac {
+                info: &info,
+                frames,
+            });
+            assert!(
+                show.feed(id, &[Rendition::Standard], aac(index), flac)
+                    .unwrap()
+            );
+        }
+        // The encoder comes back without FLAC: the lane ends, the show goes on, then ends.
+        show.release(id);
+        let Claim::Granted(id) = show.claim() else {
+            panic!("the publisher comes back");
+        };
+        for index in 0..30 {
+            assert!(
+                show.feed(id, &[Rendition::Standard], aac(index), None)
+                    .unwrap()
+            );
+        }
+        show.end().unwrap();
+        let mut entries = Vec::new();
+        while let Ok(job) = jobs.try_recv() {
+            if let Job::Append { entry, .. } = job {
+                entries.push(read_back(&entry));
+            }
+        }
+        let shares = (entries.iter())
+            .filter(|e| matches!(e, Entry::Frames(f) if f.lossless.is_some()))
+            .count();
+        assert_eq!(shares, flac.len() * 4, "every FLAC step carries its share");
+
+        let apply = |hub: &Hub, entries: &[Entry]| {
+            let copy = hub.show("event-1");
+            for (n, entry) in (1..).zip(entries) {
+                let id = EntryId::parse(&format!("{n}-0")).unwrap();
+                copy.apply(id, entry.clone()).unwrap();
+            }
+            copy
+        };
+        let half = entries.len() / 2;
+        let copy = apply(
+            &hub(there.path(), mpsc::unbounded_channel().0),
+            &entries[..half],
+        );
+        assert!(copy.lossless().is_some(), "listed there while it is live");
+        drop(copy);
+        apply(&hub(there.path(), mpsc::unbounded_channel().0), &entries);
+
+        let (written, applied) = (
+            files(&here.path().join("event-1")),
+            files(&there.path().join("event-1")),
+        );
+        let lane = std::path::Path::new(LOSSLESS_DIR);
+        let segments = (written.keys())
+            .filter(|p| p.starts_with(lane) && p.to_string_lossy().ends_with(".m4s"))
+            .count();
+        assert!(segments >= 12, "{:?}", written.keys());
+        assert!(
+            String::from_utf8_lossy(&written[&lane.join("parts.log")]).ends_with("end\n"),
+            "the lane ended"
+        );
+        assert_eq!(
+            written.keys().collect::<Vec<_>>(),
+            applied.keys().collect::<Vec<_>>()
+        );
+        for (path, bytes) in &written {
+            assert!(applied[path] == *bytes, "{} differs", path.display());
         }
     }
 
