@@ -258,7 +258,7 @@ impl Renditions {
             (Some(_), Some(lane), Some(flac))
                 if !lane.ended() && same_format(lane.info(), flac.info) =>
             {
-                LosslessStep::Push(flac.info.clone(), flac.frames)
+                LosslessStep::Push(*flac.info, flac.frames)
             }
             (Some(_), Some(lane), _) if !lane.ended() => LosslessStep::End,
             _ => LosslessStep::Nothing,

@@ -943,7 +943,7 @@ fn journal_frames(now_ms: i64, first: u64, step: &Fitted) -> Frames {
             })
             .collect(),
         lossless: step.flac().map(|(info, frames)| LosslessFrames {
-            info: info.clone(),
+            info: *info,
             steps: vec![frames.to_vec()],
         }),
     }

@@ -820,7 +820,7 @@ mod tests {
         );
         let mut demux = OggFlac::new();
         let frames = demux.push(&ogg).frames;
-        (demux.info().expect("a STREAMINFO").clone(), frames)
+        (*demux.info().expect("a STREAMINFO"), frames)
     }
 
     #[test]
@@ -837,7 +837,7 @@ mod tests {
                 payloads: vec![vec![7; 100], vec![8; 110], vec![9; 120]],
             }],
             lossless: Some(LosslessFrames {
-                info: info.clone(),
+                info,
                 steps: vec![vec![flac[0].clone()], vec![], flac[1..3].to_vec()],
             }),
         });
