@@ -5,6 +5,7 @@
 //
 //   ENCORE_BIN=target/release/encore node loadtests/glass-to-ear.mjs
 //   PUSH=flac ENCORE_BIN=… node loadtests/glass-to-ear.mjs   # an Ogg FLAC encoder instead
+//   PUSH=flac FLAC_BLOCK=4096 …   # its block size in samples (the live panel's 1,024 by default)
 //
 // (needs web/dist: `cd web && npm run build`). The test signal is a 1 kHz beep every 4 s
 // over quiet noise (so the encoder spends its bitrate: pushed as 192 kbit/s AAC, the
@@ -39,6 +40,8 @@ const BEEPS_EACH = Number(process.env.BEEPS_EACH ?? 4);
 /** Beeps heard while the player settles (start-up, catch-up) are left out. */
 const WARMUP = Number(process.env.WARMUP ?? 2);
 const PUSH = process.env.PUSH ?? 'aac';
+/** The FLAC encoder's block: the encoder holds each block's audio until it is whole. */
+const FLAC_BLOCK = process.env.FLAC_BLOCK ?? '1024';
 const BEEP_S = 0.1;
 const RATE = 48_000;
 /** ffmpeg's AAC encoder primes 1024 samples, which ADTS cannot signal: the beep is that
@@ -68,9 +71,10 @@ execFileSync('ffmpeg', [
 ]);
 
 /** The encoder, started at T0: `encore push` (AAC, paced by frame durations), or ffmpeg
- * reading the WAV at its real rate and sending Ogg FLAC (libFLAC's usual 4,096-sample
- * blocks, a page per block rather than ffmpeg's default of one a second, which would add
- * up to a second before the server sees a sample) with HTTP PUT, as to an Icecast server. */
+ * reading the WAV at its real rate and sending Ogg FLAC (FLAC_BLOCK-sample blocks, as the
+ * live panel's example, a page per block rather than ffmpeg's default of one a second,
+ * which would add up to a second before the server sees a sample) with HTTP PUT, as to an
+ * Icecast server. */
 function startEncoder(serverUrl, id, key) {
   if (PUSH === 'aac') {
     return spawn(process.env.ENCORE_BIN, ['push', audioFile, '--event', id, '--key', key, '--server', serverUrl], { stdio: 'ignore' });
@@ -80,7 +84,7 @@ function startEncoder(serverUrl, id, key) {
   target.password = key;
   return spawn('ffmpeg', [
     '-hide_banner', '-loglevel', 'error', '-re', '-i', audioFile,
-    '-c:a', 'flac', '-frame_size', '4096', '-f', 'ogg', '-page_duration', '1000', '-flush_packets', '1',
+    '-c:a', 'flac', '-frame_size', FLAC_BLOCK, '-f', 'ogg', '-page_duration', '1000', '-flush_packets', '1',
     '-content_type', 'application/ogg', '-method', 'PUT', '-auth_type', 'basic', target.href,
   ], { stdio: 'ignore' });
 }
@@ -135,7 +139,7 @@ try {
   const wanted = process.env.RENDITIONS ? process.env.RENDITIONS.split(',') : offered;
   const missing = wanted.filter((q) => !offered.includes(q));
   if (missing.length > 0) throw new Error(`the menu does not offer ${missing.join(', ')} (it offers ${offered.join(', ')})`);
-  console.log(`push: ${PUSH === 'flac' ? 'Ogg FLAC 48 kHz stereo (ffmpeg, HTTP PUT)' : 'AAC-LC 192 kbit/s 48 kHz stereo (encore push)'}; the menu offers ${offered.join(', ')}; measuring ${wanted.join(', ')}`);
+  console.log(`push: ${PUSH === 'flac' ? `Ogg FLAC 48 kHz stereo, ${FLAC_BLOCK}-sample blocks (ffmpeg, HTTP PUT)` : 'AAC-LC 192 kbit/s 48 kHz stereo (encore push)'}; the menu offers ${offered.join(', ')}; measuring ${wanted.join(', ')}`);
 
   const heardOn = new Map(wanted.map((quality) => [quality, { delays: [], hls: [], starts: [] }]));
   const starts = Array.from({ length: STARTS }, () => wanted).flat();

@@ -130,7 +130,7 @@ describe('encoder help', () => {
       'ffmpeg -re -i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac icecast://source:KEY@h:8000/live/e1',
     );
     expect(ffmpegExample('icecast://h:8000/live/e1', 'KEY', { audio: 'flac' })).toBe(
-      'ffmpeg -re -i input.flac -c:a flac -frame_size 4096 -f ogg -page_duration 1000 -content_type application/ogg icecast://source:KEY@h:8000/live/e1',
+      'ffmpeg -re -i input.flac -c:a flac -frame_size 1024 -f ogg -page_duration 1000 -content_type application/ogg icecast://source:KEY@h:8000/live/e1',
     );
   });
 

@@ -213,12 +213,13 @@ export function icecastSourceUrl(encoderUrl: string, key: string, { encode = tru
 /** What an encoder sends: AAC, or lossless FLAC in Ogg (the show then has a Lossless rendition). */
 export type EncoderAudio = 'aac' | 'flac';
 
-/** ffmpeg's output options for each: FLAC in libFLAC's usual 4,096-sample blocks (the show's
- * parts hold three exactly) and an Ogg page per block (ffmpeg's default of a page a second
- * would hold the audio back a second). */
+/** ffmpeg's output options for each: FLAC in 1,024-sample blocks (an encoder holds each block
+ * until it is whole: with libFLAC's usual 4,096, glass-to-ear was 1.0 s, with these 0.92 s,
+ * docs/benchmarks.md; the show's parts hold a whole number of them at 44.1 and 48 kHz) and an
+ * Ogg page per block (ffmpeg's default of a page a second would hold the audio back a second). */
 const FFMPEG_OUTPUT: Record<EncoderAudio, string> = {
   aac: '-i input.mp3 -c:a aac -b:a 128k -f adts -content_type audio/aac',
-  flac: '-i input.flac -c:a flac -frame_size 4096 -f ogg -page_duration 1000 -content_type application/ogg',
+  flac: '-i input.flac -c:a flac -frame_size 1024 -f ogg -page_duration 1000 -content_type application/ogg',
 };
 
 /** A ready-to-copy ffmpeg command that streams a file to the concert in real time. */
