@@ -29,7 +29,7 @@ use crate::i18n::Msg;
 use crate::net::websocket::{NoHello, Pending, Upgrade};
 use crate::state::AppState;
 use crate::stream::show::hub::Status;
-use crate::stream::{access::sessions, ingest};
+use crate::stream::{access::sessions, download, ingest};
 
 pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -346,6 +346,8 @@ struct Session {
     playlist_url: String,
     /// The set to keep, signed by the same session (`GET
     /// /api/v1/events/{id}/recording.m4a?session=…`): answered once the show has ended.
+    /// A lossless show's set is also `recording.flac` with the same `session` (when
+    /// `GET /stream/{event_id}/session` says `losslessSet`).
     recording_url: String,
     /// The multivariant playlist of the same session, `/stream/{token}/master.m3u8`:
     /// every rendition of the show (docs/hifi.md), for a player that chooses between them.
@@ -400,6 +402,10 @@ struct Listening {
     reconnecting: bool,
     /// The show ended: its recording can be downloaded (the session's `recordingUrl`).
     ended: bool,
+    /// The show ended with a lossless recording: its set can also be downloaded as FLAC
+    /// (`recording.flac`, signed as `recordingUrl` is). False for a show whose encoder
+    /// sent no FLAC.
+    lossless_set: bool,
 }
 
 /// How the show a fan listens to stands: how many listen now. For the holder of a ticket
@@ -422,6 +428,9 @@ async fn session_status(
     sessions::admit(&app.db, &user.account.id, &event, app.hub.on_air(&event.id)).await?;
     let status = app.figures.status(&event.id).await;
     let aired = status.segments > 0 || status.recorded_seconds > 0.0;
+    let ended = aired && status.ended;
+    // Only an ended show has a set: no look at the disk while it is on air.
+    let lossless_set = ended && download::has_lossless_set(&app, &event.id).await;
     Ok(Api::ok(Listening {
         listeners: status.listeners,
         access_until: iso8601(event.access_until()),
@@ -430,7 +439,8 @@ async fn session_status(
             && !status.ended
             && !status.publisher_connected
             && event.status == EventStatus::Live,
-        ended: aired && status.ended,
+        ended,
+        lossless_set,
     }))
 }
 

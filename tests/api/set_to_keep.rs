@@ -487,6 +487,61 @@ async fn either_instance_answers_the_same_set() {
     assert!(decoded_seconds(&path) > 1.5);
 }
 
+/// The listening status of `fan` for `event`: its payload.
+async fn listening_status(app: &TestApp, event: &str, fan: &str) -> Value {
+    let (status, body) = app
+        .get(&format!("/api/v1/stream/{event}/session"), Some(fan))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["payload"].clone()
+}
+
+/// The stage offers `recording.flac` from the listening status: an Ogg FLAC show's says
+/// `losslessSet` once it has ended (not while it may go on), and the link then answers
+/// the FLAC.
+#[tokio::test]
+async fn an_ogg_flac_shows_status_says_its_set_is_lossless_once_it_ended() {
+    let app = spawn_app().await;
+    let (_media, _, event, fan) = a_lossless_show(&app, &["-frame_size", "4096"]).await;
+    let before = listening_status(&app, &event, &fan).await;
+    assert_eq!(before["ended"], false, "{before}");
+    assert_eq!(before["losslessSet"], false, "{before}");
+
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+    let after = listening_status(&app, &event, &fan).await;
+    assert_eq!(after["ended"], true, "{after}");
+    assert_eq!(after["losslessSet"], true, "{after}");
+    let url = download_url(&app, &event, &fan)
+        .await
+        .replace("recording.m4a", "recording.flac");
+    let answer = app.http.get(&url).send().await.unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(answer.bytes().await.unwrap().starts_with(b"fLaC"));
+}
+
+/// An AAC show's status never says `losslessSet`: its set is the `.m4a` only (its
+/// `recording.flac` is 404).
+#[tokio::test]
+async fn an_aac_shows_status_says_its_set_is_not_lossless() {
+    let app = spawn_app().await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let media = tempfile::tempdir().unwrap();
+    assert_eq!(
+        push(&app.http, &app.url, &event, &key, aac(media.path())).await,
+        StatusCode::OK
+    );
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+    let after = listening_status(&app, &event, &fan).await;
+    assert_eq!(after["ended"], true, "{after}");
+    assert_eq!(after["losslessSet"], false, "{after}");
+    let url = download_url(&app, &event, &fan)
+        .await
+        .replace("recording.m4a", "recording.flac");
+    assert_eq!(refusal(&app, &url).await.0, StatusCode::NOT_FOUND);
+}
+
 /// A lossless show's set: `recording.flac`, the encoder's FLAC frames as they came (its PCM
 /// is the encoder's, bit for bit), with the songs as chapters (its cue sheet), the tags and
 /// the cover, under the same signed link as the `.m4a`.

@@ -745,6 +745,22 @@ export function startPush(serverUrl, audioFile, concert) {
   return child;
 }
 
+/** A live Ogg FLAC encoder (ffmpeg) sending to `concert` as to an Icecast server: real
+ * time, a 20 s tone at `frequency` Hz looping (written into `dir`), an Ogg page per
+ * 4,096-sample FLAC block. Kill the child to stop it. */
+export function startOggFlacPush(serverUrl, concert, dir, frequency = 523) {
+  const wav = join(dir, `tone-${frequency}.wav`);
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=${frequency}:sample_rate=48000:duration=20`, '-ac', '2', '-c:a', 'pcm_s16le', wav]);
+  const target = new URL(`/live/${concert.id}`, serverUrl);
+  target.username = 'source';
+  target.password = concert.key;
+  return spawn('ffmpeg', [
+    '-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', wav,
+    '-c:a', 'flac', '-frame_size', '4096', '-f', 'ogg', '-page_duration', '1000', '-flush_packets', '1',
+    '-content_type', 'application/ogg', '-method', 'PUT', '-auth_type', 'basic', target.href,
+  ], { stdio: 'ignore' });
+}
+
 /** A date as a datetime-local input wants it (local time, minutes). */
 export function localInput(date) {
   const pad = (n) => String(n).padStart(2, '0');

@@ -4,13 +4,12 @@
 // 48 kHz", the audio's clock runs); a browser whose Media Source cannot play FLAC in MP4 is
 // not offered it. In English on a desktop and in Persian on a phone, screenshots of both.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, settle, waitUntil } from './harness.mjs';
+import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, PASSWORD, screenshot, settle, startOggFlacPush, waitUntil } from './harness.mjs';
 
 const ACCOUNTS = cast({ admin: 'ada', fan: 'fiona' });
 const suite = e2eSuite(ACCOUNTS);
@@ -31,17 +30,7 @@ before(async () => {
   concert = await createConcert(admin, TITLE, { startsAt: new Date() });
   await buyTicket(fan, concert, fullName(ACCOUNTS.fan));
   dir = mkdtempSync(join(tmpdir(), 'encore-lossless-'));
-  const wav = join(dir, 'tone.wav');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=523:sample_rate=48000:duration=20', '-ac', '2', '-c:a', 'pcm_s16le', wav]);
-  // A live encoder: real time, looping, an Ogg page per 4,096-sample FLAC block.
-  const target = new URL(`/live/${concert.id}`, suite.server.url);
-  target.username = 'source';
-  target.password = concert.key;
-  encoder = spawn('ffmpeg', [
-    '-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', wav,
-    '-c:a', 'flac', '-frame_size', '4096', '-f', 'ogg', '-page_duration', '1000', '-flush_packets', '1',
-    '-content_type', 'application/ogg', '-method', 'PUT', '-auth_type', 'basic', target.href,
-  ], { stdio: 'ignore' });
+  encoder = startOggFlacPush(suite.server.url, concert, dir);
 });
 
 after(() => {

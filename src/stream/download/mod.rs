@@ -73,6 +73,16 @@ fn has_lossless(show_dir: &Path) -> bool {
         .is_ok_and(|init| fmp4::flac_stream_info(&init).is_some())
 }
 
+/// Whether the show's set can be made as FLAC: it has a lossless recording on this
+/// instance's disk, the same check [`recording`] makes before a [`Kind::Flac`] (so the
+/// stage offers `recording.flac` exactly when it would be answered).
+pub async fn has_lossless_set(app: &AppState, event_id: &str) -> bool {
+    let dir = app.hub.show(event_id).dir().to_owned();
+    tokio::task::spawn_blocking(move || has_lossless(&dir))
+        .await
+        .unwrap_or(false)
+}
+
 /// A made file, ready to serve.
 #[derive(Debug, Clone)]
 pub struct Made {

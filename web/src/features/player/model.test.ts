@@ -79,6 +79,7 @@ describe('recordingUrlOf', () => {
   it('signs the set download with the token of the session playing', () => {
     expect(recordingUrlOf('ev 1', '/stream/abc.def/index.m3u8')).toBe('/api/v1/events/ev%201/recording.m4a?session=abc.def');
     expect(recordingUrlOf('ev', '/stream/abc/standard/index.m3u8')).toBe('/api/v1/events/ev/recording.m4a?session=abc');
+    expect(recordingUrlOf('ev', '/stream/abc/master.m3u8', 'flac')).toBe('/api/v1/events/ev/recording.flac?session=abc');
   });
   it('has none for a path that is not a stream', () => {
     expect(recordingUrlOf('ev', '/api/v1/events')).toBeNull();

@@ -23,11 +23,16 @@ export function parseDenial(value: string | null): Denial {
   return value === 'expired' || value === 'superseded' ? value : 'invalid';
 }
 
-/** The set's download link signed by the session of `playlistUrl` (`/stream/<token>/…`): the
- * same link the server answers as the session's `recordingUrl`; null for any other path. */
-export function recordingUrlOf(eventId: string, playlistUrl: string): string | null {
+/** What the set is downloaded as: the AAC `.m4a` every show has, the `.flac` of a lossless
+ * show (the listening status's `losslessSet`). */
+export type SetFormat = 'm4a' | 'flac';
+
+/** The set's download link signed by the session of `playlistUrl` (`/stream/<token>/…`): for
+ * the `.m4a`, the same link the server answers as the session's `recordingUrl`, and the same
+ * signature for the `.flac`; null for any other path. */
+export function recordingUrlOf(eventId: string, playlistUrl: string, format: SetFormat = 'm4a'): string | null {
   const token = /^\/stream\/([^/]+)\//.exec(playlistUrl)?.[1];
-  return token ? `/api/v1/events/${encodeURIComponent(eventId)}/recording.m4a?session=${token}` : null;
+  return token ? `/api/v1/events/${encodeURIComponent(eventId)}/recording.${format}?session=${token}` : null;
 }
 
 /** Numbers in the language's own digits (Persian ۱۲۳, the others 123). */

@@ -1,4 +1,4 @@
-import { Button, Card, List, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,11 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../events/components/event-parts';
 import { markersQueryOptions } from '../../events/queries';
 import { createStreamSession } from '../api';
+import type { SetFormat } from '../model';
 import { formatClock, recordingUrlOf } from '../model';
+import { listeningStatusQueryOptions } from '../queries';
 
 /**
  * "Download the set" on the stage after the show, for a holder inside the window: the
- * recording as one `.m4a` with its songs as chapters (listed here as the file has them). The
+ * recording as one `.m4a` with its songs as chapters (listed here as the file has them), and
+ * as `.flac` too when the show was recorded losslessly (the listening status says so). Either
  * link is signed by a listening session: the one playing this concert, else a new one (which,
  * like pressing Listen, ends the ticket's session on another device).
  */
@@ -19,19 +22,21 @@ export function DownloadSet({ eventId, playlistUrl }: { eventId: string; playlis
   const { t } = useTranslation('stage');
   const locale = useLocale();
   const markers = useQuery(markersQueryOptions(eventId));
-  const [busy, setBusy] = useState(false);
+  const lossless = useQuery(listeningStatusQueryOptions(eventId)).data?.losslessSet === true;
+  const [busy, setBusy] = useState<SetFormat | null>(null);
   const [failed, setFailed] = useState(false);
 
-  const download = async (): Promise<void> => {
-    setBusy(true);
+  const download = async (format: SetFormat): Promise<void> => {
+    setBusy(format);
     setFailed(false);
     try {
-      const url = (playlistUrl && recordingUrlOf(eventId, playlistUrl)) ?? (await createStreamSession(eventId)).recordingUrl;
+      const url = (playlistUrl && recordingUrlOf(eventId, playlistUrl, format)) ?? recordingUrlOf(eventId, (await createStreamSession(eventId)).playlistUrl, format);
+      if (!url) throw new Error('no session token');
       window.location.assign(url);
     } catch {
       setFailed(true);
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
 
@@ -57,9 +62,21 @@ export function DownloadSet({ eventId, playlistUrl }: { eventId: string; playlis
             ))}
           </List>
         ) : null}
-        <Button leftSection={<IconDownload size={16} />} loading={busy} onClick={() => void download()} data-testid="download-set-button" style={{ alignSelf: 'flex-start' }}>
-          {t('set.download')}
-        </Button>
+        {lossless ? (
+          <Text size="sm" c="dimmed" data-testid="download-set-flac-about">
+            {t('set.aboutFlac')}
+          </Text>
+        ) : null}
+        <Group gap="sm">
+          <Button leftSection={<IconDownload size={16} />} loading={busy === 'm4a'} disabled={busy === 'flac'} onClick={() => void download('m4a')} data-testid="download-set-button">
+            {t('set.download')}
+          </Button>
+          {lossless ? (
+            <Button variant="light" leftSection={<IconDownload size={16} />} loading={busy === 'flac'} disabled={busy === 'm4a'} onClick={() => void download('flac')} data-testid="download-set-flac">
+              {t('set.downloadFlac')}
+            </Button>
+          ) : null}
+        </Group>
         {failed ? (
           <Text size="sm" c="red">
             {t('set.failed')}
