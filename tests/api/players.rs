@@ -160,6 +160,21 @@ fn gstreamer_decodes(url: &str, (player, demuxer): (&str, &str)) -> Result<Decod
     })
 }
 
+/// [`gstreamer_decodes_past_the_race`] off the test's runtime, within a minute (a guard
+/// against a hung pipeline, not a measurement); what it decoded, or the test fails.
+async fn gstreamer_reads(url: &str, player: (&str, &str)) -> Decoded {
+    let decoded = tokio::task::spawn_blocking({
+        let url = url.to_owned();
+        let player = (player.0.to_owned(), player.1.to_owned());
+        move || gstreamer_decodes_past_the_race(&url, (&player.0, &player.1))
+    });
+    tokio::time::timeout(Duration::from_secs(60), decoded)
+        .await
+        .expect("within a minute")
+        .unwrap()
+        .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"))
+}
+
 /// An error message's text and its debug line.
 fn said_by(message: &gst::Message) -> String {
     match message.view() {
@@ -215,15 +230,7 @@ async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
 
     for url in urls {
         for player in PLAYERS {
-            let decoded = tokio::task::spawn_blocking({
-                let url = url.clone();
-                move || gstreamer_decodes_past_the_race(&url, player)
-            });
-            let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
-                .await
-                .expect("within a minute")
-                .unwrap()
-                .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"));
+            let decoded = gstreamer_reads(&url, player).await;
             assert_eq!(
                 (decoded.rate, decoded.channels),
                 (48_000, 2),
@@ -266,15 +273,7 @@ async fn gstreamer_and_ffmpeg_read_the_lossless_rendition_to_its_end() {
     .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
     assert!((seconds - 2.0).abs() < 0.1, "ffmpeg on {url}: {seconds} s");
     for player in PLAYERS {
-        let decoded = tokio::task::spawn_blocking({
-            let url = url.clone();
-            move || gstreamer_decodes_past_the_race(&url, player)
-        });
-        let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
-            .await
-            .expect("within a minute")
-            .unwrap()
-            .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"));
+        let decoded = gstreamer_reads(&url, player).await;
         assert_eq!((decoded.rate, decoded.channels), (48_000, 2), "{player:?}");
         assert!(
             (decoded.seconds - 2.0).abs() < 0.1,

@@ -168,35 +168,10 @@ async fn every_rendition_needs_the_sessions_signature_and_a_newer_session_ends_t
         urls.push(url);
     }
     assert!(urls.len() >= 11, "{urls:?}");
-    // The token's last character changed: the signature no longer matches.
-    let token = base
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .to_owned();
-    let last = token.chars().last().unwrap();
-    let tampered = format!(
-        "{}{}",
-        &token[..token.len() - 1],
-        if last == 'A' { 'B' } else { 'A' }
-    );
-    for url in &urls {
-        assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
-        let forged = url.replace(&token, &tampered);
-        assert_eq!(
-            get(&app.http, &forged).await.0,
-            StatusCode::FORBIDDEN,
-            "{forged}"
-        );
-    }
+    each_needs_the_signature(&app, &base, &urls).await;
 
     let newer = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    for url in &urls {
-        let answer = app.http.get(url).send().await.unwrap();
-        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
-        assert_eq!(answer.headers()["encore-denied"], "superseded");
-    }
+    each_is_superseded(&app, &urls).await;
     assert_eq!(
         variants(&app.http, &multivariant_of(&newer)).await.len(),
         urls.iter().filter(|u| u.ends_with("index.m3u8")).count()
@@ -558,29 +533,35 @@ async fn an_ogg_flac_push_is_heard_lossless(frame_size: &[&str]) {
     // A tampered token, and then a newer session, are 403 on its playlist and pieces.
     let mut urls = vec![url.clone(), format!("{base}lossless/init.mp4")];
     urls.extend(parts);
-    let token = base
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    each_needs_the_signature(&app, &base, &urls).await;
+    app.listen(&event, &fan).await;
+    each_is_superseded(&app, &urls).await;
+}
+
+/// Every one of `urls` (a session's, under `base`) answers, and is 403 once the token's
+/// last character is changed (the signature no longer matches).
+async fn each_needs_the_signature(app: &TestApp, base: &str, urls: &[String]) {
+    let token = (base.trim_end_matches('/').rsplit('/').next()).unwrap();
     let last = token.chars().last().unwrap();
     let tampered = format!(
         "{}{}",
         &token[..token.len() - 1],
         if last == 'A' { 'B' } else { 'A' }
     );
-    for url in &urls {
+    for url in urls {
         assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
-        let forged = url.replace(&token, &tampered);
+        let forged = url.replace(token, &tampered);
         assert_eq!(
             get(&app.http, &forged).await.0,
             StatusCode::FORBIDDEN,
             "{forged}"
         );
     }
-    app.listen(&event, &fan).await;
-    for url in &urls {
+}
+
+/// Every one of `urls` is 403, said to be superseded (a newer session of the ticket).
+async fn each_is_superseded(app: &TestApp, urls: &[String]) {
+    for url in urls {
         let answer = app.http.get(url).send().await.unwrap();
         assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
         assert_eq!(answer.headers()["encore-denied"], "superseded");
