@@ -12,7 +12,7 @@ use gstreamer_app as gst_app;
 use reqwest::StatusCode;
 
 use crate::helpers::*;
-use crate::renditions::{a_lossless_show, a_pushed_show, get, multivariant_of};
+use crate::renditions::{a_lossless_show, a_pushed_show, ended_multivariant, get};
 
 /// GStreamer's players and the HLS demuxer each must plug: `playbin` takes `hlsdemux`
 /// (plugins-bad), `playbin3` the newer `hlsdemux2` (plugins-good, which runs only inside a
@@ -175,6 +175,15 @@ async fn gstreamer_reads(url: &str, player: (&str, &str)) -> Decoded {
         .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"))
 }
 
+/// [`ffmpeg_decodes`] off the test's runtime: the seconds, or the test fails.
+async fn ffmpeg_reads(url: &str) -> f64 {
+    let decoded = tokio::task::spawn_blocking({
+        let url = url.to_owned();
+        move || ffmpeg_decodes(&url)
+    });
+    (decoded.await.unwrap()).unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"))
+}
+
 /// An error message's text and its debug line.
 fn said_by(message: &gst::Message) -> String {
     match message.view() {
@@ -213,11 +222,7 @@ fn ffmpeg_decodes(url: &str) -> Result<f64, String> {
 async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
     let app = spawn_app().await;
     let (event, fan) = a_pushed_show(&app).await;
-    let admin = app.an_admin().await;
-    app.end_show(&event, &admin).await;
-
-    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    let master = multivariant_of(&playlist);
+    let master = ended_multivariant(&app, &event, &fan).await;
     let (status, text) = get(&app.http, &master).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let base = master.trim_end_matches("master.m3u8");
@@ -241,13 +246,7 @@ async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
                 "{player:?} on {url}: {decoded:?}"
             );
         }
-        let seconds = tokio::task::spawn_blocking({
-            let url = url.clone();
-            move || ffmpeg_decodes(&url)
-        })
-        .await
-        .unwrap()
-        .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
+        let seconds = ffmpeg_reads(&url).await;
         assert!((seconds - 2.0).abs() < 0.05, "ffmpeg on {url}: {seconds} s");
     }
 }
@@ -264,13 +263,7 @@ async fn gstreamer_and_ffmpeg_read_the_lossless_rendition_to_its_end() {
     let url = master.replace("master.m3u8", "lossless/index.m3u8");
     assert_eq!(get(&app.http, &url).await.0, StatusCode::OK);
 
-    let seconds = tokio::task::spawn_blocking({
-        let url = url.clone();
-        move || ffmpeg_decodes(&url)
-    })
-    .await
-    .unwrap()
-    .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
+    let seconds = ffmpeg_reads(&url).await;
     assert!((seconds - 2.0).abs() < 0.1, "ffmpeg on {url}: {seconds} s");
     for player in PLAYERS {
         let decoded = gstreamer_reads(&url, player).await;

@@ -87,6 +87,13 @@ fn first_parts(url: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The show ended (by an admin): the ticket holder's multivariant playlist URL.
+pub(crate) async fn ended_multivariant(app: &TestApp, event: &str, fan: &str) -> String {
+    let admin = app.an_admin().await;
+    app.end_show(event, &admin).await;
+    multivariant_of(&format!("{}{}", app.url, app.listen(event, fan).await))
+}
+
 /// A concert whose encoder pushed two seconds of AAC to `app`, and a ticket holder's
 /// token.
 pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
@@ -106,11 +113,7 @@ pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
 async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
     let app = spawn_app().await;
     let (event, fan) = a_pushed_show(&app).await;
-    let admin = app.an_admin().await;
-    app.end_show(&event, &admin).await;
-
-    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    let master = multivariant_of(&playlist);
+    let master = ended_multivariant(&app, &event, &fan).await;
     let listed = variants(&app.http, &master).await;
     assert!(listed.len() >= 2, "{listed:?}");
     assert_eq!(
@@ -131,6 +134,8 @@ async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
         "{listed:?}"
     );
 
+    // The session's own playlist (the standard rendition's, beside the multivariant).
+    let playlist = master.replace("/master.m3u8", "/index.m3u8");
     let (status, standard) = get(&app.http, &playlist).await;
     assert_eq!(status, StatusCode::OK);
     assert!(standard.contains("#EXT-X-ENDLIST") && standard.matches("#EXTINF:").count() >= 2);
@@ -354,11 +359,7 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
     let flac = std::fs::read(path).unwrap();
     let pushed = push_as(&app.http, &app.url, &event, &key, "audio/ogg", flac).await;
     assert_eq!(pushed, StatusCode::OK);
-    let admin = app.an_admin().await;
-    app.end_show(&event, &admin).await;
-
-    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    let master = multivariant_of(&playlist);
+    let master = ended_multivariant(&app, &event, &fan).await;
     let listed = variants(&app.http, &master).await;
     assert!(listed.len() >= 2, "{listed:?}");
     let base = master.trim_end_matches("master.m3u8");
