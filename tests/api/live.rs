@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use encore::stream::codecs::ladder::Rendition;
-use encore::stream::hls::segmenter::MediaFile;
+use encore::stream::hls::track::MediaFile;
 
 use crate::helpers::*;
 

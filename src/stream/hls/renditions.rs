@@ -19,7 +19,8 @@ use crate::stream::codecs::adts::AacFrame;
 use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::hls::lossless::LosslessSegmenter;
-use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
+use crate::stream::hls::segmenter::Segmenter;
+use crate::stream::hls::track::{MediaFile, Progress};
 
 /// The lossless rendition's folder inside the show's, and its name in paths.
 pub const LOSSLESS_DIR: &str = "lossless";
