@@ -9,6 +9,7 @@ use reqwest::StatusCode;
 use crate::cluster::two_processes_beside;
 use crate::helpers::*;
 use crate::live::tone;
+use crate::media::pcm;
 use crate::set_to_keep::download_link;
 use crate::topology::{a_concert_with_a_ticket_holder, probed_codec};
 
@@ -442,26 +443,6 @@ fn timeline(text: &str) -> Vec<String> {
             kept.then(|| l.to_owned())
         })
         .collect()
-}
-
-/// ffmpeg's PCM (32-bit, interleaved) of a file.
-pub(crate) async fn pcm(path: std::path::PathBuf) -> Vec<u8> {
-    tokio::task::spawn_blocking(move || {
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-hide_banner", "-loglevel", "error", "-i"])
-            .arg(&path)
-            .args(["-f", "s32le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    })
-    .await
-    .unwrap()
 }
 
 /// An Ogg FLAC push at 48 kHz: the multivariant playlist lists a `fLaC` rendition last,

@@ -99,10 +99,6 @@ impl LosslessSegmenter {
     pub fn ended(&self) -> bool {
         self.track.ended()
     }
-    pub fn dir(&self) -> &Path {
-        self.track.dir()
-    }
-
     /// Ladder steps taken so far (written or pending): the AAC renditions' `frames()`.
     pub fn frames(&self) -> u64 {
         self.steps + u64::from(self.pending_steps)
@@ -178,32 +174,13 @@ mod tests {
     use crate::stream::codecs::flac::OggFlac;
     use crate::stream::codecs::transcode::tests::ffmpeg;
     use crate::stream::hls::segmenter::Segmenter;
+    use crate::stream::test_media::pcm;
     use sha2::{Digest, Sha256};
 
     fn layout(segments: &[Segment]) -> Vec<(u64, bool, i64, usize)> {
         (segments.iter())
             .map(|s| (s.msn, s.discontinuity, s.program_time_ms, s.parts.len()))
             .collect()
-    }
-
-    fn decoded(bytes: &[u8], ext: &str) -> Vec<u8> {
-        let file = tempfile::Builder::new()
-            .suffix(&format!(".{ext}"))
-            .tempfile()
-            .unwrap();
-        std::fs::write(file.path(), bytes).unwrap();
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(file.path())
-            .args(["-f", "s16le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
     }
 
     /// Fed step by step beside an AAC segmenter (as the show feeds its renditions), the
@@ -293,12 +270,17 @@ mod tests {
             let written: u64 = (flac.segments().iter().flat_map(|s| &s.parts))
                 .map(|p| (p.duration * 48_000.0).round() as u64)
                 .sum();
-            let pcm = decoded(&ogg, "ogg");
-            let ours = decoded(&joined, "mp4");
+            let (source, whole) = (
+                show.path().join("source.ogg"),
+                show.path().join("whole.mp4"),
+            );
+            std::fs::write(&source, &ogg).unwrap();
+            std::fs::write(&whole, &joined).unwrap();
+            let (expected, ours) = (pcm(&source, "s16le"), pcm(&whole, "s16le"));
             assert_eq!(ours.len() as u64, written * 4, "{frame_size}");
             assert_eq!(
                 Sha256::digest(&ours),
-                Sha256::digest(&pcm[..ours.len()]),
+                Sha256::digest(&expected[..ours.len()]),
                 "{frame_size}: bit-exact"
             );
             let recovered = LosslessSegmenter::recover(&dir).unwrap().unwrap();
