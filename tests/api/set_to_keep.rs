@@ -59,6 +59,21 @@ pub(crate) async fn download_link(app: &TestApp, base: &str, event: &str, fan: &
         .to_owned()
 }
 
+/// The set at `url` (a download link on either process): polled for ten seconds at
+/// most, as the session and the show's end reach another process over Redis.
+pub(crate) async fn the_set_from(app: &TestApp, url: &str) -> bytes::Bytes {
+    let mut last = (StatusCode::OK, String::new());
+    for _ in 0..100 {
+        let answer = app.http.get(url).send().await.unwrap();
+        if answer.status() == StatusCode::OK {
+            return answer.bytes().await.unwrap();
+        }
+        last = (answer.status(), answer.text().await.unwrap());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url}: {last:?}")
+}
+
 /// A listening session for `fan` on `app`: its download link (a whole URL).
 async fn download_url(app: &TestApp, event: &str, fan: &str) -> String {
     format!(
@@ -290,7 +305,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
 }
 
 /// `GET url`'s body, whatever its status.
-async fn bytes_of(app: &TestApp, url: &str) -> bytes::Bytes {
+pub(crate) async fn bytes_of(app: &TestApp, url: &str) -> bytes::Bytes {
     app.http
         .get(url)
         .send()
@@ -429,20 +444,7 @@ async fn either_instance_answers_the_same_set() {
 
     let mut answers = Vec::new();
     for base in [&p.url, &q.url] {
-        let url = format!("{base}{link}");
-        // The session and the show's end reach the other process over Redis.
-        let mut last = (StatusCode::OK, String::new());
-        let mut file = None;
-        for _ in 0..100 {
-            let answer = app.http.get(&url).send().await.unwrap();
-            if answer.status() == StatusCode::OK {
-                file = Some(answer.bytes().await.unwrap());
-                break;
-            }
-            last = (answer.status(), answer.text().await.unwrap());
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        answers.push(file.unwrap_or_else(|| panic!("{url}: {last:?}")));
+        answers.push(the_set_from(&app, &format!("{base}{link}")).await);
     }
     assert!(answers[0].len() > 10_000);
     assert!(answers[0] == answers[1], "the two processes' files differ");
