@@ -42,6 +42,6 @@ pub mod fuzzing {
     pub use crate::stream::codecs::adts::{AacFrame, AdtsParser, adts_frame};
     pub use crate::stream::codecs::mp3::{Mp3Frame, Mp3Parser};
     pub use crate::stream::hls::files::{HlsQuery, split as split_stream_path};
-    pub use crate::stream::hls::segmenter::MediaFile;
+    pub use crate::stream::hls::track::MediaFile;
     pub use crate::stream::ingest::icecast::{Head, parse_head};
 }

@@ -18,3 +18,5 @@ pub mod http;
 pub mod ingest;
 pub mod markers;
 pub mod show;
+#[cfg(test)]
+pub(crate) mod test_media;

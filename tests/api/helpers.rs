@@ -1718,19 +1718,3 @@ impl TestApp {
         .await
     }
 }
-
-/// What ffprobe prints with `args` (split at white space) for `source` (a file or a URL);
-/// it must succeed. It blocks.
-pub fn ffprobe(args: &str, source: impl AsRef<std::ffi::OsStr>) -> String {
-    let probe = std::process::Command::new("ffprobe")
-        .args(args.split_whitespace())
-        .arg(source)
-        .output()
-        .expect("ffprobe");
-    assert!(
-        probe.status.success(),
-        "{}",
-        String::from_utf8_lossy(&probe.stderr)
-    );
-    String::from_utf8_lossy(&probe.stdout).into_owned()
-}

@@ -8,9 +8,10 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use encore::stream::codecs::ladder::Rendition;
-use encore::stream::hls::segmenter::MediaFile;
+use encore::stream::hls::track::MediaFile;
 
 use crate::helpers::*;
+use crate::media::ffprobe;
 
 pub(crate) fn adts_file(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     let path = dir.join("show.aac");

@@ -23,6 +23,7 @@ mod languages;
 mod listened;
 mod live;
 mod live_figures;
+mod media;
 mod mfa;
 mod notifications;
 mod openapi;

@@ -12,7 +12,7 @@ use gstreamer_app as gst_app;
 use reqwest::StatusCode;
 
 use crate::helpers::*;
-use crate::renditions::{a_lossless_show, a_pushed_show, ended_multivariant, get};
+use crate::renditions::{a_lossless_show, an_ended_push_s_playlist, get, multivariant_of};
 
 /// GStreamer's players and the HLS demuxer each must plug: `playbin` takes `hlsdemux`
 /// (plugins-bad), `playbin3` the newer `hlsdemux2` (plugins-good, which runs only inside a
@@ -160,30 +160,6 @@ fn gstreamer_decodes(url: &str, (player, demuxer): (&str, &str)) -> Result<Decod
     })
 }
 
-/// [`gstreamer_decodes_past_the_race`] off the test's runtime, within a minute (a guard
-/// against a hung pipeline, not a measurement); what it decoded, or the test fails.
-async fn gstreamer_reads(url: &str, player: (&str, &str)) -> Decoded {
-    let decoded = tokio::task::spawn_blocking({
-        let url = url.to_owned();
-        let player = (player.0.to_owned(), player.1.to_owned());
-        move || gstreamer_decodes_past_the_race(&url, (&player.0, &player.1))
-    });
-    tokio::time::timeout(Duration::from_secs(60), decoded)
-        .await
-        .expect("within a minute")
-        .unwrap()
-        .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"))
-}
-
-/// [`ffmpeg_decodes`] off the test's runtime: the seconds, or the test fails.
-async fn ffmpeg_reads(url: &str) -> f64 {
-    let decoded = tokio::task::spawn_blocking({
-        let url = url.to_owned();
-        move || ffmpeg_decodes(&url)
-    });
-    (decoded.await.unwrap()).unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"))
-}
-
 /// An error message's text and its debug line.
 fn said_by(message: &gst::Message) -> String {
     match message.view() {
@@ -215,14 +191,49 @@ fn ffmpeg_decodes(url: &str) -> Result<f64, String> {
     Ok(out.stdout.len() as f64 / 4.0 / 48_000.0)
 }
 
+/// ffmpeg and each of GStreamer's players decode `url` at 48 kHz stereo: two seconds,
+/// give or take `tolerance`.
+async fn ffmpeg_and_every_player_hear_two_seconds(url: &str, tolerance: f64) {
+    let seconds = tokio::task::spawn_blocking({
+        let url = url.to_owned();
+        move || ffmpeg_decodes(&url)
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|e| panic!("ffmpeg on {url}: {e}"));
+    assert!(
+        (seconds - 2.0).abs() < tolerance,
+        "ffmpeg on {url}: {seconds} s"
+    );
+    for player in PLAYERS {
+        let decoded = tokio::task::spawn_blocking({
+            let url = url.to_owned();
+            move || gstreamer_decodes_past_the_race(&url, player)
+        });
+        let decoded = tokio::time::timeout(Duration::from_secs(60), decoded)
+            .await
+            .expect("within a minute")
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{player:?} on {url}: {e}"));
+        assert_eq!(
+            (decoded.rate, decoded.channels),
+            (48_000, 2),
+            "{player:?} on {url}"
+        );
+        assert!(
+            (decoded.seconds - 2.0).abs() < tolerance,
+            "{player:?} on {url}: {decoded:?}"
+        );
+    }
+}
+
 /// An AAC push of two seconds, ended: GStreamer's `hlsdemux` and ffmpeg decode every
 /// rendition the multivariant lists (and the multivariant itself) at 48 kHz stereo, all
 /// of it (two seconds, give or take a frame).
 #[tokio::test]
 async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
     let app = spawn_app().await;
-    let (event, fan) = a_pushed_show(&app).await;
-    let master = ended_multivariant(&app, &event, &fan).await;
+    let master = multivariant_of(&an_ended_push_s_playlist(&app).await);
     let (status, text) = get(&app.http, &master).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let base = master.trim_end_matches("master.m3u8");
@@ -234,20 +245,7 @@ async fn gstreamer_and_ffmpeg_read_every_rendition_to_its_end() {
     urls.push(master);
 
     for url in urls {
-        for player in PLAYERS {
-            let decoded = gstreamer_reads(&url, player).await;
-            assert_eq!(
-                (decoded.rate, decoded.channels),
-                (48_000, 2),
-                "{player:?} on {url}"
-            );
-            assert!(
-                (decoded.seconds - 2.0).abs() < 0.05,
-                "{player:?} on {url}: {decoded:?}"
-            );
-        }
-        let seconds = ffmpeg_reads(&url).await;
-        assert!((seconds - 2.0).abs() < 0.05, "ffmpeg on {url}: {seconds} s");
+        ffmpeg_and_every_player_hear_two_seconds(&url, 0.05).await;
     }
 }
 
@@ -263,14 +261,5 @@ async fn gstreamer_and_ffmpeg_read_the_lossless_rendition_to_its_end() {
     let url = master.replace("master.m3u8", "lossless/index.m3u8");
     assert_eq!(get(&app.http, &url).await.0, StatusCode::OK);
 
-    let seconds = ffmpeg_reads(&url).await;
-    assert!((seconds - 2.0).abs() < 0.1, "ffmpeg on {url}: {seconds} s");
-    for player in PLAYERS {
-        let decoded = gstreamer_reads(&url, player).await;
-        assert_eq!((decoded.rate, decoded.channels), (48_000, 2), "{player:?}");
-        assert!(
-            (decoded.seconds - 2.0).abs() < 0.1,
-            "{player:?}: {decoded:?}"
-        );
-    }
+    ffmpeg_and_every_player_hear_two_seconds(&url, 0.1).await;
 }

@@ -9,7 +9,8 @@ use reqwest::StatusCode;
 use crate::cluster::two_processes_beside;
 use crate::helpers::*;
 use crate::live::tone;
-use crate::set_to_keep::download_link;
+use crate::media::pcm;
+use crate::set_to_keep::{bytes_of, download_link, the_set_from};
 use crate::topology::{a_concert_with_a_ticket_holder, probed_codec};
 
 /// Two seconds of a 48 kHz stereo tone as AAC at 192 kbit/s in ADTS: what an encoder
@@ -87,13 +88,6 @@ fn first_parts(url: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The show ended (by an admin): the ticket holder's multivariant playlist URL.
-pub(crate) async fn ended_multivariant(app: &TestApp, event: &str, fan: &str) -> String {
-    let admin = app.an_admin().await;
-    app.end_show(event, &admin).await;
-    multivariant_of(&format!("{}{}", app.url, app.listen(event, fan).await))
-}
-
 /// A concert whose encoder pushed two seconds of AAC to `app`, and a ticket holder's
 /// token.
 pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
@@ -104,6 +98,14 @@ pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
     (event, fan)
 }
 
+/// A holder's listening session of [`a_pushed_show`] after it ended: its playlist URL.
+pub(crate) async fn an_ended_push_s_playlist(app: &TestApp) -> String {
+    let (event, fan) = a_pushed_show(app).await;
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+    format!("{}{}", app.url, app.listen(&event, &fan).await)
+}
+
 /// An AAC push, ended: the session's multivariant playlist lists at least two
 /// renditions (the standard one first, each AAC-LC with its bit rates, the data saver
 /// below the standard one), and every rendition's media playlist is the standard one's
@@ -112,8 +114,8 @@ pub(crate) async fn a_pushed_show(app: &TestApp) -> (String, String) {
 #[tokio::test]
 async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
     let app = spawn_app().await;
-    let (event, fan) = a_pushed_show(&app).await;
-    let master = ended_multivariant(&app, &event, &fan).await;
+    let playlist = an_ended_push_s_playlist(&app).await;
+    let master = multivariant_of(&playlist);
     let listed = variants(&app.http, &master).await;
     assert!(listed.len() >= 2, "{listed:?}");
     assert_eq!(
@@ -134,8 +136,6 @@ async fn an_aac_push_is_heard_in_every_rendition_cut_at_the_same_parts() {
         "{listed:?}"
     );
 
-    // The session's own playlist (the standard rendition's, beside the multivariant).
-    let playlist = master.replace("/master.m3u8", "/index.m3u8");
     let (status, standard) = get(&app.http, &playlist).await;
     assert_eq!(status, StatusCode::OK);
     assert!(standard.contains("#EXT-X-ENDLIST") && standard.matches("#EXTINF:").count() >= 2);
@@ -173,14 +173,52 @@ async fn every_rendition_needs_the_sessions_signature_and_a_newer_session_ends_t
         urls.push(url);
     }
     assert!(urls.len() >= 11, "{urls:?}");
-    each_needs_the_signature(&app, &base, &urls).await;
-
-    let newer = format!("{}{}", app.url, app.listen(&event, &fan).await);
-    each_is_superseded(&app, &urls).await;
+    let newer = signed_for_the_newest_session(&app, &event, &fan, &base, &urls).await;
     assert_eq!(
         variants(&app.http, &multivariant_of(&newer)).await.len(),
         urls.iter().filter(|u| u.ends_with("index.m3u8")).count()
     );
+}
+
+/// Each of `urls` (signed by the session whose base URL is `base`) is served, and `403`
+/// once its token's last character changed (the signature no longer matches), then once
+/// a newer session on the same ticket replaced it (`superseded`). Answers the newer
+/// session's playlist.
+async fn signed_for_the_newest_session(
+    app: &TestApp,
+    event: &str,
+    fan: &str,
+    base: &str,
+    urls: &[String],
+) -> String {
+    let token = base
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let last = token.chars().last().unwrap();
+    let tampered = format!(
+        "{}{}",
+        &token[..token.len() - 1],
+        if last == 'A' { 'B' } else { 'A' }
+    );
+    for url in urls {
+        assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
+        let forged = url.replace(&token, &tampered);
+        assert_eq!(
+            get(&app.http, &forged).await.0,
+            StatusCode::FORBIDDEN,
+            "{forged}"
+        );
+    }
+    let newer = format!("{}{}", app.url, app.listen(event, fan).await);
+    for url in urls {
+        let answer = app.http.get(url).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
+        assert_eq!(answer.headers()["encore-denied"], "superseded");
+    }
+    newer
 }
 
 /// Two real `encore serve` processes on one database and Redis: an encoder pushes to one,
@@ -300,20 +338,7 @@ async fn another_instance_serves_the_lossless_rendition_and_its_flac_set_byte_fo
         .replace("recording.m4a", "recording.flac");
     let mut sets = Vec::new();
     for base in [&p.url, &q.url] {
-        let url = format!("{base}{link}");
-        // The session and the show's end reach the other process over Redis.
-        let mut last = (StatusCode::OK, String::new());
-        let mut file = None;
-        for _ in 0..100 {
-            let answer = app.http.get(&url).send().await.unwrap();
-            if answer.status() == StatusCode::OK {
-                file = Some(answer.bytes().await.unwrap());
-                break;
-            }
-            last = (answer.status(), answer.text().await.unwrap());
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        sets.push(file.unwrap_or_else(|| panic!("{url}: {last:?}")));
+        sets.push(the_set_from(&app, &format!("{base}{link}")).await);
     }
     assert!(sets[0].starts_with(b"fLaC"));
     assert!(sets[0] == sets[1], "the two processes' FLAC sets differ");
@@ -359,7 +384,11 @@ async fn an_ogg_flac_push_sets_the_show_s_rate_to_the_flac_s() {
     let flac = std::fs::read(path).unwrap();
     let pushed = push_as(&app.http, &app.url, &event, &key, "audio/ogg", flac).await;
     assert_eq!(pushed, StatusCode::OK);
-    let master = ended_multivariant(&app, &event, &fan).await;
+    let admin = app.an_admin().await;
+    app.end_show(&event, &admin).await;
+
+    let playlist = format!("{}{}", app.url, app.listen(&event, &fan).await);
+    let master = multivariant_of(&playlist);
     let listed = variants(&app.http, &master).await;
     assert!(listed.len() >= 2, "{listed:?}");
     let base = master.trim_end_matches("master.m3u8");
@@ -420,26 +449,6 @@ fn timeline(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// ffmpeg's PCM (32-bit, interleaved) of a file.
-pub(crate) async fn pcm(path: std::path::PathBuf) -> Vec<u8> {
-    tokio::task::spawn_blocking(move || {
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-hide_banner", "-loglevel", "error", "-i"])
-            .arg(&path)
-            .args(["-f", "s32le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    })
-    .await
-    .unwrap()
-}
-
 /// An Ogg FLAC push at 48 kHz: the multivariant playlist lists a `fLaC` rendition last,
 /// which ffprobe reads as FLAC at 48 kHz; its segments, parts and program date times are
 /// the standard rendition's, every part within its own PART-TARGET; what ffmpeg decodes
@@ -493,15 +502,8 @@ async fn an_ogg_flac_push_is_heard_lossless(frame_size: &[&str]) {
     assert_eq!(probed_format(url.clone()).await, "flac,48000");
 
     // Bit for bit: init + every segment, decoded, against the source's PCM.
-    let mut joined = app
-        .http
-        .get(format!("{base}lossless/init.mp4"))
-        .send()
+    let mut joined = bytes_of(&app, &format!("{base}lossless/init.mp4"))
         .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap()
         .to_vec();
     for segment in text
         .lines()
@@ -534,39 +536,7 @@ async fn an_ogg_flac_push_is_heard_lossless(frame_size: &[&str]) {
     // A tampered token, and then a newer session, are 403 on its playlist and pieces.
     let mut urls = vec![url.clone(), format!("{base}lossless/init.mp4")];
     urls.extend(parts);
-    each_needs_the_signature(&app, &base, &urls).await;
-    app.listen(&event, &fan).await;
-    each_is_superseded(&app, &urls).await;
-}
-
-/// Every one of `urls` (a session's, under `base`) answers, and is 403 once the token's
-/// last character is changed (the signature no longer matches).
-async fn each_needs_the_signature(app: &TestApp, base: &str, urls: &[String]) {
-    let token = (base.trim_end_matches('/').rsplit('/').next()).unwrap();
-    let last = token.chars().last().unwrap();
-    let tampered = format!(
-        "{}{}",
-        &token[..token.len() - 1],
-        if last == 'A' { 'B' } else { 'A' }
-    );
-    for url in urls {
-        assert_eq!(get(&app.http, url).await.0, StatusCode::OK, "{url}");
-        let forged = url.replace(token, &tampered);
-        assert_eq!(
-            get(&app.http, &forged).await.0,
-            StatusCode::FORBIDDEN,
-            "{forged}"
-        );
-    }
-}
-
-/// Every one of `urls` is 403, said to be superseded (a newer session of the ticket).
-async fn each_is_superseded(app: &TestApp, urls: &[String]) {
-    for url in urls {
-        let answer = app.http.get(url).send().await.unwrap();
-        assert_eq!(answer.status(), StatusCode::FORBIDDEN, "{url}");
-        assert_eq!(answer.headers()["encore-denied"], "superseded");
-    }
+    signed_for_the_newest_session(&app, &event, &fan, &base, &urls).await;
 }
 
 #[tokio::test]

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use crate::cluster::two_processes_beside;
 use crate::helpers::*;
-use crate::renditions::{a_lossless_show, aac, pcm, push};
+use crate::media::{decoded_seconds, pcm, probe_json};
+use crate::renditions::{a_lossless_show, aac, push};
 use crate::topology::a_concert_with_a_ticket_holder;
 
 /// A 64×48 PNG picture uploaded for the concert by `admin`.
@@ -58,6 +59,21 @@ pub(crate) async fn download_link(app: &TestApp, base: &str, event: &str, fan: &
         .to_owned()
 }
 
+/// The set at `url` (a download link on either process): polled for ten seconds at
+/// most, as the session and the show's end reach another process over Redis.
+pub(crate) async fn the_set_from(app: &TestApp, url: &str) -> bytes::Bytes {
+    let mut last = (StatusCode::OK, String::new());
+    for _ in 0..100 {
+        let answer = app.http.get(url).send().await.unwrap();
+        if answer.status() == StatusCode::OK {
+            return answer.bytes().await.unwrap();
+        }
+        last = (answer.status(), answer.text().await.unwrap());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url}: {last:?}")
+}
+
 /// A listening session for `fan` on `app`: its download link (a whole URL).
 async fn download_url(app: &TestApp, event: &str, fan: &str) -> String {
     format!(
@@ -82,43 +98,6 @@ async fn refusal(app: &TestApp, url: &str) -> (StatusCode, String) {
         status,
         body["error"].as_str().unwrap_or_default().to_owned(),
     )
-}
-
-/// ffprobe's JSON of a file: format, streams and chapters.
-fn probe(path: &std::path::Path) -> Value {
-    let out = std::process::Command::new("ffprobe")
-        .args(["-v", "error", "-of", "json"])
-        .args(["-show_format", "-show_streams", "-show_chapters"])
-        .arg(path)
-        .output()
-        .expect("ffprobe");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// Seconds of audio ffmpeg decodes from the file (errors fail the test).
-fn decoded_seconds(path: &std::path::Path) -> f64 {
-    let out = std::process::Command::new("ffmpeg")
-        .args(["-v", "error", "-xerror", "-i"])
-        .arg(path)
-        .args(["-map", "0:a", "-f", "s16le", "-ac", "1", "-"])
-        .output()
-        .expect("ffmpeg");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.stdout.len() / 2) as f64 / 48_000.0
 }
 
 fn seconds(value: &Value) -> f64 {
@@ -232,7 +211,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.m4a");
     std::fs::write(&path, &file).unwrap();
-    let probed = probe(&path);
+    let probed = probe_json(&path);
     let chapters: Vec<(String, f64)> = probed["chapters"]
         .as_array()
         .unwrap()
@@ -326,7 +305,7 @@ async fn the_set_is_for_a_holder_inside_the_window_with_its_songs_tags_and_cover
 }
 
 /// `GET url`'s body, whatever its status.
-async fn bytes_of(app: &TestApp, url: &str) -> bytes::Bytes {
+pub(crate) async fn bytes_of(app: &TestApp, url: &str) -> bytes::Bytes {
     app.http
         .get(url)
         .send()
@@ -403,7 +382,10 @@ async fn the_set_is_made_when_the_show_ends_and_again_for_a_song_renamed_after()
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.m4a");
     std::fs::write(&path, &file).unwrap();
-    assert_eq!(probe(&path)["chapters"][0]["tags"]["title"], "The Opener");
+    assert_eq!(
+        probe_json(&path)["chapters"][0]["tags"]["title"],
+        "The Opener"
+    );
 }
 
 /// Two real `encore serve` processes on one database and Redis: an encoder pushes to
@@ -462,27 +444,14 @@ async fn either_instance_answers_the_same_set() {
 
     let mut answers = Vec::new();
     for base in [&p.url, &q.url] {
-        let url = format!("{base}{link}");
-        // The session and the show's end reach the other process over Redis.
-        let mut last = (StatusCode::OK, String::new());
-        let mut file = None;
-        for _ in 0..100 {
-            let answer = app.http.get(&url).send().await.unwrap();
-            if answer.status() == StatusCode::OK {
-                file = Some(answer.bytes().await.unwrap());
-                break;
-            }
-            last = (answer.status(), answer.text().await.unwrap());
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        answers.push(file.unwrap_or_else(|| panic!("{url}: {last:?}")));
+        answers.push(the_set_from(&app, &format!("{base}{link}")).await);
     }
     assert!(answers[0].len() > 10_000);
     assert!(answers[0] == answers[1], "the two processes' files differ");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.m4a");
     std::fs::write(&path, &answers[1]).unwrap();
-    let probed = probe(&path);
+    let probed = probe_json(&path);
     assert_eq!(probed["chapters"][0]["tags"]["title"], "Opener");
     assert!(decoded_seconds(&path) > 1.5);
 }
@@ -569,7 +538,7 @@ async fn a_lossless_shows_set_is_also_flac_with_its_songs_and_the_encoders_sampl
     let path = dir.path().join("set.flac");
     std::fs::write(&path, &file).unwrap();
 
-    let probed = probe(&path);
+    let probed = probe_json(&path);
     let titles: Vec<&str> = (probed["chapters"].as_array().unwrap().iter())
         .map(|c| c["tags"]["title"].as_str().unwrap_or_default())
         .collect();

@@ -7,7 +7,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 
 use encore::stream::codecs::ladder::Rendition;
-use encore::stream::hls::segmenter::MediaFile;
+use encore::stream::hls::track::MediaFile;
 
 use crate::helpers::*;
 use crate::live::{a_concert_to_push, adts_file, an_encoder_is_connected, push_in_background};

@@ -8,7 +8,7 @@ use encore::stream::codecs::adts::AdtsParser;
 use encore::stream::hls::playlist::Playlist;
 use encore::stream::hls::segmenter::Segmenter;
 
-use crate::helpers::ffprobe;
+use crate::media::ffprobe;
 
 fn ffmpeg_adts(seconds: u32, rate: u32) -> Vec<u8> {
     let output = Command::new("ffmpeg")

@@ -323,6 +323,7 @@ impl Cutter {
 mod tests {
     use super::*;
     use crate::stream::codecs::transcode::tests::ffmpeg;
+    use crate::stream::test_media::{pcm, run};
 
     #[test]
     fn the_crcs_are_flac_s() {
@@ -462,35 +463,13 @@ mod tests {
         );
     }
 
-    /// PCM of `path` decoded by ffmpeg as `format` (s16le, s32le), raw.
-    fn pcm(path: &std::path::Path, format: &str) -> Vec<u8> {
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(path)
-            .args(["-f", format, "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    }
-
     fn probe(path: &std::path::Path) -> String {
-        let out = std::process::Command::new("ffprobe")
-            .args([
-                "-v",
-                "error",
-                "-show_entries",
-                "stream=codec_name,sample_rate,channels",
-            ])
+        let out = run(std::process::Command::new("ffprobe")
+            .args(["-v", "error", "-show_entries"])
+            .arg("stream=codec_name,sample_rate,channels")
             .args(["-of", "csv=p=0"])
-            .arg(path)
-            .output()
-            .expect("ffprobe");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+            .arg(path));
+        String::from_utf8_lossy(&out).trim().to_string()
     }
 
     /// The remux end to end: noise (so every bit counts) as a WAV, encoded by ffmpeg to Ogg
@@ -501,28 +480,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let wav = dir.path().join("source.wav");
         let codec = if bits == 24 { "pcm_s24le" } else { "pcm_s16le" };
-        let status = std::process::Command::new("ffmpeg")
+        run(std::process::Command::new("ffmpeg")
             .args(["-v", "error", "-f", "lavfi", "-i"])
             .arg("anoisesrc=color=pink:sample_rate=48000:amplitude=0.5:duration=2:seed=7")
             .args(["-ac", "2", "-c:a", codec])
-            .arg(&wav)
-            .status()
-            .unwrap();
-        assert!(status.success());
+            .arg(&wav));
         let oga = dir.path().join("source.oga");
         let mut flac_args = vec!["-c:a", "flac"];
         if bits == 24 {
             flac_args.extend_from_slice(&["-sample_fmt", "s32"]);
         }
-        let status = std::process::Command::new("ffmpeg")
+        run(std::process::Command::new("ffmpeg")
             .args(["-v", "error", "-i"])
             .arg(&wav)
             .args(&flac_args)
             .args(["-f", "ogg"])
-            .arg(&oga)
-            .status()
-            .unwrap();
-        assert!(status.success());
+            .arg(&oga));
 
         let mut demux = OggFlac::new();
         let frames = demux.push(&std::fs::read(&oga).unwrap()).frames;

@@ -133,17 +133,8 @@ pub(crate) mod tests {
     use super::*;
     use crate::stream::codecs::flac::{Cutter, OggFlac};
     use crate::stream::codecs::m4a::CoverFormat;
+    use crate::stream::test_media::{pcm, run};
     use sha2::{Digest, Sha256};
-
-    fn run(cmd: &mut std::process::Command) -> Vec<u8> {
-        let out = cmd.output().expect("ffmpeg/ffprobe");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    }
 
     /// Pink noise (every bit counts) as a 16-bit stereo WAV of `seconds`, and ffmpeg's
     /// Ogg FLAC of it, in `dir`.
@@ -204,13 +195,6 @@ pub(crate) mod tests {
             ])
             .arg(path));
         String::from_utf8_lossy(&out).into_owned()
-    }
-
-    fn pcm(path: &Path) -> Vec<u8> {
-        run(std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(path)
-            .args(["-f", "s16le", "-"]))
     }
 
     /// A 16×10 PNG made by ffmpeg, a real image a decoder accepts.
@@ -304,7 +288,7 @@ pub(crate) mod tests {
         let duration = probe(&path, "format=duration");
         assert!(duration.contains("duration=11.000000"), "{duration}");
 
-        let (source, ours) = (pcm(&wav), pcm(&path));
+        let (source, ours) = (pcm(&wav, "s16le"), pcm(&path, "s16le"));
         assert_eq!(source.len(), 11 * 48_000 * 4);
         assert_eq!(Sha256::digest(&source), Sha256::digest(&ours));
     }

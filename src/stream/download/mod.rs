@@ -33,7 +33,8 @@ use crate::stream::codecs::fmp4;
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::codecs::m4a::{self, Chapter, Cover, CoverFormat, Tags};
 use crate::stream::hls::renditions::{Lane, dir_of};
-use crate::stream::hls::segmenter::{Segmenter, part_file};
+use crate::stream::hls::segmenter::Segmenter;
+use crate::stream::hls::track::part_file;
 use crate::stream::show::hub::Show;
 
 /// What a download is made as.

@@ -19,7 +19,7 @@ use crate::stream::access::Denied;
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::hls::multivariant;
 use crate::stream::hls::renditions::{LOSSLESS_DIR, Lane};
-use crate::stream::hls::segmenter::MediaFile;
+use crate::stream::hls::track::MediaFile;
 use crate::stream::show::hub::Show;
 
 /// `/stream/{token}/{file}` or `/stream/{token}/{rendition}/{file}`.

@@ -12,37 +12,25 @@
 //! (`flac` and the STREAMINFO in hex), one `parts.log` line per part (with the steps it
 //! covers, so a restarted server knows where the ladder's timeline stands).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bytes::Bytes;
 
 use crate::stream::codecs::adts::SAMPLES_PER_FRAME;
 use crate::stream::codecs::flac::{Cutter, FlacFrame, StreamInfo};
 use crate::stream::codecs::fmp4;
-use crate::stream::hls::segmenter::{
-    Layout, MediaFile, Part, Progress, Segment, append_line, part_file, write_file,
-};
-
-const STREAM_FILE: &str = "stream.conf";
-const LOG_FILE: &str = "parts.log";
+use crate::stream::hls::segmenter::Layout;
+use crate::stream::hls::track::{Log, MediaFile, Progress, Segment, Track};
 
 pub struct LosslessSegmenter {
-    dir: PathBuf,
+    track: Track,
     info: StreamInfo,
     layout: Layout,
-    segments: Vec<Segment>,
     /// The frames of the part being gathered, and how many steps it has taken.
     pending: Vec<FlacFrame>,
     pending_steps: u32,
-    /// FLAC samples written so far: the next part's `tfdt`.
-    next_time: u64,
     /// Ladder steps written so far.
     steps: u64,
-    fragment_seq: u32,
-    discontinuity_next: bool,
-    ended: bool,
-    fresh: Vec<(MediaFile, Bytes)>,
-    open_parts: Vec<(String, Bytes)>,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -60,129 +48,57 @@ impl LosslessSegmenter {
     /// Start the lossless rendition in `dir` (created; `init.mp4` written) for a show at
     /// the STREAMINFO's rate.
     pub fn create(dir: &Path, info: StreamInfo) -> std::io::Result<Self> {
-        std::fs::create_dir_all(dir)?;
-        let init = Bytes::from(fmp4::flac_init_segment(&info));
-        write_file(&dir.join("init.mp4"), &init)?;
-        write_file(
-            &dir.join(STREAM_FILE),
-            format!("flac {}\n", hex(&info.raw)).as_bytes(),
+        let layout = Layout::for_rate(info.sample_rate());
+        let track = Track::create(
+            dir,
+            info.sample_rate(),
+            layout.parts_per_segment,
+            Log::SamplesAndSteps,
+            fmp4::flac_init_segment(&info),
+            &format!("flac {}", hex(&info.raw)),
         )?;
-        let _ = std::fs::remove_file(dir.join(LOG_FILE));
-        let mut this = Self::empty(dir, info);
-        this.fresh.push((MediaFile::Init, init));
-        Ok(this)
+        Ok(Self::with(track, info, layout, 0))
     }
 
-    fn empty(dir: &Path, info: StreamInfo) -> Self {
+    fn with(track: Track, info: StreamInfo, layout: Layout, steps: u64) -> Self {
         Self {
-            dir: dir.to_owned(),
-            layout: Layout::for_rate(info.sample_rate()),
+            track,
             info,
-            segments: Vec::new(),
+            layout,
             pending: Vec::new(),
             pending_steps: 0,
-            next_time: 0,
-            steps: 0,
-            fragment_seq: 1,
-            discontinuity_next: false,
-            ended: false,
-            fresh: Vec::new(),
-            open_parts: Vec::new(),
+            steps,
         }
     }
 
     /// Rebuild the rendition from its directory after a restart (`None` without one). A
     /// part whose file is missing ends the recovered timeline.
     pub fn recover(dir: &Path) -> std::io::Result<Option<Self>> {
-        let Ok(conf) = std::fs::read_to_string(dir.join(STREAM_FILE)) else {
-            return Ok(None);
-        };
-        let info = (conf.trim().strip_prefix("flac "))
-            .and_then(unhex)
+        let info = (Track::conf(dir))
+            .and_then(|conf| unhex(conf.trim().strip_prefix("flac ")?))
             .and_then(|raw| StreamInfo::parse(&raw));
         let Some(info) = info else {
             return Ok(None);
         };
-        let mut this = Self::empty(dir, info);
-        let rate = f64::from(this.info.sample_rate());
-        let log = std::fs::read_to_string(dir.join(LOG_FILE)).unwrap_or_default();
-        for line in log.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f.first() == Some(&"end") {
-                this.ended = true;
-                continue;
-            }
-            let field = |i: usize| f.get(i).and_then(|v| v.parse::<i64>().ok());
-            let (
-                Some(msn),
-                Some(part),
-                Some(samples),
-                Some(steps),
-                Some(size),
-                Some(disc),
-                Some(time),
-            ) = (
-                field(0),
-                field(1),
-                field(2),
-                field(3),
-                field(4),
-                field(5),
-                field(6),
-            )
-            else {
-                break;
-            };
-            let (msn, part) = (msn as u64, part as u32);
-            if !dir.join(part_file(msn, part)).exists() {
-                break;
-            }
-            if this.segments.last().is_none_or(|s| s.msn != msn) {
-                if let Some(last) = this.segments.last_mut() {
-                    last.complete = dir.join(format!("seg{}.m4s", last.msn)).exists();
-                }
-                this.segments.push(Segment {
-                    msn,
-                    parts: Vec::new(),
-                    complete: false,
-                    discontinuity: disc == 1,
-                    program_time_ms: time,
-                });
-            }
-            if let Some(segment) = this.segments.last_mut() {
-                segment.parts.push(Part {
-                    duration: samples as f64 / rate,
-                    size: size as usize,
-                });
-            }
-            this.next_time += samples as u64;
-            this.steps += steps as u64;
-            this.fragment_seq += 1;
-        }
-        if let Some(last) = this.segments.last_mut() {
-            last.complete = dir.join(format!("seg{}.m4s", last.msn)).exists();
-        }
-        if (this.segments.last())
-            .is_some_and(|s| s.parts.len() as u32 >= this.layout.parts_per_segment)
-        {
-            this.close_segment();
-        }
-        Ok(Some(this))
+        let layout = Layout::for_rate(info.sample_rate());
+        let (track, steps) = Track::recover(
+            dir,
+            info.sample_rate(),
+            layout.parts_per_segment,
+            Log::SamplesAndSteps,
+        );
+        Ok(Some(Self::with(track, info, layout, steps)))
     }
 
     pub fn info(&self) -> &StreamInfo {
         &self.info
     }
     pub fn segments(&self) -> &[Segment] {
-        &self.segments
+        self.track.segments()
     }
     pub fn ended(&self) -> bool {
-        self.ended
+        self.track.ended()
     }
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Ladder steps taken so far (written or pending): the AAC renditions' `frames()`.
     pub fn frames(&self) -> u64 {
         self.steps + u64::from(self.pending_steps)
@@ -196,7 +112,7 @@ impl LosslessSegmenter {
     }
 
     pub fn take_fresh(&mut self) -> Vec<(MediaFile, Bytes)> {
-        std::mem::take(&mut self.fresh)
+        self.track.take_fresh()
     }
 
     /// The FLAC frames of one ladder step (none, one or more). Answers the part written
@@ -206,7 +122,7 @@ impl LosslessSegmenter {
         frames: Vec<FlacFrame>,
         now_ms: i64,
     ) -> std::io::Result<Option<Progress>> {
-        if self.ended {
+        if self.track.ended() {
             return Ok(None);
         }
         self.pending.extend(frames);
@@ -220,17 +136,14 @@ impl LosslessSegmenter {
     /// The publisher reconnected: the next segment starts with a discontinuity.
     pub fn mark_discontinuity(&mut self, now_ms: i64) -> std::io::Result<()> {
         self.flush_part(now_ms)?;
-        self.close_segment();
-        self.discontinuity_next = true;
+        self.track.discontinue();
         Ok(())
     }
 
     /// The show ended: the last part and segment are closed.
     pub fn end(&mut self, now_ms: i64) -> std::io::Result<()> {
         self.flush_part(now_ms)?;
-        self.close_segment();
-        self.ended = true;
-        append_line(&self.dir.join(LOG_FILE), "end")
+        self.track.end()
     }
 
     fn flush_part(&mut self, now_ms: i64) -> std::io::Result<Option<Progress>> {
@@ -239,86 +152,19 @@ impl LosslessSegmenter {
         if steps == 0 {
             return Ok(None);
         }
+        self.steps += u64::from(steps);
         if frames.is_empty() {
             // Steps with no frame starting in them (a block longer than a part, which the
             // ingest refuses): they count, nothing is written.
-            self.steps += u64::from(steps);
             return Ok(None);
         }
         let samples: Vec<(&[u8], u32)> = frames.iter().map(|f| (&f.data[..], f.samples)).collect();
-        let bytes = Bytes::from(fmp4::timed_fragment(
-            self.fragment_seq,
-            self.next_time,
-            &samples,
-        ));
-        self.fragment_seq += 1;
         let sample_count: u64 = frames.iter().map(|f| u64::from(f.samples)).sum();
-        let duration = sample_count as f64 / f64::from(self.info.sample_rate());
-        self.next_time += sample_count;
-        self.steps += u64::from(steps);
-        if self.segments.last().is_none_or(|s| s.complete) {
-            let msn = self.segments.last().map_or(0, |s| s.msn + 1);
-            self.segments.push(Segment {
-                msn,
-                parts: Vec::new(),
-                complete: false,
-                discontinuity: std::mem::take(&mut self.discontinuity_next),
-                program_time_ms: now_ms,
-            });
-        }
-        let segment = self.segments.last_mut().expect("a segment is open");
-        let part = segment.parts.len() as u32;
-        let name = part_file(segment.msn, part);
-        write_file(&self.dir.join(&name), &bytes)?;
-        segment.parts.push(Part {
-            duration,
-            size: bytes.len(),
-        });
-        append_line(
-            &self.dir.join(LOG_FILE),
-            &format!(
-                "{} {part} {sample_count} {steps} {} {} {}",
-                segment.msn,
-                bytes.len(),
-                u8::from(segment.discontinuity),
-                segment.program_time_ms
-            ),
-        )?;
-        let msn = segment.msn;
-        let full = segment.parts.len() as u32 >= self.layout.parts_per_segment;
-        self.open_parts.push((name, bytes.clone()));
-        self.fresh.push((MediaFile::Part(msn, part), bytes));
-        if full {
-            self.close_segment();
-        }
-        Ok(Some(Progress::Part { msn, part }))
-    }
-
-    /// A segment is its parts concatenated; written as one file too.
-    fn close_segment(&mut self) {
-        let Some(segment) =
-            (self.segments.last_mut()).filter(|s| !s.complete && !s.parts.is_empty())
-        else {
-            return;
-        };
-        let mut joined = Vec::new();
-        for part in 0..segment.parts.len() as u32 {
-            let name = part_file(segment.msn, part);
-            match self.open_parts.iter().find(|(n, _)| *n == name) {
-                Some((_, bytes)) => joined.extend_from_slice(bytes),
-                None => {
-                    if let Ok(bytes) = std::fs::read(self.dir.join(name)) {
-                        joined.extend(bytes);
-                    }
-                }
-            }
-        }
-        self.open_parts.clear();
-        let file = MediaFile::Segment(segment.msn);
-        if write_file(&self.dir.join(file.file_name()), &joined).is_ok() {
-            segment.complete = true;
-            self.fresh.push((file, joined.into()));
-        }
+        (self.track)
+            .write_part(sample_count, steps, now_ms, |seq, time| {
+                fmp4::timed_fragment(seq, time, &samples)
+            })
+            .map(Some)
     }
 }
 
@@ -328,32 +174,13 @@ mod tests {
     use crate::stream::codecs::flac::OggFlac;
     use crate::stream::codecs::transcode::tests::ffmpeg;
     use crate::stream::hls::segmenter::Segmenter;
+    use crate::stream::test_media::pcm;
     use sha2::{Digest, Sha256};
 
     fn layout(segments: &[Segment]) -> Vec<(u64, bool, i64, usize)> {
         (segments.iter())
             .map(|s| (s.msn, s.discontinuity, s.program_time_ms, s.parts.len()))
             .collect()
-    }
-
-    fn decoded(bytes: &[u8], ext: &str) -> Vec<u8> {
-        let file = tempfile::Builder::new()
-            .suffix(&format!(".{ext}"))
-            .tempfile()
-            .unwrap();
-        std::fs::write(file.path(), bytes).unwrap();
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(file.path())
-            .args(["-f", "s16le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
     }
 
     /// Fed step by step beside an AAC segmenter (as the show feeds its renditions), the
@@ -443,12 +270,17 @@ mod tests {
             let written: u64 = (flac.segments().iter().flat_map(|s| &s.parts))
                 .map(|p| (p.duration * 48_000.0).round() as u64)
                 .sum();
-            let pcm = decoded(&ogg, "ogg");
-            let ours = decoded(&joined, "mp4");
+            let (source, whole) = (
+                show.path().join("source.ogg"),
+                show.path().join("whole.mp4"),
+            );
+            std::fs::write(&source, &ogg).unwrap();
+            std::fs::write(&whole, &joined).unwrap();
+            let (expected, ours) = (pcm(&source, "s16le"), pcm(&whole, "s16le"));
             assert_eq!(ours.len() as u64, written * 4, "{frame_size}");
             assert_eq!(
                 Sha256::digest(&ours),
-                Sha256::digest(&pcm[..ours.len()]),
+                Sha256::digest(&expected[..ours.len()]),
                 "{frame_size}: bit-exact"
             );
             let recovered = LosslessSegmenter::recover(&dir).unwrap().unwrap();

@@ -6,7 +6,7 @@
 
 use m3u8_rs::{MasterPlaylist, VariantStream};
 
-use crate::stream::hls::segmenter::Segment;
+use crate::stream::hls::track::Segment;
 
 /// AAC-LC as RFC 6381 names it: every AAC rendition of the ladder.
 pub const AAC_LC: &str = "mp4a.40.2";
@@ -87,7 +87,7 @@ pub fn render(variants: Vec<Variant>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::hls::segmenter::Part;
+    use crate::stream::hls::track::Part;
 
     fn segment(msn: u64, parts: &[(f64, usize)], complete: bool) -> Segment {
         Segment {

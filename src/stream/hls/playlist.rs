@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use crate::stream::hls::segmenter::{Segment, part_file};
+use crate::stream::hls::track::{Segment, part_file};
 use crate::stream::markers::model::Marker;
 
 /// The `CLASS` of a marker's date range: ours, reverse-DNS as the HLS spec asks.
@@ -266,7 +266,7 @@ fn program_date_time(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::hls::segmenter::Part;
+    use crate::stream::hls::track::Part;
 
     fn show(segments: u64, discontinuity_at: Option<u64>) -> Vec<Segment> {
         (0..segments)

@@ -19,7 +19,8 @@ use crate::stream::codecs::adts::AacFrame;
 use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
 use crate::stream::codecs::ladder::Rendition;
 use crate::stream::hls::lossless::LosslessSegmenter;
-use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
+use crate::stream::hls::segmenter::Segmenter;
+use crate::stream::hls::track::{MediaFile, Progress};
 
 /// The lossless rendition's folder inside the show's, and its name in paths.
 pub const LOSSLESS_DIR: &str = "lossless";
@@ -424,6 +425,7 @@ mod tests {
     use crate::stream::codecs::ladder::tests::{input, run};
     use crate::stream::codecs::ladder::{Input, Ladder};
     use crate::stream::codecs::transcode::Target;
+    use crate::stream::test_media;
 
     /// The layout a player sees: each segment's number, discontinuity, program date time
     /// and its parts' durations.
@@ -444,23 +446,14 @@ mod tests {
         }
         let file = tempfile::Builder::new().suffix(".mp4").tempfile().unwrap();
         std::fs::write(file.path(), joined).unwrap();
-        let out = std::process::Command::new("ffprobe")
-            .args(["-v", "error", "-select_streams", "a:0", "-count_packets"])
-            .args([
-                "-show_entries",
-                "stream=codec_name,nb_read_packets",
-                "-of",
-                "csv=p=0",
-            ])
-            .arg(file.path())
-            .output()
-            .expect("ffprobe");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = test_media::run(
+            std::process::Command::new("ffprobe")
+                .args(["-v", "error", "-select_streams", "a:0", "-count_packets"])
+                .args(["-show_entries", "stream=codec_name,nb_read_packets"])
+                .args(["-of", "csv=p=0"])
+                .arg(file.path()),
         );
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = String::from_utf8(out).unwrap();
         let (codec, packets) = text.trim().split_once(',').expect("codec,packets");
         (codec.to_owned(), packets.parse().unwrap())
     }
@@ -627,7 +620,10 @@ mod tests {
         }
         assert_eq!(bytes, 200 * 8 + 50 * 100, "the quota counts the FLAC bytes");
         let lane = renditions.lossless().expect("a lossless lane");
-        assert_eq!(lane.dir(), show.path().join(LOSSLESS_DIR));
+        assert!(
+            (show.path().join(LOSSLESS_DIR).join("seg0.m4s")).exists(),
+            "written in its own folder"
+        );
         assert_eq!(lane.frames(), 200);
         let aac: Vec<_> = (renditions.standard().unwrap().segments().iter())
             .map(|s| (s.msn, s.program_time_ms, s.parts.len()))

@@ -16,7 +16,8 @@ use crate::stream::codecs::ladder::{HIGH_ABOVE_KBPS, Rendition, Step};
 use crate::stream::hls::multivariant::Bandwidth;
 use crate::stream::hls::playlist::{Playlist, range_id};
 use crate::stream::hls::renditions::{Fitted, Flac, Lane, Renditions};
-use crate::stream::hls::segmenter::{MediaFile, Progress, Segmenter};
+use crate::stream::hls::segmenter::Segmenter;
+use crate::stream::hls::track::{MediaFile, Progress};
 use crate::stream::ingest::pacing::{Pace, frame_seconds};
 use crate::stream::markers::model::Marker;
 use crate::stream::show::journal::entry::{
