@@ -12,6 +12,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::helpers::*;
 use crate::live::{a_concert_to_push, adts_file, push_file};
+use crate::renditions::{get, multivariant_of, pcm, probed_format, variants};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
 fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
@@ -68,6 +69,23 @@ async fn heard_seconds(app: &TestApp, event: &str) -> f64 {
     .unwrap()
 }
 
+/// The multivariant playlist's renditions (their folders) for a new ticket holder, and
+/// the playlist's URL.
+async fn listed_at(app: &TestApp, event: &str) -> (Vec<String>, String) {
+    let fans = app.fans(1).await;
+    let (_, fan) = &fans[0];
+    assert_eq!(app.buy(fan, event, CARD_OK).await.0, StatusCode::OK);
+    let master = multivariant_of(&format!("{}{}", app.url, app.listen(event, fan).await));
+    let listed = (variants(&app.http, &master).await.into_iter())
+        .map(|v| v.uri.trim_end_matches("/index.m3u8").to_owned())
+        .collect();
+    (listed, master)
+}
+
+async fn listed(app: &TestApp, event: &str) -> Vec<String> {
+    listed_at(app, event).await.0
+}
+
 async fn end_show(app: &TestApp, event: &str) -> Value {
     app.account("admin@example.com", encore::accounts::model::Role::Admin)
         .await;
@@ -99,6 +117,7 @@ async fn ffmpeg_publishes_mp3_over_the_icecast_protocol_and_fans_hear_it_as_aac(
     );
     end_show(&app, &event).await;
     let seconds = heard_seconds(&app, &event).await;
+    assert_eq!(listed(&app, &event).await, ["standard", "saver"]);
     assert!((seconds - 3.0).abs() < 0.35, "heard {seconds} s of 3 s");
 }
 
@@ -198,18 +217,33 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
     assert_eq!(next_text(&mut socket).await, json!({ "type": "ended" }));
 
     let seconds = heard_seconds(&app, &event).await;
+    assert_eq!(listed(&app, &event).await, ["standard", "saver"]);
     assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
 }
 
 /// Chromium records the microphone losslessly as 32-bit float PCM in WebM
 /// (`audio/webm;codecs=pcm`, Matroska's `A_PCM/FLOAT/IEEE`): what the web app sends when
 /// the artist goes live in lossless. Stereo at 48 kHz is 384 KB a second, so each
-/// MediaRecorder chunk (250 ms) is about 96 KB: it is taken and heard like Opus.
+/// MediaRecorder chunk (250 ms) is about 96 KB: it is taken and heard like Opus, and the
+/// show has a lossless rendition (FLAC made by the ladder from the same PCM).
 #[tokio::test]
 async fn a_browser_goes_live_with_float_pcm_in_webm() {
+    a_browser_goes_live_losslessly("pcm_f32le").await;
+}
+
+/// The same with 16-bit integer PCM (`A_PCM/INT/LIT`): its FLAC is 16-bit, bit for bit.
+#[tokio::test]
+async fn a_browser_goes_live_with_16_bit_pcm_in_webm() {
+    a_browser_goes_live_losslessly("pcm_s16le").await;
+}
+
+/// A go-live with PCM in WebM of this codec: heard as AAC, and listed with a `fLaC`
+/// rendition last that ffprobe reads as FLAC at 48 kHz, whose decoded PCM is what was
+/// sent: to 24-bit precision from float, bit for bit from 16-bit integers.
+async fn a_browser_goes_live_losslessly(codec: &str) {
     let app = spawn_app().await;
     let (event, key) = a_concert_to_push(&app, 60_000).await;
-    let pcm = encoded(3, &["-c:a", "pcm_f32le", "-ac", "2"], "matroska");
+    let pcm_webm = encoded(3, &["-c:a", codec, "-ac", "2"], "matroska");
     let (mut socket, reply) = go_live(
         &app,
         &event,
@@ -217,7 +251,7 @@ async fn a_browser_goes_live_with_float_pcm_in_webm() {
     )
     .await;
     assert_eq!(reply, json!({ "type": "live" }));
-    for chunk in pcm.chunks(96_000) {
+    for chunk in pcm_webm.chunks(96_000) {
         socket
             .send(Message::Binary(chunk.to_vec().into()))
             .await
@@ -234,6 +268,66 @@ async fn a_browser_goes_live_with_float_pcm_in_webm() {
     end_show(&app, &event).await;
     let seconds = heard_seconds(&app, &event).await;
     assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
+
+    let (listed, master) = listed_at(&app, &event).await;
+    assert_eq!(listed, ["standard", "saver", "lossless"]);
+    let codecs = variants(&app.http, &master).await.pop().unwrap().codecs;
+    assert_eq!(codecs.as_deref(), Some("fLaC"));
+    let base = master.trim_end_matches("master.m3u8").to_owned();
+    let url = format!("{base}lossless/index.m3u8");
+    assert_eq!(probed_format(url.clone()).await, "flac,48000");
+
+    // Its init segment and every segment, decoded, against what was sent.
+    let (status, text) = get(&app.http, &url).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+    let mut joined = (app
+        .http
+        .get(format!("{base}lossless/init.mp4"))
+        .send()
+        .await)
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec();
+    for segment in (text.lines()).filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let answer = (app
+            .http
+            .get(format!("{base}lossless/{segment}"))
+            .send()
+            .await)
+            .unwrap();
+        assert_eq!(answer.status(), StatusCode::OK, "{segment}");
+        joined.extend(answer.bytes().await.unwrap());
+    }
+    let media = tempfile::tempdir().unwrap();
+    let (served, sent) = (
+        media.path().join("served.mp4"),
+        media.path().join("sent.mkv"),
+    );
+    std::fs::write(&served, joined).unwrap();
+    std::fs::write(&sent, &pcm_webm).unwrap();
+    let samples = |bytes: Vec<u8>| -> Vec<i32> {
+        (bytes.chunks_exact(4))
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    };
+    let (heard, sent) = (samples(pcm(served).await), samples(pcm(sent).await));
+    // The ladder's last steps (the codecs' delay) may leave the end out, never more.
+    assert!(heard.len() >= 48_000 * 2 * 5 / 2, "{} samples", heard.len());
+    assert!(heard.len() <= sent.len());
+    // 32-bit samples: one step of 24 bits is 256.
+    let worst = (heard.iter().zip(&sent))
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    let within = if codec == "pcm_s16le" { 0 } else { 256 };
+    assert!(
+        worst <= within,
+        "{codec}: {worst} over {} samples",
+        heard.len()
+    );
 }
 
 #[tokio::test]

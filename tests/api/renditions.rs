@@ -68,7 +68,7 @@ pub(crate) fn multivariant_of(playlist: &str) -> String {
 }
 
 /// The multivariant playlist at `url`, as m3u8-rs reads it.
-async fn variants(http: &reqwest::Client, url: &str) -> Vec<m3u8_rs::VariantStream> {
+pub(crate) async fn variants(http: &reqwest::Client, url: &str) -> Vec<m3u8_rs::VariantStream> {
     let (status, text) = get(http, url).await;
     assert_eq!(status, StatusCode::OK, "{url}: {text}");
     match m3u8_rs::parse_playlist_res(text.as_bytes()) {
@@ -352,7 +352,7 @@ async fn another_instance_serves_the_lossless_rendition_and_its_flac_set_byte_fo
 }
 
 /// What ffprobe reads of a rendition's media playlist: codec and sample rate.
-async fn probed_format(url: String) -> String {
+pub(crate) async fn probed_format(url: String) -> String {
     tokio::task::spawn_blocking(move || {
         let probe = std::process::Command::new("ffprobe")
             .args(["-v", "error", "-select_streams", "a:0"])

@@ -12,6 +12,7 @@ const { browser, finish, signInAs } = suite;
 
 const LIVE_TITLE = 'Sine Waves at Dawn';
 const MIC_TITLE = 'Open Mic Night';
+const LOSSLESS_MIC_TITLE = 'Unplugged and Uncompressed';
 const SOON_TITLE = 'Rehearsal in Ten';
 const PLAYBACK_ARGS = ['--autoplay-policy=no-user-gesture-required'];
 const MIC_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', ...PLAYBACK_ARGS];
@@ -66,6 +67,7 @@ before(async () => {
   sine = sineFile(440);
   concerts.live = await createConcert(LIVE_TITLE, { buy: true });
   concerts.mic = await createConcert(MIC_TITLE, { buy: false });
+  concerts.losslessMic = await createConcert(LOSSLESS_MIC_TITLE, { buy: true });
   // Sessions open 15 minutes before the start: this one counts down while it waits.
   concerts.soon = await createConcert(SOON_TITLE, { buy: true, startsAt: new Date(Date.now() + 10 * 60_000) });
 });
@@ -269,6 +271,23 @@ describe('Encore live audio', () => {
     await panel.getByTestId('go-live-stop').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
     await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });
+
+    // A show started in lossless has the Lossless quality: the switch is still on, and the
+    // server makes FLAC of the PCM beside the AAC renditions.
+    await page.goto(`${suite.server.url}/manage-events`);
+    await page.getByTestId('manage-row').filter({ hasText: LOSSLESS_MIC_TITLE }).getByRole('button', { name: 'Sales and stream key' }).click();
+    await panel.getByTestId('live-status').and(page.locator('[data-state="offline"]')).waitFor();
+    assert.equal(await panel.getByTestId('go-live-lossless').isChecked(), true);
+    await panel.getByTestId('go-live-start').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
+    await waitUntil(async () => (await liveStatus(concerts.losslessMic)).recordedSeconds >= 2, { timeout: 15_000, message: 'the lossless show to record' });
+    const session = await fan('POST', `/api/v1/stream/${concerts.losslessMic.id}/session`);
+    assert.equal(session.status, 200, JSON.stringify(session.json));
+    const master = await (await fetch(`${suite.server.url}${session.json.payload.masterUrl}`)).text();
+    assert.match(master, /CODECS="fLaC"[^\n]*\nlossless\/index\.m3u8/, master);
+    await panel.getByTestId('go-live-stop').click();
+    await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
+    assert.deepEqual(sent, ['audio/webm;codecs=opus', 'audio/webm;codecs=pcm', 'audio/webm;codecs=pcm']);
     await finish(staff);
   });
 

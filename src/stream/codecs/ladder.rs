@@ -46,8 +46,40 @@ use std::collections::VecDeque;
 use tokio::sync::mpsc;
 
 use crate::stream::codecs::adts::{AacConfig, AacFrame, AdtsParser, SAMPLES_PER_FRAME};
-use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
+use crate::stream::codecs::flac::{FlacFrame, StreamInfo, frame_samples};
 use crate::stream::codecs::transcode::{Decoder, Event, Pipeline, Target, Unavailable, encoder};
+use crate::stream::codecs::webm::{self, Pcm};
+
+/// The sample rates a new show takes from a lossless publisher: the rates the AAC
+/// renditions are encoded well at and every browser plays.
+pub const LADDER_RATES: [u32; 2] = [44_100, 48_000];
+
+/// The ladder's format for a lossless publisher at this rate, when the show (`None`: a
+/// new show) can have its lossless rendition: the ladder must run at the publisher's own
+/// rate (else step N is not the same samples as its lossless frames), so a show under
+/// way keeps its rate and a new one takes the publisher's when it is in [`LADDER_RATES`].
+pub fn lossless_target(rate: u32, channels: u8, show: Option<AacConfig>) -> Result<Target, String> {
+    if channels > 2 {
+        return Err(format!("{channels} channels (at most 2)"));
+    }
+    match show {
+        Some(config) if config.sample_rate() != rate => Err(format!(
+            "{rate} Hz, and the show under way is at {} Hz",
+            config.sample_rate()
+        )),
+        Some(config) => Ok(Target {
+            sample_rate: rate,
+            channels: config.channels.clamp(1, 2),
+        }),
+        None if !LADDER_RATES.contains(&rate) => {
+            Err(format!("{rate} Hz (a show starts at 44,100 or 48,000)"))
+        }
+        None => Ok(Target {
+            sample_rate: rate,
+            channels,
+        }),
+    }
+}
 
 /// The standard rendition's AAC-LC bitrate.
 pub const STANDARD_KBPS: u32 = 128;
@@ -172,6 +204,56 @@ struct Lane {
     queue: VecDeque<AacFrame>,
 }
 
+/// The FLAC branch of a lossless PCM publisher's ladder: `flacenc`'s STREAMINFO (from
+/// its header buffers) and its 1,024-sample frames, frame k going with step k.
+struct FlacLane {
+    bits: u8,
+    /// `flacenc`'s header buffers so far, until the STREAMINFO is whole.
+    header: Vec<u8>,
+    info: Option<StreamInfo>,
+    queue: VecDeque<FlacFrame>,
+    /// Frames handed out with a step, until [`Ladder::take_flac`] takes them.
+    stepped: VecDeque<(u64, FlacFrame)>,
+}
+
+impl FlacLane {
+    fn take_in(&mut self, header: bool, bytes: Vec<u8>) {
+        let Some(info) = self.info else {
+            if header || bytes.starts_with(b"fLaC") {
+                self.header.extend_from_slice(&bytes);
+                self.info = streaminfo_of(&self.header);
+            }
+            return;
+        };
+        // A header rewritten at the end (flacenc's totals) or anything not a whole frame
+        // of this stream is not audio.
+        if header {
+            return;
+        }
+        match frame_samples(&bytes, &info) {
+            Some(samples) => self.queue.push_back(FlacFrame {
+                data: bytes.into(),
+                samples,
+            }),
+            None => tracing::warn!(
+                bytes = bytes.len(),
+                "flacenc gave a buffer that is not a frame"
+            ),
+        }
+    }
+}
+
+/// The STREAMINFO of a native FLAC stream's start (`fLaC`, then metadata blocks, the
+/// STREAMINFO first), once its bytes are here.
+fn streaminfo_of(header: &[u8]) -> Option<StreamInfo> {
+    let at = header.windows(4).position(|w| w == b"fLaC")? + 4;
+    let block = header.get(at..at + 4)?;
+    let length = usize::from(block[2]) << 8 | usize::from(block[3]);
+    (block[0] & 0x7F == 0 && block[1] == 0 && length == 34)
+        .then(|| StreamInfo::parse(header.get(at + 4..at + 4 + length)?))
+        .flatten()
+}
+
 /// One publisher's ladder. Dropping it tears the pipeline down.
 pub struct Ladder {
     input: Input,
@@ -191,6 +273,11 @@ pub struct Ladder {
     source_frames: u64,
     /// An AAC publisher's format, from its first frame on.
     source_config: Option<AacConfig>,
+    /// A transcoded publisher's first bytes, held until [`webm::sniff`] says whether they
+    /// are lossless PCM (the pipeline's rate and its FLAC branch depend on it); with the
+    /// show's format (`None`: a new show), for [`lossless_target`]. `None`: decided.
+    sniffing: Option<(Vec<u8>, Option<AacConfig>)>,
+    flac: Option<FlacLane>,
 }
 
 impl Ladder {
@@ -204,6 +291,15 @@ impl Ladder {
         input: Input,
         target: Target,
         encoder: &'static str,
+    ) -> Result<Self, Unavailable> {
+        Self::build(input, target, encoder, None)
+    }
+
+    fn build(
+        input: Input,
+        target: Target,
+        encoder: &'static str,
+        sniffing: Option<(Vec<u8>, Option<AacConfig>)>,
     ) -> Result<Self, Unavailable> {
         let mut renditions = vec![Rendition::DataSaver, Rendition::Standard];
         if input == Input::Aac && passes_through_with(encoder) {
@@ -238,11 +334,66 @@ impl Ladder {
             source_bytes: 0,
             source_frames: 0,
             source_config: None,
+            sniffing,
+            flac: None,
         };
-        if input != Input::Aac {
+        if input != Input::Aac && ladder.sniffing.is_none() {
             ladder.pipeline = Some(ladder.pipeline_for(target)?);
         }
         Ok(ladder)
+    }
+
+    /// A ladder for a publisher of this show (`show`: its format, `None` for a new show).
+    /// A transcoded publisher's stream that is lossless PCM (WebM with `A_PCM`, what the
+    /// browser sends in lossless) also gets the show's lossless rendition: a FLAC branch
+    /// beside the AAC encoders ([`Ladder::lossless`], [`Ladder::take_flac`]).
+    pub fn for_show(input: Input, show: Option<AacConfig>) -> Result<Self, Unavailable> {
+        let sniffing = (input == Input::Transcoded).then(|| (Vec::new(), show));
+        Self::build(input, Target::for_show(show), encoder()?, sniffing)
+    }
+
+    /// Starts the pipeline of a transcoded publisher whose stream is (or is not) `pcm`.
+    fn decided(&mut self, pcm: Option<Pcm>, show: Option<AacConfig>) -> Result<(), Unavailable> {
+        if let Some(pcm) = pcm {
+            match lossless_target(pcm.sample_rate, pcm.channels, show) {
+                Ok(target) => {
+                    self.target = target;
+                    self.flac = Some(FlacLane {
+                        bits: pcm.flac_bits(),
+                        header: Vec::new(),
+                        info: None,
+                        queue: VecDeque::new(),
+                        stepped: VecDeque::new(),
+                    });
+                }
+                Err(why) => {
+                    tracing::info!(%why, "a lossless PCM publisher gets the AAC renditions only")
+                }
+            }
+        }
+        self.pipeline = Some(self.pipeline_for(self.target)?);
+        Ok(())
+    }
+
+    /// The lossless rendition's STREAMINFO (a lossless PCM publisher's, once `flacenc`
+    /// has written it; `None` for any other).
+    pub fn lossless(&self) -> Option<StreamInfo> {
+        self.flac.as_ref().and_then(|f| f.info)
+    }
+
+    /// The FLAC frames that travel with step `index` (the one handed out last): one
+    /// 1,024-sample frame per step, so frame k is step k's samples exactly.
+    pub fn take_flac(&mut self, index: u64) -> Vec<FlacFrame> {
+        let Some(lane) = &mut self.flac else {
+            return Vec::new();
+        };
+        let mut frames = Vec::new();
+        while let Some((at, _)) = lane.stepped.front()
+            && *at <= index
+        {
+            frames.extend(lane.stepped.pop_front().map(|(_, f)| f));
+        }
+        frames
     }
 
     fn pipeline_for(&self, target: Target) -> Result<Pipeline, Unavailable> {
@@ -254,7 +405,15 @@ impl Ladder {
             Input::Flac(info) => Decoder::Flac(info),
             Input::Aac | Input::Transcoded => Decoder::Any,
         };
-        Pipeline::start(decoder, self.encoder, target, &bitrates, self.tx.clone())
+        let flac_bits = self.flac.as_ref().map(|f| f.bits);
+        Pipeline::start(
+            decoder,
+            self.encoder,
+            target,
+            &bitrates,
+            flac_bits,
+            self.tx.clone(),
+        )
     }
 
     /// The renditions of every [`Step`], in its order.
@@ -292,7 +451,19 @@ impl Ladder {
     pub fn push(&mut self, bytes: &[u8]) -> Result<Arrived, Unavailable> {
         let mut arrived = Arrived::default();
         let data = match self.input {
-            Input::Transcoded => bytes.to_vec(),
+            Input::Transcoded => match &mut self.sniffing {
+                None => bytes.to_vec(),
+                Some((head, show)) => {
+                    head.extend_from_slice(bytes);
+                    let Some(pcm) = webm::sniff(head) else {
+                        return Ok(arrived);
+                    };
+                    let (head, show) = (std::mem::take(head), *show);
+                    self.sniffing = None;
+                    self.decided(pcm, show)?;
+                    head
+                }
+            },
             // Whole frames only (see `push_flac`): bytes are not what this ladder takes.
             Input::Flac(_) => {
                 return Err(Unavailable::Pipeline("FLAC is taken frame by frame".into()));
@@ -358,6 +529,17 @@ impl Ladder {
     /// No more input: what is still inside comes out, then [`Output::Done`].
     pub fn finish(&mut self) {
         self.finished = true;
+        // A stream that ended before its header was whole: decoded as it is.
+        if let Some((head, show)) = self.sniffing.take()
+            && !head.is_empty()
+        {
+            let pcm = webm::sniff(&head).flatten();
+            if self.decided(pcm, show).is_ok()
+                && let Some(pipeline) = &self.pipeline
+            {
+                pipeline.push(head);
+            }
+        }
         if let Some(pipeline) = &self.pipeline {
             pipeline.finish();
         }
@@ -389,6 +571,11 @@ impl Ladder {
                         }
                     }
                 }
+                Event::Flac { header, bytes } => {
+                    if let Some(lane) = &mut self.flac {
+                        lane.take_in(header, bytes);
+                    }
+                }
                 // What one rendition has beyond the others has no partner: it is dropped.
                 Event::Done => return Some(Output::Done),
                 Event::Failed(message) => return Some(Output::Failed(message)),
@@ -397,13 +584,20 @@ impl Ladder {
     }
 
     fn ready(&mut self) -> Option<Step> {
-        if self.lanes.iter().any(|l| l.queue.is_empty()) {
+        if self.lanes.iter().any(|l| l.queue.is_empty())
+            || self.flac.as_ref().is_some_and(|f| f.queue.is_empty())
+        {
             return None;
         }
         let frames = (self.lanes.iter_mut())
             .filter_map(|l| l.queue.pop_front())
             .collect();
         let index = self.next_index;
+        if let Some(lane) = &mut self.flac
+            && let Some(frame) = lane.queue.pop_front()
+        {
+            lane.stepped.push_back((index, frame));
+        }
         self.next_index += 1;
         Some(Step { index, frames })
     }
@@ -651,6 +845,120 @@ pub(crate) mod tests {
         let seconds = steps.len() as f64 * 1024.0 / f64::from(RATE);
         assert!((seconds - 4.0).abs() < 0.15, "{seconds}");
         check(&steps, &renditions);
+    }
+
+    /// Every sample of a decoded file (ffmpeg, 32-bit float, interleaved).
+    fn pcm_of(bytes: &[u8], ext: &str) -> Vec<f32> {
+        let file = tempfile::Builder::new()
+            .suffix(&format!(".{ext}"))
+            .tempfile()
+            .unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        let out = std::process::Command::new("ffmpeg")
+            .args(["-v", "error", "-i"])
+            .arg(file.path())
+            .args(["-f", "f32le", "-"])
+            .output()
+            .expect("ffmpeg");
+        assert!(out.status.success());
+        (out.stdout.chunks_exact(4))
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+
+    /// A lossless PCM publisher's ladder, run to its end: the steps, the FLAC frames
+    /// each step took, and the STREAMINFO.
+    async fn run_lossless(
+        input: &[u8],
+        show: Option<AacConfig>,
+    ) -> (Vec<Step>, Vec<Vec<FlacFrame>>, Option<StreamInfo>) {
+        let mut ladder = Ladder::for_show(Input::Transcoded, show).unwrap();
+        for piece in input.chunks(4_000) {
+            ladder.push(piece).unwrap();
+        }
+        ladder.finish();
+        let (mut steps, mut flac) = (Vec::new(), Vec::new());
+        loop {
+            // A guard against a hung pipeline, not a measurement.
+            match tokio::time::timeout(std::time::Duration::from_secs(30), ladder.next()).await {
+                Ok(Some(Output::Step(step))) => {
+                    flac.push(ladder.take_flac(step.index));
+                    steps.push(step);
+                }
+                Ok(Some(Output::Done)) => return (steps, flac, ladder.lossless()),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn lossless_pcm_in_webm_gets_a_flac_frame_per_step_with_its_samples() {
+        for (rate, codec, bits) in [
+            (RATE, "pcm_f32le", 24),
+            (44_100, "pcm_f32le", 24),
+            (RATE, "pcm_s16le", 16),
+        ] {
+            let mkv = input(rate, &["-c:a", codec, "-f", "matroska"], "mkv");
+            let (steps, flac, info) = run_lossless(&mkv, None).await;
+            let info = info.expect("flacenc's STREAMINFO");
+            assert_eq!(
+                (info.sample_rate(), info.channels(), info.bits_per_sample()),
+                (rate, 2, bits)
+            );
+            assert_eq!((info.min_block(), info.max_block()), (1024, 1024));
+            // The ladder runs at the publisher's rate: one FLAC frame of 1,024 samples
+            // with every step, frame k with step k.
+            assert!(steps.len() > 150, "{}", steps.len());
+            for (step, frames) in steps.iter().zip(&flac) {
+                assert_eq!(step.frames[0].config.sample_rate(), rate);
+                assert_eq!(frames.len(), 1, "step {}", step.index);
+                // The last block holds what is left of the input.
+                let last = step.index + 1 == steps.len() as u64;
+                assert!(frames[0].samples == 1024 || last && frames[0].samples < 1024);
+            }
+            // The FLAC decodes to what was sent: to 24-bit precision from float (rounded,
+            // not dithered), bit for bit from 16-bit integers.
+            let mut file = b"fLaC\x80\x00\x00\x22".to_vec();
+            file.extend_from_slice(&info.raw);
+            file.extend(flac.iter().flatten().flat_map(|f| f.data.to_vec()));
+            let (sent, got) = (pcm_of(&mkv, "mkv"), pcm_of(&file, "flac"));
+            // Every sample sent, none more.
+            assert_eq!(got.len(), sent.len(), "{rate} {codec}");
+            // Within one step of 24 bits (half a step of rounding, plus the float
+            // input's own precision near full scale).
+            let step = if bits == 16 { 0.0 } else { 1.0 / 8_388_608.0 };
+            let worst = (sent.iter().zip(&got))
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0f32, f32::max);
+            assert!(worst <= step, "{rate} {codec}: {worst}");
+            // The beep starts at the same sample in the FLAC as in the standard rendition.
+            let standard = adts(&steps, 1);
+            let beep = |pcm: &[f32]| pcm.iter().step_by(2).position(|x| x.abs() > 0.45);
+            let (flac_onset, aac_onset) = (beep(&got).unwrap(), onset(&standard));
+            assert!(
+                flac_onset.abs_diff(aac_onset) <= 48,
+                "{flac_onset} {aac_onset}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn lossy_or_unfitting_input_gets_no_flac_branch() {
+        let opus = input(RATE, &["-c:a", "libopus", "-f", "webm"], "webm");
+        let (steps, flac, info) = run_lossless(&opus, None).await;
+        assert!(steps.len() > 150 && info.is_none());
+        assert!(flac.iter().all(Vec::is_empty));
+        // PCM at a rate a new show does not start at, or not the show's rate: the AAC
+        // renditions only, at the show's rate.
+        let at_32k = input(32_000, &["-c:a", "pcm_f32le", "-f", "matroska"], "mkv");
+        let (steps, _, info) = run_lossless(&at_32k, None).await;
+        assert!(info.is_none());
+        assert_eq!(steps[0].frames[0].config.sample_rate(), RATE);
+        let mkv = input(44_100, &["-c:a", "pcm_f32le", "-f", "matroska"], "mkv");
+        let show = steps[0].frames[0].config;
+        let (steps, _, info) = run_lossless(&mkv, Some(show)).await;
+        assert!(info.is_none());
+        assert_eq!(steps[0].frames[0].config.sample_rate(), RATE);
     }
 
     #[tokio::test]

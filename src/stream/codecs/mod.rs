@@ -11,3 +11,4 @@ pub mod m4a;
 pub mod mp3;
 pub mod ogg;
 pub mod transcode;
+pub mod webm;

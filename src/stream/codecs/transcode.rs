@@ -96,6 +96,9 @@ pub fn encoder() -> Result<&'static str, Unavailable> {
 pub(crate) enum Event {
     /// Whole ADTS frames from the encoder at this index of `bitrates_kbps`.
     Adts(usize, Vec<u8>),
+    /// One buffer of the FLAC branch's `flacenc`: a stream header (`fLaC`, the metadata
+    /// blocks) when flagged so, else one frame.
+    Flac { header: bool, bytes: Vec<u8> },
     /// Every sink had its end of stream (after `finish`), after its last frame.
     Done,
     /// The input could not be decoded; the message is for the publisher.
@@ -157,6 +160,7 @@ impl Pipeline {
         encoder: &str,
         target: Target,
         bitrates_kbps: &[u32],
+        flac_bits: Option<u8>,
         tx: mpsc::UnboundedSender<Event>,
     ) -> Result<Self, Unavailable> {
         let failed = |e: &dyn std::fmt::Display| Unavailable::Pipeline(e.to_string());
@@ -174,15 +178,26 @@ impl Pipeline {
             rate = target.sample_rate,
             channels = target.channels,
         );
-        match bitrates_kbps {
-            [] => return Err(failed(&"no encoder asked for")),
-            [kbps] => description.push_str(&format!(" ! {}", branch(0, *kbps))),
-            several => {
+        match (bitrates_kbps, flac_bits) {
+            ([], _) => return Err(failed(&"no encoder asked for")),
+            ([kbps], None) => description.push_str(&format!(" ! {}", branch(0, *kbps))),
+            (several, _) => {
                 description.push_str(" ! tee name=t");
                 for (at, kbps) in several.iter().enumerate() {
                     description.push_str(&format!(" t. ! queue ! {}", branch(at, *kbps)));
                 }
             }
+        }
+        if let Some(bits) = flac_bits {
+            // Lossless PCM in: the same samples the AAC encoders take, as FLAC of the
+            // input's depth (never dithered: float to 24 bits is rounded, and 16-bit
+            // input stays bit for bit). 1,024-sample blocks: frame k is step k.
+            let format = if bits <= 16 { "S16LE" } else { "S24_32LE" };
+            description.push_str(&format!(
+                " t. ! queue ! audioconvert dithering=none noise-shaping=none ! \
+                 audio/x-raw,format={format} ! flacenc blocksize=1024 ! \
+                 appsink name=flac sync=false emit-signals=false"
+            ));
         }
         let pipeline = gst::parse::launch(&description)
             .map_err(|e| failed(&e))?
@@ -206,6 +221,26 @@ impl Pipeline {
                         let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
                         frames
                             .send(Event::Adts(at, map.as_slice().to_vec()))
+                            .map_err(|_| gst::FlowError::Flushing)?;
+                        Ok(gst::FlowSuccess::Ok)
+                    })
+                    .build(),
+            );
+        }
+        if let Some(sink) =
+            (pipeline.by_name("flac")).and_then(|e| e.downcast::<gst_app::AppSink>().ok())
+        {
+            let frames = tx.clone();
+            sink.set_callbacks(
+                gst_app::AppSinkCallbacks::builder()
+                    .new_sample(move |sink| {
+                        let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
+                        let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
+                        let header = buffer.flags().contains(gst::BufferFlags::HEADER);
+                        let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
+                        let bytes = map.as_slice().to_vec();
+                        frames
+                            .send(Event::Flac { header, bytes })
                             .map_err(|_| gst::FlowError::Flushing)?;
                         Ok(gst::FlowSuccess::Ok)
                     })
@@ -290,7 +325,8 @@ pub struct Transcoder {
 impl Transcoder {
     pub fn start(target: Target, bitrate_kbps: u32) -> Result<Self, Unavailable> {
         let (tx, output) = mpsc::unbounded_channel();
-        let pipeline = Pipeline::start(Decoder::Any, encoder()?, target, &[bitrate_kbps], tx)?;
+        let pipeline =
+            Pipeline::start(Decoder::Any, encoder()?, target, &[bitrate_kbps], None, tx)?;
         Ok(Self { pipeline, output })
     }
 
@@ -306,11 +342,15 @@ impl Transcoder {
 
     /// The next output; `None` once the pipeline is gone.
     pub async fn next(&mut self) -> Option<Output> {
-        Some(match self.output.recv().await? {
-            Event::Adts(_, bytes) => Output::Adts(bytes),
-            Event::Done => Output::Done,
-            Event::Failed(message) => Output::Failed(message),
-        })
+        loop {
+            return Some(match self.output.recv().await? {
+                Event::Adts(_, bytes) => Output::Adts(bytes),
+                // Its pipeline has no FLAC branch.
+                Event::Flac { .. } => continue,
+                Event::Done => Output::Done,
+                Event::Failed(message) => Output::Failed(message),
+            });
+        }
     }
 }
 

@@ -21,11 +21,11 @@ use std::collections::VecDeque;
 
 use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
 use crate::stream::codecs::flac::{FlacFrame, OggFlac, StreamInfo};
+use crate::stream::codecs::ladder::{Ladder, lossless_target};
 use crate::stream::codecs::transcode::Target;
 use crate::stream::hls::segmenter::Layout;
 
-/// The sample rates a new show takes from a lossless publisher.
-pub const LADDER_RATES: [u32; 2] = [44_100, 48_000];
+pub use crate::stream::codecs::ladder::LADDER_RATES;
 
 /// Whether the start of an Ogg stream is FLAC, once its first page is complete (`None`
 /// until then). Bytes that do not start with a page are not FLAC: an encoder's stream
@@ -45,9 +45,6 @@ pub fn sniff(head: &[u8]) -> Option<bool> {
 /// lossless rendition of this stream, and at which format its ladder then runs.
 pub fn ladder_target(info: &StreamInfo, show: Option<AacConfig>) -> Result<Target, String> {
     let rate = info.sample_rate();
-    if info.channels() > 2 {
-        return Err(format!("{} channels (at most 2)", info.channels()));
-    }
     // A block longer than a part would leave parts without a frame (a hole in the
     // rendition); libFLAC's 4,096 and ffmpeg's 4,608 are a third of one.
     let part = Layout::for_rate(rate).frames_per_part * SAMPLES_PER_FRAME;
@@ -57,23 +54,7 @@ pub fn ladder_target(info: &StreamInfo, show: Option<AacConfig>) -> Result<Targe
             info.max_block()
         ));
     }
-    match show {
-        Some(config) if config.sample_rate() != rate => Err(format!(
-            "{rate} Hz, and the show under way is at {} Hz",
-            config.sample_rate()
-        )),
-        Some(config) => Ok(Target {
-            sample_rate: rate,
-            channels: config.channels.clamp(1, 2),
-        }),
-        None if !LADDER_RATES.contains(&rate) => {
-            Err(format!("{rate} Hz (a show starts at 44,100 or 48,000)"))
-        }
-        None => Ok(Target {
-            sample_rate: rate,
-            channels: info.channels(),
-        }),
-    }
+    lossless_target(rate, info.channels(), show)
 }
 
 /// FLAC frames that arrived in one push.
@@ -165,6 +146,23 @@ impl Lossless {
         }
         frames
     }
+}
+
+/// The lossless lane's share of the ladder's step `index`: its STREAMINFO and the FLAC
+/// frames that travel with the step, from wherever the show's lossless audio comes: an
+/// Ogg FLAC publisher's own frames (the tap) or the ladder's `flacenc` (a lossless PCM
+/// publisher). `None`: this publisher has no lossless rendition.
+pub fn share(
+    tap: &mut Tap,
+    ladder: &mut Ladder,
+    index: u64,
+) -> Option<(StreamInfo, Vec<FlacFrame>)> {
+    if let Some(lossless) = tap.lossless() {
+        let info = *lossless.info();
+        return Some((info, tap.take(index)));
+    }
+    let info = ladder.lossless()?;
+    Some((info, ladder.take_flac(index)))
 }
 
 /// What the ladder takes of a push (see [`Tap::push`]).

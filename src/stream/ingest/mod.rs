@@ -27,7 +27,6 @@ use crate::i18n::Msg;
 use crate::state::AppState;
 use crate::stream::codecs::flac::{FlacFrame, StreamInfo};
 use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
-use crate::stream::codecs::transcode::Target;
 use crate::stream::hls::renditions::Flac;
 use crate::stream::show::hub::{Claim, Show};
 use crate::stream::show::journal::{self, Acquired, Lease};
@@ -220,7 +219,7 @@ pub async fn admit(
         Format::Aac => Input::Aac,
         Format::Transcoded => Input::Transcoded,
     };
-    let ladder = Ladder::start(input, Target::for_show(show.config())).map_err(|err| {
+    let ladder = Ladder::for_show(input, show.config()).map_err(|err| {
         tracing::error!(error = %err, "no rendition ladder");
         unsupported(Msg::IngestCannotDecode)
     })?;
@@ -323,7 +322,7 @@ where
         None
     };
     let feed = |step: Step,
-                flac: Option<(&StreamInfo, Vec<FlacFrame>)>,
+                flac: Option<(StreamInfo, Vec<FlacFrame>)>,
                 check: &mut dyn FnMut(u64, f64) -> Option<Outcome>| {
         let (info, flac) = flac.map_or((None, Vec::new()), |(i, f)| (Some(i), f));
         let frame = &step.frames[standard];
@@ -345,7 +344,7 @@ where
                 Msg::IngestQuotaReached.render(crate::i18n::current()),
             ));
         }
-        let flac = info.map(|info| Flac { info, frames: flac });
+        let flac = info.as_ref().map(|info| Flac { info, frames: flac });
         match show.feed(id, &renditions, step, flac) {
             Ok(true) => None,
             Ok(false) => Some(Outcome::Ended),
@@ -454,8 +453,7 @@ where
                     heard = true;
                     // A lossless publisher's FLAC frames go with their step (the show
                     // takes them when it has a lossless lane, `Renditions::fit`).
-                    let frames = tap.take(step.index);
-                    let flac = tap.lossless().map(|l| (l.info(), frames));
+                    let flac = lossless::share(&mut tap, &mut ladder, step.index);
                     if let Some(outcome) = feed(step, flac, &mut check) {
                         break outcome;
                     }
@@ -472,8 +470,7 @@ where
             ladder.finish();
             let drained = tokio::time::timeout(Duration::from_secs(2), async {
                 while let Some(Output::Step(step)) = ladder.next().await {
-                    let frames = tap.take(step.index);
-                    let flac = tap.lossless().map(|l| (l.info(), frames));
+                    let flac = lossless::share(&mut tap, &mut ladder, step.index);
                     if let Some(stop) = feed(step, flac, &mut check) {
                         return Some(stop);
                     }
