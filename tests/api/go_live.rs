@@ -12,7 +12,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::helpers::*;
 use crate::live::{a_concert_to_push, adts_file, push_file};
-use crate::renditions::{get, multivariant_of, pcm, probed_format, variants};
+use crate::media::pcm;
+use crate::renditions::{get, multivariant_of, probed_format, variants};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
 fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
