@@ -23,3 +23,21 @@ pub(crate) fn pcm(path: &Path, format: &str) -> Vec<u8> {
         .arg(path)
         .args(["-f", format, "-"]))
 }
+
+/// ffmpeg's decode of `bytes` (a file's content, named `.{ext}`) as 32-bit float samples,
+/// interleaved, after the `args` it is given (a filter, say).
+pub(crate) fn floats(bytes: &[u8], ext: &str, args: &[&str]) -> Vec<f32> {
+    let file = tempfile::Builder::new()
+        .suffix(&format!(".{ext}"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    let out = run(Command::new("ffmpeg")
+        .args(["-v", "error", "-i"])
+        .arg(file.path())
+        .args(args)
+        .args(["-f", "f32le", "-"]));
+    (out.chunks_exact(4))
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}

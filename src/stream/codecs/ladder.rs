@@ -849,21 +849,7 @@ pub(crate) mod tests {
 
     /// Every sample of a decoded file (ffmpeg, 32-bit float, interleaved).
     fn pcm_of(bytes: &[u8], ext: &str) -> Vec<f32> {
-        let file = tempfile::Builder::new()
-            .suffix(&format!(".{ext}"))
-            .tempfile()
-            .unwrap();
-        std::fs::write(file.path(), bytes).unwrap();
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(file.path())
-            .args(["-f", "f32le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(out.status.success());
-        (out.stdout.chunks_exact(4))
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
+        crate::stream::test_media::floats(bytes, ext, &[])
     }
 
     /// A lossless PCM publisher's ladder, run to its end: the steps, the FLAC frames

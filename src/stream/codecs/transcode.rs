@@ -105,6 +105,16 @@ pub(crate) enum Event {
     Failed(String),
 }
 
+/// A sink's next buffer: its bytes, and whether it is a stream header (`flacenc` flags its
+/// `fLaC` marker and metadata blocks so).
+fn pulled(sink: &gst_app::AppSink) -> Result<(Vec<u8>, bool), gst::FlowError> {
+    let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
+    let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
+    let header = buffer.flags().contains(gst::BufferFlags::HEADER);
+    let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
+    Ok((map.as_slice().to_vec(), header))
+}
+
 /// What decodes a pipeline's input.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Decoder {
@@ -216,11 +226,9 @@ impl Pipeline {
             sink.set_callbacks(
                 gst_app::AppSinkCallbacks::builder()
                     .new_sample(move |sink| {
-                        let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
-                        let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
-                        let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
+                        let (bytes, _) = pulled(sink)?;
                         frames
-                            .send(Event::Adts(at, map.as_slice().to_vec()))
+                            .send(Event::Adts(at, bytes))
                             .map_err(|_| gst::FlowError::Flushing)?;
                         Ok(gst::FlowSuccess::Ok)
                     })
@@ -234,11 +242,7 @@ impl Pipeline {
             sink.set_callbacks(
                 gst_app::AppSinkCallbacks::builder()
                     .new_sample(move |sink| {
-                        let sample = sink.pull_sample().map_err(|_| gst::FlowError::Eos)?;
-                        let buffer = sample.buffer().ok_or(gst::FlowError::Error)?;
-                        let header = buffer.flags().contains(gst::BufferFlags::HEADER);
-                        let map = buffer.map_readable().map_err(|_| gst::FlowError::Error)?;
-                        let bytes = map.as_slice().to_vec();
+                        let (bytes, header) = pulled(sink)?;
                         frames
                             .send(Event::Flac { header, bytes })
                             .map_err(|_| gst::FlowError::Flushing)?;

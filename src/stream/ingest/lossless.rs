@@ -254,22 +254,9 @@ mod tests {
     use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
     use crate::stream::ingest::pacing::Bitrate;
 
+    /// The left channel of a decoded file.
     fn decode_left(bytes: &[u8], ext: &str) -> Vec<f32> {
-        let file = tempfile::Builder::new()
-            .suffix(&format!(".{ext}"))
-            .tempfile()
-            .unwrap();
-        std::fs::write(file.path(), bytes).unwrap();
-        let out = std::process::Command::new("ffmpeg")
-            .args(["-v", "error", "-i"])
-            .arg(file.path())
-            .args(["-af", "pan=mono|c0=c0", "-f", "f32le", "-"])
-            .output()
-            .expect("ffmpeg");
-        assert!(out.status.success());
-        (out.stdout.chunks_exact(4))
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
+        crate::stream::test_media::floats(bytes, ext, &["-af", "pan=mono|c0=c0"])
     }
 
     fn onset(samples: &[f32]) -> usize {
