@@ -155,7 +155,8 @@ pub struct Step {
     pub frames: Vec<AacFrame>,
 }
 
-/// An AAC publisher's frames taken by one [`Ladder::push`].
+/// The encoded frames one push took: an AAC publisher's into [`Ladder::push`], an Ogg
+/// FLAC publisher's into the lossless lane (`ingest::lossless`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Arrived {
     pub frames: u64,
@@ -635,12 +636,24 @@ pub(crate) mod tests {
             ladder.push(piece).unwrap();
         }
         ladder.finish();
-        let mut steps = Vec::new();
+        drain(&mut ladder, |_, _| ()).await.0
+    }
+
+    /// Every step of a finished ladder, to its end, with what `take` keeps beside each
+    /// (it is handed the ladder and the step's index).
+    pub(crate) async fn drain<T>(
+        ladder: &mut Ladder,
+        mut take: impl FnMut(&mut Ladder, u64) -> T,
+    ) -> (Vec<Step>, Vec<T>) {
+        let (mut steps, mut taken) = (Vec::new(), Vec::new());
         loop {
             // A guard against a hung pipeline, not a measurement.
             match tokio::time::timeout(std::time::Duration::from_secs(30), ladder.next()).await {
-                Ok(Some(Output::Step(step))) => steps.push(step),
-                Ok(Some(Output::Done)) => return steps,
+                Ok(Some(Output::Step(step))) => {
+                    taken.push(take(ladder, step.index));
+                    steps.push(step);
+                }
+                Ok(Some(Output::Done)) => return (steps, taken),
                 Ok(Some(Output::Failed(message))) => panic!("{message}"),
                 Ok(None) | Err(_) => panic!("no end of stream"),
             }
@@ -863,18 +876,8 @@ pub(crate) mod tests {
             ladder.push(piece).unwrap();
         }
         ladder.finish();
-        let (mut steps, mut flac) = (Vec::new(), Vec::new());
-        loop {
-            // A guard against a hung pipeline, not a measurement.
-            match tokio::time::timeout(std::time::Duration::from_secs(30), ladder.next()).await {
-                Ok(Some(Output::Step(step))) => {
-                    flac.push(ladder.take_flac(step.index));
-                    steps.push(step);
-                }
-                Ok(Some(Output::Done)) => return (steps, flac, ladder.lossless()),
-                other => panic!("{other:?}"),
-            }
-        }
+        let (steps, flac) = drain(&mut ladder, |ladder, index| ladder.take_flac(index)).await;
+        (steps, flac, ladder.lossless())
     }
 
     #[tokio::test]

@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 
 use crate::stream::codecs::adts::{AacConfig, SAMPLES_PER_FRAME};
 use crate::stream::codecs::flac::{FlacFrame, OggFlac, StreamInfo};
-use crate::stream::codecs::ladder::{Ladder, lossless_target};
+use crate::stream::codecs::ladder::{Arrived, Ladder, lossless_target};
 use crate::stream::codecs::transcode::Target;
 use crate::stream::hls::segmenter::Layout;
 
@@ -55,14 +55,6 @@ pub fn ladder_target(info: &StreamInfo, show: Option<AacConfig>) -> Result<Targe
         ));
     }
     lossless_target(rate, info.channels(), show)
-}
-
-/// FLAC frames that arrived in one push.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Arrived {
-    pub frames: u64,
-    pub bytes: u64,
-    pub seconds: f64,
 }
 
 /// A lossless publisher's frames on their way to the ladder's steps.
@@ -250,8 +242,8 @@ impl Tap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::codecs::ladder::tests::input;
-    use crate::stream::codecs::ladder::{Input, Ladder, Output, Rendition, Step};
+    use crate::stream::codecs::ladder::tests::{drain, input};
+    use crate::stream::codecs::ladder::{Input, Ladder, Rendition, Step};
     use crate::stream::ingest::pacing::Bitrate;
 
     /// The left channel of a decoded file.
@@ -284,23 +276,11 @@ mod tests {
         }
         let mut ladder = ladder.expect("a first page");
         ladder.finish();
-        let (mut steps, mut taken) = (Vec::new(), Vec::new());
-        loop {
-            // A guard against a hung pipeline, not a measurement.
-            match tokio::time::timeout(std::time::Duration::from_secs(30), ladder.next()).await {
-                Ok(Some(Output::Step(step))) => {
-                    taken.push(tap.take(step.index));
-                    steps.push(step);
-                }
-                Ok(Some(Output::Done)) => {
-                    let Tap::On(lossless) = tap else {
-                        panic!("lossless")
-                    };
-                    return (steps, taken, *lossless);
-                }
-                other => panic!("{other:?}"),
-            }
-        }
+        let (steps, taken) = drain(&mut ladder, |_, index| tap.take(index)).await;
+        let Tap::On(lossless) = tap else {
+            panic!("lossless")
+        };
+        (steps, taken, *lossless)
     }
 
     #[tokio::test]
