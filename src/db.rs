@@ -44,6 +44,7 @@ pub fn contains_pattern(search: &str) -> String {
 /// ```
 ///
 /// `field as T` reads a `T` and converts it with `TryFrom` (an enum stored as text);
+/// `field as flag` reads a BIGINT 0/1 flag (portable) as a `bool`;
 /// `field = "column"` reads another column; `..field` reads a nested row from the same
 /// columns. A field left out does not compile. It stands in for sqlx's derive, whose macro
 /// crate builds SQLite and the drivers a second time, for the compiler (docs/ci.md).
@@ -69,6 +70,10 @@ macro_rules! from_row {
     (@fields $row:ident [$($done:tt)*] $field:ident = $column:literal $(, $($rest:tt)*)?) => {
         $crate::db::from_row!(@fields $row
             [$($done)* $field: ::sqlx::Row::try_get($row, $column)?,] $($($rest)*)?)
+    };
+    (@fields $row:ident [$($done:tt)*] $field:ident as flag $(, $($rest:tt)*)?) => {
+        $crate::db::from_row!(@fields $row
+            [$($done)* $field: ::sqlx::Row::try_get::<i64, _>($row, stringify!($field))? != 0,] $($($rest)*)?)
     };
     (@fields $row:ident [$($done:tt)*] $field:ident as $via:ty $(, $($rest:tt)*)?) => {
         $crate::db::from_row!(@fields $row
@@ -214,6 +219,14 @@ pub fn iso8601(ms: i64) -> String {
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_default()
+}
+
+/// The instant an RFC 3339 text names, in ms since the epoch (the inverse of
+/// [`iso8601`]); `None` when it names none.
+pub fn parse_iso8601(text: &str) -> Option<i64> {
+    use time::format_description::well_known::Rfc3339;
+    let at = time::OffsetDateTime::parse(text, &Rfc3339).ok()?;
+    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
 /// Store a flag portably (SQLite via `Any` cannot decode BOOLEAN columns).

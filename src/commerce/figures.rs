@@ -61,12 +61,7 @@ pub fn period(
     to: Option<&str>,
     now: i64,
 ) -> Result<Period, PeriodError> {
-    let instant = |text: &str| -> Result<i64, PeriodError> {
-        use time::format_description::well_known::Rfc3339;
-        let at = time::OffsetDateTime::parse(text.trim(), &Rfc3339)
-            .map_err(|_| PeriodError::Unreadable)?;
-        i64::try_from(at.unix_timestamp_nanos() / 1_000_000).map_err(|_| PeriodError::Unreadable)
-    };
+    let instant = |text: &str| crate::db::parse_iso8601(text.trim()).ok_or(PeriodError::Unreadable);
     match (days, from, to) {
         (Some(days), None, None) => {
             if PRESET_DAYS.contains(&days) {

@@ -169,10 +169,8 @@ fn present<'de, D: serde::Deserializer<'de>>(
 }
 
 fn parse_start(value: &str) -> Result<i64> {
-    use time::format_description::well_known::Rfc3339;
-    let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
-        .map_err(|_| Error::unprocessable(Msg::StartsAtFormat))?;
-    let ms = (parsed.unix_timestamp_nanos() / 1_000_000) as i64;
+    let ms =
+        crate::db::parse_iso8601(value).ok_or_else(|| Error::unprocessable(Msg::StartsAtFormat))?;
     match rules::start_refusal(ms) {
         Some(refusal) => Err(Error::unprocessable(refusal)),
         None => Ok(ms),

@@ -167,10 +167,7 @@ impl Activity {
 
     /// As stored.
     fn row(&self) -> Row {
-        let at =
-            time::OffsetDateTime::parse(&self.at, &time::format_description::well_known::Rfc3339)
-                .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
-                .unwrap_or_else(|_| crate::db::now_ms());
+        let at = crate::db::parse_iso8601(&self.at).unwrap_or_else(crate::db::now_ms);
         Row {
             id: self.id.clone(),
             kind: self.kind.as_str().to_owned(),

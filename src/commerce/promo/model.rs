@@ -32,12 +32,16 @@ impl Kind {
             Kind::Unlock => "unlock",
         }
     }
+}
 
-    fn parse(s: &str) -> Self {
-        match s {
-            "percent" => Kind::Percent,
-            "amount" => Kind::Amount,
-            _ => Kind::Unlock,
+impl TryFrom<String> for Kind {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        match value.as_str() {
+            "percent" => Ok(Kind::Percent),
+            "amount" => Ok(Kind::Amount),
+            "unlock" => Ok(Kind::Unlock),
+            _ => Err(format!("unknown promo code kind {value:?}")),
         }
     }
 }
@@ -59,26 +63,7 @@ pub struct CodeRow {
     pub created_at: i64,
 }
 
-impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for CodeRow {
-    fn from_row(row: &'r sqlx::any::AnyRow) -> std::result::Result<Self, sqlx::Error> {
-        use sqlx::Row;
-        Ok(Self {
-            id: row.try_get("id")?,
-            project_id: row.try_get("project_id")?,
-            event_id: row.try_get("event_id")?,
-            code: row.try_get("code")?,
-            kind: Kind::parse(row.try_get::<String, _>("kind")?.as_str()),
-            value: row.try_get("value")?,
-            currency: row.try_get("currency")?,
-            max_uses: row.try_get("max_uses")?,
-            max_per_account: row.try_get("max_per_account")?,
-            valid_from: row.try_get("valid_from")?,
-            valid_until: row.try_get("valid_until")?,
-            uses_taken: row.try_get("uses_taken")?,
-            created_at: row.try_get("created_at")?,
-        })
-    }
-}
+crate::db::from_row!(CodeRow { id, project_id, event_id, code, kind as String, value, currency, max_uses, max_per_account, valid_from, valid_until, uses_taken, created_at });
 
 /// The normalised form a code is stored and looked up in: trimmed, upper case.
 pub fn normalise(code: &str) -> String {
@@ -254,10 +239,7 @@ pub struct CodeFields {
 }
 
 fn parse_time(value: &str) -> Result<i64> {
-    use time::format_description::well_known::Rfc3339;
-    let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
-        .map_err(|_| Error::unprocessable(Msg::TierTimeFormat))?;
-    Ok((parsed.unix_timestamp_nanos() / 1_000_000) as i64)
+    crate::db::parse_iso8601(value).ok_or_else(|| Error::unprocessable(Msg::TierTimeFormat))
 }
 
 impl PromoCodeInput {

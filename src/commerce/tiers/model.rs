@@ -48,27 +48,7 @@ impl TierRow {
     }
 }
 
-// By hand: the flags are stored as BIGINT 0/1 (portable), read as booleans.
-impl<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> for TierRow {
-    fn from_row(row: &'r sqlx::any::AnyRow) -> std::result::Result<Self, sqlx::Error> {
-        use sqlx::Row;
-        Ok(Self {
-            id: row.try_get("id")?,
-            event_id: row.try_get("event_id")?,
-            name: row.try_get("name")?,
-            description: row.try_get("description")?,
-            price_minor: row.try_get("price_minor")?,
-            min_price_minor: row.try_get("min_price_minor")?,
-            capacity: row.try_get("capacity")?,
-            seats_taken: row.try_get("seats_taken")?,
-            sale_opens_at: row.try_get("sale_opens_at")?,
-            sale_closes_at: row.try_get("sale_closes_at")?,
-            hidden: row.try_get::<i64, _>("hidden")? != 0,
-            is_default: row.try_get::<i64, _>("is_default")? != 0,
-            position: row.try_get("position")?,
-        })
-    }
-}
+crate::db::from_row!(TierRow { id, event_id, name, description, price_minor, min_price_minor, capacity, seats_taken, sale_opens_at, sale_closes_at, hidden as flag, is_default as flag, position });
 
 impl TierRow {
     /// Seats left for this tier: its own capacity's and the concert's, whichever is fewer;
@@ -509,14 +489,9 @@ pub fn delete_refusal(row: &TierRow, tiers_of_concert: i64, sold_or_held: i64) -
 }
 
 fn parse_time(value: &str) -> Result<i64> {
-    use time::format_description::well_known::Rfc3339;
-    let parsed = time::OffsetDateTime::parse(value, &Rfc3339)
-        .map_err(|_| Error::unprocessable(Msg::TierTimeFormat))?;
-    let ms = (parsed.unix_timestamp_nanos() / 1_000_000) as i64;
-    if ms >= crate::events::rules::LATEST_START_MS {
-        return Err(Error::unprocessable(Msg::TierTimeFormat));
-    }
-    Ok(ms)
+    crate::db::parse_iso8601(value)
+        .filter(|&ms| ms < crate::events::rules::LATEST_START_MS)
+        .ok_or_else(|| Error::unprocessable(Msg::TierTimeFormat))
 }
 
 #[cfg(test)]
