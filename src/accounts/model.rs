@@ -399,13 +399,14 @@ pub struct Enablement {
     pub use_mfa: bool,
 }
 
-/// An artist project the account belongs to (the spec's user `projects` field).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
-pub struct ProjectRef {
-    pub id: String,
-    pub name: String,
+crate::db::row! {
+    /// An artist project the account belongs to (the spec's user `projects` field).
+    #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+    pub struct ProjectRef {
+        pub id: String,
+        pub name: String,
+    }
 }
-crate::db::from_row!(ProjectRef { id, name });
 
 /// The account as the API shows it (spec section 3, plus avatar, notes and masked phone).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]

@@ -2,23 +2,18 @@
 
 use url::{Host, Url};
 
-#[derive(Debug, Clone)]
-pub struct Client {
-    pub id: String,
-    pub name: String,
-    pub secret_hash: Option<String>,
-    pub redirect_uris: String,
-    /// 1: the refresh token goes in an HttpOnly cookie, never in the body (see
-    /// [`Client::refresh_in_cookie`]).
-    pub refresh_in_cookie: i64,
+crate::db::row! {
+    #[derive(Debug, Clone)]
+    pub struct Client {
+        pub id: String,
+        pub name: String,
+        pub secret_hash: Option<String>,
+        pub redirect_uris: String,
+        /// 1: the refresh token goes in an HttpOnly cookie, never in the body (see
+        /// [`Client::refresh_in_cookie`]).
+        pub refresh_in_cookie: i64,
+    }
 }
-crate::db::from_row!(Client {
-    id,
-    name,
-    secret_hash,
-    redirect_uris,
-    refresh_in_cookie
-});
 
 impl Client {
     /// A browser client on this origin (the dashboard): its refresh token is set as an

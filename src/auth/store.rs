@@ -198,19 +198,15 @@ pub async fn spend_refresh<'e>(
     Ok(spent == 1)
 }
 
-/// The session a refresh token belongs to.
-pub struct RefreshOwner {
-    pub session_id: String,
-    pub revoked_at: Option<i64>,
-    pub client_id: String,
-    pub account_id: String,
+crate::db::row! {
+    /// The session a refresh token belongs to.
+    pub struct RefreshOwner {
+        pub session_id: String,
+        pub revoked_at: Option<i64>,
+        pub client_id: String,
+        pub account_id: String,
+    }
 }
-crate::db::from_row!(RefreshOwner {
-    session_id,
-    revoked_at,
-    client_id,
-    account_id
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn refresh_owner<'e>(
@@ -446,37 +442,24 @@ pub async fn consume_challenge(db: &Db, challenge_hash: &str) -> Result<bool> {
     Ok(done == 1)
 }
 
-#[derive(Debug)]
-pub struct QrLogin {
-    pub id_hash: String,
-    pub client_id: String,
-    pub redirect_uri: String,
-    pub code_challenge: String,
-    pub scope: String,
-    pub nonce: Option<String>,
-    pub expires_at: i64,
-    pub approved_by: Option<String>,
-    pub collected_at: Option<i64>,
-    pub device: String,
-    pub place: String,
-    pub match_number: i64,
-    pub choices: String,
+crate::db::row! {
+    #[derive(Debug)]
+    pub struct QrLogin {
+        pub id_hash: String,
+        pub client_id: String,
+        pub redirect_uri: String,
+        pub code_challenge: String,
+        pub scope: String,
+        pub nonce: Option<String>,
+        pub expires_at: i64,
+        pub approved_by: Option<String>,
+        pub collected_at: Option<i64>,
+        pub device: String,
+        pub place: String,
+        pub match_number: i64,
+        pub choices: String,
+    }
 }
-crate::db::from_row!(QrLogin {
-    id_hash,
-    client_id,
-    redirect_uri,
-    code_challenge,
-    scope,
-    nonce,
-    expires_at,
-    approved_by,
-    collected_at,
-    device,
-    place,
-    match_number,
-    choices
-});
 
 pub struct NewQr<'a> {
     pub client_id: &'a str,

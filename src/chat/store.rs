@@ -4,35 +4,24 @@ use super::model::{Badge, ChatKind, ChatMessage, ChatTip, Counts, ReactionKind};
 use crate::db::{Exec, iso8601};
 use crate::error::Result;
 
-/// A message as stored.
-#[derive(Debug, Clone)]
-pub struct MessageRow {
-    pub id: String,
-    pub event_id: String,
-    pub account_id: String,
-    pub author: String,
-    pub badge: Option<String>,
-    pub body: String,
-    pub media_time: i64,
-    pub created_at: i64,
-    pub deleted_at: Option<i64>,
-    /// A tip's amount and currency: the message says it was paid.
-    pub tip_minor: Option<i64>,
-    pub tip_currency: Option<String>,
+crate::db::row! {
+    /// A message as stored.
+    #[derive(Debug, Clone)]
+    pub struct MessageRow {
+        pub id: String,
+        pub event_id: String,
+        pub account_id: String,
+        pub author: String,
+        pub badge: Option<String>,
+        pub body: String,
+        pub media_time: i64,
+        pub created_at: i64,
+        pub deleted_at: Option<i64>,
+        /// A tip's amount and currency: the message says it was paid.
+        pub tip_minor: Option<i64>,
+        pub tip_currency: Option<String>,
+    }
 }
-crate::db::from_row!(MessageRow {
-    id,
-    event_id,
-    account_id,
-    author,
-    badge,
-    body,
-    media_time,
-    created_at,
-    deleted_at,
-    tip_minor,
-    tip_currency
-});
 
 impl MessageRow {
     pub fn view(self) -> ChatMessage {
@@ -178,18 +167,15 @@ pub async fn mark_deleted<'e>(
     Ok(done.rows_affected() > 0)
 }
 
-/// A room's settings as stored.
-#[derive(Debug, Clone, Default)]
-pub struct RoomRow {
-    pub pinned_message_id: Option<String>,
-    pub slow_mode_seconds: i64,
-    pub closed: i64,
+crate::db::row! {
+    /// A room's settings as stored.
+    #[derive(Debug, Clone, Default)]
+    pub struct RoomRow {
+        pub pinned_message_id: Option<String>,
+        pub slow_mode_seconds: i64,
+        pub closed: i64,
+    }
 }
-crate::db::from_row!(RoomRow {
-    pinned_message_id,
-    slow_mode_seconds,
-    closed
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn room<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Option<RoomRow>> {
@@ -233,15 +219,16 @@ pub async fn show_ended_at<'e>(db: impl Exec<'e>, event_id: &str) -> Result<Opti
     Ok(row.0)
 }
 
-/// A restriction in force.
-#[derive(Debug, Clone)]
-pub struct RestrictionRow {
-    /// `None`: a ban of the whole project.
-    pub event_id: Option<String>,
-    /// `None`: no end.
-    pub until: Option<i64>,
+crate::db::row! {
+    /// A restriction in force.
+    #[derive(Debug, Clone)]
+    pub struct RestrictionRow {
+        /// `None`: a ban of the whole project.
+        pub event_id: Option<String>,
+        /// `None`: no end.
+        pub until: Option<i64>,
+    }
 }
-crate::db::from_row!(RestrictionRow { event_id, until });
 
 /// The account's restrictions in force in this room at `now`: its timeouts here and its
 /// bans from the project.
@@ -474,30 +461,21 @@ pub async fn dismiss_report<'e>(
     Ok(done.rows_affected() > 0)
 }
 
-/// One moderation action.
-#[derive(Debug, Clone)]
-pub struct LogRow {
-    pub id: String,
-    pub event_id: String,
-    pub actor_id: String,
-    pub actor_name: String,
-    pub action: String,
-    pub account_id: Option<String>,
-    pub message_id: Option<String>,
-    pub detail: Option<String>,
-    pub at: i64,
+crate::db::row! {
+    /// One moderation action.
+    #[derive(Debug, Clone)]
+    pub struct LogRow {
+        pub id: String,
+        pub event_id: String,
+        pub actor_id: String,
+        pub actor_name: String,
+        pub action: String,
+        pub account_id: Option<String>,
+        pub message_id: Option<String>,
+        pub detail: Option<String>,
+        pub at: i64,
+    }
 }
-crate::db::from_row!(LogRow {
-    id,
-    event_id,
-    actor_id,
-    actor_name,
-    action,
-    account_id,
-    message_id,
-    detail,
-    at
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn log<'e>(db: impl Exec<'e>, row: &LogRow) -> Result<()> {

@@ -174,56 +174,38 @@ impl OrderItem {
     }
 }
 
-/// An all-access pass as sold (a pricing plan).
-#[derive(Debug, Clone)]
-pub struct PlanRow {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    pub price_minor: i64,
-    pub currency: String,
-    pub days: i64,
-    pub active: i64,
+crate::db::row! {
+    /// An all-access pass as sold (a pricing plan).
+    #[derive(Debug, Clone)]
+    pub struct PlanRow {
+        pub id: String,
+        pub name: String,
+        pub description: String,
+        pub price_minor: i64,
+        pub currency: String,
+        pub days: i64,
+        pub active: i64,
+    }
 }
-crate::db::from_row!(PlanRow {
-    id,
-    name,
-    description,
-    price_minor,
-    currency,
-    days,
-    active
-});
 
-/// The organiser's billing profile as stored (one row).
-#[derive(Debug, Default, Clone)]
-pub struct BillingRow {
-    pub name: String,
-    pub email: String,
-    pub address: String,
-    pub city: String,
-    pub country: String,
-    pub company: String,
-    pub bank_name: String,
-    pub account_name: String,
-    pub sort_code: String,
-    /// As stored: sealed, legacy plain text, or empty.
-    pub account_number: String,
-    pub bank_notes: String,
+crate::db::row! {
+    /// The organiser's billing profile as stored (one row).
+    #[derive(Debug, Default, Clone)]
+    pub struct BillingRow {
+        pub name: String,
+        pub email: String,
+        pub address: String,
+        pub city: String,
+        pub country: String,
+        pub company: String,
+        pub bank_name: String,
+        pub account_name: String,
+        pub sort_code: String,
+        /// As stored: sealed, legacy plain text, or empty.
+        pub account_number: String,
+        pub bank_notes: String,
+    }
 }
-crate::db::from_row!(BillingRow {
-    name,
-    email,
-    address,
-    city,
-    country,
-    company,
-    bank_name,
-    account_name,
-    sort_code,
-    account_number,
-    bank_notes
-});
 
 #[cfg(test)]
 mod tests {

@@ -828,18 +828,15 @@ pub async fn insert_refund<'e>(
     Ok(())
 }
 
-/// One refund of an order, as the receipt lists it.
-#[derive(Debug, Clone)]
-pub struct RefundRow {
-    pub amount_minor: i64,
-    pub reason: String,
-    pub created_at: i64,
+crate::db::row! {
+    /// One refund of an order, as the receipt lists it.
+    #[derive(Debug, Clone)]
+    pub struct RefundRow {
+        pub amount_minor: i64,
+        pub reason: String,
+        pub created_at: i64,
+    }
 }
-crate::db::from_row!(RefundRow {
-    amount_minor,
-    reason,
-    created_at
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn refunds_of_order(db: &Db, order_id: &str) -> Result<Vec<RefundRow>> {
@@ -854,22 +851,17 @@ pub async fn refunds_of_order(db: &Db, order_id: &str) -> Result<Vec<RefundRow>>
 
 // ---------------------------------------------------------------------- sales figures
 
-/// Sales in one currency over a period and the one before it.
-#[derive(Debug, Clone)]
-pub struct CurrencySales {
-    pub currency: String,
-    pub sales: i64,
-    pub previous_sales: i64,
-    pub orders: i64,
-    pub previous_orders: i64,
+crate::db::row! {
+    /// Sales in one currency over a period and the one before it.
+    #[derive(Debug, Clone)]
+    pub struct CurrencySales {
+        pub currency: String,
+        pub sales: i64,
+        pub previous_sales: i64,
+        pub orders: i64,
+        pub previous_orders: i64,
+    }
 }
-crate::db::from_row!(CurrencySales {
-    currency,
-    sales,
-    previous_sales,
-    orders,
-    previous_orders
-});
 
 /// Orders paid in `[from, to)` (`previous_from` ≤ `from` opens the previous period), by
 /// currency: a sale counts on the day it was paid, even if refunded later (the refund
@@ -986,29 +978,22 @@ pub async fn cart_rows(db: &Db, account_id: &str) -> Result<Vec<CartRow>> {
     .await?)
 }
 
-/// A cart entry as a promo code prices it: the concert's project and currency (a pass:
-/// none, and the pass's currency), and what one costs: the chosen tier's price (else the
-/// default tier's, as the cart shows it), with its minimum and the amount named for a
-/// pay-what-you-want tier; a pass's price. Entries whose concert or pass is gone are left
-/// out, as the cart leaves them out.
-pub struct PricedCartRow {
-    pub event_id: Option<String>,
-    pub project_id: Option<String>,
-    pub currency: String,
-    pub price_minor: i64,
-    pub min_price_minor: Option<i64>,
-    pub amount_minor: Option<i64>,
-    pub quantity: i64,
+crate::db::row! {
+    /// A cart entry as a promo code prices it: the concert's project and currency (a pass:
+    /// none, and the pass's currency), and what one costs: the chosen tier's price (else the
+    /// default tier's, as the cart shows it), with its minimum and the amount named for a
+    /// pay-what-you-want tier; a pass's price. Entries whose concert or pass is gone are left
+    /// out, as the cart leaves them out.
+    pub struct PricedCartRow {
+        pub event_id: Option<String>,
+        pub project_id: Option<String>,
+        pub currency: String,
+        pub price_minor: i64,
+        pub min_price_minor: Option<i64>,
+        pub amount_minor: Option<i64>,
+        pub quantity: i64,
+    }
 }
-crate::db::from_row!(PricedCartRow {
-    event_id,
-    project_id,
-    currency,
-    price_minor,
-    min_price_minor,
-    amount_minor,
-    quantity
-});
 
 /// An account's cart as a promo code prices it, in one query (entering a code reads no
 /// more than this: the cart's answer, `entries`, is a few queries per entry).

@@ -415,15 +415,13 @@ pub async fn owned_among(db: &Db, account_id: &str, events: &[EventRow]) -> Resu
         .collect())
 }
 
-#[derive(Debug)]
-pub struct Sale {
-    pub created_at: i64,
-    pub price_minor: i64,
+crate::db::row! {
+    #[derive(Debug)]
+    pub struct Sale {
+        pub created_at: i64,
+        pub price_minor: i64,
+    }
 }
-crate::db::from_row!(Sale {
-    created_at,
-    price_minor
-});
 
 /// Tickets sold for a concert (live ones), with the price paid.
 pub async fn sales(db: &Db, event_id: &str) -> Result<Vec<Sale>> {

@@ -163,26 +163,19 @@ pub async fn set_own_fee<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// A payout as recorded.
-#[derive(Debug, Clone)]
-pub struct PayoutRow {
-    pub id: String,
-    pub project_id: String,
-    pub period: String,
-    pub currency: String,
-    pub amount_minor: i64,
-    pub reference: String,
-    pub created_at: i64,
+crate::db::row! {
+    /// A payout as recorded.
+    #[derive(Debug, Clone)]
+    pub struct PayoutRow {
+        pub id: String,
+        pub project_id: String,
+        pub period: String,
+        pub currency: String,
+        pub amount_minor: i64,
+        pub reference: String,
+        pub created_at: i64,
+    }
 }
-crate::db::from_row!(PayoutRow {
-    id,
-    project_id,
-    period,
-    currency,
-    amount_minor,
-    reference,
-    created_at
-});
 
 const PAYOUT_COLUMNS: &str =
     "id, project_id, period, currency, amount_minor, reference, created_at";

@@ -4,24 +4,18 @@
 use crate::db::{Db, Exec};
 use crate::error::Result;
 
-/// A project's connected account, as Stripe last told of it.
-#[derive(Debug, Clone)]
-pub struct AccountRow {
-    pub project_id: String,
-    pub stripe_account: String,
-    pub charges_enabled: i64,
-    pub payouts_enabled: i64,
-    pub details_submitted: i64,
-    pub updated_at: i64,
+crate::db::row! {
+    /// A project's connected account, as Stripe last told of it.
+    #[derive(Debug, Clone)]
+    pub struct AccountRow {
+        pub project_id: String,
+        pub stripe_account: String,
+        pub charges_enabled: i64,
+        pub payouts_enabled: i64,
+        pub details_submitted: i64,
+        pub updated_at: i64,
+    }
 }
-crate::db::from_row!(AccountRow {
-    project_id,
-    stripe_account,
-    charges_enabled,
-    payouts_enabled,
-    details_submitted,
-    updated_at
-});
 
 const ACCOUNT_COLUMNS: &str = "project_id, stripe_account, charges_enabled, payouts_enabled, \
      details_submitted, updated_at";
@@ -87,20 +81,16 @@ pub async fn own_fee(db: &Db, project_id: &str) -> Result<Option<i64>> {
     Ok(row.and_then(|(bp,)| bp))
 }
 
-/// A project's bank details (the account number sealed at rest).
-#[derive(Debug, Clone, Default)]
-pub struct BankRow {
-    pub account_holder: String,
-    pub account_number: String,
-    pub note: String,
-    pub updated_at: i64,
+crate::db::row! {
+    /// A project's bank details (the account number sealed at rest).
+    #[derive(Debug, Clone, Default)]
+    pub struct BankRow {
+        pub account_holder: String,
+        pub account_number: String,
+        pub note: String,
+        pub updated_at: i64,
+    }
 }
-crate::db::from_row!(BankRow {
-    account_holder,
-    account_number,
-    note,
-    updated_at
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn bank_details(db: &Db, project_id: &str) -> Result<Option<BankRow>> {

@@ -72,22 +72,17 @@ crate::db::from_row!(GiftRow {
     event_id
 });
 
-/// A live ticket with what deciding about a gift of it needs.
-#[derive(Debug, Clone)]
-pub struct TicketRow {
-    pub id: String,
-    pub account_id: String,
-    pub event_id: String,
-    pub order_id: String,
-    pub given_at: Option<i64>,
+crate::db::row! {
+    /// A live ticket with what deciding about a gift of it needs.
+    #[derive(Debug, Clone)]
+    pub struct TicketRow {
+        pub id: String,
+        pub account_id: String,
+        pub event_id: String,
+        pub order_id: String,
+        pub given_at: Option<i64>,
+    }
 }
-crate::db::from_row!(TicketRow {
-    id,
-    account_id,
-    event_id,
-    order_id,
-    given_at
-});
 
 /// A pending gift, as its giver sees it.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -4,26 +4,19 @@ use super::model::TipSettings;
 use crate::db::Exec;
 use crate::error::Result;
 
-/// A tip as stored, with its order's state.
-#[derive(Debug, Clone)]
-pub struct TipRow {
-    pub order_id: String,
-    pub event_id: String,
-    pub account_id: String,
-    pub amount_minor: i64,
-    pub currency: String,
-    pub message: String,
-    pub created_at: i64,
+crate::db::row! {
+    /// A tip as stored, with its order's state.
+    #[derive(Debug, Clone)]
+    pub struct TipRow {
+        pub order_id: String,
+        pub event_id: String,
+        pub account_id: String,
+        pub amount_minor: i64,
+        pub currency: String,
+        pub message: String,
+        pub created_at: i64,
+    }
 }
-crate::db::from_row!(TipRow {
-    order_id,
-    event_id,
-    account_id,
-    amount_minor,
-    currency,
-    message,
-    created_at
-});
 
 #[tracing::instrument(skip_all)]
 pub async fn insert<'e>(db: impl Exec<'e>, tip: &TipRow) -> Result<()> {
@@ -55,20 +48,16 @@ pub async fn of_order<'e>(db: impl Exec<'e>, order_id: &str) -> Result<Option<Ti
     .await?)
 }
 
-/// What a tip's order pays for: the concert and its artist, as the order names them.
-#[derive(Debug, Clone)]
-pub struct TipOfOrderRow {
-    pub order_id: String,
-    pub event_id: String,
-    pub title: String,
-    pub artist_name: String,
+crate::db::row! {
+    /// What a tip's order pays for: the concert and its artist, as the order names them.
+    #[derive(Debug, Clone)]
+    pub struct TipOfOrderRow {
+        pub order_id: String,
+        pub event_id: String,
+        pub title: String,
+        pub artist_name: String,
+    }
 }
-crate::db::from_row!(TipOfOrderRow {
-    order_id,
-    event_id,
-    title,
-    artist_name
-});
 
 /// The tips among `order_ids` (the orders that pay one), with their concerts.
 #[tracing::instrument(skip_all, fields(orders = order_ids.len()))]
@@ -88,28 +77,20 @@ pub async fn of_orders<'e>(db: impl Exec<'e>, order_ids: &[&str]) -> Result<Vec<
     Ok(query.fetch_all(db).await?)
 }
 
-/// A paid tip with its tipper's names and when it was paid.
-#[derive(Debug, Clone)]
-pub struct PaidTipRow {
-    pub order_id: String,
-    pub event_id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub amount_minor: i64,
-    pub currency: String,
-    pub message: String,
-    pub paid_at: i64,
+crate::db::row! {
+    /// A paid tip with its tipper's names and when it was paid.
+    #[derive(Debug, Clone)]
+    pub struct PaidTipRow {
+        pub order_id: String,
+        pub event_id: String,
+        pub first_name: String,
+        pub last_name: String,
+        pub amount_minor: i64,
+        pub currency: String,
+        pub message: String,
+        pub paid_at: i64,
+    }
 }
-crate::db::from_row!(PaidTipRow {
-    order_id,
-    event_id,
-    first_name,
-    last_name,
-    amount_minor,
-    currency,
-    message,
-    paid_at
-});
 
 /// A concert's tips paid and not refunded, newest first, at most `limit`.
 #[tracing::instrument(skip_all)]
