@@ -16,7 +16,7 @@ use crate::media::pcm;
 use crate::renditions::{get, multivariant_of, probed_format, variants};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
-fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
+pub(crate) fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
     let output = Command::new("ffmpeg")
         .args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"])
         .arg(format!(
@@ -122,15 +122,16 @@ async fn ffmpeg_publishes_mp3_over_the_icecast_protocol_and_fans_hear_it_as_aac(
     assert!((seconds - 3.0).abs() < 0.35, "heard {seconds} s of 3 s");
 }
 
-pub(crate) async fn go_live(
-    app: &TestApp,
-    event: &str,
-    hello: Value,
-) -> (
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-    Value,
-) {
-    let url = format!("{}/live/{event}/ws", app.url.replacen("http", "ws", 1));
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub(crate) async fn go_live(app: &TestApp, event: &str, hello: Value) -> (Socket, Value) {
+    go_live_at(&app.url, event, hello).await
+}
+
+/// A go-live socket to the process at `base`, its hello sent: the socket and the reply.
+pub(crate) async fn go_live_at(base: &str, event: &str, hello: Value) -> (Socket, Value) {
+    let url = format!("{}/live/{event}/ws", base.replacen("http", "ws", 1));
     let (mut socket, _) = tokio_tungstenite::connect_async(url)
         .await
         .expect("websocket");

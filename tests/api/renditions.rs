@@ -4,9 +4,12 @@
 
 use std::time::Duration;
 
+use futures_util::SinkExt;
 use reqwest::StatusCode;
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::cluster::two_processes_beside;
+use crate::go_live::{encoded, go_live_at};
 use crate::helpers::*;
 use crate::live::tone;
 use crate::media::pcm;
@@ -256,16 +259,24 @@ async fn both_serve_every_rendition(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let listed = variants(&app.http, &on_p).await;
+    // A live show's playlist still grows on `p`: what is compared is one moment's, the
+    // same on both.
     let mut last = String::new();
+    let mut agreed = None;
     for _ in 0..100 {
-        if get(&app.http, &on_q).await == get(&app.http, &on_p).await {
+        let (held, served) = (get(&app.http, &on_p).await, get(&app.http, &on_q).await);
+        if held.0 == StatusCode::OK && held == served {
+            agreed = Some(held.1);
             break;
         }
-        last = get(&app.http, &on_q).await.1;
+        last = served.1;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(variants(&app.http, &on_q).await, listed, "{last}");
+    let agreed = agreed.unwrap_or_else(|| panic!("the multivariant playlists differ: {last}"));
+    let listed = match m3u8_rs::parse_playlist_res(agreed.as_bytes()) {
+        Ok(m3u8_rs::Playlist::MasterPlaylist(master)) => master.variants,
+        other => panic!("not a multivariant playlist: {other:?}\n{agreed}"),
+    };
     for variant in &listed {
         let url = |base: &str| format!("{}{}", base.trim_end_matches("master.m3u8"), variant.uri);
         let (a, b) = (url(&on_p), url(&on_q));
@@ -348,6 +359,79 @@ async fn another_instance_serves_the_lossless_rendition_and_its_flac_set_byte_fo
         pcm(set).await,
         pcm(media.path().join("show.ogg")).await,
         "the set's PCM is the encoder's"
+    );
+}
+
+/// The same with a browser's lossless go-live (16-bit PCM in WebM over the socket, made
+/// FLAC by the ladder on the process it reached): the other process lists the `fLaC`
+/// rendition and serves its playlist, init segment and parts byte for byte while the
+/// artist is live; ended there (the publisher's process ends it after its last frames),
+/// both copies end alike, and `recording.flac` is the same file from both.
+#[tokio::test]
+async fn another_instance_serves_a_browser_s_lossless_go_live_byte_for_byte() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let pcm_webm = encoded(3, &["-c:a", "pcm_s16le", "-ac", "2"], "matroska");
+    let hello = serde_json::json!({ "key": key, "mimeType": "audio/webm;codecs=pcm" });
+    let (mut socket, reply) = go_live_at(&p.url, &event, hello).await;
+    assert_eq!(reply, serde_json::json!({ "type": "live" }));
+    for chunk in pcm_webm.chunks(96_000) {
+        socket
+            .send(Message::Binary(chunk.to_vec().into()))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let path = multivariant_of(&app.listen(&event, &fan).await);
+    // The lossless rendition is listed once the ladder's FLAC has a segment.
+    let on_p = format!("{}{path}", p.url);
+    for _ in 0..200 {
+        let listed = get(&app.http, &on_p).await;
+        if listed.0 == StatusCode::OK && listed.1.contains("lossless/index.m3u8") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let listed = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    let lossless = listed.last().unwrap();
+    assert_eq!(lossless.uri, "lossless/index.m3u8", "{listed:?}");
+    assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
+
+    let admin = app.an_admin().await;
+    let ended = app
+        .http
+        .post(format!("{}/api/v1/events/{event}/end", q.url))
+        .bearer_auth(&admin)
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::OK);
+    assert_eq!(
+        ended.json::<serde_json::Value>().await.unwrap()["payload"]["ended"],
+        true
+    );
+    drop(socket);
+    // Ended on the other process while the artist was live: both copies end at the
+    // same frame, the one the publisher's process wrote last.
+    let ended = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    assert_eq!(ended.last().unwrap().uri, "lossless/index.m3u8");
+    let url = format!("{}{path}", p.url).replace("master.m3u8", "standard/index.m3u8");
+    assert!(get(&app.http, &url).await.1.contains("#EXT-X-ENDLIST"));
+    let link = download_link(&app, &app.url, &event, &fan)
+        .await
+        .replace("recording.m4a", "recording.flac");
+    let mut sets = Vec::new();
+    for base in [&p.url, &q.url] {
+        sets.push(the_set_from(&app, &format!("{base}{link}")).await);
+    }
+    assert!(sets[0].starts_with(b"fLaC"));
+    assert!(
+        sets[0] == sets[1],
+        "the two processes' FLAC sets differ: {} and {} bytes",
+        sets[0].len(),
+        sets[1].len()
     );
 }
 

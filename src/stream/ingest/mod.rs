@@ -582,7 +582,15 @@ pub async fn finish(app: &AppState, show: &Show) {
     if let Err(err) = notices::end(app, &show.event_id).await {
         tracing::error!(event = %show.event_id, error = %err, "marking the concert ended failed");
     }
-    if let Err(err) = show.end() {
+    let ended = match show.end() {
+        // Asked of the publisher's instance: its end reaches this copy through the
+        // journal after its last frames, or, should that instance be gone, this one ends
+        // the show once its lease would have lapsed.
+        Ok(false) if !show.wait_for_end(journal::LEASE_TTL).await => show.end_here(),
+        Ok(_) => Ok(()),
+        Err(err) => Err(err),
+    };
+    if let Err(err) = ended {
         tracing::error!(event = %show.event_id, error = %err, "ending the show failed");
     }
 }

@@ -390,8 +390,27 @@ impl Show {
         Ok(true)
     }
 
-    /// End the show: the playlist gets ENDLIST and plays as on-demand.
-    pub fn end(&self) -> std::io::Result<()> {
+    /// End the show: the playlist gets ENDLIST and plays as on-demand. While its
+    /// publisher sends to another instance, that instance ends it after its last frames
+    /// (which this copy then has too, as every other does): this one asks it to through
+    /// the journal. True when the show has ended here; false when it was asked.
+    pub fn end(&self) -> std::io::Result<bool> {
+        {
+            let state = self.lock();
+            if matches!(state.publisher, Publisher::Elsewhere) && self.journal.get().is_some() {
+                self.journal(Entry::EndAsked {
+                    now_ms: crate::db::now_ms(),
+                });
+                return Ok(false);
+            }
+        }
+        self.end_here()?;
+        Ok(true)
+    }
+
+    /// End the show on this instance's word, wherever its publisher is: after
+    /// [`Show::end`] asked in vain (the publisher's instance is gone).
+    pub fn end_here(&self) -> std::io::Result<()> {
         {
             let mut state = self.lock();
             state.publisher = Publisher::Idle;
@@ -502,16 +521,21 @@ impl Show {
             state.journal_at = Some(id);
             state.heard_elsewhere_at = Some(Instant::now());
             if matches!(state.publisher, Publisher::Here { .. }) {
-                let Entry::Ended { now_ms } = entry else {
+                let (Entry::EndAsked { .. } | Entry::Ended { .. }) = entry else {
                     // A publisher here writes the journal: another writer means the
                     // lease was lost. This instance keeps its own copy.
                     tracing::error!(event = %self.event_id, "a show is written on two instances");
                     return Ok(());
                 };
-                // Ended on another instance (its managers asked there) while the encoder
-                // sends here: the show ends here too, and the encoder is let go.
+                // Its managers asked another instance to end it (`Ended`: one of an older
+                // build, which ended its own copy) while the encoder sends here: the show
+                // ends here after the frames this instance wrote, the journal says so
+                // after them, and the encoder is let go.
                 state.publisher = Publisher::Idle;
-                self.end_recording(&mut state, now_ms)?;
+                let now_ms = crate::db::now_ms();
+                if self.end_recording(&mut state, now_ms)? {
+                    self.journal(Entry::Ended { now_ms });
+                }
                 bumped = true;
             } else {
                 bumped = self.apply_elsewhere(&mut state, entry)?;
@@ -614,6 +638,8 @@ impl Show {
                     bumped = true;
                 }
             }
+            // The publisher's instance ends the show and says so.
+            Entry::EndAsked { .. } => {}
         }
         Ok(bumped)
     }
@@ -812,6 +838,21 @@ impl Show {
                 }
             }
             Err(_) => segments.last().is_some_and(|s| s.msn > msn),
+        }
+    }
+
+    /// Wait (up to `timeout`) until the show has ended: whether it has.
+    pub async fn wait_for_end(&self, timeout: Duration) -> bool {
+        let mut changes = self.version.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if self.lock().ended() {
+                return true;
+            }
+            match tokio::time::timeout_at(deadline, changes.changed()).await {
+                Ok(Ok(())) => continue,
+                _ => return self.lock().ended(),
+            }
         }
     }
 

@@ -27,6 +27,10 @@ pub enum Entry {
     Released,
     /// The show ended.
     Ended { now_ms: i64 },
+    /// Its managers asked another instance than the publisher's to end the show: the
+    /// publisher's instance ends it after its last frames and writes [`Entry::Ended`],
+    /// so every copy ends at the same frame. Only that instance acts on it.
+    EndAsked { now_ms: i64 },
 }
 
 /// Frames that arrived at `now_ms`; `first` is how many frames the show had before them.

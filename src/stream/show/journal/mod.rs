@@ -297,6 +297,7 @@ fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
         Entry::Claimed => command.arg("k").arg("claimed"),
         Entry::Released => command.arg("k").arg("released"),
         Entry::Ended { now_ms } => command.arg("k").arg("ended").arg("t").arg(now_ms),
+        Entry::EndAsked { now_ms } => command.arg("k").arg("end-asked").arg("t").arg(now_ms),
         Entry::Discontinuity { now_ms, at } => command
             .arg("k")
             .arg("discontinuity")
@@ -369,6 +370,9 @@ fn parse(entry: &StreamId) -> Option<(String, Entry)> {
         "claimed" => Entry::Claimed,
         "released" => Entry::Released,
         "ended" => Entry::Ended {
+            now_ms: number("t")?,
+        },
+        "end-asked" => Entry::EndAsked {
             now_ms: number("t")?,
         },
         "discontinuity" => Entry::Discontinuity {
@@ -794,6 +798,7 @@ mod tests {
             Entry::Claimed,
             Entry::Released,
             Entry::Ended { now_ms: 42 },
+            Entry::EndAsked { now_ms: 43 },
             Entry::Discontinuity { now_ms: 7, at: 99 },
             frames,
             ladder,
