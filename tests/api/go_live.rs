@@ -143,6 +143,18 @@ pub(crate) async fn go_live_at(base: &str, event: &str, hello: Value) -> (Socket
     (socket, reply)
 }
 
+/// `bytes` sent as binary messages of `size` bytes, `pause` apart: a browser's
+/// MediaRecorder chunks.
+pub(crate) async fn send_chunks(socket: &mut Socket, bytes: &[u8], size: usize, pause: Duration) {
+    for chunk in bytes.chunks(size) {
+        socket
+            .send(Message::Binary(chunk.to_vec().into()))
+            .await
+            .unwrap();
+        tokio::time::sleep(pause).await;
+    }
+}
+
 async fn next_text<S>(socket: &mut S) -> Value
 where
     S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
@@ -194,13 +206,7 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
     assert_eq!(busy["status"], 409, "one publisher at a time: {busy}");
 
     // MediaRecorder-sized chunks.
-    for chunk in webm.chunks(2_000) {
-        socket
-            .send(Message::Binary(chunk.to_vec().into()))
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    send_chunks(&mut socket, &webm, 2_000, Duration::from_millis(5)).await;
     let show = app.state.hub.show(&event);
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {
@@ -253,13 +259,7 @@ async fn a_browser_goes_live_losslessly(codec: &str) {
     )
     .await;
     assert_eq!(reply, json!({ "type": "live" }));
-    for chunk in pcm_webm.chunks(96_000) {
-        socket
-            .send(Message::Binary(chunk.to_vec().into()))
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    send_chunks(&mut socket, &pcm_webm, 96_000, Duration::from_millis(20)).await;
     let show = app.state.hub.show(&event);
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {

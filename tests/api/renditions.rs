@@ -4,12 +4,10 @@
 
 use std::time::Duration;
 
-use futures_util::SinkExt;
 use reqwest::StatusCode;
-use tokio_tungstenite::tungstenite::Message;
 
 use crate::cluster::two_processes_beside;
-use crate::go_live::{encoded, go_live_at};
+use crate::go_live::{encoded, go_live_at, send_chunks};
 use crate::helpers::*;
 use crate::live::tone;
 use crate::media::pcm;
@@ -323,38 +321,12 @@ async fn another_instance_serves_the_lossless_rendition_and_its_flac_set_byte_fo
     let pushed = push_as(&app.http, &p.url, &event, &key, "audio/ogg", flac).await;
     assert_eq!(pushed, StatusCode::OK);
     let path = multivariant_of(&app.listen(&event, &fan).await);
-    let listed = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
-    let lossless = listed.last().unwrap();
-    assert_eq!(lossless.uri, "lossless/index.m3u8", "{listed:?}");
-    assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
+    lossless_on_both(&app, &p.url, &q.url, &path).await;
 
-    let admin = app.an_admin().await;
-    let ended = app
-        .http
-        .post(format!("{}/api/v1/events/{event}/end", p.url))
-        .bearer_auth(&admin)
-        .json(&serde_json::json!({}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(ended.status(), StatusCode::OK);
-    let ended = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
-    assert_eq!(ended.last().unwrap().uri, "lossless/index.m3u8");
-    let url = format!("{q}{path}", q = q.url).replace("master.m3u8", "lossless/index.m3u8");
-    let (_, text) = get(&app.http, &url).await;
-    assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
-
-    let link = download_link(&app, &app.url, &event, &fan)
-        .await
-        .replace("recording.m4a", "recording.flac");
-    let mut sets = Vec::new();
-    for base in [&p.url, &q.url] {
-        sets.push(the_set_from(&app, &format!("{base}{link}")).await);
-    }
-    assert!(sets[0].starts_with(b"fLaC"));
-    assert!(sets[0] == sets[1], "the two processes' FLAC sets differ");
+    let both = [p.url.as_str(), q.url.as_str()];
+    let set_bytes = ended_alike_on_both(&app, both, &p.url, (&path, &event, &fan)).await;
     let set = media.path().join("set.flac");
-    std::fs::write(&set, &sets[1]).unwrap();
+    std::fs::write(&set, set_bytes).unwrap();
     assert_eq!(
         pcm(set).await,
         pcm(media.path().join("show.ogg")).await,
@@ -376,16 +348,21 @@ async fn another_instance_serves_a_browser_s_lossless_go_live_byte_for_byte() {
     let hello = serde_json::json!({ "key": key, "mimeType": "audio/webm;codecs=pcm" });
     let (mut socket, reply) = go_live_at(&p.url, &event, hello).await;
     assert_eq!(reply, serde_json::json!({ "type": "live" }));
-    for chunk in pcm_webm.chunks(96_000) {
-        socket
-            .send(Message::Binary(chunk.to_vec().into()))
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    send_chunks(&mut socket, &pcm_webm, 96_000, Duration::from_millis(20)).await;
     let path = multivariant_of(&app.listen(&event, &fan).await);
-    // The lossless rendition is listed once the ladder's FLAC has a segment.
-    let on_p = format!("{}{path}", p.url);
+    lossless_on_both(&app, &p.url, &q.url, &path).await;
+
+    // Ended on the other process while the artist is live.
+    let both = [p.url.as_str(), q.url.as_str()];
+    ended_alike_on_both(&app, both, &q.url, (&path, &event, &fan)).await;
+    drop(socket);
+}
+
+/// Once `p` lists the lossless rendition of the multivariant playlist at `path` (a
+/// live ladder's FLAC is listed once it has a segment), `q` serves every rendition as `p`
+/// does, the lossless one last, `fLaC`.
+async fn lossless_on_both(app: &TestApp, p: &str, q: &str, path: &str) {
+    let on_p = format!("{p}{path}");
     for _ in 0..200 {
         let listed = get(&app.http, &on_p).await;
         if listed.0 == StatusCode::OK && listed.1.contains("lossless/index.m3u8") {
@@ -393,38 +370,46 @@ async fn another_instance_serves_a_browser_s_lossless_go_live_byte_for_byte() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let listed = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    let listed = both_serve_every_rendition(app, p, q, path).await;
     let lossless = listed.last().unwrap();
     assert_eq!(lossless.uri, "lossless/index.m3u8", "{listed:?}");
     assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
+}
 
+/// The show (multivariant playlist at `path`) ended by a manager on the process at `on`:
+/// the answer says ended; both processes serve every rendition alike, ended, the lossless
+/// one last; and `recording.flac` is the same bytes from both (its bytes).
+async fn ended_alike_on_both(
+    app: &TestApp,
+    [p, q]: [&str; 2],
+    on: &str,
+    (path, event, fan): (&str, &str, &str),
+) -> Vec<u8> {
     let admin = app.an_admin().await;
     let ended = app
         .http
-        .post(format!("{}/api/v1/events/{event}/end", q.url))
+        .post(format!("{on}/api/v1/events/{event}/end"))
         .bearer_auth(&admin)
         .json(&serde_json::json!({}))
         .send()
         .await
         .unwrap();
     assert_eq!(ended.status(), StatusCode::OK);
-    assert_eq!(
-        ended.json::<serde_json::Value>().await.unwrap()["payload"]["ended"],
-        true
-    );
-    drop(socket);
-    // Ended on the other process while the artist was live: both copies end at the
-    // same frame, the one the publisher's process wrote last.
-    let ended = both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
-    assert_eq!(ended.last().unwrap().uri, "lossless/index.m3u8");
-    let url = format!("{}{path}", p.url).replace("master.m3u8", "standard/index.m3u8");
-    assert!(get(&app.http, &url).await.1.contains("#EXT-X-ENDLIST"));
-    let link = download_link(&app, &app.url, &event, &fan)
+    let status: serde_json::Value = ended.json().await.unwrap();
+    assert_eq!(status["payload"]["ended"], true, "{status}");
+    let listed = both_serve_every_rendition(app, p, q, path).await;
+    assert_eq!(listed.last().unwrap().uri, "lossless/index.m3u8");
+    for base in [p, q] {
+        let url = format!("{base}{path}").replace("master.m3u8", "lossless/index.m3u8");
+        let (_, text) = get(&app.http, &url).await;
+        assert!(text.contains("#EXT-X-ENDLIST"), "{text}");
+    }
+    let link = download_link(app, &app.url, event, fan)
         .await
         .replace("recording.m4a", "recording.flac");
     let mut sets = Vec::new();
-    for base in [&p.url, &q.url] {
-        sets.push(the_set_from(&app, &format!("{base}{link}")).await);
+    for base in [p, q] {
+        sets.push(the_set_from(app, &format!("{base}{link}")).await);
     }
     assert!(sets[0].starts_with(b"fLaC"));
     assert!(
@@ -433,6 +418,7 @@ async fn another_instance_serves_a_browser_s_lossless_go_live_byte_for_byte() {
         sets[0].len(),
         sets[1].len()
     );
+    sets.pop().unwrap().to_vec()
 }
 
 /// What ffprobe reads of a rendition's media playlist: codec and sample rate.
