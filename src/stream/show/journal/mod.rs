@@ -1005,6 +1005,107 @@ mod tests {
         }
     }
 
+    /// A show ended by its managers on an instance that hears the encoder elsewhere: that
+    /// instance asks (`EndAsked`) and ends nothing itself; the encoder's instance, which
+    /// wrote frames the asker had not applied yet and more after the request, ends after
+    /// them, lets the encoder go and says so (`Ended`, after its last frames); the asker,
+    /// applying the journal in its order, ends at the same frame: the two recordings are
+    /// the same files, byte for byte.
+    #[test]
+    fn a_show_ended_away_from_its_encoder_ends_after_the_encoders_last_frames_everywhere() {
+        let (here, there) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (writer_jobs, mut written) = mpsc::unbounded_channel();
+        let (asker_jobs, mut asked) = mpsc::unbounded_channel();
+        let (writer, asker) = (hub(here.path(), writer_jobs), hub(there.path(), asker_jobs));
+        let (show, copy) = (writer.show("event-1"), asker.show("event-1"));
+        let drain = |jobs: &mut mpsc::UnboundedReceiver<Job>| {
+            let mut entries = Vec::new();
+            while let Ok(job) = jobs.try_recv() {
+                if let Job::Append { entry, .. } = job {
+                    entries.push(read_back(&entry));
+                }
+            }
+            entries
+        };
+        let step = |index: u64| Step {
+            index,
+            frames: vec![AacFrame {
+                config: aac_config(),
+                payload: vec![index as u8; 8],
+            }],
+        };
+        let Claim::Granted(id) = show.claim() else {
+            panic!("a first publisher is admitted");
+        };
+        for index in 0..40 {
+            assert!(
+                show.feed(id, &[Rendition::Standard], step(index), None)
+                    .unwrap()
+            );
+        }
+        // The journal in its order: the asker has applied half of what the writer wrote.
+        let mut journal = drain(&mut written);
+        let mut applied = 0;
+        let mut apply_to_copy = |journal: &[Entry]| {
+            for entry in journal {
+                applied += 1;
+                let id = EntryId::parse(&format!("{applied}-0")).unwrap();
+                copy.apply(id, entry.clone()).unwrap();
+            }
+        };
+        let half = journal.len() / 2;
+        apply_to_copy(&journal[..half]);
+        assert!(
+            copy.status().publisher_connected,
+            "the encoder is heard elsewhere"
+        );
+
+        assert!(!copy.end().unwrap(), "asked, not ended");
+        assert!(!copy.status().ended);
+        let request = drain(&mut asked);
+        assert!(
+            matches!(request[..], [Entry::EndAsked { .. }]),
+            "{request:?}"
+        );
+        // The writer goes on until it reads the request.
+        for index in 40..60 {
+            assert!(
+                show.feed(id, &[Rendition::Standard], step(index), None)
+                    .unwrap()
+            );
+        }
+        journal.extend(request.iter().cloned());
+        show.apply(EntryId::parse("1000-0").unwrap(), request[0].clone())
+            .unwrap();
+        assert!(show.status().ended);
+        assert!(
+            !show
+                .feed(id, &[Rendition::Standard], step(60), None)
+                .unwrap(),
+            "the encoder is let go"
+        );
+        let after = drain(&mut written);
+        assert!(
+            matches!(after.last(), Some(Entry::Ended { .. })),
+            "{after:?}"
+        );
+        journal.extend(after);
+
+        apply_to_copy(&journal[half..]);
+        assert!(copy.status().ended);
+        let (recorded, copied) = (
+            files(&here.path().join("event-1")),
+            files(&there.path().join("event-1")),
+        );
+        assert_eq!(
+            recorded.keys().collect::<Vec<_>>(),
+            copied.keys().collect::<Vec<_>>()
+        );
+        for (path, bytes) in &recorded {
+            assert!(copied[path] == *bytes, "{} differs", path.display());
+        }
+    }
+
     #[test]
     fn the_journal_keeps_its_retention_of_one_entry_per_frame_at_48_khz() {
         use crate::stream::codecs::adts::SAMPLES_PER_FRAME;
