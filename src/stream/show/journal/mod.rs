@@ -898,6 +898,29 @@ mod tests {
         found
     }
 
+    /// Step `index` of a publisher's standard rendition alone (its payload says the index).
+    fn step(index: u64) -> Step {
+        Step {
+            index,
+            frames: vec![AacFrame {
+                config: aac_config(),
+                payload: vec![index as u8; 8],
+            }],
+        }
+    }
+
+    /// The entries a hub has handed its journal writer so far, as the journal reads them
+    /// back.
+    fn appended(jobs: &mut mpsc::UnboundedReceiver<Job>) -> Vec<Entry> {
+        let mut entries = Vec::new();
+        while let Ok(job) = jobs.try_recv() {
+            if let Job::Append { entry, .. } = job {
+                entries.push(read_back(&entry));
+            }
+        }
+        entries
+    }
+
     /// An instance's hub of shows under `root`, writing its journal to `jobs`.
     fn hub(root: &std::path::Path, jobs: mpsc::UnboundedSender<Job>) -> Hub {
         let hub = Hub::new(root.to_owned());
@@ -918,13 +941,6 @@ mod tests {
         let (jobs_tx, mut jobs) = mpsc::unbounded_channel();
         let writer = hub(here.path(), jobs_tx);
         let show = writer.show("event-1");
-        let aac = |index: u64| Step {
-            index,
-            frames: vec![AacFrame {
-                config: aac_config(),
-                payload: vec![index as u8; 8],
-            }],
-        };
         let Claim::Granted(id) = show.claim() else {
             panic!("a first publisher is admitted");
         };
@@ -939,7 +955,7 @@ mod tests {
                 frames,
             });
             assert!(
-                show.feed(id, &[Rendition::Standard], aac(index), flac)
+                show.feed(id, &[Rendition::Standard], step(index), flac)
                     .unwrap()
             );
         }
@@ -950,17 +966,12 @@ mod tests {
         };
         for index in 0..30 {
             assert!(
-                show.feed(id, &[Rendition::Standard], aac(index), None)
+                show.feed(id, &[Rendition::Standard], step(index), None)
                     .unwrap()
             );
         }
         show.end().unwrap();
-        let mut entries = Vec::new();
-        while let Ok(job) = jobs.try_recv() {
-            if let Job::Append { entry, .. } = job {
-                entries.push(read_back(&entry));
-            }
-        }
+        let entries = appended(&mut jobs);
         let shares = (entries.iter())
             .filter(|e| matches!(e, Entry::Frames(f) if f.lossless.is_some()))
             .count();
@@ -1018,22 +1029,6 @@ mod tests {
         let (asker_jobs, mut asked) = mpsc::unbounded_channel();
         let (writer, asker) = (hub(here.path(), writer_jobs), hub(there.path(), asker_jobs));
         let (show, copy) = (writer.show("event-1"), asker.show("event-1"));
-        let drain = |jobs: &mut mpsc::UnboundedReceiver<Job>| {
-            let mut entries = Vec::new();
-            while let Ok(job) = jobs.try_recv() {
-                if let Job::Append { entry, .. } = job {
-                    entries.push(read_back(&entry));
-                }
-            }
-            entries
-        };
-        let step = |index: u64| Step {
-            index,
-            frames: vec![AacFrame {
-                config: aac_config(),
-                payload: vec![index as u8; 8],
-            }],
-        };
         let Claim::Granted(id) = show.claim() else {
             panic!("a first publisher is admitted");
         };
@@ -1044,7 +1039,7 @@ mod tests {
             );
         }
         // The journal in its order: the asker has applied half of what the writer wrote.
-        let mut journal = drain(&mut written);
+        let mut journal = appended(&mut written);
         let mut applied = 0;
         let mut apply_to_copy = |journal: &[Entry]| {
             for entry in journal {
@@ -1062,7 +1057,7 @@ mod tests {
 
         assert!(!copy.end().unwrap(), "asked, not ended");
         assert!(!copy.status().ended);
-        let request = drain(&mut asked);
+        let request = appended(&mut asked);
         assert!(
             matches!(request[..], [Entry::EndAsked { .. }]),
             "{request:?}"
@@ -1084,7 +1079,7 @@ mod tests {
                 .unwrap(),
             "the encoder is let go"
         );
-        let after = drain(&mut written);
+        let after = appended(&mut written);
         assert!(
             matches!(after.last(), Some(Entry::Ended { .. })),
             "{after:?}"
