@@ -843,31 +843,27 @@ impl Show {
 
     /// Wait (up to `timeout`) until the show has ended: whether it has.
     pub async fn wait_for_end(&self, timeout: Duration) -> bool {
-        let mut changes = self.version.subscribe();
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            if self.lock().ended() {
-                return true;
-            }
-            match tokio::time::timeout_at(deadline, changes.changed()).await {
-                Ok(Ok(())) => continue,
-                _ => return self.lock().ended(),
-            }
-        }
+        self.wait_until(timeout, |show| show.lock().ended()).await
     }
 
     /// Wait (up to `timeout`) until the requested part exists: blocking playlist reload.
     pub async fn wait_for(&self, msn: u64, part: Option<u32>, timeout: Duration) -> bool {
-        let mut changes = self.version.subscribe();
         let _parked = crate::metrics::parked_reload();
+        self.wait_until(timeout, |show| show.has(msn, part)).await
+    }
+
+    /// Wait (up to `timeout`) until `ready` holds, looking again at every change of the
+    /// show: whether it holds.
+    async fn wait_until(&self, timeout: Duration, ready: impl Fn(&Self) -> bool) -> bool {
+        let mut changes = self.version.subscribe();
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            if self.has(msn, part) {
+            if ready(self) {
                 return true;
             }
             match tokio::time::timeout_at(deadline, changes.changed()).await {
                 Ok(Ok(())) => continue,
-                _ => return self.has(msn, part),
+                _ => return ready(self),
             }
         }
     }
