@@ -233,9 +233,17 @@ impl GoLiveHello {
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 enum GoLiveReply {
-    Live,
+    Live {
+        /// Whether listeners get a lossless publisher's audio as Lossless: false for a
+        /// show under way that began without it (the live panel says so).
+        #[serde(rename = "takesLossless")]
+        takes_lossless: bool,
+    },
     Ended,
-    Error { status: u16, message: String },
+    Error {
+        status: u16,
+        message: String,
+    },
 }
 
 impl GoLiveReply {
@@ -303,7 +311,10 @@ async fn publish_from_browser(app: AppState, event_id: String, mut pending: Pend
     let reply = match admitted {
         Err(refusal) => GoLiveReply::refused(refusal),
         Ok(publisher) => {
-            if tx.send(GoLiveReply::Live.message()).await.is_err() {
+            let live = GoLiveReply::Live {
+                takes_lossless: publisher.takes_lossless(),
+            };
+            if tx.send(live.message()).await.is_err() {
                 // Gone already: let the pump see a closed stream.
             }
             // Binary messages are the recording's chunks; a close ends it.

@@ -196,7 +196,7 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
         json!({ "key": key, "mimeType": "audio/webm;codecs=opus" }),
     )
     .await;
-    assert_eq!(reply, json!({ "type": "live" }));
+    assert_eq!(reply, json!({ "type": "live", "takesLossless": true }));
     let (_, busy) = go_live(
         &app,
         &event,
@@ -208,13 +208,8 @@ async fn a_browser_goes_live_over_the_websocket_with_opus_in_webm() {
     // MediaRecorder-sized chunks.
     send_chunks(&mut socket, &webm, 2_000, Duration::from_millis(5)).await;
     let show = app.state.hub.show(&event);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let status = show.status();
-    assert!(status.publisher_connected, "{status:?}");
-    assert!(status.recorded_seconds >= 2.5, "{status:?}");
+    recorded_at_least(&show, 2.5).await;
+    assert!(show.status().publisher_connected);
 
     // The artist ends the show from the dashboard: the browser is told.
     end_show(&app, &event).await;
@@ -258,15 +253,10 @@ async fn a_browser_goes_live_losslessly(codec: &str) {
         json!({ "key": key, "mimeType": "audio/webm;codecs=pcm" }),
     )
     .await;
-    assert_eq!(reply, json!({ "type": "live" }));
+    assert_eq!(reply, json!({ "type": "live", "takesLossless": true }));
     send_chunks(&mut socket, &pcm_webm, 96_000, Duration::from_millis(20)).await;
     let show = app.state.hub.show(&event);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while show.status().recorded_seconds < 2.5 && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let status = show.status();
-    assert!(status.recorded_seconds >= 2.5, "{status:?}");
+    recorded_at_least(&show, 2.5).await;
     end_show(&app, &event).await;
     let seconds = heard_seconds(&app, &event).await;
     assert!(seconds > 2.4 && seconds < 3.3, "heard {seconds} s of 3 s");
@@ -330,6 +320,61 @@ async fn a_browser_goes_live_losslessly(codec: &str) {
         "{codec}: {worst} over {} samples",
         heard.len()
     );
+}
+
+/// The artist goes live in the browser, stops, and goes live again in the same show (back
+/// within the wait) with Lossless switched on: a show takes a lossless lane only from its
+/// start, so the reply says whether this one does, and the live panel tells the artist.
+/// Begun in Opus: `takesLossless` false, the PCM heard in the AAC renditions only. Begun
+/// in PCM: true, and the show keeps its lossless rendition.
+#[tokio::test]
+async fn going_live_again_says_whether_the_show_takes_lossless() {
+    let pcm = encoded(2, &["-c:a", "pcm_s16le", "-ac", "2"], "matroska");
+    let opus = encoded(2, &["-c:a", "libopus", "-b:a", "64k"], "webm");
+    for (began, first, takes, renditions) in [
+        ("opus", &opus, false, &["standard", "saver"][..]),
+        ("pcm", &pcm, true, &["standard", "saver", "lossless"][..]),
+    ] {
+        let app = spawn_app().await;
+        let (event, key) = a_concert_to_push(&app, 60_000).await;
+        let show = app.state.hub.show(&event);
+        let hello =
+            |codec: &str| json!({ "key": key, "mimeType": format!("audio/webm;codecs={codec}") });
+        let (mut socket, reply) = go_live(&app, &event, hello(began)).await;
+        assert_eq!(
+            reply,
+            json!({ "type": "live", "takesLossless": true }),
+            "{began}"
+        );
+        send_chunks(&mut socket, first, 24_000, Duration::from_millis(10)).await;
+        recorded_at_least(&show, 1.5).await;
+        socket.close(None).await.unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while show.status().publisher_connected && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        let (mut socket, reply) = go_live(&app, &event, hello("pcm")).await;
+        assert_eq!(
+            reply,
+            json!({ "type": "live", "takesLossless": takes }),
+            "{began}"
+        );
+        send_chunks(&mut socket, &pcm, 96_000, Duration::from_millis(20)).await;
+        recorded_at_least(&show, 3.5).await;
+        end_show(&app, &event).await;
+        assert_eq!(listed(&app, &event).await, renditions, "begun in {began}");
+    }
+}
+
+/// Waits (up to 10 s) until the show has recorded `seconds`.
+async fn recorded_at_least(show: &encore::stream::show::hub::Show, seconds: f64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while show.status().recorded_seconds < seconds && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let status = show.status();
+    assert!(status.recorded_seconds >= seconds, "{status:?}");
 }
 
 #[tokio::test]

@@ -259,11 +259,16 @@ describe('Encore live audio', () => {
     await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
     await waitUntil(async () => !(await liveStatus(concerts.mic)).publisherConnected, { message: 'the publisher to leave' });
     assert.deepEqual(sent, ['audio/webm;codecs=opus']);
+    const withoutLossless = panel.getByTestId('go-live-without-lossless');
+    assert.equal(await withoutLossless.count(), 0, 'no notice for Opus');
 
-    // Lossless (remembered on this device): the microphone as PCM, and the show goes on.
+    // Lossless (remembered on this device): the microphone as PCM, and the show goes on, in
+    // the AAC renditions it began with: the panel says so.
     await panel.getByTestId('go-live-lossless').check();
     await panel.getByTestId('go-live-start').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="live"]')).waitFor({ timeout: 15_000 });
+    assert.match(await withoutLossless.innerText(), /^This show began without Lossless, so it carries on as it began/);
+    await screenshot(page, 'dark-go-live-without-lossless');
     const before = (await liveStatus(concerts.mic)).recordedSeconds;
     await waitUntil(async () => (await liveStatus(concerts.mic)).recordedSeconds >= before + 2, { timeout: 15_000, message: 'the recording to grow in lossless' });
     assert.deepEqual(sent, ['audio/webm;codecs=opus', 'audio/webm;codecs=pcm']);
@@ -285,6 +290,7 @@ describe('Encore live audio', () => {
     assert.equal(session.status, 200, JSON.stringify(session.json));
     const master = await (await fetch(`${suite.server.url}${session.json.payload.masterUrl}`)).text();
     assert.match(master, /CODECS="fLaC"[^\n]*\nlossless\/index\.m3u8/, master);
+    assert.equal(await withoutLossless.count(), 0, 'a show begun in lossless takes it');
     await panel.getByTestId('go-live-stop').click();
     await panel.getByTestId('go-live').and(page.locator('[data-state="stopped"]')).waitFor();
     assert.deepEqual(sent, ['audio/webm;codecs=opus', 'audio/webm;codecs=pcm', 'audio/webm;codecs=pcm']);

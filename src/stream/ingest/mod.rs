@@ -101,6 +101,16 @@ pub struct Publisher {
     ogg: bool,
 }
 
+impl Publisher {
+    /// Whether the show takes a lossless publisher's audio as its Lossless rendition: a
+    /// new show does (from its first step); a show under way only when it has had one
+    /// from its start (`Renditions::fit`: a lane cannot start mid-show), for FLAC of the
+    /// format it began with.
+    pub fn takes_lossless(&self) -> bool {
+        self.show.config().is_none() || self.show.lossless().is_some()
+    }
+}
+
 /// How a publishing session ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

@@ -15,7 +15,9 @@ describe('go live', () => {
   });
 
   it('reads the server messages of the contract', () => {
-    expect(parseServerMessage('{"type":"live"}')).toEqual({ type: 'live' });
+    expect(parseServerMessage('{"type":"live","takesLossless":true}')).toEqual({ type: 'live', takesLossless: true });
+    expect(parseServerMessage('{"type":"live","takesLossless":false}')).toEqual({ type: 'live', takesLossless: false });
+    expect(parseServerMessage('{"type":"live"}')).toEqual({ type: 'live', takesLossless: true });
     expect(parseServerMessage('{"type":"ended"}')).toEqual({ type: 'ended' });
     expect(parseServerMessage('{"type":"error","status":409,"message":"Someone else is live."}')).toEqual({
       type: 'error',

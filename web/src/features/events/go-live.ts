@@ -8,7 +8,9 @@
 export type GoLiveState =
   | { kind: 'idle' }
   | { kind: 'starting' }
-  | { kind: 'live' }
+  /** `withoutLossless`: lossless was sent, but the show under way began without it and
+   * carries on in its AAC renditions (a show takes a lossless lane only from its start). */
+  | { kind: 'live'; withoutLossless: boolean }
   | { kind: 'ended' }
   | { kind: 'stopped' }
   | { kind: 'error'; reason: 'server'; status: number; message: string }
@@ -64,12 +66,14 @@ export function canGoLiveLossless(): boolean {
   return typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(LOSSLESS_MIME_TYPE);
 }
 
-type ServerMessage = { type: 'live' } | { type: 'ended' } | { type: 'error'; status: number; message: string };
+type ServerMessage = { type: 'live'; takesLossless: boolean } | { type: 'ended' } | { type: 'error'; status: number; message: string };
 
 export function parseServerMessage(text: string): ServerMessage | null {
   try {
-    const value = JSON.parse(text) as { type?: unknown; status?: unknown; message?: unknown };
-    if (value.type === 'live' || value.type === 'ended') return { type: value.type };
+    const value = JSON.parse(text) as { type?: unknown; status?: unknown; message?: unknown; takesLossless?: unknown };
+    // A server from before `takesLossless` took lossless whenever it could.
+    if (value.type === 'live') return { type: 'live', takesLossless: value.takesLossless !== false };
+    if (value.type === 'ended') return { type: 'ended' };
     if (value.type === 'error') {
       return { type: 'error', status: typeof value.status === 'number' ? value.status : 0, message: typeof value.message === 'string' ? value.message : '' };
     }
@@ -154,7 +158,7 @@ export async function goLive({ websocketUrl, ticket, onState, onLevel, lossless 
     if (!message || finished) return;
     if (message.type === 'live') {
       if (recorder.state === 'inactive') recorder.start(CHUNK_MS);
-      onState({ kind: 'live' });
+      onState({ kind: 'live', withoutLossless: mimeType === LOSSLESS_MIME_TYPE && !message.takesLossless });
     } else if (message.type === 'ended') {
       finish({ kind: 'ended' });
     } else {

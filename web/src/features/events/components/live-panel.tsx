@@ -199,6 +199,11 @@ function GoLive({ eventId, info, ended, onChange }: { eventId: string; info: Str
           data-testid="go-live-lossless"
         />
       ) : null}
+      {state.kind === 'live' && state.withoutLossless ? (
+        <Alert color="yellow" p="xs" data-testid="go-live-without-lossless">
+          {t('manage.goLive.withoutLossless')}
+        </Alert>
+      ) : null}
       {active ? <Progress value={level * 100} color={level > 0.9 ? 'red' : 'green'} size="sm" aria-label={t('manage.goLive.level')} data-testid="go-live-level" /> : null}
       <Group gap="xs">
         {active ? (
