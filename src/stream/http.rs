@@ -115,7 +115,9 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
 /// messages). The client's first message is text, JSON
 /// `{"ticket": "<go-live ticket from the live panel>", "mimeType": "audio/webm;codecs=opus"}`
 /// (or `"key": "<stream key>"` instead of `ticket`), within 10 seconds. The server
-/// answers `{"type": "live"}` and the client then sends the MediaRecorder's chunks as
+/// answers `{"type": "live", "takesLossless": true}` (`false` for a show under way that
+/// began without a lossless rendition: lossless audio is heard in its AAC renditions only)
+/// and the client then sends the MediaRecorder's chunks as
 /// binary messages (at most 1 MiB each) until it closes the socket. The server ends the
 /// conversation with `{"type": "ended"}` when the artist ends the show, or
 /// `{"type": "error", "status": <HTTP-like status>, "message": "<why>"}` (the same

@@ -347,7 +347,10 @@ async fn another_instance_serves_a_browser_s_lossless_go_live_byte_for_byte() {
     let pcm_webm = encoded(3, &["-c:a", "pcm_s16le", "-ac", "2"], "matroska");
     let hello = serde_json::json!({ "key": key, "mimeType": "audio/webm;codecs=pcm" });
     let (mut socket, reply) = go_live_at(&p.url, &event, hello).await;
-    assert_eq!(reply, serde_json::json!({ "type": "live" }));
+    assert_eq!(
+        reply,
+        serde_json::json!({ "type": "live", "takesLossless": true })
+    );
     send_chunks(&mut socket, &pcm_webm, 96_000, Duration::from_millis(20)).await;
     let path = multivariant_of(&app.listen(&event, &fan).await);
     lossless_on_both(&app, &p.url, &q.url, &path).await;
