@@ -379,6 +379,56 @@ async fn lossless_on_both(app: &TestApp, p: &str, q: &str, path: &str) {
     assert_eq!(lossless.codecs.as_deref(), Some("fLaC"));
 }
 
+/// A show begun in Opus from a browser on one process, taken up by the artist on the
+/// other with Lossless switched on (the first socket closed, the show under way): the
+/// other process, caught up from the journal when it admits the publisher, answers
+/// `takesLossless: false`, and neither process lists a lossless rendition.
+#[tokio::test]
+async fn another_instance_tells_a_lossless_browser_the_show_began_without() {
+    let app = spawn_app_on_redis(Options::default()).await;
+    let (event, key, fan) = a_concert_with_a_ticket_holder(&app).await;
+    let [(_one, p), (_two, q)] = two_processes_beside(&app).await;
+    let hello = |codec: &str| serde_json::json!({ "key": key, "mimeType": format!("audio/webm;codecs={codec}") });
+    let opus = encoded(2, &["-c:a", "libopus", "-b:a", "64k"], "webm");
+    let (mut socket, reply) = go_live_at(&p.url, &event, hello("opus")).await;
+    assert_eq!(reply["takesLossless"], true, "a new show: {reply}");
+    send_chunks(&mut socket, &opus, 24_000, Duration::from_millis(10)).await;
+    let path = multivariant_of(&app.listen(&event, &fan).await);
+    both_serve_every_rendition(&app, &p.url, &q.url, &path).await;
+    socket.close(None).await.unwrap();
+
+    // `q` takes the show once `p` has let its encoder go (409 until then).
+    let mut reply = serde_json::Value::Null;
+    let mut socket = None;
+    for _ in 0..100 {
+        let (taken, answer) = go_live_at(&q.url, &event, hello("pcm")).await;
+        (socket, reply) = (Some(taken), answer);
+        if reply["type"] == "live" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        reply,
+        serde_json::json!({ "type": "live", "takesLossless": false })
+    );
+    let pcm_webm = encoded(2, &["-c:a", "pcm_s16le", "-ac", "2"], "matroska");
+    send_chunks(
+        socket.as_mut().unwrap(),
+        &pcm_webm,
+        96_000,
+        Duration::from_millis(20),
+    )
+    .await;
+    let listed = both_serve_every_rendition(&app, &q.url, &p.url, &path).await;
+    let uris: Vec<_> = listed.iter().map(|v| v.uri.as_str()).collect();
+    assert_eq!(
+        uris,
+        ["standard/index.m3u8", "saver/index.m3u8"],
+        "{listed:?}"
+    );
+}
+
 /// The show (multivariant playlist at `path`) ended by a manager on the process at `on`:
 /// the answer says ended; both processes serve every rendition alike, ended, the lossless
 /// one last; and `recording.flac` is the same bytes from both (its bytes).
