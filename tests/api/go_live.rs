@@ -14,6 +14,7 @@ use crate::helpers::*;
 use crate::live::{a_concert_to_push, adts_file, push_file};
 use crate::media::pcm;
 use crate::renditions::{get, multivariant_of, probed_format, variants};
+use encore::stream::show::hub::{Show, Status};
 
 /// `seconds` of a tone encoded by ffmpeg with `codec` into `format`.
 pub(crate) fn encoded(seconds: u32, codec: &[&str], format: &str) -> Vec<u8> {
@@ -349,10 +350,7 @@ async fn going_live_again_says_whether_the_show_takes_lossless() {
         send_chunks(&mut socket, first, 24_000, Duration::from_millis(10)).await;
         recorded_at_least(&show, 1.5).await;
         socket.close(None).await.unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        while show.status().publisher_connected && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        status_until(&show, |s| !s.publisher_connected).await;
 
         let (mut socket, reply) = go_live(&app, &event, hello("pcm")).await;
         assert_eq!(
@@ -368,13 +366,18 @@ async fn going_live_again_says_whether_the_show_takes_lossless() {
 }
 
 /// Waits (up to 10 s) until the show has recorded `seconds`.
-async fn recorded_at_least(show: &encore::stream::show::hub::Show, seconds: f64) {
+async fn recorded_at_least(show: &Show, seconds: f64) {
+    status_until(show, |s| s.recorded_seconds >= seconds).await;
+}
+
+/// Waits (up to 10 s) until the show's status is `ready`; fails with the status if not.
+async fn status_until(show: &Show, ready: impl Fn(&Status) -> bool) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while show.status().recorded_seconds < seconds && tokio::time::Instant::now() < deadline {
+    while !ready(&show.status()) && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let status = show.status();
-    assert!(status.recorded_seconds >= seconds, "{status:?}");
+    assert!(ready(&status), "{status:?}");
 }
 
 #[tokio::test]
