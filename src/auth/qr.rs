@@ -185,27 +185,6 @@ pub struct PollRequest {
     state: Option<String>,
 }
 
-/// A poll, parsed: the device's private poll token and the client it names.
-struct Poll {
-    poll_token: String,
-    client_id: Option<String>,
-}
-
-impl TryFrom<PollRequest> for Poll {
-    type Error = Error;
-
-    fn try_from(req: PollRequest) -> Result<Self> {
-        // An empty token is looked up like any other (and found nowhere).
-        let poll_token = req
-            .poll_token
-            .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "poll_token")))?;
-        Ok(Self {
-            poll_token,
-            client_id: req.client_id,
-        })
-    }
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PollAnswer {
     /// `pending`, or `approved` with the code.
@@ -235,8 +214,12 @@ pub async fn poll(
     let state = req.state.clone();
     let result = async {
         app.limits.check_ip(ip, Endpoint::QrPoll).await?;
-        let req = Poll::try_from(req)?;
-        let qr = store::qr_by_poll_token(&app.db, &req.poll_token)
+        // An empty token is looked up like any other (and found nowhere).
+        let poll_token = req
+            .poll_token
+            .as_deref()
+            .ok_or_else(|| Error::bad_request(Msg::FieldRequired.with("field", "poll_token")))?;
+        let qr = store::qr_by_poll_token(&app.db, poll_token)
             .await?
             .ok_or_else(|| Error::bad_request(Msg::QrExpired))?;
         if req.client_id.as_deref() != Some(qr.client_id.as_str()) {

@@ -145,9 +145,6 @@ pub async fn spawn_app_on(database_url: String, options: Options) -> TestApp {
 }
 
 impl TestApp {
-    /// A second instance beside this one: its own data directory and ports, the same
-    /// database (and the same Redis when `redis_prefix` is set), as behind a load balancer.
-    /// They share the public URL too (the load balancer's): this one's.
     /// The database every instance of this server shares.
     pub fn database_url(&self) -> &str {
         &self.database_url
@@ -158,6 +155,9 @@ impl TestApp {
         self.options.redis_prefix
     }
 
+    /// A second instance beside this one: its own data directory and ports, the same
+    /// database (and the same Redis when `redis_prefix` is set), as behind a load balancer.
+    /// They share the public URL too (the load balancer's): this one's.
     pub async fn beside(&self) -> TestApp {
         let data = tempfile::tempdir().expect("temp dir");
         let public_url: &'static str = Box::leak(self.url.clone().into_boxed_str());
@@ -429,11 +429,11 @@ pub fn redis_url() -> String {
     std::env::var("ENCORE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
 }
 
-/// A key prefix no other test uses.
 /// The secrets every test server is started with (instances sharing Redis share them).
 pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret-42";
 pub const DATA_KEY: &str = "test-data-key-test-data-key-test-data-key";
 
+/// A key prefix no other test uses.
 pub fn redis_prefix() -> &'static str {
     Box::leak(format!("encore-test:{}:", uuid::Uuid::new_v4().simple()).into_boxed_str())
 }

@@ -127,3 +127,31 @@ async fn an_expired_qr_cannot_be_approved_or_collected_and_its_code_needs_the_ve
         StatusCode::BAD_REQUEST
     );
 }
+
+#[tokio::test]
+async fn a_poll_without_its_token_names_the_field_and_one_from_another_client_finds_nothing() {
+    let app = spawn_app().await;
+    let (status, body) = app
+        .oauth("token/qr/poll", json!({ "client_id": WEB, "state": "p" }))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["state"], "p");
+    assert_eq!(body["error"], "The field \"poll_token\" is required.");
+
+    // Another client's poll reads as a token found nowhere: it learns nothing.
+    let qr = start(&app, &pkce().1).await;
+    let (status, nowhere) = poll(&app, "no-such-token").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{nowhere}");
+    let (status, body) = app
+        .oauth(
+            "token/qr/poll",
+            json!({ "poll_token": qr["poll_token"], "client_id": "another", "state": "p" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"], nowhere["error"]);
+    assert_eq!(
+        poll(&app, qr["poll_token"].as_str().unwrap()).await.1["payload"]["status"],
+        "pending"
+    );
+}
