@@ -55,10 +55,10 @@ export function ShellLayout(): ReactNode {
             user={user}
             menu={menu}
             layout={layout}
-            mobileOpened={mobileOpened}
-            desktopOpened={desktopOpened}
-            onToggleMobile={mobile.toggle}
-            onToggleDesktop={desktop.toggle}
+            sidebar={{
+              phone: { opened: mobileOpened, toggle: mobile.toggle },
+              desktop: { opened: desktopOpened, toggle: desktop.toggle },
+            }}
           />
         </AppShell.Header>
         <AppShell.Navbar p="sm" data-testid="sidebar" data-opened={mobileOpened ? 'true' : 'false'}>

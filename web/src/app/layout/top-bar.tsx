@@ -11,28 +11,32 @@ import { NotificationsMenu } from '../../features/notifications/components/notif
 import { ProfileMenu } from './profile-menu';
 import { TopMenu } from './top-menu';
 
+/** A burger's sidebar: whether it is open, and how to open or close it. */
+interface SidebarToggle {
+  opened: boolean;
+  toggle: () => void;
+}
+
 interface TopBarProps {
   user: User;
   menu: MenuContext;
   layout: 'side' | 'top';
-  mobileOpened: boolean;
-  desktopOpened: boolean;
-  onToggleMobile: () => void;
-  onToggleDesktop: () => void;
+  /** The sidebar below md, full width; and at md and above, in the side layout. */
+  sidebar: { phone: SidebarToggle; desktop: SidebarToggle };
 }
 
 /** The navbar: burger, logo → home, (top layout: menu), live indicator, notifications, cart, profile. */
 export function TopBar(props: TopBarProps): ReactNode {
   const { t } = useTranslation();
-  const { user, layout } = props;
+  const { user, layout, sidebar } = props;
   // The phone burger and the desktop one look alike and say the same.
   const burger = { size: 'sm', 'aria-label': t('nav.toggleMenu') } as const;
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
       {/* The left side gives way (the top menu folds into "More"); the actions never do. */}
       <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
-        <Burger opened={props.mobileOpened} onClick={props.onToggleMobile} hiddenFrom="md" {...burger} data-testid="burger" />
-        {layout === 'side' ? <Burger opened={props.desktopOpened} onClick={props.onToggleDesktop} visibleFrom="md" {...burger} /> : null}
+        <Burger opened={sidebar.phone.opened} onClick={sidebar.phone.toggle} hiddenFrom="md" {...burger} data-testid="burger" />
+        {layout === 'side' ? <Burger opened={sidebar.desktop.opened} onClick={sidebar.desktop.toggle} visibleFrom="md" {...burger} /> : null}
         <UnstyledButton component={Link} to="/home" aria-label={t('nav.home')} data-testid="logo" className="encore-tap" style={{ flexShrink: 0 }}>
           <Group gap={6} wrap="nowrap">
             <IconBroadcast size={26} color="var(--mantine-primary-color-filled)" />
