@@ -222,19 +222,56 @@ pub async fn refresh_owner<'e>(
     .await?)
 }
 
-/// Whether a refresh token was spent before (presented again, it was copied).
+crate::db::row! {
+    /// A refresh token presented after it was spent.
+    pub struct SpentRefresh {
+        /// When it was spent (rotated, or superseded by a retry).
+        pub used_at: i64,
+        /// When a retry of the token before it superseded it (it was not spent by a refresh).
+        pub superseded_at: Option<i64>,
+        /// How many tokens the session received since were spent by a refresh (it moved on).
+        pub spent_since: i64,
+    }
+}
+
+/// A spent refresh token's story; `None` when it is unknown or still unspent.
 #[tracing::instrument(skip_all)]
-pub async fn refresh_was_spent<'e>(
+pub async fn spent_refresh<'e>(
     db: impl sqlx::Executor<'e, Database = sqlx::Any>,
     refresh: &str,
-) -> Result<bool> {
-    let (spent,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL",
+) -> Result<Option<SpentRefresh>> {
+    Ok(sqlx::query_as::<_, SpentRefresh>(
+        "SELECT r.used_at, r.superseded_at, \
+           (SELECT COUNT(*) FROM refresh_tokens n \
+             WHERE n.session_id = r.session_id AND n.token_hash <> r.token_hash \
+               AND n.created_at >= r.used_at AND n.used_at IS NOT NULL \
+               AND n.superseded_at IS NULL) AS spent_since \
+         FROM refresh_tokens r WHERE r.token_hash = $1 AND r.used_at IS NOT NULL",
     )
     .bind(token_hash(refresh))
-    .fetch_one(db)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Supersede the unspent tokens a session received since `since` (the pair answered to a
+/// refresh whose answer was lost): spent now, and marked so that they are not retried.
+#[tracing::instrument(skip_all)]
+pub async fn supersede_refresh_since<'e>(
+    db: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    session_id: &str,
+    since: i64,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE refresh_tokens SET used_at = $3, superseded_at = $3 \
+         WHERE session_id = $1 AND created_at >= $2 AND used_at IS NULL",
+    )
+    .bind(session_id)
+    .bind(since)
+    .bind(now)
+    .execute(db)
     .await?;
-    Ok(spent > 0)
+    Ok(())
 }
 
 /// The session a refresh token belongs to (spent or not): logout by cookie.

@@ -2,7 +2,8 @@
 //!
 //! A session is one signed-in device: every refresh token it ever had belongs to it (the
 //! "family"). Refresh tokens are opaque, stored hashed, and spent on use; presenting a
-//! spent one means it was copied, so the whole session is revoked.
+//! spent one means it was copied, so the whole session is revoked (a retry within
+//! seconds, before the answer it lost was used, excepted).
 
 use serde::Serialize;
 
@@ -16,6 +17,22 @@ use crate::i18n::Msg;
 use crate::state::AppState;
 
 pub const REFRESH_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// How long a spent refresh token may be presented again when its answer was lost (a
+/// reload or a dropped connection cut the request off after the server rotated it), as
+/// Cognito's retry grace period and Airlock's allow. Kept short: within it, a copied
+/// token is not caught until the other holder refreshes.
+pub const REFRESH_RETRY_GRACE_MS: i64 = 10_000;
+
+/// Whether a spent refresh token presented again retries a refresh whose answer was lost:
+/// it was spent by a refresh of its own (not superseded) a moment ago, and nothing the
+/// session received since was used. Then the pair answered the first time is superseded
+/// and a new one answered, so one live token remains; anything else is reuse.
+pub fn retries_a_lost_answer(spent: &store::SpentRefresh, now: i64) -> bool {
+    spent.superseded_at.is_none()
+        && spent.spent_since == 0
+        && now - spent.used_at <= REFRESH_RETRY_GRACE_MS
+}
 
 /// What a successful sign-in or refresh answers (`status: "OK"`).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -74,7 +91,8 @@ pub async fn start_session(
 }
 
 /// Spend a refresh token and answer the next pair. A spent token presented again
-/// revokes its whole session.
+/// revokes its whole session, except a retry of a refresh whose answer was lost
+/// ([`retries_a_lost_answer`]).
 pub async fn rotate(app: &AppState, refresh: &str, client_id: &str) -> Result<TokenSet> {
     let now = now_ms();
     // Write first: the conditional update is the single point where two racing uses of
@@ -92,16 +110,23 @@ pub async fn rotate(app: &AppState, refresh: &str, client_id: &str) -> Result<To
     };
 
     if !spent {
-        // Either expired or already spent. A spent token coming back means two holders:
-        // end the session for both.
-        if store::refresh_was_spent(&mut *tx, refresh).await? && revoked_at.is_none() {
-            let ended = store::end_session(&mut *tx, &session_id, "refresh token reuse").await?;
-            tx.commit().await?;
-            app.publish(ended);
-            tracing::warn!(session = %session_id, "refresh token reuse detected; session revoked");
-            return Err(Error::bad_request(Msg::RefreshReused));
+        // Either expired or already spent. A spent token coming back means two holders
+        // (end the session for both), unless its answer was lost on the way.
+        match store::spent_refresh(&mut *tx, refresh).await? {
+            Some(spent) if revoked_at.is_none() && retries_a_lost_answer(&spent, now) => {
+                store::supersede_refresh_since(&mut *tx, &session_id, spent.used_at, now).await?;
+                tracing::info!(session = %session_id, "refresh answered again after a lost answer");
+            }
+            Some(_) if revoked_at.is_none() => {
+                let ended =
+                    store::end_session(&mut *tx, &session_id, "refresh token reuse").await?;
+                tx.commit().await?;
+                app.publish(ended);
+                tracing::warn!(session = %session_id, "refresh token reuse detected; session revoked");
+                return Err(Error::bad_request(Msg::RefreshReused));
+            }
+            _ => return Err(Error::bad_request(Msg::InvalidRefresh)),
         }
-        return Err(Error::bad_request(Msg::InvalidRefresh));
     }
     if revoked_at.is_some() || session_client != client_id {
         return Err(Error::bad_request(Msg::InvalidRefresh));

@@ -1709,6 +1709,15 @@ impl TestApp {
         body
     }
 
+    /// How many unspent refresh tokens are stored with the hash `token_hash` (0 or 1).
+    pub async fn unspent_refresh_tokens(&self, token_hash: &str) -> i64 {
+        self.count(
+            "SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NULL",
+            token_hash,
+        )
+        .await
+    }
+
     /// How many refresh tokens are stored with the hash `token_hash`.
     pub async fn refresh_tokens_hashed(&self, token_hash: &str) -> i64 {
         self.count(
