@@ -65,6 +65,7 @@ system-deps:
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ -x /usr/lib/chromium/chromium-headless-shell ] || missing="$$missing chromium-headless-shell"; \
 	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
 	command -v ezstream >/dev/null || missing="$$missing ezstream"; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
