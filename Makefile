@@ -41,7 +41,9 @@ release:
 ## answers within its 1 s limit under that load) and the bench smoke run beside them once everything is
 ## compiled; the end-to-end tests, which time what a browser sees, run alone after. (The
 ## two suites side by side as well saved 36 s of 363 and slowed each by half: not kept.)
-test: system-deps services compose-check lint-fast rust-build web-deps
+## `npm ci` (16 s, mostly the disk) runs beside the Rust build.
+test: system-deps services compose-check lint-fast
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-build web-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-lane web-lane
 	$(MAKE) --no-print-directory e2e-run
 

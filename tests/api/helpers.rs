@@ -482,7 +482,7 @@ pub struct Answer {
 }
 
 impl Answer {
-    async fn of(response: reqwest::Response) -> Self {
+    pub async fn of(response: reqwest::Response) -> Self {
         let status = response.status();
         let set_cookies = response
             .headers()
