@@ -20,13 +20,18 @@ const LANES: u32 = 1;
 /// How long a request may wait for a hashing slot before it is told the server is busy.
 const QUEUE_WAIT: Duration = Duration::from_secs(10);
 
+/// What a sign-in without a stored hash (an unknown account, an invitation not yet taken)
+/// is checked against, so it takes as long to refuse as a known one: the argon2id hash,
+/// with the parameters above, of a random password nobody kept. Its password does not
+/// matter, since such a sign-in is refused whatever the check says. A constant: hashing a
+/// fresh one at every start cost each server, CLI command and test one argon2 run
+/// (docs/ci.md, thirtieth session); a test keeps its parameters those above.
+const DECOY: &str = "$argon2id$v=19$m=19456,t=2,p=1$sZJNnq20EmZ7fgM4UgMXDg$Lh1bK0EDOA3WmI9JFB18zLWwEGhmXjKwS8zBjUMOEd0";
+
 #[derive(Clone)]
 pub struct Passwords {
     argon2: Argon2<'static>,
     slots: Arc<Semaphore>,
-    /// A real hash of a random password: unknown accounts are checked against it so they
-    /// take as long to refuse as known ones.
-    decoy: Arc<String>,
     /// New hashes computed so far: lets tests prove that a refusal did (or did not) do the
     /// work of a real one without timing it.
     hashes: Arc<AtomicU64>,
@@ -39,14 +44,9 @@ impl Passwords {
         // Leave one core to the async runtime so health checks and other requests stay fast.
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let slots = cores.saturating_sub(1).max(1);
-        let decoy = argon2
-            .hash_password(crate::crypto::random_token(16).as_bytes())
-            .expect("hashing a decoy password")
-            .to_string();
         Self {
             argon2,
             slots: Arc::new(Semaphore::new(slots)),
-            decoy: Arc::new(decoy),
             hashes: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -90,7 +90,7 @@ impl Passwords {
     /// invited account that never set a password) the decoy is checked and false returned.
     pub async fn verify(&self, plain: &str, stored: Option<&str>) -> Result<bool> {
         let known = stored.is_some();
-        let hash = stored.map_or_else(|| self.decoy.as_str().to_owned(), str::to_owned);
+        let hash = stored.unwrap_or(DECOY).to_owned();
         let plain = plain.to_owned();
         let matched = self
             .run(move |argon2| {
@@ -106,5 +106,38 @@ impl Passwords {
 impl Default for Passwords {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decoy_is_a_hash_with_todays_parameters() {
+        let decoy = PasswordHash::new(DECOY).expect("a PHC string");
+        assert_eq!(decoy.algorithm.as_str(), "argon2id");
+        let params = Params::try_from(&decoy).expect("argon2 parameters");
+        assert_eq!(
+            (params.m_cost(), params.t_cost(), params.p_cost()),
+            (MEMORY_KIB, ITERATIONS, LANES),
+            "a decoy cheaper or dearer than a real hash tells unknown accounts apart"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unknown_account_is_checked_against_the_decoy_and_refused() {
+        let passwords = Passwords::new();
+        assert!(!passwords.verify("anything", None).await.unwrap());
+        let hash = passwords
+            .hash(&Password::parse("correct horse battery staple").unwrap())
+            .await
+            .unwrap();
+        assert!(
+            passwords
+                .verify("correct horse battery staple", Some(&hash))
+                .await
+                .unwrap()
+        );
     }
 }
