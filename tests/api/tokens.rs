@@ -22,11 +22,34 @@ async fn refresh_answer(app: &TestApp, body_token: Option<&str>, cookie: Option<
         .await
 }
 
-#[tokio::test]
-async fn refresh_rotates_and_the_new_tokens_work() {
+/// A server with `fan@example.com` signed in: the app and the session's first tokens.
+async fn a_signed_in_fan() -> (TestApp, Tokens) {
     let app = spawn_app().await;
     app.account("fan@example.com", Role::User).await;
     let first = app.sign_in("fan@example.com").await;
+    (app, first)
+}
+
+/// Refresh with `token` in the body: the next tokens, after a 200.
+async fn rotated(app: &TestApp, token: &str) -> Tokens {
+    let answer = refresh_answer(app, Some(token), None).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    answer.tokens()
+}
+
+/// Refresh with `token`, a spent one: refused as reuse.
+async fn refused_as_reuse(app: &TestApp, token: &str) {
+    let (status, body) = refresh(app, token).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("already used"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn refresh_rotates_and_the_new_tokens_work() {
+    let (app, first) = a_signed_in_fan().await;
     let answer = refresh_answer(&app, Some(&first.refresh), None).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
     assert_eq!(answer.body["state"], "r");
@@ -42,25 +65,14 @@ async fn refresh_rotates_and_the_new_tokens_work() {
 
 #[tokio::test]
 async fn reusing_a_spent_refresh_token_revokes_the_whole_family() {
-    let app = spawn_app().await;
-    app.account("fan@example.com", Role::User).await;
-    let first = app.sign_in("fan@example.com").await;
-    let second = refresh_answer(&app, Some(&first.refresh), None)
-        .await
-        .tokens();
-    let third = refresh_answer(&app, Some(&second.refresh), None)
-        .await
-        .tokens();
+    let (app, first) = a_signed_in_fan().await;
+    let second = rotated(&app, &first.refresh).await;
+    let third = rotated(&app, &second.refresh).await;
     assert_eq!(app.me(&third.access).await.0, StatusCode::OK);
 
     // The spent token comes back after its holder moved on (someone copied it): the
     // session ends for everyone, within the retry grace or not.
-    let (status, body) = refresh(&app, &first.refresh).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(
-        body["error"].as_str().unwrap().contains("already used"),
-        "{body}"
-    );
+    refused_as_reuse(&app, &first.refresh).await;
     assert_eq!(
         refresh(&app, &third.refresh).await.0,
         StatusCode::BAD_REQUEST
@@ -74,23 +86,15 @@ async fn reusing_a_spent_refresh_token_revokes_the_whole_family() {
 
 #[tokio::test]
 async fn a_refresh_whose_answer_was_lost_is_answered_again_and_the_lost_pair_is_superseded() {
-    let app = spawn_app().await;
-    app.account("fan@example.com", Role::User).await;
-    let first = app.sign_in("fan@example.com").await;
+    let (app, first) = a_signed_in_fan().await;
     // Rotated on the server, but the answer never reached the client (a reload cut the
     // request off): the client still holds `first`.
-    let lost = refresh_answer(&app, Some(&first.refresh), None)
-        .await
-        .tokens();
-    let again = refresh_answer(&app, Some(&first.refresh), None).await;
-    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
-    let retried = again.tokens();
+    let lost = rotated(&app, &first.refresh).await;
+    let retried = rotated(&app, &first.refresh).await;
     assert_ne!(retried.refresh, lost.refresh, "a pair of its own");
     assert_eq!(app.me(&retried.access).await.0, StatusCode::OK);
     // A retry of the retry (cut off twice) is answered too; one live token remains.
-    let last = refresh_answer(&app, Some(&first.refresh), None)
-        .await
-        .tokens();
+    let last = rotated(&app, &first.refresh).await;
     assert_eq!(
         refresh(&app, &last.refresh).await.0,
         StatusCode::OK,
@@ -99,12 +103,7 @@ async fn a_refresh_whose_answer_was_lost_is_answered_again_and_the_lost_pair_is_
 
     // A superseded token coming back is reuse: whoever holds it was not the one who lost
     // the answer. The session ends.
-    let (status, body) = refresh(&app, &lost.refresh).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    assert!(
-        body["error"].as_str().unwrap().contains("already used"),
-        "{body}"
-    );
+    refused_as_reuse(&app, &lost.refresh).await;
     assert_eq!(app.me(&last.access).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(
         refresh(&app, &retried.refresh).await.0,
@@ -114,20 +113,11 @@ async fn a_refresh_whose_answer_was_lost_is_answered_again_and_the_lost_pair_is_
 
 #[tokio::test]
 async fn a_spent_refresh_token_presented_after_the_retry_grace_is_reuse() {
-    let app = spawn_app().await;
-    app.account("fan@example.com", Role::User).await;
-    let first = app.sign_in("fan@example.com").await;
-    let second = refresh_answer(&app, Some(&first.refresh), None)
-        .await
-        .tokens();
+    let (app, first) = a_signed_in_fan().await;
+    let second = rotated(&app, &first.refresh).await;
     let grace = encore::auth::tokens::REFRESH_RETRY_GRACE_MS as u64;
     tokio::time::sleep(std::time::Duration::from_millis(grace + 500)).await;
-    let (status, body) = refresh(&app, &first.refresh).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    assert!(
-        body["error"].as_str().unwrap().contains("already used"),
-        "{body}"
-    );
+    refused_as_reuse(&app, &first.refresh).await;
     assert_eq!(app.me(&second.access).await.0, StatusCode::UNAUTHORIZED);
 }
 
@@ -314,9 +304,7 @@ async fn a_client_without_the_cookie_flag_gets_its_refresh_token_in_the_body() {
 
 #[tokio::test]
 async fn racing_refreshes_with_one_token_leave_one_live_token() {
-    let app = spawn_app().await;
-    app.account("fan@example.com", Role::User).await;
-    let tokens = app.sign_in("fan@example.com").await;
+    let (app, tokens) = a_signed_in_fan().await;
     let (a, b) = tokio::join!(
         refresh_answer(&app, Some(&tokens.refresh), None),
         refresh_answer(&app, Some(&tokens.refresh), None)
