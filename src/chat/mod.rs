@@ -25,6 +25,14 @@ use crate::state::AppState;
 use model::{Badge, ChatMessage, Counts, ReactionKind, Report, RestrictionKind, RoomSettings};
 use room::{Changes, Draft, Posting};
 
+crate::openapi::failures!(
+    /// How the moderators' routes of a concert refuse anyone else.
+    ModeratorRefusals {
+        403 => "Not a moderator.",
+        404 => "No such concert.",
+    }
+);
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, post))
@@ -232,8 +240,7 @@ async fn report(
     params(("id" = String, Path, description = "The concert's id")),
     responses(
         (status = 200, description = "The open reports.", body = Envelope<Vec<Report>>),
-        (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
-        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+        ModeratorRefusals))]
 async fn open_reports(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<Report>>> {
     let event = events::load(&app, &id).await?;
     Ok(Api::ok(room::open_reports(&app, &user, &event).await?))
@@ -343,8 +350,7 @@ struct AccountPath {
         ("account_id" = String, Path, description = "The account's id")),
     responses(
         (status = 200, description = "Lifted.", body = Envelope<crate::openapi::Nothing>),
-        (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
-        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+        ModeratorRefusals))]
 async fn lift(
     State(app): State<AppState>,
     user: CurrentUser,
@@ -380,8 +386,7 @@ struct ModerationEntry {
     params(("id" = String, Path, description = "The concert's id")),
     responses(
         (status = 200, description = "Who did what, when.", body = Envelope<Vec<ModerationEntry>>),
-        (status = 403, description = "Not a moderator.", body = crate::openapi::Failure),
-        (status = 404, description = "No such concert.", body = crate::openapi::Failure)))]
+        ModeratorRefusals))]
 async fn moderation_log(
     IdRequest { app, user, id }: IdRequest,
 ) -> Result<Api<Vec<ModerationEntry>>> {

@@ -27,6 +27,14 @@ impl Refusal for ManageConcert {
     const MSG: Msg = Msg::OnlyManagersManageConcert;
 }
 
+crate::openapi::failures!(
+    /// How [`ManagedEvent`] refuses, for the annotations of the routes that take it.
+    pub ManagerRefusals {
+        403 => "Not one of the concert's managers.",
+        404 => "No such concert.",
+    }
+);
+
 /// A signed-in account (401 otherwise) and the concert of the route's `{id}` (404
 /// "Concert not found." when there is none), which the account manages (403 with `R`'s
 /// words otherwise). A draft is loaded like any concert: only its managers get past.

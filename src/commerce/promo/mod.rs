@@ -20,9 +20,17 @@ use self::model::{CartPromo, PromoCode, PromoCodeInput};
 use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
-use crate::events::extract::ManagedEvent;
+use crate::events::extract::{ManagedEvent, ManagerRefusals};
 use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
+
+crate::openapi::failures!(
+    /// How a code's own routes refuse.
+    CodeRefusals {
+        403 => "Not one of its project's managers.",
+        404 => "No such code.",
+    }
+);
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -36,8 +44,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/events/{id}/promo-codes", tag = "events", security(("bearer" = [])),
     params(("id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The concert's codes, newest first.", body = Envelope<Vec<PromoCode>>),
-        (status = 403, description = "Not one of the concert's managers.", body = Failure),
-        (status = 404, description = "No such concert.", body = Failure)))]
+        ManagerRefusals))]
 async fn list_event_codes(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,
@@ -98,8 +105,7 @@ async fn create_project_code(
     params(("id" = String, Path, description = "The code's id")),
     request_body = PromoCodeInput,
     responses((status = 200, description = "The code as changed.", body = Envelope<PromoCode>),
-        (status = 403, description = "Not one of its project's managers.", body = Failure),
-        (status = 404, description = "No such code.", body = Failure),
+        CodeRefusals,
         (status = 409, description = "Another code is called that, or the limit is below the uses taken.", body = Failure),
         (status = 422, description = "A field breaks a rule.", body = Failure)))]
 async fn update_code(
@@ -114,8 +120,7 @@ async fn update_code(
 #[utoipa::path(delete, path = "/promo-codes/{id}", tag = "projects", security(("bearer" = [])),
     params(("id" = String, Path, description = "The code's id")),
     responses((status = 200, description = "Deleted.", body = Envelope<Nothing>),
-        (status = 403, description = "Not one of its project's managers.", body = Failure),
-        (status = 404, description = "No such code.", body = Failure)))]
+        CodeRefusals))]
 async fn delete_code(IdRequest { app, user, id }: IdRequest) -> Result<Api<()>> {
     manage::delete(&app, &user, &id).await?;
     Ok(Api::ok(()))

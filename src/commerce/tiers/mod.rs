@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 use self::model::{ManagedTier, NewTierInput, TierInput};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
-use crate::events::extract::ManagedEvent;
+use crate::events::extract::{ManagedEvent, ManagerRefusals};
 use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
@@ -30,8 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/events/{id}/tiers", tag = "events", security(("bearer" = [])),
     params(("id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The concert's tiers, in the order they are listed.", body = Envelope<Vec<ManagedTier>>),
-        (status = 403, description = "Not one of the concert's managers.", body = Failure),
-        (status = 404, description = "No such concert.", body = Failure)))]
+        ManagerRefusals))]
 async fn list_tiers(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,

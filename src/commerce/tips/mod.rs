@@ -30,7 +30,7 @@ use crate::crypto::{random_token, token_hash};
 use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
-use crate::events::extract::ManagedEvent;
+use crate::events::extract::{ManagedEvent, ManagerRefusals};
 use crate::events::model::{EventRow, EventStatus};
 use crate::i18n::{self, Lang, Msg};
 use crate::openapi::Failure;
@@ -74,8 +74,7 @@ async fn options_of(app: &AppState, event: &EventRow) -> Result<TipOptions> {
     params(("id" = String, Path, description = "The concert's id")),
     request_body = TipSettings,
     responses((status = 200, description = "The tip form's options as set.", body = Envelope<TipOptions>),
-        (status = 403, description = "Not one of the concert's managers.", body = Failure),
-        (status = 404, description = "No such concert.", body = Failure),
+        ManagerRefusals,
         (status = 422, description = "The minimum is not above 0 and at most the maximum, or the presets are not 1 to 6 amounts from the minimum to the maximum.", body = Failure)))]
 async fn set_tip_settings(
     State(app): State<AppState>,
@@ -221,8 +220,7 @@ pub async fn start(
 #[utoipa::path(get, path = "/events/{id}/tips", tag = "commerce", security(("bearer" = [])),
     params(("id" = String, Path, description = "The concert's id")),
     responses((status = 200, description = "The concert's tips.", body = Envelope<TipList>),
-        (status = 403, description = "Not one of the concert's managers.", body = Failure),
-        (status = 404, description = "No such concert.", body = Failure)))]
+        ManagerRefusals))]
 async fn tips_of_concert(
     State(app): State<AppState>,
     ManagedEvent { event, .. }: ManagedEvent,

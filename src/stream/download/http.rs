@@ -5,9 +5,10 @@
 //! as listening hold; a browser link can carry it where it cannot send a bearer token.
 
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Request, header};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tower::ServiceExt;
 use utoipa::IntoParams;
@@ -17,7 +18,7 @@ use utoipa_axum::routes;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::events;
-use crate::events::model::EventStatus;
+use crate::events::model::{EventRow, EventStatus};
 use crate::i18n::Msg;
 use crate::state::AppState;
 use crate::stream::access::Denied;
@@ -37,6 +38,15 @@ struct Link {
     session: Option<String>,
 }
 
+crate::openapi::failures!(
+    /// How a recording link is refused, whichever file it names.
+    LinkRefused {
+        401 => "No `session`: open the concert's stage for a link.",
+        403 => "A tampered or foreign link, the window closed, or a newer session replaced this one.",
+        409 => "The show has not ended yet.",
+    }
+);
+
 /// Download the show's recording after it ended: AAC in MP4 (`.m4a`), the songs
 /// (markers) as chapters (Nero `chpl`), the concert's picture as cover art, tags for
 /// title, album, artist and date. From the encoder's own AAC when the show has it above
@@ -54,17 +64,10 @@ struct Link {
     responses(
         (status = 200, description = "The file (`Content-Disposition: attachment`).", content_type = "audio/mp4"),
         (status = 206, description = "The requested range of it.", content_type = "audio/mp4"),
-        (status = 401, description = "No `session`: open the concert's stage for a link."),
-        (status = 403, description = "A tampered or foreign link, the window closed, or a newer session replaced this one."),
         (status = 404, description = "No such concert, or nothing was recorded."),
-        (status = 409, description = "The show has not ended yet.")))]
-async fn download_m4a(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(link): Query<Link>,
-    headers: HeaderMap,
-) -> Result<Response> {
-    download(&app, &id, link, &headers, Kind::M4a).await
+        LinkRefused))]
+async fn download_m4a(link: SignedLink, headers: HeaderMap) -> Result<Response> {
+    link.serve(Kind::M4a, &headers).await
 }
 
 /// Download a lossless show's recording after it ended: FLAC (`.flac`), the publisher's
@@ -80,27 +83,41 @@ async fn download_m4a(
     responses(
         (status = 200, description = "The file (`Content-Disposition: attachment`).", content_type = "audio/flac"),
         (status = 206, description = "The requested range of it.", content_type = "audio/flac"),
-        (status = 401, description = "No `session`: open the concert's stage for a link."),
-        (status = 403, description = "A tampered or foreign link, the window closed, or a newer session replaced this one."),
         (status = 404, description = "No such concert, nothing was recorded, or no lossless recording."),
-        (status = 409, description = "The show has not ended yet.")))]
-async fn download_flac(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(link): Query<Link>,
-    headers: HeaderMap,
-) -> Result<Response> {
-    download(&app, &id, link, &headers, Kind::Flac).await
+        LinkRefused))]
+async fn download_flac(link: SignedLink, headers: HeaderMap) -> Result<Response> {
+    link.serve(Kind::Flac, &headers).await
 }
 
-/// Both downloads: the link checked, then the file of `kind`.
-async fn download(
-    app: &AppState,
-    id: &str,
-    link: Link,
-    headers: &HeaderMap,
-    kind: Kind,
-) -> Result<Response> {
+/// A concert (not a draft) and a current listening session of it, named by the link.
+struct SignedLink {
+    app: AppState,
+    event: EventRow,
+}
+
+impl FromRequestParts<AppState> for SignedLink {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, Response> {
+        let Path(id) = Path::<String>::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let Query(link) = Query::<Link>::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let event = checked(app, &id, link)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(Self {
+            app: app.clone(),
+            event,
+        })
+    }
+}
+
+/// The concert, when the link's session is current and of it: a draft is not found, no
+/// token is `401`, anything else wrong with it `403`.
+async fn checked(app: &AppState, id: &str, link: Link) -> Result<EventRow> {
     let event = events::load(app, id).await?;
     if event.status == EventStatus::Draft {
         return Err(Error::not_found(Msg::ConcertNotFound));
@@ -120,8 +137,15 @@ async fn download(
     if grant.event_id != event.id {
         return Err(Error::forbidden(Msg::LinkInvalid));
     }
-    let made = recording(app, &event, kind).await?;
-    serve(&made.path, &made.file_name, kind.content_type(), headers).await
+    Ok(event)
+}
+
+impl SignedLink {
+    /// The file of `kind`, made on first need.
+    async fn serve(self, kind: Kind, headers: &HeaderMap) -> Result<Response> {
+        let made = recording(&self.app, &self.event, kind).await?;
+        serve(&made.path, &made.file_name, kind.content_type(), headers).await
+    }
 }
 
 /// The file with ranges, lengths and validators as `ServeFile` answers them, named for

@@ -125,6 +125,48 @@ fn forbidden(denied: Denied) -> Response {
     response
 }
 
+/// A signed file's path names its session: the token `POST /api/v1/stream/{event_id}/session`
+/// answers inside `playlistUrl`.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // a description only: `split` reads the token
+struct SessionToken {
+    /// The listening session's signed token
+    token: String,
+}
+
+/// The LL-HLS query of a media playlist, as [`HlsQuery::parse`] reads it.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // a description only: `HlsQuery::parse` reads the query
+struct BlockingReload {
+    /// Wait for this media sequence number
+    #[param(rename = "_HLS_msn")]
+    msn: Option<u64>,
+    /// With `_HLS_msn`: wait for this part of it
+    #[param(rename = "_HLS_part")]
+    part: Option<u32>,
+    /// `YES` or `v2`: a delta update, older segments skipped
+    #[param(rename = "_HLS_skip")]
+    skip: Option<String>,
+}
+
+/// How every signed file is refused (see [`forbidden`]).
+#[derive(utoipa::IntoResponses)]
+#[response(status = 403, description = "No valid session: the `Encore-Denied` header says why (`invalid`, `expired`, `superseded` by a newer session); no body.",
+    headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`")))]
+#[allow(dead_code)] // a description only
+struct Refused;
+
+/// A blocking reload that waited its three target durations in vain.
+#[derive(utoipa::IntoResponses)]
+#[response(
+    status = 503,
+    description = "A blocking reload's segment did not arrive in time; no body."
+)]
+#[allow(dead_code)] // a description only
+struct ReloadTimedOut;
+
 /// A listener's HLS playlist (LL-HLS), for the holder of a listening session's URL.
 ///
 /// The token in the path is the session (`POST /api/v1/stream/{event_id}/session`
@@ -133,17 +175,9 @@ fn forbidden(denied: Denied) -> Response {
 /// `_HLS_msn` (and `_HLS_part`) the answer waits until that segment (or part) exists, for
 /// up to three target durations. `HEAD` is answered like `GET`.
 #[utoipa::path(get, path = "/stream/{token}/index.m3u8", tag = "stream",
-    params(
-        ("token" = String, Path, description = "The listening session's signed token"),
-        ("_HLS_msn" = Option<u64>, Query, description = "Wait for this media sequence number"),
-        ("_HLS_part" = Option<u32>, Query, description = "With `_HLS_msn`: wait for this part of it"),
-        ("_HLS_skip" = Option<String>, Query, description = "`YES` or `v2`: a delta update, older segments skipped")),
-    responses(
-        (status = 200, description = "The playlist.", content_type = "application/vnd.apple.mpegurl"),
-        (status = 403, description = "No valid session: the `Encore-Denied` header says why (`invalid`, `expired`, `superseded` by a newer session); no body.",
-            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
-        (status = 404, description = "The artist has not started yet (players retry); no body."),
-        (status = 503, description = "A blocking reload's segment did not arrive in time; no body.")))]
+    params(SessionToken, BlockingReload),
+    responses((status = 200, description = "The playlist.", content_type = "application/vnd.apple.mpegurl"), Refused,
+        (status = 404, description = "The artist has not started yet (players retry); no body."), ReloadTimedOut))]
 #[allow(dead_code)] // a description only: `serve` answers it before the router
 fn playlist_path() {}
 
@@ -153,13 +187,9 @@ fn playlist_path() {}
 /// A part the playlist hints at is answered as soon as it exists (blocking preload).
 /// Cached privately for a day: a piece never changes.
 #[utoipa::path(get, path = "/stream/{token}/{file}", tag = "stream",
-    params(
-        ("token" = String, Path, description = "The listening session's signed token"),
+    params(SessionToken,
         ("file" = String, Path, description = "`init.mp4`, `seg{n}.m4s` or `seg{n}.{p}.m4s` (numbers without leading zeros)")),
-    responses(
-        (status = 200, description = "The audio.", content_type = "audio/mp4"),
-        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
-            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+    responses((status = 200, description = "The audio.", content_type = "audio/mp4"), Refused,
         (status = 404, description = "No such file (yet); no body.")))]
 #[allow(dead_code)] // a description only: `serve` answers it before the router
 fn media_path() {}
@@ -172,36 +202,26 @@ fn media_path() {}
 /// playlist is `{rendition}/index.m3u8` beside it, under the same token, so a superseded
 /// session loses every rendition at once.
 #[utoipa::path(get, path = "/stream/{token}/master.m3u8", tag = "stream",
-    params(("token" = String, Path, description = "The listening session's signed token")),
-    responses(
-        (status = 200, description = "The multivariant playlist.", content_type = "application/vnd.apple.mpegurl"),
-        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
-            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
+    params(SessionToken),
+    responses((status = 200, description = "The multivariant playlist.", content_type = "application/vnd.apple.mpegurl"), Refused,
         (status = 404, description = "The artist has not started yet (players retry); no body.")))]
 #[allow(dead_code)] // a description only: `serve` answers it before the router
 fn multivariant_path() {}
 
 /// One rendition's media playlist (`index.m3u8`, with blocking reload and delta updates as
-/// the standard one's) or piece (`init.mp4`, `seg{n}.m4s`, `seg{n}.{p}.m4s`): `saver` (the
-/// data saver), `standard` (the same files as right under the token), `source` (the
-/// encoder's own AAC) or `lossless` (FLAC in fMP4, the encoder's own FLAC frames, for a
-/// show whose encoder sends Ogg FLAC). Every rendition has the same segment and part
-/// numbers and program date times; the lossless one's parts last their frames' real
-/// durations, within its own `PART-TARGET`.
+/// the standard one's: the `_HLS_*` query is read for it alone) or piece (`init.mp4`,
+/// `seg{n}.m4s`, `seg{n}.{p}.m4s`): `saver` (the data saver), `standard` (the same files
+/// as right under the token), `source` (the encoder's own AAC) or `lossless` (FLAC in
+/// fMP4, the encoder's own FLAC frames, for a show whose encoder sends Ogg FLAC). Every
+/// rendition has the same segment and part numbers and program date times; the lossless
+/// one's parts last their frames' real durations, within its own `PART-TARGET`.
 #[utoipa::path(get, path = "/stream/{token}/{rendition}/{file}", tag = "stream",
-    params(
-        ("token" = String, Path, description = "The listening session's signed token"),
+    params(SessionToken,
         ("rendition" = String, Path, description = "`saver`, `standard`, `source` or `lossless`"),
         ("file" = String, Path, description = "`index.m3u8`, `init.mp4`, `seg{n}.m4s` or `seg{n}.{p}.m4s`"),
-        ("_HLS_msn" = Option<u64>, Query, description = "For `index.m3u8`: wait for this media sequence number"),
-        ("_HLS_part" = Option<u32>, Query, description = "With `_HLS_msn`: wait for this part of it"),
-        ("_HLS_skip" = Option<String>, Query, description = "For `index.m3u8`: `YES` or `v2`, a delta update")),
-    responses(
-        (status = 200, description = "The playlist (`application/vnd.apple.mpegurl`) or the audio.", content_type = "audio/mp4"),
-        (status = 403, description = "No valid session: the `Encore-Denied` header says why; no body.",
-            headers(("Encore-Denied" = String, description = "`invalid`, `expired` or `superseded`"))),
-        (status = 404, description = "No such rendition or file (yet); no body."),
-        (status = 503, description = "A blocking reload's segment did not arrive in time; no body.")))]
+        BlockingReload),
+    responses((status = 200, description = "The playlist (`application/vnd.apple.mpegurl`) or the audio.", content_type = "audio/mp4"), Refused,
+        (status = 404, description = "No such rendition or file (yet); no body."), ReloadTimedOut))]
 #[allow(dead_code)] // a description only: `serve` answers it before the router
 fn rendition_path() {}
 
