@@ -182,21 +182,70 @@ pub async fn connect(url: &str) -> anyhow::Result<Db> {
             })
         });
     let pool = options.connect(url).await?;
-    migrator().run(&pool).await?;
+    migrate(url, &pool, backend).await?;
     Ok(pool)
 }
 
-fn create_sqlite_parent_dir(url: &str) -> anyhow::Result<()> {
+/// Run the pending migrations, one process at a time per database (on PostgreSQL, per
+/// schema). sqlx takes no turn on SQLite (two processes starting at once on one file
+/// both applied the first migration, and one failed), so a lock file beside the database
+/// gives it. On PostgreSQL sqlx's own lock is keyed on the database's name alone, so
+/// schemas of one database waited for each other's migrations (the PostgreSQL tests give
+/// every test a schema of `encore_test`: their set-ups ran one at a time); the turn is
+/// taken here instead, on the database and schema, in a transaction so that an error
+/// anywhere gives it back.
+async fn migrate(url: &str, pool: &Db, backend: Backend) -> anyhow::Result<()> {
+    let mut migrator = migrator();
+    migrator.set_locking(false);
+    if backend == Backend::Sqlite {
+        let _turn = match sqlite_path(url) {
+            Some(path) => Some(migration_turn(path).await?),
+            None => None, // in memory: this process's own
+        };
+        migrator.run(pool).await?;
+        return Ok(());
+    }
+    let mut turn = pool.begin().await?;
+    // Selects a constant: the function's `void` is not among the Any driver's types.
+    sqlx::query(
+        "SELECT 1 FROM pg_advisory_xact_lock(hashtextextended('encore-migrations:' \
+         || current_database() || '.' || coalesce(current_schema(), ''), 0))",
+    )
+    .execute(&mut *turn)
+    .await?;
+    migrator.run(pool).await?;
+    turn.commit().await?;
+    Ok(())
+}
+
+/// An exclusive lock on `<database>-migrations.lock`, held while the file is open.
+async fn migration_turn(database: &str) -> anyhow::Result<std::fs::File> {
+    let path = format!("{database}-migrations.lock");
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
+        file.lock()?;
+        Ok(file)
+    })
+    .await?
+}
+
+/// The file a SQLite URL names, when it names one.
+fn sqlite_path(url: &str) -> Option<&str> {
     let path = url
         .trim_start_matches("sqlite://")
         .trim_start_matches("sqlite:")
         .split('?')
         .next()
         .unwrap_or_default();
-    if path.is_empty() || path == ":memory:" {
-        return Ok(());
-    }
-    if let Some(parent) = std::path::Path::new(path).parent()
+    (!path.is_empty() && path != ":memory:").then_some(path)
+}
+
+fn create_sqlite_parent_dir(url: &str) -> anyhow::Result<()> {
+    if let Some(parent) = sqlite_path(url).and_then(|path| std::path::Path::new(path).parent())
         && !parent.as_os_str().is_empty()
     {
         std::fs::create_dir_all(parent)?;

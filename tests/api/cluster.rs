@@ -776,3 +776,32 @@ async fn while_redis_is_down_each_instance_still_limits_sign_in_on_its_own() {
         "counted in memory meanwhile, neither refused nor unlimited"
     );
 }
+
+/// Instances starting at once on a new database take turns migrating it: each starts, and
+/// every migration is applied once. On PostgreSQL the turn is per schema, so this one's
+/// does not wait for the other tests' schemas of `encore_test`.
+#[tokio::test]
+async fn instances_starting_at_once_apply_each_migration_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = crate::helpers::test_database_url(dir.path()).await;
+    let (a, b, c) = tokio::join!(
+        encore::db::connect(&url),
+        encore::db::connect(&url),
+        encore::db::connect(&url)
+    );
+    let (a, _b, _c) = (a.unwrap(), b.unwrap(), c.unwrap());
+    let (applied, versions): (i64, i64) =
+        sqlx::query_as("SELECT COUNT(*), COUNT(DISTINCT version) FROM _sqlx_migrations")
+            .fetch_one(&a)
+            .await
+            .unwrap();
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap()
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
+        })
+        .count();
+    assert_eq!((applied, versions), (files as i64, files as i64));
+}
