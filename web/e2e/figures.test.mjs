@@ -316,6 +316,8 @@ describe('Figures in the reader’s digits, and whole on a phone (issue 30)', ()
     const code = /([0-9۰-۹]{6})/.exec(sms.body)?.[1];
     assert.ok(code, sms.body);
     const persianCode = code.replace(/[0-9]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)]);
+    // The password prompt closes with a transition: its own «تأیید» is on the page until then.
+    await page.getByTestId('step-up-submit').waitFor({ state: 'detached' });
     await page.getByLabel('کد دریافتی با پیامک').fill(persianCode);
     await page.getByRole('button', { name: 'تأیید', exact: true }).click();
     // Enrolled: the number shown masked, in the reader's digits.
