@@ -43,17 +43,24 @@ release:
 ## two suites side by side as well saved 36 s of 363 and slowed each by half: not kept.)
 ## `npm ci` (16 s, mostly the disk) runs beside the Rust build.
 test: system-deps services compose-check lint-fast
+	@[ -n "$(CLIPPY_DRIVER)" ] || { echo "clippy-driver is missing: rustup component add clippy"; exit 1; }
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-build web-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse rust-lane web-lane
 	$(MAKE) --no-print-directory e2e-run
 
-## The Rust suites, then clippy. Clippy is a build of its own (every crate checked again):
-## run first it kept both cores for 3 minutes before anything else could start; here it
-## fills the time the Rust suites' lane has to spare beside the longer web lane
-## (docs/ci.md, twenty-first session).
-rust-lane:
-	$(MAKE) --no-print-directory rust-test
-	$(MAKE) --no-print-directory clippy
+## `make test` lints as it builds: clippy-driver (rustc with clippy's lints added) compiles
+## our crate as the workspace's compiler wrapper, as `cargo clippy` has it do for a check.
+## A separate `cargo clippy` checked all 440 dependencies again to lint one crate: 3 min
+## 54 s alone, where the lints add 17 s to the build (docs/ci.md, thirty-second session).
+## Every cargo command under `make test` inherits the two variables: the wrapper is part of
+## the crate's fingerprint, and a command without it would build the crate again. `make
+## lint` and `make clippy` run `cargo clippy` as before.
+CLIPPY_DRIVER := $(shell command -v clippy-driver 2>/dev/null)
+test: export RUSTC_WORKSPACE_WRAPPER = $(CLIPPY_DRIVER)
+test: export CLIPPY_ARGS = -Dwarnings
+
+## The Rust suites (the lints ran in the build).
+rust-lane: rust-test
 
 ## Beside the Rust suites: the web's checks, then schemathesis, then every benchmark tool
 ## once at a toy size (they mostly wait too).
@@ -110,11 +117,18 @@ clippy:
 ## The test binaries and the server (target/debug/encore, which the integration tests run),
 ## built once for both suites, e2e and schemathesis. A separate `cargo build --bin encore`
 ## would build the library again, without the dev-dependencies' features (reqwest's).
+## Then the examples and the bench, as the bench smoke runs them (18 s): under `make test`
+## clippy's lints read them there, as `cargo clippy --all-targets` does.
 rust-build:
 	@date -u +"== %T Rust build"
 	$(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-run
+	$(CARGO) build --locked --bin encore --examples
+	$(CARGO) test --locked --benches --no-run
 
-## One suite after the other (each runs four tests at a time, .config/nextest.toml).
+## One suite after the other (each runs four tests at a time, .config/nextest.toml). The
+## PostgreSQL pass runs the API's tests, the ones that start a server on a database: the
+## library's and the binary's own 268 tests open none (only tests/api reads
+## ENCORE_TEST_DB), so they run once, in the first pass (25 s, docs/ci.md).
 rust-test:
 	$(MAKE) --no-print-directory rust-test-sqlite
 	$(MAKE) --no-print-directory rust-test-postgres
@@ -128,7 +142,7 @@ rust-test-postgres: services
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS encore_test WITH (FORCE)" \
 	  -c "CREATE DATABASE encore_test"
 	ENCORE_TEST_DB=postgres ENCORE_TEST_POSTGRES_URL=$(PG_TEST_URL) RUST_BACKTRACE=0 \
-	  $(CARGO) $(NEXTEST) --locked $(TEST_TARGETS) --no-fail-fast
+	  $(CARGO) $(NEXTEST) --locked --tests --no-fail-fast
 
 web-deps:
 ifneq ($(WEB_PRESENT),)
