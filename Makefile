@@ -142,7 +142,7 @@ rust-test-postgres: services
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS encore_test WITH (FORCE)" \
 	  -c "CREATE DATABASE encore_test"
 	ENCORE_TEST_DB=postgres ENCORE_TEST_POSTGRES_URL=$(PG_TEST_URL) RUST_BACKTRACE=0 \
-	  $(CARGO) $(NEXTEST) --locked --tests --no-fail-fast
+	  $(CARGO) $(NEXTEST) --locked --test api --no-fail-fast
 
 web-deps:
 ifneq ($(WEB_PRESENT),)
