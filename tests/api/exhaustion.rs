@@ -389,7 +389,10 @@ async fn reconnecting_through_another_encore_serve_process_gets_no_fresh_burst()
         on_q >= 3,
         "the second process took the encoder {on_q} times"
     );
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // This instance follows the show through the journal: on a loaded machine its copy
+    // may still be catching up a second after the last push (8.0 s of 9+ read once).
+    let show = a.state.hub.show(&event);
+    crate::go_live::status_until(&show, |s| s.recorded_seconds > 9.0).await;
     // What each process recorded, as its own API says, and this instance's copy.
     let (_, admin) = a.signed_in("staff@example.com", Role::Admin).await;
     for (name, url) in [("P", &p.url), ("Q", &q.url)] {
@@ -402,12 +405,11 @@ async fn reconnecting_through_another_encore_serve_process_gets_no_fresh_burst()
             "{name}: {recorded:.1} s recorded in {wall:.1} s ({status})"
         );
     }
-    let recorded = a.state.hub.show(&event).status().recorded_seconds;
+    let recorded = show.status().recorded_seconds;
     assert!(
         recorded <= allowed(wall),
         "this instance: {recorded:.1} s recorded in {wall:.1} s"
     );
-    assert!(recorded > 9.0, "the show was recorded ({recorded:.1} s)");
 }
 
 #[tokio::test]

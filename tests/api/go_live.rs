@@ -371,7 +371,7 @@ async fn recorded_at_least(show: &Show, seconds: f64) {
 }
 
 /// Waits (up to 10 s) until the show's status is `ready`; fails with the status if not.
-async fn status_until(show: &Show, ready: impl Fn(&Status) -> bool) {
+pub(crate) async fn status_until(show: &Show, ready: impl Fn(&Status) -> bool) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while !ready(&show.status()) && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
