@@ -103,7 +103,13 @@ if [ "$LISTEN" = 1 ]; then
       sleep 3
     fi
     $OUT/examples/listeners load "http://127.0.0.1:$LISTEN_PORT" "$WORK/listen" "$WORK/show.aac" "$SECONDS_EACH"
-    if [ -n "$ROOM_CLIENT" ]; then wait "$ROOM_CLIENT" || true; grep -E "^RESULT|lost|frames per socket" "$WORK/beside.out"; fi
+    if [ -n "$ROOM_CLIENT" ]; then
+      wait "$ROOM_CLIENT" || true
+      # A room client that ended without its figures says why (a clean-clone run once
+      # stopped here with nothing to read).
+      grep -E "^RESULT|lost|frames per socket" "$WORK/beside.out" \
+        || { echo "the room client beside the listeners gave no figures:"; tail -20 "$WORK/beside.out"; exit 1; }
+    fi
     stop_servers
   done
 fi
