@@ -128,7 +128,7 @@ rust-build:
 ## One suite after the other (each runs four tests at a time, .config/nextest.toml). The
 ## PostgreSQL pass runs the API's tests, the ones that start a server on a database: the
 ## library's and the binary's own 268 tests open none (only tests/api reads
-## ENCORE_TEST_DB), so they run once, in the first pass (25 s, docs/ci.md).
+## ENCORE_TEST_DB), so they run once, in the first pass (23.5 s alone, docs/ci.md).
 rust-test:
 	$(MAKE) --no-print-directory rust-test-sqlite
 	$(MAKE) --no-print-directory rust-test-postgres
