@@ -687,6 +687,11 @@ impl Lease {
     /// Let the lease go once the journal has every entry made before, and wait until it
     /// is gone (an encoder reconnecting through another instance finds it free).
     pub async fn release(mut self) {
+        // The renewal stops first, for good: one landing after the release would find the
+        // lease gone and take it again for [`LEASE_TTL`], refusing the encoder's reconnect
+        // everywhere (Drop's abort comes too late for that).
+        self.renewing.abort();
+        let _ = (&mut self.renewing).await;
         let (done, released) = oneshot::channel();
         if let Some(writer) = self.writer.take() {
             let _ = writer.send(Job::Release(self.key.clone(), Some(done)));
@@ -1134,5 +1139,35 @@ mod tests {
         assert!(id("10-0") < id("10-1"));
         assert_eq!(id("10-2").to_string(), "10-2");
         assert!(EntryId::parse("nope").is_none());
+    }
+
+    /// A lease let go stays gone: a renewal falling due while the release waits for the
+    /// journal's writer does not take it again. It did once, and an encoder reconnecting
+    /// through another instance was refused for the lease's whole life (`LEASE_TTL`).
+    #[tokio::test]
+    async fn a_released_lease_is_not_taken_again_by_its_own_renewal() {
+        let url = std::env::var("ENCORE_TEST_REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
+        let prefix = format!("encore-test:{}:", uuid::Uuid::new_v4().simple());
+        let bus = Bus::redis(&url, &prefix).await.expect("the suite's Redis");
+        let dir = tempfile::tempdir().unwrap();
+        let (jobs_tx, mut jobs) = mpsc::unbounded_channel();
+        let hub = hub(dir.path(), jobs_tx);
+        let Ok(Acquired::Held(Some(lease))) = Lease::acquire(&bus, &hub, "event-1").await else {
+            panic!("a free lease is taken");
+        };
+        // Let go half a second before the next renewal. The writer deletes the lease at
+        // once but confirms only at the release's timeout, past the renewal.
+        tokio::time::sleep(LEASE_RENEW - Duration::from_millis(500)).await;
+        let releasing = tokio::spawn(lease.release());
+        let job = tokio::time::timeout(Duration::from_secs(2), jobs.recv()).await;
+        let Ok(Some(Job::Release(key, Some(done)))) = job else {
+            panic!("the release reaches the writer");
+        };
+        let deleted = bus.shared_command::<i64>(&key.release_command()).await;
+        assert!(matches!(deleted, Some(Ok(1))), "{deleted:?}");
+        releasing.await.unwrap();
+        drop(done);
+        assert_eq!(lease_held(&bus, "event-1").await, Some(false));
     }
 }
