@@ -460,16 +460,17 @@ fn tone(path: &std::path::Path, seconds: u32, frequency: u32, args: &[&str]) {
 }
 
 /// Run an encoder to its end (a blocking child process), checking it succeeded.
-async fn run(mut command: std::process::Command) {
+async fn run(mut command: std::process::Command) -> String {
     let output = tokio::task::spawn_blocking(move || command.output().expect("the encoder runs"))
         .await
         .unwrap();
-    assert!(
-        output.status.success(),
+    let log = format!(
         "{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+    assert!(output.status.success(), "{log}");
+    log
 }
 
 /// End the show as its artist would, then read it back as a fan: the playlist's markers
@@ -679,7 +680,7 @@ async fn a_liquidsoap_show(encoder: &str, content_type: &str) -> Vec<Seen> {
     let app = spawn_app().await;
     let (event, key) = a_concert_to_push(&app, 0).await;
     let dir = tempfile::tempdir().unwrap();
-    run(liquidsoap(
+    let log = run(liquidsoap(
         &app,
         &event,
         &key,
@@ -690,7 +691,10 @@ async fn a_liquidsoap_show(encoder: &str, content_type: &str) -> Vec<Seen> {
     .await;
     let (seen, codec, seconds) = read_back(&app, &event).await;
     assert_eq!(codec, "aac");
-    assert!((seconds - 6.0).abs() < 0.8, "heard {seconds} s of 6 s");
+    assert!(
+        (seconds - 6.0).abs() < 0.8,
+        "heard {seconds} s of 6 s; liquidsoap said:\n{log}"
+    );
     assert!(titles(&seen).contains(&"Dawn, Slowly"), "{seen:?}");
     seen
 }
