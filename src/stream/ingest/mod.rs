@@ -35,6 +35,11 @@ use crate::stream::show::journal::{self, Acquired, Lease};
 /// something GStreamer cannot recognise (its type finder would otherwise wait for more).
 const FIRST_AUDIO_DEADLINE: Duration = Duration::from_secs(5);
 
+/// After the encoder stops, how long the ladder may go without a step before what it still
+/// holds is given up (a stuck pipeline). A bound on the whole drain instead cut the
+/// recording's end whenever a busy CPU had left the pipeline further behind than that.
+const DRAIN_QUIET: Duration = Duration::from_secs(2);
+
 /// How long an encoder may be away before the staff hear the show lost it.
 const STAFF_DROP_DEBOUNCE: Duration = Duration::from_secs(10);
 
@@ -478,16 +483,17 @@ where
     let outcome = match outcome {
         Outcome::Stopped | Outcome::Idle => {
             ladder.finish();
-            let drained = tokio::time::timeout(Duration::from_secs(2), async {
-                while let Some(Output::Step(step)) = ladder.next().await {
-                    let flac = lossless::share(&mut tap, &mut ladder, step.index);
-                    if let Some(stop) = feed(step, flac, &mut check) {
-                        return Some(stop);
-                    }
+            let mut stop = None;
+            while let Ok(Some(Output::Step(step))) =
+                tokio::time::timeout(DRAIN_QUIET, ladder.next()).await
+            {
+                let flac = lossless::share(&mut tap, &mut ladder, step.index);
+                stop = feed(step, flac, &mut check);
+                if stop.is_some() {
+                    break;
                 }
-                None
-            });
-            drained.await.ok().flatten().unwrap_or(outcome)
+            }
+            stop.unwrap_or(outcome)
         }
         other => other,
     };
