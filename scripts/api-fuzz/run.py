@@ -4,7 +4,13 @@ document, signed in as a super admin and as a fan. Run by `make api-fuzz` (part 
 
 Every operation gets a bounded number of generated cases (ENCORE_FUZZ_EXAMPLES, default
 20). Checked: no 5xx, status codes, content types and bodies as documented, every answer
-an envelope (hooks.py), no answer slower than a second.
+an envelope (hooks.py), no answer slower than two seconds.
+
+The time limit catches an answer that does unbounded work on hostile input. It was one
+second until CI went red three times on trivial answers (a 404 for an unknown concert, two
+422s) at 1,019-1,050 ms: `make test` runs this beside the PostgreSQL suite on two cores,
+where queueing, not the server's own work, took that second (docs/ci.md, thirty-third
+session).
 """
 
 import os
@@ -66,7 +72,7 @@ def main():
             print(f"== schemathesis as {role}", flush=True)
             result = subprocess.run([
                 ST, "--config-file", str(HERE / "schemathesis.toml"), "run", f"{base}/api/v1/openapi.json",
-                "--max-examples", EXAMPLES, "--max-response-time", "1",
+                "--max-examples", EXAMPLES, "--max-response-time", "2",
                 "--workers", "2", "--seed", os.environ.get("ENCORE_FUZZ_SEED", "1"),
                 "--generation-database", "none", "--no-color",
                 "--header", "Accept-Language: en",
