@@ -20,6 +20,7 @@ use crate::db::iso8601;
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
 use crate::events;
+use crate::events::model::ConcertPath;
 use crate::i18n::{Arg, Msg};
 use crate::state::AppState;
 use model::{Badge, ChatMessage, Counts, ReactionKind, Report, RestrictionKind, RoomSettings};
@@ -109,7 +110,7 @@ struct ChatPage {
 /// A page of a concert's chat by media time, with the room: for its ticket and pass
 /// holders inside their listening window, its artist's team and staff.
 #[utoipa::path(get, path = "/events/{id}/chat", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"), PageQuery),
+    params(ConcertPath, PageQuery),
     responses(
         (status = 200, description = "The page and the room.", body = Envelope<ChatPage>),
         (status = 403, description = "No ticket, outside the window, or banned.", body = crate::openapi::Failure),
@@ -173,7 +174,7 @@ struct ChatInput {
 
 /// Post to a concert's chat, from the doors until an hour after the show ended.
 #[utoipa::path(post, path = "/events/{id}/chat", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = ChatInput,
     responses(
         (status = 201, description = "The message, stored and sent to the room.", body = Envelope<ChatMessage>),
@@ -200,7 +201,7 @@ struct MessagePath {
 
 /// Delete a message: its author, or a moderator. Gone for everyone, the replay too.
 #[utoipa::path(delete, path = "/events/{id}/chat/messages/{message_id}", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("message_id" = String, Path, description = "The message's id")),
     responses(
         (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
@@ -218,7 +219,7 @@ async fn delete_message(
 
 /// Report a message to the moderators (they hear of it live). Once per reader.
 #[utoipa::path(post, path = "/events/{id}/chat/messages/{message_id}/report", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("message_id" = String, Path, description = "The message's id")),
     responses(
         (status = 200, description = "Reported.", body = Envelope<crate::openapi::Nothing>),
@@ -237,7 +238,7 @@ async fn report(
 /// The reports still open (neither dismissed nor of a deleted message), newest first, at
 /// most 100 (moderators); new ones arrive live as `chat_report` on `event:<id>`.
 #[utoipa::path(get, path = "/events/{id}/chat/reports", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The open reports.", body = Envelope<Vec<Report>>),
         ModeratorRefusals))]
@@ -255,7 +256,7 @@ struct ReportPath {
 /// Dismiss a report, keeping its message (moderators). Logged as `dismiss_report`; every
 /// moderator's list drops it (`chat_report_dismissed` on `event:<id>`).
 #[utoipa::path(delete, path = "/events/{id}/chat/reports/{report_id}", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("report_id" = String, Path, description = "The report's id")),
     responses(
         (status = 200, description = "Dismissed (or dismissed already).", body = Envelope<crate::openapi::Nothing>),
@@ -292,7 +293,7 @@ fn present<'de, D: serde::Deserializer<'de>>(
 
 /// Pin or unpin a message, set slow mode, close or open the chat (moderators). Logged.
 #[utoipa::path(patch, path = "/events/{id}/chat/room", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = RoomInput,
     responses(
         (status = 200, description = "The room's settings as changed.", body = Envelope<RoomSettings>),
@@ -323,7 +324,7 @@ struct RestrictionInput {
 /// Time an author out of this chat (5 min, 1 h, the rest of the show) or ban them from
 /// every chat of the concert's project (moderators; moderators cannot be restricted).
 #[utoipa::path(post, path = "/events/{id}/chat/restrictions", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = RestrictionInput,
     responses(
         (status = 200, description = "In force.", body = Envelope<crate::openapi::Nothing>),
@@ -346,7 +347,7 @@ struct AccountPath {
 
 /// Lift an account's timeout in this chat and its ban from the project (moderators).
 #[utoipa::path(delete, path = "/events/{id}/chat/restrictions/{account_id}", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("account_id" = String, Path, description = "The account's id")),
     responses(
         (status = 200, description = "Lifted.", body = Envelope<crate::openapi::Nothing>),
@@ -383,7 +384,7 @@ struct ModerationEntry {
 
 /// The chat's moderation log, newest first (moderators: the artist's team and staff).
 #[utoipa::path(get, path = "/events/{id}/chat/moderation", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "Who did what, when.", body = Envelope<Vec<ModerationEntry>>),
         ModeratorRefusals))]
@@ -431,7 +432,7 @@ struct Accepted {
 /// React (applause, heart, fire) while posting is open: counted, and sent to the room as
 /// counts every half second.
 #[utoipa::path(post, path = "/events/{id}/chat/reactions", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = ReactionInput,
     responses(
         (status = 200, description = "How many were counted.", body = Envelope<Accepted>),
@@ -481,7 +482,7 @@ struct ReactionSecond {
 
 /// The room's reactions per second of media time, for the replay.
 #[utoipa::path(get, path = "/events/{id}/chat/reactions", tag = "chat", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"), ReactionsQuery),
+    params(ConcertPath, ReactionsQuery),
     responses(
         (status = 200, description = "Seconds with reactions, in order.", body = Envelope<Vec<ReactionSecond>>),
         (status = 403, description = "Not a reader.", body = crate::openapi::Failure)))]

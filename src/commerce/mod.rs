@@ -32,6 +32,7 @@ use utoipa_axum::routes;
 use crate::auth::extract::{CurrentUser, IdRequest, Staff};
 use crate::envelope::{Api, Envelope, JsonBody, QueryParams};
 use crate::error::{Error, Result};
+use crate::events::model::EventIdPath;
 use crate::i18n::Msg;
 use crate::openapi::Failure;
 use crate::paging::{Page, Paging};
@@ -121,7 +122,7 @@ struct QuantityQuery {
 /// chosen last. Several tickets may be bought by an account that can listen already (they
 /// are spares, to give); one may not.
 #[utoipa::path(post, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id"), AddEventQuery),
+    params(EventIdPath, AddEventQuery),
     responses((status = 200, description = "The cart with the concert.", body = Envelope<Vec<cart::CartEntry>>),
         (status = 404, description = "No such concert, or no such tier of it the public may buy (hidden tiers are not found).", body = Failure),
         (status = 409, description = "The concert or the tier is not on sale now (not open yet, closed, sold out), fewer tickets are left than asked for, or the account already has access (buying one).", body = Failure),
@@ -145,7 +146,7 @@ async fn add_event(
 /// Change how many tickets of a concert the signed-in account's cart holds (its tier and
 /// amount stay).
 #[utoipa::path(put, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id"), QuantityQuery),
+    params(EventIdPath, QuantityQuery),
     responses((status = 200, description = "The cart with the new quantity.", body = Envelope<Vec<cart::CartEntry>>),
         (status = 404, description = "The concert is not in the cart.", body = Failure),
         (status = 409, description = "The tier is no longer on sale, or fewer tickets are left than asked for.", body = Failure),
@@ -160,7 +161,7 @@ async fn set_quantity(
 
 /// Take a concert out of the signed-in account's cart (nothing happens if it is not there).
 #[utoipa::path(delete, path = "/cart/{event_id}", tag = "commerce", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id")),
+    params(EventIdPath),
     responses((status = 200, description = "The cart without the concert.", body = Envelope<Vec<cart::CartEntry>>)))]
 async fn remove_event(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<cart::CartEntry>>> {
     cart::remove(&app, &user.account.id, model::ItemKind::Event, &id).await?;

@@ -5,9 +5,8 @@ use std::marker::PhantomData;
 
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
-use serde::Deserialize;
 
-use super::model::EventRow;
+use super::model::{ConcertPath, EventRow};
 use crate::auth::extract::CurrentUser;
 use crate::envelope::rejection_message;
 use crate::error::Error;
@@ -45,17 +44,12 @@ pub struct ManagedEvent<R: Refusal = ManageConcert> {
     refusal: PhantomData<R>,
 }
 
-#[derive(Deserialize)]
-struct IdParam {
-    id: String,
-}
-
 impl<R: Refusal> FromRequestParts<AppState> for ManagedEvent<R> {
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
         let user = CurrentUser::from_request_parts(parts, state).await?;
-        let Path(IdParam { id }) = Path::<IdParam>::from_request_parts(parts, state)
+        let Path(ConcertPath { id }) = Path::<ConcertPath>::from_request_parts(parts, state)
             .await
             .map_err(|rejection| rejection_message(rejection.status(), rejection.body_text()))?;
         let event = super::load(state, &id).await?;

@@ -27,6 +27,7 @@ use utoipa_axum::routes;
 use self::edit::{EventInput, NewEventInput};
 use self::extract::ManagedEvent;
 pub use self::manage::can_manage;
+use self::model::ConcertPath;
 use self::model::{EventRow, EventStatus};
 use self::view::Event;
 use crate::auth::extract::{CurrentUser, IdRequest, MaybeUser};
@@ -154,7 +155,7 @@ struct ShowQuery {
 /// named as `code`. A draft only for its managers (staff, its project's members), anyone
 /// else gets a 404.
 #[utoipa::path(get, path = "/events/{id}", tag = "events", security((), ("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"), ShowQuery),
+    params(ConcertPath, ShowQuery),
     responses((status = 200, description = "The concert.", body = Envelope<Event>)))]
 async fn show(
     State(app): State<AppState>,
@@ -200,7 +201,7 @@ async fn visible_tiers(app: &AppState, row: &EventRow, unlocked: &[String]) -> R
 /// A published concert as an iCalendar file (RFC 5545) for "Add to calendar", for
 /// everyone; a draft or unknown concert is 404.
 #[utoipa::path(get, path = "/events/{id}/calendar.ics", tag = "events",
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The concert as a calendar event.", content_type = "text/calendar", body = String),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure),
@@ -235,7 +236,7 @@ async fn load_public(app: &AppState, id: &str) -> Result<EventRow> {
 /// concert's doors open (15 minutes before its start). Asking again changes nothing; asked
 /// once the doors are open, or of an ended or cancelled concert, it is 409.
 #[utoipa::path(put, path = "/events/{id}/reminder", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The concert, `reminder` true.", body = Envelope<Event>),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure),
@@ -256,7 +257,7 @@ async fn remind(IdRequest { app, user, id }: IdRequest) -> Result<Api<Event>> {
 /// Withdraws the signed-in reader's "Remind me when doors open" (nothing happens if there
 /// was none).
 #[utoipa::path(delete, path = "/events/{id}/reminder", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The concert, `reminder` false.", body = Envelope<Event>),
         (status = 404, description = "No such concert.", body = crate::openapi::Failure),
@@ -341,7 +342,7 @@ struct Sales {
 
 /// A concert's ticket sales, for its managers (staff, its project's members).
 #[utoipa::path(get, path = "/events/{id}/sales", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The concert's sales.", body = Envelope<Sales>)))]
 async fn sales(
     State(app): State<AppState>,
@@ -396,7 +397,7 @@ async fn create(
 /// Changes a concert, for its managers; a cancelled one is kept as it was (409), and the
 /// price and currency are frozen once a ticket was sold (409).
 #[utoipa::path(put, path = "/events/{id}", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = EventInput,
     responses(
         (status = 200, description = "The concert as changed.", body = Envelope<Event>),
@@ -425,7 +426,7 @@ async fn manager_view(app: &AppState, id: &str) -> Result<Api<Event>> {
 
 /// Puts a draft on sale, for its managers, while its access window is still open.
 #[utoipa::path(post, path = "/events/{id}/publish", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The published concert.", body = Envelope<Event>),
         (status = 409, description = "Not a draft, or its access window has closed.", body = crate::openapi::Failure),
@@ -441,7 +442,7 @@ async fn publish(
 /// Cancels a concert, for its managers: open checkouts close, every buyer is refunded and
 /// loses access.
 #[utoipa::path(post, path = "/events/{id}/cancel", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The cancelled concert.", body = Envelope<Event>),
         (status = 409, description = "Already ended or cancelled.", body = crate::openapi::Failure),
@@ -457,7 +458,7 @@ async fn cancel(
 /// Deletes a concert that never sold a ticket, for its managers (one that did is
 /// cancelled instead: 409).
 #[utoipa::path(delete, path = "/events/{id}", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
         (status = 409, description = "Tickets were sold: cancel it instead.", body = crate::openapi::Failure),
@@ -525,7 +526,7 @@ impl StreamKey {
 /// A concert's encoder settings, for its managers, without the key (it is stored hashed
 /// and shown only by a rotation).
 #[utoipa::path(get, path = "/events/{id}/stream-key", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The encoder settings.", body = Envelope<StreamKey>)))]
 async fn stream_key(
     State(app): State<AppState>,
@@ -537,7 +538,7 @@ async fn stream_key(
 /// A new stream key for a concert's managers, answered this once; the old one stops
 /// working for encoders.
 #[utoipa::path(post, path = "/events/{id}/stream-key/rotate", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The encoder settings with the new key.", body = Envelope<StreamKey>)))]
 async fn rotate_stream_key(
     State(app): State<AppState>,
@@ -561,7 +562,7 @@ struct ImageUpload {
 
 /// Sets a concert's image, for its managers: checked, re-encoded, with a thumbnail.
 #[utoipa::path(post, path = "/events/{id}/image", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body(content = inline(ImageUpload), content_type = "multipart/form-data"),
     responses((status = 200, description = "The concert with its new image.", body = Envelope<Event>)))]
 async fn upload_image(
@@ -598,7 +599,7 @@ struct ImageQuery {
 /// the URL; a draft's only on the signed URL its managers get (anyone else: 404, as for a
 /// missing concert).
 #[utoipa::path(get, path = "/events/{id}/image", tag = "events",
-    params(("id" = String, Path, description = "The concert's id"), ImageQuery),
+    params(ConcertPath, ImageQuery),
     responses((status = 200, description = "The image (or its thumbnail).", content(
         ("image/png"), ("image/jpeg")))))]
 async fn image_file(

@@ -257,6 +257,26 @@ pub fn concert_state(event: &EventRow, now: i64, on_air: bool) -> ConcertState {
     }
 }
 
+/// The `{id}` of a concert's routes: what [`ManagedEvent`](super::extract::ManagedEvent)
+/// reads, and how the annotation of every route naming a concert describes it
+/// (`params(ConcertPath)`).
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ConcertPath {
+    /// The concert's id
+    pub id: String,
+}
+
+/// The `{event_id}` of the routes that name a concert beside the cart or the stream, for
+/// their annotations (the handlers read the segment as a plain `String`).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // a description only
+pub struct EventIdPath {
+    /// The concert's id
+    event_id: String,
+}
+
 #[cfg(test)]
 impl EventRow {
     /// A concert for unit tests: 90 minutes from t = 0, 10.00 EUR, no cap, no key.

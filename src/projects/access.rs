@@ -8,6 +8,16 @@ use crate::error::{Error, Result};
 use crate::i18n::Msg;
 use crate::state::AppState;
 
+/// The `{id}` of a project's routes, for their annotations (`params(ProjectPath)`); the
+/// handlers read the segment as a plain `String` ([`IdRequest`](crate::auth::extract::IdRequest)).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // a description only
+pub struct ProjectPath {
+    /// The project's id
+    id: String,
+}
+
 /// The project of `id` when the user is staff or one of its members: 404 when there is
 /// no such project, 403 when it is someone else's.
 pub async fn member_project(app: &AppState, user: &CurrentUser, id: &str) -> Result<ProjectRow> {

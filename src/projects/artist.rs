@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::access::ProjectPath;
 use super::store::{self, ProjectRow};
 use crate::envelope::{Api, Envelope, QueryParams};
 use crate::error::{Error, Result};
@@ -74,7 +75,7 @@ async fn public(app: &AppState, id: &str) -> Result<ProjectRow> {
 
 /// An artist's public face, for everyone: its concerts are `GET /events?project={id}`.
 #[utoipa::path(get, path = "/artists/{id}", tag = "projects", security((), ("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The artist.", body = Envelope<Artist>)))]
 pub async fn artist(State(app): State<AppState>, Path(id): Path<String>) -> Result<Api<Artist>> {
     Ok(Api::ok(Artist::from(public(&app, &id).await?)))
@@ -91,7 +92,7 @@ pub struct PictureQuery {
 
 /// An artist's picture, for everyone, cached for good by the version in its URL.
 #[utoipa::path(get, path = "/artists/{id}/image", tag = "projects",
-    params(("id" = String, Path, description = "The project's id"), PictureQuery),
+    params(ProjectPath, PictureQuery),
     responses((status = 200, description = "The picture (or its thumbnail).", content(
         ("image/png"), ("image/jpeg")))))]
 pub async fn artist_picture(

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use self::access::ProjectPath;
 use self::access::member_project;
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
@@ -146,7 +147,7 @@ async fn list(
 
 /// One project, for staff and for its members.
 #[utoipa::path(get, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The project.", body = Envelope<Project>)))]
 async fn show(IdRequest { app, user, id }: IdRequest) -> Result<Api<Project>> {
     let row = member_project(&app, &user, &id).await?;
@@ -209,7 +210,7 @@ async fn create(
 
 /// Changes a project's name, description or status, for staff (admin, sa).
 #[utoipa::path(put, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = ProjectInput,
     responses(
         (status = 200, description = "The project as changed.", body = Envelope<Project>),
@@ -237,7 +238,7 @@ async fn update(
 
 /// Deletes a project without concerts, for staff (admin, sa).
 #[utoipa::path(delete, path = "/projects/{id}", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses(
         (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
         (status = 409, description = "The project still has concerts.", body = crate::openapi::Failure),
@@ -311,7 +312,7 @@ impl ToSchema for MemberInput {}
 
 /// Adds an account to a project's members, for staff (admin, sa).
 #[utoipa::path(post, path = "/projects/{id}/members", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = MemberInput,
     responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn add_member(
@@ -335,7 +336,7 @@ async fn add_member(
 
 /// Removes an account from a project's members, for staff (admin, sa).
 #[utoipa::path(delete, path = "/projects/{id}/members/{account_id}", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id"),
+    params(ProjectPath,
         ("account_id" = String, Path, description = "The member's account id")),
     responses((status = 200, description = "The project with its members.", body = Envelope<Project>)))]
 async fn remove_member(
@@ -382,7 +383,7 @@ struct PictureUpload {
 /// Sets the artist's picture (shown on its public page), for its members and staff:
 /// checked, re-encoded, with a thumbnail.
 #[utoipa::path(post, path = "/projects/{id}/image", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body(content = inline(PictureUpload), content_type = "multipart/form-data"),
     responses((status = 200, description = "The project with its new picture.", body = Envelope<Project>)))]
 async fn upload_image(

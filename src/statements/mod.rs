@@ -25,6 +25,7 @@ use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::i18n::{Arg, Msg};
 use crate::openapi::Failure;
+use crate::projects::access::ProjectPath;
 use crate::state::AppState;
 
 /// Every project's statements of `period`, the operator's lines, and what was paid out.
@@ -106,7 +107,7 @@ crate::openapi::failures!(
 
 /// A project's statements of a month (UTC), one per currency: for its members and staff.
 #[utoipa::path(get, path = "/projects/{id}/statements/{period}", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id"),
+    params(ProjectPath,
         ("period" = String, Path, description = "The month, `2026-11` (UTC)")),
     responses((status = 200, description = "The statements.", body = Envelope<ProjectStatements>),
         StatementRefusals))]
@@ -120,7 +121,7 @@ async fn of_project(
 
 /// The same as a CSV file (RFC 4180, UTF-8; amounts in the currency's units, `12.50`).
 #[utoipa::path(get, path = "/projects/{id}/statements/{period}/export.csv", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id"),
+    params(ProjectPath,
         ("period" = String, Path, description = "The month, `2026-11` (UTC)")),
     responses((status = 200, description = "The statements as CSV.", body = String, content_type = "text/csv"),
         StatementRefusals))]
@@ -218,7 +219,7 @@ struct PlatformFee {
 /// Give a project a platform fee of its own, or take it away: for staff. Statements of
 /// any month are made with the fee in force when they are read.
 #[utoipa::path(put, path = "/projects/{id}/platform-fee", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = FeeRequest,
     responses((status = 200, description = "The fee now.", body = Envelope<PlatformFee>),
         (status = 404, description = "No such project.", body = Failure),
@@ -265,7 +266,7 @@ const REFERENCE_MAX: usize = 200;
 /// outside Encore), for staff: never more than is still owed. Recorded one at a time per
 /// project, so two at once cannot pay out more than is owed between them.
 #[utoipa::path(post, path = "/projects/{id}/payouts", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = PayoutRequest,
     responses((status = 201, description = "The payout, recorded.", body = Envelope<Payout>),
         (status = 400, description = "The period is not a month written like 2026-11.", body = Failure),

@@ -24,6 +24,8 @@ use crate::envelope::{Api, Envelope};
 use crate::error::{Error, Result};
 use crate::events;
 use crate::events::extract::{ManagedEvent, Refusal};
+use crate::events::model::ConcertPath;
+use crate::events::model::EventIdPath;
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 use crate::net::websocket::{NoHello, Pending, Upgrade};
@@ -124,7 +126,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
 /// refusals as here: 400 no hello, 401, 404, 409, 413, 415; 422 undecodable audio; 408
 /// no audio for a while), then closes.
 #[utoipa::path(put, path = "/live/{event_id}", tag = "stream", security(("basic" = [])),
-    params(("event_id" = String, Path, description = "The concert's id")),
+    params(EventIdPath),
     request_body(description = "The live audio, streamed.", content(
         ("audio/aac"), ("audio/mpeg"), ("audio/webm"), ("audio/ogg"), ("audio/mp4"))),
     responses(
@@ -372,7 +374,7 @@ struct Session {
 /// Start listening to a concert: for the signed-in holder of a ticket (or a pass
 /// covering it), from 15 minutes before its start to 24 hours after.
 #[utoipa::path(post, path = "/stream/{event_id}/session", tag = "stream", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id")),
+    params(EventIdPath),
     responses((status = 200, description = "The session.", body = Envelope<Session>)))]
 async fn open_session(
     State(app): State<AppState>,
@@ -425,7 +427,7 @@ struct Listening {
 /// (or a pass covering it) inside the listening window, the same who may open a session;
 /// the player asks it every few seconds.
 #[utoipa::path(get, path = "/stream/{event_id}/session", tag = "stream", security(("bearer" = [])),
-    params(("event_id" = String, Path, description = "The concert's id")),
+    params(EventIdPath),
     responses(
         (status = 200, description = "The figures.", body = Envelope<Listening>),
         sessions::ListenerRefusals))]
@@ -484,7 +486,7 @@ impl Refusal for EndShow {
 /// Whether the concert is being published now and how its recording stands, for those
 /// who manage it (its project's members, staff).
 #[utoipa::path(get, path = "/events/{id}/live", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The live status.", body = Envelope<Status>)))]
 async fn live_status(
     State(app): State<AppState>,
@@ -496,7 +498,7 @@ async fn live_status(
 /// End the show, for those who manage the concert: the publisher is disconnected, the
 /// recording is closed and nobody can publish to it again; listeners keep the replay.
 #[utoipa::path(post, path = "/events/{id}/end", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The status once ended.", body = Envelope<Status>)))]
 async fn end_show(
     State(app): State<AppState>,

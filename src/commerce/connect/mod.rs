@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::state::AppState;
 
 use self::store::AccountRow;
+use crate::projects::access::ProjectPath;
 
 /// A project's connected Stripe account, as Stripe last told of it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -78,7 +79,7 @@ crate::openapi::failures!(
 /// How a project gets paid, for its members and staff: whether Stripe Connect is on and
 /// the state of its connected account (kept current by Stripe's `account.updated`).
 #[utoipa::path(get, path = "/projects/{id}/payout-account", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The payout account.", body = Envelope<PayoutAccount>),
         PayoutRefusals))]
 async fn show_account(IdRequest { app, user, id }: IdRequest) -> Result<Api<PayoutAccount>> {
@@ -95,7 +96,7 @@ async fn show_account(IdRequest { app, user, id }: IdRequest) -> Result<Api<Payo
 /// Express account is made on the first call (one, however many calls race), and each
 /// call answers a fresh onboarding link.
 #[utoipa::path(post, path = "/projects/{id}/payout-account", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The account and its onboarding link.", body = Envelope<Onboarding>),
         (status = 403, description = "Not a member of this project.", body = crate::openapi::Failure),
         (status = 404, description = "No such project.", body = crate::openapi::Failure),
@@ -157,7 +158,7 @@ pub struct ProjectBankInput {
 /// A project's bank details, for its members and staff (staff read the whole account
 /// number when they record a payout).
 #[utoipa::path(get, path = "/projects/{id}/bank-details", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The bank details (empty when never saved).", body = Envelope<ProjectBankDetails>),
         PayoutRefusals))]
 async fn show_bank(IdRequest { app, user, id }: IdRequest) -> Result<Api<ProjectBankDetails>> {
@@ -168,7 +169,7 @@ async fn show_bank(IdRequest { app, user, id }: IdRequest) -> Result<Api<Project
 /// Replace a project's bank details, for its members and staff. The account number is
 /// sealed at rest and never logged.
 #[utoipa::path(put, path = "/projects/{id}/bank-details", tag = "statements", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = ProjectBankInput,
     responses((status = 200, description = "The saved details.", body = Envelope<ProjectBankDetails>),
         (status = 403, description = "Not a member of this project.", body = crate::openapi::Failure),

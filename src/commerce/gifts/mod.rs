@@ -13,7 +13,7 @@ use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use self::model::{Gift, GiftPreview, GiveInput, MyTicket, TokenInput};
+use self::model::{Gift, GiftPreview, GiveInput, MyTicket, TicketPath, TokenInput};
 use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
@@ -44,7 +44,7 @@ async fn my_tickets(State(app): State<AppState>, user: CurrentUser) -> Result<Ap
 /// has one, else the giver's). Until claimed or taken back the ticket gives nobody access
 /// and is no longer the giver's ticket of the concert (they may buy another).
 #[utoipa::path(post, path = "/tickets/{id}/gift", tag = "commerce", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The ticket's id")),
+    params(TicketPath),
     request_body = GiveInput,
     responses((status = 201, description = "The pending gift.", body = Envelope<Gift>),
         (status = 404, description = "No such ticket held by the account (given already, refunded, or someone else's).", body = Failure),
@@ -63,7 +63,7 @@ async fn give(
 /// account's own ticket, to listen with. Possible while the account holds no ticket of
 /// its own for the concert; otherwise a spare can only be given.
 #[utoipa::path(post, path = "/tickets/{id}/keep", tag = "commerce", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The ticket's id")),
+    params(TicketPath),
     responses((status = 200, description = "The account's tickets, the kept one its own now.", body = Envelope<Vec<MyTicket>>),
         (status = 404, description = "No such spare ticket held by the account (kept already, given, refunded, or someone else's).", body = Failure),
         (status = 409, description = "The account already holds a ticket of its own for the concert.", body = Failure)))]

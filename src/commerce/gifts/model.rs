@@ -124,6 +124,16 @@ pub struct MyTicket {
     pub gift: Option<PendingGift>,
 }
 
+/// The `{id}` of `POST /tickets/{id}/gift` and `/keep`, for their annotations (the
+/// handlers read the segment as a plain `String`).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // a description only
+pub struct TicketPath {
+    /// The ticket's id
+    id: String,
+}
+
 /// `POST /tickets/{id}/gift`: who to give it to.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct GiveInput {

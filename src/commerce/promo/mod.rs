@@ -21,7 +21,9 @@ use crate::auth::extract::{CurrentUser, IdRequest};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
 use crate::events::extract::{ManagedEvent, ManagerRefusals};
+use crate::events::model::ConcertPath;
 use crate::openapi::{Failure, Nothing};
+use crate::projects::access::ProjectPath;
 use crate::state::AppState;
 
 crate::openapi::failures!(
@@ -42,7 +44,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A concert's own promo codes, for its managers (staff, its project's members).
 #[utoipa::path(get, path = "/events/{id}/promo-codes", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The concert's codes, newest first.", body = Envelope<Vec<PromoCode>>),
         ManagerRefusals))]
 async fn list_event_codes(
@@ -54,7 +56,7 @@ async fn list_event_codes(
 
 /// Adds a promo code for one concert, for its managers (`eventId` is the concert's).
 #[utoipa::path(post, path = "/events/{id}/promo-codes", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = PromoCodeInput,
     responses((status = 201, description = "The new code.", body = Envelope<PromoCode>),
         (status = 409, description = "Another code is already called that.", body = Failure),
@@ -72,7 +74,7 @@ async fn create_event_code(
 /// Every promo code of a project (those for all its concerts and those for one), for its
 /// managers.
 #[utoipa::path(get, path = "/projects/{id}/promo-codes", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     responses((status = 200, description = "The project's codes, newest first.", body = Envelope<Vec<PromoCode>>),
         (status = 403, description = "Not one of the project's managers.", body = Failure),
         (status = 404, description = "No such project.", body = Failure)))]
@@ -83,7 +85,7 @@ async fn list_project_codes(IdRequest { app, user, id }: IdRequest) -> Result<Ap
 /// Adds a promo code for every concert of a project (or, naming `eventId`, one of them),
 /// for its managers.
 #[utoipa::path(post, path = "/projects/{id}/promo-codes", tag = "projects", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The project's id")),
+    params(ProjectPath),
     request_body = PromoCodeInput,
     responses((status = 201, description = "The new code.", body = Envelope<PromoCode>),
         (status = 403, description = "Not one of the project's managers.", body = Failure),

@@ -16,6 +16,7 @@ use self::model::{ManagedTier, NewTierInput, TierInput};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
 use crate::events::extract::{ManagedEvent, ManagerRefusals};
+use crate::events::model::ConcertPath;
 use crate::openapi::{Failure, Nothing};
 use crate::state::AppState;
 
@@ -28,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Every ticket tier of a concert, hidden ones too, for its managers (staff, its
 /// project's members).
 #[utoipa::path(get, path = "/events/{id}/tiers", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The concert's tiers, in the order they are listed.", body = Envelope<Vec<ManagedTier>>),
         ManagerRefusals))]
 async fn list_tiers(
@@ -41,7 +42,7 @@ async fn list_tiers(
 /// Adds a ticket tier to a concert, for its managers (at most 20 tiers). Its capacity
 /// may not exceed the concert's; made the default, the concert's price becomes its price.
 #[utoipa::path(post, path = "/events/{id}/tiers", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = NewTierInput,
     responses((status = 201, description = "The new tier.", body = Envelope<ManagedTier>),
         (status = 409, description = "The concert is cancelled, has 20 tiers already, or a hidden tier was to be the default.", body = Failure),
@@ -59,7 +60,7 @@ async fn create_tier(
 /// is frozen once one of its tickets was sold, its capacity never drops below its seats
 /// taken, and the default tier's price is the concert's.
 #[utoipa::path(put, path = "/events/{id}/tiers/{tier_id}", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("tier_id" = String, Path, description = "The tier's id")),
     request_body = TierInput,
     responses((status = 200, description = "The tier as changed.", body = Envelope<ManagedTier>),
@@ -80,7 +81,7 @@ async fn update_tier(
 /// cart it was in. The last tier and the default tier stay, and a tier that sold (or is
 /// being paid for) is hidden instead.
 #[utoipa::path(delete, path = "/events/{id}/tiers/{tier_id}", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("tier_id" = String, Path, description = "The tier's id")),
     responses((status = 200, description = "Deleted.", body = Envelope<Nothing>),
         (status = 404, description = "No such concert, or no such tier of it.", body = Failure),

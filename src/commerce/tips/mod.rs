@@ -31,6 +31,7 @@ use crate::db::{iso8601, now_ms};
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::events::extract::{ManagedEvent, ManagerRefusals};
+use crate::events::model::ConcertPath;
 use crate::events::model::{EventRow, EventStatus};
 use crate::i18n::{self, Lang, Msg};
 use crate::openapi::Failure;
@@ -50,7 +51,7 @@ const LIST_LIMIT: i64 = 200;
 /// What the tip form of a concert offers: its currency, the presets, the minimum and the
 /// maximum (minor units), the longest message. For any signed-in account.
 #[utoipa::path(get, path = "/events/{id}/tips/options", tag = "commerce", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The tip form's options.", body = Envelope<TipOptions>),
         (status = 404, description = "No such concert.", body = Failure)))]
 async fn tip_options(IdRequest { app, id, .. }: IdRequest) -> Result<Api<TipOptions>> {
@@ -71,7 +72,7 @@ async fn options_of(app: &AppState, event: &EventRow) -> Result<TipOptions> {
 /// of its currency), for its managers (staff, its project's members). Answers the tip
 /// form's options as they now are.
 #[utoipa::path(put, path = "/events/{id}/tips/settings", tag = "events", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = TipSettings,
     responses((status = 200, description = "The tip form's options as set.", body = Envelope<TipOptions>),
         ManagerRefusals,
@@ -104,7 +105,7 @@ pub struct NewTip {
 /// Stripe's), which sends the tipper back to the concert's stage once paid. Only a holder
 /// of a ticket (or of a pass that may listen) inside the listening window.
 #[utoipa::path(post, path = "/events/{id}/tips", tag = "commerce", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = NewTip,
     responses((status = 200, description = "The payment page's URL.", body = Envelope<String>),
         (status = 403, description = "No ticket or pass for the concert, outside its listening window, or the concert was cancelled.", body = Failure),
@@ -218,7 +219,7 @@ pub async fn start(
 /// their totals per currency: the artist's live panel. For the concert's managers (its
 /// project's members, staff); new ones arrive as `tip_paid` on `event:<id>`.
 #[utoipa::path(get, path = "/events/{id}/tips", tag = "commerce", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses((status = 200, description = "The concert's tips.", body = Envelope<TipList>),
         ManagerRefusals))]
 async fn tips_of_concert(

@@ -18,6 +18,7 @@ use utoipa_axum::routes;
 use crate::db::now_ms;
 use crate::error::{Error, Result};
 use crate::events;
+use crate::events::model::ConcertPath;
 use crate::events::model::{EventRow, EventStatus};
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -60,7 +61,7 @@ crate::openapi::failures!(
 /// made once per show, on first need, and kept beside the recording until retention
 /// deletes both.
 #[utoipa::path(get, path = "/events/{id}/recording.m4a", tag = "stream",
-    params(("id" = String, Path, description = "The concert's id"), Link),
+    params(ConcertPath, Link),
     responses(
         (status = 200, description = "The file (`Content-Disposition: attachment`).", content_type = "audio/mp4"),
         (status = 206, description = "The requested range of it.", content_type = "audio/mp4"),
@@ -79,7 +80,7 @@ async fn download_m4a(link: SignedLink, headers: HeaderMap) -> Result<Response> 
 /// `.flac` for `.m4a`), the same window and one-session-per-ticket rule. `404` when the
 /// show was not recorded losslessly (the publisher did not send FLAC).
 #[utoipa::path(get, path = "/events/{id}/recording.flac", tag = "stream",
-    params(("id" = String, Path, description = "The concert's id"), Link),
+    params(ConcertPath, Link),
     responses(
         (status = 200, description = "The file (`Content-Disposition: attachment`).", content_type = "audio/flac"),
         (status = 206, description = "The requested range of it.", content_type = "audio/flac"),

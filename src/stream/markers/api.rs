@@ -14,6 +14,7 @@ use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::{Error, Result};
 use crate::events;
 use crate::events::extract::{ManagedEvent, Refusal};
+use crate::events::model::ConcertPath;
 use crate::events::model::EventStatus;
 use crate::i18n::Msg;
 use crate::state::AppState;
@@ -105,7 +106,7 @@ struct MarkerPath {
 /// A show's markers in timeline order: for its managers, and for a ticket (or pass)
 /// holder within the listening window.
 #[utoipa::path(get, path = "/events/{id}/markers", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     responses(
         (status = 200, description = "The markers, oldest position first.", body = Envelope<Vec<MarkerView>>),
         sessions::ListenerRefusals))]
@@ -124,7 +125,7 @@ async fn list(IdRequest { app, user, id }: IdRequest) -> Result<Api<Vec<MarkerVi
 /// Add a marker (a song title), for the concert's managers: at `atMs`, or at the live
 /// position now. The show must have audio recorded.
 #[utoipa::path(post, path = "/events/{id}/markers", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id")),
+    params(ConcertPath),
     request_body = MarkerInput,
     responses(
         (status = 201, description = "The marker.", body = Envelope<MarkerView>),
@@ -151,7 +152,7 @@ async fn add(
 /// Change a marker's title, artist or time, for the concert's managers. Players see the
 /// change in their next playlist.
 #[utoipa::path(put, path = "/events/{id}/markers/{marker_id}", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("marker_id" = String, Path, description = "The marker's id")),
     request_body = MarkerChanges,
     responses(
@@ -181,7 +182,7 @@ async fn edit(
 
 /// Delete a marker, for the concert's managers.
 #[utoipa::path(delete, path = "/events/{id}/markers/{marker_id}", tag = "stream", security(("bearer" = [])),
-    params(("id" = String, Path, description = "The concert's id"),
+    params(ConcertPath,
         ("marker_id" = String, Path, description = "The marker's id")),
     responses(
         (status = 200, description = "Deleted.", body = Envelope<crate::openapi::Nothing>),
