@@ -123,7 +123,7 @@ pub async fn entries(app: &AppState, account_id: &str) -> Result<Vec<CartEntry>>
                 out.push(CartEntry {
                     kind: ItemKind::Event,
                     event: Some(shown),
-                    tier: Some(Tier::new(&tier, &event, now)),
+                    tier: Some(Tier::for_buyer(&tier, &event, now)),
                     plan: None,
                     quantity: row.quantity,
                     line_total: price * row.quantity,

@@ -21,7 +21,7 @@ use crate::state::AppState;
 
 use super::cart;
 use super::connect;
-use super::model::{ItemKind, OrderRow, OrderStatus};
+use super::model::{ItemKind, OrderRow, OrderStatus, event_line_title, pass_line_title};
 use super::orders::{self, AfterRefusal, Fulfilment, ItemTier, NewItem, PromoClaim, Unpaid};
 use super::pay_page::{self, PayPage};
 use super::plans;
@@ -137,7 +137,7 @@ pub async fn start(
             items.push(NewItem {
                 kind: ItemKind::Event,
                 id,
-                title: format!("{} — {}", event.details.artist_name, event.details.title),
+                title: event_line_title(&event.details.artist_name, &event.details.title),
                 price_minor: price * quantity,
                 tier: Some(ItemTier {
                     id: tier.id,
@@ -155,7 +155,7 @@ pub async fn start(
             items.push(NewItem {
                 kind: ItemKind::Pass,
                 id,
-                title: format!("{} ({} days)", plan.name, plan.days),
+                title: pass_line_title(&plan.name, plan.days),
                 price_minor: plan.price_minor,
                 tier: None,
                 quantity: 1,

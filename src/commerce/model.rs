@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg, Text, seeded_text_in};
 
 /// Where an order is in its life (the CHECK constraint of `orders.status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -153,17 +153,35 @@ pub struct OrderItem {
 crate::db::from_row!(OrderItem { order_id, item_kind as String, item_id, title, price_minor, quantity, tier_id, tier_name });
 
 impl OrderItem {
+    /// The line's title for a reader of `lang`. Checkout stored it in English as it read
+    /// then ([`event_line_title`], [`pass_line_title`]); a seeded text in it (the demo's
+    /// concerts and pass, [`crate::i18n::seeded_text`]) and a pass's days read in the
+    /// reader's language, anything else as stored.
+    pub fn title_in(&self, lang: Lang) -> String {
+        match self.item_kind {
+            ItemKind::Event => match self.title.rsplit_once(EVENT_LINE_SEPARATOR) {
+                Some((artist, title)) => {
+                    event_line_title(artist, &seeded_text_in(lang, title.to_owned()))
+                }
+                None => self.title.clone(),
+            },
+            ItemKind::Pass => match parse_pass_line(&self.title) {
+                Some((name, days)) => {
+                    pass_line(&seeded_text_in(lang, name.to_owned()), days).render(lang)
+                }
+                None => seeded_text_in(lang, self.title.clone()),
+            },
+        }
+    }
+
     /// The line's title with the tier bought, as a receipt names it to a reader of `lang`
-    /// (the default tier's seeded name in it, the count in its digits), with the number of
+    /// (seeded texts in their language, the count in its digits), with the number of
     /// tickets when there are several: "Band — Show (VIP)", "3 × Band — Show (Supporter)".
-    pub fn with_tier_in(&self, lang: crate::i18n::Lang) -> String {
+    pub fn with_tier_in(&self, lang: Lang) -> String {
+        let title = self.title_in(lang);
         let named = match &self.tier_name {
-            Some(tier) => format!(
-                "{} ({})",
-                self.title,
-                crate::i18n::seeded_text_in(lang, tier.clone())
-            ),
-            None => self.title.clone(),
+            Some(tier) => format!("{title} ({})", seeded_text_in(lang, tier.clone())),
+            None => title,
         };
         if self.quantity > 1 {
             let count = crate::i18n::figure_in(lang, &self.quantity.to_string());
@@ -172,6 +190,37 @@ impl OrderItem {
             named
         }
     }
+}
+
+const EVENT_LINE_SEPARATOR: &str = " — ";
+
+/// A ticket line's title as checkout stores it: "Band — Show".
+pub fn event_line_title(artist: &str, title: &str) -> String {
+    format!("{artist}{EVENT_LINE_SEPARATOR}{title}")
+}
+
+/// A pass line's title as checkout stores it, in English: "All-access month (30 days)".
+pub fn pass_line_title(name: &str, days: i64) -> String {
+    pass_line(name, days).render(Lang::English)
+}
+
+fn pass_line(name: &str, days: i64) -> Text {
+    if days == 1 {
+        Msg::PassLineOneDay.with("name", name)
+    } else {
+        Msg::PassLine.with("name", name).with("days", days)
+    }
+}
+
+/// The name and days of a stored pass line: "Name (30 days)", "Name (1 day)" (older orders
+/// also "Name (1 days)").
+fn parse_pass_line(title: &str) -> Option<(&str, i64)> {
+    let rest = title
+        .strip_suffix(" days)")
+        .or_else(|| title.strip_suffix(" day)"))?;
+    let (name, days) = rest.rsplit_once(" (")?;
+    let days = days.parse().ok().filter(|d| *d > 0)?;
+    Some((name, days))
 }
 
 crate::db::row! {
@@ -233,5 +282,58 @@ mod tests {
         assert!(OrderStatus::try_from("shipped".to_owned()).is_err());
         assert!(ItemKind::try_from("voucher".to_owned()).is_err());
         assert_eq!(ItemKind::try_from("pass".to_owned()), Ok(ItemKind::Pass));
+    }
+
+    fn line(kind: ItemKind, title: &str, tier: Option<&str>, quantity: i64) -> OrderItem {
+        OrderItem {
+            order_id: "o".into(),
+            item_kind: kind,
+            item_id: "i".into(),
+            title: title.into(),
+            price_minor: 1500,
+            quantity,
+            tier_id: tier.map(|_| "t".into()),
+            tier_name: tier.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn a_line_reads_seeded_titles_and_a_pass_s_days_in_the_reader_s_language() {
+        let demo = event_line_title(
+            "The Encore House Band",
+            Msg::DemoOpeningTitle.template(Lang::English),
+        );
+        let ticket = line(ItemKind::Event, &demo, Some("Standard"), 3);
+        assert_eq!(
+            ticket.with_tier_in(Lang::Persian),
+            "۳ × The Encore House Band — شب افتتاحیه (کنسرت نمایشی) (عادی)"
+        );
+        assert_eq!(
+            ticket.with_tier_in(Lang::English),
+            format!("3 × {demo} (Standard)")
+        );
+
+        // Another concert's title, with the separator in it, stays as stored.
+        let own = line(ItemKind::Event, "A — B — Night", Some("VIP"), 1);
+        assert_eq!(own.title_in(Lang::Persian), "A — B — Night");
+
+        let month = pass_line_title(Msg::DemoPassName.template(Lang::English), 30);
+        assert_eq!(month, "All-access month (30 days)");
+        let pass = line(ItemKind::Pass, &month, None, 1);
+        assert_eq!(pass.title_in(Lang::Persian), "یک ماه دسترسی کامل (۳۰ روز)");
+        assert_eq!(
+            pass.title_in(Lang::Spanish),
+            "Mes de acceso total (30 días)"
+        );
+
+        let day = line(ItemKind::Pass, &pass_line_title("Festival", 1), None, 1);
+        assert_eq!(day.title, "Festival (1 day)");
+        assert_eq!(day.title_in(Lang::Portuguese), "Festival (1 dia)");
+        // Written by checkout before a day was singular.
+        let older = line(ItemKind::Pass, "Festival (1 days)", None, 1);
+        assert_eq!(older.title_in(Lang::Chinese), "Festival（1 天）");
+        // Not a pass line's form: as stored.
+        let odd = line(ItemKind::Pass, "Weekend (x days)", None, 1);
+        assert_eq!(odd.title_in(Lang::Persian), "Weekend (x days)");
     }
 }

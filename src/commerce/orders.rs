@@ -82,7 +82,7 @@ impl From<tip_store::TipOfOrderRow> for OrderTip {
     fn from(row: tip_store::TipOfOrderRow) -> Self {
         Self {
             event_id: row.event_id,
-            title: row.title,
+            title: crate::i18n::seeded_text(row.title),
             artist_name: row.artist_name,
         }
     }
@@ -104,8 +104,11 @@ impl Order {
         buyer: Buyer,
         tip: Option<OrderTip>,
     ) -> Self {
-        // The default tier's seeded name, in the reader's language.
+        // Seeded texts (the demo's, the default tier's name) and a pass's days in the
+        // reader's language.
+        let lang = crate::i18n::current();
         for item in &mut items {
+            item.title = item.title_in(lang);
             item.tier_name = item.tier_name.take().map(crate::i18n::seeded_text);
         }
         Self {

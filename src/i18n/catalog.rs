@@ -2812,6 +2812,21 @@ messages! {
         cn: "全场通行月票",
         ir: "یک ماه دسترسی کامل",
     }
+    // An order line of a pass, as its receipt names it (stored in English at checkout).
+    PassLine {
+        gb: "{name} ({days} days)",
+        br: "{name} ({days} dias)",
+        es: "{name} ({days} días)",
+        cn: "{name}（{days} 天）",
+        ir: "{name} ({days} روز)",
+    }
+    PassLineOneDay {
+        gb: "{name} (1 day)",
+        br: "{name} (1 dia)",
+        es: "{name} (1 día)",
+        cn: "{name}（1 天）",
+        ir: "{name} (۱ روز)",
+    }
     DefaultTierName {
         gb: "Standard",
         br: "Padrão",

@@ -311,6 +311,68 @@ async fn the_demos_own_concerts_and_pass_read_in_the_readers_language_and_staff_
         .unwrap();
     let staff: Value = response.json().await.unwrap();
     assert_eq!(staff["payload"][0]["name"], "All-access month", "{staff}");
+
+    // An order of the demo's concert and pass: its lines were stored in English at
+    // checkout, and read in the reader's language (a pass's days too).
+    let (_, fan) = app.a_fan().await;
+    let events = read_in(&app, "/api/v1/events", "en-GB").await;
+    let opening = events["payload"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["title"] == "Opening Night (demo concert)")
+        .expect("the demo's concert")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let plan = plans["payload"][0]["id"].as_str().unwrap();
+    let (status, body) = app
+        .post(
+            &format!("/api/v1/cart/passes/{plan}"),
+            json!({}),
+            Some(&fan.access),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, paid) = app.buy(&fan.access, &opening, CARD_OK).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+    let order = paid["payload"]["order"].as_str().unwrap();
+    let read = |language: &'static str| {
+        app.send(
+            app.http
+                .get(format!("{}/api/v1/orders/{order}", app.url))
+                .bearer_auth(&fan.access)
+                .header("accept-language", language),
+        )
+    };
+    let lines = |body: &Value| -> Vec<String> {
+        let mut titles: Vec<String> = body["payload"]["items"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .map(|i| i["title"].as_str().unwrap().to_owned())
+            .collect();
+        titles.sort();
+        titles
+    };
+    let (_, persian) = read("fa-IR").await;
+    assert_eq!(
+        lines(&persian),
+        [
+            "The Encore House Band — شب افتتاحیه (کنسرت نمایشی)",
+            "یک ماه دسترسی کامل (۳۰ روز)"
+        ],
+        "{persian}"
+    );
+    let (_, english) = read("en-GB").await;
+    assert_eq!(
+        lines(&english),
+        [
+            "All-access month (30 days)",
+            "The Encore House Band — Opening Night (demo concert)"
+        ],
+        "{english}"
+    );
 }
 
 #[tokio::test]

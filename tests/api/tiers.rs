@@ -204,8 +204,14 @@ async fn the_default_tiers_name_reads_in_the_buyers_language_and_as_stored_for_i
     // Its managers read and edit what is stored.
     let (_, managed) = in_persian(format!("/api/v1/events/{event}/tiers"), Some(admin)).await;
     assert_eq!(managed["payload"][0]["name"], "Standard");
-    // The receipt names it in the reader's language too.
+    // So do the buyer's cart and receipt.
     let fan = app.fans(1).await.remove(0).1;
+    let (status, body) = app
+        .post(&format!("/api/v1/cart/{event}"), json!({}), Some(&fan))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, cart) = in_persian("/api/v1/cart".to_owned(), Some(fan.clone())).await;
+    assert_eq!(cart["payload"][0]["tier"]["name"], "عادی", "{cart}");
     let (status, paid) = app.buy(&fan, &event, CARD_OK).await;
     assert_eq!(status, StatusCode::OK, "{paid}");
     let order = paid["payload"]["order"].as_str().unwrap();

@@ -165,18 +165,21 @@ impl Tier {
         }
     }
 
-    /// The tiers the public may see (not hidden), in order; the default tier's seeded
-    /// name ("Standard") in the reader's language.
+    /// The tier as a buyer reads it: the default tier's seeded name ("Standard") in the
+    /// reader's language.
+    pub fn for_buyer(row: &TierRow, event: &EventRow, now: i64) -> Self {
+        let mut tier = Self::new(row, event, now);
+        tier.name = crate::i18n::seeded_text(tier.name);
+        tier
+    }
+
+    /// The tiers the public may see (not hidden), in order, as buyers read them.
     /// Hidden tiers among `unlocked` (a promo code the reader holds) are listed and on
     /// sale like the others.
     pub fn visible(rows: &[TierRow], event: &EventRow, now: i64, unlocked: &[String]) -> Vec<Self> {
         rows.iter()
             .filter(|r| !r.hidden || unlocked.contains(&r.id))
-            .map(|r| Self::new(&r.clone().unlocked_by(unlocked), event, now))
-            .map(|mut tier| {
-                tier.name = crate::i18n::seeded_text(tier.name);
-                tier
-            })
+            .map(|r| Self::for_buyer(&r.clone().unlocked_by(unlocked), event, now))
             .collect()
     }
 }
