@@ -5,7 +5,8 @@
 // in English and in Persian (right to left). Each page is measured from the bounding boxes of its controls and
 // texts: no two overlap, none leaves the viewport sideways, no text is squeezed to a few
 // letters or a button's label cut, and at phone width every control is at least 44 px. In
-// Persian no text shows a Latin digit, nor a Latin comma beside Persian digits (a date).
+// Persian no text shows a Latin digit, nor a Latin comma beside Persian digits (a date). On a
+// phone a concert's state badge stands above its title, not beside it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiSession, buyTicket, cast, createConcert, e2eSuite, fullName, latinDigits, layoutProblems, PASSWORD, screenshot, sineFile, startPush } from './harness.mjs';
@@ -110,6 +111,14 @@ describe('Layout on a phone and a desktop, in English and Persian (issue 30)', (
           const problems = await page.evaluate(layoutProblems, { minTap: size.name === 'phone' ? MIN_TAP : 0 });
           await screenshot(page, `layout-${size.name}-${language}-${shown.name.replace(/\s/g, '-')}`);
           found.push(...problems.map((problem) => `${shown.name}: ${problem}`));
+          if (shown.name === 'concert') {
+            // On a phone the state badge stands above the title, which keeps the card's width;
+            // wider, it stands beside it.
+            const concert = page.getByTestId('concert-page');
+            const [title, badge] = await Promise.all([concert.getByTestId('concert-title').boundingBox(), concert.getByTestId('state-badge').boundingBox()]);
+            const above = badge.y + badge.height <= title.y;
+            if (above !== (size.name === 'phone')) found.push(`concert: the state badge is ${above ? 'above' : 'beside'} the title`);
+          }
           if (language === 'ir') found.push(...(await page.evaluate(latinDigits)).map((text) => `${shown.name}: Latin digits or comma in Persian: "${text}"`));
         }
         assert.deepEqual(found, [], 'layout problems');

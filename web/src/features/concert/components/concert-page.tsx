@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Card, Flex, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -60,7 +60,8 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
     <Card withBorder padding={0} data-testid="concert-page" data-phase={phase}>
       <EventImage event={event} height={320} full />
       <Stack gap="md" p="lg">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
+        {/* On a phone the badge goes above the title, which keeps the card's width. */}
+        <Flex direction={{ base: 'column-reverse', sm: 'row' }} justify="space-between" align="flex-start" gap="xs">
           <Stack gap={2}>
             <Title order={2} dir="auto" data-testid="concert-title">
               {event.title}
@@ -68,7 +69,7 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
             <ArtistLink event={event} size="lg" fw={600} testId="concert-artist" />
           </Stack>
           <StateBadge state={event.state} />
-        </Group>
+        </Flex>
         <Text data-testid="concert-when">{formatWhen(event.startsAt, locale)}</Text>
         {event.description ? <Text style={{ whiteSpace: 'pre-wrap' }}>{event.description}</Text> : null}
         <Group justify="space-between">
