@@ -109,7 +109,10 @@ impl Order {
         let lang = crate::i18n::current();
         for item in &mut items {
             item.title = item.title_in(lang);
-            item.tier_name = item.tier_name.take().map(crate::i18n::seeded_text);
+            item.tier_name = item
+                .tier_name
+                .take()
+                .map(|tier| crate::i18n::seeded_text_in(lang, tier));
         }
         Self {
             items,

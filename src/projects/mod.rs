@@ -13,8 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use self::access::ProjectPath;
-use self::access::member_project;
+use self::access::{ProjectPath, member_project};
 use self::store::ProjectRow;
 use crate::accounts::model::Email;
 use crate::accounts::store as accounts;

@@ -13,10 +13,10 @@ use utoipa_axum::routes;
 use crate::auth::extract::IdRequest;
 use crate::envelope::{Api, Envelope, JsonBody};
 use crate::error::Result;
+use crate::projects::access::ProjectPath;
 use crate::state::AppState;
 
 use self::store::AccountRow;
-use crate::projects::access::ProjectPath;
 
 /// A project's connected Stripe account, as Stripe last told of it.
 #[derive(Debug, Serialize, ToSchema)]
