@@ -113,10 +113,14 @@ describe('The chat is in step with the music', () => {
 
     // B rewinds 5 s and is then about 5 s behind A.
     const [aBefore, bBefore] = await Promise.all([audioTime(a.page), audioTime(b.page)]);
-    await b.page.getByTestId('player-audio').evaluate((audio, rewind) => {
-      audio.currentTime = Math.max(0, audio.currentTime - rewind);
+    // Measured from B's time at the seek itself: on a slow machine seconds can pass after
+    // `bBefore`, and B, playing on, would never fall below a mark taken from it.
+    const bAtSeek = await b.page.getByTestId('player-audio').evaluate((audio, rewind) => {
+      const at = audio.currentTime;
+      audio.currentTime = Math.max(0, at - rewind);
+      return at;
     }, REWIND_S);
-    await waitUntil(async () => (await audioTime(b.page)) < bBefore - REWIND_S + 2, { timeout: 5_000, message: 'B\'s seek back' });
+    await waitUntil(async () => (await audioTime(b.page)) < bAtSeek - REWIND_S + 2, { timeout: 5_000, message: 'B\'s seek back' });
     // Let B play on from there (the seek done, the clock moving).
     const bSeeked = await audioTime(b.page);
     await waitUntil(async () => (await audioTime(b.page)) > bSeeked + 0.5, { timeout: 10_000, message: 'B playing after the seek' });
