@@ -1,6 +1,6 @@
 // End-to-end: the chat is in step with the music (docs/api-contract.md, "The live room",
 // Media time). Two fans listen live to a show the real `encore push` sends; fan B rewinds
-// 5 s; fan A writes: A sees it at once, B only once B's player reaches the message's
+// 8 s; fan A writes: A sees it at once, B only once B's player reaches the message's
 // `mediaTime` (it reached B's socket long before). Then the show ends and the replay, played
 // from the start, brings the message back when it reaches that moment; a seek past it shows
 // it at once, a seek back before it hides it again.
@@ -19,7 +19,10 @@ const { finish } = suite;
 
 const TITLE = 'In Step with the Chat';
 /** Fan B rewinds this much (s). */
-const REWIND_S = 5;
+const REWIND_S = 8;
+/** After the seek B may stall while its player loads what it rewound to (seconds on a slow
+ * host), and is then further behind: at most this much more. */
+const STALL_S = 10;
 /** The room re-reads the player every 250 ms (player-store's TICK_MS): live, a message shows
  * within this much of the player reaching its media time. */
 const LIVE_SLACK_MS = 1000;
@@ -95,9 +98,9 @@ function seekAndTime(page, seconds, text, shown) {
 }
 
 describe('The chat is in step with the music', () => {
-  test('live: fan B, 5 s behind, sees fan A\'s message only when B\'s player reaches its media time', async (t) => {
+  test('live: fan B, seconds behind, sees fan A\'s message only when B\'s player reaches its media time', async (t) => {
     // Enough show that B can rewind well inside it.
-    await waitUntil(async () => (await liveStatus())?.recordedSeconds >= 12, { timeout: 30_000, message: 'twelve seconds of show' });
+    await waitUntil(async () => (await liveStatus())?.recordedSeconds >= REWIND_S + 7, { timeout: 30_000, message: 'enough show to rewind in' });
     // B's socket: when the message reached B's page (long before B may show it).
     let reachedB = null;
     const a = await onStage(ACCOUNTS.fanA);
@@ -111,7 +114,7 @@ describe('The chat is in step with the music', () => {
       },
     });
 
-    // B rewinds 5 s and is then about 5 s behind A.
+    // B rewinds and is then about that far behind A.
     const [aBefore, bBefore] = await Promise.all([audioTime(a.page), audioTime(b.page)]);
     // Measured from B's time at the seek itself: on a slow machine seconds can pass after
     // `bBefore`, and B, playing on, would never fall below a mark taken from it.
@@ -127,7 +130,7 @@ describe('The chat is in step with the music', () => {
     const [aNow, bNow] = await Promise.all([audioTime(a.page), audioTime(b.page)]);
     const behind = aNow - bNow;
     t.diagnostic(`before the seek A ${aBefore.toFixed(2)} s, B ${bBefore.toFixed(2)} s; after it A ${aNow.toFixed(2)} s, B ${bNow.toFixed(2)} s: B ${behind.toFixed(2)} s behind`);
-    assert.ok(behind > REWIND_S - 1.5 && behind < REWIND_S + 1.5, `B is ${behind.toFixed(2)} s behind A, not about ${REWIND_S} s`);
+    assert.ok(behind > REWIND_S - 1.5 && behind < REWIND_S + STALL_S, `B is ${behind.toFixed(2)} s behind A, not ${REWIND_S} s or a stall more`);
     assert.equal(await b.page.getByTestId('player-audio').evaluate((audio) => audio.paused), false, 'B plays on');
 
     await startWatch(b.page, posted.text);
@@ -141,29 +144,37 @@ describe('The chat is in step with the music', () => {
     await room(a.page).getByTestId('room-send').click();
     const response = await answer;
     const answeredAt = Date.now();
+    const aPositionAtAnswer = await audioTime(a.page);
     assert.equal(response.status(), 201);
     posted.message = (await response.json()).payload;
     const M = posted.message.mediaTime;
+    // B does not show it, right away: B's player, read with the room in one go, is before M.
+    const bRightAway = await b.page.evaluate((wanted) => {
+      const audio = document.querySelector('[data-testid="player-audio"]');
+      const shown = [...document.querySelectorAll('[data-testid="room"] [data-testid="room-message"]')].some((element) => element.textContent.includes(wanted));
+      return { ms: audio.currentTime * 1000, shown };
+    }, posted.text);
     t.diagnostic(`A at ${Math.round(aPositionAtSend * 1000)} ms and B at ${Math.round(bPositionAtSend * 1000)} ms when A sent; the message's mediaTime ${M} ms`);
-    assert.ok(Math.abs(M - aPositionAtSend * 1000) < 1500, `the mediaTime ${M} is A's position (${Math.round(aPositionAtSend * 1000)} ms)`);
+    // A's position when the click was handled: after the reading before it (less the room's
+    // 250 ms re-reading of the player), before the one after the answer.
+    const [sentFrom, answeredBy] = [Math.round(aPositionAtSend * 1000) - 500, Math.round(aPositionAtAnswer * 1000)];
+    assert.ok(M >= sentFrom && M <= answeredBy, `the mediaTime ${M} is A's position when A sent it (between ${sentFrom} and ${answeredBy} ms)`);
     // The API agrees (fan A's own session).
     const page = await show.session(ACCOUNTS.fanA)('GET', `/api/v1/events/${show.concert.id}/chat`);
     assert.equal(page.status, 200);
     const stored = page.json.payload.messages.find((message) => message.id === posted.message.id);
     assert.equal(stored?.mediaTime, M, 'the stored message keeps its mediaTime');
 
-    // A sees it at once.
-    await messages(a.page, posted.text).waitFor({ timeout: 2_000 });
+    // A sees it at once (the diagnostic says how soon; a slow host may take seconds).
+    await messages(a.page, posted.text).waitFor({ timeout: 10_000 });
     const aShownIn = Date.now() - answeredAt;
     assert.equal(await messages(a.page, posted.text).getAttribute('data-media-time'), String(M));
 
-    // B does not, right away: B's position is below M.
-    const bRightAway = await audioTime(b.page);
-    assert.ok(bRightAway * 1000 < M - 2000, `B at ${Math.round(bRightAway * 1000)} ms is well before the message's ${M} ms`);
-    assert.equal(await messages(b.page, posted.text).count(), 0, 'B does not see it before B\'s player reaches it');
+    assert.ok(bRightAway.ms < M - 1000, `B at ${Math.round(bRightAway.ms)} ms after the answer is well before the message's ${M} ms`);
+    assert.equal(bRightAway.shown, false, 'B does not see it before B\'s player reaches it');
 
     // B sees it once B's player reaches M.
-    await messages(b.page, posted.text).waitFor({ timeout: 20_000 });
+    await messages(b.page, posted.text).waitFor({ timeout: (REWIND_S + STALL_S + 5) * 1000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const samplesB = await readWatch(b.page, { stop: true });
     const samplesA = await readWatch(a.page, { stop: true });
@@ -176,10 +187,12 @@ describe('The chat is in step with the music', () => {
         `B hid it for ${hiddenSamples} samples (${atB.shown.at - answeredAt} ms after the answer); ` +
         `B's player reached ${M} ms at ${atB.reached.at - answeredAt} ms and the message showed ${atB.delay} ms later (B's clock then ${Math.round(atB.shown.ms)} ms)`,
     );
-    assert.ok(reachedB !== null && atB.shown.at - reachedB > 2000, 'the message reached B\'s socket seconds before B showed it');
+    // B was more than a second short of M after the answer and plays at 1× (well behind
+    // live, nothing hurries it): a second at least from the socket to the screen.
+    assert.ok(reachedB !== null && atB.shown.at - reachedB > 1000, 'the message reached B\'s socket long before B showed it');
     assert.deepEqual(atB.early, [], 'B never showed it before its player reached the message\'s mediaTime');
     assert.ok(atB.reached && atB.shown, 'B reached the moment and showed the message');
-    assert.ok(atB.shown.at - answeredAt > 2000, `B showed it ${atB.shown.at - answeredAt} ms after A posted: not right away`);
+    assert.ok(atB.shown.at - answeredAt > 1000, `B showed it ${atB.shown.at - answeredAt} ms after A posted: not right away`);
     assert.ok(atB.delay >= 0 && atB.delay <= LIVE_SLACK_MS, `B showed it ${atB.delay} ms after its player reached the mediaTime (at most ${LIVE_SLACK_MS} ms)`);
 
     await finish(a, [STREAM_ANSWERS]);
