@@ -197,12 +197,27 @@ impl Instance {
 
     /// `kill -TERM`: the instance drains.
     pub(crate) fn terminate(&self) {
+        self.signal("-TERM");
+    }
+
+    /// `kill -STOP`: the process stands still (reads nothing, answers nothing) until
+    /// [`Instance::resume`].
+    pub(crate) fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// `kill -CONT` after [`Instance::pause`].
+    pub(crate) fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
         let pid = self.child.as_ref().expect("running").id();
         let sent = Command::new("kill")
-            .args(["-TERM", &pid.to_string()])
+            .args([signal, &pid.to_string()])
             .status()
             .unwrap();
-        assert!(sent.success());
+        assert!(sent.success(), "kill {signal} {}", self.name);
     }
 
     /// Wait for the process to exit: how long it took from `since`, and whether cleanly.

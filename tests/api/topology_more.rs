@@ -213,9 +213,14 @@ async fn redis_back_empty_mid_show_the_show_goes_on_and_access_follows_the_datab
     until_segments(http, &b.at(&first), 2).await;
     assert_eq!(status_of(http, &b.at(&other)).await, StatusCode::OK);
 
+    // B stands still for a second: what A writes meanwhile, Redis takes and B has not read
+    // when Redis goes away with it. A writes it again once Redis is back.
+    b.pause();
+    tokio::time::sleep(Duration::from_secs(1)).await;
     // Redis goes away. Meanwhile the fan opens a session on A (superseding the first) and
     // the other fan's ticket is refunded on A: neither can reach B yet.
     redis.stop();
+    b.resume();
     let second = show.listen(a, fan).await;
     let admin = show.cluster.admin().await;
     let (order,): (String,) =

@@ -26,7 +26,7 @@
 //! count they carry after a restart (the recording on disk says how far it got).
 //! Without Redis there is no journal and nothing here runs.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -138,6 +138,51 @@ async fn weigh(bus: &Bus, event_id: &str, journal_bytes: u64) {
     }
 }
 
+/// How much of each show the writer keeps of what Redis took, by the frames' arrival
+/// (`now_ms`): written again after a failure, for what a Redis that restarted without its
+/// data had taken and lost before every reader read it. Readers follow within a few
+/// milliseconds; a reader paused that long (a process stopped, a GC-like stall of the
+/// host) is past saving and resumes with the gap.
+const REWRITTEN_MS: i64 = 3_000;
+
+/// What the writer wrote last, show by show ([`REWRITTEN_MS`] of frames and
+/// discontinuities, in the order written). Both are applied at most once by frame number,
+/// so writing them again costs a reader nothing; the publisher's coming and going is not
+/// kept: written again after newer news it would turn a reader's state back.
+#[derive(Default)]
+struct Recent {
+    shows: HashMap<String, VecDeque<Entry>>,
+}
+
+impl Recent {
+    /// Keep an entry just written (a show's end forgets the show).
+    fn keep(&mut self, event_id: String, entry: Entry) {
+        let now_ms = match &entry {
+            Entry::Frames(frames) => frames.now_ms,
+            Entry::Discontinuity { now_ms, .. } => *now_ms,
+            Entry::Ended { .. } => {
+                self.shows.remove(&event_id);
+                return;
+            }
+            Entry::Claimed | Entry::Released | Entry::EndAsked { .. } => return,
+        };
+        let kept = self.shows.entry(event_id).or_default();
+        kept.push_back(entry);
+        while let Some(
+            Entry::Frames(Frames { now_ms: at, .. }) | Entry::Discontinuity { now_ms: at, .. },
+        ) = kept.front()
+            && *at < now_ms - REWRITTEN_MS
+        {
+            kept.pop_front();
+        }
+    }
+
+    /// Every show's kept entries, each show's in the order written.
+    fn entries(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        (self.shows.iter()).flat_map(|(id, entries)| entries.iter().map(move |e| (id.as_str(), e)))
+    }
+}
+
 /// Jobs written in one round trip at most. An encoder sends each AAC frame as it is made
 /// (≈ 47 entries a second per show): one round trip each would cap a show at 1 / RTT
 /// entries a second, and a backlog after a Redis outage would drain only as fast as the
@@ -149,7 +194,10 @@ const BATCH: usize = 256;
 /// `<prefix>journals`, its journal given a time to live if it has none) with its first
 /// entry, again after any failure (a Redis that restarted without its data), and again
 /// every [`ANNOUNCE_EVERY`] it is written (its keys deleted while the connections stayed
-/// up: a flush, an eviction); a show not listed is read by no other instance.
+/// up: a flush, an eviction); a show not listed is read by no other instance. After a
+/// failure the last [`REWRITTEN_MS`] written ([`Recent`]) go again ahead of the retry:
+/// a Redis back without its data had them, and another instance may not have read them
+/// (it would go on with frames missing, its recording no longer the writer's).
 async fn write(
     bus: Bus,
     mut jobs: mpsc::UnboundedReceiver<Job>,
@@ -163,6 +211,8 @@ async fn write(
     // last frames may come out of its ladder alone, after the weighing before them).
     let mut unweighed: Vec<String> = Vec::new();
     let mut batch = Vec::with_capacity(BATCH);
+    let mut recent = Recent::default();
+    let mut failed = false;
     loop {
         let next_due = unweighed
             .iter()
@@ -189,30 +239,31 @@ async fn write(
         loop {
             let mut pipeline = redis::pipe();
             let mut announcing: Vec<&str> = Vec::new();
+            let again = recent.entries().filter(|_| failed);
+            for (event_id, entry) in again {
+                if !appending(
+                    &mut pipeline,
+                    &bus,
+                    &announced,
+                    &mut announcing,
+                    event_id,
+                    entry,
+                ) {
+                    return;
+                }
+            }
             for job in &batch {
                 match job {
                     Job::Append { event_id, entry } => {
-                        let Some(key) = journal_key(&bus, event_id) else {
+                        if !appending(
+                            &mut pipeline,
+                            &bus,
+                            &announced,
+                            &mut announcing,
+                            event_id,
+                            entry,
+                        ) {
                             return;
-                        };
-                        pipeline
-                            .add_command(append(&key, bus.instance(), entry))
-                            .ignore();
-                        let due = announced
-                            .get(event_id)
-                            .is_none_or(|at| at.elapsed() >= ANNOUNCE_EVERY);
-                        if due && !announcing.contains(&event_id.as_str()) {
-                            let shows = shows_key(&bus).expect("with Redis");
-                            pipeline.cmd("SADD").arg(shows).arg(event_id).ignore();
-                            // After the show's first XADD here: EXPIRE does nothing to a key
-                            // not there yet. NX: 48 h from the journal's first entry.
-                            pipeline
-                                .cmd("EXPIRE")
-                                .arg(&key)
-                                .arg(JOURNAL_TTL.as_secs())
-                                .arg("NX")
-                                .ignore();
-                            announcing.push(event_id);
                         }
                     }
                     Job::Release(lease, _) => {
@@ -229,11 +280,13 @@ async fn write(
                     for event_id in announcing {
                         announced.insert(event_id.to_owned(), now);
                     }
+                    failed = false;
                     break;
                 }
                 Some(Err(err)) => {
                     tracing::warn!(error = %err, "show journal: writing failed; retrying");
                     announced.clear();
+                    failed = true;
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(1));
                 }
@@ -266,21 +319,56 @@ async fn write(
         }
         for job in batch.drain(..) {
             match job {
-                Job::Append {
-                    event_id,
-                    entry: Entry::Ended { .. },
-                } => {
-                    announced.remove(&event_id);
-                    weighed.remove(&event_id);
-                    unweighed.retain(|id| *id != event_id);
+                Job::Append { event_id, entry } => {
+                    if matches!(entry, Entry::Ended { .. }) {
+                        announced.remove(&event_id);
+                        weighed.remove(&event_id);
+                        unweighed.retain(|id| *id != event_id);
+                    }
+                    recent.keep(event_id, entry);
                 }
                 Job::Release(_, Some(done)) => {
                     let _ = done.send(());
                 }
-                _ => {}
+                Job::Release(_, None) => {}
             }
         }
     }
+}
+
+/// Add an entry of `event_id`'s journal to `pipeline`, and the show's announcement when it
+/// is due (`announced`) and not in the pipeline yet (`announcing`); false without Redis.
+fn appending<'a>(
+    pipeline: &mut redis::Pipeline,
+    bus: &Bus,
+    announced: &HashMap<String, Instant>,
+    announcing: &mut Vec<&'a str>,
+    event_id: &'a str,
+    entry: &Entry,
+) -> bool {
+    let Some(key) = journal_key(bus, event_id) else {
+        return false;
+    };
+    pipeline
+        .add_command(append(&key, bus.instance(), entry))
+        .ignore();
+    let due = announced
+        .get(event_id)
+        .is_none_or(|at| at.elapsed() >= ANNOUNCE_EVERY);
+    if due && !announcing.contains(&event_id) {
+        let shows = shows_key(bus).expect("with Redis");
+        pipeline.cmd("SADD").arg(shows).arg(event_id).ignore();
+        // After the show's first XADD here: EXPIRE does nothing to a key not there yet.
+        // NX: 48 h from the journal's first entry.
+        pipeline
+            .cmd("EXPIRE")
+            .arg(&key)
+            .arg(JOURNAL_TTL.as_secs())
+            .arg("NX")
+            .ignore();
+        announcing.push(event_id);
+    }
+    true
 }
 
 fn append(key: &str, origin: &str, entry: &Entry) -> redis::Cmd {
@@ -1130,6 +1218,58 @@ mod tests {
             })
             .collect();
         assert_eq!(args[2..5], ["MAXLEN", "~", &RETAINED.to_string()]);
+    }
+
+    /// The writer keeps the last [`REWRITTEN_MS`] of each show's frames and discontinuities
+    /// to write again after a failure, in their order; not the publisher's coming and
+    /// going, and nothing of a show that ended.
+    #[test]
+    fn the_writer_keeps_each_shows_last_seconds_to_write_again() {
+        let frames = |now_ms: i64, first: u64| {
+            Entry::Frames(Frames {
+                now_ms,
+                first,
+                config: aac_config(),
+                payloads: vec![vec![1; 4]],
+                renditions: Vec::new(),
+                lossless: None,
+            })
+        };
+        let mut recent = Recent::default();
+        recent.keep("a".into(), Entry::Claimed);
+        for n in 0..200 {
+            recent.keep("a".into(), frames(10_000 + n * 21, n as u64));
+        }
+        recent.keep(
+            "a".into(),
+            Entry::Discontinuity {
+                now_ms: 14_200,
+                at: 200,
+            },
+        );
+        recent.keep("a".into(), Entry::Released);
+        recent.keep("b".into(), frames(50_000, 0));
+        let kept = |recent: &Recent, show: &str| -> Vec<Entry> {
+            (recent.entries())
+                .filter(|(id, _)| *id == show)
+                .map(|(_, e)| e.clone())
+                .collect()
+        };
+        let a = kept(&recent, "a");
+        // 14,200 less 3 s: the frames from 11,200 ms on (n = 58 is at 11,218 ms).
+        assert_eq!(a.first(), Some(&frames(11_218, 58)));
+        assert_eq!(a.len(), 200 - 58 + 1);
+        assert_eq!(
+            a.last(),
+            Some(&Entry::Discontinuity {
+                now_ms: 14_200,
+                at: 200
+            })
+        );
+        assert_eq!(kept(&recent, "b"), [frames(50_000, 0)]);
+        recent.keep("b".into(), Entry::Ended { now_ms: 50_100 });
+        assert!(kept(&recent, "b").is_empty(), "an ended show is forgotten");
+        assert_eq!(kept(&recent, "a").len(), 143);
     }
 
     #[test]
