@@ -138,15 +138,14 @@ async fn weigh(bus: &Bus, event_id: &str, journal_bytes: u64) {
     }
 }
 
-/// How much of each show the writer keeps of what Redis took, by the frames' arrival
-/// (`now_ms`): written again after a failure, for what a Redis that restarted without its
-/// data had taken and lost before every reader read it. Readers follow within a few
-/// milliseconds; a reader paused that long (a process stopped, a GC-like stall of the
-/// host) is past saving and resumes with the gap.
+/// How much the writer keeps of what Redis took, by the frames' arrival (`now_ms`): written
+/// again after a failure, for what a Redis that restarted without its data had taken and
+/// lost before every reader read it. Readers follow within milliseconds; one that stood
+/// still longer (a stopped process) resumes with a gap.
 const REWRITTEN_MS: i64 = 3_000;
 
-/// What the writer wrote last, show by show ([`REWRITTEN_MS`] of frames and
-/// discontinuities, in the order written). Both are applied at most once by frame number,
+/// What the writer wrote in the last [`REWRITTEN_MS`], show by show: frames and
+/// discontinuities, in the order written. Both are applied at most once by frame number,
 /// so writing them again costs a reader nothing; the publisher's coming and going is not
 /// kept: written again after newer news it would turn a reader's state back.
 #[derive(Default)]
@@ -157,24 +156,31 @@ struct Recent {
 impl Recent {
     /// Keep an entry just written (a show's end forgets the show).
     fn keep(&mut self, event_id: String, entry: Entry) {
-        let now_ms = match &entry {
-            Entry::Frames(frames) => frames.now_ms,
-            Entry::Discontinuity { now_ms, .. } => *now_ms,
+        match entry {
+            Entry::Frames(_) | Entry::Discontinuity { .. } => {
+                self.shows.entry(event_id).or_default().push_back(entry);
+            }
             Entry::Ended { .. } => {
                 self.shows.remove(&event_id);
-                return;
             }
-            Entry::Claimed | Entry::Released | Entry::EndAsked { .. } => return,
-        };
-        let kept = self.shows.entry(event_id).or_default();
-        kept.push_back(entry);
-        while let Some(
-            Entry::Frames(Frames { now_ms: at, .. }) | Entry::Discontinuity { now_ms: at, .. },
-        ) = kept.front()
-            && *at < now_ms - REWRITTEN_MS
-        {
-            kept.pop_front();
+            Entry::Claimed | Entry::Released | Entry::EndAsked { .. } => {}
         }
+    }
+
+    /// Let go of what arrived more than [`REWRITTEN_MS`] before `now_ms`: after every
+    /// write, and when a write fails (what was written then is kept through the outage).
+    fn expire(&mut self, now_ms: i64) {
+        let since = now_ms - REWRITTEN_MS;
+        for kept in self.shows.values_mut() {
+            while let Some(
+                Entry::Frames(Frames { now_ms: at, .. }) | Entry::Discontinuity { now_ms: at, .. },
+            ) = kept.front()
+                && *at < since
+            {
+                kept.pop_front();
+            }
+        }
+        self.shows.retain(|_, kept| !kept.is_empty());
     }
 
     /// Every show's kept entries, each show's in the order written.
@@ -286,7 +292,10 @@ async fn write(
                 Some(Err(err)) => {
                     tracing::warn!(error = %err, "show journal: writing failed; retrying");
                     announced.clear();
-                    failed = true;
+                    if !failed {
+                        recent.expire(crate::db::now_ms());
+                        failed = true;
+                    }
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(1));
                 }
@@ -333,6 +342,7 @@ async fn write(
                 Job::Release(_, None) => {}
             }
         }
+        recent.expire(crate::db::now_ms());
     }
 }
 
@@ -1222,7 +1232,7 @@ mod tests {
 
     /// The writer keeps the last [`REWRITTEN_MS`] of each show's frames and discontinuities
     /// to write again after a failure, in their order; not the publisher's coming and
-    /// going, and nothing of a show that ended.
+    /// going, nothing of a show that ended, nothing of one gone quiet.
     #[test]
     fn the_writer_keeps_each_shows_last_seconds_to_write_again() {
         let frames = |now_ms: i64, first: u64| {
@@ -1248,7 +1258,13 @@ mod tests {
             },
         );
         recent.keep("a".into(), Entry::Released);
-        recent.keep("b".into(), frames(50_000, 0));
+        recent.keep("b".into(), frames(9_000, 0));
+        recent.keep("c".into(), frames(14_000, 0));
+        recent.expire(14_200);
+        assert!(
+            recent.entries().all(|(id, _)| id != "b"),
+            "a show written to last more than 3 s ago is let go"
+        );
         let kept = |recent: &Recent, show: &str| -> Vec<Entry> {
             (recent.entries())
                 .filter(|(id, _)| *id == show)
@@ -1266,9 +1282,9 @@ mod tests {
                 at: 200
             })
         );
-        assert_eq!(kept(&recent, "b"), [frames(50_000, 0)]);
-        recent.keep("b".into(), Entry::Ended { now_ms: 50_100 });
-        assert!(kept(&recent, "b").is_empty(), "an ended show is forgotten");
+        assert_eq!(kept(&recent, "c"), [frames(14_000, 0)]);
+        recent.keep("c".into(), Entry::Ended { now_ms: 14_100 });
+        assert!(kept(&recent, "c").is_empty(), "an ended show is forgotten");
         assert_eq!(kept(&recent, "a").len(), 143);
     }
 
