@@ -213,6 +213,11 @@ describe('Encore player in the app shell', () => {
     await page.waitForURL(/\/auth\/login$/);
     await waitUntil(() => audio(page).evaluate((element) => element.paused), { message: 'the music to stop at sign-out' });
     assert.equal(await page.evaluate(() => navigator.mediaSession.metadata), null);
+
+    // Someone who opens the stage without listening reads what the concert is doing.
+    await signInAs(page, ACCOUNTS.admin);
+    await page.goto(`${suite.server.url}/stage/${concert.id}`);
+    await page.getByTestId('stage').getByTestId('state-badge').filter({ hasText: 'Live now' }).waitFor();
     await finish(fan);
   });
 

@@ -1,4 +1,5 @@
 import { DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
+import { COMPONENT_BREAKPOINTS } from '../lib/constants';
 import { blend, contrastRatio } from '../lib/contrast';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -43,5 +44,17 @@ describe('the theme at WCAG AA', () => {
   it('keeps the LIVE badge red with white text in the dark scheme', () => {
     expect(merged.colors.red.slice(8)).toContain(resolved.dark['--mantine-color-red-filled']);
     expect(resolved.dark['--encore-on-red']).toBe('#FFFFFF');
+  });
+});
+
+describe('responsive props', () => {
+  it('never name the xs breakpoint: it is 0 (the spec\'s), so it would overrule `base` on every screen', () => {
+    const sources = import.meta.glob('../**/*.tsx', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+    const offenders = Object.entries(sources)
+      .filter(([, text]) => /\{\s*base:[^{}]*\bxs:/.test(text))
+      .map(([path]) => path);
+    expect(Object.keys(sources).length).toBeGreaterThan(100);
+    expect(COMPONENT_BREAKPOINTS.xs).toBe(0);
+    expect(offenders).toEqual([]);
   });
 });

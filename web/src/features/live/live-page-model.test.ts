@@ -1,5 +1,5 @@
 import type { Activity, ConcertFigures, LivePageState, LiveSnapshot } from './live-page-model';
-import { FEED_LIMIT, INITIAL_LIVE_PAGE, SAMPLE_MS, WINDOW_MS, addPoint, feedEntry, livePageReducer, mergeFeed, mergeSeries } from './live-page-model';
+import { FEED_LIMIT, INITIAL_LIVE_PAGE, SAMPLE_MS, SECONDS_UNDER_MS, WINDOW_MS, addPoint, chartTimeStyle, feedEntry, livePageReducer, mergeFeed, mergeSeries } from './live-page-model';
 
 const T0 = Date.parse('2026-11-24T10:00:00Z');
 
@@ -30,6 +30,15 @@ const concert = (eventId: string, series: { at: number; listeners: number }[] = 
 const snapshot = (concerts: LiveSnapshot['concerts'], items: Activity[] = []): LiveSnapshot => ({ concerts, activity: items.map(feedEntry) });
 
 describe('listeners over time', () => {
+  it('writes its times with seconds while the series is young, so its labels are not the same minute again', () => {
+    const points = (span: number) => [{ at: T0, listeners: 1 }, { at: T0 + span / 2, listeners: 2 }, { at: T0 + span, listeners: 2 }];
+    expect(chartTimeStyle([])).toBe('medium');
+    expect(chartTimeStyle(points(4 * 60_000))).toBe('medium');
+    expect(chartTimeStyle(points(SECONDS_UNDER_MS - 1))).toBe('medium');
+    expect(chartTimeStyle(points(SECONDS_UNDER_MS))).toBe('short');
+    expect(chartTimeStyle(points(WINDOW_MS))).toBe('short');
+  });
+
   it('keeps a point per sample while the newest point follows every figure', () => {
     let series = addPoint([], { at: T0, listeners: 1 });
     series = addPoint(series, { at: T0 + 1000, listeners: 2 });

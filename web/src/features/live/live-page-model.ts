@@ -59,6 +59,17 @@ export const FEED_LIMIT = 50;
 export const SAMPLE_MS = 10_000;
 export const WINDOW_MS = 30 * 60_000;
 
+/** Under this span the chart's times read with seconds: its labels, a tenth of the span or
+ * so apart on a wide screen, would otherwise repeat the same minute ("20:46, 20:46"). */
+export const SECONDS_UNDER_MS = 10 * 60_000;
+
+/** How the chart writes a series' times: with seconds while it spans under
+ * `SECONDS_UNDER_MS`, to the minute after. */
+export function chartTimeStyle(series: readonly ListenerPoint[]): 'medium' | 'short' {
+  const span = (series.at(-1)?.at ?? 0) - (series[0]?.at ?? 0);
+  return span < SECONDS_UNDER_MS ? 'medium' : 'short';
+}
+
 export const INITIAL_LIVE_PAGE: LivePageState = { concerts: [], feed: [] };
 
 export const feedEntry = (activity: Activity): FeedEntry => ({ key: activity.id, activity });

@@ -39,7 +39,7 @@ function AccountFigures(): ReactNode {
   return (
     <Stack gap="md">
       <Title order={3}>{t('stats.title')}</Title>
-      <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, md: 4 }}>
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }}>
         <Figure label={t('stats.users')} value={data.byRole.user} testId="stat-users" />
         <Figure label={t('stats.admins')} value={data.byRole.admin} />
         <Figure label={t('stats.superAdmins')} value={data.byRole.sa} />

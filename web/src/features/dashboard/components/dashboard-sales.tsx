@@ -103,7 +103,7 @@ export function SalesFigures(): ReactNode {
       ) : figures.isError ? (
         <Text c="red">{t('sales.loadFailed')}</Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+        <SimpleGrid cols={{ base: 2, md: 3 }}>
           <Figure
             label={t('sales.tickets')}
             value={number(figures.data.tickets)}

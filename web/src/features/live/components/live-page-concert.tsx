@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Card, Flex, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,9 +44,10 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
   return (
     <Card withBorder padding="md" data-testid="live-concert" data-event={concert.eventId} data-state={state}>
       <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
+        {/* On a phone the badge goes above the title, which keeps the card's width. */}
+        <Flex direction={{ base: 'column-reverse', sm: 'row' }} justify="space-between" align="flex-start" gap="xs">
           <Stack gap={0} style={{ minWidth: 0 }}>
-            <Text fw={700} dir="auto" truncate data-testid="live-concert-title">
+            <Text fw={700} dir="auto" lineClamp={2} data-testid="live-concert-title">
               {concert.title}
             </Text>
             {concert.artistName && concert.projectId ? (
@@ -56,9 +57,9 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
           <Badge color={STATE_COLOR[state]} variant={state === 'onAir' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="live-concert-state">
             {t(`live.concerts.${state}`)}
           </Badge>
-        </Group>
+        </Flex>
         {status ? (
-          <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
             <Figure label={t('live.concerts.listeners')} value={figure(status.listeners)} testId="live-concert-listeners" />
             <Figure label={t('live.concerts.encoder')} value={status.publisherConnected ? t('live.concerts.connected') : t('live.concerts.notConnected')} testId="live-concert-encoder" />
             <Figure label={t('live.concerts.bitrate')} value={figure(Math.round(status.bitrateKbps))} testId="live-concert-bitrate" />

@@ -8,7 +8,7 @@ import { Link, useParams } from 'react-router';
 import { eventQueryOptions } from '../../events/queries';
 import { canListenNow, concertPath, replayable } from '../../events/model';
 import { DoorsLobby } from '../../events/components/concert-state';
-import { ArtistLink } from '../../events/components/event-parts';
+import { ArtistLink, StateBadge } from '../../events/components/event-parts';
 import { appPlayer, usePlayer } from '../player';
 import type { NowConcert, PlayerSnapshot } from '../player-store';
 import { DownloadSet } from './download-set';
@@ -119,6 +119,12 @@ export function StagePage(): ReactNode {
           <Card withBorder padding="lg">
             <Stack gap="md">
               <Box>
+                {/* Not listening here: what the concert is doing, as on its page ("Live now"). */}
+                {!mine && event.data ? (
+                  <Box mb={6}>
+                    <StateBadge state={event.data.state} />
+                  </Box>
+                ) : null}
                 <Title order={2} dir="auto" data-testid="stage-title">
                   {shown.title}
                 </Title>

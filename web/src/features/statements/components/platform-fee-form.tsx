@@ -67,7 +67,7 @@ export function PlatformFeeForm({ projectId, projectName, inForce }: PlatformFee
               onChange={(event) => {
                 setTyped(event.currentTarget.value);
               }}
-              w={{ base: '100%', xs: 280 }}
+              w={{ base: '100%', sm: 280 }}
               data-testid="platform-fee-input"
             />
             <Group gap="sm">

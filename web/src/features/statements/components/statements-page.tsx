@@ -105,7 +105,7 @@ export function StatementsPage(): ReactNode {
             searchable={items.length > 8}
             disabled={items.length === 0}
             comboboxProps={{ withinPortal: true }}
-            w={{ base: '100%', xs: 280 }}
+            w={{ base: '100%', sm: 280 }}
             data-testid="statements-project"
           />
         </Group>
