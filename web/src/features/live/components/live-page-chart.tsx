@@ -21,7 +21,8 @@ export default function LivePageChart({ series, label, language }: { series: Lis
       curveType="stepAfter"
       withDots={false}
       {...figureFormats(language)}
-      yAxisProps={{ allowDecimals: false, width: 32 }}
+      // A show nobody listens to yet reads 0 to 1, not recharts' guess for an empty range.
+      yAxisProps={{ allowDecimals: false, width: 32, domain: [0, (most: number) => Math.max(most, 1)] }}
       data-testid="live-concert-chart"
     />
   );
