@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Flex, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { AnchorProps } from '@mantine/core';
 import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -166,7 +166,8 @@ export function EventSummary({ event, badge, to }: { event: EncoreEvent; badge?:
   );
   return (
     <>
-      <Group justify="space-between" wrap="nowrap" gap="xs">
+      {/* On a phone a badge goes above the title, which then keeps the card's width. */}
+      <Flex direction={{ base: badge ? 'column-reverse' : 'row', sm: 'row' }} justify="space-between" align={{ base: 'flex-start', sm: 'center' }} gap="xs">
         {to ? (
           <Anchor component={Link} to={to} c="inherit" underline="never" className="encore-card-link" data-testid="event-title-link">
             {title}
@@ -175,7 +176,7 @@ export function EventSummary({ event, badge, to }: { event: EncoreEvent; badge?:
           title
         )}
         {badge}
-      </Group>
+      </Flex>
       <ArtistLink event={event} />
       <Text size="sm" c="dimmed">
         {formatWhen(event.startsAt, locale)}
