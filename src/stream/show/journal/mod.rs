@@ -245,22 +245,11 @@ async fn write(
         loop {
             let mut pipeline = redis::pipe();
             let mut announcing: Vec<&str> = Vec::new();
-            let again = recent.entries().filter(|_| failed);
-            for (event_id, entry) in again {
-                if !appending(
-                    &mut pipeline,
-                    &bus,
-                    &announced,
-                    &mut announcing,
-                    event_id,
-                    entry,
-                ) {
-                    return;
-                }
-            }
-            for job in &batch {
-                match job {
-                    Job::Append { event_id, entry } => {
+            // After a failure, what was written last goes again first; then the batch.
+            let again = (recent.entries().filter(|_| failed)).map(|(id, e)| Command::Append(id, e));
+            for command in again.chain(batch.iter().map(Command::of)) {
+                match command {
+                    Command::Append(event_id, entry) => {
                         if !appending(
                             &mut pipeline,
                             &bus,
@@ -272,7 +261,7 @@ async fn write(
                             return;
                         }
                     }
-                    Job::Release(lease, _) => {
+                    Command::Release(lease) => {
                         pipeline.add_command(lease.release_command()).ignore();
                     }
                 }
@@ -343,6 +332,21 @@ async fn write(
             }
         }
         recent.expire(crate::db::now_ms());
+    }
+}
+
+/// What the writer sends Redis for a job, or for an entry it writes again.
+enum Command<'a> {
+    Append(&'a str, &'a Entry),
+    Release(&'a LeaseKey),
+}
+
+impl<'a> Command<'a> {
+    fn of(job: &'a Job) -> Self {
+        match job {
+            Job::Append { event_id, entry } => Self::Append(event_id, entry),
+            Job::Release(lease, _) => Self::Release(lease),
+        }
     }
 }
 
