@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Flex, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, List, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -18,6 +18,7 @@ import { ApiError } from '../../../lib/errors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { authLink } from '../return-path';
 import { ShareButton } from '../../../components/share-button';
+import { TitleAndBadge } from '../../../components/title-and-badge';
 import { ConcertTiers, hasTierCards } from './concert-tiers';
 import { PublicConcertsFrame } from './public-concerts-frame';
 
@@ -60,16 +61,14 @@ function ConcertDetails({ event }: { event: EncoreEvent }): ReactNode {
     <Card withBorder padding={0} data-testid="concert-page" data-phase={phase}>
       <EventImage event={event} height={320} full />
       <Stack gap="md" p="lg">
-        {/* On a phone the badge goes above the title, which keeps the card's width. */}
-        <Flex direction={{ base: 'column-reverse', sm: 'row' }} justify="space-between" align="flex-start" gap="xs">
+        <TitleAndBadge badge={<StateBadge state={event.state} />}>
           <Stack gap={2}>
             <Title order={2} dir="auto" data-testid="concert-title">
               {event.title}
             </Title>
             <ArtistLink event={event} size="lg" fw={600} testId="concert-artist" />
           </Stack>
-          <StateBadge state={event.state} />
-        </Flex>
+        </TitleAndBadge>
         <Text data-testid="concert-when">{formatWhen(event.startsAt, locale)}</Text>
         {event.description ? <Text style={{ whiteSpace: 'pre-wrap' }}>{event.description}</Text> : null}
         <Group justify="space-between">

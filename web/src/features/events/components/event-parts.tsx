@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Flex, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Image, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { AnchorProps } from '@mantine/core';
 import { IconCheck, IconMusic, IconShoppingCartPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { cartQueryOptions } from '../../cart/queries';
 import type { EncoreEvent, Phase } from '../model';
 import { neverAired, onAirNow, reconnecting, startingSoon } from '../model';
 import { useAddEventToCart } from '../mutations';
+import { TitleAndBadge } from '../../../components/title-and-badge';
 
 export function useLocale(): string {
   const { i18n } = useTranslation();
@@ -166,8 +167,7 @@ export function EventSummary({ event, badge, to }: { event: EncoreEvent; badge?:
   );
   return (
     <>
-      {/* On a phone a badge goes above the title, which then keeps the card's width. */}
-      <Flex direction={{ base: badge ? 'column-reverse' : 'row', sm: 'row' }} justify="space-between" align={{ base: 'flex-start', sm: 'center' }} gap="xs">
+      <TitleAndBadge badge={badge} align="center">
         {to ? (
           <Anchor component={Link} to={to} c="inherit" underline="never" className="encore-card-link" data-testid="event-title-link">
             {title}
@@ -175,8 +175,7 @@ export function EventSummary({ event, badge, to }: { event: EncoreEvent; badge?:
         ) : (
           title
         )}
-        {badge}
-      </Flex>
+      </TitleAndBadge>
       <ArtistLink event={event} />
       <Text size="sm" c="dimmed">
         {formatWhen(event.startsAt, locale)}

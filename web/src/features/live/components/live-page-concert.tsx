@@ -1,4 +1,4 @@
-import { Badge, Card, Flex, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { Suspense, lazy } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { formatNumber } from '../../../i18n/numbers';
 import { formatClock } from '../../player/model';
 import { ArtistLink } from '../../events/components/event-parts';
 import type { LiveConcertView } from '../live-page-model';
+import { TitleAndBadge } from '../../../components/title-and-badge';
 
 /** The chart library is heavy: it loads when a live concert is on screen. */
 const LivePageChart = lazy(() => import('./live-page-chart'));
@@ -44,8 +45,13 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
   return (
     <Card withBorder padding="md" data-testid="live-concert" data-event={concert.eventId} data-state={state}>
       <Stack gap="sm">
-        {/* On a phone the badge goes above the title, which keeps the card's width. */}
-        <Flex direction={{ base: 'column-reverse', sm: 'row' }} justify="space-between" align="flex-start" gap="xs">
+        <TitleAndBadge
+          badge={
+            <Badge color={STATE_COLOR[state]} variant={state === 'onAir' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="live-concert-state">
+              {t(`live.concerts.${state}`)}
+            </Badge>
+          }
+        >
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text fw={700} dir="auto" lineClamp={2} data-testid="live-concert-title">
               {concert.title}
@@ -54,10 +60,7 @@ export function LiveConcertCard({ concert }: { concert: LiveConcertView }): Reac
               <ArtistLink event={{ artistName: concert.artistName, projectId: concert.projectId }} c="dimmed" testId="live-concert-artist" />
             ) : null}
           </Stack>
-          <Badge color={STATE_COLOR[state]} variant={state === 'onAir' ? 'filled' : 'light'} style={{ flexShrink: 0 }} data-testid="live-concert-state">
-            {t(`live.concerts.${state}`)}
-          </Badge>
-        </Flex>
+        </TitleAndBadge>
         {status ? (
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
             <Figure label={t('live.concerts.listeners')} value={figure(status.listeners)} testId="live-concert-listeners" />
